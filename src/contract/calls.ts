@@ -1,0 +1,174 @@
+/**
+ * Calls: the traced executions of ops. Shapes follow the Weave trace server's pydantic
+ * models (`StartedCallSchemaForInsert`, `EndedCallSchemaForInsert`, `CallSchema`, ...);
+ * see api/core.md §2 and §3.2.
+ */
+import { z } from 'zod';
+import { DateTime, JsonObject, Limit, Offset, ProjectId, Query, SortBy } from './common.js';
+
+const Id = z.string().min(1).max(128);
+const IdList = z.array(z.string()).max(1000).nullish();
+
+/** Token usage of one model, as the SDKs report it in `summary.usage[<model>]`. */
+export const LLMUsage = z.looseObject({
+  prompt_tokens: z.number().int().nullish(),
+  input_tokens: z.number().int().nullish(),
+  completion_tokens: z.number().int().nullish(),
+  output_tokens: z.number().int().nullish(),
+  requests: z.number().int().nullish(),
+  total_tokens: z.number().int().nullish(),
+});
+
+/** Open summary map; `usage` and `status_counts` are the conventional keys. */
+export const SummaryInsert = z.looseObject({
+  usage: z.record(z.string(), LLMUsage).nullish(),
+  status_counts: z.record(z.string(), z.number().int()).nullish(),
+});
+
+export const StartedCall = z.object({
+  project_id: ProjectId,
+  id: Id.nullish().describe('Call id; generated (UUIDv7) when absent'),
+  op_name: z.string().min(1).max(2048),
+  display_name: z.string().max(1024).nullish(),
+  trace_id: Id.nullish().describe('Trace id; generated (UUIDv7) when absent'),
+  parent_id: z.string().nullish(),
+  thread_id: z.string().nullish(),
+  turn_id: z.string().nullish(),
+  started_at: DateTime,
+  attributes: JsonObject.nullish().default({}),
+  inputs: JsonObject.nullish().default({}),
+  otel_dump: JsonObject.nullish(),
+  wb_user_id: z.string().nullish().describe('Ignored: the server sets the authenticated user'),
+  wb_run_id: z.string().nullish(),
+  wb_run_step: z.number().int().nullish(),
+});
+export type StartedCall = z.infer<typeof StartedCall>;
+
+export const EndedCall = z.object({
+  project_id: ProjectId,
+  id: Id,
+  ended_at: DateTime,
+  exception: z.string().nullish(),
+  output: z.unknown().optional(),
+  summary: SummaryInsert.nullish().default({}),
+  wb_run_step_end: z.number().int().nullish(),
+});
+export type EndedCall = z.infer<typeof EndedCall>;
+
+/** A call as returned by reads and queries. */
+export const CallSchema = z.object({
+  id: z.string(),
+  project_id: z.string(),
+  op_name: z.string(),
+  display_name: z.string().nullable(),
+  trace_id: z.string(),
+  parent_id: z.string().nullable(),
+  thread_id: z.string().nullable(),
+  turn_id: z.string().nullable(),
+  started_at: z.string(),
+  ended_at: z.string().nullable(),
+  attributes: JsonObject,
+  inputs: JsonObject,
+  output: z.unknown(),
+  exception: z.string().nullable(),
+  summary: JsonObject.nullable(),
+  wb_user_id: z.string().nullable(),
+  wb_run_id: z.string().nullable(),
+  wb_run_step: z.number().int().nullable(),
+  wb_run_step_end: z.number().int().nullable(),
+  deleted_at: z.string().nullable(),
+  storage_size_bytes: z.number().int().nullish(),
+  total_storage_size_bytes: z.number().int().nullish(),
+});
+export type CallSchema = z.infer<typeof CallSchema>;
+
+// POST /call/start
+export const CallStartReq = z.object({ start: StartedCall });
+export const CallStartRes = z.object({ id: z.string(), trace_id: z.string() });
+
+// POST /call/end
+export const CallEndReq = z.object({ end: EndedCall });
+export const CallEndRes = z.object({});
+
+// POST /call/upsert_batch
+export const CallBatchItem = z.discriminatedUnion('mode', [
+  z.object({ mode: z.literal('start'), req: CallStartReq }),
+  z.object({ mode: z.literal('end'), req: CallEndReq }),
+]);
+export const CallUpsertBatchReq = z.object({ batch: z.array(CallBatchItem) });
+export const CallUpsertBatchRes = z.object({ res: z.array(z.union([CallStartRes, CallEndRes])) });
+
+// POST /call/read
+export const CallReadReq = z.object({
+  project_id: ProjectId,
+  id: z.string(),
+  include_costs: z.boolean().nullish(),
+  include_storage_size: z.boolean().nullish(),
+  include_total_storage_size: z.boolean().nullish(),
+});
+export const CallReadRes = z.object({ call: CallSchema.nullable() });
+
+// POST /call/update
+export const CallUpdateReq = z.object({
+  project_id: ProjectId,
+  call_id: z.string(),
+  display_name: z.string().max(1024).nullish(),
+  wb_user_id: z.string().nullish(),
+});
+export const CallUpdateRes = z.object({});
+
+// POST /calls/delete
+export const CallsDeleteReq = z.object({
+  project_id: ProjectId,
+  call_ids: z.array(z.string()),
+  wb_user_id: z.string().nullish(),
+});
+export const CallsDeleteRes = z.object({ num_deleted: z.number().int() });
+
+/** Structured call filter; lists are OR within a field, fields are ANDed. */
+export const CallsFilter = z.object({
+  op_names: IdList.describe('Op names or refs; a trailing ":*" matches every version'),
+  input_refs: IdList,
+  output_refs: IdList,
+  parent_ids: IdList,
+  trace_ids: IdList,
+  call_ids: IdList,
+  thread_ids: IdList,
+  turn_ids: IdList,
+  trace_roots_only: z.boolean().nullish(),
+  wb_user_ids: IdList,
+  wb_run_ids: IdList,
+});
+export type CallsFilter = z.infer<typeof CallsFilter>;
+
+// POST /calls/stream_query
+export const CallsQueryReq = z.object({
+  project_id: ProjectId,
+  filter: CallsFilter.nullish(),
+  query: Query.nullish(),
+  sort_by: z.array(SortBy).nullish(),
+  limit: Limit,
+  offset: Offset,
+  columns: z.array(z.string()).nullish(),
+  expand_columns: z.array(z.string()).nullish(),
+  return_expanded_column_values: z.boolean().nullish(),
+  include_costs: z.boolean().nullish(),
+  include_feedback: z.boolean().nullish(),
+  include_storage_size: z.boolean().nullish(),
+  include_total_storage_size: z.boolean().nullish(),
+});
+export type CallsQueryReq = z.infer<typeof CallsQueryReq>;
+
+// POST /calls/query_stats
+export const CallsQueryStatsReq = z.object({
+  project_id: ProjectId,
+  filter: CallsFilter.nullish(),
+  query: Query.nullish(),
+  limit: z.number().int().nullish(),
+  include_total_storage_size: z.boolean().nullish(),
+  expand_columns: z.array(z.string()).nullish(),
+});
+export const CallsQueryStatsRes = z.object({
+  count: z.number().int(),
+  total_storage_size_bytes: z.number().int().nullable(),
+});

@@ -1,0 +1,58 @@
+/**
+ * The endpoint table: every HTTP endpoint of Weft, once. Server routes, the typed client and
+ * the OpenAPI document are all derived from it, so an endpoint exists everywhere or nowhere.
+ *
+ * Path parameters are written `:name` and must be fields of `req`. For GET and DELETE the
+ * remaining request fields travel as query parameters (arrays as repeated keys), otherwise
+ * as a JSON body.
+ */
+import type { z } from 'zod';
+import * as calls from './calls.js';
+import * as service from './service.js';
+import * as weft from './weft.js';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+export interface EndpointDef<Req extends z.ZodType = z.ZodType, Res extends z.ZodType = z.ZodType> {
+  /** Group name, as in spec/endpoints.tsv. */
+  readonly group: string;
+  readonly method: HttpMethod;
+  readonly path: string;
+  readonly summary: string;
+  readonly req: Req;
+  /** Response body; for streaming endpoints, the schema of one JSON line. */
+  readonly res: Res;
+  /** Response is newline-delimited JSON, one `res` per line. */
+  readonly stream?: boolean;
+  /** No credentials needed. */
+  readonly public?: boolean;
+}
+
+const def = <const E extends EndpointDef>(e: E): E => e;
+
+export const endpoints = {
+  // Service
+  health: def({ group: 'Service', method: 'GET', path: '/health', summary: 'Health check', req: service.Empty, res: service.HealthRes, public: true }),
+  serverInfo: def({ group: 'Service', method: 'GET', path: '/server_info', summary: 'Server information', req: service.Empty, res: service.ServerInfoRes, public: true }),
+  version: def({ group: 'Service', method: 'GET', path: '/version', summary: 'Service version', req: service.Empty, res: service.VersionRes, public: true }),
+  projectsInfo: def({ group: 'Service', method: 'POST', path: '/service/projects_info', summary: 'Projects the caller can see, with call counts and last activity', req: service.ProjectsInfoReq, res: service.ProjectsInfoRes }),
+  geolocate: def({ group: 'Service', method: 'GET', path: '/geolocate', summary: "The caller's location, from what the server knows offline", req: service.GeolocateReq, res: service.GeolocateRes }),
+
+  // Calls
+  callStart: def({ group: 'Call', method: 'POST', path: '/call/start', summary: 'Start a call', req: calls.CallStartReq, res: calls.CallStartRes }),
+  callEnd: def({ group: 'Call', method: 'POST', path: '/call/end', summary: 'End a call', req: calls.CallEndReq, res: calls.CallEndRes }),
+  callUpsertBatch: def({ group: 'Call', method: 'POST', path: '/call/upsert_batch', summary: 'Start and end calls in one batch', req: calls.CallUpsertBatchReq, res: calls.CallUpsertBatchRes }),
+  callRead: def({ group: 'Call', method: 'POST', path: '/call/read', summary: 'Read a call', req: calls.CallReadReq, res: calls.CallReadRes }),
+  callUpdate: def({ group: 'Call', method: 'POST', path: '/call/update', summary: "Update a call's display name", req: calls.CallUpdateReq, res: calls.CallUpdateRes }),
+  callsDelete: def({ group: 'Call', method: 'POST', path: '/calls/delete', summary: 'Soft-delete calls and their descendants', req: calls.CallsDeleteReq, res: calls.CallsDeleteRes }),
+  callsQueryStats: def({ group: 'Call', method: 'POST', path: '/calls/query_stats', summary: 'Count the calls matching a query', req: calls.CallsQueryStatsReq, res: calls.CallsQueryStatsRes }),
+  callsStreamQuery: def({ group: 'Call', method: 'POST', path: '/calls/stream_query', summary: 'Query calls as JSON lines', req: calls.CallsQueryReq, res: calls.CallSchema, stream: true }),
+
+  // Weft's own account endpoints (not part of the Weave interface)
+  whoami: def({ group: 'Weft', method: 'GET', path: '/weft/whoami', summary: 'The authenticated user, with their entities', req: service.Empty, res: weft.WhoamiRes }),
+} as const satisfies Record<string, EndpointDef>;
+
+export type Endpoints = typeof endpoints;
+export type EndpointName = keyof Endpoints;
+export type ReqOf<K extends EndpointName> = z.input<Endpoints[K]['req']>;
+export type ResOf<K extends EndpointName> = z.output<Endpoints[K]['res']>;

@@ -1,0 +1,32 @@
+/** Builds the HTTP app: every route group, OpenAPI and docs, the dashboard, one error mapper. */
+import { Hono } from 'hono';
+import type { Authenticator } from './auth/authenticate.js';
+import { mountRoutes } from './http/defineRoutes.js';
+import type { Logger } from './http/logger.js';
+import { toErrorResponse } from './http/respond.js';
+import { NotFoundError } from './http/errors.js';
+import { buildOpenApi, docsPage } from './openapi.js';
+import { callRoutes } from './routes/calls.js';
+import { serviceRoutes } from './routes/service.js';
+import type { Store } from './store/Store.js';
+
+export interface AppDeps {
+  store: Store;
+  authenticator: Authenticator;
+  log: Logger;
+  maxBodyBytes: number;
+  validateResponses: boolean;
+  /** Mounts the dashboard last, after every API route. */
+  mountDashboard?: (app: Hono) => void;
+}
+
+export function createApp(deps: AppDeps): Hono {
+  const app = new Hono();
+  app.get('/openapi.json', (c) => c.json(buildOpenApi()));
+  app.get('/docs', (c) => c.html(docsPage()));
+  mountRoutes(app, [serviceRoutes, callRoutes], deps);
+  deps.mountDashboard?.(app);
+  app.notFound((c) => toErrorResponse(new NotFoundError(`No endpoint ${c.req.method} ${c.req.path}; see /docs`), deps.log, c.req.path));
+  app.onError((err, c) => toErrorResponse(err, deps.log, `${c.req.method} ${c.req.path}`));
+  return app;
+}

@@ -1,0 +1,123 @@
+/**
+ * The `weft` command line: `serve`, `user add`, `key create`, `demo`, `dev`.
+ * Each command prints what it did and, on failure, what to do next.
+ */
+import { parseArgs } from 'node:util';
+import { createApiKey } from './auth/apiKeys.js';
+import { hashSecret } from './auth/secrets.js';
+import { loadConfig } from './config.js';
+import { startServer } from './main.js';
+import { openStore } from './store/openStore.js';
+import { mountDashboard } from './dashboard.js';
+
+const HELP = `weft — tracing and evaluation for LLM applications
+
+Usage:
+  weft serve [--port 8420] [--host 127.0.0.1] [--data-dir ./.weft]
+                                       run the service and the dashboard
+  weft user add <name> --entity <e> [--entity <e2>] [--admin] [--password <p>]
+                                       create a user (or add entities to one)
+  weft key create --user <name> [--name <label>]
+                                       create an API key; it is printed once
+  weft demo [--project demo/agents] [--url http://127.0.0.1:8420]
+                                       load a realistic demo project
+  weft dev                             run the service with the dashboard from Vite (hot reload)
+
+Settings come from the environment too: PORT, HOST, WEFT_DATA_DIR, WEFT_ADMIN_PASSWORD,
+WEFT_STORE, WEFT_CLICKHOUSE_URL, WEFT_MAX_BODY_BYTES, WEFT_LOG_LEVEL.`;
+
+export async function main(argv: string[]): Promise<void> {
+  const [command, sub] = argv;
+  try {
+    if (!command || command === '--help' || command === '-h' || command === 'help') return void console.log(HELP);
+    if (command === 'serve') return await serveCommand(argv.slice(1));
+    if (command === 'user' && sub === 'add') return await userAddCommand(argv.slice(2));
+    if (command === 'key' && sub === 'create') return await keyCreateCommand(argv.slice(2));
+    if (command === 'demo') return await (await import('./demo/demoCommand.js')).demoCommand(argv.slice(1));
+    if (command === 'dev') return await (await import('./devCommand.js')).devCommand(argv.slice(1));
+    console.error(`Unknown command "${argv.join(' ')}".\n\n${HELP}`);
+    process.exitCode = 2;
+  } catch (err) {
+    console.error(`weft ${command}: ${(err as Error).message}`);
+    process.exitCode = 1;
+  }
+}
+
+const serverFlags = {
+  port: { type: 'string' },
+  host: { type: 'string' },
+  'data-dir': { type: 'string' },
+  store: { type: 'string' },
+  'clickhouse-url': { type: 'string' },
+  'log-level': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+async function serveCommand(args: string[]): Promise<void> {
+  const { values } = parseArgs({ args, options: serverFlags, strict: true });
+  if (values.help) return void console.log(HELP);
+  const config = loadConfig(process.env, stringFlags(values));
+  const server = await startServer(config, { mountDashboard: config.serveDashboard ? mountDashboard : undefined });
+  const shutdown = async () => {
+    await server.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', shutdown);
+  process.once('SIGTERM', shutdown);
+  console.log(`\nWeft is running at ${server.url}  (data: ${config.dataDir}, store: ${config.store})`);
+  if (server.generatedAdminPassword) {
+    console.log(`\n  First start: log in as  admin / ${server.generatedAdminPassword}`);
+    console.log('  This password is shown once. Set WEFT_ADMIN_PASSWORD to choose your own.\n');
+  } else {
+    console.log('Log in as admin (password from WEFT_ADMIN_PASSWORD or the one printed at first start).');
+  }
+  console.log(`API docs: ${server.url}/docs    Create an SDK key: npx weft key create --user admin`);
+}
+
+async function userAddCommand(args: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { entity: { type: 'string', multiple: true }, admin: { type: 'boolean' }, password: { type: 'string' }, 'data-dir': { type: 'string' } },
+  });
+  const username = positionals[0];
+  if (!username) throw new Error('name the user: weft user add <name> --entity <entity>');
+  if (username === 'api') throw new Error('"api" is reserved for API-key logins; choose another name');
+  if (!values.entity?.length && !values.admin) throw new Error('give the user at least one --entity, or --admin');
+  const config = loadConfig(process.env, stringFlags(values));
+  const store = await openStore({ kind: config.store, dataDir: config.dataDir, clickhouseUrl: config.clickhouseUrl });
+  try {
+    const password = values.password ?? process.env.WEFT_USER_PASSWORD ?? null;
+    const user = await store.accounts.upsertUser({
+      username,
+      entities: values.entity ?? [],
+      ...(values.admin ? { isAdmin: true } : {}),
+      ...(password ? { passwordHash: await hashSecret(password) } : {}),
+    });
+    console.log(`User "${user.username}"${user.isAdmin ? ' (admin)' : ''}, entities: ${user.entities.join(', ') || '(none)'}`);
+    if (!user.passwordHash) console.log(`No password set: give one with --password, or use an API key: weft key create --user ${username}`);
+  } finally {
+    await store.close();
+  }
+}
+
+async function keyCreateCommand(args: string[]): Promise<void> {
+  const { values } = parseArgs({ args, options: { user: { type: 'string' }, name: { type: 'string' }, 'data-dir': { type: 'string' } } });
+  if (!values.user) throw new Error('say whose key it is: weft key create --user <name>');
+  const config = loadConfig(process.env, stringFlags(values));
+  const store = await openStore({ kind: config.store, dataDir: config.dataDir, clickhouseUrl: config.clickhouseUrl });
+  try {
+    if (!(await store.accounts.getUser(values.user))) throw new Error(`no user "${values.user}"; create it first: weft user add ${values.user} --entity <entity>`);
+    const { key } = await createApiKey(store, values.user, values.name ?? '');
+    console.log(key);
+    console.error(`API key for "${values.user}" (shown once). SDKs send it as HTTP Basic api:<key>, e.g. WANDB_API_KEY=${key}`);
+  } finally {
+    await store.close();
+  }
+}
+
+function stringFlags(values: Record<string, unknown>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(values)) if (typeof v === 'string') out[k] = v;
+  return out;
+}

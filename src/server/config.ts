@@ -1,0 +1,39 @@
+/** Settings, from the environment and `weft serve --flags` (flags win). */
+import { resolve } from 'node:path';
+import { parseLogLevel, type LogLevel } from './http/logger.js';
+
+export interface ServerConfig {
+  host: string;
+  port: number;
+  dataDir: string;
+  store: 'sqlite' | 'clickhouse';
+  clickhouseUrl: string | null;
+  adminPassword: string | null;
+  maxBodyBytes: number;
+  sqliteSync: 'normal' | 'full';
+  logLevel: LogLevel;
+  validateResponses: boolean;
+  /** Serve the dashboard (built SPA) at `/`. */
+  serveDashboard: boolean;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Record<string, string> = {}): ServerConfig {
+  const get = (flag: string, name: string) => flags[flag] ?? env[name];
+  const store = get('store', 'WEFT_STORE') ?? 'sqlite';
+  if (store !== 'sqlite' && store !== 'clickhouse') throw new Error(`WEFT_STORE must be "sqlite" or "clickhouse", not "${store}"`);
+  const port = Number(get('port', 'PORT') ?? 8420);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, not "${get('port', 'PORT')}"`);
+  return {
+    host: get('host', 'HOST') ?? '127.0.0.1',
+    port,
+    dataDir: resolve(get('data-dir', 'WEFT_DATA_DIR') ?? './.weft'),
+    store,
+    clickhouseUrl: get('clickhouse-url', 'WEFT_CLICKHOUSE_URL') ?? null,
+    adminPassword: env.WEFT_ADMIN_PASSWORD ?? null,
+    maxBodyBytes: Number(get('max-body-bytes', 'WEFT_MAX_BODY_BYTES') ?? 32 * 1024 * 1024),
+    sqliteSync: env.WEFT_SQLITE_SYNC === 'full' ? 'full' : 'normal',
+    logLevel: parseLogLevel(get('log-level', 'WEFT_LOG_LEVEL')),
+    validateResponses: env.WEFT_VALIDATE_RESPONSES === '1',
+    serveDashboard: env.WEFT_NO_DASHBOARD !== '1',
+  };
+}

@@ -1,0 +1,99 @@
+/**
+ * Call logic that does not touch storage: turning wire starts/ends into store writes, and
+ * the derived `summary.weave` block every read carries (api/core.md §2 "SummaryMap").
+ */
+import type { EndedCall, StartedCall } from '../../contract/calls.js';
+import { BadRequestError } from '../http/errors.js';
+import type { CallEndWrite, CallRecord, CallStartWrite } from '../store/Store.js';
+import { parseIsoToMicros } from './datetime.js';
+import { uuidv7 } from './ids.js';
+
+/** Every `weave:///` ref string found anywhere inside a value (deduplicated, in order). */
+export function findRefs(value: unknown, out: Set<string> = new Set(), depth = 0): Set<string> {
+  if (depth > 64) return out;
+  if (typeof value === 'string') {
+    if (value.startsWith('weave:///')) out.add(value);
+  } else if (Array.isArray(value)) {
+    for (const v of value) findRefs(v, out, depth + 1);
+  } else if (value && typeof value === 'object') {
+    for (const v of Object.values(value)) findRefs(v, out, depth + 1);
+  }
+  return out;
+}
+
+function micros(text: string, field: string): number {
+  const us = parseIsoToMicros(text);
+  if (us === null) throw new BadRequestError(`${field} is not a valid ISO 8601 datetime: ${text}`);
+  return us;
+}
+
+/** A start as the store keeps it: ids generated when absent, the caller as `wb_user_id`. */
+export function toStartWrite(start: StartedCall, userId: string): CallStartWrite {
+  const inputs = start.inputs ?? {};
+  return {
+    kind: 'start',
+    projectId: start.project_id,
+    id: start.id ?? uuidv7(),
+    traceId: start.trace_id ?? uuidv7(),
+    parentId: start.parent_id ?? null,
+    threadId: start.thread_id ?? null,
+    turnId: start.turn_id ?? null,
+    opName: start.op_name,
+    displayName: start.display_name ?? null,
+    startedAt: micros(start.started_at, 'started_at'),
+    attributes: start.attributes ?? {},
+    inputs,
+    otelDump: start.otel_dump ?? null,
+    inputRefs: [...findRefs(inputs)],
+    wbUserId: userId,
+    wbRunId: start.wb_run_id ?? null,
+    wbRunStep: start.wb_run_step ?? null,
+  };
+}
+
+export function toEndWrite(end: EndedCall): CallEndWrite {
+  return {
+    kind: 'end',
+    projectId: end.project_id,
+    id: end.id,
+    endedAt: micros(end.ended_at, 'ended_at'),
+    exception: end.exception ?? null,
+    output: end.output ?? null,
+    summary: end.summary ?? {},
+    outputRefs: [...findRefs(end.output)],
+    wbRunStepEnd: end.wb_run_step_end ?? null,
+  };
+}
+
+/**
+ * Adds `summary.weave` the way the reference does on every read: status, latency_ms (whole
+ * ms, absent while running) and trace_name (or `display_name` when one is set). Other keys
+ * already stored under `weave` are kept.
+ */
+export function withWeaveSummary(call: CallRecord): CallRecord {
+  const summary = { ...(call.summary ?? {}) } as Record<string, unknown>;
+  const weave = { ...((summary.weave as Record<string, unknown> | undefined) ?? {}) };
+  const statusCounts = summary.status_counts as Record<string, number> | undefined;
+  weave.status = call.exception != null
+    ? 'error'
+    : call.ended_at == null
+      ? 'running'
+      : (statusCounts?.error ?? 0) > 0
+        ? 'descendant_error'
+        : 'success';
+  if (call.ended_at && call.started_at) {
+    const start = parseIsoToMicros(call.started_at)!;
+    const end = parseIsoToMicros(call.ended_at)!;
+    weave.latency_ms = Math.trunc((end - start) / 1000);
+  }
+  if (call.display_name) weave.display_name = call.display_name;
+  else weave.trace_name = opDisplayName(call.op_name);
+  summary.weave = weave;
+  return { ...call, summary };
+}
+
+/** The op's plain name: the name inside a `weave:///e/p/op/<name>:<digest>` ref, or itself. */
+export function opDisplayName(opName: string): string {
+  const m = /^weave:\/\/\/[^/]+\/[^/]+\/op\/([^:/]+)/.exec(opName);
+  return m ? decodeURIComponent(m[1]!) : opName;
+}

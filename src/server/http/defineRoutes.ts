@@ -1,0 +1,163 @@
+/**
+ * Binds rows of the endpoint table to handlers and mounts them on the app. A route module
+ * declares `{ endpointName: { handler, projects? } }`; everything else — reading and
+ * validating input, authentication, the project check, JSON or JSON-lines output, error
+ * mapping — happens here, the same way for every endpoint.
+ */
+import type { Context, Hono } from 'hono';
+import type { z } from 'zod';
+import { endpoints, type EndpointDef, type EndpointName, type Endpoints, type ResOf } from '../../contract/endpoints.js';
+import { assertProjectAccess, type AuthUser, type Authenticator } from '../auth/authenticate.js';
+import type { Store } from '../store/Store.js';
+import { ApiError, TooLargeError, ValidationError } from './errors.js';
+import { jsonLinesResponse } from './jsonLines.js';
+import { toErrorResponse } from './respond.js';
+import { coerceStrings, validate, type InputSource } from './validate.js';
+import type { Logger } from './logger.js';
+
+/** What every handler gets besides its input. */
+export interface RequestContext {
+  store: Store;
+  /** The authenticated caller; null only on public endpoints. */
+  user: AuthUser | null;
+  authenticator: Authenticator;
+  remoteIp: string;
+  /** The raw request, for the few handlers that need headers. */
+  request: Request;
+  log: Logger;
+}
+
+type Input<K extends EndpointName> = z.output<Endpoints[K]['req']>;
+type Output<K extends EndpointName> = Endpoints[K] extends { stream: true }
+  ? AsyncIterable<ResOf<K>>
+  : Promise<ResOf<K>>;
+
+export interface RouteDef<K extends EndpointName> {
+  handler: (input: Input<K>, ctx: RequestContext & { user: AuthUser }) => Output<K>;
+  /** Projects the request touches; default: its `project_id`. Each is access-checked. */
+  projects?: (input: Input<K>) => Iterable<string>;
+}
+
+export interface PublicRouteDef<K extends EndpointName> {
+  handler: (input: Input<K>, ctx: RequestContext) => Output<K>;
+}
+
+export type RouteTable = {
+  [K in EndpointName]?: Endpoints[K] extends { public: true } ? PublicRouteDef<K> : RouteDef<K>;
+};
+
+/** Identity helper that type-checks a route module against the endpoint table. */
+export const defineRoutes = <T extends RouteTable>(routes: T): T => routes;
+
+export interface MountDeps {
+  store: Store;
+  authenticator: Authenticator;
+  log: Logger;
+  maxBodyBytes: number;
+  /** Check every response against its contract schema (tests and development). */
+  validateResponses: boolean;
+}
+
+/** Mounts every route of every table; an endpoint with no handler is not mounted. */
+export function mountRoutes(app: Hono, tables: RouteTable[], deps: MountDeps): void {
+  for (const table of tables) {
+    for (const [name, route] of Object.entries(table) as [EndpointName, RouteDef<EndpointName>][]) {
+      const endpoint = endpoints[name];
+      app.on(endpoint.method, endpoint.path, (c) => handle(c, name, route, deps));
+    }
+  }
+}
+
+async function handle(c: Context, name: EndpointName, route: RouteDef<EndpointName>, deps: MountDeps): Promise<Response> {
+  const endpoint: EndpointDef = endpoints[name];
+  try {
+    const user = endpoint.public ? null : await deps.authenticator.authenticate(c.req.header('authorization'));
+    const { raw, sourceOf } = await readInput(c, endpoint.method, deps.maxBodyBytes);
+    coerceStrings(endpoint.req, raw, (k) => sourceOf(k) !== 'body');
+    const input = validate(endpoint.req, raw, sourceOf) as Input<EndpointName>;
+    if (user) assertProjectAccess(user, route.projects ? route.projects(input) : defaultProjects(input));
+    const ctx: RequestContext & { user: AuthUser } = {
+      store: deps.store,
+      user: user!,
+      authenticator: deps.authenticator,
+      remoteIp: remoteIp(c),
+      request: c.req.raw,
+      log: deps.log,
+    };
+    const result = route.handler(input, ctx);
+    if (endpoint.stream) {
+      const rows = result as unknown as AsyncIterable<unknown>;
+      const checked = deps.validateResponses ? checkEach(rows, endpoint.res, name) : rows;
+      return await jsonLinesResponse(checked, c.req.header('accept'));
+    }
+    const body = await (result as Promise<unknown>);
+    if (deps.validateResponses) checkResponse(endpoint.res, body, name);
+    return c.json(body as object);
+  } catch (err) {
+    return toErrorResponse(err, deps.log, `${endpoint.method} ${endpoint.path}`);
+  }
+}
+
+function defaultProjects(input: unknown): string[] {
+  const projectId = (input as { project_id?: unknown }).project_id;
+  return typeof projectId === 'string' ? [projectId] : [];
+}
+
+/** Path params, then the query string (GET/DELETE) or the JSON body, as one object. */
+async function readInput(c: Context, method: string, maxBytes: number) {
+  const sources = new Map<string, InputSource>();
+  const raw: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(c.req.param() as Record<string, string>)) {
+    raw[k] = v;
+    sources.set(k, 'path');
+  }
+  if (method === 'GET' || method === 'DELETE') {
+    for (const [k, values] of Object.entries(c.req.queries())) {
+      if (sources.has(k)) continue;
+      raw[k] = values.length === 1 ? values[0] : values;
+      sources.set(k, 'query');
+    }
+  } else {
+    const body = await readJsonBody(c, maxBytes);
+    if (body !== null && typeof body === 'object' && !Array.isArray(body)) {
+      for (const [k, v] of Object.entries(body)) if (!sources.has(k)) raw[k] = v;
+    } else if (body !== null) {
+      throw new ValidationError([{ loc: ['body'], msg: 'Input should be a JSON object', type: 'model_attributes_type' }]);
+    }
+  }
+  return { raw, sourceOf: (key: string | number | undefined) => sources.get(String(key)) ?? 'body' };
+}
+
+/** Reads the body as JSON whatever its Content-Type (the Python SDK sends none). */
+export async function readJsonBody(c: Context, maxBytes: number): Promise<unknown> {
+  const length = Number(c.req.header('content-length') ?? 0);
+  if (length > maxBytes) throw new TooLargeError();
+  const bytes = new Uint8Array(await c.req.arrayBuffer());
+  if (bytes.byteLength > maxBytes) throw new TooLargeError();
+  if (bytes.byteLength === 0) return null;
+  const text = new TextDecoder().decode(bytes);
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new ValidationError([{ loc: ['body'], msg: `JSON decode error: ${(err as Error).message}`, type: 'json_invalid' }]);
+  }
+}
+
+function remoteIp(c: Context): string {
+  const incoming = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming;
+  return incoming?.socket?.remoteAddress ?? '';
+}
+
+function checkResponse(schema: z.ZodType, body: unknown, name: string): void {
+  const result = schema.safeParse(body);
+  if (!result.success) {
+    throw new ApiError(500, `Response of ${name} breaks its contract: ${result.error.message}`);
+  }
+}
+
+async function* checkEach(rows: AsyncIterable<unknown>, schema: z.ZodType, name: string): AsyncIterable<unknown> {
+  for await (const row of rows) {
+    checkResponse(schema, row, name);
+    yield row;
+  }
+}

@@ -1,0 +1,56 @@
+/**
+ * Process entry for `weft serve`: open the store, make sure an admin exists, listen.
+ * `startServer` is also what tests and benchmarks use to run a real server.
+ */
+import { serve, type ServerType } from '@hono/node-server';
+import type { AddressInfo } from 'node:net';
+import { createApp } from './app.js';
+import { Authenticator } from './auth/authenticate.js';
+import { ensureAdmin } from './auth/bootstrap.js';
+import type { ServerConfig } from './config.js';
+import { createLogger, type Logger } from './http/logger.js';
+import { openStore } from './store/openStore.js';
+import type { Store } from './store/Store.js';
+import type { Hono } from 'hono';
+
+export interface RunningServer {
+  url: string;
+  store: Store;
+  log: Logger;
+  /** The generated admin password, when this start created the admin without one given. */
+  generatedAdminPassword: string | null;
+  close(): Promise<void>;
+}
+
+export async function startServer(
+  config: ServerConfig,
+  options: { mountDashboard?: (app: Hono) => void } = {},
+): Promise<RunningServer> {
+  const log = createLogger(config.logLevel);
+  const store = await openStore({ kind: config.store, dataDir: config.dataDir, sqliteSync: config.sqliteSync, clickhouseUrl: config.clickhouseUrl });
+  const generatedAdminPassword = await ensureAdmin(store, config.adminPassword);
+  const app = createApp({
+    store,
+    authenticator: new Authenticator(store),
+    log,
+    maxBodyBytes: config.maxBodyBytes,
+    validateResponses: config.validateResponses,
+    mountDashboard: options.mountDashboard,
+  });
+  const server: ServerType = await new Promise((resolve, reject) => {
+    const s = serve({ fetch: app.fetch, hostname: config.host, port: config.port }, () => resolve(s));
+    s.once('error', reject);
+  });
+  const { port } = server.address() as AddressInfo;
+  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  return {
+    url: `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`,
+    store,
+    log,
+    generatedAdminPassword,
+    close: async () => {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await store.close();
+    },
+  };
+}

@@ -1,0 +1,132 @@
+/**
+ * The storage seam. Every backend (SQLite now, ClickHouse later) implements `Store`, and
+ * `store/conformance/` holds the one test suite all of them must pass unchanged.
+ *
+ * Contract for implementers:
+ * - each write method applies fully or not at all;
+ * - a write is durable when its promise resolves (the HTTP answer follows it);
+ * - every read and write is scoped to the `projectId` it is given;
+ * - times are epoch microseconds; the wire formatting lives in `domain/`.
+ */
+import type { CallSchema, CallsFilter, CallsQueryReq } from '../../contract/calls.js';
+import type { Query, SortBy } from '../../contract/common.js';
+
+/** The start part of a call, validated and normalised by the domain layer. */
+export interface CallStartWrite {
+  kind: 'start';
+  projectId: string;
+  id: string;
+  traceId: string;
+  parentId: string | null;
+  threadId: string | null;
+  turnId: string | null;
+  opName: string;
+  displayName: string | null;
+  startedAt: number;
+  attributes: Record<string, unknown>;
+  inputs: Record<string, unknown>;
+  otelDump: Record<string, unknown> | null;
+  inputRefs: string[];
+  wbUserId: string | null;
+  wbRunId: string | null;
+  wbRunStep: number | null;
+}
+
+/** The end part of a call. It may arrive before its start; it is then kept and merged. */
+export interface CallEndWrite {
+  kind: 'end';
+  projectId: string;
+  id: string;
+  endedAt: number;
+  exception: string | null;
+  output: unknown;
+  summary: Record<string, unknown>;
+  outputRefs: string[];
+  wbRunStepEnd: number | null;
+}
+
+export type CallWrite = CallStartWrite | CallEndWrite;
+
+/** What a call query may ask for (the wire request, minus what the domain resolves). */
+export interface CallsQuery {
+  projectId: string;
+  filter?: CallsFilter | null;
+  query?: Query | null;
+  sortBy?: SortBy[] | null;
+  limit?: number | null;
+  offset?: number | null;
+  /** Top-level columns to load; null means all. */
+  columns?: string[] | null;
+  includeStorageSize?: boolean;
+  includeTotalStorageSize?: boolean;
+}
+
+/** A stored call in wire form, before the domain adds `summary.weave`. */
+export type CallRecord = CallSchema;
+
+export interface CallsStore {
+  /** Applies starts and ends in order, in one transaction. */
+  writeCalls(writes: CallWrite[]): Promise<void>;
+  /** One call, or null when unknown, deleted, or only its end has arrived. */
+  readCall(req: { projectId: string; id: string; includeStorageSize?: boolean; includeTotalStorageSize?: boolean }): Promise<CallRecord | null>;
+  /** Sets the display name; an unknown id is not an error. */
+  updateCallDisplayName(req: { projectId: string; id: string; displayName: string }): Promise<void>;
+  /** Soft-deletes the calls and all their descendants; returns how many were deleted. */
+  deleteCalls(req: { projectId: string; ids: string[]; deletedAt: number }): Promise<number>;
+  /** Streams matching calls in order without holding the whole result in memory. */
+  queryCalls(query: CallsQuery): AsyncIterable<CallRecord>;
+  /** Counts matching calls, capped at `limit` when given. */
+  countCalls(query: CallsQuery): Promise<number>;
+  /** Sum of storage sizes of the matching root calls' traces. */
+  totalStorageSize(query: CallsQuery): Promise<number>;
+}
+
+export interface ProjectSummary {
+  projectId: string;
+  callCount: number;
+  /** Start time of the newest call, epoch microseconds. */
+  lastActivity: number | null;
+}
+
+export interface ProjectsStore {
+  /** Projects that exist (something was written to them), optionally limited to some entities. */
+  listProjects(req: { entities: string[] | 'all'; projectIds?: string[] | null }): Promise<ProjectSummary[]>;
+}
+
+export interface UserRecord {
+  username: string;
+  passwordHash: string | null;
+  isAdmin: boolean;
+  entities: string[];
+  createdAt: number;
+}
+
+export interface ApiKeyRecord {
+  keyId: string;
+  username: string;
+  keyHash: string;
+  name: string;
+  createdAt: number;
+  revokedAt: number | null;
+}
+
+export interface AccountsStore {
+  getUser(username: string): Promise<UserRecord | null>;
+  listUsers(): Promise<UserRecord[]>;
+  /** Creates the user, or updates its password/admin flag and adds entities. */
+  upsertUser(user: { username: string; passwordHash?: string | null; isAdmin?: boolean; entities?: string[] }): Promise<UserRecord>;
+  createApiKey(key: Omit<ApiKeyRecord, 'revokedAt'>): Promise<void>;
+  getApiKey(keyId: string): Promise<ApiKeyRecord | null>;
+  listApiKeys(username: string): Promise<ApiKeyRecord[]>;
+  revokeApiKey(keyId: string, at: number): Promise<boolean>;
+}
+
+export interface Store {
+  readonly backend: string;
+  readonly calls: CallsStore;
+  readonly projects: ProjectsStore;
+  readonly accounts: AccountsStore;
+  close(): Promise<void>;
+}
+
+export type { CallsQueryReq };

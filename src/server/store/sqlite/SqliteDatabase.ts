@@ -1,0 +1,121 @@
+/**
+ * The SQLite connection set: one writer connection and a small pool of read connections.
+ *
+ * Why a pool: better-sqlite3 is synchronous and a connection is busy while a statement
+ * iterates. Streaming a large query on its own read connection lets us send rows as we
+ * read them while writes go on (WAL allows readers beside the writer).
+ *
+ * Durability: WAL with `synchronous=NORMAL` survives a crash or `kill -9` of the process
+ * (committed pages are in the WAL file before the commit returns); only an OS crash or power
+ * loss can lose the last transactions. `WEFT_SQLITE_SYNC=full` trades speed for that too.
+ */
+import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { migrations } from './migrations/index.js';
+
+type Db = Database.Database;
+type Statement = Database.Statement;
+
+const READ_POOL_SIZE = 4;
+
+export class SqliteDatabase {
+  readonly writer: Db;
+  readonly #file: string;
+  readonly #idle: Db[] = [];
+  readonly #statements = new WeakMap<Db, Map<string, Statement>>();
+
+  constructor(file: string, options: { synchronous?: 'normal' | 'full' } = {}) {
+    this.#file = file;
+    if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+    this.writer = new Database(file);
+    this.writer.pragma('journal_mode = WAL');
+    this.writer.pragma(`synchronous = ${options.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
+    this.writer.pragma('foreign_keys = ON');
+    this.writer.pragma('busy_timeout = 5000');
+    this.writer.pragma('cache_size = -65536');
+    this.migrate();
+  }
+
+  /** Applies the migrations this file has not seen yet. */
+  private migrate(): void {
+    const current = this.writer.pragma('user_version', { simple: true }) as number;
+    for (const m of migrations) {
+      if (m.version <= current) continue;
+      this.writer.transaction(() => {
+        this.writer.exec(m.sql);
+        this.writer.pragma(`user_version = ${m.version}`);
+      })();
+    }
+  }
+
+  /** A cached prepared statement on the given connection (the writer by default). */
+  prepare(sql: string, db: Db = this.writer): Statement {
+    let cache = this.#statements.get(db);
+    if (!cache) this.#statements.set(db, (cache = new Map()));
+    let stmt = cache.get(sql);
+    if (!stmt) cache.set(sql, (stmt = db.prepare(sql)));
+    return stmt;
+  }
+
+  /** Runs `fn` in one write transaction: it applies fully or not at all. */
+  transaction<T>(fn: () => T): T {
+    return this.writer.transaction(fn)();
+  }
+
+  /**
+   * Streams the rows of a query from a read connection, in batches, yielding to the event
+   * loop between batches so one large export does not stall other requests.
+   */
+  async *stream<Row>(sql: string, params: unknown[], batchSize = 500): AsyncGenerator<Row> {
+    const db = this.acquireReader();
+    const iterator = this.prepare(sql, db).iterate(...params) as IterableIterator<Row>;
+    try {
+      let batch: Row[] = [];
+      for (const row of iterator) {
+        batch.push(row);
+        if (batch.length >= batchSize) {
+          yield* batch;
+          batch = [];
+        }
+      }
+      yield* batch;
+    } finally {
+      iterator.return?.();
+      this.releaseReader(db);
+    }
+  }
+
+  /** All rows of a small query, from the writer (sees its own latest writes). */
+  all<Row>(sql: string, params: unknown[] = []): Row[] {
+    return this.prepare(sql).all(...params) as Row[];
+  }
+
+  get<Row>(sql: string, params: unknown[] = []): Row | undefined {
+    return this.prepare(sql).get(...params) as Row | undefined;
+  }
+
+  run(sql: string, params: unknown[] = []): Database.RunResult {
+    return this.prepare(sql).run(...params);
+  }
+
+  private acquireReader(): Db {
+    const idle = this.#idle.pop();
+    if (idle) return idle;
+    if (this.#file === ':memory:') return this.writer;
+    const db = new Database(this.#file, { readonly: true, fileMustExist: true });
+    db.pragma('busy_timeout = 5000');
+    return db;
+  }
+
+  private releaseReader(db: Db): void {
+    if (db === this.writer) return;
+    if (this.#idle.length < READ_POOL_SIZE) this.#idle.push(db);
+    else db.close();
+  }
+
+  close(): void {
+    for (const db of this.#idle.splice(0)) db.close();
+    this.writer.close();
+  }
+}

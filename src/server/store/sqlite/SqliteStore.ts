@@ -1,0 +1,25 @@
+/** The embedded default backend: one SQLite file (WAL) holding every table. */
+import type { Store } from '../Store.js';
+import { SqliteAccountsStore } from './accounts.js';
+import { SqliteCallsStore } from './calls.js';
+import { SqliteProjectsStore } from './projects.js';
+import { SqliteDatabase } from './SqliteDatabase.js';
+
+export class SqliteStore implements Store {
+  readonly backend = 'sqlite';
+  readonly db: SqliteDatabase;
+  readonly calls: SqliteCallsStore;
+  readonly projects: SqliteProjectsStore;
+  readonly accounts: SqliteAccountsStore;
+
+  constructor(file: string, options: { synchronous?: 'normal' | 'full' } = {}) {
+    this.db = new SqliteDatabase(file, options);
+    this.calls = new SqliteCallsStore(this.db);
+    this.projects = new SqliteProjectsStore(this.db);
+    this.accounts = new SqliteAccountsStore(this.db);
+  }
+
+  async close(): Promise<void> {
+    this.db.close();
+  }
+}

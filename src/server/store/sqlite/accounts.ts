@@ -1,0 +1,85 @@
+/** SQLite implementation of AccountsStore: users, their entities, and API keys (hashes only). */
+import type { AccountsStore, ApiKeyRecord, UserRecord } from '../Store.js';
+import type { SqliteDatabase } from './SqliteDatabase.js';
+
+interface UserRow {
+  username: string;
+  password_hash: string | null;
+  is_admin: number;
+  created_at: number;
+}
+interface KeyRow {
+  key_id: string;
+  username: string;
+  key_hash: string;
+  name: string;
+  created_at: number;
+  revoked_at: number | null;
+}
+
+const keyFromRow = (r: KeyRow): ApiKeyRecord => ({
+  keyId: r.key_id,
+  username: r.username,
+  keyHash: r.key_hash,
+  name: r.name,
+  createdAt: r.created_at,
+  revokedAt: r.revoked_at,
+});
+
+export class SqliteAccountsStore implements AccountsStore {
+  readonly #db: SqliteDatabase;
+  constructor(db: SqliteDatabase) {
+    this.#db = db;
+  }
+
+  #userFromRow(r: UserRow): UserRecord {
+    const entities = this.#db
+      .all<{ entity: string }>('SELECT entity FROM user_entities WHERE username = ? ORDER BY entity', [r.username])
+      .map((e) => e.entity);
+    return { username: r.username, passwordHash: r.password_hash, isAdmin: r.is_admin === 1, entities, createdAt: r.created_at };
+  }
+
+  async getUser(username: string): Promise<UserRecord | null> {
+    const row = this.#db.get<UserRow>('SELECT * FROM users WHERE username = ?', [username]);
+    return row ? this.#userFromRow(row) : null;
+  }
+
+  async listUsers(): Promise<UserRecord[]> {
+    return this.#db.all<UserRow>('SELECT * FROM users ORDER BY username').map((r) => this.#userFromRow(r));
+  }
+
+  async upsertUser(user: { username: string; passwordHash?: string | null; isAdmin?: boolean; entities?: string[] }): Promise<UserRecord> {
+    this.#db.transaction(() => {
+      this.#db.run('INSERT OR IGNORE INTO users (username, created_at) VALUES (?, ?)', [user.username, Date.now() * 1000]);
+      if (user.passwordHash !== undefined) {
+        this.#db.run('UPDATE users SET password_hash = ? WHERE username = ?', [user.passwordHash, user.username]);
+      }
+      if (user.isAdmin !== undefined) {
+        this.#db.run('UPDATE users SET is_admin = ? WHERE username = ?', [user.isAdmin ? 1 : 0, user.username]);
+      }
+      for (const entity of user.entities ?? []) {
+        this.#db.run('INSERT OR IGNORE INTO user_entities (username, entity) VALUES (?, ?)', [user.username, entity]);
+      }
+    });
+    return (await this.getUser(user.username))!;
+  }
+
+  async createApiKey(key: Omit<ApiKeyRecord, 'revokedAt'>): Promise<void> {
+    this.#db.run('INSERT INTO api_keys (key_id, username, key_hash, name, created_at) VALUES (?, ?, ?, ?, ?)', [
+      key.keyId, key.username, key.keyHash, key.name, key.createdAt,
+    ]);
+  }
+
+  async getApiKey(keyId: string): Promise<ApiKeyRecord | null> {
+    const row = this.#db.get<KeyRow>('SELECT * FROM api_keys WHERE key_id = ?', [keyId]);
+    return row ? keyFromRow(row) : null;
+  }
+
+  async listApiKeys(username: string): Promise<ApiKeyRecord[]> {
+    return this.#db.all<KeyRow>('SELECT * FROM api_keys WHERE username = ? ORDER BY created_at', [username]).map(keyFromRow);
+  }
+
+  async revokeApiKey(keyId: string, at: number): Promise<boolean> {
+    return this.#db.run('UPDATE api_keys SET revoked_at = ? WHERE key_id = ? AND revoked_at IS NULL', [at, keyId]).changes > 0;
+  }
+}
