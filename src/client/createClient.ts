@@ -24,7 +24,9 @@ export interface CallOptions {
 
 type Method<K extends EndpointName> = Endpoints[K] extends { stream: true }
   ? (req: ReqOf<K>, opts?: CallOptions) => AsyncIterable<ResOf<K>>
-  : (req: ReqOf<K>, opts?: CallOptions) => Promise<ResOf<K>>;
+  : Endpoints[K] extends { raw: true }
+    ? (req: ReqOf<K>, opts?: CallOptions) => Promise<Response>
+    : (req: ReqOf<K>, opts?: CallOptions) => Promise<ResOf<K>>;
 
 export type WeftClient = { [K in EndpointName]: Method<K> };
 
@@ -49,7 +51,9 @@ export function createClient(options: ClientOptions): WeftClient {
     const e: EndpointDef = endpoints[name];
     client[name] = e.stream
       ? (req: Record<string, unknown>, opts?: CallOptions) => streamLines(() => send(name, req, opts))
-      : async (req: Record<string, unknown>, opts?: CallOptions) => (await send(name, req, opts)).json();
+      : e.raw
+        ? (req: Record<string, unknown>, opts?: CallOptions) => send(name, req, opts)
+        : async (req: Record<string, unknown>, opts?: CallOptions) => (await send(name, req, opts)).json();
   }
   return client as WeftClient;
 }

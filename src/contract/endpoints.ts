@@ -26,6 +26,11 @@ export interface EndpointDef<Req extends z.ZodType = z.ZodType, Res extends z.Zo
   readonly stream?: boolean;
   /** No credentials needed. */
   readonly public?: boolean;
+  /**
+   * The answer is not JSON (a file download, bytes): the handler returns a `Response` and
+   * the client hands the `Response` back. `res` then only documents the body.
+   */
+  readonly raw?: boolean;
 }
 
 const def = <const E extends EndpointDef>(e: E): E => e;

@@ -30,7 +30,9 @@ export interface RequestContext {
 type Input<K extends EndpointName> = z.output<Endpoints[K]['req']>;
 type Output<K extends EndpointName> = Endpoints[K] extends { stream: true }
   ? AsyncIterable<ResOf<K>>
-  : Promise<ResOf<K>>;
+  : Endpoints[K] extends { raw: true }
+    ? Promise<Response>
+    : Promise<ResOf<K>>;
 
 export interface RouteDef<K extends EndpointName> {
   handler: (input: Input<K>, ctx: RequestContext & { user: AuthUser }) => Output<K>;
@@ -90,6 +92,7 @@ async function handle(c: Context, name: EndpointName, route: RouteDef<EndpointNa
       const checked = deps.validateResponses ? checkEach(rows, endpoint.res, name) : rows;
       return await jsonLinesResponse(checked, c.req.header('accept'));
     }
+    if (endpoint.raw) return await (result as unknown as Promise<Response>);
     const body = await (result as Promise<unknown>);
     if (deps.validateResponses) checkResponse(endpoint.res, body, name);
     return c.json(body as object);
