@@ -172,3 +172,12 @@ export const CallsQueryStatsRes = z.object({
   count: z.number().int(),
   total_storage_size_bytes: z.number().int().nullable(),
 });
+
+// POST /weft/calls/export
+/** A call query to download whole, as JSON lines or CSV. */
+export const CallsExportReq = CallsQueryReq.extend({
+  format: z.enum(['jsonl', 'csv']).default('jsonl').describe('jsonl: one CallSchema per line; csv: flattened columns'),
+});
+export type CallsExportReq = z.infer<typeof CallsExportReq>;
+/** The downloaded file: JSON lines (one CallSchema each) or CSV with a header row. */
+export const CallsExportRes = z.string();

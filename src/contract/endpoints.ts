@@ -55,6 +55,7 @@ export const endpoints = {
 
   // Weft's own account endpoints (not part of the Weave interface)
   whoami: def({ group: 'Weft', method: 'GET', path: '/weft/whoami', summary: 'The authenticated user, with their entities', req: service.Empty, res: weft.WhoamiRes }),
+  callsExport: def({ group: 'Weft', method: 'POST', path: '/weft/calls/export', summary: 'Download the calls matching a query as JSON lines or CSV', req: calls.CallsExportReq, res: calls.CallsExportRes, raw: true }),
 } as const satisfies Record<string, EndpointDef>;
 
 export type Endpoints = typeof endpoints;
