@@ -21,6 +21,9 @@ export function findRefs(value: unknown, out: Set<string> = new Set(), depth = 0
   return out;
 }
 
+/** Refs in a value whose JSON text is at hand: the text test skips the walk for most calls. */
+const refsIn = (value: unknown, json: string): string[] => (json.includes('weave:///') ? [...findRefs(value)] : []);
+
 function micros(text: string, field: string): number {
   const us = parseIsoToMicros(text);
   if (us === null) throw new BadRequestError(`${field} is not a valid ISO 8601 datetime: ${text}`);
@@ -30,6 +33,7 @@ function micros(text: string, field: string): number {
 /** A start as the store keeps it: ids generated when absent, the caller as `wb_user_id`. */
 export function toStartWrite(start: StartedCall, userId: string): CallStartWrite {
   const inputs = start.inputs ?? {};
+  const inputsJson = JSON.stringify(inputs);
   return {
     kind: 'start',
     projectId: start.project_id,
@@ -41,10 +45,10 @@ export function toStartWrite(start: StartedCall, userId: string): CallStartWrite
     opName: start.op_name,
     displayName: start.display_name ?? null,
     startedAt: micros(start.started_at, 'started_at'),
-    attributes: start.attributes ?? {},
-    inputs,
-    otelDump: start.otel_dump ?? null,
-    inputRefs: [...findRefs(inputs)],
+    attributesJson: JSON.stringify(start.attributes ?? {}),
+    inputsJson,
+    otelDumpJson: start.otel_dump ? JSON.stringify(start.otel_dump) : null,
+    inputRefs: refsIn(inputs, inputsJson),
     wbUserId: userId,
     wbRunId: start.wb_run_id ?? null,
     wbRunStep: start.wb_run_step ?? null,
@@ -52,15 +56,16 @@ export function toStartWrite(start: StartedCall, userId: string): CallStartWrite
 }
 
 export function toEndWrite(end: EndedCall): CallEndWrite {
+  const outputJson = end.output === undefined || end.output === null ? null : JSON.stringify(end.output);
   return {
     kind: 'end',
     projectId: end.project_id,
     id: end.id,
     endedAt: micros(end.ended_at, 'ended_at'),
     exception: end.exception ?? null,
-    output: end.output ?? null,
-    summary: end.summary ?? {},
-    outputRefs: [...findRefs(end.output)],
+    outputJson,
+    summaryJson: JSON.stringify(end.summary ?? {}),
+    outputRefs: outputJson ? refsIn(end.output, outputJson) : [],
     wbRunStepEnd: end.wb_run_step_end ?? null,
   };
 }

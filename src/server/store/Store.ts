@@ -23,9 +23,10 @@ export interface CallStartWrite {
   opName: string;
   displayName: string | null;
   startedAt: number;
-  attributes: Record<string, unknown>;
-  inputs: Record<string, unknown>;
-  otelDump: Record<string, unknown> | null;
+  /** JSON payloads arrive serialized, so each is stringified once on the ingest path. */
+  attributesJson: string;
+  inputsJson: string;
+  otelDumpJson: string | null;
   inputRefs: string[];
   wbUserId: string | null;
   wbRunId: string | null;
@@ -39,8 +40,8 @@ export interface CallEndWrite {
   id: string;
   endedAt: number;
   exception: string | null;
-  output: unknown;
-  summary: Record<string, unknown>;
+  outputJson: string | null;
+  summaryJson: string;
   outputRefs: string[];
   wbRunStepEnd: number | null;
 }

@@ -1,35 +1,40 @@
 /** SQLite implementation of CallsStore. */
 import { opDisplayName } from '../../domain/calls.js';
-import type { CallRecord, CallsQuery, CallsStore, CallWrite } from '../Store.js';
+import type { CallEndWrite, CallRecord, CallsQuery, CallsStore, CallStartWrite, CallWrite } from '../Store.js';
 import { callFromRow, type CallRow } from './callConverters.js';
 import { compileCount, compileSelect, compileWhere, storageSizeSql, TOTAL_STORAGE_SIZE_SQL } from './callsQuery.js';
 import type { SqliteDatabase } from './SqliteDatabase.js';
 
-const START_SQL = `
-  INSERT INTO calls (project_id, id, trace_id, parent_id, thread_id, turn_id, op_name, op_base_name,
-    display_name, started_at, attributes, inputs, otel_dump, input_refs, wb_user_id, wb_run_id, wb_run_step)
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-  ON CONFLICT (project_id, id) DO UPDATE SET
-    trace_id = excluded.trace_id, parent_id = excluded.parent_id, thread_id = excluded.thread_id,
-    turn_id = excluded.turn_id, op_name = excluded.op_name, op_base_name = excluded.op_base_name,
-    display_name = excluded.display_name, started_at = excluded.started_at,
-    attributes = excluded.attributes, inputs = excluded.inputs, otel_dump = excluded.otel_dump,
-    input_refs = excluded.input_refs, wb_user_id = excluded.wb_user_id,
-    wb_run_id = excluded.wb_run_id, wb_run_step = excluded.wb_run_step`;
+const START_COLUMNS = [
+  'trace_id', 'parent_id', 'thread_id', 'turn_id', 'op_name', 'op_base_name', 'display_name',
+  'started_at', 'attributes', 'inputs', 'otel_dump', 'input_refs', 'wb_user_id', 'wb_run_id', 'wb_run_step',
+];
+const END_COLUMNS = ['ended_at', 'exception', 'output', 'summary', 'output_refs', 'wb_run_step_end'];
 
-const END_SQL = `
-  INSERT INTO calls (project_id, id, ended_at, exception, output, summary, output_refs, wb_run_step_end)
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-  ON CONFLICT (project_id, id) DO UPDATE SET
-    ended_at = excluded.ended_at, exception = excluded.exception, output = excluded.output,
-    summary = excluded.summary, output_refs = excluded.output_refs,
-    wb_run_step_end = excluded.wb_run_step_end`;
+/** An upsert of the given parts' columns: the other part's columns, if stored, are kept. */
+function upsertSql(columns: string[]): string {
+  const all = ['project_id', 'id', ...columns];
+  return `INSERT INTO calls (${all.join(', ')}) VALUES (${all.map(() => '?').join(', ')})
+    ON CONFLICT (project_id, id) DO UPDATE SET ${columns.map((c) => `${c} = excluded.${c}`).join(', ')}`;
+}
+
+const START_SQL = upsertSql(START_COLUMNS);
+const END_SQL = upsertSql(END_COLUMNS);
+/** Start and end of one call in the same batch (the common case) become one row write. */
+const FULL_SQL = upsertSql([...START_COLUMNS, ...END_COLUMNS]);
 
 const PROJECT_SQL = 'INSERT OR IGNORE INTO projects (project_id, entity, created_at) VALUES (?, ?, ?)';
 
-const json = (v: unknown): string | null => (v === undefined || v === null ? null : JSON.stringify(v));
 const refs = (list: string[]): string | null => (list.length ? JSON.stringify(list) : null);
 
+const startValues = (w: CallStartWrite) => [
+  w.traceId, w.parentId, w.threadId, w.turnId, w.opName, opDisplayName(w.opName), w.displayName,
+  w.startedAt, w.attributesJson, w.inputsJson, w.otelDumpJson, refs(w.inputRefs), w.wbUserId,
+  w.wbRunId, w.wbRunStep,
+];
+const endValues = (w: CallEndWrite) => [
+  w.endedAt, w.exception, w.outputJson, w.summaryJson, refs(w.outputRefs), w.wbRunStepEnd,
+];
 
 export class SqliteCallsStore implements CallsStore {
   readonly #db: SqliteDatabase;
@@ -39,29 +44,28 @@ export class SqliteCallsStore implements CallsStore {
 
   async writeCalls(writes: CallWrite[]): Promise<void> {
     const db = this.#db;
-    const start = db.prepare(START_SQL);
-    const end = db.prepare(END_SQL);
+    const statements = { start: db.prepare(START_SQL), end: db.prepare(END_SQL), full: db.prepare(FULL_SQL) };
     const project = db.prepare(PROJECT_SQL);
+    // Applying the last start and the last end of each id gives the same row as applying the
+    // writes one by one, since each part only sets its own columns.
+    const parts = new Map<string, { start?: CallStartWrite; end?: CallEndWrite }>();
+    for (const w of writes) {
+      const key = `${w.projectId}\u0000${w.id}`;
+      const entry = parts.get(key) ?? {};
+      if (w.kind === 'start') entry.start = w;
+      else entry.end = w;
+      parts.set(key, entry);
+    }
     db.transaction(() => {
-      const seen = new Set<string>();
       const now = Date.now() * 1000;
-      for (const w of writes) {
-        if (!seen.has(w.projectId)) {
-          seen.add(w.projectId);
-          project.run(w.projectId, w.projectId.split('/')[0], now);
-        }
-        if (w.kind === 'start') {
-          start.run(
-            w.projectId, w.id, w.traceId, w.parentId, w.threadId, w.turnId, w.opName,
-            opDisplayName(w.opName), w.displayName, w.startedAt, json(w.attributes), json(w.inputs),
-            json(w.otelDump), refs(w.inputRefs), w.wbUserId, w.wbRunId, w.wbRunStep,
-          );
-        } else {
-          end.run(
-            w.projectId, w.id, w.endedAt, w.exception, json(w.output), json(w.summary),
-            refs(w.outputRefs), w.wbRunStepEnd,
-          );
-        }
+      for (const projectId of new Set(writes.map((w) => w.projectId))) {
+        project.run(projectId, projectId.split('/')[0], now);
+      }
+      for (const { start, end } of parts.values()) {
+        const head = [(start ?? end)!.projectId, (start ?? end)!.id];
+        if (start && end) statements.full.run(...head, ...startValues(start), ...endValues(end));
+        else if (start) statements.start.run(...head, ...startValues(start));
+        else statements.end.run(...head, ...endValues(end!));
       }
     });
   }
