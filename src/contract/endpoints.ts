@@ -9,6 +9,7 @@
 import type { z } from 'zod';
 import * as calls from './calls.js';
 import * as service from './service.js';
+import * as threads from './threads.js';
 import * as weft from './weft.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -52,6 +53,9 @@ export const endpoints = {
   callsDelete: def({ group: 'Call', method: 'POST', path: '/calls/delete', summary: 'Soft-delete calls and their descendants', req: calls.CallsDeleteReq, res: calls.CallsDeleteRes }),
   callsQueryStats: def({ group: 'Call', method: 'POST', path: '/calls/query_stats', summary: 'Count the calls matching a query', req: calls.CallsQueryStatsReq, res: calls.CallsQueryStatsRes }),
   callsStreamQuery: def({ group: 'Call', method: 'POST', path: '/calls/stream_query', summary: 'Query calls as JSON lines', req: calls.CallsQueryReq, res: calls.CallSchema, stream: true }),
+
+  // Threads
+  threadsStreamQuery: def({ group: 'Threads', method: 'POST', path: '/threads/stream_query', summary: 'Threads with turn statistics, as JSON lines', req: threads.ThreadsQueryReq, res: threads.ThreadSchema, stream: true }),
 
   // Weft's own account endpoints (not part of the Weave interface)
   whoami: def({ group: 'Weft', method: 'GET', path: '/weft/whoami', summary: 'The authenticated user, with their entities', req: service.Empty, res: weft.WhoamiRes }),

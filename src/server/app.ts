@@ -9,6 +9,7 @@ import { buildOpenApi, docsPage } from './openapi.js';
 import { callRoutes } from './routes/calls.js';
 import { exportRoutes } from './routes/export.js';
 import { serviceRoutes } from './routes/service.js';
+import { threadRoutes } from './routes/threads.js';
 import type { Store } from './store/Store.js';
 
 export interface AppDeps {
@@ -25,7 +26,7 @@ export function createApp(deps: AppDeps): Hono {
   const app = new Hono();
   app.get('/openapi.json', (c) => c.json(buildOpenApi()));
   app.get('/docs', (c) => c.html(docsPage()));
-  mountRoutes(app, [serviceRoutes, callRoutes, exportRoutes], deps);
+  mountRoutes(app, [serviceRoutes, callRoutes, exportRoutes, threadRoutes], deps);
   deps.mountDashboard?.(app);
   app.notFound((c) => toErrorResponse(new NotFoundError(`No endpoint ${c.req.method} ${c.req.path}; see /docs`), deps.log, c.req.path));
   app.onError((err, c) => toErrorResponse(err, deps.log, `${c.req.method} ${c.req.path}`));

@@ -10,6 +10,7 @@
  */
 import type { CallSchema, CallsFilter, CallsQueryReq } from '../../contract/calls.js';
 import type { Query, SortBy } from '../../contract/common.js';
+import type { ThreadStats } from '../domain/threadStats.js';
 
 /** The start part of a call, validated and normalised by the domain layer. */
 export interface CallStartWrite {
@@ -82,6 +83,29 @@ export interface CallsStore {
   totalStorageSize(query: CallsQuery): Promise<number>;
 }
 
+/** A thread query, resolved: times in epoch microseconds, sort keys validated. */
+export interface ThreadsQuery {
+  projectId: string;
+  afterMicros?: number | null;
+  beforeMicros?: number | null;
+  threadIds?: string[] | null;
+  sortBy: { field: 'thread_id' | 'turn_count' | 'start_time' | 'last_updated' | 'p50_turn_duration_ms' | 'p99_turn_duration_ms'; direction: 'asc' | 'desc' }[];
+  limit?: number | null;
+  offset?: number | null;
+}
+
+/** A thread's statistics over its live turn calls (times in epoch microseconds). */
+export interface ThreadRecord extends ThreadStats {
+  threadId: string;
+}
+
+export interface ThreadsStore {
+  /** Threads with statistics from turn calls only, sorted, ties by thread_id ascending. */
+  queryThreads(query: ThreadsQuery): AsyncIterable<ThreadRecord>;
+  /** Inputs of the given (first) turns and outputs of the given (last) turns, as JSON cut to 300 chars. */
+  previews(projectId: string, ids: { firstInput: string[]; lastOutput: string[] }): Promise<{ firstInput: Map<string, string | null>; lastOutput: Map<string, string | null> }>;
+}
+
 export interface ProjectSummary {
   projectId: string;
   callCount: number;
@@ -125,6 +149,7 @@ export interface AccountsStore {
 export interface Store {
   readonly backend: string;
   readonly calls: CallsStore;
+  readonly threads: ThreadsStore;
   readonly projects: ProjectsStore;
   readonly accounts: AccountsStore;
   close(): Promise<void>;

@@ -4,17 +4,20 @@ import { SqliteAccountsStore } from './accounts.js';
 import { SqliteCallsStore } from './calls.js';
 import { SqliteProjectsStore } from './projects.js';
 import { SqliteDatabase } from './SqliteDatabase.js';
+import { SqliteThreadsStore } from './threads.js';
 
 export class SqliteStore implements Store {
   readonly backend = 'sqlite';
   readonly db: SqliteDatabase;
   readonly calls: SqliteCallsStore;
+  readonly threads: SqliteThreadsStore;
   readonly projects: SqliteProjectsStore;
   readonly accounts: SqliteAccountsStore;
 
   constructor(file: string, options: { synchronous?: 'normal' | 'full' } = {}) {
     this.db = new SqliteDatabase(file, options);
     this.calls = new SqliteCallsStore(this.db);
+    this.threads = new SqliteThreadsStore(this.db);
     this.projects = new SqliteProjectsStore(this.db);
     this.accounts = new SqliteAccountsStore(this.db);
   }

@@ -4,6 +4,7 @@ import type { CallEndWrite, CallRecord, CallsQuery, CallsStore, CallStartWrite, 
 import { callFromRow, type CallRow } from './callConverters.js';
 import { compileCount, compileSelect, compileWhere, storageSizeSql, TOTAL_STORAGE_SIZE_SQL } from './callsQuery.js';
 import type { SqliteDatabase } from './SqliteDatabase.js';
+import { refreshDirtyThreads } from './threads.js';
 
 const START_COLUMNS = [
   'trace_id', 'parent_id', 'thread_id', 'turn_id', 'op_name', 'op_base_name', 'display_name',
@@ -67,6 +68,7 @@ export class SqliteCallsStore implements CallsStore {
         else if (start) statements.start.run(...head, ...startValues(start));
         else statements.end.run(...head, ...endValues(end!));
       }
+      refreshDirtyThreads(db);
     });
   }
 
@@ -101,9 +103,11 @@ export class SqliteCallsStore implements CallsStore {
       UPDATE calls SET deleted_at = ?
       WHERE project_id = ? AND deleted_at IS NULL AND started_at IS NOT NULL
         AND id IN (SELECT id FROM doomed)`;
-    return this.#db.transaction(
-      () => this.#db.run(sql, [req.projectId, ...req.ids, req.projectId, req.deletedAt, req.projectId]).changes,
-    );
+    return this.#db.transaction(() => {
+      const deleted = this.#db.run(sql, [req.projectId, ...req.ids, req.projectId, req.deletedAt, req.projectId]).changes;
+      refreshDirtyThreads(this.#db);
+      return deleted;
+    });
   }
 
   async *queryCalls(query: CallsQuery): AsyncIterable<CallRecord> {

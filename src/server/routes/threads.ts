@@ -1,0 +1,9 @@
+/** Thread endpoints. */
+import { queryThreads } from '../domain/threadsQuery.js';
+import { defineRoutes } from '../http/defineRoutes.js';
+
+export const threadRoutes = defineRoutes({
+  threadsStreamQuery: {
+    handler: (req, { store }) => queryThreads(store, req),
+  },
+});
