@@ -8,6 +8,9 @@
  */
 import type { z } from 'zod';
 import * as calls from './calls.js';
+import * as costs from './costs.js';
+import * as feedback from './feedback.js';
+import * as otel from './otel.js';
 import * as service from './service.js';
 import * as threads from './threads.js';
 import * as weft from './weft.js';
@@ -32,6 +35,12 @@ export interface EndpointDef<Req extends z.ZodType = z.ZodType, Res extends z.Zo
    * the client hands the `Response` back. `res` then only documents the body.
    */
   readonly raw?: boolean;
+  /**
+   * `'binary'`: the request body is not JSON (an OTLP protobuf export, say). The route layer
+   * then validates `req` against path and query parameters only and hands the raw bytes to
+   * the handler as `ctx.body`.
+   */
+  readonly body?: 'binary';
 }
 
 const def = <const E extends EndpointDef>(e: E): E => e;
@@ -56,6 +65,23 @@ export const endpoints = {
 
   // Threads
   threadsStreamQuery: def({ group: 'Threads', method: 'POST', path: '/threads/stream_query', summary: 'Threads with turn statistics, as JSON lines', req: threads.ThreadsQueryReq, res: threads.ThreadSchema, stream: true }),
+
+  // Feedback
+  feedbackCreate: def({ group: 'Feedback', method: 'POST', path: '/feedback/create', summary: 'Create feedback', req: feedback.FeedbackCreateReq, res: feedback.FeedbackCreateRes }),
+  feedbackBatchCreate: def({ group: 'Feedback', method: 'POST', path: '/feedback/batch/create', summary: 'Create feedback in batch', req: feedback.FeedbackBatchCreateReq, res: feedback.FeedbackBatchCreateRes }),
+  feedbackQuery: def({ group: 'Feedback', method: 'POST', path: '/feedback/query', summary: 'Query feedback', req: feedback.FeedbackQueryReq, res: feedback.FeedbackQueryRes }),
+  feedbackPurge: def({ group: 'Feedback', method: 'POST', path: '/feedback/purge', summary: 'Purge feedback by id', req: feedback.FeedbackPurgeReq, res: feedback.FeedbackPurgeRes }),
+  feedbackReplace: def({ group: 'Feedback', method: 'POST', path: '/feedback/replace', summary: 'Replace feedback', req: feedback.FeedbackReplaceReq, res: feedback.FeedbackReplaceRes }),
+  feedbackStats: def({ group: 'Feedback', method: 'POST', path: '/feedback/stats', summary: 'Feedback statistics over time buckets', req: feedback.FeedbackStatsReq, res: feedback.FeedbackStatsRes }),
+  feedbackPayloadSchema: def({ group: 'Feedback', method: 'POST', path: '/feedback/payload_schema', summary: 'Leaf paths found in feedback payloads', req: feedback.FeedbackPayloadSchemaReq, res: feedback.FeedbackPayloadSchemaRes }),
+
+  // Costs
+  costCreate: def({ group: 'Cost', method: 'POST', path: '/cost/create', summary: 'Create project-level LLM prices', req: costs.CostCreateReq, res: costs.CostCreateRes }),
+  costQuery: def({ group: 'Cost', method: 'POST', path: '/cost/query', summary: 'Query project-level LLM prices', req: costs.CostQueryReq, res: costs.CostQueryRes }),
+  costPurge: def({ group: 'Cost', method: 'POST', path: '/cost/purge', summary: 'Purge project-level LLM prices by id', req: costs.CostPurgeReq, res: costs.CostPurgeRes }),
+
+  // OpenTelemetry
+  otelExport: def({ group: 'OpenTelemetry, refs', method: 'POST', path: '/otel/v1/traces', summary: 'Export OTLP traces (protobuf or JSON); spans become calls', req: otel.OtelExportReq, res: otel.OtelExportRes, body: 'binary' }),
 
   // Weft's own account endpoints (not part of the Weave interface)
   whoami: def({ group: 'Weft', method: 'GET', path: '/weft/whoami', summary: 'The authenticated user, with their entities', req: service.Empty, res: weft.WhoamiRes }),

@@ -48,7 +48,11 @@ export function buildOpenApi(): JsonSchema {
       },
       ...(e.public ? { security: [] } : {}),
     };
-    if (!inQuery) operation.requestBody = { required: true, content: { 'application/json': { schema: reqSchema } } };
+    if (e.body === 'binary') {
+      // OTLP exports: protobuf or OTLP/JSON bytes, optionally gzip/deflate encoded.
+      const bytes = { schema: { type: 'string', format: 'binary' } };
+      operation.requestBody = { required: true, content: { 'application/x-protobuf': bytes, 'application/json': bytes } };
+    } else if (!inQuery) operation.requestBody = { required: true, content: { 'application/json': { schema: reqSchema } } };
     (paths[path] ??= {})[e.method.toLowerCase()] = operation;
   }
   cached = {

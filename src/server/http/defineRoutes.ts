@@ -5,11 +5,13 @@
  * mapping — happens here, the same way for every endpoint.
  */
 import type { Context, Hono } from 'hono';
+import { promisify } from 'node:util';
+import { gunzip, inflate } from 'node:zlib';
 import type { z } from 'zod';
 import { endpoints, type EndpointDef, type EndpointName, type Endpoints, type ResOf } from '../../contract/endpoints.js';
 import { assertProjectAccess, type AuthUser, type Authenticator } from '../auth/authenticate.js';
 import type { Store } from '../store/Store.js';
-import { ApiError, TooLargeError, ValidationError } from './errors.js';
+import { ApiError, BadRequestError, TooLargeError, ValidationError } from './errors.js';
 import { jsonLinesResponse } from './jsonLines.js';
 import { toErrorResponse } from './respond.js';
 import { coerceStrings, validate, type InputSource } from './validate.js';
@@ -24,6 +26,8 @@ export interface RequestContext {
   remoteIp: string;
   /** The raw request, for the few handlers that need headers. */
   request: Request;
+  /** The request bytes (after Content-Encoding) of `body: 'binary'` endpoints; null otherwise. */
+  body: Uint8Array | null;
   log: Logger;
 }
 
@@ -73,8 +77,11 @@ export function mountRoutes(app: Hono, tables: RouteTable[], deps: MountDeps): v
 async function handle(c: Context, name: EndpointName, route: RouteDef<EndpointName>, deps: MountDeps): Promise<Response> {
   const endpoint: EndpointDef = endpoints[name];
   try {
-    const user = endpoint.public ? null : await deps.authenticator.authenticate(c.req.header('authorization'));
-    const { raw, sourceOf } = await readInput(c, endpoint.method, deps.maxBodyBytes);
+    const user = endpoint.public ? null : await deps.authenticator.authenticate(authorizationOf(c));
+    const binary = endpoint.body === 'binary';
+    const requestBody = binary ? await readBinaryBody(c, deps.maxBodyBytes) : null;
+    const fieldsFrom = binary || endpoint.method === 'GET' || endpoint.method === 'DELETE' ? 'query' : 'json';
+    const { raw, sourceOf } = await readInput(c, fieldsFrom, deps.maxBodyBytes);
     coerceStrings(endpoint.req, raw, (k) => sourceOf(k) !== 'body');
     const input = validate(endpoint.req, raw, sourceOf) as Input<EndpointName>;
     if (user) assertProjectAccess(user, route.projects ? route.projects(input) : defaultProjects(input));
@@ -84,6 +91,7 @@ async function handle(c: Context, name: EndpointName, route: RouteDef<EndpointNa
       authenticator: deps.authenticator,
       remoteIp: remoteIp(c),
       request: c.req.raw,
+      body: requestBody,
       log: deps.log,
     };
     const result = route.handler(input, ctx);
@@ -106,15 +114,49 @@ function defaultProjects(input: unknown): string[] {
   return typeof projectId === 'string' ? [projectId] : [];
 }
 
-/** Path params, then the query string (GET/DELETE) or the JSON body, as one object. */
-async function readInput(c: Context, method: string, maxBytes: number) {
+/**
+ * The credentials: the `Authorization` header, or else a `wandb-api-key` header (what OTel
+ * exporters configured for Weave send), read as Basic `api:<key>`.
+ */
+function authorizationOf(c: Context): string | undefined {
+  const authorization = c.req.header('authorization');
+  const apiKey = c.req.header('wandb-api-key');
+  if (authorization || !apiKey) return authorization;
+  return `Basic ${Buffer.from(`api:${apiKey}`).toString('base64')}`;
+}
+
+const gunzipAsync = promisify(gunzip);
+const inflateAsync = promisify(inflate);
+
+/**
+ * The raw body of a `body: 'binary'` endpoint, gzip/deflate decoded per Content-Encoding.
+ * The size limit holds before and after decoding, so a small compressed bomb is refused too.
+ */
+async function readBinaryBody(c: Context, maxBytes: number): Promise<Uint8Array> {
+  if (Number(c.req.header('content-length') ?? 0) > maxBytes) throw new TooLargeError();
+  const bytes = new Uint8Array(await c.req.arrayBuffer());
+  if (bytes.byteLength > maxBytes) throw new TooLargeError();
+  const encoding = (c.req.header('content-encoding') ?? 'identity').trim().toLowerCase();
+  if (encoding === 'identity' || encoding === '') return bytes;
+  const decode = encoding === 'gzip' || encoding === 'x-gzip' ? gunzipAsync : encoding === 'deflate' ? inflateAsync : null;
+  if (!decode) throw new ApiError(415, `Unsupported Content-Encoding "${encoding}"; send gzip, deflate or none`);
+  try {
+    return new Uint8Array(await decode(bytes, { maxOutputLength: maxBytes }));
+  } catch (err) {
+    if ((err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') throw new TooLargeError();
+    throw new BadRequestError(`Cannot decode the ${encoding} body: ${(err as Error).message}`);
+  }
+}
+
+/** Path params, then the query string (GET/DELETE, binary bodies) or the JSON body, as one object. */
+async function readInput(c: Context, fieldsFrom: 'query' | 'json', maxBytes: number) {
   const sources = new Map<string, InputSource>();
   const raw: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(c.req.param() as Record<string, string>)) {
     raw[k] = v;
     sources.set(k, 'path');
   }
-  if (method === 'GET' || method === 'DELETE') {
+  if (fieldsFrom === 'query') {
     for (const [k, values] of Object.entries(c.req.queries())) {
       if (sources.has(k)) continue;
       raw[k] = values.length === 1 ? values[0] : values;
