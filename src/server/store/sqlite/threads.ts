@@ -37,7 +37,7 @@ const toFacts = (r: TurnRow): TurnFacts => ({ id: r.id, startedAt: r.started_at,
 
 /** Recomputes the statistics of every thread marked stale. Call inside a write transaction. */
 export function refreshDirtyThreads(db: SqliteDatabase): void {
-  const dirty = db.all<{ project_id: string; thread_id: string }>('SELECT project_id, thread_id FROM dirty_threads');
+  const dirty = db.all<{ project_id: string; thread_id: string }>('SELECT DISTINCT project_id, thread_id FROM dirty_threads');
   if (dirty.length === 0) return;
   const turnsOf = db.prepare(`${TURN_FACTS_SQL} WHERE ${TURN_WHERE} AND thread_id = ?`);
   const upsert = db.prepare(`INSERT OR REPLACE INTO thread_stats (project_id, ${STATS_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);

@@ -78,6 +78,139 @@ export const migrations: Migration[] = [
       CREATE INDEX calls_by_thread ON calls (project_id, thread_id) WHERE thread_id IS NOT NULL;
     `,
   },
+  // Listed in version order: a migration placed after a higher version would be skipped.
+  {
+    version: 2,
+    name: 'objects with tags and aliases, tables, files',
+    sql: `
+      -- One row per object version. version_index and is_latest are maintained by the store
+      -- in the write transaction (the newest live version is the latest).
+      CREATE TABLE objects (
+        project_id        TEXT NOT NULL,
+        object_id         TEXT NOT NULL,
+        digest            TEXT NOT NULL,
+        kind              TEXT NOT NULL,
+        base_object_class TEXT,
+        leaf_object_class TEXT,
+        val               TEXT NOT NULL,     -- compact JSON, floats as written (1.0)
+        size_bytes        INTEGER NOT NULL,
+        version_index     INTEGER NOT NULL,
+        is_latest         INTEGER NOT NULL,
+        wb_user_id        TEXT,
+        created_at        INTEGER NOT NULL,
+        deleted_at        INTEGER,
+        PRIMARY KEY (project_id, object_id, digest)
+      );
+      CREATE INDEX objects_by_created ON objects (project_id, created_at, version_index);
+      CREATE INDEX objects_by_version ON objects (project_id, object_id, version_index);
+
+      CREATE TABLE object_tags (
+        project_id TEXT NOT NULL,
+        object_id  TEXT NOT NULL,
+        digest     TEXT NOT NULL,
+        tag        TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        PRIMARY KEY (project_id, object_id, digest, tag)
+      ) WITHOUT ROWID;
+      CREATE INDEX object_tags_by_tag ON object_tags (project_id, tag);
+
+      -- An alias names one version of an object at a time.
+      CREATE TABLE object_aliases (
+        project_id TEXT NOT NULL,
+        object_id  TEXT NOT NULL,
+        alias      TEXT NOT NULL,
+        digest     TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        PRIMARY KEY (project_id, object_id, alias)
+      ) WITHOUT ROWID;
+      CREATE INDEX object_aliases_by_version ON object_aliases (project_id, object_id, digest);
+
+      -- Table rows are stored once per digest; a table is its ordered list of row digests,
+      -- kept in chunks (JSON arrays) so a large table streams one chunk at a time.
+      CREATE TABLE table_rows (
+        project_id TEXT NOT NULL,
+        digest     TEXT NOT NULL,
+        val        TEXT NOT NULL,
+        PRIMARY KEY (project_id, digest)
+      );
+      CREATE TABLE tables (
+        project_id TEXT NOT NULL,
+        digest     TEXT NOT NULL,
+        row_count  INTEGER NOT NULL,
+        created_at INTEGER NOT NULL,
+        PRIMARY KEY (project_id, digest)
+      ) WITHOUT ROWID;
+      CREATE TABLE table_chunks (
+        project_id   TEXT NOT NULL,
+        table_digest TEXT NOT NULL,
+        start_index  INTEGER NOT NULL,
+        row_count    INTEGER NOT NULL,
+        row_digests  TEXT NOT NULL,
+        PRIMARY KEY (project_id, table_digest, start_index)
+      );
+
+      -- Files in chunks of at most 1 MiB, streamed back chunk by chunk.
+      CREATE TABLE files (
+        project_id  TEXT NOT NULL,
+        digest      TEXT NOT NULL,
+        name        TEXT NOT NULL,
+        size_bytes  INTEGER NOT NULL,
+        created_at  INTEGER NOT NULL,
+        PRIMARY KEY (project_id, digest)
+      ) WITHOUT ROWID;
+      CREATE TABLE file_chunks (
+        project_id  TEXT NOT NULL,
+        digest      TEXT NOT NULL,
+        chunk_index INTEGER NOT NULL,
+        data        BLOB NOT NULL,
+        PRIMARY KEY (project_id, digest, chunk_index)
+      );
+    `,
+  },
+  {
+    version: 3,
+    name: 'feedback and LLM prices',
+    sql: `
+      -- Feedback on refs (usually calls). payload holds JSON text; times are epoch microseconds.
+      -- A client-chosen id that is written again replaces the row (latest write wins).
+      CREATE TABLE feedback (
+        project_id     TEXT NOT NULL,
+        id             TEXT NOT NULL,
+        weave_ref      TEXT NOT NULL,
+        wb_user_id     TEXT,
+        creator        TEXT,
+        created_at     INTEGER NOT NULL,
+        feedback_type  TEXT NOT NULL,
+        payload        TEXT NOT NULL,
+        annotation_ref TEXT,
+        runnable_ref   TEXT,
+        call_ref       TEXT,
+        trigger_ref    TEXT,
+        queue_id       TEXT,
+        PRIMARY KEY (project_id, id)
+      );
+      CREATE INDEX feedback_by_ref  ON feedback (project_id, weave_ref);
+      CREATE INDEX feedback_by_time ON feedback (project_id, created_at);
+
+      -- Per-token LLM prices: 'default' level (the shipped list, reseeded at every start) and
+      -- 'project' level (pricing_level_id = project id). Costs are REAL, dates microseconds.
+      CREATE TABLE llm_token_prices (
+        id                         TEXT PRIMARY KEY,
+        pricing_level              TEXT NOT NULL,
+        pricing_level_id           TEXT NOT NULL,
+        provider_id                TEXT NOT NULL,
+        llm_id                     TEXT NOT NULL,
+        effective_date             INTEGER NOT NULL,
+        prompt_token_cost          REAL NOT NULL,
+        completion_token_cost      REAL NOT NULL,
+        prompt_token_cost_unit     TEXT NOT NULL,
+        completion_token_cost_unit TEXT NOT NULL,
+        created_by                 TEXT NOT NULL,
+        created_at                 INTEGER NOT NULL
+      );
+      CREATE INDEX llm_token_prices_by_level ON llm_token_prices (pricing_level_id, pricing_level, llm_id, effective_date);
+    `,
+  },
   {
     version: 4,
     name: 'thread statistics kept up to date by triggers',
@@ -105,26 +238,27 @@ export const migrations: Migration[] = [
       ) WITHOUT ROWID;
 
       -- Threads whose statistics are stale; filled by the triggers below, emptied by the
-      -- refresh at the end of every write transaction.
+      -- refresh at the end of every write transaction. No unique key on purpose: inside a
+      -- trigger, the outer upsert's conflict policy would override OR IGNORE and abort, so
+      -- duplicates are allowed here and removed by the refresh (SELECT DISTINCT).
       CREATE TABLE dirty_threads (
         project_id TEXT NOT NULL,
-        thread_id  TEXT NOT NULL,
-        PRIMARY KEY (project_id, thread_id)
-      ) WITHOUT ROWID;
+        thread_id  TEXT NOT NULL
+      );
 
       CREATE TRIGGER calls_turn_inserted AFTER INSERT ON calls
       WHEN NEW.turn_id = NEW.id AND NEW.thread_id IS NOT NULL AND NEW.thread_id != ''
       BEGIN
-        INSERT OR IGNORE INTO dirty_threads VALUES (NEW.project_id, NEW.thread_id);
+        INSERT INTO dirty_threads VALUES (NEW.project_id, NEW.thread_id);
       END;
 
       CREATE TRIGGER calls_turn_updated
       AFTER UPDATE OF thread_id, turn_id, started_at, ended_at, exception, summary, deleted_at ON calls
       WHEN (OLD.turn_id = OLD.id AND OLD.thread_id IS NOT NULL) OR (NEW.turn_id = NEW.id AND NEW.thread_id IS NOT NULL)
       BEGIN
-        INSERT OR IGNORE INTO dirty_threads SELECT OLD.project_id, OLD.thread_id
+        INSERT INTO dirty_threads SELECT OLD.project_id, OLD.thread_id
           WHERE OLD.turn_id = OLD.id AND OLD.thread_id IS NOT NULL AND OLD.thread_id != '';
-        INSERT OR IGNORE INTO dirty_threads SELECT NEW.project_id, NEW.thread_id
+        INSERT INTO dirty_threads SELECT NEW.project_id, NEW.thread_id
           WHERE NEW.turn_id = NEW.id AND NEW.thread_id IS NOT NULL AND NEW.thread_id != '';
       END;
     `,
