@@ -1,0 +1,254 @@
+/**
+ * Conformance suite for call queries: `/calls/stream_query` and `/calls/query_stats` over a
+ * real server, for every backend (each backend's test file calls
+ * `describeCallsQueryConformance()`). Covers the `$expr` language, CallsFilter, sort_by,
+ * paging and column selection against one fixed set of five calls (see callsQueryFixture.ts).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { z } from 'zod';
+import type { CallsFilter, CallsQueryReq } from '../../../contract/calls.js';
+import type { ConvertTo, JsonValue, Operation, SortBy } from '../../../contract/common.js';
+import { startTestServer, type TestServer } from '../../testing/testServer.js';
+import { letterOf, opRef, seedCalls, type Letter } from './callsQueryFixture.js';
+
+type QueryReq = Omit<z.input<typeof CallsQueryReq>, 'project_id'>;
+
+const f = (path: string) => ({ $getField: path });
+const l = (value: JsonValue) => ({ $literal: value });
+const eq = (path: string, value: JsonValue): Operation => ({ $eq: [f(path), l(value)] });
+const has = (path: string, substr: string, case_insensitive = false): Operation => ({
+  $contains: { input: f(path), substr: l(substr), case_insensitive },
+});
+const hasToken = (path: string, substr: string, case_insensitive = false): Operation => ({
+  $containsToken: { input: f(path), substr: l(substr), case_insensitive },
+});
+const convert = (path: string, to: ConvertTo) => ({
+  $convert: { input: f(path), to },
+});
+const by = (field: string, direction: 'asc' | 'desc'): SortBy => ({ field, direction });
+
+/** `$expr` cases: [what, operation, matching calls in start order (A..E)]. */
+const QUERY_CASES: [string, Operation, Letter[]][] = [
+  ['$eq on a text column', eq('thread_id', 'th1'), ['A', 'B']],
+  ['$eq null on a column (IS NULL)', eq('parent_id', null), ['A', 'C', 'D', 'E']],
+  ['$eq null treats an empty display_name as null', eq('display_name', null), ['A', 'C', 'D', 'E']],
+  ['$eq null on a JSON path matches missing keys', eq('inputs.n', null), ['E']],
+  ['$eq on a nested path', eq('inputs.nested.k', 'deep'), ['A']],
+  ['$eq on a list index', eq('inputs.nested.list.1', 20), ['A']],
+  ['$eq on an object inside a list', eq('inputs.nested.list.2.x', 'y'), ['A']],
+  ['$eq on a key holding a dot (escaped)', eq('inputs.dot\\.key', 'dk'), ['A']],
+  ['$eq on the whole output', eq('output', 'plain string output'), ['B']],
+  ['$eq number literal compares numerically', eq('inputs.n', 5), ['A']],
+  ['$eq number literal reads numeric strings', eq('inputs.n', 7), ['D']],
+  ['$eq string literal compares as text', eq('inputs.n', '5.5'), ['C']],
+  ['$eq true matches only JSON true', eq('inputs.b', true), ['A']],
+  ['$eq false matches only JSON false', eq('inputs.b', false), ['B']],
+  ['$eq "true" reads booleans as text', eq('inputs.b', 'true'), ['A', 'C']],
+  ['$eq object literal compares as JSON', eq('inputs.obj', { a: 1, b: [true] }), ['D']],
+  ['$eq list literal compares as JSON', eq('inputs.list', [1, 2, 3]), ['D']],
+  ['$eq on an integer column', eq('wb_run_step', 1), ['A']],
+  ['$eq on summary JSON', eq('summary.usage.gpt.total_tokens', 30), ['A']],
+  ['$gt on a JSON number', { $gt: [f('inputs.n'), l(5)] }, ['B', 'C', 'D']],
+  ['$gte on a JSON number', { $gte: [f('inputs.n'), l(5.5)] }, ['B', 'C', 'D']],
+  ['$lt on latency', { $lt: [f('summary.weave.latency_ms'), l(500)] }, ['D', 'E']],
+  ['$lte on latency', { $lte: [f('summary.weave.latency_ms'), l(500)] }, ['A', 'D', 'E']],
+  ['$gt on an ISO datetime', { $gt: [f('started_at'), l('2024-01-01T00:00:03Z')] }, ['D', 'E']],
+  ['$gte on a datetime with an offset', { $gte: [f('started_at'), l('2024-01-01T01:00:03+01:00')] }, [
+    'C', 'D', 'E',
+  ]],
+  ['$lt on a datetime in unix seconds', { $lt: [f('started_at'), l(1704067202)] }, ['A']],
+  ['$eq null on ended_at finds running calls', eq('ended_at', null), ['C']],
+  ['$in on ids', { $in: [f('id'), [l('call-3'), l('call-5')]] }, ['A', 'C']],
+  ['$in on JSON numbers', { $in: [f('inputs.n'), [l(5), l(10)]] }, ['A', 'B']],
+  ['$in with null and mixed types', { $in: [f('inputs.n'), [l(null), l(10), l('5.5')]] }, ['B', 'C', 'E']],
+  ['$in with an empty list', { $in: [f('id'), []] }, []],
+  ['$contains', has('display_name', 'Call'), ['B']],
+  ['$contains is case-sensitive', has('display_name', 'call'), []],
+  ['$contains case_insensitive', has('display_name', 'call', true), ['B']],
+  ['$contains treats % and _ literally', has('inputs.s', '%_'), ['C']],
+  ['$containsToken', hasToken('inputs.s', 'World'), ['A']],
+  ['$containsToken case_insensitive', hasToken('inputs.s', 'world', true), ['A', 'B']],
+  ['$containsToken needs a whole token', hasToken('inputs.s', 'Hell'), []],
+  ['$not', { $not: [eq('inputs.b', true)] }, ['B', 'C', 'D', 'E']],
+  ['$not keeps calls where the field is null', { $not: [eq('thread_id', 'th1')] }, ['C', 'D', 'E']],
+  ['$and', { $and: [eq('thread_id', 'th1'), { $gt: [f('summary.weave.latency_ms'), l(1000)] }] }, ['B']],
+  ['$or', { $or: [eq('turn_id', 'tu2'), eq('wb_run_id', 'run2')] }, ['B', 'C']],
+  ['$and with one element is that element', { $and: [eq('turn_id', 'tu1')] }, ['A']],
+  ['nested $or inside $and', {
+    $and: [{ $or: [eq('inputs.n', 5), eq('inputs.n', 10)] }, eq('thread_id', 'th1')],
+  }, ['A', 'B']],
+  ['summary.weave.status error', eq('summary.weave.status', 'error'), ['B']],
+  ['summary.weave.status running', eq('summary.weave.status', 'running'), ['C']],
+  ['summary.weave.status descendant_error', eq('summary.weave.status', 'descendant_error'), ['D']],
+  ['summary.weave.status success', eq('summary.weave.status', 'success'), ['A', 'E']],
+  ['summary.weave.trace_name', eq('summary.weave.trace_name', 'Tool Call'), ['B']],
+  ['$convert double', { $gt: [convert('inputs.n', 'double'), l(6)] }, ['B', 'D']],
+  ['$convert int truncates', { $eq: [convert('inputs.n', 'int'), l(5)] }, ['A', 'C']],
+  ['$convert string', { $eq: [convert('wb_run_step', 'string'), l('1')] }, ['A']],
+  ['$convert bool', { $eq: [convert('inputs.b', 'bool'), l(false)] }, ['B']],
+  ['$convert exists as a condition', { $and: [convert('inputs.list', 'exists')] }, ['D']],
+  ['$convert exists compared with false', { $eq: [convert('inputs.n', 'exists'), l(false)] }, ['E']],
+];
+
+/** Queries the reference refuses: [what, operation, HTTP status]. */
+const ERROR_CASES: [string, Operation, number][] = [
+  ['empty $and', { $and: [] }, 400],
+  ['empty $or', { $or: [] }, 400],
+  ['an unknown field', eq('no_such_field', 'x'), 403],
+  ['a storage-size field', { $gt: [f('storage_size_bytes'), l(1)] }, 403],
+  ['an empty path part', eq('inputs..n', 1), 403],
+  ['a feedback path', eq('feedback.[*].payload.score', 1), 400],
+  ['text against a number', { $gt: [f('op_name'), l(5)] }, 400],
+  ['a datetime against a boolean', eq('started_at', true), 400],
+  ['an unparsable datetime', { $gt: [f('started_at'), l('not a date')] }, 400],
+  ['ordering objects', { $gt: [f('inputs.obj'), l({ a: 1 })] }, 400],
+  ['$containsToken with several tokens', hasToken('inputs.s', 'Hello World'), 400],
+];
+
+/** CallsFilter cases: [field, filter, matching calls in start order]. */
+const FILTER_CASES: [string, CallsFilter, Letter[]][] = [
+  ['parent_ids', { parent_ids: ['call-3'] }, ['B']],
+  ['trace_ids', { trace_ids: ['tr1', 'tr3'] }, ['A', 'B', 'D']],
+  ['call_ids', { call_ids: ['call-5', 'call-2'] }, ['C', 'D']],
+  ['thread_ids', { thread_ids: ['th1'] }, ['A', 'B']],
+  ['turn_ids', { turn_ids: ['tu2'] }, ['B']],
+  ['wb_run_ids', { wb_run_ids: ['run2'] }, ['C']],
+  ['wb_user_ids', { wb_user_ids: ['nobody'] }, []],
+  ['trace_roots_only', { trace_roots_only: true }, ['A', 'C', 'D', 'E']],
+  ['several fields AND together', { thread_ids: ['th1'], trace_roots_only: true }, ['A']],
+];
+
+/** sort_by cases: [what, sort_by, calls in the expected order]. */
+const SORT_CASES: [string, SortBy[] | null, Letter[]][] = [
+  ['null sorts by started_at', null, ['A', 'B', 'C', 'D', 'E']],
+  ['[] sorts by id only', [], ['B', 'D', 'A', 'E', 'C']],
+  ['a column asc, ties by id', [by('op_name', 'asc')], ['D', 'A', 'E', 'C', 'B']],
+  ['a column desc, ties by id asc', [by('op_name', 'desc')], ['B', 'C', 'A', 'E', 'D']],
+  ['nulls last ascending', [by('display_name', 'asc')], ['B', 'D', 'A', 'E', 'C']],
+  ['started_at desc', [by('started_at', 'desc')], ['E', 'D', 'C', 'B', 'A']],
+  ['id desc adds no tie-breaker', [by('id', 'desc')], ['C', 'E', 'A', 'D', 'B']],
+  ['two keys', [by('op_name', 'asc'), by('started_at', 'desc')], ['D', 'E', 'A', 'C', 'B']],
+  ['latency asc (running last)', [by('summary.weave.latency_ms', 'asc')], ['E', 'D', 'A', 'B', 'C']],
+  ['latency desc (running last)', [by('summary.weave.latency_ms', 'desc')], ['B', 'A', 'D', 'E', 'C']],
+  ['status asc', [by('summary.weave.status', 'asc')], ['D', 'B', 'C', 'A', 'E']],
+  ['status desc', [by('summary.weave.status', 'desc')], ['A', 'E', 'C', 'B', 'D']],
+  ['JSON number asc (missing last)', [by('inputs.n', 'asc')], ['A', 'C', 'D', 'B', 'E']],
+  ['JSON number desc (missing last)', [by('inputs.n', 'desc')], ['B', 'D', 'C', 'A', 'E']],
+  ['JSON text asc, missing tie by id', [by('attributes.env', 'asc')], ['D', 'A', 'B', 'E', 'C']],
+  ['JSON text desc, missing tie by id', [by('attributes.env', 'desc')], ['A', 'D', 'B', 'E', 'C']],
+];
+
+/** The suite. Each backend's test file calls this once. */
+export function describeCallsQueryConformance(): void {
+  describe('calls query conformance', () => {
+    let t: TestServer;
+    let project_id: string;
+
+    beforeAll(async () => {
+      t = await startTestServer();
+      project_id = `${t.alice.entity}/q`;
+      await seedCalls(t.alice.client, t.alice.entity);
+    });
+    afterAll(async () => {
+      await t.close();
+    });
+
+    async function query(req: QueryReq): Promise<Letter[]> {
+      const out: Letter[] = [];
+      for await (const c of t.alice.client.callsStreamQuery({ project_id, ...req })) out.push(letterOf(c.id));
+      return out;
+    }
+    const where = (expr: Operation) => query({ query: { $expr: expr } });
+    const count = async (req: Omit<QueryReq, 'sort_by' | 'offset' | 'columns'>) =>
+      (await t.alice.client.callsQueryStats({ project_id, ...req })).count;
+
+    describe('POST /calls/stream_query $expr', () => {
+      it.each(QUERY_CASES)('%s', async (_what, expr, expected) => {
+        expect(await where(expr)).toEqual(expected);
+        expect(await count({ query: { $expr: expr } })).toBe(expected.length);
+      });
+
+      it.each(ERROR_CASES)('rejects %s', async (_what, expr, status) => {
+        await expect(where(expr)).rejects.toMatchObject({ status });
+        await expect(count({ query: { $expr: expr } })).rejects.toMatchObject({ status });
+      });
+
+      it('$eq on an op ref, and trace_name from the ref', async () => {
+        expect(await where(eq('op_name', opRef(t.alice.entity, 'predict:v1')))).toEqual(['A', 'E']);
+        expect(await where(eq('summary.weave.trace_name', 'predict'))).toEqual(['A', 'C', 'E']);
+      });
+
+      it('survives SQL injection in field paths and literals', async () => {
+        const evil = "x') OR 1=1; DROP TABLE calls; --";
+        expect(await where(eq(`inputs.${evil}`, 1))).toEqual([]);
+        expect(await where(eq('op_name', evil))).toEqual([]);
+        expect(await where({ $contains: { input: f('inputs.s'), substr: l(`%' OR '1'='1`) } })).toEqual([]);
+        await expect(where(eq(`op_name ${evil}`, 1))).rejects.toMatchObject({ status: 403 });
+        await expect(query({ sort_by: [by(`id; ${evil}`, 'asc')] })).rejects.toMatchObject({ status: 403 });
+        expect(await query({ sort_by: [{ field: `inputs.${evil}`, direction: 'asc' }] })).toHaveLength(5);
+        expect(await count({})).toBe(5);
+      });
+    });
+
+    describe('POST /calls/stream_query filter', () => {
+      it('op_names: exact refs, `:*` prefixes and plain names', async () => {
+        const entity = t.alice.entity;
+        expect(await query({ filter: { op_names: [opRef(entity, 'predict:v1')] } })).toEqual(['A', 'E']);
+        expect(await query({ filter: { op_names: [opRef(entity, 'predict:*')] } })).toEqual(['A', 'C', 'E']);
+        const mixed = [opRef(entity, 'tool:*'), 'plain_op'];
+        expect(await query({ filter: { op_names: mixed } })).toEqual(['B', 'D']);
+      });
+
+      it('input_refs and output_refs', async () => {
+        const ds = `weave:///${t.alice.entity}/q/object/dataset:abc`;
+        const out = `weave:///${t.alice.entity}/q/object/result:xyz`;
+        expect(await query({ filter: { input_refs: [ds] } })).toEqual(['A']);
+        expect(await query({ filter: { output_refs: [out] } })).toEqual(['D']);
+        expect(await query({ filter: { input_refs: [out] } })).toEqual([]);
+      });
+
+      it.each(FILTER_CASES)('%s', async (_what, filter, expected) => {
+        expect(await query({ filter })).toEqual(expected);
+        expect(await count({ filter })).toBe(expected.length);
+      });
+
+      it('filter and query AND together', async () => {
+        const req = { filter: { trace_ids: ['tr1'] }, query: { $expr: eq('inputs.b', false) } };
+        expect(await query(req)).toEqual(['B']);
+        expect(await count(req)).toBe(1);
+      });
+    });
+
+    describe('POST /calls/stream_query sort_by, paging and columns', () => {
+      it.each(SORT_CASES)('%s', async (_what, sort_by, expected) => {
+        expect(await query({ sort_by })).toEqual(expected);
+      });
+
+      it('rejects unknown and feedback sort fields', async () => {
+        await expect(query({ sort_by: [by('nope', 'asc')] })).rejects.toMatchObject({ status: 403 });
+        const feedback = [by('feedback.[*].payload.x', 'asc')];
+        await expect(query({ sort_by: feedback })).rejects.toMatchObject({ status: 400 });
+      });
+
+      it('limit and offset page through the sorted calls', async () => {
+        expect(await query({ limit: 2, offset: 1 })).toEqual(['B', 'C']);
+        expect(await query({ limit: 2, offset: 4 })).toEqual(['E']);
+        expect(await query({ offset: 3 })).toEqual(['D', 'E']);
+        expect(await query({ limit: 0 })).toEqual([]);
+        expect(await count({ limit: 2 })).toBe(2);
+      });
+
+      it('columns loads a subset; summary brings what status needs', async () => {
+        const rows = [];
+        const req = { project_id, columns: ['inputs.n', 'summary'], filter: { call_ids: ['call-1'] } };
+        for await (const c of t.alice.client.callsStreamQuery(req)) rows.push(c);
+        expect(rows).toHaveLength(1);
+        const [b] = rows;
+        const op_name = opRef(t.alice.entity, 'tool:v1');
+        expect(b).toMatchObject({ id: 'call-1', op_name, output: null, attributes: {} });
+        expect(b!.inputs).toMatchObject({ n: 10 });
+        expect(b!.summary).toMatchObject({ weave: { status: 'error', latency_ms: 2000 } });
+      });
+    });
+  });
+}
