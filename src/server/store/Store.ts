@@ -10,6 +10,8 @@
  */
 import type { CallSchema, CallsFilter, CallsQueryReq } from '../../contract/calls.js';
 import type { Query, SortBy } from '../../contract/common.js';
+import type { CostsStore } from './CostsStore.js';
+import type { FeedbackStore } from './FeedbackStore.js';
 import type { ThreadStats } from '../domain/threadStats.js';
 
 /** The start part of a call, validated and normalised by the domain layer. */
@@ -152,6 +154,10 @@ export interface Store {
   readonly threads: ThreadsStore;
   readonly projects: ProjectsStore;
   readonly accounts: AccountsStore;
+  /** Feedback on calls and other refs (FeedbackStore.ts). */
+  readonly feedback: FeedbackStore;
+  /** LLM prices, default-level and per project (CostsStore.ts). */
+  readonly costs: CostsStore;
   close(): Promise<void>;
 }
 

@@ -2,6 +2,8 @@
 import type { Store } from '../Store.js';
 import { SqliteAccountsStore } from './accounts.js';
 import { SqliteCallsStore } from './calls.js';
+import { SqliteCostsStore } from './costs.js';
+import { SqliteFeedbackStore } from './feedback.js';
 import { SqliteProjectsStore } from './projects.js';
 import { SqliteDatabase } from './SqliteDatabase.js';
 import { SqliteThreadsStore } from './threads.js';
@@ -13,6 +15,8 @@ export class SqliteStore implements Store {
   readonly threads: SqliteThreadsStore;
   readonly projects: SqliteProjectsStore;
   readonly accounts: SqliteAccountsStore;
+  readonly feedback: SqliteFeedbackStore;
+  readonly costs: SqliteCostsStore;
 
   constructor(file: string, options: { synchronous?: 'normal' | 'full' } = {}) {
     this.db = new SqliteDatabase(file, options);
@@ -20,6 +24,8 @@ export class SqliteStore implements Store {
     this.threads = new SqliteThreadsStore(this.db);
     this.projects = new SqliteProjectsStore(this.db);
     this.accounts = new SqliteAccountsStore(this.db);
+    this.feedback = new SqliteFeedbackStore(this.db);
+    this.costs = new SqliteCostsStore(this.db);
   }
 
   async close(): Promise<void> {

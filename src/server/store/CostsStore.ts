@@ -1,0 +1,48 @@
+/**
+ * The LLM price part of the storage seam (see Store.ts for the contract every store keeps).
+ *
+ * Prices live at two levels: `default` (the list shipped in domain/defaultPrices.ts, which
+ * every backend seeds when it opens) and `project` (written by `/cost/create`). Picking the
+ * price for a call is domain logic (domain/costs.ts); the store only finds the candidates.
+ */
+import type { Query, SortBy } from '../../contract/common.js';
+
+export type PricingLevel = 'project' | 'default';
+
+/** One price row. Costs are per token; times are epoch microseconds. */
+export interface PriceRecord {
+  id: string;
+  pricingLevel: PricingLevel;
+  /** The project id for project-level prices, `"default"` otherwise. */
+  pricingLevelId: string;
+  providerId: string;
+  llmId: string;
+  effectiveDate: number;
+  promptTokenCost: number;
+  completionTokenCost: number;
+  promptTokenCostUnit: string;
+  completionTokenCostUnit: string;
+  createdBy: string;
+  createdAt: number;
+}
+
+/** A `/cost/query` request, minus the wire names. */
+export interface CostQuery {
+  projectId: string;
+  fields?: string[] | null;
+  query?: Query | null;
+  sortBy?: SortBy[] | null;
+  limit?: number | null;
+  offset?: number | null;
+}
+
+export interface CostsStore {
+  /** Stores project-level prices in one transaction. */
+  createPrices(rows: PriceRecord[]): Promise<void>;
+  /** The project's own (project-level) prices, keyed by the requested fields. */
+  queryPrices(query: CostQuery): Promise<Record<string, unknown>[]>;
+  /** Deletes the listed project-level price ids of the project; returns how many existed. */
+  purgePrices(req: { projectId: string; ids: string[] }): Promise<number>;
+  /** Every project-level (this project) and default-level price of the given models. */
+  pricesFor(req: { projectId: string; llmIds: string[] }): Promise<PriceRecord[]>;
+}

@@ -1,0 +1,134 @@
+/**
+ * SQLite implementation of CostsStore. Opening it replaces the default-level prices with the
+ * list this release ships (domain/defaultPrices.ts); project-level prices are never touched.
+ */
+import { defaultPriceRecords } from '../../domain/defaultPrices.js';
+import type { CostQuery, CostsStore, PriceRecord } from '../CostsStore.js';
+import type { SqliteDatabase } from './SqliteDatabase.js';
+import { compileTableSelect, rowToWire, type TableColumns } from './tableQuery.js';
+
+/** Every column, as `/cost/query` can name them. */
+const COLUMNS: TableColumns = {
+  id: 'text',
+  pricing_level: 'text',
+  pricing_level_id: 'text',
+  provider_id: 'text',
+  llm_id: 'text',
+  effective_date: 'datetime',
+  prompt_token_cost: 'number',
+  completion_token_cost: 'number',
+  prompt_token_cost_unit: 'text',
+  completion_token_cost_unit: 'text',
+  created_by: 'text',
+  created_at: 'datetime',
+};
+
+/** What `/cost/query` returns without `fields` (the reference's CostQueryOutput). */
+const DEFAULT_FIELDS = [
+  'id', 'llm_id', 'prompt_token_cost', 'completion_token_cost', 'prompt_token_cost_unit',
+  'completion_token_cost_unit', 'effective_date', 'provider_id',
+];
+
+const INSERT_SQL = `INSERT INTO llm_token_prices (${Object.keys(COLUMNS).join(', ')})
+  VALUES (${Object.keys(COLUMNS).map(() => '?').join(', ')})`;
+
+const values = (p: PriceRecord) => [
+  p.id, p.pricingLevel, p.pricingLevelId, p.providerId, p.llmId, p.effectiveDate, p.promptTokenCost,
+  p.completionTokenCost, p.promptTokenCostUnit, p.completionTokenCostUnit, p.createdBy, p.createdAt,
+];
+
+interface PriceRow {
+  id: string;
+  pricing_level: 'project' | 'default';
+  pricing_level_id: string;
+  provider_id: string;
+  llm_id: string;
+  effective_date: number;
+  prompt_token_cost: number;
+  completion_token_cost: number;
+  prompt_token_cost_unit: string;
+  completion_token_cost_unit: string;
+  created_by: string;
+  created_at: number;
+}
+
+const fromRow = (r: PriceRow): PriceRecord => ({
+  id: r.id,
+  pricingLevel: r.pricing_level,
+  pricingLevelId: r.pricing_level_id,
+  providerId: r.provider_id,
+  llmId: r.llm_id,
+  effectiveDate: r.effective_date,
+  promptTokenCost: r.prompt_token_cost,
+  completionTokenCost: r.completion_token_cost,
+  promptTokenCostUnit: r.prompt_token_cost_unit,
+  completionTokenCostUnit: r.completion_token_cost_unit,
+  createdBy: r.created_by,
+  createdAt: r.created_at,
+});
+
+const CHUNK = 500;
+
+export class SqliteCostsStore implements CostsStore {
+  readonly #db: SqliteDatabase;
+  constructor(db: SqliteDatabase) {
+    this.#db = db;
+    this.#seedDefaults();
+  }
+
+  #seedDefaults(): void {
+    const insert = this.#db.prepare(INSERT_SQL);
+    this.#db.transaction(() => {
+      this.#db.run("DELETE FROM llm_token_prices WHERE pricing_level = 'default'");
+      for (const price of defaultPriceRecords()) insert.run(...values(price));
+    });
+  }
+
+  async createPrices(rows: PriceRecord[]): Promise<void> {
+    const insert = this.#db.prepare(INSERT_SQL);
+    this.#db.transaction(() => {
+      for (const row of rows) insert.run(...values(row));
+    });
+  }
+
+  async queryPrices(q: CostQuery): Promise<Record<string, unknown>[]> {
+    const select = compileTableSelect({
+      table: 'llm_token_prices',
+      columns: COLUMNS,
+      scope: { sql: "pricing_level = 'project' AND pricing_level_id = ?", params: [q.projectId] },
+      fields: q.fields?.length ? q.fields : DEFAULT_FIELDS,
+      query: q.query,
+      sortBy: q.sortBy,
+      tieBreak: 'created_at ASC, rowid ASC',
+      limit: q.limit,
+      offset: q.offset,
+    });
+    const rows = this.#db.all<Record<string, unknown>>(select.sql, select.params);
+    return rows.map((row) => rowToWire(COLUMNS, select.fields, row));
+  }
+
+  async purgePrices(req: { projectId: string; ids: string[] }): Promise<number> {
+    return this.#db.transaction(() => {
+      let deleted = 0;
+      for (let i = 0; i < req.ids.length; i += CHUNK) {
+        const ids = req.ids.slice(i, i + CHUNK);
+        const sql = `DELETE FROM llm_token_prices WHERE pricing_level = 'project' AND pricing_level_id = ?
+          AND id IN (${ids.map(() => '?').join(', ')})`;
+        deleted += this.#db.run(sql, [req.projectId, ...ids]).changes;
+      }
+      return deleted;
+    });
+  }
+
+  async pricesFor(req: { projectId: string; llmIds: string[] }): Promise<PriceRecord[]> {
+    const out: PriceRecord[] = [];
+    for (let i = 0; i < req.llmIds.length; i += CHUNK) {
+      const ids = req.llmIds.slice(i, i + CHUNK);
+      const list = ids.map(() => '?').join(', ');
+      const sql = `SELECT * FROM llm_token_prices WHERE llm_id IN (${list})
+        AND ((pricing_level = 'project' AND pricing_level_id = ?) OR (pricing_level = 'default' AND pricing_level_id = 'default'))`;
+      out.push(...this.#db.all<PriceRow>(sql, [...ids, req.projectId]).map(fromRow));
+    }
+    return out;
+  }
+}

@@ -1,0 +1,138 @@
+/** SQLite implementation of FeedbackStore. */
+import type { Feedback } from '../../../contract/feedback.js';
+import { formatMicros } from '../../domain/datetime.js';
+import type { FeedbackQuery, FeedbackStore, FeedbackWindow, FeedbackWrite } from '../FeedbackStore.js';
+import type { SqliteDatabase } from './SqliteDatabase.js';
+import { compileTableSelect, rowToWire, type TableColumns } from './tableQuery.js';
+
+/** The columns `/feedback/query` can name, in the order rows list them. */
+const COLUMNS: TableColumns = {
+  id: 'text',
+  project_id: 'text',
+  weave_ref: 'text',
+  wb_user_id: 'text',
+  creator: 'text',
+  created_at: 'datetime',
+  feedback_type: 'text',
+  payload: 'json',
+  annotation_ref: 'text',
+  runnable_ref: 'text',
+  call_ref: 'text',
+  trigger_ref: 'text',
+  queue_id: 'text',
+};
+
+const INSERT_SQL = `INSERT OR REPLACE INTO feedback (${Object.keys(COLUMNS).join(', ')})
+  VALUES (${Object.keys(COLUMNS).map(() => '?').join(', ')})`;
+
+const values = (r: FeedbackWrite) => [
+  r.id, r.projectId, r.weaveRef, r.wbUserId, r.creator, r.createdAt, r.feedbackType, r.payloadJson,
+  r.annotationRef, r.runnableRef, r.callRef, r.triggerRef, r.queueId,
+];
+
+interface FeedbackRow {
+  id: string;
+  project_id: string;
+  weave_ref: string;
+  wb_user_id: string | null;
+  creator: string | null;
+  created_at: number;
+  feedback_type: string;
+  payload: string;
+  annotation_ref: string | null;
+  runnable_ref: string | null;
+  call_ref: string | null;
+  trigger_ref: string | null;
+  queue_id: string | null;
+}
+
+const fromRow = (r: FeedbackRow): Feedback => ({ ...r, created_at: formatMicros(r.created_at), payload: JSON.parse(r.payload) });
+
+/** Ids per statement: well under SQLite's bound-parameter limit. */
+const CHUNK = 500;
+
+export class SqliteFeedbackStore implements FeedbackStore {
+  readonly #db: SqliteDatabase;
+  constructor(db: SqliteDatabase) {
+    this.#db = db;
+  }
+
+  async createFeedback(rows: FeedbackWrite[]): Promise<void> {
+    const insert = this.#db.prepare(INSERT_SQL);
+    this.#db.transaction(() => {
+      for (const row of rows) insert.run(...values(row));
+    });
+  }
+
+  async replaceFeedback(req: { projectId: string; feedbackId: string; row: FeedbackWrite }): Promise<boolean> {
+    return this.#db.transaction(() => {
+      const deleted = this.#db.run('DELETE FROM feedback WHERE project_id = ? AND id = ?', [req.projectId, req.feedbackId]);
+      if (deleted.changes === 0) return false;
+      this.#db.run(INSERT_SQL, values(req.row));
+      return true;
+    });
+  }
+
+  async queryFeedback(q: FeedbackQuery): Promise<Record<string, unknown>[]> {
+    const select = compileTableSelect({
+      table: 'feedback',
+      columns: COLUMNS,
+      scope: { sql: 'project_id = ?', params: [q.projectId] },
+      fields: q.fields,
+      query: q.query,
+      sortBy: q.sortBy,
+      // The reference leaves the order open; creation order is the useful default.
+      tieBreak: 'created_at ASC, rowid ASC',
+      limit: q.limit,
+      offset: q.offset,
+    });
+    const rows = this.#db.all<Record<string, unknown>>(select.sql, select.params);
+    return rows.map((row) => rowToWire(COLUMNS, select.fields, row));
+  }
+
+  async purgeFeedback(req: { projectId: string; ids: string[] }): Promise<number> {
+    return this.#db.transaction(() => {
+      let deleted = 0;
+      for (let i = 0; i < req.ids.length; i += CHUNK) {
+        const ids = req.ids.slice(i, i + CHUNK);
+        const sql = `DELETE FROM feedback WHERE project_id = ? AND id IN (${ids.map(() => '?').join(', ')})`;
+        deleted += this.#db.run(sql, [req.projectId, ...ids]).changes;
+      }
+      return deleted;
+    });
+  }
+
+  async feedbackForRefs(req: { projectId: string; weaveRefs: string[] }): Promise<Feedback[]> {
+    const out: Feedback[] = [];
+    for (let i = 0; i < req.weaveRefs.length; i += CHUNK) {
+      const refs = req.weaveRefs.slice(i, i + CHUNK);
+      const sql = `SELECT * FROM feedback WHERE project_id = ? AND weave_ref IN (${refs.map(() => '?').join(', ')})
+        ORDER BY created_at, rowid`;
+      out.push(...this.#db.all<FeedbackRow>(sql, [req.projectId, ...refs]).map(fromRow));
+    }
+    return out;
+  }
+
+  async *feedbackPayloads(w: FeedbackWindow): AsyncIterable<{ createdAt: number; payload: unknown }> {
+    const clauses = ['project_id = ?', 'created_at >= ?', 'created_at < ?'];
+    const params: unknown[] = [w.projectId, w.start, w.end];
+    if (w.feedbackType) {
+      clauses.push('feedback_type = ?');
+      params.push(w.feedbackType);
+    }
+    if (w.triggerRef?.endsWith(':*')) {
+      const prefix = w.triggerRef.slice(0, -1);
+      clauses.push('substr(trigger_ref, 1, ?) = ?');
+      params.push(prefix.length, prefix);
+    } else if (w.triggerRef) {
+      clauses.push('trigger_ref = ?');
+      params.push(w.triggerRef);
+    }
+    const order = w.newest === undefined ? 'created_at ASC LIMIT -1' : 'created_at DESC LIMIT ?';
+    if (w.newest !== undefined) params.push(w.newest);
+    const sql = `SELECT created_at, payload FROM feedback WHERE ${clauses.join(' AND ')} ORDER BY ${order}`;
+    for await (const row of this.#db.stream<{ created_at: number; payload: string }>(sql, params)) {
+      yield { createdAt: row.created_at, payload: JSON.parse(row.payload) };
+    }
+  }
+}
