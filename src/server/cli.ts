@@ -9,6 +9,7 @@ import { loadConfig } from './config.js';
 import { startServer } from './main.js';
 import { openStore } from './store/openStore.js';
 import { mountDashboard } from './dashboard.js';
+import { ensureDashboardBuilt } from './dashboardBuild.js';
 
 const HELP = `weft — tracing and evaluation for LLM applications
 
@@ -57,6 +58,7 @@ async function serveCommand(args: string[]): Promise<void> {
   const { values } = parseArgs({ args, options: serverFlags, strict: true });
   if (values.help) return void console.log(HELP);
   const config = loadConfig(process.env, stringFlags(values));
+  const dashboard = config.serveDashboard ? await ensureDashboardBuilt() : null;
   const server = await startServer(config, { mountDashboard: config.serveDashboard ? mountDashboard : undefined });
   const shutdown = async () => {
     await server.close();
@@ -72,6 +74,7 @@ async function serveCommand(args: string[]): Promise<void> {
     console.log('Log in as admin (password from WEFT_ADMIN_PASSWORD or the one printed at first start).');
   }
   console.log(`API docs: ${server.url}/docs    Create an SDK key: npx weft key create --user admin`);
+  if (dashboard === 'failed') console.log('The dashboard build failed (see above); the API works meanwhile.');
 }
 
 async function userAddCommand(args: string[]): Promise<void> {

@@ -1,4 +1,136 @@
-/** Serves the built dashboard (dist/) at `/`. Filled in by the dashboard work. */
-import type { Hono } from 'hono';
+/**
+ * Serves the dashboard, the single-page app Vite builds into dist/, at `/`. Mounted after every
+ * API route, so it only sees requests no endpoint took:
+ *
+ * - a file under dist/ is served as itself, with its content type. `/assets/*` names carry a
+ *   content hash, so they are cached for a year; anything else is revalidated (ETag);
+ * - any other GET that asks for HTML and is not an API path gets index.html, so a reload on a
+ *   client-side route (`/calls`, `/p/acme/bot/calls?x=1`) lands in the app;
+ * - everything else falls through to the JSON 404, so API clients never receive HTML.
+ *
+ * The URL path is decoded one segment at a time; `..`, encoded slashes, backslashes and NUL are
+ * refused with 400, and the file found must resolve (symlinks included) inside dist/. Without a
+ * build, HTML requests get a short page saying how to make one.
+ */
+import { createReadStream, realpathSync, statSync, type Stats } from 'node:fs';
+import { extname, join, sep } from 'node:path';
+import { Readable } from 'node:stream';
+import type { Context, Hono, Next } from 'hono';
+import { endpoints } from '../contract/endpoints.js';
+import { PROJECT_ROOT } from './dashboardBuild.js';
+import { BadRequestError } from './http/errors.js';
 
-export function mountDashboard(_app: Hono): void {}
+/** Where `vite build` writes the app (vite.config.ts `build.outDir`). */
+export const DEFAULT_DIST_DIR = join(PROJECT_ROOT, 'dist');
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+  '.webmanifest': 'application/manifest+json',
+  '.txt': 'text/plain; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+  '.avif': 'image/avif',
+  '.ico': 'image/x-icon',
+  '.woff': 'font/woff',
+  '.woff2': 'font/woff2',
+  '.ttf': 'font/ttf',
+  '.wasm': 'application/wasm',
+};
+
+const HASHED_CACHE = 'public, max-age=31536000, immutable';
+const REVALIDATE = 'no-cache';
+
+/** Paths the API owns: every endpoint of the table, plus the OpenAPI document and docs page. */
+const API_PATHS = [
+  ...Object.values(endpoints).map((e) => new RegExp(`^${e.path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:[A-Za-z_]+/g, '[^/]+')}/?$`)),
+  /^\/openapi\.json$/,
+  /^\/docs\/?$/,
+];
+
+/** Mounts the dashboard on `app`; `distDir` defaults to the project's dist/ (tests pass their own). */
+export function mountDashboard(app: Hono, distDir: string = DEFAULT_DIST_DIR): void {
+  app.get('*', async function serveDashboard(c: Context, next: Next) {
+    const pathname = new URL(c.req.url).pathname;
+    if (API_PATHS.some((re) => re.test(pathname))) return next();
+    const segments = decodeSegments(pathname);
+    const file = segments.length > 0 ? findFile(distDir, segments) : null;
+    if (file) return sendFile(c, file, segments[0] === 'assets' ? HASHED_CACHE : REVALIDATE);
+    if (segments[0] === 'assets' || !acceptsHtml(c)) return next();
+    const index = findFile(distDir, ['index.html']);
+    return index ? sendFile(c, index, REVALIDATE) : c.html(NOT_BUILT_PAGE, 503, { 'cache-control': REVALIDATE });
+  });
+}
+
+/** The path's segments, decoded; throws 400 for anything that could step outside a directory. */
+function decodeSegments(pathname: string): string[] {
+  const segments: string[] = [];
+  for (const raw of pathname.split('/')) {
+    if (raw === '') continue;
+    let segment: string;
+    try {
+      segment = decodeURIComponent(raw);
+    } catch {
+      throw new BadRequestError('Malformed URL path');
+    }
+    if (segment === '.' || segment === '..' || /[/\\\0]/.test(segment)) throw new BadRequestError('Malformed URL path');
+    segments.push(segment);
+  }
+  return segments;
+}
+
+/** The regular file at `segments` below `root`, if it exists and really lies inside `root`. */
+function findFile(root: string, segments: string[]): { path: string; stat: Stats } | null {
+  try {
+    const realRoot = realpathSync(root);
+    const path = realpathSync(join(realRoot, ...segments));
+    if (!path.startsWith(realRoot + sep)) return null;
+    const stat = statSync(path);
+    return stat.isFile() ? { path, stat } : null;
+  } catch {
+    return null;
+  }
+}
+
+function sendFile(c: Context, file: { path: string; stat: Stats }, cacheControl: string): Response {
+  const etag = `W/"${file.stat.size.toString(16)}-${Math.floor(file.stat.mtimeMs).toString(16)}"`;
+  const headers = {
+    'content-type': CONTENT_TYPES[extname(file.path).toLowerCase()] ?? 'application/octet-stream',
+    'cache-control': cacheControl,
+    etag,
+    'x-content-type-options': 'nosniff',
+  };
+  if (c.req.header('if-none-match') === etag) return new Response(null, { status: 304, headers });
+  // Hono answers HEAD with the GET handler; opening the file would only leak a descriptor.
+  if (c.req.method === 'HEAD') return new Response(null, { headers: { ...headers, 'content-length': String(file.stat.size) } });
+  const body = Readable.toWeb(createReadStream(file.path)) as ReadableStream<Uint8Array>;
+  return new Response(body, { headers: { ...headers, 'content-length': String(file.stat.size) } });
+}
+
+function acceptsHtml(c: Context): boolean {
+  return (c.req.header('accept') ?? '').includes('text/html');
+}
+
+const NOT_BUILT_PAGE = `<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><title>Weft — dashboard not built</title>
+<style>body{font:16px/1.5 system-ui,sans-serif;max-width:40rem;margin:4rem auto;padding:0 1rem;color:#222}code{background:#f3f3f3;padding:0 .25em}</style>
+</head>
+<body>
+<h1>Weft is running</h1>
+<p>The service works, but the dashboard has not been built.</p>
+<ul>
+<li>If this checkout has no dashboard sources yet (<code>index.html</code>, <code>src/web/</code>), there is nothing to build: use the API, documented at <a href="/docs">/docs</a>.</li>
+<li>Otherwise run <code>npm run build</code> and reload this page. <code>npm start</code> builds it by itself and prints any build error in its output.</li>
+</ul>
+</body>
+</html>
+`;

@@ -1,0 +1,155 @@
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from './config.js';
+import { mountDashboard } from './dashboard.js';
+import { dashboardBuildNeed } from './dashboardBuild.js';
+import { startServer, type RunningServer } from './main.js';
+
+const INDEX = '<!doctype html><title>Weft</title><div id="root"></div>';
+const HTML = { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' };
+
+/** A server on a temp SQLite file whose dashboard comes from `distDir`. */
+async function serveDist(distDir: string): Promise<{ server: RunningServer; close(): Promise<void> }> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'weft-dash-data-'));
+  const config = loadConfig({ WEFT_DATA_DIR: dataDir, WEFT_ADMIN_PASSWORD: 'pw', PORT: '0', WEFT_LOG_LEVEL: 'silent' });
+  const server = await startServer(config, { mountDashboard: (app) => mountDashboard(app, distDir) });
+  return {
+    server,
+    close: async () => {
+      await server.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Raw HTTP, so the path reaches the server exactly as written (fetch would normalise it). */
+function rawGet(url: string, path: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const { hostname, port } = new URL(url);
+    const req = request({ hostname, port, path, headers }, (res) => {
+      let body = '';
+      res.setEncoding('utf8').on('data', (d: string) => (body += d)).on('end', () => resolve({ status: res.statusCode!, body }));
+    });
+    req.on('error', reject).end();
+  });
+}
+
+describe('GET / (dashboard)', () => {
+  let tmp: string;
+  let s: Awaited<ReturnType<typeof serveDist>>;
+  let url: string;
+
+  beforeAll(async () => {
+    tmp = mkdtempSync(join(tmpdir(), 'weft-dash-'));
+    const dist = join(tmp, 'dist');
+    mkdirSync(join(dist, 'assets'), { recursive: true });
+    writeFileSync(join(dist, 'index.html'), INDEX);
+    writeFileSync(join(dist, 'assets', 'index-AbC123.js'), 'console.log("app")');
+    writeFileSync(join(dist, 'assets', 'index-AbC123.css'), 'body{margin:0}');
+    writeFileSync(join(dist, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+    writeFileSync(join(tmp, 'secret.txt'), 'TOP SECRET');
+    symlinkSync(join(tmp, 'secret.txt'), join(dist, 'assets', 'link.txt'));
+    s = await serveDist(dist);
+    url = s.server.url;
+  });
+  afterAll(async () => {
+    await s.close();
+    rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it('serves index.html, revalidated, for / and client-side routes', async () => {
+    for (const path of ['/', '/calls', '/alice-co/bot/calls?x=1', '/p/acme/bot/traces/abc']) {
+      const res = await fetch(`${url}${path}`, { headers: HTML });
+      expect(res.status, path).toBe(200);
+      expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      expect(res.headers.get('cache-control')).toBe('no-cache');
+      expect(await res.text()).toBe(INDEX);
+    }
+  });
+
+  it('serves assets with their content type and a long cache', async () => {
+    const js = await fetch(`${url}/assets/index-AbC123.js`);
+    expect(js.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(js.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(await js.text()).toBe('console.log("app")');
+    const css = await fetch(`${url}/assets/index-AbC123.css`);
+    expect(css.headers.get('content-type')).toBe('text/css; charset=utf-8');
+    const icon = await fetch(`${url}/favicon.svg`);
+    expect(icon.headers.get('content-type')).toBe('image/svg+xml');
+    expect(icon.headers.get('cache-control')).toBe('no-cache');
+  });
+
+  it('answers 304 when the ETag still matches', async () => {
+    const first = await fetch(`${url}/assets/index-AbC123.js`);
+    const again = await fetch(`${url}/assets/index-AbC123.js`, { headers: { 'if-none-match': first.headers.get('etag')! } });
+    expect(again.status).toBe(304);
+  });
+
+  it('keeps API paths JSON, also for browsers', async () => {
+    const health = await fetch(`${url}/health`, { headers: HTML });
+    expect(await health.json()).toEqual({ status: 'ok' });
+    const wrongMethod = await fetch(`${url}/calls/stream_query`, { headers: HTML });
+    expect(wrongMethod.status).toBe(404);
+    expect(wrongMethod.headers.get('content-type')).toMatch(/^application\/json/);
+    const unauthenticated = await fetch(`${url}/weft/whoami`, { headers: HTML });
+    expect(unauthenticated.status).toBe(401);
+  });
+
+  it('gives non-HTML clients a JSON 404 for unknown paths, and missing assets a 404', async () => {
+    const res = await fetch(`${url}/no/such/thing`, { headers: { accept: 'application/json' } });
+    expect(res.status).toBe(404);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    expect((await fetch(`${url}/assets/missing.js`, { headers: HTML })).status).toBe(404);
+  });
+
+  it('refuses path traversal', async () => {
+    for (const path of ['/../secret.txt', '/assets/../../secret.txt', '/%2e%2e/secret.txt', '/assets/..%2f..%2fsecret.txt', '/assets/%2e%2e%2fsecret.txt', '/assets/..%5c..%5csecret.txt', '/..\\secret.txt', '/assets/link.txt', '/index.html%00.js']) {
+      for (const headers of [{}, HTML]) {
+        const res = await rawGet(url, path, headers);
+        expect(res.body, path).not.toContain('TOP SECRET');
+        expect([200, 400, 404], path).toContain(res.status);
+        if (res.status === 200) expect(res.body, path).toBe(INDEX);
+      }
+    }
+    expect((await rawGet(url, '/assets/..%2f..%2fsecret.txt')).status).toBe(400);
+  });
+});
+
+describe('GET / without a build', () => {
+  it('explains how to build the dashboard', async () => {
+    const s = await serveDist(join(tmpdir(), 'weft-no-such-dist'));
+    try {
+      const res = await fetch(`${s.server.url}/calls`, { headers: HTML });
+      expect(res.status).toBe(503);
+      expect(await res.text()).toContain('npm run build');
+      expect((await fetch(`${s.server.url}/health`)).status).toBe(200);
+    } finally {
+      await s.close();
+    }
+  });
+});
+
+describe('dashboardBuildNeed', () => {
+  it('says fresh, stale or no-sources from file times', () => {
+    const root = mkdtempSync(join(tmpdir(), 'weft-build-'));
+    try {
+      expect(dashboardBuildNeed(root)).toBe('no-sources');
+      mkdirSync(join(root, 'src/web/features'), { recursive: true });
+      writeFileSync(join(root, 'index.html'), INDEX);
+      writeFileSync(join(root, 'src/web/features/Page.tsx'), 'export {}');
+      expect(dashboardBuildNeed(root)).toBe('stale');
+      mkdirSync(join(root, 'dist'));
+      writeFileSync(join(root, 'dist/index.html'), INDEX);
+      const old = new Date(Date.now() - 60_000);
+      for (const p of ['index.html', 'src/web/features/Page.tsx', 'src/web/features', 'src/web', 'src']) utimesSync(join(root, p), old, old);
+      expect(dashboardBuildNeed(root)).toBe('fresh');
+      writeFileSync(join(root, 'src/web/features/Page.tsx'), 'export const x = 1');
+      expect(dashboardBuildNeed(root)).toBe('stale');
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
