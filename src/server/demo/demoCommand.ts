@@ -49,7 +49,7 @@ export async function demoCommand(args: string[]): Promise<void> {
   await uploadDemoCalls(client, items, progress.update);
   progress.end();
   const [entity, project] = values.project.split('/') as [string, string];
-  console.log(`Done. Open ${url}/p/${encodeURIComponent(entity)}/${encodeURIComponent(project)}/calls`);
+  console.log(`Done. Open ${url}/${encodeURIComponent(entity)}/${encodeURIComponent(project)}/calls`);
 }
 
 /** Sends the items in order, in batches; reports calls started so far. */
