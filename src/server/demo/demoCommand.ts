@@ -44,6 +44,9 @@ export async function demoCommand(args: string[]): Promise<void> {
 
   const client = createClient({ baseUrl: url, auth: credentials(values) });
   await checkServer(client, url);
+  const { count } = await client.callsQueryStats({ project_id: values.project });
+  // Each run generates fresh ids and times, so a second run adds to the project, not replaces.
+  if (count > 0) console.log(`${values.project} already has ${count} calls; adding ${traces} more traces.`);
   const items = generateDemoCalls({ projectId: values.project, traces, seed });
   const progress = progressPrinter(`Loading demo project ${values.project}`);
   await uploadDemoCalls(client, items, progress.update);
