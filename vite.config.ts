@@ -2,10 +2,47 @@
  * One config for the dashboard build (index.html -> src/web/main.tsx, output dist/), the
  * dev server (proxying API paths to a running Weft service), and vitest.
  */
+import type { IncomingMessage } from 'node:http';
+import { fileURLToPath } from 'node:url';
+import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 
+const root = fileURLToPath(new URL('.', import.meta.url));
+
+/** Where `weft dev` (or you) runs the service; WEFT_API_URL overrides it. */
+const apiTarget = process.env.WEFT_API_URL ?? 'http://127.0.0.1:8420';
+
+/**
+ * The SPA's own routes (`/`, `/login`, `/<entity>/<project>/calls`, ...) share path shapes with
+ * API endpoints (`/call/read`), so paths alone cannot tell them apart. A browser navigation is
+ * a GET that accepts HTML; everything else goes to the service. `/docs` is the service's HTML.
+ */
+function serveSpaInstead(req: IncomingMessage): string | undefined {
+  const accept = req.headers.accept ?? '';
+  const path = (req.url ?? '/').split('?')[0] ?? '/';
+  if (req.method === 'GET' && accept.includes('text/html') && path !== '/docs') return '/index.html';
+  return undefined;
+}
+
 export default defineConfig({
-  build: { outDir: 'dist', emptyOutDir: true },
+  root,
+  plugins: [react()],
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    rollupOptions: { input: fileURLToPath(new URL('./index.html', import.meta.url)) },
+  },
+  server: {
+    proxy: {
+      // Everything but Vite's own paths (/@vite, /@id, /@fs, /@react-refresh, /src, /node_modules)
+      // and files from public/.
+      '^/(?!@|src/|node_modules/|favicon\\.svg)': {
+        target: apiTarget,
+        changeOrigin: true,
+        bypass: serveSpaInstead,
+      },
+    },
+  },
   test: {
     include: ['src/**/*.test.ts', 'bench/**/*.test.ts'],
     testTimeout: 30_000,

@@ -1,0 +1,34 @@
+/** The signed-in user with a logout action. */
+import { useQueryClient } from '@tanstack/react-query';
+import { useNavigate } from 'react-router-dom';
+import type { WhoamiRes } from '../../contract/weft.js';
+import { Popover } from '../components/ui/Popover.js';
+import { clearCredentials } from '../lib/session.js';
+
+/** User button; its panel shows entities and "Log out". */
+export function UserMenu({ user }: { user: WhoamiRes }) {
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const logout = () => {
+    clearCredentials();
+    queryClient.clear();
+    void navigate('/login');
+  };
+  return (
+    <Popover label={user.username} ariaLabel={`Account ${user.username}`} className="button ghost" align="end">
+      {() => (
+        <div className="menu">
+          <div className="menu-section">
+            <div>
+              <strong>{user.username}</strong> {user.is_admin && <span className="tag">admin</span>}
+            </div>
+            <div className="muted small">Entities: {user.entities.length ? user.entities.join(', ') : 'none'}</div>
+          </div>
+          <button type="button" className="menu-item" onClick={logout}>
+            Log out
+          </button>
+        </div>
+      )}
+    </Popover>
+  );
+}

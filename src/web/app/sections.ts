@@ -1,0 +1,51 @@
+/** The sections of a project, in navigation order. `ready: false` pages show "coming soon". */
+
+/** One entry of the project navigation. */
+export interface Section {
+  path: string;
+  label: string;
+  ready: boolean;
+  /** What the page will do, shown while it is not built yet. */
+  about: string;
+}
+
+/** Every project section. */
+export const sections: readonly Section[] = [
+  { path: 'calls', label: 'Calls', ready: true, about: 'Every traced call, filterable and sortable.' },
+  {
+    path: 'threads',
+    label: 'Threads',
+    ready: false,
+    about: 'Conversations grouped by thread, with sortable turn statistics (turns, latency, tokens, cost).',
+  },
+  {
+    path: 'evaluations',
+    label: 'Evaluations',
+    ready: false,
+    about: 'Evaluation runs side by side: scores per example, comparisons and summaries.',
+  },
+  {
+    path: 'annotation-queues',
+    label: 'Annotation queues',
+    ready: false,
+    about: 'Queues of calls for people to review and score, with progress per annotator.',
+  },
+  {
+    path: 'objects',
+    label: 'Objects',
+    ready: false,
+    about: 'Versioned objects and ops: datasets, prompts, models and scorers, with their history.',
+  },
+  {
+    path: 'dashboards',
+    label: 'Dashboards',
+    ready: false,
+    about: 'Charts of call volume, latency, errors, tokens and cost over time.',
+  },
+  {
+    path: 'settings',
+    label: 'Settings',
+    ready: false,
+    about: 'Project members, API keys and model prices.',
+  },
+];

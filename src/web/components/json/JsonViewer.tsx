@@ -1,0 +1,128 @@
+/**
+ * A collapsible JSON tree that stays responsive on 10 MB payloads: collapsed below the top by
+ * default, children expanded lazily and capped per container, rows virtualized, long strings cut
+ * to one line until opened.
+ */
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useMemo, useRef, useState } from 'react';
+import { CopyButton } from '../ui/CopyButton.js';
+import { flattenJson, initialExpanded, type JsonRow } from './jsonTree.js';
+import { JsonValue } from './JsonValue.js';
+
+/** Props: the value and an optional max height before the viewer scrolls. */
+export interface JsonViewerProps {
+  value: unknown;
+  maxHeight?: number;
+  ariaLabel: string;
+}
+
+/** JSON viewer. */
+export function JsonViewer({ value, maxHeight = 420, ariaLabel }: JsonViewerProps) {
+  const [expanded, setExpanded] = useState(() => initialExpanded(value));
+  const [limits, setLimits] = useState<ReadonlyMap<string, number>>(new Map());
+  const [openStrings, setOpenStrings] = useState<ReadonlySet<string>>(new Set());
+  const rows = useMemo(() => flattenJson({ value, expanded, limits }), [value, expanded, limits]);
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => 22,
+    overscan: 20,
+    getItemKey: (i) => rows[i]!.id,
+  });
+
+  const toggle = (id: string) =>
+    setExpanded((prev) => {
+      const next = new Set(prev);
+      if (!next.delete(id)) next.add(id);
+      return next;
+    });
+  const showMore = (row: JsonRow) =>
+    setLimits((prev) => new Map(prev).set(row.parentId!, (prev.get(row.parentId!) ?? 100) + 1000));
+  const openString = (id: string) => setOpenStrings((prev) => new Set(prev).add(id));
+
+  return (
+    <div className="json-viewer">
+      <div className="json-actions">
+        <button type="button" className="button small ghost" onClick={() => setExpanded(new Set(['$']))}>
+          Collapse
+        </button>
+        <CopyButton text={() => (typeof value === 'string' ? value : (safeStringify(value) ?? ''))} label="Copy JSON" />
+      </div>
+      {rows.length === 0 && <div className="json-empty json-meta">{Array.isArray(value) ? '[] (empty list)' : '{} (empty)'}</div>}
+      <div ref={scrollRef} className="json-scroll" style={{ maxHeight }} role="tree" aria-label={ariaLabel}>
+        <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+          {virtualizer.getVirtualItems().map((item) => {
+            const row = rows[item.index]!;
+            return (
+              <div
+                key={item.key}
+                ref={virtualizer.measureElement}
+                data-index={item.index}
+                className="json-row"
+                role="treeitem"
+                aria-level={row.depth + 1}
+                aria-expanded={row.kind === 'object' || row.kind === 'array' ? row.expanded : undefined}
+                style={{ transform: `translateY(${item.start}px)`, paddingLeft: row.depth * 14 }}
+              >
+                <JsonRowContent row={row} onToggle={toggle} onMore={showMore} stringOpen={openStrings.has(row.id)} onOpenString={openString} />
+              </div>
+            );
+          })}
+        </div>
+      </div>
+    </div>
+  );
+}
+
+function JsonRowContent({
+  row,
+  onToggle,
+  onMore,
+  stringOpen,
+  onOpenString,
+}: {
+  row: JsonRow;
+  onToggle: (id: string) => void;
+  onMore: (row: JsonRow) => void;
+  stringOpen: boolean;
+  onOpenString: (id: string) => void;
+}) {
+  if (row.kind === 'more') {
+    return (
+      <button type="button" className="json-more" onClick={() => onMore(row)}>
+        … {row.size.toLocaleString()} more — show up to 1,000 more
+      </button>
+    );
+  }
+  const name = row.name === null ? null : <span className="json-key">{typeof row.name === 'number' ? row.name : JSON.stringify(row.name)}:</span>;
+  if (row.kind === 'value') {
+    return (
+      <span className="json-line">
+        <span className="json-toggle" />
+        {name} <JsonValue value={row.value} open={stringOpen} onOpen={() => onOpenString(row.id)} />
+      </span>
+    );
+  }
+  const isArray = row.kind === 'array';
+  return (
+    <button type="button" className="json-line json-container" onClick={() => onToggle(row.id)}>
+      <span className="json-toggle">{row.expanded ? '▾' : '▸'}</span>
+      {name}{' '}
+      <span className="json-meta">
+        {isArray ? '[' : '{'}
+        {row.expanded ? '' : `${row.size} ${isArray ? (row.size === 1 ? 'item' : 'items') : row.size === 1 ? 'key' : 'keys'}`}
+        {row.expanded ? '' : isArray ? ']' : '}'}
+      </span>
+    </button>
+  );
+}
+
+/** JSON.stringify that never throws (cycles cannot come from the wire, but be safe). */
+function safeStringify(value: unknown): string | null {
+  try {
+    return JSON.stringify(value, null, 2);
+  } catch {
+    return null;
+  }
+}

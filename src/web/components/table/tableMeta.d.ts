@@ -1,0 +1,9 @@
+/** Column meta the shared table understands. */
+import '@tanstack/react-table';
+
+declare module '@tanstack/react-table' {
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars
+  interface ColumnMeta<TData extends unknown, TValue> {
+    align?: 'left' | 'right';
+  }
+}

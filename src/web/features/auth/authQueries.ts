@@ -1,0 +1,19 @@
+/** Who is signed in: `GET /weft/whoami` through react-query. */
+import { queryOptions } from '@tanstack/react-query';
+import { api } from '../../lib/api.js';
+
+/** Query keys for the auth feature. */
+export const authKeys = {
+  all: ['auth'] as const,
+  whoami: () => [...authKeys.all, 'whoami'] as const,
+};
+
+/** The authenticated user; fails with 401 when the stored credentials are wrong or absent. */
+export function whoamiQueryOptions() {
+  return queryOptions({
+    queryKey: authKeys.whoami(),
+    queryFn: ({ signal }) => api.whoami({}, { signal }),
+    staleTime: 5 * 60_000,
+    retry: false,
+  });
+}

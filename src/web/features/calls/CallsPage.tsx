@@ -1,0 +1,92 @@
+/**
+ * The Calls page: a project's calls with filters, sorting, columns, live refresh and export,
+ * all from the URL. A project without calls shows how to send its first trace instead.
+ */
+import type { QueryClient } from '@tanstack/react-query';
+import type { RowSelectionState } from '@tanstack/react-table';
+import { useMemo, useState } from 'react';
+import { useParams, type LoaderFunctionArgs } from 'react-router-dom';
+import { Spinner } from '../../components/ui/Spinner.js';
+import { formatInteger } from '../../lib/format.js';
+import { GettingStarted } from '../gettingStarted/GettingStarted.js';
+import { callsCountQueryOptions, callsPageQueryOptions } from './callQueries.js';
+import { readCallsView, useCallsView } from './callsViewState.js';
+import { CallsTable } from './CallsTable.js';
+import { CallsToolbar } from './CallsToolbar.js';
+import { ExportMenu } from './ExportMenu.js';
+import { roundedNow, toListRequest } from './listRequest.js';
+import { useCallsPages } from './useCallsPages.js';
+
+/** Starts the first page and the total while the page's code loads. */
+export function callsLoader(queryClient: QueryClient) {
+  return ({ params, request }: LoaderFunctionArgs) => {
+    const view = readCallsView(new URL(request.url).searchParams);
+    const req = toListRequest({ projectId: `${params.entity}/${params.project}`, view, now: roundedNow() });
+    void queryClient.prefetchQuery(callsPageQueryOptions({ req, generation: 0, page: 0 }));
+    void queryClient.prefetchQuery(callsCountQueryOptions({ req, generation: 0 }));
+    return null;
+  };
+}
+
+/** Calls page. */
+export function CallsPage() {
+  const { entity = '', project = '' } = useParams();
+  const projectId = `${entity}/${project}`;
+  const [view, update] = useCallsView();
+  const req = useMemo(
+    () => toListRequest({ projectId, view, now: roundedNow() }),
+    // Recompute "now" only when the view changes, so the request (and its cache key) is stable.
+    [projectId, view],
+  );
+  const pages = useCallsPages({ req, live: view.live, newestFirst: view.sort.field === 'started_at' && view.sort.direction === 'desc' });
+  const [rowSelection, setRowSelection] = useState<RowSelectionState>({});
+  const selectedIds = Object.keys(rowSelection).filter((id) => rowSelection[id]);
+  const filtered = view.clauses.length > 0 || view.since !== null;
+  const projectIsEmpty = pages.total === 0 && !filtered;
+
+  return (
+    <div className="page calls-page">
+      <header className="page-header">
+        <h1>Calls</h1>
+        <span className="muted" aria-live="polite">
+          {pages.total !== null ? `${formatInteger(pages.total)} ${view.rootsOnly ? 'traces' : 'calls'}` : ''}
+        </span>
+        {pages.isFetching && <Spinner label="Updating" />}
+        <div className="spacer" />
+        <label className="toggle">
+          <input type="checkbox" checked={view.live} onChange={(e) => update({ live: e.target.checked })} />
+          Live
+        </label>
+        <ExportMenu req={req} total={pages.total} selectedIds={selectedIds} />
+      </header>
+      {projectIsEmpty ? (
+        <GettingStarted entity={entity} project={project} />
+      ) : (
+        <>
+          <CallsToolbar view={view} update={update} projectId={projectId} />
+          {!pages.firstPageReady && !pages.error ? (
+            <div className="page-loading">
+              <Spinner showLabel label="Loading calls" />
+            </div>
+          ) : (
+            <CallsTable
+              view={view}
+              pages={pages}
+              onSortChange={(sort) => update({ sort })}
+              rowSelection={rowSelection}
+              onRowSelectionChange={setRowSelection}
+              empty={
+                <div className="empty-state">
+                  <p>No calls match these filters.</p>
+                  <button type="button" className="button" onClick={() => update({ clauses: [], since: null })}>
+                    Clear filters
+                  </button>
+                </div>
+              }
+            />
+          )}
+        </>
+      )}
+    </div>
+  );
+}

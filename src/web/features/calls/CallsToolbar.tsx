@@ -1,0 +1,58 @@
+/** Filters, time range, trace-roots toggle and columns above the calls table, plus active-filter chips. */
+import type { CallsViewState } from './callsViewState.js';
+import { ColumnChooser } from './ColumnChooser.js';
+import { FilterBuilder } from './FilterBuilder.js';
+import { fieldKind, fieldLabel, isUnary, OP_LABELS, type FilterClause } from './filterModel.js';
+
+const TIME_RANGES = [
+  { value: '', label: 'Any time' },
+  { value: '-15m', label: 'Last 15 minutes' },
+  { value: '-1h', label: 'Last hour' },
+  { value: '-24h', label: 'Last 24 hours' },
+  { value: '-7d', label: 'Last 7 days' },
+  { value: '-30d', label: 'Last 30 days' },
+];
+
+/** How a clause reads on its chip: `Status equals error`. */
+function describeClause(c: FilterClause): string {
+  const op = fieldKind(c.field) === 'datetime' ? (c.op === 'gte' ? 'after' : 'before') : OP_LABELS[c.op];
+  return isUnary(c.op) ? `${fieldLabel(c.field)} ${op}` : `${fieldLabel(c.field)} ${op} ${c.value}`;
+}
+
+/** Toolbar for the calls view. */
+export function CallsToolbar({ view, update, projectId }: { view: CallsViewState; update: (p: Partial<CallsViewState>) => void; projectId: string }) {
+  const custom = view.since !== null && !TIME_RANGES.some((r) => r.value === view.since);
+  return (
+    <div className="toolbar-wrap">
+      <div className="toolbar">
+        <FilterBuilder clauses={view.clauses} onApply={(clauses) => update({ clauses })} projectId={projectId} />
+        <select className="input" aria-label="Time range" value={view.since ?? ''} onChange={(e) => update({ since: e.target.value || null })}>
+          {TIME_RANGES.map((r) => (
+            <option key={r.value} value={r.value}>
+              {r.label}
+            </option>
+          ))}
+          {custom && <option value={view.since!}>Since {view.since}</option>}
+        </select>
+        <label className="toggle">
+          <input type="checkbox" checked={view.rootsOnly} onChange={(e) => update({ rootsOnly: e.target.checked })} />
+          Trace roots only
+        </label>
+        <div className="spacer" />
+        <ColumnChooser columns={view.columns} onChange={(columns) => update({ columns })} projectId={projectId} />
+      </div>
+      {view.clauses.length > 0 && (
+        <ul className="chips" aria-label="Active filters">
+          {view.clauses.map((c, i) => (
+            <li key={i} className="chip">
+              <span>{describeClause(c)}</span>
+              <button type="button" aria-label={`Remove filter: ${describeClause(c)}`} onClick={() => update({ clauses: view.clauses.filter((_, j) => j !== i) })}>
+                ×
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,134 @@
+/**
+ * Calls table columns. Built-ins are declared once at module scope; a path column (inputs.q,
+ * output.answer, attributes.env) is made on first use and cached, so column identity is stable.
+ */
+import { createColumnHelper, type ColumnDef } from '@tanstack/react-table';
+import { Link, useLocation, useParams } from 'react-router-dom';
+import { NumberCell } from '../../components/table/NumberCell.js';
+import { TimestampCell } from '../../components/table/TimestampCell.js';
+import { ValueCell } from '../../components/table/ValueCell.js';
+import { StatusBadge } from '../../components/ui/StatusBadge.js';
+import { formatCompact, formatCost, formatDuration } from '../../lib/format.js';
+import { callCost, callLatencyMs, callName, callStatus, callTokens, readPath, type Call } from './callFields.js';
+
+const col = createColumnHelper<Call>();
+
+/** A calls table column; value types differ per column, as TanStack types mixed lists. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type CallColumnDef = ColumnDef<Call, any>;
+
+/** The op name, linking to the call inside its trace. */
+function OpCell({ call }: { call: Call }) {
+  const { entity, project } = useParams();
+  const { search } = useLocation();
+  const isChild = call.parent_id !== null;
+  return (
+    <Link className="cell-link" to={`/${entity}/${project}/traces/${call.trace_id}?call=${call.id}`} state={{ callsSearch: search }} title={call.op_name}>
+      {isChild && <span className="muted" aria-hidden="true">↳ </span>}
+      {callName(call)}
+    </Link>
+  );
+}
+
+/** Built-in columns by id; `sortField` is the server field a header click sorts by. */
+export const builtinColumns: Record<string, { label: string; sortField?: string; def: CallColumnDef }> = {
+  op: {
+    label: 'Op',
+    sortField: 'op_name',
+    def: col.accessor('op_name', { id: 'op', header: 'Op', size: 280, cell: ({ row }) => <OpCell call={row.original} /> }),
+  },
+  status: {
+    label: 'Status',
+    sortField: 'summary.weave.status',
+    def: col.accessor((c) => callStatus(c), { id: 'status', header: 'Status', size: 120, cell: ({ row }) => <StatusBadge status={callStatus(row.original)} /> }),
+  },
+  start: {
+    label: 'Started',
+    sortField: 'started_at',
+    def: col.accessor('started_at', { id: 'start', header: 'Started', size: 120, cell: ({ row }) => <TimestampCell iso={row.original.started_at} /> }),
+  },
+  latency: {
+    label: 'Latency',
+    sortField: 'summary.weave.latency_ms',
+    def: col.accessor((c) => callLatencyMs(c), {
+      id: 'latency',
+      header: 'Latency',
+      size: 96,
+      meta: { align: 'right' },
+      cell: ({ row }) => <NumberCell value={callLatencyMs(row.original)} format={formatDuration} />,
+    }),
+  },
+  tokens: {
+    label: 'Tokens',
+    def: col.display({
+      id: 'tokens',
+      header: 'Tokens',
+      size: 90,
+      meta: { align: 'right' },
+      cell: ({ row }) => {
+        const t = callTokens(row.original);
+        return <NumberCell value={t?.total} format={formatCompact} title={t ? `${t.prompt} prompt + ${t.completion} completion` : undefined} />;
+      },
+    }),
+  },
+  cost: {
+    label: 'Cost',
+    def: col.display({
+      id: 'cost',
+      header: 'Cost',
+      size: 90,
+      meta: { align: 'right' },
+      cell: ({ row }) => <NumberCell value={callCost(row.original)} format={formatCost} />,
+    }),
+  },
+};
+
+/** The selection checkbox column; its header clears the selection. */
+export const selectColumn = col.display({
+  id: 'select',
+  size: 36,
+  enableSorting: false,
+  header: ({ table }) => {
+    const count = Object.keys(table.getState().rowSelection).length;
+    return (
+      <input
+        type="checkbox"
+        aria-label={count ? `Clear selection of ${count} calls` : 'No calls selected'}
+        checked={count > 0}
+        disabled={count === 0}
+        onChange={() => table.resetRowSelection()}
+      />
+    );
+  },
+  cell: ({ row }) => (
+    <input type="checkbox" aria-label={`Select ${callName(row.original)}`} checked={row.getIsSelected()} onChange={row.getToggleSelectedHandler()} />
+  ),
+});
+
+const pathColumns = new Map<string, CallColumnDef>();
+
+/** A column showing one dot path of each call, sortable by that path on the server. */
+export function pathColumn(path: string): CallColumnDef {
+  let def = pathColumns.get(path);
+  if (!def) {
+    def = col.accessor((c) => readPath(c, path), { id: path, header: path, size: 220, cell: ({ row }) => <ValueCell value={readPath(row.original, path)} /> });
+    pathColumns.set(path, def);
+  }
+  return def;
+}
+
+/** The server sort field for a column id (built-in or path), or undefined when unsortable. */
+export function sortFieldOf(columnId: string): string | undefined {
+  const builtin = builtinColumns[columnId];
+  return builtin ? builtin.sortField : columnId;
+}
+
+/** The column id a server sort field belongs to. */
+export function columnIdOfSortField(field: string): string {
+  return Object.entries(builtinColumns).find(([, c]) => c.sortField === field)?.[0] ?? field;
+}
+
+/** True for ids that name a built-in column rather than a path. */
+export function isBuiltinColumn(id: string): boolean {
+  return id in builtinColumns;
+}

@@ -1,0 +1,95 @@
+/**
+ * Reading the derived facts of a call (name, status, latency, tokens, cost) from its wire shape,
+ * so the calls table, the trace tree and the detail panel all agree.
+ */
+import type { CallSchema } from '../../../contract/calls.js';
+
+/** A call as the dashboard receives it. */
+export type Call = CallSchema;
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
+
+/** The op's short name: `weave:///e/p/op/generate:abc123` → `generate`. */
+export function opBaseName(opName: string): string {
+  const m = /\/op\/([^/:]+)(?::[^/]*)?$/.exec(opName);
+  return m ? decodeURIComponent(m[1]!) : opName;
+}
+
+/** What to call a call in lists: its display name, else its op's short name. */
+export function callName(call: Pick<Call, 'op_name' | 'display_name'>): string {
+  return call.display_name || opBaseName(call.op_name);
+}
+
+function weave(call: Pick<Call, 'summary'>): Obj {
+  const w = call.summary?.weave;
+  return isObj(w) ? w : {};
+}
+
+/** `summary.weave.status`, computed locally as the server does when the summary lacks it. */
+export function callStatus(call: Pick<Call, 'summary' | 'exception' | 'ended_at'>): string {
+  const status = weave(call).status;
+  if (typeof status === 'string') return status;
+  if (call.exception) return 'error';
+  if (!call.ended_at) return 'running';
+  const counts = call.summary?.status_counts;
+  return isObj(counts) && num(counts.error) > 0 ? 'descendant_error' : 'success';
+}
+
+/** Milliseconds from start to end, or null while running. */
+export function callLatencyMs(call: Pick<Call, 'summary' | 'started_at' | 'ended_at'>): number | null {
+  const latency = weave(call).latency_ms;
+  if (typeof latency === 'number') return latency;
+  if (!call.ended_at) return null;
+  return new Date(call.ended_at).getTime() - new Date(call.started_at).getTime();
+}
+
+/** Token usage summed over every model in `summary.usage`. */
+export interface TokenTotals {
+  prompt: number;
+  completion: number;
+  total: number;
+  requests: number;
+}
+
+/** Sums `summary.usage` (prompt = prompt_tokens + input_tokens, as cost maths does). */
+export function callTokens(call: Pick<Call, 'summary'>): TokenTotals | null {
+  const usage = call.summary?.usage;
+  if (!isObj(usage)) return null;
+  const totals: TokenTotals = { prompt: 0, completion: 0, total: 0, requests: 0 };
+  let any = false;
+  for (const u of Object.values(usage)) {
+    if (!isObj(u)) continue;
+    any = true;
+    const prompt = num(u.prompt_tokens) + num(u.input_tokens);
+    const completion = num(u.completion_tokens) + num(u.output_tokens);
+    totals.prompt += prompt;
+    totals.completion += completion;
+    totals.total += num(u.total_tokens) || prompt + completion;
+    totals.requests += num(u.requests);
+  }
+  return any ? totals : null;
+}
+
+/** Total USD cost from `summary.weave.costs` (present only when the server priced the models). */
+export function callCost(call: Pick<Call, 'summary'>): number | null {
+  const costs = weave(call).costs;
+  if (!isObj(costs)) return null;
+  let total = 0;
+  for (const c of Object.values(costs)) {
+    if (isObj(c)) total += num(c.prompt_tokens_total_cost) + num(c.completion_tokens_total_cost);
+  }
+  return total;
+}
+
+/** Reads a dot path (`inputs.messages.0.content`) out of a call; numeric parts index lists. */
+export function readPath(call: Call, path: string): unknown {
+  let value: unknown = call;
+  for (const part of path.split('.')) {
+    if (Array.isArray(value) && /^\d+$/.test(part)) value = value[Number(part)];
+    else if (isObj(value)) value = value[part];
+    else return undefined;
+  }
+  return value;
+}

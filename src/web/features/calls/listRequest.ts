@@ -1,0 +1,28 @@
+/** Turns a calls view (from the URL) into the `/calls/stream_query` request it stands for. */
+import { isBuiltinColumn } from './callColumns.js';
+import { LIST_COLUMNS, type CallsListReq } from './callQueries.js';
+import type { CallsViewState } from './callsViewState.js';
+import { compileQuery } from './filterModel.js';
+
+/**
+ * "Now" rounded down to the minute: relative time ranges (`-24h`) resolve against it, and the
+ * loader and the page then build the same request, so the page finds the loader's data.
+ */
+export function roundedNow(at = Date.now()): number {
+  return Math.floor(at / 60_000) * 60_000;
+}
+
+/** The list request for a view; the table adds limit and offset per page. */
+export function toListRequest({ projectId, view, now }: { projectId: string; view: CallsViewState; now: number }): CallsListReq {
+  // Path columns need their top-level field (inputs, output, attributes) loaded too.
+  const extra = view.columns.filter((c) => !isBuiltinColumn(c)).map((c) => c.split('.')[0]!);
+  const columns = [...new Set([...LIST_COLUMNS, ...extra])];
+  return {
+    project_id: projectId,
+    filter: view.rootsOnly ? { trace_roots_only: true } : null,
+    query: compileQuery({ clauses: view.clauses, since: view.since, now }),
+    sort_by: [{ field: view.sort.field, direction: view.sort.direction }],
+    columns,
+    include_costs: view.columns.includes('cost'),
+  };
+}

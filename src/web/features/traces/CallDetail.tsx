@@ -1,0 +1,98 @@
+/**
+ * The selected call in full: facts (status, timing, tokens, cost, ids), exception, the
+ * conversation when there is one, inputs, output, usage per model, attributes and summary.
+ * Shows the tree's light copy at once while the full call (with payloads) loads.
+ */
+import { useQuery } from '@tanstack/react-query';
+import { ChatView } from '../../components/chat/ChatView.js';
+import { extractChat } from '../../components/chat/chatModel.js';
+import { JsonViewer } from '../../components/json/JsonViewer.js';
+import { ErrorState } from '../../components/ui/ErrorState.js';
+import { Section } from '../../components/ui/Section.js';
+import { Spinner } from '../../components/ui/Spinner.js';
+import { StatusBadge } from '../../components/ui/StatusBadge.js';
+import { formatCost, formatDateTime, formatDuration, formatInteger } from '../../lib/format.js';
+import { callCost, callLatencyMs, callName, callStatus, callTokens, type Call } from '../calls/callFields.js';
+import { callQueryOptions } from '../calls/callQueries.js';
+import { UsageTable } from './UsageTable.js';
+
+/** Detail panel for one call. */
+export function CallDetail({ projectId, light }: { projectId: string; light: Call }) {
+  const { data: full, error, isPending, refetch } = useQuery(callQueryOptions({ projectId, id: light.id }));
+  const call = full ?? light;
+  const tokens = callTokens(call);
+  const cost = callCost(call);
+  const latency = callLatencyMs(call);
+  const chat = full ? extractChat({ inputs: full.inputs, output: full.output }) : null;
+
+  return (
+    <aside className="call-detail" aria-label="Call details">
+      <header className="cd-header">
+        <div className="row">
+          <h2 title={call.op_name}>{callName(call)}</h2>
+          <StatusBadge status={callStatus(call)} />
+          {isPending && <Spinner label="Loading call" />}
+        </div>
+        <dl className="facts">
+          <dt>Started</dt>
+          <dd>{formatDateTime(call.started_at)}</dd>
+          <dt>Latency</dt>
+          <dd>{latency === null ? 'running' : formatDuration(latency)}</dd>
+          {tokens && (
+            <>
+              <dt>Tokens</dt>
+              <dd title={`${tokens.prompt} prompt + ${tokens.completion} completion`}>
+                {formatInteger(tokens.total)} <span className="muted">({formatInteger(tokens.prompt)} in · {formatInteger(tokens.completion)} out)</span>
+              </dd>
+            </>
+          )}
+          {cost !== null && (
+            <>
+              <dt>Cost</dt>
+              <dd>{formatCost(cost)}</dd>
+            </>
+          )}
+          <dt>Op</dt>
+          <dd className="mono ellipsis" title={call.op_name}>
+            {call.op_name}
+          </dd>
+          <dt>Call id</dt>
+          <dd className="mono">{call.id}</dd>
+        </dl>
+      </header>
+      {error && <ErrorState error={error} onRetry={() => void refetch()} compact />}
+      {call.exception && (
+        <Section title="Exception">
+          <pre className="exception">{call.exception}</pre>
+        </Section>
+      )}
+      {full === null && <p className="muted">This call no longer exists (it may have been deleted).</p>}
+      {full && (
+        <>
+          {chat && (
+            <Section title="Conversation">
+              <ChatView messages={chat} />
+            </Section>
+          )}
+          <Section title="Inputs" defaultOpen={!chat}>
+            <JsonViewer key={`${full.id}-in`} value={full.inputs} ariaLabel="Inputs" />
+          </Section>
+          <Section title="Output" defaultOpen={!chat}>
+            <JsonViewer key={`${full.id}-out`} value={full.output ?? null} ariaLabel="Output" />
+          </Section>
+          {tokens && (
+            <Section title="Usage">
+              <UsageTable call={full} />
+            </Section>
+          )}
+          <Section title="Attributes" defaultOpen={false}>
+            <JsonViewer key={`${full.id}-attr`} value={full.attributes} ariaLabel="Attributes" />
+          </Section>
+          <Section title="Summary" defaultOpen={false}>
+            <JsonViewer key={`${full.id}-sum`} value={full.summary} ariaLabel="Summary" />
+          </Section>
+        </>
+      )}
+    </aside>
+  );
+}

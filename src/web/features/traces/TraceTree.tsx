@@ -1,0 +1,150 @@
+/**
+ * The trace's call tree with a waterfall: one row per visible call, latency bars on a shared time
+ * axis, tokens, cost and latency per node. Virtualized; keyboard: ↑/↓ move, ← collapses or goes to
+ * the parent, → expands or goes to the first child, Home/End jump.
+ */
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { memo, useEffect, useRef, type KeyboardEvent } from 'react';
+import { StatusBadge } from '../../components/ui/StatusBadge.js';
+import { formatCompact, formatCost, formatDuration } from '../../lib/format.js';
+import { callCost, callLatencyMs, callName, callStatus, callTokens } from '../calls/callFields.js';
+import { TimeAxis } from './TimeAxis.js';
+import { keyboardAction, type TraceTree as Tree, type VisibleRow } from './traceModel.js';
+
+const ROW_HEIGHT = 28;
+
+/** Props of TraceTree. */
+export interface TraceTreeProps {
+  tree: Tree;
+  rows: VisibleRow[];
+  selectedId: string | null;
+  onSelect: (id: string) => void;
+  onToggle: (id: string, expanded: boolean) => void;
+}
+
+/** Tree + waterfall. */
+export function TraceTree({ tree, rows, selectedId, onSelect, onToggle }: TraceTreeProps) {
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => scrollRef.current, estimateSize: () => ROW_HEIGHT, overscan: 15 });
+  const selectedIndex = rows.findIndex((r) => r.node.call.id === selectedId);
+
+  // Keep the selection in view when it moves (keyboard, search, or a link to a deep call).
+  useEffect(() => {
+    if (selectedIndex >= 0) virtualizer.scrollToIndex(selectedIndex, { align: 'auto' });
+  }, [selectedIndex, virtualizer]);
+
+  const onKeyDown = (e: KeyboardEvent) => {
+    const action = keyboardAction(e.key, rows, selectedIndex);
+    if (!action) return;
+    e.preventDefault();
+    if (action.toggle) onToggle(action.toggle.id, action.toggle.expanded);
+    if (action.select) onSelect(action.select);
+  };
+
+  const span = tree.end - tree.start;
+  return (
+    <div className="trace-tree">
+      <div className="tt-head" aria-hidden="true">
+        <span>Call</span>
+        <span className="right">Tokens</span>
+        <span className="right">Cost</span>
+        <span className="right">Latency</span>
+        <TimeAxis spanMs={span} />
+      </div>
+      <div
+        ref={scrollRef}
+        className="tt-scroll"
+        role="tree"
+        aria-label="Call tree"
+        tabIndex={0}
+        aria-activedescendant={selectedId ? `tt-${selectedId}` : undefined}
+        onKeyDown={onKeyDown}
+      >
+        <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+          {virtualizer.getVirtualItems().map((item) => {
+            const row = rows[item.index]!;
+            return (
+              <TreeRow
+                key={row.node.call.id}
+                row={row}
+                top={item.start}
+                selected={row.node.call.id === selectedId}
+                traceStart={tree.start}
+                span={span}
+                onSelect={onSelect}
+                onToggle={onToggle}
+              />
+            );
+          })}
+        </div>
+      </div>
+    </div>
+  );
+}
+
+interface TreeRowProps {
+  row: VisibleRow;
+  top: number;
+  selected: boolean;
+  traceStart: number;
+  span: number;
+  onSelect: (id: string) => void;
+  onToggle: (id: string, expanded: boolean) => void;
+}
+
+/** One tree row; memoized so moving the selection re-renders two rows, not all of them. */
+const TreeRow = memo(function TreeRow({ row, top, selected, traceStart, span, onSelect, onToggle }: TreeRowProps) {
+  const { node, expanded, match } = row;
+  const call = node.call;
+  const status = callStatus(call);
+  const latency = callLatencyMs(call);
+  const tokens = callTokens(call);
+  const cost = callCost(call);
+  const start = Date.parse(call.started_at) - traceStart;
+  const left = (start / span) * 100;
+  const width = latency === null ? 100 - left : Math.max((latency / span) * 100, 0.4);
+
+  return (
+    <div
+      id={`tt-${call.id}`}
+      role="treeitem"
+      aria-level={node.depth + 1}
+      aria-expanded={node.children.length ? expanded : undefined}
+      aria-selected={selected}
+      className={`tt-row${selected ? ' selected' : ''}${match ? ' match' : ''}`}
+      style={{ transform: `translateY(${top}px)`, height: ROW_HEIGHT }}
+      onClick={() => onSelect(call.id)}
+    >
+      <span className="tt-name" style={{ paddingLeft: node.depth * 14 }}>
+        {node.children.length ? (
+          <button
+            type="button"
+            className="tt-toggle"
+            tabIndex={-1}
+            aria-label={expanded ? 'Collapse' : 'Expand'}
+            onClick={(e) => {
+              e.stopPropagation();
+              onSelect(call.id);
+              onToggle(call.id, !expanded);
+            }}
+          >
+            {expanded ? '▾' : '▸'}
+          </button>
+        ) : (
+          <span className="tt-toggle" />
+        )}
+        {status !== 'success' && <StatusBadge status={status} />}
+        <span className="tt-label" title={call.op_name}>
+          {callName(call)}
+        </span>
+        {node.children.length > 0 && !expanded && <span className="muted small">({node.children.length})</span>}
+      </span>
+      <span className="right num muted">{tokens ? formatCompact(tokens.total) : ''}</span>
+      <span className="right num muted">{cost !== null ? formatCost(cost) : ''}</span>
+      <span className="right num">{latency !== null ? formatDuration(latency) : '…'}</span>
+      <span className="tt-bar-track">
+        <span className={`tt-bar status-${status}${latency === null ? ' running' : ''}`} style={{ left: `${left}%`, width: `${width}%` }} />
+      </span>
+    </div>
+  );
+});

@@ -1,0 +1,88 @@
+/**
+ * Every dashboard route. Pages are code-split with `lazy` so the first load carries only the
+ * shell; loaders start the page's queries while its code downloads (STYLE.md §4 rule 8).
+ */
+import type { QueryClient } from '@tanstack/react-query';
+import { redirect, type LoaderFunctionArgs, type RouteObject } from 'react-router-dom';
+import { HttpError } from '../client/index.js';
+import { AppLayout } from './app/AppLayout.js';
+import { ComingSoon, comingSoonPages } from './app/ComingSoon.js';
+import { NotFound } from './app/NotFound.js';
+import { RouteError } from './app/RouteError.js';
+import { Splash } from './app/Splash.js';
+import { whoamiQueryOptions } from './features/auth/authQueries.js';
+import { clearCredentials, readCredentials } from './lib/session.js';
+
+/** Sends signed-out visitors to /login, remembering where they wanted to go. */
+function requireSession(queryClient: QueryClient) {
+  return async ({ request }: LoaderFunctionArgs) => {
+    const url = new URL(request.url);
+    const next = `/login?next=${encodeURIComponent(url.pathname + url.search)}`;
+    if (!readCredentials()) throw redirect(next);
+    try {
+      return await queryClient.ensureQueryData(whoamiQueryOptions());
+    } catch (error) {
+      if (error instanceof HttpError && error.status === 401) {
+        clearCredentials();
+        throw redirect(next);
+      }
+      throw error;
+    }
+  };
+}
+
+/** The route table, given the app's query client (loaders prefetch into it). */
+export function createRoutes(queryClient: QueryClient): RouteObject[] {
+  return [
+    {
+      path: '/login',
+      lazy: async () => ({ Component: (await import('./app/LoginPage.js')).LoginPage }),
+      hydrateFallbackElement: <Splash />,
+    },
+    {
+      id: 'session',
+      path: '/',
+      element: <AppLayout />,
+      loader: requireSession(queryClient),
+      errorElement: <RouteError />,
+      hydrateFallbackElement: <Splash />,
+      children: [
+        {
+          // Pathless, so a failing page shows its error inside the shell, navigation intact.
+          errorElement: <RouteError />,
+          children: [
+            {
+              index: true,
+              lazy: async () => {
+                const m = await import('./features/projects/ProjectsPage.js');
+                return { Component: m.ProjectsPage, loader: m.projectsLoader(queryClient) };
+              },
+            },
+            {
+              path: ':entity/:project',
+              children: [
+                { index: true, loader: ({ params }) => redirect(`/${params.entity}/${params.project}/calls`) },
+                {
+                  path: 'calls',
+                  lazy: async () => {
+                    const m = await import('./features/calls/CallsPage.js');
+                    return { Component: m.CallsPage, loader: m.callsLoader(queryClient) };
+                  },
+                },
+                {
+                  path: 'traces/:traceId',
+                  lazy: async () => {
+                    const m = await import('./features/traces/TracePage.js');
+                    return { Component: m.TracePage, loader: m.traceLoader(queryClient) };
+                  },
+                },
+                ...comingSoonPages.map((page) => ({ path: page.path, element: <ComingSoon page={page} /> })),
+              ],
+            },
+            { path: '*', element: <NotFound /> },
+          ],
+        },
+      ],
+    },
+  ];
+}
