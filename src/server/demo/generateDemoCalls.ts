@@ -3,9 +3,9 @@
  *
  * Each trace is `agent.run` → `plan` → LLM calls (`openai.chat.completions.create` or
  * `anthropic.messages.create`) and the tool calls they ask for (`tool.search_web`,
- * `tool.run_sql`). About one leaf call in twenty fails with a Python traceback; the agent
- * either retries or recovers (ancestors end fine and count the error in
- * `summary.status_counts`) or gives up (the exception propagates to `plan` and the root).
+ * `tool.run_sql`). A few percent of leaf calls fail with a Python traceback (about 5% of all
+ * calls end in error); the agent either retries or recovers (ancestors end fine and count the
+ * error in `summary.status_counts`) or gives up (the exception propagates to `plan` and the root).
  * Ancestors' `summary.usage` and `status_counts` are the sums over their subtree, as the
  * Weave SDK computes them. About a third of the traces are turns of 3–8 turn conversations:
  * they share a `thread_id`, and every call of a turn carries `turn_id` = the turn root's id.
