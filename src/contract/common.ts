@@ -7,6 +7,7 @@
  * - unknown keys are stripped, not rejected, so newer clients keep working against us.
  */
 import { z } from 'zod';
+import { parseIsoToMicros } from './datetime.js';
 
 /** `<entity>/<project>`: both parts non-empty, no further slashes. */
 export const ProjectId = z
@@ -14,13 +15,10 @@ export const ProjectId = z
   .regex(/^[^/\s]+\/[^/\s]+$/, 'must be "<entity>/<project>"')
   .describe('Project identifier, "<entity>/<project>"');
 
-const ISO_DATETIME =
-  /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|z|[+-]\d{2}(?::?\d{2})?)?)?$/;
-
 /** Any ISO-8601 datetime, with or without an offset (no offset means UTC). */
 export const DateTime = z
   .string()
-  .regex(ISO_DATETIME, 'must be an ISO 8601 datetime')
+  .refine((s) => parseIsoToMicros(s) !== null, 'must be a valid ISO 8601 datetime')
   .describe('ISO 8601 datetime; UTC when no offset is given');
 
 export const SortDirection = z.enum(['asc', 'desc']);

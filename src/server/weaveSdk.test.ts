@@ -235,12 +235,6 @@ describe('weave npm SDK', () => {
     expect(seen.filter((r) => r.path === '/call/update').map((r) => r.status)).toEqual([200]);
   });
 
-  // FAILS: a rename sent before the call's start reaches the server is acknowledged (200) and
-  // lost. The SDK sends call/update at once but queues starts/ends for the next 200 ms batch,
-  // so `const [, call] = await op.invoke(); await call.setDisplayName(...)` always updates
-  // first. SqliteCallsStore.updateCallDisplayName (src/server/store/sqlite/calls.ts) is a plain
-  // UPDATE that matches no row yet, and START_SQL's ON CONFLICT would overwrite display_name
-  // with the start's null anyway. Expected: kept and merged like an early end.
   it('keeps a display name set right after the op returns, before the SDK flushed the call', async () => {
     const quick = weave.op(async function quick() {
       return 'q';

@@ -100,5 +100,10 @@ export function withWeaveSummary(call: CallRecord): CallRecord {
 /** The op's plain name: the name inside a `weave:///e/p/op/<name>:<digest>` ref, or itself. */
 export function opDisplayName(opName: string): string {
   const m = /^weave:\/\/\/[^/]+\/[^/]+\/op\/([^:/]+)/.exec(opName);
-  return m ? decodeURIComponent(m[1]!) : opName;
+  if (!m) return opName;
+  try {
+    return decodeURIComponent(m[1]!);
+  } catch {
+    return m[1]!; // a malformed %-escape: show the name as written
+  }
 }

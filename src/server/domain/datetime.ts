@@ -4,20 +4,7 @@
  * the microseconds are not zero (`2024-01-02T03:04:05.123000Z`, `2024-01-02T03:04:05Z`).
  */
 
-const ISO =
-  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?(Z|z|([+-])(\d{2}):?(\d{2})?)?)?$/;
-
-/** Parses any ISO 8601 datetime (no offset means UTC) into epoch microseconds, or null. */
-export function parseIsoToMicros(text: string): number | null {
-  const m = ISO.exec(text.trim());
-  if (!m) return null;
-  const [, y, mo, d, h = '0', mi = '0', s = '0', frac = '', , sign, oh = '0', om = '0'] = m;
-  const ms = Date.UTC(+y!, +mo! - 1, +d!, +h, +mi, +s);
-  if (Number.isNaN(ms)) return null;
-  const micros = Number((frac + '000000').slice(0, 6));
-  const offsetMin = sign ? (sign === '-' ? -1 : 1) * (Number(oh) * 60 + Number(om)) : 0;
-  return (ms - offsetMin * 60_000) * 1000 + micros;
-}
+export { parseIsoToMicros } from '../../contract/datetime.js';
 
 /** Formats epoch microseconds the pydantic way. */
 export function formatMicros(micros: number): string {

@@ -333,10 +333,6 @@ describe('422 validation shape', () => {
     expect(await res.json()).toEqual({ detail: [{ loc: ['body', 'project_id'], msg: 'Field required', type: 'missing' }] });
   });
 
-  // FAILS: src/server/http/validate.ts toDetail() decides "missing" by `issue.input === undefined`,
-  // but zod 4 leaves `input` out of issues unless parsing with `reportInput: true`, so every
-  // wrong-type field is reported as {"msg":"Field required","type":"missing"}. FastAPI answers
-  // type "string_type" / "int_type" for a present value of the wrong type.
   it('reports a present value of the wrong type as a type error, not as missing', async () => {
     const res = await postAs(t.alice.authHeader, '/call/read', { project_id: 5, id: 'c' });
     expect(res.status).toBe(422);

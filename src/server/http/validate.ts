@@ -14,7 +14,9 @@ export function validate<S extends z.ZodType>(
   input: unknown,
   sourceOf: (key: string | number | undefined) => InputSource = () => 'body',
 ): z.output<S> {
-  const result = schema.safeParse(input);
+  // reportInput: zod 4 leaves `input` off issues otherwise, and we need it to tell a missing
+  // field from a present one of the wrong type.
+  const result = schema.safeParse(input, { reportInput: true });
   if (result.success) return result.data;
   throw new ValidationError(result.error.issues.map((issue) => toDetail(issue, sourceOf)));
 }

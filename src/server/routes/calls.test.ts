@@ -173,8 +173,6 @@ describe('POST /call/start', () => {
     expect((call?.summary as { weave: { trace_name: string } }).weave.trace_name).toBe('summarize');
   });
 
-  // FAILS: opDisplayName (src/server/domain/calls.ts) calls decodeURIComponent on the ref name,
-  // which throws URIError on a malformed escape; the start answers 500 "Internal server error".
   it('accepts an op ref whose name holds a malformed percent escape', async () => {
     const project_id = newProject();
     const opRef = `weave:///${project_id}/op/bad%zz:abc`;
@@ -211,10 +209,6 @@ describe('POST /call/start', () => {
     expect(await read(project_id, 'c')).toBeNull();
   });
 
-  // FAILS: the DateTime contract (src/contract/common.ts) only checks the digit layout and
-  // parseIsoToMicros (src/server/domain/datetime.ts) uses Date.UTC, which rolls month 13 /
-  // day 45 over: the call is stored with started_at 2025-02-14T00:00:00Z and 200 is answered.
-  // Pydantic rejects an impossible date with 422.
   it('422s an impossible calendar date', async () => {
     const project_id = newProject();
     const res = await post('/call/start', { start: startOf(project_id, 'c', { started_at: '2024-13-45T00:00:00Z' }) });
@@ -460,10 +454,6 @@ describe('POST /call/update', () => {
     expect((await read(b, 'c'))?.display_name).toBeNull();
   });
 
-  // FAILS: SqliteCallsStore.updateCallDisplayName (src/server/store/sqlite/calls.ts) is a plain
-  // UPDATE, so a rename that arrives before the start matches no row and is dropped after a 200;
-  // START_SQL's ON CONFLICT would also overwrite display_name with the start's null. The official
-  // Node SDK does exactly this (call/update is sent at once, starts wait for the next batch).
   it('keeps a rename that arrives before a start without display_name, as it keeps an early end', async () => {
     const project_id = newProject();
     await t.alice.client.callUpdate({ project_id, call_id: 'c', display_name: 'early name' });

@@ -15,8 +15,13 @@ const END_COLUMNS = ['ended_at', 'exception', 'output', 'summary', 'output_refs'
 /** An upsert of the given parts' columns: the other part's columns, if stored, are kept. */
 function upsertSql(columns: string[]): string {
   const all = ['project_id', 'id', ...columns];
+  const set = columns.map((c) =>
+    // A rename may arrive before the start (the SDK sends it at once, starts in batches):
+    // a start without a display name keeps the one already stored.
+    c === 'display_name' ? 'display_name = coalesce(excluded.display_name, calls.display_name)' : `${c} = excluded.${c}`,
+  );
   return `INSERT INTO calls (${all.join(', ')}) VALUES (${all.map(() => '?').join(', ')})
-    ON CONFLICT (project_id, id) DO UPDATE SET ${columns.map((c) => `${c} = excluded.${c}`).join(', ')}`;
+    ON CONFLICT (project_id, id) DO UPDATE SET ${set.join(', ')}`;
 }
 
 const START_SQL = upsertSql(START_COLUMNS);
@@ -85,9 +90,8 @@ export class SqliteCallsStore implements CallsStore {
   }
 
   async updateCallDisplayName(req: { projectId: string; id: string; displayName: string }): Promise<void> {
-    this.#db.run('UPDATE calls SET display_name = ? WHERE project_id = ? AND id = ?', [
-      req.displayName, req.projectId, req.id,
-    ]);
+    // An upsert, so a rename that overtakes its start is kept, like an early end.
+    this.#db.run(upsertSql(['display_name']), [req.projectId, req.id, req.displayName]);
   }
 
   async deleteCalls(req: { projectId: string; ids: string[]; deletedAt: number }): Promise<number> {
