@@ -103,6 +103,7 @@ export const CallReadReq = z.object({
   project_id: ProjectId,
   id: z.string(),
   include_costs: z.boolean().nullish(),
+  include_feedback: z.boolean().nullish().describe('Weft extension: attach summary.weave.feedback, as calls/stream_query does'),
   include_storage_size: z.boolean().nullish(),
   include_total_storage_size: z.boolean().nullish(),
 });

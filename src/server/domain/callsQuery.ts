@@ -1,9 +1,10 @@
 /**
  * The call query as the reference answers it: defaults, checks the store should not have to
- * repeat, and `summary.weave` on every row.
+ * repeat, `summary.weave` on every row, and feedback and costs when asked for (callExtras.ts).
  */
 import type { CallSchema, CallsQueryReq } from '../../contract/calls.js';
 import type { Store } from '../store/Store.js';
+import { addCallExtrasToStream } from './callExtras.js';
 import { withWeaveSummary } from './calls.js';
 
 /** Streams the calls matching a `/calls/stream_query` request. */
@@ -15,9 +16,16 @@ export async function* queryCalls(store: Store, req: CallsQueryReq): AsyncIterab
     sortBy: req.sort_by,
     limit: req.limit,
     offset: req.offset,
-    columns: req.columns,
+    // Costs are priced from summary.usage, so asking for them loads the summary.
+    columns: req.include_costs && req.columns?.length ? [...req.columns, 'summary'] : req.columns,
     includeStorageSize: req.include_storage_size ?? false,
     includeTotalStorageSize: req.include_total_storage_size ?? false,
   });
-  for await (const call of rows) yield withWeaveSummary(call);
+  const withSummary = (async function* () {
+    for await (const call of rows) yield withWeaveSummary(call);
+  })();
+  yield* addCallExtrasToStream(store, req.project_id, withSummary, {
+    includeFeedback: req.include_feedback ?? false,
+    includeCosts: req.include_costs ?? false,
+  });
 }

@@ -5,6 +5,7 @@ import { BadRequestError, TooLargeError } from '../http/errors.js';
 import { defineRoutes } from '../http/defineRoutes.js';
 import type { CallWrite } from '../store/Store.js';
 import { queryCalls } from '../domain/callsQuery.js';
+import { addCallExtras } from '../domain/callExtras.js';
 
 const MAX_DELETE_IDS = 1000;
 
@@ -45,7 +46,10 @@ export const callRoutes = defineRoutes({
         includeStorageSize: req.include_storage_size ?? false,
         includeTotalStorageSize: req.include_total_storage_size ?? false,
       });
-      return { call: call ? withWeaveSummary(call) : null };
+      if (!call) return { call: null };
+      const extras = { includeCosts: req.include_costs ?? false, includeFeedback: req.include_feedback ?? false };
+      const [withExtras] = await addCallExtras(store, req.project_id, [withWeaveSummary(call)], extras);
+      return { call: withExtras! };
     },
   },
 

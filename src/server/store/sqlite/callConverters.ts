@@ -23,11 +23,17 @@ export interface CallRow {
   wb_run_step?: number | null;
   wb_run_step_end?: number | null;
   deleted_at?: number | null;
+  otel_dump?: string | null;
   storage_size_bytes?: number | null;
   total_storage_size_bytes?: number | null;
 }
 
 const parse = (text: string | null | undefined): unknown => (text == null ? null : JSON.parse(text));
+
+/** Calls ingested from OpenTelemetry show the original span as `attributes.otel_span`, as the reference does. */
+function withOtelSpan(attributes: Record<string, unknown>, otelDump: string | null | undefined): Record<string, unknown> {
+  return otelDump ? { ...attributes, otel_span: JSON.parse(otelDump) } : attributes;
+}
 
 /** A stored row in wire form. Unloaded required fields come back as `""` / `{}`. */
 export function callFromRow(row: CallRow): CallRecord {
@@ -42,7 +48,7 @@ export function callFromRow(row: CallRow): CallRecord {
     turn_id: row.turn_id ?? null,
     started_at: row.started_at == null ? '' : formatMicros(row.started_at),
     ended_at: formatMicrosOrNull(row.ended_at),
-    attributes: (parse(row.attributes) as Record<string, unknown>) ?? {},
+    attributes: withOtelSpan((parse(row.attributes) as Record<string, unknown>) ?? {}, row.otel_dump),
     inputs: (parse(row.inputs) as Record<string, unknown>) ?? {},
     output: parse(row.output),
     exception: row.exception ?? null,

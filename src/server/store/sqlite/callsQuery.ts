@@ -120,7 +120,9 @@ export function compileFilter(filter: CallsFilter): SqlFragment[] {
 export function compileSelect(q: CallsQuery): SqlFragment {
   const where = compileWhere(q);
   const order = compileOrderBy(q.sortBy ?? null);
-  const cols = selectedColumns(q.columns).join(', ');
+  const selected = selectedColumns(q.columns);
+  // OTel calls show their span as attributes.otel_span (see callConverters.ts).
+  const cols = (selected.includes('attributes') ? [...selected, 'otel_dump'] : selected).join(', ');
   const extra = [
     q.includeStorageSize ? `, ${storageSizeSql()} AS storage_size_bytes` : '',
     q.includeTotalStorageSize ? `, ${TOTAL_STORAGE_SIZE_SQL} AS total_storage_size_bytes` : '',

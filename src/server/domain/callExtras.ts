@@ -1,0 +1,80 @@
+/**
+ * What `include_feedback` and `include_costs` add to calls on read: `summary.weave.feedback`
+ * (the feedback rows about each call) and `summary.weave.costs` (its usage priced). Both are
+ * looked up once per page of calls, never once per call.
+ *
+ * As in the reference (`hydrate_calls_with_feedback`), every call read with include_feedback
+ * carries a list, empty when nobody gave feedback; `costs` is only set when at least one model
+ * of the call's usage has a price.
+ */
+import type { CallSchema } from '../../contract/calls.js';
+import type { Store } from '../store/Store.js';
+import { costsForUsage, type Usage } from './costs.js';
+import { parseIsoToMicros } from './datetime.js';
+
+export interface CallExtras {
+  includeFeedback: boolean;
+  includeCosts: boolean;
+}
+
+/** The ref feedback uses for a call. */
+export const callRef = (projectId: string, callId: string): string => `weave:///${projectId}/call/${callId}`;
+
+const usageOf = (call: CallSchema): Record<string, Usage> => {
+  const usage = (call.summary as { usage?: unknown } | null)?.usage;
+  return usage && typeof usage === 'object' && !Array.isArray(usage) ? (usage as Record<string, Usage>) : {};
+};
+
+/** Sets keys under `summary.weave` of a call, keeping what is there. */
+function withWeaveKeys(call: CallSchema, keys: Record<string, unknown>): CallSchema {
+  const summary = { ...(call.summary ?? {}) } as Record<string, unknown>;
+  summary.weave = { ...((summary.weave as Record<string, unknown> | undefined) ?? {}), ...keys };
+  return { ...call, summary };
+}
+
+/** The page of calls (one project) with feedback and/or costs attached. */
+export async function addCallExtras(store: Store, projectId: string, calls: CallSchema[], extras: CallExtras): Promise<CallSchema[]> {
+  if (calls.length === 0 || (!extras.includeFeedback && !extras.includeCosts)) return calls;
+  const feedbackByRef = new Map<string, unknown[]>();
+  if (extras.includeFeedback) {
+    const rows = await store.feedback.feedbackForRefs({ projectId, weaveRefs: calls.map((c) => callRef(projectId, c.id)) });
+    for (const row of rows) feedbackByRef.set(row.weave_ref, [...(feedbackByRef.get(row.weave_ref) ?? []), row]);
+  }
+  const llmIds = extras.includeCosts ? [...new Set(calls.flatMap((c) => Object.keys(usageOf(c))))] : [];
+  const prices = llmIds.length ? await store.costs.pricesFor({ projectId, llmIds }) : [];
+  return calls.map((call) => {
+    const keys: Record<string, unknown> = {};
+    if (extras.includeFeedback) keys.feedback = feedbackByRef.get(callRef(projectId, call.id)) ?? [];
+    if (prices.length) {
+      const startedAt = parseIsoToMicros(call.started_at);
+      const costs = startedAt === null ? {} : costsForUsage({ usage: usageOf(call), prices, startedAt, projectId });
+      if (Object.keys(costs).length) keys.costs = costs;
+    }
+    return Object.keys(keys).length ? withWeaveKeys(call, keys) : call;
+  });
+}
+
+/** Page size for enriching a stream of calls: one feedback and one price lookup per page. */
+const PAGE = 200;
+
+/** Enriches a stream page by page, keeping its order and streaming nature. */
+export async function* addCallExtrasToStream(
+  store: Store,
+  projectId: string,
+  calls: AsyncIterable<CallSchema>,
+  extras: CallExtras,
+): AsyncIterable<CallSchema> {
+  if (!extras.includeFeedback && !extras.includeCosts) {
+    yield* calls;
+    return;
+  }
+  let page: CallSchema[] = [];
+  for await (const call of calls) {
+    page.push(call);
+    if (page.length >= PAGE) {
+      yield* await addCallExtras(store, projectId, page, extras);
+      page = [];
+    }
+  }
+  yield* await addCallExtras(store, projectId, page, extras);
+}

@@ -1,0 +1,114 @@
+/**
+ * Cost maths: which price applies to a call's usage, and what that usage cost
+ * (`summary.weave.costs[<llm_id>]`, the reference's LLMCostSchema; api/core.md §3.8).
+ *
+ * Price choice, as the reference ranks candidates (weave/trace_server/token_costs.py):
+ * 1. prices already in force when the call started (effective_date ≤ started_at) come first;
+ *    only when a model has none does a later price apply (so calls logged before a price's
+ *    date still get a cost);
+ * 2. then the project's own price over the default list;
+ * 3. then the newest effective_date.
+ * Tokens: prompt = prompt_tokens + input_tokens, completion = completion_tokens + output_tokens
+ * (SDKs report one pair or the other); total cost = tokens × per-token cost.
+ */
+import type { CostCreateReq, LLMCost } from '../../contract/costs.js';
+import { BadRequestError } from '../http/errors.js';
+import type { PriceRecord } from '../store/CostsStore.js';
+import { formatMicros, parseIsoToMicros } from './datetime.js';
+import { uuidv7 } from './ids.js';
+
+/** The usage an SDK reports for one model; every field optional. */
+export interface Usage {
+  prompt_tokens?: number | null;
+  input_tokens?: number | null;
+  completion_tokens?: number | null;
+  output_tokens?: number | null;
+  requests?: number | null;
+  total_tokens?: number | null;
+}
+
+/** Lower sorts first: in force, then project over default, then newest. */
+function rank(price: PriceRecord, startedAt: number, projectId: string): [number, number, number] {
+  const inForce = price.effectiveDate <= startedAt ? 0 : 1;
+  const level = price.pricingLevel === 'project' && price.pricingLevelId === projectId ? 0 : 1;
+  return [inForce, level, -price.effectiveDate];
+}
+
+/** The price that applies to `llmId` for a call started at `startedAt` (epoch µs), if any. */
+export function pickPrice(req: { prices: PriceRecord[]; llmId: string; startedAt: number; projectId: string }): PriceRecord | null {
+  let best: PriceRecord | null = null;
+  let bestRank: [number, number, number] | null = null;
+  for (const price of req.prices) {
+    if (price.llmId !== req.llmId) continue;
+    const r = rank(price, req.startedAt, req.projectId);
+    if (!bestRank || r[0] < bestRank[0] || (r[0] === bestRank[0] && (r[1] < bestRank[1] || (r[1] === bestRank[1] && r[2] < bestRank[2])))) {
+      best = price;
+      bestRank = r;
+    }
+  }
+  return best;
+}
+
+const int = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? Math.trunc(v) : 0);
+
+/** What `usage` cost at `price`. */
+export function costOf(usage: Usage, price: PriceRecord): LLMCost {
+  const promptTokens = int(usage.prompt_tokens) + int(usage.input_tokens);
+  const completionTokens = int(usage.completion_tokens) + int(usage.output_tokens);
+  return {
+    prompt_tokens: promptTokens,
+    completion_tokens: completionTokens,
+    requests: int(usage.requests),
+    total_tokens: int(usage.total_tokens),
+    prompt_token_cost: price.promptTokenCost,
+    completion_token_cost: price.completionTokenCost,
+    prompt_tokens_total_cost: promptTokens * price.promptTokenCost,
+    completion_tokens_total_cost: completionTokens * price.completionTokenCost,
+    prompt_token_cost_unit: price.promptTokenCostUnit,
+    completion_token_cost_unit: price.completionTokenCostUnit,
+    effective_date: formatMicros(price.effectiveDate),
+    provider_id: price.providerId,
+    pricing_level: price.pricingLevel,
+    pricing_level_id: price.pricingLevelId,
+    created_at: formatMicros(price.createdAt),
+    created_by: price.createdBy,
+  };
+}
+
+/** Costs per model for a call's `summary.usage`; models without a price are left out. */
+export function costsForUsage(req: {
+  usage: Record<string, Usage>;
+  prices: PriceRecord[];
+  startedAt: number;
+  projectId: string;
+}): Record<string, LLMCost> {
+  const out: Record<string, LLMCost> = {};
+  for (const [llmId, usage] of Object.entries(req.usage)) {
+    if (!usage || typeof usage !== 'object') continue;
+    const price = pickPrice({ prices: req.prices, llmId, startedAt: req.startedAt, projectId: req.projectId });
+    if (price) out[llmId] = costOf(usage, price);
+  }
+  return out;
+}
+
+/** `/cost/create`'s prices as project-level rows created by `userId` at `now` (epoch µs). */
+export function toPriceRecords(req: CostCreateReq, userId: string, now: number): PriceRecord[] {
+  return Object.entries(req.costs).map(([llmId, cost]) => {
+    const effectiveDate = cost.effective_date ? parseIsoToMicros(cost.effective_date) : now;
+    if (effectiveDate === null) throw new BadRequestError(`effective_date of ${llmId} is not an ISO 8601 datetime`);
+    return {
+      id: uuidv7(),
+      pricingLevel: 'project',
+      pricingLevelId: req.project_id,
+      providerId: cost.provider_id || 'default',
+      llmId,
+      effectiveDate,
+      promptTokenCost: cost.prompt_token_cost,
+      completionTokenCost: cost.completion_token_cost,
+      promptTokenCostUnit: cost.prompt_token_cost_unit ?? 'USD',
+      completionTokenCostUnit: cost.completion_token_cost_unit ?? 'USD',
+      createdBy: userId,
+      createdAt: now,
+    };
+  });
+}

@@ -1,0 +1,136 @@
+/**
+ * Feedback validation and payload processing, as the reference's `validate_feedback_create_req`
+ * and `process_feedback_payload` do it (weave/trace_server/feedback.py). Every failure is a
+ * 400 with the reference's wording, raised before anything is written.
+ *
+ * Rules by feedback type:
+ * - `wandb.reaction.1`: `payload.emoji` is exactly one emoji; the stored payload gains
+ *   `alias` (`:thumbs_up:`), `detoned` (skin tone removed) and `detoned_alias`.
+ * - `wandb.note.1`: `payload.note` is a string of 1–1024 characters.
+ * - `wandb.annotation.<name>`: `annotation_ref` is an object ref named `<name>` in this same
+ *   project and the payload has a `value`. Checked here: the ref's shape, name and project.
+ * - `wandb.runnable.<name>`: `runnable_ref` is an op or object ref named `<name>`, an op needs
+ *   a `call_ref` (a call ref), and the payload has an `output`.
+ * - any other type: `annotation_ref`, `runnable_ref`, `call_ref` and `trigger_ref` are refused.
+ * - every type: `weave_ref` is a `weave:///` ref and the stored payload's JSON is ≤ 1 MiB.
+ */
+import type { FeedbackCreateReq } from '../../contract/feedback.js';
+import { BadRequestError } from '../http/errors.js';
+import type { FeedbackWrite } from '../store/FeedbackStore.js';
+import { countEmojis, demojize, detone } from './emoji.js';
+import { uuidv7 } from './ids.js';
+
+export const REACTION_TYPE = 'wandb.reaction.1';
+export const NOTE_TYPE = 'wandb.note.1';
+const ANNOTATION_PREFIX = 'wandb.annotation';
+const RUNNABLE_PREFIX = 'wandb.runnable';
+const MAX_NOTE_LENGTH = 1024;
+const MAX_PAYLOAD_BYTES = 1 << 20;
+
+/** A `weave:///` ref split into the parts feedback validation looks at. */
+interface ParsedRef {
+  projectId: string;
+  kind: string;
+  /** Object/op name, or call id. */
+  name: string;
+}
+
+function parseRef(ref: string, field: string, kinds: string[]): ParsedRef {
+  const m = /^weave:\/\/\/([^/]+)\/([^/]+)\/([a-z]+)\/([^/:]+)(?::([^/]+))?(?:\/.*)?$/.exec(ref);
+  const kind = m?.[3];
+  const hasDigest = m?.[5] !== undefined;
+  if (!m || !kind || !kinds.includes(kind) || (kind === 'call') === hasDigest) {
+    const shapes = kinds.map((k) => (k === 'call' ? 'weave:///<entity>/<project>/call/<id>' : `weave:///<entity>/<project>/${k}/<name>:<digest>`));
+    throw new BadRequestError(`Invalid ${field} "${ref}": expected ${shapes.join(' or ')}`);
+  }
+  return { projectId: `${m[1]}/${m[2]}`, kind, name: decodeURIComponent(m[4]!) };
+}
+
+/** The part of a `<prefix>.<name>` feedback type after the prefix, or 400. */
+function subname(feedbackType: string, prefix: string, what: string): string {
+  if (!feedbackType.startsWith(`${prefix}.`) || feedbackType.length === prefix.length + 1) {
+    throw new BadRequestError(`Invalid ${what} feedback type: ${feedbackType}`);
+  }
+  return feedbackType.slice(prefix.length + 1);
+}
+
+function invalidPayload(req: FeedbackCreateReq, why: string): never {
+  throw new BadRequestError(`Invalid payload for feedback_type ${req.feedback_type}: ${why}`);
+}
+
+/** Throws 400 unless the request's refs and payload fit its feedback type. */
+export function validateFeedback(req: FeedbackCreateReq): void {
+  if (!req.weave_ref.startsWith('weave:///')) {
+    throw new BadRequestError(`Invalid weave_ref "${req.weave_ref}": expected a weave:/// ref, e.g. weave:///<entity>/<project>/call/<id>`);
+  }
+  const { payload } = req;
+  if (req.feedback_type === REACTION_TYPE && typeof payload.emoji !== 'string') invalidPayload(req, 'emoji must be a string');
+  if (req.feedback_type === NOTE_TYPE) {
+    const note = payload.note;
+    if (typeof note !== 'string' || note.length < 1 || note.length > MAX_NOTE_LENGTH) {
+      invalidPayload(req, `note must be a string of 1 to ${MAX_NOTE_LENGTH} characters`);
+    }
+  }
+  if (req.feedback_type.startsWith(ANNOTATION_PREFIX)) {
+    const name = subname(req.feedback_type, ANNOTATION_PREFIX, 'annotation');
+    if (!req.annotation_ref) throw new BadRequestError('annotation_ref is required for annotation feedback');
+    const ref = parseRef(req.annotation_ref, 'annotation_ref', ['object']);
+    if (ref.name !== name) throw new BadRequestError(`annotation_ref must point to an object with name ${name}`);
+    if (ref.projectId !== req.project_id) {
+      throw new BadRequestError(`Annotation ref ${req.annotation_ref} does not match project id ${req.project_id}`);
+    }
+    if (!('value' in payload)) invalidPayload(req, 'value is required');
+  } else if (req.annotation_ref) {
+    throw new BadRequestError('annotation_ref is not allowed for non-annotation feedback');
+  } else if (req.feedback_type.startsWith(RUNNABLE_PREFIX)) {
+    const name = subname(req.feedback_type, RUNNABLE_PREFIX, 'runnable');
+    if (!req.runnable_ref) throw new BadRequestError('runnable_ref is required for runnable feedback');
+    const ref = parseRef(req.runnable_ref, 'runnable_ref', ['op', 'object']);
+    if (ref.name !== name) throw new BadRequestError(`runnable_ref must point to an object with name ${name}`);
+    if (ref.kind === 'op' && !req.call_ref) throw new BadRequestError('call_ref is required for runnable feedback on ops');
+    if (!('output' in payload)) invalidPayload(req, 'output is required');
+  } else if (req.runnable_ref) {
+    throw new BadRequestError('runnable_ref is not allowed for non-runnable feedback');
+  } else if (req.call_ref) {
+    throw new BadRequestError('call_ref is not allowed for non-runnable feedback');
+  } else if (req.trigger_ref) {
+    throw new BadRequestError('trigger_ref is not allowed for non-runnable feedback');
+  }
+  if (req.call_ref) parseRef(req.call_ref, 'call_ref', ['call']);
+  if (req.trigger_ref) parseRef(req.trigger_ref, 'trigger_ref', ['object']);
+}
+
+/** The payload as stored: reactions gain their aliases. */
+export function processPayload(req: FeedbackCreateReq): Record<string, unknown> {
+  const payload = { ...req.payload };
+  if (req.feedback_type === REACTION_TYPE) {
+    const emoji = payload.emoji as string;
+    if (countEmojis(emoji) !== 1) throw new BadRequestError('Value of emoji key in payload must be exactly one emoji');
+    payload.alias = demojize(emoji);
+    payload.detoned = detone(emoji);
+    payload.detoned_alias = demojize(payload.detoned as string);
+  }
+  return payload;
+}
+
+/** A validated request as the row to store, created by `userId` at `now` (epoch µs). */
+export function toFeedbackWrite(req: FeedbackCreateReq, userId: string, now: number): FeedbackWrite {
+  validateFeedback(req);
+  const payloadJson = JSON.stringify(processPayload(req));
+  if (Buffer.byteLength(payloadJson) > MAX_PAYLOAD_BYTES) throw new BadRequestError('Feedback payload too large');
+  return {
+    projectId: req.project_id,
+    id: req.id ?? uuidv7(),
+    weaveRef: req.weave_ref,
+    wbUserId: userId,
+    creator: req.creator ?? null,
+    createdAt: now,
+    feedbackType: req.feedback_type,
+    payloadJson,
+    annotationRef: req.annotation_ref ?? null,
+    runnableRef: req.runnable_ref ?? null,
+    callRef: req.call_ref ?? null,
+    triggerRef: req.trigger_ref ?? null,
+    queueId: req.queue_id ?? null,
+  };
+}

@@ -1,0 +1,170 @@
+/**
+ * `/feedback/stats` (time buckets of payload metrics) and `/feedback/payload_schema` (which
+ * payload paths exist), computed from the rows the store streams. api/evaluation-and-more.md §4.
+ *
+ * Decisions where the reference is not spelled out:
+ * - Granularity defaults like `/calls/stats`: ≤2 h → 5 min, ≤12 h → 1 h, ≤3 d → 6 h,
+ *   ≤14 d → 12 h, else 1 day; never more than 10 000 buckets.
+ * - Buckets start at multiples of the granularity in the requested time zone (its offset at
+ *   `start`), the first one at or before `start`; every bucket in the window is listed.
+ * - Keys are `<agg>__<slug>` and `p<N>__<slug>`, the slug being the json_path with dots as
+ *   `_`. sum/count/count_true/count_false are 0 in an empty bucket, the others null.
+ * - A numeric metric reads JSON numbers and numeric strings; a boolean one true/false (also
+ *   as strings); a categorical one any scalar, counted with `count`.
+ * - payload_schema samples the newest `sample_limit` rows (default 2000, at most 5000); a
+ *   path whose values disagree in type gets `value_type: null`.
+ */
+import type {
+  FeedbackAggregation,
+  FeedbackMetricSpec,
+  FeedbackPayloadSchemaReq,
+  FeedbackStatsReq,
+  FeedbackStatsRes,
+} from '../../contract/feedback.js';
+import { BadRequestError } from '../http/errors.js';
+import type { FeedbackStore } from '../store/FeedbackStore.js';
+import { formatMicros, nowMicros, parseIsoToMicros } from './datetime.js';
+import { percentile } from './percentile.js';
+
+const SECOND = 1_000_000;
+const MAX_BUCKETS = 10_000;
+
+/** The window as epoch microseconds; 400 when it is empty or unreadable. */
+function resolveWindow(start: string, end: string | null | undefined): [number, number] {
+  const from = parseIsoToMicros(start);
+  const to = end ? parseIsoToMicros(end) : nowMicros();
+  if (from === null || to === null) throw new BadRequestError('start and end must be ISO 8601 datetimes');
+  if (to <= from) throw new BadRequestError('end must be after start');
+  return [from, to];
+}
+
+/** Bucket width in seconds for a window of `span` seconds. */
+export function chooseGranularity(span: number, requested: number | null | undefined): number {
+  const g = requested ?? (span <= 7200 ? 300 : span <= 43200 ? 3600 : span <= 259200 ? 21600 : span <= 1209600 ? 43200 : 86400);
+  return span / g > MAX_BUCKETS ? Math.floor(span / MAX_BUCKETS) + 1 : g;
+}
+
+/** Offset of `timeZone` from UTC at `micros`, in microseconds; 400 for an unknown zone. */
+function zoneOffset(timeZone: string, micros: number): number {
+  let parts: Intl.DateTimeFormatPart[];
+  try {
+    parts = new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' }).formatToParts(new Date(micros / 1000));
+  } catch {
+    throw new BadRequestError(`Unknown time zone "${timeZone}"; use an IANA name such as "Europe/Paris"`);
+  }
+  const get = (type: string) => Number(parts.find((p) => p.type === type)?.value);
+  const wall = Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second'));
+  return (wall - Math.floor(micros / 1000 / 1000) * 1000) * 1000;
+}
+
+/** A metric's value in one payload, typed as the spec asks, or undefined. */
+function readMetric(payload: unknown, spec: FeedbackMetricSpec): number | boolean | string | undefined {
+  let v: unknown = payload;
+  for (const key of spec.json_path.split('.')) {
+    if (v === null || typeof v !== 'object') return undefined;
+    v = (v as Record<string, unknown>)[key];
+  }
+  if (spec.value_type === 'numeric') {
+    const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
+    return Number.isFinite(n) ? n : undefined;
+  }
+  if (spec.value_type === 'boolean') return v === true || v === 'true' ? true : v === false || v === 'false' ? false : undefined;
+  return typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' ? String(v) : undefined;
+}
+
+const DEFAULT_AGGREGATIONS: Record<FeedbackMetricSpec['value_type'], FeedbackAggregation[]> = {
+  numeric: ['avg', 'min', 'max'],
+  boolean: ['count_true', 'count_false'],
+  categorical: ['count'],
+};
+
+/** Each requested aggregation and percentile of one metric over some values. */
+function summarize(spec: FeedbackMetricSpec, values: (number | boolean | string)[]): Record<string, number | null> {
+  const nums = values.filter((v): v is number => typeof v === 'number').sort((a, b) => a - b);
+  const sum = nums.reduce((a, b) => a + b, 0);
+  const out: Record<string, number | null> = {};
+  for (const agg of spec.aggregations?.length ? spec.aggregations : DEFAULT_AGGREGATIONS[spec.value_type]) {
+    out[agg] = {
+      sum,
+      avg: nums.length ? sum / nums.length : null,
+      min: nums.length ? nums[0]! : null,
+      max: nums.length ? nums[nums.length - 1]! : null,
+      count: values.length,
+      count_true: values.filter((v) => v === true).length,
+      count_false: values.filter((v) => v === false).length,
+    }[agg];
+  }
+  if (spec.value_type === 'numeric') for (const p of spec.percentiles ?? []) out[`p${p}`] = percentile(nums, p / 100);
+  return out;
+}
+
+const slugOf = (jsonPath: string) => jsonPath.replace(/\./g, '_');
+
+/** `/feedback/stats`. */
+export async function feedbackStats(store: FeedbackStore, req: FeedbackStatsReq): Promise<FeedbackStatsRes> {
+  const [start, end] = resolveWindow(req.start, req.end);
+  const timezone = req.timezone ?? 'UTC';
+  const granularity = chooseGranularity((end - start) / SECOND, req.granularity);
+  const width = granularity * SECOND;
+  const offset = zoneOffset(timezone, start);
+  const origin = Math.floor((start + offset) / width) * width - offset;
+  const metrics = req.metrics ?? [];
+  const buckets = Array.from({ length: Math.ceil((end - origin) / width) }, () => ({
+    count: 0,
+    values: metrics.map(() => [] as (number | boolean | string)[]),
+  }));
+  const all = metrics.map(() => [] as (number | boolean | string)[]);
+  const rows = store.feedbackPayloads({ projectId: req.project_id, start, end, feedbackType: req.feedback_type, triggerRef: req.trigger_ref });
+  for await (const row of rows) {
+    const bucket = buckets[Math.floor((row.createdAt - origin) / width)]!;
+    bucket.count += 1;
+    metrics.forEach((spec, i) => {
+      const v = readMetric(row.payload, spec);
+      if (v === undefined) return;
+      bucket.values[i]!.push(v);
+      all[i]!.push(v);
+    });
+  }
+  return {
+    start: formatMicros(start),
+    end: formatMicros(end),
+    granularity,
+    timezone,
+    buckets: buckets.map((b, index) => {
+      const out: Record<string, unknown> = { timestamp: formatMicros(origin + index * width), count: b.count };
+      metrics.forEach((spec, i) => {
+        for (const [agg, v] of Object.entries(summarize(spec, b.values[i]!))) out[`${agg}__${slugOf(spec.json_path)}`] = v;
+      });
+      return out;
+    }),
+    window_stats: Object.fromEntries(metrics.map((spec, i) => [slugOf(spec.json_path), summarize(spec, all[i]!)])),
+  };
+}
+
+type ValueType = 'numeric' | 'boolean' | 'categorical' | null;
+
+const typeOf = (v: unknown): ValueType =>
+  typeof v === 'number' ? 'numeric' : typeof v === 'boolean' ? 'boolean' : typeof v === 'string' ? 'categorical' : null;
+
+/** Records every leaf path of a payload with the type of its value. */
+function collectLeaves(value: unknown, path: string, out: Map<string, ValueType | 'mixed'>): void {
+  if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+    for (const [k, v] of Object.entries(value)) collectLeaves(v, path ? `${path}.${k}` : k, out);
+    return;
+  }
+  if (!path) return;
+  const type = typeOf(value);
+  const seen = out.get(path);
+  out.set(path, seen === undefined || seen === type ? type : 'mixed');
+}
+
+/** `/feedback/payload_schema`. */
+export async function feedbackPayloadSchema(store: FeedbackStore, req: FeedbackPayloadSchemaReq) {
+  const [start, end] = resolveWindow(req.start, req.end);
+  const newest = Math.min(req.sample_limit ?? 2000, 5000);
+  const leaves = new Map<string, ValueType | 'mixed'>();
+  const rows = store.feedbackPayloads({ projectId: req.project_id, start, end, feedbackType: req.feedback_type, triggerRef: req.trigger_ref, newest });
+  for await (const row of rows) collectLeaves(row.payload, '', leaves);
+  const paths = [...leaves].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return { paths: paths.map(([json_path, t]) => ({ json_path, value_type: t === 'mixed' ? null : t })) };
+}

@@ -1,0 +1,83 @@
+/**
+ * `POST /otel/v1/traces`: decode an OTLP export, find each resource's project, check the
+ * caller may write there, and store every span as a call in one transaction.
+ *
+ * - Project: the resource attributes `wandb.entity` + `wandb.project`, else the `project_id`
+ *   header (`<entity>/<project>`); neither → 400. Every project is access-checked (403)
+ *   before anything is written.
+ * - A span whose attributes clash (`a.b` both a value and a prefix) or that lacks its ids is
+ *   rejected and reported in `partial_success`; the other spans are stored. The message joins
+ *   the first 20 reasons with "; " (then "; ..."), as the reference does.
+ */
+import type { OtelExportRes } from '../../../contract/otel.js';
+import { assertProjectAccess, type AuthUser } from '../../auth/authenticate.js';
+import { BadRequestError } from '../../http/errors.js';
+import type { CallWrite, Store } from '../../store/Store.js';
+import { toEndWrite, toStartWrite } from '../calls.js';
+import { AttributeConflictError, expandAttributes, type Tree } from './attributeTree.js';
+import { PROJECT_KEYS } from './conventions.js';
+import { decodeOtlp, type OtlpResourceSpans } from './otlpDecode.js';
+import { spanToCall } from './spanToCall.js';
+
+const MAX_MESSAGES = 20;
+const PROJECT_ID = /^[^/\s]+\/[^/\s]+$/;
+
+/** The project a resource's spans go to. */
+function projectOf(rs: OtlpResourceSpans, headerProjectId: string | null): string {
+  const attr = (key: string) => rs.resource.attributes.find(([k]) => k === key)?.[1];
+  const [entity, project] = [attr(PROJECT_KEYS.entity), attr(PROJECT_KEYS.project)];
+  const projectId = typeof entity === 'string' && entity && typeof project === 'string' && project ? `${entity}/${project}` : headerProjectId;
+  if (!projectId) {
+    throw new BadRequestError('No project: set the resource attributes wandb.entity and wandb.project, or send a "project_id: <entity>/<project>" header');
+  }
+  if (!PROJECT_ID.test(projectId)) throw new BadRequestError(`Invalid project "${projectId}": expected "<entity>/<project>"`);
+  return projectId;
+}
+
+export async function exportTraces(req: {
+  store: Store;
+  user: AuthUser;
+  body: Uint8Array;
+  contentType: string | null;
+  headerProjectId: string | null;
+}): Promise<OtelExportRes> {
+  const resourceSpans = decodeOtlp(req.body, req.contentType);
+  const targets = resourceSpans.map((rs) => ({ rs, projectId: projectOf(rs, req.headerProjectId) }));
+  assertProjectAccess(req.user, new Set(targets.map((t) => t.projectId)));
+
+  const writes: CallWrite[] = [];
+  const reasons: string[] = [];
+  for (const { rs, projectId } of targets) {
+    let resourceTree: Tree;
+    try {
+      resourceTree = expandAttributes(rs.resource.attributes);
+    } catch (err) {
+      if (!(err instanceof AttributeConflictError)) throw err;
+      for (const span of rs.spans) reasons.push(`span ${span.spanId}: resource ${err.message}`);
+      continue;
+    }
+    const resource = { tree: resourceTree, droppedAttributesCount: rs.resource.droppedAttributesCount };
+    for (const span of rs.spans) {
+      if (!/^[0-9a-f]{16}$/.test(span.spanId) || !/^[0-9a-f]{32}$/.test(span.traceId)) {
+        reasons.push(`span "${span.name}": span_id must be 8 bytes and trace_id 16 bytes`);
+        continue;
+      }
+      try {
+        const { start, end } = spanToCall(span, resource, projectId);
+        writes.push(toStartWrite(start, req.user.username), toEndWrite(end));
+      } catch (err) {
+        if (!(err instanceof AttributeConflictError)) throw err;
+        reasons.push(`span ${span.spanId}: ${err.message}`);
+      }
+    }
+  }
+  if (writes.length) await req.store.calls.writeCalls(writes);
+  if (reasons.length === 0) return { partial_success: null };
+  const shown = reasons.slice(0, MAX_MESSAGES).join('; ');
+  return {
+    partial_success: {
+      rejected_spans: reasons.length,
+      error_message: reasons.length > MAX_MESSAGES ? `${shown}; ...` : shown,
+    },
+  };
+}

@@ -1,0 +1,40 @@
+/** Cost (LLM price) endpoints: thin maps from endpoint name to domain and store calls. */
+import { toPriceRecords } from '../domain/costs.js';
+import { nowMicros } from '../domain/datetime.js';
+import { idsFromPurgeQuery } from '../domain/purgeQuery.js';
+import { defineRoutes } from '../http/defineRoutes.js';
+
+const PURGE_MESSAGE = 'Can only purge costs by specifying one or more cost ids';
+
+export const costRoutes = defineRoutes({
+  costCreate: {
+    handler: async (req, { store, user }) => {
+      const rows = toPriceRecords(req, user.username, nowMicros());
+      await store.costs.createPrices(rows);
+      return { ids: rows.map((r) => [r.id, r.llmId] as [string, string]) };
+    },
+  },
+
+  costQuery: {
+    // The reference scopes a query given with `query` to every project's prices; here a
+    // project only ever sees its own.
+    handler: async (req, { store }) => ({
+      results: await store.costs.queryPrices({
+        projectId: req.project_id,
+        fields: req.fields,
+        query: req.query,
+        sortBy: req.sort_by,
+        limit: req.limit,
+        offset: req.offset,
+      }),
+    }),
+  },
+
+  costPurge: {
+    handler: async (req, { store }) => {
+      const ids = idsFromPurgeQuery(req.query, { allowIn: true, message: PURGE_MESSAGE });
+      await store.costs.purgePrices({ projectId: req.project_id, ids });
+      return {};
+    },
+  },
+});

@@ -1,0 +1,84 @@
+/** Feedback endpoints: thin maps from endpoint name to domain and store calls. */
+import type { FeedbackCreateReq } from '../../contract/feedback.js';
+import { formatMicros, nowMicros } from '../domain/datetime.js';
+import { toFeedbackWrite } from '../domain/feedback.js';
+import { feedbackPayloadSchema, feedbackStats } from '../domain/feedbackStats.js';
+import { idsFromPurgeQuery } from '../domain/purgeQuery.js';
+import { defineRoutes } from '../http/defineRoutes.js';
+import { NotFoundError } from '../http/errors.js';
+import type { FeedbackWrite } from '../store/FeedbackStore.js';
+
+const PURGE_MESSAGE = 'Can only purge feedback by specifying one or more feedback ids';
+
+/** The create answer for a stored row: its payload as processed (reactions gain aliases). */
+const createdRes = (row: FeedbackWrite) => ({
+  id: row.id,
+  created_at: formatMicros(row.createdAt),
+  wb_user_id: row.wbUserId,
+  payload: JSON.parse(row.payloadJson) as Record<string, unknown>,
+});
+
+/** Every request validated before any is written, so a bad one leaves nothing behind. */
+const toWrites = (reqs: FeedbackCreateReq[], userId: string): FeedbackWrite[] => {
+  const now = nowMicros();
+  return reqs.map((req) => toFeedbackWrite(req, userId, now));
+};
+
+export const feedbackRoutes = defineRoutes({
+  feedbackCreate: {
+    handler: async (req, { store, user }) => {
+      const [row] = toWrites([req], user.username);
+      await store.feedback.createFeedback([row!]);
+      return createdRes(row!);
+    },
+  },
+
+  feedbackBatchCreate: {
+    projects: (input) => input.batch.map((item) => item.project_id),
+    handler: async ({ batch }, { store, user }) => {
+      const rows = toWrites(batch, user.username);
+      await store.feedback.createFeedback(rows);
+      return { res: rows.map(createdRes) };
+    },
+  },
+
+  feedbackQuery: {
+    handler: async (req, { store }) => ({
+      result: await store.feedback.queryFeedback({
+        projectId: req.project_id,
+        fields: req.fields,
+        query: req.query,
+        sortBy: req.sort_by,
+        limit: req.limit,
+        offset: req.offset,
+      }),
+    }),
+  },
+
+  feedbackPurge: {
+    handler: async (req, { store }) => {
+      const ids = idsFromPurgeQuery(req.query, { allowIn: false, message: PURGE_MESSAGE });
+      await store.feedback.purgeFeedback({ projectId: req.project_id, ids });
+      return {};
+    },
+  },
+
+  feedbackReplace: {
+    handler: async ({ feedback_id, ...req }, { store, user }) => {
+      const [row] = toWrites([req], user.username);
+      // Unlike the reference (which purges, then creates whatever it was given), an unknown
+      // id is a 404: replacing nothing is almost always a stale client view.
+      const replaced = await store.feedback.replaceFeedback({ projectId: req.project_id, feedbackId: feedback_id, row: row! });
+      if (!replaced) throw new NotFoundError(`Feedback ${feedback_id} not found in project ${req.project_id}`);
+      return createdRes(row!);
+    },
+  },
+
+  feedbackStats: {
+    handler: (req, { store }) => feedbackStats(store.feedback, req),
+  },
+
+  feedbackPayloadSchema: {
+    handler: (req, { store }) => feedbackPayloadSchema(store.feedback, req),
+  },
+});
