@@ -37,11 +37,13 @@ export function createClient(options: ClientOptions): WeftClient {
   if (options.auth) baseHeaders.authorization = basicAuthHeader(options.auth.username, options.auth.password);
 
   async function send(name: EndpointName, req: Record<string, unknown>, opts?: CallOptions) {
-    const { method, path } = endpoints[name];
+    const { method, path, body: bodyKind }: EndpointDef = endpoints[name];
     const { url, body } = buildRequest(options.baseUrl, method, path, req ?? {});
     const headers: Record<string, string> = { ...baseHeaders };
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    const res = await doFetch(url, { method, headers, body, signal: opts?.signal });
+    // Multipart endpoints (file uploads) send their fields as form data; fetch sets the boundary.
+    const payload = bodyKind === 'multipart' ? toFormData(req ?? {}) : body;
+    if (typeof payload === 'string') headers['content-type'] = 'application/json';
+    const res = await doFetch(url, { method, headers, body: payload, signal: opts?.signal });
     if (!res.ok) throw await HttpError.fromResponse(res);
     return res;
   }
@@ -62,6 +64,16 @@ async function* streamLines(open: () => Promise<Response>): AsyncIterable<unknow
   const res = await open();
   if (!res.body) return;
   yield* readJsonLines(res.body);
+}
+
+/** Form fields of a multipart request: Blobs as file parts, other non-null values as text. */
+function toFormData(req: Record<string, unknown>): FormData {
+  const form = new FormData();
+  for (const [key, value] of Object.entries(req)) {
+    if (value instanceof Blob) form.append(key, value);
+    else if (value !== undefined && value !== null) form.append(key, String(value));
+  }
+  return form;
 }
 
 /** `Basic base64(user:password)`, UTF-8 safe in browsers and Node. */

@@ -10,8 +10,12 @@ import type { z } from 'zod';
 import * as calls from './calls.js';
 import * as costs from './costs.js';
 import * as feedback from './feedback.js';
+import * as files from './files.js';
+import * as objects from './objects.js';
 import * as otel from './otel.js';
+import * as refs from './refs.js';
 import * as service from './service.js';
+import * as tables from './tables.js';
 import * as threads from './threads.js';
 import * as weft from './weft.js';
 
@@ -38,9 +42,10 @@ export interface EndpointDef<Req extends z.ZodType = z.ZodType, Res extends z.Zo
   /**
    * `'binary'`: the request body is not JSON (an OTLP protobuf export, say). The route layer
    * then validates `req` against path and query parameters only and hands the raw bytes to
-   * the handler as `ctx.body`.
+   * the handler as `ctx.body`. `'multipart'`: the body is multipart/form-data; its text fields
+   * and file parts (as `File`s) are validated with `req` like JSON fields would be.
    */
-  readonly body?: 'binary';
+  readonly body?: 'binary' | 'multipart';
 }
 
 const def = <const E extends EndpointDef>(e: E): E => e;
@@ -82,6 +87,37 @@ export const endpoints = {
 
   // OpenTelemetry
   otelExport: def({ group: 'OpenTelemetry, refs', method: 'POST', path: '/otel/v1/traces', summary: 'Export OTLP traces (protobuf or JSON); spans become calls', req: otel.OtelExportReq, res: otel.OtelExportRes, body: 'binary' }),
+
+  // Objects, with tags and aliases
+  objCreate: def({ group: 'Object', method: 'POST', path: '/obj/create', summary: 'Create an object version', req: objects.ObjCreateReq, res: objects.ObjCreateRes }),
+  objRead: def({ group: 'Object', method: 'POST', path: '/obj/read', summary: 'Read an object version (digest, latest, v<N> or alias)', req: objects.ObjReadReq, res: objects.ObjReadRes }),
+  objDelete: def({ group: 'Object', method: 'POST', path: '/obj/delete', summary: 'Soft-delete object versions', req: objects.ObjDeleteReq, res: objects.ObjDeleteRes }),
+  objsQuery: def({ group: 'Object', method: 'POST', path: '/objs/query', summary: 'Query object versions', req: objects.ObjQueryReq, res: objects.ObjQueryRes }),
+  objSetAliases: def({ group: 'Object', method: 'PUT', path: '/objs/:object_id/aliases', summary: 'Point aliases at an object version', req: objects.ObjSetAliasesReq, res: objects.EmptyRes }),
+  objRemoveAliases: def({ group: 'Object', method: 'POST', path: '/objs/:object_id/aliases/remove', summary: "Remove aliases from an object", req: objects.ObjRemoveAliasesReq, res: objects.EmptyRes }),
+  objAddTags: def({ group: 'Object', method: 'PUT', path: '/objs/:object_id/versions/:digest/tags', summary: 'Add tags to an object version', req: objects.ObjTagsReq, res: objects.EmptyRes }),
+  objRemoveTags: def({ group: 'Object', method: 'POST', path: '/objs/:object_id/versions/:digest/tags/remove', summary: 'Remove tags from an object version', req: objects.ObjTagsReq, res: objects.EmptyRes }),
+  tagsList: def({ group: 'Object', method: 'GET', path: '/tags', summary: "The project's tags", req: objects.ProjectScopedReq, res: objects.TagsListRes }),
+  aliasesList: def({ group: 'Object', method: 'GET', path: '/aliases', summary: "The project's aliases", req: objects.ProjectScopedReq, res: objects.AliasesListRes }),
+
+  // Tables
+  tableCreate: def({ group: 'Tables', method: 'POST', path: '/table/create', summary: 'Create a table from rows', req: tables.TableCreateReq, res: tables.TableCreateRes }),
+  tableCreateFromDigests: def({ group: 'Tables', method: 'POST', path: '/table/create_from_digests', summary: 'Create a table from stored row digests', req: tables.TableCreateFromDigestsReq, res: tables.TableCreateFromDigestsRes }),
+  tableUpdate: def({ group: 'Tables', method: 'POST', path: '/table/update', summary: 'Derive a table by appending, popping or inserting rows', req: tables.TableUpdateReq, res: tables.TableUpdateRes }),
+  tableQuery: def({ group: 'Tables', method: 'POST', path: '/table/query', summary: 'Query the rows of a table', req: tables.TableQueryReq, res: tables.TableQueryRes }),
+  tableQueryStream: def({ group: 'Tables', method: 'POST', path: '/table/query_stream', summary: 'Query the rows of a table as JSON lines', req: tables.TableQueryReq, res: tables.TableRowSchema, stream: true }),
+  tableQueryStats: def({ group: 'Tables', method: 'POST', path: '/table/query_stats', summary: 'Row count of a table', req: tables.TableQueryStatsReq, res: tables.TableQueryStatsRes }),
+  tableQueryStatsBatch: def({ group: 'Tables', method: 'POST', path: '/table/query_stats_batch', summary: 'Row counts and sizes of tables', req: tables.TableQueryStatsBatchReq, res: tables.TableQueryStatsBatchRes }),
+
+  // Files (the Python SDK uses the /files/... spellings)
+  fileCreate: def({ group: 'File and image', method: 'POST', path: '/file/create', summary: 'Upload a file (multipart: project_id, file)', req: files.FileCreateReq, res: files.FileCreateRes, body: 'multipart' }),
+  filesCreate: def({ group: 'File and image', method: 'POST', path: '/files/create', summary: 'Upload a file (alias of /file/create)', req: files.FileCreateReq, res: files.FileCreateRes, body: 'multipart' }),
+  fileContent: def({ group: 'File and image', method: 'POST', path: '/file/content', summary: "A file's bytes", req: files.FileContentReadReq, res: files.FileContentReadRes, raw: true }),
+  filesContent: def({ group: 'File and image', method: 'POST', path: '/files/content', summary: "A file's bytes (alias of /file/content)", req: files.FileContentReadReq, res: files.FileContentReadRes, raw: true }),
+  filesQueryStats: def({ group: 'File and image', method: 'POST', path: '/files/query_stats', summary: 'Total size of the files in a project', req: files.FilesStatsReq, res: files.FilesStatsRes }),
+
+  // Refs
+  refsReadBatch: def({ group: 'OpenTelemetry, refs', method: 'POST', path: '/refs/read_batch', summary: 'Resolve weave:/// refs to their values', req: refs.RefsReadBatchReq, res: refs.RefsReadBatchRes }),
 
   // Weft's own account endpoints (not part of the Weave interface)
   whoami: def({ group: 'Weft', method: 'GET', path: '/weft/whoami', summary: 'The authenticated user, with their entities', req: service.Empty, res: weft.WhoamiRes }),

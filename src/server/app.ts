@@ -11,7 +11,11 @@ import { costRoutes } from './routes/costs.js';
 import { exportRoutes } from './routes/export.js';
 import { feedbackRoutes } from './routes/feedback.js';
 import { otelRoutes } from './routes/otel.js';
+import { fileRoutes } from './routes/files.js';
+import { objectRoutes } from './routes/objects.js';
+import { refRoutes } from './routes/refs.js';
 import { serviceRoutes } from './routes/service.js';
+import { tableRoutes } from './routes/tables.js';
 import { threadRoutes } from './routes/threads.js';
 import type { Store } from './store/Store.js';
 
@@ -29,7 +33,7 @@ export function createApp(deps: AppDeps): Hono {
   const app = new Hono();
   app.get('/openapi.json', (c) => c.json(buildOpenApi()));
   app.get('/docs', (c) => c.html(docsPage()));
-  mountRoutes(app, [serviceRoutes, callRoutes, exportRoutes, threadRoutes, feedbackRoutes, costRoutes, otelRoutes], deps);
+  mountRoutes(app, [serviceRoutes, callRoutes, exportRoutes, threadRoutes, feedbackRoutes, costRoutes, otelRoutes, objectRoutes, tableRoutes, fileRoutes, refRoutes], deps);
   deps.mountDashboard?.(app);
   app.notFound((c) => toErrorResponse(new NotFoundError(`No endpoint ${c.req.method} ${c.req.path}; see /docs`), deps.log, c.req.path));
   app.onError((err, c) => toErrorResponse(err, deps.log, `${c.req.method} ${c.req.path}`));

@@ -28,6 +28,11 @@ export interface RequestContext {
   request: Request;
   /** The request bytes (after Content-Encoding) of `body: 'binary'` endpoints; null otherwise. */
   body: Uint8Array | null;
+  /**
+   * The JSON body text as received, for the handlers that must re-read it losslessly (object
+   * and row digests tell `1.0` from `1`); null for GET/DELETE, binary and multipart bodies.
+   */
+  rawBody: string | null;
   log: Logger;
 }
 
@@ -80,8 +85,9 @@ async function handle(c: Context, name: EndpointName, route: RouteDef<EndpointNa
     const user = endpoint.public ? null : await deps.authenticator.authenticate(authorizationOf(c));
     const binary = endpoint.body === 'binary';
     const requestBody = binary ? await readBinaryBody(c, deps.maxBodyBytes) : null;
-    const fieldsFrom = binary || endpoint.method === 'GET' || endpoint.method === 'DELETE' ? 'query' : 'json';
-    const { raw, sourceOf } = await readInput(c, fieldsFrom, deps.maxBodyBytes);
+    const fieldsFrom =
+      binary || endpoint.method === 'GET' || endpoint.method === 'DELETE' ? 'query' : endpoint.body === 'multipart' ? 'form' : 'json';
+    const { raw, sourceOf, text } = await readInput(c, fieldsFrom, deps.maxBodyBytes);
     coerceStrings(endpoint.req, raw, (k) => sourceOf(k) !== 'body');
     const input = validate(endpoint.req, raw, sourceOf) as Input<EndpointName>;
     if (user) assertProjectAccess(user, route.projects ? route.projects(input) : defaultProjects(input));
@@ -92,6 +98,7 @@ async function handle(c: Context, name: EndpointName, route: RouteDef<EndpointNa
       remoteIp: remoteIp(c),
       request: c.req.raw,
       body: requestBody,
+      rawBody: text,
       log: deps.log,
     };
     const result = route.handler(input, ctx);
@@ -148,10 +155,14 @@ async function readBinaryBody(c: Context, maxBytes: number): Promise<Uint8Array>
   }
 }
 
-/** Path params, then the query string (GET/DELETE, binary bodies) or the JSON body, as one object. */
-async function readInput(c: Context, fieldsFrom: 'query' | 'json', maxBytes: number) {
+/**
+ * Path params, then the query string (GET/DELETE, binary bodies), the form fields (multipart)
+ * or the JSON body, as one object; `text` is the JSON body text.
+ */
+async function readInput(c: Context, fieldsFrom: 'query' | 'json' | 'form', maxBytes: number) {
   const sources = new Map<string, InputSource>();
   const raw: Record<string, unknown> = {};
+  let text: string | null = null;
   for (const [k, v] of Object.entries(c.req.param() as Record<string, string>)) {
     raw[k] = v;
     sources.set(k, 'path');
@@ -162,25 +173,49 @@ async function readInput(c: Context, fieldsFrom: 'query' | 'json', maxBytes: num
       raw[k] = values.length === 1 ? values[0] : values;
       sources.set(k, 'query');
     }
+  } else if (fieldsFrom === 'form') {
+    for (const [k, v] of await readFormFields(c, maxBytes)) if (!sources.has(k)) raw[k] = v;
   } else {
-    const body = await readJsonBody(c, maxBytes);
+    text = await readBodyText(c, maxBytes);
+    const body = text === null ? null : parseJson(text);
     if (body !== null && typeof body === 'object' && !Array.isArray(body)) {
       for (const [k, v] of Object.entries(body)) if (!sources.has(k)) raw[k] = v;
     } else if (body !== null) {
       throw new ValidationError([{ loc: ['body'], msg: 'Input should be a JSON object', type: 'model_attributes_type' }]);
     }
   }
-  return { raw, sourceOf: (key: string | number | undefined) => sources.get(String(key)) ?? 'body' };
+  return { raw, text, sourceOf: (key: string | number | undefined) => sources.get(String(key)) ?? 'body' };
 }
 
-/** Reads the body as JSON whatever its Content-Type (the Python SDK sends none). */
-export async function readJsonBody(c: Context, maxBytes: number): Promise<unknown> {
+/**
+ * The fields of a multipart/form-data body (`body: 'multipart'` endpoints): text fields as
+ * strings, file parts as `File`s, the last value winning. The size limit holds for the whole
+ * body, read before parsing, so a body without Content-Length is bounded too.
+ */
+async function readFormFields(c: Context, maxBytes: number): Promise<Map<string, FormDataEntryValue>> {
+  const bytes = await readBinaryBody(c, maxBytes);
+  const contentType = c.req.header('content-type') ?? '';
+  try {
+    return new Map(await new Response(bytes as Uint8Array<ArrayBuffer>, { headers: { 'content-type': contentType } }).formData());
+  } catch (err) {
+    const msg = `Expected a multipart/form-data body: ${(err as Error).message}`;
+    throw new ValidationError([{ loc: ['body'], msg, type: 'value_error' }]);
+  }
+}
+
+/**
+ * The body as UTF-8 text within the size limit, null when empty. It is read as JSON whatever
+ * its Content-Type (the Python SDK sends none).
+ */
+async function readBodyText(c: Context, maxBytes: number): Promise<string | null> {
   const length = Number(c.req.header('content-length') ?? 0);
   if (length > maxBytes) throw new TooLargeError();
   const bytes = new Uint8Array(await c.req.arrayBuffer());
   if (bytes.byteLength > maxBytes) throw new TooLargeError();
-  if (bytes.byteLength === 0) return null;
-  const text = new TextDecoder().decode(bytes);
+  return bytes.byteLength === 0 ? null : new TextDecoder().decode(bytes);
+}
+
+function parseJson(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch (err) {

@@ -12,6 +12,7 @@ import type { CallSchema, CallsFilter, CallsQueryReq } from '../../contract/call
 import type { Query, SortBy } from '../../contract/common.js';
 import type { CostsStore } from './CostsStore.js';
 import type { FeedbackStore } from './FeedbackStore.js';
+import type { ObjectVersionFilter } from '../../contract/objects.js';
 import type { ThreadStats } from '../domain/threadStats.js';
 
 /** The start part of a call, validated and normalised by the domain layer. */
@@ -148,10 +149,126 @@ export interface AccountsStore {
   revokeApiKey(keyId: string, at: number): Promise<boolean>;
 }
 
+/** A new object version, hashed and serialized by the domain layer. */
+export interface ObjectWrite {
+  projectId: string;
+  objectId: string;
+  digest: string;
+  kind: 'op' | 'object';
+  baseObjectClass: string | null;
+  leafObjectClass: string | null;
+  /** The value as compact JSON text; floats keep their `1.0` form. */
+  valJson: string;
+  /** Length of the hashed JSON text, which the reference reports as the size. */
+  sizeBytes: number;
+  wbUserId: string | null;
+  createdAt: number;
+}
+
+/** How a request names one version of an object: digest, `v<N>`, `latest` or an alias. */
+export type VersionSelector = { digest: string } | { index: number } | { latest: true } | { alias: string };
+
+/** A stored object version. */
+export interface ObjectRecord extends Omit<ObjectWrite, 'valJson'> {
+  /** Null when read with `metadataOnly`. */
+  valJson: string | null;
+  versionIndex: number;
+  isLatest: boolean;
+  deletedAt: number | null;
+  /** Sorted. */
+  tags: string[];
+  /** The explicit aliases, sorted; the virtual `latest` is the domain's business. */
+  aliases: string[];
+}
+
+export interface ObjectsQuery {
+  projectId: string;
+  filter?: ObjectVersionFilter | null;
+  /** Ties are broken by version_index ascending; default created_at, version_index ascending. */
+  sortBy?: { field: 'object_id' | 'created_at'; direction: 'asc' | 'desc' }[] | null;
+  limit?: number | null;
+  offset?: number | null;
+  metadataOnly?: boolean;
+}
+
+export interface ObjectsStore {
+  /**
+   * Adds a version, unless a live version with this digest exists (then nothing changes). The
+   * new version gets the next version_index and becomes the latest; a deleted digest revives.
+   */
+  createObject(write: ObjectWrite): Promise<void>;
+  /** One version, deleted or not (see `deletedAt`), or null. */
+  readObject(req: { projectId: string; objectId: string; version: VersionSelector; metadataOnly?: boolean }): Promise<ObjectRecord | null>;
+  /** Live versions matching the query, in order. */
+  queryObjects(query: ObjectsQuery): Promise<ObjectRecord[]>;
+  /**
+   * Soft-deletes the given live versions (null: all of them), drops their tags and aliases and
+   * makes the newest surviving version the latest. Returns how many were deleted.
+   */
+  deleteObjects(req: { projectId: string; objectId: string; digests: string[] | null; deletedAt: number }): Promise<number>;
+  /** Adds tags to a version (a set: adding twice is a no-op). */
+  addTags(req: { projectId: string; objectId: string; digest: string; tags: string[]; createdAt: number }): Promise<void>;
+  /** Removes tags from a version; absent tags are ignored. */
+  removeTags(req: { projectId: string; objectId: string; digest: string; tags: string[] }): Promise<void>;
+  /** Points each alias at this version, moving it off any other version of the object. */
+  setAliases(req: { projectId: string; objectId: string; digest: string; aliases: string[]; createdAt: number }): Promise<void>;
+  /** Removes aliases from the object; absent ones are ignored. */
+  removeAliases(req: { projectId: string; objectId: string; aliases: string[] }): Promise<void>;
+  /** Distinct tags in the project, sorted. */
+  listTags(projectId: string): Promise<string[]>;
+  /** Distinct aliases in the project, sorted. */
+  listAliases(projectId: string): Promise<string[]>;
+}
+
+export interface TableRowsQuery {
+  projectId: string;
+  digest: string;
+  /** Only rows with these digests. */
+  rowDigests?: string[] | null;
+  /** JSON paths (lists of keys) into the row; ties keep table order. Default: table order. */
+  sortBy?: { path: string[]; direction: 'asc' | 'desc' }[] | null;
+  limit?: number | null;
+  offset?: number | null;
+}
+
+export interface TableRowRecord {
+  digest: string;
+  valJson: string;
+  /** 0-based position in the table. */
+  originalIndex: number;
+}
+
+export interface TablesStore {
+  /** Stores the rows (once per digest) and the table as its ordered list of row digests. */
+  createTable(req: { projectId: string; digest: string; rowDigests: string[]; rows: { digest: string; valJson: string }[]; createdAt: number }): Promise<void>;
+  /** A table's row digests in order, or null when the table is unknown. */
+  readRowDigests(req: { projectId: string; digest: string }): Promise<string[] | null>;
+  /** Rows of a table (none when unknown), streamed without holding the table in memory. */
+  queryRows(query: TableRowsQuery): AsyncIterable<TableRowRecord>;
+  /** Row counts (and summed row sizes) of the known tables among `digests`. */
+  tableStats(req: { projectId: string; digests: string[]; includeStorageSize: boolean }): Promise<{ digest: string; count: number; storageSizeBytes: number | null }[]>;
+  /** Row values by row digest; unknown digests are absent from the map. */
+  readRows(req: { projectId: string; digests: string[] }): Promise<Map<string, string>>;
+}
+
+export interface FilesStore {
+  /** Stores a file's bytes (in the given chunks) unless its digest is already stored. */
+  createFile(req: { projectId: string; digest: string; name: string; chunks: Uint8Array[]; createdAt: number }): Promise<void>;
+  /** The file's size in bytes, or null when unknown. */
+  fileSize(req: { projectId: string; digest: string }): Promise<number | null>;
+  /** The file's bytes, chunk by chunk (nothing when unknown), without holding it whole. */
+  readFile(req: { projectId: string; digest: string }): AsyncIterable<Uint8Array>;
+  /** Sum of the sizes of the project's files. */
+  totalSize(projectId: string): Promise<number>;
+}
+
 export interface Store {
   readonly backend: string;
   readonly calls: CallsStore;
   readonly threads: ThreadsStore;
+  readonly objects: ObjectsStore;
+  readonly tables: TablesStore;
+  readonly files: FilesStore;
   readonly projects: ProjectsStore;
   readonly accounts: AccountsStore;
   /** Feedback on calls and other refs (FeedbackStore.ts). */

@@ -4,8 +4,11 @@ import { SqliteAccountsStore } from './accounts.js';
 import { SqliteCallsStore } from './calls.js';
 import { SqliteCostsStore } from './costs.js';
 import { SqliteFeedbackStore } from './feedback.js';
+import { SqliteFilesStore } from './files.js';
+import { SqliteObjectsStore } from './objects.js';
 import { SqliteProjectsStore } from './projects.js';
 import { SqliteDatabase } from './SqliteDatabase.js';
+import { SqliteTablesStore } from './tables.js';
 import { SqliteThreadsStore } from './threads.js';
 
 export class SqliteStore implements Store {
@@ -17,6 +20,9 @@ export class SqliteStore implements Store {
   readonly accounts: SqliteAccountsStore;
   readonly feedback: SqliteFeedbackStore;
   readonly costs: SqliteCostsStore;
+  readonly objects: SqliteObjectsStore;
+  readonly tables: SqliteTablesStore;
+  readonly files: SqliteFilesStore;
 
   constructor(file: string, options: { synchronous?: 'normal' | 'full' } = {}) {
     this.db = new SqliteDatabase(file, options);
@@ -26,6 +32,9 @@ export class SqliteStore implements Store {
     this.accounts = new SqliteAccountsStore(this.db);
     this.feedback = new SqliteFeedbackStore(this.db);
     this.costs = new SqliteCostsStore(this.db);
+    this.objects = new SqliteObjectsStore(this.db);
+    this.tables = new SqliteTablesStore(this.db);
+    this.files = new SqliteFilesStore(this.db);
   }
 
   async close(): Promise<void> {

@@ -1,0 +1,23 @@
+/**
+ * Files: content-addressed blobs (op source code, images, audio) that objects point at by
+ * digest (api/core.md §3.6; evaluation-and-more.md §4 "files/query_stats").
+ */
+import { z } from 'zod';
+import { ProjectId } from './common.js';
+
+// POST /file/create (multipart/form-data)
+export const FileCreateReq = z.object({
+  project_id: ProjectId,
+  file: z.instanceof(Blob).describe('The file part; its filename is stored'),
+  expected_digest: z.string().nullish().describe('409 when the content digest differs'),
+});
+export const FileCreateRes = z.object({ digest: z.string() });
+
+// POST /file/content
+export const FileContentReadReq = z.object({ project_id: ProjectId, digest: z.string() });
+/** Documents the raw answer: the file's bytes as application/octet-stream. */
+export const FileContentReadRes = z.string().describe('The file bytes (application/octet-stream)');
+
+// POST /files/query_stats
+export const FilesStatsReq = z.object({ project_id: ProjectId });
+export const FilesStatsRes = z.object({ total_size_bytes: z.number().int() });

@@ -1,0 +1,115 @@
+/**
+ * refs/read_batch (api/core.md §3.5): resolves each ref to the value it names.
+ *
+ * Decisions, from the reference servers (sqlite_trace_server.py, clickhouse refs repository):
+ * - more than 1000 refs, a call ref, or a bare table ref: 400 ("not supported in batch read";
+ *   calls are read with calls/stream_query, whole tables with table/query);
+ * - a version written as `latest`, `v<N>` or an alias: 400 (refs name content digests);
+ * - a missing object version: 404 (SQLite reference); a deleted one: null;
+ * - the extra path is walked edge by edge: `key`/`attr` look up a dict key, `index` a list
+ *   position (negative counts from the end, as in Python), `id` a row of the table ref it is
+ *   applied to. A missing key, index or row answers null (as the ClickHouse server does).
+ * - when the walk meets a ref string, it continues inside that object or table, but only
+ *   within the same project (a hop elsewhere answers null: its access was not checked).
+ * - a table-row ref (`.../table/<digest>/id/<row>`, what the TypeScript SDK's TableRowRef
+ *   writes) resolves to that row; the reference rejects all table refs, but these name one
+ *   small value and cost nothing to support.
+ */
+import { BadRequestError, NotFoundError } from '../http/errors.js';
+import type { Store } from '../store/Store.js';
+import { isContentDigest } from './digests.js';
+import { isRefString, parseRef, type WeaveRef } from './refs.js';
+
+const MAX_REFS = 1000;
+const MAX_HOPS = 64;
+
+type Json = unknown;
+
+/** Every project the refs name (each must be access-checked); 400 for an unparseable ref. */
+export function refProjects(refs: string[]): string[] {
+  return [...new Set(refs.map((r) => parseRef(r).projectId))];
+}
+
+export async function readRefs(store: Store, refs: string[]): Promise<Json[]> {
+  if (refs.length > MAX_REFS) throw new BadRequestError(`Too many refs: ${refs.length}; at most ${MAX_REFS} per request`);
+  const parsed = refs.map(parseRef);
+  for (const ref of parsed) {
+    if (ref.kind === 'call') throw new BadRequestError('Call refs not supported in batch read, use calls/stream_query');
+    if (ref.kind === 'table' && ref.extra[0] !== 'id') throw new BadRequestError('Table refs not supported, use table/query');
+    if ((ref.kind === 'object' || ref.kind === 'op') && !isContentDigest(ref.digest)) {
+      throw new BadRequestError(`Refs must name a content digest, not "${ref.digest}"`);
+    }
+  }
+  const out: Json[] = [];
+  for (const ref of parsed) out.push(await readTopLevel(store, ref));
+  return out;
+}
+
+async function readTopLevel(store: Store, ref: WeaveRef): Promise<Json> {
+  if (ref.kind === 'table') {
+    const rowDigest = ref.extra[1]!;
+    const rows = await store.tables.readRows({ projectId: ref.projectId, digests: [rowDigest] });
+    const row = rows.get(rowDigest);
+    if (row === undefined) throw new NotFoundError(`Row ${rowDigest} not found`);
+    return walk(store, ref.projectId, JSON.parse(row), ref.extra.slice(2));
+  }
+  if (ref.kind !== 'object' && ref.kind !== 'op') return null;
+  const obj = await store.objects.readObject({ projectId: ref.projectId, objectId: ref.name, version: { digest: ref.digest } });
+  if (!obj) throw new NotFoundError(`Obj ${ref.name}:${ref.digest} not found`);
+  if (obj.deletedAt !== null) return null;
+  return walk(store, ref.projectId, JSON.parse(obj.valJson!), ref.extra);
+}
+
+/** Follows edge/value pairs from `val`, entering refs met on the way; null when a step fails. */
+async function walk(store: Store, projectId: string, val: Json, extra: string[]): Promise<Json> {
+  let hops = 0;
+  for (let i = 0; i < extra.length; i += 2) {
+    const edge = extra[i]!;
+    const arg = extra[i + 1]!;
+    if (edge === 'id') {
+      val = await readRowOf(store, projectId, val, arg);
+    } else {
+      while (isRefString(val)) {
+        if (++hops > MAX_HOPS) return null;
+        val = await derefObject(store, projectId, val);
+      }
+      val = step(val, edge, arg);
+    }
+    if (val === undefined) return null;
+  }
+  return val;
+}
+
+function step(val: Json, edge: string, arg: string): Json | undefined {
+  if (edge === 'index') {
+    if (!Array.isArray(val)) return undefined;
+    const i = Number(arg);
+    return val[i < 0 ? val.length + i : i];
+  }
+  if (val === null || typeof val !== 'object' || Array.isArray(val)) return undefined;
+  return Object.hasOwn(val, arg) ? (val as Record<string, Json>)[arg] : undefined;
+}
+
+/** The value of an object ref met inside a value, if it is in the same project and live. */
+async function derefObject(store: Store, projectId: string, uri: string): Promise<Json | undefined> {
+  const ref = safeParse(uri);
+  if (!ref || (ref.kind !== 'object' && ref.kind !== 'op') || ref.projectId !== projectId || ref.extra.length > 0) return undefined;
+  const obj = await store.objects.readObject({ projectId, objectId: ref.name, version: { digest: ref.digest } });
+  return obj && obj.deletedAt === null ? JSON.parse(obj.valJson!) : undefined;
+}
+
+/** The `id` edge: the current value must be a table ref of the same project. */
+async function readRowOf(store: Store, projectId: string, val: Json, rowDigest: string): Promise<Json | undefined> {
+  const ref = isRefString(val) ? safeParse(val) : null;
+  if (!ref || ref.kind !== 'table' || ref.projectId !== projectId) return undefined;
+  const row = (await store.tables.readRows({ projectId, digests: [rowDigest] })).get(rowDigest);
+  return row === undefined ? undefined : JSON.parse(row);
+}
+
+function safeParse(uri: string): WeaveRef | null {
+  try {
+    return parseRef(uri);
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,24 @@
+/**
+ * File endpoints. `/files/create` and `/files/content` (what the Python SDK calls) share the
+ * handlers of `/file/create` and `/file/content`.
+ */
+import { createFile, fileContentResponse } from '../domain/files.js';
+import { defineRoutes, type RouteDef } from '../http/defineRoutes.js';
+
+const create: RouteDef<'fileCreate'> & RouteDef<'filesCreate'> = {
+  handler: (req, { store }) => createFile(store, { projectId: req.project_id, file: req.file, expectedDigest: req.expected_digest || null }),
+};
+
+const content: RouteDef<'fileContent'> & RouteDef<'filesContent'> = {
+  handler: (req, { store }) => fileContentResponse(store, { projectId: req.project_id, digest: req.digest }),
+};
+
+export const fileRoutes = defineRoutes({
+  fileCreate: create,
+  filesCreate: create,
+  fileContent: content,
+  filesContent: content,
+  filesQueryStats: {
+    handler: async (req, { store }) => ({ total_size_bytes: await store.files.totalSize(req.project_id) }),
+  },
+});

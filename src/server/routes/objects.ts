@@ -1,0 +1,79 @@
+/** Object endpoints, with tags and aliases: thin maps from endpoint name to domain calls. */
+import { createObject, deleteObjects, queryObjects, readLiveObject, toWireObject } from '../domain/objects.js';
+import { addTags, removeAliases, removeTags, setAliases } from '../domain/objectLabels.js';
+import { losslessAt, losslessBody } from '../domain/losslessJson.js';
+import { defineRoutes } from '../http/defineRoutes.js';
+
+export const objectRoutes = defineRoutes({
+  objCreate: {
+    projects: (input) => [input.obj.project_id],
+    handler: ({ obj }, { store, user, rawBody }) =>
+      createObject(store, {
+        projectId: obj.project_id,
+        objectId: obj.object_id,
+        // Re-read from the body text: the digest must see `1.0` where the client wrote it.
+        val: losslessAt(losslessBody(rawBody, { obj }), ['obj', 'val']) ?? null,
+        builtinObjectClass: obj.builtin_object_class ?? obj.set_base_object_class ?? null,
+        expectedDigest: obj.expected_digest ?? null,
+        wbUserId: user.username,
+      }),
+  },
+
+  objRead: {
+    handler: async (req, { store }) => {
+      const record = await readLiveObject(store, {
+        projectId: req.project_id,
+        objectId: req.object_id,
+        version: req.digest,
+        metadataOnly: req.metadata_only ?? false,
+      });
+      return { obj: toWireObject(record) };
+    },
+  },
+
+  objsQuery: {
+    handler: async (req, { store }) => ({ objs: await queryObjects(store, req) }),
+  },
+
+  objDelete: {
+    handler: async (req, { store }) => ({
+      num_deleted: await deleteObjects(store, { projectId: req.project_id, objectId: req.object_id, versions: req.digests ?? null }),
+    }),
+  },
+
+  objAddTags: {
+    handler: async (req, { store }) => {
+      await addTags(store, { projectId: req.project_id, objectId: req.object_id, version: req.digest, tags: req.tags });
+      return {};
+    },
+  },
+
+  objRemoveTags: {
+    handler: async (req, { store }) => {
+      await removeTags(store, { projectId: req.project_id, objectId: req.object_id, version: req.digest, tags: req.tags });
+      return {};
+    },
+  },
+
+  objSetAliases: {
+    handler: async (req, { store }) => {
+      await setAliases(store, { projectId: req.project_id, objectId: req.object_id, version: req.digest, aliases: req.aliases });
+      return {};
+    },
+  },
+
+  objRemoveAliases: {
+    handler: async (req, { store }) => {
+      await removeAliases(store, { projectId: req.project_id, objectId: req.object_id, aliases: req.aliases });
+      return {};
+    },
+  },
+
+  tagsList: {
+    handler: async (req, { store }) => ({ tags: await store.objects.listTags(req.project_id) }),
+  },
+
+  aliasesList: {
+    handler: async (req, { store }) => ({ aliases: await store.objects.listAliases(req.project_id) }),
+  },
+});

@@ -1,0 +1,10 @@
+/** Ref endpoints: every project a ref names is access-checked before anything is read. */
+import { readRefs, refProjects } from '../domain/refsRead.js';
+import { defineRoutes } from '../http/defineRoutes.js';
+
+export const refRoutes = defineRoutes({
+  refsReadBatch: {
+    projects: (input) => refProjects(input.refs),
+    handler: async (req, { store }) => ({ vals: await readRefs(store, req.refs) }),
+  },
+});
