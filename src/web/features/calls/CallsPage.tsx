@@ -49,15 +49,19 @@ export function CallsPage() {
       <header className="page-header">
         <h1>Calls</h1>
         <span className="muted" aria-live="polite">
-          {pages.total !== null ? `${formatInteger(pages.total)} ${view.rootsOnly ? 'traces' : 'calls'}` : ''}
+          {pages.total !== null && !projectIsEmpty ? `${formatInteger(pages.total)} ${view.rootsOnly ? 'traces' : 'calls'}` : ''}
         </span>
         {pages.isFetching && <Spinner label="Updating" />}
         <div className="spacer" />
-        <label className="toggle">
-          <input type="checkbox" checked={view.live} onChange={(e) => update({ live: e.target.checked })} />
-          Live
-        </label>
-        <ExportMenu req={req} total={pages.total} selectedIds={selectedIds} />
+        {!projectIsEmpty && (
+          <>
+            <label className="toggle" title="Refresh every few seconds, keeping your place">
+              <input type="checkbox" checked={view.live} onChange={(e) => update({ live: e.target.checked })} />
+              Live
+            </label>
+            <ExportMenu req={req} total={pages.total} selectedIds={selectedIds} />
+          </>
+        )}
       </header>
       {projectIsEmpty ? (
         <GettingStarted entity={entity} project={project} />

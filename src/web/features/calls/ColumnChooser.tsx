@@ -15,7 +15,7 @@ export interface ColumnChooserProps {
 /** "Columns" button and panel. */
 export function ColumnChooser({ columns, onChange, projectId }: ColumnChooserProps) {
   return (
-    <Popover label="Columns" className="button">
+    <Popover label="Columns" className="button" align="end">
       {() => <ColumnPanel columns={columns} onChange={onChange} projectId={projectId} />}
     </Popover>
   );

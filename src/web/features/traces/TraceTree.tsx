@@ -108,6 +108,7 @@ const TreeRow = memo(function TreeRow({ row, top, selected, traceStart, span, on
     <div
       id={`tt-${call.id}`}
       role="treeitem"
+      aria-label={status === 'success' ? callName(call) : `${callName(call)} (${status})`}
       aria-level={node.depth + 1}
       aria-expanded={node.children.length ? expanded : undefined}
       aria-selected={selected}

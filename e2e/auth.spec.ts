@@ -1,0 +1,57 @@
+/** Signing in and out: wrong credentials are refused in words, the session survives reloads, logout ends it. */
+import { E2E_ADMIN } from './fixtures/credentials.js';
+import { seedAgentTraces } from './fixtures/seed.js';
+import { expect, test } from './fixtures/test.js';
+
+test('log in, pick a project, log out', async ({ page, api, project }) => {
+  await seedAgentTraces(api, { projectId: project, count: 3 });
+  const [entity, name] = project.split('/') as [string, string];
+
+  // A deep link while signed out goes to the login page and comes back after signing in.
+  await page.goto(`/${entity}/${name}/calls`);
+  await expect(page).toHaveURL(/\/login\?next=/);
+
+  await page.getByLabel('Username').fill(E2E_ADMIN.username);
+  await page.getByLabel('Password or API key').fill('not-the-password');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByRole('alert')).toHaveText('Wrong username or password.');
+
+  await page.getByLabel('Password or API key').fill(E2E_ADMIN.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page).toHaveURL(new RegExp(`/${entity}/${name}/calls$`));
+  await expect(page.getByRole('heading', { name: 'Calls' })).toBeVisible();
+
+  // The project picker lists the project; picking it from the home page opens its calls.
+  await page.getByRole('link', { name: 'Weft home' }).click();
+  await page.getByRole('link', { name: new RegExp(name) }).click();
+  await expect(page.getByRole('table', { name: 'Calls' }).getByRole('row')).toHaveCount(4); // header + 3 traces
+
+  // The session survives a reload (sessionStorage), and logout ends it.
+  await page.reload();
+  await expect(page.getByRole('heading', { name: 'Calls' })).toBeVisible();
+  await page.getByRole('button', { name: 'Account admin' }).click();
+  await page.getByRole('button', { name: 'Log out' }).click();
+  await expect(page).toHaveURL(/\/login/);
+  await page.goto('/');
+  await expect(page).toHaveURL(/\/login/);
+});
+
+test('the project switcher moves between projects and keeps the section', async ({ signedInPage: page, api, project }) => {
+  const other = `${project}-b`;
+  await seedAgentTraces(api, { projectId: project, count: 2 });
+  await seedAgentTraces(api, { projectId: other, count: 5 });
+  await page.goto(`/${project}/calls`);
+  await page.getByRole('button', { name: /switch project/ }).click();
+  await page.getByLabel('Find a project').fill(other.split('/')[1]!);
+  await page.getByRole('link', { name: new RegExp(other.split('/')[1]!) }).click();
+  await expect(page).toHaveURL(new RegExp(`/${other}/calls$`));
+  await expect(page.getByText('5 traces')).toBeVisible();
+});
+
+test('sections that are not built yet say so', async ({ signedInPage: page, api, project }) => {
+  await seedAgentTraces(api, { projectId: project, count: 1 });
+  await page.goto(`/${project}/calls`);
+  await page.getByRole('navigation', { name: 'Project sections' }).getByRole('link', { name: /Threads/ }).click();
+  await expect(page.getByRole('heading', { name: 'Threads' })).toBeVisible();
+  await expect(page.getByText('Coming soon')).toBeVisible();
+});
