@@ -12,7 +12,6 @@
  * (SDKs report one pair or the other); total cost = tokens × per-token cost.
  */
 import type { CostCreateReq, LLMCost } from '../../contract/costs.js';
-import { BadRequestError } from '../http/errors.js';
 import type { PriceRecord } from '../store/CostsStore.js';
 import { formatMicros, parseIsoToMicros } from './datetime.js';
 import { uuidv7 } from './ids.js';
@@ -94,8 +93,8 @@ export function costsForUsage(req: {
 /** `/cost/create`'s prices as project-level rows created by `userId` at `now` (epoch µs). */
 export function toPriceRecords(req: CostCreateReq, userId: string, now: number): PriceRecord[] {
   return Object.entries(req.costs).map(([llmId, cost]) => {
-    const effectiveDate = cost.effective_date ? parseIsoToMicros(cost.effective_date) : now;
-    if (effectiveDate === null) throw new BadRequestError(`effective_date of ${llmId} is not an ISO 8601 datetime`);
+    // The contract has already checked that effective_date parses.
+    const effectiveDate = cost.effective_date ? parseIsoToMicros(cost.effective_date)! : now;
     return {
       id: uuidv7(),
       pricingLevel: 'project',
