@@ -157,7 +157,7 @@ describe('include_costs on call reads', () => {
   });
 
   it('prices calls when only some columns are asked for', async () => {
-    const calls = [];
+    const calls: CallSchema[] = [];
     for await (const call of t.alice.client.callsStreamQuery({ project_id: C, include_costs: true, columns: ['id'], filter: { call_ids: ['before'] } })) calls.push(call);
     expect(costsOf(calls[0])!['my-llm']).toBeDefined();
   });

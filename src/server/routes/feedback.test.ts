@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CallSchema } from '../../contract/calls.js';
 import type { ReqOf } from '../../contract/endpoints.js';
 import { FeedbackCreateRes, FeedbackStatsRes } from '../../contract/feedback.js';
 import { startTestServer, type TestServer } from '../testing/testServer.js';
@@ -233,7 +234,7 @@ describe('include_feedback on call reads', () => {
     await t.alice.client.callStart({ start: start('a') });
     await t.alice.client.callStart({ start: start('b') });
     await t.alice.client.feedbackCreate({ project_id: C, weave_ref: `weave:///${C}/call/a`, feedback_type: 'wandb.reaction.1', payload: { emoji: '🎉' } });
-    const calls = [];
+    const calls: CallSchema[] = [];
     for await (const call of t.alice.client.callsStreamQuery({ project_id: C, include_feedback: true })) calls.push(call);
     const feedbackOf = (id: string) => (calls.find((c) => c.id === id)!.summary as { weave: { feedback: { payload: { alias: string } }[] } }).weave.feedback;
     expect(feedbackOf('a').map((f) => f.payload.alias)).toEqual([':party_popper:']);
