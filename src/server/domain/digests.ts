@@ -7,12 +7,13 @@
  * send an `expected_digest` computed that way and older clients accept whatever digest the
  * server answers.
  */
-import { createHash } from 'node:crypto';
+import { createHash, hash } from 'node:crypto';
 import { toPythonJson, type LosslessValue } from './losslessJson.js';
 
 /** SHA-256, URL-safe base64 with `-`→`X`, `_`→`Y` and no padding: 43 chars of [A-Za-z0-9]. */
 export function bytesDigest(data: Uint8Array | string): string {
-  return encodeDigest(createHash('sha256').update(data).digest());
+  // One-shot hashing: several times faster than createHash for the many small rows of a table.
+  return encodeDigest(hash('sha256', data, 'buffer'));
 }
 
 /** Formats a finished SHA-256 hash the way `bytesDigest` does (for incremental hashing). */
