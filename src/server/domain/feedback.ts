@@ -8,17 +8,22 @@
  *   `alias` (`:thumbs_up:`), `detoned` (skin tone removed) and `detoned_alias`.
  * - `wandb.note.1`: `payload.note` is a string of 1–1024 characters.
  * - `wandb.annotation.<name>`: `annotation_ref` is an object ref named `<name>` in this same
- *   project and the payload has a `value`. Checked here: the ref's shape, name and project.
+ *   project, the payload has a `value`, and that value satisfies the `field_schema` (JSON
+ *   Schema) of the AnnotationSpec object the ref names (`checkAnnotationSpec`).
  * - `wandb.runnable.<name>`: `runnable_ref` is an op or object ref named `<name>`, an op needs
  *   a `call_ref` (a call ref), and the payload has an `output`.
  * - any other type: `annotation_ref`, `runnable_ref`, `call_ref` and `trigger_ref` are refused.
  * - every type: `weave_ref` is a `weave:///` ref and the stored payload's JSON is ≤ 1 MiB.
  */
 import type { FeedbackCreateReq } from '../../contract/feedback.js';
-import { BadRequestError } from '../http/errors.js';
+import { ApiError, BadRequestError } from '../http/errors.js';
 import type { FeedbackWrite } from '../store/FeedbackStore.js';
+import type { Store } from '../store/Store.js';
 import { countEmojis, demojize, detone } from './emoji.js';
 import { uuidv7 } from './ids.js';
+import { matchesSchema } from './jsonSchema.js';
+import { parseRef, type WeaveRef } from './refs.js';
+import { readRefs } from './refsRead.js';
 
 export const REACTION_TYPE = 'wandb.reaction.1';
 export const NOTE_TYPE = 'wandb.note.1';
@@ -27,24 +32,14 @@ const RUNNABLE_PREFIX = 'wandb.runnable';
 const MAX_NOTE_LENGTH = 1024;
 const MAX_PAYLOAD_BYTES = 1 << 20;
 
-/** A `weave:///` ref split into the parts feedback validation looks at. */
-interface ParsedRef {
-  projectId: string;
-  kind: string;
-  /** Object/op name, or call id. */
-  name: string;
+/** The ref parsed, or 400 when it is not one of the given kinds. */
+function refOf(ref: string, field: string, kinds: WeaveRef['kind'][]): WeaveRef {
+  const parsed = parseRef(ref);
+  if (!kinds.includes(parsed.kind)) throw new BadRequestError(`${field} must be ${kinds.map((k) => `an ${k}`).join(' or ')} ref, not ${ref}`);
+  return parsed;
 }
 
-function parseRef(ref: string, field: string, kinds: string[]): ParsedRef {
-  const m = /^weave:\/\/\/([^/]+)\/([^/]+)\/([a-z]+)\/([^/:]+)(?::([^/]+))?(?:\/.*)?$/.exec(ref);
-  const kind = m?.[3];
-  const hasDigest = m?.[5] !== undefined;
-  if (!m || !kind || !kinds.includes(kind) || (kind === 'call') === hasDigest) {
-    const shapes = kinds.map((k) => (k === 'call' ? 'weave:///<entity>/<project>/call/<id>' : `weave:///<entity>/<project>/${k}/<name>:<digest>`));
-    throw new BadRequestError(`Invalid ${field} "${ref}": expected ${shapes.join(' or ')}`);
-  }
-  return { projectId: `${m[1]}/${m[2]}`, kind, name: decodeURIComponent(m[4]!) };
-}
+const nameOf = (ref: WeaveRef): string | null => (ref.kind === 'object' || ref.kind === 'op' ? ref.name : null);
 
 /** The part of a `<prefix>.<name>` feedback type after the prefix, or 400. */
 function subname(feedbackType: string, prefix: string, what: string): string {
@@ -74,8 +69,8 @@ export function validateFeedback(req: FeedbackCreateReq): void {
   if (req.feedback_type.startsWith(ANNOTATION_PREFIX)) {
     const name = subname(req.feedback_type, ANNOTATION_PREFIX, 'annotation');
     if (!req.annotation_ref) throw new BadRequestError('annotation_ref is required for annotation feedback');
-    const ref = parseRef(req.annotation_ref, 'annotation_ref', ['object']);
-    if (ref.name !== name) throw new BadRequestError(`annotation_ref must point to an object with name ${name}`);
+    const ref = refOf(req.annotation_ref, 'annotation_ref', ['object']);
+    if (nameOf(ref) !== name) throw new BadRequestError(`annotation_ref must point to an object with name ${name}`);
     if (ref.projectId !== req.project_id) {
       throw new BadRequestError(`Annotation ref ${req.annotation_ref} does not match project id ${req.project_id}`);
     }
@@ -85,8 +80,8 @@ export function validateFeedback(req: FeedbackCreateReq): void {
   } else if (req.feedback_type.startsWith(RUNNABLE_PREFIX)) {
     const name = subname(req.feedback_type, RUNNABLE_PREFIX, 'runnable');
     if (!req.runnable_ref) throw new BadRequestError('runnable_ref is required for runnable feedback');
-    const ref = parseRef(req.runnable_ref, 'runnable_ref', ['op', 'object']);
-    if (ref.name !== name) throw new BadRequestError(`runnable_ref must point to an object with name ${name}`);
+    const ref = refOf(req.runnable_ref, 'runnable_ref', ['op', 'object']);
+    if (nameOf(ref) !== name) throw new BadRequestError(`runnable_ref must point to an object with name ${name}`);
     if (ref.kind === 'op' && !req.call_ref) throw new BadRequestError('call_ref is required for runnable feedback on ops');
     if (!('output' in payload)) invalidPayload(req, 'output is required');
   } else if (req.runnable_ref) {
@@ -96,8 +91,29 @@ export function validateFeedback(req: FeedbackCreateReq): void {
   } else if (req.trigger_ref) {
     throw new BadRequestError('trigger_ref is not allowed for non-runnable feedback');
   }
-  if (req.call_ref) parseRef(req.call_ref, 'call_ref', ['call']);
-  if (req.trigger_ref) parseRef(req.trigger_ref, 'trigger_ref', ['object']);
+  if (req.call_ref) refOf(req.call_ref, 'call_ref', ['call']);
+  if (req.trigger_ref) refOf(req.trigger_ref, 'trigger_ref', ['object']);
+}
+
+/**
+ * For annotation feedback, reads the AnnotationSpec its (already validated) `annotation_ref`
+ * names and checks `payload.value` against the spec's `field_schema`; 400 when the spec is
+ * missing or deleted, is not a spec, or refuses the value.
+ */
+export async function checkAnnotationSpec(store: Store, req: FeedbackCreateReq): Promise<void> {
+  if (!req.feedback_type.startsWith(ANNOTATION_PREFIX) || !req.annotation_ref) return;
+  let spec: unknown;
+  try {
+    [spec] = await readRefs(store, [req.annotation_ref]);
+  } catch (err) {
+    if (!(err instanceof ApiError) || err.status !== 404) throw err;
+  }
+  if (spec === undefined || spec === null) throw new BadRequestError(`Annotation ref ${req.annotation_ref} not found`);
+  const fieldSchema = typeof spec === 'object' ? (spec as { field_schema?: unknown }).field_schema : undefined;
+  if (fieldSchema === undefined || fieldSchema === null || (typeof fieldSchema !== 'object' && typeof fieldSchema !== 'boolean')) {
+    throw new BadRequestError(`Annotation ref ${req.annotation_ref} is not a valid annotation spec`);
+  }
+  if (!matchesSchema(req.payload.value, fieldSchema)) throw new BadRequestError('Feedback payload does not match annotation spec');
 }
 
 /** The payload as stored: reactions gain their aliases. */

@@ -40,9 +40,17 @@ describe('POST /feedback/create', () => {
     expect(res.payload).toEqual({ emoji: '👍🏽', alias: ':thumbs_up_medium_skin_tone:', detoned: '👍', detoned_alias: ':thumbs_up:' });
   });
 
-  it('accepts annotations on an object of the same name and runnables with their refs', async () => {
-    const spec = `weave:///${P}/object/quality:abc123`;
-    await t.alice.client.feedbackCreate({ project_id: P, weave_ref: ref('c1'), feedback_type: 'wandb.annotation.quality', annotation_ref: spec, payload: { value: 4 } });
+  it('accepts annotations whose value fits their AnnotationSpec, and runnables with their refs', async () => {
+    const { digest } = await t.alice.client.objCreate({ obj: { project_id: P, object_id: 'quality', val: { field_schema: { type: 'integer', minimum: 1, maximum: 5 } } } });
+    const annotation = { project_id: P, weave_ref: ref('c1'), feedback_type: 'wandb.annotation.quality', annotation_ref: `weave:///${P}/object/quality:${digest}` };
+    await t.alice.client.feedbackCreate({ ...annotation, payload: { value: 4 } });
+    const outOfRange = await post('/feedback/create', { ...annotation, payload: { value: 9 } });
+    expect(outOfRange).toMatchObject({ status: 400, body: { reason: 'Feedback payload does not match annotation spec' } });
+    const { digest: plain } = await t.alice.client.objCreate({ obj: { project_id: P, object_id: 'plain', val: { a: 1 } } });
+    const notASpec = await post('/feedback/create', { ...annotation, feedback_type: 'wandb.annotation.plain', annotation_ref: `weave:///${P}/object/plain:${plain}`, payload: { value: 1 } });
+    expect(notASpec).toMatchObject({ status: 400, body: { reason: expect.stringMatching(/not a valid annotation spec/) } });
+    const missing = await post('/feedback/create', { ...annotation, annotation_ref: `weave:///${P}/object/quality:${plain}`, payload: { value: 1 } });
+    expect(missing).toMatchObject({ status: 400, body: { reason: expect.stringMatching(/not found/) } });
     await t.alice.client.feedbackCreate({
       project_id: P, weave_ref: ref('c1'), feedback_type: 'wandb.runnable.judge', runnable_ref: `weave:///${P}/op/judge:d1`,
       call_ref: ref('scorer-call'), payload: { output: { score: 1 } },

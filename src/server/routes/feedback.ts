@@ -1,12 +1,13 @@
 /** Feedback endpoints: thin maps from endpoint name to domain and store calls. */
 import type { FeedbackCreateReq } from '../../contract/feedback.js';
 import { formatMicros, nowMicros } from '../domain/datetime.js';
-import { toFeedbackWrite } from '../domain/feedback.js';
+import { checkAnnotationSpec, toFeedbackWrite } from '../domain/feedback.js';
 import { feedbackPayloadSchema, feedbackStats } from '../domain/feedbackStats.js';
 import { idsFromPurgeQuery } from '../domain/purgeQuery.js';
 import { defineRoutes } from '../http/defineRoutes.js';
 import { NotFoundError } from '../http/errors.js';
 import type { FeedbackWrite } from '../store/FeedbackStore.js';
+import type { Store } from '../store/Store.js';
 
 const PURGE_MESSAGE = 'Can only purge feedback by specifying one or more feedback ids';
 
@@ -19,15 +20,17 @@ const createdRes = (row: FeedbackWrite) => ({
 });
 
 /** Every request validated before any is written, so a bad one leaves nothing behind. */
-const toWrites = (reqs: FeedbackCreateReq[], userId: string): FeedbackWrite[] => {
+async function toWrites(store: Store, reqs: FeedbackCreateReq[], userId: string): Promise<FeedbackWrite[]> {
   const now = nowMicros();
-  return reqs.map((req) => toFeedbackWrite(req, userId, now));
-};
+  const rows = reqs.map((req) => toFeedbackWrite(req, userId, now));
+  for (const req of reqs) await checkAnnotationSpec(store, req);
+  return rows;
+}
 
 export const feedbackRoutes = defineRoutes({
   feedbackCreate: {
     handler: async (req, { store, user }) => {
-      const [row] = toWrites([req], user.username);
+      const [row] = await toWrites(store, [req], user.username);
       await store.feedback.createFeedback([row!]);
       return createdRes(row!);
     },
@@ -36,7 +39,7 @@ export const feedbackRoutes = defineRoutes({
   feedbackBatchCreate: {
     projects: (input) => input.batch.map((item) => item.project_id),
     handler: async ({ batch }, { store, user }) => {
-      const rows = toWrites(batch, user.username);
+      const rows = await toWrites(store, batch, user.username);
       await store.feedback.createFeedback(rows);
       return { res: rows.map(createdRes) };
     },
@@ -65,7 +68,7 @@ export const feedbackRoutes = defineRoutes({
 
   feedbackReplace: {
     handler: async ({ feedback_id, ...req }, { store, user }) => {
-      const [row] = toWrites([req], user.username);
+      const [row] = await toWrites(store, [req], user.username);
       // Unlike the reference (which purges, then creates whatever it was given), an unknown
       // id is a 404: replacing nothing is almost always a stale client view.
       const replaced = await store.feedback.replaceFeedback({ projectId: req.project_id, feedbackId: feedback_id, row: row! });
