@@ -25,8 +25,8 @@ import { matchesSchema } from './jsonSchema.js';
 import { parseRef, type WeaveRef } from './refs.js';
 import { readRefs } from './refsRead.js';
 
-export const REACTION_TYPE = 'wandb.reaction.1';
-export const NOTE_TYPE = 'wandb.note.1';
+const REACTION_TYPE = 'wandb.reaction.1';
+const NOTE_TYPE = 'wandb.note.1';
 const ANNOTATION_PREFIX = 'wandb.annotation';
 const RUNNABLE_PREFIX = 'wandb.runnable';
 const MAX_NOTE_LENGTH = 1024;
@@ -61,8 +61,9 @@ export function validateFeedback(req: FeedbackCreateReq): void {
   const { payload } = req;
   if (req.feedback_type === REACTION_TYPE && typeof payload.emoji !== 'string') invalidPayload(req, 'emoji must be a string');
   if (req.feedback_type === NOTE_TYPE) {
-    const note = payload.note;
-    if (typeof note !== 'string' || note.length < 1 || note.length > MAX_NOTE_LENGTH) {
+    // Counted in characters (code points), as Python's len() does.
+    const length = typeof payload.note === 'string' ? [...payload.note].length : 0;
+    if (length < 1 || length > MAX_NOTE_LENGTH) {
       invalidPayload(req, `note must be a string of 1 to ${MAX_NOTE_LENGTH} characters`);
     }
   }
