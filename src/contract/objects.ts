@@ -64,6 +64,8 @@ export const ObjectVersionFilter = z.object({
   object_ids: z.array(z.string()).nullish(),
   is_op: z.boolean().nullish().describe('true: ops only; false: no ops; null: both'),
   latest_only: z.boolean().nullish(),
+  tags: z.array(z.string()).nullish().describe('Versions carrying any of these tags'),
+  aliases: z.array(z.string()).nullish().describe('Versions named by any of these aliases ("latest" included)'),
 });
 export type ObjectVersionFilter = z.infer<typeof ObjectVersionFilter>;
 export const ObjQueryReq = z.object({

@@ -52,6 +52,10 @@ export function buildOpenApi(): JsonSchema {
       // OTLP exports: protobuf or OTLP/JSON bytes, optionally gzip/deflate encoded.
       const bytes = { schema: { type: 'string', format: 'binary' } };
       operation.requestBody = { required: true, content: { 'application/x-protobuf': bytes, 'application/json': bytes } };
+    } else if (e.body === 'multipart') {
+      // File uploads: form fields, the file part as bytes.
+      const schema = { ...reqSchema, properties: { ...props, file: { type: 'string', format: 'binary' } } };
+      operation.requestBody = { required: true, content: { 'multipart/form-data': { schema } } };
     } else if (!inQuery) operation.requestBody = { required: true, content: { 'application/json': { schema: reqSchema } } };
     (paths[path] ??= {})[e.method.toLowerCase()] = operation;
   }
@@ -93,7 +97,7 @@ fetch('/openapi.json').then(r=>r.json()).then(doc=>{
   for(const [g,list] of Object.entries(groups)){
     root.insertAdjacentHTML('beforeend','<h2>'+esc(g)+'</h2>');
     for(const {path,m,op} of list){
-      const body=op.requestBody?'<h4>Request body</h4><pre>'+esc(JSON.stringify(op.requestBody.content['application/json'].schema,null,2))+'</pre>':'';
+      const body=op.requestBody?'<h4>Request body</h4><pre>'+esc(JSON.stringify((op.requestBody.content['application/json']||Object.values(op.requestBody.content)[0]).schema,null,2))+'</pre>':'';
       const params=op.parameters?'<h4>Parameters</h4><pre>'+esc(JSON.stringify(op.parameters,null,2))+'</pre>':'';
       const res=Object.entries(op.responses['200'].content)[0];
       root.insertAdjacentHTML('beforeend','<details><summary><span class="m '+m+'">'+m+'</span><code>'+esc(path)+'</code> — '+esc(op.summary)+(op.security?' <em>(public)</em>':'')+'</summary>'+params+body+'<h4>Response ('+esc(res[0])+')</h4><pre>'+esc(JSON.stringify(res[1].schema,null,2))+'</pre></details>');

@@ -133,6 +133,8 @@ export function describeObjectsConformance(open: OpenStore): void {
       await store.objects.removeTags({ ...key, digest: a.digest, tags: ['zeta', 'absent'] });
       expect((await store.objects.readObject({ ...key, version: { digest: a.digest } }))?.tags).toEqual(['alpha']);
       expect(await store.objects.listTags('e/t')).toEqual(['alpha', 'beta']);
+      const tagged = await store.objects.queryObjects({ projectId: 'e/t', filter: { tags: ['beta', 'nope'] } });
+      expect(tagged.map((o) => o.digest)).toEqual([b.digest]);
       await store.objects.deleteObjects({ ...key, digests: [b.digest], deletedAt: 4 });
       expect(await store.objects.listTags('e/t')).toEqual(['alpha']);
     });
@@ -146,6 +148,9 @@ export function describeObjectsConformance(open: OpenStore): void {
       await store.objects.setAliases({ ...key, digest: b.digest, aliases: ['prod'], createdAt: 2 });
       expect((await store.objects.readObject({ ...key, version: { digest: a.digest } }))?.aliases).toEqual(['stable']);
       expect((await store.objects.readObject({ ...key, version: { digest: b.digest } }))?.aliases).toEqual(['prod']);
+      const named = async (aliases: string[]) => (await store.objects.queryObjects({ projectId: 'e/a', filter: { aliases } })).map((o) => o.digest);
+      expect(await named(['stable'])).toEqual([a.digest]);
+      expect(await named(['latest', 'stable'])).toEqual([a.digest, b.digest]);
       await store.objects.removeAliases({ ...key, aliases: ['stable', 'absent'] });
       expect(await store.objects.listAliases('e/a')).toEqual(['prod']);
       await store.objects.deleteObjects({ ...key, digests: [b.digest], deletedAt: 3 });

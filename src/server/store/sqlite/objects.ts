@@ -134,6 +134,17 @@ export class SqliteObjectsStore implements ObjectsStore {
       inList('o.base_object_class', f.base_object_classes);
       inList('o.base_object_class', f.exclude_base_object_classes, true);
       inList('o.leaf_object_class', f.leaf_object_classes);
+      if (f.tags?.length) {
+        where.push(`EXISTS (SELECT 1 FROM object_tags t WHERE t.project_id = o.project_id AND t.object_id = o.object_id
+          AND t.digest = o.digest AND t.tag ${IN_LIST})`);
+        params.push(JSON.stringify(f.tags));
+      }
+      if (f.aliases?.length) {
+        // `latest` is virtual: it matches the latest version instead of an alias row.
+        where.push(`(${f.aliases.includes('latest') ? 'o.is_latest = 1' : '0'} OR EXISTS (SELECT 1 FROM object_aliases a
+          WHERE a.project_id = o.project_id AND a.object_id = o.object_id AND a.digest = o.digest AND a.alias ${IN_LIST}))`);
+        params.push(JSON.stringify(f.aliases));
+      }
     }
     const order = (q.sortBy ?? []).map((s) => `o.${s.field} ${s.direction === 'desc' ? 'DESC' : 'ASC'}`);
     if (order.length === 0) order.push('o.created_at ASC');
