@@ -7,6 +7,7 @@
  * as a JSON body.
  */
 import type { z } from 'zod';
+import * as queues from './annotationQueues.js';
 import * as calls from './calls.js';
 import * as costs from './costs.js';
 import * as feedback from './feedback.js';
@@ -118,6 +119,18 @@ export const endpoints = {
 
   // Refs
   refsReadBatch: def({ group: 'OpenTelemetry, refs', method: 'POST', path: '/refs/read_batch', summary: 'Resolve weave:/// refs to their values', req: refs.RefsReadBatchReq, res: refs.RefsReadBatchRes }),
+
+  // Annotation queues
+  annotationQueueCreate: def({ group: 'Annotation queues', method: 'POST', path: '/annotation_queues', summary: 'Create an annotation queue', req: queues.AnnotationQueueCreateReq, res: queues.AnnotationQueueCreateRes }),
+  annotationQueuesQuery: def({ group: 'Annotation queues', method: 'POST', path: '/annotation_queues/query', summary: 'Annotation queues of a project, as JSON lines', req: queues.AnnotationQueuesQueryReq, res: queues.AnnotationQueueSchema, stream: true }),
+  annotationQueuesStats: def({ group: 'Annotation queues', method: 'POST', path: '/annotation_queues/stats', summary: 'Total and completed items per queue', req: queues.AnnotationQueuesStatsReq, res: queues.AnnotationQueuesStatsRes }),
+  annotationQueueRead: def({ group: 'Annotation queues', method: 'GET', path: '/annotation_queues/:queue_id', summary: 'Read an annotation queue', req: queues.AnnotationQueueReadReq, res: queues.AnnotationQueueReadRes }),
+  annotationQueueUpdate: def({ group: 'Annotation queues', method: 'PUT', path: '/annotation_queues/:queue_id', summary: "Change a queue's name, description or scorer refs", req: queues.AnnotationQueueUpdateReq, res: queues.AnnotationQueueUpdateRes }),
+  annotationQueueDelete: def({ group: 'Annotation queues', method: 'DELETE', path: '/annotation_queues/:queue_id', summary: 'Soft-delete an annotation queue (its items are hidden with it)', req: queues.AnnotationQueueDeleteReq, res: queues.AnnotationQueueDeleteRes }),
+  annotationQueueAddCalls: def({ group: 'Annotation queues', method: 'POST', path: '/annotation_queues/:queue_id/items', summary: 'Add calls to a queue (calls already queued or unknown are skipped)', req: queues.AnnotationQueueAddCallsReq, res: queues.AnnotationQueueAddCallsRes }),
+  annotationQueueItemsQuery: def({ group: 'Annotation queues', method: 'POST', path: '/annotation_queues/:queue_id/items/query', summary: "Items of a queue with their aggregated state", req: queues.AnnotationQueueItemsQueryReq, res: queues.AnnotationQueueItemsQueryRes }),
+  annotatorQueueItemsProgressUpdate: def({ group: 'Annotation queues', method: 'POST', path: '/annotation_queues/:queue_id/items/:item_id/progress', summary: "Set the caller's progress on a queue item", req: queues.AnnotatorQueueItemsProgressUpdateReq, res: queues.AnnotatorQueueItemsProgressUpdateRes }),
+  annotationQueueItemSubmit: def({ group: 'Annotation queues', method: 'POST', path: '/annotation_queues/:queue_id/items/:item_id/submit', summary: "Weft addition: write the caller's annotations on the item's call as feedback and mark the item completed (or skipped), all or nothing", req: queues.AnnotationQueueItemSubmitReq, res: queues.AnnotationQueueItemSubmitRes }),
 
   // Weft's own account endpoints (not part of the Weave interface)
   whoami: def({ group: 'Weft', method: 'GET', path: '/weft/whoami', summary: 'The authenticated user, with their entities', req: service.Empty, res: weft.WhoamiRes }),

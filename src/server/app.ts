@@ -6,6 +6,7 @@ import type { Logger } from './http/logger.js';
 import { toErrorResponse } from './http/respond.js';
 import { NotFoundError } from './http/errors.js';
 import { buildOpenApi, docsPage } from './openapi.js';
+import { annotationQueueRoutes } from './routes/annotationQueues.js';
 import { callRoutes } from './routes/calls.js';
 import { costRoutes } from './routes/costs.js';
 import { exportRoutes } from './routes/export.js';
@@ -33,7 +34,7 @@ export function createApp(deps: AppDeps): Hono {
   const app = new Hono();
   app.get('/openapi.json', (c) => c.json(buildOpenApi()));
   app.get('/docs', (c) => c.html(docsPage()));
-  mountRoutes(app, [serviceRoutes, callRoutes, exportRoutes, threadRoutes, feedbackRoutes, costRoutes, otelRoutes, objectRoutes, tableRoutes, fileRoutes, refRoutes], deps);
+  mountRoutes(app, [serviceRoutes, callRoutes, exportRoutes, threadRoutes, feedbackRoutes, costRoutes, otelRoutes, objectRoutes, tableRoutes, fileRoutes, refRoutes, annotationQueueRoutes], deps);
   deps.mountDashboard?.(app);
   app.notFound((c) => toErrorResponse(new NotFoundError(`No endpoint ${c.req.method} ${c.req.path}; see /docs`), deps.log, c.req.path));
   app.onError((err, c) => toErrorResponse(err, deps.log, `${c.req.method} ${c.req.path}`));

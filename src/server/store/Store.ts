@@ -10,6 +10,7 @@
  */
 import type { CallSchema, CallsFilter, CallsQueryReq } from '../../contract/calls.js';
 import type { Query, SortBy } from '../../contract/common.js';
+import type { AnnotationQueuesStore } from './AnnotationQueuesStore.js';
 import type { CostsStore } from './CostsStore.js';
 import type { FeedbackStore } from './FeedbackStore.js';
 import type { ObjectVersionFilter } from '../../contract/objects.js';
@@ -275,6 +276,8 @@ export interface Store {
   readonly feedback: FeedbackStore;
   /** LLM prices, default-level and per project (CostsStore.ts). */
   readonly costs: CostsStore;
+  /** Annotation queues, their items and per-annotator progress (AnnotationQueuesStore.ts). */
+  readonly annotationQueues: AnnotationQueuesStore;
   close(): Promise<void>;
 }
 

@@ -1,6 +1,7 @@
 /** The embedded default backend: one SQLite file (WAL) holding every table. */
 import type { Store } from '../Store.js';
 import { SqliteAccountsStore } from './accounts.js';
+import { SqliteAnnotationQueuesStore } from './annotationQueues.js';
 import { SqliteCallsStore } from './calls.js';
 import { SqliteCostsStore } from './costs.js';
 import { SqliteFeedbackStore } from './feedback.js';
@@ -23,6 +24,7 @@ export class SqliteStore implements Store {
   readonly objects: SqliteObjectsStore;
   readonly tables: SqliteTablesStore;
   readonly files: SqliteFilesStore;
+  readonly annotationQueues: SqliteAnnotationQueuesStore;
 
   constructor(file: string, options: { synchronous?: 'normal' | 'full' } = {}) {
     this.db = new SqliteDatabase(file, options);
@@ -35,6 +37,7 @@ export class SqliteStore implements Store {
     this.objects = new SqliteObjectsStore(this.db);
     this.tables = new SqliteTablesStore(this.db);
     this.files = new SqliteFilesStore(this.db);
+    this.annotationQueues = new SqliteAnnotationQueuesStore(this.db);
   }
 
   async close(): Promise<void> {

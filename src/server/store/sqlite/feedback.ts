@@ -30,6 +30,15 @@ const values = (r: FeedbackWrite) => [
   r.annotationRef, r.runnableRef, r.callRef, r.triggerRef, r.queueId,
 ];
 
+/**
+ * Inserts the rows on the writer. It opens no transaction: callers run it inside theirs, so
+ * feedback can be written atomically with other rows (annotation-queue submits).
+ */
+export function insertFeedback(db: SqliteDatabase, rows: FeedbackWrite[]): void {
+  const insert = db.prepare(INSERT_SQL);
+  for (const row of rows) insert.run(...values(row));
+}
+
 interface FeedbackRow {
   id: string;
   project_id: string;
@@ -58,10 +67,7 @@ export class SqliteFeedbackStore implements FeedbackStore {
   }
 
   async createFeedback(rows: FeedbackWrite[]): Promise<void> {
-    const insert = this.#db.prepare(INSERT_SQL);
-    this.#db.transaction(() => {
-      for (const row of rows) insert.run(...values(row));
-    });
+    this.#db.transaction(() => insertFeedback(this.#db, rows));
   }
 
   async replaceFeedback(req: { projectId: string; feedbackId: string; row: FeedbackWrite }): Promise<boolean> {

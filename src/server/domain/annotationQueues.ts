@@ -1,0 +1,102 @@
+/**
+ * Annotation-queue rules that do not touch storage: which sort keys count, the per-annotator
+ * progress state machine, and records in wire form.
+ *
+ * Progress (api/evaluation-and-more.md §1), applied to the caller's own record:
+ * - none → in_progress, completed or skipped;
+ * - in_progress → completed or skipped;
+ * - the same state again → nothing changes, the item is answered (the newest reference made
+ *   this idempotent so a retried request is harmless; older builds refused it);
+ * - anything else (back to in_progress, completed ↔ skipped, unstarted, unknown) → 400 naming
+ *   the current and requested states, with nothing written.
+ * The Weft submit endpoint is stricter: it writes feedback, so it only accepts a first
+ * completion (none or in_progress → completed/skipped); a repeat is a 400, not a no-op.
+ */
+import type { AnnotationQueueItemSchema, AnnotationQueueSchema } from '../../contract/annotationQueues.js';
+import type { SortBy } from '../../contract/common.js';
+import { BadRequestError } from '../http/errors.js';
+import type {
+  ItemSortField,
+  ProgressState,
+  ProgressTransition,
+  QueueItemRecord,
+  QueueRecord,
+  QueueSort,
+  QueueSortField,
+} from '../store/AnnotationQueuesStore.js';
+import { formatMicros, formatMicrosOrNull } from './datetime.js';
+
+const QUEUE_SORT_FIELDS: readonly QueueSortField[] = ['id', 'name', 'created_at', 'updated_at'];
+const ITEM_SORT_FIELDS: readonly ItemSortField[] = ['call_started_at', 'call_op_name', 'created_at', 'updated_at'];
+const PROGRESS_STATES: readonly ProgressState[] = ['in_progress', 'completed', 'skipped'];
+
+/** Sort keys on allowed fields; the rest are dropped silently, as the reference does. */
+function keepSortable<F extends string>(sortBy: SortBy[] | null | undefined, fields: readonly F[]): QueueSort<F>[] {
+  return (sortBy ?? []).filter((s): s is QueueSort<F> => (fields as readonly string[]).includes(s.field));
+}
+
+export const queueSortKeys = (sortBy: SortBy[] | null | undefined) => keepSortable(sortBy, QUEUE_SORT_FIELDS);
+export const itemSortKeys = (sortBy: SortBy[] | null | undefined) => keepSortable(sortBy, ITEM_SORT_FIELDS);
+
+const shown = (state: ProgressState | null) => (state === null ? "no progress ('unstarted')" : `'${state}'`);
+
+function refuse(current: ProgressState | null, requested: string, why: string): never {
+  throw new BadRequestError(`Invalid state transition from ${shown(current)} to '${requested}': ${why}`);
+}
+
+/** The transition `POST .../progress` applies for `requested`. */
+export function progressTransition(requested: string): ProgressTransition {
+  return (current) => {
+    if (!(PROGRESS_STATES as readonly string[]).includes(requested)) {
+      refuse(current, requested, `annotation_state must be one of ${PROGRESS_STATES.join(', ')}`);
+    }
+    const next = requested as ProgressState;
+    if (current === next) return null;
+    if (next === 'in_progress' && current !== null) refuse(current, next, "'in_progress' can only be set on items you have not started");
+    if (current !== null && current !== 'in_progress') refuse(current, next, `the item is already ${current}`);
+    return next;
+  };
+}
+
+/** The transition a submit applies: a first completion (or skip) only. */
+export function submitTransition(next: 'completed' | 'skipped'): ProgressTransition {
+  return (current) => {
+    if (current !== null && current !== 'in_progress') refuse(current, next, `you already ${current === 'completed' ? 'completed' : 'skipped'} this item`);
+    return next;
+  };
+}
+
+export const toQueueSchema = (q: QueueRecord): AnnotationQueueSchema => ({
+  id: q.id,
+  project_id: q.projectId,
+  name: q.name,
+  description: q.description,
+  scorer_refs: q.scorerRefs,
+  created_at: formatMicros(q.createdAt),
+  created_by: q.createdBy,
+  updated_at: formatMicros(q.updatedAt),
+  deleted_at: formatMicrosOrNull(q.deletedAt),
+});
+
+export const toItemSchema = (i: QueueItemRecord): AnnotationQueueItemSchema => ({
+  id: i.id,
+  project_id: i.projectId,
+  queue_id: i.queueId,
+  call_id: i.callId,
+  call_started_at: formatMicros(i.callStartedAt),
+  call_ended_at: formatMicrosOrNull(i.callEndedAt),
+  call_op_name: i.callOpName,
+  call_trace_id: i.callTraceId,
+  display_fields: i.displayFields,
+  added_by: i.addedBy,
+  annotation_state: i.annotationState,
+  // The ClickHouse reference answers "" for unstarted items (an argMax default); the schema
+  // says string | null and null says "nobody" plainly, so Weft answers null.
+  annotator_user_id: i.annotatorUserId,
+  created_at: formatMicros(i.createdAt),
+  created_by: i.createdBy,
+  updated_at: formatMicros(i.updatedAt),
+  // Items are never deleted one by one; a deleted queue hides them instead.
+  deleted_at: null,
+  position_in_queue: i.positionInQueue,
+});

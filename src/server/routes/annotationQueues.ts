@@ -1,0 +1,120 @@
+/**
+ * Annotation-queue endpoints: thin maps from endpoint name to domain and store calls.
+ *
+ * Where Weft differs from the reference, on purpose:
+ * - adding calls to, listing items of, or progressing items in a missing or deleted queue is
+ *   a 404 (the reference does not look at the queue and writes orphan rows);
+ * - a deleted queue hides its items (they stay stored, unlisted) and its stats read as zeros;
+ * - an unknown item is a 404, where the reference raises a plain ValueError (400).
+ */
+import { itemNotFound, submitItem } from '../domain/annotationSubmit.js';
+import { itemSortKeys, progressTransition, queueSortKeys, toItemSchema, toQueueSchema } from '../domain/annotationQueues.js';
+import { nowMicros } from '../domain/datetime.js';
+import { uuidv7 } from '../domain/ids.js';
+import { defineRoutes } from '../http/defineRoutes.js';
+import { NotFoundError } from '../http/errors.js';
+import type { QueueRecord } from '../store/AnnotationQueuesStore.js';
+import type { Store } from '../store/Store.js';
+
+const queueNotFound = (queueId: string) => new NotFoundError(`Queue ${queueId} not found`);
+
+/** The live queue, or 404. */
+async function requireQueue(store: Store, req: { project_id: string; queue_id: string }): Promise<QueueRecord> {
+  const queue = await store.annotationQueues.readQueue({ projectId: req.project_id, queueId: req.queue_id });
+  if (!queue) throw queueNotFound(req.queue_id);
+  return queue;
+}
+
+export const annotationQueueRoutes = defineRoutes({
+  annotationQueueCreate: {
+    handler: async (req, { store, user }) => {
+      const now = nowMicros();
+      const id = uuidv7();
+      await store.annotationQueues.createQueue({
+        projectId: req.project_id, id, name: req.name, description: req.description ?? '', scorerRefs: req.scorer_refs,
+        createdBy: user.username, createdAt: now, updatedAt: now,
+      });
+      return { id };
+    },
+  },
+
+  annotationQueuesQuery: {
+    handler: async function* (req, { store }) {
+      const queues = store.annotationQueues.queryQueues({
+        projectId: req.project_id, name: req.name, sortBy: queueSortKeys(req.sort_by), limit: req.limit, offset: req.offset,
+      });
+      for await (const queue of queues) yield toQueueSchema(queue);
+    },
+  },
+
+  annotationQueuesStats: {
+    handler: async (req, { store }) => {
+      const stats = await store.annotationQueues.queueStats({ projectId: req.project_id, queueIds: req.queue_ids });
+      // One entry per requested id, in request order; unknown and deleted queues read as zeros.
+      return {
+        stats: req.queue_ids.map((id) => ({ queue_id: id, total_items: stats.get(id)?.total ?? 0, completed_items: stats.get(id)?.completed ?? 0 })),
+      };
+    },
+  },
+
+  annotationQueueRead: {
+    handler: async (req, { store }) => ({ queue: toQueueSchema(await requireQueue(store, req)) }),
+  },
+
+  annotationQueueUpdate: {
+    handler: async (req, { store }) => {
+      const queue = await store.annotationQueues.updateQueue({
+        projectId: req.project_id, queueId: req.queue_id, name: req.name ?? undefined, description: req.description ?? undefined,
+        scorerRefs: req.scorer_refs ?? undefined, updatedAt: nowMicros(),
+      });
+      if (!queue) throw queueNotFound(req.queue_id);
+      return { queue: toQueueSchema(queue) };
+    },
+  },
+
+  annotationQueueDelete: {
+    handler: async (req, { store }) => {
+      const queue = await store.annotationQueues.deleteQueue({ projectId: req.project_id, queueId: req.queue_id, deletedAt: nowMicros() });
+      if (!queue) throw queueNotFound(req.queue_id);
+      return { queue: toQueueSchema(queue) };
+    },
+  },
+
+  annotationQueueAddCalls: {
+    handler: async (req, { store, user }) => {
+      const result = await store.annotationQueues.addCalls({
+        projectId: req.project_id, queueId: req.queue_id, callIds: req.call_ids, displayFields: req.display_fields,
+        addedBy: user.username, createdAt: nowMicros(),
+      });
+      if (!result) throw queueNotFound(req.queue_id);
+      return { added_count: result.added, duplicates: result.duplicates };
+    },
+  },
+
+  annotationQueueItemsQuery: {
+    handler: async (req, { store }) => {
+      const items = await store.annotationQueues.queryItems({
+        projectId: req.project_id, queueId: req.queue_id, filter: req.filter, sortBy: itemSortKeys(req.sort_by),
+        limit: req.limit, offset: req.offset, includePosition: req.include_position ?? false,
+      });
+      if (!items) throw queueNotFound(req.queue_id);
+      return { items: items.map(toItemSchema) };
+    },
+  },
+
+  annotatorQueueItemsProgressUpdate: {
+    handler: async (req, { store, user }) => {
+      await requireQueue(store, req);
+      const item = await store.annotationQueues.recordProgress({
+        projectId: req.project_id, queueId: req.queue_id, itemId: req.item_id, annotator: user.username,
+        transition: progressTransition(req.annotation_state), now: nowMicros(),
+      });
+      if (!item) throw itemNotFound(req.item_id, req.queue_id);
+      return { item: toItemSchema(item) };
+    },
+  },
+
+  annotationQueueItemSubmit: {
+    handler: async (req, { store, user }) => submitItem(store, { req, queue: await requireQueue(store, req), annotator: user.username }),
+  },
+});

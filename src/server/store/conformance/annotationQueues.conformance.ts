@@ -1,0 +1,163 @@
+/**
+ * Conformance suite for AnnotationQueuesStore: queue CRUD and listing, adding calls (copied
+ * fields, duplicates, unknown and deleted calls), item filters, sort and positions, progress
+ * written through a transition (atomic with its feedback) and the stats. Every backend's test
+ * file calls `describeAnnotationQueuesConformance(open)`.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BadRequestError } from '../../http/errors.js';
+import type { OpenStore } from '../../testing/tempStore.js';
+import type { ProgressState, ProgressTransition } from '../AnnotationQueuesStore.js';
+import type { FeedbackWrite } from '../FeedbackStore.js';
+import type { CallStartWrite, Store } from '../Store.js';
+
+const P = 'acme/aq';
+const T0 = Date.UTC(2024, 0, 1) * 1000;
+const SECOND = 1_000_000;
+
+const start = (id: string, at: number, over: Partial<CallStartWrite> = {}): CallStartWrite => ({
+  kind: 'start', projectId: P, id, traceId: `tr-${id}`, parentId: null, threadId: null, turnId: null, opName: `op-${id}`,
+  displayName: null, startedAt: T0 + at * SECOND, attributesJson: '{}', inputsJson: '{}', otelDumpJson: null, inputRefs: [],
+  wbUserId: 'alice', wbRunId: null, wbRunStep: null, ...over,
+});
+
+const feedback = (id: string): FeedbackWrite => ({
+  projectId: P, id, weaveRef: `weave:///${P}/call/c1`, wbUserId: 'alice', creator: null, createdAt: T0, feedbackType: 'wandb.annotation.q',
+  payloadJson: '{"value":1}', annotationRef: `weave:///${P}/object/q:d`, runnableRef: null, callRef: null, triggerRef: null, queueId: 'q1',
+});
+
+/** A transition that records what it was shown and answers `next`. */
+const to = (next: ProgressState | null, seen: (ProgressState | null)[] = []): ProgressTransition => (current) => {
+  seen.push(current);
+  return next;
+};
+
+export function describeAnnotationQueuesConformance(open: OpenStore): void {
+  describe('AnnotationQueuesStore conformance', () => {
+    let store: Store;
+    let close: () => Promise<void>;
+    const queue = (id: string, name: string, at: number) => store.annotationQueues.createQueue({
+      projectId: P, id, name, description: '', scorerRefs: [`weave:///${P}/object/q:d`], createdBy: 'alice', createdAt: T0 + at, updatedAt: T0 + at,
+    });
+    const items = (queueId: string, over: Partial<Parameters<Store['annotationQueues']['queryItems']>[0]> = {}) =>
+      store.annotationQueues.queryItems({ projectId: P, queueId, sortBy: [], includePosition: false, ...over });
+    const itemIds = async (queueId: string, over: Parameters<typeof items>[1] = {}) => (await items(queueId, over))!.map((i) => i.callId);
+    const progress = (queueId: string, itemId: string, annotator: string, transition: ProgressTransition, now = T0, fb?: FeedbackWrite[]) =>
+      store.annotationQueues.recordProgress({ projectId: P, queueId, itemId, annotator, transition, feedback: fb, now });
+    const itemOf = async (queueId: string, callId: string) => (await items(queueId, { filter: { call_id: callId } }))![0]!;
+
+    beforeAll(async () => {
+      ({ store, close } = await open());
+      await store.calls.writeCalls([
+        start('c1', 3), start('c2', 1, { opName: 'judge' }), start('c3', 2, { opName: 'judge' }), start('gone', 4),
+        { kind: 'end', projectId: P, id: 'c1', endedAt: T0 + 5 * SECOND, exception: null, outputJson: null, summaryJson: '{}', outputRefs: [], wbRunStepEnd: null },
+        start('elsewhere', 1, { projectId: 'acme/other' }),
+      ]);
+      await store.calls.deleteCalls({ projectId: P, ids: ['gone'], deletedAt: T0 });
+      await queue('q1', 'Errors to review', 1);
+      await queue('q2', 'tone CHECK', 2);
+      await queue('q3', 'other', 2);
+    });
+    afterAll(() => close());
+
+    it('lists live queues newest first, ties by id, filtered by a case-insensitive substring', async () => {
+      const names = async (q: Partial<Parameters<Store['annotationQueues']['queryQueues']>[0]> = {}) => {
+        const out: string[] = [];
+        for await (const r of store.annotationQueues.queryQueues({ projectId: P, sortBy: [], ...q })) out.push(r.id);
+        return out;
+      };
+      expect(await names()).toEqual(['q2', 'q3', 'q1']);
+      expect(await names({ name: 'CHEck' })).toEqual(['q2']);
+      expect(await names({ name: '%' })).toEqual([]);
+      expect(await names({ sortBy: [{ field: 'name', direction: 'asc' }], limit: 2, offset: 1 })).toEqual(['q3', 'q2']);
+      expect(await names({ projectId: 'acme/other' })).toEqual([]);
+    });
+
+    it('reads and updates only the given fields', async () => {
+      expect(await store.annotationQueues.readQueue({ projectId: P, queueId: 'q3' })).toMatchObject({ name: 'other', deletedAt: null, createdBy: 'alice' });
+      const updated = await store.annotationQueues.updateQueue({ projectId: P, queueId: 'q3', description: 'about tone', updatedAt: T0 + 9 });
+      expect(updated).toMatchObject({ name: 'other', description: 'about tone', updatedAt: T0 + 9, createdAt: T0 + 2 });
+      expect(await store.annotationQueues.updateQueue({ projectId: 'acme/other', queueId: 'q3', name: 'x', updatedAt: T0 })).toBeNull();
+    });
+
+    it('adds each found call once, copying its fields, and counts calls already queued', async () => {
+      const res = await store.annotationQueues.addCalls({ projectId: P, queueId: 'q1', callIds: ['c1', 'c2', 'c1', 'nope', 'gone', 'elsewhere'], displayFields: ['inputs.x'], addedBy: 'alice', createdAt: T0 });
+      expect(res).toEqual({ added: 2, duplicates: 0 });
+      expect(await store.annotationQueues.addCalls({ projectId: P, queueId: 'q1', callIds: ['c2', 'c3', 'c1'], displayFields: [], addedBy: 'bob', createdAt: T0 + 1 })).toEqual({ added: 1, duplicates: 2 });
+      const [first] = (await items('q1'))!;
+      expect(first).toMatchObject({
+        callId: 'c1', callStartedAt: T0 + 3 * SECOND, callEndedAt: T0 + 5 * SECOND, callOpName: 'op-c1', callTraceId: 'tr-c1',
+        displayFields: ['inputs.x'], addedBy: 'alice', createdBy: 'alice', annotationState: 'unstarted', annotatorUserId: null, positionInQueue: null,
+      });
+      expect(await itemIds('q1')).toEqual(['c1', 'c2', 'c3']);
+    });
+
+    it('filters, sorts and numbers items, positions counted before the state filter and paging', async () => {
+      expect(await itemIds('q1', { filter: { call_op_name: 'judge' } })).toEqual(['c2', 'c3']);
+      expect(await itemIds('q1', { filter: { added_by: 'bob' } })).toEqual(['c3']);
+      expect(await itemIds('q1', { sortBy: [{ field: 'call_started_at', direction: 'desc' }] })).toEqual(['c1', 'c3', 'c2']);
+      const c3 = await itemOf('q1', 'c3');
+      await progress('q1', c3.id, 'alice', to('completed'));
+      const sorted = { sortBy: [{ field: 'call_started_at' as const, direction: 'asc' as const }], includePosition: true };
+      const page = (await items('q1', { ...sorted, filter: { annotation_states: ['unstarted'] }, limit: 1, offset: 1 }))!;
+      expect(page.map((i) => [i.callId, i.positionInQueue])).toEqual([['c1', 3]]);
+      expect((await items('q1', { ...sorted, filter: { annotation_states: ['completed'] } }))!.map((i) => i.positionInQueue)).toEqual([2]);
+    });
+
+    it('shows a transition the current state, writes what it answers, and nothing for null', async () => {
+      const c2 = await itemOf('q1', 'c2');
+      const seen: (ProgressState | null)[] = [];
+      expect(await progress('q1', c2.id, 'alice', to('in_progress', seen))).toMatchObject({ annotationState: 'in_progress', annotatorUserId: 'alice' });
+      expect(await progress('q1', c2.id, 'alice', to(null, seen), T0, [feedback('unwritten')])).toMatchObject({ annotationState: 'in_progress' });
+      expect(await progress('q1', c2.id, 'alice', to('completed', seen))).toMatchObject({ annotationState: 'completed' });
+      expect(seen).toEqual([null, 'in_progress', 'in_progress']);
+      expect(await store.feedback.queryFeedback({ projectId: P, fields: ['id'] })).toEqual([]);
+    });
+
+    it('takes the aggregated state from the latest record, even within one microsecond', async () => {
+      const c1 = await itemOf('q1', 'c1');
+      await progress('q1', c1.id, 'alice', to('in_progress'), T0);
+      await progress('q1', c1.id, 'bob', to('skipped'), T0);
+      expect(await itemOf('q1', 'c1')).toMatchObject({ annotationState: 'skipped', annotatorUserId: 'bob' });
+      await progress('q1', c1.id, 'alice', to('completed'), T0);
+      expect(await itemOf('q1', 'c1')).toMatchObject({ annotationState: 'completed', annotatorUserId: 'alice' });
+    });
+
+    it('writes feedback with the progress, and neither when the transition refuses', async () => {
+      await store.annotationQueues.addCalls({ projectId: P, queueId: 'q2', callIds: ['c1', 'c2'], displayFields: [], addedBy: 'alice', createdAt: T0 });
+      const [a, b] = (await items('q2'))!;
+      const refuse: ProgressTransition = () => {
+        throw new BadRequestError('no');
+      };
+      await expect(progress('q2', a!.id, 'alice', refuse, T0, [feedback('f-refused')])).rejects.toThrow('no');
+      expect(await itemOf('q2', a!.callId)).toMatchObject({ annotationState: 'unstarted' });
+      await progress('q2', b!.id, 'alice', to('completed'), T0, [feedback('f-kept')]);
+      expect(await store.feedback.queryFeedback({ projectId: P, fields: ['id', 'queue_id'] })).toEqual([{ id: 'f-kept', queue_id: 'q1' }]);
+    });
+
+    it('answers null for an item of another queue or an unknown item', async () => {
+      const c1 = await itemOf('q1', 'c1');
+      expect(await progress('q2', c1.id, 'alice', to('completed'))).toBeNull();
+      expect(await progress('q1', 'nope', 'alice', to('completed'))).toBeNull();
+    });
+
+    it('counts all items and those completed or skipped by anyone, for live queues only', async () => {
+      const stats = await store.annotationQueues.queueStats({ projectId: P, queueIds: ['q1', 'q2', 'q3', 'nope'] });
+      expect(Object.fromEntries(stats)).toEqual({ q1: { total: 3, completed: 3 }, q2: { total: 2, completed: 1 }, q3: { total: 0, completed: 0 } });
+    });
+
+    it('hides a deleted queue and everything under it', async () => {
+      const c1 = await itemOf('q2', 'c1');
+      const deleted = await store.annotationQueues.deleteQueue({ projectId: P, queueId: 'q2', deletedAt: T0 + 50 });
+      expect(deleted).toMatchObject({ id: 'q2', deletedAt: T0 + 50, updatedAt: T0 + 50 });
+      const q = { projectId: P, queueId: 'q2' };
+      expect(await store.annotationQueues.readQueue(q)).toBeNull();
+      expect(await store.annotationQueues.deleteQueue({ ...q, deletedAt: T0 })).toBeNull();
+      expect(await store.annotationQueues.updateQueue({ ...q, name: 'x', updatedAt: T0 })).toBeNull();
+      expect(await store.annotationQueues.addCalls({ ...q, callIds: ['c3'], displayFields: [], addedBy: 'a', createdAt: T0 })).toBeNull();
+      expect(await items('q2')).toBeNull();
+      expect(await progress('q2', c1.id, 'alice', to('completed'))).toBeNull();
+      expect((await store.annotationQueues.queueStats({ projectId: P, queueIds: ['q2'] })).size).toBe(0);
+    });
+  });
+}
