@@ -11,6 +11,8 @@ import { NotFound } from './app/NotFound.js';
 import { RouteError } from './app/RouteError.js';
 import { Splash } from './app/Splash.js';
 import { whoamiQueryOptions } from './features/auth/authQueries.js';
+import { threadLoader, threadShouldRevalidate } from './features/threads/threadLoader.js';
+import { threadsLoader } from './features/threads/threadsLoader.js';
 import { clearCredentials, readCredentials } from './lib/session.js';
 
 /** Sends signed-out visitors to /login, remembering where they wanted to go. */
@@ -75,6 +77,17 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
                     const m = await import('./features/traces/TracePage.js');
                     return { Component: m.TracePage, loader: m.traceLoader(queryClient) };
                   },
+                },
+                {
+                  path: 'threads',
+                  loader: threadsLoader(queryClient),
+                  lazy: async () => ({ Component: (await import('./features/threads/ThreadsPage.js')).ThreadsPage }),
+                },
+                {
+                  path: 'threads/:threadId',
+                  loader: threadLoader(queryClient),
+                  shouldRevalidate: threadShouldRevalidate,
+                  lazy: async () => ({ Component: (await import('./features/threads/ThreadPage.js')).ThreadPage }),
                 },
                 ...comingSoonPages.map((page) => ({ path: page.path, element: <ComingSoon page={page} /> })),
               ],

@@ -15,7 +15,7 @@ export const sections: readonly Section[] = [
   {
     path: 'threads',
     label: 'Threads',
-    ready: false,
+    ready: true,
     about: 'Conversations grouped by thread, with sortable turn statistics (turns, latency, tokens, cost).',
   },
   {

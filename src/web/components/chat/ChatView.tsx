@@ -4,10 +4,10 @@ import type { ChatMessage } from './chatModel.js';
 
 const CAP = 4000;
 
-/** Conversation view. */
-export function ChatView({ messages }: { messages: ChatMessage[] }) {
+/** Conversation view; `ariaLabel` names the list when a page shows several (one per turn). */
+export function ChatView({ messages, ariaLabel = 'Conversation' }: { messages: ChatMessage[]; ariaLabel?: string }) {
   return (
-    <ol className="chat" aria-label="Conversation">
+    <ol className="chat" aria-label={ariaLabel}>
       {messages.map((m, i) => (
         <li key={i} className={`chat-msg role-${m.role}${m.fromOutput ? ' reply' : ''}`}>
           <div className="chat-role">

@@ -31,6 +31,8 @@ export interface DataTableProps<T> {
   rowHeight?: number;
   sorting: SortingState;
   onSortingChange: OnChangeFn<SortingState>;
+  /** Shift-click adds a column to the sort; headers then number their sort order. Default off. */
+  enableMultiSort?: boolean;
   rowSelection?: RowSelectionState;
   onRowSelectionChange?: OnChangeFn<RowSelectionState>;
   onRowClick?: (row: T) => void;
@@ -76,7 +78,7 @@ export function DataTable<T>(props: DataTableProps<T>) {
     onRowSelectionChange: props.onRowSelectionChange,
     enableRowSelection: props.onRowSelectionChange !== undefined,
     manualSorting: true,
-    enableMultiSort: false,
+    enableMultiSort: props.enableMultiSort ?? false,
     enableSortingRemoval: false,
     getCoreRowModel: getCoreRowModel(),
   });
@@ -94,6 +96,7 @@ export function DataTable<T>(props: DataTableProps<T>) {
           {headers.map((header) => {
             const sortable = header.column.getCanSort();
             const sorted = header.column.getIsSorted();
+            const order = sorted && props.sorting.length > 1 ? header.column.getSortIndex() + 1 : null;
             return (
               <div
                 key={header.id}
@@ -107,6 +110,11 @@ export function DataTable<T>(props: DataTableProps<T>) {
                     <span className="dt-sort-icon" aria-hidden="true">
                       {sorted === 'asc' ? '▲' : sorted === 'desc' ? '▼' : '↕'}
                     </span>
+                    {order !== null && (
+                      <span className="dt-sort-order" aria-hidden="true" title={`Sort priority ${order}`}>
+                        {order}
+                      </span>
+                    )}
                   </button>
                 ) : (
                   flexRender(header.column.columnDef.header, header.getContext())

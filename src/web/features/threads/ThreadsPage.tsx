@@ -1,0 +1,83 @@
+/**
+ * The Threads page: a project's conversations with their turn statistics, sortable by several
+ * columns on the server, filtered by when turns started and by thread id, all from the URL.
+ * A project without threads explains how calls become threads instead.
+ */
+import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
+import { useMemo } from 'react';
+import { useParams } from 'react-router-dom';
+import { Spinner } from '../../components/ui/Spinner.js';
+import { formatInteger } from '../../lib/format.js';
+import { roundedNow } from '../calls/listRequest.js';
+import { threadsListQueryOptions } from './threadQueries.js';
+import { ThreadsTable } from './ThreadsTable.js';
+import { ThreadsToolbar } from './ThreadsToolbar.js';
+import { toThreadsRequest, useThreadsView } from './threadsViewState.js';
+import './threads.css';
+
+/** Threads page. */
+export function ThreadsPage() {
+  const { entity = '', project = '' } = useParams();
+  const projectId = `${entity}/${project}`;
+  const [view, update] = useThreadsView();
+  // "Now" only moves when the view does, so the request (and its cache key) stays stable.
+  const req = useMemo(() => toThreadsRequest({ projectId, view, now: roundedNow() }), [projectId, view]);
+  const list = useInfiniteQuery({ ...threadsListQueryOptions(req), placeholderData: keepPreviousData });
+
+  const loaded = list.data?.pages.reduce((n, p) => n + p.rows.length, 0) ?? null;
+  const filtered = req.filter !== null;
+  const projectIsEmpty = loaded === 0 && !filtered && !list.isPlaceholderData;
+
+  return (
+    <div className="page calls-page">
+      <header className="page-header">
+        <h1>Threads</h1>
+        <span className="muted" aria-live="polite">
+          {loaded !== null && !projectIsEmpty ? `${formatInteger(loaded)}${list.hasNextPage ? '+' : ''} threads` : ''}
+        </span>
+        {list.isFetching && <Spinner label="Updating" />}
+      </header>
+      {projectIsEmpty ? (
+        <NoThreads />
+      ) : (
+        <>
+          <ThreadsToolbar view={view} update={update} />
+          {list.isPending ? (
+            <div className="page-loading">
+              <Spinner showLabel label="Loading threads" />
+            </div>
+          ) : (
+            <ThreadsTable
+              key={JSON.stringify(req)}
+              list={list}
+              sort={view.sort}
+              onSortChange={(sort) => update({ sort })}
+              empty={
+                <div className="empty-state">
+                  <p>No threads match these filters.</p>
+                  <button type="button" className="button" onClick={() => update({ after: null, before: null, ids: [] })}>
+                    Clear filters
+                  </button>
+                </div>
+              }
+            />
+          )}
+        </>
+      )}
+    </div>
+  );
+}
+
+/** What a project without threads shows: how calls get grouped into conversations. */
+function NoThreads() {
+  return (
+    <div className="empty-state">
+      <p>No threads yet. A thread groups the calls of one conversation; each top-level call in it is a turn.</p>
+      <pre className="code-block thread-snippet">{`import weave
+
+with weave.thread("conversation-42"):
+    answer = chat(question)   # each call here is a turn of the thread`}</pre>
+      <p className="muted">Calls logged with a thread_id (and turn_id) through the API or OpenTelemetry show up here too.</p>
+    </div>
+  );
+}

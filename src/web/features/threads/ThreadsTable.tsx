@@ -1,0 +1,82 @@
+/**
+ * The threads table: virtualized rows loaded page by page as they scroll into view (infinite:
+ * the endpoint has no count), server-side multi-column sorting kept in the URL.
+ */
+import type { InfiniteData, UseInfiniteQueryResult } from '@tanstack/react-query';
+import type { OnChangeFn, SortingState } from '@tanstack/react-table';
+import { useCallback, useMemo, useRef, type ReactNode } from 'react';
+import { useLocation, useNavigate, useParams } from 'react-router-dom';
+import { DataTable } from '../../components/table/DataTable.js';
+import { ErrorState } from '../../components/ui/ErrorState.js';
+import { isSortColumn, threadColumns } from './threadColumns.js';
+import type { Thread, ThreadsPage } from './threadQueries.js';
+import type { ThreadSort } from './threadsViewState.js';
+
+/** Rows from the end at which the next page is asked for. */
+const PREFETCH_ROWS = 30;
+
+/** Props of ThreadsTable. */
+export interface ThreadsTableProps {
+  list: UseInfiniteQueryResult<InfiniteData<ThreadsPage>, Error>;
+  sort: ThreadSort[];
+  onSortChange: (sort: ThreadSort[]) => void;
+  empty: ReactNode;
+}
+
+const getRowId = (t: Thread) => t.thread_id;
+
+/** Threads table. */
+export function ThreadsTable({ list, sort, onSortChange, empty }: ThreadsTableProps) {
+  const navigate = useNavigate();
+  const { search } = useLocation();
+  const { entity, project } = useParams();
+  const scrollRef = useRef<HTMLDivElement>(null);
+
+  const rows = useMemo(() => list.data?.pages.flatMap((p) => p.rows) ?? [], [list.data]);
+  const { hasNextPage, isFetchingNextPage, fetchNextPage } = list;
+  // One placeholder row at the end while more exist: it shows as loading when scrolled to.
+  const rowCount = rows.length + (hasNextPage ? 1 : 0);
+  const getRow = useCallback((index: number) => rows[index], [rows]);
+
+  const onRangeChange = useCallback(
+    (_start: number, end: number) => {
+      if (hasNextPage && !isFetchingNextPage && end >= rows.length - PREFETCH_ROWS) void fetchNextPage();
+    },
+    [hasNextPage, isFetchingNextPage, fetchNextPage, rows.length],
+  );
+
+  const sorting: SortingState = useMemo(() => sort.map((s) => ({ id: s.field, desc: s.direction === 'desc' })), [sort]);
+  const onSortingChange: OnChangeFn<SortingState> = useCallback(
+    (updater) => {
+      const next = typeof updater === 'function' ? updater(sorting) : updater;
+      const keys = next.flatMap((s): ThreadSort[] => (isSortColumn(s.id) ? [{ field: s.id, direction: s.desc ? 'desc' : 'asc' }] : []));
+      if (keys.length) onSortChange(keys);
+    },
+    [sorting, onSortChange],
+  );
+
+  const onRowClick = useCallback(
+    (t: Thread) => void navigate(`/${entity}/${project}/threads/${encodeURIComponent(t.thread_id)}`, { state: { threadsSearch: search } }),
+    [navigate, entity, project, search],
+  );
+
+  return (
+    <div className="calls-table">
+      {list.error && <ErrorState error={list.error} onRetry={() => void list.refetch()} compact />}
+      <DataTable
+        ariaLabel="Threads"
+        columns={threadColumns}
+        rowCount={rowCount}
+        getRow={getRow}
+        getRowId={getRowId}
+        scrollRef={scrollRef}
+        sorting={sorting}
+        onSortingChange={onSortingChange}
+        enableMultiSort
+        onRowClick={onRowClick}
+        onRangeChange={onRangeChange}
+        empty={empty}
+      />
+    </div>
+  );
+}

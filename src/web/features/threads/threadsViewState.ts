@@ -1,0 +1,103 @@
+/**
+ * Everything that defines a threads view lives in the URL, so a copied link reproduces it:
+ * `?sort=p99_turn_duration_ms:desc,turn_count:asc&after=-24h&before=2026-11-20T10:00:00.000Z&ids=t1,t2`.
+ * Defaults (sort `last_updated:desc`, any time, every thread) are left out to keep links short.
+ */
+import { useCallback, useMemo } from 'react';
+import { useSearchParams } from 'react-router-dom';
+import { THREAD_SORT_FIELDS } from '../../../contract/threads.js';
+import { resolveDateTime } from '../calls/filterModel.js';
+import type { ThreadsListReq } from './threadQueries.js';
+
+/** A field the threads endpoint sorts by. */
+export type ThreadSortField = (typeof THREAD_SORT_FIELDS)[number];
+
+/** One server-side sort key. */
+export interface ThreadSort {
+  field: ThreadSortField;
+  direction: 'asc' | 'desc';
+}
+
+/** The threads view as the URL describes it. */
+export interface ThreadsViewState {
+  /** Sort keys in priority order (shift-click on a header appends one). */
+  sort: ThreadSort[];
+  /** Turns started strictly after this: relative (`-24h`) or ISO; null = no bound. */
+  after: string | null;
+  /** Turns started strictly before this: relative or ISO; null = no bound. */
+  before: string | null;
+  /** Exact thread ids to show; empty = all. */
+  ids: string[];
+}
+
+/** The server's default order, used when the URL names none. */
+export const DEFAULT_THREAD_SORT: readonly ThreadSort[] = [{ field: 'last_updated', direction: 'desc' }];
+
+const isSortField = (s: string): s is ThreadSortField => (THREAD_SORT_FIELDS as readonly string[]).includes(s);
+
+function parseSort(raw: string | null): ThreadSort[] {
+  const keys = (raw ?? '').split(',').flatMap((part): ThreadSort[] => {
+    const m = /^(.+):(asc|desc)$/.exec(part.trim());
+    return m && isSortField(m[1]!) ? [{ field: m[1], direction: m[2] as 'asc' | 'desc' }] : [];
+  });
+  // A field twice would make the server order by it twice; keep its first mention.
+  const unique = keys.filter((k, i) => keys.findIndex((o) => o.field === k.field) === i);
+  return unique.length ? unique : [...DEFAULT_THREAD_SORT];
+}
+
+/** Thread ids typed or pasted as a list: commas, spaces or new lines between them. */
+export function parseThreadIds(text: string): string[] {
+  return [...new Set(text.split(/[\s,]+/).filter(Boolean))];
+}
+
+/** Reads the view from search params. */
+export function readThreadsView(params: URLSearchParams): ThreadsViewState {
+  return {
+    sort: parseSort(params.get('sort')),
+    after: params.get('after') || null,
+    before: params.get('before') || null,
+    ids: parseThreadIds(params.get('ids') ?? ''),
+  };
+}
+
+const sortText = (sort: readonly ThreadSort[]) => sort.map((s) => `${s.field}:${s.direction}`).join(',');
+
+/** Writes a view into search params, omitting defaults. */
+export function writeThreadsView(view: ThreadsViewState, params = new URLSearchParams()): URLSearchParams {
+  const set = (key: string, value: string | null) => (value === null || value === '' ? params.delete(key) : params.set(key, value));
+  const sort = sortText(view.sort);
+  set('sort', sort === sortText(DEFAULT_THREAD_SORT) ? null : sort);
+  set('after', view.after);
+  set('before', view.before);
+  set('ids', view.ids.join(','));
+  return params;
+}
+
+/** The view plus an updater that writes a patch back into the URL. */
+export function useThreadsView(): [ThreadsViewState, (patch: Partial<ThreadsViewState>) => void] {
+  const [params, setParams] = useSearchParams();
+  const view = useMemo(() => readThreadsView(params), [params]);
+  const update = useCallback(
+    (patch: Partial<ThreadsViewState>) =>
+      // Functional form: two quick updates in one tick must not overwrite each other.
+      setParams((prev) => writeThreadsView({ ...readThreadsView(prev), ...patch }, new URLSearchParams(prev)), { replace: true }),
+    [setParams],
+  );
+  return [view, update];
+}
+
+/** The `/threads/stream_query` request a view stands for (the list adds limit and offset). */
+export function toThreadsRequest({ projectId, view, now }: { projectId: string; view: ThreadsViewState; now: number }): ThreadsListReq {
+  const after = view.after ? resolveDateTime(view.after, now) : null;
+  const before = view.before ? resolveDateTime(view.before, now) : null;
+  const filter = {
+    ...(after ? { after_datetime: after } : {}),
+    ...(before ? { before_datetime: before } : {}),
+    ...(view.ids.length ? { thread_ids: view.ids } : {}),
+  };
+  return {
+    project_id: projectId,
+    filter: Object.keys(filter).length ? filter : null,
+    sort_by: view.sort.map((s) => ({ field: s.field, direction: s.direction })),
+  };
+}
