@@ -4,18 +4,25 @@
  * can span 100,000 server-side rows while only the visible ones exist in the DOM.
  * Sorting is server-side: the table only reports the wanted order.
  */
-import {
-  flexRender,
-  getCoreRowModel,
-  useReactTable,
-  type ColumnDef,
-  type OnChangeFn,
-  type Row,
-  type RowSelectionState,
-  type SortingState,
-} from '@tanstack/react-table';
-import { useVirtualizer } from '@tanstack/react-virtual';
-import { memo, useEffect, useMemo, type ReactNode, type RefObject } from 'react';
+import { getCoreRowModel, useReactTable, type ColumnDef, type OnChangeFn, type RowSelectionState, type SortingState } from '@tanstack/react-table';
+import { useVirtualizer, type Range } from '@tanstack/react-virtual';
+import { useEffect, useMemo, type ReactNode, type RefObject } from 'react';
+import { DataTableBody } from './DataTableBody.js';
+import { DataTableHead } from './DataTableHead.js';
+
+/** Rows are rendered in aligned blocks of this many. */
+const BLOCK = 8;
+
+/**
+ * The rendered rows, widened to whole blocks: while scrolling, the set of rows in the DOM then
+ * changes once every few rows instead of on every frame, so most frames are pure scrolling.
+ */
+function blockRange(range: Range): number[] {
+  if (range.count === 0) return [];
+  const start = Math.max(0, Math.floor((range.startIndex - range.overscan) / BLOCK) * BLOCK);
+  const end = Math.min(range.count - 1, Math.ceil((range.endIndex + range.overscan + 1) / BLOCK) * BLOCK - 1);
+  return Array.from({ length: end - start + 1 }, (_, i) => start + i);
+}
 
 /** Props of DataTable. */
 export interface DataTableProps<T> {
@@ -49,7 +56,8 @@ export function DataTable<T>(props: DataTableProps<T>) {
     count: rowCount,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => rowHeight,
-    overscan: 12,
+    overscan: 8,
+    rangeExtractor: blockRange,
   });
   const items = virtualizer.getVirtualItems();
   const first = items[0]?.index ?? 0;
@@ -87,121 +95,31 @@ export function DataTable<T>(props: DataTableProps<T>) {
   // Fixed column widths, then an empty track that takes the leftover width.
   const template = `${headers.map((h) => `${h.getSize()}px`).join(' ')} 1fr`;
   const minWidth = headers.reduce((w, h) => w + h.getSize(), 0);
-  const rowsById = new Map(table.getRowModel().rows.map((r) => [r.id, r]));
+  const rowsById = useMemo(() => new Map(table.getRowModel().rows.map((r) => [r.id, r])), [table.getRowModel().rows]);
 
   return (
     <div className="data-table" role="table" aria-label={props.ariaLabel} aria-rowcount={rowCount + 1} ref={scrollRef}>
-      <div className="dt-head" role="rowgroup" style={{ gridTemplateColumns: template, minWidth }}>
-        <div className="dt-row dt-header-row" role="row" aria-rowindex={1} style={{ gridTemplateColumns: template }}>
-          {headers.map((header) => {
-            const sortable = header.column.getCanSort();
-            const sorted = header.column.getIsSorted();
-            const order = sorted && props.sorting.length > 1 ? header.column.getSortIndex() + 1 : null;
-            return (
-              <div
-                key={header.id}
-                role="columnheader"
-                className={`dt-th ${header.column.columnDef.meta?.align === 'right' ? 'right' : ''}`}
-                aria-sort={sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : sortable ? 'none' : undefined}
-              >
-                {sortable ? (
-                  <button type="button" className="dt-sort" onClick={header.column.getToggleSortingHandler()}>
-                    {flexRender(header.column.columnDef.header, header.getContext())}
-                    <span className="dt-sort-icon" aria-hidden="true">
-                      {sorted === 'asc' ? '▲' : sorted === 'desc' ? '▼' : '↕'}
-                    </span>
-                    {order !== null && (
-                      <span className="dt-sort-order" aria-hidden="true" title={`Sort priority ${order}`}>
-                        {order}
-                      </span>
-                    )}
-                  </button>
-                ) : (
-                  flexRender(header.column.columnDef.header, header.getContext())
-                )}
-              </div>
-            );
-          })}
-        </div>
-      </div>
+      {/* Both halves are memoized: the virtualizer re-renders this component on every scroll
+          event, but rows only change when the rendered block, data, columns or selection do. */}
+      <DataTableHead headers={headers} sorting={props.sorting} rowSelection={props.rowSelection} template={template} minWidth={minWidth} />
       {rowCount === 0 ? (
         props.empty
       ) : (
-        <div className="dt-body" role="rowgroup" style={{ height: virtualizer.getTotalSize(), minWidth }}>
-          {items.map((item) => {
-            const data = getRow(item.index);
-            const row = data === undefined ? undefined : rowsById.get(getRowId(data));
-            return (
-              <DataRow
-                key={row ? row.id : `placeholder-${item.index}`}
-                row={row}
-                index={item.index}
-                top={item.start}
-                height={rowHeight}
-                template={template}
-                columns={columns}
-                selected={row?.getIsSelected() ?? false}
-                onRowClick={props.onRowClick}
-              />
-            );
-          })}
-        </div>
+        <DataTableBody
+          first={first}
+          last={last}
+          getRow={getRow}
+          getRowId={getRowId}
+          rowsById={rowsById}
+          rowCount={rowCount}
+          rowHeight={rowHeight}
+          template={template}
+          minWidth={minWidth}
+          columns={columns}
+          rowSelection={props.rowSelection}
+          onRowClick={props.onRowClick}
+        />
       )}
     </div>
   );
 }
-
-interface DataRowProps<T> {
-  row: Row<T> | undefined;
-  index: number;
-  top: number;
-  height: number;
-  template: string;
-  /** Only for memo comparison: cells change when the column set does. */
-  columns: unknown;
-  selected: boolean;
-  onRowClick?: (row: T) => void;
-}
-
-/** Skips work for rows whose data, position and selection did not change while scrolling. */
-const DataRow = memo(
-  function DataRow<T>({ row, index, top, height, template, selected, onRowClick }: DataRowProps<T>) {
-    const style = { transform: `translateY(${top}px)`, height, gridTemplateColumns: template };
-    if (!row) {
-      return (
-        <div className="dt-row placeholder" role="row" aria-rowindex={index + 2} aria-busy="true" style={style}>
-          <div className="dt-td" role="cell">
-            <span className="skeleton" />
-          </div>
-        </div>
-      );
-    }
-    return (
-      <div
-        className={`dt-row${selected ? ' selected' : ''}${onRowClick ? ' clickable' : ''}`}
-        role="row"
-        aria-rowindex={index + 2}
-        aria-selected={selected || undefined}
-        style={style}
-        onClick={(e) => {
-          // Links, buttons and checkboxes inside a row keep their own meaning.
-          if ((e.target as HTMLElement).closest('a,button,input,label')) return;
-          onRowClick?.(row.original);
-        }}
-      >
-        {row.getVisibleCells().map((cell) => (
-          <div key={cell.id} role="cell" className={`dt-td ${cell.column.columnDef.meta?.align === 'right' ? 'right' : ''}`}>
-            {flexRender(cell.column.columnDef.cell, cell.getContext())}
-          </div>
-        ))}
-      </div>
-    );
-  },
-  (a, b) =>
-    a.row?.original === b.row?.original &&
-    a.top === b.top &&
-    a.selected === b.selected &&
-    a.template === b.template &&
-    a.columns === b.columns &&
-    a.onRowClick === b.onRowClick,
-) as <T>(props: DataRowProps<T>) => ReactNode;

@@ -2,31 +2,18 @@
  * The Calls page: a project's calls with filters, sorting, columns, live refresh and export,
  * all from the URL. A project without calls shows how to send its first trace instead.
  */
-import type { QueryClient } from '@tanstack/react-query';
 import type { RowSelectionState } from '@tanstack/react-table';
 import { useMemo, useState } from 'react';
-import { useParams, type LoaderFunctionArgs } from 'react-router-dom';
+import { useParams } from 'react-router-dom';
 import { Spinner } from '../../components/ui/Spinner.js';
 import { formatInteger } from '../../lib/format.js';
 import { GettingStarted } from '../gettingStarted/GettingStarted.js';
-import { callsCountQueryOptions, callsPageQueryOptions } from './callQueries.js';
-import { readCallsView, useCallsView } from './callsViewState.js';
+import { useCallsView } from './callsViewState.js';
 import { CallsTable } from './CallsTable.js';
 import { CallsToolbar } from './CallsToolbar.js';
 import { ExportMenu } from './ExportMenu.js';
 import { roundedNow, toListRequest } from './listRequest.js';
 import { useCallsPages } from './useCallsPages.js';
-
-/** Starts the first page and the total while the page's code loads. */
-export function callsLoader(queryClient: QueryClient) {
-  return ({ params, request }: LoaderFunctionArgs) => {
-    const view = readCallsView(new URL(request.url).searchParams);
-    const req = toListRequest({ projectId: `${params.entity}/${params.project}`, view, now: roundedNow() });
-    void queryClient.prefetchQuery(callsPageQueryOptions({ req, generation: 0, page: 0 }));
-    void queryClient.prefetchQuery(callsCountQueryOptions({ req, generation: 0 }));
-    return null;
-  };
-}
 
 /** Calls page. */
 export function CallsPage() {

@@ -1,8 +1,8 @@
 /** Choose the calls table's columns: built-ins on or off, and any input/output/attribute path. */
 import { useState, type FormEvent } from 'react';
 import { Popover } from '../../components/ui/Popover.js';
-import { builtinColumns, isBuiltinColumn } from './callColumns.js';
-import { DEFAULT_COLUMNS } from './callsViewState.js';
+import { builtinColumns } from './callColumns.js';
+import { DEFAULT_COLUMNS, isBuiltinColumn } from './callsViewState.js';
 import { FieldPathInput } from './FieldPathInput.js';
 
 /** Props: the shown column ids and the setter. */

@@ -127,8 +127,3 @@ export function sortFieldOf(columnId: string): string | undefined {
 export function columnIdOfSortField(field: string): string {
   return Object.entries(builtinColumns).find(([, c]) => c.sortField === field)?.[0] ?? field;
 }
-
-/** True for ids that name a built-in column rather than a path. */
-export function isBuiltinColumn(id: string): boolean {
-  return id in builtinColumns;
-}

@@ -10,6 +10,11 @@ import { OP_LABELS, type FilterClause, type FilterOp } from './filterModel.js';
 /** The built-in columns, in their default order. */
 export const DEFAULT_COLUMNS = ['op', 'status', 'start', 'latency', 'tokens', 'cost'] as const;
 
+/** True for ids that name a built-in column rather than a field path. */
+export function isBuiltinColumn(id: string): boolean {
+  return (DEFAULT_COLUMNS as readonly string[]).includes(id);
+}
+
 /** One server-side sort key. */
 export interface SortState {
   field: string;

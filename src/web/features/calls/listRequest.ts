@@ -1,7 +1,6 @@
 /** Turns a calls view (from the URL) into the `/calls/stream_query` request it stands for. */
-import { isBuiltinColumn } from './callColumns.js';
 import { LIST_COLUMNS, type CallsListReq } from './callQueries.js';
-import type { CallsViewState } from './callsViewState.js';
+import { isBuiltinColumn, type CallsViewState } from './callsViewState.js';
 import { compileQuery } from './filterModel.js';
 
 /**

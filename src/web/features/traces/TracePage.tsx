@@ -2,9 +2,9 @@
  * One trace: its call tree with a waterfall on the left, the selected call in full on the right.
  * The selected call (`?call=`) and the tree search (`?q=`) live in the URL.
  */
-import { useInfiniteQuery, useQuery, type QueryClient } from '@tanstack/react-query';
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { Link, useLocation, useParams, useSearchParams, type LoaderFunctionArgs } from 'react-router-dom';
+import { Link, useLocation, useParams, useSearchParams } from 'react-router-dom';
 import { ErrorState } from '../../components/ui/ErrorState.js';
 import { Spinner } from '../../components/ui/Spinner.js';
 import { formatDuration, formatInteger } from '../../lib/format.js';
@@ -18,16 +18,6 @@ import { TraceTree } from './TraceTree.js';
 const AUTO_LOAD_LIMIT = 20_000;
 /** In bigger traces only the top levels start open. */
 const LARGE_TRACE = 500;
-
-/** Starts loading the trace while the page's code downloads. */
-export function traceLoader(queryClient: QueryClient) {
-  return ({ params }: LoaderFunctionArgs) => {
-    const ids = { projectId: `${params.entity}/${params.project}`, traceId: params.traceId! };
-    void queryClient.prefetchInfiniteQuery(traceCallsQueryOptions(ids));
-    void queryClient.prefetchQuery(traceCountQueryOptions(ids));
-    return null;
-  };
-}
 
 /** Trace page. */
 export function TracePage() {
