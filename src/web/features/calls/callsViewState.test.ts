@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_COLUMNS, readCallsView, writeCallsView } from './callsViewState.js';
+
+describe('calls view in the URL', () => {
+  it('defaults leave the URL empty', () => {
+    const view = readCallsView(new URLSearchParams());
+    expect(view).toEqual({ clauses: [], sort: { field: 'started_at', direction: 'desc' }, columns: [...DEFAULT_COLUMNS], since: null, rootsOnly: true, live: false });
+    expect(writeCallsView(view).toString()).toBe('');
+  });
+
+  it('round-trips every field', () => {
+    const view = {
+      clauses: [{ field: 'inputs.q', op: 'contains' as const, value: 'a,b' }],
+      sort: { field: 'summary.weave.latency_ms', direction: 'asc' as const },
+      columns: ['op', 'inputs.q'],
+      since: '-7d',
+      rootsOnly: false,
+      live: true,
+    };
+    expect(readCallsView(writeCallsView(view))).toEqual(view);
+  });
+
+  it('ignores malformed filters instead of failing the page', () => {
+    expect(readCallsView(new URLSearchParams('f=not-json')).clauses).toEqual([]);
+    expect(readCallsView(new URLSearchParams('f=[["x","nope","1"]]')).clauses).toEqual([]);
+  });
+});
