@@ -10,14 +10,20 @@ import type { z } from 'zod';
 import * as queues from './annotationQueues.js';
 import * as calls from './calls.js';
 import * as costs from './costs.js';
+import * as evalResults from './evalResults.js';
+import * as runs from './evaluationRuns.js';
+import * as evaluations from './evaluations.js';
 import * as feedback from './feedback.js';
 import * as files from './files.js';
 import * as objects from './objects.js';
 import * as otel from './otel.js';
+import * as predictions from './predictions.js';
 import * as refs from './refs.js';
+import * as scores from './scores.js';
 import * as service from './service.js';
 import * as tables from './tables.js';
 import * as threads from './threads.js';
+import * as v2 from './v2Objects.js';
 import * as weft from './weft.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -131,6 +137,50 @@ export const endpoints = {
   annotationQueueItemsQuery: def({ group: 'Annotation queues', method: 'POST', path: '/annotation_queues/:queue_id/items/query', summary: "Items of a queue with their aggregated state", req: queues.AnnotationQueueItemsQueryReq, res: queues.AnnotationQueueItemsQueryRes }),
   annotatorQueueItemsProgressUpdate: def({ group: 'Annotation queues', method: 'POST', path: '/annotation_queues/:queue_id/items/:item_id/progress', summary: "Set the caller's progress on a queue item", req: queues.AnnotatorQueueItemsProgressUpdateReq, res: queues.AnnotatorQueueItemsProgressUpdateRes }),
   annotationQueueItemSubmit: def({ group: 'Annotation queues', method: 'POST', path: '/annotation_queues/:queue_id/items/:item_id/submit', summary: "Weft addition: write the caller's annotations on the item's call as feedback and mark the item completed (or skipped), all or nothing", req: queues.AnnotationQueueItemSubmitReq, res: queues.AnnotationQueueItemSubmitRes }),
+
+  // Ops, datasets, scorers, models and evaluations: versioned objects under /v2/:entity/:project
+  opCreate: def({ group: 'Ops, datasets, scorers, models', method: 'POST', path: '/v2/:entity/:project/ops', summary: 'Create an op (a new version when the content changed)', req: v2.OpCreateReq, res: v2.OpCreateRes }),
+  opList: def({ group: 'Ops, datasets, scorers, models', method: 'GET', path: '/v2/:entity/:project/ops', summary: 'Every version of every op, as JSON lines', req: v2.V2ListReq, res: v2.OpReadRes, stream: true }),
+  opRead: def({ group: 'Ops, datasets, scorers, models', method: 'GET', path: '/v2/:entity/:project/ops/:object_id/versions/:digest', summary: 'Read an op version', req: v2.OpReadReq, res: v2.OpReadRes }),
+  opDelete: def({ group: 'Ops, datasets, scorers, models', method: 'DELETE', path: '/v2/:entity/:project/ops/:object_id', summary: 'Delete some (digests) or all versions of an op', req: v2.V2DeleteReq, res: v2.V2DeleteRes }),
+  datasetCreate: def({ group: 'Ops, datasets, scorers, models', method: 'POST', path: '/v2/:entity/:project/datasets', summary: 'Create a dataset (a new version when the content changed)', req: v2.DatasetCreateReq, res: v2.DatasetCreateRes }),
+  datasetList: def({ group: 'Ops, datasets, scorers, models', method: 'GET', path: '/v2/:entity/:project/datasets', summary: 'Every version of every dataset, as JSON lines', req: v2.V2ListReq, res: v2.DatasetReadRes, stream: true }),
+  datasetRead: def({ group: 'Ops, datasets, scorers, models', method: 'GET', path: '/v2/:entity/:project/datasets/:object_id/versions/:digest', summary: 'Read a dataset version', req: v2.V2VersionReq, res: v2.DatasetReadRes }),
+  datasetDelete: def({ group: 'Ops, datasets, scorers, models', method: 'DELETE', path: '/v2/:entity/:project/datasets/:object_id', summary: 'Delete some (digests) or all versions of a dataset', req: v2.V2DeleteReq, res: v2.V2DeleteRes }),
+  scorerCreate: def({ group: 'Ops, datasets, scorers, models', method: 'POST', path: '/v2/:entity/:project/scorers', summary: 'Create a scorer (a new version when the content changed)', req: v2.ScorerCreateReq, res: v2.ScorerCreateRes }),
+  scorerList: def({ group: 'Ops, datasets, scorers, models', method: 'GET', path: '/v2/:entity/:project/scorers', summary: 'Every version of every scorer, as JSON lines', req: v2.V2ListReq, res: v2.ScorerReadRes, stream: true }),
+  scorerRead: def({ group: 'Ops, datasets, scorers, models', method: 'GET', path: '/v2/:entity/:project/scorers/:object_id/versions/:digest', summary: 'Read a scorer version', req: v2.V2VersionReq, res: v2.ScorerReadRes }),
+  scorerDelete: def({ group: 'Ops, datasets, scorers, models', method: 'DELETE', path: '/v2/:entity/:project/scorers/:object_id', summary: 'Delete some (digests) or all versions of a scorer', req: v2.V2DeleteReq, res: v2.V2DeleteRes }),
+  modelCreate: def({ group: 'Ops, datasets, scorers, models', method: 'POST', path: '/v2/:entity/:project/models', summary: 'Create a model (a new version when the content changed)', req: v2.ModelCreateReq, res: v2.ModelCreateRes }),
+  modelList: def({ group: 'Ops, datasets, scorers, models', method: 'GET', path: '/v2/:entity/:project/models', summary: 'Every version of every model, as JSON lines', req: v2.V2ListReq, res: v2.ModelReadRes, stream: true }),
+  modelRead: def({ group: 'Ops, datasets, scorers, models', method: 'GET', path: '/v2/:entity/:project/models/:object_id/versions/:digest', summary: 'Read a model version', req: v2.V2VersionReq, res: v2.ModelReadRes }),
+  modelDelete: def({ group: 'Ops, datasets, scorers, models', method: 'DELETE', path: '/v2/:entity/:project/models/:object_id', summary: 'Delete some (digests) or all versions of a model', req: v2.V2DeleteReq, res: v2.V2DeleteRes }),
+  evaluationCreate: def({ group: 'Evaluations', method: 'POST', path: '/v2/:entity/:project/evaluations', summary: 'Create an evaluation (a new version when the content changed)', req: v2.EvaluationCreateReq, res: v2.EvaluationCreateRes }),
+  evaluationList: def({ group: 'Evaluations', method: 'GET', path: '/v2/:entity/:project/evaluations', summary: 'Every version of every evaluation, as JSON lines', req: v2.V2ListReq, res: v2.EvaluationReadRes, stream: true }),
+  evaluationRead: def({ group: 'Evaluations', method: 'GET', path: '/v2/:entity/:project/evaluations/:object_id/versions/:digest', summary: 'Read an evaluation version', req: v2.V2VersionReq, res: v2.EvaluationReadRes }),
+  evaluationDelete: def({ group: 'Evaluations', method: 'DELETE', path: '/v2/:entity/:project/evaluations/:object_id', summary: 'Delete some (digests) or all versions of an evaluation', req: v2.V2DeleteReq, res: v2.V2DeleteRes }),
+
+  // Evaluation runs, predictions and scores: calls under /v2/:entity/:project
+  evaluationRunCreate: def({ group: 'Evaluation runs', method: 'POST', path: '/v2/:entity/:project/evaluation_runs', summary: 'Start an evaluation run of a model', req: runs.EvaluationRunCreateReq, res: runs.EvaluationRunCreateRes }),
+  evaluationRunList: def({ group: 'Evaluation runs', method: 'GET', path: '/v2/:entity/:project/evaluation_runs', summary: 'Evaluation runs, filtered by evaluation, model or id, as JSON lines', req: runs.EvaluationRunListReq, res: runs.EvaluationRunRead, stream: true }),
+  evaluationRunRead: def({ group: 'Evaluation runs', method: 'GET', path: '/v2/:entity/:project/evaluation_runs/:evaluation_run_id', summary: 'Read an evaluation run', req: runs.EvaluationRunReadReq, res: runs.EvaluationRunRead }),
+  evaluationRunDelete: def({ group: 'Evaluation runs', method: 'DELETE', path: '/v2/:entity/:project/evaluation_runs', summary: 'Delete evaluation runs with their predictions and scores', req: runs.EvaluationRunDeleteReq, res: runs.NumDeletedRes }),
+  evaluationRunFinish: def({ group: 'Evaluation runs', method: 'POST', path: '/v2/:entity/:project/evaluation_runs/:evaluation_run_id/finish', summary: 'Finish a run: summarize its scores into an Evaluation.summarize call and the run output', req: runs.EvaluationRunFinishReq, res: runs.SuccessRes }),
+  predictionCreate: def({ group: 'Predictions', method: 'POST', path: '/v2/:entity/:project/predictions', summary: 'Record a model prediction, in a run or on its own', req: predictions.PredictionCreateReq, res: predictions.PredictionCreateRes }),
+  predictionList: def({ group: 'Predictions', method: 'GET', path: '/v2/:entity/:project/predictions', summary: 'Predictions, optionally of one run, as JSON lines', req: predictions.PredictionListReq, res: predictions.PredictionRead, stream: true }),
+  predictionRead: def({ group: 'Predictions', method: 'GET', path: '/v2/:entity/:project/predictions/:prediction_id', summary: 'Read a prediction', req: predictions.PredictionReadReq, res: predictions.PredictionRead }),
+  predictionDelete: def({ group: 'Predictions', method: 'DELETE', path: '/v2/:entity/:project/predictions', summary: 'Delete predictions', req: predictions.PredictionDeleteReq, res: runs.NumDeletedRes }),
+  predictionFinish: def({ group: 'Predictions', method: 'POST', path: '/v2/:entity/:project/predictions/:prediction_id/finish', summary: "Finish a prediction: its run row gets the output, scores and latency", req: predictions.PredictionFinishReq, res: runs.SuccessRes }),
+  scoreCreate: def({ group: 'Scores', method: 'POST', path: '/v2/:entity/:project/scores', summary: "Score a prediction (also written as runnable feedback on it)", req: scores.ScoreCreateReq, res: scores.ScoreCreateRes }),
+  scoreList: def({ group: 'Scores', method: 'GET', path: '/v2/:entity/:project/scores', summary: 'Scores, optionally of one run, as JSON lines', req: scores.ScoreListReq, res: scores.ScoreRead, stream: true }),
+  scoreRead: def({ group: 'Scores', method: 'GET', path: '/v2/:entity/:project/scores/:score_id', summary: 'Read a score', req: scores.ScoreReadReq, res: scores.ScoreRead }),
+  scoreDelete: def({ group: 'Scores', method: 'DELETE', path: '/v2/:entity/:project/scores', summary: 'Delete scores and the feedback they wrote', req: scores.ScoreDeleteReq, res: runs.NumDeletedRes }),
+
+  // Evaluation results and orchestration
+  evalResultsQuery: def({ group: 'Evaluation results', method: 'POST', path: '/v2/:entity/:project/eval_results/query', summary: 'Evaluation results by dataset row, several evaluations side by side, with summaries', req: evalResults.EvalResultsQueryReq, res: evalResults.EvalResultsQueryRes }),
+  evaluationStatus: def({ group: 'Evaluations', method: 'POST', path: '/evaluations/status', summary: 'Progress of an evaluation call: not_found, running (rows done of total), failed or complete', req: evaluations.EvaluationStatusReq, res: evaluations.EvaluationStatusRes }),
+  evaluateModel: def({ group: 'Evaluations', method: 'POST', path: '/evaluations/evaluate_model', summary: 'Not available in Weft: running a model needs a model provider and a job queue; always 400 with the reason', req: evaluations.EvaluateModelReq, res: evaluations.EvaluateModelRes }),
+  callsScore: def({ group: 'Call', method: 'POST', path: '/calls/score', summary: 'Not available in Weft: scoring calls asynchronously needs a job queue; always 400 with the reason', req: evaluations.CallsScoreReq, res: evaluations.CallsScoreRes }),
 
   // Weft's own account endpoints (not part of the Weave interface)
   whoami: def({ group: 'Weft', method: 'GET', path: '/weft/whoami', summary: 'The authenticated user, with their entities', req: service.Empty, res: weft.WhoamiRes }),

@@ -9,6 +9,8 @@ import { buildOpenApi, docsPage } from './openapi.js';
 import { annotationQueueRoutes } from './routes/annotationQueues.js';
 import { callRoutes } from './routes/calls.js';
 import { costRoutes } from './routes/costs.js';
+import { evaluationRunRoutes } from './routes/evaluationRuns.js';
+import { evaluationRoutes } from './routes/evaluations.js';
 import { exportRoutes } from './routes/export.js';
 import { feedbackRoutes } from './routes/feedback.js';
 import { otelRoutes } from './routes/otel.js';
@@ -18,6 +20,7 @@ import { refRoutes } from './routes/refs.js';
 import { serviceRoutes } from './routes/service.js';
 import { tableRoutes } from './routes/tables.js';
 import { threadRoutes } from './routes/threads.js';
+import { v2ObjectRoutes } from './routes/v2Objects.js';
 import type { Store } from './store/Store.js';
 
 export interface AppDeps {
@@ -34,7 +37,7 @@ export function createApp(deps: AppDeps): Hono {
   const app = new Hono();
   app.get('/openapi.json', (c) => c.json(buildOpenApi()));
   app.get('/docs', (c) => c.html(docsPage()));
-  mountRoutes(app, [serviceRoutes, callRoutes, exportRoutes, threadRoutes, feedbackRoutes, costRoutes, otelRoutes, objectRoutes, tableRoutes, fileRoutes, refRoutes, annotationQueueRoutes], deps);
+  mountRoutes(app, [serviceRoutes, callRoutes, exportRoutes, threadRoutes, feedbackRoutes, costRoutes, otelRoutes, objectRoutes, tableRoutes, fileRoutes, refRoutes, annotationQueueRoutes, v2ObjectRoutes, evaluationRunRoutes, evaluationRoutes], deps);
   deps.mountDashboard?.(app);
   app.notFound((c) => toErrorResponse(new NotFoundError(`No endpoint ${c.req.method} ${c.req.path}; see /docs`), deps.log, c.req.path));
   app.onError((err, c) => toErrorResponse(err, deps.log, `${c.req.method} ${c.req.path}`));

@@ -5,7 +5,7 @@
  */
 import type { ObjQueryReq, ObjSchema } from '../../contract/objects.js';
 import { BadRequestError, ConflictError, NotFoundError } from '../http/errors.js';
-import type { ObjectRecord, Store, VersionSelector } from '../store/Store.js';
+import type { ObjectRecord, ObjectWrite, Store, VersionSelector } from '../store/Store.js';
 import { formatMicros, formatMicrosOrNull, nowMicros } from './datetime.js';
 import { bytesDigest, isContentDigest } from './digests.js';
 import { toCompactJson, toPythonJson, type LosslessValue } from './losslessJson.js';
@@ -21,21 +21,14 @@ export function parseVersion(spec: string): VersionSelector {
   return isContentDigest(spec) ? { digest: spec } : { alias: spec };
 }
 
-/** obj/create: derives kind and classes, hashes, checks `expected_digest`, stores. */
-export async function createObject(
-  store: Store,
-  req: { projectId: string; objectId: string; val: LosslessValue; builtinObjectClass: string | null; expectedDigest: string | null; wbUserId: string },
-): Promise<{ digest: string; object_id: string }> {
+/** An object version as the store takes it: kind and classes derived, value hashed. */
+export function toObjectWrite(req: { projectId: string; objectId: string; val: LosslessValue; builtinObjectClass: string | null; wbUserId: string }): ObjectWrite {
   const processed = processObjectVal(req.val, req.builtinObjectClass);
   const hashed = toPythonJson(processed.val);
-  const digest = bytesDigest(hashed);
-  if (req.expectedDigest && req.expectedDigest !== digest) {
-    throw new ConflictError(`Digest mismatch for obj ${JSON.stringify(req.objectId)}: expected ${req.expectedDigest}, computed ${digest}`);
-  }
-  await store.objects.createObject({
+  return {
     projectId: req.projectId,
     objectId: req.objectId,
-    digest,
+    digest: bytesDigest(hashed),
     kind: processed.kind,
     baseObjectClass: processed.baseObjectClass,
     leafObjectClass: processed.leafObjectClass,
@@ -43,8 +36,20 @@ export async function createObject(
     sizeBytes: Buffer.byteLength(hashed),
     wbUserId: req.wbUserId,
     createdAt: nowMicros(),
-  });
-  return { digest, object_id: req.objectId };
+  };
+}
+
+/** obj/create: derives kind and classes, hashes, checks `expected_digest`, stores. */
+export async function createObject(
+  store: Store,
+  req: { projectId: string; objectId: string; val: LosslessValue; builtinObjectClass: string | null; expectedDigest: string | null; wbUserId: string },
+): Promise<{ digest: string; object_id: string }> {
+  const write = toObjectWrite(req);
+  if (req.expectedDigest && req.expectedDigest !== write.digest) {
+    throw new ConflictError(`Digest mismatch for obj ${JSON.stringify(req.objectId)}: expected ${req.expectedDigest}, computed ${write.digest}`);
+  }
+  await store.objects.createObject(write);
+  return { digest: write.digest, object_id: req.objectId };
 }
 
 /** One live version; 404 when missing, 404 with `deleted_at` when deleted. */

@@ -14,8 +14,8 @@ interface HashedRow {
   valJson: string;
 }
 
-/** A row's digest (Python `json.dumps(row, sort_keys=True)`) and its stored text. */
-function hashRow(row: LosslessValue | undefined): HashedRow {
+/** A row's digest (Python `json.dumps(row, sort_keys=True)`) and its stored text; 400 unless an object. */
+export function hashRow(row: LosslessValue | undefined): HashedRow {
   if (!isLosslessObject(row)) throw new BadRequestError('All rows must be dictionaries');
   return { digest: bytesDigest(toPythonJson(row)), valJson: toCompactJson(row) };
 }

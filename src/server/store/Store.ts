@@ -278,6 +278,14 @@ export interface Store {
   readonly costs: CostsStore;
   /** Annotation queues, their items and per-annotator progress (AnnotationQueuesStore.ts). */
   readonly annotationQueues: AnnotationQueuesStore;
+  /**
+   * Applies the writes `start` begins as one transaction: every one of them or none, for a
+   * request whose side effects span sub-stores (a score is a call plus feedback on its
+   * prediction). `start` must begin all its writes synchronously — call the write methods one
+   * after another without awaiting (do the reads before) — and return their promises. Writes
+   * begun any other way are not covered.
+   */
+  transaction(start: () => Promise<unknown>[]): Promise<void>;
   close(): Promise<void>;
 }
 

@@ -60,7 +60,35 @@ export class SqliteDatabase {
 
   /** Runs `fn` in one write transaction: it applies fully or not at all. */
   transaction<T>(fn: () => T): T {
-    return this.writer.transaction(fn)();
+    try {
+      return this.writer.transaction(fn)();
+    } catch (err) {
+      // Inside `atomically` this was a savepoint; remember the failure for the outer transaction.
+      if (this.#atomic) this.#atomic.failure ??= { err };
+      throw err;
+    }
+  }
+
+  /** Set while `atomically` runs: the first failure of a `transaction` nested in it. */
+  #atomic: { failure?: { err: unknown } } | null = null;
+
+  /**
+   * Runs `fn` in one write transaction that fails as a whole when any `transaction` inside it
+   * failed, even one whose error `fn` never saw: the async store methods turn their errors into
+   * rejected promises, which cannot be observed synchronously (Store.transaction relies on this).
+   */
+  atomically(fn: () => void): void {
+    if (this.#atomic) throw new Error('atomically() does not nest');
+    const state: { failure?: { err: unknown } } = {};
+    this.#atomic = state;
+    try {
+      this.writer.transaction(() => {
+        fn();
+        if (state.failure) throw state.failure.err;
+      })();
+    } finally {
+      this.#atomic = null;
+    }
   }
 
   /**

@@ -40,6 +40,21 @@ export class SqliteStore implements Store {
     this.annotationQueues = new SqliteAnnotationQueuesStore(this.db);
   }
 
+  async transaction(start: () => Promise<unknown>[]): Promise<void> {
+    let started: Promise<unknown>[] = [];
+    try {
+      // Each SQLite write method runs its statements as soon as it is called, so every write
+      // `start` begins lands inside this one transaction, and any failure rolls all of them back.
+      this.db.atomically(() => {
+        started = start();
+      });
+    } finally {
+      // The promises are settled by now; a failure was rethrown above, so mark theirs handled.
+      for (const p of started) p.catch(() => {});
+    }
+    await Promise.all(started);
+  }
+
   async close(): Promise<void> {
     this.db.close();
   }

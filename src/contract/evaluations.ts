@@ -1,0 +1,42 @@
+/**
+ * Evaluation orchestration (api/evaluation-and-more.md §3): the status of an evaluation call,
+ * and the two endpoints that need a model provider and a job queue, which Weft does not run
+ * (`/evaluations/evaluate_model` and `/calls/score` answer 400 saying so).
+ */
+import { z } from 'zod';
+import { ProjectId } from './common.js';
+
+const wbUserId = z.string().nullish().describe('Ignored: the server sets the authenticated user');
+
+// POST /evaluations/status
+export const EvaluationStatusReq = z.object({ project_id: ProjectId, call_id: z.string().min(1) });
+export const EvaluationStatus = z.discriminatedUnion('code', [
+  z.object({ code: z.literal('not_found') }),
+  z.object({
+    code: z.literal('running'),
+    completed_rows: z.number().int().describe('Direct children no longer running'),
+    total_rows: z.number().int().describe("Rows of the evaluation's dataset (x trials), at least completed_rows"),
+  }),
+  z.object({ code: z.literal('failed'), error: z.string().nullable() }),
+  z.object({ code: z.literal('complete'), output: z.unknown() }),
+]);
+export type EvaluationStatus = z.infer<typeof EvaluationStatus>;
+export const EvaluationStatusRes = z.object({ status: EvaluationStatus });
+
+// POST /evaluations/evaluate_model
+export const EvaluateModelReq = z.object({
+  project_id: ProjectId,
+  evaluation_ref: z.string().min(1),
+  model_ref: z.string().min(1),
+  wb_user_id: wbUserId,
+});
+export const EvaluateModelRes = z.object({ call_id: z.string() });
+
+// POST /calls/score
+export const CallsScoreReq = z.object({
+  project_id: ProjectId,
+  call_ids: z.array(z.string()).min(1),
+  scorer_refs: z.array(z.string()).min(1),
+  wb_user_id: wbUserId,
+});
+export const CallsScoreRes = z.object({});

@@ -1,0 +1,155 @@
+/**
+ * Reading evaluation results into rows for eval_results/query (api/evaluation-and-more.md
+ * §2.3), as the reference's eval_results_helpers does: the predict_and_score children of
+ * every evaluation root are grouped by dataset row, one trial per call, with the predict and
+ * scorer calls found among their own children.
+ *
+ * The same code reads API runs and SDK evaluations. Where the SDKs differ, both are read:
+ * - the row output is `output` (Python SDK, API runs) or `model_output` (TS SDK), the latency
+ *   `model_latency.mean` or a plain number of seconds (TS SDK);
+ * - the predict call is the child whose `inputs.self` is the model, whose op *is* the model (a
+ *   TS-SDK model is an op), or whose op name says predict/invoke; never a score;
+ * - a scorer's call is the score child naming that scorer, else the child whose op is named
+ *   after the score key (TS-SDK scorers are ops), else one whose op name contains the key.
+ * A row still open (its prediction not finished yet) reads its output and scores from its
+ * children, so results show while a run is in progress.
+ *
+ * Row digest: the row digest inside a dataset-row ref (`.../id/<digest>`), else the digest of
+ * the example as sorted-key JSON. Examples come back from stored calls, where `1.0` has become
+ * `1`, so an inline example's digest may differ from the Python server's; it is stable within
+ * Weft, which is what grouping needs.
+ */
+import type { CallSchema } from '../../contract/calls.js';
+import type { EvalResultsTrial } from '../../contract/evalResults.js';
+import type { PriceRecord } from '../store/CostsStore.js';
+import type { Store } from '../store/Store.js';
+import { costsForUsage, type Usage } from './costs.js';
+import { bytesDigest } from './digests.js';
+import { childrenOf, isPredictAndScore, isScore, latencySeconds, predictAndScoreOutput, refName, weaveAttrs } from './evaluationCalls.js';
+import { opDisplayName } from './calls.js';
+import { fromPlain, toPythonJson } from './losslessJson.js';
+
+/** One dataset row: its trials per evaluation root, in start order. */
+export interface EvalRow {
+  rowDigest: string;
+  /** `inputs.example` of its first trial: the row itself or a dataset-row ref. */
+  example: unknown;
+  trials: Map<string, EvalResultsTrial[]>;
+}
+
+type Obj = Record<string, unknown>;
+const asObject = (v: unknown): Obj | null => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : null);
+
+/** The row digest a dataset-row ref names, if `example` is one. */
+export const rowRefDigest = (example: unknown): string | null =>
+  typeof example === 'string' ? (/^weave:\/\/\/.*\/id\/([^/]+)$/.exec(example)?.[1] ?? null) : null;
+
+export const rowDigestOf = (example: unknown): string => rowRefDigest(example) ?? bytesDigest(toPythonJson(fromPlain(example ?? null)));
+
+function selectPredictCall(children: CallSchema[], modelRef: unknown): CallSchema | null {
+  const candidates = children.filter((c) => !isScore(c));
+  return (
+    candidates.find((c) => modelRef !== undefined && (c.inputs.self === modelRef || c.op_name === modelRef)) ??
+    candidates.find((c) => /predict|invoke/i.test(c.op_name)) ??
+    null
+  );
+}
+
+function scorerCallIds(scores: Obj, children: CallSchema[], predict: CallSchema | null): Record<string, string> {
+  const others = children.filter((c) => c !== predict);
+  const out: Record<string, string> = {};
+  for (const key of Object.keys(scores)) {
+    const lower = key.toLowerCase();
+    const match =
+      others.find((c) => isScore(c) && refName(weaveAttrs(c).scorer) === key) ??
+      others.find((c) => [key, `${key}.score`].includes(opDisplayName(c.op_name))) ??
+      others.find((c) => opDisplayName(c.op_name).toLowerCase().includes(lower));
+    if (match) out[key] = match.id;
+  }
+  return out;
+}
+
+const usageOf = (call: CallSchema | null): Record<string, Usage> => asObject(asObject(call?.summary)?.usage) as Record<string, Usage> ?? {};
+
+/** Total tokens over the models in a usage map (prompt + completion when a total is missing); null without usage. */
+function totalTokens(usage: Record<string, Usage>): number | null {
+  const entries = Object.values(usage).filter((u) => asObject(u));
+  if (!entries.length) return null;
+  return entries.reduce((n, u) => n + (u.total_tokens ?? (u.prompt_tokens ?? u.input_tokens ?? 0) + (u.completion_tokens ?? u.output_tokens ?? 0)), 0);
+}
+
+/** What the predict call's usage cost, over the priced models; null when none is priced. */
+function predictCost(call: CallSchema | null, prices: PriceRecord[], projectId: string): number | null {
+  if (!call || !prices.length) return null;
+  const costs = Object.values(costsForUsage({ usage: usageOf(call), prices, startedAt: Date.parse(call.started_at) * 1000, projectId }));
+  return costs.length ? costs.reduce((n, c) => n + (c.prompt_tokens_total_cost ?? 0) + (c.completion_tokens_total_cost ?? 0), 0) : null;
+}
+
+/** GenAI span refs on the row and its predict call, without repeats; null when none. */
+function spanRefs(...calls: (CallSchema | null)[]): EvalResultsTrial['genai_span_ref'] {
+  const seen = new Map<string, { trace_id: string; span_id: string }>();
+  for (const call of calls) {
+    const raw = call ? weaveAttrs(call).genai_span_ref : undefined;
+    for (const ref of Array.isArray(raw) ? raw : raw ? [raw] : []) {
+      const r = asObject(ref);
+      if (typeof r?.trace_id === 'string' && typeof r.span_id === 'string') seen.set(`${r.trace_id}/${r.span_id}`, { trace_id: r.trace_id, span_id: r.span_id });
+    }
+  }
+  return seen.size ? [...seen.values()] : null;
+}
+
+function toTrial(pas: CallSchema, children: CallSchema[] | null, prices: PriceRecord[]): EvalResultsTrial {
+  const out = asObject(pas.output) ?? (pas.ended_at || !children ? {} : (predictAndScoreOutput(children) as Obj));
+  const scores = asObject(out.scores) ?? {};
+  const predict = children ? selectPredictCall(children, pas.inputs.model) : null;
+  const latency = out.model_latency;
+  const fallbackLatency = typeof latency === 'number' ? latency : asObject(latency)?.mean;
+  return {
+    predict_and_score_call_id: pas.id,
+    predict_call_id: predict?.id ?? null,
+    model_output: 'output' in out ? out.output : (out.model_output ?? null),
+    scores,
+    scorer_call_ids: children ? scorerCallIds(scores, children, predict) : {},
+    model_latency_seconds: (predict && latencySeconds(predict)) ?? (typeof fallbackLatency === 'number' ? fallbackLatency : null),
+    total_tokens: totalTokens(usageOf(predict)),
+    total_cost: predictCost(predict, prices, pas.project_id),
+    genai_span_ref: spanRefs(pas, predict),
+  };
+}
+
+/**
+ * Every row of the given evaluation roots, in first-seen order. `children` reads the
+ * predict/score calls under each row (the reference's include_predict_and_score_children);
+ * `costs` prices each trial's predict call.
+ */
+export async function loadEvalRows(
+  store: Store,
+  req: { projectId: string; evalIds: string[]; children: boolean; costs: boolean },
+): Promise<EvalRow[]> {
+  const byRoot = await childrenOf(store, req.projectId, req.evalIds);
+  const pasCalls = req.evalIds.flatMap((id) => (byRoot.get(id) ?? []).filter(isPredictAndScore));
+  const grandchildren = req.children ? await childrenOf(store, req.projectId, pasCalls.map((c) => c.id)) : null;
+  let prices: PriceRecord[] = [];
+  if (req.costs && grandchildren) {
+    const llmIds = new Set([...grandchildren.values()].flat().flatMap((c) => Object.keys(usageOf(c))));
+    prices = llmIds.size ? await store.costs.pricesFor({ projectId: req.projectId, llmIds: [...llmIds] }) : [];
+  }
+  const rows = new Map<string, EvalRow>();
+  for (const pas of pasCalls) {
+    const example = pas.inputs.example;
+    const digest = rowDigestOf(example);
+    const row = rows.get(digest) ?? { rowDigest: digest, example, trials: new Map() };
+    rows.set(digest, row);
+    const trials = row.trials.get(pas.parent_id!) ?? [];
+    row.trials.set(pas.parent_id!, [...trials, toTrial(pas, grandchildren ? (grandchildren.get(pas.id) ?? []) : null, prices)]);
+  }
+  return [...rows.values()];
+}
+
+/** The dataset rows behind row refs, by row digest (unknown digests are absent). */
+export async function resolveRowRefs(store: Store, projectId: string, rows: EvalRow[]): Promise<Map<string, unknown>> {
+  const digests = rows.flatMap((r) => (rowRefDigest(r.example) ? [r.rowDigest] : []));
+  if (!digests.length) return new Map();
+  const stored = await store.tables.readRows({ projectId, digests });
+  return new Map([...stored].map(([digest, json]) => [digest, JSON.parse(json) as unknown]));
+}

@@ -1,0 +1,32 @@
+/**
+ * Refs a request names (an evaluation's dataset, a run's model, a score's scorer) checked
+ * before anything is written: a malformed ref, or one into another project, is a 400 (its
+ * project's access was never checked); a version that is missing or deleted is a 404.
+ */
+import { BadRequestError } from '../http/errors.js';
+import type { Store } from '../store/Store.js';
+import { readLiveObject } from './objects.js';
+import { parseRef } from './refs.js';
+
+export interface LiveRef {
+  kind: 'object' | 'op';
+  name: string;
+  digest: string;
+}
+
+/** The parsed ref of a live object or op version of `projectId`. */
+export async function requireLiveRef(
+  store: Store,
+  req: { projectId: string; ref: string; field: string; kinds?: LiveRef['kind'][] },
+): Promise<LiveRef> {
+  const kinds = req.kinds ?? ['object', 'op'];
+  const parsed = parseRef(req.ref);
+  if ((parsed.kind !== 'object' && parsed.kind !== 'op') || !kinds.includes(parsed.kind) || parsed.extra.length) {
+    throw new BadRequestError(`${req.field} must be ${kinds.map((k) => `an ${k}`).join(' or ')} ref, not ${req.ref}`);
+  }
+  if (parsed.projectId !== req.projectId) {
+    throw new BadRequestError(`${req.field} ${req.ref} is not in project ${req.projectId}`);
+  }
+  await readLiveObject(store, { projectId: req.projectId, objectId: parsed.name, version: parsed.digest, metadataOnly: true });
+  return { kind: parsed.kind, name: parsed.name, digest: parsed.digest };
+}

@@ -1,0 +1,99 @@
+/**
+ * A write plan: the files, tables, object versions, calls and feedback one request writes,
+ * gathered first (hashing values the way `/file/create`, `/table/create` and `/obj/create`
+ * do) and then applied in one store transaction, so a request that fails half-way leaves
+ * nothing behind. The v2 evaluation APIs build everything they store through it.
+ */
+import type { FeedbackWrite } from '../store/FeedbackStore.js';
+import type { CallWrite, ObjectWrite, Store } from '../store/Store.js';
+import { nowMicros } from './datetime.js';
+import { bytesDigest, tableDigest } from './digests.js';
+import { FILE_CHUNK_BYTES } from './files.js';
+import type { LosslessObject, LosslessValue } from './losslessJson.js';
+import { toObjectWrite } from './objects.js';
+import { formatObjectRef } from './refs.js';
+import { hashRow } from './tables.js';
+
+/** The name SDKs give an op's (and a model's) source file. */
+export const SOURCE_FILE_NAME = 'obj.py';
+
+interface FileWrite {
+  projectId: string;
+  digest: string;
+  name: string;
+  chunks: Uint8Array[];
+  createdAt: number;
+}
+
+interface TableWrite {
+  projectId: string;
+  digest: string;
+  rowDigests: string[];
+  rows: { digest: string; valJson: string }[];
+  createdAt: number;
+}
+
+export class WritePlan {
+  readonly files: FileWrite[] = [];
+  readonly tables: TableWrite[] = [];
+  readonly objects: ObjectWrite[] = [];
+  readonly calls: CallWrite[] = [];
+  readonly feedback: FeedbackWrite[] = [];
+
+  constructor(
+    readonly projectId: string,
+    readonly userId: string,
+  ) {}
+
+  /** A text file; answers its digest. */
+  file(name: string, text: string): string {
+    const bytes = new TextEncoder().encode(text);
+    const digest = bytesDigest(bytes);
+    const chunks: Uint8Array[] = [];
+    for (let at = 0; at < bytes.byteLength; at += FILE_CHUNK_BYTES) chunks.push(bytes.subarray(at, at + FILE_CHUNK_BYTES));
+    this.files.push({ projectId: this.projectId, digest, name, chunks, createdAt: nowMicros() });
+    return digest;
+  }
+
+  /** A table of rows (each must be an object, else 400); answers its digest. */
+  table(rows: LosslessValue[]): string {
+    const hashed = rows.map(hashRow);
+    const rowDigests = hashed.map((r) => r.digest);
+    const digest = tableDigest(rowDigests);
+    this.tables.push({ projectId: this.projectId, digest, rowDigests, rows: hashed, createdAt: nowMicros() });
+    return digest;
+  }
+
+  /** An object version; answers its digest. */
+  object(objectId: string, val: LosslessObject): string {
+    const write = toObjectWrite({ projectId: this.projectId, objectId, val, builtinObjectClass: null, wbUserId: this.userId });
+    this.objects.push(write);
+    return write.digest;
+  }
+
+  /**
+   * An op whose code is `source`, stored as the SDKs store one: the source as the file obj.py
+   * and a `CustomWeaveType` object of type Op pointing at it. Answers the op's ref. (The TS SDK
+   * also writes `load_op: "NO_LOAD_OP"`; the reference's v2 ops do not, and neither do we.)
+   */
+  op(name: string, source: string): string {
+    const files: LosslessObject = new Map([[SOURCE_FILE_NAME, this.file(SOURCE_FILE_NAME, source)]]);
+    const val: LosslessObject = new Map<string, LosslessValue>([
+      ['_type', 'CustomWeaveType'],
+      ['weave_type', new Map([['type', 'Op']])],
+      ['files', files],
+    ]);
+    return formatObjectRef({ kind: 'op', projectId: this.projectId, name, digest: this.object(name, val) });
+  }
+
+  /** Applies everything in one transaction (see Store.transaction). */
+  async apply(store: Store): Promise<void> {
+    await store.transaction(() => [
+      ...this.files.map((f) => store.files.createFile(f)),
+      ...this.tables.map((t) => store.tables.createTable(t)),
+      ...this.objects.map((o) => store.objects.createObject(o)),
+      ...(this.calls.length ? [store.calls.writeCalls(this.calls)] : []),
+      ...(this.feedback.length ? [store.feedback.createFeedback(this.feedback)] : []),
+    ]);
+  }
+}

@@ -1,0 +1,84 @@
+/**
+ * v2 object endpoints (ops, datasets, scorers, models, evaluations under
+ * `/v2/:entity/:project/<kind>`): thin maps onto domain/v2ObjectCreate.ts and v2ObjectRead.ts.
+ * The project is the two path segments, and that is what gets access-checked.
+ */
+import { losslessBody } from '../domain/losslessJson.js';
+import { createDataset, createEvaluation, createModel, createOp, createScorer, type CreateContext } from '../domain/v2ObjectCreate.js';
+import { deleteV2, listV2, readV2, type V2Kind } from '../domain/v2ObjectRead.js';
+import type { AuthUser } from '../auth/authenticate.js';
+import { defineRoutes } from '../http/defineRoutes.js';
+import type { Store } from '../store/Store.js';
+
+type PathInput = { entity: string; project: string };
+
+/** The project a `/v2/:entity/:project/...` request is about. */
+export const v2ProjectId = (input: PathInput): string => `${input.entity}/${input.project}`;
+/** `projects` of every v2 route: the path's project is access-checked (403). */
+export const v2Projects = (input: PathInput): string[] => [v2ProjectId(input)];
+
+const createContext = (input: PathInput, user: AuthUser, rawBody: string | null): CreateContext => ({
+  projectId: v2ProjectId(input),
+  userId: user.username,
+  body: losslessBody(rawBody, input),
+});
+
+type Ctx = { store: Store };
+
+/** List, read and delete of one kind. */
+function kindRoutes<K extends V2Kind>(kind: K) {
+  return {
+    list: {
+      projects: v2Projects,
+      handler: (req: PathInput & { limit?: number | null; offset?: number | null }, { store }: Ctx) =>
+        listV2(store, kind, { projectId: v2ProjectId(req), limit: req.limit, offset: req.offset }),
+    },
+    read: {
+      projects: v2Projects,
+      handler: (req: PathInput & { object_id: string; digest: string }, { store }: Ctx) =>
+        readV2(store, kind, { projectId: v2ProjectId(req), objectId: req.object_id, digest: req.digest }),
+    },
+    delete: {
+      projects: v2Projects,
+      handler: async (req: PathInput & { object_id: string; digests?: string[] | null }, { store }: Ctx) => ({
+        num_deleted: await deleteV2(store, kind, { projectId: v2ProjectId(req), objectId: req.object_id, digests: req.digests }),
+      }),
+    },
+  };
+}
+
+const ops = kindRoutes('op');
+const datasets = kindRoutes('dataset');
+const scorers = kindRoutes('scorer');
+const models = kindRoutes('model');
+const evaluations = kindRoutes('evaluation');
+
+export const v2ObjectRoutes = defineRoutes({
+  opCreate: { projects: v2Projects, handler: (req, { store, user, rawBody }) => createOp(store, createContext(req, user, rawBody), req) },
+  opList: ops.list,
+  opRead: ops.read,
+  opDelete: ops.delete,
+
+  datasetCreate: { projects: v2Projects, handler: (req, { store, user, rawBody }) => createDataset(store, createContext(req, user, rawBody), req) },
+  datasetList: datasets.list,
+  datasetRead: datasets.read,
+  datasetDelete: datasets.delete,
+
+  scorerCreate: { projects: v2Projects, handler: (req, { store, user, rawBody }) => createScorer(store, createContext(req, user, rawBody), req) },
+  scorerList: scorers.list,
+  scorerRead: scorers.read,
+  scorerDelete: scorers.delete,
+
+  modelCreate: { projects: v2Projects, handler: (req, { store, user, rawBody }) => createModel(store, createContext(req, user, rawBody), req) },
+  modelList: models.list,
+  modelRead: models.read,
+  modelDelete: models.delete,
+
+  evaluationCreate: {
+    projects: v2Projects,
+    handler: (req, { store, user, rawBody }) => createEvaluation(store, createContext(req, user, rawBody), req),
+  },
+  evaluationList: evaluations.list,
+  evaluationRead: evaluations.read,
+  evaluationDelete: evaluations.delete,
+});
