@@ -10,7 +10,8 @@
  * selected rows before paging, and is 0 when rows are not asked for.
  *
  * `warnings` reports dataset-row refs that could not be resolved when `resolve_row_refs` asked
- * for them (their `raw_data_row` stays the ref).
+ * for them (their `raw_data_row` stays the ref). Tokens and costs are the predict call's, so
+ * without `include_predict_and_score_children` they are null.
  */
 import type { CallSchema } from '../../contract/calls.js';
 import type { EvalResultsQueryReq, EvalResultsQueryRes } from '../../contract/evalResults.js';

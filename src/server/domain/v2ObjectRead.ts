@@ -75,7 +75,11 @@ async function toRead<K extends V2Kind>(store: Store, kind: K, r: ObjectRecord):
   return shapes[kind]() as Promise<ReadShapes[K]>;
 }
 
-/** Every live version of the kind, paged; ops by object_id, newest version first (as the reference). */
+/**
+ * Every live version of the kind, paged. Ops come by object_id, newest version first, as the
+ * reference orders them; creation time stands in for the version index, which the store does
+ * not sort by (they agree unless a deleted version was revived).
+ */
 export async function* listV2<K extends V2Kind>(
   store: Store,
   kind: K,
