@@ -80,6 +80,7 @@ describe('GET /v2/:entity/:project/evaluation_runs', () => {
     const raw = await t.fetch(`/v2/alice-co/runs-list/evaluation_runs?evaluation_run_ids=${ids[0]}&evaluation_run_ids=${ids[1]}`);
     expect((await raw.text()).trim().split('\n')).toHaveLength(2);
     expect((await send('/v2/bob-co/x/evaluation_runs')).status).toBe(403);
+    expect((await send('/v2/alice-co/runs-list/evaluation_runs?limit=x')).status).toBe(422);
   });
 });
 
@@ -143,6 +144,7 @@ describe('POST /v2/:entity/:project/evaluation_runs/:evaluation_run_id/finish', 
     expect((await call(id)).output).toEqual({});
     expect((await send(`${base}/evaluation_runs/${id}/finish`, { json: {} })).status).toBe(409);
     expect((await send(`${base}/evaluation_runs/nope/finish`, { json: {} })).status).toBe(404);
+    expect((await send(`${base}/evaluation_runs/${id}/finish`, { json: { summary: 'done' } })).status).toBe(422);
     expect((await send(`/v2/bob-co/runs/evaluation_runs/${id}/finish`, { json: {} })).status).toBe(403);
   });
 });

@@ -86,6 +86,7 @@ describe('GET /v2/:entity/:project/predictions', () => {
     expect((await list({ evaluation_run_id: run })).map((p) => [p.prediction_id, p.evaluation_run_id, p.inputs])).toEqual([[ids[1], run, { n: 1 }], [ids[2], run, { n: 2 }]]);
     expect((await list({ limit: 1, offset: 2 })).map((p) => p.prediction_id)).toEqual([ids[2]]);
     expect((await send('/v2/bob-co/preds/predictions')).status).toBe(403);
+    expect((await send('/v2/alice-co/preds-list/predictions?offset=x')).status).toBe(422);
   });
 });
 
@@ -95,6 +96,7 @@ describe('GET /v2/:entity/:project/predictions/:prediction_id', () => {
     expect(await t.alice.client.predictionRead({ ...f.path, prediction_id: id })).toEqual({ prediction_id: id, model: f.models.a, inputs: { x: 1 }, output: [1, 2], evaluation_run_id: runId, wb_user_id: 'alice' });
     expect((await send(`${base}/predictions/nope`)).status).toBe(404);
     expect((await send(`${base}/predictions/${runId}`)).status).toBe(404);
+    expect((await send(`/v2/bob-co/preds/predictions/${id}`)).status).toBe(403);
   });
 });
 
@@ -106,6 +108,7 @@ describe('DELETE /v2/:entity/:project/predictions', () => {
     expect(await call(a)).toBeNull();
     expect(await call(runId)).not.toBeNull();
     expect((await send(`${base}/predictions`, { method: 'DELETE' })).status).toBe(422);
+    expect((await send(`/v2/bob-co/preds/predictions?prediction_ids=${b}`, { method: 'DELETE' })).status).toBe(403);
   });
 });
 
@@ -121,8 +124,9 @@ describe('POST /v2/:entity/:project/predictions/:prediction_id/finish', () => {
     expect(prediction.output).toBe('blue');
   });
 
-  it('answers 404 for an unknown prediction', async () => {
+  it('answers 404 for an unknown prediction, 403 in another entity', async () => {
     expect((await send(`${base}/predictions/nope/finish`, { json: {} })).status).toBe(404);
+    expect((await send('/v2/bob-co/preds/predictions/nope/finish', { json: {} })).status).toBe(403);
   });
 });
 
@@ -167,6 +171,8 @@ describe('GET /v2/:entity/:project/scores', () => {
     const inRun = (await all(t.alice.client.scoreList({ ...path, evaluation_run_id: run }))).map((s) => ScoreRead.parse(s));
     expect(inRun.map((s) => [s.scorer, s.value, s.evaluation_run_id])).toEqual([[g.scorers.exact, true, run]]);
     expect(await all(t.alice.client.scoreList({ ...path, limit: 5 }))).toHaveLength(2);
+    expect((await send('/v2/alice-co/scores-list/scores?limit=x')).status).toBe(422);
+    expect((await send('/v2/bob-co/scores-list/scores')).status).toBe(403);
   });
 });
 
@@ -177,6 +183,7 @@ describe('GET /v2/:entity/:project/scores/:score_id', () => {
     expect(await t.alice.client.scoreRead({ ...f.path, score_id })).toEqual({ score_id, scorer: f.scorers.exact, value: 0, evaluation_run_id: null, wb_user_id: 'alice' });
     expect((await send(`${base}/scores/nope`)).status).toBe(404);
     expect((await send(`${base}/scores/${pid}`)).status).toBe(404);
+    expect((await send(`/v2/bob-co/preds/scores/${score_id}`)).status).toBe(403);
   });
 });
 
@@ -189,5 +196,6 @@ describe('DELETE /v2/:entity/:project/scores', () => {
     expect(await call(pid)).not.toBeNull();
     expect(await feedbackOn(pid)).toEqual([]);
     expect((await send(`/v2/bob-co/preds/scores?score_ids=${score_id}`, { method: 'DELETE' })).status).toBe(403);
+    expect((await send(`${base}/scores`, { method: 'DELETE' })).status).toBe(422);
   });
 });

@@ -64,6 +64,7 @@ describe('GET /v2/:entity/:project/scorers', () => {
     expect(lines.map((s) => [s.version_index, s.description])).toEqual([[0, null], [1, 'v2']]);
     expect(lines[1]!.score_op).toMatch(/\/op\/s_score:/);
     expect((await send('/v2/bob-co/x/scorers')).status).toBe(403);
+    expect((await send(`${p.base}/scorers?limit=-1`)).status).toBe(422);
   });
 });
 
@@ -73,6 +74,7 @@ describe('GET /v2/:entity/:project/scorers/:object_id/versions/:digest', () => {
     const s = await t.alice.client.scorerCreate({ entity: p.entity, project: p.project, name: 's', op_source_code: '1' });
     expect(await t.alice.client.scorerRead({ entity: p.entity, project: p.project, object_id: 's', digest: s.digest })).toMatchObject({ name: 's', digest: s.digest });
     expect((await send(`${p.base}/scorers/s/versions/v7`)).status).toBe(404);
+    expect((await send(`/v2/bob-co/x/scorers/s/versions/${s.digest}`)).status).toBe(403);
   });
 });
 
@@ -84,6 +86,7 @@ describe('DELETE /v2/:entity/:project/scorers/:object_id', () => {
     expect(await all(t.alice.client.scorerList({ entity: p.entity, project: p.project }))).toEqual([]);
     expect(await all(t.alice.client.opList({ entity: p.entity, project: p.project }))).toHaveLength(2);
     expect((await send(`${p.base}/scorers/s`, { method: 'DELETE' })).status).toBe(404);
+    expect((await send('/v2/bob-co/x/scorers/s', { method: 'DELETE' })).status).toBe(403);
   });
 });
 
@@ -116,6 +119,8 @@ describe('GET /v2/:entity/:project/models', () => {
     await t.alice.client.modelCreate({ entity: p.entity, project: p.project, name: 'a', source_code: 'src' });
     const [line] = await all(t.alice.client.modelList({ entity: p.entity, project: p.project }));
     expect(line).toMatchObject({ object_id: 'a', source_code: 'src', attributes: null });
+    expect((await send(`${p.base}/models?limit=x`)).status).toBe(422);
+    expect((await send('/v2/bob-co/x/models')).status).toBe(403);
   });
 });
 
@@ -125,6 +130,7 @@ describe('GET /v2/:entity/:project/models/:object_id/versions/:digest', () => {
     await t.alice.client.datasetCreate({ entity: p.entity, project: p.project, name: 'ds', rows: [] });
     expect((await send(`${p.base}/models/ds/versions/latest`)).status).toBe(404);
     expect((await send(`${p.base}/models/none/versions/latest`)).status).toBe(404);
+    expect((await send('/v2/bob-co/x/models/ds/versions/latest')).status).toBe(403);
   });
 });
 
@@ -135,6 +141,8 @@ describe('DELETE /v2/:entity/:project/models/:object_id', () => {
     await t.alice.client.modelCreate({ entity: p.entity, project: p.project, name: 'a', source_code: '2' });
     expect(await t.alice.client.modelDelete({ entity: p.entity, project: p.project, object_id: 'a', digests: [m.digest] })).toEqual({ num_deleted: 1 });
     expect((await all(t.alice.client.modelList({ entity: p.entity, project: p.project }))).map((x) => x.version_index)).toEqual([1]);
+    expect((await send(`${p.base}/models/a?digests=${m.digest}`, { method: 'DELETE' })).status).toBe(404);
+    expect((await send('/v2/bob-co/x/models/a', { method: 'DELETE' })).status).toBe(403);
   });
 });
 
@@ -177,6 +185,8 @@ describe('GET /v2/:entity/:project/evaluations', () => {
     const lines = (await all(t.alice.client.evaluationList({ entity: p.entity, project: p.project }))).map((e) => EvaluationReadRes.parse(e));
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatchObject({ name: 'e', dataset, scorers: [], trials: 1, evaluation_name: 'nightly', predict_and_score_op: expect.stringContaining('/op/e_predict_and_score:') });
+    expect((await send(`${p.base}/evaluations?limit=x`)).status).toBe(422);
+    expect((await send('/v2/bob-co/x/evaluations')).status).toBe(403);
   });
 });
 
@@ -187,6 +197,7 @@ describe('GET /v2/:entity/:project/evaluations/:object_id/versions/:digest', () 
     const e = await t.alice.client.evaluationCreate({ entity: p.entity, project: p.project, name: 'e', dataset });
     expect(await t.alice.client.evaluationRead({ entity: p.entity, project: p.project, object_id: 'e', digest: e.digest })).toMatchObject({ digest: e.digest, dataset });
     expect((await send(`${p.base}/evaluations/e/versions/${'C'.repeat(43)}`)).status).toBe(404);
+    expect((await send(`/v2/bob-co/x/evaluations/e/versions/${e.digest}`)).status).toBe(403);
   });
 });
 
@@ -196,6 +207,7 @@ describe('DELETE /v2/:entity/:project/evaluations/:object_id', () => {
     const { dataset } = await parts(p);
     await t.alice.client.evaluationCreate({ entity: p.entity, project: p.project, name: 'e', dataset });
     expect(await t.alice.client.evaluationDelete({ entity: p.entity, project: p.project, object_id: 'e' })).toEqual({ num_deleted: 1 });
+    expect((await send(`${p.base}/evaluations/e`, { method: 'DELETE' })).status).toBe(404);
     expect((await send('/v2/bob-co/x/evaluations/e', { method: 'DELETE' })).status).toBe(403);
   });
 });

@@ -106,6 +106,7 @@ describe('GET /v2/:entity/:project/ops/:object_id/versions/:digest', () => {
     expect(gone.status).toBe(404);
     expect(gone.body.deleted_at).toEqual(expect.any(String));
     expect((await send(`/v2/bob-co/x/ops/reader/versions/${op.digest}`)).status).toBe(403);
+    expect((await send(`${p.base}/ops/reader/versions/latest?eager=maybe`)).status).toBe(422);
   });
 });
 
@@ -156,6 +157,7 @@ describe('GET /v2/:entity/:project/datasets', () => {
     const lines = (await all(t.alice.client.datasetList({ entity: p.entity, project: p.project }))).map((d) => DatasetReadRes.parse(d));
     expect(lines.map((d) => [d.object_id, d.name])).toEqual([['Dataset', 'Dataset'], ['second', 'second']]);
     expect(await all(t.alice.client.datasetList({ entity: p.entity, project: p.project, offset: 1 }))).toHaveLength(1);
+    expect((await send(`${p.base}/datasets?offset=-1`)).status).toBe(422);
     expect((await send('/v2/bob-co/x/datasets')).status).toBe(403);
   });
 });
@@ -169,6 +171,7 @@ describe('GET /v2/:entity/:project/datasets/:object_id/versions/:digest', () => 
     expect((await send(`${p.base}/datasets/nope/versions/latest`)).status).toBe(404);
     await t.alice.client.opCreate({ entity: p.entity, project: p.project, name: 'op' });
     expect((await send(`${p.base}/datasets/op/versions/latest`)).status).toBe(404);
+    expect((await send(`/v2/bob-co/x/datasets/ds/versions/${ds.digest}`)).status).toBe(403);
   });
 });
 
