@@ -1,4 +1,5 @@
 /** The trace view: tree and waterfall, keyboard walking, the call detail panel, search, big traces. */
+import { randomUUID } from 'node:crypto';
 import { seedAgentTraces, seedBigTrace } from './fixtures/seed.js';
 import { expect, test } from './fixtures/test.js';
 
@@ -73,4 +74,33 @@ test('a trace with thousands of calls loads in pages and stays navigable', async
   await page.keyboard.press('End');
   await expect(tree.getByRole('treeitem', { selected: true })).toContainText('process_item');
   await expect(page.getByRole('complementary', { name: 'Call details' }).getByRole('tree', { name: 'Inputs' })).toContainText('2499');
+});
+
+test('a 10 MB payload opens quickly and expands lazily', async ({ signedInPage: page, api, project }) => {
+  const traceId = randomUUID();
+  const id = randomUUID();
+  // 40,000 documents of ~250 bytes: about 10 MB of inputs.
+  const documents = Array.from({ length: 40_000 }, (_, i) => ({ id: i, text: `document ${i} `.padEnd(240, 'x') }));
+  const now = new Date().toISOString();
+  await api.callUpsertBatch({
+    batch: [
+      { mode: 'start', req: { start: { project_id: project, id, trace_id: traceId, op_name: 'rerank', started_at: now, attributes: {}, inputs: { query: 'big', documents } } } },
+      { mode: 'end', req: { end: { project_id: project, id, ended_at: now, output: { top: [1, 2, 3] }, summary: {} } } },
+    ],
+  });
+  await page.goto(`/${project}/traces/${traceId}`);
+  const inputs = page.getByRole('complementary', { name: 'Call details' }).getByRole('tree', { name: 'Inputs' });
+  await expect(inputs).toContainText('40,000 items', { timeout: 15_000 });
+
+  const started = Date.now();
+  await inputs.getByRole('button', { name: /documents/ }).click();
+  await expect(inputs.getByRole('treeitem', { name: '0: {2 keys}', exact: true })).toBeVisible();
+  expect(Date.now() - started).toBeLessThan(2000);
+  // Virtualized: the first 100 documents are open, but only those in view are in the DOM.
+  expect(await inputs.getByRole('treeitem').count()).toBeLessThan(60);
+  await inputs.evaluate((el) => (el.scrollTop = el.scrollHeight));
+  await inputs.getByRole('button', { name: /39,900 more/ }).click();
+  await expect(inputs.getByRole('treeitem', { name: '100: {2 keys}', exact: true })).toBeVisible();
+  await inputs.evaluate((el) => (el.scrollTop = el.scrollHeight));
+  await expect(inputs.getByRole('button', { name: /38,900 more/ })).toBeVisible();
 });

@@ -99,7 +99,7 @@ function JsonRowContent({
   if (row.kind === 'value') {
     return (
       <span className="json-line">
-        <span className="json-toggle" />
+        <span className="json-toggle" aria-hidden="true" />
         {name} <JsonValue value={row.value} open={stringOpen} onOpen={() => onOpenString(row.id)} />
       </span>
     );
@@ -107,12 +107,14 @@ function JsonRowContent({
   const isArray = row.kind === 'array';
   return (
     <button type="button" className="json-line json-container" onClick={() => onToggle(row.id)}>
-      <span className="json-toggle">{row.expanded ? '▾' : '▸'}</span>
+      <span className="json-toggle" aria-hidden="true">
+        {row.expanded ? '▾' : '▸'}
+      </span>
       {name}{' '}
       <span className="json-meta">
         {isArray ? '[' : '{'}
-        {row.expanded ? '' : `${row.size} ${isArray ? (row.size === 1 ? 'item' : 'items') : row.size === 1 ? 'key' : 'keys'}`}
-        {row.expanded ? '' : isArray ? ']' : '}'}
+        {`${row.size.toLocaleString()} ${isArray ? (row.size === 1 ? 'item' : 'items') : row.size === 1 ? 'key' : 'keys'}`}
+        {isArray ? ']' : '}'}
       </span>
     </button>
   );
