@@ -44,8 +44,10 @@ export function JsonViewer({ value, maxHeight = 420, ariaLabel }: JsonViewerProp
   return (
     <div className="json-viewer">
       <div className="json-actions">
+        <span className="muted small">{describeRoot(value)}</span>
+        <span className="spacer" />
         <button type="button" className="button small ghost" onClick={() => setExpanded(new Set(['$']))}>
-          Collapse
+          Collapse all
         </button>
         <CopyButton text={() => (typeof value === 'string' ? value : (safeStringify(value) ?? ''))} label="Copy JSON" />
       </div>
@@ -118,6 +120,14 @@ function JsonRowContent({
       </span>
     </button>
   );
+}
+
+/** `object · 12 keys`, `list · 3 items`, `string · 1,024 chars`: the value at a glance. */
+function describeRoot(value: unknown): string {
+  if (Array.isArray(value)) return `list · ${value.length.toLocaleString()} items`;
+  if (value !== null && typeof value === 'object') return `object · ${Object.keys(value).length.toLocaleString()} keys`;
+  if (typeof value === 'string') return `string · ${value.length.toLocaleString()} chars`;
+  return value === null || value === undefined ? 'null' : typeof value;
 }
 
 /** JSON.stringify that never throws (cycles cannot come from the wire, but be safe). */

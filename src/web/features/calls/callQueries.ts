@@ -62,14 +62,17 @@ export function callQueryOptions({ projectId, id }: { projectId: string; id: str
   });
 }
 
-/** A few recent calls with payloads, to suggest field paths (inputs.x, output.y) for columns and filters. */
+/**
+ * A few recent calls with payloads, to suggest field paths (inputs.x, output.y) for columns and
+ * filters. Few, because payloads can be megabytes each.
+ */
 export function callsSampleQueryOptions(projectId: string) {
   return queryOptions({
     queryKey: callKeys.sample(projectId),
     queryFn: ({ signal }) =>
       collect<Call>(
         api.callsStreamQuery(
-          { project_id: projectId, limit: 25, sort_by: [{ field: 'started_at', direction: 'desc' }], columns: ['inputs', 'output', 'attributes'] },
+          { project_id: projectId, limit: 5, sort_by: [{ field: 'started_at', direction: 'desc' }], columns: ['inputs', 'output', 'attributes'] },
           { signal },
         ),
       ),

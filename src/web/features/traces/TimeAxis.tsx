@@ -13,7 +13,8 @@ export function niceStep(spanMs: number, ticks = 4): number {
 export function TimeAxis({ spanMs }: { spanMs: number }) {
   const step = niceStep(spanMs);
   const ticks: number[] = [];
-  for (let t = 0; t <= spanMs; t += step) ticks.push(t);
+  // The last label would be cut off at the right edge; stop a little short of it.
+  for (let t = 0; t <= spanMs * 0.8; t += step) ticks.push(t);
   return (
     <span className="time-axis">
       {ticks.map((t) => (
