@@ -10,6 +10,7 @@ import { authKeys, whoamiQueryOptions } from '../features/auth/authQueries.js';
 import { describeError } from '../components/ui/ErrorState.js';
 import { clearCredentials, saveCredentials, type Credentials } from '../lib/session.js';
 import { ThemeToggle } from './ThemeToggle.js';
+import './login.css';
 
 /** Only same-site paths are followed after login, never another origin. */
 function safeNext(next: string | null): string {

@@ -1,6 +1,7 @@
 /** A conversation rendered as messages: roles, text, tool calls and tool results. */
 import { useState } from 'react';
 import type { ChatMessage } from './chatModel.js';
+import './chat.css';
 
 const CAP = 4000;
 

@@ -9,6 +9,7 @@ import { useVirtualizer, type Range } from '@tanstack/react-virtual';
 import { useEffect, useMemo, type ReactNode, type RefObject } from 'react';
 import { DataTableBody } from './DataTableBody.js';
 import { DataTableHead } from './DataTableHead.js';
+import './table.css';
 
 /** Rows are rendered in aligned blocks of this many. */
 const BLOCK = 8;

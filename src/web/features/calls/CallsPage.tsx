@@ -7,6 +7,7 @@ import { useMemo, useState } from 'react';
 import { useParams } from 'react-router-dom';
 import { Spinner } from '../../components/ui/Spinner.js';
 import { formatInteger } from '../../lib/format.js';
+import { AddToQueueMenu } from '../annotation/AddToQueueMenu.js';
 import { GettingStarted } from '../gettingStarted/GettingStarted.js';
 import { useCallsView } from './callsViewState.js';
 import { CallsTable } from './CallsTable.js';
@@ -14,6 +15,7 @@ import { CallsToolbar } from './CallsToolbar.js';
 import { ExportMenu } from './ExportMenu.js';
 import { roundedNow, toListRequest } from './listRequest.js';
 import { useCallsPages } from './useCallsPages.js';
+import './calls.css';
 
 /** Calls page. */
 export function CallsPage() {
@@ -46,6 +48,7 @@ export function CallsPage() {
               <input type="checkbox" checked={view.live} onChange={(e) => update({ live: e.target.checked })} />
               Live
             </label>
+            <AddToQueueMenu projectId={projectId} req={req} total={pages.total} selectedIds={selectedIds} />
             <ExportMenu req={req} total={pages.total} selectedIds={selectedIds} />
           </>
         )}

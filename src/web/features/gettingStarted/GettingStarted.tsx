@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { CopyButton } from '../../components/ui/CopyButton.js';
 import { whoamiQueryOptions } from '../auth/authQueries.js';
 import { buildSnippets } from './snippets.js';
+import './gettingStarted.css';
 
 /** Empty-state guide for `<entity>/<project>`. */
 export function GettingStarted({ entity, project }: { entity: string; project: string }) {
@@ -27,7 +28,7 @@ export function GettingStarted({ entity, project }: { entity: string; project: s
         ))}
       </div>
       <div className="tab-panel" role="tabpanel" id="gs-panel" aria-labelledby={`gs-tab-${current.id}`}>
-        <p>{current.intro}</p>
+        <p>{withCode(current.intro)}</p>
         <div className="code-block">
           <div className="code-actions">
             <CopyButton text={current.code} />
@@ -39,4 +40,9 @@ export function GettingStarted({ entity, project }: { entity: string; project: s
       </div>
     </section>
   );
+}
+
+/** Renders `backticked` parts of a sentence as code. */
+function withCode(text: string) {
+  return text.split('`').map((part, i) => (i % 2 ? <code key={i}>{part}</code> : part));
 }

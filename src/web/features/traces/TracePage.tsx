@@ -13,6 +13,7 @@ import { CallDetail } from './CallDetail.js';
 import { traceCallsQueryOptions, traceCountQueryOptions } from './traceQueries.js';
 import { buildTraceTree, visibleRows } from './traceModel.js';
 import { TraceTree } from './TraceTree.js';
+import './traces.css';
 
 /** Pages are fetched on their own up to this many calls; beyond, a button asks for more. */
 const AUTO_LOAD_LIMIT = 20_000;
