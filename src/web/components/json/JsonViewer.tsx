@@ -4,9 +4,8 @@
  * to one line until opened.
  */
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import { CopyButton } from '../ui/CopyButton.js';
-import { focusJsonPath, type JsonPathStep } from './jsonFocus.js';
 import { flattenJson, initialExpanded, type JsonRow } from './jsonTree.js';
 import { JsonValue } from './JsonValue.js';
 import './json.css';
@@ -16,15 +15,12 @@ export interface JsonViewerProps {
   value: unknown;
   maxHeight?: number;
   ariaLabel: string;
-  /** A path to open, highlight and scroll to when the viewer mounts (a ref's extra edges). */
-  focusPath?: readonly JsonPathStep[];
 }
 
 /** JSON viewer. */
-export function JsonViewer({ value, maxHeight = 420, ariaLabel, focusPath }: JsonViewerProps) {
-  const [focus] = useState(() => (focusPath ? focusJsonPath(value, focusPath) : null));
-  const [expanded, setExpanded] = useState(() => new Set([...initialExpanded(value), ...(focus?.expanded ?? [])]));
-  const [limits, setLimits] = useState<ReadonlyMap<string, number>>(() => new Map(focus?.limits));
+export function JsonViewer({ value, maxHeight = 420, ariaLabel }: JsonViewerProps) {
+  const [expanded, setExpanded] = useState(() => initialExpanded(value));
+  const [limits, setLimits] = useState<ReadonlyMap<string, number>>(new Map());
   const [openStrings, setOpenStrings] = useState<ReadonlySet<string>>(new Set());
   const rows = useMemo(() => flattenJson({ value, expanded, limits }), [value, expanded, limits]);
   const scrollRef = useRef<HTMLDivElement>(null);
@@ -46,15 +42,6 @@ export function JsonViewer({ value, maxHeight = 420, ariaLabel, focusPath }: Jso
     setLimits((prev) => new Map(prev).set(row.parentId!, (prev.get(row.parentId!) ?? 100) + 1000));
   const openString = (id: string) => setOpenStrings((prev) => new Set(prev).add(id));
 
-  // Bring the focused row into view once, when the viewer opens on it.
-  const focusIndex = focus ? rows.findIndex((r) => r.id === focus.rowId) : -1;
-  const scrolledToFocus = useRef(false);
-  useEffect(() => {
-    if (focusIndex < 0 || scrolledToFocus.current) return;
-    scrolledToFocus.current = true;
-    virtualizer.scrollToIndex(focusIndex, { align: 'center' });
-  }, [focusIndex, virtualizer]);
-
   return (
     <div className="json-viewer">
       <div className="json-actions">
@@ -75,7 +62,7 @@ export function JsonViewer({ value, maxHeight = 420, ariaLabel, focusPath }: Jso
                 key={item.key}
                 ref={virtualizer.measureElement}
                 data-index={item.index}
-                className={row.id === focus?.rowId ? 'json-row json-focused' : 'json-row'}
+                className="json-row"
                 role="treeitem"
                 aria-level={row.depth + 1}
                 aria-expanded={row.kind === 'object' || row.kind === 'array' ? row.expanded : undefined}
