@@ -57,10 +57,3 @@ export function formatRelative(iso: string, now = Date.now()): string {
   if (s < 30 * 86_400) return `${Math.round(s / 86_400)}d ago`;
   return formatDateTime(iso);
 }
-
-/** `1.2 MB`. */
-export function formatBytes(n: number): string {
-  if (n < 1024) return `${n} B`;
-  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
-  return `${(n / 1024 / 1024).toFixed(1)} MB`;
-}

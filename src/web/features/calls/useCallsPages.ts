@@ -13,7 +13,7 @@ import type { Call } from './callFields.js';
 import { callsCountQueryOptions, callsPageQueryOptions, PAGE_SIZE, type CallsListReq } from './callQueries.js';
 
 /** How often live mode refreshes. */
-export const LIVE_INTERVAL_MS = 5000;
+const LIVE_INTERVAL_MS = 5000;
 
 /** What the table needs from the pager. */
 export interface CallsPages {
