@@ -13,6 +13,7 @@ import { RouteError } from './app/RouteError.js';
 import { Splash } from './app/Splash.js';
 import { whoamiQueryOptions } from './features/auth/authQueries.js';
 import { callsLoader } from './features/calls/callsLoader.js';
+import { callRefLoader, objectLoader, objectShouldRevalidate, objectsLoader, tableLoader } from './features/objects/objectLoaders.js';
 import { threadLoader, threadShouldRevalidate } from './features/threads/threadLoader.js';
 import { threadsLoader } from './features/threads/threadsLoader.js';
 import { traceLoader } from './features/traces/traceLoader.js';
@@ -87,6 +88,24 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
                   loader: threadLoader(queryClient),
                   shouldRevalidate: threadShouldRevalidate,
                   lazy: async () => ({ Component: (await import('./features/threads/ThreadPage.js')).ThreadPage }),
+                },
+                // A call ref (`weave:///…/call/<id>`) opens its trace with the call selected.
+                { path: 'calls/:callId', loader: callRefLoader(queryClient) },
+                {
+                  path: 'objects',
+                  loader: objectsLoader(queryClient),
+                  lazy: async () => ({ Component: (await import('./features/objects/ObjectsPage.js')).ObjectsPage }),
+                },
+                {
+                  path: 'objects/:objectId',
+                  loader: objectLoader(queryClient),
+                  shouldRevalidate: objectShouldRevalidate,
+                  lazy: async () => ({ Component: (await import('./features/objects/ObjectPage.js')).ObjectPage }),
+                },
+                {
+                  path: 'tables/:digest',
+                  loader: tableLoader(queryClient),
+                  lazy: async () => ({ Component: (await import('./features/objects/TablePage.js')).TablePage }),
                 },
                 ...comingSoonPages.map((page) => ({ path: page.path, element: <ComingSoon page={page} /> })),
               ],

@@ -33,7 +33,7 @@ export const sections: readonly Section[] = [
   {
     path: 'objects',
     label: 'Objects',
-    ready: false,
+    ready: true,
     about: 'Versioned objects and ops: datasets, prompts, models and scorers, with their history.',
   },
   {

@@ -1,4 +1,6 @@
-/** A JSON leaf: typed colours; long or multi-line strings cut to one line until opened. */
+/** A JSON leaf: typed colours; long or multi-line strings cut to one line until opened; refs as links. */
+import { isRefString } from '../../lib/refs.js';
+import { RefLink } from '../refs/RefLink.js';
 
 const PREVIEW = 240;
 const OPEN_CAP = 200_000;
@@ -9,6 +11,7 @@ export function JsonValue({ value, open, onOpen }: { value: unknown; open: boole
   if (typeof value === 'boolean') return <span className="json-bool">{String(value)}</span>;
   if (typeof value === 'number') return <span className="json-number">{value}</span>;
   if (typeof value === 'string') {
+    if (isRefString(value)) return <RefLink uri={value} />;
     const long = value.length > PREVIEW || value.includes('\n');
     if (!long) return <span className="json-string">{JSON.stringify(value)}</span>;
     if (open) {

@@ -4,8 +4,9 @@
  * to one line until opened.
  */
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { CopyButton } from '../ui/CopyButton.js';
+import { focusJsonPath, type JsonPathStep } from './jsonFocus.js';
 import { flattenJson, initialExpanded, type JsonRow } from './jsonTree.js';
 import { JsonValue } from './JsonValue.js';
 import './json.css';
@@ -15,12 +16,15 @@ export interface JsonViewerProps {
   value: unknown;
   maxHeight?: number;
   ariaLabel: string;
+  /** A path to open, highlight and scroll to when the viewer mounts (a ref's extra edges). */
+  focusPath?: readonly JsonPathStep[];
 }
 
 /** JSON viewer. */
-export function JsonViewer({ value, maxHeight = 420, ariaLabel }: JsonViewerProps) {
-  const [expanded, setExpanded] = useState(() => initialExpanded(value));
-  const [limits, setLimits] = useState<ReadonlyMap<string, number>>(new Map());
+export function JsonViewer({ value, maxHeight = 420, ariaLabel, focusPath }: JsonViewerProps) {
+  const [focus] = useState(() => (focusPath ? focusJsonPath(value, focusPath) : null));
+  const [expanded, setExpanded] = useState(() => new Set([...initialExpanded(value), ...(focus?.expanded ?? [])]));
+  const [limits, setLimits] = useState<ReadonlyMap<string, number>>(() => new Map(focus?.limits));
   const [openStrings, setOpenStrings] = useState<ReadonlySet<string>>(new Set());
   const rows = useMemo(() => flattenJson({ value, expanded, limits }), [value, expanded, limits]);
   const scrollRef = useRef<HTMLDivElement>(null);
@@ -42,6 +46,15 @@ export function JsonViewer({ value, maxHeight = 420, ariaLabel }: JsonViewerProp
     setLimits((prev) => new Map(prev).set(row.parentId!, (prev.get(row.parentId!) ?? 100) + 1000));
   const openString = (id: string) => setOpenStrings((prev) => new Set(prev).add(id));
 
+  // Bring the focused row into view once, when the viewer opens on it.
+  const focusIndex = focus ? rows.findIndex((r) => r.id === focus.rowId) : -1;
+  const scrolledToFocus = useRef(false);
+  useEffect(() => {
+    if (focusIndex < 0 || scrolledToFocus.current) return;
+    scrolledToFocus.current = true;
+    virtualizer.scrollToIndex(focusIndex, { align: 'center' });
+  }, [focusIndex, virtualizer]);
+
   return (
     <div className="json-viewer">
       <div className="json-actions">
@@ -62,7 +75,8 @@ export function JsonViewer({ value, maxHeight = 420, ariaLabel }: JsonViewerProp
                 key={item.key}
                 ref={virtualizer.measureElement}
                 data-index={item.index}
-                className="json-row"
+                className={row.id === focus?.rowId ? 'json-row json-focused' : 'json-row'}
+                aria-current={row.id === focus?.rowId ? 'location' : undefined}
                 role="treeitem"
                 aria-level={row.depth + 1}
                 aria-expanded={row.kind === 'object' || row.kind === 'array' ? row.expanded : undefined}

@@ -1,4 +1,6 @@
-/** Any JSON value squeezed into one line: strings as text, objects as compact JSON. */
+/** Any JSON value squeezed into one line: strings as text, objects as compact JSON, refs as links. */
+import { isRefString } from '../../lib/refs.js';
+import { RefLink } from '../refs/RefLink.js';
 
 const MAX = 300;
 
@@ -41,6 +43,7 @@ export function previewValue(value: unknown, max = MAX): string {
 /** Value cell. */
 export function ValueCell({ value }: { value: unknown }) {
   if (value === undefined || value === null) return <span className="muted">—</span>;
+  if (isRefString(value)) return <RefLink uri={value} compact />;
   const text = previewValue(value);
   return (
     <span className={typeof value === 'string' ? 'cell-text' : 'cell-text mono'} title={text}>

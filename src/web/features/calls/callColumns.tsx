@@ -4,12 +4,13 @@
  */
 import { createColumnHelper, type ColumnDef } from '@tanstack/react-table';
 import { Link, useLocation, useParams } from 'react-router-dom';
+import { RefLink } from '../../components/refs/RefLink.js';
 import { NumberCell } from '../../components/table/NumberCell.js';
 import { TimestampCell } from '../../components/table/TimestampCell.js';
 import { ValueCell } from '../../components/table/ValueCell.js';
 import { StatusBadge } from '../../components/ui/StatusBadge.js';
 import { formatCompact, formatCost, formatDuration } from '../../lib/format.js';
-import { callCost, callLatencyMs, callName, callStatus, callTokens, readPath, type Call } from './callFields.js';
+import { callCost, callLatencyMs, callName, callStatus, callTokens, opBaseName, readPath, type Call } from './callFields.js';
 
 const col = createColumnHelper<Call>();
 
@@ -17,16 +18,21 @@ const col = createColumnHelper<Call>();
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type CallColumnDef = ColumnDef<Call, any>;
 
-/** The op name, linking to the call inside its trace. */
+/** The op name, linking to the call inside its trace; beside it, a link to the op's version. */
 function OpCell({ call }: { call: Call }) {
   const { entity, project } = useParams();
   const { search } = useLocation();
   const isChild = call.parent_id !== null;
   return (
-    <Link className="cell-link" to={`/${entity}/${project}/traces/${call.trace_id}?call=${call.id}`} state={{ callsSearch: search }} title={call.op_name}>
-      {isChild && <span className="muted" aria-hidden="true">↳ </span>}
-      {callName(call)}
-    </Link>
+    <>
+      <Link className="cell-link" to={`/${entity}/${project}/traces/${call.trace_id}?call=${call.id}`} state={{ callsSearch: search }} title={call.op_name}>
+        {isChild && <span className="muted" aria-hidden="true">↳ </span>}
+        {callName(call)}
+      </Link>
+      <RefLink uri={call.op_name} ariaLabel={`Open op ${opBaseName(call.op_name)}`}>
+        op ↗
+      </RefLink>
+    </>
   );
 }
 

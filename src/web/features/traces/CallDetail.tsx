@@ -7,6 +7,7 @@ import { useQuery } from '@tanstack/react-query';
 import { ChatView } from '../../components/chat/ChatView.js';
 import { extractChat } from '../../components/chat/chatModel.js';
 import { JsonViewer } from '../../components/json/JsonViewer.js';
+import { RefLink } from '../../components/refs/RefLink.js';
 import { ErrorState } from '../../components/ui/ErrorState.js';
 import { Section } from '../../components/ui/Section.js';
 import { Spinner } from '../../components/ui/Spinner.js';
@@ -54,7 +55,7 @@ export function CallDetail({ projectId, light }: { projectId: string; light: Cal
           )}
           <dt>Op</dt>
           <dd className="mono ellipsis" title={call.op_name}>
-            {call.op_name}
+            <RefLink uri={call.op_name} />
           </dd>
           <dt>Call id</dt>
           <dd className="mono">{call.id}</dd>
