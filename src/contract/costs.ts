@@ -77,3 +77,26 @@ export const LLMCost = z.object({
   created_by: z.string(),
 });
 export type LLMCost = z.infer<typeof LLMCost>;
+
+/** A price as Weft's settings page lists it: a project's own, or one of the shipped defaults. */
+export const PriceListEntry = z.object({
+  id: z.string(),
+  llm_id: z.string(),
+  provider_id: z.string(),
+  prompt_token_cost: z.number(),
+  completion_token_cost: z.number(),
+  prompt_token_cost_unit: z.string(),
+  completion_token_cost_unit: z.string(),
+  effective_date: z.string(),
+  pricing_level: z.enum(['project', 'default']),
+  created_by: z.string(),
+  created_at: z.string(),
+  in_force: z.boolean().describe('True for the price a call of this model started now would be charged'),
+});
+export type PriceListEntry = z.infer<typeof PriceListEntry>;
+
+// GET /weft/prices (Weft addition)
+export const PricesListReq = z.object({ project_id: ProjectId });
+export const PricesListRes = z.object({
+  prices: z.array(PriceListEntry).describe('Every project and default price, by model; the project\'s first, newest first'),
+});

@@ -7,6 +7,7 @@
  * as a JSON body.
  */
 import type { z } from 'zod';
+import * as accounts from './accounts.js';
 import * as queues from './annotationQueues.js';
 import * as calls from './calls.js';
 import * as costs from './costs.js';
@@ -185,6 +186,12 @@ export const endpoints = {
   // Weft's own account endpoints (not part of the Weave interface)
   whoami: def({ group: 'Weft', method: 'GET', path: '/weft/whoami', summary: 'The authenticated user, with their entities', req: service.Empty, res: weft.WhoamiRes }),
   callsExport: def({ group: 'Weft', method: 'POST', path: '/weft/calls/export', summary: 'Download the calls matching a query as JSON lines or CSV', req: calls.CallsExportReq, res: calls.CallsExportRes, raw: true }),
+  usersList: def({ group: 'Weft', method: 'GET', path: '/weft/users', summary: 'Every user with their entities (admins only)', req: accounts.UsersListReq, res: accounts.UsersListRes }),
+  userCreate: def({ group: 'Weft', method: 'POST', path: '/weft/users', summary: 'Create a user with a password and entities (admins only; 409 when the name is taken)', req: accounts.UserCreateReq, res: accounts.UserCreateRes }),
+  apiKeysList: def({ group: 'Weft', method: 'GET', path: '/weft/api_keys', summary: "Your API keys, revoked ones included (admins: anyone's, with username)", req: accounts.ApiKeysListReq, res: accounts.ApiKeysListRes }),
+  apiKeyCreate: def({ group: 'Weft', method: 'POST', path: '/weft/api_keys', summary: 'Create an API key for yourself; the answer is the only time the key is shown', req: accounts.ApiKeyCreateReq, res: accounts.ApiKeyCreateRes }),
+  apiKeyRevoke: def({ group: 'Weft', method: 'DELETE', path: '/weft/api_keys/:key_id', summary: 'Revoke one of your API keys (admins: anyone\'s); it fails from the next request on', req: accounts.ApiKeyRevokeReq, res: accounts.ApiKeyRevokeRes }),
+  pricesList: def({ group: 'Weft', method: 'GET', path: '/weft/prices', summary: "Every LLM price that can apply to a project's calls, its own and the defaults, marking those in force now", req: costs.PricesListReq, res: costs.PricesListRes }),
 } as const satisfies Record<string, EndpointDef>;
 
 export type Endpoints = typeof endpoints;

@@ -6,6 +6,7 @@ import type { Logger } from './http/logger.js';
 import { toErrorResponse } from './http/respond.js';
 import { NotFoundError } from './http/errors.js';
 import { buildOpenApi, docsPage } from './openapi.js';
+import { accountRoutes } from './routes/accounts.js';
 import { annotationQueueRoutes } from './routes/annotationQueues.js';
 import { callRoutes } from './routes/calls.js';
 import { costRoutes } from './routes/costs.js';
@@ -37,7 +38,7 @@ export function createApp(deps: AppDeps): Hono {
   const app = new Hono();
   app.get('/openapi.json', (c) => c.json(buildOpenApi()));
   app.get('/docs', (c) => c.html(docsPage()));
-  mountRoutes(app, [serviceRoutes, callRoutes, exportRoutes, threadRoutes, feedbackRoutes, costRoutes, otelRoutes, objectRoutes, tableRoutes, fileRoutes, refRoutes, annotationQueueRoutes, v2ObjectRoutes, evaluationRunRoutes, evaluationRoutes], deps);
+  mountRoutes(app, [serviceRoutes, callRoutes, exportRoutes, threadRoutes, feedbackRoutes, costRoutes, otelRoutes, objectRoutes, tableRoutes, fileRoutes, refRoutes, annotationQueueRoutes, v2ObjectRoutes, evaluationRunRoutes, evaluationRoutes, accountRoutes], deps);
   deps.mountDashboard?.(app);
   app.notFound((c) => toErrorResponse(new NotFoundError(`No endpoint ${c.req.method} ${c.req.path}; see /docs`), deps.log, c.req.path));
   app.onError((err, c) => toErrorResponse(err, deps.log, `${c.req.method} ${c.req.path}`));

@@ -13,6 +13,7 @@ import { RouteError } from './app/RouteError.js';
 import { Splash } from './app/Splash.js';
 import { whoamiQueryOptions } from './features/auth/authQueries.js';
 import { callsLoader } from './features/calls/callsLoader.js';
+import { settingsLoader } from './features/settings/settingsLoader.js';
 import { callRefLoader, objectLoader, objectShouldRevalidate, objectsLoader, tableLoader } from './features/objects/objectLoaders.js';
 import { threadLoader, threadShouldRevalidate } from './features/threads/threadLoader.js';
 import { threadsLoader } from './features/threads/threadsLoader.js';
@@ -107,8 +108,18 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
                   loader: tableLoader(queryClient),
                   lazy: async () => ({ Component: (await import('./features/objects/TablePage.js')).TablePage }),
                 },
+                {
+                  path: 'settings',
+                  loader: settingsLoader(queryClient),
+                  lazy: async () => ({ Component: (await import('./features/settings/SettingsPage.js')).SettingsPage }),
+                },
                 ...comingSoonPages.map((page) => ({ path: page.path, element: <ComingSoon page={page} /> })),
               ],
+            },
+            {
+              path: 'settings',
+              loader: settingsLoader(queryClient),
+              lazy: async () => ({ Component: (await import('./features/settings/SettingsPage.js')).SettingsPage }),
             },
             { path: '*', element: <NotFound /> },
           ],

@@ -1,6 +1,7 @@
 /** Cost (LLM price) endpoints: thin maps from endpoint name to domain and store calls. */
 import { toPriceRecords } from '../domain/costs.js';
 import { nowMicros } from '../domain/datetime.js';
+import { listPrices } from '../domain/priceList.js';
 import { idsFromPurgeQuery } from '../domain/purgeQuery.js';
 import { defineRoutes } from '../http/defineRoutes.js';
 
@@ -28,6 +29,10 @@ export const costRoutes = defineRoutes({
         offset: req.offset,
       }),
     }),
+  },
+
+  pricesList: {
+    handler: async (req, { store }) => ({ prices: await listPrices(store, req.project_id, nowMicros()) }),
   },
 
   costPurge: {

@@ -1,6 +1,6 @@
 /** The signed-in user with a logout action. */
 import { useQueryClient } from '@tanstack/react-query';
-import { useNavigate } from 'react-router-dom';
+import { Link, useNavigate } from 'react-router-dom';
 import type { WhoamiRes } from '../../contract/weft.js';
 import { Popover } from '../components/ui/Popover.js';
 import { clearCredentials } from '../lib/session.js';
@@ -16,7 +16,7 @@ export function UserMenu({ user }: { user: WhoamiRes }) {
   };
   return (
     <Popover label={user.username} ariaLabel={`Account ${user.username}`} className="button ghost" align="end">
-      {() => (
+      {(close) => (
         <div className="menu">
           <div className="menu-section">
             <div>
@@ -24,6 +24,9 @@ export function UserMenu({ user }: { user: WhoamiRes }) {
             </div>
             <div className="muted small">Entities: {user.entities.length ? user.entities.join(', ') : 'none'}</div>
           </div>
+          <Link className="menu-item" to="/settings" onClick={close}>
+            Settings and API keys
+          </Link>
           <button type="button" className="menu-item" onClick={logout}>
             Log out
           </button>

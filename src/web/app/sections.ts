@@ -45,7 +45,7 @@ export const sections: readonly Section[] = [
   {
     path: 'settings',
     label: 'Settings',
-    ready: false,
-    about: 'Project members, API keys and model prices.',
+    ready: true,
+    about: 'Model prices, API keys and users.',
   },
 ];

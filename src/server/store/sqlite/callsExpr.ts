@@ -22,6 +22,7 @@
  */
 import type { ContainsSpec, Operand, Operation } from '../../../contract/common.js';
 import { BadRequestError } from '../../http/errors.js';
+import { compileWithFeedback } from './callsFeedback.js';
 import { jsonIsNull, joinSql, param, raw, sql } from './callsFields.js';
 import { coerce, commonType, isNullLiteral, toValue, type Value, type ValueType } from './callsValues.js';
 import type { SqlFragment } from './callsQuery.js';
@@ -30,6 +31,11 @@ const ORDERING = { $gt: '>', $gte: '>=', $lt: '<', $lte: '<=' } as const;
 
 /** The WHERE condition for one `$expr` operation. */
 export function compileExpr(op: Operation): SqlFragment {
+  // Comparisons that read feedback run inside a subquery over the call's feedback rows.
+  return compileWithFeedback(op, compileOperation, compileExpr);
+}
+
+function compileOperation(op: Operation): SqlFragment {
   if ('$and' in op) return compileLogical(op.$and, 'AND');
   if ('$or' in op) return compileLogical(op.$or, 'OR');
   if ('$not' in op) return sql`(NOT coalesce(${condition(op.$not[0])}, 0))`;

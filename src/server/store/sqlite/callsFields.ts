@@ -5,12 +5,14 @@
  * column expression from the whitelist below or a JSON path inside one of the four JSON
  * columns. The SQL text only ever holds whitelisted column names and fixed expressions; the
  * JSON path itself travels as a bound `?` parameter. Unknown fields are 403, like the
- * reference's InvalidFieldError; `feedback.*` is 400 until feedback lands.
+ * reference's InvalidFieldError. `feedback.[<type>].payload.<path>` fields read the feedback
+ * table and resolve in callsFeedback.ts.
  *
  * JSON values are read through one of four fixed views (see `jsonText` and friends), so the
  * caller picks how a stored value compares: as text, number, boolean or JSON document.
  */
-import { BadRequestError, ForbiddenError } from '../../http/errors.js';
+import { ForbiddenError } from '../../http/errors.js';
+import { isFeedbackPath, resolveFeedbackField, type FeedbackField } from './callsFeedback.js';
 import { LATENCY_MS_SQL, STATUS_SQL, TRACE_NAME_SQL, type SqlFragment } from './callsQuery.js';
 
 /** Type of a top-level value: datetimes are epoch-microsecond integers. */
@@ -26,14 +28,15 @@ export interface ColumnField {
 
 export interface JsonField {
   kind: 'json';
-  column: 'inputs' | 'output' | 'attributes' | 'summary';
+  /** `fb.payload` is a feedback row's payload, inside a feedback subquery (callsFeedback.ts). */
+  column: 'inputs' | 'output' | 'attributes' | 'summary' | 'fb.payload';
   /** SQLite JSON path, e.g. `$."messages"[0]."content"`; always bound, never inlined. */
   path: string;
 }
 
-export type CallField = ColumnField | JsonField;
+export type CallField = ColumnField | JsonField | FeedbackField;
 
-const JSON_COLUMNS = new Set<JsonField['column']>(['inputs', 'output', 'attributes', 'summary']);
+const JSON_COLUMNS = new Set<string>(['inputs', 'output', 'attributes', 'summary']);
 
 /** Top-level CallSchema columns: [type, nullable]. Every visible call has a start, hence op_name etc. */
 const COLUMNS: Record<string, [ScalarType, boolean]> = {
@@ -55,13 +58,9 @@ const COLUMNS: Record<string, [ScalarType, boolean]> = {
   wb_run_step_end: ['number', true],
 };
 
-/** Resolves a dotted field path, or throws 403 (unknown field) / 400 (feedback). */
+/** Resolves a dotted field path, or throws 403 (unknown field). */
 export function resolveCallField(path: string): CallField {
-  if (path === 'feedback' || path.startsWith('feedback.')) {
-    throw new BadRequestError(
-      `Cannot query "${path}": feedback filters arrive with the feedback endpoints`,
-    );
-  }
+  if (isFeedbackPath(path)) return resolveFeedbackField(path);
   const computed = computedField(path);
   if (computed) return computed;
   const column = COLUMNS[path];
@@ -71,7 +70,7 @@ export function resolveCallField(path: string): CallField {
     return { kind: 'column', sql, type: column[0], nullable: column[1] };
   }
   const [head, ...rest] = splitFieldPath(path);
-  if (JSON_COLUMNS.has(head as JsonField['column']) && rest.every((p) => p !== '')) {
+  if (JSON_COLUMNS.has(head!) && rest.every((p) => p !== '')) {
     return { kind: 'json', column: head as JsonField['column'], path: jsonPath(rest) };
   }
   // Also covers storage_size_bytes / total_storage_size_bytes, which the reference forbids.
@@ -93,7 +92,7 @@ function computedField(path: string): ColumnField | null {
 }
 
 /** Splits on dots, except backslash-escaped ones (`a\.b` is one key), as the reference does. */
-function splitFieldPath(path: string): string[] {
+export function splitFieldPath(path: string): string[] {
   return path.split(/(?<!\\)\./).map((part) => part.replace(/\\\./g, '.'));
 }
 
@@ -102,7 +101,7 @@ function splitFieldPath(path: string): string[] {
  * quoted label SQLite decodes JSON escapes but stops at the first `"`, so `"` is written
  * `\u0022` and `\` is doubled.
  */
-function jsonPath(parts: string[]): string {
+export function jsonPath(parts: string[]): string {
   const steps = parts.map((p) =>
     /^\d+$/.test(p) ? `[${p}]` : `."${p.replace(/\\/g, '\\\\').replace(/"/g, '\\u0022')}"`,
   );

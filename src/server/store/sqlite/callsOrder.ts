@@ -11,6 +11,7 @@
  * `NULLS LAST` so that SQLite can still walk an index for them.
  */
 import type { SortBy } from '../../../contract/common.js';
+import { feedbackSortKeys } from './callsFeedback.js';
 import { jsonExists, jsonNumber, jsonText, joinSql, raw, resolveCallField, sql } from './callsFields.js';
 import type { SqlFragment } from './callsQuery.js';
 
@@ -30,6 +31,7 @@ export function compileOrderBy(sortBy: SortBy[] | null): SqlFragment {
 function sortKeys({ field, direction }: SortBy): SqlFragment[] {
   const dir = direction === 'desc' ? 'DESC' : 'ASC';
   const f = resolveCallField(field);
+  if (f.kind === 'feedback') return feedbackSortKeys(f, dir);
   if (f.kind === 'json') {
     return [
       sql`${jsonExists(f)} DESC`,

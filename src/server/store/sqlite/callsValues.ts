@@ -29,7 +29,9 @@ type Materialized = { type: ValueType; sql: SqlFragment };
 export function toValue(o: Operand, compileOperation: (op: Operation) => SqlFragment): Value {
   if ('$literal' in o) return { tag: 'literal', value: o.$literal };
   if ('$getField' in o) {
-    const f = resolveCallField(o.$getField);
+    const resolved = resolveCallField(o.$getField);
+    // Feedback fields read the `fb` row of the subquery callsFeedback.ts wraps them in.
+    const f = resolved.kind === 'feedback' ? resolved.target : resolved;
     return f.kind === 'json' ? { tag: 'json', field: f } : { tag: 'sql', type: f.type, sql: raw(f.sql) };
   }
   if ('$convert' in o) return convert(toValue(o.$convert.input, compileOperation), o.$convert.to);

@@ -1,6 +1,7 @@
 /** Choose the calls table's columns: built-ins on or off, and any input/output/attribute path. */
 import { useState, type FormEvent } from 'react';
 import { Popover } from '../../components/ui/Popover.js';
+import { AnnotationColumnToggles, isAnnotationColumn } from '../feedback/AnnotationColumnToggles.js';
 import { builtinColumns } from './callColumns.js';
 import { DEFAULT_COLUMNS, isBuiltinColumn } from './callsViewState.js';
 import { FieldPathInput } from './FieldPathInput.js';
@@ -24,6 +25,7 @@ export function ColumnChooser({ columns, onChange, projectId }: ColumnChooserPro
 function ColumnPanel({ columns, onChange, projectId }: ColumnChooserProps) {
   const [path, setPath] = useState('');
   const paths = columns.filter((c) => !isBuiltinColumn(c));
+  const listed = paths.filter((c) => !isAnnotationColumn(c));
   const toggleBuiltin = (id: string, on: boolean) => {
     // Built-ins keep their canonical order; path columns follow them in the order added.
     const builtins = DEFAULT_COLUMNS.filter((c) => (c === id ? on : columns.includes(c)));
@@ -46,7 +48,8 @@ function ColumnPanel({ columns, onChange, projectId }: ColumnChooserProps) {
             {builtinColumns[id]!.label}
           </label>
         ))}
-        {paths.map((p) => (
+        <AnnotationColumnToggles columns={columns} onChange={onChange} projectId={projectId} />
+        {listed.map((p) => (
           <label key={p} className="mono">
             <input type="checkbox" checked onChange={() => onChange(columns.filter((c) => c !== p))} />
             {p}
@@ -59,7 +62,7 @@ function ColumnPanel({ columns, onChange, projectId }: ColumnChooserProps) {
           Add
         </button>
       </form>
-      <p className="small muted">Any dot path into inputs, output, attributes or summary.</p>
+      <p className="small muted">Any dot path into inputs, output, attributes or summary, or feedback.[type].payload.path.</p>
     </div>
   );
 }

@@ -1,6 +1,7 @@
 /** A field path input that suggests known fields and paths seen in recent calls. */
 import { useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
+import { AnnotationFieldOptions } from '../feedback/FeedbackFilterInputs.js';
 import { callsSampleQueryOptions, suggestPaths } from './callQueries.js';
 import { KNOWN_FIELDS } from './filterModel.js';
 
@@ -32,6 +33,7 @@ export function FieldPathInput({
               {f.label}
             </option>
           ))}
+        {includeKnown && <AnnotationFieldOptions projectId={projectId} />}
         {(data ?? []).map((p) => (
           <option key={p} value={p} />
         ))}

@@ -4,6 +4,8 @@
  */
 import { useState, type FormEvent } from 'react';
 import { Popover } from '../../components/ui/Popover.js';
+import { FeedbackValueInput } from '../feedback/FeedbackFilterInputs.js';
+import { isFeedbackPath } from '../feedback/feedbackModel.js';
 import { FieldPathInput } from './FieldPathInput.js';
 import { fieldKind, isUnary, OP_LABELS, operatorsFor, STATUSES, type FilterClause } from './filterModel.js';
 
@@ -60,7 +62,7 @@ function FilterEditor({ initial, onApply, projectId }: { initial: FilterClause[]
               </option>
             ))}
           </select>
-          <ValueInput clause={c} onChange={(value) => patch(i, { value })} />
+          <ValueInput clause={c} projectId={projectId} onChange={(value) => patch(i, { value })} />
           <button type="button" className="button ghost icon" aria-label={`Remove filter ${i + 1}`} onClick={() => setDraft((d) => d.filter((_, j) => j !== i))}>
             ×
           </button>
@@ -85,8 +87,11 @@ function FilterEditor({ initial, onApply, projectId }: { initial: FilterClause[]
 }
 
 /** The value control suits the field: status list, date picker, number or text. */
-function ValueInput({ clause, onChange }: { clause: FilterClause; onChange: (v: string) => void }) {
+function ValueInput({ clause, projectId, onChange }: { clause: FilterClause; projectId: string; onChange: (v: string) => void }) {
   if (isUnary(clause.op)) return <span className="filter-value-none" />;
+  if (isFeedbackPath(clause.field)) {
+    return <FeedbackValueInput projectId={projectId} field={clause.field} op={clause.op} value={clause.value} onChange={onChange} />;
+  }
   const kind = fieldKind(clause.field);
   if (kind === 'status' && clause.op !== 'in') {
     return (

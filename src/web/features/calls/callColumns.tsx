@@ -10,6 +10,7 @@ import { TimestampCell } from '../../components/table/TimestampCell.js';
 import { ValueCell } from '../../components/table/ValueCell.js';
 import { StatusBadge } from '../../components/ui/StatusBadge.js';
 import { formatCompact, formatCost, formatDuration } from '../../lib/format.js';
+import { feedbackPathColumn, feedbackSummaryColumn } from '../feedback/feedbackColumns.js';
 import { callCost, callLatencyMs, callName, callStatus, callTokens, opBaseName, readPath, type Call } from './callFields.js';
 
 const col = createColumnHelper<Call>();
@@ -87,6 +88,7 @@ export const builtinColumns: Record<string, { label: string; sortField?: string;
       cell: ({ row }) => <NumberCell value={callCost(row.original)} format={formatCost} />,
     }),
   },
+  feedback: { label: 'Feedback', def: feedbackSummaryColumn },
 };
 
 /** The selection checkbox column; its header clears the selection. */
@@ -115,6 +117,7 @@ const pathColumns = new Map<string, CallColumnDef>();
 
 /** A column showing one dot path of each call, sortable by that path on the server. */
 export function pathColumn(path: string): CallColumnDef {
+  if (path.startsWith('feedback.')) return feedbackPathColumn(path);
   let def = pathColumns.get(path);
   if (!def) {
     def = col.accessor((c) => readPath(c, path), { id: path, header: path, size: 220, cell: ({ row }) => <ValueCell value={readPath(row.original, path)} /> });

@@ -8,7 +8,7 @@ import { useSearchParams } from 'react-router-dom';
 import { OP_LABELS, type FilterClause, type FilterOp } from './filterModel.js';
 
 /** The built-in columns, in their default order. */
-export const DEFAULT_COLUMNS = ['op', 'status', 'start', 'latency', 'tokens', 'cost'] as const;
+export const DEFAULT_COLUMNS = ['op', 'status', 'start', 'latency', 'tokens', 'cost', 'feedback'] as const;
 
 /** True for ids that name a built-in column rather than a field path. */
 export function isBuiltinColumn(id: string): boolean {

@@ -4,12 +4,15 @@
  *
  * Compatibility choices: `<` and `<=` compile to `$not` of `$gte`/`$gt`, because `$lt`/`$lte`
  * exist only in the newest servers; numeric comparisons on JSON paths wrap the field in
- * `$convert` to double, because JSON sub-fields are extracted as strings.
+ * `$convert` to double, because JSON sub-fields are extracted as strings. Feedback fields
+ * (`feedback.[<type>].payload.<path>`, which only Weft and the newest servers know) use `$lt`
+ * and `$lte` as they are: `$not` would also match calls that have no such feedback at all.
  */
 import type { Operand, Operation, Query } from '../../../contract/common.js';
+import { annotationNameOf, isFeedbackPath, NOTE_FIELD, REACTION_FIELD } from '../feedback/feedbackModel.js';
 
 /** How a field's values are typed, which decides its operators and literal types. */
-export type FieldKind = 'text' | 'number' | 'datetime' | 'status';
+export type FieldKind = 'text' | 'number' | 'datetime' | 'status' | 'reaction';
 
 /** Filter operators the builder offers. */
 export type FilterOp = 'contains' | 'eq' | 'neq' | 'in' | 'gt' | 'gte' | 'lt' | 'lte' | 'empty' | 'not_empty';
@@ -32,6 +35,8 @@ export const KNOWN_FIELDS: readonly { path: string; label: string; kind: FieldKi
   { path: 'trace_id', label: 'Trace id', kind: 'text' },
   { path: 'thread_id', label: 'Thread id', kind: 'text' },
   { path: 'exception', label: 'Exception', kind: 'text' },
+  { path: REACTION_FIELD, label: 'Reaction', kind: 'reaction' },
+  { path: NOTE_FIELD, label: 'Note', kind: 'text' },
 ];
 
 /** Status values `summary.weave.status` can take. */
@@ -56,6 +61,7 @@ const OPS_BY_KIND: Record<FieldKind, FilterOp[]> = {
   number: ['eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'empty', 'not_empty'],
   datetime: ['gte', 'lt'],
   status: ['eq', 'neq', 'in'],
+  reaction: ['eq', 'neq', 'empty', 'not_empty'],
 };
 
 /** The kind of a field path. */
@@ -65,7 +71,8 @@ export function fieldKind(path: string): FieldKind {
 
 /** Human label for a field path. */
 export function fieldLabel(path: string): string {
-  return KNOWN_FIELDS.find((f) => f.path === path)?.label ?? path;
+  const annotation = annotationNameOf(path);
+  return KNOWN_FIELDS.find((f) => f.path === path)?.label ?? (annotation ? `${annotation} (annotation)` : path);
 }
 
 /** Operators that make sense for a field. */
@@ -94,9 +101,10 @@ const field = (path: string): Operand => ({ $getField: path });
 const lit = (value: string | number | null): Operand => ({ $literal: value });
 const asNumber = (v: string): number | null => (v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : null);
 
-function comparison(op: 'gt' | 'gte' | 'lt' | 'lte', lhs: Operand, rhs: Operand): Operation {
+function comparison(op: 'gt' | 'gte' | 'lt' | 'lte', lhs: Operand, rhs: Operand, native = false): Operation {
   if (op === 'gt') return { $gt: [lhs, rhs] };
   if (op === 'gte') return { $gte: [lhs, rhs] };
+  if (native) return op === 'lt' ? { $lt: [lhs, rhs] } : { $lte: [lhs, rhs] };
   if (op === 'lt') return { $not: [{ $gte: [lhs, rhs] }] };
   return { $not: [{ $gt: [lhs, rhs] }] };
 }
@@ -138,13 +146,14 @@ export function compileClause(clause: FilterClause, now: number): Operation | nu
       return { $in: [get, items as Operand[]] };
     }
     default: {
+      const native = isFeedbackPath(path);
       if (kind === 'text') {
         const n = asNumber(value);
-        if (n === null) return comparison(op, get, lit(value));
-        return comparison(op, { $convert: { input: get, to: 'double' } }, lit(n));
+        if (n === null) return comparison(op, get, lit(value), native);
+        return comparison(op, { $convert: { input: get, to: 'double' } }, lit(n), native);
       }
       const rhs = literal(value);
-      return rhs ? comparison(op, get, rhs) : null;
+      return rhs ? comparison(op, get, rhs, native) : null;
     }
   }
 }

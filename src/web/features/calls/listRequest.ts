@@ -13,8 +13,10 @@ export function roundedNow(at = Date.now()): number {
 
 /** The list request for a view; the table adds limit and offset per page. */
 export function toListRequest({ projectId, view, now }: { projectId: string; view: CallsViewState; now: number }): CallsListReq {
-  // Path columns need their top-level field (inputs, output, attributes) loaded too.
-  const extra = view.columns.filter((c) => !isBuiltinColumn(c)).map((c) => c.split('.')[0]!);
+  // Path columns need their top-level field (inputs, output, attributes) loaded too; feedback
+  // columns need `include_feedback` instead.
+  const feedback = view.columns.filter((c) => c === 'feedback' || c.startsWith('feedback.'));
+  const extra = view.columns.filter((c) => !isBuiltinColumn(c) && !feedback.includes(c)).map((c) => c.split('.')[0]!);
   const columns = [...new Set([...LIST_COLUMNS, ...extra])];
   return {
     project_id: projectId,
@@ -23,5 +25,6 @@ export function toListRequest({ projectId, view, now }: { projectId: string; vie
     sort_by: [{ field: view.sort.field, direction: view.sort.direction }],
     columns,
     include_costs: view.columns.includes('cost'),
+    include_feedback: feedback.length > 0,
   };
 }

@@ -15,6 +15,8 @@ import { StatusBadge } from '../../components/ui/StatusBadge.js';
 import { formatCost, formatDateTime, formatDuration, formatInteger } from '../../lib/format.js';
 import { callCost, callLatencyMs, callName, callStatus, callTokens, type Call } from '../calls/callFields.js';
 import { callQueryOptions } from '../calls/callQueries.js';
+import { FeedbackSection } from '../feedback/FeedbackSection.js';
+import { ReactionBar } from '../feedback/ReactionBar.js';
 import { UsageTable } from './UsageTable.js';
 
 /** Detail panel for one call. */
@@ -60,6 +62,7 @@ export function CallDetail({ projectId, light }: { projectId: string; light: Cal
           <dt>Call id</dt>
           <dd className="mono">{call.id}</dd>
         </dl>
+        {full !== null && <ReactionBar projectId={projectId} callId={call.id} />}
       </header>
       {error && <ErrorState error={error} onRetry={() => void refetch()} compact />}
       {call.exception && (
@@ -81,6 +84,7 @@ export function CallDetail({ projectId, light }: { projectId: string; light: Cal
           <Section title="Output" defaultOpen={!chat}>
             <JsonViewer key={`${full.id}-out`} value={full.output ?? null} ariaLabel="Output" />
           </Section>
+          <FeedbackSection projectId={projectId} callId={full.id} />
           {tokens && (
             <Section title="Usage">
               <UsageTable call={full} />

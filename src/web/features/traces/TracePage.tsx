@@ -13,6 +13,7 @@ import { CallDetail } from './CallDetail.js';
 import { traceCallsQueryOptions, traceCountQueryOptions } from './traceQueries.js';
 import { buildTraceTree, visibleRows } from './traceModel.js';
 import { TraceTree } from './TraceTree.js';
+import { TraceUsageSummary } from './TraceUsageSummary.js';
 import './traces.css';
 
 /** Pages are fetched on their own up to this many calls; beyond, a button asks for more. */
@@ -78,6 +79,7 @@ export function TracePage() {
           {count.data !== undefined ? `${formatInteger(count.data)} calls` : ''}
           {tree.end > tree.start && flat.length ? ` · ${formatDuration(tree.end - tree.start)}` : ''}
         </span>
+        <TraceUsageSummary calls={flat} />
         {(calls.isFetching || isFetchingNextPage) && <Spinner label="Loading trace" />}
         {count.data !== undefined && flat.length < count.data && !calls.isPending && (
           <span className="muted small">

@@ -1,0 +1,81 @@
+/**
+ * Account management behind Weft's settings page: creating users, listing and revoking API
+ * keys, with who-may-do-what in one place. Admins manage everyone; a user manages their own
+ * keys. Passwords and keys are stored as scrypt hashes only (auth/secrets.ts), and a revoked
+ * key stops working at once: the authenticator's cache of verified credentials is cleared.
+ */
+import type { ApiKey, User } from '../../contract/accounts.js';
+import type { AuthUser, Authenticator } from '../auth/authenticate.js';
+import { createApiKey } from '../auth/apiKeys.js';
+import { hashSecret } from '../auth/secrets.js';
+import { ConflictError, ForbiddenError, NotFoundError } from '../http/errors.js';
+import type { ApiKeyRecord, Store, UserRecord } from '../store/Store.js';
+import { formatMicros, formatMicrosOrNull, nowMicros } from './datetime.js';
+
+/** A stored user as listed (no hash). */
+export const toUser = (u: UserRecord): User => ({
+  username: u.username,
+  is_admin: u.isAdmin,
+  entities: u.entities,
+  created_at: formatMicros(u.createdAt),
+  has_password: u.passwordHash !== null,
+});
+
+/** A stored key as listed (no hash). */
+export const toApiKey = (k: ApiKeyRecord): ApiKey => ({
+  key_id: k.keyId,
+  name: k.name,
+  username: k.username,
+  created_at: formatMicros(k.createdAt),
+  revoked_at: formatMicrosOrNull(k.revokedAt),
+});
+
+/** Throws 403 unless the caller is an admin. */
+export function requireAdmin(user: AuthUser, what: string): void {
+  if (!user.isAdmin) throw new ForbiddenError(`Only admins may ${what}; ask an admin, or use \`npx weft user add\` on the server`);
+}
+
+/** Creates a user with a password; 409 when the name is taken (this never edits a user). */
+export async function createUser(
+  store: Store,
+  req: { username: string; password: string; entities: string[]; is_admin: boolean },
+): Promise<User> {
+  if (await store.accounts.getUser(req.username)) throw new ConflictError(`User "${req.username}" already exists`);
+  const created = await store.accounts.upsertUser({
+    username: req.username,
+    passwordHash: await hashSecret(req.password),
+    isAdmin: req.is_admin,
+    entities: [...new Set(req.entities)],
+  });
+  return toUser(created);
+}
+
+/** Whose keys a caller asks for: their own, or (admins only) someone else's. */
+export async function listApiKeys(store: Store, caller: AuthUser, username: string | null | undefined): Promise<ApiKey[]> {
+  const owner = username ?? caller.username;
+  if (owner !== caller.username) requireAdmin(caller, "list other users' API keys");
+  return (await store.accounts.listApiKeys(owner)).map(toApiKey);
+}
+
+/** A new key for the caller: the key itself (shown once) and its listing. */
+export async function createOwnApiKey(store: Store, caller: AuthUser, name: string): Promise<{ key: string; api_key: ApiKey }> {
+  const { key, keyId } = await createApiKey(store, caller.username, name.trim());
+  return { key, api_key: toApiKey((await store.accounts.getApiKey(keyId))!) };
+}
+
+/** Revokes a key of the caller's (any key, for admins) and makes it fail from the next request on. */
+export async function revokeApiKey(
+  deps: { store: Store; authenticator: Authenticator },
+  caller: AuthUser,
+  keyId: string,
+): Promise<ApiKey> {
+  const record = await deps.store.accounts.getApiKey(keyId);
+  if (!record) throw new NotFoundError(`No API key with id ${keyId}`);
+  if (record.username !== caller.username) requireAdmin(caller, "revoke other users' API keys");
+  if (record.revokedAt === null) {
+    await deps.store.accounts.revokeApiKey(keyId, nowMicros());
+    // Verified credentials are cached for a minute; a revoked key must not ride on that.
+    deps.authenticator.forget();
+  }
+  return toApiKey((await deps.store.accounts.getApiKey(keyId))!);
+}

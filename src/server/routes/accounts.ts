@@ -1,0 +1,39 @@
+/** Weft's account endpoints: users (admins) and API keys (your own; admins any). */
+import { createOwnApiKey, createUser, listApiKeys, requireAdmin, revokeApiKey, toUser } from '../domain/accounts.js';
+import { defineRoutes } from '../http/defineRoutes.js';
+
+// None of these touch a project, so there is no project to check.
+const noProjects = () => [];
+
+export const accountRoutes = defineRoutes({
+  usersList: {
+    projects: noProjects,
+    handler: async (_req, { store, user }) => {
+      requireAdmin(user, 'list users');
+      return { users: (await store.accounts.listUsers()).map(toUser) };
+    },
+  },
+
+  userCreate: {
+    projects: noProjects,
+    handler: async (req, { store, user }) => {
+      requireAdmin(user, 'create users');
+      return { user: await createUser(store, req) };
+    },
+  },
+
+  apiKeysList: {
+    projects: noProjects,
+    handler: async (req, { store, user }) => ({ keys: await listApiKeys(store, user, req.username) }),
+  },
+
+  apiKeyCreate: {
+    projects: noProjects,
+    handler: (req, { store, user }) => createOwnApiKey(store, user, req.name),
+  },
+
+  apiKeyRevoke: {
+    projects: noProjects,
+    handler: async (req, { store, authenticator, user }) => ({ api_key: await revokeApiKey({ store, authenticator }, user, req.key_id) }),
+  },
+});

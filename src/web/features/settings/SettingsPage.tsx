@@ -1,0 +1,42 @@
+/**
+ * Settings: a project's model prices (under `/:entity/:project/settings`), your API keys, and
+ * for admins the users. Who may do what: any member of a project may view and change its
+ * prices (as `/cost/create` already allows them); everyone manages their own API keys; only
+ * admins list and create users.
+ */
+import { useSuspenseQuery } from '@tanstack/react-query';
+import { Link, useParams } from 'react-router-dom';
+import { whoamiQueryOptions } from '../auth/authQueries.js';
+import { ApiKeysSection } from './ApiKeysSection.js';
+import { PricesSection } from './PricesSection.js';
+import { UsersSection } from './UsersSection.js';
+import './settings.css';
+
+/** Settings page, with or without a project. */
+export function SettingsPage() {
+  const { entity, project } = useParams();
+  const { data: user } = useSuspenseQuery(whoamiQueryOptions());
+  const projectId = entity && project ? `${entity}/${project}` : null;
+  return (
+    <div className="page settings-page">
+      <header className="page-header">
+        <h1>Settings</h1>
+      </header>
+      <nav className="settings-toc" aria-label="Settings sections">
+        {projectId && <a href="#prices">Model prices</a>}
+        <a href="#api-keys">API keys</a>
+        {user.is_admin && <a href="#users">Users</a>}
+      </nav>
+      {projectId ? (
+        <PricesSection projectId={projectId} />
+      ) : (
+        <p className="muted settings-note">
+          Model prices are set per project: open a project and choose <strong>Settings</strong> there.{' '}
+          <Link to="/">Projects</Link>
+        </p>
+      )}
+      <ApiKeysSection username={user.username} />
+      {user.is_admin && <UsersSection />}
+    </div>
+  );
+}

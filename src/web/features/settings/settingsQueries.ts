@@ -1,0 +1,98 @@
+/**
+ * Settings data through react-query: a project's LLM prices, the signed-in user's API keys and
+ * (for admins) the users, plus the writes the settings page makes. Writes invalidate by key
+ * prefix; new prices also mark the project's calls stale, since their costs change.
+ */
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import type { ReqOf } from '../../../contract/endpoints.js';
+import { api } from '../../lib/api.js';
+import { callKeys } from '../calls/callQueries.js';
+
+/** Query keys for settings. */
+export const settingsKeys = {
+  all: ['settings'] as const,
+  prices: (projectId: string) => [...settingsKeys.all, 'prices', projectId] as const,
+  apiKeys: () => [...settingsKeys.all, 'apiKeys'] as const,
+  users: () => [...settingsKeys.all, 'users'] as const,
+};
+
+/** Every price that can apply to the project's calls (its own and the defaults). */
+export function pricesQueryOptions(projectId: string) {
+  return queryOptions({
+    queryKey: settingsKeys.prices(projectId),
+    queryFn: async ({ signal }) => (await api.pricesList({ project_id: projectId }, { signal })).prices,
+  });
+}
+
+/** The signed-in user's API keys, oldest first. */
+export function apiKeysQueryOptions() {
+  return queryOptions({
+    queryKey: settingsKeys.apiKeys(),
+    queryFn: async ({ signal }) => (await api.apiKeysList({}, { signal })).keys,
+  });
+}
+
+/** Every user (admins only). */
+export function usersQueryOptions() {
+  return queryOptions({
+    queryKey: settingsKeys.users(),
+    queryFn: async ({ signal }) => (await api.usersList({}, { signal })).users,
+  });
+}
+
+/** A price to add, in USD per million tokens as providers publish them. */
+export interface PriceInput {
+  llmId: string;
+  providerId: string;
+  promptPerMillion: number;
+  completionPerMillion: number;
+  /** `YYYY-MM-DD`, or empty for "from now". */
+  effectiveDate: string;
+}
+
+/** Add and delete project prices. */
+export function usePriceMutations(projectId: string) {
+  const queryClient = useQueryClient();
+  const onSuccess = async () => {
+    void queryClient.invalidateQueries({ queryKey: callKeys.project(projectId), refetchType: 'none' });
+    await queryClient.invalidateQueries({ queryKey: settingsKeys.prices(projectId) });
+  };
+  const add = useMutation({
+    mutationFn: (p: PriceInput) =>
+      api.costCreate({
+        project_id: projectId,
+        costs: {
+          [p.llmId]: {
+            prompt_token_cost: p.promptPerMillion / 1e6,
+            completion_token_cost: p.completionPerMillion / 1e6,
+            provider_id: p.providerId || null,
+            effective_date: p.effectiveDate ? `${p.effectiveDate}T00:00:00Z` : null,
+          },
+        },
+      }),
+    onSuccess,
+  });
+  const remove = useMutation({
+    mutationFn: (id: string) => api.costPurge({ project_id: projectId, query: { $expr: { $eq: [{ $getField: 'id' }, { $literal: id }] } } }),
+    onSuccess,
+  });
+  return { add, remove };
+}
+
+/** Create and revoke the signed-in user's API keys. */
+export function useApiKeyMutations() {
+  const queryClient = useQueryClient();
+  const onSuccess = () => queryClient.invalidateQueries({ queryKey: settingsKeys.apiKeys() });
+  const create = useMutation({ mutationFn: (name: string) => api.apiKeyCreate({ name }), onSuccess });
+  const revoke = useMutation({ mutationFn: (keyId: string) => api.apiKeyRevoke({ key_id: keyId }), onSuccess });
+  return { create, revoke };
+}
+
+/** Create users (admins). */
+export function useCreateUser() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (req: ReqOf<'userCreate'>) => api.userCreate(req),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: settingsKeys.users() }),
+  });
+}
