@@ -11,6 +11,7 @@ import { ComingSoon, comingSoonPages } from './app/ComingSoon.js';
 import { NotFound } from './app/NotFound.js';
 import { RouteError } from './app/RouteError.js';
 import { Splash } from './app/Splash.js';
+import { queuesLoader, reviewLoader, reviewShouldRevalidate } from './features/annotation/annotationLoaders.js';
 import { whoamiQueryOptions } from './features/auth/authQueries.js';
 import { callsLoader } from './features/calls/callsLoader.js';
 import { settingsLoader } from './features/settings/settingsLoader.js';
@@ -112,6 +113,17 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
                   path: 'settings',
                   loader: settingsLoader(queryClient),
                   lazy: async () => ({ Component: (await import('./features/settings/SettingsPage.js')).SettingsPage }),
+                },
+                {
+                  path: 'annotation',
+                  loader: queuesLoader(queryClient),
+                  lazy: async () => ({ Component: (await import('./features/annotation/QueuesPage.js')).QueuesPage }),
+                },
+                {
+                  path: 'annotation/:queueId/review',
+                  loader: reviewLoader(queryClient),
+                  shouldRevalidate: reviewShouldRevalidate,
+                  lazy: async () => ({ Component: (await import('./features/annotation/ReviewPage.js')).ReviewPage }),
                 },
                 ...comingSoonPages.map((page) => ({ path: page.path, element: <ComingSoon page={page} /> })),
               ],

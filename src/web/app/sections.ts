@@ -25,10 +25,10 @@ export const sections: readonly Section[] = [
     about: 'Evaluation runs side by side: scores per example, comparisons and summaries.',
   },
   {
-    path: 'annotation-queues',
+    path: 'annotation',
     label: 'Annotation queues',
-    ready: false,
-    about: 'Queues of calls for people to review and score, with progress per annotator.',
+    ready: true,
+    about: 'Queues of calls for people to review and score, keyboard first, with progress per reviewer.',
   },
   {
     path: 'objects',

@@ -7,6 +7,7 @@ import { useMemo, useState } from 'react';
 import { useParams } from 'react-router-dom';
 import { Spinner } from '../../components/ui/Spinner.js';
 import { formatInteger } from '../../lib/format.js';
+import { AddToQueueMenu } from '../annotation/AddToQueueMenu.js';
 import { GettingStarted } from '../gettingStarted/GettingStarted.js';
 import { useCallsView } from './callsViewState.js';
 import { CallsTable } from './CallsTable.js';
@@ -47,6 +48,7 @@ export function CallsPage() {
               <input type="checkbox" checked={view.live} onChange={(e) => update({ live: e.target.checked })} />
               Live
             </label>
+            <AddToQueueMenu projectId={projectId} req={req} total={pages.total} selectedIds={selectedIds} />
             <ExportMenu req={req} total={pages.total} selectedIds={selectedIds} />
           </>
         )}

@@ -1,0 +1,135 @@
+/**
+ * Annotation data through react-query: a project's queues and their stats, one queue, its
+ * items, its questions (AnnotationSpec objects, resolved through their refs), the fields its
+ * reviewers see, and what the signed-in reviewer already answered. Keys nest by project, so
+ * `invalidateQueries({queryKey: annotationKeys.project(id)})` refreshes everything.
+ */
+import { queryOptions } from '@tanstack/react-query';
+import type { AnnotationQueueItemSchema, AnnotationQueueSchema } from '../../../contract/annotationQueues.js';
+import { api, collect } from '../../lib/api.js';
+import { toQueueField, type QueueField } from './annotationSpec.js';
+import { readQueueView } from './queueView.js';
+
+/** A queue as listed. */
+export type Queue = AnnotationQueueSchema;
+/** A queue item with its aggregated state. */
+export type QueueItem = AnnotationQueueItemSchema;
+
+/** One answer the reviewer gave earlier (a `wandb.annotation.*` feedback row). */
+export interface MyAnswer {
+  callId: string;
+  annotationRef: string;
+  value: unknown;
+}
+
+/** Query keys for annotation queues and specs. */
+export const annotationKeys = {
+  all: ['annotation'] as const,
+  project: (projectId: string) => [...annotationKeys.all, projectId] as const,
+  queues: (projectId: string) => [...annotationKeys.project(projectId), 'queues'] as const,
+  stats: (projectId: string, queueIds: string[]) => [...annotationKeys.project(projectId), 'stats', queueIds] as const,
+  queue: (projectId: string, queueId: string) => [...annotationKeys.project(projectId), 'queue', queueId] as const,
+  items: (projectId: string, queueId: string) => [...annotationKeys.queue(projectId, queueId), 'items'] as const,
+  view: (projectId: string, queueId: string) => [...annotationKeys.queue(projectId, queueId), 'view'] as const,
+  mine: (projectId: string, queueId: string, user: string) => [...annotationKeys.queue(projectId, queueId), 'mine', user] as const,
+  specs: (projectId: string) => [...annotationKeys.project(projectId), 'specs'] as const,
+  /** Refs name exact versions, so resolved specs never change: keyed outside any project. */
+  fields: (refs: string[]) => [...annotationKeys.all, 'fields', refs] as const,
+};
+
+/** The project's live queues, newest first. */
+export function queuesQueryOptions(projectId: string) {
+  return queryOptions({
+    queryKey: annotationKeys.queues(projectId),
+    queryFn: ({ signal }) => collect<Queue>(api.annotationQueuesQuery({ project_id: projectId }, { signal })),
+  });
+}
+
+/** Total and completed items per queue, keyed by queue id. */
+export function queueStatsQueryOptions({ projectId, queueIds }: { projectId: string; queueIds: string[] }) {
+  return queryOptions({
+    queryKey: annotationKeys.stats(projectId, queueIds),
+    queryFn: async ({ signal }) => {
+      if (queueIds.length === 0) return new Map<string, { total: number; completed: number }>();
+      const { stats } = await api.annotationQueuesStats({ project_id: projectId, queue_ids: queueIds }, { signal });
+      return new Map(stats.map((s) => [s.queue_id, { total: s.total_items, completed: s.completed_items }]));
+    },
+  });
+}
+
+/** One queue; 404 when it is unknown or deleted. */
+export function queueQueryOptions({ projectId, queueId }: { projectId: string; queueId: string }) {
+  return queryOptions({
+    queryKey: annotationKeys.queue(projectId, queueId),
+    queryFn: async ({ signal }) => (await api.annotationQueueRead({ project_id: projectId, queue_id: queueId }, { signal })).queue,
+  });
+}
+
+/** Every item of a queue in queue order (oldest added first), with its position. */
+export function queueItemsQueryOptions({ projectId, queueId }: { projectId: string; queueId: string }) {
+  return queryOptions({
+    queryKey: annotationKeys.items(projectId, queueId),
+    queryFn: async ({ signal }) =>
+      (await api.annotationQueueItemsQuery({ project_id: projectId, queue_id: queueId, include_position: true }, { signal })).items,
+  });
+}
+
+/** The call fields a queue's reviewers see (null: none chosen, use each item's own). */
+export function queueViewQueryOptions({ projectId, queueId }: { projectId: string; queueId: string }) {
+  return queryOptions({
+    queryKey: annotationKeys.view(projectId, queueId),
+    queryFn: ({ signal }) => readQueueView({ projectId, queueId, signal }),
+  });
+}
+
+/** A queue's questions, resolved from its scorer refs in one request. */
+export function queueFieldsQueryOptions(refs: string[]) {
+  return queryOptions({
+    queryKey: annotationKeys.fields(refs),
+    queryFn: async ({ signal }): Promise<QueueField[]> => {
+      if (refs.length === 0) return [];
+      const { vals } = await api.refsReadBatch({ refs }, { signal });
+      return refs.map((ref, i) => toQueueField(ref, vals[i]));
+    },
+    staleTime: Infinity,
+  });
+}
+
+/** The latest version of every AnnotationSpec in the project, as pickable questions. */
+export function specsQueryOptions(projectId: string) {
+  return queryOptions({
+    queryKey: annotationKeys.specs(projectId),
+    queryFn: async ({ signal }) => {
+      const { objs } = await api.objsQuery(
+        { project_id: projectId, filter: { leaf_object_classes: ['AnnotationSpec'], latest_only: true }, sort_by: [{ field: 'object_id', direction: 'asc' }] },
+        { signal },
+      );
+      return objs.map((o) => toQueueField(`weave:///${projectId}/object/${o.object_id}:${o.digest}`, o.val));
+    },
+  });
+}
+
+const eq = (field: string, value: string) => ({ $eq: [{ $getField: field }, { $literal: value }] });
+
+/** The answers `user` gave in this queue (feedback rows the submit endpoint wrote). */
+export function myAnswersQueryOptions({ projectId, queueId, user }: { projectId: string; queueId: string; user: string }) {
+  return queryOptions({
+    queryKey: annotationKeys.mine(projectId, queueId, user),
+    queryFn: async ({ signal }): Promise<MyAnswer[]> => {
+      const { result } = await api.feedbackQuery(
+        {
+          project_id: projectId,
+          query: { $expr: { $and: [eq('queue_id', queueId), eq('wb_user_id', user)] } },
+          fields: ['weave_ref', 'annotation_ref', 'payload'],
+          sort_by: [{ field: 'created_at', direction: 'asc' }],
+        },
+        { signal },
+      );
+      return result.flatMap((row) => {
+        const callId = /\/call\/([^/]+)$/.exec(String(row.weave_ref ?? ''))?.[1];
+        const payload = row.payload as { value?: unknown } | null;
+        return callId && typeof row.annotation_ref === 'string' ? [{ callId, annotationRef: row.annotation_ref, value: payload?.value }] : [];
+      });
+    },
+  });
+}

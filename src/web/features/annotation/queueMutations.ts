@@ -1,0 +1,64 @@
+/**
+ * Writing queues: create or edit one (its new questions become AnnotationSpec objects first,
+ * then the queue points at them, then its reviewer fields are stored), and delete one. Each
+ * mutation refreshes the project's annotation queries by key prefix.
+ */
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../lib/api.js';
+import { annotationKeys } from './annotationQueries.js';
+import { buildSpecValue, objectRef, type FieldKind, type QueueField } from './annotationSpec.js';
+import { normalizeFields, writeQueueView } from './queueView.js';
+
+/** A question written in the queue form, not stored yet. */
+export interface SpecDraft {
+  name: string;
+  description: string;
+  kind: FieldKind;
+}
+
+/** One entry of the form's question list: an existing spec, or a new one. */
+export type FieldEntry = { type: 'existing'; field: QueueField } | { type: 'new'; draft: SpecDraft };
+
+/** Everything the queue form edits. */
+export interface QueueDraft {
+  name: string;
+  description: string;
+  fields: FieldEntry[];
+  displayFields: string[];
+}
+
+/** Stores new specs, then creates or updates the queue and its view; resolves to the queue id. */
+export async function saveQueue({ projectId, queueId, draft }: { projectId: string; queueId: string | null; draft: QueueDraft }): Promise<string> {
+  const refs: string[] = [];
+  for (const entry of draft.fields) {
+    if (entry.type === 'existing') {
+      refs.push(entry.field.ref);
+      continue;
+    }
+    const { name, description, kind } = entry.draft;
+    const { digest } = await api.objCreate({ obj: { project_id: projectId, object_id: name, val: buildSpecValue({ name, description, kind }) } });
+    refs.push(objectRef({ projectId, name, digest }));
+  }
+  const common = { project_id: projectId, name: draft.name.trim(), description: draft.description.trim(), scorer_refs: refs };
+  const id = queueId ? (await api.annotationQueueUpdate({ ...common, queue_id: queueId })).queue.id : (await api.annotationQueueCreate(common)).id;
+  await writeQueueView({ projectId, queueId: id, displayFields: normalizeFields(draft.displayFields) });
+  return id;
+}
+
+/** Create-or-edit mutation; refreshes queues, specs and the queue's view. */
+export function useSaveQueue(projectId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ queueId, draft }: { queueId: string | null; draft: QueueDraft }) => saveQueue({ projectId, queueId, draft }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: annotationKeys.project(projectId) }),
+  });
+}
+
+/** Delete mutation (a soft delete: the queue and its items disappear from every list). */
+export function useDeleteQueue(projectId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (queueId: string) => api.annotationQueueDelete({ project_id: projectId, queue_id: queueId }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: annotationKeys.project(projectId) }),
+  });
+}
