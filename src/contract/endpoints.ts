@@ -22,6 +22,7 @@ import * as predictions from './predictions.js';
 import * as refs from './refs.js';
 import * as scores from './scores.js';
 import * as service from './service.js';
+import * as stats from './stats.js';
 import * as tables from './tables.js';
 import * as threads from './threads.js';
 import * as v2 from './v2Objects.js';
@@ -75,6 +76,9 @@ export const endpoints = {
   callsDelete: def({ group: 'Call', method: 'POST', path: '/calls/delete', summary: 'Soft-delete calls and their descendants', req: calls.CallsDeleteReq, res: calls.CallsDeleteRes }),
   callsQueryStats: def({ group: 'Call', method: 'POST', path: '/calls/query_stats', summary: 'Count the calls matching a query', req: calls.CallsQueryStatsReq, res: calls.CallsQueryStatsRes }),
   callsStreamQuery: def({ group: 'Call', method: 'POST', path: '/calls/stream_query', summary: 'Query calls as JSON lines', req: calls.CallsQueryReq, res: calls.CallSchema, stream: true }),
+  callStats: def({ group: 'Call', method: 'POST', path: '/calls/stats', summary: 'Call and LLM usage metrics over time buckets', req: stats.CallStatsReq, res: stats.CallStatsRes }),
+  callsUsage: def({ group: 'Call', method: 'POST', path: '/calls/usage', summary: 'LLM usage per model of calls, each with its descendants', req: stats.CallsUsageReq, res: stats.CallsUsageRes }),
+  traceUsage: def({ group: 'Call', method: 'POST', path: '/trace/usage', summary: 'LLM usage per model of every matching call, each with its descendants', req: stats.TraceUsageReq, res: stats.TraceUsageRes }),
 
   // Threads
   threadsStreamQuery: def({ group: 'Threads', method: 'POST', path: '/threads/stream_query', summary: 'Threads with turn statistics, as JSON lines', req: threads.ThreadsQueryReq, res: threads.ThreadSchema, stream: true }),

@@ -19,6 +19,7 @@ import { fileRoutes } from './routes/files.js';
 import { objectRoutes } from './routes/objects.js';
 import { refRoutes } from './routes/refs.js';
 import { serviceRoutes } from './routes/service.js';
+import { statsRoutes } from './routes/stats.js';
 import { tableRoutes } from './routes/tables.js';
 import { threadRoutes } from './routes/threads.js';
 import { v2ObjectRoutes } from './routes/v2Objects.js';
@@ -38,7 +39,7 @@ export function createApp(deps: AppDeps): Hono {
   const app = new Hono();
   app.get('/openapi.json', (c) => c.json(buildOpenApi()));
   app.get('/docs', (c) => c.html(docsPage()));
-  mountRoutes(app, [serviceRoutes, callRoutes, exportRoutes, threadRoutes, feedbackRoutes, costRoutes, otelRoutes, objectRoutes, tableRoutes, fileRoutes, refRoutes, annotationQueueRoutes, v2ObjectRoutes, evaluationRunRoutes, evaluationRoutes, accountRoutes], deps);
+  mountRoutes(app, [serviceRoutes, callRoutes, statsRoutes, exportRoutes, threadRoutes, feedbackRoutes, costRoutes, otelRoutes, objectRoutes, tableRoutes, fileRoutes, refRoutes, annotationQueueRoutes, v2ObjectRoutes, evaluationRunRoutes, evaluationRoutes, accountRoutes], deps);
   deps.mountDashboard?.(app);
   app.notFound((c) => toErrorResponse(new NotFoundError(`No endpoint ${c.req.method} ${c.req.path}; see /docs`), deps.log, c.req.path));
   app.onError((err, c) => toErrorResponse(err, deps.log, `${c.req.method} ${c.req.path}`));

@@ -13,6 +13,7 @@ import type { Query, SortBy } from '../../contract/common.js';
 import type { AnnotationQueuesStore } from './AnnotationQueuesStore.js';
 import type { CostsStore } from './CostsStore.js';
 import type { FeedbackStore } from './FeedbackStore.js';
+import type { StatsStore } from './StatsStore.js';
 import type { ObjectVersionFilter } from '../../contract/objects.js';
 import type { ThreadStats } from '../domain/threadStats.js';
 
@@ -276,6 +277,8 @@ export interface Store {
   readonly feedback: FeedbackStore;
   /** LLM prices, default-level and per project (CostsStore.ts). */
   readonly costs: CostsStore;
+  /** Call statistics: call facts and pre-aggregated rollup cells (StatsStore.ts). */
+  readonly stats: StatsStore;
   /** Annotation queues, their items and per-annotator progress (AnnotationQueuesStore.ts). */
   readonly annotationQueues: AnnotationQueuesStore;
   /**

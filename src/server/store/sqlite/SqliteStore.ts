@@ -9,6 +9,7 @@ import { SqliteFilesStore } from './files.js';
 import { SqliteObjectsStore } from './objects.js';
 import { SqliteProjectsStore } from './projects.js';
 import { SqliteDatabase } from './SqliteDatabase.js';
+import { SqliteStatsStore } from './stats.js';
 import { SqliteTablesStore } from './tables.js';
 import { SqliteThreadsStore } from './threads.js';
 
@@ -21,6 +22,7 @@ export class SqliteStore implements Store {
   readonly accounts: SqliteAccountsStore;
   readonly feedback: SqliteFeedbackStore;
   readonly costs: SqliteCostsStore;
+  readonly stats: SqliteStatsStore;
   readonly objects: SqliteObjectsStore;
   readonly tables: SqliteTablesStore;
   readonly files: SqliteFilesStore;
@@ -34,6 +36,7 @@ export class SqliteStore implements Store {
     this.accounts = new SqliteAccountsStore(this.db);
     this.feedback = new SqliteFeedbackStore(this.db);
     this.costs = new SqliteCostsStore(this.db);
+    this.stats = new SqliteStatsStore(this.db);
     this.objects = new SqliteObjectsStore(this.db);
     this.tables = new SqliteTablesStore(this.db);
     this.files = new SqliteFilesStore(this.db);

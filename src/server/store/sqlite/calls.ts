@@ -4,6 +4,7 @@ import type { CallEndWrite, CallRecord, CallsQuery, CallsStore, CallStartWrite, 
 import { callFromRow, type CallRow } from './callConverters.js';
 import { compileCount, compileSelect, compileWhere, storageSizeSql, TOTAL_STORAGE_SIZE_SQL } from './callsQuery.js';
 import type { SqliteDatabase } from './SqliteDatabase.js';
+import { refreshStatsRollup } from './statsRollup.js';
 import { refreshDirtyThreads } from './threads.js';
 
 const START_COLUMNS = [
@@ -74,6 +75,7 @@ export class SqliteCallsStore implements CallsStore {
         else statements.end.run(...head, ...endValues(end!));
       }
       refreshDirtyThreads(db);
+      refreshStatsRollup(db);
     });
   }
 
@@ -110,6 +112,7 @@ export class SqliteCallsStore implements CallsStore {
     return this.#db.transaction(() => {
       const deleted = this.#db.run(sql, [req.projectId, ...req.ids, req.projectId, req.deletedAt, req.projectId]).changes;
       refreshDirtyThreads(this.#db);
+      refreshStatsRollup(this.#db);
       return deleted;
     });
   }

@@ -1,0 +1,16 @@
+/** Call statistics and LLM usage endpoints: thin maps to domain/callStats.ts and domain/usageRollup.ts. */
+import { callStats } from '../domain/callStats.js';
+import { callsUsage, traceUsage } from '../domain/usageRollup.js';
+import { defineRoutes } from '../http/defineRoutes.js';
+
+export const statsRoutes = defineRoutes({
+  callStats: {
+    handler: (req, { store }) => callStats(store, req),
+  },
+  callsUsage: {
+    handler: (req, { store }) => callsUsage(store, req),
+  },
+  traceUsage: {
+    handler: (req, { store }) => traceUsage(store, req),
+  },
+});

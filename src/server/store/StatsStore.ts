@@ -1,0 +1,59 @@
+/**
+ * The call-statistics part of the storage seam (see Store.ts for the contract every store keeps).
+ *
+ * `/calls/stats` is computed in domain/callStats.ts from two kinds of data a backend offers:
+ * - `callFacts`: the facts of each matching call (the exact path, any filter);
+ * - `rollupCells`: 1-hour and 5-minute cells pre-aggregated per op (and per model for
+ *   usage), kept current inside every write transaction, so a month of a busy project is a
+ *   few thousand hour rows; 5-minute cells fill in where hour cells do not fit the buckets.
+ *   A backend without such cells returns null and every request takes the exact path.
+ * Cells hold what merges exactly (counts, sums, latency min/max) plus a latency histogram
+ * (domain/statsHistogram.ts); they never hold costs, since prices may change after ingest.
+ */
+import type { CallsFilter } from '../../contract/calls.js';
+import type { CallFacts } from '../domain/statsFacts.js';
+
+/**
+ * Widths of the rollup cells, widest first: 1 hour and 5 minutes, in microseconds. Cell i of
+ * width w covers [i·w, (i+1)·w) of started_at.
+ */
+export const ROLLUP_WIDTHS = [3_600_000_000, 300_000_000] as const;
+export type RollupWidth = (typeof ROLLUP_WIDTHS)[number];
+
+/** The visible calls of one op that started in one cell. */
+export interface CallCell {
+  cell: number;
+  count: number;
+  errors: number;
+  /** Over finished calls only. */
+  latencyCount: number;
+  latencySum: number;
+  latencyMin: number | null;
+  latencyMax: number | null;
+  /** Encoded latency histogram. */
+  latencyHist: Uint8Array | null;
+}
+
+/** The usage entries of one model in the calls of one op that started in one cell. */
+export interface UsageCell {
+  cell: number;
+  model: string;
+  entries: number;
+  inputTokens: number;
+  outputTokens: number;
+  /** Sum and count of the entries that report total_tokens. */
+  totalTokens: number;
+  totalTokensCount: number;
+  cacheReadInputTokens: number;
+  cacheCreationInputTokens: number;
+}
+
+export interface StatsStore {
+  /** Facts of the visible calls matching `filter` that started in [from, to) (epoch µs). */
+  callFacts(q: { projectId: string; filter?: CallsFilter | null; from: number; to: number; withUsage: boolean }): AsyncIterable<CallFacts>;
+  /**
+   * The cells of `width` in [fromCell, toCell) of the ops matching `opNames` (all ops when null;
+   * entries ending in ":*" match every version), or null when this backend keeps no rollup.
+   */
+  rollupCells(q: { projectId: string; opNames?: string[] | null; width: RollupWidth; fromCell: number; toCell: number; withUsage: boolean }): Promise<{ calls: CallCell[]; usage: UsageCell[] } | null>;
+}

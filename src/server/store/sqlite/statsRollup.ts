@@ -1,0 +1,176 @@
+/**
+ * Keeps the rollup cells (`call_stats_cells`, `usage_stats_cells`; 1-hour and 5-minute wide)
+ * current, the way threads.ts keeps `thread_stats`: triggers on `calls` journal every change of
+ * a visible call into `stats_journal` (+1 for the new version of a row, −1 for the old one;
+ * statsJournal.ts), and `refreshStatsRollup` folds the journal into the cells at the end of
+ * every write transaction.
+ *
+ * Why a journal of deltas rather than recomputing touched cells: a busy op can have 100,000
+ * calls in one cell, and recomputing it after every batch of 500 would make ingest quadratic.
+ * Counts, sums and histogram bins subtract exactly, so late ends (−start-only, +ended),
+ * updates and deletes are exact deltas; only latency min/max cannot be subtracted, so a cell
+ * that lost a finished call gets its min/max recomputed from `calls` (one indexed query).
+ * Each journal row is read once, into the narrowest cells; wider cells are folded from those,
+ * so ingest pays per call once and per touched cell (a handful per batch) for the rest.
+ */
+import { usageEntries, type UsageEntry } from '../../domain/statsFacts.js';
+import { addToEncoded, addToHistogram, mergeHistogram, type Histogram } from '../../domain/statsHistogram.js';
+import { ROLLUP_WIDTHS } from '../StatsStore.js';
+import type { SqliteDatabase } from './SqliteDatabase.js';
+
+/** sign, project_id, op_name, started_at, latency_ms, failed, usage. */
+type JournalRow = [number, string, string, number, number | null, number, string | null];
+
+interface CellKey {
+  projectId: string;
+  width: number;
+  cell: number;
+  opName: string;
+}
+
+interface CallDelta {
+  key: CellKey;
+  count: number;
+  errors: number;
+  latencyCount: number;
+  latencySum: number;
+  latencyMin: number;
+  latencyMax: number;
+  /** A finished call left the cell, so min/max must be recomputed. */
+  lostLatency: boolean;
+  hist: Histogram;
+  /** Usage sums per model, in USAGE_COLUMNS order. */
+  usage: Map<string, number[]>;
+}
+
+const USAGE_COLUMNS = ['entry_count', 'input_tokens', 'output_tokens', 'total_tokens', 'total_tokens_count', 'cache_read_input_tokens', 'cache_creation_input_tokens'];
+const USAGE_UPSERT = `INSERT INTO usage_stats_cells (project_id, width, cell, op_name, model, ${USAGE_COLUMNS.join(', ')})
+  VALUES (${[...Array(5 + USAGE_COLUMNS.length)].map(() => '?').join(', ')})
+  ON CONFLICT (project_id, width, cell, op_name, model) DO UPDATE SET ${USAGE_COLUMNS.map((c) => `${c} = ${c} + excluded.${c}`).join(', ')}`;
+
+const NARROW = ROLLUP_WIDTHS[ROLLUP_WIDTHS.length - 1]!;
+const keyText = (k: CellKey) => `${k.projectId}\u0000${k.width}\u0000${k.cell}\u0000${k.opName}`;
+const emptyCall = (key: CellKey): CallDelta => ({
+  key, count: 0, errors: 0, latencyCount: 0, latencySum: 0, latencyMin: Infinity, latencyMax: -Infinity, lostLatency: false, hist: new Map(), usage: new Map(),
+});
+
+/** Folds `stats_journal` into the rollup cells. Call inside a write transaction. */
+export function refreshStatsRollup(db: SqliteDatabase): void {
+  const rows = db.prepare('SELECT sign, project_id, op_name, started_at, latency_ms, failed, usage FROM stats_journal').raw(true).all() as JournalRow[];
+  if (rows.length === 0) return;
+  const calls = new Map<string, CallDelta>();
+  let d: CallDelta | undefined;
+  for (const [sign, projectId, opName, startedAt, latency, failed, usageJson] of rows) {
+    const cell = Math.floor(startedAt / NARROW);
+    // Consecutive rows are mostly of one op and cell: look the delta up only when that changes.
+    if (!d || d.key.cell !== cell || d.key.opName !== opName || d.key.projectId !== projectId) {
+      const key = { projectId, width: NARROW, cell, opName };
+      const k = keyText(key);
+      d = calls.get(k);
+      if (!d) calls.set(k, (d = emptyCall(key)));
+    }
+    d.count += sign;
+    d.errors += failed ? sign : 0;
+    if (latency !== null) {
+      d.latencyCount += sign;
+      d.latencySum += sign * latency;
+      addToHistogram(d.hist, latency, sign);
+      if (sign < 0) d.lostLatency = true;
+      if (sign > 0 && latency < d.latencyMin) d.latencyMin = latency;
+      if (sign > 0 && latency > d.latencyMax) d.latencyMax = latency;
+    }
+    if (usageJson !== null) for (const e of usageEntries(usageJson)) addUsage(d, e, sign);
+  }
+  for (const delta of withWiderCells(calls)) {
+    applyCallDelta(db, delta);
+    for (const [model, sums] of delta.usage) db.run(USAGE_UPSERT, [delta.key.projectId, delta.key.width, delta.key.cell, delta.key.opName, model, ...sums]);
+  }
+  db.run('DELETE FROM stats_journal');
+}
+
+function addUsage(d: CallDelta, e: UsageEntry, sign: number): void {
+  let s = d.usage.get(e.model);
+  if (!s) d.usage.set(e.model, (s = USAGE_COLUMNS.map(() => 0)));
+  s[0]! += sign;
+  s[1]! += sign * e.inputTokens;
+  s[2]! += sign * e.outputTokens;
+  if (e.totalTokens !== null) {
+    s[3]! += sign * e.totalTokens;
+    s[4]! += sign;
+  }
+  s[5]! += sign * e.cacheReadInputTokens;
+  s[6]! += sign * e.cacheCreationInputTokens;
+}
+
+/** The narrow deltas plus, for every wider width, the same deltas folded into its cells. */
+function withWiderCells(narrow: Map<string, CallDelta>): CallDelta[] {
+  const out = [...narrow.values()];
+  for (const width of ROLLUP_WIDTHS.slice(0, -1)) {
+    const wide = new Map<string, CallDelta>();
+    for (const from of narrow.values()) {
+      const key = { ...from.key, width, cell: Math.floor((from.key.cell * from.key.width) / width) };
+      const k = keyText(key);
+      let d = wide.get(k);
+      if (!d) wide.set(k, (d = emptyCall(key)));
+      d.count += from.count;
+      d.errors += from.errors;
+      d.latencyCount += from.latencyCount;
+      d.latencySum += from.latencySum;
+      d.latencyMin = Math.min(d.latencyMin, from.latencyMin);
+      d.latencyMax = Math.max(d.latencyMax, from.latencyMax);
+      d.lostLatency ||= from.lostLatency;
+      mergeHistogram(d.hist, from.hist);
+      for (const [model, sums] of from.usage) {
+        const into = d.usage.get(model);
+        if (into) sums.forEach((v, i) => (into[i]! += v));
+        else d.usage.set(model, [...sums]);
+      }
+    }
+    for (const d of wide.values()) out.push(d);
+  }
+  return out;
+}
+
+interface CallCellRow {
+  call_count: number;
+  error_count: number;
+  latency_count: number;
+  latency_sum: number;
+  latency_min: number | null;
+  latency_max: number | null;
+  latency_hist: Buffer | null;
+}
+
+const CELL_WHERE = 'project_id = ? AND width = ? AND cell = ? AND op_name = ?';
+
+function applyCallDelta(db: SqliteDatabase, d: CallDelta): void {
+  const { key } = d;
+  const params = [key.projectId, key.width, key.cell, key.opName];
+  const e = db.get<CallCellRow>(`SELECT * FROM call_stats_cells WHERE ${CELL_WHERE}`, params);
+  const count = (e?.call_count ?? 0) + d.count;
+  if (count <= 0) {
+    db.run(`DELETE FROM call_stats_cells WHERE ${CELL_WHERE}`, params);
+    return;
+  }
+  const hist = addToEncoded(e?.latency_hist ?? null, d.hist);
+  const latencyCount = (e?.latency_count ?? 0) + d.latencyCount;
+  let min: number | null = Math.min(e?.latency_min ?? Infinity, d.latencyMin);
+  let max: number | null = Math.max(e?.latency_max ?? -Infinity, d.latencyMax);
+  if (d.lostLatency && latencyCount > 0) {
+    const start = key.cell * key.width;
+    const exact = db.get<{ lo: number | null; hi: number | null }>(
+      `SELECT min((ended_at - started_at) / 1000) AS lo, max((ended_at - started_at) / 1000) AS hi FROM calls
+       WHERE project_id = ? AND op_name = ? AND started_at >= ? AND started_at < ? AND deleted_at IS NULL AND ended_at IS NOT NULL`,
+      [key.projectId, key.opName, start, start + key.width],
+    );
+    min = exact?.lo ?? null;
+    max = exact?.hi ?? null;
+  }
+  if (latencyCount <= 0) min = max = null;
+  db.run(
+    `INSERT OR REPLACE INTO call_stats_cells (project_id, width, cell, op_name, call_count, error_count, latency_count, latency_sum,
+      latency_min, latency_max, latency_hist) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    [...params, count, (e?.error_count ?? 0) + d.errors, latencyCount, (e?.latency_sum ?? 0) + d.latencySum, min, max, hist.byteLength ? hist : null],
+  );
+}
+
