@@ -52,7 +52,7 @@ test('the project switcher moves between projects and keeps the section', async 
 test('sections that are not built yet say so', async ({ signedInPage: page, api, project }) => {
   await seedAgentTraces(api, { projectId: project, count: 1 });
   await page.goto(`/${project}/calls`);
-  await page.getByRole('navigation', { name: 'Project sections' }).getByRole('link', { name: /Evaluations/ }).click();
-  await expect(page.getByRole('heading', { name: 'Evaluations' })).toBeVisible();
+  await page.getByRole('navigation', { name: 'Project sections' }).getByRole('link', { name: /Dashboards/ }).click();
+  await expect(page.getByRole('heading', { name: 'Dashboards' })).toBeVisible();
   await expect(page.getByText('Coming soon')).toBeVisible();
 });

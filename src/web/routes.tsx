@@ -14,6 +14,7 @@ import { Splash } from './app/Splash.js';
 import { queuesLoader, reviewLoader, reviewShouldRevalidate } from './features/annotation/annotationLoaders.js';
 import { whoamiQueryOptions } from './features/auth/authQueries.js';
 import { callsLoader } from './features/calls/callsLoader.js';
+import { compareLoader, evaluationsLoader, runLoader } from './features/evaluations/evaluationLoaders.js';
 import { settingsLoader } from './features/settings/settingsLoader.js';
 import { callRefLoader, objectLoader, objectShouldRevalidate, objectsLoader, tableLoader } from './features/objects/objectLoaders.js';
 import { threadLoader, threadShouldRevalidate } from './features/threads/threadLoader.js';
@@ -90,6 +91,21 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
                   loader: threadLoader(queryClient),
                   shouldRevalidate: threadShouldRevalidate,
                   lazy: async () => ({ Component: (await import('./features/threads/ThreadPage.js')).ThreadPage }),
+                },
+                {
+                  path: 'evaluations',
+                  loader: evaluationsLoader(queryClient),
+                  lazy: async () => ({ Component: (await import('./features/evaluations/EvaluationsPage.js')).EvaluationsPage }),
+                },
+                {
+                  path: 'evaluations/runs/:runId',
+                  loader: runLoader(queryClient),
+                  lazy: async () => ({ Component: (await import('./features/evaluations/RunPage.js')).RunPage }),
+                },
+                {
+                  path: 'evaluations/compare',
+                  loader: compareLoader(queryClient),
+                  lazy: async () => ({ Component: (await import('./features/evaluations/ComparePage.js')).ComparePage }),
                 },
                 // A call ref (`weave:///…/call/<id>`) opens its trace with the call selected.
                 { path: 'calls/:callId', loader: callRefLoader(queryClient) },

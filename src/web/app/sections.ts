@@ -21,8 +21,8 @@ export const sections: readonly Section[] = [
   {
     path: 'evaluations',
     label: 'Evaluations',
-    ready: false,
-    about: 'Evaluation runs side by side: scores per example, comparisons and summaries.',
+    ready: true,
+    about: 'Evaluation runs with their scores per example, summaries, and comparisons against a baseline.',
   },
   {
     path: 'annotation',
