@@ -31,11 +31,14 @@ const { values } = parseArgs({
     calls: { type: 'string', default: '50000' },
     batch: { type: 'string', default: '500' },
     concurrency: { type: 'string', default: '4' },
+    workers: { type: 'string', default: '1,2' },
   },
 });
 const CALLS = Number(values.calls);
 const BATCH_CALLS = Number(values.batch);
 const CONCURRENCY = Number(values.concurrency);
+/** Server process counts to measure (`weft serve --workers N`), e.g. "1,2". */
+const WORKER_COUNTS = values.workers.split(',').map(Number);
 const PROJECT = 'bench/ingest';
 
 /** One realistic LLM call of about 1 KB: chat messages in, a completion out, token usage. */
@@ -114,10 +117,10 @@ function makeBatches(): BatchItem[][] {
   return batches;
 }
 
-async function startServerProcess(dataDir: string): Promise<{ url: string; stop: () => void }> {
+async function startServerProcess(dataDir: string, workers: number): Promise<{ url: string; stop: () => void }> {
   // BENCH_SERVER_NODE_ARGS passes flags to the server's node, e.g. --cpu-prof to profile it.
   const nodeArgs = process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
-  const child = spawn(process.execPath, [...nodeArgs, 'bin/weft.js', 'serve', '--port', '0'], {
+  const child = spawn(process.execPath, [...nodeArgs, 'bin/weft.js', 'serve', '--port', '0', '--workers', String(workers)], {
     env: { ...process.env, WEFT_DATA_DIR: dataDir, WEFT_ADMIN_PASSWORD: 'bench', WEFT_NO_DASHBOARD: '1', WEFT_LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -133,13 +136,13 @@ async function startServerProcess(dataDir: string): Promise<{ url: string; stop:
   return { url, stop: () => child.kill('SIGINT') };
 }
 
-async function benchServer(batches: BatchItem[][]): Promise<number> {
+async function benchServer(batches: BatchItem[][], workers: number): Promise<number> {
   const dataDir = mkdtempSync(join(tmpdir(), 'weft-bench-'));
   const setup = new SqliteStore(join(dataDir, 'weft.sqlite'));
   await setup.accounts.upsertUser({ username: 'bench', entities: ['bench'] });
   const { key } = await createApiKey(setup, 'bench');
   await setup.close();
-  const server = await startServerProcess(dataDir);
+  const server = await startServerProcess(dataDir, workers);
   try {
     const client = createClient({ baseUrl: server.url, auth: { username: 'api', password: key } });
     await client.callUpsertBatch({ batch: batches[0]!.slice(0, 2) }); // warm up auth and statements
@@ -200,8 +203,10 @@ function benchRawInsert(batches: BatchItem[][]): number {
 const batches = makeBatches();
 const bytesPerCall = JSON.stringify(batches[0]).length / (batches[0]!.length / 2);
 console.log(`Ingest: ${CALLS} calls of ~${Math.round(bytesPerCall)} bytes (start + end), ${BATCH_CALLS} calls per request, ${CONCURRENCY} requests in flight`);
-const serverRate = await benchServer(batches);
 const rawRate = benchRawInsert(batches);
-console.log(`weft /call/upsert_batch over HTTP : ${Math.round(serverRate).toLocaleString('en')} calls/s`);
-console.log(`raw better-sqlite3 insert         : ${Math.round(rawRate).toLocaleString('en')} calls/s`);
-console.log(`ratio                             : ${(serverRate / rawRate).toFixed(2)} (goal ≥ 0.5)`);
+console.log(`raw better-sqlite3 insert             : ${Math.round(rawRate).toLocaleString('en')} calls/s`);
+for (const workers of WORKER_COUNTS) {
+  const rate = await benchServer(batches, workers);
+  const label = `weft over HTTP, ${workers} process${workers > 1 ? 'es' : ''}`.padEnd(37);
+  console.log(`${label} : ${Math.round(rate).toLocaleString('en')} calls/s   ratio ${(rate / rawRate).toFixed(2)} (goal ≥ 0.5)`);
+}

@@ -5,7 +5,9 @@
 import { parseArgs } from 'node:util';
 import { createApiKey } from './auth/apiKeys.js';
 import { hashSecret } from './auth/secrets.js';
-import { loadConfig } from './config.js';
+import { loadConfig, type ServerConfig } from './config.js';
+import { ensureAdmin } from './auth/bootstrap.js';
+import { announceListening, forkWorkers, isClusterWorker } from './cluster.js';
 import { startServer } from './main.js';
 import { openStore } from './store/openStore.js';
 import { mountDashboard } from './dashboard.js';
@@ -14,7 +16,7 @@ import { ensureDashboardBuilt } from './dashboardBuild.js';
 const HELP = `weft — tracing and evaluation for LLM applications
 
 Usage:
-  weft serve [--port 8420] [--host 127.0.0.1] [--data-dir ./.weft]
+  weft serve [--port 8420] [--host 127.0.0.1] [--data-dir ./.weft] [--workers 1|N|auto]
                                        run the service and the dashboard
   weft user add <name> --entity <e> [--entity <e2>] [--admin] [--password <p>]
                                        create a user (or add entities to one)
@@ -25,7 +27,7 @@ Usage:
   weft dev                             run the service with the dashboard from Vite (hot reload)
 
 Settings come from the environment too: PORT, HOST, WEFT_DATA_DIR, WEFT_ADMIN_PASSWORD,
-WEFT_STORE, WEFT_CLICKHOUSE_URL, WEFT_MAX_BODY_BYTES, WEFT_LOG_LEVEL.`;
+WEFT_STORE, WEFT_CLICKHOUSE_URL, WEFT_MAX_BODY_BYTES, WEFT_LOG_LEVEL, WEFT_WORKERS.`;
 
 export async function main(argv: string[]): Promise<void> {
   const [command, sub] = argv;
@@ -51,6 +53,7 @@ const serverFlags = {
   store: { type: 'string' },
   'clickhouse-url': { type: 'string' },
   'log-level': { type: 'string' },
+  workers: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -58,23 +61,42 @@ async function serveCommand(args: string[]): Promise<void> {
   const { values } = parseArgs({ args, options: serverFlags, strict: true });
   if (values.help) return void console.log(HELP);
   const config = loadConfig(process.env, stringFlags(values));
+  const mount = config.serveDashboard ? mountDashboard : undefined;
+  if (isClusterWorker()) {
+    const server = await startServer(config, { mountDashboard: mount });
+    process.once('SIGTERM', () => void server.close().then(() => process.exit(0)));
+    return announceListening(server.url);
+  }
   const dashboard = config.serveDashboard ? await ensureDashboardBuilt() : null;
-  const server = await startServer(config, { mountDashboard: config.serveDashboard ? mountDashboard : undefined });
+  if (config.workers > 1) {
+    // Migrate and create the admin once, before the workers open the same file.
+    const store = await openStore({ kind: config.store, dataDir: config.dataDir, sqliteSync: config.sqliteSync, clickhouseUrl: config.clickhouseUrl });
+    const generated = await ensureAdmin(store, config.adminPassword);
+    await store.close();
+    const url = await forkWorkers(config.workers, (msg) => console.error(msg));
+    return printBanner({ url, config, generated, dashboard });
+  }
+  const server = await startServer(config, { mountDashboard: mount });
   const shutdown = async () => {
     await server.close();
     process.exit(0);
   };
   process.once('SIGINT', shutdown);
   process.once('SIGTERM', shutdown);
-  console.log(`\nWeft is running at ${server.url}  (data: ${config.dataDir}, store: ${config.store})`);
-  if (server.generatedAdminPassword) {
-    console.log(`\n  First start: log in as  admin / ${server.generatedAdminPassword}`);
+  printBanner({ url: server.url, config, generated: server.generatedAdminPassword, dashboard });
+}
+
+function printBanner(o: { url: string; config: ServerConfig; generated: string | null; dashboard: string | null }): void {
+  const processes = o.config.workers > 1 ? `, ${o.config.workers} processes` : '';
+  console.log(`\nWeft is running at ${o.url}  (data: ${o.config.dataDir}, store: ${o.config.store}${processes})`);
+  if (o.generated) {
+    console.log(`\n  First start: log in as  admin / ${o.generated}`);
     console.log('  This password is shown once. Set WEFT_ADMIN_PASSWORD to choose your own.\n');
   } else {
     console.log('Log in as admin (password from WEFT_ADMIN_PASSWORD or the one printed at first start).');
   }
-  console.log(`API docs: ${server.url}/docs    Create an SDK key: npx weft key create --user admin`);
-  if (dashboard === 'failed') console.log('The dashboard build failed (see above); the API works meanwhile.');
+  console.log(`API docs: ${o.url}/docs    Create an SDK key: npx weft key create --user admin`);
+  if (o.dashboard === 'failed') console.log('The dashboard build failed (see above); the API works meanwhile.');
 }
 
 async function userAddCommand(args: string[]): Promise<void> {

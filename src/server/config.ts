@@ -1,4 +1,5 @@
 /** Settings, from the environment and `weft serve --flags` (flags win). */
+import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { parseLogLevel, type LogLevel } from './http/logger.js';
 
@@ -15,6 +16,8 @@ export interface ServerConfig {
   validateResponses: boolean;
   /** Serve the dashboard (built SPA) at `/`. */
   serveDashboard: boolean;
+  /** Server processes sharing the port (see cluster.ts); 1 runs in this process. */
+  workers: number;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Record<string, string> = {}): ServerConfig {
@@ -35,5 +38,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Record<s
     logLevel: parseLogLevel(get('log-level', 'WEFT_LOG_LEVEL')),
     validateResponses: env.WEFT_VALIDATE_RESPONSES === '1',
     serveDashboard: env.WEFT_NO_DASHBOARD !== '1',
+    workers: parseWorkers(get('workers', 'WEFT_WORKERS')),
   };
+}
+
+/** `auto` means one process per CPU core (at most 8); a number is taken as is. */
+function parseWorkers(value: string | undefined): number {
+  if (value === undefined || value === '') return 1;
+  if (value === 'auto') return Math.min(8, availableParallelism());
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`WEFT_WORKERS / --workers must be a whole number ≥ 1 or "auto", not "${value}"`);
+  return n;
 }

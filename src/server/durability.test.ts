@@ -6,20 +6,18 @@
  * data directory and a free port (PORT=0, the URL is read from its start-up line). The
  * account is created with the CLI (`weft user add`, `weft key create`) on the same directory.
  */
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, type WeftClient } from '../client/index.js';
 import { toStartWrite } from './domain/calls.js';
 import { openStore } from './store/openStore.js';
+import { BIN, ROOT, spawnWeftServe, weftEnv } from './testing/serveProcess.js';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const BIN = join(ROOT, 'bin', 'weft.js');
 const ENTITY = 'carol-co';
 
 let dataDir: string;
@@ -27,19 +25,7 @@ let apiKey: string;
 const running = new Set<ChildProcess>();
 
 function env(): NodeJS.ProcessEnv {
-  // The parent's own WEFT_* settings must not leak into the child.
-  const inherited = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('WEFT_')));
-  return {
-    ...inherited,
-    WEFT_DATA_DIR: dataDir,
-    WEFT_STORE: 'sqlite',
-    WEFT_SQLITE_SYNC: 'normal',
-    WEFT_ADMIN_PASSWORD: 'durability-admin',
-    WEFT_LOG_LEVEL: 'warn',
-    WEFT_NO_DASHBOARD: '1',
-    HOST: '127.0.0.1',
-    PORT: '0',
-  };
+  return weftEnv({ WEFT_DATA_DIR: dataDir, WEFT_STORE: 'sqlite', WEFT_SQLITE_SYNC: 'normal', WEFT_ADMIN_PASSWORD: 'durability-admin' });
 }
 
 async function cli(...args: string[]): Promise<string> {
@@ -55,27 +41,9 @@ interface ServerProcess {
 
 /** Spawns `weft serve` and resolves once it prints the URL it listens on. */
 async function serve(): Promise<ServerProcess> {
-  const child = spawn(process.execPath, [BIN, 'serve'], { cwd: ROOT, env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
+  const { child, url } = await spawnWeftServe(env());
   running.add(child);
   child.once('exit', () => running.delete(child));
-  let output = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`weft serve did not start in time:\n${output}`)), 20_000);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const m = /Weft is running at (http:\/\/\S+)/.exec(output);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]!);
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.once('exit', (code, signal) => {
-      clearTimeout(timer);
-      reject(new Error(`weft serve exited early (code ${code}, signal ${signal}):\n${output}`));
-    });
-  });
   return { child, url, client: createClient({ baseUrl: url, auth: { username: 'api', password: apiKey } }) };
 }
 

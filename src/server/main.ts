@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { createApp } from './app.js';
 import { Authenticator } from './auth/authenticate.js';
 import { ensureAdmin } from './auth/bootstrap.js';
+import { broadcastForget, isClusterWorker, onForgetFromOthers } from './cluster.js';
 import type { ServerConfig } from './config.js';
 import { createLogger, type Logger } from './http/logger.js';
 import { openStore } from './store/openStore.js';
@@ -29,9 +30,11 @@ export async function startServer(
   const log = createLogger(config.logLevel);
   const store = await openStore({ kind: config.store, dataDir: config.dataDir, sqliteSync: config.sqliteSync, clickhouseUrl: config.clickhouseUrl });
   const generatedAdminPassword = await ensureAdmin(store, config.adminPassword);
+  const authenticator = new Authenticator(store, isClusterWorker() ? { onForget: broadcastForget } : {});
+  if (isClusterWorker()) onForgetFromOthers(() => authenticator.forgetLocally());
   const app = createApp({
     store,
-    authenticator: new Authenticator(store),
+    authenticator,
     log,
     maxBodyBytes: config.maxBodyBytes,
     validateResponses: config.validateResponses,

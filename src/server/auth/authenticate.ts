@@ -24,8 +24,12 @@ export class Authenticator {
   readonly #store: Store;
   readonly #cache = new Map<string, { user: AuthUser; until: number }>();
 
-  constructor(store: Store) {
+  readonly #onForget: (() => void) | undefined;
+
+  /** `onForget` hears every `forget()`, so other server processes can drop their caches too. */
+  constructor(store: Store, options: { onForget?: () => void } = {}) {
     this.#store = store;
+    this.#onForget = options.onForget;
   }
 
   /** The user behind an `Authorization` header, or UnauthorizedError. */
@@ -41,8 +45,14 @@ export class Authenticator {
     return user;
   }
 
-  /** Forgets cached credentials (after a key is revoked or a password changes). */
+  /** Forgets cached credentials (after a key is revoked or a password changes), everywhere. */
   forget(): void {
+    this.forgetLocally();
+    this.#onForget?.();
+  }
+
+  /** Forgets this process's cached credentials only (another process already changed them). */
+  forgetLocally(): void {
     this.#cache.clear();
   }
 

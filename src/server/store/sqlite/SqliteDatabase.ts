@@ -43,9 +43,11 @@ export class SqliteDatabase {
     for (const m of migrations) {
       if (m.version <= current) continue;
       this.writer.transaction(() => {
+        // Re-checked under the write lock: another process may have migrated meanwhile.
+        if ((this.writer.pragma('user_version', { simple: true }) as number) >= m.version) return;
         this.writer.exec(m.sql);
         this.writer.pragma(`user_version = ${m.version}`);
-      })();
+      }).immediate();
     }
   }
 
@@ -58,10 +60,14 @@ export class SqliteDatabase {
     return stmt;
   }
 
-  /** Runs `fn` in one write transaction: it applies fully or not at all. */
+  /**
+   * Runs `fn` in one write transaction: it applies fully or not at all. IMMEDIATE takes the
+   * write lock up front, so with several server processes (`weft serve --workers`) a writer
+   * waits its turn (busy_timeout) instead of failing when a read lock cannot be upgraded.
+   */
   transaction<T>(fn: () => T): T {
     try {
-      return this.writer.transaction(fn)();
+      return this.writer.transaction(fn).immediate();
     } catch (err) {
       // Inside `atomically` this was a savepoint; remember the failure for the outer transaction.
       if (this.#atomic) this.#atomic.failure ??= { err };
@@ -85,7 +91,7 @@ export class SqliteDatabase {
       this.writer.transaction(() => {
         fn();
         if (state.failure) throw state.failure.err;
-      })();
+      }).immediate();
     } finally {
       this.#atomic = null;
     }

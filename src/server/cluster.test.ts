@@ -1,0 +1,58 @@
+/**
+ * `weft serve --workers 2`: two processes on one port and one SQLite file. Concurrent writes
+ * all land (each write transaction waits for SQLite's write lock), and revoking an API key in
+ * one process makes it fail in the other one too.
+ */
+import type { ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { basicAuthHeader } from '../client/index.js';
+import { spawnWeftServe, weftEnv } from './testing/serveProcess.js';
+
+const ADMIN = basicAuthHeader('admin', 'cluster-admin');
+let dataDir: string;
+let server: { child: ChildProcess; url: string };
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), 'weft-cluster-'));
+  server = await spawnWeftServe(weftEnv({ WEFT_DATA_DIR: dataDir, WEFT_ADMIN_PASSWORD: 'cluster-admin' }), ['--workers', '2']);
+});
+
+afterAll(async () => {
+  const exited = once(server.child, 'exit');
+  server.child.kill('SIGTERM');
+  await exited;
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+const post = (path: string, body: unknown, auth = ADMIN, method = 'POST') =>
+  fetch(`${server.url}${path}`, { method, headers: { authorization: auth }, body: body === undefined ? undefined : JSON.stringify(body) });
+
+describe('weft serve --workers 2', () => {
+  it('stores every call of many concurrent batches', async () => {
+    const batches = Array.from({ length: 40 }, (_, b) =>
+      Array.from({ length: 25 }, (_, i) => ({
+        mode: 'start',
+        req: { start: { project_id: 'admin-co/cluster', id: `c-${b}-${i}`, op_name: 'step', started_at: '2026-01-01T00:00:00Z', inputs: { b, i } } },
+      })),
+    );
+    const answers = await Promise.all(batches.map((batch) => post('/call/upsert_batch', { batch })));
+    expect(answers.map((r) => r.status)).toEqual(answers.map(() => 200));
+    const stats = await (await post('/calls/query_stats', { project_id: 'admin-co/cluster' })).json();
+    expect(stats.count).toBe(1000);
+  });
+
+  it('revokes an API key in every process at once', async () => {
+    const created = await (await post('/weft/api_keys', { name: 'cluster' })).json();
+    const auth = basicAuthHeader('api', created.key);
+    const whoami = () => fetch(`${server.url}/weft/whoami`, { headers: { authorization: auth } }).then((r) => r.status);
+    // Enough requests that both processes have the key cached.
+    expect(await Promise.all(Array.from({ length: 12 }, whoami))).toEqual(Array(12).fill(200));
+    expect((await post(`/weft/api_keys/${created.api_key.key_id}`, undefined, ADMIN, 'DELETE')).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 100)); // the relay between processes is a message
+    expect(await Promise.all(Array.from({ length: 12 }, whoami))).toEqual(Array(12).fill(401));
+  });
+});

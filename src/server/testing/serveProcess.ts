@@ -1,0 +1,39 @@
+/**
+ * `weft serve` as a real child process, started the way a user starts it, for tests that
+ * need a separate process (kill -9, several workers). The URL is read from its start-up line.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+export const BIN = join(ROOT, 'bin', 'weft.js');
+
+/** The environment for a child `weft`: the parent's minus its WEFT_* settings, plus `settings`. */
+export function weftEnv(settings: Record<string, string>): NodeJS.ProcessEnv {
+  const inherited = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('WEFT_')));
+  return { ...inherited, HOST: '127.0.0.1', PORT: '0', WEFT_LOG_LEVEL: 'warn', WEFT_NO_DASHBOARD: '1', ...settings };
+}
+
+/** Spawns `weft serve [args]` and resolves once it prints the URL it listens on. */
+export async function spawnWeftServe(env: NodeJS.ProcessEnv, args: string[] = []): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, [BIN, 'serve', ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`weft serve did not start in time:\n${output}`)), 20_000);
+    child.stdout!.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const m = /Weft is running at (http:\/\/\S+)/.exec(output);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]!);
+      }
+    });
+    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      reject(new Error(`weft serve exited early (code ${code}, signal ${signal}):\n${output}`));
+    });
+  });
+  return { child, url };
+}
