@@ -7,8 +7,9 @@
  * Why TEMP (per connection, in memory) rather than in the schema: a journal row written to the
  * main database costs a B-tree insert and WAL pages for data deleted moments later, which
  * measured at ~5 µs per ingested call (+25 % on store writes); in memory it is ~1 µs. The
- * writer connection of every Weft process installs it at open, and Weft owns its SQLite file,
- * so every write to `calls` is journaled; a write by a foreign connection would not be.
+ * writer connection of every Weft process (each worker of `weft serve --workers`) installs it
+ * at open and folds its own journal inside its own write transactions, and Weft owns its SQLite
+ * file, so every write to `calls` is journaled; a write by a foreign connection would not be.
  */
 import type { SqliteDatabase } from './SqliteDatabase.js';
 import { refreshStatsRollup } from './statsRollup.js';
@@ -61,8 +62,11 @@ const BACKFILL_CHUNK = 50_000;
 export function installStatsJournal(db: SqliteDatabase): void {
   db.writer.pragma('temp_store = MEMORY');
   db.writer.exec(JOURNAL_SQL);
-  if (db.get<{ backfilled: number }>('SELECT backfilled FROM stats_rollup_state')!.backfilled) return;
+  const backfilled = () => db.get<{ backfilled: number }>('SELECT backfilled FROM stats_rollup_state')!.backfilled === 1;
+  if (backfilled()) return;
   db.transaction(() => {
+    // Asked again under the write lock: another process (weft serve --workers) may have done it.
+    if (backfilled()) return;
     const last = db.get<{ n: number | null }>('SELECT max(rowid) AS n FROM calls')!.n ?? 0;
     for (let from = 0; from < last; from += BACKFILL_CHUNK) {
       db.run(`INSERT INTO stats_journal SELECT ${row(1, 'calls')} FROM calls WHERE rowid > ? AND rowid <= ? AND ${visible('calls')}`, [from, from + BACKFILL_CHUNK]);
