@@ -62,7 +62,9 @@ export function selectedColumns(columns: string[] | null | undefined): CallColum
 
 /** WHERE clause for a query: project, visibility, CallsFilter and `$expr`. */
 export function compileWhere(q: CallsQuery): SqlFragment {
-  const clauses = ['project_id = ?', 'started_at IS NOT NULL', 'deleted_at IS NULL'];
+  // `+started_at`: the unary plus keeps this visibility test out of index planning; as a plain
+  // term SQLite takes it as the index seek's lower bound instead of a requested start time.
+  const clauses = ['project_id = ?', '+started_at IS NOT NULL', 'deleted_at IS NULL'];
   const params: unknown[] = [q.projectId];
   const add = (f: SqlFragment) => {
     clauses.push(f.sql);
