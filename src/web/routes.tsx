@@ -14,6 +14,7 @@ import { Splash } from './app/Splash.js';
 import { queuesLoader, reviewLoader, reviewShouldRevalidate } from './features/annotation/annotationLoaders.js';
 import { whoamiQueryOptions } from './features/auth/authQueries.js';
 import { callsLoader } from './features/calls/callsLoader.js';
+import { dashboardLoader } from './features/dashboards/dashboardLoader.js';
 import { compareLoader, evaluationsLoader, runLoader } from './features/evaluations/evaluationLoaders.js';
 import { settingsLoader } from './features/settings/settingsLoader.js';
 import { callRefLoader, objectLoader, objectShouldRevalidate, objectsLoader, tableLoader } from './features/objects/objectLoaders.js';
@@ -106,6 +107,11 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
                   path: 'evaluations/compare',
                   loader: compareLoader(queryClient),
                   lazy: async () => ({ Component: (await import('./features/evaluations/ComparePage.js')).ComparePage }),
+                },
+                {
+                  path: 'dashboards',
+                  loader: dashboardLoader(queryClient),
+                  lazy: async () => ({ Component: (await import('./features/dashboards/DashboardPage.js')).DashboardPage }),
                 },
                 // A call ref (`weave:///…/call/<id>`) opens its trace with the call selected.
                 { path: 'calls/:callId', loader: callRefLoader(queryClient) },

@@ -39,7 +39,7 @@ export const sections: readonly Section[] = [
   {
     path: 'dashboards',
     label: 'Dashboards',
-    ready: false,
+    ready: true,
     about: 'Charts of call volume, latency, errors, tokens and cost over time.',
   },
   {

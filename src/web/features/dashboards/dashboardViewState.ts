@@ -1,0 +1,84 @@
+/**
+ * The dashboard's view lives in the URL, so a copied link shows the same charts:
+ * `?range=7d&op=generate&roots=0`, or `?range=custom&from=2025-01-01T00:00&to=2025-01-02T00:00`
+ * (custom bounds are local date-times, as the browser's datetime inputs write them).
+ * Defaults (last day, every op, trace roots only) are left out of the URL.
+ */
+import { useCallback, useMemo } from 'react';
+import { useSearchParams } from 'react-router-dom';
+
+/** Time range presets, then `custom` (explicit from/to). */
+export const RANGES = [
+  { value: '1h', label: 'Last hour', ms: 3_600_000 },
+  { value: '24h', label: 'Last day', ms: 86_400_000 },
+  { value: '7d', label: 'Last week', ms: 7 * 86_400_000 },
+  { value: '30d', label: 'Last 30 days', ms: 30 * 86_400_000 },
+] as const;
+
+/** A preset's value, or `custom`. */
+export type RangeValue = (typeof RANGES)[number]['value'] | 'custom';
+
+/** The dashboard view as the URL describes it. */
+export interface DashboardView {
+  range: RangeValue;
+  /** Custom range bounds (local `YYYY-MM-DDTHH:mm`); used when `range` is `custom`. */
+  from: string | null;
+  to: string | null;
+  /** Op name (a ref's name, or a raw OTel span name); null = every op. */
+  op: string | null;
+  rootsOnly: boolean;
+}
+
+const DEFAULT_RANGE: RangeValue = '24h';
+
+/** Reads the view from search params. */
+export function readDashboardView(params: URLSearchParams): DashboardView {
+  const raw = params.get('range');
+  const range = raw === 'custom' || RANGES.some((r) => r.value === raw) ? (raw as RangeValue) : DEFAULT_RANGE;
+  return { range, from: params.get('from'), to: params.get('to'), op: params.get('op'), rootsOnly: params.get('roots') !== '0' };
+}
+
+/** Writes a view into search params, omitting defaults. */
+export function writeDashboardView(view: DashboardView, params = new URLSearchParams()): URLSearchParams {
+  const set = (key: string, value: string | null) => (value === null ? params.delete(key) : params.set(key, value));
+  set('range', view.range === DEFAULT_RANGE ? null : view.range);
+  set('from', view.range === 'custom' ? view.from : null);
+  set('to', view.range === 'custom' ? view.to : null);
+  set('op', view.op);
+  set('roots', view.rootsOnly ? null : '0');
+  return params;
+}
+
+/** The browser's IANA time zone, which buckets align to (days start at local midnight). */
+export function browserTimeZone(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+}
+
+/** "Now" rounded down to the minute, so the loader and the page ask for the same window. */
+export function roundedNow(at = Date.now()): number {
+  return Math.floor(at / 60_000) * 60_000;
+}
+
+/** The view's window as epoch ms `[start, end)`; a broken custom range falls back to the last day. */
+export function resolveWindow({ view, now }: { view: DashboardView; now: number }): { start: number; end: number } {
+  if (view.range === 'custom') {
+    const start = view.from ? new Date(view.from).getTime() : NaN;
+    const end = view.to ? new Date(view.to).getTime() : now;
+    if (Number.isFinite(start) && Number.isFinite(end) && end > start) return { start, end };
+  }
+  const preset = RANGES.find((r) => r.value === view.range) ?? RANGES[1];
+  return { start: now - preset.ms, end: now };
+}
+
+/** The view plus an updater that writes a patch back into the URL. */
+export function useDashboardView(): [DashboardView, (patch: Partial<DashboardView>) => void] {
+  const [params, setParams] = useSearchParams();
+  const view = useMemo(() => readDashboardView(params), [params]);
+  const update = useCallback(
+    (patch: Partial<DashboardView>) => {
+      setParams((prev) => writeDashboardView({ ...readDashboardView(prev), ...patch }, new URLSearchParams(prev)), { replace: true });
+    },
+    [setParams],
+  );
+  return [view, update];
+}
