@@ -4,6 +4,7 @@ import { nowMicros } from '../domain/datetime.js';
 import { listPrices } from '../domain/priceList.js';
 import { idsFromPurgeQuery } from '../domain/purgeQuery.js';
 import { defineRoutes } from '../http/defineRoutes.js';
+import { toProjectTableQuery } from '../store/ProjectTableQuery.js';
 
 const PURGE_MESSAGE = 'Can only purge costs by specifying one or more cost ids';
 
@@ -19,16 +20,7 @@ export const costRoutes = defineRoutes({
   costQuery: {
     // The reference scopes a query given with `query` to every project's prices; here a
     // project only ever sees its own.
-    handler: async (req, { store }) => ({
-      results: await store.costs.queryPrices({
-        projectId: req.project_id,
-        fields: req.fields,
-        query: req.query,
-        sortBy: req.sort_by,
-        limit: req.limit,
-        offset: req.offset,
-      }),
-    }),
+    handler: async (req, { store }) => ({ results: await store.costs.queryPrices(toProjectTableQuery(req)) }),
   },
 
   pricesList: {

@@ -5,6 +5,7 @@ import { checkAnnotationSpec, toFeedbackWrite } from '../domain/feedback.js';
 import { feedbackPayloadSchema, feedbackStats } from '../domain/feedbackStats.js';
 import { idsFromPurgeQuery } from '../domain/purgeQuery.js';
 import { defineRoutes } from '../http/defineRoutes.js';
+import { toProjectTableQuery } from '../store/ProjectTableQuery.js';
 import { NotFoundError } from '../http/errors.js';
 import type { FeedbackWrite } from '../store/FeedbackStore.js';
 import type { Store } from '../store/Store.js';
@@ -46,16 +47,7 @@ export const feedbackRoutes = defineRoutes({
   },
 
   feedbackQuery: {
-    handler: async (req, { store }) => ({
-      result: await store.feedback.queryFeedback({
-        projectId: req.project_id,
-        fields: req.fields,
-        query: req.query,
-        sortBy: req.sort_by,
-        limit: req.limit,
-        offset: req.offset,
-      }),
-    }),
+    handler: async (req, { store }) => ({ result: await store.feedback.queryFeedback(toProjectTableQuery(req)) }),
   },
 
   feedbackPurge: {

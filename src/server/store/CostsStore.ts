@@ -5,7 +5,7 @@
  * every backend seeds when it opens) and `project` (written by `/cost/create`). Picking the
  * price for a call is domain logic (domain/costs.ts); the store only finds the candidates.
  */
-import type { Query, SortBy } from '../../contract/common.js';
+import type { ProjectTableQuery } from './ProjectTableQuery.js';
 
 export type PricingLevel = 'project' | 'default';
 
@@ -26,15 +26,8 @@ export interface PriceRecord {
   createdAt: number;
 }
 
-/** A `/cost/query` request, minus the wire names. */
-export interface CostQuery {
-  projectId: string;
-  fields?: string[] | null;
-  query?: Query | null;
-  sortBy?: SortBy[] | null;
-  limit?: number | null;
-  offset?: number | null;
-}
+/** A `/cost/query` request, minus the wire names; no `fields` means CostQueryOutput's. */
+export type CostQuery = ProjectTableQuery;
 
 export interface CostsStore {
   /** Stores project-level prices in one transaction. */

@@ -3,7 +3,7 @@
  * Validation and payload processing happen before a write reaches the store (domain/feedback.ts).
  */
 import type { Feedback } from '../../contract/feedback.js';
-import type { Query, SortBy } from '../../contract/common.js';
+import type { ProjectTableQuery } from './ProjectTableQuery.js';
 
 /** One feedback row to store. */
 export interface FeedbackWrite {
@@ -24,16 +24,8 @@ export interface FeedbackWrite {
   queueId: string | null;
 }
 
-/** A `/feedback/query` request, minus the wire names. */
-export interface FeedbackQuery {
-  projectId: string;
-  /** Columns or `payload.<path>`; null means every column. */
-  fields?: string[] | null;
-  query?: Query | null;
-  sortBy?: SortBy[] | null;
-  limit?: number | null;
-  offset?: number | null;
-}
+/** A `/feedback/query` request, minus the wire names; no `fields` means every column. */
+export type FeedbackQuery = ProjectTableQuery;
 
 /** The rows `/feedback/stats` and `/feedback/payload_schema` aggregate. */
 export interface FeedbackWindow {

@@ -5,7 +5,7 @@
 import { defaultPriceRecords } from '../../domain/defaultPrices.js';
 import type { CostQuery, CostsStore, PriceRecord } from '../CostsStore.js';
 import type { SqliteDatabase } from './SqliteDatabase.js';
-import { compileTableSelect, rowToWire, type TableColumns } from './tableQuery.js';
+import { deleteTableIds, queryTable, type SqlFragment, type TableColumns } from './tableQuery.js';
 
 /** Every column, as `/cost/query` can name them. */
 const COLUMNS: TableColumns = {
@@ -67,7 +67,14 @@ const fromRow = (r: PriceRow): PriceRecord => ({
   createdAt: r.created_at,
 });
 
+/** Ids per statement: well under SQLite's bound-parameter limit. */
 const CHUNK = 500;
+
+/** The project's own prices (never the default level). */
+const projectPrices = (projectId: string): SqlFragment => ({
+  sql: "pricing_level = 'project' AND pricing_level_id = ?",
+  params: [projectId],
+});
 
 export class SqliteCostsStore implements CostsStore {
   readonly #db: SqliteDatabase;
@@ -92,10 +99,10 @@ export class SqliteCostsStore implements CostsStore {
   }
 
   async queryPrices(q: CostQuery): Promise<Record<string, unknown>[]> {
-    const select = compileTableSelect({
+    return queryTable(this.#db, {
       table: 'llm_token_prices',
       columns: COLUMNS,
-      scope: { sql: "pricing_level = 'project' AND pricing_level_id = ?", params: [q.projectId] },
+      scope: projectPrices(q.projectId),
       fields: q.fields?.length ? q.fields : DEFAULT_FIELDS,
       query: q.query,
       sortBy: q.sortBy,
@@ -103,21 +110,10 @@ export class SqliteCostsStore implements CostsStore {
       limit: q.limit,
       offset: q.offset,
     });
-    const rows = this.#db.all<Record<string, unknown>>(select.sql, select.params);
-    return rows.map((row) => rowToWire(COLUMNS, select.fields, row));
   }
 
   async purgePrices(req: { projectId: string; ids: string[] }): Promise<number> {
-    return this.#db.transaction(() => {
-      let deleted = 0;
-      for (let i = 0; i < req.ids.length; i += CHUNK) {
-        const ids = req.ids.slice(i, i + CHUNK);
-        const sql = `DELETE FROM llm_token_prices WHERE pricing_level = 'project' AND pricing_level_id = ?
-          AND id IN (${ids.map(() => '?').join(', ')})`;
-        deleted += this.#db.run(sql, [req.projectId, ...ids]).changes;
-      }
-      return deleted;
-    });
+    return deleteTableIds(this.#db, { table: 'llm_token_prices', scope: projectPrices(req.projectId), ids: req.ids });
   }
 
   async pricesFor(req: { projectId: string; llmIds: string[] }): Promise<PriceRecord[]> {

@@ -3,7 +3,7 @@ import type { Feedback } from '../../../contract/feedback.js';
 import { formatMicros } from '../../domain/datetime.js';
 import type { FeedbackQuery, FeedbackStore, FeedbackWindow, FeedbackWrite } from '../FeedbackStore.js';
 import type { SqliteDatabase } from './SqliteDatabase.js';
-import { compileTableSelect, rowToWire, type TableColumns } from './tableQuery.js';
+import { deleteTableIds, queryTable, type TableColumns } from './tableQuery.js';
 
 /** The columns `/feedback/query` can name, in the order rows list them. */
 const COLUMNS: TableColumns = {
@@ -80,7 +80,7 @@ export class SqliteFeedbackStore implements FeedbackStore {
   }
 
   async queryFeedback(q: FeedbackQuery): Promise<Record<string, unknown>[]> {
-    const select = compileTableSelect({
+    return queryTable(this.#db, {
       table: 'feedback',
       columns: COLUMNS,
       scope: { sql: 'project_id = ?', params: [q.projectId] },
@@ -92,20 +92,10 @@ export class SqliteFeedbackStore implements FeedbackStore {
       limit: q.limit,
       offset: q.offset,
     });
-    const rows = this.#db.all<Record<string, unknown>>(select.sql, select.params);
-    return rows.map((row) => rowToWire(COLUMNS, select.fields, row));
   }
 
   async purgeFeedback(req: { projectId: string; ids: string[] }): Promise<number> {
-    return this.#db.transaction(() => {
-      let deleted = 0;
-      for (let i = 0; i < req.ids.length; i += CHUNK) {
-        const ids = req.ids.slice(i, i + CHUNK);
-        const sql = `DELETE FROM feedback WHERE project_id = ? AND id IN (${ids.map(() => '?').join(', ')})`;
-        deleted += this.#db.run(sql, [req.projectId, ...ids]).changes;
-      }
-      return deleted;
-    });
+    return deleteTableIds(this.#db, { table: 'feedback', scope: { sql: 'project_id = ?', params: [req.projectId] }, ids: req.ids });
   }
 
   async feedbackForRefs(req: { projectId: string; weaveRefs: string[] }): Promise<Feedback[]> {

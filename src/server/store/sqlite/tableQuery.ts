@@ -1,7 +1,8 @@
 /**
  * The query language (`$expr`, `fields`, `sort_by`, paging) over a flat table with a few JSON
  * columns, as the reference's small ORM (`weave/trace_server/orm.py`) applies it to feedback
- * and LLM prices. Calls have their own, richer compiler (callsExpr.ts).
+ * and LLM prices, and the two statements those stores share (a query, a purge by ids). Calls
+ * have their own, richer compiler (callsExpr.ts).
  *
  * Contract: the SQL text holds only the table's whitelisted column expressions, fixed operators
  * and `?` placeholders; every literal and JSON path is a bound parameter. Unknown fields are
@@ -21,6 +22,7 @@
 import type { ContainsSpec, JsonValue, Operand, Operation, Query, SortBy } from '../../../contract/common.js';
 import { formatMicros, parseIsoToMicros } from '../../domain/datetime.js';
 import { BadRequestError } from '../../http/errors.js';
+import type { SqliteDatabase } from './SqliteDatabase.js';
 
 export type ColumnType = 'text' | 'number' | 'datetime' | 'json';
 
@@ -265,4 +267,27 @@ export function rowToWire(columns: TableColumns, fields: string[], row: Record<s
     else out[name] = value;
   });
   return out;
+}
+
+/** Runs the query on `db`: the rows in wire form, keyed by the selected fields. */
+export function queryTable(db: SqliteDatabase, q: TableQuery): Record<string, unknown>[] {
+  const select = compileTableSelect(q);
+  const rows = db.all<Record<string, unknown>>(select.sql, select.params);
+  return rows.map((row) => rowToWire(q.columns, select.fields, row));
+}
+
+/** Ids per statement: well under SQLite's bound-parameter limit. */
+const CHUNK = 500;
+
+/** Deletes the rows in `scope` whose `id` is listed, in one transaction; returns how many existed. */
+export function deleteTableIds(db: SqliteDatabase, req: { table: string; scope: SqlFragment; ids: string[] }): number {
+  return db.transaction(() => {
+    let deleted = 0;
+    for (let i = 0; i < req.ids.length; i += CHUNK) {
+      const ids = req.ids.slice(i, i + CHUNK);
+      const sql = `DELETE FROM ${req.table} WHERE ${req.scope.sql} AND id IN (${ids.map(() => '?').join(', ')})`;
+      deleted += db.run(sql, [...req.scope.params, ...ids]).changes;
+    }
+    return deleted;
+  });
 }
