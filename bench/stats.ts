@@ -16,12 +16,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { CallStatsReq } from '../src/contract/stats.js';
-import { loadConfig } from '../src/server/config.js';
 import { callStats } from '../src/server/domain/callStats.js';
 import { createRng } from '../src/server/demo/seededRandom.js';
-import { startServer } from '../src/server/main.js';
 import type { CallWrite } from '../src/server/store/Store.js';
 import { SqliteStore } from '../src/server/store/sqlite/SqliteStore.js';
+import { startBenchServer, timeMedian } from './lib.js';
 
 const { values } = parseArgs({ options: { calls: { type: 'string', default: '1000000' }, days: { type: 'string', default: '30' } } });
 const CALLS = Number(values.calls);
@@ -83,17 +82,6 @@ async function build(store: SqliteStore): Promise<void> {
   console.log(`\rBuilding: ${written.toLocaleString('en')} calls in ${s.toFixed(1)} s (${Math.round(written / s).toLocaleString('en')} calls/s, rollup included)`);
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-async function time(fn: () => Promise<unknown> | unknown, runs = 5): Promise<number> {
-  const times: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const t0 = performance.now();
-    await fn();
-    times.push(performance.now() - t0);
-  }
-  return median(times);
-}
-
 /** The dashboard's request; the window is not aligned to 5 minutes, as `now − 30 days` is not. */
 const request = (over: Partial<CallStatsReq> = {}): CallStatsReq => ({
   project_id: PROJECT,
@@ -110,10 +98,9 @@ try {
   await build(setup);
   await setup.close();
 
-  const server = await startServer(loadConfig({ WEFT_DATA_DIR: dataDir, WEFT_ADMIN_PASSWORD: 'bench', PORT: '0', WEFT_LOG_LEVEL: 'warn' }));
-  const auth = `Basic ${Buffer.from('admin:bench').toString('base64')}`;
+  const { server, post } = await startBenchServer(dataDir);
   const stats = async (body: CallStatsReq) => {
-    const res = await fetch(`${server.url}/calls/stats`, { method: 'POST', headers: { authorization: auth }, body: JSON.stringify(body) });
+    const res = await post('/calls/stats', body);
     if (!res.ok) throw new Error(`/calls/stats answered ${res.status}: ${await res.text()}`);
     return (await res.json()) as { call_buckets: { count: number }[] };
   };
@@ -124,7 +111,7 @@ try {
   const scan = raw.prepare(`SELECT started_at, (ended_at - started_at) / 1000 AS latency_ms, exception IS NOT NULL AS failed,
     json_extract(summary, '$.usage') AS usage FROM calls
     WHERE project_id = ? AND started_at >= ? AND started_at < ? AND started_at IS NOT NULL AND deleted_at IS NULL`);
-  const plainMs = await time(() => scan.all(PROJECT, START, END), 3);
+  const plainMs = await timeMedian(() => scan.all(PROJECT, START, END), 3);
   console.log(`plain scan of the ${counted.toLocaleString('en')} calls into JS: ${plainMs.toFixed(0)} ms\n`);
 
   console.log('/calls/stats over HTTP (median of 5)           ms    × plain scan');
@@ -136,11 +123,11 @@ try {
     ['30 days, LLM op only, 6 hours', { granularity: 21_600, filter: { op_names: [op('openai.chat.completions.create')] } }],
   ];
   for (const [label, over] of cases) {
-    const ms = await time(() => stats(request(over)));
+    const ms = await timeMedian(() => stats(request(over)));
     timings.push(ms);
     console.log(`${label.padEnd(44)} ${ms.toFixed(0).padStart(6)} ${(ms / plainMs).toFixed(2).padStart(9)}`);
   }
-  const exactMs = await time(() => callStats(server.store, request(), { mode: 'exact' }), 3);
+  const exactMs = await timeMedian(() => callStats(server.store, request(), { mode: 'exact' }), 3);
   console.log(`${'same request, exact scan path (in process)'.padEnd(44)} ${exactMs.toFixed(0).padStart(6)} ${(exactMs / plainMs).toFixed(2).padStart(9)}`);
   console.log(`\ndashboard request (30 days, auto buckets): ${timings[0]!.toFixed(0)} ms (goal: within 500 ms)`);
   raw.close();

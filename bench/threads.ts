@@ -14,10 +14,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { THREAD_SORT_FIELDS } from '../src/contract/threads.js';
-import { loadConfig } from '../src/server/config.js';
-import { startServer } from '../src/server/main.js';
 import type { CallWrite } from '../src/server/store/Store.js';
 import { SqliteStore } from '../src/server/store/sqlite/SqliteStore.js';
+import { startBenchServer, timeMedian } from './lib.js';
 
 const { values } = parseArgs({
   options: { threads: { type: 'string', default: '20000' }, turns: { type: 'string', default: '10' }, nested: { type: 'string', default: '4' } },
@@ -67,28 +66,15 @@ async function build(store: SqliteStore): Promise<void> {
   console.log(` in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-
-async function time(fn: () => Promise<unknown> | unknown, runs = 5): Promise<number> {
-  const times: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const t0 = performance.now();
-    await fn();
-    times.push(performance.now() - t0);
-  }
-  return median(times);
-}
-
 const dataDir = mkdtempSync(join(tmpdir(), 'weft-bench-threads-'));
 try {
   const setup = new SqliteStore(join(dataDir, 'weft.sqlite'));
   await build(setup);
   await setup.close();
 
-  const server = await startServer(loadConfig({ WEFT_DATA_DIR: dataDir, WEFT_ADMIN_PASSWORD: 'bench', PORT: '0', WEFT_LOG_LEVEL: 'warn' }));
-  const auth = `Basic ${Buffer.from('admin:bench').toString('base64')}`;
+  const { server, post } = await startBenchServer(dataDir);
   const query = async (body: object) => {
-    const res = await fetch(`${server.url}/threads/stream_query`, { method: 'POST', headers: { authorization: auth }, body: JSON.stringify({ project_id: PROJECT, limit: 50, ...body }) });
+    const res = await post('/threads/stream_query', { project_id: PROJECT, limit: 50, ...body });
     const text = await res.text();
     if (!res.ok || text.split('\n').length !== 51) throw new Error(`unexpected answer ${res.status}: ${text.slice(0, 200)}`);
   };
@@ -96,20 +82,20 @@ try {
 
   const raw = new Database(join(dataDir, 'weft.sqlite'), { readonly: true });
   const plain = raw.prepare('SELECT * FROM thread_stats WHERE project_id = ? AND thread_id IN (SELECT thread_id FROM thread_stats WHERE project_id = ? LIMIT 50)');
-  const plainMs = await time(() => plain.all(PROJECT, PROJECT));
+  const plainMs = await timeMedian(() => plain.all(PROJECT, PROJECT));
   console.log(`plain SELECT of 50 thread rows: ${plainMs.toFixed(1)} ms\n`);
   console.log('sort (50 threads, median of 5)      HTTP ms   × plain');
-  const p99 = await time(() => query({ sort_by: [{ field: 'p99_turn_duration_ms', direction: 'desc' }] }));
+  const p99 = await timeMedian(() => query({ sort_by: [{ field: 'p99_turn_duration_ms', direction: 'desc' }] }));
   console.log(`p99_turn_duration_ms desc (goal 300) ${p99.toFixed(1).padStart(8)} ${(p99 / plainMs).toFixed(1).padStart(8)}`);
   let worst = p99;
   for (const field of THREAD_SORT_FIELDS) {
     for (const direction of ['asc', 'desc']) {
-      const ms = await time(() => query({ sort_by: [{ field, direction }] }));
+      const ms = await timeMedian(() => query({ sort_by: [{ field, direction }] }));
       worst = Math.max(worst, ms);
       console.log(`${`${field} ${direction}`.padEnd(36)} ${ms.toFixed(1).padStart(8)} ${(ms / plainMs).toFixed(1).padStart(8)}`);
     }
   }
-  const filtered = await time(() => query({ filter: { after_datetime: new Date(Date.UTC(2026, 0, 1) + THREADS * 3500).toISOString() }, sort_by: [{ field: 'p99_turn_duration_ms', direction: 'desc' }] }), 3);
+  const filtered = await timeMedian(() => query({ filter: { after_datetime: new Date(Date.UTC(2026, 0, 1) + THREADS * 3500).toISOString() }, sort_by: [{ field: 'p99_turn_duration_ms', direction: 'desc' }] }), 3);
   console.log(`${'p99 desc with a date filter (on the fly)'.padEnd(36)} ${filtered.toFixed(1).padStart(8)}`);
   console.log(`\nslowest precomputed sort: ${worst.toFixed(1)} ms (goal: any sort within 1000 ms)`);
   raw.close();
