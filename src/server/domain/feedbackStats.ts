@@ -3,10 +3,9 @@
  * payload paths exist), computed from the rows the store streams. api/evaluation-and-more.md §4.
  *
  * Decisions where the reference is not spelled out:
- * - Granularity defaults like `/calls/stats`: ≤2 h → 5 min, ≤12 h → 1 h, ≤3 d → 6 h,
- *   ≤14 d → 12 h, else 1 day; never more than 10 000 buckets.
- * - Buckets start at multiples of the granularity in the requested time zone (its offset at
- *   `start`), the first one at or before `start`; every bucket in the window is listed.
+ * - Granularity and buckets are those of `/calls/stats` (statsTime.ts): aligned to local time
+ *   in the requested zone, DST-correct, the first at or before `start`; every bucket in the
+ *   window is listed. An unknown zone is 400 here (the contract takes any string).
  * - Keys are `<agg>__<slug>` and `p<N>__<slug>`, the slug being the json_path with dots as
  *   `_`. sum/count/count_true/count_false are 0 in an empty bucket, the others null.
  * - A numeric metric reads JSON numbers and numeric strings; a boolean one true/false (also
@@ -25,9 +24,9 @@ import { BadRequestError } from '../http/errors.js';
 import type { FeedbackStore } from '../store/FeedbackStore.js';
 import { formatMicros, nowMicros, parseIsoToMicros } from './datetime.js';
 import { percentile } from './percentile.js';
+import { bucketIndex, bucketStarts, chooseGranularity } from './statsTime.js';
 
 const SECOND = 1_000_000;
-const MAX_BUCKETS = 10_000;
 
 /** The window as epoch microseconds; 400 when it is empty or unreadable. */
 function resolveWindow(start: string, end: string | null | undefined): [number, number] {
@@ -38,23 +37,13 @@ function resolveWindow(start: string, end: string | null | undefined): [number, 
   return [from, to];
 }
 
-/** Bucket width in seconds for a window of `span` seconds. */
-export function chooseGranularity(span: number, requested: number | null | undefined): number {
-  const g = requested ?? (span <= 7200 ? 300 : span <= 43200 ? 3600 : span <= 259200 ? 21600 : span <= 1209600 ? 43200 : 86400);
-  return span / g > MAX_BUCKETS ? Math.floor(span / MAX_BUCKETS) + 1 : g;
-}
-
-/** Offset of `timeZone` from UTC at `micros`, in microseconds; 400 for an unknown zone. */
-function zoneOffset(timeZone: string, micros: number): number {
-  let parts: Intl.DateTimeFormatPart[];
+/** 400 unless `timeZone` is an IANA zone name the runtime knows. */
+function checkTimeZone(timeZone: string): void {
   try {
-    parts = new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' }).formatToParts(new Date(micros / 1000));
+    new Intl.DateTimeFormat('en-US', { timeZone });
   } catch {
     throw new BadRequestError(`Unknown time zone "${timeZone}"; use an IANA name such as "Europe/Paris"`);
   }
-  const get = (type: string) => Number(parts.find((p) => p.type === type)?.value);
-  const wall = Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second'));
-  return (wall - Math.floor(micros / 1000 / 1000) * 1000) * 1000;
 }
 
 /** A metric's value in one payload, typed as the spec asks, or undefined. */
@@ -105,18 +94,17 @@ export async function feedbackStats(store: FeedbackStore, req: FeedbackStatsReq)
   const [start, end] = resolveWindow(req.start, req.end);
   const timezone = req.timezone ?? 'UTC';
   const granularity = chooseGranularity((end - start) / SECOND, req.granularity);
-  const width = granularity * SECOND;
-  const offset = zoneOffset(timezone, start);
-  const origin = Math.floor((start + offset) / width) * width - offset;
+  checkTimeZone(timezone);
+  const starts = bucketStarts({ start, end, granularity, timeZone: timezone });
   const metrics = req.metrics ?? [];
-  const buckets = Array.from({ length: Math.ceil((end - origin) / width) }, () => ({
+  const buckets = starts.map(() => ({
     count: 0,
     values: metrics.map(() => [] as (number | boolean | string)[]),
   }));
   const all = metrics.map(() => [] as (number | boolean | string)[]);
   const rows = store.feedbackPayloads({ projectId: req.project_id, start, end, feedbackType: req.feedback_type, triggerRef: req.trigger_ref });
   for await (const row of rows) {
-    const bucket = buckets[Math.floor((row.createdAt - origin) / width)]!;
+    const bucket = buckets[bucketIndex(starts, row.createdAt)]!;
     bucket.count += 1;
     metrics.forEach((spec, i) => {
       const v = readMetric(row.payload, spec);
@@ -131,7 +119,7 @@ export async function feedbackStats(store: FeedbackStore, req: FeedbackStatsReq)
     granularity,
     timezone,
     buckets: buckets.map((b, index) => {
-      const out: Record<string, unknown> = { timestamp: formatMicros(origin + index * width), count: b.count };
+      const out: Record<string, unknown> = { timestamp: formatMicros(starts[index]!), count: b.count };
       metrics.forEach((spec, i) => {
         for (const [agg, v] of Object.entries(summarize(spec, b.values[i]!))) out[`${agg}__${slugOf(spec.json_path)}`] = v;
       });
