@@ -84,9 +84,9 @@ export function TimeSeriesChart({ title, summary, rows, series, kind, granularit
   };
   const axes = (
     <>
-      <CartesianGrid vertical={false} className="chart-grid" />
-      <XAxis dataKey="t" tickFormatter={(t: number) => formatBucketTick(t, granularity)} fontSize={11} minTickGap={24} tickLine={false} />
-      <YAxis tickFormatter={format} fontSize={11} width={64} tickLine={false} axisLine={false} allowDecimals={!integer} />
+      <CartesianGrid vertical={false} stroke="var(--border)" />
+      <XAxis dataKey="t" tickFormatter={(t: number) => formatBucketTick(t, granularity)} fontSize={11} minTickGap={24} tickLine={false} stroke="var(--border-strong)" tick={{ fill: 'var(--text-muted)' }} />
+      <YAxis tickFormatter={format} fontSize={11} width={64} tickLine={false} axisLine={false} allowDecimals={!integer} tick={{ fill: 'var(--text-muted)' }} />
       <Tooltip
         content={(props) => <BucketTooltip {...props} granularity={granularity} format={format} clickHint={clickHint} />}
         cursor={{ className: 'chart-cursor' }}

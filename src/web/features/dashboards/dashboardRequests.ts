@@ -5,11 +5,12 @@ import { opNamesFilter, type CallStatsRequest } from './dashboardQueries.js';
 
 /** `/calls/stats` for the view: requests, errors, latency percentiles, tokens and cost per model. */
 export function toCallStatsRequest({ projectId, view, now }: { projectId: string; view: DashboardView; now: number }): CallStatsRequest {
-  const { start, end } = resolveWindow({ view, now });
+  const { start, end, granularity } = resolveWindow({ view, now });
   return {
     project_id: projectId,
     start: new Date(start).toISOString(),
     end: new Date(end).toISOString(),
+    granularity,
     timezone: browserTimeZone(),
     filter: {
       ...(view.op ? { op_names: opNamesFilter({ projectId, op: view.op }) } : {}),

@@ -7,12 +7,12 @@
 import { useCallback, useMemo } from 'react';
 import { useSearchParams } from 'react-router-dom';
 
-/** Time range presets, then `custom` (explicit from/to). */
+/** Time range presets, then `custom` (explicit from/to). Bucket widths give 12–30 bars; custom ranges let the server choose. */
 export const RANGES = [
-  { value: '1h', label: 'Last hour', ms: 3_600_000 },
-  { value: '24h', label: 'Last day', ms: 86_400_000 },
-  { value: '7d', label: 'Last week', ms: 7 * 86_400_000 },
-  { value: '30d', label: 'Last 30 days', ms: 30 * 86_400_000 },
+  { value: '1h', label: 'Last hour', ms: 3_600_000, granularity: 300 },
+  { value: '24h', label: 'Last day', ms: 86_400_000, granularity: 3600 },
+  { value: '7d', label: 'Last week', ms: 7 * 86_400_000, granularity: 6 * 3600 },
+  { value: '30d', label: 'Last 30 days', ms: 30 * 86_400_000, granularity: 86_400 },
 ] as const;
 
 /** A preset's value, or `custom`. */
@@ -54,20 +54,26 @@ export function browserTimeZone(): string {
   return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 }
 
-/** "Now" rounded down to the minute, so the loader and the page ask for the same window. */
+/**
+ * "Now" rounded up to the next minute: the loader and the page then ask for the same window,
+ * and calls and feedback of the current minute are inside it.
+ */
 export function roundedNow(at = Date.now()): number {
-  return Math.floor(at / 60_000) * 60_000;
+  return Math.ceil(at / 60_000) * 60_000;
 }
 
-/** The view's window as epoch ms `[start, end)`; a broken custom range falls back to the last day. */
-export function resolveWindow({ view, now }: { view: DashboardView; now: number }): { start: number; end: number } {
+/**
+ * The view's window as epoch ms `[start, end)` and its bucket width in seconds (null: the
+ * server's choice); a broken custom range falls back to the last day.
+ */
+export function resolveWindow({ view, now }: { view: DashboardView; now: number }): { start: number; end: number; granularity: number | null } {
   if (view.range === 'custom') {
     const start = view.from ? new Date(view.from).getTime() : NaN;
     const end = view.to ? new Date(view.to).getTime() : now;
-    if (Number.isFinite(start) && Number.isFinite(end) && end > start) return { start, end };
+    if (Number.isFinite(start) && Number.isFinite(end) && end > start) return { start, end, granularity: null };
   }
   const preset = RANGES.find((r) => r.value === view.range) ?? RANGES[1];
-  return { start: now - preset.ms, end: now };
+  return { start: now - preset.ms, end: now, granularity: preset.granularity };
 }
 
 /** The view plus an updater that writes a patch back into the URL. */
