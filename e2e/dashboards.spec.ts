@@ -82,4 +82,8 @@ test('dashboard charts follow the time range and a bucket opens its calls', asyn
   await expect(page.getByRole('list', { name: 'Active filters' })).toContainText('Started after');
   await expect(page.getByText('3 traces')).toBeVisible();
   await expect(page.getByRole('table', { name: 'Calls' }).getByRole('row')).toHaveCount(4);
+  // The header's figures cover the same window: one of the three failed.
+  const figures = page.getByLabel('Statistics of these calls');
+  await expect(figures).toContainText('33% errors');
+  await expect(figures).toContainText(/p50 \d+ ms/);
 });

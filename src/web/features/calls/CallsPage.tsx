@@ -10,6 +10,7 @@ import { formatInteger } from '../../lib/format.js';
 import { AddToQueueMenu } from '../annotation/AddToQueueMenu.js';
 import { GettingStarted } from '../gettingStarted/GettingStarted.js';
 import { useCallsView } from './callsViewState.js';
+import { CallsStats } from './CallsStats.js';
 import { CallsTable } from './CallsTable.js';
 import { CallsToolbar } from './CallsToolbar.js';
 import { ExportMenu } from './ExportMenu.js';
@@ -40,6 +41,7 @@ export function CallsPage() {
         <span className="muted" aria-live="polite">
           {pages.total !== null && !projectIsEmpty ? `${formatInteger(pages.total)} ${view.rootsOnly ? 'traces' : 'calls'}` : ''}
         </span>
+        {!projectIsEmpty && <CallsStats projectId={projectId} view={view} />}
         {pages.isFetching && <Spinner label="Updating" />}
         <div className="spacer" />
         {!projectIsEmpty && (
