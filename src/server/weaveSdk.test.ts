@@ -19,29 +19,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as weave from 'weave';
 import type { CallSchema } from '../contract/calls.js';
 import { startTestServer, type TestServer } from './testing/testServer.js';
-
-type SdkClient = Awaited<ReturnType<typeof weave.init>>;
+import { initWeaveSdk, waitForSdkBatches, type SdkClient } from './testing/weaveSdk.js';
 
 const PROJECT = 'alice-co/sdk';
 const OP_REF = /^weave:\/\/\/alice-co\/sdk\/op\/([A-Za-z0-9_.-]+):([A-Za-z0-9]+)$/;
 
 let t: TestServer;
 let sdk: SdkClient;
-const realFetch = globalThis.fetch;
-const savedEnv: Record<string, string | undefined> = {};
+let stopSdk: (() => void) | undefined;
 /** Every request the SDK made to Weft: method, path and Weft's status. */
 const seen: { method: string; path: string; status: number }[] = [];
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function recordingFetch(input: string | URL | Request, init?: RequestInit): Promise<Response> {
-  const url = new URL(input instanceof Request ? input.url : String(input));
-  const res = await realFetch(input, init);
-  if (!url.href.startsWith(t.url)) return res;
-  const method = init?.method ?? (input instanceof Request ? input.method : 'GET');
-  seen.push({ method, path: url.pathname, status: res.status });
-  return res;
-}
 
 async function allCalls(filter: Record<string, unknown> = {}): Promise<CallSchema[]> {
   const out: CallSchema[] = [];
@@ -54,35 +43,21 @@ const ms = (iso: string | null) => Date.parse(iso ?? '');
 
 beforeAll(async () => {
   t = await startTestServer();
-  for (const k of ['WF_TRACE_SERVER_URL', 'WANDB_API_KEY', 'WEAVE_PRINT_CALL_LINK']) savedEnv[k] = process.env[k];
-  process.env.WF_TRACE_SERVER_URL = t.url;
-  process.env.WANDB_API_KEY = t.alice.apiKey;
-  process.env.WEAVE_PRINT_CALL_LINK = 'false';
-  globalThis.fetch = recordingFetch as typeof fetch;
-  sdk = await weave.init(PROJECT, { printCallLink: false });
+  ({ sdk, stop: stopSdk } = await initWeaveSdk({
+    server: t,
+    project: PROJECT,
+    onExchange: ({ method, url, res }) => seen.push({ method, path: url.pathname, status: res.status }),
+  }));
 });
 
 afterAll(async () => {
-  // Never leave the SDK retrying in the background of the next test file.
-  const internals = sdk as unknown as { callQueue?: unknown[]; batchProcessTimeout?: ReturnType<typeof setTimeout> | null };
-  internals.callQueue?.splice(0);
-  if (internals.batchProcessTimeout) clearTimeout(internals.batchProcessTimeout);
-  globalThis.fetch = realFetch;
-  for (const [k, v] of Object.entries(savedEnv)) {
-    if (v === undefined) delete process.env[k];
-    else process.env[k] = v;
-  }
+  stopSdk?.();
   await t?.close();
 });
 
 /** Waits for the SDK to send its queued batches, failing fast if Weft keeps refusing them. */
 async function flush(): Promise<void> {
-  await Promise.race([
-    sdk.waitForBatchProcessing(),
-    sleep(10_000).then(() => {
-      throw new Error(`SDK batches not sent within 10 s; requests so far: ${JSON.stringify(seen)}`);
-    }),
-  ]);
+  await waitForSdkBatches(sdk, () => `requests so far: ${JSON.stringify(seen)}`);
   const batches = seen.filter((r) => r.path === '/call/upsert_batch');
   expect(batches.length).toBeGreaterThan(0);
   expect(batches.filter((r) => r.status !== 200), 'every /call/upsert_batch must answer 200').toEqual([]);

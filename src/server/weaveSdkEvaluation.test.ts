@@ -13,32 +13,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as weave from 'weave';
 import type { CallSchema } from '../contract/calls.js';
 import { EvalResultsQueryRes } from '../contract/evalResults.js';
+import { collect } from './testing/serverSuite.js';
 import { startTestServer, type TestServer } from './testing/testServer.js';
+import { initWeaveSdk, waitForSdkBatches } from './testing/weaveSdk.js';
 
 const PROJECT = 'alice-co/evals';
 const path = { entity: 'alice-co', project: 'evals' };
 
 let t: TestServer;
-let sdk: Awaited<ReturnType<typeof weave.init>>;
-const realFetch = globalThis.fetch;
-const savedEnv: Record<string, string | undefined> = {};
+let stopSdk: (() => void) | undefined;
 /** Every request the SDK made to Weft that did not answer 2xx. */
 const failures: string[] = [];
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function recordingFetch(input: string | URL | Request, init?: RequestInit): Promise<Response> {
-  const res = await realFetch(input, init);
-  const url = input instanceof Request ? input.url : String(input);
-  if (url.startsWith(t.url) && !res.ok) failures.push(`${init?.method ?? 'GET'} ${new URL(url).pathname} -> ${res.status}`);
-  return res;
-}
-
-async function all<T>(lines: AsyncIterable<T>): Promise<T[]> {
-  const out: T[] = [];
-  for await (const line of lines) out.push(line);
-  return out;
-}
 
 const ROWS = [
   { question: 'What is 2+2?', expected: '4' },
@@ -52,12 +39,14 @@ let root: CallSchema;
 
 beforeAll(async () => {
   t = await startTestServer();
-  for (const k of ['WF_TRACE_SERVER_URL', 'WANDB_API_KEY', 'WEAVE_PRINT_CALL_LINK']) savedEnv[k] = process.env[k];
-  process.env.WF_TRACE_SERVER_URL = t.url;
-  process.env.WANDB_API_KEY = t.alice.apiKey;
-  process.env.WEAVE_PRINT_CALL_LINK = 'false';
-  globalThis.fetch = recordingFetch as typeof fetch;
-  sdk = await weave.init(PROJECT, { printCallLink: false });
+  const session = await initWeaveSdk({
+    server: t,
+    project: PROJECT,
+    onExchange: ({ method, url, res }) => {
+      if (!res.ok) failures.push(`${method} ${url.pathname} -> ${res.status}`);
+    },
+  });
+  stopSdk = session.stop;
 
   type Row = (typeof ROWS)[number];
   const dataset = new weave.Dataset({ name: 'quiz', rows: structuredClone(ROWS) });
@@ -79,25 +68,13 @@ beforeAll(async () => {
   } finally {
     console.log = log;
   }
-  await Promise.race([
-    sdk.waitForBatchProcessing(),
-    sleep(10_000).then(() => {
-      throw new Error(`SDK batches not sent within 10 s: ${failures.join(', ')}`);
-    }),
-  ]);
-  const calls = await all(t.alice.client.callsStreamQuery({ project_id: PROJECT, filter: { trace_roots_only: true } }));
+  await waitForSdkBatches(session.sdk, () => `failures: ${failures.join(', ')}`);
+  const calls = await collect(t.alice.client.callsStreamQuery({ project_id: PROJECT, filter: { trace_roots_only: true } }));
   root = calls.find((c) => c.op_name.includes('/op/Evaluation.evaluate:'))!;
 });
 
 afterAll(async () => {
-  const internals = sdk as unknown as { callQueue?: unknown[]; batchProcessTimeout?: ReturnType<typeof setTimeout> | null };
-  internals.callQueue?.splice(0);
-  if (internals.batchProcessTimeout) clearTimeout(internals.batchProcessTimeout);
-  globalThis.fetch = realFetch;
-  for (const [k, v] of Object.entries(savedEnv)) {
-    if (v === undefined) delete process.env[k];
-    else process.env[k] = v;
-  }
+  stopSdk?.();
   await t?.close();
 });
 
@@ -109,18 +86,18 @@ describe('the weave npm SDK running an Evaluation', () => {
   });
 
   it('shows the dataset, evaluation, ops and run through the v2 list APIs', async () => {
-    const [ds] = await all(t.alice.client.datasetList(path));
+    const [ds] = await collect(t.alice.client.datasetList(path));
     expect(ds).toMatchObject({ object_id: 'quiz', name: 'quiz', rows: expect.stringMatching(/^weave:\/\/\/alice-co\/evals\/table\//) });
-    const [ev] = await all(t.alice.client.evaluationList(path));
+    const [ev] = await collect(t.alice.client.evaluationList(path));
     expect(ev).toMatchObject({ object_id: 'quiz-eval', name: 'quiz-eval', dataset: `weave:///${PROJECT}/object/quiz:${ds!.digest}`, trials: 1 });
     expect(ev!.scorers.map((s) => s.split('/op/')[1]!.split(':')[0])).toEqual(['exact', 'closeness']);
     expect(ev!.evaluate_op).toMatch(/\/op\/Evaluation\.evaluate:/);
     expect(ev!.predict_and_score_op).toMatch(/\/op\/Evaluation\.predictAndScore:/);
-    const ops = (await all(t.alice.client.opList(path))).map((o) => o.object_id);
+    const ops = (await collect(t.alice.client.opList(path))).map((o) => o.object_id);
     expect(ops).toEqual(['Evaluation.evaluate', 'Evaluation.predictAndScore', 'answer', 'closeness', 'exact']);
-    const [run] = await all(t.alice.client.evaluationRunList(path));
+    const [run] = await collect(t.alice.client.evaluationRunList(path));
     expect(run).toMatchObject({ evaluation_run_id: root.id, status: 'completed', evaluation: root.inputs.self, model: expect.stringMatching(/\/op\/answer:/) });
-    expect(await all(t.alice.client.evaluationRunList({ ...path, models: [run!.model] }))).toHaveLength(1);
+    expect(await collect(t.alice.client.evaluationRunList({ ...path, models: [run!.model] }))).toHaveLength(1);
   });
 
   it('answers eval_results/query by dataset row, with model calls, scorer calls and pass rates', async () => {

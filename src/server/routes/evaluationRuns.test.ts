@@ -3,33 +3,21 @@
  * attributes and inputs, listed with filters, read, deleted with their calls, finished into a
  * summary; 400 / 404 / 409 / 422 / 403 answers.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { CallSchema } from '../../contract/calls.js';
 import { EvaluationRunRead } from '../../contract/evaluationRuns.js';
 import { publishEvaluation, type EvaluationFixture } from '../testing/evaluationFixture.js';
-import { startTestServer, type TestServer } from '../testing/testServer.js';
+import { collect, sendAsAlice, useTestServer } from '../testing/serverSuite.js';
 
-let t: TestServer;
+const t = useTestServer();
 let f: EvaluationFixture;
 let base: string;
 beforeAll(async () => {
-  t = await startTestServer();
   f = await publishEvaluation(t.alice.client, 'alice-co', 'runs');
   base = '/v2/alice-co/runs';
 });
-afterAll(async () => {
-  await t.close();
-});
 
-async function send(path: string, init: { method?: string; json?: unknown } = {}) {
-  const res = await t.fetch(path, { method: init.method ?? (init.json !== undefined ? 'POST' : 'GET'), body: JSON.stringify(init.json) });
-  return { status: res.status, body: await res.json().catch(() => null) };
-}
-async function all<T>(lines: AsyncIterable<T>): Promise<T[]> {
-  const out: T[] = [];
-  for await (const line of lines) out.push(line);
-  return out;
-}
+const send = sendAsAlice(t);
 const call = async (id: string) => (await t.alice.client.callRead({ project_id: f.projectId, id })).call!;
 const children = async (parent: string) => {
   const out: CallSchema[] = [];
@@ -71,7 +59,7 @@ describe('GET /v2/:entity/:project/evaluation_runs', () => {
     const g = await publishEvaluation(t.alice.client, path.entity, path.project);
     const ids = [];
     for (const model of [g.models.a, g.models.b, g.models.a]) ids.push((await t.alice.client.evaluationRunCreate({ ...path, evaluation: g.evaluation, model })).evaluation_run_id);
-    const list = async (req: Record<string, unknown>) => (await all(t.alice.client.evaluationRunList({ ...path, ...req }))).map((r) => EvaluationRunRead.parse(r).evaluation_run_id);
+    const list = async (req: Record<string, unknown>) => (await collect(t.alice.client.evaluationRunList({ ...path, ...req }))).map((r) => EvaluationRunRead.parse(r).evaluation_run_id);
     expect(await list({})).toEqual(ids);
     expect(await list({ models: [g.models.a] })).toEqual([ids[0], ids[2]]);
     expect(await list({ models: [g.models.a], evaluation_run_ids: [ids[1]!, ids[2]!] })).toEqual([ids[2]]);

@@ -1,18 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { bytesDigest } from '../domain/digests.js';
-import { startTestServer, type TestServer } from '../testing/testServer.js';
+import { projectNames, useTestServer } from '../testing/serverSuite.js';
+import { startTestServer } from '../testing/testServer.js';
 
-let t: TestServer;
-beforeAll(async () => {
-  t = await startTestServer();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestServer();
 
-let n = 0;
-const project = () => `alice-co/files-${++n}`;
+const project = projectNames('alice-co/files');
 const HELLO = 'uU0nuZNNPgilLlLX2n2rXsSE7XN6U4DukIj3rOLvzek';
 
 /** A multipart upload as the Python SDK sends it (to `/files/create` unless told otherwise). */

@@ -1,24 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ObjQueryRes, ObjReadRes } from '../../contract/objects.js';
-import { startTestServer, type TestServer } from '../testing/testServer.js';
+import { projectNames, sendAsAlice, useTestServer } from '../testing/serverSuite.js';
 
-let t: TestServer;
-beforeAll(async () => {
-  t = await startTestServer();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestServer();
 
-let n = 0;
-/** A fresh project of alice's for each test, so tests do not see each other's objects. */
-const project = () => `alice-co/objects-${++n}`;
+const project = projectNames('alice-co/objects');
 
-/** Raw HTTP as alice: status and parsed body (for error shapes and hand-written JSON text). */
-async function post(path: string, body: unknown, method = 'POST'): Promise<{ status: number; body: any }> {
-  const res = await t.fetch(path, { method, body: typeof body === 'string' ? body : JSON.stringify(body) });
-  return { status: res.status, body: await res.json() };
-}
+const send = sendAsAlice(t);
+const post = (path: string, body: unknown, method = 'POST') => send(path, { method, body: typeof body === 'string' ? body : JSON.stringify(body) });
 
 const create = (project_id: string, object_id: string, val: unknown) => t.alice.client.objCreate({ obj: { project_id, object_id, val } });
 const read = (project_id: string, object_id: string, digest: string) => t.alice.client.objRead({ project_id, object_id, digest });

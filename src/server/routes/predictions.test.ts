@@ -3,35 +3,23 @@
  * predict_and_score rows), the runnable feedback a score writes, lists, reads, deletes and
  * finishing a prediction; 400 / 404 / 422 / 403 answers.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { PredictionRead } from '../../contract/predictions.js';
 import { ScoreRead } from '../../contract/scores.js';
 import { publishEvaluation, type EvaluationFixture } from '../testing/evaluationFixture.js';
-import { startTestServer, type TestServer } from '../testing/testServer.js';
+import { collect, sendAsAlice, useTestServer } from '../testing/serverSuite.js';
 
-let t: TestServer;
+const t = useTestServer();
 let f: EvaluationFixture;
 let base: string;
 let runId: string;
 beforeAll(async () => {
-  t = await startTestServer();
   f = await publishEvaluation(t.alice.client, 'alice-co', 'preds');
   base = '/v2/alice-co/preds';
   runId = (await t.alice.client.evaluationRunCreate({ ...f.path, evaluation: f.evaluation, model: f.models.a })).evaluation_run_id;
 });
-afterAll(async () => {
-  await t.close();
-});
 
-async function send(path: string, init: { method?: string; json?: unknown } = {}) {
-  const res = await t.fetch(path, { method: init.method ?? (init.json !== undefined ? 'POST' : 'GET'), body: JSON.stringify(init.json) });
-  return { status: res.status, body: await res.json().catch(() => null) };
-}
-async function all<T>(lines: AsyncIterable<T>): Promise<T[]> {
-  const out: T[] = [];
-  for await (const line of lines) out.push(line);
-  return out;
-}
+const send = sendAsAlice(t);
 const call = async (id: string) => (await t.alice.client.callRead({ project_id: f.projectId, id })).call!;
 const predict = async (inputs: Record<string, unknown>, output: unknown, evaluation_run_id?: string) =>
   (await t.alice.client.predictionCreate({ ...f.path, model: f.models.a, inputs, output, evaluation_run_id })).prediction_id;
@@ -81,7 +69,7 @@ describe('GET /v2/:entity/:project/predictions', () => {
     const run = (await t.alice.client.evaluationRunCreate({ ...path, evaluation: g.evaluation, model: g.models.b })).evaluation_run_id;
     const ids = [];
     for (const r of [null, run, run]) ids.push((await t.alice.client.predictionCreate({ ...path, model: g.models.b, inputs: { n: ids.length }, output: ids.length, evaluation_run_id: r })).prediction_id);
-    const list = async (req: Record<string, unknown>) => (await all(t.alice.client.predictionList({ ...path, ...req }))).map((p) => PredictionRead.parse(p));
+    const list = async (req: Record<string, unknown>) => (await collect(t.alice.client.predictionList({ ...path, ...req }))).map((p) => PredictionRead.parse(p));
     expect((await list({})).map((p) => p.prediction_id)).toEqual(ids);
     expect((await list({ evaluation_run_id: run })).map((p) => [p.prediction_id, p.evaluation_run_id, p.inputs])).toEqual([[ids[1], run, { n: 1 }], [ids[2], run, { n: 2 }]]);
     expect((await list({ limit: 1, offset: 2 })).map((p) => p.prediction_id)).toEqual([ids[2]]);
@@ -168,9 +156,9 @@ describe('GET /v2/:entity/:project/scores', () => {
     const pid = (await t.alice.client.predictionCreate({ ...path, model: g.models.a, inputs: {}, output: 1, evaluation_run_id: run })).prediction_id;
     await t.alice.client.scoreCreate({ ...path, prediction_id: pid, scorer: g.scorers.exact, value: true, evaluation_run_id: run });
     await t.alice.client.scoreCreate({ ...path, prediction_id: pid, scorer: g.scorers.closeness, value: 0.1 });
-    const inRun = (await all(t.alice.client.scoreList({ ...path, evaluation_run_id: run }))).map((s) => ScoreRead.parse(s));
+    const inRun = (await collect(t.alice.client.scoreList({ ...path, evaluation_run_id: run }))).map((s) => ScoreRead.parse(s));
     expect(inRun.map((s) => [s.scorer, s.value, s.evaluation_run_id])).toEqual([[g.scorers.exact, true, run]]);
-    expect(await all(t.alice.client.scoreList({ ...path, limit: 5 }))).toHaveLength(2);
+    expect(await collect(t.alice.client.scoreList({ ...path, limit: 5 }))).toHaveLength(2);
     expect((await send('/v2/alice-co/scores-list/scores?limit=x')).status).toBe(422);
     expect((await send('/v2/bob-co/scores-list/scores')).status).toBe(403);
   });

@@ -1,17 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { formatObjectRef } from '../domain/refs.js';
-import { startTestServer, type TestServer } from '../testing/testServer.js';
+import { projectNames, useTestServer } from '../testing/serverSuite.js';
 
-let t: TestServer;
-beforeAll(async () => {
-  t = await startTestServer();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestServer();
 
-let n = 0;
-const project = () => `alice-co/refs-${++n}`;
+const project = projectNames('alice-co/refs');
 
 const create = async (project_id: string, object_id: string, val: unknown) => {
   const { digest } = await t.alice.client.objCreate({ obj: { project_id, object_id, val } });

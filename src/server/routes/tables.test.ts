@@ -1,23 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { TableQueryRes, TableRowSchema } from '../../contract/tables.js';
 import { tableDigest } from '../domain/digests.js';
-import { startTestServer, type TestServer } from '../testing/testServer.js';
+import { projectNames, sendAsAlice, useTestServer } from '../testing/serverSuite.js';
+import type { TestServer } from '../testing/testServer.js';
 
-let t: TestServer;
-beforeAll(async () => {
-  t = await startTestServer();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestServer();
 
-let n = 0;
-const project = () => `alice-co/tables-${++n}`;
+const project = projectNames('alice-co/tables');
 
-async function post(path: string, body: unknown): Promise<{ status: number; body: any }> {
-  const res = await t.fetch(path, { method: 'POST', body: typeof body === 'string' ? body : JSON.stringify(body) });
-  return { status: res.status, body: await res.json() };
-}
+const send = sendAsAlice(t);
+const post = (path: string, body: unknown) => send(path, { method: 'POST', body: typeof body === 'string' ? body : JSON.stringify(body) });
 
 const ROW_X1 = 'YTYlqmU0Pbsbmr5qusZ3P1yRvWDT8vX34urmnh24sic';
 const ROW_X2 = 'JPVyYA4VDTIwE4OFqgAGyhuZO0a7Qn90bMaQyY2TJBM';

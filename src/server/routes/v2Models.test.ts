@@ -2,17 +2,11 @@
  * v2 scorers, models and evaluations over HTTP: their stored values and ops, lists, reads,
  * deletes; 400 / 404 for bad refs, 422 and 403.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { EvaluationReadRes, ModelReadRes, ScorerReadRes } from '../../contract/v2Objects.js';
-import { startTestServer, type TestServer } from '../testing/testServer.js';
+import { collect, sendAsAlice, useTestServer } from '../testing/serverSuite.js';
 
-let t: TestServer;
-beforeAll(async () => {
-  t = await startTestServer();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestServer();
 
 let n = 0;
 const fresh = () => {
@@ -21,16 +15,8 @@ const fresh = () => {
 };
 type P = ReturnType<typeof fresh>;
 
-async function send(path: string, init: { method?: string; json?: unknown; body?: string } = {}) {
-  const res = await t.fetch(path, { method: init.method ?? (init.json !== undefined || init.body ? 'POST' : 'GET'), body: init.body ?? JSON.stringify(init.json) });
-  return { status: res.status, body: await res.json().catch(() => null) };
-}
+const send = sendAsAlice(t);
 
-async function all<T>(lines: AsyncIterable<T>): Promise<T[]> {
-  const out: T[] = [];
-  for await (const line of lines) out.push(line);
-  return out;
-}
 
 const val = async (p: P, objectId: string, digest: string) => (await t.alice.client.objRead({ project_id: p.id, object_id: objectId, digest })).obj.val as Record<string, unknown>;
 
@@ -60,7 +46,7 @@ describe('GET /v2/:entity/:project/scorers', () => {
     const p = fresh();
     await t.alice.client.scorerCreate({ entity: p.entity, project: p.project, name: 's', op_source_code: '1' });
     await t.alice.client.scorerCreate({ entity: p.entity, project: p.project, name: 's', description: 'v2', op_source_code: '2' });
-    const lines = (await all(t.alice.client.scorerList({ entity: p.entity, project: p.project }))).map((s) => ScorerReadRes.parse(s));
+    const lines = (await collect(t.alice.client.scorerList({ entity: p.entity, project: p.project }))).map((s) => ScorerReadRes.parse(s));
     expect(lines.map((s) => [s.version_index, s.description])).toEqual([[0, null], [1, 'v2']]);
     expect(lines[1]!.score_op).toMatch(/\/op\/s_score:/);
     expect((await send('/v2/bob-co/x/scorers')).status).toBe(403);
@@ -83,8 +69,8 @@ describe('DELETE /v2/:entity/:project/scorers/:object_id', () => {
     const p = fresh();
     await t.alice.client.scorerCreate({ entity: p.entity, project: p.project, name: 's', op_source_code: '1' });
     expect(await t.alice.client.scorerDelete({ entity: p.entity, project: p.project, object_id: 's' })).toEqual({ num_deleted: 1 });
-    expect(await all(t.alice.client.scorerList({ entity: p.entity, project: p.project }))).toEqual([]);
-    expect(await all(t.alice.client.opList({ entity: p.entity, project: p.project }))).toHaveLength(2);
+    expect(await collect(t.alice.client.scorerList({ entity: p.entity, project: p.project }))).toEqual([]);
+    expect(await collect(t.alice.client.opList({ entity: p.entity, project: p.project }))).toHaveLength(2);
     expect((await send(`${p.base}/scorers/s`, { method: 'DELETE' })).status).toBe(404);
     expect((await send('/v2/bob-co/x/scorers/s', { method: 'DELETE' })).status).toBe(403);
   });
@@ -117,7 +103,7 @@ describe('GET /v2/:entity/:project/models', () => {
   it('lists models with source and attributes (null when none)', async () => {
     const p = fresh();
     await t.alice.client.modelCreate({ entity: p.entity, project: p.project, name: 'a', source_code: 'src' });
-    const [line] = await all(t.alice.client.modelList({ entity: p.entity, project: p.project }));
+    const [line] = await collect(t.alice.client.modelList({ entity: p.entity, project: p.project }));
     expect(line).toMatchObject({ object_id: 'a', source_code: 'src', attributes: null });
     expect((await send(`${p.base}/models?limit=x`)).status).toBe(422);
     expect((await send('/v2/bob-co/x/models')).status).toBe(403);
@@ -140,7 +126,7 @@ describe('DELETE /v2/:entity/:project/models/:object_id', () => {
     const m = await t.alice.client.modelCreate({ entity: p.entity, project: p.project, name: 'a', source_code: '1' });
     await t.alice.client.modelCreate({ entity: p.entity, project: p.project, name: 'a', source_code: '2' });
     expect(await t.alice.client.modelDelete({ entity: p.entity, project: p.project, object_id: 'a', digests: [m.digest] })).toEqual({ num_deleted: 1 });
-    expect((await all(t.alice.client.modelList({ entity: p.entity, project: p.project }))).map((x) => x.version_index)).toEqual([1]);
+    expect((await collect(t.alice.client.modelList({ entity: p.entity, project: p.project }))).map((x) => x.version_index)).toEqual([1]);
     expect((await send(`${p.base}/models/a?digests=${m.digest}`, { method: 'DELETE' })).status).toBe(404);
     expect((await send('/v2/bob-co/x/models/a', { method: 'DELETE' })).status).toBe(403);
   });
@@ -182,7 +168,7 @@ describe('GET /v2/:entity/:project/evaluations', () => {
     const p = fresh();
     const { dataset } = await parts(p);
     await t.alice.client.evaluationCreate({ entity: p.entity, project: p.project, name: 'e', dataset, evaluation_name: 'nightly' });
-    const lines = (await all(t.alice.client.evaluationList({ entity: p.entity, project: p.project }))).map((e) => EvaluationReadRes.parse(e));
+    const lines = (await collect(t.alice.client.evaluationList({ entity: p.entity, project: p.project }))).map((e) => EvaluationReadRes.parse(e));
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatchObject({ name: 'e', dataset, scorers: [], trials: 1, evaluation_name: 'nightly', predict_and_score_op: expect.stringContaining('/op/e_predict_and_score:') });
     expect((await send(`${p.base}/evaluations?limit=x`)).status).toBe(422);

@@ -2,19 +2,13 @@
  * v2 ops and datasets over HTTP: stored as the SDKs store them (code in obj.py, rows in a
  * table), versioned like /obj/create, listed, read, deleted; 404, 422 and 403 answers.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DatasetReadRes, OpReadRes } from '../../contract/v2Objects.js';
 import { valueDigest } from '../domain/digests.js';
 import { fromPlain } from '../domain/losslessJson.js';
-import { startTestServer, type TestServer } from '../testing/testServer.js';
+import { collect, useTestServer } from '../testing/serverSuite.js';
 
-let t: TestServer;
-beforeAll(async () => {
-  t = await startTestServer();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestServer();
 
 let n = 0;
 /** A fresh project of alice's: its path parameters and its id. */
@@ -30,11 +24,6 @@ async function send(path: string, init: { method?: string; json?: unknown; body?
   return { status: res.status, body: text.includes('\n') ? text.trim().split('\n').map((l) => JSON.parse(l)) : JSON.parse(text || 'null') };
 }
 
-async function all<T>(lines: AsyncIterable<T>): Promise<T[]> {
-  const out: T[] = [];
-  for await (const line of lines) out.push(line);
-  return out;
-}
 
 const fileText = async (project_id: string, digest: string) => (await t.alice.client.fileContent({ project_id, digest })).text();
 
@@ -79,9 +68,9 @@ describe('GET /v2/:entity/:project/ops', () => {
       await t.alice.client.opCreate({ entity: p.entity, project: p.project, name, source_code: code });
     }
     await t.alice.client.datasetCreate({ entity: p.entity, project: p.project, name: 'not-an-op', rows: [] });
-    const ops = (await all(t.alice.client.opList({ entity: p.entity, project: p.project }))).map((o) => OpReadRes.parse(o));
+    const ops = (await collect(t.alice.client.opList({ entity: p.entity, project: p.project }))).map((o) => OpReadRes.parse(o));
     expect(ops.map((o) => [o.object_id, o.version_index, o.code])).toEqual([['a', 1, '2'], ['a', 0, '1'], ['b', 0, '1']]);
-    const page = await all(t.alice.client.opList({ entity: p.entity, project: p.project, limit: 1, offset: 1 }));
+    const page = await collect(t.alice.client.opList({ entity: p.entity, project: p.project, limit: 1, offset: 1 }));
     expect(page.map((o) => [o.object_id, o.version_index])).toEqual([['a', 0]]);
   });
 
@@ -154,9 +143,9 @@ describe('GET /v2/:entity/:project/datasets', () => {
     await t.alice.client.datasetCreate({ entity: p.entity, project: p.project, rows: [{ x: 1 }] });
     await t.alice.client.datasetCreate({ entity: p.entity, project: p.project, name: 'second', rows: [] });
     await t.alice.client.opCreate({ entity: p.entity, project: p.project, name: 'op' });
-    const lines = (await all(t.alice.client.datasetList({ entity: p.entity, project: p.project }))).map((d) => DatasetReadRes.parse(d));
+    const lines = (await collect(t.alice.client.datasetList({ entity: p.entity, project: p.project }))).map((d) => DatasetReadRes.parse(d));
     expect(lines.map((d) => [d.object_id, d.name])).toEqual([['Dataset', 'Dataset'], ['second', 'second']]);
-    expect(await all(t.alice.client.datasetList({ entity: p.entity, project: p.project, offset: 1 }))).toHaveLength(1);
+    expect(await collect(t.alice.client.datasetList({ entity: p.entity, project: p.project, offset: 1 }))).toHaveLength(1);
     expect((await send(`${p.base}/datasets?offset=-1`)).status).toBe(422);
     expect((await send('/v2/bob-co/x/datasets')).status).toBe(403);
   });
