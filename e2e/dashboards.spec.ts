@@ -86,4 +86,9 @@ test('dashboard charts follow the time range and a bucket opens its calls', asyn
   const figures = page.getByLabel('Statistics of these calls');
   await expect(figures).toContainText('33% errors');
   await expect(figures).toContainText(/p50 \d+ ms/);
+
+  // A filter /calls/stats cannot express (status) keeps the count and says why the rest is gone.
+  await page.goto(`/${project}/calls?f=${encodeURIComponent(JSON.stringify([['summary.weave.status', 'eq', 'error']]))}`);
+  await expect(page.getByText('3 traces')).toBeVisible();
+  await expect(page.getByText(/need a simpler filter/)).toBeVisible();
 });

@@ -5,6 +5,7 @@
  */
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
+import type { ReqOf } from '../../../contract/endpoints.js';
 import { formatDuration } from '../../lib/format.js';
 import { callStatsQueryOptions } from '../dashboards/dashboardQueries.js';
 import { toCallsStatsRequest } from './callsStatsRequest.js';
@@ -16,10 +17,15 @@ const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : n
 export function CallsStats({ projectId, view }: { projectId: string; view: CallsViewState }) {
   // "Now" moves only when the view changes, so the request (and its cache key) is stable.
   const req = useMemo(() => toCallsStatsRequest({ projectId, view, now: Date.now() }), [projectId, view]);
-  const stats = useQuery({ ...callStatsQueryOptions(req!), enabled: req !== null });
   if (req === null) {
     return <span className="muted small calls-stats">Error rate and latency need a simpler filter (time, op name)</span>;
   }
+  return <StatsFigures req={req} />;
+}
+
+/** The figures of one stats request. */
+function StatsFigures({ req }: { req: ReqOf<'callStats'> }) {
+  const stats = useQuery(callStatsQueryOptions(req));
   const bucket = stats.data?.call_buckets[0];
   if (!bucket) return null;
   const count = num(bucket.sum_call_count) ?? 0;
