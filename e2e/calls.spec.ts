@@ -64,9 +64,12 @@ test('trace roots only, op filter and a path column', async ({ signedInPage: pag
   await page.goto(`/${project}/calls`);
   await expect(page.getByText('10 traces')).toBeVisible();
 
+  // The toggle answers at once, and a second change made before the first lands keeps both.
   await page.getByLabel('Trace roots only').uncheck();
+  await page.getByLabel('Time range').selectOption({ label: 'Last 24 hours' });
   await expect(page.getByText('38 calls')).toBeVisible();
   await expect(page).toHaveURL(/roots=0/);
+  await expect(page).toHaveURL(/since=-24h/);
 
   await page.getByRole('button', { name: 'Filter', exact: true }).click();
   const filter = page.getByRole('group', { name: 'Filter 1' });

@@ -3,8 +3,7 @@
  * `?f=[["op_name","contains","llm"]]&sort=started_at:desc&cols=op,status,inputs.q&since=-24h&roots=0&live=1`.
  * Defaults are left out of the URL to keep links short.
  */
-import { useCallback, useMemo } from 'react';
-import { useSearchParams } from 'react-router-dom';
+import { useUrlView } from '../../lib/useUrlView.js';
 import { OP_LABELS, type FilterClause, type FilterOp } from './filterModel.js';
 
 /** The built-in columns, in their default order. */
@@ -81,16 +80,7 @@ export function writeCallsView(view: CallsViewState, params = new URLSearchParam
   return params;
 }
 
-/** The view plus an updater that writes a patch back into the URL. */
+/** The view plus an updater that writes a patch back into the URL (see useUrlView). */
 export function useCallsView(): [CallsViewState, (patch: Partial<CallsViewState>) => void] {
-  const [params, setParams] = useSearchParams();
-  const view = useMemo(() => readCallsView(params), [params]);
-  const update = useCallback(
-    (patch: Partial<CallsViewState>) => {
-      // Functional form: two quick updates in one tick must not overwrite each other.
-      setParams((prev) => writeCallsView({ ...readCallsView(prev), ...patch }, new URLSearchParams(prev)), { replace: true });
-    },
-    [setParams],
-  );
-  return [view, update];
+  return useUrlView(readCallsView, writeCallsView);
 }

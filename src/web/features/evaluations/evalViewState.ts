@@ -6,8 +6,6 @@
  *   (or `sort=value:scores.correct:asc:<run id>` for one run's values).
  * Defaults are left out to keep links short.
  */
-import { useCallback, useMemo } from 'react';
-import { useSearchParams } from 'react-router-dom';
 
 /** A sort key: a column id and a direction. */
 export interface ColumnSort {
@@ -103,15 +101,4 @@ function setAll(p: URLSearchParams, values: Record<string, string | null>): URLS
     else p.set(k, v);
   }
   return p;
-}
-
-/** A view read from the URL plus an updater that writes a patch back (replacing history). */
-export function useUrlView<V>(read: (p: URLSearchParams) => V, write: (v: V, p: URLSearchParams) => URLSearchParams): [V, (patch: Partial<V>) => void] {
-  const [params, setParams] = useSearchParams();
-  const view = useMemo(() => read(params), [read, params]);
-  const update = useCallback(
-    (patch: Partial<V>) => setParams((prev) => write({ ...read(prev), ...patch }, new URLSearchParams(prev)), { replace: true }),
-    [read, write, setParams],
-  );
-  return [view, update];
 }

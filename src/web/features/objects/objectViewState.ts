@@ -3,8 +3,7 @@
  * `version` absent means latest; `path` holds a ref's extra edges (`attr/rows/index/3`) to open
  * in the value; `against` is the other side of a comparison; `sort` orders a table's rows.
  */
-import { useCallback, useMemo } from 'react';
-import { useSearchParams } from 'react-router-dom';
+import { useUrlView, type UrlViewUpdateOptions } from '../../lib/useUrlView.js';
 import type { TableSort } from './tableQueries.js';
 
 /** An object page's view. */
@@ -43,13 +42,6 @@ export function writeObjectView(view: ObjectViewState, params = new URLSearchPar
 }
 
 /** The view plus an updater; `push` makes a history entry (a version pick), else it replaces. */
-export function useObjectView(): [ObjectViewState, (patch: Partial<ObjectViewState>, options?: { push?: boolean }) => void] {
-  const [params, setParams] = useSearchParams();
-  const view = useMemo(() => readObjectView(params), [params]);
-  const update = useCallback(
-    (patch: Partial<ObjectViewState>, options?: { push?: boolean }) =>
-      setParams((prev) => writeObjectView({ ...readObjectView(prev), ...patch }, new URLSearchParams(prev)), { replace: !options?.push }),
-    [setParams],
-  );
-  return [view, update];
+export function useObjectView(): [ObjectViewState, (patch: Partial<ObjectViewState>, options?: UrlViewUpdateOptions) => void] {
+  return useUrlView(readObjectView, writeObjectView);
 }

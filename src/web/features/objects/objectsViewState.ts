@@ -3,8 +3,7 @@
  * `?kind=dataset&q=qa&sort=versions:desc`. Defaults (all kinds, no search, most recently
  * updated first) are left out to keep links short.
  */
-import { useCallback, useMemo } from 'react';
-import { useSearchParams } from 'react-router-dom';
+import { useUrlView } from '../../lib/useUrlView.js';
 import { OBJECT_CATEGORIES, type ObjectCategory } from './objectFields.js';
 
 /** Columns the list sorts by (in the browser: the list is one request). */
@@ -41,14 +40,7 @@ export function writeObjectsView(view: ObjectsViewState, params = new URLSearchP
   return params;
 }
 
-/** The view plus an updater that writes a patch back into the URL. */
+/** The view plus an updater that writes a patch back into the URL (see useUrlView). */
 export function useObjectsView(): [ObjectsViewState, (patch: Partial<ObjectsViewState>) => void] {
-  const [params, setParams] = useSearchParams();
-  const view = useMemo(() => readObjectsView(params), [params]);
-  const update = useCallback(
-    (patch: Partial<ObjectsViewState>) =>
-      setParams((prev) => writeObjectsView({ ...readObjectsView(prev), ...patch }, new URLSearchParams(prev)), { replace: true }),
-    [setParams],
-  );
-  return [view, update];
+  return useUrlView(readObjectsView, writeObjectsView);
 }

@@ -3,8 +3,7 @@
  * `?sort=p99_turn_duration_ms:desc,turn_count:asc&after=-24h&before=2026-11-20T10:00:00.000Z&ids=t1,t2`.
  * Defaults (sort `last_updated:desc`, any time, every thread) are left out to keep links short.
  */
-import { useCallback, useMemo } from 'react';
-import { useSearchParams } from 'react-router-dom';
+import { useUrlView } from '../../lib/useUrlView.js';
 import { THREAD_SORT_FIELDS } from '../../../contract/threads.js';
 import { resolveDateTime } from '../calls/filterModel.js';
 import type { ThreadsListReq } from './threadQueries.js';
@@ -73,17 +72,9 @@ export function writeThreadsView(view: ThreadsViewState, params = new URLSearchP
   return params;
 }
 
-/** The view plus an updater that writes a patch back into the URL. */
+/** The view plus an updater that writes a patch back into the URL (see useUrlView). */
 export function useThreadsView(): [ThreadsViewState, (patch: Partial<ThreadsViewState>) => void] {
-  const [params, setParams] = useSearchParams();
-  const view = useMemo(() => readThreadsView(params), [params]);
-  const update = useCallback(
-    (patch: Partial<ThreadsViewState>) =>
-      // Functional form: two quick updates in one tick must not overwrite each other.
-      setParams((prev) => writeThreadsView({ ...readThreadsView(prev), ...patch }, new URLSearchParams(prev)), { replace: true }),
-    [setParams],
-  );
-  return [view, update];
+  return useUrlView(readThreadsView, writeThreadsView);
 }
 
 /** The `/threads/stream_query` request a view stands for (the list adds limit and offset). */
