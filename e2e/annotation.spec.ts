@@ -30,6 +30,12 @@ test('create a queue, add calls by selection, annotate them with the keyboard', 
   await expect(dialog).toBeHidden();
   const row = page.getByRole('row', { name: new RegExp(queueName) });
   await expect(row).toContainText('verdict, correct');
+  // The fields reviewers see live on the queue itself, not in an object of their own.
+  const created = [];
+  for await (const q of api.annotationQueuesQuery({ project_id: project, name: queueName })) created.push(q);
+  expect(created.map((q) => q.display_fields)).toEqual([['inputs', 'output']]);
+  const { objs } = await api.objsQuery({ project_id: project, filter: { latest_only: true } });
+  expect(objs.map((o) => o.object_id).sort()).toEqual(['correct', 'verdict']);
   await expect(row.getByRole('progressbar')).toHaveAttribute('aria-valuenow', '0');
 
   // Three calls, selected in the Calls table.

@@ -18,6 +18,10 @@ export const AnnotationQueueSchema = z.object({
   name: z.string(),
   description: z.string(),
   scorer_refs: z.array(z.string()).describe('weave:/// refs to the AnnotationSpec objects reviewers fill in'),
+  display_fields: z
+    .array(z.string())
+    .nullable()
+    .describe('Weft: call paths reviewers see, e.g. inputs.prompt; null when none were chosen (items then use their own)'),
   created_at: z.string(),
   created_by: z.string(),
   updated_at: z.string(),
@@ -49,6 +53,8 @@ export type AnnotationQueueItemSchema = z.infer<typeof AnnotationQueueItemSchema
 const QueuePath = { project_id: ProjectId, queue_id: z.string().min(1) };
 const QueueRes = z.object({ queue: AnnotationQueueSchema });
 const wbUserId = z.string().nullish().describe('Ignored: the server sets the authenticated user');
+/** A Weft extension: Weave clients neither send nor read it. */
+const displayFields = z.array(z.string()).nullish();
 
 // POST /annotation_queues
 export const AnnotationQueueCreateReq = z.object({
@@ -56,6 +62,7 @@ export const AnnotationQueueCreateReq = z.object({
   name: z.string().min(1),
   scorer_refs: z.array(z.string()),
   description: z.string().nullish().describe('Default ""'),
+  display_fields: displayFields.describe('Weft: call paths reviewers see; default null (none chosen)'),
   wb_user_id: wbUserId,
 });
 export const AnnotationQueueCreateRes = z.object({ id: z.string() });
@@ -88,6 +95,7 @@ export const AnnotationQueueUpdateReq = z.object({
   name: z.string().min(1).nullish(),
   description: z.string().nullish(),
   scorer_refs: z.array(z.string()).nullish().describe('Replaces the list when given'),
+  display_fields: displayFields.describe('Weft: replaces the list when given'),
   wb_user_id: wbUserId,
 });
 export const AnnotationQueueUpdateRes = QueueRes;

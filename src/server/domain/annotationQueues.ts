@@ -72,6 +72,7 @@ export const toQueueSchema = (q: QueueRecord): AnnotationQueueSchema => ({
   name: q.name,
   description: q.description,
   scorer_refs: q.scorerRefs,
+  display_fields: q.displayFields,
   created_at: formatMicros(q.createdAt),
   created_by: q.createdBy,
   updated_at: formatMicros(q.updatedAt),

@@ -50,6 +50,16 @@ describe('POST /annotation_queues', () => {
     const { queue } = await t.alice.client.annotationQueueRead({ project_id: P, queue_id: id });
     expect(queue).toMatchObject({ id, project_id: P, name: 'Errors', description: '', scorer_refs: ['weave:///x/y/object/q:d'], created_by: 'alice', deleted_at: null });
     expect(queue.updated_at).toBe(queue.created_at);
+    expect(AnnotationQueueSchema.parse(queue).display_fields).toBeNull();
+  });
+
+  it('keeps the display fields chosen for the queue (a Weft extension)', async () => {
+    const id = await create('With fields', { display_fields: ['inputs.q', 'output'] });
+    const { queue } = await t.alice.client.annotationQueueRead({ project_id: P, queue_id: id });
+    expect(AnnotationQueueSchema.parse(queue).display_fields).toEqual(['inputs.q', 'output']);
+    const listed: unknown[] = [];
+    for await (const q of t.alice.client.annotationQueuesQuery({ project_id: P, name: 'With fields' })) listed.push(q.display_fields);
+    expect(listed).toEqual([['inputs.q', 'output']]);
   });
 
   it('answers 422 without name or scorer_refs, 403 in another entity, 401 without credentials', async () => {
@@ -111,6 +121,15 @@ describe('PUT /annotation_queues/:queue_id', () => {
     expect(queue).toMatchObject({ name: 'After', description: 'keep me', scorer_refs: ['b', 'c'], created_at: before.created_at, deleted_at: null });
     expect(queue.updated_at > before.updated_at).toBe(true);
     expect((await t.alice.client.annotationQueueRead({ project_id: P, queue_id: id })).queue).toEqual(queue);
+  });
+
+  it('replaces display_fields when given and keeps them when null or absent', async () => {
+    const id = await create('Fields', { display_fields: ['inputs'] });
+    const update = (display_fields?: string[] | null) => t.alice.client.annotationQueueUpdate({ project_id: P, queue_id: id, display_fields });
+    expect((await update(['inputs.q', 'output.answer'])).queue.display_fields).toEqual(['inputs.q', 'output.answer']);
+    expect((await update(null)).queue.display_fields).toEqual(['inputs.q', 'output.answer']);
+    expect((await update()).queue.display_fields).toEqual(['inputs.q', 'output.answer']);
+    expect((await update([])).queue.display_fields).toEqual([]);
   });
 
   it('answers 404 for an unknown queue and 403 for bob', async () => {

@@ -32,7 +32,7 @@ export const annotationQueueRoutes = defineRoutes({
       const id = uuidv7();
       await store.annotationQueues.createQueue({
         projectId: req.project_id, id, name: req.name, description: req.description ?? '', scorerRefs: req.scorer_refs,
-        createdBy: user.username, createdAt: now, updatedAt: now,
+        displayFields: req.display_fields ?? null, createdBy: user.username, createdAt: now, updatedAt: now,
       });
       return { id };
     },
@@ -65,7 +65,7 @@ export const annotationQueueRoutes = defineRoutes({
     handler: async (req, { store }) => {
       const queue = await store.annotationQueues.updateQueue({
         projectId: req.project_id, queueId: req.queue_id, name: req.name ?? undefined, description: req.description ?? undefined,
-        scorerRefs: req.scorer_refs ?? undefined, updatedAt: nowMicros(),
+        scorerRefs: req.scorer_refs ?? undefined, displayFields: req.display_fields ?? undefined, updatedAt: nowMicros(),
       });
       if (!queue) throw queueNotFound(req.queue_id);
       return { queue: toQueueSchema(queue) };

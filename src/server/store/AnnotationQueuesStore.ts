@@ -18,6 +18,8 @@ export interface QueueRecord {
   name: string;
   description: string;
   scorerRefs: string[];
+  /** Call paths reviewers see; null when none were chosen. */
+  displayFields: string[] | null;
   createdBy: string;
   createdAt: number;
   updatedAt: number;
@@ -80,6 +82,7 @@ export interface QueueUpdate {
   name?: string;
   description?: string;
   scorerRefs?: string[];
+  displayFields?: string[];
   updatedAt: number;
 }
 

@@ -36,8 +36,8 @@ export function describeAnnotationQueuesConformance(open: OpenStore): void {
   describe('AnnotationQueuesStore conformance', () => {
     let store: Store;
     let close: () => Promise<void>;
-    const queue = (id: string, name: string, at: number) => store.annotationQueues.createQueue({
-      projectId: P, id, name, description: '', scorerRefs: [`weave:///${P}/object/q:d`], createdBy: 'alice', createdAt: T0 + at, updatedAt: T0 + at,
+    const queue = (id: string, name: string, at: number, displayFields: string[] | null = null) => store.annotationQueues.createQueue({
+      projectId: P, id, name, description: '', scorerRefs: [`weave:///${P}/object/q:d`], displayFields, createdBy: 'alice', createdAt: T0 + at, updatedAt: T0 + at,
     });
     const items = (queueId: string, over: Partial<Parameters<Store['annotationQueues']['queryItems']>[0]> = {}) =>
       store.annotationQueues.queryItems({ projectId: P, queueId, sortBy: [], includePosition: false, ...over });
@@ -56,7 +56,7 @@ export function describeAnnotationQueuesConformance(open: OpenStore): void {
       await store.calls.deleteCalls({ projectId: P, ids: ['gone'], deletedAt: T0 });
       await queue('q1', 'Errors to review', 1);
       await queue('q2', 'tone CHECK', 2);
-      await queue('q3', 'other', 2);
+      await queue('q3', 'other', 2, ['inputs.prompt', 'output']);
     });
     afterAll(() => close());
 
@@ -78,6 +78,20 @@ export function describeAnnotationQueuesConformance(open: OpenStore): void {
       const updated = await store.annotationQueues.updateQueue({ projectId: P, queueId: 'q3', description: 'about tone', updatedAt: T0 + 9 });
       expect(updated).toMatchObject({ name: 'other', description: 'about tone', updatedAt: T0 + 9, createdAt: T0 + 2 });
       expect(await store.annotationQueues.updateQueue({ projectId: 'acme/other', queueId: 'q3', name: 'x', updatedAt: T0 })).toBeNull();
+    });
+
+    it('keeps the display fields chosen for a queue, null when none were', async () => {
+      expect(await store.annotationQueues.readQueue({ projectId: P, queueId: 'q1' })).toMatchObject({ displayFields: null });
+      expect(await store.annotationQueues.readQueue({ projectId: P, queueId: 'q3' })).toMatchObject({ displayFields: ['inputs.prompt', 'output'] });
+      // Left alone by an update that does not name them, replaced by one that does.
+      expect(await store.annotationQueues.updateQueue({ projectId: P, queueId: 'q3', name: 'other', updatedAt: T0 + 10 })).toMatchObject({
+        displayFields: ['inputs.prompt', 'output'],
+      });
+      const updated = await store.annotationQueues.updateQueue({ projectId: P, queueId: 'q3', displayFields: ['inputs.q'], updatedAt: T0 + 11 });
+      expect(updated).toMatchObject({ displayFields: ['inputs.q'] });
+      const listed: (string[] | null)[] = [];
+      for await (const q of store.annotationQueues.queryQueues({ projectId: P, sortBy: [{ field: 'name', direction: 'asc' }] })) listed.push(q.displayFields);
+      expect(listed).toEqual([null, ['inputs.q'], null]);
     });
 
     it('adds each found call once, copying its fields, and counts calls already queued', async () => {

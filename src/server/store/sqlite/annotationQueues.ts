@@ -31,6 +31,7 @@ interface QueueRow {
   name: string;
   description: string;
   scorer_refs: string;
+  display_fields: string | null;
   created_by: string;
   created_at: number;
   updated_at: number;
@@ -52,6 +53,7 @@ const queueFromRow = (r: QueueRow): QueueRecord => ({
   name: r.name,
   description: r.description,
   scorerRefs: JSON.parse(r.scorer_refs) as string[],
+  displayFields: r.display_fields === null ? null : (JSON.parse(r.display_fields) as string[]),
   createdBy: r.created_by,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
@@ -82,9 +84,12 @@ export class SqliteAnnotationQueuesStore implements AnnotationQueuesStore {
     this.#db.transaction(() => {
       this.#db.run(PROJECT_SQL, [q.projectId, q.projectId.split('/')[0], q.createdAt]);
       this.#db.run(
-        `INSERT INTO annotation_queues (project_id, id, name, description, scorer_refs, created_by, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-        [q.projectId, q.id, q.name, q.description, JSON.stringify(q.scorerRefs), q.createdBy, q.createdAt, q.updatedAt],
+        `INSERT INTO annotation_queues (project_id, id, name, description, scorer_refs, display_fields, created_by, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        [
+          q.projectId, q.id, q.name, q.description, JSON.stringify(q.scorerRefs), q.displayFields && JSON.stringify(q.displayFields),
+          q.createdBy, q.createdAt, q.updatedAt,
+        ],
       );
     });
   }
@@ -118,6 +123,7 @@ export class SqliteAnnotationQueuesStore implements AnnotationQueuesStore {
         ['name', req.name],
         ['description', req.description],
         ['scorer_refs', req.scorerRefs && JSON.stringify(req.scorerRefs)],
+        ['display_fields', req.displayFields && JSON.stringify(req.displayFields)],
       ];
       for (const [column, value] of changes) {
         if (value === undefined) continue;

@@ -13,8 +13,8 @@ import { Spinner } from '../../components/ui/Spinner.js';
 import { formatInteger } from '../../lib/format.js';
 import type { CallsListReq } from '../calls/callQueries.js';
 import { ADD_BATCH, addCallsToQueue, type AddProgress, type CallSource } from './addCallsToQueue.js';
-import { annotationKeys, queuesQueryOptions, queueViewQueryOptions, type Queue } from './annotationQueries.js';
-import { shownFields } from './queueView.js';
+import { annotationKeys, queuesQueryOptions, type Queue } from './annotationQueries.js';
+import { shownFields } from './displayFields.js';
 import './annotation.css';
 
 /** Props: the calls view's request and total, and the selected call ids. */
@@ -123,8 +123,7 @@ function QueueChoice(props: {
   const { projectId, busy } = props;
   const { data: queues, isPending } = useQuery(queuesQueryOptions(projectId));
   const queue = queues?.find((q) => q.id === props.queueId) ?? queues?.[0];
-  const view = useQuery({ ...queueViewQueryOptions({ projectId, queueId: queue?.id ?? '' }), enabled: !!queue });
-  const fields = shownFields(view.data);
+  const fields = shownFields(queue?.display_fields);
   if (isPending) return <Spinner showLabel label="Loading queues" />;
   if (!queues || queues.length === 0) {
     return (
@@ -154,7 +153,7 @@ function QueueChoice(props: {
           Stop
         </button>
       ) : (
-        <button type="button" className="button primary wide" disabled={!queue || view.isPending || props.count === 0} onClick={() => queue && props.onStart(queue, fields)}>
+        <button type="button" className="button primary wide" disabled={!queue || props.count === 0} onClick={() => queue && props.onStart(queue, fields)}>
           Add {formatInteger(props.count)} {props.count === 1 ? 'call' : 'calls'}
         </button>
       )}

@@ -1,7 +1,7 @@
 /** Which call fields reviewers see (`inputs.messages`, `output`, ...): removable chips plus a path input. */
 import { useState } from 'react';
 import { FieldPathInput } from '../calls/FieldPathInput.js';
-import { normalizeFields } from './queueView.js';
+import { normalizeFields } from './displayFields.js';
 
 /** Props: the project (for path suggestions) and the controlled list. */
 export interface DisplayFieldsEditorProps {

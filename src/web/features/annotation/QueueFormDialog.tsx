@@ -3,16 +3,16 @@
  * written inline) and the call fields reviewers see. Editing loads the queue's current
  * questions and fields first.
  */
-import { useSuspenseQueries } from '@tanstack/react-query';
+import { useSuspenseQuery } from '@tanstack/react-query';
 import { Suspense, useState, type FormEvent } from 'react';
 import { describeError } from '../../components/ui/ErrorState.js';
 import { Spinner } from '../../components/ui/Spinner.js';
-import { queueFieldsQueryOptions, queueViewQueryOptions, type Queue } from './annotationQueries.js';
+import { queueFieldsQueryOptions, type Queue } from './annotationQueries.js';
 import { DisplayFieldsEditor } from './DisplayFieldsEditor.js';
+import { DEFAULT_DISPLAY_FIELDS } from './displayFields.js';
 import { ModalDialog } from './ModalDialog.js';
 import { QuestionList } from './QuestionList.js';
 import { useSaveQueue, type QueueDraft } from './queueMutations.js';
-import { DEFAULT_DISPLAY_FIELDS } from './queueView.js';
 
 /** Props: the project, the queue to edit (null: a new one), and what happens after. */
 export interface QueueFormDialogProps {
@@ -45,14 +45,12 @@ export function QueueFormDialog({ projectId, queue, onClose, onSaved }: QueueFor
 
 /** Loads an existing queue's questions and fields into the form. */
 function EditQueueForm({ projectId, queue, onClose, onSaved }: { projectId: string; queue: Queue; onClose: () => void; onSaved: (id: string) => void }) {
-  const [{ data: fields }, { data: view }] = useSuspenseQueries({
-    queries: [queueFieldsQueryOptions(queue.scorer_refs), queueViewQueryOptions({ projectId, queueId: queue.id })],
-  });
+  const { data: fields } = useSuspenseQuery(queueFieldsQueryOptions(queue.scorer_refs));
   const initial: QueueDraft = {
     name: queue.name,
     description: queue.description,
     fields: fields.map((field) => ({ type: 'existing', field })),
-    displayFields: view ?? DEFAULT_DISPLAY_FIELDS,
+    displayFields: queue.display_fields ?? DEFAULT_DISPLAY_FIELDS,
   };
   return <QueueForm projectId={projectId} queueId={queue.id} initial={initial} onClose={onClose} onSaved={onSaved} />;
 }

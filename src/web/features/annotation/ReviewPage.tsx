@@ -17,13 +17,12 @@ import {
   queueFieldsQueryOptions,
   queueItemsQueryOptions,
   queueQueryOptions,
-  queueViewQueryOptions,
   type MyAnswer,
   type QueueItem,
 } from './annotationQueries.js';
 import { CompletionBar } from './CompletionBar.js';
 import { ItemReview, type Answer } from './ItemReview.js';
-import { shownFields } from './queueView.js';
+import { shownFields } from './displayFields.js';
 import { answersOnCall, myItemStates, nextUnfinished, resumeIndex } from './reviewModel.js';
 import { ShortcutHelp } from './ShortcutHelp.js';
 import { useReviewKeys } from './useReviewKeys.js';
@@ -43,11 +42,10 @@ export function ReviewPage() {
   const queryClient = useQueryClient();
   const [search, setSearch] = useSearchParams();
   const { data: user } = useSuspenseQuery(whoamiQueryOptions());
-  const [{ data: queue }, { data: items }, { data: view }, { data: answers }] = useSuspenseQueries({
+  const [{ data: queue }, { data: items }, { data: answers }] = useSuspenseQueries({
     queries: [
       queueQueryOptions({ projectId, queueId }),
       queueItemsQueryOptions({ projectId, queueId }),
-      queueViewQueryOptions({ projectId, queueId }),
       myAnswersQueryOptions({ projectId, queueId, user: user.username }),
     ],
   });
@@ -81,7 +79,7 @@ export function ReviewPage() {
   };
   const toggleHelp = () => setHelpOpen((o) => !o);
 
-  const paths = shownFields(view, item?.display_fields);
+  const paths = shownFields(queue.display_fields, item?.display_fields);
   const queuesUrl = `/${entity}/${project}/annotation`;
 
   return (

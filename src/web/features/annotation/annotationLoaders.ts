@@ -12,7 +12,6 @@ import {
   queueQueryOptions,
   queuesQueryOptions,
   queueStatsQueryOptions,
-  queueViewQueryOptions,
 } from './annotationQueries.js';
 
 /** Prefetches only: the pages read the cache and report failures themselves. */
@@ -36,7 +35,6 @@ export function reviewLoader(queryClient: QueryClient) {
     const queueId = params.queueId ?? '';
     void queryClient.ensureQueryData(queueQueryOptions({ projectId, queueId })).then((q) => queryClient.prefetchQuery(queueFieldsQueryOptions(q.scorer_refs)), ignore);
     void queryClient.prefetchQuery(queueItemsQueryOptions({ projectId, queueId }));
-    void queryClient.prefetchQuery(queueViewQueryOptions({ projectId, queueId }));
     void queryClient.ensureQueryData(whoamiQueryOptions()).then((u) => queryClient.prefetchQuery(myAnswersQueryOptions({ projectId, queueId, user: u.username })), ignore);
     return null;
   };

@@ -1,14 +1,13 @@
 /**
  * Annotation data through react-query: a project's queues and their stats, one queue, its
- * items, its questions (AnnotationSpec objects, resolved through their refs), the fields its
- * reviewers see, and what the signed-in reviewer already answered. Keys nest by project, so
- * `invalidateQueries({queryKey: annotationKeys.project(id)})` refreshes everything.
+ * items, its questions (AnnotationSpec objects, resolved through their refs), and what the
+ * signed-in reviewer already answered. Keys nest by project, so `invalidateQueries({queryKey:
+ * annotationKeys.project(id)})` refreshes everything.
  */
 import { queryOptions } from '@tanstack/react-query';
 import type { AnnotationQueueItemSchema, AnnotationQueueSchema } from '../../../contract/annotationQueues.js';
 import { api, collect } from '../../lib/api.js';
 import { toQueueField, type QueueField } from './annotationSpec.js';
-import { readQueueView } from './queueView.js';
 
 /** A queue as listed. */
 export type Queue = AnnotationQueueSchema;
@@ -30,7 +29,6 @@ export const annotationKeys = {
   stats: (projectId: string, queueIds: string[]) => [...annotationKeys.project(projectId), 'stats', queueIds] as const,
   queue: (projectId: string, queueId: string) => [...annotationKeys.project(projectId), 'queue', queueId] as const,
   items: (projectId: string, queueId: string) => [...annotationKeys.queue(projectId, queueId), 'items'] as const,
-  view: (projectId: string, queueId: string) => [...annotationKeys.queue(projectId, queueId), 'view'] as const,
   mine: (projectId: string, queueId: string, user: string) => [...annotationKeys.queue(projectId, queueId), 'mine', user] as const,
   specs: (projectId: string) => [...annotationKeys.project(projectId), 'specs'] as const,
   /** Refs name exact versions, so resolved specs never change: keyed outside any project. */
@@ -71,14 +69,6 @@ export function queueItemsQueryOptions({ projectId, queueId }: { projectId: stri
     queryKey: annotationKeys.items(projectId, queueId),
     queryFn: async ({ signal }) =>
       (await api.annotationQueueItemsQuery({ project_id: projectId, queue_id: queueId, include_position: true }, { signal })).items,
-  });
-}
-
-/** The call fields a queue's reviewers see (null: none chosen, use each item's own). */
-export function queueViewQueryOptions({ projectId, queueId }: { projectId: string; queueId: string }) {
-  return queryOptions({
-    queryKey: annotationKeys.view(projectId, queueId),
-    queryFn: ({ signal }) => readQueueView({ projectId, queueId, signal }),
   });
 }
 

@@ -1,13 +1,13 @@
 /**
  * Writing queues: create or edit one (its new questions become AnnotationSpec objects first,
- * then the queue points at them, then its reviewer fields are stored), and delete one. Each
+ * then the queue points at them and keeps its reviewer fields), and delete one. Each
  * mutation refreshes the project's annotation queries by key prefix.
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/api.js';
 import { annotationKeys } from './annotationQueries.js';
 import { buildSpecValue, objectRef, type FieldKind, type QueueField } from './annotationSpec.js';
-import { normalizeFields, writeQueueView } from './queueView.js';
+import { normalizeFields } from './displayFields.js';
 
 /** A question written in the queue form, not stored yet. */
 export interface SpecDraft {
@@ -27,7 +27,7 @@ export interface QueueDraft {
   displayFields: string[];
 }
 
-/** Stores new specs, then creates or updates the queue and its view; resolves to the queue id. */
+/** Stores new specs, then creates or updates the queue; resolves to the queue id. */
 export async function saveQueue({ projectId, queueId, draft }: { projectId: string; queueId: string | null; draft: QueueDraft }): Promise<string> {
   const refs: string[] = [];
   for (const entry of draft.fields) {
@@ -39,13 +39,17 @@ export async function saveQueue({ projectId, queueId, draft }: { projectId: stri
     const { digest } = await api.objCreate({ obj: { project_id: projectId, object_id: name, val: buildSpecValue({ name, description, kind }) } });
     refs.push(objectRef({ projectId, name, digest }));
   }
-  const common = { project_id: projectId, name: draft.name.trim(), description: draft.description.trim(), scorer_refs: refs };
-  const id = queueId ? (await api.annotationQueueUpdate({ ...common, queue_id: queueId })).queue.id : (await api.annotationQueueCreate(common)).id;
-  await writeQueueView({ projectId, queueId: id, displayFields: normalizeFields(draft.displayFields) });
-  return id;
+  const common = {
+    project_id: projectId,
+    name: draft.name.trim(),
+    description: draft.description.trim(),
+    scorer_refs: refs,
+    display_fields: normalizeFields(draft.displayFields),
+  };
+  return queueId ? (await api.annotationQueueUpdate({ ...common, queue_id: queueId })).queue.id : (await api.annotationQueueCreate(common)).id;
 }
 
-/** Create-or-edit mutation; refreshes queues, specs and the queue's view. */
+/** Create-or-edit mutation; refreshes the project's queues and specs. */
 export function useSaveQueue(projectId: string) {
   const queryClient = useQueryClient();
   return useMutation({

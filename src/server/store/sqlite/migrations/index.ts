@@ -366,4 +366,13 @@ export const migrations: Migration[] = [
       INSERT INTO stats_rollup_state VALUES (0);
     `,
   },
+  {
+    version: 7,
+    name: 'annotation queues keep the call fields reviewers see',
+    sql: `
+      -- A JSON array of call paths (inputs.prompt, output); NULL when none were chosen, as for
+      -- queues created before this column or by clients that do not know it.
+      ALTER TABLE annotation_queues ADD COLUMN display_fields TEXT;
+    `,
+  },
 ];
