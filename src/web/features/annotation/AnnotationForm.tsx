@@ -4,7 +4,8 @@
  * text box. Controlled: the values live in the item's review.
  */
 import type { KeyboardEvent } from 'react';
-import { allChoices, describeKind, type KeyChoice, type QueueField } from './annotationSpec.js';
+import { describeField } from '../../lib/annotationSpec.js';
+import { allChoices, type KeyChoice, type QueueField } from './queueFields.js';
 
 /** Values by spec ref: choice values, or the text typed so far. */
 export type Draft = ReadonlyMap<string, unknown>;
@@ -38,7 +39,7 @@ export function AnnotationForm({ fields, draft, onChange, onActivate, readOnly, 
           <div key={field.ref} className="question" data-question tabIndex={-1} onFocus={() => onActivate(i)}>
             <div className="question-head">
               <span className="question-name">{field.name}</span>
-              <span className="muted small">{describeKind(field.kind)}</span>
+              <span className="muted small">{describeField(field.kind)}</span>
             </div>
             {field.description && <p className="question-prompt">{field.description}</p>}
             {choices ? (
@@ -63,7 +64,7 @@ export function AnnotationForm({ fields, draft, onChange, onActivate, readOnly, 
                 aria-label={field.name}
                 value={String(draft.get(field.ref) ?? '')}
                 readOnly={readOnly}
-                placeholder={describeKind(field.kind)}
+                placeholder={describeField(field.kind)}
                 onChange={(e) => onChange(field.ref, e.target.value)}
               />
             )}

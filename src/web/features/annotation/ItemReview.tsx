@@ -13,7 +13,8 @@ import { formatDateTime } from '../../lib/format.js';
 import { callName, callStatus } from '../calls/callFields.js';
 import { callQueryOptions } from '../calls/callQueries.js';
 import type { QueueItem } from './annotationQueries.js';
-import { keyChoices, parseScore, type QueueField } from './annotationSpec.js';
+import { parseNumber } from '../../lib/annotationSpec.js';
+import { keyChoices, type QueueField } from './queueFields.js';
 import { AnnotationForm, focusQuestion } from './AnnotationForm.js';
 import { CallFields } from './CallFields.js';
 import type { MyState } from './reviewModel.js';
@@ -75,8 +76,8 @@ export function ItemReview(props: ItemReviewProps) {
     for (const f of fields) {
       const v = draft.get(f.ref);
       if (v === undefined || v === '') continue;
-      if (f.kind.kind === 'score' && typeof v === 'string') {
-        const parsed = parseScore(v, f.kind);
+      if (f.kind.kind === 'number' && typeof v === 'string') {
+        const parsed = parseNumber(v, f.kind);
         if ('error' in parsed) problems.set(f.ref, parsed.error);
         else answers.push({ annotation_ref: f.ref, value: parsed.value });
       } else answers.push({ annotation_ref: f.ref, value: v });

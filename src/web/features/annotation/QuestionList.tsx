@@ -2,7 +2,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { specsQueryOptions } from './annotationQueries.js';
-import { describeKind } from './annotationSpec.js';
+import { describeField } from '../../lib/annotationSpec.js';
 import type { FieldEntry } from './queueMutations.js';
 import { SpecEditor } from './SpecEditor.js';
 
@@ -40,7 +40,7 @@ export function QuestionList({ projectId, entries, onChange }: QuestionListProps
             <li key={entryName(e)} className="question-item">
               <span className="question-index muted">{i + 1}</span>
               <span className="mono">{entryName(e)}</span>
-              <span className="muted small ellipsis">{describeKind(e.type === 'existing' ? e.field.kind : e.draft.kind)}</span>
+              <span className="muted small ellipsis">{describeField(e.type === 'existing' ? e.field.kind : e.draft.kind)}</span>
               {e.type === 'new' && <span className="tag">new</span>}
               <span className="spacer" />
               <button type="button" className="button ghost icon small" aria-label={`Move ${entryName(e)} up`} disabled={i === 0} onClick={() => move(i, -1)}>
@@ -83,7 +83,7 @@ export function QuestionList({ projectId, entries, onChange }: QuestionListProps
             <option value="">{isPending ? 'Loading questions…' : available.length ? 'Add an existing question…' : 'No other questions in this project'}</option>
             {available.map((s) => (
               <option key={s.ref} value={s.ref}>
-                {s.name} — {describeKind(s.kind)}
+                {s.name} — {describeField(s.kind)}
               </option>
             ))}
           </select>

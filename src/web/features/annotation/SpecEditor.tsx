@@ -1,6 +1,6 @@
 /** The inline editor for a new question: its name, prompt and kind (yes/no, score, category, text). */
 import { useState } from 'react';
-import { SPEC_NAME_PATTERN, type FieldKind } from './annotationSpec.js';
+import { SPEC_NAME_PATTERN, type AnnotationField } from '../../lib/annotationSpec.js';
 import type { SpecDraft } from './queueMutations.js';
 
 type KindName = 'boolean' | 'score' | 'category' | 'text';
@@ -36,7 +36,7 @@ export function SpecEditor({ takenNames, onAdd, onCancel }: SpecEditorProps) {
   const [maxLength, setMaxLength] = useState('');
   const [error, setError] = useState<string | null>(null);
 
-  const build = (): FieldKind | string => {
+  const build = (): AnnotationField | string => {
     switch (kindName) {
       case 'boolean':
         return { kind: 'boolean' };
@@ -46,7 +46,7 @@ export function SpecEditor({ takenNames, onAdd, onCancel }: SpecEditorProps) {
         if ((lo !== null && !Number.isFinite(lo)) || (hi !== null && !Number.isFinite(hi))) return 'The range must be numbers';
         if (lo !== null && hi !== null && lo >= hi) return 'The minimum must be below the maximum';
         if (integer && ((lo !== null && !Number.isInteger(lo)) || (hi !== null && !Number.isInteger(hi)))) return 'Whole-number scores need whole-number bounds';
-        return { kind: 'score', min: lo, max: hi, integer };
+        return { kind: 'number', min: lo, max: hi, integer };
       }
       case 'category': {
         const list = parseOptions(options);

@@ -7,7 +7,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import type { AnnotationQueueItemSchema, AnnotationQueueSchema } from '../../../contract/annotationQueues.js';
 import { api, collect } from '../../lib/api.js';
-import { toQueueField, type QueueField } from './annotationSpec.js';
+import { toQueueField, type QueueField } from './queueFields.js';
 
 /** A queue as listed. */
 export type Queue = AnnotationQueueSchema;

@@ -4,16 +4,17 @@
  * mutation refreshes the project's annotation queries by key prefix.
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { buildSpecValue, objectRef, type AnnotationField } from '../../lib/annotationSpec.js';
 import { api } from '../../lib/api.js';
 import { annotationKeys } from './annotationQueries.js';
-import { buildSpecValue, objectRef, type FieldKind, type QueueField } from './annotationSpec.js';
 import { normalizeFields } from './displayFields.js';
+import type { QueueField } from './queueFields.js';
 
 /** A question written in the queue form, not stored yet. */
 export interface SpecDraft {
   name: string;
   description: string;
-  kind: FieldKind;
+  kind: AnnotationField;
 }
 
 /** One entry of the form's question list: an existing spec, or a new one. */
@@ -36,7 +37,7 @@ export async function saveQueue({ projectId, queueId, draft }: { projectId: stri
       continue;
     }
     const { name, description, kind } = entry.draft;
-    const { digest } = await api.objCreate({ obj: { project_id: projectId, object_id: name, val: buildSpecValue({ name, description, kind }) } });
+    const { digest } = await api.objCreate({ obj: { project_id: projectId, object_id: name, val: buildSpecValue({ name, description, field: kind }) } });
     refs.push(objectRef({ projectId, name, digest }));
   }
   const common = {

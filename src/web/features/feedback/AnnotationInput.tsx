@@ -4,7 +4,7 @@
  * categories save on click; numbers and text save with Enter or the Save button.
  */
 import { useState, type FormEvent } from 'react';
-import { checkValue, type AnnotationField } from './annotationSpecs.js';
+import { checkValue, type AnnotationField } from '../../lib/annotationSpec.js';
 import { formatFeedbackValue } from './feedbackModel.js';
 
 /** Props: the field, the viewer's current value (undefined: none) and what to do on save or clear. */

@@ -1,21 +1,13 @@
 /**
  * Annotation fields of a project: its AnnotationSpec objects (what the Weave SDKs create with
- * `weave.AnnotationSpec(...)`), read through `/objs/query` and turned into the four kinds of
- * input the dashboard offers, from each spec's JSON Schema `field_schema`:
- * boolean, number (with its range), category (an enum) and free text (with its length limit).
+ * `weave.AnnotationSpec(...)`), read through `/objs/query`, each with the input its
+ * `field_schema` asks for (parsed by lib/annotationSpec.ts).
  */
 import { queryOptions } from '@tanstack/react-query';
 import type { ObjSchema } from '../../../contract/objects.js';
+import { objectRef, parseFieldSchema, type AnnotationField } from '../../lib/annotationSpec.js';
 import { api } from '../../lib/api.js';
 import { feedbackKeys } from './feedbackQueries.js';
-
-/** How an annotation is entered. `unsupported`: a schema the dashboard cannot edit (shown read-only). */
-export type AnnotationField =
-  | { kind: 'boolean' }
-  | { kind: 'number'; integer: boolean; min: number | null; max: number | null }
-  | { kind: 'category'; options: string[] }
-  | { kind: 'text'; maxLength: number | null }
-  | { kind: 'unsupported' };
 
 /** One annotation spec, ready for an input. */
 export interface AnnotationSpec {
@@ -29,31 +21,6 @@ export interface AnnotationSpec {
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-const numOrNull = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
-
-/** The input kind for a JSON Schema. */
-export function fieldOf(schema: unknown): AnnotationField {
-  if (!isObj(schema)) return { kind: 'unsupported' };
-  if (Array.isArray(schema.enum) && schema.enum.every((o) => typeof o === 'string')) {
-    return { kind: 'category', options: schema.enum as string[] };
-  }
-  switch (schema.type) {
-    case 'boolean':
-      return { kind: 'boolean' };
-    case 'number':
-    case 'integer':
-      return {
-        kind: 'number',
-        integer: schema.type === 'integer',
-        min: numOrNull(schema.minimum),
-        max: numOrNull(schema.maximum),
-      };
-    case 'string':
-      return { kind: 'text', maxLength: numOrNull(schema.maxLength) };
-    default:
-      return { kind: 'unsupported' };
-  }
-}
 
 /** A spec object version as an AnnotationSpec; null when its value has no field schema. */
 export function specOf(obj: Pick<ObjSchema, 'project_id' | 'object_id' | 'digest' | 'val'>): AnnotationSpec | null {
@@ -62,24 +29,9 @@ export function specOf(obj: Pick<ObjSchema, 'project_id' | 'object_id' | 'digest
   return {
     name: obj.object_id,
     description: typeof description === 'string' && description ? description : null,
-    ref: `weave:///${obj.project_id}/object/${obj.object_id}:${obj.digest}`,
-    field: fieldOf(obj.val.field_schema),
+    ref: objectRef({ projectId: obj.project_id, name: obj.object_id, digest: obj.digest }),
+    field: parseFieldSchema(obj.val.field_schema),
   };
-}
-
-/** Why a typed value does not fit the field, or null when it does. */
-export function checkValue(field: AnnotationField, value: unknown): string | null {
-  if (field.kind === 'number') {
-    if (typeof value !== 'number' || !Number.isFinite(value)) return 'Enter a number';
-    if (field.integer && !Number.isInteger(value)) return 'Enter a whole number';
-    if (field.min !== null && value < field.min) return `At least ${field.min}`;
-    if (field.max !== null && value > field.max) return `At most ${field.max}`;
-  }
-  if (field.kind === 'text' && typeof value === 'string') {
-    if (value.trim() === '') return 'Enter some text';
-    if (field.maxLength !== null && value.length > field.maxLength) return `At most ${field.maxLength} characters`;
-  }
-  return null;
 }
 
 /** The project's annotation specs (latest versions), by name. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { compileClause } from '../calls/filterModel.js';
-import { fieldOf, specOf } from './annotationSpecs.js';
+import { specOf } from './annotationSpecs.js';
 import {
   annotationField, annotationNameOf, feedbackOfCall, groupReactions, notesOf, NOTE_FIELD, REACTION_FIELD, summarizeFeedback,
   type FeedbackRow,
@@ -51,14 +51,6 @@ describe('annotation fields', () => {
     expect(annotationField('quality')).toBe('feedback.[wandb.annotation.quality].payload.value');
     expect(annotationNameOf('feedback.[wandb.annotation.my.spec].payload.value')).toBe('my.spec');
     expect(annotationNameOf(REACTION_FIELD)).toBeNull();
-  });
-
-  it('reads the four kinds of field schema', () => {
-    expect(fieldOf({ type: 'boolean' })).toEqual({ kind: 'boolean' });
-    expect(fieldOf({ type: 'integer', minimum: 1, maximum: 5 })).toEqual({ kind: 'number', integer: true, min: 1, max: 5 });
-    expect(fieldOf({ type: 'string', enum: ['good', 'bad'] })).toEqual({ kind: 'category', options: ['good', 'bad'] });
-    expect(fieldOf({ type: 'string', maxLength: 20 })).toEqual({ kind: 'text', maxLength: 20 });
-    expect(fieldOf({ type: 'array' })).toEqual({ kind: 'unsupported' });
   });
 
   it('builds the ref annotation feedback points at', () => {
