@@ -39,7 +39,11 @@ test('dashboard charts follow the time range and a bucket opens its calls', asyn
   // share one hourly bucket whatever the minute is now.
   const now = Date.now();
   const fiveHoursAgo = Math.floor((now - 5 * HOUR) / HOUR) * HOUR + 10 * 60_000;
-  const recent = [now - 20 * 60_000, now - 19 * 60_000];
+  // Two recent calls a second apart inside one clock hour and inside the last hour, whatever
+  // the minute is now (the hour's first minutes fall back to ten minutes ago).
+  const hourStart = Math.floor(now / HOUR) * HOUR;
+  const recentAt = now - hourStart >= 2 * 60_000 ? hourStart + 30_000 : now - 10 * 60_000;
+  const recent = [recentAt, recentAt + 1000];
   const earlier = [0, 1, 2].map((i) => fiveHoursAgo + i * 1000);
   const daysAgo = [0, 1, 2, 3].map((i) => now - 3 * 24 * HOUR + i * 1000);
   await seedRoots(api, { projectId: project, times: [...recent, ...earlier, ...daysAgo], failEvery: 3 });
