@@ -76,7 +76,7 @@ test('a trace with thousands of calls loads in pages and stays navigable', async
   await expect(page.getByRole('complementary', { name: 'Call details' }).getByRole('tree', { name: 'Inputs' })).toContainText('2499');
 });
 
-test('a 10 MB payload opens quickly and expands lazily', async ({ signedInPage: page, api, project }) => {
+test('a 10 MB payload opens and expands lazily', async ({ signedInPage: page, api, project }) => {
   const traceId = randomUUID();
   const id = randomUUID();
   // 40,000 documents of ~250 bytes: about 10 MB of inputs.
@@ -92,10 +92,10 @@ test('a 10 MB payload opens quickly and expands lazily', async ({ signedInPage: 
   const inputs = page.getByRole('complementary', { name: 'Call details' }).getByRole('tree', { name: 'Inputs' });
   await expect(inputs).toContainText('40,000 items', { timeout: 15_000 });
 
-  const started = Date.now();
+  // Speed is measured in bench/, not asserted here; what must hold is that expanding renders
+  // only what is in view.
   await inputs.getByRole('button', { name: /documents/ }).click();
   await expect(inputs.getByRole('treeitem', { name: '0: {2 keys}', exact: true })).toBeVisible();
-  expect(Date.now() - started).toBeLessThan(2000);
   // Virtualized: the first 100 documents are open, but only those in view are in the DOM.
   expect(await inputs.getByRole('treeitem').count()).toBeLessThan(60);
   await inputs.evaluate((el) => (el.scrollTop = el.scrollHeight));
