@@ -5,6 +5,7 @@
 import { createColumnHelper, type ColumnDef } from '@tanstack/react-table';
 import { Link, useLocation, useParams } from 'react-router-dom';
 import { RefLink } from '../../components/refs/RefLink.js';
+import { selectionColumn } from '../../components/table/selectionColumn.js';
 import { NumberCell } from '../../components/table/NumberCell.js';
 import { TimestampCell } from '../../components/table/TimestampCell.js';
 import { ValueCell } from '../../components/table/ValueCell.js';
@@ -92,26 +93,7 @@ export const builtinColumns: Record<string, { label: string; sortField?: string;
 };
 
 /** The selection checkbox column; its header clears the selection. */
-export const selectColumn = col.display({
-  id: 'select',
-  size: 36,
-  enableSorting: false,
-  header: ({ table }) => {
-    const count = Object.keys(table.getState().rowSelection).length;
-    return (
-      <input
-        type="checkbox"
-        aria-label={count ? `Clear selection of ${count} calls` : 'No calls selected'}
-        checked={count > 0}
-        disabled={count === 0}
-        onChange={() => table.resetRowSelection()}
-      />
-    );
-  },
-  cell: ({ row }) => (
-    <input type="checkbox" aria-label={`Select ${callName(row.original)}`} checked={row.getIsSelected()} onChange={row.getToggleSelectedHandler()} />
-  ),
-});
+export const selectColumn: CallColumnDef = selectionColumn<Call>('calls', callName);
 
 const pathColumns = new Map<string, CallColumnDef>();
 

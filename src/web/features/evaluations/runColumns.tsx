@@ -4,6 +4,7 @@
  */
 import { createColumnHelper, type ColumnDef } from '@tanstack/react-table';
 import { Link, useParams } from 'react-router-dom';
+import { selectionColumn } from '../../components/table/selectionColumn.js';
 import { NumberCell } from '../../components/table/NumberCell.js';
 import { TimestampCell } from '../../components/table/TimestampCell.js';
 import { formatDuration, formatInteger } from '../../lib/format.js';
@@ -30,31 +31,7 @@ function RunLinkCell({ row }: { row: RunRow }) {
 const right = { align: 'right' } as const;
 
 /** The selection column: a checkbox per run; the header clears the selection. */
-export const selectColumn: RunColumnDef = col.display({
-  id: 'select',
-  size: 36,
-  enableSorting: false,
-  header: ({ table }) => {
-    const count = Object.keys(table.getState().rowSelection).length;
-    return (
-      <input
-        type="checkbox"
-        aria-label={count ? `Clear selection of ${count} runs` : 'No runs selected'}
-        checked={count > 0}
-        disabled={count === 0}
-        onChange={() => table.resetRowSelection()}
-      />
-    );
-  },
-  cell: ({ row }) => (
-    <input
-      type="checkbox"
-      aria-label={`Select run ${row.original.evaluationLabel} of ${row.original.modelLabel}`}
-      checked={row.getIsSelected()}
-      onChange={row.getToggleSelectedHandler()}
-    />
-  ),
-});
+export const selectColumn: RunColumnDef = selectionColumn<RunRow>('runs', (r) => `run ${r.evaluationLabel} of ${r.modelLabel}`);
 
 /** The fixed columns, in display order (after the selection column). */
 export const fixedRunColumns: RunColumnDef[] = [

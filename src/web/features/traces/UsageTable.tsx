@@ -1,18 +1,28 @@
-/** Tokens and cost per model, from `summary.usage` and `summary.weave.costs`. */
+/** Tokens and cost per model, for one call or (with a total row) for a whole trace. */
 import { formatCost, formatInteger } from '../../lib/format.js';
 import type { Call } from '../calls/callFields.js';
+import { traceUsage, type UsageTotals } from './traceUsage.js';
 
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-const n = (v: unknown) => (typeof v === 'number' ? v : 0);
-
-/** Usage table. */
-export function UsageTable({ call }: { call: Call }) {
-  const usage = isObj(call.summary?.usage) ? call.summary.usage : {};
-  const weave = isObj(call.summary?.weave) ? call.summary.weave : {};
-  const costs = isObj(weave.costs) ? weave.costs : {};
+function Row({ label, t, strong = false }: { label: string; t: UsageTotals; strong?: boolean }) {
+  const Cell = strong ? 'th' : 'td';
   return (
-    <table className="simple-table compact">
+    <tr>
+      <Cell className={strong ? undefined : 'mono'} scope="row">
+        {label}
+      </Cell>
+      <Cell className="num">{formatInteger(t.requests)}</Cell>
+      <Cell className="num">{formatInteger(t.prompt)}</Cell>
+      <Cell className="num">{formatInteger(t.completion)}</Cell>
+      <Cell className="num">{formatInteger(t.total)}</Cell>
+      <Cell className="num">{t.cost === null ? '—' : formatCost(t.cost)}</Cell>
+    </tr>
+  );
+}
+
+/** The per-model table; `total` adds an "All models" footer when there is more than one model. */
+export function UsageTotalsTable({ models, total, ariaLabel }: { models: (UsageTotals & { model: string })[]; total?: UsageTotals; ariaLabel?: string }) {
+  return (
+    <table className="simple-table compact" aria-label={ariaLabel}>
       <thead>
         <tr>
           <th>Model</th>
@@ -24,23 +34,20 @@ export function UsageTable({ call }: { call: Call }) {
         </tr>
       </thead>
       <tbody>
-        {Object.entries(usage).map(([model, u]) => {
-          const x = isObj(u) ? u : {};
-          const prompt = n(x.prompt_tokens) + n(x.input_tokens);
-          const completion = n(x.completion_tokens) + n(x.output_tokens);
-          const c = isObj(costs[model]) ? (costs[model] as Obj) : null;
-          return (
-            <tr key={model}>
-              <td className="mono">{model}</td>
-              <td className="num">{formatInteger(n(x.requests))}</td>
-              <td className="num">{formatInteger(prompt)}</td>
-              <td className="num">{formatInteger(completion)}</td>
-              <td className="num">{formatInteger(n(x.total_tokens) || prompt + completion)}</td>
-              <td className="num">{c ? formatCost(n(c.prompt_tokens_total_cost) + n(c.completion_tokens_total_cost)) : '—'}</td>
-            </tr>
-          );
-        })}
+        {models.map((m) => (
+          <Row key={m.model} label={m.model} t={m} />
+        ))}
       </tbody>
+      {total && models.length > 1 && (
+        <tfoot>
+          <Row label="All models" t={total} strong />
+        </tfoot>
+      )}
     </table>
   );
+}
+
+/** One call's own usage (`summary.usage`, costs from `summary.weave.costs`). */
+export function UsageTable({ call }: { call: Call }) {
+  return <UsageTotalsTable models={traceUsage([call]).models} />;
 }
