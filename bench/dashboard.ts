@@ -81,7 +81,7 @@ async function timeFirstRows(page: Page, url: string): Promise<number> {
 /** Scrolls until `rows` rows have been loaded (the table fetches pages as they come into view). */
 async function loadRows(page: Page, rows: number): Promise<void> {
   const table = page.locator('[role=table][aria-label=Calls]');
-  for (let top = 0; top <= rows * ROW_HEIGHT; top += 600 * ROW_HEIGHT / 10) {
+  for (let top = 0; top <= rows * ROW_HEIGHT; top += (600 * ROW_HEIGHT) / 10) {
     await table.evaluate((el, t) => (el.scrollTop = t), top);
     await page.waitForFunction(() => !document.querySelector('[role=table][aria-label=Calls] [aria-busy]'), undefined, { timeout: 30_000 });
   }
@@ -116,7 +116,10 @@ async function addStaticTwin(page: Page, rows: number): Promise<void> {
  * Scrolls through `rows` loaded rows, `step` px per frame; returns each frame's duration in ms.
  * The page script is a string: tsx's name helpers must not leak into the browser.
  */
-async function scrollFrames(page: Page, { label, rows, step, frames = 0 }: { label: string; rows: number; step: number; frames?: number }): Promise<number[]> {
+async function scrollFrames(
+  page: Page,
+  { label, rows, step, frames = 0 }: { label: string; rows: number; step: number; frames?: number },
+): Promise<number[]> {
   // With `frames`, scrolling wraps to the top until that many frames were drawn.
   return page.evaluate(`new Promise((resolve) => {
     const el = document.querySelector('[role=table][aria-label=${label}]');
@@ -151,7 +154,9 @@ async function main(): Promise<void> {
   const unthrottled = await chromium.launch({ executablePath, args: [...args, '--disable-gpu-vsync', '--disable-frame-rate-limit'] });
   try {
     const seedMs = await seed(server.url);
-    console.log(`\nSeeded ${CALLS.toLocaleString()} calls in ${(seedMs / 1000).toFixed(1)} s (${Math.round(CALLS / (seedMs / 1000)).toLocaleString()} calls/s)`);
+    console.log(
+      `\nSeeded ${CALLS.toLocaleString()} calls in ${(seedMs / 1000).toFixed(1)} s (${Math.round(CALLS / (seedMs / 1000)).toLocaleString()} calls/s)`,
+    );
 
     const views = [
       { name: 'all calls (roots=0)', path: `/${PROJECT}/calls?roots=0` },
@@ -170,7 +175,9 @@ async function main(): Promise<void> {
         await page.context().close();
       }
       const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[2]!;
-      console.log(`  ${view.name.padEnd(24)} cold median ${med(cold)} ms (max ${Math.max(...cold)}), warm median ${med(warm)} ms (max ${Math.max(...warm)})`);
+      console.log(
+        `  ${view.name.padEnd(24)} cold median ${med(cold)} ms (max ${Math.max(...cold)}), warm median ${med(warm)} ms (max ${Math.max(...warm)})`,
+      );
     }
 
     const rows = 10_000;
@@ -193,11 +200,20 @@ async function main(): Promise<void> {
     for (const rowsPerFrame of steps) results.push(await scrollFrames(page, { label: 'Calls', rows, step: rowsPerFrame * ROW_HEIGHT }));
     await addStaticTwin(page, 400);
     for (const [i, rowsPerFrame] of steps.entries()) {
-      const baseline = await scrollFrames(page, { label: 'Static', rows: 400, step: rowsPerFrame * ROW_HEIGHT, frames: results[i]!.length });
+      const baseline = await scrollFrames(page, {
+        label: 'Static',
+        rows: 400,
+        step: rowsPerFrame * ROW_HEIGHT,
+        frames: results[i]!.length,
+      });
       const app = results[i]!;
       console.log(`  ${String(rowsPerFrame).padStart(2)} rows/frame  dashboard (${app.length} frames): ${describe(app)}`);
       console.log(`                static HTML, no JS (limit, ${baseline.length} frames): ${describe(baseline)}`);
-      const med = (xs: number[]) => percentile([...xs].sort((a, b) => a - b), 0.5);
+      const med = (xs: number[]) =>
+        percentile(
+          [...xs].sort((a, b) => a - b),
+          0.5,
+        );
       console.log(`                median ratio dashboard/limit: ${(med(app) / med(baseline)).toFixed(2)}`);
     }
     await page.context().close();

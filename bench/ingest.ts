@@ -84,11 +84,16 @@ function makeCall(i: number, traceId: string, parentId: string | null): [BatchIt
               {
                 index: 0,
                 finish_reason: 'stop',
-                message: { role: 'assistant', content: `Order #${100000 + i} shipped on Monday and is with the courier; it should arrive today before 6 pm.` },
+                message: {
+                  role: 'assistant',
+                  content: `Order #${100000 + i} shipped on Monday and is with the courier; it should arrive today before 6 pm.`,
+                },
               },
             ],
           },
-          summary: { usage: { 'gpt-4o-mini': { prompt_tokens: 52 + (i % 40), completion_tokens: 31, total_tokens: 83 + (i % 40), requests: 1 } } },
+          summary: {
+            usage: { 'gpt-4o-mini': { prompt_tokens: 52 + (i % 40), completion_tokens: 31, total_tokens: 83 + (i % 40), requests: 1 } },
+          },
         },
       },
     },
@@ -188,9 +193,21 @@ function benchRawInsert(batches: BatchItem[][]): number {
       for (let i = 0; i < batch.length; i += 2) {
         const s = (batch[i] as Extract<BatchItem, { mode: 'start' }>).req.start;
         const e = (batch[i + 1] as Extract<BatchItem, { mode: 'end' }>).req.end;
-        insert.run(PROJECT, s.id, s.trace_id, s.parent_id, s.op_name, 'openai.chat.completions.create',
-          parseIsoToMicros(s.started_at), JSON.stringify(s.attributes), JSON.stringify(s.inputs),
-          parseIsoToMicros(e.ended_at), JSON.stringify(e.output), JSON.stringify(e.summary), 'bench');
+        insert.run(
+          PROJECT,
+          s.id,
+          s.trace_id,
+          s.parent_id,
+          s.op_name,
+          'openai.chat.completions.create',
+          parseIsoToMicros(s.started_at),
+          JSON.stringify(s.attributes),
+          JSON.stringify(s.inputs),
+          parseIsoToMicros(e.ended_at),
+          JSON.stringify(e.output),
+          JSON.stringify(e.summary),
+          'bench',
+        );
       }
     })();
   }
@@ -202,7 +219,9 @@ function benchRawInsert(batches: BatchItem[][]): number {
 
 const batches = makeBatches();
 const bytesPerCall = JSON.stringify(batches[0]).length / (batches[0]!.length / 2);
-console.log(`Ingest: ${CALLS} calls of ~${Math.round(bytesPerCall)} bytes (start + end), ${BATCH_CALLS} calls per request, ${CONCURRENCY} requests in flight`);
+console.log(
+  `Ingest: ${CALLS} calls of ~${Math.round(bytesPerCall)} bytes (start + end), ${BATCH_CALLS} calls per request, ${CONCURRENCY} requests in flight`,
+);
 const rawRate = benchRawInsert(batches);
 console.log(`raw better-sqlite3 insert             : ${Math.round(rawRate).toLocaleString('en')} calls/s`);
 for (const workers of WORKER_COUNTS) {

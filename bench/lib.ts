@@ -20,9 +20,12 @@ export async function timeMedian(fn: () => Promise<unknown> | unknown, runs = 5)
 }
 
 /** Weft on `dataDir` on a free port (admin password "bench"), and a POST with JSON as the admin. */
-export async function startBenchServer(dataDir: string): Promise<{ server: RunningServer; post(path: string, body: unknown): Promise<Response> }> {
+export async function startBenchServer(
+  dataDir: string,
+): Promise<{ server: RunningServer; post(path: string, body: unknown): Promise<Response> }> {
   const server = await startServer(loadConfig({ WEFT_DATA_DIR: dataDir, WEFT_ADMIN_PASSWORD: 'bench', PORT: '0', WEFT_LOG_LEVEL: 'warn' }));
   const authorization = `Basic ${Buffer.from('admin:bench').toString('base64')}`;
-  const post = (path: string, body: unknown) => fetch(`${server.url}${path}`, { method: 'POST', headers: { authorization }, body: JSON.stringify(body) });
+  const post = (path: string, body: unknown) =>
+    fetch(`${server.url}${path}`, { method: 'POST', headers: { authorization }, body: JSON.stringify(body) });
   return { server, post };
 }

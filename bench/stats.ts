@@ -45,20 +45,50 @@ function* traces(): Generator<CallWrite> {
     const calls = [
       { id: root, parent: null, op: op('agent'), at: t, ms: 0, model: null },
       { id: `${root}-t`, parent: root, op: rng.pick(TOOLS), at: t + 5_000, ms: Math.round(rng.logRange(5, 5_000)), model: null },
-      { id: `${root}-l1`, parent: root, op: op('openai.chat.completions.create'), at: t + 9_000, ms: Math.round(rng.logRange(200, 30_000)), model: rng.pick(MODELS) },
+      {
+        id: `${root}-l1`,
+        parent: root,
+        op: op('openai.chat.completions.create'),
+        at: t + 9_000,
+        ms: Math.round(rng.logRange(200, 30_000)),
+        model: rng.pick(MODELS),
+      },
       { id: `${root}-l2`, parent: root, op: op('embed'), at: t + 12_000, ms: Math.round(rng.logRange(20, 2_000)), model: 'gpt-4o-mini' },
     ].slice(0, Math.min(4, CALLS - n));
     calls[0]!.ms = calls.reduce((m, c) => Math.max(m, c.ms), 0) + 50;
     for (const c of calls) {
       yield {
-        kind: 'start', projectId: PROJECT, id: c.id, traceId: root, parentId: c.parent, threadId: null, turnId: null, opName: c.op,
-        displayName: null, startedAt: c.at, attributesJson: '{}', inputsJson: '{"q":"where is my order?"}', otelDumpJson: null,
-        inputRefs: [], wbUserId: 'bench', wbRunId: null, wbRunStep: null,
+        kind: 'start',
+        projectId: PROJECT,
+        id: c.id,
+        traceId: root,
+        parentId: c.parent,
+        threadId: null,
+        turnId: null,
+        opName: c.op,
+        displayName: null,
+        startedAt: c.at,
+        attributesJson: '{}',
+        inputsJson: '{"q":"where is my order?"}',
+        otelDumpJson: null,
+        inputRefs: [],
+        wbUserId: 'bench',
+        wbRunId: null,
+        wbRunStep: null,
       };
-      const usage = c.model ? { [c.model]: { prompt_tokens: rng.int(50, 4_000), completion_tokens: rng.int(5, 800), requests: 1 } } : undefined;
+      const usage = c.model
+        ? { [c.model]: { prompt_tokens: rng.int(50, 4_000), completion_tokens: rng.int(5, 800), requests: 1 } }
+        : undefined;
       yield {
-        kind: 'end', projectId: PROJECT, id: c.id, endedAt: c.at + c.ms * 1000, exception: rng.chance(0.06) ? 'RateLimitError' : null,
-        outputJson: '"ok"', summaryJson: JSON.stringify(usage ? { usage } : {}), outputRefs: [], wbRunStepEnd: null,
+        kind: 'end',
+        projectId: PROJECT,
+        id: c.id,
+        endedAt: c.at + c.ms * 1000,
+        exception: rng.chance(0.06) ? 'RateLimitError' : null,
+        outputJson: '"ok"',
+        summaryJson: JSON.stringify(usage ? { usage } : {}),
+        outputRefs: [],
+        wbRunStepEnd: null,
       };
     }
   }
@@ -79,7 +109,9 @@ async function build(store: SqliteStore): Promise<void> {
   await store.calls.writeCalls(batch);
   written += batch.length / 2;
   const s = (performance.now() - t0) / 1000;
-  console.log(`\rBuilding: ${written.toLocaleString('en')} calls in ${s.toFixed(1)} s (${Math.round(written / s).toLocaleString('en')} calls/s, rollup included)`);
+  console.log(
+    `\rBuilding: ${written.toLocaleString('en')} calls in ${s.toFixed(1)} s (${Math.round(written / s).toLocaleString('en')} calls/s, rollup included)`,
+  );
 }
 
 /** The dashboard's request; the window is not aligned to 5 minutes, as `now − 30 days` is not. */
@@ -128,7 +160,9 @@ try {
     console.log(`${label.padEnd(44)} ${ms.toFixed(0).padStart(6)} ${(ms / plainMs).toFixed(2).padStart(9)}`);
   }
   const exactMs = await timeMedian(() => callStats(server.store, request(), { mode: 'exact' }), 3);
-  console.log(`${'same request, exact scan path (in process)'.padEnd(44)} ${exactMs.toFixed(0).padStart(6)} ${(exactMs / plainMs).toFixed(2).padStart(9)}`);
+  console.log(
+    `${'same request, exact scan path (in process)'.padEnd(44)} ${exactMs.toFixed(0).padStart(6)} ${(exactMs / plainMs).toFixed(2).padStart(9)}`,
+  );
   console.log(`\ndashboard request (30 days, auto buckets): ${timings[0]!.toFixed(0)} ms (goal: within 500 ms)`);
   raw.close();
   await server.close();

@@ -19,7 +19,11 @@ import { SqliteStore } from '../src/server/store/sqlite/SqliteStore.js';
 import { startBenchServer, timeMedian } from './lib.js';
 
 const { values } = parseArgs({
-  options: { threads: { type: 'string', default: '20000' }, turns: { type: 'string', default: '10' }, nested: { type: 'string', default: '4' } },
+  options: {
+    threads: { type: 'string', default: '20000' },
+    turns: { type: 'string', default: '10' },
+    nested: { type: 'string', default: '4' },
+  },
 });
 const THREADS = Number(values.threads);
 const TURNS = Number(values.turns);
@@ -34,16 +38,38 @@ function* turnCalls(thread: number): Generator<CallWrite> {
     // Durations vary per thread and turn so every percentile differs.
     const duration = 200_000 + ((thread * 7919 + turn * 104729) % 9_000) * 1000;
     const calls = [{ id: turnId, parent: null as string | null, start, end: start + duration }];
-    for (let n = 0; n < NESTED; n++) calls.push({ id: `${turnId}-${n}`, parent: turnId, start: start + n * 1000, end: start + duration - 1000 });
+    for (let n = 0; n < NESTED; n++)
+      calls.push({ id: `${turnId}-${n}`, parent: turnId, start: start + n * 1000, end: start + duration - 1000 });
     for (const c of calls) {
       yield {
-        kind: 'start', projectId: PROJECT, id: c.id, traceId: turnId, parentId: c.parent, threadId: `thread-${thread}`, turnId,
-        opName: c.parent ? 'llm' : 'chat_turn', displayName: null, startedAt: c.start, attributesJson: '{}',
-        inputsJson: `{"message":"turn ${turn} of thread ${thread}"}`, otelDumpJson: null, inputRefs: [], wbUserId: 'bench', wbRunId: null, wbRunStep: null,
+        kind: 'start',
+        projectId: PROJECT,
+        id: c.id,
+        traceId: turnId,
+        parentId: c.parent,
+        threadId: `thread-${thread}`,
+        turnId,
+        opName: c.parent ? 'llm' : 'chat_turn',
+        displayName: null,
+        startedAt: c.start,
+        attributesJson: '{}',
+        inputsJson: `{"message":"turn ${turn} of thread ${thread}"}`,
+        otelDumpJson: null,
+        inputRefs: [],
+        wbUserId: 'bench',
+        wbRunId: null,
+        wbRunStep: null,
       };
       yield {
-        kind: 'end', projectId: PROJECT, id: c.id, endedAt: c.end, exception: null, outputJson: '"ok"',
-        summaryJson: '{"usage":{"gpt-4o-mini":{"prompt_tokens":40,"completion_tokens":12,"total_tokens":52}}}', outputRefs: [], wbRunStepEnd: null,
+        kind: 'end',
+        projectId: PROJECT,
+        id: c.id,
+        endedAt: c.end,
+        exception: null,
+        outputJson: '"ok"',
+        summaryJson: '{"usage":{"gpt-4o-mini":{"prompt_tokens":40,"completion_tokens":12,"total_tokens":52}}}',
+        outputRefs: [],
+        wbRunStepEnd: null,
       };
     }
   }
@@ -60,7 +86,8 @@ async function build(store: SqliteStore): Promise<void> {
       await store.calls.writeCalls(batch);
       written += batch.length / 2;
       batch = [];
-      if (written % 100_000 === 0 || th === THREADS - 1) process.stdout.write(`\rBuilding: ${written.toLocaleString('en')} / ${total.toLocaleString('en')} calls`);
+      if (written % 100_000 === 0 || th === THREADS - 1)
+        process.stdout.write(`\rBuilding: ${written.toLocaleString('en')} / ${total.toLocaleString('en')} calls`);
     }
   }
   console.log(` in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
@@ -81,7 +108,9 @@ try {
   await query({}); // warm up auth and statement caches
 
   const raw = new Database(join(dataDir, 'weft.sqlite'), { readonly: true });
-  const plain = raw.prepare('SELECT * FROM thread_stats WHERE project_id = ? AND thread_id IN (SELECT thread_id FROM thread_stats WHERE project_id = ? LIMIT 50)');
+  const plain = raw.prepare(
+    'SELECT * FROM thread_stats WHERE project_id = ? AND thread_id IN (SELECT thread_id FROM thread_stats WHERE project_id = ? LIMIT 50)',
+  );
   const plainMs = await timeMedian(() => plain.all(PROJECT, PROJECT));
   console.log(`plain SELECT of 50 thread rows: ${plainMs.toFixed(1)} ms\n`);
   console.log('sort (50 threads, median of 5)      HTTP ms   × plain');
@@ -95,7 +124,14 @@ try {
       console.log(`${`${field} ${direction}`.padEnd(36)} ${ms.toFixed(1).padStart(8)} ${(ms / plainMs).toFixed(1).padStart(8)}`);
     }
   }
-  const filtered = await timeMedian(() => query({ filter: { after_datetime: new Date(Date.UTC(2026, 0, 1) + THREADS * 3500).toISOString() }, sort_by: [{ field: 'p99_turn_duration_ms', direction: 'desc' }] }), 3);
+  const filtered = await timeMedian(
+    () =>
+      query({
+        filter: { after_datetime: new Date(Date.UTC(2026, 0, 1) + THREADS * 3500).toISOString() },
+        sort_by: [{ field: 'p99_turn_duration_ms', direction: 'desc' }],
+      }),
+    3,
+  );
   console.log(`${'p99 desc with a date filter (on the fly)'.padEnd(36)} ${filtered.toFixed(1).padStart(8)}`);
   console.log(`\nslowest precomputed sort: ${worst.toFixed(1)} ms (goal: any sort within 1000 ms)`);
   raw.close();

@@ -78,8 +78,13 @@ test('create a queue, add calls by selection, annotate them with the keyboard', 
 
   // Each call carries its two answers as annotation feedback.
   const found: string[] = [];
-  for await (const call of api.callsStreamQuery({ project_id: project, filter: { call_ids: traces.map((t) => t.rootId) }, include_feedback: true })) {
-    const feedback = (call.summary as { weave?: { feedback?: { feedback_type: string; payload: { value: unknown } }[] } }).weave?.feedback ?? [];
+  for await (const call of api.callsStreamQuery({
+    project_id: project,
+    filter: { call_ids: traces.map((t) => t.rootId) },
+    include_feedback: true,
+  })) {
+    const feedback =
+      (call.summary as { weave?: { feedback?: { feedback_type: string; payload: { value: unknown } }[] } }).weave?.feedback ?? [];
     const value = (type: string) => feedback.find((f) => f.feedback_type === `wandb.annotation.${type}`)?.payload.value;
     found.push(`${String(value('verdict'))}/${String(value('correct'))}`);
   }

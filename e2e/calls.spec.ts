@@ -54,9 +54,9 @@ test('filter and sort the calls table', async ({ signedInPage: page, api, projec
   expect(latencies).toEqual([...latencies].sort((a, b) => direction * (a - b)));
 
   await table.getByRole('button', { name: /Latency/ }).click();
-  await expect.poll(async () => (await columnTexts(table, 4)).map(parseDuration)[0]).toBe(
-    direction === 1 ? Math.max(...latencies) : Math.min(...latencies),
-  );
+  await expect
+    .poll(async () => (await columnTexts(table, 4)).map(parseDuration)[0])
+    .toBe(direction === 1 ? Math.max(...latencies) : Math.min(...latencies));
 });
 
 test('trace roots only, op filter and a path column', async ({ signedInPage: page, api, project }) => {

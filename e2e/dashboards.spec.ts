@@ -49,7 +49,10 @@ test('dashboard charts follow the time range and a bucket opens its calls', asyn
   await seedRoots(api, { projectId: project, times: [...recent, ...earlier, ...daysAgo], failEvery: 3 });
 
   await page.goto(`/${project}/calls`);
-  await page.getByRole('navigation', { name: 'Project sections' }).getByRole('link', { name: /Dashboards/ }).click();
+  await page
+    .getByRole('navigation', { name: 'Project sections' })
+    .getByRole('link', { name: /Dashboards/ })
+    .click();
   await expect(page.getByRole('heading', { name: 'Dashboards' })).toBeVisible();
 
   // Last day (the default): the 5 calls of the last day, in hourly buckets.

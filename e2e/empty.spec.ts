@@ -23,7 +23,9 @@ test('an empty project shows how to send its first trace', async ({ signedInPage
 test('the server being unreachable is said in words, with a retry', async ({ signedInPage: page, project }) => {
   await page.goto(`/${project}/calls`);
   await expect(page.getByRole('heading', { name: /Send the first trace/ })).toBeVisible();
-  await page.route('**/calls/query_stats', (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{"reason":"Internal server error"}' }));
+  await page.route('**/calls/query_stats', (route) =>
+    route.fulfill({ status: 500, contentType: 'application/json', body: '{"reason":"Internal server error"}' }),
+  );
   await page.reload();
   await expect(page.getByRole('alert')).toContainText('The server had a problem');
   await page.unroute('**/calls/query_stats');

@@ -23,7 +23,9 @@ async function publish(api: WeftClient, projectId: string, rows = ROWS) {
   const path = { entity, project };
   const ds = await api.datasetCreate({ ...path, name: 'arith', rows });
   const dataset = `weave:///${projectId}/object/arith:${ds.digest}`;
-  const correct = (await api.scorerCreate({ ...path, name: 'correct', op_source_code: 'def score(output, expected): return output == expected' })).scorer;
+  const correct = (
+    await api.scorerCreate({ ...path, name: 'correct', op_source_code: 'def score(output, expected): return output == expected' })
+  ).scorer;
   const quality = (await api.scorerCreate({ ...path, name: 'quality', op_source_code: 'def score(output): return 0.5' })).scorer;
   const alpha = (await api.modelCreate({ ...path, name: 'model-alpha', source_code: 'def predict(question): ...' })).model_ref;
   const beta = (await api.modelCreate({ ...path, name: 'model-beta', source_code: 'def predict(question): ...' })).model_ref;
@@ -34,7 +36,11 @@ async function publish(api: WeftClient, projectId: string, rows = ROWS) {
 type Published = Awaited<ReturnType<typeof publish>>;
 
 /** One finished run: a prediction and both scores per row (answers are right where `correct` is 1). */
-async function seedRun(api: WeftClient, f: Published, { model, evaluation = f.evaluation, data, rows = ROWS }: { model: string; evaluation?: string; data: typeof ALPHA; rows?: typeof ROWS }) {
+async function seedRun(
+  api: WeftClient,
+  f: Published,
+  { model, evaluation = f.evaluation, data, rows = ROWS }: { model: string; evaluation?: string; data: typeof ALPHA; rows?: typeof ROWS },
+) {
   const { evaluation_run_id: run } = await api.evaluationRunCreate({ ...f.path, evaluation, model });
   for (const [i, row] of rows.entries()) {
     const output = data.correct[i] ? row.expected : String(2 * i + 1);
@@ -90,7 +96,10 @@ test('a run filtered to failures, then compared with another run', async ({ sign
 
   // Compare with the second run, alpha as the baseline.
   await page.getByRole('button', { name: 'Compare with…' }).click();
-  await page.getByRole('list', { name: 'Runs to compare with' }).getByRole('button', { name: /model-beta/ }).click();
+  await page
+    .getByRole('list', { name: 'Runs to compare with' })
+    .getByRole('button', { name: /model-beta/ })
+    .click();
   await expect(page).toHaveURL(new RegExp(`/evaluations/compare\\?runs=${runA}(%2C|,)${runB}&baseline=${runA}`));
   const summary = page.getByRole('table', { name: 'Summary metrics' });
   const cell = (metric: string, run: string) => summary.locator(`td[data-metric="${metric}"][data-run="${run}"]`);
@@ -127,7 +136,9 @@ test('runs of evaluations with different datasets are flagged when compared', as
   const rows = ROWS.slice(0, 3).map((r) => ({ ...r, question: `${r.question} (v2)` }));
   const ds = await api.datasetCreate({ ...f.path, name: 'arith', rows });
   const dataset = `weave:///${project}/object/arith:${ds.digest}`;
-  const evaluation = (await api.evaluationCreate({ ...f.path, name: 'arith-eval', dataset, scorers: [f.scorers.correct, f.scorers.quality] })).evaluation_ref;
+  const evaluation = (
+    await api.evaluationCreate({ ...f.path, name: 'arith-eval', dataset, scorers: [f.scorers.correct, f.scorers.quality] })
+  ).evaluation_ref;
   const runB = await seedRun(api, f, { model: f.models.beta, evaluation, data: BETA, rows });
 
   await page.goto(`/${project}/evaluations`);
@@ -154,20 +165,30 @@ test('an evaluation run by an SDK is a run too, with tokens, cost and its own tr
   // predict_and_score child per row with the predict call (token usage) and a score call.
   const op = (name: string) => `weave:///${project}/op/${name}:${'D'.repeat(43)}`;
   const at = (s: number) => new Date(Date.now() - 60_000 + s * 1000).toISOString();
-  await api.costCreate({ project_id: project, costs: { 'gpt-x': { prompt_token_cost: 0.01, completion_token_cost: 0.02, effective_date: at(-3600) } } });
+  await api.costCreate({
+    project_id: project,
+    costs: { 'gpt-x': { prompt_token_cost: 0.01, completion_token_cost: 0.02, effective_date: at(-3600) } },
+  });
   const trace = 'sdk-trace-1';
   type Item = Parameters<WeftClient['callUpsertBatch']>[0]['batch'][number];
   const start = (id: string, parent: string | null, name: string, inputs: Record<string, unknown>, s: number): Item => ({
     mode: 'start',
-    req: { start: { project_id: project, id, trace_id: trace, parent_id: parent, op_name: op(name), started_at: at(s), attributes: {}, inputs } },
+    req: {
+      start: { project_id: project, id, trace_id: trace, parent_id: parent, op_name: op(name), started_at: at(s), attributes: {}, inputs },
+    },
   });
-  const end = (id: string, output: unknown, s: number, summary: Record<string, unknown> = {}): Item => ({ mode: 'end', req: { end: { project_id: project, id, ended_at: at(s), output, summary } } });
+  const end = (id: string, output: unknown, s: number, summary: Record<string, unknown> = {}): Item => ({
+    mode: 'end',
+    req: { end: { project_id: project, id, ended_at: at(s), output, summary } },
+  });
   const batch: Item[] = [start('sdk-eval', null, 'Evaluation.evaluate', { self: f.evaluation, model: f.models.alpha }, 0)];
   for (const [i, row] of ROWS.slice(0, 2).entries()) {
     batch.push(
       start(`pas-${i}`, 'sdk-eval', 'Evaluation.predict_and_score', { self: f.evaluation, model: f.models.alpha, example: row }, 1 + i),
       start(`pred-${i}`, `pas-${i}`, 'ModelAlpha.predict', { self: f.models.alpha, question: row.question }, 1 + i),
-      end(`pred-${i}`, row.expected, 1.5 + i, { usage: { 'gpt-x': { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15, requests: 1 } } }),
+      end(`pred-${i}`, row.expected, 1.5 + i, {
+        usage: { 'gpt-x': { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15, requests: 1 } },
+      }),
       start(`score-${i}`, `pas-${i}`, 'correct', { output: row.expected }, 1.6 + i),
       end(`score-${i}`, i === 0, 1.6 + i),
       end(`pas-${i}`, { output: row.expected, scores: { correct: i === 0 }, model_latency: 0.5 }, 1.7 + i),

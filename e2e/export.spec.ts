@@ -12,7 +12,10 @@ test('export the filtered calls as JSONL through the save dialog', async ({ sign
     w.showSaveFilePicker = async (options: { suggestedName: string }) => {
       w.savedName = options.suggestedName;
       const decoder = new TextDecoder();
-      return { createWritable: async () => new WritableStream<Uint8Array>({ write: (chunk) => void (w.savedExport += decoder.decode(chunk, { stream: true })) }) };
+      return {
+        createWritable: async () =>
+          new WritableStream<Uint8Array>({ write: (chunk) => void (w.savedExport += decoder.decode(chunk, { stream: true })) }),
+      };
     };
   });
   await page.goto(`/${project}/calls?f=${encodeURIComponent(JSON.stringify([['summary.weave.status', 'eq', 'error']]))}`);
@@ -23,7 +26,10 @@ test('export the filtered calls as JSONL through the save dialog', async ({ sign
   await expect(page.getByRole('status').filter({ hasText: 'Saved.' })).toBeVisible();
 
   const saved = await page.evaluate(() => (window as unknown as { savedExport: string }).savedExport);
-  const lines = saved.trim().split('\n').map((l) => JSON.parse(l) as { op_name: string; exception: string | null; inputs: unknown });
+  const lines = saved
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { op_name: string; exception: string | null; inputs: unknown });
   expect(lines).toHaveLength(2);
   for (const call of lines) {
     expect(call.op_name).toContain('research_agent');

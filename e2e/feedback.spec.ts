@@ -60,7 +60,12 @@ test('thumbs down and a note show in the calls table, and the table filters on t
 test('annotate a call, show the annotation as a column, filter on its value', async ({ signedInPage: page, api, project }) => {
   await seedAgentTraces(api, { projectId: project, count: 2, failEvery: 0 });
   await api.objCreate({
-    obj: { project_id: project, object_id: 'quality', val: { name: 'quality', description: 'Overall answer quality', field_schema: { type: 'integer', minimum: 1, maximum: 5 } }, builtin_object_class: 'AnnotationSpec' },
+    obj: {
+      project_id: project,
+      object_id: 'quality',
+      val: { name: 'quality', description: 'Overall answer quality', field_schema: { type: 'integer', minimum: 1, maximum: 5 } },
+      builtin_object_class: 'AnnotationSpec',
+    },
   });
   await page.goto(`/${project}/calls`);
   const table = page.getByRole('table', { name: 'Calls' });

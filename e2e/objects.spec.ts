@@ -99,13 +99,20 @@ test('refs in a call open the object, the row and the op', async ({ signedInPage
   const [v0, v1] = await seedDataset(api, { projectId: project, name: 'eval-set', sizes: [120, 130] });
   const { opRef } = await seedOtherObjects(api, { projectId: project, datasetRef: v1!.ref });
   const rowRef = `${v0!.ref}/attr/rows/id/${v0!.rowDigests[42]}`;
-  const call = await seedCallWithRefs(api, { projectId: project, opRef, inputs: { question: 'What is 5 + 5?', dataset: v0!.ref, example: rowRef } });
+  const call = await seedCallWithRefs(api, {
+    projectId: project,
+    opRef,
+    inputs: { question: 'What is 5 + 5?', dataset: v0!.ref, example: rowRef },
+  });
 
   // A dataset ref in the inputs opens the dataset at that version (not the latest).
   await page.goto(`/${project}/calls`);
   await page.getByRole('table', { name: 'Calls' }).getByRole('link', { name: 'answer', exact: true }).click();
   const inputs = page.getByRole('complementary', { name: 'Call details' }).getByRole('tree', { name: 'Inputs' });
-  await inputs.getByRole('link', { name: /eval-set.*$/ }).first().click();
+  await inputs
+    .getByRole('link', { name: /eval-set.*$/ })
+    .first()
+    .click();
   await expect(page).toHaveURL(new RegExp(`/objects/eval-set\\?version=${v0!.digest}`));
   await expect(page.getByRole('heading', { name: 'eval-set' })).toBeVisible();
   await expect(page.getByRole('table', { name: 'Versions' }).getByRole('row', { selected: true })).toContainText('v0');
@@ -120,7 +127,11 @@ test('refs in a call open the object, the row and the op', async ({ signedInPage
 
   // The op ref of the call opens the op at its version, on its highlighted code.
   await page.goBack();
-  await page.getByRole('complementary', { name: 'Call details' }).getByRole('link', { name: /answer/ }).first().click();
+  await page
+    .getByRole('complementary', { name: 'Call details' })
+    .getByRole('link', { name: /answer/ })
+    .first()
+    .click();
   await expect(page.getByRole('heading', { name: 'answer' })).toBeVisible();
   await expect(page.getByRole('tab', { name: 'Code' })).toHaveAttribute('aria-selected', 'true');
   const code = page.getByLabel('Source code');

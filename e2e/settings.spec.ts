@@ -45,13 +45,15 @@ test('an admin creates a user who can then log in', async ({ signedInPage: page,
   await form.getByLabel('Entities').fill('e2e-team, research');
   await form.getByRole('button', { name: 'Create user' }).click();
   await expect(page.getByRole('status')).toContainText(`Created ${username}`);
-  await expect(page.getByRole('table', { name: 'Users' }).getByRole('row').filter({ hasText: username })).toContainText('e2e-team, research');
+  await expect(page.getByRole('table', { name: 'Users' }).getByRole('row').filter({ hasText: username })).toContainText(
+    'e2e-team, research',
+  );
 
   const res = await fetch(`${baseURL}/weft/whoami`, { headers: { authorization: basic(username, 'a-long-password') } });
   expect(await res.json()).toMatchObject({ username, is_admin: false, entities: ['e2e-team', 'research'] });
 });
 
-test("add a project price, see it in force, delete it", async ({ signedInPage: page, api, project }) => {
+test('add a project price, see it in force, delete it', async ({ signedInPage: page, api, project }) => {
   const model = `e2e-model-${randomUUID().slice(0, 8)}`;
   await page.goto(`/${project}/settings`);
   const form = page.getByRole('form', { name: 'Add a price' });

@@ -35,10 +35,54 @@ function threadItems({ projectId, threadId, durations, t0 }: { projectId: string
     const messages = [...history, { role: 'user', content: question }];
     const common = { project_id: projectId, trace_id: turn.traceId, thread_id: threadId, turn_id: turn.id };
     items.push(
-      { mode: 'start', req: { start: { ...common, id: turn.id, parent_id: null, op_name: op('chat_turn'), started_at: new Date(start).toISOString(), inputs: { messages } } } },
-      { mode: 'start', req: { start: { ...common, id: child, parent_id: turn.id, op_name: op('openai.chat.completions.create'), started_at: new Date(start + 1).toISOString(), inputs: { model: 'gpt-4o-mini', messages } } } },
-      { mode: 'end', req: { end: { project_id: projectId, id: child, ended_at: new Date(start + ms - 1).toISOString(), output: { choices: [{ index: 0, message: { role: 'assistant', content: answer } }] } } } },
-      { mode: 'end', req: { end: { project_id: projectId, id: turn.id, ended_at: new Date(start + ms).toISOString(), output: { choices: [{ index: 0, message: { role: 'assistant', content: answer } }] } } } },
+      {
+        mode: 'start',
+        req: {
+          start: {
+            ...common,
+            id: turn.id,
+            parent_id: null,
+            op_name: op('chat_turn'),
+            started_at: new Date(start).toISOString(),
+            inputs: { messages },
+          },
+        },
+      },
+      {
+        mode: 'start',
+        req: {
+          start: {
+            ...common,
+            id: child,
+            parent_id: turn.id,
+            op_name: op('openai.chat.completions.create'),
+            started_at: new Date(start + 1).toISOString(),
+            inputs: { model: 'gpt-4o-mini', messages },
+          },
+        },
+      },
+      {
+        mode: 'end',
+        req: {
+          end: {
+            project_id: projectId,
+            id: child,
+            ended_at: new Date(start + ms - 1).toISOString(),
+            output: { choices: [{ index: 0, message: { role: 'assistant', content: answer } }] },
+          },
+        },
+      },
+      {
+        mode: 'end',
+        req: {
+          end: {
+            project_id: projectId,
+            id: turn.id,
+            ended_at: new Date(start + ms).toISOString(),
+            output: { choices: [{ index: 0, message: { role: 'assistant', content: answer } }] },
+          },
+        },
+      },
     );
     history.push({ role: 'user', content: question }, { role: 'assistant', content: answer });
     turns.push(turn);
@@ -58,7 +102,10 @@ const DURATIONS = {
 
 async function seedThreads(api: WeftClient, projectId: string) {
   const t0 = Date.now() - 3_600_000;
-  const ids = Object.fromEntries(Object.keys(DURATIONS).map((k) => [k, `thread-${k}-${randomUUID().slice(0, 8)}`])) as Record<keyof typeof DURATIONS, string>;
+  const ids = Object.fromEntries(Object.keys(DURATIONS).map((k) => [k, `thread-${k}-${randomUUID().slice(0, 8)}`])) as Record<
+    keyof typeof DURATIONS,
+    string
+  >;
   const built = Object.entries(DURATIONS).map(([k, durations], i) =>
     threadItems({ projectId, threadId: ids[k as keyof typeof DURATIONS], durations, t0: t0 + i * 1000 }),
   );

@@ -84,7 +84,20 @@ test('a 10 MB payload opens and expands lazily', async ({ signedInPage: page, ap
   const now = new Date().toISOString();
   await api.callUpsertBatch({
     batch: [
-      { mode: 'start', req: { start: { project_id: project, id, trace_id: traceId, op_name: 'rerank', started_at: now, attributes: {}, inputs: { query: 'big', documents } } } },
+      {
+        mode: 'start',
+        req: {
+          start: {
+            project_id: project,
+            id,
+            trace_id: traceId,
+            op_name: 'rerank',
+            started_at: now,
+            attributes: {},
+            inputs: { query: 'big', documents },
+          },
+        },
+      },
       { mode: 'end', req: { end: { project_id: project, id, ended_at: now, output: { top: [1, 2, 3] }, summary: {} } } },
     ],
   });

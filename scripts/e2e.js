@@ -22,7 +22,7 @@ const chromium = findChromium();
 if (!chromium) {
   const bar = '!'.repeat(72);
   console.error(`\n${bar}\n  E2E TESTS SKIPPED: no Chromium found.\n`);
-  console.error('  Looked at $CHROMIUM_PATH, /usr/bin/chromium and Playwright\'s own browser.');
+  console.error("  Looked at $CHROMIUM_PATH, /usr/bin/chromium and Playwright's own browser.");
   console.error('  Install one with:   sudo apt-get install chromium');
   console.error('  or point at one:    CHROMIUM_PATH=/path/to/chromium npm run test:e2e');
   console.error(`${bar}\n`);

@@ -29,9 +29,7 @@ export function describeErrorBody(status: number, body: unknown): string {
     const b = body as { reason?: unknown; detail?: unknown };
     if (typeof b.reason === 'string') return b.reason;
     if (Array.isArray(b.detail)) {
-      return b.detail
-        .map((d: { loc?: unknown[]; msg?: string }) => `${(d.loc ?? []).join('.')}: ${d.msg ?? 'invalid'}`)
-        .join('; ');
+      return b.detail.map((d: { loc?: unknown[]; msg?: string }) => `${(d.loc ?? []).join('.')}: ${d.msg ?? 'invalid'}`).join('; ');
     }
   }
   if (typeof body === 'string' && body.trim()) return `${status}: ${body.trim().slice(0, 300)}`;

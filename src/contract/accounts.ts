@@ -37,7 +37,10 @@ export const UserCreateReq = z
     entities: z.array(Entity).max(100).default([]),
     is_admin: z.boolean().default(false),
   })
-  .refine((u) => u.is_admin || u.entities.length > 0, { message: 'give the user at least one entity, or make them an admin', path: ['entities'] });
+  .refine((u) => u.is_admin || u.entities.length > 0, {
+    message: 'give the user at least one entity, or make them an admin',
+    path: ['entities'],
+  });
 export const UserCreateRes = z.object({ user: User });
 
 /** An API key as listed: its public id and label, never the key. */

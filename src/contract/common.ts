@@ -36,14 +36,7 @@ export const Offset = z.number().int().min(0).nullish();
 /** Any JSON value (used for call inputs/outputs and query literals). */
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [k: string]: JsonValue };
 export const JsonValue: z.ZodType<JsonValue> = z.lazy(() =>
-  z.union([
-    z.string(),
-    z.number(),
-    z.boolean(),
-    z.null(),
-    z.array(JsonValue),
-    z.record(z.string(), JsonValue),
-  ]),
+  z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(JsonValue), z.record(z.string(), JsonValue)]),
 );
 export const JsonObject = z.record(z.string(), z.unknown());
 
@@ -53,11 +46,7 @@ export const JsonObject = z.record(z.string(), z.unknown());
 // ---------------------------------------------------------------------------------------
 
 export type ConvertTo = 'double' | 'string' | 'int' | 'bool' | 'exists';
-export type Operand =
-  | { $literal: JsonValue }
-  | { $getField: string }
-  | { $convert: { input: Operand; to: ConvertTo } }
-  | Operation;
+export type Operand = { $literal: JsonValue } | { $getField: string } | { $convert: { input: Operand; to: ConvertTo } } | Operation;
 export type Operation =
   | { $and: Operand[] }
   | { $or: Operand[] }
@@ -73,8 +62,7 @@ export type Operation =
 export type ContainsSpec = { input: Operand; substr: Operand; case_insensitive?: boolean | null };
 
 const pair = () => z.tuple([Operand, Operand]);
-const contains = () =>
-  z.strictObject({ input: Operand, substr: Operand, case_insensitive: z.boolean().nullish() });
+const contains = () => z.strictObject({ input: Operand, substr: Operand, case_insensitive: z.boolean().nullish() });
 
 export const Operation: z.ZodType<Operation> = z.lazy(() =>
   z.union([

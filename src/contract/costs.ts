@@ -98,5 +98,5 @@ export type PriceListEntry = z.infer<typeof PriceListEntry>;
 // GET /weft/prices (Weft addition)
 export const PricesListReq = z.object({ project_id: ProjectId });
 export const PricesListRes = z.object({
-  prices: z.array(PriceListEntry).describe('Every project and default price, by model; the project\'s first, newest first'),
+  prices: z.array(PriceListEntry).describe("Every project and default price, by model; the project's first, newest first"),
 });

@@ -35,7 +35,7 @@ export const EvalResultsQueryReq = z.object({
   include_raw_data_rows: z.boolean().nullish().describe('Default false'),
   resolve_row_refs: z.boolean().nullish().describe('Resolve dataset-row refs in raw_data_row; default false'),
   include_predict_and_score_children: z.boolean().nullish().describe('Read predict/score children; default true'),
-  include_costs: z.boolean().nullish().describe('Price each trial\'s predict call; default false'),
+  include_costs: z.boolean().nullish().describe("Price each trial's predict call; default false"),
   require_intersection: z.boolean().nullish().describe('Only rows present in every evaluation; default false'),
   summary_require_intersection: z.boolean().nullish().describe('Default: require_intersection'),
   limit: z.number().int().min(0).nullish(),

@@ -15,10 +15,7 @@ export const VersionRes = z.object({ version: z.string(), name: z.literal('weft'
 
 // POST /service/projects_info
 export const ProjectsInfoReq = z.object({
-  project_ids: z
-    .array(ProjectId)
-    .nullish()
-    .describe('Projects to look up; absent lists every project the caller may see'),
+  project_ids: z.array(ProjectId).nullish().describe('Projects to look up; absent lists every project the caller may see'),
 });
 export const ProjectInfo = z.object({
   external_project_id: z.string(),

@@ -56,11 +56,20 @@ export const CallStatsReq = z.object({
   project_id: ProjectId,
   start: DateTime.describe('Inclusive start'),
   end: DateTime.nullish().describe('Exclusive end; default now'),
-  granularity: z.number().int().positive().nullish().describe('Bucket width in seconds; chosen from the window when absent, widened to keep at most 10,000 buckets'),
+  granularity: z
+    .number()
+    .int()
+    .positive()
+    .nullish()
+    .describe('Bucket width in seconds; chosen from the window when absent, widened to keep at most 10,000 buckets'),
   usage_metrics: z.array(UsageMetricSpec).nullish(),
   call_metrics: z.array(CallMetricSpec).nullish(),
   filter: CallsFilter.nullish(),
-  timezone: z.string().refine(isTimeZone, 'must be an IANA time zone such as "Europe/Berlin"').nullish().describe('IANA zone the buckets align to; default UTC'),
+  timezone: z
+    .string()
+    .refine(isTimeZone, 'must be an IANA time zone such as "Europe/Berlin"')
+    .nullish()
+    .describe('IANA zone the buckets align to; default UTC'),
 });
 export type CallStatsReq = z.infer<typeof CallStatsReq>;
 

@@ -16,7 +16,7 @@ export const THREAD_SORT_FIELDS = [
 ] as const;
 
 export const ThreadsQueryFilter = z.object({
-  after_datetime: DateTime.nullish().describe("Only turns that started strictly after this time"),
+  after_datetime: DateTime.nullish().describe('Only turns that started strictly after this time'),
   before_datetime: DateTime.nullish().describe('Only turns that started strictly before this time'),
   thread_ids: z.array(z.string()).nullish(),
 });
@@ -50,7 +50,7 @@ export const ThreadSchema = z.object({
     .number()
     .nullable()
     .describe(
-      'Median duration (ended_at − started_at, ms) of finished turns: exact, linear interpolation between order statistics (numpy\'s default percentile)',
+      "Median duration (ended_at − started_at, ms) of finished turns: exact, linear interpolation between order statistics (numpy's default percentile)",
     ),
   p99_turn_duration_ms: z.number().nullable().describe('99th percentile of finished turn durations, same definition'),
   // Weft additions (after the reference's eight fields; older clients ignore them).

@@ -39,7 +39,29 @@ export function createApp(deps: AppDeps): Hono {
   const app = new Hono();
   app.get('/openapi.json', (c) => c.json(buildOpenApi()));
   app.get('/docs', (c) => c.html(docsPage()));
-  mountRoutes(app, [serviceRoutes, callRoutes, statsRoutes, exportRoutes, threadRoutes, feedbackRoutes, costRoutes, otelRoutes, objectRoutes, tableRoutes, fileRoutes, refRoutes, annotationQueueRoutes, v2ObjectRoutes, evaluationRunRoutes, evaluationRoutes, accountRoutes], deps);
+  mountRoutes(
+    app,
+    [
+      serviceRoutes,
+      callRoutes,
+      statsRoutes,
+      exportRoutes,
+      threadRoutes,
+      feedbackRoutes,
+      costRoutes,
+      otelRoutes,
+      objectRoutes,
+      tableRoutes,
+      fileRoutes,
+      refRoutes,
+      annotationQueueRoutes,
+      v2ObjectRoutes,
+      evaluationRunRoutes,
+      evaluationRoutes,
+      accountRoutes,
+    ],
+    deps,
+  );
   deps.mountDashboard?.(app);
   app.notFound((c) => toErrorResponse(new NotFoundError(`No endpoint ${c.req.method} ${c.req.path}; see /docs`), deps.log, c.req.path));
   app.onError((err, c) => toErrorResponse(err, deps.log, `${c.req.method} ${c.req.path}`));

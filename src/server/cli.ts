@@ -70,7 +70,12 @@ async function serveCommand(args: string[]): Promise<void> {
   const dashboard = config.serveDashboard ? await ensureDashboardBuilt() : null;
   if (config.workers > 1) {
     // Migrate and create the admin once, before the workers open the same file.
-    const store = await openStore({ kind: config.store, dataDir: config.dataDir, sqliteSync: config.sqliteSync, clickhouseUrl: config.clickhouseUrl });
+    const store = await openStore({
+      kind: config.store,
+      dataDir: config.dataDir,
+      sqliteSync: config.sqliteSync,
+      clickhouseUrl: config.clickhouseUrl,
+    });
     const generated = await ensureAdmin(store, config.adminPassword);
     await store.close();
     const url = await forkWorkers(config.workers, (msg) => console.error(msg));
@@ -103,7 +108,12 @@ async function userAddCommand(args: string[]): Promise<void> {
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
-    options: { entity: { type: 'string', multiple: true }, admin: { type: 'boolean' }, password: { type: 'string' }, 'data-dir': { type: 'string' } },
+    options: {
+      entity: { type: 'string', multiple: true },
+      admin: { type: 'boolean' },
+      password: { type: 'string' },
+      'data-dir': { type: 'string' },
+    },
   });
   const username = positionals[0];
   if (!username) throw new Error('name the user: weft user add <name> --entity <entity>');
@@ -132,7 +142,8 @@ async function keyCreateCommand(args: string[]): Promise<void> {
   const config = loadConfig(process.env, stringFlags(values));
   const store = await openStore({ kind: config.store, dataDir: config.dataDir, clickhouseUrl: config.clickhouseUrl });
   try {
-    if (!(await store.accounts.getUser(values.user))) throw new Error(`no user "${values.user}"; create it first: weft user add ${values.user} --entity <entity>`);
+    if (!(await store.accounts.getUser(values.user)))
+      throw new Error(`no user "${values.user}"; create it first: weft user add ${values.user} --entity <entity>`);
     const { key } = await createApiKey(store, values.user, values.name ?? '');
     console.log(key);
     console.error(`API key for "${values.user}" (shown once). SDKs send it as HTTP Basic api:<key>, e.g. WANDB_API_KEY=${key}`);

@@ -36,7 +36,15 @@ describe('weft serve --workers 2', () => {
     const batches = Array.from({ length: 40 }, (_, b) =>
       Array.from({ length: 25 }, (_, i) => ({
         mode: 'start',
-        req: { start: { project_id: 'admin-co/cluster', id: `c-${b}-${i}`, op_name: 'step', started_at: '2026-01-01T00:00:00Z', inputs: { b, i } } },
+        req: {
+          start: {
+            project_id: 'admin-co/cluster',
+            id: `c-${b}-${i}`,
+            op_name: 'step',
+            started_at: '2026-01-01T00:00:00Z',
+            inputs: { b, i },
+          },
+        },
       })),
     );
     const answers = await Promise.all(batches.map((batch) => post('/call/upsert_batch', { batch })));

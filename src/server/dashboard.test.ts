@@ -31,7 +31,10 @@ function rawGet(url: string, path: string, headers: Record<string, string> = {})
     const { hostname, port } = new URL(url);
     const req = request({ hostname, port, path, headers }, (res) => {
       let body = '';
-      res.setEncoding('utf8').on('data', (d: string) => (body += d)).on('end', () => resolve({ status: res.statusCode!, body }));
+      res
+        .setEncoding('utf8')
+        .on('data', (d: string) => (body += d))
+        .on('end', () => resolve({ status: res.statusCode!, body }));
     });
     req.on('error', reject).end();
   });
@@ -106,7 +109,17 @@ describe('GET / (dashboard)', () => {
   });
 
   it('refuses path traversal', async () => {
-    for (const path of ['/../secret.txt', '/assets/../../secret.txt', '/%2e%2e/secret.txt', '/assets/..%2f..%2fsecret.txt', '/assets/%2e%2e%2fsecret.txt', '/assets/..%5c..%5csecret.txt', '/..\\secret.txt', '/assets/link.txt', '/index.html%00.js']) {
+    for (const path of [
+      '/../secret.txt',
+      '/assets/../../secret.txt',
+      '/%2e%2e/secret.txt',
+      '/assets/..%2f..%2fsecret.txt',
+      '/assets/%2e%2e%2fsecret.txt',
+      '/assets/..%5c..%5csecret.txt',
+      '/..\\secret.txt',
+      '/assets/link.txt',
+      '/index.html%00.js',
+    ]) {
       for (const headers of [{}, HTML]) {
         const res = await rawGet(url, path, headers);
         expect(res.body, path).not.toContain('TOP SECRET');
@@ -144,7 +157,8 @@ describe('dashboardBuildNeed', () => {
       mkdirSync(join(root, 'dist'));
       writeFileSync(join(root, 'dist/index.html'), INDEX);
       const old = new Date(Date.now() - 60_000);
-      for (const p of ['index.html', 'src/web/features/Page.tsx', 'src/web/features', 'src/web', 'src']) utimesSync(join(root, p), old, old);
+      for (const p of ['index.html', 'src/web/features/Page.tsx', 'src/web/features', 'src/web', 'src'])
+        utimesSync(join(root, p), old, old);
       expect(dashboardBuildNeed(root)).toBe('fresh');
       writeFileSync(join(root, 'src/web/features/Page.tsx'), 'export const x = 1');
       expect(dashboardBuildNeed(root)).toBe('stale');

@@ -51,7 +51,9 @@ const REVALIDATE = 'no-cache';
 
 /** Paths the API owns: every endpoint of the table, plus the OpenAPI document and docs page. */
 const API_PATHS = [
-  ...Object.values(endpoints).map((e) => new RegExp(`^${e.path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:[A-Za-z_]+/g, '[^/]+')}/?$`)),
+  ...Object.values(endpoints).map(
+    (e) => new RegExp(`^${e.path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:[A-Za-z_]+/g, '[^/]+')}/?$`),
+  ),
   /^\/openapi\.json$/,
   /^\/docs\/?$/,
 ];

@@ -34,9 +34,7 @@ export type DashboardBuildResult = 'fresh' | 'built' | 'failed' | 'no-sources';
  * Builds the dashboard when dist/ is missing or stale, printing progress to `out`.
  * Never throws: a failure is reported and returned as 'failed'.
  */
-export async function ensureDashboardBuilt(
-  options: { root?: string; out?: NodeJS.WritableStream } = {},
-): Promise<DashboardBuildResult> {
+export async function ensureDashboardBuilt(options: { root?: string; out?: NodeJS.WritableStream } = {}): Promise<DashboardBuildResult> {
   const root = options.root ?? PROJECT_ROOT;
   const out = options.out ?? process.stdout;
   const need = dashboardBuildNeed(root);

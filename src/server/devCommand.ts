@@ -31,7 +31,8 @@ export async function devCommand(args: string[]): Promise<void> {
   const flags: Record<string, string> = {};
   for (const key of ['port', 'host', 'data-dir'] as const) if (values[key]) flags[key] = values[key];
   const vitePort = Number(values['vite-port']);
-  if (!Number.isInteger(vitePort) || vitePort < 1 || vitePort > 65535) throw new Error(`--vite-port must be a port number, not "${values['vite-port']}"`);
+  if (!Number.isInteger(vitePort) || vitePort < 1 || vitePort > 65535)
+    throw new Error(`--vite-port must be a port number, not "${values['vite-port']}"`);
 
   const server = await startApi(loadConfig(process.env, flags));
   const stops: (() => Promise<void>)[] = [() => server.close()];
@@ -54,7 +55,9 @@ export async function devCommand(args: string[]): Promise<void> {
     console.log(`Dashboard:  ${vite.resolvedUrls?.local[0] ?? `http://localhost:${vitePort}/`}   (hot reload)`);
   }
   if (server.generatedAdminPassword) {
-    console.log(`\nFirst start: log in as  admin / ${server.generatedAdminPassword}  (shown once; set WEFT_ADMIN_PASSWORD to choose your own)`);
+    console.log(
+      `\nFirst start: log in as  admin / ${server.generatedAdminPassword}  (shown once; set WEFT_ADMIN_PASSWORD to choose your own)`,
+    );
   } else {
     console.log('\nLog in as admin (password from WEFT_ADMIN_PASSWORD or the one printed at first start).');
   }

@@ -23,12 +23,14 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-export async function startServer(
-  config: ServerConfig,
-  options: { mountDashboard?: (app: Hono) => void } = {},
-): Promise<RunningServer> {
+export async function startServer(config: ServerConfig, options: { mountDashboard?: (app: Hono) => void } = {}): Promise<RunningServer> {
   const log = createLogger(config.logLevel);
-  const store = await openStore({ kind: config.store, dataDir: config.dataDir, sqliteSync: config.sqliteSync, clickhouseUrl: config.clickhouseUrl });
+  const store = await openStore({
+    kind: config.store,
+    dataDir: config.dataDir,
+    sqliteSync: config.sqliteSync,
+    clickhouseUrl: config.clickhouseUrl,
+  });
   const generatedAdminPassword = await ensureAdmin(store, config.adminPassword);
   const authenticator = new Authenticator(store, isClusterWorker() ? { onForget: broadcastForget } : {});
   if (isClusterWorker()) onForgetFromOthers(() => authenticator.forgetLocally());

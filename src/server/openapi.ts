@@ -10,7 +10,12 @@ import { WEFT_VERSION } from './version.js';
 type JsonSchema = Record<string, unknown>;
 
 const toSchema = (schema: z.ZodType, io: 'input' | 'output'): JsonSchema => {
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any', cycles: 'ref', reused: 'inline' }) as JsonSchema;
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, {
+    io,
+    unrepresentable: 'any',
+    cycles: 'ref',
+    reused: 'inline',
+  }) as JsonSchema;
   return rest;
 };
 
@@ -20,8 +25,14 @@ export function buildOpenApi(): JsonSchema {
   if (cached) return cached;
   const paths: Record<string, Record<string, unknown>> = {};
   const errors = {
-    '401': { description: 'Missing or wrong credentials', content: { 'application/json': { schema: toSchema(ReasonErrorBody, 'output') } } },
-    '403': { description: 'The caller may not access this project', content: { 'application/json': { schema: toSchema(ReasonErrorBody, 'output') } } },
+    '401': {
+      description: 'Missing or wrong credentials',
+      content: { 'application/json': { schema: toSchema(ReasonErrorBody, 'output') } },
+    },
+    '403': {
+      description: 'The caller may not access this project',
+      content: { 'application/json': { schema: toSchema(ReasonErrorBody, 'output') } },
+    },
     '422': { description: 'Validation error', content: { 'application/json': { schema: toSchema(ValidationErrorBody, 'output') } } },
   };
   for (const [name, e] of Object.entries(endpoints) as [string, EndpointDef & { stream?: boolean; public?: boolean }][]) {
@@ -33,7 +44,12 @@ export function buildOpenApi(): JsonSchema {
     const inQuery = e.method === 'GET' || e.method === 'DELETE';
     const parameters = Object.entries(props)
       .filter(([k]) => inQuery || pathParams.includes(k))
-      .map(([k, schema]) => ({ name: k, in: pathParams.includes(k) ? 'path' : 'query', required: pathParams.includes(k) || required.has(k), schema }));
+      .map(([k, schema]) => ({
+        name: k,
+        in: pathParams.includes(k) ? 'path' : 'query',
+        required: pathParams.includes(k) || required.has(k),
+        schema,
+      }));
     const operation: Record<string, unknown> = {
       operationId: name,
       summary: e.summary,

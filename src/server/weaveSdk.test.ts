@@ -60,7 +60,10 @@ async function flush(): Promise<void> {
   await waitForSdkBatches(sdk, () => `requests so far: ${JSON.stringify(seen)}`);
   const batches = seen.filter((r) => r.path === '/call/upsert_batch');
   expect(batches.length).toBeGreaterThan(0);
-  expect(batches.filter((r) => r.status !== 200), 'every /call/upsert_batch must answer 200').toEqual([]);
+  expect(
+    batches.filter((r) => r.status !== 200),
+    'every /call/upsert_batch must answer 200',
+  ).toEqual([]);
 }
 
 describe('weave npm SDK', () => {

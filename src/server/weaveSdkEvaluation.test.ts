@@ -89,20 +89,36 @@ describe('the weave npm SDK running an Evaluation', () => {
     const [ds] = await collect(t.alice.client.datasetList(path));
     expect(ds).toMatchObject({ object_id: 'quiz', name: 'quiz', rows: expect.stringMatching(/^weave:\/\/\/alice-co\/evals\/table\//) });
     const [ev] = await collect(t.alice.client.evaluationList(path));
-    expect(ev).toMatchObject({ object_id: 'quiz-eval', name: 'quiz-eval', dataset: `weave:///${PROJECT}/object/quiz:${ds!.digest}`, trials: 1 });
+    expect(ev).toMatchObject({
+      object_id: 'quiz-eval',
+      name: 'quiz-eval',
+      dataset: `weave:///${PROJECT}/object/quiz:${ds!.digest}`,
+      trials: 1,
+    });
     expect(ev!.scorers.map((s) => s.split('/op/')[1]!.split(':')[0])).toEqual(['exact', 'closeness']);
     expect(ev!.evaluate_op).toMatch(/\/op\/Evaluation\.evaluate:/);
     expect(ev!.predict_and_score_op).toMatch(/\/op\/Evaluation\.predictAndScore:/);
     const ops = (await collect(t.alice.client.opList(path))).map((o) => o.object_id);
     expect(ops).toEqual(['Evaluation.evaluate', 'Evaluation.predictAndScore', 'answer', 'closeness', 'exact']);
     const [run] = await collect(t.alice.client.evaluationRunList(path));
-    expect(run).toMatchObject({ evaluation_run_id: root.id, status: 'completed', evaluation: root.inputs.self, model: expect.stringMatching(/\/op\/answer:/) });
+    expect(run).toMatchObject({
+      evaluation_run_id: root.id,
+      status: 'completed',
+      evaluation: root.inputs.self,
+      model: expect.stringMatching(/\/op\/answer:/),
+    });
     expect(await collect(t.alice.client.evaluationRunList({ ...path, models: [run!.model] }))).toHaveLength(1);
   });
 
   it('answers eval_results/query by dataset row, with model calls, scorer calls and pass rates', async () => {
     const res = EvalResultsQueryRes.parse(
-      await t.alice.client.evalResultsQuery({ ...path, evaluation_call_ids: [root.id], include_summary: true, include_raw_data_rows: true, resolve_row_refs: true }),
+      await t.alice.client.evalResultsQuery({
+        ...path,
+        evaluation_call_ids: [root.id],
+        include_summary: true,
+        include_raw_data_rows: true,
+        resolve_row_refs: true,
+      }),
     );
     expect(res.total_rows).toBe(3);
     expect(res.warnings).toEqual([]);
@@ -126,6 +142,8 @@ describe('the weave npm SDK running an Evaluation', () => {
   });
 
   it('reports the evaluation complete, with the SDK summary as output', async () => {
-    expect(await t.alice.client.evaluationStatus({ project_id: PROJECT, call_id: root.id })).toEqual({ status: { code: 'complete', output: summary } });
+    expect(await t.alice.client.evaluationStatus({ project_id: PROJECT, call_id: root.id })).toEqual({
+      status: { code: 'complete', output: summary },
+    });
   });
 });

@@ -92,7 +92,9 @@ describe('the weave npm SDK publishing objects', () => {
     expect(loaded.length).toBe(3);
     expect(loaded.getRow(2)).toMatchObject(expected[2]!);
 
-    const again = (await sdk.publish(new weave.Dataset({ name: 'quiz', description: 'tiny', rows: structuredClone(expected) }))) as weave.ObjectRef;
+    const again = (await sdk.publish(
+      new weave.Dataset({ name: 'quiz', description: 'tiny', rows: structuredClone(expected) }),
+    )) as weave.ObjectRef;
     expect(again.digest).toBe(ref.digest);
     const { objs } = await t.alice.client.objsQuery({ project_id: PROJECT, filter: { object_ids: ['quiz'] } });
     expect(objs).toHaveLength(1);

@@ -10,9 +10,7 @@ const P = 1;
 const KEY_LENGTH = 32;
 
 function scryptAsync(secret: string, salt: Buffer, options: ScryptOptions): Promise<Buffer> {
-  return new Promise((resolve, reject) =>
-    scrypt(secret, salt, KEY_LENGTH, options, (err, key) => (err ? reject(err) : resolve(key))),
-  );
+  return new Promise((resolve, reject) => scrypt(secret, salt, KEY_LENGTH, options, (err, key) => (err ? reject(err) : resolve(key))));
 }
 
 /** Hashes a secret with a fresh salt. */

@@ -75,7 +75,9 @@ function credentials(values: { user: string; password?: string; 'api-key'?: stri
   if (values['api-key']) return { username: 'api', password: values['api-key'] };
   const password = values.password ?? process.env.WEFT_ADMIN_PASSWORD;
   if (!password) {
-    throw new Error(`no credentials: pass --password <p> for user "${values.user}" (or set WEFT_ADMIN_PASSWORD), or --api-key <key> from \`npx weft key create --user ${values.user}\``);
+    throw new Error(
+      `no credentials: pass --password <p> for user "${values.user}" (or set WEFT_ADMIN_PASSWORD), or --api-key <key> from \`npx weft key create --user ${values.user}\``,
+    );
   }
   return { username: values.user, password };
 }

@@ -62,12 +62,21 @@ describe('generateDemoCalls', () => {
 
   it('builds agent traces of plan, LLM and tool calls with per-model usage', () => {
     const ops = new Set(starts.map((s) => s.op_name));
-    expect([...ops].sort()).toEqual(['agent.run', 'anthropic.messages.create', 'openai.chat.completions.create', 'plan', 'tool.run_sql', 'tool.search_web']);
+    expect([...ops].sort()).toEqual([
+      'agent.run',
+      'anthropic.messages.create',
+      'openai.chat.completions.create',
+      'plan',
+      'tool.run_sql',
+      'tool.search_web',
+    ]);
     for (const root of roots) expect(root.op_name).toBe('agent.run');
     const openai = starts.filter((s) => s.op_name === 'openai.chat.completions.create' && !ends.get(s.id)!.exception);
     const roles = new Set(openai.flatMap((s) => (s.inputs!.messages as { role: string }[]).map((m) => m.role)));
     expect([...roles].sort()).toEqual(['assistant', 'system', 'tool', 'user']);
-    const withToolCalls = openai.filter((s) => (ends.get(s.id)!.output as { choices: { message: { tool_calls?: unknown } }[] }).choices[0]!.message.tool_calls);
+    const withToolCalls = openai.filter(
+      (s) => (ends.get(s.id)!.output as { choices: { message: { tool_calls?: unknown } }[] }).choices[0]!.message.tool_calls,
+    );
     expect(withToolCalls.length).toBeGreaterThan(0);
     for (const s of openai) {
       const usage = ends.get(s.id)!.summary!.usage![s.inputs!.model as string]!;
@@ -81,7 +90,10 @@ describe('generateDemoCalls', () => {
   });
 
   it('makes conversations of 3 to 8 turns, each turn root its own turn_id', () => {
-    const threads = groupBy(roots.filter((r) => r.thread_id), (r) => r.thread_id!);
+    const threads = groupBy(
+      roots.filter((r) => r.thread_id),
+      (r) => r.thread_id!,
+    );
     expect(threads.size).toBeGreaterThan(3);
     for (const turns of threads.values()) {
       expect(turns.length).toBeGreaterThanOrEqual(3);

@@ -16,7 +16,17 @@
 import type { z } from 'zod';
 import type { CallBatchItem } from '../../contract/calls.js';
 import { pickScenario, tracebackFor, verificationSearch, type Scenario, type ToolRun } from './demoScenarios.js';
-import { estimateUsage, llmInputs, llmOutput, toolCallId, type LlmReply, type LlmRequest, type LlmUsage, type Provider, type ToolExchange } from './llmPayloads.js';
+import {
+  estimateUsage,
+  llmInputs,
+  llmOutput,
+  toolCallId,
+  type LlmReply,
+  type LlmRequest,
+  type LlmUsage,
+  type Provider,
+  type ToolExchange,
+} from './llmPayloads.js';
 import { createRng, type Rng } from './seededRandom.js';
 
 export interface GenerateDemoOptions {
@@ -69,7 +79,7 @@ export function generateDemoCalls(options: GenerateDemoOptions): DemoBatchItem[]
   const rng = createRng(options.seed ?? 1);
   const now = options.now ?? Date.now();
   const items: { at: number; item: DemoBatchItem }[] = [];
-  for (let made = 0; made < options.traces; ) {
+  for (let made = 0; made < options.traces;) {
     const left = options.traces - made;
     const turns = left >= 3 && rng.chance(0.09) ? Math.min(left, rng.int(3, 8)) : 1;
     // Conversations last under an hour, so starting an hour before `now` keeps all in the past.
@@ -83,7 +93,11 @@ export function generateDemoCalls(options: GenerateDemoOptions): DemoBatchItem[]
 
 function conversation(rng: Rng, startMs: number, turns: number): { ctx: TraceContext; call: DemoCall }[] {
   const attributes = {
-    weave: { client_version: rng.pick(['0.51.56', '0.52.1', '0.52.3']), os_name: rng.pick(['Linux', 'Linux', 'Darwin']), sys_version: '3.11.9' },
+    weave: {
+      client_version: rng.pick(['0.51.56', '0.52.1', '0.52.3']),
+      os_name: rng.pick(['Linux', 'Linux', 'Darwin']),
+      sys_version: '3.11.9',
+    },
     env: rng.chance(0.8) ? 'prod' : 'staging',
     user_id: `user_${String(rng.int(1, 40)).padStart(3, '0')}`,
   };
@@ -115,7 +129,13 @@ interface TurnPlan {
 function agentRun(ctx: TraceContext, plan: TurnPlan): DemoCall {
   const { rng } = ctx;
   const { scenario, provider, model, history } = plan;
-  const root = open(ctx, null, 'agent.run', { question: scenario.question, user_id: ctx.attributes.user_id }, rng.chance(0.25) ? `copilot: ${scenario.topic}` : null);
+  const root = open(
+    ctx,
+    null,
+    'agent.run',
+    { question: scenario.question, user_id: ctx.attributes.user_id },
+    rng.chance(0.25) ? `copilot: ${scenario.topic}` : null,
+  );
   const planCall = open(ctx, root, 'plan', { question: scenario.question, tools: ['search_web', 'run_sql'] });
   const request = (exchanges: ToolExchange[]): LlmRequest => ({ provider, model, history, question: scenario.question, exchanges });
   const exchanges: ToolExchange[] = [];
@@ -177,7 +197,13 @@ function toolStep(ctx: TraceContext, parent: DemoCall, run: ToolRun): DemoCall {
   return call;
 }
 
-function open(ctx: TraceContext, parent: DemoCall | null, opName: string, inputs: Record<string, unknown>, displayName: string | null = null): DemoCall {
+function open(
+  ctx: TraceContext,
+  parent: DemoCall | null,
+  opName: string,
+  inputs: Record<string, unknown>,
+  displayName: string | null = null,
+): DemoCall {
   ctx.clock += ctx.rng.int(1, 25);
   const call: DemoCall = {
     id: ctx.rng.uuidv7(ctx.clock),
@@ -230,7 +256,14 @@ function flatten(projectId: string, ctx: TraceContext, root: DemoCall, out: { at
       },
     });
     call.children.forEach(visit);
-    const ended = { project_id: projectId, id: call.id, ended_at: new Date(call.endMs).toISOString(), exception: call.exception, output: call.output, summary: summarize(call) };
+    const ended = {
+      project_id: projectId,
+      id: call.id,
+      ended_at: new Date(call.endMs).toISOString(),
+      exception: call.exception,
+      output: call.output,
+      summary: summarize(call),
+    };
     out.push({ at: call.endMs, item: { mode: 'end', req: { end: ended } } });
   };
   visit(root);

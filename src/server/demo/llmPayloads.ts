@@ -37,8 +37,16 @@ export type LlmUsage = {
 };
 
 const TOOL_SPECS = [
-  { name: 'search_web', description: 'Search the public web', parameters: { type: 'object', properties: { query: { type: 'string' } }, required: ['query'] } },
-  { name: 'run_sql', description: 'Run a read-only SQL query on the analytics database', parameters: { type: 'object', properties: { query: { type: 'string' }, database: { type: 'string' } }, required: ['query'] } },
+  {
+    name: 'search_web',
+    description: 'Search the public web',
+    parameters: { type: 'object', properties: { query: { type: 'string' } }, required: ['query'] },
+  },
+  {
+    name: 'run_sql',
+    description: 'Run a read-only SQL query on the analytics database',
+    parameters: { type: 'object', properties: { query: { type: 'string' }, database: { type: 'string' } }, required: ['query'] },
+  },
 ];
 
 /** A provider-style id for a tool call. */
@@ -76,12 +84,20 @@ export function estimateUsage(inputs: Record<string, unknown>, reply: LlmReply):
 }
 
 /** The provider's response object. */
-export function llmOutput(p: { rng: Rng; provider: Provider; model: string; createdMs: number; reply: LlmReply; usage: LlmUsage }): Record<string, unknown> {
+export function llmOutput(p: {
+  rng: Rng;
+  provider: Provider;
+  model: string;
+  createdMs: number;
+  reply: LlmReply;
+  usage: LlmUsage;
+}): Record<string, unknown> {
   const { rng, reply, usage } = p;
   if (p.provider === 'openai') {
-    const message = 'text' in reply
-      ? { role: 'assistant', content: reply.text, refusal: null }
-      : { role: 'assistant', content: null, refusal: null, tool_calls: [openAiToolCall(reply.toolCall)] };
+    const message =
+      'text' in reply
+        ? { role: 'assistant', content: reply.text, refusal: null }
+        : { role: 'assistant', content: null, refusal: null, tool_calls: [openAiToolCall(reply.toolCall)] };
     return {
       id: `chatcmpl-${rng.alnum(29)}`,
       object: 'chat.completion',
@@ -92,9 +108,10 @@ export function llmOutput(p: { rng: Rng; provider: Provider; model: string; crea
       system_fingerprint: `fp_${rng.hex(10)}`,
     };
   }
-  const content = 'text' in reply
-    ? [{ type: 'text', text: reply.text }]
-    : [{ type: 'tool_use', id: reply.toolCall.id, name: reply.toolCall.run.tool, input: reply.toolCall.run.args }];
+  const content =
+    'text' in reply
+      ? [{ type: 'text', text: reply.text }]
+      : [{ type: 'tool_use', id: reply.toolCall.id, name: reply.toolCall.run.tool, input: reply.toolCall.run.args }];
   return {
     id: `msg_01${rng.alnum(22)}`,
     type: 'message',

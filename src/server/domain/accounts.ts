@@ -64,11 +64,7 @@ export async function createOwnApiKey(store: Store, caller: AuthUser, name: stri
 }
 
 /** Revokes a key of the caller's (any key, for admins) and makes it fail from the next request on. */
-export async function revokeApiKey(
-  deps: { store: Store; authenticator: Authenticator },
-  caller: AuthUser,
-  keyId: string,
-): Promise<ApiKey> {
+export async function revokeApiKey(deps: { store: Store; authenticator: Authenticator }, caller: AuthUser, keyId: string): Promise<ApiKey> {
   const record = await deps.store.accounts.getApiKey(keyId);
   if (!record) throw new NotFoundError(`No API key with id ${keyId}`);
   if (record.username !== caller.username) requireAdmin(caller, "revoke other users' API keys");

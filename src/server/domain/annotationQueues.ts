@@ -61,7 +61,8 @@ export function progressTransition(requested: string): ProgressTransition {
 /** The transition a submit applies: a first completion (or skip) only. */
 export function submitTransition(next: 'completed' | 'skipped'): ProgressTransition {
   return (current) => {
-    if (current !== null && current !== 'in_progress') refuse(current, next, `you already ${current === 'completed' ? 'completed' : 'skipped'} this item`);
+    if (current !== null && current !== 'in_progress')
+      refuse(current, next, `you already ${current === 'completed' ? 'completed' : 'skipped'} this item`);
     return next;
   };
 }

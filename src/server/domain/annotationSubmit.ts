@@ -33,7 +33,8 @@ function answerToFeedback(req: SubmitReq, queue: QueueRecord, callId: string, an
     throw new BadRequestError(`annotation_ref ${answer.annotation_ref} is not one of the queue's scorer_refs`);
   }
   const ref = parseRef(answer.annotation_ref);
-  if (ref.kind !== 'object') throw new BadRequestError(`annotation_ref ${answer.annotation_ref} must be an object ref to an AnnotationSpec`);
+  if (ref.kind !== 'object')
+    throw new BadRequestError(`annotation_ref ${answer.annotation_ref} must be an object ref to an AnnotationSpec`);
   return {
     project_id: req.project_id,
     weave_ref: callRef(req.project_id, callId),
@@ -45,14 +46,23 @@ function answerToFeedback(req: SubmitReq, queue: QueueRecord, callId: string, an
 }
 
 /** Validates every answer, then records the submit atomically; answers the item and the feedback written. */
-export async function submitItem(store: Store, { req, queue, annotator }: { req: SubmitReq; queue: QueueRecord; annotator: string }): Promise<SubmitRes> {
-  if (req.skip && req.annotations.length > 0) throw new BadRequestError('A skipped item takes no annotations: send skip or annotations, not both');
+export async function submitItem(
+  store: Store,
+  { req, queue, annotator }: { req: SubmitReq; queue: QueueRecord; annotator: string },
+): Promise<SubmitRes> {
+  if (req.skip && req.annotations.length > 0)
+    throw new BadRequestError('A skipped item takes no annotations: send skip or annotations, not both');
   const refs = req.annotations.map((a) => a.annotation_ref);
   const repeated = refs.find((ref, i) => refs.indexOf(ref) !== i);
   if (repeated) throw new BadRequestError(`annotation_ref ${repeated} is answered twice`);
-  const [item] = (await store.annotationQueues.queryItems({
-    projectId: req.project_id, queueId: queue.id, filter: { id: req.item_id }, sortBy: [], includePosition: false,
-  })) ?? [];
+  const [item] =
+    (await store.annotationQueues.queryItems({
+      projectId: req.project_id,
+      queueId: queue.id,
+      filter: { id: req.item_id },
+      sortBy: [],
+      includePosition: false,
+    })) ?? [];
   if (!item) throw itemNotFound(req.item_id, queue.id);
 
   const now = nowMicros();
@@ -61,14 +71,22 @@ export async function submitItem(store: Store, { req, queue, annotator }: { req:
   for (const r of requests) await checkAnnotationSpec(store, r);
 
   const updated = await store.annotationQueues.recordProgress({
-    projectId: req.project_id, queueId: queue.id, itemId: req.item_id, annotator,
-    transition: submitTransition(req.skip ? 'skipped' : 'completed'), feedback: rows, now,
+    projectId: req.project_id,
+    queueId: queue.id,
+    itemId: req.item_id,
+    annotator,
+    transition: submitTransition(req.skip ? 'skipped' : 'completed'),
+    feedback: rows,
+    now,
   });
   if (!updated) throw itemNotFound(req.item_id, queue.id);
   return {
     item: toItemSchema(updated),
     feedback: rows.map((row) => ({
-      id: row.id, created_at: formatMicros(row.createdAt), wb_user_id: row.wbUserId, payload: JSON.parse(row.payloadJson) as Record<string, unknown>,
+      id: row.id,
+      created_at: formatMicros(row.createdAt),
+      wb_user_id: row.wbUserId,
+      payload: JSON.parse(row.payloadJson) as Record<string, unknown>,
     })),
   };
 }

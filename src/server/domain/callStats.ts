@@ -71,7 +71,8 @@ export async function callStats(store: Store, req: CallStatsReq, options: CallSt
   const buckets = new StatsBuckets(plan.starts, plan.callPlans, plan.usagePlans);
   const pricing = new Pricing(store, req.project_id);
   if (plan.starts.length && (plan.callPlans.length || plan.usagePlans.length)) {
-    const usedRollup = options.mode !== 'exact' && rollupCanAnswer(plan) && (await addRollup(store, plan, buckets, pricing, options.mode ?? 'auto'));
+    const usedRollup =
+      options.mode !== 'exact' && rollupCanAnswer(plan) && (await addRollup(store, plan, buckets, pricing, options.mode ?? 'auto'));
     if (!usedRollup) await scan(store, plan, [[start, end]], buckets, pricing);
   }
   return {
@@ -89,8 +90,12 @@ function rollupCanAnswer(plan: Plan): boolean {
   const f = plan.filter ?? {};
   const otherFilters = Object.entries(f).some(([k, v]) => k !== 'op_names' && (Array.isArray(v) ? v.length > 0 : Boolean(v)));
   if (otherFilters) return false;
-  const latencyCounts = plan.callPlans.some((p) => p.metric === 'latency_ms' && p.aggregations.some((a) => a === 'count_true' || a === 'count_false'));
-  const usageBeyondSums = plan.usagePlans.some((p) => p.percentiles.length > 0 || p.aggregations.some((a) => !['sum', 'avg', 'count'].includes(a)));
+  const latencyCounts = plan.callPlans.some(
+    (p) => p.metric === 'latency_ms' && p.aggregations.some((a) => a === 'count_true' || a === 'count_false'),
+  );
+  const usageBeyondSums = plan.usagePlans.some(
+    (p) => p.percentiles.length > 0 || p.aggregations.some((a) => !['sum', 'avg', 'count'].includes(a)),
+  );
   return !latencyCounts && !usageBeyondSums;
 }
 
@@ -149,7 +154,14 @@ async function addRollup(store: Store, plan: Plan, buckets: StatsBuckets, pricin
     if (cells.size === 0) continue;
     let rows: { calls: CallCell[]; usage: UsageCell[] } = { calls: [], usage: [] };
     for (const [fromCell, toCell] of cellRuns(cells)) {
-      const got = await store.stats.rollupCells({ projectId: plan.projectId, opNames: plan.filter?.op_names, width, fromCell, toCell, withUsage });
+      const got = await store.stats.rollupCells({
+        projectId: plan.projectId,
+        opNames: plan.filter?.op_names,
+        width,
+        fromCell,
+        toCell,
+        withUsage,
+      });
       if (!got) return false;
       rows = { calls: rows.calls.concat(got.calls), usage: rows.usage.concat(got.usage) };
     }

@@ -79,13 +79,8 @@ export function withWeaveSummary(call: CallRecord): CallRecord {
   const summary = { ...(call.summary ?? {}) } as Record<string, unknown>;
   const weave = { ...((summary.weave as Record<string, unknown> | undefined) ?? {}) };
   const statusCounts = summary.status_counts as Record<string, number> | undefined;
-  weave.status = call.exception != null
-    ? 'error'
-    : call.ended_at == null
-      ? 'running'
-      : (statusCounts?.error ?? 0) > 0
-        ? 'descendant_error'
-        : 'success';
+  weave.status =
+    call.exception != null ? 'error' : call.ended_at == null ? 'running' : (statusCounts?.error ?? 0) > 0 ? 'descendant_error' : 'success';
   if (call.ended_at && call.started_at) {
     const start = parseIsoToMicros(call.started_at)!;
     const end = parseIsoToMicros(call.ended_at)!;

@@ -50,7 +50,11 @@ export async function queryEvalResults(store: Store, projectId: string, req: Eva
   if (includeRows) {
     const requireIntersection = req.require_intersection ?? false;
     const logic = req.filter_logic_operator ?? 'or';
-    ({ page, total } = selectRows(rows, { filters, logic, sortBy, requireIntersection, offset: req.offset ?? 0, limit: req.limit ?? null }, { evalIds, inputOf }));
+    ({ page, total } = selectRows(
+      rows,
+      { filters, logic, sortBy, requireIntersection, offset: req.offset ?? 0, limit: req.limit ?? null },
+      { evalIds, inputOf },
+    ));
     const unresolved = resolve ? page.filter((r) => rowRefDigest(r.example) && !resolved.has(r.rowDigest)).length : 0;
     if (unresolved) warnings.push(`Could not resolve ${unresolved} dataset row ref(s); their raw_data_row is the ref`);
   }

@@ -69,13 +69,17 @@ function scorerCallIds(scores: Obj, children: CallSchema[], predict: CallSchema 
   return out;
 }
 
-const usageOf = (call: CallSchema | null): Record<string, Usage> => asObject(asObject(call?.summary)?.usage) as Record<string, Usage> ?? {};
+const usageOf = (call: CallSchema | null): Record<string, Usage> =>
+  (asObject(asObject(call?.summary)?.usage) as Record<string, Usage>) ?? {};
 
 /** Total tokens over the models in a usage map (prompt + completion when a total is missing); null without usage. */
 function totalTokens(usage: Record<string, Usage>): number | null {
   const entries = Object.values(usage).filter((u) => asObject(u));
   if (!entries.length) return null;
-  return entries.reduce((n, u) => n + (u.total_tokens ?? (u.prompt_tokens ?? u.input_tokens ?? 0) + (u.completion_tokens ?? u.output_tokens ?? 0)), 0);
+  return entries.reduce(
+    (n, u) => n + (u.total_tokens ?? (u.prompt_tokens ?? u.input_tokens ?? 0) + (u.completion_tokens ?? u.output_tokens ?? 0)),
+    0,
+  );
 }
 
 /** What the predict call's usage cost, over the priced models; null when none is priced. */
@@ -92,7 +96,8 @@ function spanRefs(...calls: (CallSchema | null)[]): EvalResultsTrial['genai_span
     const raw = call ? weaveAttrs(call).genai_span_ref : undefined;
     for (const ref of Array.isArray(raw) ? raw : raw ? [raw] : []) {
       const r = asObject(ref);
-      if (typeof r?.trace_id === 'string' && typeof r.span_id === 'string') seen.set(`${r.trace_id}/${r.span_id}`, { trace_id: r.trace_id, span_id: r.span_id });
+      if (typeof r?.trace_id === 'string' && typeof r.span_id === 'string')
+        seen.set(`${r.trace_id}/${r.span_id}`, { trace_id: r.trace_id, span_id: r.span_id });
     }
   }
   return seen.size ? [...seen.values()] : null;
@@ -128,7 +133,13 @@ export async function loadEvalRows(
 ): Promise<EvalRow[]> {
   const byRoot = await childrenOf(store, req.projectId, req.evalIds);
   const pasCalls = req.evalIds.flatMap((id) => (byRoot.get(id) ?? []).filter(isPredictAndScore));
-  const grandchildren = req.children ? await childrenOf(store, req.projectId, pasCalls.map((c) => c.id)) : null;
+  const grandchildren = req.children
+    ? await childrenOf(
+        store,
+        req.projectId,
+        pasCalls.map((c) => c.id),
+      )
+    : null;
   let prices: PriceRecord[] = [];
   if (req.costs && grandchildren) {
     const llmIds = new Set([...grandchildren.values()].flat().flatMap((c) => Object.keys(usageOf(c))));

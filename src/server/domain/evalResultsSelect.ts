@@ -32,7 +32,9 @@ const FIELD = /^(scores\.[^.].*|inputs(\..+)?|outputs?(\..+)?)$/;
 export function checkFields(filters: Filter[], sortBy: SortKey[]): void {
   for (const field of [...filters.flatMap((f) => queryFields(f.query)), ...sortBy.map((s) => s.field)]) {
     if (!FIELD.test(field)) {
-      throw new BadRequestError(`Unknown eval results field ${JSON.stringify(field)}: use scores.<scorer>[.<path>], inputs.<path> or outputs.<path>`);
+      throw new BadRequestError(
+        `Unknown eval results field ${JSON.stringify(field)}: use scores.<scorer>[.<path>], inputs.<path> or outputs.<path>`,
+      );
     }
   }
 }

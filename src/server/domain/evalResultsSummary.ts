@@ -25,8 +25,16 @@ function addLeaf(stats: Map<string, Stats>, key: string, path: string[], value: 
   }
   const id = JSON.stringify([key, ...path]);
   const s = stats.get(id) ?? {
-    scorer_key: key, path: path.length ? path.join('.') : null, value_type: type, trial_count: 0, numeric_count: 0, numeric_mean: null,
-    pass_true_count: 0, pass_known_count: 0, pass_rate: null, pass_signal_coverage: null,
+    scorer_key: key,
+    path: path.length ? path.join('.') : null,
+    value_type: type,
+    trial_count: 0,
+    numeric_count: 0,
+    numeric_mean: null,
+    pass_true_count: 0,
+    pass_known_count: 0,
+    pass_rate: null,
+    pass_signal_coverage: null,
   };
   stats.set(id, s);
   s.trial_count += 1;

@@ -113,7 +113,15 @@ export function latencySeconds(call: CallSchema): number | null {
 /** Adds the start of a call to the plan, as the plan's user; `attributes` go under `weave`. */
 export function planStart(
   plan: WritePlan,
-  call: { id: string; traceId: string; parentId: string | null; opRef: string; attributes: Record<string, unknown>; inputs: Record<string, unknown>; at: number },
+  call: {
+    id: string;
+    traceId: string;
+    parentId: string | null;
+    opRef: string;
+    attributes: Record<string, unknown>;
+    inputs: Record<string, unknown>;
+    at: number;
+  },
 ): void {
   plan.calls.push(
     toStartWrite(
@@ -134,7 +142,15 @@ export function planStart(
 
 /** Adds the end of a call to the plan. */
 export function planEnd(plan: WritePlan, call: { id: string; output: unknown; summary?: Record<string, unknown>; at: number }): void {
-  plan.calls.push(toEndWrite({ project_id: plan.projectId, id: call.id, ended_at: formatMicros(call.at), output: call.output, summary: call.summary ?? {} }));
+  plan.calls.push(
+    toEndWrite({
+      project_id: plan.projectId,
+      id: call.id,
+      ended_at: formatMicros(call.at),
+      output: call.output,
+      summary: call.summary ?? {},
+    }),
+  );
 }
 
 /**
@@ -142,7 +158,11 @@ export function planEnd(plan: WritePlan, call: { id: string; output: unknown; su
  * scores of its score children keyed by scorer name, and the prediction's latency, as
  * `{output, scores, model_latency: {mean}}` (the Python SDK's shape).
  */
-export function predictAndScoreOutput(children: CallSchema[]): { output: unknown; scores: Record<string, unknown>; model_latency: { mean: number } | null } {
+export function predictAndScoreOutput(children: CallSchema[]): {
+  output: unknown;
+  scores: Record<string, unknown>;
+  model_latency: { mean: number } | null;
+} {
   const prediction = children.find(isPrediction);
   const scores: Record<string, unknown> = {};
   for (const score of children.filter(isScore)) {

@@ -22,8 +22,18 @@ import type { Store } from '../store/Store.js';
 import { withWeaveSummary } from './calls.js';
 import { nowMicros } from './datetime.js';
 import {
-  allOf, childrenOf, collectCalls, EVALUATE_OP, isPredictAndScore, isRun, planEnd, planStart, predictAndScoreOutput, RUN_QUERY_EXPR,
-  SUMMARIZE_OP, weaveAttrs,
+  allOf,
+  childrenOf,
+  collectCalls,
+  EVALUATE_OP,
+  isPredictAndScore,
+  isRun,
+  planEnd,
+  planStart,
+  predictAndScoreOutput,
+  RUN_QUERY_EXPR,
+  SUMMARIZE_OP,
+  weaveAttrs,
 } from './evaluationCalls.js';
 import { summarizeRun, type RowResult } from './evaluationSummary.js';
 import { uuidv7 } from './ids.js';
@@ -80,16 +90,26 @@ export async function createRun(
   return { evaluation_run_id: id };
 }
 
-const inList = (field: string, values: string[]): Operation => ({ $in: [{ $getField: field }, values.map((v): Operand => ({ $literal: v }))] });
+const inList = (field: string, values: string[]): Operation => ({
+  $in: [{ $getField: field }, values.map((v): Operand => ({ $literal: v }))],
+});
 
 /** Runs matching every given filter, in start order, paged. */
 export async function* listRuns(
   store: Store,
-  req: { projectId: string; evaluations?: string[] | null; models?: string[] | null; runIds?: string[] | null; limit?: number | null; offset?: number | null },
+  req: {
+    projectId: string;
+    evaluations?: string[] | null;
+    models?: string[] | null;
+    runIds?: string[] | null;
+    limit?: number | null;
+    offset?: number | null;
+  },
 ): AsyncIterable<EvaluationRunRead> {
   const conditions: Operation[] = [RUN_QUERY_EXPR];
   // API runs carry the refs as attributes, SDK evaluations only as inputs.
-  if (req.evaluations?.length) conditions.push({ $or: [inList('attributes.weave.evaluation', req.evaluations), inList('inputs.self', req.evaluations)] });
+  if (req.evaluations?.length)
+    conditions.push({ $or: [inList('attributes.weave.evaluation', req.evaluations), inList('inputs.self', req.evaluations)] });
   if (req.models?.length) conditions.push({ $or: [inList('attributes.weave.model', req.models), inList('inputs.model', req.models)] });
   const calls = store.calls.queryCalls({
     projectId: req.projectId,
@@ -116,7 +136,11 @@ export async function finishRun(
   if (run.ended_at) throw new ConflictError(`Evaluation run ${req.runId} is already finished`);
   const rows = ((await childrenOf(store, ctx.projectId, [run.id])).get(run.id) ?? []).filter(isPredictAndScore);
   const open = rows.filter((r) => !r.ended_at);
-  const grandchildren = await childrenOf(store, ctx.projectId, open.map((r) => r.id));
+  const grandchildren = await childrenOf(
+    store,
+    ctx.projectId,
+    open.map((r) => r.id),
+  );
   const plan = new WritePlan(ctx.projectId, ctx.userId);
   const now = nowMicros();
   const results: RowResult[] = rows.map((row) => {
@@ -128,7 +152,15 @@ export async function finishRun(
   const summary = summarizeRun(results.filter((r) => r && typeof r === 'object' && r.scores && typeof r.scores === 'object'));
   const summarizeId = uuidv7();
   const opRef = plan.op(SUMMARIZE_OP, PLACEHOLDER_SOURCE.summarize);
-  planStart(plan, { id: summarizeId, traceId: run.trace_id, parentId: run.id, opRef, attributes: {}, inputs: { self: run.inputs.self ?? null }, at: now });
+  planStart(plan, {
+    id: summarizeId,
+    traceId: run.trace_id,
+    parentId: run.id,
+    opRef,
+    attributes: {},
+    inputs: { self: run.inputs.self ?? null },
+    at: now,
+  });
   planEnd(plan, { id: summarizeId, output: summary, at: now });
   planEnd(plan, { id: run.id, output: summary, summary: req.summary ?? {}, at: now });
   await plan.apply(store);

@@ -35,7 +35,8 @@ const MAX_PAYLOAD_BYTES = 1 << 20;
 /** The ref parsed, or 400 when it is not one of the given kinds. */
 function refOf(ref: string, field: string, kinds: WeaveRef['kind'][]): WeaveRef {
   const parsed = parseRef(ref);
-  if (!kinds.includes(parsed.kind)) throw new BadRequestError(`${field} must be ${kinds.map((k) => `an ${k}`).join(' or ')} ref, not ${ref}`);
+  if (!kinds.includes(parsed.kind))
+    throw new BadRequestError(`${field} must be ${kinds.map((k) => `an ${k}`).join(' or ')} ref, not ${ref}`);
   return parsed;
 }
 

@@ -102,7 +102,13 @@ export async function feedbackStats(store: FeedbackStore, req: FeedbackStatsReq)
     values: metrics.map(() => [] as (number | boolean | string)[]),
   }));
   const all = metrics.map(() => [] as (number | boolean | string)[]);
-  const rows = store.feedbackPayloads({ projectId: req.project_id, start, end, feedbackType: req.feedback_type, triggerRef: req.trigger_ref });
+  const rows = store.feedbackPayloads({
+    projectId: req.project_id,
+    start,
+    end,
+    feedbackType: req.feedback_type,
+    triggerRef: req.trigger_ref,
+  });
   for await (const row of rows) {
     const bucket = buckets[bucketIndex(starts, row.createdAt)]!;
     bucket.count += 1;
@@ -151,7 +157,14 @@ export async function feedbackPayloadSchema(store: FeedbackStore, req: FeedbackP
   const [start, end] = resolveWindow(req.start, req.end);
   const newest = Math.min(req.sample_limit ?? 2000, 5000);
   const leaves = new Map<string, ValueType | 'mixed'>();
-  const rows = store.feedbackPayloads({ projectId: req.project_id, start, end, feedbackType: req.feedback_type, triggerRef: req.trigger_ref, newest });
+  const rows = store.feedbackPayloads({
+    projectId: req.project_id,
+    start,
+    end,
+    feedbackType: req.feedback_type,
+    triggerRef: req.trigger_ref,
+    newest,
+  });
   for await (const row of rows) collectLeaves(row.payload, '', leaves);
   const paths = [...leaves].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   return { paths: paths.map(([json_path, t]) => ({ json_path, value_type: t === 'mixed' ? null : t })) };

@@ -11,7 +11,10 @@ import { bytesDigest } from './digests.js';
 export const FILE_CHUNK_BYTES = 1024 * 1024;
 
 /** file/create: idempotent by content; the part's filename is kept (else `<unnamed_file>`). */
-export async function createFile(store: Store, req: { projectId: string; file: Blob; expectedDigest?: string | null }): Promise<{ digest: string }> {
+export async function createFile(
+  store: Store,
+  req: { projectId: string; file: Blob; expectedDigest?: string | null },
+): Promise<{ digest: string }> {
   // The multipart parser has already buffered the part; this is the one copy we hash and store.
   const bytes = new Uint8Array(await req.file.arrayBuffer());
   const digest = bytesDigest(bytes);

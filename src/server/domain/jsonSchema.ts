@@ -63,7 +63,13 @@ export function matchesSchema(value: unknown, schema: unknown): boolean {
 }
 
 function numberMatches(v: number, s: Schema): boolean {
-  const [min, max, xmin, xmax, step] = [num(s.minimum), num(s.maximum), num(s.exclusiveMinimum), num(s.exclusiveMaximum), num(s.multipleOf)];
+  const [min, max, xmin, xmax, step] = [
+    num(s.minimum),
+    num(s.maximum),
+    num(s.exclusiveMinimum),
+    num(s.exclusiveMaximum),
+    num(s.multipleOf),
+  ];
   if (min !== null && v < min) return false;
   if (max !== null && v > max) return false;
   if (xmin !== null && v <= xmin) return false;

@@ -174,7 +174,15 @@ export function compareCodePoints(a: string, b: string): number {
 }
 
 const PLAIN_ASCII = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
-const SHORT_ESCAPES: Record<number, string> = { 0x22: '\\"', 0x5c: '\\\\', 0x0a: '\\n', 0x0d: '\\r', 0x09: '\\t', 0x08: '\\b', 0x0c: '\\f' };
+const SHORT_ESCAPES: Record<number, string> = {
+  0x22: '\\"',
+  0x5c: '\\\\',
+  0x0a: '\\n',
+  0x0d: '\\r',
+  0x09: '\\t',
+  0x08: '\\b',
+  0x0c: '\\f',
+};
 
 /** A JSON string literal with Python's `ensure_ascii=True` escaping. */
 export function pyQuote(s: string): string {

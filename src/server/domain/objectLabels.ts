@@ -54,7 +54,13 @@ export async function removeTags(store: Store, req: VersionRef & { tags: string[
 export async function setAliases(store: Store, req: VersionRef & { aliases: string[] }): Promise<void> {
   req.aliases.forEach(checkAlias);
   const { digest } = await readLiveObject(store, { ...req, metadataOnly: true });
-  await store.objects.setAliases({ projectId: req.projectId, objectId: req.objectId, digest, aliases: req.aliases, createdAt: nowMicros() });
+  await store.objects.setAliases({
+    projectId: req.projectId,
+    objectId: req.objectId,
+    digest,
+    aliases: req.aliases,
+    createdAt: nowMicros(),
+  });
 }
 
 /** Removes aliases from an object; `latest` cannot be removed (400), absent ones are ignored. */

@@ -22,7 +22,13 @@ export function parseVersion(spec: string): VersionSelector {
 }
 
 /** An object version as the store takes it: kind and classes derived, value hashed. */
-export function toObjectWrite(req: { projectId: string; objectId: string; val: LosslessValue; builtinObjectClass: string | null; wbUserId: string }): ObjectWrite {
+export function toObjectWrite(req: {
+  projectId: string;
+  objectId: string;
+  val: LosslessValue;
+  builtinObjectClass: string | null;
+  wbUserId: string;
+}): ObjectWrite {
   const processed = processObjectVal(req.val, req.builtinObjectClass);
   const hashed = toPythonJson(processed.val);
   return {
@@ -42,11 +48,20 @@ export function toObjectWrite(req: { projectId: string; objectId: string; val: L
 /** obj/create: derives kind and classes, hashes, checks `expected_digest`, stores. */
 export async function createObject(
   store: Store,
-  req: { projectId: string; objectId: string; val: LosslessValue; builtinObjectClass: string | null; expectedDigest: string | null; wbUserId: string },
+  req: {
+    projectId: string;
+    objectId: string;
+    val: LosslessValue;
+    builtinObjectClass: string | null;
+    expectedDigest: string | null;
+    wbUserId: string;
+  },
 ): Promise<{ digest: string; object_id: string }> {
   const write = toObjectWrite(req);
   if (req.expectedDigest && req.expectedDigest !== write.digest) {
-    throw new ConflictError(`Digest mismatch for obj ${JSON.stringify(req.objectId)}: expected ${req.expectedDigest}, computed ${write.digest}`);
+    throw new ConflictError(
+      `Digest mismatch for obj ${JSON.stringify(req.objectId)}: expected ${req.expectedDigest}, computed ${write.digest}`,
+    );
   }
   await store.objects.createObject(write);
   return { digest: write.digest, object_id: req.objectId };
@@ -86,21 +101,36 @@ export async function queryObjects(store: Store, req: ObjQueryReq): Promise<ObjS
  * obj/delete: every named version must be live (else 404, as the reference); no names means
  * all versions, and an object with none live is a 404 too.
  */
-export async function deleteObjects(store: Store, req: { projectId: string; objectId: string; versions: string[] | null }): Promise<number> {
+export async function deleteObjects(
+  store: Store,
+  req: { projectId: string; objectId: string; versions: string[] | null },
+): Promise<number> {
   const versions = req.versions?.length ? req.versions : null;
   if (versions && versions.length > MAX_DELETE_DIGESTS) {
-    throw new BadRequestError(`Object delete request contains ${versions.length} objects. Please delete ${MAX_DELETE_DIGESTS} or fewer objects at a time.`);
+    throw new BadRequestError(
+      `Object delete request contains ${versions.length} objects. Please delete ${MAX_DELETE_DIGESTS} or fewer objects at a time.`,
+    );
   }
   let digests: string[] | null = null;
   if (versions) {
     digests = [];
     for (const version of versions) {
-      const record = await store.objects.readObject({ projectId: req.projectId, objectId: req.objectId, version: parseVersion(version), metadataOnly: true });
+      const record = await store.objects.readObject({
+        projectId: req.projectId,
+        objectId: req.objectId,
+        version: parseVersion(version),
+        metadataOnly: true,
+      });
       if (!record || record.deletedAt !== null) throw new NotFoundError(`Object ${req.objectId} (${version}) not found when deleting.`);
       digests.push(record.digest);
     }
   }
-  const numDeleted = await store.objects.deleteObjects({ projectId: req.projectId, objectId: req.objectId, digests, deletedAt: nowMicros() });
+  const numDeleted = await store.objects.deleteObjects({
+    projectId: req.projectId,
+    objectId: req.objectId,
+    digests,
+    deletedAt: nowMicros(),
+  });
   if (numDeleted === 0) throw new NotFoundError(`Object ${req.objectId} not found when deleting.`);
   return numDeleted;
 }

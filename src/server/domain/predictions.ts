@@ -17,8 +17,18 @@ import { NotFoundError } from '../http/errors.js';
 import type { Store } from '../store/Store.js';
 import { nowMicros } from './datetime.js';
 import {
-  allOf, callsById, childrenOf, collectCalls, isPredictAndScore, isPrediction, planEnd, planStart, PREDICT_AND_SCORE_OP,
-  predictAndScoreOutput, weaveAttrIs, weaveAttrs,
+  allOf,
+  callsById,
+  childrenOf,
+  collectCalls,
+  isPredictAndScore,
+  isPrediction,
+  planEnd,
+  planStart,
+  PREDICT_AND_SCORE_OP,
+  predictAndScoreOutput,
+  weaveAttrIs,
+  weaveAttrs,
 } from './evaluationCalls.js';
 import { requireRun } from './evaluationRuns.js';
 import { uuidv7 } from './ids.js';
@@ -56,7 +66,13 @@ export async function requirePrediction(store: Store, projectId: string, id: str
 export async function createPrediction(
   store: Store,
   ctx: Ctx,
-  req: { model: string; inputs: Record<string, unknown>; output: unknown; evaluation_run_id?: string | null; genai_span_ref?: unknown[] | null },
+  req: {
+    model: string;
+    inputs: Record<string, unknown>;
+    output: unknown;
+    evaluation_run_id?: string | null;
+    genai_span_ref?: unknown[] | null;
+  },
 ): Promise<{ prediction_id: string }> {
   const model = await requireLiveRef(store, { projectId: ctx.projectId, ref: req.model, field: 'model' });
   const run = req.evaluation_run_id ? await requireRun(store, ctx.projectId, req.evaluation_run_id) : null;
@@ -95,7 +111,7 @@ export async function createPrediction(
 
 export async function readPrediction(store: Store, projectId: string, id: string): Promise<PredictionRead> {
   const call = await requirePrediction(store, projectId, id);
-  const parent = call.parent_id ? (await store.calls.readCall({ projectId, id: call.parent_id })) ?? undefined : undefined;
+  const parent = call.parent_id ? ((await store.calls.readCall({ projectId, id: call.parent_id })) ?? undefined) : undefined;
   return toPredictionRead(call, parent);
 }
 

@@ -52,7 +52,12 @@ function callSummary(c: CallCell, metric: CallMetric): MetricSummary {
   if (metric === 'latency_ms') return { n: c.latencyCount, sum: c.latencySum, min: c.latencyMin, max: c.latencyMax, hist: c.latencyHist };
   if (metric === 'call_count') return { n: c.count, sum: c.count, min: 1, max: 1, ones: c.count, hist: new Map([[1, c.count]]) };
   const ok = c.count - c.errors;
-  const hist = new Map([[0, ok], [1, c.errors]].filter(([, n]) => n! > 0) as [number, number][]);
+  const hist = new Map(
+    [
+      [0, ok],
+      [1, c.errors],
+    ].filter(([, n]) => n! > 0) as [number, number][],
+  );
   return { n: c.count, sum: c.errors, min: ok > 0 ? 0 : 1, max: c.errors > 0 ? 1 : 0, ones: c.errors, zeros: ok, hist };
 }
 

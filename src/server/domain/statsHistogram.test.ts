@@ -56,8 +56,22 @@ describe('latency histogram', () => {
     };
     const encoded = addToEncoded(null, a);
     expect(decoded(encoded)).toEqual(a);
-    const changed = addToEncoded(encoded, new Map([[5, -2], [7, 1], [-3, 4]]));
-    expect([...decoded(changed)].sort((x, y) => x[0] - y[0])).toEqual([[-3, 4], [1, 1], [7, 1], [[...a.keys()].at(-1)!, 1]].sort((x, y) => x[0]! - y[0]!));
+    const changed = addToEncoded(
+      encoded,
+      new Map([
+        [5, -2],
+        [7, 1],
+        [-3, 4],
+      ]),
+    );
+    expect([...decoded(changed)].sort((x, y) => x[0] - y[0])).toEqual(
+      [
+        [-3, 4],
+        [1, 1],
+        [7, 1],
+        [[...a.keys()].at(-1)!, 1],
+      ].sort((x, y) => x[0]! - y[0]!),
+    );
     const into = histOf([5]);
     mergeEncodedHistogram(into, encoded);
     expect(into.get(5)).toBe(3);

@@ -23,7 +23,9 @@ export interface MetricPlan<M extends string = string> {
   percentileColumns: string[];
 }
 
-export function planMetrics<M extends string>(specs: { metric: M; aggregations?: AggregationType[] | null; percentiles?: number[] | null }[] | null | undefined): MetricPlan<M>[] {
+export function planMetrics<M extends string>(
+  specs: { metric: M; aggregations?: AggregationType[] | null; percentiles?: number[] | null }[] | null | undefined,
+): MetricPlan<M>[] {
   return (specs ?? []).map((s) => {
     const percentiles = s.percentiles ?? [];
     const aggregations = s.aggregations?.length || percentiles.length ? (s.aggregations ?? []) : (['sum'] as AggregationType[]);

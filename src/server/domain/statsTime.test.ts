@@ -50,30 +50,41 @@ describe('bucketStarts', () => {
   it('keeps hourly buckets one hour long when the clock falls back or springs forward', () => {
     // 02:00 local occurs twice on 27 October 2024 (CEST, then CET): two buckets.
     expect(buckets('2024-10-27T00:00:00Z', '2024-10-27T03:00:00Z', 3_600, 'Europe/Berlin')).toEqual([
-      '2024-10-27T00:00:00Z', '2024-10-27T01:00:00Z', '2024-10-27T02:00:00Z',
+      '2024-10-27T00:00:00Z',
+      '2024-10-27T01:00:00Z',
+      '2024-10-27T02:00:00Z',
     ]);
     // 02:00 local does not exist on 31 March 2024: 01:00 CET is followed by 03:00 CEST.
     expect(buckets('2024-03-31T00:00:00Z', '2024-03-31T03:00:00Z', 3_600, 'Europe/Berlin')).toEqual([
-      '2024-03-31T00:00:00Z', '2024-03-31T01:00:00Z', '2024-03-31T02:00:00Z',
+      '2024-03-31T00:00:00Z',
+      '2024-03-31T01:00:00Z',
+      '2024-03-31T02:00:00Z',
     ]);
   });
 
   it('aligns 6-hour buckets to local 00/06/12/18 on a DST day', () => {
     expect(buckets('2024-03-31T00:00:00+01:00', '2024-04-01T00:00:00+02:00', 21_600, 'Europe/Berlin')).toEqual([
-      '2024-03-30T23:00:00Z', '2024-03-31T04:00:00Z', '2024-03-31T10:00:00Z', '2024-03-31T16:00:00Z',
+      '2024-03-30T23:00:00Z',
+      '2024-03-31T04:00:00Z',
+      '2024-03-31T10:00:00Z',
+      '2024-03-31T16:00:00Z',
     ]);
   });
 
   it('aligns hours to local time in a +05:30 zone (Asia/Kolkata)', () => {
     expect(buckets('2024-01-01T00:00:00Z', '2024-01-01T02:00:00Z', 3_600, 'Asia/Kolkata')).toEqual([
-      '2023-12-31T23:30:00Z', '2024-01-01T00:30:00Z', '2024-01-01T01:30:00Z',
+      '2023-12-31T23:30:00Z',
+      '2024-01-01T00:30:00Z',
+      '2024-01-01T01:30:00Z',
     ]);
   });
 
   it('starts the day at the jump when local midnight does not exist (America/Santiago)', () => {
     // On 8 September 2024 Chilean clocks jump from 24:00 to 01:00.
     expect(buckets('2024-09-07T12:00:00Z', '2024-09-09T12:00:00Z', 86_400, 'America/Santiago')).toEqual([
-      '2024-09-07T04:00:00Z', '2024-09-08T04:00:00Z', '2024-09-09T03:00:00Z',
+      '2024-09-07T04:00:00Z',
+      '2024-09-08T04:00:00Z',
+      '2024-09-09T03:00:00Z',
     ]);
   });
 });

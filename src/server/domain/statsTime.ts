@@ -26,7 +26,15 @@ const MAX_BUCKETS = 10_000;
 /** Bucket width in seconds for a window of `spanSeconds`, as the reference chooses it. */
 export function chooseGranularity(spanSeconds: number, requested: number | null | undefined): number {
   const auto =
-    spanSeconds <= 7_200 ? 300 : spanSeconds <= 43_200 ? 3_600 : spanSeconds <= 259_200 ? 21_600 : spanSeconds <= 1_209_600 ? 43_200 : 86_400;
+    spanSeconds <= 7_200
+      ? 300
+      : spanSeconds <= 43_200
+        ? 3_600
+        : spanSeconds <= 259_200
+          ? 21_600
+          : spanSeconds <= 1_209_600
+            ? 43_200
+            : 86_400;
   const g = requested ?? auto;
   return spanSeconds / g > MAX_BUCKETS ? Math.max(g, Math.floor(spanSeconds / MAX_BUCKETS) + 1) : g;
 }
@@ -38,7 +46,14 @@ function zoneOffset(timeZone: string, micros: number): number {
   let f = formatters.get(timeZone);
   if (!f) {
     f = new Intl.DateTimeFormat('en-US', {
-      timeZone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric',
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
     });
     formatters.set(timeZone, f);
   }
@@ -64,7 +79,7 @@ function segmentsOf(timeZone: string, from: number, to: number): Segment[] {
   const segments: Segment[] = [];
   let segStart = from;
   let offset = zoneOffset(timeZone, from);
-  for (let t = from; t < to; ) {
+  for (let t = from; t < to;) {
     const next = Math.min(t + DAY, to);
     const nextOffset = zoneOffset(timeZone, next);
     if (nextOffset !== offset) {

@@ -37,7 +37,10 @@ export async function createTable(store: Store, req: { projectId: string; rows: 
 }
 
 /** table/create_from_digests: the row digests are not checked for existence (as the reference). */
-export async function createTableFromDigests(store: Store, req: { projectId: string; rowDigests: string[]; expectedDigest?: string | null }) {
+export async function createTableFromDigests(
+  store: Store,
+  req: { projectId: string; rowDigests: string[]; expectedDigest?: string | null },
+) {
   const digest = tableDigest(req.rowDigests);
   checkExpected(req.expectedDigest, digest, req.rowDigests.length);
   await store.tables.createTable({ projectId: req.projectId, digest, rowDigests: req.rowDigests, rows: [], createdAt: nowMicros() });
@@ -74,7 +77,13 @@ export async function updateTable(store: Store, req: { projectId: string; baseDi
     }
   }
   const digest = tableDigest(digests);
-  await store.tables.createTable({ projectId: req.projectId, digest, rowDigests: digests, rows: [...newRows.values()], createdAt: nowMicros() });
+  await store.tables.createTable({
+    projectId: req.projectId,
+    digest,
+    rowDigests: digests,
+    rows: [...newRows.values()],
+    createdAt: nowMicros(),
+  });
   return { digest, updated_row_digests: updated };
 }
 

@@ -51,14 +51,27 @@ function ownUsage(call: CallSchema, priced: ReturnType<typeof costsForUsage> | n
       cache_read_input_tokens_total_cost: cost ? 0 : null,
       cache_creation_input_tokens_total_cost: cost ? 0 : null,
     };
-    const counts = u.requests || u.prompt_tokens || u.completion_tokens || u.total_tokens || u.cache_read_input_tokens || u.cache_creation_input_tokens;
+    const counts =
+      u.requests || u.prompt_tokens || u.completion_tokens || u.total_tokens || u.cache_read_input_tokens || u.cache_creation_input_tokens;
     if (counts || u.prompt_tokens_total_cost || u.completion_tokens_total_cost) out[e.model] = u;
   }
   return out;
 }
 
-const COUNTS = ['requests', 'prompt_tokens', 'completion_tokens', 'total_tokens', 'cache_read_input_tokens', 'cache_creation_input_tokens'] as const;
-const COSTS = ['prompt_tokens_total_cost', 'completion_tokens_total_cost', 'cache_read_input_tokens_total_cost', 'cache_creation_input_tokens_total_cost'] as const;
+const COUNTS = [
+  'requests',
+  'prompt_tokens',
+  'completion_tokens',
+  'total_tokens',
+  'cache_read_input_tokens',
+  'cache_creation_input_tokens',
+] as const;
+const COSTS = [
+  'prompt_tokens_total_cost',
+  'completion_tokens_total_cost',
+  'cache_read_input_tokens_total_cost',
+  'cache_creation_input_tokens_total_cost',
+] as const;
 
 function mergeInto(target: ModelUsage, source: ModelUsage): void {
   for (const [model, s] of Object.entries(source)) {
@@ -83,7 +96,9 @@ async function rollUp(store: Store, projectId: string, calls: CallSchema[], incl
   for (const c of calls) {
     if (c.parent_id !== null && byId.has(c.parent_id)) pendingChildren.set(c.parent_id, pendingChildren.get(c.parent_id)! + 1);
     const startedAt = parseIsoToMicros(c.started_at) ?? 0;
-    const priced = includeCosts ? costsForUsage({ usage: (usageOf(c) ?? {}) as Record<string, Usage>, prices, startedAt, projectId }) : null;
+    const priced = includeCosts
+      ? costsForUsage({ usage: (usageOf(c) ?? {}) as Record<string, Usage>, prices, startedAt, projectId })
+      : null;
     usage[c.id] = ownUsage(c, priced);
   }
   // Leaves first: a call is merged into its parent once all of its own children are merged in.
@@ -124,14 +139,18 @@ export async function callsUsage(store: Store, req: CallsUsageReq): Promise<Call
   const open = new Set<string>();
   const traceIds = new Set<string>();
   if (req.call_ids.length) {
-    for await (const c of store.calls.queryCalls({ projectId: req.project_id, filter: { call_ids: req.call_ids }, columns: ['trace_id'] })) traceIds.add(c.trace_id);
+    for await (const c of store.calls.queryCalls({ projectId: req.project_id, filter: { call_ids: req.call_ids }, columns: ['trace_id'] }))
+      traceIds.add(c.trace_id);
   }
   const pending = traceIds.size ? [[...traceIds].sort()] : [];
   while (pending.length) {
     const batch = pending.pop()!;
     const calls = await readCalls(store, { projectId: req.project_id, filter: { trace_ids: batch } }, limit);
     if (!calls) {
-      if (batch.length === 1) throw new TooLargeError(`Cannot compute complete usage: a single trace exceeds the ${limit}-call aggregation limit. Increase limit and retry.`);
+      if (batch.length === 1)
+        throw new TooLargeError(
+          `Cannot compute complete usage: a single trace exceeds the ${limit}-call aggregation limit. Increase limit and retry.`,
+        );
       const mid = Math.floor(batch.length / 2);
       pending.push(batch.slice(0, mid), batch.slice(mid));
       continue;
@@ -148,5 +167,8 @@ export async function traceUsage(store: Store, req: TraceUsageReq): Promise<Trac
   const limit = checkLimit(req.limit);
   const calls = await readCalls(store, { projectId: req.project_id, filter: req.filter, query: req.query }, limit);
   if (!calls) throw new TooLargeError(`More than ${limit} calls match; narrow the filter or raise limit`);
-  return { call_usage: await rollUp(store, req.project_id, calls, req.include_costs ?? false), unfinished_call_ids: unfinished(calls).sort() };
+  return {
+    call_usage: await rollUp(store, req.project_id, calls, req.include_costs ?? false),
+    unfinished_call_ids: unfinished(calls).sort(),
+  };
 }

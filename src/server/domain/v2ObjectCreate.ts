@@ -31,7 +31,12 @@ interface Created {
 async function applyCreated(store: Store, plan: WritePlan): Promise<Created> {
   await plan.apply(store);
   const main = plan.objects.at(-1)!;
-  const record = await store.objects.readObject({ projectId: main.projectId, objectId: main.objectId, version: { digest: main.digest }, metadataOnly: true });
+  const record = await store.objects.readObject({
+    projectId: main.projectId,
+    objectId: main.objectId,
+    version: { digest: main.digest },
+    metadataOnly: true,
+  });
   return { digest: main.digest, object_id: main.objectId, version_index: record!.versionIndex };
 }
 

@@ -59,7 +59,11 @@ async function toRead<K extends V2Kind>(store: Store, kind: K, r: ObjectRecord):
     scorer: async () => ({ ...named, score_op: str(val.score) }),
     model: async () => {
       const attributes = Object.fromEntries(Object.entries(val).filter(([k]) => !MODEL_FIELDS.has(k)));
-      return { ...named, source_code: await sourceOf(store, r.projectId, val), attributes: Object.keys(attributes).length ? attributes : null };
+      return {
+        ...named,
+        source_code: await sourceOf(store, r.projectId, val),
+        attributes: Object.keys(attributes).length ? attributes : null,
+      };
     },
     evaluation: async () => ({
       ...named,
@@ -88,7 +92,13 @@ export async function* listV2<K extends V2Kind>(
   const records = await store.objects.queryObjects({
     projectId: req.projectId,
     filter: kind === 'op' ? { is_op: true } : { is_op: false, base_object_classes: [KIND_CLASS[kind as Exclude<V2Kind, 'op'>]] },
-    sortBy: kind === 'op' ? [{ field: 'object_id', direction: 'asc' }, { field: 'created_at', direction: 'desc' }] : null,
+    sortBy:
+      kind === 'op'
+        ? [
+            { field: 'object_id', direction: 'asc' },
+            { field: 'created_at', direction: 'desc' },
+          ]
+        : null,
     limit: req.limit,
     offset: req.offset,
   });
@@ -115,7 +125,12 @@ export async function deleteV2(
   kind: V2Kind,
   req: { projectId: string; objectId: string; digests?: string[] | null },
 ): Promise<number> {
-  const latest = await store.objects.readObject({ projectId: req.projectId, objectId: req.objectId, version: { latest: true }, metadataOnly: true });
+  const latest = await store.objects.readObject({
+    projectId: req.projectId,
+    objectId: req.objectId,
+    version: { latest: true },
+    metadataOnly: true,
+  });
   if (latest && !isOfKind(latest, kind)) throw kindNotFound(kind, req.objectId, 'latest');
   return deleteObjects(store, { projectId: req.projectId, objectId: req.objectId, versions: req.digests ?? null });
 }

@@ -17,13 +17,17 @@ export const PLACEHOLDER_SOURCE = {
   scorerSummarize:
     "def summarize(score_rows: list) -> dict | None:\n    '''Default summarize implementation that auto-summarizes score rows.'''\n" +
     '    from weave.flow.scorer import auto_summarize\n    return auto_summarize(score_rows)\n',
-  evaluate: 'import weave\n@weave.op\ndef evaluate(evaluation, model):\n    """Placeholder evaluate function."""\n    return {"status": "not_implemented"}\n',
+  evaluate:
+    'import weave\n@weave.op\ndef evaluate(evaluation, model):\n    """Placeholder evaluate function."""\n    return {"status": "not_implemented"}\n',
   predictAndScore:
     'import weave\n@weave.op\ndef predict_and_score(evaluation, example):\n    """Placeholder predict_and_score function."""\n' +
     '    return {"prediction": None, "scores": {}}\n',
-  summarize: 'import weave\n@weave.op\ndef summarize(evaluation_results):\n    """Placeholder summarize function."""\n    return {"summary": "not_implemented"}\n',
-  predict: 'import weave\n@weave.op\ndef predict(model, **inputs):\n    """Placeholder model predict function."""\n    return model.predict(**inputs)\n',
-  score: 'import weave\n@weave.op\ndef score(scorer, **inputs):\n    """Placeholder scorer score function."""\n    return scorer.score(**inputs)\n',
+  summarize:
+    'import weave\n@weave.op\ndef summarize(evaluation_results):\n    """Placeholder summarize function."""\n    return {"summary": "not_implemented"}\n',
+  predict:
+    'import weave\n@weave.op\ndef predict(model, **inputs):\n    """Placeholder model predict function."""\n    return model.predict(**inputs)\n',
+  score:
+    'import weave\n@weave.op\ndef score(scorer, **inputs):\n    """Placeholder scorer score function."""\n    return scorer.score(**inputs)\n',
 };
 
 /**
@@ -33,7 +37,9 @@ export const PLACEHOLDER_SOURCE = {
 export function objectIdFor(name: string | null | undefined, className: string): string {
   const id = name == null ? className : name.replaceAll(' ', '_').replaceAll('/', '_').replace(/[<>]/g, '').toLowerCase();
   if (!ObjectId.safeParse(id).success) {
-    throw new BadRequestError(`The name ${JSON.stringify(name)} gives the object id ${JSON.stringify(id)}: use 1-128 letters, digits, ".", "_", "-" or spaces`);
+    throw new BadRequestError(
+      `The name ${JSON.stringify(name)} gives the object id ${JSON.stringify(id)}: use 1-128 letters, digits, ".", "_", "-" or spaces`,
+    );
   }
   return id;
 }
@@ -63,18 +69,32 @@ function withAttributes(val: LosslessObject, attributes: LosslessValue | undefin
 }
 
 export const datasetVal = (req: { name: string | null; description: string | null; tableRef: string }) =>
-  classed('Dataset', [['name', req.name ?? 'Dataset'], ['description', req.description], ['rows', req.tableRef]]);
+  classed('Dataset', [
+    ['name', req.name ?? 'Dataset'],
+    ['description', req.description],
+    ['rows', req.tableRef],
+  ]);
 
 /**
  * The reference stores bare op digests under `score` and `summarize`, which nothing can
  * resolve; we store op refs, as the Python SDK does for a Scorer's methods.
  */
 export const scorerVal = (req: { name: string; description: string | null; scoreRef: string; summarizeRef: string }) =>
-  classed('Scorer', [['name', req.name], ['description', req.description], ['score', req.scoreRef], ['summarize', req.summarizeRef], ['column_map', null]]);
+  classed('Scorer', [
+    ['name', req.name],
+    ['description', req.description],
+    ['score', req.scoreRef],
+    ['summarize', req.summarizeRef],
+    ['column_map', null],
+  ]);
 
 export const modelVal = (req: { name: string; description: string | null; sourceDigest: string; attributes: LosslessValue | undefined }) =>
   withAttributes(
-    classed('Model', [['name', req.name], ['description', req.description], ['files', new Map([[SOURCE_FILE_NAME, req.sourceDigest]])]]),
+    classed('Model', [
+      ['name', req.name],
+      ['description', req.description],
+      ['files', new Map([[SOURCE_FILE_NAME, req.sourceDigest]])],
+    ]),
     req.attributes,
     'attributes',
   );

@@ -34,12 +34,16 @@ async function postAs(authorization: string | null, path: string, json: unknown)
 /** Sends exactly these headers and bytes (fetch would add a Content-Type for string bodies). */
 function rawPost(path: string, body: string, headers: Record<string, string>): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest(`${t.url}${path}`, { method: 'POST', headers: { ...headers, 'content-length': Buffer.byteLength(body) } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
-      res.on('error', reject);
-    });
+    const req = httpRequest(
+      `${t.url}${path}`,
+      { method: 'POST', headers: { ...headers, 'content-length': Buffer.byteLength(body) } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -139,7 +143,7 @@ describe('authentication', () => {
 });
 
 describe('entity isolation', () => {
-  it('answers 403 {reason} when alice writes to bob\'s entity, and writes nothing', async () => {
+  it("answers 403 {reason} when alice writes to bob's entity, and writes nothing", async () => {
     const project_id = `${t.bob.entity}/${unique('target')}`;
     const start = await postAs(t.alice.authHeader, '/call/start', startBody(project_id, 'c'));
     expect(start.status).toBe(403);
@@ -167,7 +171,7 @@ describe('entity isolation', () => {
     expect(await callCount(t.bob.client, foreign)).toBe(0);
   });
 
-  it('answers 403 on every read and change of another entity\'s calls and leaves them intact', async () => {
+  it("answers 403 on every read and change of another entity's calls and leaves them intact", async () => {
     const project_id = `${t.bob.entity}/${unique('private')}`;
     await t.bob.client.callStart(startBody(project_id, 'secret'));
     const attempts: [string, unknown][] = [
@@ -280,7 +284,10 @@ describe('request bodies', () => {
       filter: { call_ids: ['c'], some_new_filter: ['x'] },
     });
     expect(q.status).toBe(200);
-    const rows = (await q.text()).trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const rows = (await q.text())
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(rows.map((r) => r.id)).toEqual(['c']);
     expect(rows[0]).not.toHaveProperty('brand_new');
   });
@@ -312,7 +319,10 @@ describe('request bodies', () => {
 
 describe('422 validation shape', () => {
   it('lists every problem as {loc, msg, type}, loc starting with "body"', async () => {
-    const res = await postAs(t.alice.authHeader, '/calls/stream_query', { limit: 'ten', sort_by: [{ field: 'id', direction: 'sideways' }] });
+    const res = await postAs(t.alice.authHeader, '/calls/stream_query', {
+      limit: 'ten',
+      sort_by: [{ field: 'id', direction: 'sideways' }],
+    });
     expect(res.status).toBe(422);
     const { detail } = (await res.json()) as { detail: { loc: (string | number)[]; msg: string; type: string }[] };
     expect(detail.length).toBeGreaterThanOrEqual(3);

@@ -21,10 +21,7 @@ export function validate<S extends z.ZodType>(
   throw new ValidationError(result.error.issues.map((issue) => toDetail(issue, sourceOf)));
 }
 
-function toDetail(
-  issue: z.core.$ZodIssue,
-  sourceOf: (key: string | number | undefined) => InputSource,
-): ValidationIssue {
+function toDetail(issue: z.core.$ZodIssue, sourceOf: (key: string | number | undefined) => InputSource): ValidationIssue {
   const path = issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p));
   const loc = [sourceOf(path[0]), ...path];
   if (issue.code === 'invalid_type' && (issue as { input?: unknown }).input === undefined) {

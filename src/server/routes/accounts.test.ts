@@ -39,7 +39,10 @@ describe('GET /weft/users', () => {
 
 describe('POST /weft/users', () => {
   it('creates a user who can log in with the password and reach their entities only', async () => {
-    const res = await call('POST', '/weft/users', { auth: adminAuth, json: { username: 'carol', password: 'carol-secret-1', entities: ['carol-co', 'shared'] } });
+    const res = await call('POST', '/weft/users', {
+      auth: adminAuth,
+      json: { username: 'carol', password: 'carol-secret-1', entities: ['carol-co', 'shared'] },
+    });
     expect(res.status).toBe(200);
     expect(UserCreateRes.parse(res.body).user).toMatchObject({ username: 'carol', is_admin: false, entities: ['carol-co', 'shared'] });
     const carol = basic('carol', 'carol-secret-1');
@@ -51,13 +54,19 @@ describe('POST /weft/users', () => {
   });
 
   it('creates admins without entities', async () => {
-    const res = await call('POST', '/weft/users', { auth: adminAuth, json: { username: 'dave', password: 'dave-secret-1', is_admin: true } });
+    const res = await call('POST', '/weft/users', {
+      auth: adminAuth,
+      json: { username: 'dave', password: 'dave-secret-1', is_admin: true },
+    });
     expect(UserCreateRes.parse(res.body).user).toMatchObject({ is_admin: true, entities: [] });
     expect((await call('GET', '/weft/users', { auth: basic('dave', 'dave-secret-1') })).status).toBe(200);
   });
 
   it('answers 409 for a taken name and changes nothing', async () => {
-    const res = await call('POST', '/weft/users', { auth: adminAuth, json: { username: 'alice', password: 'new-password', entities: ['x'] } });
+    const res = await call('POST', '/weft/users', {
+      auth: adminAuth,
+      json: { username: 'alice', password: 'new-password', entities: ['x'] },
+    });
     expect(res.status).toBe(409);
     expect((await call('GET', '/weft/whoami', { auth: basic('alice', 'alice-password') })).status).toBe(200);
   });

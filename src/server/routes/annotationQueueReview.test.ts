@@ -34,7 +34,10 @@ beforeAll(async () => {
   await t.server.store.accounts.upsertUser({ username: 'carol', entities: [t.alice.entity], passwordHash: await hashSecret('carol-pw') });
   carol = t.clientAs({ username: 'carol', password: 'carol-pw' });
   await t.alice.client.callUpsertBatch({
-    batch: CALLS.map((id) => ({ mode: 'start' as const, req: { start: { project_id: P, id, op_name: 'answer', started_at: '2024-01-01T00:00:00Z', attributes: {}, inputs: {} } } })),
+    batch: CALLS.map((id) => ({
+      mode: 'start' as const,
+      req: { start: { project_id: P, id, op_name: 'answer', started_at: '2024-01-01T00:00:00Z', attributes: {}, inputs: {} } },
+    })),
   });
 });
 afterAll(async () => {
@@ -45,14 +48,26 @@ describe('POST /annotation_queues/:queue_id/items/:item_id/progress', () => {
   type Current = 'none' | 'in_progress' | 'completed' | 'skipped';
   // [caller's current record, requested, resulting state or null when refused]
   const table: [Current, string, string | null][] = [
-    ['none', 'in_progress', 'in_progress'], ['none', 'completed', 'completed'], ['none', 'skipped', 'skipped'],
-    ['none', 'unstarted', null], ['none', 'done', null],
-    ['in_progress', 'in_progress', 'in_progress'], ['in_progress', 'completed', 'completed'], ['in_progress', 'skipped', 'skipped'],
-    ['in_progress', 'unstarted', null], ['in_progress', 'done', null],
-    ['completed', 'in_progress', null], ['completed', 'completed', 'completed'], ['completed', 'skipped', null],
-    ['completed', 'unstarted', null], ['completed', 'done', null],
-    ['skipped', 'in_progress', null], ['skipped', 'completed', null], ['skipped', 'skipped', 'skipped'],
-    ['skipped', 'unstarted', null], ['skipped', 'done', null],
+    ['none', 'in_progress', 'in_progress'],
+    ['none', 'completed', 'completed'],
+    ['none', 'skipped', 'skipped'],
+    ['none', 'unstarted', null],
+    ['none', 'done', null],
+    ['in_progress', 'in_progress', 'in_progress'],
+    ['in_progress', 'completed', 'completed'],
+    ['in_progress', 'skipped', 'skipped'],
+    ['in_progress', 'unstarted', null],
+    ['in_progress', 'done', null],
+    ['completed', 'in_progress', null],
+    ['completed', 'completed', 'completed'],
+    ['completed', 'skipped', null],
+    ['completed', 'unstarted', null],
+    ['completed', 'done', null],
+    ['skipped', 'in_progress', null],
+    ['skipped', 'completed', null],
+    ['skipped', 'skipped', 'skipped'],
+    ['skipped', 'unstarted', null],
+    ['skipped', 'done', null],
   ];
   let queue: Awaited<ReturnType<typeof newQueue>>;
   beforeAll(async () => {
@@ -120,12 +135,22 @@ describe('POST /annotation_queues/:queue_id/items/:item_id/submit', () => {
     post(`/annotation_queues/${queue.id}/items/${queue.items[item]!.id}/submit`, { project_id: P, ...body }, authorization);
   const feedbackOn = async (item: number) => {
     const ref = `weave:///${P}/call/${queue.items[item]!.call_id}`;
-    return (await t.alice.client.feedbackQuery({ project_id: P, query: { $expr: { $eq: [{ $getField: 'weave_ref' }, { $literal: ref }] } } })).result;
+    return (
+      await t.alice.client.feedbackQuery({ project_id: P, query: { $expr: { $eq: [{ $getField: 'weave_ref' }, { $literal: ref }] } } })
+    ).result;
   };
 
   beforeAll(async () => {
     for (const [name, field_schema] of Object.entries(specs)) {
-      const val = { _type: 'AnnotationSpec', _class_name: 'AnnotationSpec', _bases: ['Object', 'BaseModel'], name, field_schema, unique_among_creators: true, op_scope: null };
+      const val = {
+        _type: 'AnnotationSpec',
+        _class_name: 'AnnotationSpec',
+        _bases: ['Object', 'BaseModel'],
+        name,
+        field_schema,
+        unique_among_creators: true,
+        op_scope: null,
+      };
       const { digest } = await t.alice.client.objCreate({ obj: { project_id: P, object_id: name, val } });
       refs[name as keyof typeof specs] = `weave:///${P}/object/${name}:${digest}`;
     }
@@ -134,7 +159,9 @@ describe('POST /annotation_queues/:queue_id/items/:item_id/submit', () => {
 
   it('writes one annotation feedback per answer on the call and completes the item for the caller', async () => {
     const answers = { quality: 4, correct: true, tone: 'casual', comment: 'fine' };
-    const res = await submit(0, { annotations: Object.entries(answers).map(([name, value]) => ({ annotation_ref: refs[name as keyof typeof specs], value })) });
+    const res = await submit(0, {
+      annotations: Object.entries(answers).map(([name, value]) => ({ annotation_ref: refs[name as keyof typeof specs], value })),
+    });
     expect(res.status).toBe(200);
     const body = AnnotationQueueItemSubmitRes.parse(res.body);
     expect(body.item).toMatchObject({ annotation_state: 'completed', annotator_user_id: 'alice' });
@@ -142,20 +169,55 @@ describe('POST /annotation_queues/:queue_id/items/:item_id/submit', () => {
     const rows = await feedbackOn(0);
     expect(rows).toHaveLength(4);
     expect(rows[0]).toMatchObject({
-      feedback_type: 'wandb.annotation.quality', annotation_ref: refs.quality, payload: { value: 4 }, queue_id: queue.id, wb_user_id: 'alice',
+      feedback_type: 'wandb.annotation.quality',
+      annotation_ref: refs.quality,
+      payload: { value: 4 },
+      queue_id: queue.id,
+      wb_user_id: 'alice',
     });
     const calls = [];
-    for await (const call of t.alice.client.callsStreamQuery({ project_id: P, filter: { call_ids: [queue.items[0]!.call_id] }, include_feedback: true })) calls.push(call);
+    for await (const call of t.alice.client.callsStreamQuery({
+      project_id: P,
+      filter: { call_ids: [queue.items[0]!.call_id] },
+      include_feedback: true,
+    }))
+      calls.push(call);
     const feedback = (calls[0]!.summary as { weave: { feedback: { id: string }[] } }).weave.feedback;
     expect(feedback.map((f) => f.id).sort()).toEqual(body.feedback.map((f) => f.id).sort());
   });
 
   const refused: [string, () => object, RegExp][] = [
-    ['a value outside its spec', () => ({ annotations: [{ annotation_ref: refs.correct, value: true }, { annotation_ref: refs.quality, value: 9 }] }), /does not match annotation spec/],
-    ['a category outside the enum', () => ({ annotations: [{ annotation_ref: refs.tone, value: 'rude' }] }), /does not match annotation spec/],
+    [
+      'a value outside its spec',
+      () => ({
+        annotations: [
+          { annotation_ref: refs.correct, value: true },
+          { annotation_ref: refs.quality, value: 9 },
+        ],
+      }),
+      /does not match annotation spec/,
+    ],
+    [
+      'a category outside the enum',
+      () => ({ annotations: [{ annotation_ref: refs.tone, value: 'rude' }] }),
+      /does not match annotation spec/,
+    ],
     ['a number for free text', () => ({ annotations: [{ annotation_ref: refs.comment, value: 5 }] }), /does not match annotation spec/],
-    ['a ref the queue does not ask for', () => ({ annotations: [{ annotation_ref: `weave:///${P}/object/other:abc`, value: 1 }] }), /not one of the queue's scorer_refs/],
-    ['the same ref twice', () => ({ annotations: [{ annotation_ref: refs.correct, value: true }, { annotation_ref: refs.correct, value: false }] }), /answered twice/],
+    [
+      'a ref the queue does not ask for',
+      () => ({ annotations: [{ annotation_ref: `weave:///${P}/object/other:abc`, value: 1 }] }),
+      /not one of the queue's scorer_refs/,
+    ],
+    [
+      'the same ref twice',
+      () => ({
+        annotations: [
+          { annotation_ref: refs.correct, value: true },
+          { annotation_ref: refs.correct, value: false },
+        ],
+      }),
+      /answered twice/,
+    ],
     ['answers with skip', () => ({ skip: true, annotations: [{ annotation_ref: refs.correct, value: true }] }), /skip or annotations/],
   ];
   refused.forEach(([what, body, reason], i) => {
@@ -174,14 +236,24 @@ describe('POST /annotation_queues/:queue_id/items/:item_id/submit', () => {
     expect(again.status).toBe(400);
     expect(again.body.reason).toMatch(/from 'completed' to 'completed'/);
     expect((await feedbackOn(1)).map((f) => f.payload)).toEqual([{ value: 2 }]);
-    const byCarol = await carol.annotationQueueItemSubmit({ project_id: P, queue_id: queue.id, item_id: queue.items[1]!.id, annotations: [{ annotation_ref: refs.quality, value: 5 }] });
+    const byCarol = await carol.annotationQueueItemSubmit({
+      project_id: P,
+      queue_id: queue.id,
+      item_id: queue.items[1]!.id,
+      annotations: [{ annotation_ref: refs.quality, value: 5 }],
+    });
     expect(byCarol.item).toMatchObject({ annotation_state: 'completed', annotator_user_id: 'carol' });
-    expect((await feedbackOn(1)).map((f) => [f.wb_user_id, f.payload])).toEqual([['alice', { value: 2 }], ['carol', { value: 5 }]]);
+    expect((await feedbackOn(1)).map((f) => [f.wb_user_id, f.payload])).toEqual([
+      ['alice', { value: 2 }],
+      ['carol', { value: 5 }],
+    ]);
   });
 
   it('completes an item in progress, and skips one without writing feedback', async () => {
     await progress(t.alice.client, queue.id, queue.items[2]!.id, 'in_progress');
-    expect((await submit(2, { annotations: [{ annotation_ref: refs.correct, value: false }] })).body.item).toMatchObject({ annotation_state: 'completed' });
+    expect((await submit(2, { annotations: [{ annotation_ref: refs.correct, value: false }] })).body.item).toMatchObject({
+      annotation_state: 'completed',
+    });
     const skipped = await submit(3, { annotations: [], skip: true });
     expect(AnnotationQueueItemSubmitRes.parse(skipped.body)).toMatchObject({ item: { annotation_state: 'skipped' }, feedback: [] });
     expect(await feedbackOn(3)).toEqual([]);

@@ -31,8 +31,15 @@ export const annotationQueueRoutes = defineRoutes({
       const now = nowMicros();
       const id = uuidv7();
       await store.annotationQueues.createQueue({
-        projectId: req.project_id, id, name: req.name, description: req.description ?? '', scorerRefs: req.scorer_refs,
-        displayFields: req.display_fields ?? null, createdBy: user.username, createdAt: now, updatedAt: now,
+        projectId: req.project_id,
+        id,
+        name: req.name,
+        description: req.description ?? '',
+        scorerRefs: req.scorer_refs,
+        displayFields: req.display_fields ?? null,
+        createdBy: user.username,
+        createdAt: now,
+        updatedAt: now,
       });
       return { id };
     },
@@ -41,7 +48,11 @@ export const annotationQueueRoutes = defineRoutes({
   annotationQueuesQuery: {
     handler: async function* (req, { store }) {
       const queues = store.annotationQueues.queryQueues({
-        projectId: req.project_id, name: req.name, sortBy: queueSortKeys(req.sort_by), limit: req.limit, offset: req.offset,
+        projectId: req.project_id,
+        name: req.name,
+        sortBy: queueSortKeys(req.sort_by),
+        limit: req.limit,
+        offset: req.offset,
       });
       for await (const queue of queues) yield toQueueSchema(queue);
     },
@@ -52,7 +63,11 @@ export const annotationQueueRoutes = defineRoutes({
       const stats = await store.annotationQueues.queueStats({ projectId: req.project_id, queueIds: req.queue_ids });
       // One entry per requested id, in request order; unknown and deleted queues read as zeros.
       return {
-        stats: req.queue_ids.map((id) => ({ queue_id: id, total_items: stats.get(id)?.total ?? 0, completed_items: stats.get(id)?.completed ?? 0 })),
+        stats: req.queue_ids.map((id) => ({
+          queue_id: id,
+          total_items: stats.get(id)?.total ?? 0,
+          completed_items: stats.get(id)?.completed ?? 0,
+        })),
       };
     },
   },
@@ -64,8 +79,13 @@ export const annotationQueueRoutes = defineRoutes({
   annotationQueueUpdate: {
     handler: async (req, { store }) => {
       const queue = await store.annotationQueues.updateQueue({
-        projectId: req.project_id, queueId: req.queue_id, name: req.name ?? undefined, description: req.description ?? undefined,
-        scorerRefs: req.scorer_refs ?? undefined, displayFields: req.display_fields ?? undefined, updatedAt: nowMicros(),
+        projectId: req.project_id,
+        queueId: req.queue_id,
+        name: req.name ?? undefined,
+        description: req.description ?? undefined,
+        scorerRefs: req.scorer_refs ?? undefined,
+        displayFields: req.display_fields ?? undefined,
+        updatedAt: nowMicros(),
       });
       if (!queue) throw queueNotFound(req.queue_id);
       return { queue: toQueueSchema(queue) };
@@ -83,8 +103,12 @@ export const annotationQueueRoutes = defineRoutes({
   annotationQueueAddCalls: {
     handler: async (req, { store, user }) => {
       const result = await store.annotationQueues.addCalls({
-        projectId: req.project_id, queueId: req.queue_id, callIds: req.call_ids, displayFields: req.display_fields,
-        addedBy: user.username, createdAt: nowMicros(),
+        projectId: req.project_id,
+        queueId: req.queue_id,
+        callIds: req.call_ids,
+        displayFields: req.display_fields,
+        addedBy: user.username,
+        createdAt: nowMicros(),
       });
       if (!result) throw queueNotFound(req.queue_id);
       return { added_count: result.added, duplicates: result.duplicates };
@@ -94,8 +118,13 @@ export const annotationQueueRoutes = defineRoutes({
   annotationQueueItemsQuery: {
     handler: async (req, { store }) => {
       const items = await store.annotationQueues.queryItems({
-        projectId: req.project_id, queueId: req.queue_id, filter: req.filter, sortBy: itemSortKeys(req.sort_by),
-        limit: req.limit, offset: req.offset, includePosition: req.include_position ?? false,
+        projectId: req.project_id,
+        queueId: req.queue_id,
+        filter: req.filter,
+        sortBy: itemSortKeys(req.sort_by),
+        limit: req.limit,
+        offset: req.offset,
+        includePosition: req.include_position ?? false,
       });
       if (!items) throw queueNotFound(req.queue_id);
       return { items: items.map(toItemSchema) };
@@ -106,8 +135,12 @@ export const annotationQueueRoutes = defineRoutes({
     handler: async (req, { store, user }) => {
       await requireQueue(store, req);
       const item = await store.annotationQueues.recordProgress({
-        projectId: req.project_id, queueId: req.queue_id, itemId: req.item_id, annotator: user.username,
-        transition: progressTransition(req.annotation_state), now: nowMicros(),
+        projectId: req.project_id,
+        queueId: req.queue_id,
+        itemId: req.item_id,
+        annotator: user.username,
+        transition: progressTransition(req.annotation_state),
+        now: nowMicros(),
       });
       if (!item) throw itemNotFound(req.item_id, req.queue_id);
       return { item: toItemSchema(item) };

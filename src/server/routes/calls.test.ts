@@ -241,7 +241,12 @@ describe('POST /call/end', () => {
 
   it('keeps scalar outputs, including null and strings', async () => {
     const project_id = newProject();
-    for (const [id, output] of [['s', 'text'], ['n', 42], ['z', null], ['b', false]] as const) {
+    for (const [id, output] of [
+      ['s', 'text'],
+      ['n', 42],
+      ['z', null],
+      ['b', false],
+    ] as const) {
       await start(project_id, id);
       await end(project_id, id, { output });
       expect((await read(project_id, id))?.output).toEqual(output);
@@ -371,7 +376,9 @@ describe('POST /call/upsert_batch', () => {
       ],
     });
     expect(res.status).toBe(422);
-    expect(res.body.detail).toContainEqual(expect.objectContaining({ loc: ['body', 'batch', 1, 'req', 'start', 'op_name'], type: 'missing' }));
+    expect(res.body.detail).toContainEqual(
+      expect.objectContaining({ loc: ['body', 'batch', 1, 'req', 'start', 'op_name'], type: 'missing' }),
+    );
     expect(await read(project_id, 'good')).toBeNull();
     expect(await count({ project_id })).toBe(0);
   });
@@ -471,7 +478,10 @@ describe('POST /call/update', () => {
   it('answers 400 {reason} when display_name is null or absent', async () => {
     const project_id = newProject();
     await start(project_id, 'c', { display_name: 'keep' });
-    for (const body of [{ project_id, call_id: 'c', display_name: null }, { project_id, call_id: 'c' }]) {
+    for (const body of [
+      { project_id, call_id: 'c', display_name: null },
+      { project_id, call_id: 'c' },
+    ]) {
       const res = await post('/call/update', body);
       expect(res.status).toBe(400);
       expect(res.body).toEqual({ reason: expect.stringContaining('display_name') });
@@ -624,14 +634,22 @@ describe('POST /calls/stream_query', () => {
     const res = await t.fetch('/calls/stream_query', { json: { project_id } });
     const text = await res.text();
     expect(text.length).toBeGreaterThan(3 * 64 * 1024);
-    const rows = text.trimEnd().split('\n').map((l) => JSON.parse(l) as CallSchema);
+    const rows = text
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as CallSchema);
     expect(rows.map((r) => r.id)).toEqual(ids);
     expect(rows.every((r) => (r.inputs as { pad: string }).pad === pad)).toBe(true);
   });
 
   it('applies sort_by, limit and offset', async () => {
     const project_id = newProject();
-    for (const [id, s] of [['x', 3], ['y', 1], ['z', 2]] as const) await start(project_id, id, { started_at: `2024-01-01T00:00:0${s}Z` });
+    for (const [id, s] of [
+      ['x', 3],
+      ['y', 1],
+      ['z', 2],
+    ] as const)
+      await start(project_id, id, { started_at: `2024-01-01T00:00:0${s}Z` });
     const ids = async (body: Record<string, unknown>) => (await query({ project_id, ...body })).map((c) => c.id);
     expect(await ids({})).toEqual(['y', 'z', 'x']);
     expect(await ids({ sort_by: [{ field: 'started_at', direction: 'desc' }] })).toEqual(['x', 'z', 'y']);

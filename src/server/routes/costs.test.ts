@@ -15,7 +15,12 @@ const eqId = (id: string) => ({ $eq: [{ $getField: 'id' }, { $literal: id }] as 
 async function logCall(projectId: string, id: string, startedAt: string, usage: Record<string, Record<string, number>>) {
   await t.alice.client.callUpsertBatch({
     batch: [
-      { mode: 'start', req: { start: { project_id: projectId, id, trace_id: `t-${id}`, op_name: 'llm', started_at: startedAt, attributes: {}, inputs: {} } } },
+      {
+        mode: 'start',
+        req: {
+          start: { project_id: projectId, id, trace_id: `t-${id}`, op_name: 'llm', started_at: startedAt, attributes: {}, inputs: {} },
+        },
+      },
       { mode: 'end', req: { end: { project_id: projectId, id, ended_at: startedAt, summary: { usage } } } },
     ],
   });
@@ -37,7 +42,10 @@ describe('POST /cost/create', () => {
     const res = CostCreateRes.parse(
       await t.alice.client.costCreate({
         project_id: P,
-        costs: { 'model-a': { prompt_token_cost: 0.01, completion_token_cost: 0.02 }, 'model-b': { prompt_token_cost: 1, completion_token_cost: 2, provider_id: 'acme' } },
+        costs: {
+          'model-a': { prompt_token_cost: 0.01, completion_token_cost: 0.02 },
+          'model-b': { prompt_token_cost: 1, completion_token_cost: 2, provider_id: 'acme' },
+        },
       }),
     );
     expect(res.ids.map(([, llm]) => llm)).toEqual(['model-a', 'model-b']);
@@ -47,7 +55,14 @@ describe('POST /cost/create', () => {
 
   it('answers 422 without a price or with an unreadable effective_date, 403 elsewhere', async () => {
     expect((await post('/cost/create', { project_id: P, costs: { m: { completion_token_cost: 1 } } })).status).toBe(422);
-    expect((await post('/cost/create', { project_id: P, costs: { m: { prompt_token_cost: 1, completion_token_cost: 1, effective_date: 'soon' } } })).status).toBe(422);
+    expect(
+      (
+        await post('/cost/create', {
+          project_id: P,
+          costs: { m: { prompt_token_cost: 1, completion_token_cost: 1, effective_date: 'soon' } },
+        })
+      ).status,
+    ).toBe(422);
     expect((await post('/cost/create', { project_id: `${t.bob.entity}/x`, costs: {} })).status).toBe(403);
   });
 });
@@ -62,12 +77,19 @@ describe('POST /cost/query', () => {
         m2: { prompt_token_cost: 2, completion_token_cost: 2, effective_date: '2024-01-01T00:00:00Z' },
       },
     });
-    const { results } = await t.alice.client.costQuery({ project_id: Q, fields: ['llm_id', 'effective_date'], sort_by: [{ field: 'effective_date', direction: 'asc' }] });
+    const { results } = await t.alice.client.costQuery({
+      project_id: Q,
+      fields: ['llm_id', 'effective_date'],
+      sort_by: [{ field: 'effective_date', direction: 'asc' }],
+    });
     expect(results).toEqual([
       { llm_id: 'm2', effective_date: '2024-01-01T00:00:00Z' },
       { llm_id: 'm1', effective_date: '2024-02-01T00:00:00Z' },
     ]);
-    const filtered = await t.alice.client.costQuery({ project_id: Q, query: { $expr: { $eq: [{ $getField: 'llm_id' }, { $literal: 'm1' }] } } });
+    const filtered = await t.alice.client.costQuery({
+      project_id: Q,
+      query: { $expr: { $eq: [{ $getField: 'llm_id' }, { $literal: 'm1' }] } },
+    });
     expect(filtered.results.map((r) => r.llm_id)).toEqual(['m1']);
   });
 
@@ -80,7 +102,8 @@ describe('POST /cost/query', () => {
 describe('POST /cost/purge', () => {
   it('deletes prices named by id ($eq, $in, $or of $eq)', async () => {
     const R = `${t.alice.entity}/purge`;
-    const make = async () => (await t.alice.client.costCreate({ project_id: R, costs: { m: { prompt_token_cost: 1, completion_token_cost: 1 } } })).ids[0]![0];
+    const make = async () =>
+      (await t.alice.client.costCreate({ project_id: R, costs: { m: { prompt_token_cost: 1, completion_token_cost: 1 } } })).ids[0]![0];
     const [a, b, c, d] = [await make(), await make(), await make(), await make()];
     await t.alice.client.costPurge({ project_id: R, query: { $expr: eqId(a) } });
     await t.alice.client.costPurge({ project_id: R, query: { $expr: { $in: [{ $getField: 'id' }, [{ $literal: b }]] } } });
@@ -102,12 +125,25 @@ describe('include_costs on call reads', () => {
   beforeAll(async () => {
     C = `${t.alice.entity}/priced`;
     // One model whose price changed on 2024-06-01: $1/$2 per 1k tokens, then $0.5/$1.
-    await t.alice.client.costCreate({ project_id: C, costs: { 'my-llm': { prompt_token_cost: 0.001, completion_token_cost: 0.002, effective_date: '2024-01-01T00:00:00Z' } } });
-    await t.alice.client.costCreate({ project_id: C, costs: { 'my-llm': { prompt_token_cost: 0.0005, completion_token_cost: 0.001, effective_date: '2024-06-01T00:00:00Z' } } });
-    await logCall(C, 'before', '2024-03-01T00:00:00Z', { 'my-llm': { prompt_tokens: 1000, completion_tokens: 500, requests: 1, total_tokens: 1500 } });
-    await logCall(C, 'after', '2024-07-01T00:00:00Z', { 'my-llm': { input_tokens: 1000, output_tokens: 500, requests: 1, total_tokens: 1500 } });
+    await t.alice.client.costCreate({
+      project_id: C,
+      costs: { 'my-llm': { prompt_token_cost: 0.001, completion_token_cost: 0.002, effective_date: '2024-01-01T00:00:00Z' } },
+    });
+    await t.alice.client.costCreate({
+      project_id: C,
+      costs: { 'my-llm': { prompt_token_cost: 0.0005, completion_token_cost: 0.001, effective_date: '2024-06-01T00:00:00Z' } },
+    });
+    await logCall(C, 'before', '2024-03-01T00:00:00Z', {
+      'my-llm': { prompt_tokens: 1000, completion_tokens: 500, requests: 1, total_tokens: 1500 },
+    });
+    await logCall(C, 'after', '2024-07-01T00:00:00Z', {
+      'my-llm': { input_tokens: 1000, output_tokens: 500, requests: 1, total_tokens: 1500 },
+    });
     await logCall(C, 'early', '2023-01-01T00:00:00Z', { 'my-llm': { prompt_tokens: 10 } });
-    await logCall(C, 'default', '2025-01-01T00:00:00Z', { 'gpt-4o-mini': { prompt_tokens: 1_000_000, completion_tokens: 1_000_000 }, unknown: { prompt_tokens: 5 } });
+    await logCall(C, 'default', '2025-01-01T00:00:00Z', {
+      'gpt-4o-mini': { prompt_tokens: 1_000_000, completion_tokens: 1_000_000 },
+      unknown: { prompt_tokens: 5 },
+    });
     await logCall(C, 'free', '2025-01-01T00:00:00Z', {});
   });
 
@@ -120,11 +156,25 @@ describe('include_costs on call reads', () => {
   it('prices each call with the price in force when it started', async () => {
     const calls = await query();
     const before = LLMCost.parse(costsOf(calls.before)!['my-llm']);
-    expect(before).toMatchObject({ prompt_tokens: 1000, completion_tokens: 500, requests: 1, total_tokens: 1500, effective_date: '2024-01-01T00:00:00Z', pricing_level: 'project', pricing_level_id: C, created_by: 'alice' });
+    expect(before).toMatchObject({
+      prompt_tokens: 1000,
+      completion_tokens: 500,
+      requests: 1,
+      total_tokens: 1500,
+      effective_date: '2024-01-01T00:00:00Z',
+      pricing_level: 'project',
+      pricing_level_id: C,
+      created_by: 'alice',
+    });
     expect(before.prompt_tokens_total_cost).toBeCloseTo(1, 10);
     expect(before.completion_tokens_total_cost).toBeCloseTo(1, 10);
     const after = LLMCost.parse(costsOf(calls.after)!['my-llm']);
-    expect(after).toMatchObject({ prompt_tokens: 1000, completion_tokens: 500, effective_date: '2024-06-01T00:00:00Z', prompt_token_cost: 0.0005 });
+    expect(after).toMatchObject({
+      prompt_tokens: 1000,
+      completion_tokens: 500,
+      effective_date: '2024-06-01T00:00:00Z',
+      prompt_token_cost: 0.0005,
+    });
     expect(after.prompt_tokens_total_cost).toBeCloseTo(0.5, 10);
     expect(after.completion_tokens_total_cost).toBeCloseTo(0.5, 10);
   });
@@ -137,13 +187,22 @@ describe('include_costs on call reads', () => {
   it('uses the default price list, skips models without a price and calls without usage', async () => {
     const calls = await query();
     expect(Object.keys(costsOf(calls.default)!)).toEqual(['gpt-4o-mini']);
-    expect(costsOf(calls.default)!['gpt-4o-mini']).toMatchObject({ pricing_level: 'default', pricing_level_id: 'default', provider_id: 'openai', prompt_tokens_total_cost: 0.15, completion_tokens_total_cost: 0.6 });
+    expect(costsOf(calls.default)!['gpt-4o-mini']).toMatchObject({
+      pricing_level: 'default',
+      pricing_level_id: 'default',
+      provider_id: 'openai',
+      prompt_tokens_total_cost: 0.15,
+      completion_tokens_total_cost: 0.6,
+    });
     expect(costsOf(calls.free)).toBeUndefined();
   });
 
   it('lets a project price override the default one', async () => {
     const O = `${t.alice.entity}/override`;
-    await t.alice.client.costCreate({ project_id: O, costs: { 'gpt-4o-mini': { prompt_token_cost: 0, completion_token_cost: 0, effective_date: '2024-01-01T00:00:00Z' } } });
+    await t.alice.client.costCreate({
+      project_id: O,
+      costs: { 'gpt-4o-mini': { prompt_token_cost: 0, completion_token_cost: 0, effective_date: '2024-01-01T00:00:00Z' } },
+    });
     await logCall(O, 'x', '2025-01-01T00:00:00Z', { 'gpt-4o-mini': { prompt_tokens: 100 } });
     const { call } = await t.alice.client.callRead({ project_id: O, id: 'x', include_costs: true });
     expect(costsOf(call)!['gpt-4o-mini']).toMatchObject({ pricing_level: 'project', prompt_tokens_total_cost: 0 });
@@ -158,7 +217,13 @@ describe('include_costs on call reads', () => {
 
   it('prices calls when only some columns are asked for', async () => {
     const calls: CallSchema[] = [];
-    for await (const call of t.alice.client.callsStreamQuery({ project_id: C, include_costs: true, columns: ['id'], filter: { call_ids: ['before'] } })) calls.push(call);
+    for await (const call of t.alice.client.callsStreamQuery({
+      project_id: C,
+      include_costs: true,
+      columns: ['id'],
+      filter: { call_ids: ['before'] },
+    }))
+      calls.push(call);
     expect(costsOf(calls[0])!['my-llm']).toBeDefined();
   });
 });

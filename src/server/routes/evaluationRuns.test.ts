@@ -24,26 +24,38 @@ const children = async (parent: string) => {
   for await (const c of t.alice.client.callsStreamQuery({ project_id: f.projectId, filter: { parent_ids: [parent] } })) out.push(c);
   return out;
 };
-const newRun = async (model = f.models.a) => (await t.alice.client.evaluationRunCreate({ ...f.path, evaluation: f.evaluation, model })).evaluation_run_id;
+const newRun = async (model = f.models.a) =>
+  (await t.alice.client.evaluationRunCreate({ ...f.path, evaluation: f.evaluation, model })).evaluation_run_id;
 
 describe('POST /v2/:entity/:project/evaluation_runs', () => {
   it('starts an Evaluation.evaluate call: own trace, weave attributes, inputs self and model', async () => {
     const id = await newRun();
     expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7/);
     const run = await call(id);
-    expect(run).toMatchObject({ trace_id: id, parent_id: null, ended_at: null, wb_user_id: 'alice', inputs: { self: f.evaluation, model: f.models.a } });
+    expect(run).toMatchObject({
+      trace_id: id,
+      parent_id: null,
+      ended_at: null,
+      wb_user_id: 'alice',
+      inputs: { self: f.evaluation, model: f.models.a },
+    });
     expect(run.op_name).toMatch(/^weave:\/\/\/alice-co\/runs\/op\/Evaluation\.evaluate:[A-Za-z0-9]{43}$/);
     expect(run.attributes).toEqual({ weave: { evaluation_run: 'true', evaluation: f.evaluation, model: f.models.a } });
   });
 
   it('keeps the run it rescores; 404 for an unknown evaluation, model or source run', async () => {
     const source = await newRun();
-    const id = (await t.alice.client.evaluationRunCreate({ ...f.path, evaluation: f.evaluation, model: f.models.b, source_evaluation_run_id: source })).evaluation_run_id;
+    const id = (
+      await t.alice.client.evaluationRunCreate({ ...f.path, evaluation: f.evaluation, model: f.models.b, source_evaluation_run_id: source })
+    ).evaluation_run_id;
     expect((await t.alice.client.evaluationRunRead({ ...f.path, evaluation_run_id: id })).source_evaluation_run_id).toBe(source);
     const missing = `weave:///${f.projectId}/object/nope:${'A'.repeat(43)}`;
     expect((await send(`${base}/evaluation_runs`, { json: { evaluation: missing, model: f.models.a } })).status).toBe(404);
     expect((await send(`${base}/evaluation_runs`, { json: { evaluation: f.evaluation, model: missing } })).status).toBe(404);
-    expect((await send(`${base}/evaluation_runs`, { json: { evaluation: f.evaluation, model: f.models.a, source_evaluation_run_id: 'nope' } })).status).toBe(404);
+    expect(
+      (await send(`${base}/evaluation_runs`, { json: { evaluation: f.evaluation, model: f.models.a, source_evaluation_run_id: 'nope' } }))
+        .status,
+    ).toBe(404);
   });
 
   it('answers 400 for a ref that is not one, 422 without a model, 403 in another entity', async () => {
@@ -58,8 +70,10 @@ describe('GET /v2/:entity/:project/evaluation_runs', () => {
     const path = { entity: 'alice-co', project: 'runs-list' };
     const g = await publishEvaluation(t.alice.client, path.entity, path.project);
     const ids = [];
-    for (const model of [g.models.a, g.models.b, g.models.a]) ids.push((await t.alice.client.evaluationRunCreate({ ...path, evaluation: g.evaluation, model })).evaluation_run_id);
-    const list = async (req: Record<string, unknown>) => (await collect(t.alice.client.evaluationRunList({ ...path, ...req }))).map((r) => EvaluationRunRead.parse(r).evaluation_run_id);
+    for (const model of [g.models.a, g.models.b, g.models.a])
+      ids.push((await t.alice.client.evaluationRunCreate({ ...path, evaluation: g.evaluation, model })).evaluation_run_id);
+    const list = async (req: Record<string, unknown>) =>
+      (await collect(t.alice.client.evaluationRunList({ ...path, ...req }))).map((r) => EvaluationRunRead.parse(r).evaluation_run_id);
     expect(await list({})).toEqual(ids);
     expect(await list({ models: [g.models.a] })).toEqual([ids[0], ids[2]]);
     expect(await list({ models: [g.models.a], evaluation_run_ids: [ids[1]!, ids[2]!] })).toEqual([ids[2]]);
@@ -76,7 +90,14 @@ describe('GET /v2/:entity/:project/evaluation_runs/:evaluation_run_id', () => {
   it('reads a running run; 404 for unknown ids and calls that are not runs', async () => {
     const id = await newRun();
     const run = EvaluationRunRead.parse(await t.alice.client.evaluationRunRead({ ...f.path, evaluation_run_id: id }));
-    expect(run).toMatchObject({ evaluation_run_id: id, evaluation: f.evaluation, model: f.models.a, status: 'running', finished_at: null, source_evaluation_run_id: null });
+    expect(run).toMatchObject({
+      evaluation_run_id: id,
+      evaluation: f.evaluation,
+      model: f.models.a,
+      status: 'running',
+      finished_at: null,
+      source_evaluation_run_id: null,
+    });
     expect((await send(`${base}/evaluation_runs/nope`)).status).toBe(404);
     const { prediction_id } = await t.alice.client.predictionCreate({ ...f.path, model: f.models.a, inputs: { q: 1 }, output: 1 });
     expect((await send(`${base}/evaluation_runs/${prediction_id}`)).status).toBe(404);
@@ -87,7 +108,13 @@ describe('GET /v2/:entity/:project/evaluation_runs/:evaluation_run_id', () => {
 describe('DELETE /v2/:entity/:project/evaluation_runs', () => {
   it('deletes runs with their rows, predictions and scores; other call ids are left alone', async () => {
     const id = await newRun();
-    const { prediction_id } = await t.alice.client.predictionCreate({ ...f.path, model: f.models.a, inputs: { q: 1 }, output: 1, evaluation_run_id: id });
+    const { prediction_id } = await t.alice.client.predictionCreate({
+      ...f.path,
+      model: f.models.a,
+      inputs: { q: 1 },
+      output: 1,
+      evaluation_run_id: id,
+    });
     await t.alice.client.scoreCreate({ ...f.path, prediction_id, scorer: f.scorers.exact, value: true, evaluation_run_id: id });
     const standalone = (await t.alice.client.predictionCreate({ ...f.path, model: f.models.a, inputs: { q: 2 }, output: 2 })).prediction_id;
     const res = await send(`${base}/evaluation_runs?evaluation_run_ids=${id}&evaluation_run_ids=${standalone}`, { method: 'DELETE' });
@@ -102,14 +129,26 @@ describe('DELETE /v2/:entity/:project/evaluation_runs', () => {
 describe('POST /v2/:entity/:project/evaluation_runs/:evaluation_run_id/finish', () => {
   it('ends open rows, summarizes scores into an Evaluation.summarize child and the run output', async () => {
     const id = await newRun();
-    const outputs = [['4', true, 1], ['Lyon', false, 0.25], ['blue', true, 0.5]] as const;
+    const outputs = [
+      ['4', true, 1],
+      ['Lyon', false, 0.25],
+      ['blue', true, 0.5],
+    ] as const;
     for (const [i, [output, exact, closeness]] of outputs.entries()) {
-      const { prediction_id } = await t.alice.client.predictionCreate({ ...f.path, model: f.models.a, inputs: { i }, output, evaluation_run_id: id });
+      const { prediction_id } = await t.alice.client.predictionCreate({
+        ...f.path,
+        model: f.models.a,
+        inputs: { i },
+        output,
+        evaluation_run_id: id,
+      });
       await t.alice.client.scoreCreate({ ...f.path, prediction_id, scorer: f.scorers.exact, value: exact, evaluation_run_id: id });
       await t.alice.client.scoreCreate({ ...f.path, prediction_id, scorer: f.scorers.closeness, value: closeness, evaluation_run_id: id });
       if (i < 2) await t.alice.client.predictionFinish({ ...f.path, prediction_id });
     }
-    expect(await t.alice.client.evaluationRunFinish({ ...f.path, evaluation_run_id: id, summary: { note: 'nightly' } })).toEqual({ success: true });
+    expect(await t.alice.client.evaluationRunFinish({ ...f.path, evaluation_run_id: id, summary: { note: 'nightly' } })).toEqual({
+      success: true,
+    });
     const expected = {
       exact: { true_count: 2, true_fraction: 2 / 3 },
       closeness: { mean: (1 + 0.25 + 0.5) / 3 },

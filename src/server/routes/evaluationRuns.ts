@@ -66,7 +66,8 @@ export const evaluationRunRoutes = defineRoutes({
   scoreCreate: { projects: v2Projects, handler: (req, { store, user }) => createScore(store, writer(req, user), req) },
   scoreList: {
     projects: v2Projects,
-    handler: (req, { store }) => listScores(store, { projectId: v2ProjectId(req), runId: req.evaluation_run_id, limit: req.limit, offset: req.offset }),
+    handler: (req, { store }) =>
+      listScores(store, { projectId: v2ProjectId(req), runId: req.evaluation_run_id, limit: req.limit, offset: req.offset }),
   },
   scoreRead: { projects: v2Projects, handler: (req, { store }) => readScore(store, v2ProjectId(req), req.score_id) },
   scoreDelete: {

@@ -18,7 +18,8 @@ afterAll(async () => {
   await t.close();
 });
 
-const status = async (call_id: string) => EvaluationStatusRes.parse(await t.alice.client.evaluationStatus({ project_id: f.projectId, call_id })).status;
+const status = async (call_id: string) =>
+  EvaluationStatusRes.parse(await t.alice.client.evaluationStatus({ project_id: f.projectId, call_id })).status;
 const post = async (path: string, json: unknown) => {
   const res = await t.fetch(path, { json });
   return { status: res.status, body: (await res.json()) as { reason?: string } };
@@ -28,7 +29,9 @@ describe('POST /evaluations/status', () => {
   it('follows a run: running with finished rows of the dataset rows, then complete with its output', async () => {
     const run = (await t.alice.client.evaluationRunCreate({ ...f.path, evaluation: f.evaluation, model: f.models.a })).evaluation_run_id;
     expect(await status(run)).toEqual({ code: 'running', completed_rows: 0, total_rows: 3 });
-    const done = (await t.alice.client.predictionCreate({ ...f.path, model: f.models.a, inputs: { i: 0 }, output: 1, evaluation_run_id: run })).prediction_id;
+    const done = (
+      await t.alice.client.predictionCreate({ ...f.path, model: f.models.a, inputs: { i: 0 }, output: 1, evaluation_run_id: run })
+    ).prediction_id;
     await t.alice.client.predictionCreate({ ...f.path, model: f.models.a, inputs: { i: 1 }, output: 2, evaluation_run_id: run });
     await t.alice.client.predictionFinish({ ...f.path, prediction_id: done });
     expect(await status(run)).toEqual({ code: 'running', completed_rows: 1, total_rows: 3 });
@@ -38,13 +41,25 @@ describe('POST /evaluations/status', () => {
 
   it('counts rows x trials, and never fewer rows than are done', async () => {
     const trials = await t.alice.client.evaluationCreate({ ...f.path, name: 'twice', dataset: f.dataset, trials: 2 });
-    const run = (await t.alice.client.evaluationRunCreate({ ...f.path, evaluation: trials.evaluation_ref, model: f.models.a })).evaluation_run_id;
+    const run = (await t.alice.client.evaluationRunCreate({ ...f.path, evaluation: trials.evaluation_ref, model: f.models.a }))
+      .evaluation_run_id;
     expect(await status(run)).toMatchObject({ total_rows: 6 });
     const tiny = await t.alice.client.datasetCreate({ ...f.path, name: 'tiny', rows: [{ q: 1 }] });
-    const tinyEval = await t.alice.client.evaluationCreate({ ...f.path, name: 'tiny-eval', dataset: `weave:///${f.projectId}/object/tiny:${tiny.digest}` });
-    const over = (await t.alice.client.evaluationRunCreate({ ...f.path, evaluation: tinyEval.evaluation_ref, model: f.models.a })).evaluation_run_id;
+    const tinyEval = await t.alice.client.evaluationCreate({
+      ...f.path,
+      name: 'tiny-eval',
+      dataset: `weave:///${f.projectId}/object/tiny:${tiny.digest}`,
+    });
+    const over = (await t.alice.client.evaluationRunCreate({ ...f.path, evaluation: tinyEval.evaluation_ref, model: f.models.a }))
+      .evaluation_run_id;
     for (const i of [0, 1]) {
-      const { prediction_id } = await t.alice.client.predictionCreate({ ...f.path, model: f.models.a, inputs: { i }, output: i, evaluation_run_id: over });
+      const { prediction_id } = await t.alice.client.predictionCreate({
+        ...f.path,
+        model: f.models.a,
+        inputs: { i },
+        output: i,
+        evaluation_run_id: over,
+      });
       await t.alice.client.predictionFinish({ ...f.path, prediction_id });
     }
     expect(await status(over)).toEqual({ code: 'running', completed_rows: 2, total_rows: 2 });
@@ -55,7 +70,19 @@ describe('POST /evaluations/status', () => {
     const at = new Date().toISOString();
     await t.alice.client.callUpsertBatch({
       batch: [
-        { mode: 'start', req: { start: { project_id: f.projectId, id: 'boom', op_name: `weave:///${f.projectId}/op/Evaluation.evaluate:${'E'.repeat(43)}`, started_at: at, attributes: {}, inputs: {} } } },
+        {
+          mode: 'start',
+          req: {
+            start: {
+              project_id: f.projectId,
+              id: 'boom',
+              op_name: `weave:///${f.projectId}/op/Evaluation.evaluate:${'E'.repeat(43)}`,
+              started_at: at,
+              attributes: {},
+              inputs: {},
+            },
+          },
+        },
         { mode: 'end', req: { end: { project_id: f.projectId, id: 'boom', ended_at: at, exception: 'model crashed', summary: {} } } },
       ],
     });
@@ -87,7 +114,7 @@ describe('POST /calls/score', () => {
     const res = await post('/calls/score', { project_id: f.projectId, call_ids: ['c'], scorer_refs: [f.scorers.exact] });
     expect(res.status).toBe(400);
     expect(res.body.reason).toMatch(/job queue/);
-    expect((await post('/calls/score', { project_id: f.projectId, call_ids: [] , scorer_refs: ['x'] })).status).toBe(422);
+    expect((await post('/calls/score', { project_id: f.projectId, call_ids: [], scorer_refs: ['x'] })).status).toBe(422);
     expect((await post('/calls/score', { project_id: 'bob-co/x', call_ids: ['c'], scorer_refs: ['x'] })).status).toBe(403);
   });
 });

@@ -26,13 +26,17 @@ export const evaluationRoutes = defineRoutes({
 
   evaluateModel: {
     handler: async () => {
-      throw new BadRequestError(`${NO_RUNNER} Run the evaluation with a Weave SDK (Evaluation.evaluate) or record it through /v2/{entity}/{project}/evaluation_runs.`);
+      throw new BadRequestError(
+        `${NO_RUNNER} Run the evaluation with a Weave SDK (Evaluation.evaluate) or record it through /v2/{entity}/{project}/evaluation_runs.`,
+      );
     },
   },
 
   callsScore: {
     handler: async () => {
-      throw new BadRequestError(`${NO_RUNNER} Score the calls with a Weave SDK, or record scores as feedback (/feedback/create) or through /v2/{entity}/{project}/scores.`);
+      throw new BadRequestError(
+        `${NO_RUNNER} Score the calls with a Weave SDK, or record scores as feedback (/feedback/create) or through /v2/{entity}/{project}/scores.`,
+      );
     },
   },
 });

@@ -11,8 +11,33 @@ beforeAll(async () => {
   t = await startTestServer();
   project_id = `${t.alice.entity}/export`;
   const call = (id: string, op_name: string, extra: Record<string, unknown> = {}) => [
-    { mode: 'start' as const, req: { start: { project_id, id, trace_id: 't1', op_name, started_at: `2024-01-01T00:00:0${id.slice(-1)}Z`, attributes: {}, inputs: { q: id }, ...extra } } },
-    { mode: 'end' as const, req: { end: { project_id, id, ended_at: `2024-01-01T00:00:0${id.slice(-1)}.250Z`, output: { a: 1 }, summary: { usage: { 'gpt-4o': { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } } } } } },
+    {
+      mode: 'start' as const,
+      req: {
+        start: {
+          project_id,
+          id,
+          trace_id: 't1',
+          op_name,
+          started_at: `2024-01-01T00:00:0${id.slice(-1)}Z`,
+          attributes: {},
+          inputs: { q: id },
+          ...extra,
+        },
+      },
+    },
+    {
+      mode: 'end' as const,
+      req: {
+        end: {
+          project_id,
+          id,
+          ended_at: `2024-01-01T00:00:0${id.slice(-1)}.250Z`,
+          output: { a: 1 },
+          summary: { usage: { 'gpt-4o': { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } } },
+        },
+      },
+    },
   ];
   await t.alice.client.callUpsertBatch({
     batch: [...call('c1', 'agent.run', { display_name: TRICKY }), ...call('c2', 'tool.search'), ...call('c3', 'tool.search')],
@@ -65,7 +90,10 @@ describe('POST /weft/calls/export', () => {
     expect(res.headers.get('content-disposition')).toBe('attachment; filename="export-calls.jsonl"');
     const text = await res.text();
     expect(text.endsWith('\n')).toBe(true);
-    const calls = text.trimEnd().split('\n').map((line) => CallSchema.parse(JSON.parse(line)));
+    const calls = text
+      .trimEnd()
+      .split('\n')
+      .map((line) => CallSchema.parse(JSON.parse(line)));
     expect(calls.map((c) => c.id)).toEqual(['c1', 'c2', 'c3']);
     expect(calls[0]!.display_name).toBe(TRICKY);
     expect(calls[0]!.summary?.weave).toMatchObject({ status: 'success', latency_ms: 250 });
@@ -77,12 +105,33 @@ describe('POST /weft/calls/export', () => {
     expect(res.headers.get('content-disposition')).toBe('attachment; filename="export-calls.csv"');
     const rows = parseCsv(await res.text());
     expect(rows[0]).toEqual([
-      'id', 'trace_id', 'parent_id', 'op_name', 'display_name', 'started_at', 'ended_at', 'status',
-      'latency_ms', 'exception', 'total_tokens', 'inputs', 'output', 'attributes', 'summary',
+      'id',
+      'trace_id',
+      'parent_id',
+      'op_name',
+      'display_name',
+      'started_at',
+      'ended_at',
+      'status',
+      'latency_ms',
+      'exception',
+      'total_tokens',
+      'inputs',
+      'output',
+      'attributes',
+      'summary',
     ]);
     expect(rows).toHaveLength(4);
     const first = Object.fromEntries(rows[0]!.map((name, i) => [name, rows[1]![i]]));
-    expect(first).toMatchObject({ id: 'c1', parent_id: '', display_name: TRICKY, status: 'success', latency_ms: '250', total_tokens: '15', exception: '' });
+    expect(first).toMatchObject({
+      id: 'c1',
+      parent_id: '',
+      display_name: TRICKY,
+      status: 'success',
+      latency_ms: '250',
+      total_tokens: '15',
+      exception: '',
+    });
     expect(JSON.parse(first.inputs!)).toEqual({ q: 'c1' });
     expect(JSON.parse(first.summary!).usage['gpt-4o'].total_tokens).toBe(15);
   });
@@ -103,7 +152,10 @@ describe('POST /weft/calls/export', () => {
       filter: { op_names: ['tool.search'] },
       sort_by: [{ field: 'started_at', direction: 'desc' }],
     });
-    const ids = (await res.text()).trimEnd().split('\n').map((line) => JSON.parse(line).id);
+    const ids = (await res.text())
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line).id);
     expect(ids).toEqual(['c3', 'c2']);
   });
 
@@ -111,7 +163,17 @@ describe('POST /weft/calls/export', () => {
     const big = `${t.alice.entity}/export-big`;
     const batch = Array.from({ length: 3000 }, (_, i) => ({
       mode: 'start' as const,
-      req: { start: { project_id: big, id: `b${i}`, trace_id: 'tb', op_name: 'op', started_at: '2024-01-01T00:00:00Z', attributes: {}, inputs: { pad: 'x'.repeat(100) } } },
+      req: {
+        start: {
+          project_id: big,
+          id: `b${i}`,
+          trace_id: 'tb',
+          op_name: 'op',
+          started_at: '2024-01-01T00:00:00Z',
+          attributes: {},
+          inputs: { pad: 'x'.repeat(100) },
+        },
+      },
     }));
     await t.alice.client.callUpsertBatch({ batch });
     const text = await (await t.alice.client.callsExport({ project_id: big, format: 'csv', columns: ['id'] })).text();

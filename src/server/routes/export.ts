@@ -29,8 +29,21 @@ const CHUNK_CHARS = 64 * 1024;
 
 /** CSV columns when the request names none. */
 export const DEFAULT_CSV_COLUMNS = [
-  'id', 'trace_id', 'parent_id', 'op_name', 'display_name', 'started_at', 'ended_at', 'status',
-  'latency_ms', 'exception', 'total_tokens', 'inputs', 'output', 'attributes', 'summary',
+  'id',
+  'trace_id',
+  'parent_id',
+  'op_name',
+  'display_name',
+  'started_at',
+  'ended_at',
+  'status',
+  'latency_ms',
+  'exception',
+  'total_tokens',
+  'inputs',
+  'output',
+  'attributes',
+  'summary',
 ];
 
 /** Columns computed from `summary` rather than stored under their own name. */
@@ -44,7 +57,8 @@ async function exportCalls(store: Store, req: CallsExportReq): Promise<Response>
   const { format, ...query } = req;
   const csvColumns = format === 'csv' ? (query.columns?.length ? query.columns : DEFAULT_CSV_COLUMNS) : null;
   // The store loads top-level columns only; derived CSV columns need the summary loaded.
-  const storeColumns = csvColumns && query.columns?.length ? csvColumns.map((c) => (Object.hasOwn(DERIVED, c) ? 'summary' : c)) : query.columns;
+  const storeColumns =
+    csvColumns && query.columns?.length ? csvColumns.map((c) => (Object.hasOwn(DERIVED, c) ? 'summary' : c)) : query.columns;
   const rows = await primed(queryCalls(store, { ...query, columns: storeColumns }));
   const lines = csvColumns ? csvLines(rows, csvColumns) : jsonLines(rows);
   const project = (req.project_id.split('/')[1] ?? 'calls').replace(/[^\w.-]/g, '_');

@@ -9,7 +9,11 @@ let P: string;
 const ref = (id: string) => `weave:///${P}/call/${id}`;
 type CreateReq = ReqOf<'feedbackCreate'>;
 const note = (over: Partial<CreateReq> = {}): CreateReq => ({
-  project_id: P, weave_ref: ref('c1'), feedback_type: 'wandb.note.1', payload: { note: 'looks right' }, ...over,
+  project_id: P,
+  weave_ref: ref('c1'),
+  feedback_type: 'wandb.note.1',
+  payload: { note: 'looks right' },
+  ...over,
 });
 const eqId = (id: string) => ({ $eq: [{ $getField: 'id' }, { $literal: id }] as [never, never] });
 /** POST as alice, answering status and JSON body. */
@@ -35,25 +39,51 @@ describe('POST /feedback/create', () => {
   });
 
   it('adds the aliases of a reaction and keeps a client-chosen id', async () => {
-    const res = await t.alice.client.feedbackCreate({ project_id: P, weave_ref: ref('c1'), feedback_type: 'wandb.reaction.1', payload: { emoji: '👍🏽' }, id: 'my-id' });
+    const res = await t.alice.client.feedbackCreate({
+      project_id: P,
+      weave_ref: ref('c1'),
+      feedback_type: 'wandb.reaction.1',
+      payload: { emoji: '👍🏽' },
+      id: 'my-id',
+    });
     expect(res.id).toBe('my-id');
     expect(res.payload).toEqual({ emoji: '👍🏽', alias: ':thumbs_up_medium_skin_tone:', detoned: '👍', detoned_alias: ':thumbs_up:' });
   });
 
   it('accepts annotations whose value fits their AnnotationSpec, and runnables with their refs', async () => {
-    const { digest } = await t.alice.client.objCreate({ obj: { project_id: P, object_id: 'quality', val: { field_schema: { type: 'integer', minimum: 1, maximum: 5 } } } });
-    const annotation = { project_id: P, weave_ref: ref('c1'), feedback_type: 'wandb.annotation.quality', annotation_ref: `weave:///${P}/object/quality:${digest}` };
+    const { digest } = await t.alice.client.objCreate({
+      obj: { project_id: P, object_id: 'quality', val: { field_schema: { type: 'integer', minimum: 1, maximum: 5 } } },
+    });
+    const annotation = {
+      project_id: P,
+      weave_ref: ref('c1'),
+      feedback_type: 'wandb.annotation.quality',
+      annotation_ref: `weave:///${P}/object/quality:${digest}`,
+    };
     await t.alice.client.feedbackCreate({ ...annotation, payload: { value: 4 } });
     const outOfRange = await post('/feedback/create', { ...annotation, payload: { value: 9 } });
     expect(outOfRange).toMatchObject({ status: 400, body: { reason: 'Feedback payload does not match annotation spec' } });
     const { digest: plain } = await t.alice.client.objCreate({ obj: { project_id: P, object_id: 'plain', val: { a: 1 } } });
-    const notASpec = await post('/feedback/create', { ...annotation, feedback_type: 'wandb.annotation.plain', annotation_ref: `weave:///${P}/object/plain:${plain}`, payload: { value: 1 } });
+    const notASpec = await post('/feedback/create', {
+      ...annotation,
+      feedback_type: 'wandb.annotation.plain',
+      annotation_ref: `weave:///${P}/object/plain:${plain}`,
+      payload: { value: 1 },
+    });
     expect(notASpec).toMatchObject({ status: 400, body: { reason: expect.stringMatching(/not a valid annotation spec/) } });
-    const missing = await post('/feedback/create', { ...annotation, annotation_ref: `weave:///${P}/object/quality:${plain}`, payload: { value: 1 } });
+    const missing = await post('/feedback/create', {
+      ...annotation,
+      annotation_ref: `weave:///${P}/object/quality:${plain}`,
+      payload: { value: 1 },
+    });
     expect(missing).toMatchObject({ status: 400, body: { reason: expect.stringMatching(/not found/) } });
     await t.alice.client.feedbackCreate({
-      project_id: P, weave_ref: ref('c1'), feedback_type: 'wandb.runnable.judge', runnable_ref: `weave:///${P}/op/judge:d1`,
-      call_ref: ref('scorer-call'), payload: { output: { score: 1 } },
+      project_id: P,
+      weave_ref: ref('c1'),
+      feedback_type: 'wandb.runnable.judge',
+      runnable_ref: `weave:///${P}/op/judge:d1`,
+      call_ref: ref('scorer-call'),
+      payload: { output: { score: 1 } },
     });
   });
 
@@ -62,11 +92,31 @@ describe('POST /feedback/create', () => {
     ['a reaction without emoji', { feedback_type: 'wandb.reaction.1', payload: {} }, /Invalid payload/],
     ['an empty note', { payload: { note: '' } }, /1 to 1024/],
     ['a note over 1024 characters', { payload: { note: 'x'.repeat(1025) } }, /1 to 1024/],
-    ['an annotation without annotation_ref', { feedback_type: 'wandb.annotation.quality', payload: { value: 1 } }, /annotation_ref is required/],
-    ['an annotation ref of another name', { feedback_type: 'wandb.annotation.quality', annotation_ref: 'weave:///x/y/object/other:d', payload: { value: 1 } }, /name quality/],
-    ['an annotation ref in another project', { feedback_type: 'wandb.annotation.q', annotation_ref: 'weave:///x/y/object/q:d', payload: { value: 1 } }, /does not match project/],
-    ['an annotation without value', { feedback_type: 'wandb.annotation.q', annotation_ref: 'weave:///PROJECT/object/q:d', payload: {} }, /value is required/],
-    ['a runnable op without call_ref', { feedback_type: 'wandb.runnable.j', runnable_ref: 'weave:///x/y/op/j:d', payload: { output: 1 } }, /call_ref is required/],
+    [
+      'an annotation without annotation_ref',
+      { feedback_type: 'wandb.annotation.quality', payload: { value: 1 } },
+      /annotation_ref is required/,
+    ],
+    [
+      'an annotation ref of another name',
+      { feedback_type: 'wandb.annotation.quality', annotation_ref: 'weave:///x/y/object/other:d', payload: { value: 1 } },
+      /name quality/,
+    ],
+    [
+      'an annotation ref in another project',
+      { feedback_type: 'wandb.annotation.q', annotation_ref: 'weave:///x/y/object/q:d', payload: { value: 1 } },
+      /does not match project/,
+    ],
+    [
+      'an annotation without value',
+      { feedback_type: 'wandb.annotation.q', annotation_ref: 'weave:///PROJECT/object/q:d', payload: {} },
+      /value is required/,
+    ],
+    [
+      'a runnable op without call_ref',
+      { feedback_type: 'wandb.runnable.j', runnable_ref: 'weave:///x/y/op/j:d', payload: { output: 1 } },
+      /call_ref is required/,
+    ],
     ['refs on a plain note', { annotation_ref: 'weave:///x/y/object/q:d' }, /not allowed/],
     ['a trigger_ref on a plain note', { trigger_ref: 'weave:///x/y/object/q:d' }, /not allowed/],
     ['a weave_ref that is not a ref', { weave_ref: 'call-1' }, /weave:\/\/\//],
@@ -112,7 +162,13 @@ describe('POST /feedback/query', () => {
   beforeAll(async () => {
     Q = `${t.alice.entity}/fbq`;
     await t.alice.client.feedbackBatchCreate({
-      batch: [1, 2, 3].map((i) => ({ project_id: Q, weave_ref: `weave:///${Q}/call/c${i}`, feedback_type: 'score', payload: { score: i * 10, label: `l${i}` }, id: `q${i}` })),
+      batch: [1, 2, 3].map((i) => ({
+        project_id: Q,
+        weave_ref: `weave:///${Q}/call/c${i}`,
+        feedback_type: 'score',
+        payload: { score: i * 10, label: `l${i}` },
+        id: `q${i}`,
+      })),
     });
   });
 
@@ -142,12 +198,18 @@ describe('POST /feedback/purge', () => {
     await t.alice.client.feedbackBatchCreate({ batch: ['p1', 'p2', 'p3'].map((id) => note({ id })) });
     await t.alice.client.feedbackPurge({ project_id: P, query: { $expr: eqId('p1') } });
     await t.alice.client.feedbackPurge({ project_id: P, query: { $expr: { $or: [eqId('p2'), eqId('p3')] } } });
-    const { result } = await t.alice.client.feedbackQuery({ project_id: P, query: { $expr: { $in: [{ $getField: 'id' }, [{ $literal: 'p1' }, { $literal: 'p2' }, { $literal: 'p3' }]] } } });
+    const { result } = await t.alice.client.feedbackQuery({
+      project_id: P,
+      query: { $expr: { $in: [{ $getField: 'id' }, [{ $literal: 'p1' }, { $literal: 'p2' }, { $literal: 'p3' }]] } },
+    });
     expect(result).toEqual([]);
   });
 
   it('refuses queries that do not name ids (400), answers 422 without a query and 403 elsewhere', async () => {
-    const broad = await post('/feedback/purge', { project_id: P, query: { $expr: { $eq: [{ $getField: 'feedback_type' }, { $literal: 'wandb.note.1' }] } } });
+    const broad = await post('/feedback/purge', {
+      project_id: P,
+      query: { $expr: { $eq: [{ $getField: 'feedback_type' }, { $literal: 'wandb.note.1' }] } },
+    });
     expect(broad.status).toBe(400);
     expect(broad.body.reason).toMatch(/feedback ids/);
     expect((await post('/feedback/purge', { project_id: P })).status).toBe(422);
@@ -158,9 +220,16 @@ describe('POST /feedback/purge', () => {
 describe('POST /feedback/replace', () => {
   it('swaps the feedback for a new one', async () => {
     await t.alice.client.feedbackCreate(note({ id: 'old', weave_ref: ref('r1') }));
-    const res = await t.alice.client.feedbackReplace({ ...note({ weave_ref: ref('r1'), payload: { note: 'edited' } }), feedback_id: 'old' });
+    const res = await t.alice.client.feedbackReplace({
+      ...note({ weave_ref: ref('r1'), payload: { note: 'edited' } }),
+      feedback_id: 'old',
+    });
     expect(res.id).not.toBe('old');
-    const { result } = await t.alice.client.feedbackQuery({ project_id: P, fields: ['id', 'payload.note'], query: { $expr: { $eq: [{ $getField: 'weave_ref' }, { $literal: ref('r1') }] } } });
+    const { result } = await t.alice.client.feedbackQuery({
+      project_id: P,
+      fields: ['id', 'payload.note'],
+      query: { $expr: { $eq: [{ $getField: 'weave_ref' }, { $literal: ref('r1') }] } },
+    });
     expect(result).toEqual([{ id: res.id, 'payload.note': 'edited' }]);
   });
 
@@ -218,7 +287,10 @@ describe('POST /feedback/payload_schema', () => {
     const S = `${t.alice.entity}/schema`;
     await t.alice.client.feedbackBatchCreate({
       batch: [{ output: { score: 1, pass: true, label: 'a' } }, { output: { score: 2, label: 3 } }].map((payload) => ({
-        project_id: S, weave_ref: `weave:///${S}/call/c`, feedback_type: 'judge', payload,
+        project_id: S,
+        weave_ref: `weave:///${S}/call/c`,
+        feedback_type: 'judge',
+        payload,
       })),
     });
     const res = await t.alice.client.feedbackPayloadSchema({ project_id: S, start: '2020-01-01T00:00:00Z' });
@@ -238,16 +310,33 @@ describe('POST /feedback/payload_schema', () => {
 describe('include_feedback on call reads', () => {
   it('attaches the feedback of each call, an empty list when there is none', async () => {
     const C = `${t.alice.entity}/calls-fb`;
-    const start = (id: string) => ({ project_id: C, id, trace_id: 't', op_name: 'op', started_at: '2024-01-01T00:00:00Z', attributes: {}, inputs: {} });
+    const start = (id: string) => ({
+      project_id: C,
+      id,
+      trace_id: 't',
+      op_name: 'op',
+      started_at: '2024-01-01T00:00:00Z',
+      attributes: {},
+      inputs: {},
+    });
     await t.alice.client.callStart({ start: start('a') });
     await t.alice.client.callStart({ start: start('b') });
-    await t.alice.client.feedbackCreate({ project_id: C, weave_ref: `weave:///${C}/call/a`, feedback_type: 'wandb.reaction.1', payload: { emoji: '🎉' } });
+    await t.alice.client.feedbackCreate({
+      project_id: C,
+      weave_ref: `weave:///${C}/call/a`,
+      feedback_type: 'wandb.reaction.1',
+      payload: { emoji: '🎉' },
+    });
     const calls: CallSchema[] = [];
     for await (const call of t.alice.client.callsStreamQuery({ project_id: C, include_feedback: true })) calls.push(call);
-    const feedbackOf = (id: string) => (calls.find((c) => c.id === id)!.summary as { weave: { feedback: { payload: { alias: string } }[] } }).weave.feedback;
+    const feedbackOf = (id: string) =>
+      (calls.find((c) => c.id === id)!.summary as { weave: { feedback: { payload: { alias: string } }[] } }).weave.feedback;
     expect(feedbackOf('a').map((f) => f.payload.alias)).toEqual([':party_popper:']);
     expect(feedbackOf('b')).toEqual([]);
     const { call } = await t.alice.client.callRead({ project_id: C, id: 'a', include_feedback: true });
-    expect((call!.summary as { weave: { feedback: unknown[]; status: string } }).weave).toMatchObject({ status: 'running', feedback: [expect.objectContaining({ feedback_type: 'wandb.reaction.1' })] });
+    expect((call!.summary as { weave: { feedback: unknown[]; status: string } }).weave).toMatchObject({
+      status: 'running',
+      feedback: [expect.objectContaining({ feedback_type: 'wandb.reaction.1' })],
+    });
   });
 });

@@ -7,7 +7,8 @@ const t = useTestServer();
 const project = projectNames('alice-co/objects');
 
 const send = sendAsAlice(t);
-const post = (path: string, body: unknown, method = 'POST') => send(path, { method, body: typeof body === 'string' ? body : JSON.stringify(body) });
+const post = (path: string, body: unknown, method = 'POST') =>
+  send(path, { method, body: typeof body === 'string' ? body : JSON.stringify(body) });
 
 const create = (project_id: string, object_id: string, val: unknown) => t.alice.client.objCreate({ obj: { project_id, object_id, val } });
 const read = (project_id: string, object_id: string, digest: string) => t.alice.client.objRead({ project_id, object_id, digest });
@@ -20,7 +21,15 @@ describe('POST /obj/create', () => {
     expect(res).toEqual({ status: 200, body: { digest: '5wi7jlXaAT6Jb0cqw9xKY27qDaY23hF89ErBEtyvOf0', object_id: 'ex' } });
     const { obj } = await read(project_id, 'ex', 'latest');
     expect(obj.val).toEqual({ b: 1, a: [1, 'x', null, true], c: { z: 'é', y: 1e-7 } });
-    expect(obj).toMatchObject({ version_index: 0, is_latest: 1, kind: 'object', wb_user_id: 'alice', deleted_at: null, tags: [], aliases: ['latest'] });
+    expect(obj).toMatchObject({
+      version_index: 0,
+      is_latest: 1,
+      kind: 'object',
+      wb_user_id: 'alice',
+      deleted_at: null,
+      tags: [],
+      aliases: ['latest'],
+    });
   });
 
   it('makes no new version for a value it already has', async () => {
@@ -30,7 +39,10 @@ describe('POST /obj/create', () => {
     const again = await create(project_id, 'cfg', { x: 1 });
     expect(again.digest).toBe(first.digest);
     const { objs } = await t.alice.client.objsQuery({ project_id });
-    expect(objs.map((o) => [o.version_index, o.is_latest])).toEqual([[0, 0], [1, 1]]);
+    expect(objs.map((o) => [o.version_index, o.is_latest])).toEqual([
+      [0, 0],
+      [1, 1],
+    ]);
   });
 
   it('derives kind and classes: SDK ops, weave.Object subclasses, builtin classes', async () => {
@@ -46,14 +58,25 @@ describe('POST /obj/create', () => {
       ['my_model', 'object', 'Model', 'MyModel'],
       ['board', 'object', 'Leaderboard', 'Leaderboard'],
     ]);
-    expect(objs[2]!.val).toEqual({ _type: 'Leaderboard', name: null, description: null, columns: [], _class_name: 'Leaderboard', _bases: ['BaseObject', 'BaseModel'] });
+    expect(objs[2]!.val).toEqual({
+      _type: 'Leaderboard',
+      name: null,
+      description: null,
+      columns: [],
+      _class_name: 'Leaderboard',
+      _bases: ['BaseObject', 'BaseModel'],
+    });
   });
 
   it('answers 409 when expected_digest differs, and 400 for a class the value contradicts', async () => {
     const project_id = project();
-    const ok = await post('/obj/create', { obj: { project_id, object_id: 'e', val: {}, expected_digest: 'RBNvo1WzZ4oRRq0W9XhknpT7T8If536DEMBg9hyqY4o' } });
+    const ok = await post('/obj/create', {
+      obj: { project_id, object_id: 'e', val: {}, expected_digest: 'RBNvo1WzZ4oRRq0W9XhknpT7T8If536DEMBg9hyqY4o' },
+    });
     expect(ok.status).toBe(200);
-    const bad = await post('/obj/create', { obj: { project_id, object_id: 'e', val: { a: 1 }, expected_digest: 'RBNvo1WzZ4oRRq0W9XhknpT7T8If536DEMBg9hyqY4o' } });
+    const bad = await post('/obj/create', {
+      obj: { project_id, object_id: 'e', val: { a: 1 }, expected_digest: 'RBNvo1WzZ4oRRq0W9XhknpT7T8If536DEMBg9hyqY4o' },
+    });
     expect(bad.status).toBe(409);
     const clash = await post('/obj/create', {
       obj: { project_id, object_id: 'm', val: { _class_name: 'A', _bases: ['Object', 'BaseModel'] }, builtin_object_class: 'B' },
@@ -155,7 +178,9 @@ describe('POST /obj/delete', () => {
     expect((await post('/obj/delete', { project_id, object_id: 'o', digests: [v0.digest, 'v5'] })).status).toBe(404);
     expect((await read(project_id, 'o', v0.digest)).obj.deleted_at).toBeNull();
     expect((await post('/obj/delete', { project_id, object_id: 'missing' })).status).toBe(404);
-    expect((await post('/obj/delete', { project_id, object_id: 'o', digests: Array.from({ length: 101 }, (_, i) => `v${i}`) })).status).toBe(400);
+    expect(
+      (await post('/obj/delete', { project_id, object_id: 'o', digests: Array.from({ length: 101 }, (_, i) => `v${i}`) })).status,
+    ).toBe(400);
     expect((await post('/obj/delete', { project_id: 'bob-co/p', object_id: 'o' })).status).toBe(403);
   });
 });

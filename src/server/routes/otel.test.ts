@@ -31,9 +31,16 @@ function recording(exporter: SpanExporter) {
 }
 
 /** Sends the spans `emit` makes through one exporter, and asserts the export succeeded. */
-async function send(exporter: SpanExporter, resource: Record<string, string>, emit: (tracer: ReturnType<BasicTracerProvider['getTracer']>) => void) {
+async function send(
+  exporter: SpanExporter,
+  resource: Record<string, string>,
+  emit: (tracer: ReturnType<BasicTracerProvider['getTracer']>) => void,
+) {
   const { wrapped, results } = recording(exporter);
-  const provider = new BasicTracerProvider({ resource: resourceFromAttributes(resource), spanProcessors: [new BatchSpanProcessor(wrapped)] });
+  const provider = new BasicTracerProvider({
+    resource: resourceFromAttributes(resource),
+    spanProcessors: [new BatchSpanProcessor(wrapped)],
+  });
   emit(provider.getTracer('weft-test'));
   await provider.forceFlush();
   await provider.shutdown();
@@ -57,21 +64,25 @@ describe('POST /otel/v1/traces', () => {
       { 'wandb.entity': t.alice.entity, 'wandb.project': 'otel-proto', 'service.name': 'bot' },
       (tracer) => {
         const root = tracer.startSpan('agent.run', { attributes: { 'app.user': 'u1', 'app.flags.beta': true } });
-        const chat = tracer.startSpan('chat gpt-4o-mini', {
-          kind: SpanKind.CLIENT,
-          attributes: {
-            'gen_ai.system': 'openai',
-            'gen_ai.operation.name': 'chat',
-            'gen_ai.request.model': 'gpt-4o-mini',
-            'gen_ai.request.temperature': 0.2,
-            'gen_ai.usage.input_tokens': 12,
-            'gen_ai.usage.output_tokens': 30,
-            'gen_ai.prompt.0.role': 'user',
-            'gen_ai.prompt.0.content': 'Hi there',
-            'gen_ai.completion.0.role': 'assistant',
-            'gen_ai.completion.0.content': 'Hello!',
+        const chat = tracer.startSpan(
+          'chat gpt-4o-mini',
+          {
+            kind: SpanKind.CLIENT,
+            attributes: {
+              'gen_ai.system': 'openai',
+              'gen_ai.operation.name': 'chat',
+              'gen_ai.request.model': 'gpt-4o-mini',
+              'gen_ai.request.temperature': 0.2,
+              'gen_ai.usage.input_tokens': 12,
+              'gen_ai.usage.output_tokens': 30,
+              'gen_ai.prompt.0.role': 'user',
+              'gen_ai.prompt.0.content': 'Hi there',
+              'gen_ai.completion.0.role': 'assistant',
+              'gen_ai.completion.0.content': 'Hello!',
+            },
           },
-        }, childOf(root));
+          childOf(root),
+        );
         const tool = tracer.startSpan('tool.search', { attributes: { 'input.value': '{"q": "weather"}' } }, childOf(root));
         tool.setStatus({ code: SpanStatusCode.ERROR, message: 'search backend down' });
         for (const [name, span] of Object.entries({ root, chat, tool })) ids[name] = span.spanContext();
@@ -88,8 +99,16 @@ describe('POST /otel/v1/traces', () => {
     expect(root).toMatchObject({ id: ids.root!.spanId, parent_id: null, exception: null });
     expect(chat!.inputs).toEqual({ 'gen_ai.prompt': [{ role: 'user', content: 'Hi there' }] });
     expect(chat!.output).toEqual({ 'gen_ai.completion': [{ role: 'assistant', content: 'Hello!' }] });
-    expect(chat!.attributes).toMatchObject({ system: 'openai', model: 'gpt-4o-mini', operation: 'chat', model_parameters: { model: 'gpt-4o-mini', temperature: 0.2 } });
-    const summary = chat!.summary as { usage: Record<string, unknown>; weave: { status: string; costs: Record<string, { prompt_tokens: number }> } };
+    expect(chat!.attributes).toMatchObject({
+      system: 'openai',
+      model: 'gpt-4o-mini',
+      operation: 'chat',
+      model_parameters: { model: 'gpt-4o-mini', temperature: 0.2 },
+    });
+    const summary = chat!.summary as {
+      usage: Record<string, unknown>;
+      weave: { status: string; costs: Record<string, { prompt_tokens: number }> };
+    };
     expect(summary.usage).toEqual({ 'gpt-4o-mini': { input_tokens: 12, output_tokens: 30, total_tokens: 42 } });
     expect(summary.weave.status).toBe('success');
     expect(summary.weave.costs['gpt-4o-mini']).toMatchObject({ prompt_tokens: 12, completion_tokens: 30, pricing_level: 'default' });
@@ -126,14 +145,25 @@ describe('POST /otel/v1/traces', () => {
       },
     );
     const { turn } = await callsOf(P);
-    expect(turn).toMatchObject({ thread_id: 'thread-9', turn_id: turn!.id, display_name: 'First turn', output: { 'output.value': 'done' } });
+    expect(turn).toMatchObject({
+      thread_id: 'thread-9',
+      turn_id: turn!.id,
+      display_name: 'First turn',
+      output: { 'output.value': 'done' },
+    });
     expect(turn!.attributes).toMatchObject({ model: 'claude-3-5-haiku-20241022', env: 'prod' });
-    expect((turn!.summary as { usage: unknown }).usage).toEqual({ 'claude-3-5-haiku-20241022': { prompt_tokens: 100, completion_tokens: 20, total_tokens: 120 } });
+    expect((turn!.summary as { usage: unknown }).usage).toEqual({
+      'claude-3-5-haiku-20241022': { prompt_tokens: 100, completion_tokens: 20, total_tokens: 120 },
+    });
   });
 
   it('reads gzip-compressed protobuf', async () => {
     const P = `${t.alice.entity}/otel-gzip`;
-    const config: ProtoConfig = { url: `${t.url}/otel/v1/traces`, headers: { authorization: t.alice.authHeader, project_id: P }, compression: 'gzip' as ProtoConfig['compression'] };
+    const config: ProtoConfig = {
+      url: `${t.url}/otel/v1/traces`,
+      headers: { authorization: t.alice.authHeader, project_id: P },
+      compression: 'gzip' as ProtoConfig['compression'],
+    };
     await send(new OtlpProtoExporter(config), {}, (tracer) => tracer.startSpan('compressed').end());
     expect(Object.keys(await callsOf(P))).toEqual(['compressed']);
   });
@@ -153,14 +183,21 @@ describe('POST /otel/v1/traces', () => {
     const P = `${t.alice.entity}/otel-partial`;
     const res = await exportJson(
       {
-        resourceSpans: [{
-          scopeSpans: [{
-            spans: [
-              jsonSpan('good', [{ key: 'gen_ai.system', value: { stringValue: 'openai' } }]),
-              jsonSpan('clash', [{ key: 'a.b', value: { intValue: '1' } }, { key: 'a.b.c', value: { intValue: '2' } }]),
+        resourceSpans: [
+          {
+            scopeSpans: [
+              {
+                spans: [
+                  jsonSpan('good', [{ key: 'gen_ai.system', value: { stringValue: 'openai' } }]),
+                  jsonSpan('clash', [
+                    { key: 'a.b', value: { intValue: '1' } },
+                    { key: 'a.b.c', value: { intValue: '2' } },
+                  ]),
+                ],
+              },
             ],
-          }],
-        }],
+          },
+        ],
       },
       { project_id: P },
     );
@@ -168,7 +205,11 @@ describe('POST /otel/v1/traces', () => {
     const body = OtelExportRes.parse(await res.json());
     expect(body.partial_success).toMatchObject({ rejected_spans: 1, error_message: expect.stringMatching(/a\.b\.c/) });
     const { good } = await callsOf(P);
-    expect(good).toMatchObject({ started_at: '2024-01-01T00:00:00Z', ended_at: '2024-01-01T00:00:01.500000Z', attributes: { system: 'openai' } });
+    expect(good).toMatchObject({
+      started_at: '2024-01-01T00:00:00Z',
+      ended_at: '2024-01-01T00:00:01.500000Z',
+      attributes: { system: 'openai' },
+    });
     expect((good!.summary as { weave: { latency_ms: number } }).weave.latency_ms).toBe(1500);
     expect(Object.keys(await callsOf(P))).toEqual(['good']);
   });
@@ -185,7 +226,19 @@ describe('POST /otel/v1/traces', () => {
   });
 
   it('answers 403 for a project of another entity and writes nothing', async () => {
-    const body = { resourceSpans: [{ resource: { attributes: [{ key: 'wandb.entity', value: { stringValue: t.bob.entity } }, { key: 'wandb.project', value: { stringValue: 'p' } }] }, scopeSpans: [{ spans: [jsonSpan('x')] }] }] };
+    const body = {
+      resourceSpans: [
+        {
+          resource: {
+            attributes: [
+              { key: 'wandb.entity', value: { stringValue: t.bob.entity } },
+              { key: 'wandb.project', value: { stringValue: 'p' } },
+            ],
+          },
+          scopeSpans: [{ spans: [jsonSpan('x')] }],
+        },
+      ],
+    };
     expect((await exportJson(body)).status).toBe(403);
     const bobs = [];
     for await (const call of t.bob.client.callsStreamQuery({ project_id: `${t.bob.entity}/p` })) bobs.push(call);
@@ -198,9 +251,17 @@ describe('POST /otel/v1/traces', () => {
     const noProject = await exportJson(one);
     expect(noProject.status).toBe(400);
     expect(((await noProject.json()) as { reason: string }).reason).toMatch(/wandb\.entity/);
-    const garbage = await t.fetch('/otel/v1/traces', { method: 'POST', body: new Uint8Array([0xff, 0xff, 0xff]), headers: { 'content-type': 'application/x-protobuf', project_id: `${t.alice.entity}/x` } });
+    const garbage = await t.fetch('/otel/v1/traces', {
+      method: 'POST',
+      body: new Uint8Array([0xff, 0xff, 0xff]),
+      headers: { 'content-type': 'application/x-protobuf', project_id: `${t.alice.entity}/x` },
+    });
     expect(garbage.status).toBe(400);
-    const brotli = await t.fetch('/otel/v1/traces', { method: 'POST', body: '{}', headers: { 'content-type': 'application/json', 'content-encoding': 'br', project_id: `${t.alice.entity}/x` } });
+    const brotli = await t.fetch('/otel/v1/traces', {
+      method: 'POST',
+      body: '{}',
+      headers: { 'content-type': 'application/json', 'content-encoding': 'br', project_id: `${t.alice.entity}/x` },
+    });
     expect(brotli.status).toBe(415);
   });
 });

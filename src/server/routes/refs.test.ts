@@ -21,9 +21,13 @@ describe('POST /refs/read_batch', () => {
   it('resolves object and op refs, walking key, attr and index edges', async () => {
     const project_id = project();
     const ref = await create(project_id, 'cfg', { model: { layers: [10, 20, 30] }, 'a/b': 'slash key' });
-    const { digest } = await t.alice.client.objCreate({ obj: { project_id, object_id: 'fn', val: { _type: 'CustomWeaveType', weave_type: { type: 'Op' } } } });
+    const { digest } = await t.alice.client.objCreate({
+      obj: { project_id, object_id: 'fn', val: { _type: 'CustomWeaveType', weave_type: { type: 'Op' } } },
+    });
     const opRef = formatObjectRef({ kind: 'op', projectId: project_id, name: 'fn', digest });
-    expect(await readRefs([ref, `${ref}/key/model/attr/layers/index/1`, `${ref}/key/model/key/layers/index/-1`, `${ref}/key/a%2Fb`, opRef])).toEqual([
+    expect(
+      await readRefs([ref, `${ref}/key/model/attr/layers/index/1`, `${ref}/key/model/key/layers/index/-1`, `${ref}/key/a%2Fb`, opRef]),
+    ).toEqual([
       { model: { layers: [10, 20, 30] }, 'a/b': 'slash key' },
       20,
       30,

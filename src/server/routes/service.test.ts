@@ -8,7 +8,8 @@ import { endpoints } from '../../contract/endpoints.js';
 import { hashSecret } from '../auth/secrets.js';
 import { startTestServer, type TestServer } from '../testing/testServer.js';
 
-const PACKAGE_VERSION = (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+const PACKAGE_VERSION = (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string })
+  .version;
 
 let t: TestServer;
 beforeAll(async () => {
@@ -209,9 +210,18 @@ describe('GET /weft/whoami', () => {
   });
 
   it('lists every entity of a user with several, sorted', async () => {
-    await t.server.store.accounts.upsertUser({ username: 'carol', entities: ['zeta-co', 'beta-co', 'gamma-co'], passwordHash: await hashSecret('carol-pw') });
+    await t.server.store.accounts.upsertUser({
+      username: 'carol',
+      entities: ['zeta-co', 'beta-co', 'gamma-co'],
+      passwordHash: await hashSecret('carol-pw'),
+    });
     const carol = t.clientAs({ username: 'carol', password: 'carol-pw' });
-    expect(await carol.whoami({})).toEqual({ username: 'carol', is_admin: false, entities: ['beta-co', 'gamma-co', 'zeta-co'], auth: 'password' });
+    expect(await carol.whoami({})).toEqual({
+      username: 'carol',
+      is_admin: false,
+      entities: ['beta-co', 'gamma-co', 'zeta-co'],
+      auth: 'password',
+    });
   });
 
   it('requires credentials', async () => {

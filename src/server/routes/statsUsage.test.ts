@@ -14,14 +14,27 @@ type Batch = Parameters<TestServer['alice']['client']['callUpsertBatch']>[0]['ba
 /** A call of trace `trace`; finished (with `usage`) unless `usage` is null. */
 function call(id: string, trace: string, parent: string | null, usage: Record<string, Record<string, number>> | null): Batch {
   const started_at = '2024-01-01T00:00:00Z';
-  const batch: Batch = [{ mode: 'start', req: { start: { project_id: P, id, trace_id: trace, parent_id: parent, op_name: 'op', started_at, attributes: {}, inputs: {} } } }];
+  const batch: Batch = [
+    {
+      mode: 'start',
+      req: { start: { project_id: P, id, trace_id: trace, parent_id: parent, op_name: 'op', started_at, attributes: {}, inputs: {} } },
+    },
+  ];
   if (usage) batch.push({ mode: 'end', req: { end: { project_id: P, id, ended_at: '2024-01-01T00:00:01Z', summary: { usage } } } });
   return batch;
 }
 
 const usage = (o: Partial<LLMAggregatedUsage>): LLMAggregatedUsage => ({
-  requests: 0, prompt_tokens: 0, completion_tokens: 0, total_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0,
-  prompt_tokens_total_cost: null, completion_tokens_total_cost: null, cache_read_input_tokens_total_cost: null, cache_creation_input_tokens_total_cost: null,
+  requests: 0,
+  prompt_tokens: 0,
+  completion_tokens: 0,
+  total_tokens: 0,
+  cache_read_input_tokens: 0,
+  cache_creation_input_tokens: 0,
+  prompt_tokens_total_cost: null,
+  completion_tokens_total_cost: null,
+  cache_read_input_tokens_total_cost: null,
+  cache_creation_input_tokens_total_cost: null,
   ...o,
 });
 
@@ -33,12 +46,18 @@ beforeAll(async () => {
     batch: [
       ...call('r', 't1', null, {}),
       ...call('c1', 't1', 'r', { 'gpt-4o': { prompt_tokens: 10, completion_tokens: 5, requests: 1 } }),
-      ...call('g', 't1', 'c1', { 'gpt-4o': { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2, requests: 1 }, 'claude-x': { input_tokens: 3, output_tokens: 4, cache_read_input_tokens: 2 } }),
+      ...call('g', 't1', 'c1', {
+        'gpt-4o': { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2, requests: 1 },
+        'claude-x': { input_tokens: 3, output_tokens: 4, cache_read_input_tokens: 2 },
+      }),
       ...call('c2', 't1', 'r', null),
       ...call('solo', 't2', null, { 'gpt-4o': { prompt_tokens: 100, completion_tokens: 50, total_tokens: 150, requests: 2 } }),
     ],
   });
-  await t.alice.client.costCreate({ project_id: P, costs: { 'gpt-4o': { prompt_token_cost: 0.5, completion_token_cost: 1, effective_date: '2023-01-01T00:00:00Z' } } });
+  await t.alice.client.costCreate({
+    project_id: P,
+    costs: { 'gpt-4o': { prompt_token_cost: 0.5, completion_token_cost: 1, effective_date: '2023-01-01T00:00:00Z' } },
+  });
 });
 afterAll(async () => {
   await t.close();
@@ -68,7 +87,13 @@ describe('POST /calls/usage', () => {
   it('prices each call with include_costs; unpriced models keep null costs', async () => {
     const res = await t.alice.client.callsUsage({ project_id: P, call_ids: ['r'], include_costs: true });
     expect(res.call_usage.r).toEqual({
-      'gpt-4o': { ...rolledUp['gpt-4o'], prompt_tokens_total_cost: 5.5, completion_tokens_total_cost: 6, cache_read_input_tokens_total_cost: 0, cache_creation_input_tokens_total_cost: 0 },
+      'gpt-4o': {
+        ...rolledUp['gpt-4o'],
+        prompt_tokens_total_cost: 5.5,
+        completion_tokens_total_cost: 6,
+        cache_read_input_tokens_total_cost: 0,
+        cache_creation_input_tokens_total_cost: 0,
+      },
       'claude-x': rolledUp['claude-x'],
     });
   });
@@ -88,10 +113,14 @@ describe('POST /calls/usage', () => {
     const D = `${t.alice.entity}/usage-del`;
     await t.alice.client.callUpsertBatch({
       batch: [...call('p', 'td', null, {}), ...call('k', 'td', 'p', { m: { prompt_tokens: 1 } })].map((item) =>
-        item.mode === 'start' ? { ...item, req: { start: { ...item.req.start, project_id: D } } } : { ...item, req: { end: { ...item.req.end, project_id: D } } },
+        item.mode === 'start'
+          ? { ...item, req: { start: { ...item.req.start, project_id: D } } }
+          : { ...item, req: { end: { ...item.req.end, project_id: D } } },
       ),
     });
-    expect((await t.alice.client.callsUsage({ project_id: D, call_ids: ['p'] })).call_usage.p).toEqual({ m: usage({ prompt_tokens: 1, total_tokens: 1 }) });
+    expect((await t.alice.client.callsUsage({ project_id: D, call_ids: ['p'] })).call_usage.p).toEqual({
+      m: usage({ prompt_tokens: 1, total_tokens: 1 }),
+    });
     await t.alice.client.callsDelete({ project_id: D, call_ids: ['k'] });
     expect((await t.alice.client.callsUsage({ project_id: D, call_ids: ['p'] })).call_usage.p).toEqual({});
   });
@@ -113,7 +142,10 @@ describe('POST /trace/usage', () => {
       unfinished_call_ids: ['c2'],
     });
     // A query narrows the calls; descendants outside the match do not count.
-    const onlyRoot = await t.alice.client.traceUsage({ project_id: P, query: { $expr: { $eq: [{ $getField: 'id' }, { $literal: 'r' }] } } });
+    const onlyRoot = await t.alice.client.traceUsage({
+      project_id: P,
+      query: { $expr: { $eq: [{ $getField: 'id' }, { $literal: 'r' }] } },
+    });
     expect(onlyRoot).toEqual({ call_usage: { r: {} }, unfinished_call_ids: [] });
   });
 

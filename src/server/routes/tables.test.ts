@@ -35,7 +35,9 @@ describe('POST /table/create', () => {
 
   it('answers 409 on an expected_digest mismatch, 422 for non-object rows, 403 across entities', async () => {
     const project_id = project();
-    expect((await post('/table/create', { table: { project_id, rows: [{ x: 1 }, { x: 2 }], expected_digest: TABLE_X12 } })).status).toBe(200);
+    expect((await post('/table/create', { table: { project_id, rows: [{ x: 1 }, { x: 2 }], expected_digest: TABLE_X12 } })).status).toBe(
+      200,
+    );
     expect((await post('/table/create', { table: { project_id, rows: [{ x: 1 }], expected_digest: TABLE_X12 } })).status).toBe(409);
     expect((await post('/table/create', { table: { project_id, rows: [1, 2] } })).status).toBe(422);
     expect((await post('/table/create', { table: { project_id: 'bob-co/p', rows: [] } })).status).toBe(403);
@@ -73,7 +75,9 @@ describe('POST /table/update', () => {
     const project_id = project();
     const base = await makeTable(project_id, [{ x: 1 }]);
     expect((await post('/table/update', { project_id, base_digest: base.digest, updates: [{ pop: { index: 1 } }] })).status).toBe(400);
-    expect((await post('/table/update', { project_id, base_digest: base.digest, updates: [{ insert: { index: 2, row: {} } }] })).status).toBe(400);
+    expect(
+      (await post('/table/update', { project_id, base_digest: base.digest, updates: [{ insert: { index: 2, row: {} } }] })).status,
+    ).toBe(400);
     expect((await post('/table/update', { project_id, base_digest: 'nope', updates: [] })).status).toBe(404);
     expect((await post('/table/update', { project_id, base_digest: base.digest, updates: [{ shuffle: {} }] })).status).toBe(422);
   });
@@ -82,13 +86,21 @@ describe('POST /table/update', () => {
 describe('POST /table/query', () => {
   it('returns rows in table order with positions, filtered, sorted by dotted paths and paged', async () => {
     const project_id = project();
-    const rows = [{ m: { s: 3 }, k: 'c' }, { m: { s: 1 }, k: 'a' }, { m: { s: 2 }, k: 'b' }, { m: { s: 1 }, k: 'a' }];
+    const rows = [
+      { m: { s: 3 }, k: 'c' },
+      { m: { s: 1 }, k: 'a' },
+      { m: { s: 2 }, k: 'b' },
+      { m: { s: 1 }, k: 'a' },
+    ];
     const { digest, row_digests } = await makeTable(project_id, rows);
     expect((await rowsOf({ project_id, digest })).map((r) => r.original_index)).toEqual([0, 1, 2, 3]);
     const sorted = await rowsOf({ project_id, digest, sort_by: [{ field: 'm.s', direction: 'desc' }] });
     expect(sorted.map((r) => r.original_index)).toEqual([0, 2, 1, 3]);
     const filtered = await rowsOf({ project_id, digest, filter: { row_digests: [row_digests[1]!] } });
-    expect(filtered).toEqual([{ digest: row_digests[1], val: rows[1], original_index: 1 }, { digest: row_digests[1], val: rows[1], original_index: 3 }]);
+    expect(filtered).toEqual([
+      { digest: row_digests[1], val: rows[1], original_index: 1 },
+      { digest: row_digests[1], val: rows[1], original_index: 3 },
+    ]);
     expect((await rowsOf({ project_id, digest, offset: 1, limit: 2 })).map((r) => r.original_index)).toEqual([1, 2]);
     expect(await rowsOf({ project_id, digest: 'unknown' })).toEqual([]);
   });
@@ -153,7 +165,11 @@ describe('POST /table/query_stats_batch', () => {
     const project_id = project();
     const a = await makeTable(project_id, [{ a: 1 }]);
     const b = await makeTable(project_id, [{ a: 1 }, { b: 2 }]);
-    const res = await t.alice.client.tableQueryStatsBatch({ project_id, digests: [a.digest, 'unknown', b.digest], include_storage_size: true });
+    const res = await t.alice.client.tableQueryStatsBatch({
+      project_id,
+      digests: [a.digest, 'unknown', b.digest],
+      include_storage_size: true,
+    });
     expect(res.tables.sort((x, y) => x.count - y.count)).toEqual([
       { digest: a.digest, count: 1, storage_size_bytes: '{"a":1}'.length },
       { digest: b.digest, count: 2, storage_size_bytes: '{"a":1}'.length + '{"b":2}'.length },

@@ -12,14 +12,30 @@ const T0 = Date.UTC(2026, 0, 1);
 const at = (sec: number) => new Date(T0 + sec * 1000).toISOString();
 
 /** A call in thread `thread`; a turn when `turn` is true (turn_id = id), else nested under `parent`. */
-function call(o: { id: string; thread: string; start: number; end?: number; turn?: boolean; parent?: string; error?: boolean; tokens?: number }): Item[] {
+function call(o: {
+  id: string;
+  thread: string;
+  start: number;
+  end?: number;
+  turn?: boolean;
+  parent?: string;
+  error?: boolean;
+  tokens?: number;
+}): Item[] {
   const items: Item[] = [
     {
       mode: 'start',
       req: {
         start: {
-          project_id: P, id: o.id, trace_id: `tr-${o.parent ?? o.id}`, parent_id: o.parent ?? null, op_name: o.turn ? 'turn' : 'llm',
-          thread_id: o.thread, turn_id: o.turn ? o.id : (o.parent ?? null), started_at: at(o.start), inputs: { q: `in-${o.id}` },
+          project_id: P,
+          id: o.id,
+          trace_id: `tr-${o.parent ?? o.id}`,
+          parent_id: o.parent ?? null,
+          op_name: o.turn ? 'turn' : 'llm',
+          thread_id: o.thread,
+          turn_id: o.turn ? o.id : (o.parent ?? null),
+          started_at: at(o.start),
+          inputs: { q: `in-${o.id}` },
         },
       },
     },
@@ -29,7 +45,11 @@ function call(o: { id: string; thread: string; start: number; end?: number; turn
       mode: 'end',
       req: {
         end: {
-          project_id: P, id: o.id, ended_at: at(o.end), output: `out-${o.id}`, exception: o.error ? 'boom' : null,
+          project_id: P,
+          id: o.id,
+          ended_at: at(o.end),
+          output: `out-${o.id}`,
+          exception: o.error ? 'boom' : null,
           summary: o.tokens ? { usage: { m: { prompt_tokens: o.tokens - 1, completion_tokens: 1 } } } : {},
         },
       },
@@ -78,15 +98,30 @@ describe('POST /threads/stream_query', () => {
     expect([...byId.keys()].sort()).toEqual(['a', 'b', 'c', 'd']);
     const a = byId.get('a')!;
     expect(a).toMatchObject({
-      turn_count: 4, finished_turn_count: 3, start_time: at(0).replace('.000Z', 'Z'), last_updated: at(24).replace('.000Z', 'Z'),
-      first_turn_id: 'a1', last_turn_id: 'a3', p50_turn_duration_ms: 2000, error_count: 1, total_tokens: 15,
-      first_input_preview: '{"q":"in-a1"}', last_output_preview: '"out-a3"',
+      turn_count: 4,
+      finished_turn_count: 3,
+      start_time: at(0).replace('.000Z', 'Z'),
+      last_updated: at(24).replace('.000Z', 'Z'),
+      first_turn_id: 'a1',
+      last_turn_id: 'a3',
+      p50_turn_duration_ms: 2000,
+      error_count: 1,
+      total_tokens: 15,
+      first_input_preview: '{"q":"in-a1"}',
+      last_output_preview: '"out-a3"',
     });
     // sorted durations [1000, 2000, 4000]: position 0.99·2 = 1.98 → 2000 + 0.98·2000
     expect(a.p99_turn_duration_ms).toBeCloseTo(3960, 9);
     expect(byId.get('b')).toMatchObject({ turn_count: 1, p50_turn_duration_ms: 10000, p99_turn_duration_ms: 10000, last_turn_id: 'b1' });
     expect(byId.get('c')).toMatchObject({ turn_count: 2, first_turn_id: 'c1', last_turn_id: 'c1', p50_turn_duration_ms: 3000 });
-    expect(byId.get('d')).toMatchObject({ turn_count: 1, finished_turn_count: 0, last_updated: null, last_turn_id: null, p50_turn_duration_ms: null, p99_turn_duration_ms: null });
+    expect(byId.get('d')).toMatchObject({
+      turn_count: 1,
+      finished_turn_count: 0,
+      last_updated: null,
+      last_turn_id: null,
+      p50_turn_duration_ms: null,
+      p99_turn_duration_ms: null,
+    });
   });
 
   it('orders by last_updated desc by default, nulls last', async () => {
@@ -111,7 +146,14 @@ describe('POST /threads/stream_query', () => {
   }
 
   it('applies several sort keys in order', async () => {
-    const got = ids(await threads({ sort_by: [{ field: 'turn_count', direction: 'asc' }, { field: 'start_time', direction: 'desc' }] }));
+    const got = ids(
+      await threads({
+        sort_by: [
+          { field: 'turn_count', direction: 'asc' },
+          { field: 'start_time', direction: 'desc' },
+        ],
+      }),
+    );
     expect(got).toEqual(['b', 'd', 'c', 'a']);
   });
 
@@ -165,7 +207,10 @@ describe('POST /threads/stream_query', () => {
     const none = await fetch(`${t.url}/threads/stream_query`, { method: 'POST', body: JSON.stringify({ project_id: P }) });
     expect(none.status).toBe(401);
     expect(none.headers.get('www-authenticate')).toMatch(/^Basic/);
-    const wrong = await t.fetch('/threads/stream_query', { json: { project_id: P }, headers: { authorization: `Basic ${btoa('alice:nope')}` } });
+    const wrong = await t.fetch('/threads/stream_query', {
+      json: { project_id: P },
+      headers: { authorization: `Basic ${btoa('alice:nope')}` },
+    });
     expect(wrong.status).toBe(401);
     const other = await t.fetch('/threads/stream_query', { json: { project_id: P }, headers: { authorization: t.bob.authHeader } });
     expect(other.status).toBe(403);
@@ -176,6 +221,11 @@ describe('POST /threads/stream_query', () => {
     expect(res.headers.get('content-type')).toContain('application/jsonl');
     const lines = (await res.text()).split('\n');
     expect(lines.at(-1)).toBe('');
-    expect(lines.slice(0, -1).map((l) => JSON.parse(l).thread_id).sort()).toEqual(['a', 'b', 'c', 'd']);
+    expect(
+      lines
+        .slice(0, -1)
+        .map((l) => JSON.parse(l).thread_id)
+        .sort(),
+    ).toEqual(['a', 'b', 'c', 'd']);
   });
 });

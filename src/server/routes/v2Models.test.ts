@@ -17,20 +17,34 @@ type P = ReturnType<typeof fresh>;
 
 const send = sendAsAlice(t);
 
-
-const val = async (p: P, objectId: string, digest: string) => (await t.alice.client.objRead({ project_id: p.id, object_id: objectId, digest })).obj.val as Record<string, unknown>;
+const val = async (p: P, objectId: string, digest: string) =>
+  (await t.alice.client.objRead({ project_id: p.id, object_id: objectId, digest })).obj.val as Record<string, unknown>;
 
 describe('POST /v2/:entity/:project/scorers', () => {
   it('creates the scorer with its <id>_score and <id>_summarize ops, answering its ref', async () => {
     const p = fresh();
-    const res = await t.alice.client.scorerCreate({ entity: p.entity, project: p.project, name: 'Exact Match', op_source_code: 'def score(output, expected): return output == expected' });
+    const res = await t.alice.client.scorerCreate({
+      entity: p.entity,
+      project: p.project,
+      name: 'Exact Match',
+      op_source_code: 'def score(output, expected): return output == expected',
+    });
     expect(res).toMatchObject({ object_id: 'exact_match', version_index: 0, scorer: `weave:///${p.id}/object/exact_match:${res.digest}` });
     const stored = await val(p, 'exact_match', res.digest);
-    expect(stored).toMatchObject({ _type: 'Scorer', _class_name: 'Scorer', _bases: ['Object', 'BaseModel'], name: 'Exact Match', description: null, column_map: null });
+    expect(stored).toMatchObject({
+      _type: 'Scorer',
+      _class_name: 'Scorer',
+      _bases: ['Object', 'BaseModel'],
+      name: 'Exact Match',
+      description: null,
+      column_map: null,
+    });
     expect(stored.score).toMatch(new RegExp(`^weave:///${p.id}/op/exact_match_score:`));
     const score = await t.alice.client.opRead({ entity: p.entity, project: p.project, object_id: 'exact_match_score', digest: 'latest' });
     expect(score.code).toContain('return output == expected');
-    expect((await t.alice.client.opRead({ entity: p.entity, project: p.project, object_id: 'exact_match_summarize', digest: 'latest' })).code).toContain('auto_summarize');
+    expect(
+      (await t.alice.client.opRead({ entity: p.entity, project: p.project, object_id: 'exact_match_summarize', digest: 'latest' })).code,
+    ).toContain('auto_summarize');
   });
 
   it('answers 422 without name or code, 403 in another entity', async () => {
@@ -47,7 +61,10 @@ describe('GET /v2/:entity/:project/scorers', () => {
     await t.alice.client.scorerCreate({ entity: p.entity, project: p.project, name: 's', op_source_code: '1' });
     await t.alice.client.scorerCreate({ entity: p.entity, project: p.project, name: 's', description: 'v2', op_source_code: '2' });
     const lines = (await collect(t.alice.client.scorerList({ entity: p.entity, project: p.project }))).map((s) => ScorerReadRes.parse(s));
-    expect(lines.map((s) => [s.version_index, s.description])).toEqual([[0, null], [1, 'v2']]);
+    expect(lines.map((s) => [s.version_index, s.description])).toEqual([
+      [0, null],
+      [1, 'v2'],
+    ]);
     expect(lines[1]!.score_op).toMatch(/\/op\/s_score:/);
     expect((await send('/v2/bob-co/x/scorers')).status).toBe(403);
     expect((await send(`${p.base}/scorers?limit=-1`)).status).toBe(422);
@@ -58,7 +75,10 @@ describe('GET /v2/:entity/:project/scorers/:object_id/versions/:digest', () => {
   it('reads one version; 404 when unknown', async () => {
     const p = fresh();
     const s = await t.alice.client.scorerCreate({ entity: p.entity, project: p.project, name: 's', op_source_code: '1' });
-    expect(await t.alice.client.scorerRead({ entity: p.entity, project: p.project, object_id: 's', digest: s.digest })).toMatchObject({ name: 's', digest: s.digest });
+    expect(await t.alice.client.scorerRead({ entity: p.entity, project: p.project, object_id: 's', digest: s.digest })).toMatchObject({
+      name: 's',
+      digest: s.digest,
+    });
     expect((await send(`${p.base}/scorers/s/versions/v7`)).status).toBe(404);
     expect((await send(`/v2/bob-co/x/scorers/s/versions/${s.digest}`)).status).toBe(403);
   });
@@ -82,10 +102,20 @@ describe('POST /v2/:entity/:project/models', () => {
     const body = '{"name": "Echo", "source_code": "def predict(q): return q", "attributes": {"temperature": 1.0, "prompt": "hi"}}';
     const res = await send(`${p.base}/models`, { body });
     expect(res.body).toMatchObject({ object_id: 'echo', model_ref: `weave:///${p.id}/object/echo:${res.body.digest}` });
-    expect(await val(p, 'echo', res.body.digest)).toMatchObject({ _type: 'Model', name: 'Echo', temperature: 1, prompt: 'hi', files: { 'obj.py': expect.any(String) } });
-    const read = ModelReadRes.parse(await t.alice.client.modelRead({ entity: p.entity, project: p.project, object_id: 'echo', digest: res.body.digest }));
+    expect(await val(p, 'echo', res.body.digest)).toMatchObject({
+      _type: 'Model',
+      name: 'Echo',
+      temperature: 1,
+      prompt: 'hi',
+      files: { 'obj.py': expect.any(String) },
+    });
+    const read = ModelReadRes.parse(
+      await t.alice.client.modelRead({ entity: p.entity, project: p.project, object_id: 'echo', digest: res.body.digest }),
+    );
     expect(read).toMatchObject({ source_code: 'def predict(q): return q', attributes: { temperature: 1, prompt: 'hi' } });
-    const plain = await send(`${p.base}/models`, { json: { name: 'Echo', source_code: 'def predict(q): return q', attributes: { temperature: 1, prompt: 'hi' } } });
+    const plain = await send(`${p.base}/models`, {
+      json: { name: 'Echo', source_code: 'def predict(q): return q', attributes: { temperature: 1, prompt: 'hi' } },
+    });
     expect(plain.body.digest).not.toBe(res.body.digest);
   });
 
@@ -125,7 +155,9 @@ describe('DELETE /v2/:entity/:project/models/:object_id', () => {
     const p = fresh();
     const m = await t.alice.client.modelCreate({ entity: p.entity, project: p.project, name: 'a', source_code: '1' });
     await t.alice.client.modelCreate({ entity: p.entity, project: p.project, name: 'a', source_code: '2' });
-    expect(await t.alice.client.modelDelete({ entity: p.entity, project: p.project, object_id: 'a', digests: [m.digest] })).toEqual({ num_deleted: 1 });
+    expect(await t.alice.client.modelDelete({ entity: p.entity, project: p.project, object_id: 'a', digests: [m.digest] })).toEqual({
+      num_deleted: 1,
+    });
     expect((await collect(t.alice.client.modelList({ entity: p.entity, project: p.project }))).map((x) => x.version_index)).toEqual([1]);
     expect((await send(`${p.base}/models/a?digests=${m.digest}`, { method: 'DELETE' })).status).toBe(404);
     expect((await send('/v2/bob-co/x/models/a', { method: 'DELETE' })).status).toBe(403);
@@ -143,10 +175,26 @@ describe('POST /v2/:entity/:project/evaluations', () => {
   it('stores the evaluation with dataset, scorers, trials and its three placeholder ops', async () => {
     const p = fresh();
     const { dataset, scorer } = await parts(p);
-    const res = await t.alice.client.evaluationCreate({ entity: p.entity, project: p.project, name: 'QA Eval', dataset, scorers: [scorer], trials: 2, eval_attributes: { owner: 'qa' } });
+    const res = await t.alice.client.evaluationCreate({
+      entity: p.entity,
+      project: p.project,
+      name: 'QA Eval',
+      dataset,
+      scorers: [scorer],
+      trials: 2,
+      eval_attributes: { owner: 'qa' },
+    });
     expect(res.evaluation_ref).toBe(`weave:///${p.id}/object/qa_eval:${res.digest}`);
     const stored = await val(p, 'qa_eval', res.digest);
-    expect(stored).toMatchObject({ _type: 'Evaluation', name: 'QA Eval', dataset, scorers: [scorer], trials: 2, evaluation_name: null, owner: 'qa' });
+    expect(stored).toMatchObject({
+      _type: 'Evaluation',
+      name: 'QA Eval',
+      dataset,
+      scorers: [scorer],
+      trials: 2,
+      evaluation_name: null,
+      owner: 'qa',
+    });
     for (const op of ['evaluate', 'predict_and_score', 'summarize']) expect(stored[op]).toMatch(new RegExp(`/op/qa_eval_${op}:`));
   });
 
@@ -168,9 +216,18 @@ describe('GET /v2/:entity/:project/evaluations', () => {
     const p = fresh();
     const { dataset } = await parts(p);
     await t.alice.client.evaluationCreate({ entity: p.entity, project: p.project, name: 'e', dataset, evaluation_name: 'nightly' });
-    const lines = (await collect(t.alice.client.evaluationList({ entity: p.entity, project: p.project }))).map((e) => EvaluationReadRes.parse(e));
+    const lines = (await collect(t.alice.client.evaluationList({ entity: p.entity, project: p.project }))).map((e) =>
+      EvaluationReadRes.parse(e),
+    );
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatchObject({ name: 'e', dataset, scorers: [], trials: 1, evaluation_name: 'nightly', predict_and_score_op: expect.stringContaining('/op/e_predict_and_score:') });
+    expect(lines[0]).toMatchObject({
+      name: 'e',
+      dataset,
+      scorers: [],
+      trials: 1,
+      evaluation_name: 'nightly',
+      predict_and_score_op: expect.stringContaining('/op/e_predict_and_score:'),
+    });
     expect((await send(`${p.base}/evaluations?limit=x`)).status).toBe(422);
     expect((await send('/v2/bob-co/x/evaluations')).status).toBe(403);
   });
@@ -181,7 +238,10 @@ describe('GET /v2/:entity/:project/evaluations/:object_id/versions/:digest', () 
     const p = fresh();
     const { dataset } = await parts(p);
     const e = await t.alice.client.evaluationCreate({ entity: p.entity, project: p.project, name: 'e', dataset });
-    expect(await t.alice.client.evaluationRead({ entity: p.entity, project: p.project, object_id: 'e', digest: e.digest })).toMatchObject({ digest: e.digest, dataset });
+    expect(await t.alice.client.evaluationRead({ entity: p.entity, project: p.project, object_id: 'e', digest: e.digest })).toMatchObject({
+      digest: e.digest,
+      dataset,
+    });
     expect((await send(`${p.base}/evaluations/e/versions/${'C'.repeat(43)}`)).status).toBe(404);
     expect((await send(`/v2/bob-co/x/evaluations/e/versions/${e.digest}`)).status).toBe(403);
   });

@@ -59,17 +59,26 @@ export const v2ObjectRoutes = defineRoutes({
   opRead: ops.read,
   opDelete: ops.delete,
 
-  datasetCreate: { projects: v2Projects, handler: (req, { store, user, rawBody }) => createDataset(store, createContext(req, user, rawBody), req) },
+  datasetCreate: {
+    projects: v2Projects,
+    handler: (req, { store, user, rawBody }) => createDataset(store, createContext(req, user, rawBody), req),
+  },
   datasetList: datasets.list,
   datasetRead: datasets.read,
   datasetDelete: datasets.delete,
 
-  scorerCreate: { projects: v2Projects, handler: (req, { store, user, rawBody }) => createScorer(store, createContext(req, user, rawBody), req) },
+  scorerCreate: {
+    projects: v2Projects,
+    handler: (req, { store, user, rawBody }) => createScorer(store, createContext(req, user, rawBody), req),
+  },
   scorerList: scorers.list,
   scorerRead: scorers.read,
   scorerDelete: scorers.delete,
 
-  modelCreate: { projects: v2Projects, handler: (req, { store, user, rawBody }) => createModel(store, createContext(req, user, rawBody), req) },
+  modelCreate: {
+    projects: v2Projects,
+    handler: (req, { store, user, rawBody }) => createModel(store, createContext(req, user, rawBody), req),
+  },
   modelList: models.list,
   modelRead: models.read,
   modelDelete: models.delete,

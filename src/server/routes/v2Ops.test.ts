@@ -19,27 +19,53 @@ const fresh = () => {
 
 async function send(path: string, init: { method?: string; json?: unknown; body?: string; auth?: string } = {}) {
   const headers = init.auth ? { authorization: init.auth } : undefined;
-  const res = await t.fetch(path, { method: init.method ?? (init.json !== undefined || init.body ? 'POST' : 'GET'), body: init.body ?? JSON.stringify(init.json), headers });
+  const res = await t.fetch(path, {
+    method: init.method ?? (init.json !== undefined || init.body ? 'POST' : 'GET'),
+    body: init.body ?? JSON.stringify(init.json),
+    headers,
+  });
   const text = await res.text();
-  return { status: res.status, body: text.includes('\n') ? text.trim().split('\n').map((l) => JSON.parse(l)) : JSON.parse(text || 'null') };
+  return {
+    status: res.status,
+    body: text.includes('\n')
+      ? text
+          .trim()
+          .split('\n')
+          .map((l) => JSON.parse(l))
+      : JSON.parse(text || 'null'),
+  };
 }
-
 
 const fileText = async (project_id: string, digest: string) => (await t.alice.client.fileContent({ project_id, digest })).text();
 
 describe('POST /v2/:entity/:project/ops', () => {
   it('stores the code as obj.py and the op as a CustomWeaveType object, versioned by content', async () => {
     const p = fresh();
-    const first = await t.alice.client.opCreate({ entity: p.entity, project: p.project, name: 'My Op/v2', source_code: 'def f(): return 1\n' });
+    const first = await t.alice.client.opCreate({
+      entity: p.entity,
+      project: p.project,
+      name: 'My Op/v2',
+      source_code: 'def f(): return 1\n',
+    });
     expect(first).toMatchObject({ object_id: 'my_op_v2', version_index: 0 });
     const { obj } = await t.alice.client.objRead({ project_id: p.id, object_id: 'my_op_v2', digest: first.digest });
     expect(obj).toMatchObject({ kind: 'op', wb_user_id: 'alice', val: { _type: 'CustomWeaveType', weave_type: { type: 'Op' } } });
     expect(valueDigest(fromPlain(obj.val))).toBe(first.digest);
     expect(await fileText(p.id, (obj.val as { files: Record<string, string> }).files['obj.py']!)).toBe('def f(): return 1\n');
 
-    const again = await t.alice.client.opCreate({ entity: p.entity, project: p.project, name: 'My Op/v2', source_code: 'def f(): return 1\n' });
+    const again = await t.alice.client.opCreate({
+      entity: p.entity,
+      project: p.project,
+      name: 'My Op/v2',
+      source_code: 'def f(): return 1\n',
+    });
     expect(again).toEqual(first);
-    const next = await t.alice.client.opCreate({ entity: p.entity, project: p.project, name: 'My Op/v2', source_code: 'def f(): return 2\n' });
+    const next = await t.alice.client.opCreate({
+      entity: p.entity,
+      project: p.project,
+      name: 'My Op/v2',
+      source_code: 'def f(): return 2\n',
+    });
     expect(next.version_index).toBe(1);
   });
 
@@ -64,12 +90,20 @@ describe('POST /v2/:entity/:project/ops', () => {
 describe('GET /v2/:entity/:project/ops', () => {
   it('streams every version of every op, by name then newest first, with code; pages', async () => {
     const p = fresh();
-    for (const [name, code] of [['b', '1'], ['a', '1'], ['a', '2']] as const) {
+    for (const [name, code] of [
+      ['b', '1'],
+      ['a', '1'],
+      ['a', '2'],
+    ] as const) {
       await t.alice.client.opCreate({ entity: p.entity, project: p.project, name, source_code: code });
     }
     await t.alice.client.datasetCreate({ entity: p.entity, project: p.project, name: 'not-an-op', rows: [] });
     const ops = (await collect(t.alice.client.opList({ entity: p.entity, project: p.project }))).map((o) => OpReadRes.parse(o));
-    expect(ops.map((o) => [o.object_id, o.version_index, o.code])).toEqual([['a', 1, '2'], ['a', 0, '1'], ['b', 0, '1']]);
+    expect(ops.map((o) => [o.object_id, o.version_index, o.code])).toEqual([
+      ['a', 1, '2'],
+      ['a', 0, '1'],
+      ['b', 0, '1'],
+    ]);
     const page = await collect(t.alice.client.opList({ entity: p.entity, project: p.project, limit: 1, offset: 1 }));
     expect(page.map((o) => [o.object_id, o.version_index])).toEqual([['a', 0]]);
   });
@@ -85,7 +119,9 @@ describe('GET /v2/:entity/:project/ops/:object_id/versions/:digest', () => {
   it('reads a version by digest or latest; 404 when missing, deleted or not an op', async () => {
     const p = fresh();
     const op = await t.alice.client.opCreate({ entity: p.entity, project: p.project, name: 'reader', source_code: 'x = 1' });
-    const read = OpReadRes.parse(await t.alice.client.opRead({ entity: p.entity, project: p.project, object_id: 'reader', digest: 'latest' }));
+    const read = OpReadRes.parse(
+      await t.alice.client.opRead({ entity: p.entity, project: p.project, object_id: 'reader', digest: 'latest' }),
+    );
     expect(read).toMatchObject({ object_id: 'reader', digest: op.digest, version_index: 0, code: 'x = 1' });
     expect((await send(`${p.base}/ops/reader/versions/${'A'.repeat(43)}`)).status).toBe(404);
     const ds = await t.alice.client.datasetCreate({ entity: p.entity, project: p.project, name: 'ds', rows: [] });
@@ -103,7 +139,8 @@ describe('DELETE /v2/:entity/:project/ops/:object_id', () => {
   it('deletes the listed versions (repeated digests keys) or all; 404 for unknown ones', async () => {
     const p = fresh();
     const digests = [];
-    for (const code of ['1', '2', '3']) digests.push((await t.alice.client.opCreate({ entity: p.entity, project: p.project, name: 'd', source_code: code })).digest);
+    for (const code of ['1', '2', '3'])
+      digests.push((await t.alice.client.opCreate({ entity: p.entity, project: p.project, name: 'd', source_code: code })).digest);
     const some = await send(`${p.base}/ops/d?digests=${digests[0]}&digests=${digests[1]}`, { method: 'DELETE' });
     expect(some).toEqual({ status: 200, body: { num_deleted: 2 } });
     expect((await send(`${p.base}/ops/d?digests=${digests[0]}`, { method: 'DELETE' })).status).toBe(404);
@@ -121,10 +158,20 @@ describe('POST /v2/:entity/:project/datasets', () => {
     expect(created.body).toMatchObject({ object_id: 'quiz_set', version_index: 0 });
     const { obj } = await t.alice.client.objRead({ project_id: p.id, object_id: 'quiz_set', digest: created.body.digest });
     expect(obj).toMatchObject({ base_object_class: 'Dataset', leaf_object_class: 'Dataset' });
-    expect(obj.val).toEqual({ _type: 'Dataset', _class_name: 'Dataset', _bases: ['Object', 'BaseModel'], name: 'Quiz Set', description: 'tiny', rows: expect.stringMatching(/^weave:\/\/\/alice-co\/v2-\d+\/table\/[0-9a-f]{64}$/) });
+    expect(obj.val).toEqual({
+      _type: 'Dataset',
+      _class_name: 'Dataset',
+      _bases: ['Object', 'BaseModel'],
+      name: 'Quiz Set',
+      description: 'tiny',
+      rows: expect.stringMatching(/^weave:\/\/\/alice-co\/v2-\d+\/table\/[0-9a-f]{64}$/),
+    });
     const table = await t.alice.client.tableCreate({ table: { project_id: p.id, rows: [{ q: '2+2', a: 4 }] } });
     const stored = await t.alice.client.tableQuery({ project_id: p.id, digest: (obj.val as { rows: string }).rows.split('/').pop()! });
-    expect(stored.rows.map((r) => r.val)).toEqual([{ q: '2+2', a: 4 }, { q: '3+3', a: 6 }]);
+    expect(stored.rows.map((r) => r.val)).toEqual([
+      { q: '2+2', a: 4 },
+      { q: '3+3', a: 6 },
+    ]);
     // The row written as 4.0 hashed as a float, unlike the same row sent with 4.
     expect(stored.rows[0]!.digest).not.toBe(table.row_digests[0]);
   });
@@ -144,7 +191,10 @@ describe('GET /v2/:entity/:project/datasets', () => {
     await t.alice.client.datasetCreate({ entity: p.entity, project: p.project, name: 'second', rows: [] });
     await t.alice.client.opCreate({ entity: p.entity, project: p.project, name: 'op' });
     const lines = (await collect(t.alice.client.datasetList({ entity: p.entity, project: p.project }))).map((d) => DatasetReadRes.parse(d));
-    expect(lines.map((d) => [d.object_id, d.name])).toEqual([['Dataset', 'Dataset'], ['second', 'second']]);
+    expect(lines.map((d) => [d.object_id, d.name])).toEqual([
+      ['Dataset', 'Dataset'],
+      ['second', 'second'],
+    ]);
     expect(await collect(t.alice.client.datasetList({ entity: p.entity, project: p.project, offset: 1 }))).toHaveLength(1);
     expect((await send(`${p.base}/datasets?offset=-1`)).status).toBe(422);
     expect((await send('/v2/bob-co/x/datasets')).status).toBe(403);
@@ -154,9 +204,21 @@ describe('GET /v2/:entity/:project/datasets', () => {
 describe('GET /v2/:entity/:project/datasets/:object_id/versions/:digest', () => {
   it('reads name, description and the rows table ref; 404 when unknown or not a dataset', async () => {
     const p = fresh();
-    const ds = await t.alice.client.datasetCreate({ entity: p.entity, project: p.project, name: 'ds', description: 'about', rows: [{ x: 1 }] });
+    const ds = await t.alice.client.datasetCreate({
+      entity: p.entity,
+      project: p.project,
+      name: 'ds',
+      description: 'about',
+      rows: [{ x: 1 }],
+    });
     const read = await t.alice.client.datasetRead({ entity: p.entity, project: p.project, object_id: 'ds', digest: ds.digest });
-    expect(read).toMatchObject({ object_id: 'ds', name: 'ds', description: 'about', version_index: 0, rows: expect.stringContaining('/table/') });
+    expect(read).toMatchObject({
+      object_id: 'ds',
+      name: 'ds',
+      description: 'about',
+      version_index: 0,
+      rows: expect.stringContaining('/table/'),
+    });
     expect((await send(`${p.base}/datasets/nope/versions/latest`)).status).toBe(404);
     await t.alice.client.opCreate({ entity: p.entity, project: p.project, name: 'op' });
     expect((await send(`${p.base}/datasets/op/versions/latest`)).status).toBe(404);

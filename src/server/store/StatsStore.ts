@@ -55,5 +55,12 @@ export interface StatsStore {
    * The cells of `width` in [fromCell, toCell) of the ops matching `opNames` (all ops when null;
    * entries ending in ":*" match every version), or null when this backend keeps no rollup.
    */
-  rollupCells(q: { projectId: string; opNames?: string[] | null; width: RollupWidth; fromCell: number; toCell: number; withUsage: boolean }): Promise<{ calls: CallCell[]; usage: UsageCell[] } | null>;
+  rollupCells(q: {
+    projectId: string;
+    opNames?: string[] | null;
+    width: RollupWidth;
+    fromCell: number;
+    toCell: number;
+    withUsage: boolean;
+  }): Promise<{ calls: CallCell[]; usage: UsageCell[] } | null>;
 }

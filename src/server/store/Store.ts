@@ -75,7 +75,12 @@ export interface CallsStore {
   /** Applies starts and ends in order, in one transaction. */
   writeCalls(writes: CallWrite[]): Promise<void>;
   /** One call, or null when unknown, deleted, or only its end has arrived. */
-  readCall(req: { projectId: string; id: string; includeStorageSize?: boolean; includeTotalStorageSize?: boolean }): Promise<CallRecord | null>;
+  readCall(req: {
+    projectId: string;
+    id: string;
+    includeStorageSize?: boolean;
+    includeTotalStorageSize?: boolean;
+  }): Promise<CallRecord | null>;
   /** Sets the display name; an unknown id is not an error. */
   updateCallDisplayName(req: { projectId: string; id: string; displayName: string }): Promise<void>;
   /** Soft-deletes the calls and all their descendants; returns how many were deleted. */
@@ -94,7 +99,10 @@ export interface ThreadsQuery {
   afterMicros?: number | null;
   beforeMicros?: number | null;
   threadIds?: string[] | null;
-  sortBy: { field: 'thread_id' | 'turn_count' | 'start_time' | 'last_updated' | 'p50_turn_duration_ms' | 'p99_turn_duration_ms'; direction: 'asc' | 'desc' }[];
+  sortBy: {
+    field: 'thread_id' | 'turn_count' | 'start_time' | 'last_updated' | 'p50_turn_duration_ms' | 'p99_turn_duration_ms';
+    direction: 'asc' | 'desc';
+  }[];
   limit?: number | null;
   offset?: number | null;
 }
@@ -108,7 +116,10 @@ export interface ThreadsStore {
   /** Threads with statistics from turn calls only, sorted, ties by thread_id ascending. */
   queryThreads(query: ThreadsQuery): AsyncIterable<ThreadRecord>;
   /** Inputs of the given (first) turns and outputs of the given (last) turns, as JSON cut to 300 chars. */
-  previews(projectId: string, ids: { firstInput: string[]; lastOutput: string[] }): Promise<{ firstInput: Map<string, string | null>; lastOutput: Map<string, string | null> }>;
+  previews(
+    projectId: string,
+    ids: { firstInput: string[]; lastOutput: string[] },
+  ): Promise<{ firstInput: Map<string, string | null>; lastOutput: Map<string, string | null> }>;
 }
 
 export interface ProjectSummary {
@@ -242,13 +253,23 @@ export interface TableRowRecord {
 
 export interface TablesStore {
   /** Stores the rows (once per digest) and the table as its ordered list of row digests. */
-  createTable(req: { projectId: string; digest: string; rowDigests: string[]; rows: { digest: string; valJson: string }[]; createdAt: number }): Promise<void>;
+  createTable(req: {
+    projectId: string;
+    digest: string;
+    rowDigests: string[];
+    rows: { digest: string; valJson: string }[];
+    createdAt: number;
+  }): Promise<void>;
   /** A table's row digests in order, or null when the table is unknown. */
   readRowDigests(req: { projectId: string; digest: string }): Promise<string[] | null>;
   /** Rows of a table (none when unknown), streamed without holding the table in memory. */
   queryRows(query: TableRowsQuery): AsyncIterable<TableRowRecord>;
   /** Row counts (and summed row sizes) of the known tables among `digests`. */
-  tableStats(req: { projectId: string; digests: string[]; includeStorageSize: boolean }): Promise<{ digest: string; count: number; storageSizeBytes: number | null }[]>;
+  tableStats(req: {
+    projectId: string;
+    digests: string[];
+    includeStorageSize: boolean;
+  }): Promise<{ digest: string; count: number; storageSizeBytes: number | null }[]>;
   /** Row values by row digest; unknown digests are absent from the map. */
   readRows(req: { projectId: string; digests: string[] }): Promise<Map<string, string>>;
 }

@@ -12,9 +12,7 @@ export interface StoreConfig {
 
 export async function openStore(config: StoreConfig): Promise<Store> {
   if (config.kind === 'clickhouse') {
-    throw new Error(
-      'WEFT_STORE=clickhouse is not available in this version yet; unset WEFT_STORE to use the embedded SQLite store.',
-    );
+    throw new Error('WEFT_STORE=clickhouse is not available in this version yet; unset WEFT_STORE to use the embedded SQLite store.');
   }
   return new SqliteStore(join(config.dataDir, 'weft.sqlite'), { synchronous: config.sqliteSync });
 }

@@ -29,8 +29,11 @@ export async function publishEvaluation(client: WeftClient, entity: string, proj
   const projectId = `${entity}/${project}`;
   const ds = await client.datasetCreate({ ...path, name: 'quiz', rows: FIXTURE_ROWS });
   const dataset = `weave:///${projectId}/object/quiz:${ds.digest}`;
-  const exact = (await client.scorerCreate({ ...path, name: 'exact', op_source_code: 'def score(output, expected): return output == expected' })).scorer;
-  const closeness = (await client.scorerCreate({ ...path, name: 'closeness', op_source_code: 'def score(output, expected): return 0.5' })).scorer;
+  const exact = (
+    await client.scorerCreate({ ...path, name: 'exact', op_source_code: 'def score(output, expected): return output == expected' })
+  ).scorer;
+  const closeness = (await client.scorerCreate({ ...path, name: 'closeness', op_source_code: 'def score(output, expected): return 0.5' }))
+    .scorer;
   const a = (await client.modelCreate({ ...path, name: 'model-a', source_code: 'def predict(question): ...' })).model_ref;
   const b = (await client.modelCreate({ ...path, name: 'model-b', source_code: 'def predict(question): return "?"' })).model_ref;
   const evaluation = (await client.evaluationCreate({ ...path, name: 'quiz-eval', dataset, scorers: [exact, closeness] })).evaluation_ref;

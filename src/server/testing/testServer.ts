@@ -85,7 +85,12 @@ export async function startTestServer(options: { env?: Record<string, string> } 
       const { json, ...rest } = init;
       const headers = new Headers(rest.headers);
       if (!headers.has('authorization')) headers.set('authorization', alice.authHeader);
-      return fetch(`${url}${path}`, { method: json !== undefined ? 'POST' : 'GET', ...rest, headers, body: json !== undefined ? JSON.stringify(json) : rest.body });
+      return fetch(`${url}${path}`, {
+        method: json !== undefined ? 'POST' : 'GET',
+        ...rest,
+        headers,
+        body: json !== undefined ? JSON.stringify(json) : rest.body,
+      });
     },
     close: async () => {
       await server.close();

@@ -20,7 +20,11 @@ const ENV = ['WF_TRACE_SERVER_URL', 'WANDB_API_KEY', 'WEAVE_PRINT_CALL_LINK'];
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** `weave.init(project)` against `t` as alice; `onExchange` sees every request the SDK makes to `t`. */
-export async function initWeaveSdk(req: { server: TestServer; project: string; onExchange: (e: SdkExchange) => void }): Promise<{ sdk: SdkClient; stop(): void }> {
+export async function initWeaveSdk(req: {
+  server: TestServer;
+  project: string;
+  onExchange: (e: SdkExchange) => void;
+}): Promise<{ sdk: SdkClient; stop(): void }> {
   const realFetch = globalThis.fetch;
   const savedEnv = Object.fromEntries(ENV.map((k) => [k, process.env[k]]));
   process.env.WF_TRACE_SERVER_URL = req.server.url;
@@ -29,7 +33,8 @@ export async function initWeaveSdk(req: { server: TestServer; project: string; o
   globalThis.fetch = async function recordingFetch(input: string | URL | Request, init?: RequestInit): Promise<Response> {
     const url = new URL(input instanceof Request ? input.url : String(input));
     const res = await realFetch(input, init);
-    if (url.href.startsWith(req.server.url)) req.onExchange({ method: init?.method ?? (input instanceof Request ? input.method : 'GET'), url, res });
+    if (url.href.startsWith(req.server.url))
+      req.onExchange({ method: init?.method ?? (input instanceof Request ? input.method : 'GET'), url, res });
     return res;
   } as typeof fetch;
   const sdk = await weave.init(req.project, { printCallLink: false });

@@ -46,7 +46,13 @@ export function AppLayout() {
           </nav>
         )}
         <main className="main">
-          <Suspense fallback={<div className="page-loading"><Spinner showLabel /></div>}>
+          <Suspense
+            fallback={
+              <div className="page-loading">
+                <Spinner showLabel />
+              </div>
+            }
+          >
             <Outlet />
           </Suspense>
         </main>

@@ -62,11 +62,27 @@ export function LoginPage() {
         </div>
         <label className="field">
           <span>Username</span>
-          <input className="input" name="username" autoComplete="username" autoFocus required value={username} onChange={(e) => setUsername(e.target.value)} />
+          <input
+            className="input"
+            name="username"
+            autoComplete="username"
+            autoFocus
+            required
+            value={username}
+            onChange={(e) => setUsername(e.target.value)}
+          />
         </label>
         <label className="field">
           <span>Password or API key</span>
-          <input className="input" name="password" type="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
+          <input
+            className="input"
+            name="password"
+            type="password"
+            autoComplete="current-password"
+            required
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+          />
         </label>
         {failure && (
           <p className="form-error" role="alert">
@@ -77,7 +93,8 @@ export function LoginPage() {
           {login.isPending ? 'Signing in…' : 'Sign in'}
         </button>
         <p className="muted small">
-          First start? The admin password was printed by <code>weft serve</code>, or set it with <code>WEFT_ADMIN_PASSWORD</code>. To use an API key, sign in as <code>api</code>.
+          First start? The admin password was printed by <code>weft serve</code>, or set it with <code>WEFT_ADMIN_PASSWORD</code>. To use an
+          API key, sign in as <code>api</code>.
         </p>
       </form>
     </div>

@@ -8,7 +8,13 @@ const ICON = { system: '◐', light: '☀', dark: '☾' } as const;
 export function ThemeToggle() {
   const { setting, cycle } = useTheme();
   return (
-    <button type="button" className="button ghost icon" onClick={cycle} aria-label={NEXT_LABEL[setting]} title={`${NEXT_LABEL[setting]} (click to change)`}>
+    <button
+      type="button"
+      className="button ghost icon"
+      onClick={cycle}
+      aria-label={NEXT_LABEL[setting]}
+      title={`${NEXT_LABEL[setting]} (click to change)`}
+    >
       <span aria-hidden="true">{ICON[setting]}</span>
     </button>
   );

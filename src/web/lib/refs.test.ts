@@ -27,7 +27,15 @@ describe('parseRef', () => {
   });
 
   it('answers null for anything that is not a well-formed ref', () => {
-    for (const s of ['https://x', 'weave:///a/b', 'weave:///a/b/object/nodigest', 'weave:///a/b/thing/x:y', 'weave:///a/b/object/x:y/attr', 'weave:///a/b/object/x:y/index/z', 'weave:///a/b/object/x:y/nope/1']) {
+    for (const s of [
+      'https://x',
+      'weave:///a/b',
+      'weave:///a/b/object/nodigest',
+      'weave:///a/b/thing/x:y',
+      'weave:///a/b/object/x:y/attr',
+      'weave:///a/b/object/x:y/index/z',
+      'weave:///a/b/object/x:y/nope/1',
+    ]) {
       expect(parseRef(s)).toBeNull();
     }
   });
@@ -36,7 +44,9 @@ describe('parseRef', () => {
 describe('refHref', () => {
   it('opens objects at their version, with extra edges as a path', () => {
     expect(refHref(parseRef('weave:///acme/bot/object/qa:d1')!)).toBe('/acme/bot/objects/qa?version=d1');
-    expect(refHref(parseRef('weave:///acme/bot/object/qa:d1/attr/rows/index/3')!)).toBe('/acme/bot/objects/qa?version=d1&path=attr%2Frows%2Findex%2F3');
+    expect(refHref(parseRef('weave:///acme/bot/object/qa:d1/attr/rows/index/3')!)).toBe(
+      '/acme/bot/objects/qa?version=d1&path=attr%2Frows%2Findex%2F3',
+    );
   });
 
   it('opens tables (at a row) and calls', () => {
@@ -47,6 +57,12 @@ describe('refHref', () => {
 
 describe('describeEdges', () => {
   it('reads like a path', () => {
-    expect(describeEdges([{ edge: 'attr', value: 'rows' }, { edge: 'index', value: '3' }, { edge: 'key', value: 'q' }])).toBe('rows[3].q');
+    expect(
+      describeEdges([
+        { edge: 'attr', value: 'rows' },
+        { edge: 'index', value: '3' },
+        { edge: 'key', value: 'q' },
+      ]),
+    ).toBe('rows[3].q');
   });
 });

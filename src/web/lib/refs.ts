@@ -120,7 +120,17 @@ export function refHref(ref: WeaveRef): string {
 }
 
 /** The ref of an object or op version, as the server writes it. */
-export function objectRef({ projectId, kind, name, digest }: { projectId: string; kind: 'object' | 'op'; name: string; digest: string }): string {
+export function objectRef({
+  projectId,
+  kind,
+  name,
+  digest,
+}: {
+  projectId: string;
+  kind: 'object' | 'op';
+  name: string;
+  digest: string;
+}): string {
   return `${PREFIX}${projectId}/${kind}/${seg(name)}:${digest}`;
 }
 

@@ -60,7 +60,13 @@ export function numericKeysToLists(value: unknown): unknown {
   if (!isTree(value)) return value;
   const entries = Object.entries(value).map(([k, v]) => [k, numericKeysToLists(v)] as const);
   const keys = entries.map(([k]) => k);
-  const isList = keys.length > 0 && keys.every((k) => /^\d+$/.test(k)) && keys.map(Number).sort((a, b) => a - b).every((n, i) => n === i);
+  const isList =
+    keys.length > 0 &&
+    keys.every((k) => /^\d+$/.test(k)) &&
+    keys
+      .map(Number)
+      .sort((a, b) => a - b)
+      .every((n, i) => n === i);
   if (isList) return [...entries].sort(([a], [b]) => Number(a) - Number(b)).map(([, v]) => v);
   return Object.fromEntries(entries);
 }

@@ -26,9 +26,12 @@ const PROJECT_ID = /^[^/\s]+\/[^/\s]+$/;
 function projectOf(rs: OtlpResourceSpans, headerProjectId: string | null): string {
   const attr = (key: string) => rs.resource.attributes.find(([k]) => k === key)?.[1];
   const [entity, project] = [attr(PROJECT_KEYS.entity), attr(PROJECT_KEYS.project)];
-  const projectId = typeof entity === 'string' && entity && typeof project === 'string' && project ? `${entity}/${project}` : headerProjectId;
+  const projectId =
+    typeof entity === 'string' && entity && typeof project === 'string' && project ? `${entity}/${project}` : headerProjectId;
   if (!projectId) {
-    throw new BadRequestError('No project: set the resource attributes wandb.entity and wandb.project, or send a "project_id: <entity>/<project>" header');
+    throw new BadRequestError(
+      'No project: set the resource attributes wandb.entity and wandb.project, or send a "project_id: <entity>/<project>" header',
+    );
   }
   if (!PROJECT_ID.test(projectId)) throw new BadRequestError(`Invalid project "${projectId}": expected "<entity>/<project>"`);
   return projectId;

@@ -60,18 +60,34 @@ const root = protobuf.Root.fromJSON({
     ScopeSpans: { fields: { spans: f(2, 'Span', 'repeated') } },
     Span: {
       fields: {
-        traceId: f(1, 'bytes'), spanId: f(2, 'bytes'), traceState: f(3, 'string'), parentSpanId: f(4, 'bytes'),
-        name: f(5, 'string'), kind: f(6, 'int32'), startTimeUnixNano: f(7, 'fixed64'), endTimeUnixNano: f(8, 'fixed64'),
-        attributes: f(9, 'KeyValue', 'repeated'), events: f(11, 'Event', 'repeated'), links: f(13, 'Link', 'repeated'),
+        traceId: f(1, 'bytes'),
+        spanId: f(2, 'bytes'),
+        traceState: f(3, 'string'),
+        parentSpanId: f(4, 'bytes'),
+        name: f(5, 'string'),
+        kind: f(6, 'int32'),
+        startTimeUnixNano: f(7, 'fixed64'),
+        endTimeUnixNano: f(8, 'fixed64'),
+        attributes: f(9, 'KeyValue', 'repeated'),
+        events: f(11, 'Event', 'repeated'),
+        links: f(13, 'Link', 'repeated'),
         status: f(15, 'Status'),
       },
     },
     Event: {
-      fields: { timeUnixNano: f(1, 'fixed64'), name: f(2, 'string'), attributes: f(3, 'KeyValue', 'repeated'), droppedAttributesCount: f(4, 'uint32') },
+      fields: {
+        timeUnixNano: f(1, 'fixed64'),
+        name: f(2, 'string'),
+        attributes: f(3, 'KeyValue', 'repeated'),
+        droppedAttributesCount: f(4, 'uint32'),
+      },
     },
     Link: {
       fields: {
-        traceId: f(1, 'bytes'), spanId: f(2, 'bytes'), traceState: f(3, 'string'), attributes: f(4, 'KeyValue', 'repeated'),
+        traceId: f(1, 'bytes'),
+        spanId: f(2, 'bytes'),
+        traceState: f(3, 'string'),
+        attributes: f(4, 'KeyValue', 'repeated'),
         droppedAttributesCount: f(5, 'uint32'),
       },
     },
@@ -80,8 +96,13 @@ const root = protobuf.Root.fromJSON({
     AnyValue: {
       oneofs: { value: { oneof: ['stringValue', 'boolValue', 'intValue', 'doubleValue', 'arrayValue', 'kvlistValue', 'bytesValue'] } },
       fields: {
-        stringValue: f(1, 'string'), boolValue: f(2, 'bool'), intValue: f(3, 'int64'), doubleValue: f(4, 'double'),
-        arrayValue: f(5, 'ArrayValue'), kvlistValue: f(6, 'KeyValueList'), bytesValue: f(7, 'bytes'),
+        stringValue: f(1, 'string'),
+        boolValue: f(2, 'bool'),
+        intValue: f(3, 'int64'),
+        doubleValue: f(4, 'double'),
+        arrayValue: f(5, 'ArrayValue'),
+        kvlistValue: f(6, 'KeyValueList'),
+        bytesValue: f(7, 'bytes'),
       },
     },
     ArrayValue: { fields: { values: f(1, 'AnyValue', 'repeated') } },
@@ -118,7 +139,14 @@ function toEnum(v: unknown, names: string[]): number {
   if (typeof v === 'string' && !/^\d+$/.test(v)) return Math.max(0, names.indexOf(v));
   return toInt(v);
 }
-const SPAN_KINDS = ['SPAN_KIND_UNSPECIFIED', 'SPAN_KIND_INTERNAL', 'SPAN_KIND_SERVER', 'SPAN_KIND_CLIENT', 'SPAN_KIND_PRODUCER', 'SPAN_KIND_CONSUMER'];
+const SPAN_KINDS = [
+  'SPAN_KIND_UNSPECIFIED',
+  'SPAN_KIND_INTERNAL',
+  'SPAN_KIND_SERVER',
+  'SPAN_KIND_CLIENT',
+  'SPAN_KIND_PRODUCER',
+  'SPAN_KIND_CONSUMER',
+];
 const STATUS_CODES = ['STATUS_CODE_UNSET', 'STATUS_CODE_OK', 'STATUS_CODE_ERROR'];
 
 function anyValue(v: unknown): AttrValue {

@@ -20,12 +20,28 @@ describe('shortenName', () => {
 
 describe('expandAttributes', () => {
   it('nests dotted keys and parses JSON-looking strings', () => {
-    expect(expandAttributes([['a.b', 1], ['a.c', '{"d": [1]}'], ['x', 'plain']])).toEqual({ a: { b: 1, c: { d: [1] } }, x: 'plain' });
+    expect(
+      expandAttributes([
+        ['a.b', 1],
+        ['a.c', '{"d": [1]}'],
+        ['x', 'plain'],
+      ]),
+    ).toEqual({ a: { b: 1, c: { d: [1] } }, x: 'plain' });
   });
 
   it('refuses a key that is both a value and a prefix, in either order', () => {
-    expect(() => expandAttributes([['a.b', 1], ['a.b.c', 2]])).toThrow(AttributeConflictError);
-    expect(() => expandAttributes([['a.b.c', 2], ['a.b', 1]])).toThrow(AttributeConflictError);
+    expect(() =>
+      expandAttributes([
+        ['a.b', 1],
+        ['a.b.c', 2],
+      ]),
+    ).toThrow(AttributeConflictError);
+    expect(() =>
+      expandAttributes([
+        ['a.b.c', 2],
+        ['a.b', 1],
+      ]),
+    ).toThrow(AttributeConflictError);
   });
 
   it('turns numbered keys into lists', () => {

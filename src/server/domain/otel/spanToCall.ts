@@ -113,9 +113,11 @@ export function spanToCall(span: OtlpSpan, resource: { tree: Tree; droppedAttrib
   }
   const params = attributes.model_parameters as Record<string, unknown> | undefined;
   const model = attributes.model ?? (params && typeof params === 'object' ? params.model : undefined);
-  const recognised = Object.keys(attributes).length > 0 || Object.keys(inputs).length > 0 || output !== null || Object.keys(usage).length > 0;
+  const recognised =
+    Object.keys(attributes).length > 0 || Object.keys(inputs).length > 0 || output !== null || Object.keys(usage).length > 0;
   const custom = first(lookup, WANDB_KEYS.attributes)?.[1];
-  if (custom && typeof custom === 'object' && !Array.isArray(custom)) attributes = { ...attributes, ...(custom as Record<string, unknown>) };
+  if (custom && typeof custom === 'object' && !Array.isArray(custom))
+    attributes = { ...attributes, ...(custom as Record<string, unknown>) };
   if (!recognised) attributes = tree;
 
   const displayName = first(lookup, WANDB_KEYS.display_name)?.[1];
@@ -149,8 +151,19 @@ export function spanToCall(span: OtlpSpan, resource: { tree: Tree; droppedAttrib
       end_time: formatMicros(micros(span.endTimeUnixNano)),
       status: { code: STATUS_NAMES[span.status.code] ?? 'UNSET', message: span.status.message },
       attributes: tree,
-      events: events.map((e) => ({ name: e.name, timestamp: formatMicros(micros(e.timeUnixNano)), attributes: e.tree, dropped_attributes_count: e.droppedAttributesCount })),
-      links: span.links.map((l) => ({ trace_id: l.traceId, span_id: l.spanId, trace_state: l.traceState, attributes: expandAttributes(l.attributes), dropped_attributes_count: l.droppedAttributesCount })),
+      events: events.map((e) => ({
+        name: e.name,
+        timestamp: formatMicros(micros(e.timeUnixNano)),
+        attributes: e.tree,
+        dropped_attributes_count: e.droppedAttributesCount,
+      })),
+      links: span.links.map((l) => ({
+        trace_id: l.traceId,
+        span_id: l.spanId,
+        trace_state: l.traceState,
+        attributes: expandAttributes(l.attributes),
+        dropped_attributes_count: l.droppedAttributesCount,
+      })),
       resource: { attributes: resource.tree, dropped_attributes_count: resource.droppedAttributesCount },
     },
     // An id already qualified ("<project>:<run>") is kept; a bare run id is qualified here.

@@ -16,29 +16,66 @@ const T0 = Date.UTC(2024, 0, 1) * 1000;
 const SECOND = 1_000_000;
 
 const start = (id: string, at: number, over: Partial<CallStartWrite> = {}): CallStartWrite => ({
-  kind: 'start', projectId: P, id, traceId: `tr-${id}`, parentId: null, threadId: null, turnId: null, opName: `op-${id}`,
-  displayName: null, startedAt: T0 + at * SECOND, attributesJson: '{}', inputsJson: '{}', otelDumpJson: null, inputRefs: [],
-  wbUserId: 'alice', wbRunId: null, wbRunStep: null, ...over,
+  kind: 'start',
+  projectId: P,
+  id,
+  traceId: `tr-${id}`,
+  parentId: null,
+  threadId: null,
+  turnId: null,
+  opName: `op-${id}`,
+  displayName: null,
+  startedAt: T0 + at * SECOND,
+  attributesJson: '{}',
+  inputsJson: '{}',
+  otelDumpJson: null,
+  inputRefs: [],
+  wbUserId: 'alice',
+  wbRunId: null,
+  wbRunStep: null,
+  ...over,
 });
 
 const feedback = (id: string): FeedbackWrite => ({
-  projectId: P, id, weaveRef: `weave:///${P}/call/c1`, wbUserId: 'alice', creator: null, createdAt: T0, feedbackType: 'wandb.annotation.q',
-  payloadJson: '{"value":1}', annotationRef: `weave:///${P}/object/q:d`, runnableRef: null, callRef: null, triggerRef: null, queueId: 'q1',
+  projectId: P,
+  id,
+  weaveRef: `weave:///${P}/call/c1`,
+  wbUserId: 'alice',
+  creator: null,
+  createdAt: T0,
+  feedbackType: 'wandb.annotation.q',
+  payloadJson: '{"value":1}',
+  annotationRef: `weave:///${P}/object/q:d`,
+  runnableRef: null,
+  callRef: null,
+  triggerRef: null,
+  queueId: 'q1',
 });
 
 /** A transition that records what it was shown and answers `next`. */
-const to = (next: ProgressState | null, seen: (ProgressState | null)[] = []): ProgressTransition => (current) => {
-  seen.push(current);
-  return next;
-};
+const to =
+  (next: ProgressState | null, seen: (ProgressState | null)[] = []): ProgressTransition =>
+  (current) => {
+    seen.push(current);
+    return next;
+  };
 
 export function describeAnnotationQueuesConformance(open: OpenStore): void {
   describe('AnnotationQueuesStore conformance', () => {
     let store: Store;
     let close: () => Promise<void>;
-    const queue = (id: string, name: string, at: number, displayFields: string[] | null = null) => store.annotationQueues.createQueue({
-      projectId: P, id, name, description: '', scorerRefs: [`weave:///${P}/object/q:d`], displayFields, createdBy: 'alice', createdAt: T0 + at, updatedAt: T0 + at,
-    });
+    const queue = (id: string, name: string, at: number, displayFields: string[] | null = null) =>
+      store.annotationQueues.createQueue({
+        projectId: P,
+        id,
+        name,
+        description: '',
+        scorerRefs: [`weave:///${P}/object/q:d`],
+        displayFields,
+        createdBy: 'alice',
+        createdAt: T0 + at,
+        updatedAt: T0 + at,
+      });
     const items = (queueId: string, over: Partial<Parameters<Store['annotationQueues']['queryItems']>[0]> = {}) =>
       store.annotationQueues.queryItems({ projectId: P, queueId, sortBy: [], includePosition: false, ...over });
     const itemIds = async (queueId: string, over: Parameters<typeof items>[1] = {}) => (await items(queueId, over))!.map((i) => i.callId);
@@ -49,8 +86,21 @@ export function describeAnnotationQueuesConformance(open: OpenStore): void {
     beforeAll(async () => {
       ({ store, close } = await open());
       await store.calls.writeCalls([
-        start('c1', 3), start('c2', 1, { opName: 'judge' }), start('c3', 2, { opName: 'judge' }), start('gone', 4),
-        { kind: 'end', projectId: P, id: 'c1', endedAt: T0 + 5 * SECOND, exception: null, outputJson: null, summaryJson: '{}', outputRefs: [], wbRunStepEnd: null },
+        start('c1', 3),
+        start('c2', 1, { opName: 'judge' }),
+        start('c3', 2, { opName: 'judge' }),
+        start('gone', 4),
+        {
+          kind: 'end',
+          projectId: P,
+          id: 'c1',
+          endedAt: T0 + 5 * SECOND,
+          exception: null,
+          outputJson: null,
+          summaryJson: '{}',
+          outputRefs: [],
+          wbRunStepEnd: null,
+        },
         start('elsewhere', 1, { projectId: 'acme/other' }),
       ]);
       await store.calls.deleteCalls({ projectId: P, ids: ['gone'], deletedAt: T0 });
@@ -74,34 +124,76 @@ export function describeAnnotationQueuesConformance(open: OpenStore): void {
     });
 
     it('reads and updates only the given fields', async () => {
-      expect(await store.annotationQueues.readQueue({ projectId: P, queueId: 'q3' })).toMatchObject({ name: 'other', deletedAt: null, createdBy: 'alice' });
-      const updated = await store.annotationQueues.updateQueue({ projectId: P, queueId: 'q3', description: 'about tone', updatedAt: T0 + 9 });
+      expect(await store.annotationQueues.readQueue({ projectId: P, queueId: 'q3' })).toMatchObject({
+        name: 'other',
+        deletedAt: null,
+        createdBy: 'alice',
+      });
+      const updated = await store.annotationQueues.updateQueue({
+        projectId: P,
+        queueId: 'q3',
+        description: 'about tone',
+        updatedAt: T0 + 9,
+      });
       expect(updated).toMatchObject({ name: 'other', description: 'about tone', updatedAt: T0 + 9, createdAt: T0 + 2 });
       expect(await store.annotationQueues.updateQueue({ projectId: 'acme/other', queueId: 'q3', name: 'x', updatedAt: T0 })).toBeNull();
     });
 
     it('keeps the display fields chosen for a queue, null when none were', async () => {
       expect(await store.annotationQueues.readQueue({ projectId: P, queueId: 'q1' })).toMatchObject({ displayFields: null });
-      expect(await store.annotationQueues.readQueue({ projectId: P, queueId: 'q3' })).toMatchObject({ displayFields: ['inputs.prompt', 'output'] });
+      expect(await store.annotationQueues.readQueue({ projectId: P, queueId: 'q3' })).toMatchObject({
+        displayFields: ['inputs.prompt', 'output'],
+      });
       // Left alone by an update that does not name them, replaced by one that does.
       expect(await store.annotationQueues.updateQueue({ projectId: P, queueId: 'q3', name: 'other', updatedAt: T0 + 10 })).toMatchObject({
         displayFields: ['inputs.prompt', 'output'],
       });
-      const updated = await store.annotationQueues.updateQueue({ projectId: P, queueId: 'q3', displayFields: ['inputs.q'], updatedAt: T0 + 11 });
+      const updated = await store.annotationQueues.updateQueue({
+        projectId: P,
+        queueId: 'q3',
+        displayFields: ['inputs.q'],
+        updatedAt: T0 + 11,
+      });
       expect(updated).toMatchObject({ displayFields: ['inputs.q'] });
       const listed: (string[] | null)[] = [];
-      for await (const q of store.annotationQueues.queryQueues({ projectId: P, sortBy: [{ field: 'name', direction: 'asc' }] })) listed.push(q.displayFields);
+      for await (const q of store.annotationQueues.queryQueues({ projectId: P, sortBy: [{ field: 'name', direction: 'asc' }] }))
+        listed.push(q.displayFields);
       expect(listed).toEqual([null, ['inputs.q'], null]);
     });
 
     it('adds each found call once, copying its fields, and counts calls already queued', async () => {
-      const res = await store.annotationQueues.addCalls({ projectId: P, queueId: 'q1', callIds: ['c1', 'c2', 'c1', 'nope', 'gone', 'elsewhere'], displayFields: ['inputs.x'], addedBy: 'alice', createdAt: T0 });
+      const res = await store.annotationQueues.addCalls({
+        projectId: P,
+        queueId: 'q1',
+        callIds: ['c1', 'c2', 'c1', 'nope', 'gone', 'elsewhere'],
+        displayFields: ['inputs.x'],
+        addedBy: 'alice',
+        createdAt: T0,
+      });
       expect(res).toEqual({ added: 2, duplicates: 0 });
-      expect(await store.annotationQueues.addCalls({ projectId: P, queueId: 'q1', callIds: ['c2', 'c3', 'c1'], displayFields: [], addedBy: 'bob', createdAt: T0 + 1 })).toEqual({ added: 1, duplicates: 2 });
+      expect(
+        await store.annotationQueues.addCalls({
+          projectId: P,
+          queueId: 'q1',
+          callIds: ['c2', 'c3', 'c1'],
+          displayFields: [],
+          addedBy: 'bob',
+          createdAt: T0 + 1,
+        }),
+      ).toEqual({ added: 1, duplicates: 2 });
       const [first] = (await items('q1'))!;
       expect(first).toMatchObject({
-        callId: 'c1', callStartedAt: T0 + 3 * SECOND, callEndedAt: T0 + 5 * SECOND, callOpName: 'op-c1', callTraceId: 'tr-c1',
-        displayFields: ['inputs.x'], addedBy: 'alice', createdBy: 'alice', annotationState: 'unstarted', annotatorUserId: null, positionInQueue: null,
+        callId: 'c1',
+        callStartedAt: T0 + 3 * SECOND,
+        callEndedAt: T0 + 5 * SECOND,
+        callOpName: 'op-c1',
+        callTraceId: 'tr-c1',
+        displayFields: ['inputs.x'],
+        addedBy: 'alice',
+        createdBy: 'alice',
+        annotationState: 'unstarted',
+        annotatorUserId: null,
+        positionInQueue: null,
       });
       expect(await itemIds('q1')).toEqual(['c1', 'c2', 'c3']);
     });
@@ -121,8 +213,13 @@ export function describeAnnotationQueuesConformance(open: OpenStore): void {
     it('shows a transition the current state, writes what it answers, and nothing for null', async () => {
       const c2 = await itemOf('q1', 'c2');
       const seen: (ProgressState | null)[] = [];
-      expect(await progress('q1', c2.id, 'alice', to('in_progress', seen))).toMatchObject({ annotationState: 'in_progress', annotatorUserId: 'alice' });
-      expect(await progress('q1', c2.id, 'alice', to(null, seen), T0, [feedback('unwritten')])).toMatchObject({ annotationState: 'in_progress' });
+      expect(await progress('q1', c2.id, 'alice', to('in_progress', seen))).toMatchObject({
+        annotationState: 'in_progress',
+        annotatorUserId: 'alice',
+      });
+      expect(await progress('q1', c2.id, 'alice', to(null, seen), T0, [feedback('unwritten')])).toMatchObject({
+        annotationState: 'in_progress',
+      });
       expect(await progress('q1', c2.id, 'alice', to('completed', seen))).toMatchObject({ annotationState: 'completed' });
       expect(seen).toEqual([null, 'in_progress', 'in_progress']);
       expect(await store.feedback.queryFeedback({ projectId: P, fields: ['id'] })).toEqual([]);
@@ -138,7 +235,14 @@ export function describeAnnotationQueuesConformance(open: OpenStore): void {
     });
 
     it('writes feedback with the progress, and neither when the transition refuses', async () => {
-      await store.annotationQueues.addCalls({ projectId: P, queueId: 'q2', callIds: ['c1', 'c2'], displayFields: [], addedBy: 'alice', createdAt: T0 });
+      await store.annotationQueues.addCalls({
+        projectId: P,
+        queueId: 'q2',
+        callIds: ['c1', 'c2'],
+        displayFields: [],
+        addedBy: 'alice',
+        createdAt: T0,
+      });
       const [a, b] = (await items('q2'))!;
       const refuse: ProgressTransition = () => {
         throw new BadRequestError('no');
@@ -157,7 +261,11 @@ export function describeAnnotationQueuesConformance(open: OpenStore): void {
 
     it('counts all items and those completed or skipped by anyone, for live queues only', async () => {
       const stats = await store.annotationQueues.queueStats({ projectId: P, queueIds: ['q1', 'q2', 'q3', 'nope'] });
-      expect(Object.fromEntries(stats)).toEqual({ q1: { total: 3, completed: 3 }, q2: { total: 2, completed: 1 }, q3: { total: 0, completed: 0 } });
+      expect(Object.fromEntries(stats)).toEqual({
+        q1: { total: 3, completed: 3 },
+        q2: { total: 2, completed: 1 },
+        q3: { total: 0, completed: 0 },
+      });
     });
 
     it('hides a deleted queue and everything under it', async () => {

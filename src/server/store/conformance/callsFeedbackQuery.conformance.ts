@@ -90,11 +90,26 @@ export function describeCallsFeedbackQueryConformance(): void {
       project_id = `${entity}/q`;
       await seedCalls(t.alice.client, entity);
       const spec = await t.alice.client.objCreate({
-        obj: { project_id, object_id: 'quality', val: { name: 'quality', field_schema: { type: 'number', minimum: 1, maximum: 5 } }, builtin_object_class: 'AnnotationSpec' },
+        obj: {
+          project_id,
+          object_id: 'quality',
+          val: { name: 'quality', field_schema: { type: 'number', minimum: 1, maximum: 5 } },
+          builtin_object_class: 'AnnotationSpec',
+        },
       });
       const annotation_ref = `weave:///${project_id}/object/quality:${spec.digest}`;
-      const on = (callId: string, feedback_type: string, payload: Record<string, unknown>, extra: Partial<FeedbackCreateReq> = {}, project = project_id) => ({
-        project_id: project, weave_ref: `weave:///${project}/call/${callId}`, feedback_type, payload, ...extra,
+      const on = (
+        callId: string,
+        feedback_type: string,
+        payload: Record<string, unknown>,
+        extra: Partial<FeedbackCreateReq> = {},
+        project = project_id,
+      ) => ({
+        project_id: project,
+        weave_ref: `weave:///${project}/call/${callId}`,
+        feedback_type,
+        payload,
+        ...extra,
       });
       const scorer = { runnable_ref: `weave:///${project_id}/object/scorer:v1`, trigger_ref: `weave:///${project_id}/object/monitor:m1` };
       await t.alice.client.feedbackBatchCreate({
@@ -139,7 +154,10 @@ export function describeCallsFeedbackQueryConformance(): void {
       it('sees feedback written after the query was first asked, and forgets purged feedback', async () => {
         expect(await where(eq(REACTION, '🚀'))).toEqual([]);
         const { id } = await t.alice.client.feedbackCreate({
-          project_id, weave_ref: `weave:///${project_id}/call/call-4`, feedback_type: 'wandb.reaction.1', payload: { emoji: '🚀' },
+          project_id,
+          weave_ref: `weave:///${project_id}/call/call-4`,
+          feedback_type: 'wandb.reaction.1',
+          payload: { emoji: '🚀' },
         });
         expect(await where(eq(REACTION, '🚀'))).toEqual(['E']);
         await t.alice.client.feedbackPurge({ project_id, query: { $expr: { $eq: [f('id'), l(id)] } } });
@@ -165,7 +183,11 @@ export function describeCallsFeedbackQueryConformance(): void {
         const spec = await t.admin.objRead({ project_id, object_id: 'quality', digest: 'latest' });
         const annotation_ref = `weave:///${project_id}/object/quality:${spec.obj.digest}`;
         await t.admin.feedbackCreate({
-          project_id, weave_ref: `weave:///${project_id}/call/call-3`, feedback_type: 'wandb.annotation.quality', payload: { value: 1 }, annotation_ref,
+          project_id,
+          weave_ref: `weave:///${project_id}/call/call-3`,
+          feedback_type: 'wandb.annotation.quality',
+          payload: { value: 1 },
+          annotation_ref,
         });
         expect(await query({ sort_by: [by(QUALITY, 'desc')] })).toEqual(['B', 'A', 'D', 'E', 'C']);
         // Filters still see every annotator's value.

@@ -53,9 +53,7 @@ const QUERY_CASES: [string, Operation, Letter[]][] = [
   ['$lt on latency', { $lt: [f('summary.weave.latency_ms'), l(500)] }, ['D', 'E']],
   ['$lte on latency', { $lte: [f('summary.weave.latency_ms'), l(500)] }, ['A', 'D', 'E']],
   ['$gt on an ISO datetime', { $gt: [f('started_at'), l('2024-01-01T00:00:03Z')] }, ['D', 'E']],
-  ['$gte on a datetime with an offset', { $gte: [f('started_at'), l('2024-01-01T01:00:03+01:00')] }, [
-    'C', 'D', 'E',
-  ]],
+  ['$gte on a datetime with an offset', { $gte: [f('started_at'), l('2024-01-01T01:00:03+01:00')] }, ['C', 'D', 'E']],
   ['$lt on a datetime in unix seconds', { $lt: [f('started_at'), l(1704067202)] }, ['A']],
   ['$eq null on ended_at finds running calls', eq('ended_at', null), ['C']],
   ['$in on ids', { $in: [f('id'), [l('call-3'), l('call-5')]] }, ['A', 'C']],
@@ -74,9 +72,13 @@ const QUERY_CASES: [string, Operation, Letter[]][] = [
   ['$and', { $and: [eq('thread_id', 'th1'), { $gt: [f('summary.weave.latency_ms'), l(1000)] }] }, ['B']],
   ['$or', { $or: [eq('turn_id', 'tu2'), eq('wb_run_id', 'run2')] }, ['B', 'C']],
   ['$and with one element is that element', { $and: [eq('turn_id', 'tu1')] }, ['A']],
-  ['nested $or inside $and', {
-    $and: [{ $or: [eq('inputs.n', 5), eq('inputs.n', 10)] }, eq('thread_id', 'th1')],
-  }, ['A', 'B']],
+  [
+    'nested $or inside $and',
+    {
+      $and: [{ $or: [eq('inputs.n', 5), eq('inputs.n', 10)] }, eq('thread_id', 'th1')],
+    },
+    ['A', 'B'],
+  ],
   ['summary.weave.status error', eq('summary.weave.status', 'error'), ['B']],
   ['summary.weave.status running', eq('summary.weave.status', 'running'), ['C']],
   ['summary.weave.status descendant_error', eq('summary.weave.status', 'descendant_error'), ['D']],

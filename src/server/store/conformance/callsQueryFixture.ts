@@ -48,42 +48,67 @@ function seed(entity: string): SeedCall[] {
       startedAt: 1,
       end: { at: 1.5, output: { score: 0.9 }, summary: { usage: { gpt: { total_tokens: 30 } } } },
       start: {
-        op_name: opRef(entity, 'predict:v1'), trace_id: 'tr1', thread_id: 'th1', turn_id: 'tu1',
-        wb_run_id: 'run1', wb_run_step: 1, attributes: { env: 'prod' },
+        op_name: opRef(entity, 'predict:v1'),
+        trace_id: 'tr1',
+        thread_id: 'th1',
+        turn_id: 'tu1',
+        wb_run_id: 'run1',
+        wb_run_step: 1,
+        attributes: { env: 'prod' },
         inputs: {
-          n: 5, s: 'Hello World', b: true, 'dot.key': 'dk', nested: { k: 'deep', list: [10, 20, { x: 'y' }] },
+          n: 5,
+          s: 'Hello World',
+          b: true,
+          'dot.key': 'dk',
+          nested: { k: 'deep', list: [10, 20, { x: 'y' }] },
           ds: `weave:///${entity}/q/object/dataset:abc`,
         },
       },
     },
     {
-      id: IDS.B, startedAt: 2, end: { at: 4, exception: 'boom', output: 'plain string output' },
+      id: IDS.B,
+      startedAt: 2,
+      end: { at: 4, exception: 'boom', output: 'plain string output' },
       start: {
-        op_name: opRef(entity, 'tool:v1'), display_name: 'Tool Call', trace_id: 'tr1', parent_id: IDS.A,
-        thread_id: 'th1', turn_id: 'tu2', inputs: { n: 10, s: 'hello-world', b: false },
+        op_name: opRef(entity, 'tool:v1'),
+        display_name: 'Tool Call',
+        trace_id: 'tr1',
+        parent_id: IDS.A,
+        thread_id: 'th1',
+        turn_id: 'tu2',
+        inputs: { n: 10, s: 'hello-world', b: false },
       },
     },
     {
-      id: IDS.C, startedAt: 3,
+      id: IDS.C,
+      startedAt: 3,
       start: {
-        op_name: opRef(entity, 'predict:v2'), trace_id: 'tr2', wb_run_id: 'run2',
+        op_name: opRef(entity, 'predict:v2'),
+        trace_id: 'tr2',
+        wb_run_id: 'run2',
         inputs: { n: 5.5, s: 'Goodbye 100%_off', b: 'true' },
       },
     },
     {
-      id: IDS.D, startedAt: 4,
+      id: IDS.D,
+      startedAt: 4,
       end: {
         at: 4.1,
         output: { ref: `weave:///${entity}/q/object/result:xyz` },
         summary: { status_counts: { error: 1 } },
       },
       start: {
-        op_name: 'plain_op', display_name: '', trace_id: 'tr3', attributes: { env: 'dev' },
+        op_name: 'plain_op',
+        display_name: '',
+        trace_id: 'tr3',
+        attributes: { env: 'dev' },
         inputs: { n: '7', list: [1, 2, 3], obj: { a: 1, b: [true] } },
       },
     },
     {
-      id: IDS.E, startedAt: 5, end: { at: 5 },
+      id: IDS.E,
+      startedAt: 5,
+      end: { at: 5 },
       start: { op_name: opRef(entity, 'predict:v1'), trace_id: 'tr4' },
     },
   ];
@@ -110,7 +135,9 @@ function batchItems(project_id: string, calls: SeedCall[]): BatchItem[] {
 export async function seedCalls(client: WeftClient, entity: string): Promise<void> {
   const project_id = `${entity}/q`;
   const stray = (id: string): SeedCall => ({
-    id, startedAt: 1, start: { op_name: opRef(entity, 'predict:v1'), trace_id: 'tr9' },
+    id,
+    startedAt: 1,
+    start: { op_name: opRef(entity, 'predict:v1'), trace_id: 'tr9' },
   });
   await client.callUpsertBatch({ batch: batchItems(project_id, [...seed(entity), stray('call-9')]) });
   await client.callsDelete({ project_id, call_ids: ['call-9'] });

@@ -12,9 +12,19 @@ const P = 'acme/costs';
 const T0 = Date.UTC(2024, 0, 1) * 1000;
 
 const price = (id: string, over: Partial<PriceRecord> = {}): PriceRecord => ({
-  id, pricingLevel: 'project', pricingLevelId: P, providerId: 'default', llmId: 'my-model', effectiveDate: T0,
-  promptTokenCost: 0.001, completionTokenCost: 0.002, promptTokenCostUnit: 'USD', completionTokenCostUnit: 'USD',
-  createdBy: 'alice', createdAt: T0, ...over,
+  id,
+  pricingLevel: 'project',
+  pricingLevelId: P,
+  providerId: 'default',
+  llmId: 'my-model',
+  effectiveDate: T0,
+  promptTokenCost: 0.001,
+  completionTokenCost: 0.002,
+  promptTokenCostUnit: 'USD',
+  completionTokenCostUnit: 'USD',
+  createdBy: 'alice',
+  createdAt: T0,
+  ...over,
 });
 
 export function describeCostsConformance(open: OpenStore): void {
@@ -33,7 +43,10 @@ export function describeCostsConformance(open: OpenStore): void {
     afterAll(() => close());
 
     it('ships default prices for common models', async () => {
-      const prices = await store.costs.pricesFor({ projectId: 'acme/empty', llmIds: ['gpt-4o-mini', 'claude-3-5-sonnet-20241022', 'gemini-2.0-flash'] });
+      const prices = await store.costs.pricesFor({
+        projectId: 'acme/empty',
+        llmIds: ['gpt-4o-mini', 'claude-3-5-sonnet-20241022', 'gemini-2.0-flash'],
+      });
       expect(new Set(prices.map((p) => p.llmId))).toEqual(new Set(['gpt-4o-mini', 'claude-3-5-sonnet-20241022', 'gemini-2.0-flash']));
       expect(prices.every((p) => p.pricingLevel === 'default' && p.pricingLevelId === 'default')).toBe(true);
       expect(prices.find((p) => p.llmId === 'gpt-4o-mini')?.promptTokenCost).toBeCloseTo(0.15e-6, 12);
@@ -41,7 +54,10 @@ export function describeCostsConformance(open: OpenStore): void {
 
     it("finds the project's and the default prices of the asked models only", async () => {
       const prices = await store.costs.pricesFor({ projectId: P, llmIds: ['gpt-4o', 'my-model'] });
-      const project = prices.filter((p) => p.pricingLevel === 'project').map((p) => p.id).sort();
+      const project = prices
+        .filter((p) => p.pricingLevel === 'project')
+        .map((p) => p.id)
+        .sort();
       expect(project).toEqual(['p1', 'p2', 'p3']);
       expect(prices.some((p) => p.pricingLevel === 'default' && p.llmId === 'gpt-4o')).toBe(true);
       expect(prices.some((p) => p.llmId !== 'gpt-4o' && p.llmId !== 'my-model')).toBe(false);
@@ -51,8 +67,14 @@ export function describeCostsConformance(open: OpenStore): void {
       const rows = await store.costs.queryPrices({ projectId: P });
       expect(rows.map((r) => r.id)).toEqual(['p1', 'p2', 'p3']);
       expect(rows[0]).toEqual({
-        id: 'p1', llm_id: 'my-model', prompt_token_cost: 0.001, completion_token_cost: 0.002, prompt_token_cost_unit: 'USD',
-        completion_token_cost_unit: 'USD', effective_date: '2024-01-01T00:00:00Z', provider_id: 'default',
+        id: 'p1',
+        llm_id: 'my-model',
+        prompt_token_cost: 0.001,
+        completion_token_cost: 0.002,
+        prompt_token_cost_unit: 'USD',
+        completion_token_cost_unit: 'USD',
+        effective_date: '2024-01-01T00:00:00Z',
+        provider_id: 'default',
       });
     });
 

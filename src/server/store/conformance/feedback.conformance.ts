@@ -17,8 +17,19 @@ const ref = (call: string) => `weave:///${P}/call/${call}`;
 const row = (id: string, over: Partial<FeedbackWrite> & { payload?: unknown } = {}): FeedbackWrite => {
   const { payload = {}, ...rest } = over;
   return {
-    projectId: P, id, weaveRef: ref('c1'), wbUserId: 'alice', creator: null, createdAt: T0, feedbackType: 'custom',
-    payloadJson: JSON.stringify(payload), annotationRef: null, runnableRef: null, callRef: null, triggerRef: null, queueId: null,
+    projectId: P,
+    id,
+    weaveRef: ref('c1'),
+    wbUserId: 'alice',
+    creator: null,
+    createdAt: T0,
+    feedbackType: 'custom',
+    payloadJson: JSON.stringify(payload),
+    annotationRef: null,
+    runnableRef: null,
+    callRef: null,
+    triggerRef: null,
+    queueId: null,
     ...rest,
   };
 };
@@ -37,8 +48,18 @@ export function describeFeedbackConformance(open: OpenStore): void {
       await store.feedback.createFeedback([
         row('f1', { createdAt: T0 + 1, feedbackType: 'wandb.note.1', payload: { note: 'hello' }, creator: 'Ann' }),
         row('f2', { createdAt: T0 + 2, payload: { score: 5, ok: true, tag: 'b', nested: { list: [1, { x: 'y' }] } } }),
-        row('f3', { createdAt: T0 + 3, weaveRef: ref('c2'), payload: { score: 10, ok: false, tag: 'a' }, triggerRef: 'weave:///acme/fb/object/mon:v1' }),
-        row('f4', { createdAt: T0 + 4, weaveRef: ref('c2'), payload: { score: '7', tag: 'c' }, triggerRef: 'weave:///acme/fb/object/mon:v2' }),
+        row('f3', {
+          createdAt: T0 + 3,
+          weaveRef: ref('c2'),
+          payload: { score: 10, ok: false, tag: 'a' },
+          triggerRef: 'weave:///acme/fb/object/mon:v1',
+        }),
+        row('f4', {
+          createdAt: T0 + 4,
+          weaveRef: ref('c2'),
+          payload: { score: '7', tag: 'c' },
+          triggerRef: 'weave:///acme/fb/object/mon:v2',
+        }),
         row('other', { projectId: 'acme/elsewhere', createdAt: T0 + 5 }),
       ]);
     });
@@ -48,14 +69,28 @@ export function describeFeedbackConformance(open: OpenStore): void {
       const rows = await store.feedback.queryFeedback({ projectId: P });
       expect(rows.map((r) => r.id)).toEqual(['f1', 'f2', 'f3', 'f4']);
       expect(rows[0]).toEqual({
-        id: 'f1', project_id: P, weave_ref: ref('c1'), wb_user_id: 'alice', creator: 'Ann', created_at: '2024-01-01T00:00:00.000001Z',
-        feedback_type: 'wandb.note.1', payload: { note: 'hello' }, annotation_ref: null, runnable_ref: null, call_ref: null,
-        trigger_ref: null, queue_id: null,
+        id: 'f1',
+        project_id: P,
+        weave_ref: ref('c1'),
+        wb_user_id: 'alice',
+        creator: 'Ann',
+        created_at: '2024-01-01T00:00:00.000001Z',
+        feedback_type: 'wandb.note.1',
+        payload: { note: 'hello' },
+        annotation_ref: null,
+        runnable_ref: null,
+        call_ref: null,
+        trigger_ref: null,
+        queue_id: null,
       });
     });
 
     it('selects payload paths with their JSON types', async () => {
-      const rows = await store.feedback.queryFeedback({ projectId: P, fields: ['id', 'payload.score', 'payload.nested.list.1', 'payload.missing'], query: eq('id', 'f2') });
+      const rows = await store.feedback.queryFeedback({
+        projectId: P,
+        fields: ['id', 'payload.score', 'payload.nested.list.1', 'payload.missing'],
+        query: eq('id', 'f2'),
+      });
       expect(rows).toEqual([{ id: 'f2', 'payload.score': 5, 'payload.nested.list.1': { x: 'y' }, 'payload.missing': null }]);
     });
 
@@ -67,7 +102,11 @@ export function describeFeedbackConformance(open: OpenStore): void {
       ['a missing payload key', eq('payload.ok', null), ['f1', 'f4']],
       ['a datetime', { $expr: { $gt: [{ $getField: 'created_at' }, { $literal: '2024-01-01T00:00:00.000002Z' }] } }, ['f3', 'f4']],
       ['$in on a column', { $expr: { $in: [{ $getField: 'id' }, [{ $literal: 'f1' }, { $literal: 'f4' }]] } }, ['f1', 'f4']],
-      ['$contains, case-insensitive', { $expr: { $contains: { input: { $getField: 'payload.note' }, substr: { $literal: 'ELL' }, case_insensitive: true } } }, ['f1']],
+      [
+        '$contains, case-insensitive',
+        { $expr: { $contains: { input: { $getField: 'payload.note' }, substr: { $literal: 'ELL' }, case_insensitive: true } } },
+        ['f1'],
+      ],
       ['$not and $and', { $expr: { $and: [{ $not: [eq('payload.tag', 'a').$expr] }, eq('weave_ref', ref('c2')).$expr] } }, ['f4']],
     ];
     for (const [what, query, expected] of cases) {

@@ -22,7 +22,13 @@ export function describeFilesConformance(open: OpenStore): void {
     };
 
     it('returns the chunks in order', async () => {
-      await store.files.createFile({ projectId: 'e/f', digest: 'abc', name: 'a.txt', chunks: [bytes('hel'), bytes('lo '), bytes('world')], createdAt: 1 });
+      await store.files.createFile({
+        projectId: 'e/f',
+        digest: 'abc',
+        name: 'a.txt',
+        chunks: [bytes('hel'), bytes('lo '), bytes('world')],
+        createdAt: 1,
+      });
       expect(await read('e/f', 'abc')).toBe('hello world');
       expect(await store.files.fileSize({ projectId: 'e/f', digest: 'abc' })).toBe(11);
     });

@@ -37,7 +37,10 @@ export function describeObjectsConformance(open: OpenStore): void {
       const [a, b] = [write('e/p1', 'obj'), write('e/p1', 'obj')];
       await store.objects.createObject(a);
       await store.objects.createObject(b);
-      expect(await versions('e/p1', 'obj')).toEqual([[0, false], [1, true]]);
+      expect(await versions('e/p1', 'obj')).toEqual([
+        [0, false],
+        [1, true],
+      ]);
       const read = await store.objects.readObject({ projectId: 'e/p1', objectId: 'obj', version: { digest: a.digest } });
       expect(read).toMatchObject({ valJson: a.valJson, versionIndex: 0, isLatest: false, deletedAt: null, tags: [], aliases: [] });
     });
@@ -47,7 +50,10 @@ export function describeObjectsConformance(open: OpenStore): void {
       await store.objects.createObject(a);
       await store.objects.createObject(write('e/p2', 'obj'));
       await store.objects.createObject({ ...a, createdAt: a.createdAt + 99 });
-      expect(await versions('e/p2', 'obj')).toEqual([[0, false], [1, true]]);
+      expect(await versions('e/p2', 'obj')).toEqual([
+        [0, false],
+        [1, true],
+      ]);
     });
 
     it('reads a version by digest, index, latest or alias, and answers null for unknown ones', async () => {
@@ -68,7 +74,12 @@ export function describeObjectsConformance(open: OpenStore): void {
     it('metadataOnly leaves the value out', async () => {
       const a = write('e/p4', 'obj');
       await store.objects.createObject(a);
-      const read = await store.objects.readObject({ projectId: 'e/p4', objectId: 'obj', version: { digest: a.digest }, metadataOnly: true });
+      const read = await store.objects.readObject({
+        projectId: 'e/p4',
+        objectId: 'obj',
+        version: { digest: a.digest },
+        metadataOnly: true,
+      });
       expect(read?.valJson).toBeNull();
     });
 
@@ -76,7 +87,10 @@ export function describeObjectsConformance(open: OpenStore): void {
       const [a, b, c] = [write('e/p5', 'obj'), write('e/p5', 'obj'), write('e/p5', 'obj')];
       for (const w of [a, b, c]) await store.objects.createObject(w);
       expect(await store.objects.deleteObjects({ projectId: 'e/p5', objectId: 'obj', digests: [c.digest], deletedAt: 42 })).toBe(1);
-      expect(await versions('e/p5', 'obj')).toEqual([[0, false], [1, true]]);
+      expect(await versions('e/p5', 'obj')).toEqual([
+        [0, false],
+        [1, true],
+      ]);
       const gone = await store.objects.readObject({ projectId: 'e/p5', objectId: 'obj', version: { digest: c.digest } });
       expect(gone).toMatchObject({ deletedAt: 42, isLatest: false });
       expect(await store.objects.deleteObjects({ projectId: 'e/p5', objectId: 'obj', digests: [c.digest], deletedAt: 43 })).toBe(0);
@@ -90,7 +104,10 @@ export function describeObjectsConformance(open: OpenStore): void {
       await store.objects.createObject({ ...a, createdAt: b.createdAt + 1 });
       const revived = await store.objects.readObject({ projectId: 'e/p6', objectId: 'obj', version: { digest: a.digest } });
       expect(revived).toMatchObject({ deletedAt: null, isLatest: true, versionIndex: 2 });
-      expect(await versions('e/p6', 'obj')).toEqual([[1, false], [2, true]]);
+      expect(await versions('e/p6', 'obj')).toEqual([
+        [1, false],
+        [2, true],
+      ]);
     });
 
     it('deleting every version leaves none latest', async () => {
@@ -148,7 +165,8 @@ export function describeObjectsConformance(open: OpenStore): void {
       await store.objects.setAliases({ ...key, digest: b.digest, aliases: ['prod'], createdAt: 2 });
       expect((await store.objects.readObject({ ...key, version: { digest: a.digest } }))?.aliases).toEqual(['stable']);
       expect((await store.objects.readObject({ ...key, version: { digest: b.digest } }))?.aliases).toEqual(['prod']);
-      const named = async (aliases: string[]) => (await store.objects.queryObjects({ projectId: 'e/a', filter: { aliases } })).map((o) => o.digest);
+      const named = async (aliases: string[]) =>
+        (await store.objects.queryObjects({ projectId: 'e/a', filter: { aliases } })).map((o) => o.digest);
       expect(await named(['stable'])).toEqual([a.digest]);
       expect(await named(['latest', 'stable'])).toEqual([a.digest, b.digest]);
       await store.objects.removeAliases({ ...key, aliases: ['stable', 'absent'] });

@@ -22,12 +22,34 @@ const SEC = 1_000_000;
 const OPS = ['op-a', 'weave:///acme/stats/op/llm:v1', 'weave:///acme/stats/op/llm:v2'];
 
 const start = (id: string, startedAt: number, opName = OPS[0]!, parentId: string | null = null): CallStartWrite => ({
-  kind: 'start', projectId: P, id, traceId: `t-${parentId ?? id}`, parentId, threadId: null, turnId: null, opName, displayName: null,
-  startedAt, attributesJson: '{}', inputsJson: '{}', otelDumpJson: null, inputRefs: [], wbUserId: 'u', wbRunId: null, wbRunStep: null,
+  kind: 'start',
+  projectId: P,
+  id,
+  traceId: `t-${parentId ?? id}`,
+  parentId,
+  threadId: null,
+  turnId: null,
+  opName,
+  displayName: null,
+  startedAt,
+  attributesJson: '{}',
+  inputsJson: '{}',
+  otelDumpJson: null,
+  inputRefs: [],
+  wbUserId: 'u',
+  wbRunId: null,
+  wbRunStep: null,
 });
 const end = (id: string, endedAt: number, o: { exception?: string; usage?: Record<string, unknown> } = {}): CallEndWrite => ({
-  kind: 'end', projectId: P, id, endedAt, exception: o.exception ?? null, outputJson: null,
-  summaryJson: JSON.stringify(o.usage ? { usage: o.usage } : {}), outputRefs: [], wbRunStepEnd: null,
+  kind: 'end',
+  projectId: P,
+  id,
+  endedAt,
+  exception: o.exception ?? null,
+  outputJson: null,
+  summaryJson: JSON.stringify(o.usage ? { usage: o.usage } : {}),
+  outputRefs: [],
+  wbRunStepEnd: null,
 });
 /** Usage with the odd shapes SDKs send: other key names, fractions, strings, non-objects. */
 const usage = (i: number) => ({
@@ -47,12 +69,28 @@ interface CellTotals {
   usage: Record<string, number[]>;
 }
 
-const emptyTotals = (): CellTotals & { hist: Histogram } => ({ count: 0, errors: 0, latencyCount: 0, latencySum: 0, min: null, max: null, p90: null, usage: {}, hist: new Map() });
+const emptyTotals = (): CellTotals & { hist: Histogram } => ({
+  count: 0,
+  errors: 0,
+  latencyCount: 0,
+  latencySum: 0,
+  min: null,
+  max: null,
+  p90: null,
+  usage: {},
+  hist: new Map(),
+});
 
 /** Per cell of `width`, from the facts: what the rollup must hold. */
 async function expectedCells(store: Store, opNames: string[] | null, width: number): Promise<Map<number, CellTotals>> {
   const out = new Map<number, CellTotals & { hist: Histogram }>();
-  for await (const f of store.stats.callFacts({ projectId: P, filter: opNames ? { op_names: opNames } : null, from: 0, to: T0 * 2, withUsage: true })) {
+  for await (const f of store.stats.callFacts({
+    projectId: P,
+    filter: opNames ? { op_names: opNames } : null,
+    from: 0,
+    to: T0 * 2,
+    withUsage: true,
+  })) {
     const cell = Math.floor(f.startedAt / width);
     const t = out.get(cell) ?? emptyTotals();
     out.set(cell, t);
@@ -67,7 +105,15 @@ async function expectedCells(store: Store, opNames: string[] | null, width: numb
     }
     for (const e of usageEntries(f.usageJson)) {
       const u = (t.usage[e.model] ??= [0, 0, 0, 0, 0, 0, 0]);
-      [1, e.inputTokens, e.outputTokens, e.totalTokens ?? 0, e.totalTokens === null ? 0 : 1, e.cacheReadInputTokens, e.cacheCreationInputTokens].forEach((v, i) => (u[i]! += v));
+      [
+        1,
+        e.inputTokens,
+        e.outputTokens,
+        e.totalTokens ?? 0,
+        e.totalTokens === null ? 0 : 1,
+        e.cacheReadInputTokens,
+        e.cacheCreationInputTokens,
+      ].forEach((v, i) => (u[i]! += v));
     }
   }
   return finish(out);
@@ -75,7 +121,14 @@ async function expectedCells(store: Store, opNames: string[] | null, width: numb
 
 /** Per cell of `width`, from the rollup (summed over ops). */
 async function rollupTotals(store: Store, opNames: string[] | null, width: RollupWidth): Promise<Map<number, CellTotals> | null> {
-  const cells = await store.stats.rollupCells({ projectId: P, opNames, width, fromCell: 0, toCell: Math.ceil((T0 * 2) / width), withUsage: true });
+  const cells = await store.stats.rollupCells({
+    projectId: P,
+    opNames,
+    width,
+    fromCell: 0,
+    toCell: Math.ceil((T0 * 2) / width),
+    withUsage: true,
+  });
   if (!cells) return null;
   const out = new Map<number, CellTotals & { hist: Histogram }>();
   for (const c of cells.calls) {
@@ -90,7 +143,15 @@ async function rollupTotals(store: Store, opNames: string[] | null, width: Rollu
     if (c.latencyHist) mergeEncodedHistogram(t.hist, c.latencyHist);
   }
   for (const u of cells.usage) {
-    out.get(u.cell)!.usage[u.model] = [u.entries, u.inputTokens, u.outputTokens, u.totalTokens, u.totalTokensCount, u.cacheReadInputTokens, u.cacheCreationInputTokens];
+    out.get(u.cell)!.usage[u.model] = [
+      u.entries,
+      u.inputTokens,
+      u.outputTokens,
+      u.totalTokens,
+      u.totalTokensCount,
+      u.cacheReadInputTokens,
+      u.cacheCreationInputTokens,
+    ];
   }
   return finish(out);
 }
@@ -128,7 +189,8 @@ export function describeStatsConformance(open: OpenStore): void {
 
     it('sees visible calls only, by start time, with the calls filter', async () => {
       await store.calls.writeCalls([
-        start('f1', T0 + 1 * SEC), end('f1', T0 + 1 * SEC + 1500_999, { exception: 'boom', usage: usage(1) }),
+        start('f1', T0 + 1 * SEC),
+        end('f1', T0 + 1 * SEC + 1500_999, { exception: 'boom', usage: usage(1) }),
         start('f2', T0 + 2 * SEC, OPS[1]),
         end('f3', T0 + 3 * SEC), // its start never arrives: invisible
       ]);
@@ -136,7 +198,14 @@ export function describeStatsConformance(open: OpenStore): void {
       for await (const f of store.stats.callFacts({ projectId: P, from: T0, to: T0 + 2 * SEC, withUsage: true })) facts.push(f);
       expect(facts).toEqual([{ startedAt: T0 + SEC, latencyMs: 1500, failed: true, usageJson: JSON.stringify(usage(1)) }]);
       const filtered = [];
-      for await (const f of store.stats.callFacts({ projectId: P, filter: { op_names: ['weave:///acme/stats/op/llm:*'] }, from: T0, to: T0 + 10 * SEC, withUsage: false })) filtered.push(f);
+      for await (const f of store.stats.callFacts({
+        projectId: P,
+        filter: { op_names: ['weave:///acme/stats/op/llm:*'] },
+        from: T0,
+        to: T0 + 10 * SEC,
+        withUsage: false,
+      }))
+        filtered.push(f);
       expect(filtered).toEqual([{ startedAt: T0 + 2 * SEC, latencyMs: null, failed: false, usageJson: null }]);
       await store.calls.deleteCalls({ projectId: P, ids: ['f1', 'f2'], deletedAt: T0 });
       await expectRollupMatchesFacts(store);
@@ -147,7 +216,10 @@ export function describeStatsConformance(open: OpenStore): void {
       const writes = [];
       for (let i = 0; i < 90; i++) {
         const at = T0 + i * 7 * SEC;
-        writes.push(start(`c${i}`, at, OPS[i % 3]), end(`c${i}`, at + rng.int(1, 4000) * 1000, { exception: i % 7 ? undefined : 'x', usage: usage(i) }));
+        writes.push(
+          start(`c${i}`, at, OPS[i % 3]),
+          end(`c${i}`, at + rng.int(1, 4000) * 1000, { exception: i % 7 ? undefined : 'x', usage: usage(i) }),
+        );
       }
       await store.calls.writeCalls(writes);
       await expectRollupMatchesFacts(store);
@@ -172,7 +244,13 @@ export function describeStatsConformance(open: OpenStore): void {
       await store.calls.deleteCalls({ projectId: P, ids: ['early', ...Array.from({ length: 43 }, (_, i) => `c${i}`)], deletedAt: T0 });
       await expectRollupMatchesFacts(store);
       const width = ROLLUP_WIDTHS[1];
-      const gone = await store.stats.rollupCells({ projectId: P, width, fromCell: Math.floor(T0 / width), toCell: Math.floor(T0 / width) + 1, withUsage: true });
+      const gone = await store.stats.rollupCells({
+        projectId: P,
+        width,
+        fromCell: Math.floor(T0 / width),
+        toCell: Math.floor(T0 / width) + 1,
+        withUsage: true,
+      });
       if (gone) expect(gone).toEqual({ calls: [], usage: [] });
     });
 
@@ -184,19 +262,35 @@ export function describeStatsConformance(open: OpenStore): void {
       for (let i = 0; i < 3_000; i++) {
         const at = base + rng.int(0, 4 * DAY);
         const model = rng.pick(['gpt-4o-mini', 'my-model']);
-        writes.push(start(`s${i}`, at, rng.pick(OPS)), end(`s${i}`, at + Math.round(rng.logRange(5, 60_000)) * 1000, {
-          exception: rng.chance(0.1) ? 'e' : undefined,
-          usage: { [model]: { prompt_tokens: rng.int(1, 900), completion_tokens: rng.int(1, 300) } },
-        }));
+        writes.push(
+          start(`s${i}`, at, rng.pick(OPS)),
+          end(`s${i}`, at + Math.round(rng.logRange(5, 60_000)) * 1000, {
+            exception: rng.chance(0.1) ? 'e' : undefined,
+            usage: { [model]: { prompt_tokens: rng.int(1, 900), completion_tokens: rng.int(1, 300) } },
+          }),
+        );
       }
       for (let i = 0; i < writes.length; i += 1000) await store.calls.writeCalls(writes.slice(i, i + 1000));
-      await store.costs.createPrices([{
-        id: 'price-mid', pricingLevel: 'project', pricingLevelId: P, providerId: 'default', llmId: 'my-model',
-        effectiveDate: base + DAY + 123 * SEC, promptTokenCost: 2e-6, completionTokenCost: 5e-6,
-        promptTokenCostUnit: 'USD', completionTokenCostUnit: 'USD', createdBy: 'u', createdAt: base,
-      }]);
+      await store.costs.createPrices([
+        {
+          id: 'price-mid',
+          pricingLevel: 'project',
+          pricingLevelId: P,
+          providerId: 'default',
+          llmId: 'my-model',
+          effectiveDate: base + DAY + 123 * SEC,
+          promptTokenCost: 2e-6,
+          completionTokenCost: 5e-6,
+          promptTokenCostUnit: 'USD',
+          completionTokenCostUnit: 'USD',
+          createdBy: 'u',
+          createdAt: base,
+        },
+      ]);
       const req = (over: Partial<CallStatsReq>): CallStatsReq => ({
-        project_id: P, start: new Date(base / 1000 + 137_000).toISOString(), end: new Date((base + 4 * DAY) / 1000).toISOString(),
+        project_id: P,
+        start: new Date(base / 1000 + 137_000).toISOString(),
+        end: new Date((base + 4 * DAY) / 1000).toISOString(),
         call_metrics: [
           { metric: 'latency_ms', aggregations: ['sum', 'avg', 'min', 'max', 'count'], percentiles: [50, 95, 99, 99.5] },
           { metric: 'call_count' },
@@ -205,7 +299,8 @@ export function describeStatsConformance(open: OpenStore): void {
         usage_metrics: [
           { metric: 'input_tokens', aggregations: ['sum', 'avg', 'count'] },
           { metric: 'total_tokens', aggregations: ['sum', 'count'] },
-          { metric: 'total_cost' }, { metric: 'input_cost', aggregations: ['sum', 'avg'] },
+          { metric: 'total_cost' },
+          { metric: 'input_cost', aggregations: ['sum', 'avg'] },
         ],
         ...over,
       });

@@ -50,18 +50,48 @@ export function describeTablesConformance(open: OpenStore): void {
     });
 
     it('sorts by JSON paths, ties in table order', async () => {
-      const rows = await collect({ projectId: 'e/big', digest: 'big', sortBy: [{ path: ['group'], direction: 'desc' }, { path: ['i'], direction: 'desc' }], limit: 3 });
+      const rows = await collect({
+        projectId: 'e/big',
+        digest: 'big',
+        sortBy: [
+          { path: ['group'], direction: 'desc' },
+          { path: ['i'], direction: 'desc' },
+        ],
+        limit: 3,
+      });
       expect(rows.map((r) => r.originalIndex)).toEqual([2498, 2495, 2492]);
-      const byGroup = await collect({ projectId: 'e/big', digest: 'big', sortBy: [{ path: ['group'], direction: 'asc' }], offset: 1, limit: 2 });
+      const byGroup = await collect({
+        projectId: 'e/big',
+        digest: 'big',
+        sortBy: [{ path: ['group'], direction: 'asc' }],
+        offset: 1,
+        limit: 2,
+      });
       expect(byGroup.map((r) => r.originalIndex)).toEqual([3, 6]);
     });
 
     it('stores a repeated row once and keeps each position', async () => {
       const [a, b] = [row(1), row(2)];
-      await store.tables.createTable({ projectId: 'e/dup', digest: 't', rowDigests: [a.digest, b.digest, a.digest], rows: [a, b, a], createdAt: 1 });
-      await store.tables.createTable({ projectId: 'e/dup', digest: 't', rowDigests: [a.digest, b.digest, a.digest], rows: [a, b, a], createdAt: 2 });
+      await store.tables.createTable({
+        projectId: 'e/dup',
+        digest: 't',
+        rowDigests: [a.digest, b.digest, a.digest],
+        rows: [a, b, a],
+        createdAt: 1,
+      });
+      await store.tables.createTable({
+        projectId: 'e/dup',
+        digest: 't',
+        rowDigests: [a.digest, b.digest, a.digest],
+        rows: [a, b, a],
+        createdAt: 2,
+      });
       const rows = await collect({ projectId: 'e/dup', digest: 't' });
-      expect(rows.map((r) => [r.digest, r.originalIndex])).toEqual([[a.digest, 0], [b.digest, 1], [a.digest, 2]]);
+      expect(rows.map((r) => [r.digest, r.originalIndex])).toEqual([
+        [a.digest, 0],
+        [b.digest, 1],
+        [a.digest, 2],
+      ]);
       expect(await store.tables.readRows({ projectId: 'e/dup', digests: [b.digest, 'unknown'] })).toEqual(new Map([[b.digest, b.valJson]]));
     });
 
@@ -74,7 +104,9 @@ export function describeTablesConformance(open: OpenStore): void {
     it('counts rows and sizes known tables only, scoped to the project', async () => {
       const stats = await store.tables.tableStats({ projectId: 'e/dup', digests: ['t', 'nope'], includeStorageSize: true });
       expect(stats).toEqual([{ digest: 't', count: 3, storageSizeBytes: 2 * row(1).valJson.length + row(2).valJson.length }]);
-      expect(await store.tables.tableStats({ projectId: 'e/dup', digests: ['t'], includeStorageSize: false })).toEqual([{ digest: 't', count: 3, storageSizeBytes: null }]);
+      expect(await store.tables.tableStats({ projectId: 'e/dup', digests: ['t'], includeStorageSize: false })).toEqual([
+        { digest: 't', count: 3, storageSizeBytes: null },
+      ]);
       expect(await store.tables.tableStats({ projectId: 'e/other', digests: ['t'], includeStorageSize: false })).toEqual([]);
       expect(await collect({ projectId: 'e/other', digest: 't' })).toEqual([]);
     });

@@ -12,13 +12,39 @@ const P = 'acme/tx';
 const T0 = Date.UTC(2024, 0, 1) * 1000;
 
 const start = (id: string): CallStartWrite => ({
-  kind: 'start', projectId: P, id, traceId: id, parentId: null, threadId: null, turnId: null, opName: 'op', displayName: null,
-  startedAt: T0, attributesJson: '{}', inputsJson: '{}', otelDumpJson: null, inputRefs: [], wbUserId: 'alice', wbRunId: null, wbRunStep: null,
+  kind: 'start',
+  projectId: P,
+  id,
+  traceId: id,
+  parentId: null,
+  threadId: null,
+  turnId: null,
+  opName: 'op',
+  displayName: null,
+  startedAt: T0,
+  attributesJson: '{}',
+  inputsJson: '{}',
+  otelDumpJson: null,
+  inputRefs: [],
+  wbUserId: 'alice',
+  wbRunId: null,
+  wbRunStep: null,
 });
 
 const feedback = (id: string, weaveRef: string): FeedbackWrite => ({
-  projectId: P, id, weaveRef, wbUserId: 'alice', creator: null, createdAt: T0, feedbackType: 'custom', payloadJson: '{}',
-  annotationRef: null, runnableRef: null, callRef: null, triggerRef: null, queueId: null,
+  projectId: P,
+  id,
+  weaveRef,
+  wbUserId: 'alice',
+  creator: null,
+  createdAt: T0,
+  feedbackType: 'custom',
+  payloadJson: '{}',
+  annotationRef: null,
+  runnableRef: null,
+  callRef: null,
+  triggerRef: null,
+  queueId: null,
 });
 
 export function describeTransactionConformance(open: OpenStore): void {

@@ -42,12 +42,14 @@ export class SqliteDatabase {
     const current = this.writer.pragma('user_version', { simple: true }) as number;
     for (const m of migrations) {
       if (m.version <= current) continue;
-      this.writer.transaction(() => {
-        // Re-checked under the write lock: another process may have migrated meanwhile.
-        if ((this.writer.pragma('user_version', { simple: true }) as number) >= m.version) return;
-        this.writer.exec(m.sql);
-        this.writer.pragma(`user_version = ${m.version}`);
-      }).immediate();
+      this.writer
+        .transaction(() => {
+          // Re-checked under the write lock: another process may have migrated meanwhile.
+          if ((this.writer.pragma('user_version', { simple: true }) as number) >= m.version) return;
+          this.writer.exec(m.sql);
+          this.writer.pragma(`user_version = ${m.version}`);
+        })
+        .immediate();
     }
   }
 
@@ -88,10 +90,12 @@ export class SqliteDatabase {
     const state: { failure?: { err: unknown } } = {};
     this.#atomic = state;
     try {
-      this.writer.transaction(() => {
-        fn();
-        if (state.failure) throw state.failure.err;
-      }).immediate();
+      this.writer
+        .transaction(() => {
+          fn();
+          if (state.failure) throw state.failure.err;
+        })
+        .immediate();
     } finally {
       this.#atomic = null;
     }

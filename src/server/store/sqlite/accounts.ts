@@ -66,7 +66,11 @@ export class SqliteAccountsStore implements AccountsStore {
 
   async createApiKey(key: Omit<ApiKeyRecord, 'revokedAt'>): Promise<void> {
     this.#db.run('INSERT INTO api_keys (key_id, username, key_hash, name, created_at) VALUES (?, ?, ?, ?, ?)', [
-      key.keyId, key.username, key.keyHash, key.name, key.createdAt,
+      key.keyId,
+      key.username,
+      key.keyHash,
+      key.name,
+      key.createdAt,
     ]);
   }
 

@@ -71,8 +71,7 @@ const marks = (n: string[]) => n.map(() => '?').join(', ');
  * `n` UUIDv7s of one millisecond, sorted: items added together keep the request's order under
  * the `id` tiebreak, since they share a creation time.
  */
-const orderedIds = (n: number, micros: number) =>
-  Array.from({ length: n }, () => uuidv7(Math.floor(micros / 1000))).sort();
+const orderedIds = (n: number, micros: number) => Array.from({ length: n }, () => uuidv7(Math.floor(micros / 1000))).sort();
 
 export class SqliteAnnotationQueuesStore implements AnnotationQueuesStore {
   readonly #db: SqliteDatabase;
@@ -87,8 +86,15 @@ export class SqliteAnnotationQueuesStore implements AnnotationQueuesStore {
         `INSERT INTO annotation_queues (project_id, id, name, description, scorer_refs, display_fields, created_by, created_at, updated_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         [
-          q.projectId, q.id, q.name, q.description, JSON.stringify(q.scorerRefs), q.displayFields && JSON.stringify(q.displayFields),
-          q.createdBy, q.createdAt, q.updatedAt,
+          q.projectId,
+          q.id,
+          q.name,
+          q.description,
+          JSON.stringify(q.scorerRefs),
+          q.displayFields && JSON.stringify(q.displayFields),
+          q.createdBy,
+          q.createdAt,
+          q.updatedAt,
         ],
       );
     });
@@ -130,7 +136,11 @@ export class SqliteAnnotationQueuesStore implements AnnotationQueuesStore {
         sets.push(`${column} = ?`);
         params.push(value);
       }
-      this.#db.run(`UPDATE annotation_queues SET ${sets.join(', ')} WHERE project_id = ? AND id = ?`, [...params, req.projectId, req.queueId]);
+      this.#db.run(`UPDATE annotation_queues SET ${sets.join(', ')} WHERE project_id = ? AND id = ?`, [
+        ...params,
+        req.projectId,
+        req.queueId,
+      ]);
       return this.#liveQueue(req.projectId, req.queueId);
     });
   }
@@ -140,7 +150,10 @@ export class SqliteAnnotationQueuesStore implements AnnotationQueuesStore {
       const queue = this.#liveQueue(req.projectId, req.queueId);
       if (!queue) return null;
       this.#db.run('UPDATE annotation_queues SET deleted_at = ?, updated_at = ? WHERE project_id = ? AND id = ?', [
-        req.deletedAt, req.deletedAt, req.projectId, req.queueId,
+        req.deletedAt,
+        req.deletedAt,
+        req.projectId,
+        req.queueId,
       ]);
       return { ...queue, updatedAt: req.deletedAt, deletedAt: req.deletedAt };
     });
@@ -184,8 +197,21 @@ export class SqliteAnnotationQueuesStore implements AnnotationQueuesStore {
       const displayFields = JSON.stringify(req.displayFields);
       fresh.forEach((callId, i) => {
         const call = calls.get(callId)!;
-        insert.run(req.projectId, ids[i], req.queueId, callId, call.started_at, call.ended_at, call.op_name ?? '', call.trace_id ?? '',
-          displayFields, req.addedBy, req.addedBy, req.createdAt, req.createdAt);
+        insert.run(
+          req.projectId,
+          ids[i],
+          req.queueId,
+          callId,
+          call.started_at,
+          call.ended_at,
+          call.op_name ?? '',
+          call.trace_id ?? '',
+          displayFields,
+          req.addedBy,
+          req.addedBy,
+          req.createdAt,
+          req.createdAt,
+        );
       });
       return { added: fresh.length, duplicates: queued.size };
     });
@@ -210,7 +236,8 @@ export class SqliteAnnotationQueuesStore implements AnnotationQueuesStore {
         // Strictly after every record of the item, so this write is "the latest" even when
         // two annotators act within the same millisecond.
         const { latest } = this.#db.get<{ latest: number | null }>(
-          'SELECT MAX(updated_at) AS latest FROM annotator_queue_items_progress WHERE project_id = ? AND queue_item_id = ?', key,
+          'SELECT MAX(updated_at) AS latest FROM annotator_queue_items_progress WHERE project_id = ? AND queue_item_id = ?',
+          key,
         )!;
         const at = Math.max(req.now, (latest ?? 0) + 1);
         this.#db.run(

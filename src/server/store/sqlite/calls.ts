@@ -8,8 +8,21 @@ import { refreshStatsRollup } from './statsRollup.js';
 import { refreshDirtyThreads } from './threads.js';
 
 const START_COLUMNS = [
-  'trace_id', 'parent_id', 'thread_id', 'turn_id', 'op_name', 'op_base_name', 'display_name',
-  'started_at', 'attributes', 'inputs', 'otel_dump', 'input_refs', 'wb_user_id', 'wb_run_id', 'wb_run_step',
+  'trace_id',
+  'parent_id',
+  'thread_id',
+  'turn_id',
+  'op_name',
+  'op_base_name',
+  'display_name',
+  'started_at',
+  'attributes',
+  'inputs',
+  'otel_dump',
+  'input_refs',
+  'wb_user_id',
+  'wb_run_id',
+  'wb_run_step',
 ];
 const END_COLUMNS = ['ended_at', 'exception', 'output', 'summary', 'output_refs', 'wb_run_step_end'];
 
@@ -35,13 +48,23 @@ const PROJECT_SQL = 'INSERT OR IGNORE INTO projects (project_id, entity, created
 const refs = (list: string[]): string | null => (list.length ? JSON.stringify(list) : null);
 
 const startValues = (w: CallStartWrite) => [
-  w.traceId, w.parentId, w.threadId, w.turnId, w.opName, opDisplayName(w.opName), w.displayName,
-  w.startedAt, w.attributesJson, w.inputsJson, w.otelDumpJson, refs(w.inputRefs), w.wbUserId,
-  w.wbRunId, w.wbRunStep,
+  w.traceId,
+  w.parentId,
+  w.threadId,
+  w.turnId,
+  w.opName,
+  opDisplayName(w.opName),
+  w.displayName,
+  w.startedAt,
+  w.attributesJson,
+  w.inputsJson,
+  w.otelDumpJson,
+  refs(w.inputRefs),
+  w.wbUserId,
+  w.wbRunId,
+  w.wbRunStep,
 ];
-const endValues = (w: CallEndWrite) => [
-  w.endedAt, w.exception, w.outputJson, w.summaryJson, refs(w.outputRefs), w.wbRunStepEnd,
-];
+const endValues = (w: CallEndWrite) => [w.endedAt, w.exception, w.outputJson, w.summaryJson, refs(w.outputRefs), w.wbRunStepEnd];
 
 export class SqliteCallsStore implements CallsStore {
   readonly #db: SqliteDatabase;
@@ -79,7 +102,12 @@ export class SqliteCallsStore implements CallsStore {
     });
   }
 
-  async readCall(req: { projectId: string; id: string; includeStorageSize?: boolean; includeTotalStorageSize?: boolean }): Promise<CallRecord | null> {
+  async readCall(req: {
+    projectId: string;
+    id: string;
+    includeStorageSize?: boolean;
+    includeTotalStorageSize?: boolean;
+  }): Promise<CallRecord | null> {
     const extra = [
       req.includeStorageSize ? `, ${storageSizeSql()} AS storage_size_bytes` : '',
       req.includeTotalStorageSize ? `, ${TOTAL_STORAGE_SIZE_SQL} AS total_storage_size_bytes` : '',

@@ -25,8 +25,16 @@
 import type { Operand, Operation } from '../../../contract/common.js';
 import { BadRequestError, ForbiddenError } from '../../http/errors.js';
 import {
-  jsonExists, jsonNumber, jsonPath, jsonText, param, raw, splitFieldPath, sql,
-  type ColumnField, type JsonField,
+  jsonExists,
+  jsonNumber,
+  jsonPath,
+  jsonText,
+  param,
+  raw,
+  splitFieldPath,
+  sql,
+  type ColumnField,
+  type JsonField,
 } from './callsFields.js';
 import type { SqlFragment } from './callsQuery.js';
 
@@ -61,9 +69,7 @@ export function resolveFeedbackField(path: string): FeedbackField {
 
 /** The feedback rows of the call being filtered, of one type or of every type. */
 function rowsOf(feedbackType: string | null): SqlFragment {
-  const base = raw(
-    "fb.project_id = calls.project_id AND fb.weave_ref = 'weave:///' || calls.project_id || '/call/' || calls.id",
-  );
+  const base = raw("fb.project_id = calls.project_id AND fb.weave_ref = 'weave:///' || calls.project_id || '/call/' || calls.id");
   return feedbackType === null ? base : sql`${base} AND fb.feedback_type = ${param(feedbackType)}`;
 }
 
@@ -168,9 +174,5 @@ export function feedbackSortKeys(f: FeedbackField, direction: 'ASC' | 'DESC'): S
   const newest = (view: SqlFragment) =>
     sql`(SELECT ${view} FROM feedback fb WHERE ${rowsOf(f.feedbackType)} AND ${has} ORDER BY fb.created_at DESC, fb.id DESC LIMIT 1)`;
   if (f.target.kind === 'column') return [sql`${newest(raw(f.target.sql))} ${dir}`];
-  return [
-    sql`${exists(f.feedbackType, has)} DESC`,
-    sql`${newest(jsonNumber(f.target))} ${dir}`,
-    sql`${newest(jsonText(f.target))} ${dir}`,
-  ];
+  return [sql`${exists(f.feedbackType, has)} DESC`, sql`${newest(jsonNumber(f.target))} ${dir}`, sql`${newest(jsonText(f.target))} ${dir}`];
 }

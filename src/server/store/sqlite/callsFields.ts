@@ -102,9 +102,7 @@ export function splitFieldPath(path: string): string[] {
  * `\u0022` and `\` is doubled.
  */
 export function jsonPath(parts: string[]): string {
-  const steps = parts.map((p) =>
-    /^\d+$/.test(p) ? `[${p}]` : `."${p.replace(/\\/g, '\\\\').replace(/"/g, '\\u0022')}"`,
-  );
+  const steps = parts.map((p) => (/^\d+$/.test(p) ? `[${p}]` : `."${p.replace(/\\/g, '\\\\').replace(/"/g, '\\u0022')}"`));
   return `$${steps.join('')}`;
 }
 
@@ -169,8 +167,7 @@ export const jsonNumber = (f: JsonField): SqlFragment =>
     WHEN 'text' THEN ${numberFromText(valueAt(f))} END)`;
 
 /** JSON true/false as 1/0; anything else is NULL. */
-export const jsonBool = (f: JsonField): SqlFragment =>
-  sql`(CASE ${typeAt(f)} WHEN 'true' THEN 1 WHEN 'false' THEN 0 END)`;
+export const jsonBool = (f: JsonField): SqlFragment => sql`(CASE ${typeAt(f)} WHEN 'true' THEN 1 WHEN 'false' THEN 0 END)`;
 
 /** As minified JSON text, to compare with an object or list literal. */
 export const jsonDoc = (f: JsonField): SqlFragment => sql`(${raw(f.column)} -> ${param(f.path)})`;

@@ -16,9 +16,26 @@ export interface SqlFragment {
 
 /** Every stored column a call read can return, in CallSchema order. */
 export const CALL_COLUMNS = [
-  'id', 'project_id', 'op_name', 'display_name', 'trace_id', 'parent_id', 'thread_id',
-  'turn_id', 'started_at', 'ended_at', 'attributes', 'inputs', 'output', 'exception',
-  'summary', 'wb_user_id', 'wb_run_id', 'wb_run_step', 'wb_run_step_end', 'deleted_at',
+  'id',
+  'project_id',
+  'op_name',
+  'display_name',
+  'trace_id',
+  'parent_id',
+  'thread_id',
+  'turn_id',
+  'started_at',
+  'ended_at',
+  'attributes',
+  'inputs',
+  'output',
+  'exception',
+  'summary',
+  'wb_user_id',
+  'wb_run_id',
+  'wb_run_step',
+  'wb_run_step_end',
+  'deleted_at',
 ] as const;
 export type CallColumn = (typeof CALL_COLUMNS)[number];
 

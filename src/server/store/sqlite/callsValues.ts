@@ -10,7 +10,16 @@ import type { ConvertTo, JsonValue, Operand, Operation } from '../../../contract
 import { parseIsoToMicros } from '../../domain/datetime.js';
 import { BadRequestError } from '../../http/errors.js';
 import {
-  jsonBool, jsonDoc, jsonExists, jsonNumber, jsonText, numberFromText, param, raw, resolveCallField, sql,
+  jsonBool,
+  jsonDoc,
+  jsonExists,
+  jsonNumber,
+  jsonText,
+  numberFromText,
+  param,
+  raw,
+  resolveCallField,
+  sql,
   type JsonField,
 } from './callsFields.js';
 import type { SqlFragment } from './callsQuery.js';
@@ -19,9 +28,7 @@ import type { SqlFragment } from './callsQuery.js';
 export type ValueType = 'text' | 'number' | 'bool' | 'datetime' | 'doc';
 
 export type Value =
-  | { tag: 'literal'; value: JsonValue }
-  | { tag: 'json'; field: JsonField }
-  | { tag: 'sql'; type: ValueType; sql: SqlFragment };
+  { tag: 'literal'; value: JsonValue } | { tag: 'json'; field: JsonField } | { tag: 'sql'; type: ValueType; sql: SqlFragment };
 
 type Materialized = { type: ValueType; sql: SqlFragment };
 

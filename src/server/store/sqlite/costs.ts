@@ -25,16 +25,34 @@ const COLUMNS: TableColumns = {
 
 /** What `/cost/query` returns without `fields` (the reference's CostQueryOutput). */
 const DEFAULT_FIELDS = [
-  'id', 'llm_id', 'prompt_token_cost', 'completion_token_cost', 'prompt_token_cost_unit',
-  'completion_token_cost_unit', 'effective_date', 'provider_id',
+  'id',
+  'llm_id',
+  'prompt_token_cost',
+  'completion_token_cost',
+  'prompt_token_cost_unit',
+  'completion_token_cost_unit',
+  'effective_date',
+  'provider_id',
 ];
 
 const INSERT_SQL = `INSERT INTO llm_token_prices (${Object.keys(COLUMNS).join(', ')})
-  VALUES (${Object.keys(COLUMNS).map(() => '?').join(', ')})`;
+  VALUES (${Object.keys(COLUMNS)
+    .map(() => '?')
+    .join(', ')})`;
 
 const values = (p: PriceRecord) => [
-  p.id, p.pricingLevel, p.pricingLevelId, p.providerId, p.llmId, p.effectiveDate, p.promptTokenCost,
-  p.completionTokenCost, p.promptTokenCostUnit, p.completionTokenCostUnit, p.createdBy, p.createdAt,
+  p.id,
+  p.pricingLevel,
+  p.pricingLevelId,
+  p.providerId,
+  p.llmId,
+  p.effectiveDate,
+  p.promptTokenCost,
+  p.completionTokenCost,
+  p.promptTokenCostUnit,
+  p.completionTokenCostUnit,
+  p.createdBy,
+  p.createdAt,
 ];
 
 interface PriceRow {

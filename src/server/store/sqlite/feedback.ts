@@ -23,11 +23,24 @@ const COLUMNS: TableColumns = {
 };
 
 const INSERT_SQL = `INSERT OR REPLACE INTO feedback (${Object.keys(COLUMNS).join(', ')})
-  VALUES (${Object.keys(COLUMNS).map(() => '?').join(', ')})`;
+  VALUES (${Object.keys(COLUMNS)
+    .map(() => '?')
+    .join(', ')})`;
 
 const values = (r: FeedbackWrite) => [
-  r.id, r.projectId, r.weaveRef, r.wbUserId, r.creator, r.createdAt, r.feedbackType, r.payloadJson,
-  r.annotationRef, r.runnableRef, r.callRef, r.triggerRef, r.queueId,
+  r.id,
+  r.projectId,
+  r.weaveRef,
+  r.wbUserId,
+  r.creator,
+  r.createdAt,
+  r.feedbackType,
+  r.payloadJson,
+  r.annotationRef,
+  r.runnableRef,
+  r.callRef,
+  r.triggerRef,
+  r.queueId,
 ];
 
 /**

@@ -19,7 +19,11 @@ export class SqliteFilesStore implements FilesStore {
     const insertChunk = db.prepare('INSERT INTO file_chunks (project_id, digest, chunk_index, data) VALUES (?, ?, ?, ?)');
     db.transaction(() => {
       const created = db.run('INSERT OR IGNORE INTO files (project_id, digest, name, size_bytes, created_at) VALUES (?, ?, ?, ?, ?)', [
-        req.projectId, req.digest, req.name, size, req.createdAt,
+        req.projectId,
+        req.digest,
+        req.name,
+        size,
+        req.createdAt,
       ]);
       if (created.changes === 0) return; // same content already stored: digests are content addresses
       req.chunks.forEach((chunk, i) => insertChunk.run(req.projectId, req.digest, i, chunk));
@@ -29,7 +33,8 @@ export class SqliteFilesStore implements FilesStore {
 
   async fileSize(req: { projectId: string; digest: string }): Promise<number | null> {
     const row = this.#db.get<{ size_bytes: number }>('SELECT size_bytes FROM files WHERE project_id = ? AND digest = ?', [
-      req.projectId, req.digest,
+      req.projectId,
+      req.digest,
     ]);
     return row ? row.size_bytes : null;
   }
@@ -44,6 +49,7 @@ export class SqliteFilesStore implements FilesStore {
   }
 
   async totalSize(projectId: string): Promise<number> {
-    return this.#db.get<{ total: number }>('SELECT coalesce(sum(size_bytes), 0) AS total FROM files WHERE project_id = ?', [projectId])!.total;
+    return this.#db.get<{ total: number }>('SELECT coalesce(sum(size_bytes), 0) AS total FROM files WHERE project_id = ?', [projectId])!
+      .total;
   }
 }

@@ -99,13 +99,30 @@ export class SqliteObjectsStore implements ObjectsStore {
            kind = excluded.kind, base_object_class = excluded.base_object_class, leaf_object_class = excluded.leaf_object_class,
            val = excluded.val, size_bytes = excluded.size_bytes, version_index = excluded.version_index, is_latest = 1,
            wb_user_id = excluded.wb_user_id, created_at = excluded.created_at, deleted_at = NULL`,
-        [w.projectId, w.objectId, w.digest, w.kind, w.baseObjectClass, w.leafObjectClass, w.valJson, w.sizeBytes, next, w.wbUserId, w.createdAt],
+        [
+          w.projectId,
+          w.objectId,
+          w.digest,
+          w.kind,
+          w.baseObjectClass,
+          w.leafObjectClass,
+          w.valJson,
+          w.sizeBytes,
+          next,
+          w.wbUserId,
+          w.createdAt,
+        ],
       );
       db.run(PROJECT_SQL, [w.projectId, w.projectId.split('/')[0], w.createdAt]);
     });
   }
 
-  async readObject(req: { projectId: string; objectId: string; version: VersionSelector; metadataOnly?: boolean }): Promise<ObjectRecord | null> {
+  async readObject(req: {
+    projectId: string;
+    objectId: string;
+    version: VersionSelector;
+    metadataOnly?: boolean;
+  }): Promise<ObjectRecord | null> {
     const [condition, params] = versionCondition(req.version);
     const row = this.#db.get<ObjectRow>(
       `SELECT ${selectColumns(req.metadataOnly ?? false)} FROM objects o
@@ -187,7 +204,11 @@ export class SqliteObjectsStore implements ObjectsStore {
     db.transaction(() => {
       for (const tag of req.tags) {
         db.run('INSERT OR IGNORE INTO object_tags (project_id, object_id, digest, tag, created_at) VALUES (?, ?, ?, ?, ?)', [
-          req.projectId, req.objectId, req.digest, tag, req.createdAt,
+          req.projectId,
+          req.objectId,
+          req.digest,
+          tag,
+          req.createdAt,
         ]);
       }
     });
@@ -196,7 +217,10 @@ export class SqliteObjectsStore implements ObjectsStore {
   async removeTags(req: { projectId: string; objectId: string; digest: string; tags: string[] }): Promise<void> {
     if (req.tags.length === 0) return;
     this.#db.run(`DELETE FROM object_tags WHERE project_id = ? AND object_id = ? AND digest = ? AND tag ${IN_LIST}`, [
-      req.projectId, req.objectId, req.digest, JSON.stringify(req.tags),
+      req.projectId,
+      req.objectId,
+      req.digest,
+      JSON.stringify(req.tags),
     ]);
   }
 
@@ -217,12 +241,16 @@ export class SqliteObjectsStore implements ObjectsStore {
   async removeAliases(req: { projectId: string; objectId: string; aliases: string[] }): Promise<void> {
     if (req.aliases.length === 0) return;
     this.#db.run(`DELETE FROM object_aliases WHERE project_id = ? AND object_id = ? AND alias ${IN_LIST}`, [
-      req.projectId, req.objectId, JSON.stringify(req.aliases),
+      req.projectId,
+      req.objectId,
+      JSON.stringify(req.aliases),
     ]);
   }
 
   async listTags(projectId: string): Promise<string[]> {
-    return this.#db.all<{ tag: string }>('SELECT DISTINCT tag FROM object_tags WHERE project_id = ? ORDER BY tag', [projectId]).map((r) => r.tag);
+    return this.#db
+      .all<{ tag: string }>('SELECT DISTINCT tag FROM object_tags WHERE project_id = ? ORDER BY tag', [projectId])
+      .map((r) => r.tag);
   }
 
   async listAliases(projectId: string): Promise<string[]> {

@@ -17,12 +17,39 @@ describe('SQLite stats rollup backfill', () => {
     const P = 'acme/backfill';
     const T0 = Date.UTC(2024, 0, 1) * 1000;
     const writes = [0, 1, 2].flatMap((i) => [
-      { kind: 'start' as const, projectId: P, id: `b${i}`, traceId: 't', parentId: null, threadId: null, turnId: null, opName: 'op', displayName: null,
-        startedAt: T0 + i * 1_000_000, attributesJson: '{}', inputsJson: '{}', otelDumpJson: null, inputRefs: [], wbUserId: 'u', wbRunId: null, wbRunStep: null },
-      { kind: 'end' as const, projectId: P, id: `b${i}`, endedAt: T0 + i * 1_000_000 + 5_000, exception: null, outputJson: null,
-        summaryJson: '{"usage":{"m":{"prompt_tokens":3}}}', outputRefs: [], wbRunStepEnd: null },
+      {
+        kind: 'start' as const,
+        projectId: P,
+        id: `b${i}`,
+        traceId: 't',
+        parentId: null,
+        threadId: null,
+        turnId: null,
+        opName: 'op',
+        displayName: null,
+        startedAt: T0 + i * 1_000_000,
+        attributesJson: '{}',
+        inputsJson: '{}',
+        otelDumpJson: null,
+        inputRefs: [],
+        wbUserId: 'u',
+        wbRunId: null,
+        wbRunStep: null,
+      },
+      {
+        kind: 'end' as const,
+        projectId: P,
+        id: `b${i}`,
+        endedAt: T0 + i * 1_000_000 + 5_000,
+        exception: null,
+        outputJson: null,
+        summaryJson: '{"usage":{"m":{"prompt_tokens":3}}}',
+        outputRefs: [],
+        wbRunStepEnd: null,
+      },
     ]);
-    const cells = (store: SqliteStore) => store.stats.rollupCells({ projectId: P, width: ROLLUP_WIDTHS[0], fromCell: 0, toCell: 1e9, withUsage: true });
+    const cells = (store: SqliteStore) =>
+      store.stats.rollupCells({ projectId: P, width: ROLLUP_WIDTHS[0], fromCell: 0, toCell: 1e9, withUsage: true });
     try {
       const before = new SqliteStore(file);
       await before.calls.writeCalls(writes);

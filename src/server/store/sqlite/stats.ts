@@ -48,7 +48,13 @@ export class SqliteStatsStore implements StatsStore {
     installStatsJournal(db);
   }
 
-  async *callFacts(q: { projectId: string; filter?: CallsFilter | null; from: number; to: number; withUsage: boolean }): AsyncIterable<CallFacts> {
+  async *callFacts(q: {
+    projectId: string;
+    filter?: CallsFilter | null;
+    from: number;
+    to: number;
+    withUsage: boolean;
+  }): AsyncIterable<CallFacts> {
     // compileWhere's `started_at IS NOT NULL` would become the index seek's lower bound, and
     // SQLite would then walk the project's whole calls_by_start index up to `to`; the range
     // itself implies the call has started, so only the filter part is reused.
@@ -62,7 +68,14 @@ export class SqliteStatsStore implements StatsStore {
     }
   }
 
-  async rollupCells(q: { projectId: string; opNames?: string[] | null; width: RollupWidth; fromCell: number; toCell: number; withUsage: boolean }) {
+  async rollupCells(q: {
+    projectId: string;
+    opNames?: string[] | null;
+    width: RollupWidth;
+    fromCell: number;
+    toCell: number;
+    withUsage: boolean;
+  }) {
     // Changes journaled by a write that did not refresh are folded in first, so the cells are
     // never behind the calls table.
     if (this.#db.get('SELECT 1 FROM stats_journal LIMIT 1')) this.#db.transaction(() => refreshStatsRollup(this.#db));
@@ -88,19 +101,27 @@ export class SqliteStatsStore implements StatsStore {
         )
       : [];
     return {
-      calls: calls.map(
-        (r): CallCell => ({
-          cell: r.cell, count: r.call_count, errors: r.error_count, latencyCount: r.latency_count, latencySum: r.latency_sum,
-          latencyMin: r.latency_min, latencyMax: r.latency_max, latencyHist: r.latency_hist,
-        }),
-      ),
-      usage: usage.map(
-        (r): UsageCell => ({
-          cell: r.cell, model: r.model, entries: r.entry_count, inputTokens: r.input_tokens, outputTokens: r.output_tokens,
-          totalTokens: r.total_tokens, totalTokensCount: r.total_tokens_count,
-          cacheReadInputTokens: r.cache_read_input_tokens, cacheCreationInputTokens: r.cache_creation_input_tokens,
-        }),
-      ),
+      calls: calls.map((r): CallCell => ({
+        cell: r.cell,
+        count: r.call_count,
+        errors: r.error_count,
+        latencyCount: r.latency_count,
+        latencySum: r.latency_sum,
+        latencyMin: r.latency_min,
+        latencyMax: r.latency_max,
+        latencyHist: r.latency_hist,
+      })),
+      usage: usage.map((r): UsageCell => ({
+        cell: r.cell,
+        model: r.model,
+        entries: r.entry_count,
+        inputTokens: r.input_tokens,
+        outputTokens: r.output_tokens,
+        totalTokens: r.total_tokens,
+        totalTokensCount: r.total_tokens_count,
+        cacheReadInputTokens: r.cache_read_input_tokens,
+        cacheCreationInputTokens: r.cache_creation_input_tokens,
+      })),
     };
   }
 }

@@ -69,7 +69,10 @@ export function installStatsJournal(db: SqliteDatabase): void {
     if (backfilled()) return;
     const last = db.get<{ n: number | null }>('SELECT max(rowid) AS n FROM calls')!.n ?? 0;
     for (let from = 0; from < last; from += BACKFILL_CHUNK) {
-      db.run(`INSERT INTO stats_journal SELECT ${row(1, 'calls')} FROM calls WHERE rowid > ? AND rowid <= ? AND ${visible('calls')}`, [from, from + BACKFILL_CHUNK]);
+      db.run(`INSERT INTO stats_journal SELECT ${row(1, 'calls')} FROM calls WHERE rowid > ? AND rowid <= ? AND ${visible('calls')}`, [
+        from,
+        from + BACKFILL_CHUNK,
+      ]);
       refreshStatsRollup(db);
     }
     db.run('UPDATE stats_rollup_state SET backfilled = 1');

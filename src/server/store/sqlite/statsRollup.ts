@@ -43,7 +43,15 @@ interface CallDelta {
   usage: Map<string, number[]>;
 }
 
-const USAGE_COLUMNS = ['entry_count', 'input_tokens', 'output_tokens', 'total_tokens', 'total_tokens_count', 'cache_read_input_tokens', 'cache_creation_input_tokens'];
+const USAGE_COLUMNS = [
+  'entry_count',
+  'input_tokens',
+  'output_tokens',
+  'total_tokens',
+  'total_tokens_count',
+  'cache_read_input_tokens',
+  'cache_creation_input_tokens',
+];
 const USAGE_UPSERT = `INSERT INTO usage_stats_cells (project_id, width, cell, op_name, model, ${USAGE_COLUMNS.join(', ')})
   VALUES (${[...Array(5 + USAGE_COLUMNS.length)].map(() => '?').join(', ')})
   ON CONFLICT (project_id, width, cell, op_name, model) DO UPDATE SET ${USAGE_COLUMNS.map((c) => `${c} = ${c} + excluded.${c}`).join(', ')}`;
@@ -51,12 +59,24 @@ const USAGE_UPSERT = `INSERT INTO usage_stats_cells (project_id, width, cell, op
 const NARROW = ROLLUP_WIDTHS[ROLLUP_WIDTHS.length - 1]!;
 const keyText = (k: CellKey) => `${k.projectId}\u0000${k.width}\u0000${k.cell}\u0000${k.opName}`;
 const emptyCall = (key: CellKey): CallDelta => ({
-  key, count: 0, errors: 0, latencyCount: 0, latencySum: 0, latencyMin: Infinity, latencyMax: -Infinity, lostLatency: false, hist: new Map(), usage: new Map(),
+  key,
+  count: 0,
+  errors: 0,
+  latencyCount: 0,
+  latencySum: 0,
+  latencyMin: Infinity,
+  latencyMax: -Infinity,
+  lostLatency: false,
+  hist: new Map(),
+  usage: new Map(),
 });
 
 /** Folds `stats_journal` into the rollup cells. Call inside a write transaction. */
 export function refreshStatsRollup(db: SqliteDatabase): void {
-  const rows = db.prepare('SELECT sign, project_id, op_name, started_at, latency_ms, failed, usage FROM stats_journal').raw(true).all() as JournalRow[];
+  const rows = db
+    .prepare('SELECT sign, project_id, op_name, started_at, latency_ms, failed, usage FROM stats_journal')
+    .raw(true)
+    .all() as JournalRow[];
   if (rows.length === 0) return;
   const calls = new Map<string, CallDelta>();
   let d: CallDelta | undefined;
@@ -83,7 +103,8 @@ export function refreshStatsRollup(db: SqliteDatabase): void {
   }
   for (const delta of withWiderCells(calls)) {
     applyCallDelta(db, delta);
-    for (const [model, sums] of delta.usage) db.run(USAGE_UPSERT, [delta.key.projectId, delta.key.width, delta.key.cell, delta.key.opName, model, ...sums]);
+    for (const [model, sums] of delta.usage)
+      db.run(USAGE_UPSERT, [delta.key.projectId, delta.key.width, delta.key.cell, delta.key.opName, model, ...sums]);
   }
   db.run('DELETE FROM stats_journal');
 }
@@ -170,7 +191,15 @@ function applyCallDelta(db: SqliteDatabase, d: CallDelta): void {
   db.run(
     `INSERT OR REPLACE INTO call_stats_cells (project_id, width, cell, op_name, call_count, error_count, latency_count, latency_sum,
       latency_min, latency_max, latency_hist) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    [...params, count, (e?.error_count ?? 0) + d.errors, latencyCount, (e?.latency_sum ?? 0) + d.latencySum, min, max, hist.byteLength ? hist : null],
+    [
+      ...params,
+      count,
+      (e?.error_count ?? 0) + d.errors,
+      latencyCount,
+      (e?.latency_sum ?? 0) + d.latencySum,
+      min,
+      max,
+      hist.byteLength ? hist : null,
+    ],
   );
 }
-

@@ -69,7 +69,12 @@ function read(field: Field, as: ScalarType): SqlFragment {
         `(CASE json_type(${c}, ?) WHEN 'integer' THEN ${c} ->> ? WHEN 'real' THEN ${c} ->> ?` +
           ` WHEN 'text' THEN (CASE WHEN (${c} ->> ?) <> '' AND (${c} ->> ?) NOT GLOB '*[^0-9.eE+-]*'` +
           ` THEN CAST(${c} ->> ? AS REAL) END) END)`,
-        p, p, p, p, p, p,
+        p,
+        p,
+        p,
+        p,
+        p,
+        p,
       );
     case 'bool':
       return frag(`(CASE json_type(${c}, ?) WHEN 'true' THEN 1 WHEN 'false' THEN 0 END)`, p);
@@ -77,7 +82,10 @@ function read(field: Field, as: ScalarType): SqlFragment {
       return frag(
         `(CASE json_type(${c}, ?) WHEN 'true' THEN 'true' WHEN 'false' THEN 'false'` +
           ` WHEN 'object' THEN ${c} -> ? WHEN 'array' THEN ${c} -> ? ELSE CAST(${c} ->> ? AS TEXT) END)`,
-        p, p, p, p,
+        p,
+        p,
+        p,
+        p,
       );
   }
 }
@@ -148,7 +156,8 @@ class ExprCompiler {
     if (v.kind === 'literal') return v;
     const type: ScalarType = to === 'string' ? 'text' : to === 'bool' ? 'bool' : 'number';
     const inner = as(v, type);
-    const sql = to === 'int' ? `CAST(${inner.sql} AS INTEGER)` : to === 'double' && ownType(v) === 'text' ? `CAST(${inner.sql} AS REAL)` : inner.sql;
+    const sql =
+      to === 'int' ? `CAST(${inner.sql} AS INTEGER)` : to === 'double' && ownType(v) === 'text' ? `CAST(${inner.sql} AS REAL)` : inner.sql;
     return { kind: 'sql', frag: { sql, params: inner.params }, type };
   }
 
@@ -162,17 +171,25 @@ class ExprCompiler {
     if ('$and' in op || '$or' in op) {
       const [list, word] = '$and' in op ? [op.$and, 'AND'] : [op.$or, 'OR'];
       if (list.length === 0) throw new BadRequestError(`Empty ${word} operation`);
-      const parts = join(list.map((o) => this.condition(o)), ` ${word} `);
+      const parts = join(
+        list.map((o) => this.condition(o)),
+        ` ${word} `,
+      );
       return { sql: `(${parts.sql})`, params: parts.params };
     }
     if ('$not' in op) {
       const inner = this.condition(op.$not[0]);
       return { sql: `(NOT ${inner.sql})`, params: inner.params };
     }
-    if ('$in' in op) return this.in(this.value(op.$in[0]), op.$in[1].map((o) => this.value(o)));
+    if ('$in' in op)
+      return this.in(
+        this.value(op.$in[0]),
+        op.$in[1].map((o) => this.value(o)),
+      );
     if ('$contains' in op) return this.contains(op.$contains);
     if ('$containsToken' in op) throw new BadRequestError('$containsToken is only supported in call queries');
-    const [name, sqlOp] = '$eq' in op ? ['$eq', '='] : '$gt' in op ? ['$gt', '>'] : '$gte' in op ? ['$gte', '>='] : '$lt' in op ? ['$lt', '<'] : ['$lte', '<='];
+    const [name, sqlOp] =
+      '$eq' in op ? ['$eq', '='] : '$gt' in op ? ['$gt', '>'] : '$gte' in op ? ['$gte', '>='] : '$lt' in op ? ['$lt', '<'] : ['$lte', '<='];
     const [lhs, rhs] = (op as Record<string, [Operand, Operand]>)[name]!;
     const [a, b] = [this.value(lhs), this.value(rhs)];
     if (sqlOp === '=' && (isNull(a) || isNull(b))) return this.isNull(isNull(b) ? a : b);
@@ -183,7 +200,10 @@ class ExprCompiler {
   in(a: Value, items: Value[]): SqlFragment {
     if (items.length === 0) return frag('0');
     const type = items.reduce<ScalarType>((t, b) => (isNull(b) ? t : commonType(a, b)), ownType(a) ?? 'text');
-    const list = join(items.filter((b) => !isNull(b)).map((b) => as(b, type)), ', ');
+    const list = join(
+      items.filter((b) => !isNull(b)).map((b) => as(b, type)),
+      ', ',
+    );
     const lhs = as(a, type);
     const inList = list.sql ? { sql: `${lhs.sql} IN (${list.sql})`, params: [...lhs.params, ...list.params] } : frag('0');
     return items.some(isNull) ? join([frag('('), inList, frag(' OR '), this.isNull(a), frag(')')], '') : inList;
@@ -196,7 +216,8 @@ class ExprCompiler {
   }
 
   isNull(v: Value): SqlFragment {
-    if (v.kind === 'field' && v.field.kind === 'json') return frag(`(json_type(${v.field.column}, ?) IS NULL OR json_type(${v.field.column}, ?) = 'null')`, v.field.path, v.field.path);
+    if (v.kind === 'field' && v.field.kind === 'json')
+      return frag(`(json_type(${v.field.column}, ?) IS NULL OR json_type(${v.field.column}, ?) = 'null')`, v.field.path, v.field.path);
     const f = as(v, ownType(v) ?? 'text');
     return { sql: `(${f.sql} IS NULL)`, params: f.params };
   }
@@ -235,7 +256,12 @@ export function compileTableSelect(q: TableQuery): SqlFragment & { fields: strin
   const parts = [
     frag(`SELECT ${selects.map((s, i) => `${s.sql} AS f${i}`).join(', ')} FROM ${q.table} WHERE `, ...selects.flatMap((s) => s.params)),
     where,
-    join([...order, frag(q.tieBreak)].map((o, i) => (i === 0 ? { sql: ` ORDER BY ${o.sql}`, params: o.params } : { sql: `, ${o.sql}`, params: o.params })), ''),
+    join(
+      [...order, frag(q.tieBreak)].map((o, i) =>
+        i === 0 ? { sql: ` ORDER BY ${o.sql}`, params: o.params } : { sql: `, ${o.sql}`, params: o.params },
+      ),
+      '',
+    ),
   ];
   if (q.limit != null || q.offset != null) parts.push(frag(' LIMIT ? OFFSET ?', q.limit ?? -1, q.offset ?? 0));
   return { ...join(parts, ''), fields };

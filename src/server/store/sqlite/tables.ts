@@ -22,7 +22,13 @@ export class SqliteTablesStore implements TablesStore {
     this.#db = db;
   }
 
-  async createTable(req: { projectId: string; digest: string; rowDigests: string[]; rows: { digest: string; valJson: string }[]; createdAt: number }): Promise<void> {
+  async createTable(req: {
+    projectId: string;
+    digest: string;
+    rowDigests: string[];
+    rows: { digest: string; valJson: string }[];
+    createdAt: number;
+  }): Promise<void> {
     const db = this.#db;
     const insertRow = db.prepare('INSERT OR IGNORE INTO table_rows (project_id, digest, val) VALUES (?, ?, ?)');
     const insertChunk = db.prepare(
@@ -31,7 +37,10 @@ export class SqliteTablesStore implements TablesStore {
     db.transaction(() => {
       for (const row of req.rows) insertRow.run(req.projectId, row.digest, row.valJson);
       const created = db.run('INSERT OR IGNORE INTO tables (project_id, digest, row_count, created_at) VALUES (?, ?, ?, ?)', [
-        req.projectId, req.digest, req.rowDigests.length, req.createdAt,
+        req.projectId,
+        req.digest,
+        req.rowDigests.length,
+        req.createdAt,
       ]);
       if (created.changes === 0) return; // the same table (same digest) is already stored
       for (let start = 0; start < req.rowDigests.length; start += CHUNK_ROWS) {
@@ -131,12 +140,14 @@ export class SqliteTablesStore implements TablesStore {
 
   /** Bytes of the rows' JSON, each position counted (a repeated row counts each time). */
   #storageSize(projectId: string, digest: string): number {
-    return this.#db.get<{ size: number | null }>(
-      `SELECT sum(length(CAST(r.val AS BLOB))) AS size FROM table_chunks c CROSS JOIN json_each(c.row_digests) je
+    return (
+      this.#db.get<{ size: number | null }>(
+        `SELECT sum(length(CAST(r.val AS BLOB))) AS size FROM table_chunks c CROSS JOIN json_each(c.row_digests) je
        CROSS JOIN table_rows r ON r.project_id = c.project_id AND r.digest = je.value
        WHERE c.project_id = ? AND c.table_digest = ?`,
-      [projectId, digest],
-    )!.size ?? 0;
+        [projectId, digest],
+      )!.size ?? 0
+    );
   }
 
   async readRows(req: { projectId: string; digests: string[] }): Promise<Map<string, string>> {

@@ -28,19 +28,28 @@ const TURN_FACTS_SQL = `SELECT thread_id, id, started_at, ended_at,
       FROM json_each(calls.summary, '$.usage') u), 0) AS tokens
   FROM calls`;
 
-const TURN_WHERE = "project_id = ? AND turn_id = id AND thread_id IS NOT NULL AND thread_id != '' AND started_at IS NOT NULL AND deleted_at IS NULL";
+const TURN_WHERE =
+  "project_id = ? AND turn_id = id AND thread_id IS NOT NULL AND thread_id != '' AND started_at IS NOT NULL AND deleted_at IS NULL";
 
 const STATS_COLUMNS = `thread_id, turn_count, finished_turn_count, start_time, last_updated, first_turn_id,
   last_turn_id, p50_turn_duration_ms, p99_turn_duration_ms, error_count, total_tokens`;
 
-const toFacts = (r: TurnRow): TurnFacts => ({ id: r.id, startedAt: r.started_at, endedAt: r.ended_at, failed: r.failed === 1, tokens: r.tokens });
+const toFacts = (r: TurnRow): TurnFacts => ({
+  id: r.id,
+  startedAt: r.started_at,
+  endedAt: r.ended_at,
+  failed: r.failed === 1,
+  tokens: r.tokens,
+});
 
 /** Recomputes the statistics of every thread marked stale. Call inside a write transaction. */
 export function refreshDirtyThreads(db: SqliteDatabase): void {
   const dirty = db.all<{ project_id: string; thread_id: string }>('SELECT DISTINCT project_id, thread_id FROM dirty_threads');
   if (dirty.length === 0) return;
   const turnsOf = db.prepare(`${TURN_FACTS_SQL} WHERE ${TURN_WHERE} AND thread_id = ?`);
-  const upsert = db.prepare(`INSERT OR REPLACE INTO thread_stats (project_id, ${STATS_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+  const upsert = db.prepare(
+    `INSERT OR REPLACE INTO thread_stats (project_id, ${STATS_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
   const remove = db.prepare('DELETE FROM thread_stats WHERE project_id = ? AND thread_id = ?');
   for (const { project_id, thread_id } of dirty) {
     const turns = (turnsOf.all(project_id, thread_id) as TurnRow[]).map(toFacts);
@@ -49,8 +58,20 @@ export function refreshDirtyThreads(db: SqliteDatabase): void {
       continue;
     }
     const s = computeThreadStats(turns);
-    upsert.run(project_id, thread_id, s.turnCount, s.finishedTurnCount, s.startTime, s.lastUpdated, s.firstTurnId,
-      s.lastTurnId, s.p50TurnDurationMs, s.p99TurnDurationMs, s.errorCount, s.totalTokens);
+    upsert.run(
+      project_id,
+      thread_id,
+      s.turnCount,
+      s.finishedTurnCount,
+      s.startTime,
+      s.lastUpdated,
+      s.firstTurnId,
+      s.lastTurnId,
+      s.p50TurnDurationMs,
+      s.p99TurnDurationMs,
+      s.errorCount,
+      s.totalTokens,
+    );
   }
   db.run('DELETE FROM dirty_threads');
 }

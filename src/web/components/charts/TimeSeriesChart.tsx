@@ -47,7 +47,14 @@ interface TooltipState {
   payload?: readonly { dataKey?: unknown; name?: unknown; value?: unknown; color?: string }[];
 }
 
-function BucketTooltip({ active, payload, label, granularity, format, clickHint }: TooltipState & { granularity: number; format: (v: number) => string; clickHint?: string }) {
+function BucketTooltip({
+  active,
+  payload,
+  label,
+  granularity,
+  format,
+  clickHint,
+}: TooltipState & { granularity: number; format: (v: number) => string; clickHint?: string }) {
   if (!active || !payload?.length) return null;
   return (
     <div className="chart-tooltip" role="tooltip">
@@ -71,7 +78,19 @@ function BucketTooltip({ active, payload, label, granularity, format, clickHint 
 }
 
 /** A titled chart of buckets over time. */
-export function TimeSeriesChart({ title, summary, rows, series, kind, granularity, format, onBucketClick, clickHint, empty, integer = false }: TimeSeriesChartProps) {
+export function TimeSeriesChart({
+  title,
+  summary,
+  rows,
+  series,
+  kind,
+  granularity,
+  format,
+  onBucketClick,
+  clickHint,
+  empty,
+  integer = false,
+}: TimeSeriesChartProps) {
   const handleClick = (state: { activeTooltipIndex?: number | string | null }) => {
     const i = Number(state.activeTooltipIndex);
     const row = Number.isInteger(i) ? rows[i] : undefined;
@@ -85,8 +104,24 @@ export function TimeSeriesChart({ title, summary, rows, series, kind, granularit
   const axes = (
     <>
       <CartesianGrid vertical={false} stroke="var(--border)" />
-      <XAxis dataKey="t" tickFormatter={(t: number) => formatBucketTick(t, granularity)} fontSize={11} minTickGap={24} tickLine={false} stroke="var(--border-strong)" tick={{ fill: 'var(--text-muted)' }} />
-      <YAxis tickFormatter={format} fontSize={11} width={64} tickLine={false} axisLine={false} allowDecimals={!integer} tick={{ fill: 'var(--text-muted)' }} />
+      <XAxis
+        dataKey="t"
+        tickFormatter={(t: number) => formatBucketTick(t, granularity)}
+        fontSize={11}
+        minTickGap={24}
+        tickLine={false}
+        stroke="var(--border-strong)"
+        tick={{ fill: 'var(--text-muted)' }}
+      />
+      <YAxis
+        tickFormatter={format}
+        fontSize={11}
+        width={64}
+        tickLine={false}
+        axisLine={false}
+        allowDecimals={!integer}
+        tick={{ fill: 'var(--text-muted)' }}
+      />
       <Tooltip
         content={(props) => <BucketTooltip {...props} granularity={granularity} format={format} clickHint={clickHint} />}
         cursor={{ className: 'chart-cursor' }}
@@ -108,14 +143,30 @@ export function TimeSeriesChart({ title, summary, rows, series, kind, granularit
             <LineChart {...common}>
               {axes}
               {series.map((s, i) => (
-                <Line key={s.key} dataKey={s.key} name={s.label} stroke={color(i)} dot={false} strokeWidth={2} connectNulls={false} isAnimationActive={false} />
+                <Line
+                  key={s.key}
+                  dataKey={s.key}
+                  name={s.label}
+                  stroke={color(i)}
+                  dot={false}
+                  strokeWidth={2}
+                  connectNulls={false}
+                  isAnimationActive={false}
+                />
               ))}
             </LineChart>
           ) : (
             <BarChart {...common} barCategoryGap="15%">
               {axes}
               {series.map((s, i) => (
-                <Bar key={s.key} dataKey={s.key} name={s.label} fill={color(i)} stackId={kind === 'stacked' ? 'a' : undefined} isAnimationActive={false} />
+                <Bar
+                  key={s.key}
+                  dataKey={s.key}
+                  name={s.label}
+                  fill={color(i)}
+                  stackId={kind === 'stacked' ? 'a' : undefined}
+                  isAnimationActive={false}
+                />
               ))}
             </BarChart>
           )}

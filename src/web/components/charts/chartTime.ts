@@ -16,7 +16,8 @@ export function formatBucketTick(t: number, granularity: number): string {
 /** A bucket's full range for tooltips: `Mar 4, 14:00 – 15:00`, or `Mar 4 – Mar 5` for whole days. */
 export function formatBucketRange(t: number, granularity: number): string {
   const end = t + granularity * 1000;
-  if (granularity >= DAY_S && granularity % DAY_S === 0) return granularity === DAY_S ? day.format(t) : `${day.format(t)} – ${day.format(end - 1)}`;
+  if (granularity >= DAY_S && granularity % DAY_S === 0)
+    return granularity === DAY_S ? day.format(t) : `${day.format(t)} – ${day.format(end - 1)}`;
   const sameDay = new Date(t).toDateString() === new Date(end).toDateString();
   return `${dayHour.format(t)} – ${sameDay ? hourMinute.format(end) : dayHour.format(end)}`;
 }

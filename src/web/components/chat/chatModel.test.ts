@@ -8,7 +8,11 @@ describe('extractChat', () => {
         messages: [
           { role: 'system', content: 'Be brief.' },
           { role: 'user', content: [{ type: 'text', text: 'Weather?' }] },
-          { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'weather', arguments: '{"city":"Oslo"}' } }] },
+          {
+            role: 'assistant',
+            content: null,
+            tool_calls: [{ id: 'c1', type: 'function', function: { name: 'weather', arguments: '{"city":"Oslo"}' } }],
+          },
           { role: 'tool', tool_call_id: 'c1', content: '3°C' },
         ],
       },
@@ -26,7 +30,10 @@ describe('extractChat', () => {
   });
 
   it('reads Anthropic tool_use blocks in an output message', () => {
-    const chat = extractChat({ inputs: {}, output: { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'search', input: { q: 'x' } }] } });
+    const chat = extractChat({
+      inputs: {},
+      output: { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'search', input: { q: 'x' } }] },
+    });
     expect(chat?.[0]?.toolCalls).toEqual([{ id: 't1', name: 'search', arguments: { q: 'x' } }]);
   });
 

@@ -65,7 +65,8 @@ function toMessage(m: unknown, fromOutput: boolean): ChatMessage | null {
       toolCalls.push({ id: str(tc.id), name: str(fn.name) ?? 'tool', arguments: parseArgs(fn.arguments) });
     }
   }
-  if (isObj(m.function_call)) toolCalls.push({ id: null, name: str(m.function_call.name) ?? 'function', arguments: parseArgs(m.function_call.arguments) });
+  if (isObj(m.function_call))
+    toolCalls.push({ id: null, name: str(m.function_call.name) ?? 'function', arguments: parseArgs(m.function_call.arguments) });
   const text = partsToText(m.content, toolCalls);
   return { role: m.role, name: str(m.name), text, toolCalls, toolCallId: str(m.tool_call_id), fromOutput };
 }
@@ -73,7 +74,9 @@ function toMessage(m: unknown, fromOutput: boolean): ChatMessage | null {
 function outputMessages(output: unknown): ChatMessage[] {
   if (!isObj(output)) return [];
   if (Array.isArray(output.choices)) {
-    return output.choices.flatMap((c) => (isObj(c) ? [toMessage(c.message ?? c.delta, true)].filter((m): m is ChatMessage => m !== null) : []));
+    return output.choices.flatMap((c) =>
+      isObj(c) ? [toMessage(c.message ?? c.delta, true)].filter((m): m is ChatMessage => m !== null) : [],
+    );
   }
   if (isObj(output.message)) return [toMessage(output.message, true)].filter((m): m is ChatMessage => m !== null);
   if (Array.isArray(output.messages)) return output.messages.map((m) => toMessage(m, true)).filter((m): m is ChatMessage => m !== null);

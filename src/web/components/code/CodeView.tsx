@@ -47,7 +47,9 @@ export function CodeView({ code, language, ariaLabel, title }: CodeViewProps) {
               {'\n'}
             </span>
           ))}
-          {lines.length > MAX_LINES && <span className="muted">… {(lines.length - MAX_LINES).toLocaleString()} more lines (use Copy code for all)</span>}
+          {lines.length > MAX_LINES && (
+            <span className="muted">… {(lines.length - MAX_LINES).toLocaleString()} more lines (use Copy code for all)</span>
+          )}
         </code>
       </pre>
     </div>

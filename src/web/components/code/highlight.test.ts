@@ -45,15 +45,26 @@ describe('tokenize', () => {
 
   it('gives back the exact source, even unterminated strings', () => {
     for (const code of ['x = "open\ny = 2', "a = '''never closed", 'const s = `oops', 'weird ☃ chars ü = 3']) {
-      expect(tokenize(code, 'python').map((t) => t.text).join('')).toBe(code);
-      expect(tokenize(code, 'typescript').map((t) => t.text).join('')).toBe(code);
+      expect(
+        tokenize(code, 'python')
+          .map((t) => t.text)
+          .join(''),
+      ).toBe(code);
+      expect(
+        tokenize(code, 'typescript')
+          .map((t) => t.text)
+          .join(''),
+      ).toBe(code);
     }
   });
 });
 
 describe('toLines', () => {
   it('cuts multi-line tokens at newlines', () => {
-    const lines = toLines([{ type: 'string', text: '"""a\nb"""' }, { type: 'plain', text: '\n' }]);
+    const lines = toLines([
+      { type: 'string', text: '"""a\nb"""' },
+      { type: 'plain', text: '\n' },
+    ]);
     expect(lines.map((l) => l.map((t) => t.text).join(''))).toEqual(['"""a', 'b"""', '']);
   });
 });

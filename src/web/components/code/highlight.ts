@@ -28,14 +28,19 @@ const TS_KEYWORDS = words(
   'abstract as async await break case catch class const continue debugger default delete do else enum export extends false finally for from function get if implements import in instanceof interface let new null of private protected public readonly return set static super switch this throw true try type typeof undefined var void while with yield satisfies keyof declare',
 );
 const TS_TYPES = words('string number boolean any unknown never object bigint symbol');
-const TS_BUILTINS = words('console Promise Array Object String Number Boolean Map Set JSON Math Date Error RegExp Symbol BigInt parseInt parseFloat');
+const TS_BUILTINS = words(
+  'console Promise Array Object String Number Boolean Map Set JSON Math Date Error RegExp Symbol BigInt parseInt parseFloat',
+);
 
 interface Rule {
   type: TokenType;
   re: RegExp;
 }
 
-const NUMBER: Rule = { type: 'number', re: /(?:0[xX][\da-fA-F_]+|0[bB][01_]+|0[oO][0-7_]+|(?:\d[\d_]*\.?[\d_]*|\.\d[\d_]*)(?:[eE][+-]?\d+)?)[jJnlL]?/y };
+const NUMBER: Rule = {
+  type: 'number',
+  re: /(?:0[xX][\da-fA-F_]+|0[bB][01_]+|0[oO][0-7_]+|(?:\d[\d_]*\.?[\d_]*|\.\d[\d_]*)(?:[eE][+-]?\d+)?)[jJnlL]?/y,
+};
 const WHITESPACE: Rule = { type: 'plain', re: /\s+/y };
 const IDENT = /[A-Za-z_$\u00C0-\uFFFF][\w$\u00C0-\uFFFF]*/y;
 

@@ -42,8 +42,7 @@ export function JsonViewer({ value, maxHeight = 420, ariaLabel, focusPath }: Jso
       if (!next.delete(id)) next.add(id);
       return next;
     });
-  const showMore = (row: JsonRow) =>
-    setLimits((prev) => new Map(prev).set(row.parentId!, (prev.get(row.parentId!) ?? 100) + 1000));
+  const showMore = (row: JsonRow) => setLimits((prev) => new Map(prev).set(row.parentId!, (prev.get(row.parentId!) ?? 100) + 1000));
   const openString = (id: string) => setOpenStrings((prev) => new Set(prev).add(id));
 
   // Bring the focused row into view once, when the viewer opens on it.
@@ -82,7 +81,13 @@ export function JsonViewer({ value, maxHeight = 420, ariaLabel, focusPath }: Jso
                 aria-expanded={row.kind === 'object' || row.kind === 'array' ? row.expanded : undefined}
                 style={{ transform: `translateY(${item.start}px)`, paddingLeft: row.depth * 14 }}
               >
-                <JsonRowContent row={row} onToggle={toggle} onMore={showMore} stringOpen={openStrings.has(row.id)} onOpenString={openString} />
+                <JsonRowContent
+                  row={row}
+                  onToggle={toggle}
+                  onMore={showMore}
+                  stringOpen={openStrings.has(row.id)}
+                  onOpenString={openString}
+                />
               </div>
             );
           })}
@@ -112,7 +117,8 @@ function JsonRowContent({
       </button>
     );
   }
-  const name = row.name === null ? null : <span className="json-key">{typeof row.name === 'number' ? row.name : JSON.stringify(row.name)}:</span>;
+  const name =
+    row.name === null ? null : <span className="json-key">{typeof row.name === 'number' ? row.name : JSON.stringify(row.name)}:</span>;
   if (row.kind === 'value') {
     return (
       <span className="json-line">

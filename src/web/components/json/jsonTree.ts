@@ -56,15 +56,34 @@ function childrenOf(item: StackItem, v: Container, limit: number): StackItem[] {
  * Rows for a value given expanded ids and per-container limits. A container root has no row of
  * its own (it is always open): its members are the top rows, at depth 0.
  */
-export function flattenJson({ value, expanded, limits }: { value: unknown; expanded: ReadonlySet<string>; limits: ReadonlyMap<string, number> }): JsonRow[] {
+export function flattenJson({
+  value,
+  expanded,
+  limits,
+}: {
+  value: unknown;
+  expanded: ReadonlySet<string>;
+  limits: ReadonlyMap<string, number>;
+}): JsonRow[] {
   const rows: JsonRow[] = [];
   const root: StackItem = { id: '$', depth: -1, name: null, value };
   // Explicit stack: deeply nested payloads must not overflow the call stack.
-  const stack: StackItem[] = isContainer(value) ? childrenOf(root, value, limits.get('$') ?? DEFAULT_LIMIT).reverse() : [{ ...root, depth: 0 }];
+  const stack: StackItem[] = isContainer(value)
+    ? childrenOf(root, value, limits.get('$') ?? DEFAULT_LIMIT).reverse()
+    : [{ ...root, depth: 0 }];
   while (stack.length) {
     const item = stack.pop()!;
     if (item.id.endsWith(MORE)) {
-      rows.push({ id: item.id, depth: item.depth, name: null, kind: 'more', value: null, size: item.value as number, expanded: false, parentId: item.id.slice(0, -MORE.length) });
+      rows.push({
+        id: item.id,
+        depth: item.depth,
+        name: null,
+        kind: 'more',
+        value: null,
+        size: item.value as number,
+        expanded: false,
+        parentId: item.id.slice(0, -MORE.length),
+      });
       continue;
     }
     const v = item.value;
@@ -92,8 +111,11 @@ export function initialExpanded(value: unknown, budget = 40): Set<string> {
   for (let depth = 0; depth < 4 && level.length; depth++) {
     const next: { id: string; value: Container }[] = [];
     for (const { id, value: v } of level) {
-      const entries: [string, unknown][] = Array.isArray(v) ? v.slice(0, DEFAULT_LIMIT).map((x, i) => [String(i), x]) : Object.entries(v).slice(0, DEFAULT_LIMIT);
-      for (const [k, child] of entries) if (isContainer(child)) next.push({ id: `${id}/${Array.isArray(v) ? k : encodeURIComponent(k)}`, value: child });
+      const entries: [string, unknown][] = Array.isArray(v)
+        ? v.slice(0, DEFAULT_LIMIT).map((x, i) => [String(i), x])
+        : Object.entries(v).slice(0, DEFAULT_LIMIT);
+      for (const [k, child] of entries)
+        if (isContainer(child)) next.push({ id: `${id}/${Array.isArray(v) ? k : encodeURIComponent(k)}`, value: child });
     }
     for (const c of next) {
       const add = Math.min(childCount(c.value), DEFAULT_LIMIT);

@@ -32,7 +32,13 @@ export function RefLink({ uri, compact = false, className, children, ariaLabel }
   if (!ref) return children ? null : <span className={className}>{uri}</span>;
   if (children) {
     return (
-      <Link className={className ?? 'ref-icon-link'} to={refHref(ref)} title={uri} aria-label={ariaLabel} onClick={(e) => e.stopPropagation()}>
+      <Link
+        className={className ?? 'ref-icon-link'}
+        to={refHref(ref)}
+        title={uri}
+        aria-label={ariaLabel}
+        onClick={(e) => e.stopPropagation()}
+      >
         {children}
       </Link>
     );
@@ -40,7 +46,12 @@ export function RefLink({ uri, compact = false, className, children, ariaLabel }
   const { kind, name, detail } = refLabel(ref);
   const shown = compact && (ref.kind === 'object' || ref.kind === 'op') ? detail.replace(/^:[^ ]*/, '') : detail;
   return (
-    <Link className={`ref-link ref-${ref.kind}${className ? ` ${className}` : ''}`} to={refHref(ref)} title={uri} onClick={(e) => e.stopPropagation()}>
+    <Link
+      className={`ref-link ref-${ref.kind}${className ? ` ${className}` : ''}`}
+      to={refHref(ref)}
+      title={uri}
+      onClick={(e) => e.stopPropagation()}
+    >
       <span className="ref-kind" aria-hidden="true">
         {kind}
       </span>

@@ -4,7 +4,14 @@
  * can span 100,000 server-side rows while only the visible ones exist in the DOM.
  * Sorting is server-side: the table only reports the wanted order.
  */
-import { getCoreRowModel, useReactTable, type ColumnDef, type OnChangeFn, type RowSelectionState, type SortingState } from '@tanstack/react-table';
+import {
+  getCoreRowModel,
+  useReactTable,
+  type ColumnDef,
+  type OnChangeFn,
+  type RowSelectionState,
+  type SortingState,
+} from '@tanstack/react-table';
 import { useVirtualizer, type Range } from '@tanstack/react-virtual';
 import { useEffect, useMemo, type ReactNode, type RefObject } from 'react';
 import { DataTableBody } from './DataTableBody.js';

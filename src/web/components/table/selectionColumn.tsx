@@ -20,7 +20,12 @@ export function selectionColumn<Row>(noun: string, describe: (row: Row) => strin
       );
     },
     cell: ({ row }) => (
-      <input type="checkbox" aria-label={`Select ${describe(row.original)}`} checked={row.getIsSelected()} onChange={row.getToggleSelectedHandler()} />
+      <input
+        type="checkbox"
+        aria-label={`Select ${describe(row.original)}`}
+        checked={row.getIsSelected()}
+        onChange={row.getToggleSelectedHandler()}
+      />
     ),
   };
 }

@@ -19,7 +19,15 @@ export interface ConfirmButtonProps {
 }
 
 /** Ask-first button. */
-export function ConfirmButton({ label, ariaLabel, question, confirmLabel, onConfirm, disabled = false, className = 'button small ghost' }: ConfirmButtonProps) {
+export function ConfirmButton({
+  label,
+  ariaLabel,
+  question,
+  confirmLabel,
+  onConfirm,
+  disabled = false,
+  className = 'button small ghost',
+}: ConfirmButtonProps) {
   const [asking, setAsking] = useState(false);
   const confirmRef = useRef<HTMLButtonElement>(null);
   useEffect(() => {

@@ -2,7 +2,17 @@
 import { useId, useState, type ReactNode } from 'react';
 
 /** Collapsible section. */
-export function Section({ title, defaultOpen = true, extra, children }: { title: string; defaultOpen?: boolean; extra?: ReactNode; children: ReactNode }) {
+export function Section({
+  title,
+  defaultOpen = true,
+  extra,
+  children,
+}: {
+  title: string;
+  defaultOpen?: boolean;
+  extra?: ReactNode;
+  children: ReactNode;
+}) {
   const [open, setOpen] = useState(defaultOpen);
   const id = useId();
   return (

@@ -41,7 +41,14 @@ export function AddToQueueMenu({ projectId, req, total, selectedIds }: AddToQueu
     mutationFn: ({ queue, source, displayFields }: RunVars) => {
       abort.current = new AbortController();
       setProgress(null);
-      return addCallsToQueue({ projectId, queueId: queue.id, source, displayFields, onProgress: setProgress, signal: abort.current.signal });
+      return addCallsToQueue({
+        projectId,
+        queueId: queue.id,
+        source,
+        displayFields,
+        onProgress: setProgress,
+        signal: abort.current.signal,
+      });
     },
     onSettled: () => queryClient.invalidateQueries({ queryKey: annotationKeys.project(projectId) }),
   });
@@ -69,7 +76,13 @@ export function AddToQueueMenu({ projectId, req, total, selectedIds }: AddToQueu
             <fieldset className="radio-group" disabled={run.isPending}>
               <legend>Calls</legend>
               <label>
-                <input type="radio" name="queue-scope" checked={effectiveScope === 'selected'} disabled={selectedIds.length === 0} onChange={() => setScope('selected')} />
+                <input
+                  type="radio"
+                  name="queue-scope"
+                  checked={effectiveScope === 'selected'}
+                  disabled={selectedIds.length === 0}
+                  onChange={() => setScope('selected')}
+                />
                 Selected ({formatInteger(selectedIds.length)})
               </label>
               <label>
@@ -153,7 +166,12 @@ function QueueChoice(props: {
           Stop
         </button>
       ) : (
-        <button type="button" className="button primary wide" disabled={!queue || props.count === 0} onClick={() => queue && props.onStart(queue, fields)}>
+        <button
+          type="button"
+          className="button primary wide"
+          disabled={!queue || props.count === 0}
+          onClick={() => queue && props.onStart(queue, fields)}
+        >
           Add {formatInteger(props.count)} {props.count === 1 ? 'call' : 'calls'}
         </button>
       )}

@@ -43,7 +43,13 @@ export function AnnotationForm({ fields, draft, onChange, onActivate, readOnly, 
             </div>
             {field.description && <p className="question-prompt">{field.description}</p>}
             {choices ? (
-              <ChoiceGroup field={field} choices={choices} value={draft.get(field.ref)} onPick={(v) => onChange(field.ref, v)} readOnly={readOnly} />
+              <ChoiceGroup
+                field={field}
+                choices={choices}
+                value={draft.get(field.ref)}
+                onPick={(v) => onChange(field.ref, v)}
+                readOnly={readOnly}
+              />
             ) : field.kind.kind === 'unsupported' ? (
               <p className="muted small">This question&apos;s schema is not one the form can fill in.</p>
             ) : field.kind.kind === 'text' ? (
@@ -77,7 +83,19 @@ export function AnnotationForm({ fields, draft, onChange, onActivate, readOnly, 
 }
 
 /** One question's choices as a radio group with a roving Tab stop. */
-function ChoiceGroup({ field, choices, value, onPick, readOnly }: { field: QueueField; choices: KeyChoice[]; value: unknown; onPick: (v: unknown) => void; readOnly: boolean }) {
+function ChoiceGroup({
+  field,
+  choices,
+  value,
+  onPick,
+  readOnly,
+}: {
+  field: QueueField;
+  choices: KeyChoice[];
+  value: unknown;
+  onPick: (v: unknown) => void;
+  readOnly: boolean;
+}) {
   const checkedIndex = choices.findIndex((c) => c.value === value);
   const stop = checkedIndex >= 0 ? checkedIndex : 0;
   const onKeyDown = (e: KeyboardEvent<HTMLButtonElement>, i: number) => {

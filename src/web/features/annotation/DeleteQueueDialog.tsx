@@ -21,7 +21,8 @@ export function DeleteQueueDialog({ projectId, queue, total, onClose }: DeleteQu
       <div className="modal-body">
         <p>
           <strong>{queue.name}</strong>
-          {total !== null && total > 0 ? ` and its ${formatInteger(total)} ${total === 1 ? 'item' : 'items'}` : ''} will disappear for everyone.
+          {total !== null && total > 0 ? ` and its ${formatInteger(total)} ${total === 1 ? 'item' : 'items'}` : ''} will disappear for
+          everyone.
         </p>
         <p className="muted">Answers already given stay on the calls as feedback. The calls themselves are not touched.</p>
         {remove.error && (
@@ -35,7 +36,12 @@ export function DeleteQueueDialog({ projectId, queue, total, onClose }: DeleteQu
         <button type="button" className="button ghost" onClick={onClose} autoFocus>
           Cancel
         </button>
-        <button type="button" className="button danger-solid" disabled={remove.isPending} onClick={() => remove.mutate(queue.id, { onSuccess: onClose })}>
+        <button
+          type="button"
+          className="button danger-solid"
+          disabled={remove.isPending}
+          onClick={() => remove.mutate(queue.id, { onSuccess: onClose })}
+        >
           {remove.isPending ? 'Deleting…' : 'Delete queue'}
         </button>
       </footer>

@@ -45,7 +45,14 @@ export function DisplayFieldsEditor({ projectId, fields, onChange }: DisplayFiel
           }
         }}
       >
-        <FieldPathInput projectId={projectId} value={path} onChange={setPath} ariaLabel="Field to show" placeholder="e.g. inputs.messages" includeKnown={false} />
+        <FieldPathInput
+          projectId={projectId}
+          value={path}
+          onChange={setPath}
+          ariaLabel="Field to show"
+          placeholder="e.g. inputs.messages"
+          includeKnown={false}
+        />
         <button type="button" className="button" onClick={add} disabled={!path.trim()}>
           Add field
         </button>

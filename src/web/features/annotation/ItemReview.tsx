@@ -83,7 +83,11 @@ export function ItemReview(props: ItemReviewProps) {
       } else answers.push({ annotation_ref: f.ref, value: v });
     }
     setErrors(problems);
-    if (problems.size > 0) return focusQuestion(formRef.current, fields.findIndex((f) => problems.has(f.ref)));
+    if (problems.size > 0)
+      return focusQuestion(
+        formRef.current,
+        fields.findIndex((f) => problems.has(f.ref)),
+      );
     if (answers.length === 0) return setHint('Answer at least one question, or press S to skip this call.');
     props.onSubmit(answers);
   };

@@ -43,13 +43,30 @@ export function QuestionList({ projectId, entries, onChange }: QuestionListProps
               <span className="muted small ellipsis">{describeField(e.type === 'existing' ? e.field.kind : e.draft.kind)}</span>
               {e.type === 'new' && <span className="tag">new</span>}
               <span className="spacer" />
-              <button type="button" className="button ghost icon small" aria-label={`Move ${entryName(e)} up`} disabled={i === 0} onClick={() => move(i, -1)}>
+              <button
+                type="button"
+                className="button ghost icon small"
+                aria-label={`Move ${entryName(e)} up`}
+                disabled={i === 0}
+                onClick={() => move(i, -1)}
+              >
                 ↑
               </button>
-              <button type="button" className="button ghost icon small" aria-label={`Move ${entryName(e)} down`} disabled={i === entries.length - 1} onClick={() => move(i, 1)}>
+              <button
+                type="button"
+                className="button ghost icon small"
+                aria-label={`Move ${entryName(e)} down`}
+                disabled={i === entries.length - 1}
+                onClick={() => move(i, 1)}
+              >
                 ↓
               </button>
-              <button type="button" className="button ghost small" aria-label={`Remove ${entryName(e)}`} onClick={() => onChange(entries.filter((_, j) => j !== i))}>
+              <button
+                type="button"
+                className="button ghost small"
+                aria-label={`Remove ${entryName(e)}`}
+                onClick={() => onChange(entries.filter((_, j) => j !== i))}
+              >
                 Remove
               </button>
             </li>
@@ -80,7 +97,9 @@ export function QuestionList({ projectId, entries, onChange }: QuestionListProps
               if (field) onChange([...entries, { type: 'existing', field }]);
             }}
           >
-            <option value="">{isPending ? 'Loading questions…' : available.length ? 'Add an existing question…' : 'No other questions in this project'}</option>
+            <option value="">
+              {isPending ? 'Loading questions…' : available.length ? 'Add an existing question…' : 'No other questions in this project'}
+            </option>
             {available.map((s) => (
               <option key={s.ref} value={s.ref}>
                 {s.name} — {describeField(s.kind)}

@@ -26,7 +26,13 @@ export interface QueueFormDialogProps {
 export function QueueFormDialog({ projectId, queue, onClose, onSaved }: QueueFormDialogProps) {
   return (
     <ModalDialog title={queue ? `Edit ${queue.name}` : 'New annotation queue'} onClose={onClose} className="queue-dialog">
-      <Suspense fallback={<div className="page-loading"><Spinner showLabel label="Loading queue" /></div>}>
+      <Suspense
+        fallback={
+          <div className="page-loading">
+            <Spinner showLabel label="Loading queue" />
+          </div>
+        }
+      >
         {queue ? (
           <EditQueueForm projectId={projectId} queue={queue} onClose={onClose} onSaved={onSaved} />
         ) : (
@@ -44,7 +50,17 @@ export function QueueFormDialog({ projectId, queue, onClose, onSaved }: QueueFor
 }
 
 /** Loads an existing queue's questions and fields into the form. */
-function EditQueueForm({ projectId, queue, onClose, onSaved }: { projectId: string; queue: Queue; onClose: () => void; onSaved: (id: string) => void }) {
+function EditQueueForm({
+  projectId,
+  queue,
+  onClose,
+  onSaved,
+}: {
+  projectId: string;
+  queue: Queue;
+  onClose: () => void;
+  onSaved: (id: string) => void;
+}) {
   const { data: fields } = useSuspenseQuery(queueFieldsQueryOptions(queue.scorer_refs));
   const initial: QueueDraft = {
     name: queue.name,
@@ -88,13 +104,25 @@ function QueueForm({
       <div className="queue-form-body">
         <label className="field">
           <span>Name</span>
-          <input className="input" value={draft.name} onChange={(e) => patch({ name: e.target.value })} placeholder="e.g. Support answers, week 12" autoFocus />
+          <input
+            className="input"
+            value={draft.name}
+            onChange={(e) => patch({ name: e.target.value })}
+            placeholder="e.g. Support answers, week 12"
+            autoFocus
+          />
         </label>
         <label className="field">
           <span>
             Description <span className="muted">(optional)</span>
           </span>
-          <textarea className="input textarea" rows={2} value={draft.description} onChange={(e) => patch({ description: e.target.value })} placeholder="What reviewers should look for" />
+          <textarea
+            className="input textarea"
+            rows={2}
+            value={draft.description}
+            onChange={(e) => patch({ description: e.target.value })}
+            placeholder="What reviewers should look for"
+          />
         </label>
         <QuestionList projectId={projectId} entries={draft.fields} onChange={(fields) => patch({ fields })} />
         <DisplayFieldsEditor projectId={projectId} fields={draft.displayFields} onChange={(displayFields) => patch({ displayFields })} />

@@ -29,7 +29,9 @@ export function QueuesPage() {
     <div className="page queues-page">
       <header className="page-header">
         <h1>Annotation queues</h1>
-        <span className="muted">{queues.length > 0 ? `${formatInteger(queues.length)} ${queues.length === 1 ? 'queue' : 'queues'}` : ''}</span>
+        <span className="muted">
+          {queues.length > 0 ? `${formatInteger(queues.length)} ${queues.length === 1 ? 'queue' : 'queues'}` : ''}
+        </span>
         <div className="spacer" />
         <button type="button" className="button primary" onClick={() => setEditing({ queue: null })}>
           New queue
@@ -48,7 +50,10 @@ export function QueuesPage() {
       {queues.length === 0 ? (
         <div className="empty-state">
           <div className="empty-state-badge">No queues yet</div>
-          <p>A queue is a list of calls for people to review. Each reviewer answers the queue&apos;s questions per call, one call at a time, mostly from the keyboard; answers are stored as feedback on the calls.</p>
+          <p>
+            A queue is a list of calls for people to review. Each reviewer answers the queue&apos;s questions per call, one call at a time,
+            mostly from the keyboard; answers are stored as feedback on the calls.
+          </p>
           <p className="muted">
             Create a queue, then select calls on the <Link to={`/${entity}/${project}/calls`}>Calls</Link> page and choose “Add to queue”.
           </p>
@@ -79,19 +84,39 @@ export function QueuesPage() {
                     {q.description && <div className="muted small ellipsis queue-description">{q.description}</div>}
                   </td>
                   <td className="small">
-                    {q.scorer_refs.length === 0 ? <span className="muted">none</span> : <span className="mono">{q.scorer_refs.map(refName).join(', ')}</span>}
+                    {q.scorer_refs.length === 0 ? (
+                      <span className="muted">none</span>
+                    ) : (
+                      <span className="mono">{q.scorer_refs.map(refName).join(', ')}</span>
+                    )}
                   </td>
                   <td className="num">{s ? formatInteger(s.total) : <span className="skeleton" />}</td>
-                  <td>{s ? <CompletionBar done={s.completed} total={s.total} label={`${q.name} completion`} /> : <span className="skeleton" />}</td>
+                  <td>
+                    {s ? (
+                      <CompletionBar done={s.completed} total={s.total} label={`${q.name} completion`} />
+                    ) : (
+                      <span className="skeleton" />
+                    )}
+                  </td>
                   <td title={q.updated_at}>{formatRelative(q.updated_at)}</td>
                   <td className="row-actions">
                     <Link className="button small" to={`${q.id}/review`} aria-label={`Review ${q.name}`}>
                       Review
                     </Link>
-                    <button type="button" className="button small ghost" aria-label={`Edit ${q.name}`} onClick={() => setEditing({ queue: q })}>
+                    <button
+                      type="button"
+                      className="button small ghost"
+                      aria-label={`Edit ${q.name}`}
+                      onClick={() => setEditing({ queue: q })}
+                    >
                       Edit
                     </button>
-                    <button type="button" className="button small ghost danger" aria-label={`Delete ${q.name}`} onClick={() => setDeleting(q)}>
+                    <button
+                      type="button"
+                      className="button small ghost danger"
+                      aria-label={`Delete ${q.name}`}
+                      onClick={() => setDeleting(q)}
+                    >
                       Delete
                     </button>
                   </td>
@@ -112,7 +137,14 @@ export function QueuesPage() {
           }}
         />
       )}
-      {deleting && <DeleteQueueDialog projectId={projectId} queue={deleting} total={stats?.get(deleting.id)?.total ?? null} onClose={() => setDeleting(null)} />}
+      {deleting && (
+        <DeleteQueueDialog
+          projectId={projectId}
+          queue={deleting}
+          total={stats?.get(deleting.id)?.total ?? null}
+          onClose={() => setDeleting(null)}
+        />
+      )}
     </div>
   );
 }

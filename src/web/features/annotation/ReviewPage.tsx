@@ -61,12 +61,23 @@ export function ReviewPage() {
 
   const submit = useMutation({
     mutationFn: ({ item, annotations, skip }: { item: QueueItem; annotations: Answer[]; skip: boolean }) =>
-      api.annotationQueueItemSubmit({ project_id: projectId, queue_id: queueId, item_id: item.id, annotations: annotations as { annotation_ref: string; value: JsonValue }[], skip }),
+      api.annotationQueueItemSubmit({
+        project_id: projectId,
+        queue_id: queueId,
+        item_id: item.id,
+        annotations: annotations as { annotation_ref: string; value: JsonValue }[],
+        skip,
+      }),
     onSuccess: (res, { item, annotations }) => {
       const itemsKey = queueItemsQueryOptions({ projectId, queueId }).queryKey;
-      queryClient.setQueryData(itemsKey, (old) => old?.map((i) => (i.id === item.id ? { ...res.item, position_in_queue: i.position_in_queue } : i)));
+      queryClient.setQueryData(itemsKey, (old) =>
+        old?.map((i) => (i.id === item.id ? { ...res.item, position_in_queue: i.position_in_queue } : i)),
+      );
       const mine: MyAnswer[] = annotations.map((a) => ({ callId: item.call_id, annotationRef: a.annotation_ref, value: a.value }));
-      queryClient.setQueryData(myAnswersQueryOptions({ projectId, queueId, user: user.username }).queryKey, (old) => [...(old ?? []), ...mine]);
+      queryClient.setQueryData(myAnswersQueryOptions({ projectId, queueId, user: user.username }).queryKey, (old) => [
+        ...(old ?? []),
+        ...mine,
+      ]);
       void queryClient.invalidateQueries({ queryKey: [...annotationKeys.project(projectId), 'stats'] });
       const nextDone = new Map(done).set(item.id, res.item.annotation_state === 'skipped' ? 'skipped' : 'completed');
       const next = nextUnfinished({ items, done: nextDone, after: items.findIndex((i) => i.id === item.id) });
@@ -143,7 +154,19 @@ export function ReviewPage() {
 }
 
 /** Shown once I have finished every item. */
-function AllDone({ count, queuesUrl, onBrowse, onHelp, helpOpen }: { count: number; queuesUrl: string; onBrowse: () => void; onHelp: () => void; helpOpen: boolean }) {
+function AllDone({
+  count,
+  queuesUrl,
+  onBrowse,
+  onHelp,
+  helpOpen,
+}: {
+  count: number;
+  queuesUrl: string;
+  onBrowse: () => void;
+  onHelp: () => void;
+  helpOpen: boolean;
+}) {
   useReviewKeys({ onHelp, onNext: helpOpen ? undefined : onBrowse });
   return (
     <div className="empty-state">

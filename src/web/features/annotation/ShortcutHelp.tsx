@@ -11,9 +11,7 @@ export function ShortcutHelp({ onClose }: { onClose: () => void }) {
           <tbody>
             {SHORTCUTS.map((s) => (
               <tr key={s.action}>
-                <td className="shortcut-keys">
-                  {s.keys.map((k, i) => (k === '…' ? <span key={i}> … </span> : <kbd key={i}>{k}</kbd>))}
-                </td>
+                <td className="shortcut-keys">{s.keys.map((k, i) => (k === '…' ? <span key={i}> … </span> : <kbd key={i}>{k}</kbd>))}</td>
                 <td>{s.action}</td>
               </tr>
             ))}

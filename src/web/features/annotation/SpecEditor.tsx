@@ -21,7 +21,14 @@ export interface SpecEditorProps {
 
 /** Splits `good, bad , unsure` into options. */
 function parseOptions(text: string): string[] {
-  return [...new Set(text.split(',').map((o) => o.trim()).filter(Boolean))];
+  return [
+    ...new Set(
+      text
+        .split(',')
+        .map((o) => o.trim())
+        .filter(Boolean),
+    ),
+  ];
 }
 
 /** New-question editor. */
@@ -45,7 +52,8 @@ export function SpecEditor({ takenNames, onAdd, onCancel }: SpecEditorProps) {
         const hi = max.trim() === '' ? null : Number(max);
         if ((lo !== null && !Number.isFinite(lo)) || (hi !== null && !Number.isFinite(hi))) return 'The range must be numbers';
         if (lo !== null && hi !== null && lo >= hi) return 'The minimum must be below the maximum';
-        if (integer && ((lo !== null && !Number.isInteger(lo)) || (hi !== null && !Number.isInteger(hi)))) return 'Whole-number scores need whole-number bounds';
+        if (integer && ((lo !== null && !Number.isInteger(lo)) || (hi !== null && !Number.isInteger(hi))))
+          return 'Whole-number scores need whole-number bounds';
         return { kind: 'number', min: lo, max: hi, integer };
       }
       case 'category': {
@@ -54,7 +62,9 @@ export function SpecEditor({ takenNames, onAdd, onCancel }: SpecEditorProps) {
       }
       case 'text': {
         const n = maxLength.trim() === '' ? null : Number(maxLength);
-        return n === null || (Number.isInteger(n) && n > 0) ? { kind: 'text', maxLength: n } : 'The length limit must be a positive whole number';
+        return n === null || (Number.isInteger(n) && n > 0)
+          ? { kind: 'text', maxLength: n }
+          : 'The length limit must be a positive whole number';
       }
     }
   };
@@ -99,7 +109,12 @@ export function SpecEditor({ takenNames, onAdd, onCancel }: SpecEditorProps) {
           <span>
             Prompt <span className="muted">(optional, shown to reviewers)</span>
           </span>
-          <input className="input" value={description} placeholder="e.g. Is the answer factually correct?" onChange={(e) => setDescription(e.target.value)} />
+          <input
+            className="input"
+            value={description}
+            placeholder="e.g. Is the answer factually correct?"
+            onChange={(e) => setDescription(e.target.value)}
+          />
         </label>
         {kindName === 'score' && (
           <div className="row span-2">
@@ -122,7 +137,12 @@ export function SpecEditor({ takenNames, onAdd, onCancel }: SpecEditorProps) {
             <span>
               Options <span className="muted">(comma-separated; keys 1–9 pick the first nine)</span>
             </span>
-            <input className="input" value={options} placeholder="e.g. helpful, partly helpful, unhelpful" onChange={(e) => setOptions(e.target.value)} />
+            <input
+              className="input"
+              value={options}
+              placeholder="e.g. helpful, partly helpful, unhelpful"
+              onChange={(e) => setOptions(e.target.value)}
+            />
           </label>
         )}
         {kindName === 'text' && (

@@ -39,7 +39,18 @@ async function* idBatches(source: CallSource, signal?: AbortSignal): AsyncGenera
   for (let offset = 0; ; offset += ADD_BATCH) {
     const page = await collect(
       api.callsStreamQuery(
-        { project_id, filter, query, columns: ['id'], sort_by: [{ field: 'started_at', direction: 'asc' }, { field: 'id', direction: 'asc' }], limit: ADD_BATCH, offset },
+        {
+          project_id,
+          filter,
+          query,
+          columns: ['id'],
+          sort_by: [
+            { field: 'started_at', direction: 'asc' },
+            { field: 'id', direction: 'asc' },
+          ],
+          limit: ADD_BATCH,
+          offset,
+        },
         { signal },
       ),
     );
@@ -68,7 +79,10 @@ export async function addCallsToQueue({
   onProgress?.({ ...progress });
   for await (const ids of idBatches(source, signal)) {
     signal?.throwIfAborted();
-    const res = await api.annotationQueueAddCalls({ project_id: projectId, queue_id: queueId, call_ids: ids, display_fields: displayFields }, { signal });
+    const res = await api.annotationQueueAddCalls(
+      { project_id: projectId, queue_id: queueId, call_ids: ids, display_fields: displayFields },
+      { signal },
+    );
     progress.done += ids.length;
     progress.total = Math.max(progress.total, progress.done);
     progress.added += res.added_count;

@@ -33,9 +33,13 @@ export function reviewLoader(queryClient: QueryClient) {
   return ({ params }: LoaderFunctionArgs) => {
     const projectId = `${params.entity}/${params.project}`;
     const queueId = params.queueId ?? '';
-    void queryClient.ensureQueryData(queueQueryOptions({ projectId, queueId })).then((q) => queryClient.prefetchQuery(queueFieldsQueryOptions(q.scorer_refs)), ignore);
+    void queryClient
+      .ensureQueryData(queueQueryOptions({ projectId, queueId }))
+      .then((q) => queryClient.prefetchQuery(queueFieldsQueryOptions(q.scorer_refs)), ignore);
     void queryClient.prefetchQuery(queueItemsQueryOptions({ projectId, queueId }));
-    void queryClient.ensureQueryData(whoamiQueryOptions()).then((u) => queryClient.prefetchQuery(myAnswersQueryOptions({ projectId, queueId, user: u.username })), ignore);
+    void queryClient
+      .ensureQueryData(whoamiQueryOptions())
+      .then((u) => queryClient.prefetchQuery(myAnswersQueryOptions({ projectId, queueId, user: u.username })), ignore);
     return null;
   };
 }

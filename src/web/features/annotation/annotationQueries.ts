@@ -91,7 +91,11 @@ export function specsQueryOptions(projectId: string) {
     queryKey: annotationKeys.specs(projectId),
     queryFn: async ({ signal }) => {
       const { objs } = await api.objsQuery(
-        { project_id: projectId, filter: { leaf_object_classes: ['AnnotationSpec'], latest_only: true }, sort_by: [{ field: 'object_id', direction: 'asc' }] },
+        {
+          project_id: projectId,
+          filter: { leaf_object_classes: ['AnnotationSpec'], latest_only: true },
+          sort_by: [{ field: 'object_id', direction: 'asc' }],
+        },
         { signal },
       );
       return objs.map((o) => toQueueField(`weave:///${projectId}/object/${o.object_id}:${o.digest}`, o.val));
@@ -118,7 +122,9 @@ export function myAnswersQueryOptions({ projectId, queueId, user }: { projectId:
       return result.flatMap((row) => {
         const callId = /\/call\/([^/]+)$/.exec(String(row.weave_ref ?? ''))?.[1];
         const payload = row.payload as { value?: unknown } | null;
-        return callId && typeof row.annotation_ref === 'string' ? [{ callId, annotationRef: row.annotation_ref, value: payload?.value }] : [];
+        return callId && typeof row.annotation_ref === 'string'
+          ? [{ callId, annotationRef: row.annotation_ref, value: payload?.value }]
+          : [];
       });
     },
   });

@@ -8,7 +8,11 @@ describe('chatOf', () => {
   });
   it('reads inputs holding messages, and a chat reply', () => {
     expect(chatOf({ model: 'x', messages: [{ role: 'system', content: 's' }] })).toHaveLength(1);
-    expect(chatOf({ choices: [{ message: { role: 'assistant', content: 'yes' } }] })?.[0]).toMatchObject({ role: 'assistant', text: 'yes', fromOutput: true });
+    expect(chatOf({ choices: [{ message: { role: 'assistant', content: 'yes' } }] })?.[0]).toMatchObject({
+      role: 'assistant',
+      text: 'yes',
+      fromOutput: true,
+    });
   });
   it('leaves other values to the JSON viewer', () => {
     expect(chatOf({ answer: 'x' })).toBeNull();

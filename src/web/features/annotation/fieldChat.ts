@@ -15,5 +15,7 @@ export function chatOf(value: unknown): ChatMessage[] | null {
 export function isFlatRecord(value: unknown): value is Record<string, string | number | boolean | null> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const entries = Object.values(value);
-  return entries.length > 0 && entries.length <= 12 && entries.every((v) => v === null || ['string', 'number', 'boolean'].includes(typeof v));
+  return (
+    entries.length > 0 && entries.length <= 12 && entries.every((v) => v === null || ['string', 'number', 'boolean'].includes(typeof v))
+  );
 }

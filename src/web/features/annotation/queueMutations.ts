@@ -29,7 +29,15 @@ export interface QueueDraft {
 }
 
 /** Stores new specs, then creates or updates the queue; resolves to the queue id. */
-export async function saveQueue({ projectId, queueId, draft }: { projectId: string; queueId: string | null; draft: QueueDraft }): Promise<string> {
+export async function saveQueue({
+  projectId,
+  queueId,
+  draft,
+}: {
+  projectId: string;
+  queueId: string | null;
+  draft: QueueDraft;
+}): Promise<string> {
   const refs: string[] = [];
   for (const entry of draft.fields) {
     if (entry.type === 'existing') {
@@ -37,7 +45,9 @@ export async function saveQueue({ projectId, queueId, draft }: { projectId: stri
       continue;
     }
     const { name, description, kind } = entry.draft;
-    const { digest } = await api.objCreate({ obj: { project_id: projectId, object_id: name, val: buildSpecValue({ name, description, field: kind }) } });
+    const { digest } = await api.objCreate({
+      obj: { project_id: projectId, object_id: name, val: buildSpecValue({ name, description, field: kind }) },
+    });
     refs.push(objectRef({ projectId, name, digest }));
   }
   const common = {
@@ -47,7 +57,9 @@ export async function saveQueue({ projectId, queueId, draft }: { projectId: stri
     scorer_refs: refs,
     display_fields: normalizeFields(draft.displayFields),
   };
-  return queueId ? (await api.annotationQueueUpdate({ ...common, queue_id: queueId })).queue.id : (await api.annotationQueueCreate(common)).id;
+  return queueId
+    ? (await api.annotationQueueUpdate({ ...common, queue_id: queueId })).queue.id
+    : (await api.annotationQueueCreate(common)).id;
 }
 
 /** Create-or-edit mutation; refreshes the project's queues and specs. */

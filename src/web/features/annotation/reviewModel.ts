@@ -23,7 +23,15 @@ export function myItemStates({ items, answers, user }: { items: QueueItem[]; ans
 }
 
 /** The index of the first item after `after` that I have not finished, wrapping; null when none. */
-export function nextUnfinished({ items, done, after }: { items: QueueItem[]; done: ReadonlyMap<string, MyState>; after: number }): number | null {
+export function nextUnfinished({
+  items,
+  done,
+  after,
+}: {
+  items: QueueItem[];
+  done: ReadonlyMap<string, MyState>;
+  after: number;
+}): number | null {
   const n = items.length;
   for (let step = 1; step <= n; step++) {
     const i = (((after + step) % n) + n) % n;

@@ -31,10 +31,7 @@ export function CallsTable({ view, pages, onSortChange, rowSelection, onRowSelec
   const { entity, project } = useParams();
   const scrollRef = useRef<HTMLDivElement>(null);
 
-  const columns = useMemo(
-    () => [selectColumn, ...view.columns.map((id) => builtinColumns[id]?.def ?? pathColumn(id))],
-    [view.columns],
-  );
+  const columns = useMemo(() => [selectColumn, ...view.columns.map((id) => builtinColumns[id]?.def ?? pathColumn(id))], [view.columns]);
   const sorting: SortingState = useMemo(
     () => [{ id: columnIdOfSortField(view.sort.field), desc: view.sort.direction === 'desc' }],
     [view.sort],

@@ -20,13 +20,26 @@ function describeClause(c: FilterClause): string {
 }
 
 /** Toolbar for the calls view. */
-export function CallsToolbar({ view, update, projectId }: { view: CallsViewState; update: (p: Partial<CallsViewState>) => void; projectId: string }) {
+export function CallsToolbar({
+  view,
+  update,
+  projectId,
+}: {
+  view: CallsViewState;
+  update: (p: Partial<CallsViewState>) => void;
+  projectId: string;
+}) {
   const custom = view.since !== null && !TIME_RANGES.some((r) => r.value === view.since);
   return (
     <div className="toolbar-wrap">
       <div className="toolbar">
         <FilterBuilder clauses={view.clauses} onApply={(clauses) => update({ clauses })} projectId={projectId} />
-        <select className="input" aria-label="Time range" value={view.since ?? ''} onChange={(e) => update({ since: e.target.value || null })}>
+        <select
+          className="input"
+          aria-label="Time range"
+          value={view.since ?? ''}
+          onChange={(e) => update({ since: e.target.value || null })}
+        >
           {TIME_RANGES.map((r) => (
             <option key={r.value} value={r.value}>
               {r.label}
@@ -46,7 +59,11 @@ export function CallsToolbar({ view, update, projectId }: { view: CallsViewState
           {view.clauses.map((c, i) => (
             <li key={i} className="chip">
               <span>{describeClause(c)}</span>
-              <button type="button" aria-label={`Remove filter: ${describeClause(c)}`} onClick={() => update({ clauses: view.clauses.filter((_, j) => j !== i) })}>
+              <button
+                type="button"
+                aria-label={`Remove filter: ${describeClause(c)}`}
+                onClick={() => update({ clauses: view.clauses.filter((_, j) => j !== i) })}
+              >
                 ×
               </button>
             </li>

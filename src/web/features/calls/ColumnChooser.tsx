@@ -57,7 +57,14 @@ function ColumnPanel({ columns, onChange, projectId }: ColumnChooserProps) {
         ))}
       </fieldset>
       <form className="row" onSubmit={add}>
-        <FieldPathInput projectId={projectId} value={path} onChange={setPath} ariaLabel="Add a column by field path" placeholder="inputs.question" includeKnown={false} />
+        <FieldPathInput
+          projectId={projectId}
+          value={path}
+          onChange={setPath}
+          ariaLabel="Add a column by field path"
+          placeholder="inputs.question"
+          includeKnown={false}
+        />
         <button type="submit" className="button" disabled={!path.trim()}>
           Add
         </button>

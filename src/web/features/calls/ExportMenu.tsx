@@ -43,7 +43,13 @@ export function ExportMenu({ req, total, selectedIds }: ExportMenuProps) {
           <fieldset className="radio-group">
             <legend>Calls</legend>
             <label>
-              <input type="radio" name="export-scope" checked={effectiveScope === 'selected'} disabled={selectedIds.length === 0} onChange={() => setScope('selected')} />
+              <input
+                type="radio"
+                name="export-scope"
+                checked={effectiveScope === 'selected'}
+                disabled={selectedIds.length === 0}
+                onChange={() => setScope('selected')}
+              />
               Selected ({formatInteger(selectedIds.length)})
             </label>
             <label>

@@ -25,7 +25,14 @@ export function FieldPathInput({
   const { data } = useQuery({ ...callsSampleQueryOptions(projectId), select: suggestPaths });
   return (
     <>
-      <input className="input mono" list={id} aria-label={ariaLabel} placeholder={placeholder} value={value} onChange={(e) => onChange(e.target.value)} />
+      <input
+        className="input mono"
+        list={id}
+        aria-label={ariaLabel}
+        placeholder={placeholder}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+      />
       <datalist id={id}>
         {includeKnown &&
           KNOWN_FIELDS.map((f) => (

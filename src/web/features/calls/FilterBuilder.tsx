@@ -34,7 +34,15 @@ export function FilterBuilder({ clauses, onApply, projectId }: FilterBuilderProp
   );
 }
 
-function FilterEditor({ initial, onApply, projectId }: { initial: FilterClause[]; onApply: (c: FilterClause[]) => void; projectId: string }) {
+function FilterEditor({
+  initial,
+  onApply,
+  projectId,
+}: {
+  initial: FilterClause[];
+  onApply: (c: FilterClause[]) => void;
+  projectId: string;
+}) {
   const [draft, setDraft] = useState<FilterClause[]>(initial.length ? initial : [{ field: 'op_name', op: 'contains', value: '' }]);
   const patch = (i: number, p: Partial<FilterClause>) => setDraft((d) => d.map((c, j) => (j === i ? { ...c, ...p } : c)));
   const submit = (e: FormEvent) => {
@@ -55,7 +63,12 @@ function FilterEditor({ initial, onApply, projectId }: { initial: FilterClause[]
               patch(i, { field, op: ops.includes(c.op) ? c.op : ops[0]!, value: fieldKind(field) === fieldKind(c.field) ? c.value : '' });
             }}
           />
-          <select className="input" aria-label="Operator" value={c.op} onChange={(e) => patch(i, { op: e.target.value as FilterClause['op'] })}>
+          <select
+            className="input"
+            aria-label="Operator"
+            value={c.op}
+            onChange={(e) => patch(i, { op: e.target.value as FilterClause['op'] })}
+          >
             {operatorsFor(c.field).map((op) => (
               <option key={op} value={op}>
                 {fieldKind(c.field) === 'datetime' ? (op === 'gte' ? 'after' : 'before') : OP_LABELS[op]}
@@ -63,13 +76,22 @@ function FilterEditor({ initial, onApply, projectId }: { initial: FilterClause[]
             ))}
           </select>
           <ValueInput clause={c} projectId={projectId} onChange={(value) => patch(i, { value })} />
-          <button type="button" className="button ghost icon" aria-label={`Remove filter ${i + 1}`} onClick={() => setDraft((d) => d.filter((_, j) => j !== i))}>
+          <button
+            type="button"
+            className="button ghost icon"
+            aria-label={`Remove filter ${i + 1}`}
+            onClick={() => setDraft((d) => d.filter((_, j) => j !== i))}
+          >
             ×
           </button>
         </div>
       ))}
       <div className="row">
-        <button type="button" className="button ghost" onClick={() => setDraft((d) => [...d, { field: 'op_name', op: 'contains', value: '' }])}>
+        <button
+          type="button"
+          className="button ghost"
+          onClick={() => setDraft((d) => [...d, { field: 'op_name', op: 'contains', value: '' }])}
+        >
           + Add filter
         </button>
         <div className="spacer" />

@@ -27,8 +27,17 @@ function OpCell({ call }: { call: Call }) {
   const isChild = call.parent_id !== null;
   return (
     <>
-      <Link className="cell-link" to={`/${entity}/${project}/traces/${call.trace_id}?call=${call.id}`} state={{ callsSearch: search }} title={call.op_name}>
-        {isChild && <span className="muted" aria-hidden="true">↳ </span>}
+      <Link
+        className="cell-link"
+        to={`/${entity}/${project}/traces/${call.trace_id}?call=${call.id}`}
+        state={{ callsSearch: search }}
+        title={call.op_name}
+      >
+        {isChild && (
+          <span className="muted" aria-hidden="true">
+            ↳{' '}
+          </span>
+        )}
         {callName(call)}
       </Link>
       <RefLink uri={call.op_name} ariaLabel={`Open op ${opBaseName(call.op_name)}`}>
@@ -48,12 +57,22 @@ export const builtinColumns: Record<string, { label: string; sortField?: string;
   status: {
     label: 'Status',
     sortField: 'summary.weave.status',
-    def: col.accessor((c) => callStatus(c), { id: 'status', header: 'Status', size: 120, cell: ({ row }) => <StatusBadge status={callStatus(row.original)} /> }),
+    def: col.accessor((c) => callStatus(c), {
+      id: 'status',
+      header: 'Status',
+      size: 120,
+      cell: ({ row }) => <StatusBadge status={callStatus(row.original)} />,
+    }),
   },
   start: {
     label: 'Started',
     sortField: 'started_at',
-    def: col.accessor('started_at', { id: 'start', header: 'Started', size: 120, cell: ({ row }) => <TimestampCell iso={row.original.started_at} /> }),
+    def: col.accessor('started_at', {
+      id: 'start',
+      header: 'Started',
+      size: 120,
+      cell: ({ row }) => <TimestampCell iso={row.original.started_at} />,
+    }),
   },
   latency: {
     label: 'Latency',
@@ -75,7 +94,9 @@ export const builtinColumns: Record<string, { label: string; sortField?: string;
       meta: { align: 'right' },
       cell: ({ row }) => {
         const t = callTokens(row.original);
-        return <NumberCell value={t?.total} format={formatCompact} title={t ? `${t.prompt} prompt + ${t.completion} completion` : undefined} />;
+        return (
+          <NumberCell value={t?.total} format={formatCompact} title={t ? `${t.prompt} prompt + ${t.completion} completion` : undefined} />
+        );
       },
     }),
   },
@@ -102,7 +123,12 @@ export function pathColumn(path: string): CallColumnDef {
   if (path.startsWith('feedback.')) return feedbackPathColumn(path);
   let def = pathColumns.get(path);
   if (!def) {
-    def = col.accessor((c) => readPath(c, path), { id: path, header: path, size: 220, cell: ({ row }) => <ValueCell value={readPath(row.original, path)} /> });
+    def = col.accessor((c) => readPath(c, path), {
+      id: path,
+      header: path,
+      size: 220,
+      cell: ({ row }) => <ValueCell value={readPath(row.original, path)} />,
+    });
     pathColumns.set(path, def);
   }
   return def;

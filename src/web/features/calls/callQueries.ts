@@ -27,7 +27,8 @@ export const callKeys = {
   all: ['calls'] as const,
   project: (projectId: string) => [...callKeys.all, projectId] as const,
   /** `generation` lets a live refresh fetch a fresh snapshot beside the one on screen. */
-  page: (req: CallsListReq, generation: number, page: number) => [...callKeys.project(req.project_id), 'page', req, generation, page] as const,
+  page: (req: CallsListReq, generation: number, page: number) =>
+    [...callKeys.project(req.project_id), 'page', req, generation, page] as const,
   count: (req: CallsListReq, generation: number) =>
     [...callKeys.project(req.project_id), 'count', { filter: req.filter, query: req.query }, generation] as const,
   detail: (projectId: string, id: string) => [...callKeys.project(projectId), 'detail', id] as const,
@@ -72,7 +73,12 @@ export function callsSampleQueryOptions(projectId: string) {
     queryFn: ({ signal }) =>
       collect<Call>(
         api.callsStreamQuery(
-          { project_id: projectId, limit: 5, sort_by: [{ field: 'started_at', direction: 'desc' }], columns: ['inputs', 'output', 'attributes'] },
+          {
+            project_id: projectId,
+            limit: 5,
+            sort_by: [{ field: 'started_at', direction: 'desc' }],
+            columns: ['inputs', 'output', 'attributes'],
+          },
           { signal },
         ),
       ),

@@ -17,7 +17,15 @@ const EPOCH = Date.UTC(2000, 0, 1);
  * window's span could still cut it in two; one longer than the time since the epoch (plus a
  * day for the zone's offset) puts the only boundary before the window.
  */
-export function toCallsStatsRequest({ projectId, view, now }: { projectId: string; view: CallsViewState; now: number }): ReqOf<'callStats'> | null {
+export function toCallsStatsRequest({
+  projectId,
+  view,
+  now,
+}: {
+  projectId: string;
+  view: CallsViewState;
+  now: number;
+}): ReqOf<'callStats'> | null {
   let start = view.since ? Date.parse(resolveDateTime(view.since, now) ?? '') : EPOCH;
   let end = Math.ceil(now / 60_000) * 60_000;
   const ops: string[] = [];

@@ -4,7 +4,14 @@ import { DEFAULT_COLUMNS, readCallsView, writeCallsView } from './callsViewState
 describe('calls view in the URL', () => {
   it('defaults leave the URL empty', () => {
     const view = readCallsView(new URLSearchParams());
-    expect(view).toEqual({ clauses: [], sort: { field: 'started_at', direction: 'desc' }, columns: [...DEFAULT_COLUMNS], since: null, rootsOnly: true, live: false });
+    expect(view).toEqual({
+      clauses: [],
+      sort: { field: 'started_at', direction: 'desc' },
+      columns: [...DEFAULT_COLUMNS],
+      since: null,
+      rootsOnly: true,
+      live: false,
+    });
     expect(writeCallsView(view).toString()).toBe('');
   });
 

@@ -27,7 +27,13 @@ function fileNameOf(res: Response, fallback: string): string {
 }
 
 /** Exports; resolves to 'saved', 'downloaded' or 'cancelled' (the person closed the save dialog). */
-export async function exportCalls({ req, suggestedName }: { req: CallsExportReq; suggestedName: string }): Promise<'saved' | 'downloaded' | 'cancelled'> {
+export async function exportCalls({
+  req,
+  suggestedName,
+}: {
+  req: CallsExportReq;
+  suggestedName: string;
+}): Promise<'saved' | 'downloaded' | 'cancelled'> {
   const format = req.format ?? 'jsonl';
   const picker = (window as unknown as { showSaveFilePicker?: SavePicker }).showSaveFilePicker;
   if (picker) {

@@ -141,7 +141,11 @@ export function compileClause(clause: FilterClause, now: number): Operation | nu
       return op === 'eq' ? eq : { $not: [eq] };
     }
     case 'in': {
-      const items = value.split(',').map((v) => v.trim()).filter(Boolean).map(literal);
+      const items = value
+        .split(',')
+        .map((v) => v.trim())
+        .filter(Boolean)
+        .map(literal);
       if (items.length === 0 || items.some((i) => i === null)) return null;
       return { $in: [get, items as Operand[]] };
     }

@@ -21,7 +21,8 @@ import './dashboards.css';
 
 const formatPercent = (v: number) => `${v.toFixed(v > 0 && v < 10 ? 1 : 0)}%`;
 /** `5 min`, `6 h`, `1 d`: a bucket width. */
-const formatWidth = (s: number) => (s < 3600 ? `${Math.round(s / 60)} min` : s < 86_400 ? `${+(s / 3600).toFixed(1)} h` : `${+(s / 86_400).toFixed(1)} d`);
+const formatWidth = (s: number) =>
+  s < 3600 ? `${Math.round(s / 60)} min` : s < 86_400 ? `${+(s / 3600).toFixed(1)} h` : `${+(s / 86_400).toFixed(1)} d`;
 
 /** Dashboards page. */
 export function DashboardPage() {

@@ -10,11 +10,25 @@ function toLocalInput(ms: number): string {
 }
 
 /** The dashboard's controls; every change goes to the URL. */
-export function DashboardToolbar({ projectId, view, update, range }: { projectId: string; view: DashboardView; update: (p: Partial<DashboardView>) => void; range: { start: number; end: number } }) {
+export function DashboardToolbar({
+  projectId,
+  view,
+  update,
+  range,
+}: {
+  projectId: string;
+  view: DashboardView;
+  update: (p: Partial<DashboardView>) => void;
+  range: { start: number; end: number };
+}) {
   const ops = useQuery(recentOpsQueryOptions(projectId));
   const opChoices = view.op && !ops.data?.includes(view.op) ? [view.op, ...(ops.data ?? [])] : (ops.data ?? []);
   const setRange = (value: RangeValue) =>
-    update(value === 'custom' ? { range: value, from: toLocalInput(range.start), to: toLocalInput(range.end) } : { range: value, from: null, to: null });
+    update(
+      value === 'custom'
+        ? { range: value, from: toLocalInput(range.start), to: toLocalInput(range.end) }
+        : { range: value, from: null, to: null },
+    );
   return (
     <div className="toolbar dashboard-toolbar">
       <select className="input" aria-label="Time range" value={view.range} onChange={(e) => setRange(e.target.value as RangeValue)}>
@@ -29,11 +43,23 @@ export function DashboardToolbar({ projectId, view, update, range }: { projectId
         <>
           <label className="toggle">
             From
-            <input className="input" type="datetime-local" aria-label="From" value={view.from ?? ''} onChange={(e) => update({ from: e.target.value || null })} />
+            <input
+              className="input"
+              type="datetime-local"
+              aria-label="From"
+              value={view.from ?? ''}
+              onChange={(e) => update({ from: e.target.value || null })}
+            />
           </label>
           <label className="toggle">
             To
-            <input className="input" type="datetime-local" aria-label="To" value={view.to ?? ''} onChange={(e) => update({ to: e.target.value || null })} />
+            <input
+              className="input"
+              type="datetime-local"
+              aria-label="To"
+              value={view.to ?? ''}
+              onChange={(e) => update({ to: e.target.value || null })}
+            />
           </label>
         </>
       )}

@@ -15,7 +15,19 @@ const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : n
 const formatScore = (v: number) => (Number.isInteger(v) ? formatInteger(v) : v.toFixed(2));
 
 /** Feedback charts for a window, bucketed like the call charts. */
-export function FeedbackCharts({ projectId, start, end, granularity, timezone }: { projectId: string; start: string; end: string; granularity: number; timezone: string }) {
+export function FeedbackCharts({
+  projectId,
+  start,
+  end,
+  granularity,
+  timezone,
+}: {
+  projectId: string;
+  start: string;
+  end: string;
+  granularity: number;
+  timezone: string;
+}) {
   const schema = useQuery({ ...feedbackSchemaQueryOptions({ project_id: projectId, start, end }), placeholderData: keepPreviousData });
   const paths = (schema.data?.paths ?? []).filter((p) => p.value_type === 'numeric' || p.value_type === 'boolean').slice(0, MAX_PATHS);
   const stats = useQuery({

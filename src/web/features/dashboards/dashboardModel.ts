@@ -75,7 +75,19 @@ export function sumOf<R>(rows: readonly R[], pick: (r: R) => number | null): num
  * The calls table URL for one bucket: `started_at` ≥ the bucket start and < its end (both
  * clipped to the dashboard's window, so the table counts what the bar counted), plus the op.
  */
-export function callsWindowHref({ projectId, from, to, op, rootsOnly }: { projectId: string; from: number; to: number; op: string | null; rootsOnly: boolean }): string {
+export function callsWindowHref({
+  projectId,
+  from,
+  to,
+  op,
+  rootsOnly,
+}: {
+  projectId: string;
+  from: number;
+  to: number;
+  op: string | null;
+  rootsOnly: boolean;
+}): string {
   const clauses: FilterClause[] = [
     { field: 'started_at', op: 'gte', value: new Date(from).toISOString() },
     { field: 'started_at', op: 'lt', value: new Date(to).toISOString() },

@@ -66,7 +66,11 @@ export function roundedNow(at = Date.now()): number {
  * The view's window as epoch ms `[start, end)` and its bucket width in seconds (null: the
  * server's choice); a broken custom range falls back to the last day.
  */
-export function resolveWindow({ view, now }: { view: DashboardView; now: number }): { start: number; end: number; granularity: number | null } {
+export function resolveWindow({ view, now }: { view: DashboardView; now: number }): {
+  start: number;
+  end: number;
+  granularity: number | null;
+} {
   if (view.range === 'custom') {
     const start = view.from ? new Date(view.from).getTime() : NaN;
     const end = view.to ? new Date(view.to).getTime() : now;

@@ -18,7 +18,15 @@ import { CompareTable } from './CompareTable.js';
 import { CompareToolbar } from './CompareToolbar.js';
 import { refLabel, versionIndexByRef } from './evalRefs.js';
 import { compareRowsRequest } from './evalRequests.js';
-import { compareSummaryQueryOptions, evaluationObjectsQueryOptions, modelObjectsQueryOptions, resultsQueryOptions, ROWS_LIMIT, runQueryOptions, type EvaluationRun } from './evaluationQueries.js';
+import {
+  compareSummaryQueryOptions,
+  evaluationObjectsQueryOptions,
+  modelObjectsQueryOptions,
+  resultsQueryOptions,
+  ROWS_LIMIT,
+  runQueryOptions,
+  type EvaluationRun,
+} from './evaluationQueries.js';
 import { readCompareView, writeCompareView, type CompareView } from './evalViewState.js';
 import { metricsOf } from './scoreModel.js';
 import { SetupWarning } from './SetupWarning.js';
@@ -27,7 +35,10 @@ import './evaluations.css';
 const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 
 /** Module-level, so react-query keeps the combined array stable while the answers do not change. */
-const combineRuns = (results: UseQueryResult<EvaluationRun>[]) => ({ data: results.map((r) => r.data), error: results.find((r) => r.error)?.error ?? null });
+const combineRuns = (results: UseQueryResult<EvaluationRun>[]) => ({
+  data: results.map((r) => r.data),
+  error: results.find((r) => r.error)?.error ?? null,
+});
 
 /** Compare page. */
 export function ComparePage() {
@@ -126,7 +137,11 @@ export function ComparePage() {
         counts={rowsQuery.data ? { shown: rows.length, total: allRows.length } : null}
       />
       {(rowsQuery.data?.warnings.length ?? 0) > 0 && <p className="muted small">{rowsQuery.data!.warnings.join(' ')}</p>}
-      {total !== undefined && total > ROWS_LIMIT && <p className="muted small">Showing the first {formatInteger(ROWS_LIMIT)} of {formatInteger(total)} rows.</p>}
+      {total !== undefined && total > ROWS_LIMIT && (
+        <p className="muted small">
+          Showing the first {formatInteger(ROWS_LIMIT)} of {formatInteger(total)} rows.
+        </p>
+      )}
       {rowsQuery.error ? (
         <ErrorState error={rowsQuery.error} onRetry={() => void rowsQuery.refetch()} />
       ) : rowsQuery.isPending ? (

@@ -34,22 +34,41 @@ interface Line {
 function lines(metrics: readonly ScoreMetric[]): Line[] {
   const scoreLines = metrics
     .filter((m) => m.type !== 'text')
-    .map(
-      (m): Line => ({
-        id: m.field,
-        label: `${m.label} ${m.type === 'binary' ? '(pass rate)' : '(mean)'}`,
-        kind: m.type,
-        lowerIsBetter: false,
-        value: (r) => summaryValue(statsFor(r.summary, m)),
-        format: (v) => formatMetric(v, m.type),
-      }),
-    );
+    .map((m): Line => ({
+      id: m.field,
+      label: `${m.label} ${m.type === 'binary' ? '(pass rate)' : '(mean)'}`,
+      kind: m.type,
+      lowerIsBetter: false,
+      value: (r) => summaryValue(statsFor(r.summary, m)),
+      format: (v) => formatMetric(v, m.type),
+    }));
   return [
     ...scoreLines,
     { id: 'rows', label: 'Rows', kind: 'count', lowerIsBetter: false, value: (r) => r.rowCount, format: formatInteger },
-    { id: 'latency', label: 'Mean latency', kind: 'seconds', lowerIsBetter: true, value: (r) => r.meanLatencySeconds, format: (v) => `${v.toFixed(2)} s` },
-    { id: 'tokens', label: 'Tokens', kind: 'count', lowerIsBetter: true, value: (r) => r.summary?.predict_total_tokens ?? null, format: formatCompact },
-    { id: 'cost', label: 'Cost', kind: 'cost', lowerIsBetter: true, value: (r) => r.summary?.predict_total_cost ?? null, format: formatCost },
+    {
+      id: 'latency',
+      label: 'Mean latency',
+      kind: 'seconds',
+      lowerIsBetter: true,
+      value: (r) => r.meanLatencySeconds,
+      format: (v) => `${v.toFixed(2)} s`,
+    },
+    {
+      id: 'tokens',
+      label: 'Tokens',
+      kind: 'count',
+      lowerIsBetter: true,
+      value: (r) => r.summary?.predict_total_tokens ?? null,
+      format: formatCompact,
+    },
+    {
+      id: 'cost',
+      label: 'Cost',
+      kind: 'cost',
+      lowerIsBetter: true,
+      value: (r) => r.summary?.predict_total_cost ?? null,
+      format: formatCost,
+    },
   ];
 }
 
@@ -85,7 +104,7 @@ export function CompareSummary({ runs, baselineId, metrics }: { runs: CompareRun
                   const v = line.value(r);
                   const d = r.id === baselineId ? null : delta(base, v);
                   const text = d ? formatDelta(d, line.kind) : null;
-                  const better = d && Math.abs(d.abs) > 1e-12 ? (d.abs > 0) !== line.lowerIsBetter : null;
+                  const better = d && Math.abs(d.abs) > 1e-12 ? d.abs > 0 !== line.lowerIsBetter : null;
                   return (
                     <td key={r.id} className="num" data-metric={line.id} data-run={r.letter}>
                       <span className="eval-value">{v === null ? '—' : line.format(v)}</span>

@@ -6,7 +6,14 @@
 import type { OnChangeFn, SortingState } from '@tanstack/react-table';
 import { useCallback, useMemo, useRef, type ReactNode } from 'react';
 import { DataTable } from '../../components/table/DataTable.js';
-import { compareDatasetColumn, compareOutputColumn, comparePositionColumn, compareScoreColumn, type CompareRunRef, type CompareTableRow } from './compareColumns.js';
+import {
+  compareDatasetColumn,
+  compareOutputColumn,
+  comparePositionColumn,
+  compareScoreColumn,
+  type CompareRunRef,
+  type CompareTableRow,
+} from './compareColumns.js';
 import { datasetColumns } from './compareModel.js';
 import type { CompareSort } from './evalViewState.js';
 import type { ScoreMetric } from './scoreModel.js';
@@ -47,7 +54,10 @@ export function CompareTable({ rows, runs, baselineId, metrics, sort, onSortChan
   );
   const getRow = useCallback((i: number) => rows[i], [rows]);
 
-  const sorting: SortingState = useMemo(() => (sort && sort.mode === 'value' ? [{ id: columnIdOf(sort), desc: sort.direction === 'desc' }] : []), [sort]);
+  const sorting: SortingState = useMemo(
+    () => (sort && sort.mode === 'value' ? [{ id: columnIdOf(sort), desc: sort.direction === 'desc' }] : []),
+    [sort],
+  );
   const onSortingChange: OnChangeFn<SortingState> = useCallback(
     (updater) => {
       const next = (typeof updater === 'function' ? updater(sorting) : updater)[0];

@@ -56,7 +56,11 @@ export function CompareToolbar({ view, update, runs, metrics, counts }: CompareT
       </label>
       <span className="spacer" />
       <span className="muted" aria-live="polite">
-        {counts ? (view.diffOnly ? `${formatInteger(counts.shown)} of ${formatInteger(counts.total)} rows differ` : `${formatInteger(counts.total)} rows`) : ''}
+        {counts
+          ? view.diffOnly
+            ? `${formatInteger(counts.shown)} of ${formatInteger(counts.total)} rows differ`
+            : `${formatInteger(counts.total)} rows`
+          : ''}
       </span>
     </div>
   );

@@ -44,7 +44,13 @@ export function EvaluationsPage() {
         {(runs.isFetching || statsLoading) && <Spinner label="Updating" />}
         <span className="spacer" />
         {all.length > 0 && (
-          <button type="button" className="button primary" disabled={selected.length < 2} onClick={compare} title={selected.length < 2 ? 'Select two or more runs' : undefined}>
+          <button
+            type="button"
+            className="button primary"
+            disabled={selected.length < 2}
+            onClick={compare}
+            title={selected.length < 2 ? 'Select two or more runs' : undefined}
+          >
             Compare{selected.length ? ` (${selected.length})` : ''}
           </button>
         )}
@@ -60,9 +66,24 @@ export function EvaluationsPage() {
       ) : (
         <>
           <div className="toolbar-wrap toolbar" role="group" aria-label="Run filters">
-            <FilterSelect label="Evaluation" value={view.evaluation} options={optionsOf(all, (r) => r.evaluationName)} onChange={(evaluation) => update({ evaluation })} />
-            <FilterSelect label="Model" value={view.model} options={optionsOf(all, (r) => r.modelName)} onChange={(model) => update({ model })} />
-            <FilterSelect label="Status" value={view.status} options={['completed', 'running', 'failed']} onChange={(status) => update({ status })} />
+            <FilterSelect
+              label="Evaluation"
+              value={view.evaluation}
+              options={optionsOf(all, (r) => r.evaluationName)}
+              onChange={(evaluation) => update({ evaluation })}
+            />
+            <FilterSelect
+              label="Model"
+              value={view.model}
+              options={optionsOf(all, (r) => r.modelName)}
+              onChange={(model) => update({ model })}
+            />
+            <FilterSelect
+              label="Status"
+              value={view.status}
+              options={['completed', 'running', 'failed']}
+              onChange={(status) => update({ status })}
+            />
             {selected.length === 1 && <span className="muted small">Select one more run to compare.</span>}
             {all.length >= RUNS_LIMIT && <span className="muted small">Showing the first {formatInteger(RUNS_LIMIT)} runs.</span>}
           </div>
@@ -89,7 +110,17 @@ export function EvaluationsPage() {
 }
 
 /** A labelled select with an "any" choice. */
-function FilterSelect({ label, value, options, onChange }: { label: string; value: string | null; options: string[]; onChange: (v: string | null) => void }) {
+function FilterSelect({
+  label,
+  value,
+  options,
+  onChange,
+}: {
+  label: string;
+  value: string | null;
+  options: string[];
+  onChange: (v: string | null) => void;
+}) {
   return (
     <label className="eval-filter">
       <span className="muted">{label}</span>
@@ -117,7 +148,8 @@ weave.init("<entity>/<project>")
 evaluation = weave.Evaluation(dataset=rows, scorers=[exact_match])
 await evaluation.evaluate(model)   # shows up here as a run`}</pre>
       <p className="muted">
-        Runs recorded through the API (<code>POST /v2/&lt;entity&gt;/&lt;project&gt;/evaluation_runs</code>, then predictions and scores) show up here too.
+        Runs recorded through the API (<code>POST /v2/&lt;entity&gt;/&lt;project&gt;/evaluation_runs</code>, then predictions and scores)
+        show up here too.
       </p>
     </div>
   );

@@ -9,7 +9,13 @@ import type { EvalResultsEvaluationSummary } from '../../../contract/evalResults
 import { Popover } from '../../components/ui/Popover.js';
 import { formatCompact, formatCost, formatDateTime, formatDuration, formatInteger, formatRelative } from '../../lib/format.js';
 import { refLabel, refName, refPage, versionIndexByRef } from './evalRefs.js';
-import { evaluationObjectsQueryOptions, modelObjectsQueryOptions, runsQueryOptions, runStatusQueryOptions, type EvaluationRun } from './evaluationQueries.js';
+import {
+  evaluationObjectsQueryOptions,
+  modelObjectsQueryOptions,
+  runsQueryOptions,
+  runStatusQueryOptions,
+  type EvaluationRun,
+} from './evaluationQueries.js';
 import { RunStatus } from './RunStatus.js';
 
 /** Props of RunHeader. */
@@ -27,7 +33,10 @@ export const RunHeader = memo(function RunHeader({ projectId, run, summary, rowC
   const models = useQuery(modelObjectsQueryOptions(projectId));
   const status = useQuery({ ...runStatusQueryOptions({ projectId, runId: run.evaluation_run_id }), enabled: run.status === 'running' });
   const versions = new Map([...versionIndexByRef(projectId, evaluations.data ?? []), ...versionIndexByRef(projectId, models.data ?? [])]);
-  const progress = status.data?.status.code === 'running' ? `${formatInteger(status.data.status.completed_rows)} of ${formatInteger(status.data.status.total_rows)} rows` : undefined;
+  const progress =
+    status.data?.status.code === 'running'
+      ? `${formatInteger(status.data.status.completed_rows)} of ${formatInteger(status.data.status.total_rows)} rows`
+      : undefined;
   const duration = run.finished_at ? Date.parse(run.finished_at) - Date.parse(run.started_at) : null;
   const traceId = summary?.trace_id ?? run.evaluation_run_id;
 
@@ -54,7 +63,10 @@ export const RunHeader = memo(function RunHeader({ projectId, run, summary, rowC
         </div>
       </div>
       <span className="spacer" />
-      <Link className="button" to={`/${entity}/${project}/traces/${encodeURIComponent(traceId)}?call=${encodeURIComponent(run.evaluation_run_id)}`}>
+      <Link
+        className="button"
+        to={`/${entity}/${project}/traces/${encodeURIComponent(traceId)}?call=${encodeURIComponent(run.evaluation_run_id)}`}
+      >
         Open trace
       </Link>
       <CompareWith projectId={projectId} run={run} />
@@ -82,7 +94,9 @@ function CompareWith({ projectId, run }: { projectId: string; run: EvaluationRun
   const name = refName(run.evaluation);
   const others = (runs.data ?? [])
     .filter((r) => r.evaluation_run_id !== run.evaluation_run_id)
-    .sort((a, b) => Number(refName(b.evaluation) === name) - Number(refName(a.evaluation) === name) || b.started_at.localeCompare(a.started_at))
+    .sort(
+      (a, b) => Number(refName(b.evaluation) === name) - Number(refName(a.evaluation) === name) || b.started_at.localeCompare(a.started_at),
+    )
     .slice(0, 30);
   return (
     <Popover label="Compare with…" align="end">
@@ -99,7 +113,10 @@ function CompareWith({ projectId, run }: { projectId: string; run: EvaluationRun
                     className="menu-item"
                     onClick={() => {
                       close();
-                      const params = new URLSearchParams({ runs: `${run.evaluation_run_id},${o.evaluation_run_id}`, baseline: run.evaluation_run_id });
+                      const params = new URLSearchParams({
+                        runs: `${run.evaluation_run_id},${o.evaluation_run_id}`,
+                        baseline: run.evaluation_run_id,
+                      });
                       void navigate(`/${entity}/${project}/evaluations/compare?${params}`);
                     }}
                   >

@@ -36,8 +36,18 @@ export function RunPage() {
     placeholderData: keepPreviousData,
   });
 
-  if (run.error) return <div className="page"><ErrorState error={run.error} onRetry={() => void run.refetch()} /></div>;
-  if (!run.data) return <div className="page-loading"><Spinner showLabel label="Loading run" /></div>;
+  if (run.error)
+    return (
+      <div className="page">
+        <ErrorState error={run.error} onRetry={() => void run.refetch()} />
+      </div>
+    );
+  if (!run.data)
+    return (
+      <div className="page-loading">
+        <Spinner showLabel label="Loading run" />
+      </div>
+    );
 
   const total = list.data?.pages[0]?.total_rows;
   const canFilter = metrics.some((m) => m.type === 'binary') || (view.below !== null && metrics.some((m) => m.type === 'continuous'));
@@ -65,7 +75,9 @@ export function RunPage() {
             onChange={(e) => (e.target.value === '' ? update({ below: null }) : update({ below: Number(e.target.value), failures: true }))}
           />
         </label>
-        {view.failures && !canFilter && summaryQuery.isSuccess && <span className="muted small">No binary scores: set a threshold to find failures.</span>}
+        {view.failures && !canFilter && summaryQuery.isSuccess && (
+          <span className="muted small">No binary scores: set a threshold to find failures.</span>
+        )}
         {view.sort && (
           <button type="button" className="button small ghost" onClick={() => update({ sort: null })}>
             Default order
@@ -73,7 +85,9 @@ export function RunPage() {
         )}
         <span className="spacer" />
         <span className="muted" aria-live="polite">
-          {view.failures && total !== undefined && summaryQuery.data ? `${formatInteger(total)} of ${formatInteger(summaryQuery.data.total_rows)} rows` : ''}
+          {view.failures && total !== undefined && summaryQuery.data
+            ? `${formatInteger(total)} of ${formatInteger(summaryQuery.data.total_rows)} rows`
+            : ''}
         </span>
         {list.isFetching && <Spinner label="Updating results" />}
       </div>

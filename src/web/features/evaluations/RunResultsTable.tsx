@@ -12,7 +12,15 @@ import { DataTable } from '../../components/table/DataTable.js';
 import { ErrorState } from '../../components/ui/ErrorState.js';
 import { datasetColumns } from './compareModel.js';
 import type { ColumnSort } from './evalViewState.js';
-import { datasetColumn, outputColumn, positionColumn, resultScoreColumn, trailingColumns, trialHref, type ResultRow } from './resultColumns.js';
+import {
+  datasetColumn,
+  outputColumn,
+  positionColumn,
+  resultScoreColumn,
+  trailingColumns,
+  trialHref,
+  type ResultRow,
+} from './resultColumns.js';
 import type { ScoreMetric } from './scoreModel.js';
 
 /** Rows from the end at which the next page is asked for. */
@@ -40,7 +48,16 @@ function toResultRows(pages: readonly EvalResultsQueryRes[], runId: string, trac
       position += 1;
       const trials = row.evaluations.find((e) => e.evaluation_call_id === runId)?.trials ?? [];
       trials.forEach((trial, trialIndex) =>
-        out.push({ id: `${row.row_digest}/${trialIndex}`, position, rowDigest: row.row_digest, example: row.raw_data_row, trial, trialIndex, trialCount: trials.length, traceId }),
+        out.push({
+          id: `${row.row_digest}/${trialIndex}`,
+          position,
+          rowDigest: row.row_digest,
+          example: row.raw_data_row,
+          trial,
+          trialIndex,
+          trialCount: trials.length,
+          traceId,
+        }),
       );
     }
   }
@@ -59,8 +76,16 @@ export function RunResultsTable({ list, runId, traceId, metrics, sort, onSortCha
     const keys = datasetColumns(firstPage?.rows.map((r) => r.raw_data_row) ?? []);
     // Tokens and cost only when the run reports them (API runs without usage do not).
     const trials = firstPage?.rows.flatMap((r) => r.evaluations.flatMap((e) => e.trials)) ?? [];
-    const trailing = trailingColumns.filter((c) => c.id === 'latency' || trials.some((t) => (c.id === 'tokens' ? t.total_tokens : t.total_cost) !== null));
-    return [positionColumn, ...(keys.length ? keys.map(datasetColumn) : [datasetColumn(null)]), outputColumn, ...metrics.map(resultScoreColumn), ...trailing];
+    const trailing = trailingColumns.filter(
+      (c) => c.id === 'latency' || trials.some((t) => (c.id === 'tokens' ? t.total_tokens : t.total_cost) !== null),
+    );
+    return [
+      positionColumn,
+      ...(keys.length ? keys.map(datasetColumn) : [datasetColumn(null)]),
+      outputColumn,
+      ...metrics.map(resultScoreColumn),
+      ...trailing,
+    ];
   }, [firstPage, metrics]);
 
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = list;

@@ -12,10 +12,26 @@ import { formatInteger } from '../../lib/format.js';
 import { runScoresQueryOptions } from './evaluationQueries.js';
 import { formatMetric, histogram, scoreValue, statsFor, toNumber, type ScoreMetric } from './scoreModel.js';
 
-const tooltipStyle = { background: 'var(--bg-raised)', border: '1px solid var(--border)', borderRadius: 6, fontSize: 12, color: 'var(--text)' };
+const tooltipStyle = {
+  background: 'var(--bg-raised)',
+  border: '1px solid var(--border)',
+  borderRadius: 6,
+  fontSize: 12,
+  color: 'var(--text)',
+};
 
 /** Charts for every metric of a run (memoized: the results' filters and sort do not touch them). */
-export const ScoreCharts = memo(function ScoreCharts({ projectId, runId, summary, metrics }: { projectId: string; runId: string; summary: EvalResultsEvaluationSummary | undefined; metrics: ScoreMetric[] }) {
+export const ScoreCharts = memo(function ScoreCharts({
+  projectId,
+  runId,
+  summary,
+  metrics,
+}: {
+  projectId: string;
+  runId: string;
+  summary: EvalResultsEvaluationSummary | undefined;
+  metrics: ScoreMetric[];
+}) {
   const binary = metrics.filter((m) => m.type === 'binary');
   const continuous = metrics.filter((m) => m.type === 'continuous');
   if (!binary.length && !continuous.length) return null;
@@ -33,7 +49,11 @@ export const ScoreCharts = memo(function ScoreCharts({ projectId, runId, summary
 function PassRateChart({ summary, metrics }: { summary: EvalResultsEvaluationSummary | undefined; metrics: ScoreMetric[] }) {
   const data = metrics.map((m) => {
     const s = statsFor(summary, m);
-    return { name: m.label, rate: (s?.pass_rate ?? 0) * 100, label: s ? `${formatMetric(s.pass_rate, 'binary')} (${s.pass_true_count}/${s.pass_known_count})` : '—' };
+    return {
+      name: m.label,
+      rate: (s?.pass_rate ?? 0) * 100,
+      label: s ? `${formatMetric(s.pass_rate, 'binary')} (${s.pass_true_count}/${s.pass_known_count})` : '—',
+    };
   });
   return (
     <figure className="eval-chart card" aria-label="Pass rates">
@@ -41,7 +61,13 @@ function PassRateChart({ summary, metrics }: { summary: EvalResultsEvaluationSum
         <strong>Pass rate</strong>
         <span className="muted small"> binary scorers</span>
       </figcaption>
-      <BarChart width={320} height={Math.max(90, 34 * data.length + 40)} data={data} layout="vertical" margin={{ top: 4, right: 96, bottom: 4, left: 4 }}>
+      <BarChart
+        width={320}
+        height={Math.max(90, 34 * data.length + 40)}
+        data={data}
+        layout="vertical"
+        margin={{ top: 4, right: 96, bottom: 4, left: 4 }}
+      >
         <CartesianGrid horizontal={false} className="eval-grid" />
         <XAxis type="number" domain={[0, 100]} ticks={[0, 50, 100]} tickFormatter={(v: number) => `${v}%`} fontSize={11} />
         <YAxis type="category" dataKey="name" width={90} fontSize={12} tickLine={false} />
@@ -54,11 +80,23 @@ function PassRateChart({ summary, metrics }: { summary: EvalResultsEvaluationSum
 }
 
 /** A histogram of a continuous scorer's values over the run, with the mean as a line. */
-function HistogramChart({ projectId, runId, summary, metric }: { projectId: string; runId: string; summary: EvalResultsEvaluationSummary | undefined; metric: ScoreMetric }) {
+function HistogramChart({
+  projectId,
+  runId,
+  summary,
+  metric,
+}: {
+  projectId: string;
+  runId: string;
+  summary: EvalResultsEvaluationSummary | undefined;
+  metric: ScoreMetric;
+}) {
   const scores = useQuery(runScoresQueryOptions({ projectId, runId }));
   const stats = statsFor(summary, metric);
   const bins = useMemo(() => {
-    const values = (scores.data?.rows ?? []).flatMap((r) => r.evaluations.flatMap((e) => e.trials.flatMap((t) => toNumber(scoreValue(t, metric)) ?? [])));
+    const values = (scores.data?.rows ?? []).flatMap((r) =>
+      r.evaluations.flatMap((e) => e.trials.flatMap((t) => toNumber(scoreValue(t, metric)) ?? [])),
+    );
     return histogram(values).map((b) => ({ ...b, mid: (b.from + b.to) / 2, name: `${b.from.toFixed(2)}–${b.to.toFixed(2)}` }));
   }, [scores.data, metric]);
   const mean = stats?.numeric_mean ?? null;
@@ -95,8 +133,20 @@ function HistogramChart({ projectId, runId, summary, metric }: { projectId: stri
             labelFormatter={(_label, payload) => (payload[0]?.payload as { name?: string } | undefined)?.name ?? ''}
             formatter={(v) => [v, 'trials']}
           />
-          <Bar dataKey="count" isAnimationActive={false} className="eval-bar" barSize={Math.max(4, Math.floor((280 / Math.max(bins.length, 1)) * 0.85))} />
-          {mean !== null && <ReferenceLine x={mean} className="eval-mean" strokeDasharray="4 3" label={{ value: 'mean', position: 'top', fontSize: 11, className: 'eval-mean-label' }} />}
+          <Bar
+            dataKey="count"
+            isAnimationActive={false}
+            className="eval-bar"
+            barSize={Math.max(4, Math.floor((280 / Math.max(bins.length, 1)) * 0.85))}
+          />
+          {mean !== null && (
+            <ReferenceLine
+              x={mean}
+              className="eval-mean"
+              strokeDasharray="4 3"
+              label={{ value: 'mean', position: 'top', fontSize: 11, className: 'eval-mean-label' }}
+            />
+          )}
         </BarChart>
       )}
     </figure>

@@ -35,7 +35,11 @@ export function SetupWarning({ projectId, runs }: { projectId: string; runs: Set
   if (!differences.length && !objects.failed) return null;
   return (
     <div className="eval-warning" role="alert">
-      <strong>{differences.length ? 'These runs are not measured the same way.' : 'Could not check that these runs used the same dataset and scorers.'}</strong>
+      <strong>
+        {differences.length
+          ? 'These runs are not measured the same way.'
+          : 'Could not check that these runs used the same dataset and scorers.'}
+      </strong>
       <ul>
         {differences.map((d) => (
           <li key={d.what}>
@@ -43,7 +47,15 @@ export function SetupWarning({ projectId, runs }: { projectId: string; runs: Set
             {d.variants.map((v, i) => (
               <span key={v.value}>
                 {i > 0 && '; '}
-                <span className="mono">{d.what === 'dataset' ? refLabel(v.value, versions.get(v.value)) : v.value.split(', ').map((s) => refLabel(s)).join(', ') || 'none'}</span> (run {letters(v.runIds)})
+                <span className="mono">
+                  {d.what === 'dataset'
+                    ? refLabel(v.value, versions.get(v.value))
+                    : v.value
+                        .split(', ')
+                        .map((s) => refLabel(s))
+                        .join(', ') || 'none'}
+                </span>{' '}
+                (run {letters(v.runIds)})
               </span>
             ))}
           </li>

@@ -51,7 +51,12 @@ function cached(key: string, make: () => CompareColumnDef): CompareColumnDef {
 export function compareDatasetColumn(key: string | null): CompareColumnDef {
   const id = key === null ? 'inputs' : `inputs.${key}`;
   return cached(id, () =>
-    col.accessor((r) => exampleValue(r.example, key), { id, header: key ?? 'Example', size: 160, cell: ({ getValue }) => <ValueCell value={getValue()} /> }),
+    col.accessor((r) => exampleValue(r.example, key), {
+      id,
+      header: key ?? 'Example',
+      size: 160,
+      cell: ({ getValue }) => <ValueCell value={getValue()} />,
+    }),
   );
 }
 
@@ -62,7 +67,12 @@ function OutputCell({ row, run }: { row: CompareTableRow; run: CompareRunRef }) 
   if (!first) return <span className="muted">—</span>;
   return (
     <span className="eval-output-cell">
-      <Link className="eval-trace-link" to={trialHref({ entity, project, traceId: run.traceId, callId: first.predict_and_score_call_id })} aria-label={`Trace of run ${run.letter}, row ${row.position}`} title="Open trace">
+      <Link
+        className="eval-trace-link"
+        to={trialHref({ entity, project, traceId: run.traceId, callId: first.predict_and_score_call_id })}
+        aria-label={`Trace of run ${run.letter}, row ${row.position}`}
+        title="Open trace"
+      >
         ↗
       </Link>
       <ValueCell value={first.model_output} />
@@ -74,7 +84,12 @@ function OutputCell({ row, run }: { row: CompareTableRow; run: CompareRunRef }) 
 /** One run's model output (the first trial's when a row has several), linking to its trace. */
 export function compareOutputColumn(run: CompareRunRef): CompareColumnDef {
   return cached(`out|${run.id}|${run.letter}|${run.traceId}`, () =>
-    col.display({ id: `outputs|${run.id}`, header: `Output ${run.letter}`, size: 180, cell: ({ row }) => <OutputCell row={row.original} run={run} /> }),
+    col.display({
+      id: `outputs|${run.id}`,
+      header: `Output ${run.letter}`,
+      size: 180,
+      cell: ({ row }) => <OutputCell row={row.original} run={run} />,
+    }),
   );
 }
 
@@ -85,7 +100,17 @@ function rowValue(row: CompareRow, runId: string, metric: ScoreMetric): unknown 
   return trials.length === 1 ? scoreValue(trials[0]!, metric) : trialsMean(trials, metric);
 }
 
-function CompareScoreCell({ row, run, baselineId, metric }: { row: CompareTableRow; run: CompareRunRef; baselineId: string; metric: ScoreMetric }) {
+function CompareScoreCell({
+  row,
+  run,
+  baselineId,
+  metric,
+}: {
+  row: CompareTableRow;
+  run: CompareRunRef;
+  baselineId: string;
+  metric: ScoreMetric;
+}) {
   const value = rowValue(row, run.id, metric);
   if (run.id === baselineId || metric.type === 'text') return <ScoreCell value={value} />;
   const mine = trialsMean(row.trials.get(run.id) ?? [], metric);
@@ -104,7 +129,15 @@ function CompareScoreCell({ row, run, baselineId, metric }: { row: CompareTableR
 }
 
 /** A metric's value in one run; column id `<field>|<run id>` (a header click sorts by that run's value). */
-export function compareScoreColumn({ metric, run, baselineId }: { metric: ScoreMetric; run: CompareRunRef; baselineId: string }): CompareColumnDef {
+export function compareScoreColumn({
+  metric,
+  run,
+  baselineId,
+}: {
+  metric: ScoreMetric;
+  run: CompareRunRef;
+  baselineId: string;
+}): CompareColumnDef {
   return cached(`score|${metric.field}|${run.id}|${run.letter}|${baselineId}`, () =>
     col.accessor((r) => rowValue(r, run.id, metric), {
       id: `${metric.field}|${run.id}`,

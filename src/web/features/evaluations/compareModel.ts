@@ -99,7 +99,10 @@ export interface SetupDifference {
  * (`byRun`: run id → the evaluation object it ran, null when it could not be read).
  */
 export function setupDifferences(byRun: ReadonlyMap<string, Pick<EvaluationReadRes, 'dataset' | 'scorers'> | null>): SetupDifference[] {
-  const group = (what: SetupDifference['what'], valueOf: (e: Pick<EvaluationReadRes, 'dataset' | 'scorers'>) => string): SetupDifference | null => {
+  const group = (
+    what: SetupDifference['what'],
+    valueOf: (e: Pick<EvaluationReadRes, 'dataset' | 'scorers'>) => string,
+  ): SetupDifference | null => {
     const variants = new Map<string, string[]>();
     for (const [runId, evaluation] of byRun) {
       if (!evaluation) continue;

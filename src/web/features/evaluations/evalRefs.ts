@@ -8,7 +8,9 @@ import { objectRef, parseRef, refHref, shortDigest } from '../../lib/refs.js';
 /** The object or op a ref names; null for anything else. */
 function target(ref: string | null | undefined): { name: string; digest: string; href: string } | null {
   const parsed = ref ? parseRef(ref) : null;
-  return parsed && (parsed.kind === 'object' || parsed.kind === 'op') ? { name: parsed.name, digest: parsed.digest, href: refHref(parsed) } : null;
+  return parsed && (parsed.kind === 'object' || parsed.kind === 'op')
+    ? { name: parsed.name, digest: parsed.digest, href: refHref(parsed) }
+    : null;
 }
 
 /** The name inside a ref (`quiz-eval`), or the ref itself when it is not an object or op ref. */
@@ -29,6 +31,9 @@ export function refPage(ref: string | null | undefined): string | null {
 }
 
 /** Version indexes by ref, from v2 list lines (every version of every object of a kind). */
-export function versionIndexByRef(projectId: string, versions: readonly { object_id: string; digest: string; version_index: number }[]): Map<string, number> {
+export function versionIndexByRef(
+  projectId: string,
+  versions: readonly { object_id: string; digest: string; version_index: number }[],
+): Map<string, number> {
   return new Map(versions.map((v) => [objectRef({ projectId, kind: 'object', name: v.object_id, digest: v.digest }), v.version_index]));
 }

@@ -21,6 +21,15 @@ export function runResultsRequest({ runId, view, metrics }: { runId: string; vie
 
 /** The compare table: every run's trials by dataset row, in the chosen order. */
 export function compareRowsRequest({ runIds, sort }: { runIds: string[]; sort: CompareSort | null }): ResultsReq & { limit: number } {
-  const sortBy = sort ? [{ field: sort.field, direction: sort.direction, mode: sort.mode, evaluation_call_id: sort.mode === 'value' ? sort.runId : null }] : null;
-  return { evaluation_call_ids: runIds, include_raw_data_rows: true, resolve_row_refs: true, include_costs: true, sort_by: sortBy, limit: ROWS_LIMIT };
+  const sortBy = sort
+    ? [{ field: sort.field, direction: sort.direction, mode: sort.mode, evaluation_call_id: sort.mode === 'value' ? sort.runId : null }]
+    : null;
+  return {
+    evaluation_call_ids: runIds,
+    include_raw_data_rows: true,
+    resolve_row_refs: true,
+    include_costs: true,
+    sort_by: sortBy,
+    limit: ROWS_LIMIT,
+  };
 }

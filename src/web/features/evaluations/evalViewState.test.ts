@@ -18,8 +18,18 @@ describe('evaluation views in the URL', () => {
 
   it('keeps the baseline among the runs and reads both sort modes', () => {
     const view = readCompareView(new URLSearchParams('runs=a,b,a&baseline=z&diff=1&sort=value:scores.x:asc:b'));
-    expect(view).toEqual({ runIds: ['a', 'b'], baseline: 'a', diffOnly: true, sort: { mode: 'value', field: 'scores.x', direction: 'asc', runId: 'b' } });
+    expect(view).toEqual({
+      runIds: ['a', 'b'],
+      baseline: 'a',
+      diffOnly: true,
+      sort: { mode: 'value', field: 'scores.x', direction: 'asc', runId: 'b' },
+    });
     expect(readCompareView(writeCompareView(view))).toEqual(view);
-    expect(readCompareView(new URLSearchParams('runs=a,b&sort=difference:scores.q:desc')).sort).toEqual({ mode: 'difference', field: 'scores.q', direction: 'desc', runId: null });
+    expect(readCompareView(new URLSearchParams('runs=a,b&sort=difference:scores.q:desc')).sort).toEqual({
+      mode: 'difference',
+      field: 'scores.q',
+      direction: 'desc',
+      runId: null,
+    });
   });
 });

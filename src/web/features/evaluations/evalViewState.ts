@@ -32,13 +32,23 @@ export const DEFAULT_RUNS_SORT: ColumnSort = { id: 'started', direction: 'desc' 
 
 /** Reads the runs list view. */
 export function readRunsView(p: URLSearchParams): RunsView {
-  return { sort: parseSort(p.get('sort')) ?? DEFAULT_RUNS_SORT, evaluation: p.get('evaluation'), model: p.get('model'), status: p.get('status') };
+  return {
+    sort: parseSort(p.get('sort')) ?? DEFAULT_RUNS_SORT,
+    evaluation: p.get('evaluation'),
+    model: p.get('model'),
+    status: p.get('status'),
+  };
 }
 
 /** Writes the runs list view. */
 export function writeRunsView(v: RunsView, p = new URLSearchParams()): URLSearchParams {
   const sort = sortText(v.sort);
-  return setAll(p, { sort: sort === sortText(DEFAULT_RUNS_SORT) ? null : sort, evaluation: v.evaluation, model: v.model, status: v.status });
+  return setAll(p, {
+    sort: sort === sortText(DEFAULT_RUNS_SORT) ? null : sort,
+    evaluation: v.evaluation,
+    model: v.model,
+    status: v.status,
+  });
 }
 
 /** One run's results table as the URL describes it. */
@@ -53,7 +63,11 @@ export interface RunView {
 /** Reads a run page's view. */
 export function readRunView(p: URLSearchParams): RunView {
   const below = p.get('below');
-  return { failures: p.get('failures') === '1', below: below !== null && below !== '' && Number.isFinite(Number(below)) ? Number(below) : null, sort: parseSort(p.get('sort')) };
+  return {
+    failures: p.get('failures') === '1',
+    below: below !== null && below !== '' && Number.isFinite(Number(below)) ? Number(below) : null,
+    sort: parseSort(p.get('sort')),
+  };
 }
 
 /** Writes a run page's view. */
@@ -84,9 +98,21 @@ function parseCompareSort(raw: string | null): CompareSort | null {
 
 /** Reads the compare view; the baseline is always one of the runs (the first by default). */
 export function readCompareView(p: URLSearchParams): CompareView {
-  const runIds = [...new Set((p.get('runs') ?? '').split(',').map((s) => s.trim()).filter(Boolean))];
+  const runIds = [
+    ...new Set(
+      (p.get('runs') ?? '')
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    ),
+  ];
   const wanted = p.get('baseline');
-  return { runIds, baseline: wanted && runIds.includes(wanted) ? wanted : (runIds[0] ?? null), diffOnly: p.get('diff') === '1', sort: parseCompareSort(p.get('sort')) };
+  return {
+    runIds,
+    baseline: wanted && runIds.includes(wanted) ? wanted : (runIds[0] ?? null),
+    diffOnly: p.get('diff') === '1',
+    sort: parseCompareSort(p.get('sort')),
+  };
 }
 
 /** Writes the compare view. */

@@ -6,8 +6,14 @@ import type { QueryClient } from '@tanstack/react-query';
 import type { LoaderFunctionArgs } from 'react-router-dom';
 import { compareRowsRequest, runResultsRequest } from './evalRequests.js';
 import {
-  compareSummaryQueryOptions, evaluationObjectsQueryOptions, modelObjectsQueryOptions, resultsQueryOptions, runQueryOptions, runResultsQueryOptions,
-  runsQueryOptions, runSummaryQueryOptions,
+  compareSummaryQueryOptions,
+  evaluationObjectsQueryOptions,
+  modelObjectsQueryOptions,
+  resultsQueryOptions,
+  runQueryOptions,
+  runResultsQueryOptions,
+  runsQueryOptions,
+  runSummaryQueryOptions,
 } from './evaluationQueries.js';
 import { readCompareView, readRunView } from './evalViewState.js';
 import { metricsOf } from './scoreModel.js';
@@ -33,7 +39,9 @@ export function runLoader(queryClient: QueryClient) {
     void queryClient.prefetchQuery(runQueryOptions(ids));
     const summary = queryClient.ensureQueryData(runSummaryQueryOptions(ids));
     const results = (metrics: ReturnType<typeof metricsOf>) =>
-      queryClient.prefetchInfiniteQuery(runResultsQueryOptions({ projectId: ids.projectId, req: runResultsRequest({ runId: ids.runId, view, metrics }) }));
+      queryClient.prefetchInfiniteQuery(
+        runResultsQueryOptions({ projectId: ids.projectId, req: runResultsRequest({ runId: ids.runId, view, metrics }) }),
+      );
     // Which scores count as failures depends on the run's scorers, which the summary names.
     if (view.failures) void summary.then((s) => results(metricsOf(s.summary?.evaluations ?? []))).catch(() => undefined);
     else void results([]);
@@ -50,7 +58,9 @@ export function compareLoader(queryClient: QueryClient) {
     if (view.runIds.length === 0) return null;
     for (const runId of view.runIds) void queryClient.prefetchQuery(runQueryOptions({ projectId, runId }));
     void queryClient.prefetchQuery(compareSummaryQueryOptions({ projectId, runIds: view.runIds }));
-    void queryClient.prefetchQuery(resultsQueryOptions({ projectId, kind: 'compare-rows', req: compareRowsRequest({ runIds: view.runIds, sort: view.sort }) }));
+    void queryClient.prefetchQuery(
+      resultsQueryOptions({ projectId, kind: 'compare-rows', req: compareRowsRequest({ runIds: view.runIds, sort: view.sort }) }),
+    );
     return null;
   };
 }

@@ -37,7 +37,8 @@ export const evaluationKeys = {
   runs: (projectId: string) => [...evaluationKeys.project(projectId), 'runs'] as const,
   run: (projectId: string, runId: string) => [...evaluationKeys.project(projectId), 'run', runId] as const,
   status: (projectId: string, runId: string) => [...evaluationKeys.run(projectId, runId), 'status'] as const,
-  objects: (projectId: string, kind: 'evaluations' | 'models' | 'datasets') => [...evaluationKeys.project(projectId), 'objects', kind] as const,
+  objects: (projectId: string, kind: 'evaluations' | 'models' | 'datasets') =>
+    [...evaluationKeys.project(projectId), 'objects', kind] as const,
   evaluation: (projectId: string, ref: string) => [...evaluationKeys.project(projectId), 'evaluation', ref] as const,
   results: (projectId: string, kind: string, req: ResultsReq) => [...evaluationKeys.project(projectId), 'results', kind, req] as const,
 };
@@ -142,7 +143,10 @@ export function runResultsQueryOptions({ projectId, req }: { projectId: string; 
     queryKey: evaluationKeys.results(projectId, 'rows', req),
     initialPageParam: 0,
     queryFn: ({ pageParam, signal }) =>
-      api.evalResultsQuery({ ...projectPath(projectId), ...req, limit: RESULTS_PAGE_SIZE, offset: pageParam * RESULTS_PAGE_SIZE }, { signal }),
+      api.evalResultsQuery(
+        { ...projectPath(projectId), ...req, limit: RESULTS_PAGE_SIZE, offset: pageParam * RESULTS_PAGE_SIZE },
+        { signal },
+      ),
     getNextPageParam: (last, _all, lastParam) => ((lastParam + 1) * RESULTS_PAGE_SIZE < last.total_rows ? lastParam + 1 : undefined),
   });
 }

@@ -37,7 +37,17 @@ const col = createColumnHelper<ResultRow>();
 export type ResultColumnDef = ColumnDef<ResultRow, any>;
 
 /** The trace URL of a trial: the run's trace with the row's predict_and_score call selected. */
-export function trialHref({ entity, project, traceId, callId }: { entity: string; project: string; traceId: string; callId: string }): string {
+export function trialHref({
+  entity,
+  project,
+  traceId,
+  callId,
+}: {
+  entity: string;
+  project: string;
+  traceId: string;
+  callId: string;
+}): string {
   return `/${entity}/${project}/traces/${encodeURIComponent(traceId)}?call=${encodeURIComponent(callId)}`;
 }
 
@@ -87,8 +97,22 @@ export const trailingColumns: ResultColumnDef[] = [
     enableSorting: false,
     cell: ({ getValue }) => <NumberCell value={getValue() === null ? null : getValue() * 1000} format={formatDuration} />,
   }),
-  col.accessor((r) => r.trial.total_tokens, { id: 'tokens', header: 'Tokens', size: 76, meta: right, enableSorting: false, cell: ({ getValue }) => <NumberCell value={getValue()} format={formatCompact} /> }),
-  col.accessor((r) => r.trial.total_cost, { id: 'cost', header: 'Cost', size: 84, meta: right, enableSorting: false, cell: ({ getValue }) => <NumberCell value={getValue()} format={formatCost} /> }),
+  col.accessor((r) => r.trial.total_tokens, {
+    id: 'tokens',
+    header: 'Tokens',
+    size: 76,
+    meta: right,
+    enableSorting: false,
+    cell: ({ getValue }) => <NumberCell value={getValue()} format={formatCompact} />,
+  }),
+  col.accessor((r) => r.trial.total_cost, {
+    id: 'cost',
+    header: 'Cost',
+    size: 84,
+    meta: right,
+    enableSorting: false,
+    cell: ({ getValue }) => <NumberCell value={getValue()} format={formatCost} />,
+  }),
 ];
 
 const cache = new Map<string, ResultColumnDef>();
@@ -98,7 +122,12 @@ export function datasetColumn(key: string | null): ResultColumnDef {
   const id = key === null ? 'inputs' : `inputs.${key}`;
   let def = cache.get(id);
   if (!def) {
-    def = col.accessor((r) => exampleValue(r.example, key), { id, header: key ?? 'Example', size: key === null ? 280 : 170, cell: ({ getValue }) => <ValueCell value={getValue()} /> });
+    def = col.accessor((r) => exampleValue(r.example, key), {
+      id,
+      header: key ?? 'Example',
+      size: key === null ? 280 : 170,
+      cell: ({ getValue }) => <ValueCell value={getValue()} />,
+    });
     cache.set(id, def);
   }
   return def;

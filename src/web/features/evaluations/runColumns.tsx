@@ -22,7 +22,11 @@ export type RunColumnDef = ColumnDef<RunRow, any>;
 function RunLinkCell({ row }: { row: RunRow }) {
   const { entity, project } = useParams();
   return (
-    <Link className="cell-link" to={`/${entity}/${project}/evaluations/runs/${encodeURIComponent(row.run.evaluation_run_id)}`} title={row.run.evaluation}>
+    <Link
+      className="cell-link"
+      to={`/${entity}/${project}/evaluations/runs/${encodeURIComponent(row.run.evaluation_run_id)}`}
+      title={row.run.evaluation}
+    >
       {row.evaluationLabel}
     </Link>
   );
@@ -35,7 +39,12 @@ export const selectColumn: RunColumnDef = selectionColumn<RunRow>('runs', (r) =>
 
 /** The fixed columns, in display order (after the selection column). */
 export const fixedRunColumns: RunColumnDef[] = [
-  col.accessor('evaluationLabel', { id: 'evaluation', header: 'Evaluation', size: 180, cell: ({ row }) => <RunLinkCell row={row.original} /> }),
+  col.accessor('evaluationLabel', {
+    id: 'evaluation',
+    header: 'Evaluation',
+    size: 180,
+    cell: ({ row }) => <RunLinkCell row={row.original} />,
+  }),
   col.accessor('modelLabel', {
     id: 'model',
     header: 'Model',
@@ -46,10 +55,35 @@ export const fixedRunColumns: RunColumnDef[] = [
       </span>
     ),
   }),
-  col.accessor((r) => r.run.status, { id: 'status', header: 'Status', size: 110, cell: ({ row }) => <RunStatus status={row.original.run.status} /> }),
-  col.accessor((r) => r.run.started_at, { id: 'started', header: 'Started', size: 110, sortDescFirst: true, cell: ({ row }) => <TimestampCell iso={row.original.run.started_at} /> }),
-  col.accessor('durationMs', { id: 'duration', header: 'Duration', size: 90, meta: right, sortDescFirst: true, cell: ({ getValue }) => <NumberCell value={getValue()} format={formatDuration} /> }),
-  col.accessor('rowCount', { id: 'rows', header: 'Rows', size: 72, meta: right, sortDescFirst: true, cell: ({ getValue }) => <NumberCell value={getValue()} format={formatInteger} /> }),
+  col.accessor((r) => r.run.status, {
+    id: 'status',
+    header: 'Status',
+    size: 110,
+    cell: ({ row }) => <RunStatus status={row.original.run.status} />,
+  }),
+  col.accessor((r) => r.run.started_at, {
+    id: 'started',
+    header: 'Started',
+    size: 110,
+    sortDescFirst: true,
+    cell: ({ row }) => <TimestampCell iso={row.original.run.started_at} />,
+  }),
+  col.accessor('durationMs', {
+    id: 'duration',
+    header: 'Duration',
+    size: 90,
+    meta: right,
+    sortDescFirst: true,
+    cell: ({ getValue }) => <NumberCell value={getValue()} format={formatDuration} />,
+  }),
+  col.accessor('rowCount', {
+    id: 'rows',
+    header: 'Rows',
+    size: 72,
+    meta: right,
+    sortDescFirst: true,
+    cell: ({ getValue }) => <NumberCell value={getValue()} format={formatInteger} />,
+  }),
 ];
 
 const scoreColumns = new Map<string, RunColumnDef>();
@@ -77,7 +111,10 @@ function ScoreAggregateCell({ row, metric }: { row: RunRow; metric: ScoreMetric 
   const stats = statsFor(row.summary, metric);
   const value = summaryValue(stats);
   if (value === null) return <span className="muted">—</span>;
-  const title = stats && metric.type === 'binary' ? `${stats.pass_true_count} of ${stats.pass_known_count} passed` : `mean of ${stats?.numeric_count ?? 0} scores`;
+  const title =
+    stats && metric.type === 'binary'
+      ? `${stats.pass_true_count} of ${stats.pass_known_count} passed`
+      : `mean of ${stats?.numeric_count ?? 0} scores`;
   return (
     <span className="num" title={title}>
       {formatMetric(value, metric.type)}

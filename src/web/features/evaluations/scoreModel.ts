@@ -58,7 +58,10 @@ export function summaryValue(stats: EvalResultsScorerStats | undefined): number 
 }
 
 /** The stats entry of a metric in one summary. */
-export function statsFor(summary: { scorer_stats: readonly EvalResultsScorerStats[] } | undefined, metric: ScoreMetric): EvalResultsScorerStats | undefined {
+export function statsFor(
+  summary: { scorer_stats: readonly EvalResultsScorerStats[] } | undefined,
+  metric: ScoreMetric,
+): EvalResultsScorerStats | undefined {
   return summary?.scorer_stats.find((s) => s.scorer_key === metric.key && s.path === metric.path);
 }
 

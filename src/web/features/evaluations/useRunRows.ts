@@ -5,7 +5,13 @@
 import { useQueries, useQuery, type UseQueryResult } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { versionIndexByRef } from './evalRefs.js';
-import { evaluationObjectsQueryOptions, modelObjectsQueryOptions, runsQueryOptions, runStatsQueryOptions, type EvaluationRun } from './evaluationQueries.js';
+import {
+  evaluationObjectsQueryOptions,
+  modelObjectsQueryOptions,
+  runsQueryOptions,
+  runStatsQueryOptions,
+  type EvaluationRun,
+} from './evaluationQueries.js';
 import type { RunsView } from './evalViewState.js';
 import { filterRunRows, sortRunRows, toRunRow, type RunRow } from './runRows.js';
 import { metricsOf, type ScoreMetric } from './scoreModel.js';

@@ -7,7 +7,15 @@ import { annotationField, annotationNameOf } from './feedbackModel.js';
 export const isAnnotationColumn = (id: string): boolean => annotationNameOf(id) !== null;
 
 /** One checkbox per annotation field; checking adds its column at the end. */
-export function AnnotationColumnToggles({ columns, onChange, projectId }: { columns: string[]; onChange: (columns: string[]) => void; projectId: string }) {
+export function AnnotationColumnToggles({
+  columns,
+  onChange,
+  projectId,
+}: {
+  columns: string[];
+  onChange: (columns: string[]) => void;
+  projectId: string;
+}) {
   const { data: specs } = useQuery(annotationSpecsQueryOptions(projectId));
   const ids = [...new Set([...(specs ?? []).map((s) => annotationField(s.name)), ...columns.filter(isAnnotationColumn)])];
   return (

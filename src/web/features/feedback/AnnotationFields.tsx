@@ -22,13 +22,18 @@ interface FieldsProps {
 /** Every annotation field of the project, for one call. */
 export function AnnotationFields(props: FieldsProps) {
   const { data: specs, error } = useQuery(annotationSpecsQueryOptions(props.projectId));
-  if (error) return <p className="fb-error" role="alert">Cannot load the annotation fields: {String((error as Error).message)}</p>;
+  if (error)
+    return (
+      <p className="fb-error" role="alert">
+        Cannot load the annotation fields: {String((error as Error).message)}
+      </p>
+    );
   if (!specs) return null;
   if (specs.length === 0) {
     return (
       <p className="muted small fb-hint">
-        Annotation fields (scores, labels, yes/no) appear here once the project has AnnotationSpec objects, made with the SDK or
-        an annotation queue.
+        Annotation fields (scores, labels, yes/no) appear here once the project has AnnotationSpec objects, made with the SDK or an
+        annotation queue.
       </p>
     );
   }

@@ -61,7 +61,14 @@ export function AnnotationInput({ name, field, value, busy, onSave, onClear }: A
 }
 
 /** Number or text: a small form with validation against the spec. */
-function TypedInput({ name, field, value, busy, onSave, onClear }: AnnotationInputProps & { field: Extract<AnnotationField, { kind: 'number' | 'text' }> }) {
+function TypedInput({
+  name,
+  field,
+  value,
+  busy,
+  onSave,
+  onClear,
+}: AnnotationInputProps & { field: Extract<AnnotationField, { kind: 'number' | 'text' }> }) {
   const initial = value === undefined || value === null ? '' : String(value);
   const [draft, setDraft] = useState(initial);
   const parsed = field.kind === 'number' ? (draft.trim() === '' ? NaN : Number(draft)) : draft;
@@ -71,7 +78,8 @@ function TypedInput({ name, field, value, busy, onSave, onClear }: AnnotationInp
     e.preventDefault();
     if (dirty && draft !== '' && !problem) onSave(parsed);
   };
-  const range = field.kind === 'number' && (field.min !== null || field.max !== null) ? `${field.min ?? '…'} – ${field.max ?? '…'}` : undefined;
+  const range =
+    field.kind === 'number' && (field.min !== null || field.max !== null) ? `${field.min ?? '…'} – ${field.max ?? '…'}` : undefined;
 
   return (
     <form className="fb-typed" onSubmit={submit}>

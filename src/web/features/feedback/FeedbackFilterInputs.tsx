@@ -10,14 +10,29 @@ import { annotationField, annotationNameOf, PICKER_EMOJIS, REACTION_FIELD, THUMB
 const EMOJI_LABELS: Record<string, string> = { [THUMBS_UP]: '👍 thumbs up', [THUMBS_DOWN]: '👎 thumbs down' };
 
 /** The value control for a clause on a feedback field. */
-export function FeedbackValueInput({ projectId, field, op, value, onChange }: { projectId: string; field: string; op: string; value: string; onChange: (v: string) => void }) {
+export function FeedbackValueInput({
+  projectId,
+  field,
+  op,
+  value,
+  onChange,
+}: {
+  projectId: string;
+  field: string;
+  op: string;
+  value: string;
+  onChange: (v: string) => void;
+}) {
   const { data: specs } = useQuery({ ...annotationSpecsQueryOptions(projectId), enabled: annotationNameOf(field) !== null });
   const spec = specs?.find((s) => s.name === annotationNameOf(field));
   const choices =
     field === REACTION_FIELD
       ? PICKER_EMOJIS.map((e) => ({ value: e, label: EMOJI_LABELS[e] ?? e }))
       : spec?.field.kind === 'boolean'
-        ? [{ value: 'true', label: 'Yes' }, { value: 'false', label: 'No' }]
+        ? [
+            { value: 'true', label: 'Yes' },
+            { value: 'false', label: 'No' },
+          ]
         : spec?.field.kind === 'category'
           ? spec.field.options.map((o) => ({ value: o, label: o }))
           : null;

@@ -36,7 +36,17 @@ export function FeedbackSection({ projectId, callId }: { projectId: string; call
 }
 
 /** Each reaction with its author and time; the viewer's own can be removed. */
-function ReactionList({ projectId, callId, rows, me }: { projectId: string; callId: string; rows: Parameters<typeof groupReactions>[0]; me: string }) {
+function ReactionList({
+  projectId,
+  callId,
+  rows,
+  me,
+}: {
+  projectId: string;
+  callId: string;
+  rows: Parameters<typeof groupReactions>[0];
+  me: string;
+}) {
   const { remove } = useFeedbackMutations({ projectId, callId });
   const reactions = groupReactions(rows, me).flatMap((g) => g.rows.map((row) => ({ emoji: g.emoji, row })));
   if (reactions.length === 0) return null;

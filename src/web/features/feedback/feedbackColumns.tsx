@@ -7,8 +7,14 @@
 import { createColumnHelper, type ColumnDef } from '@tanstack/react-table';
 import type { Call } from '../calls/callFields.js';
 import {
-  ANNOTATION_PREFIX, annotationNameOf, annotationValue, feedbackOfCall, formatFeedbackValue, summarizeFeedback,
-  THUMBS_DOWN, THUMBS_UP,
+  ANNOTATION_PREFIX,
+  annotationNameOf,
+  annotationValue,
+  feedbackOfCall,
+  formatFeedbackValue,
+  summarizeFeedback,
+  THUMBS_DOWN,
+  THUMBS_UP,
 } from './feedbackModel.js';
 import './feedback.css';
 

@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { compileClause } from '../calls/filterModel.js';
 import { specOf } from './annotationSpecs.js';
 import {
-  annotationField, annotationNameOf, feedbackOfCall, groupReactions, notesOf, NOTE_FIELD, REACTION_FIELD, summarizeFeedback,
+  annotationField,
+  annotationNameOf,
+  feedbackOfCall,
+  groupReactions,
+  notesOf,
+  NOTE_FIELD,
+  REACTION_FIELD,
+  summarizeFeedback,
   type FeedbackRow,
 } from './feedbackModel.js';
 
@@ -10,8 +17,19 @@ let seq = 0;
 function row(feedback_type: string, payload: Record<string, unknown>, wb_user_id = 'alice'): FeedbackRow {
   seq += 1;
   return {
-    id: `f${seq}`, project_id: 'e/p', weave_ref: 'weave:///e/p/call/c1', wb_user_id, creator: null, created_at: `2025-01-01T00:00:0${seq % 10}Z`,
-    feedback_type, payload, annotation_ref: null, runnable_ref: null, call_ref: null, trigger_ref: null, queue_id: null,
+    id: `f${seq}`,
+    project_id: 'e/p',
+    weave_ref: 'weave:///e/p/call/c1',
+    wb_user_id,
+    creator: null,
+    created_at: `2025-01-01T00:00:0${seq % 10}Z`,
+    feedback_type,
+    payload,
+    annotation_ref: null,
+    runnable_ref: null,
+    call_ref: null,
+    trigger_ref: null,
+    queue_id: null,
   };
 }
 
@@ -34,7 +52,12 @@ describe('groupReactions', () => {
 
 describe('summaries', () => {
   it('counts reactions, notes and annotations', () => {
-    const rows = [row('wandb.reaction.1', { emoji: '👍' }), row('wandb.reaction.1', { emoji: '👍' }, 'bob'), row('wandb.note.1', { note: 'hi' }), row('wandb.annotation.q', { value: 3 })];
+    const rows = [
+      row('wandb.reaction.1', { emoji: '👍' }),
+      row('wandb.reaction.1', { emoji: '👍' }, 'bob'),
+      row('wandb.note.1', { note: 'hi' }),
+      row('wandb.annotation.q', { value: 3 }),
+    ];
     expect(summarizeFeedback(rows)).toEqual({ reactions: [{ emoji: '👍', count: 2 }], notes: 1, annotations: 1 });
     expect(notesOf(rows)).toHaveLength(1);
   });
@@ -54,7 +77,12 @@ describe('annotation fields', () => {
   });
 
   it('builds the ref annotation feedback points at', () => {
-    const spec = specOf({ project_id: 'e/p', object_id: 'quality', digest: 'abc', val: { field_schema: { type: 'boolean' }, description: 'Good?' } });
+    const spec = specOf({
+      project_id: 'e/p',
+      object_id: 'quality',
+      digest: 'abc',
+      val: { field_schema: { type: 'boolean' }, description: 'Good?' },
+    });
     expect(spec).toEqual({ name: 'quality', description: 'Good?', ref: 'weave:///e/p/object/quality:abc', field: { kind: 'boolean' } });
     expect(specOf({ project_id: 'e/p', object_id: 'x', digest: 'd', val: { other: 1 } })).toBeNull();
   });
@@ -63,7 +91,9 @@ describe('annotation fields', () => {
 describe('filter clauses on feedback', () => {
   const now = Date.parse('2025-01-01T00:00:00Z');
   it('compiles reactions and notes to feedback fields', () => {
-    expect(compileClause({ field: REACTION_FIELD, op: 'eq', value: '👎' }, now)).toEqual({ $eq: [{ $getField: REACTION_FIELD }, { $literal: '👎' }] });
+    expect(compileClause({ field: REACTION_FIELD, op: 'eq', value: '👎' }, now)).toEqual({
+      $eq: [{ $getField: REACTION_FIELD }, { $literal: '👎' }],
+    });
     expect(compileClause({ field: NOTE_FIELD, op: 'contains', value: 'slow' }, now)).toEqual({
       $contains: { input: { $getField: NOTE_FIELD }, substr: { $literal: 'slow' }, case_insensitive: true },
     });
@@ -71,7 +101,9 @@ describe('filter clauses on feedback', () => {
 
   it('uses $lt as it is on feedback, so calls without an annotation do not match', () => {
     const field = annotationField('quality');
-    expect(compileClause({ field, op: 'lt', value: '3' }, now)).toEqual({ $lt: [{ $convert: { input: { $getField: field }, to: 'double' } }, { $literal: 3 }] });
+    expect(compileClause({ field, op: 'lt', value: '3' }, now)).toEqual({
+      $lt: [{ $convert: { input: { $getField: field }, to: 'double' } }, { $literal: 3 }],
+    });
     expect(compileClause({ field: 'inputs.n', op: 'lt', value: '3' }, now)).toHaveProperty('$not');
   });
 });

@@ -18,7 +18,26 @@ export const ANNOTATION_PREFIX = 'wandb.annotation.';
 /** Thumbs first, then the reactions the picker offers. */
 export const THUMBS_UP = '👍';
 export const THUMBS_DOWN = '👎';
-export const PICKER_EMOJIS = ['👍', '👎', '❤️', '🎉', '😂', '😮', '😢', '🤔', '👀', '🔥', '🚀', '💯', '✅', '❌', '⚠️', '🐛', '💡', '🙏'] as const;
+export const PICKER_EMOJIS = [
+  '👍',
+  '👎',
+  '❤️',
+  '🎉',
+  '😂',
+  '😮',
+  '😢',
+  '🤔',
+  '👀',
+  '🔥',
+  '🚀',
+  '💯',
+  '✅',
+  '❌',
+  '⚠️',
+  '🐛',
+  '💡',
+  '🙏',
+] as const;
 
 /** The ref feedback about a call points at. */
 export const callRef = (projectId: string, callId: string): string => `weave:///${projectId}/call/${callId}`;

@@ -9,20 +9,35 @@ import './gettingStarted.css';
 /** Empty-state guide for `<entity>/<project>`. */
 export function GettingStarted({ entity, project }: { entity: string; project: string }) {
   const { data: user } = useQuery(whoamiQueryOptions());
-  const snippets = buildSnippets({ origin: window.location.origin, projectId: `${entity}/${project}`, username: user?.username ?? 'admin' });
+  const snippets = buildSnippets({
+    origin: window.location.origin,
+    projectId: `${entity}/${project}`,
+    username: user?.username ?? 'admin',
+  });
   const [active, setActive] = useState(snippets[0]!.id);
   const current = snippets.find((s) => s.id === active) ?? snippets[0]!;
 
   return (
     <section className="getting-started" aria-labelledby="gs-title">
-      <h2 id="gs-title">Send the first trace to {entity}/{project}</h2>
+      <h2 id="gs-title">
+        Send the first trace to {entity}/{project}
+      </h2>
       <p className="muted">
-        This project has no calls yet. Weft speaks the Weave trace server API, so the official Weave SDKs and any OpenTelemetry exporter log to it
-        unchanged. Calls appear here as soon as they arrive.
+        This project has no calls yet. Weft speaks the Weave trace server API, so the official Weave SDKs and any OpenTelemetry exporter log
+        to it unchanged. Calls appear here as soon as they arrive.
       </p>
       <div className="tabs" role="tablist" aria-label="How to send traces">
         {snippets.map((s) => (
-          <button key={s.id} type="button" role="tab" id={`gs-tab-${s.id}`} aria-selected={s.id === active} aria-controls="gs-panel" className="tab" onClick={() => setActive(s.id)}>
+          <button
+            key={s.id}
+            type="button"
+            role="tab"
+            id={`gs-tab-${s.id}`}
+            aria-selected={s.id === active}
+            aria-controls="gs-panel"
+            className="tab"
+            onClick={() => setActive(s.id)}
+          >
             {s.label}
           </button>
         ))}

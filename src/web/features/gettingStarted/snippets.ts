@@ -57,7 +57,8 @@ await greet('world');`,
     {
       id: 'otel',
       label: 'OpenTelemetry',
-      intro: 'Any OTLP/HTTP exporter works. Point it at Weft, name the project in a header, and authenticate with Basic auth (user api, password = your API key):',
+      intro:
+        'Any OTLP/HTTP exporter works. Point it at Weft, name the project in a header, and authenticate with Basic auth (user api, password = your API key):',
       code: `export OTEL_EXPORTER_OTLP_TRACES_ENDPOINT=${origin}/otel/v1/traces
 export OTEL_EXPORTER_OTLP_TRACES_PROTOCOL=http/protobuf
 export OTEL_EXPORTER_OTLP_TRACES_HEADERS="project_id=${projectId},Authorization=Basic%20$(printf 'api:%s' "${KEY_HINT}" | base64)"

@@ -91,7 +91,13 @@ export function LabelEditor({ kind, version }: LabelEditorProps) {
           <Suggestions kind={kind} projectId={projectId} objectId={objectId} version={version} />
         </form>
       ) : (
-        <button type="button" className="label-add" aria-label={`Add ${kind} to ${v}`} title={`Add ${kind === 'alias' ? 'an alias' : 'a tag'}`} onClick={() => setAdding(true)}>
+        <button
+          type="button"
+          className="label-add"
+          aria-label={`Add ${kind} to ${v}`}
+          title={`Add ${kind === 'alias' ? 'an alias' : 'a tag'}`}
+          onClick={() => setAdding(true)}
+        >
           +
         </button>
       )}
@@ -100,13 +106,25 @@ export function LabelEditor({ kind, version }: LabelEditorProps) {
 }
 
 /** Datalist of likely labels: this object's aliases on other versions, or the project's tags. */
-function Suggestions({ kind, projectId, objectId, version }: { kind: 'alias' | 'tag'; projectId: string; objectId: string; version: ObjVersion }) {
+function Suggestions({
+  kind,
+  projectId,
+  objectId,
+  version,
+}: {
+  kind: 'alias' | 'tag';
+  projectId: string;
+  objectId: string;
+  version: ObjVersion;
+}) {
   const versions = useQuery({ ...objectVersionsQueryOptions({ projectId, objectId }), enabled: kind === 'alias' });
   const tags = useQuery({ ...projectTagsQueryOptions(projectId), enabled: kind === 'tag' });
   const options =
     kind === 'alias'
       ? (versions.data ?? []).flatMap((o) =>
-          o.digest === version.digest ? [] : o.aliases.filter((a) => a !== 'latest').map((a) => ({ value: a, label: `on v${o.version_index}: moves here` })),
+          o.digest === version.digest
+            ? []
+            : o.aliases.filter((a) => a !== 'latest').map((a) => ({ value: a, label: `on v${o.version_index}: moves here` })),
         )
       : (tags.data ?? []).filter((t) => !version.tags.includes(t)).map((t) => ({ value: t, label: '' }));
   return (

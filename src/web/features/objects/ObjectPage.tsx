@@ -58,7 +58,13 @@ export function ObjectPage() {
         <VersionsTable projectId={projectId} objectId={objectId} versions={versions.data} selectedDigest={obj?.digest ?? null} />
       )}
       {current.error ? (
-        <MissingVersion error={current.error} objectId={objectId} version={view.version} hasVersions={all.length > 0} onLatest={() => update({ version: null, path: null, row: null })} />
+        <MissingVersion
+          error={current.error}
+          objectId={objectId}
+          version={view.version}
+          hasVersions={all.length > 0}
+          onLatest={() => update({ version: null, path: null, row: null })}
+        />
       ) : !obj ? (
         <div className="page-loading">
           <Spinner showLabel label="Loading version" />

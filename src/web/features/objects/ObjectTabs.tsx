@@ -126,7 +126,9 @@ export function ObjectTabs({ projectId, obj, versions, view, update }: ObjectTab
             id={`tab-${t.id}`}
             aria-selected={t.id === active}
             className={t.id === active ? 'tab active' : 'tab'}
-            onClick={() => update({ tab: t.id === fallback ? null : t.id, ...(t.id.startsWith('table:') ? {} : { row: null, sort: null }) })}
+            onClick={() =>
+              update({ tab: t.id === fallback ? null : t.id, ...(t.id.startsWith('table:') ? {} : { row: null, sort: null }) })
+            }
           >
             {t.label}
           </button>

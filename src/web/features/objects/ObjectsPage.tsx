@@ -38,7 +38,9 @@ export function ObjectsPage() {
   const rows = useMemo(() => {
     const needle = view.search.trim().toLowerCase();
     const shown = all.filter(
-      (s) => (view.category === 'all' || objectCategory(s.latest) === view.category) && (!needle || s.latest.object_id.toLowerCase().includes(needle)),
+      (s) =>
+        (view.category === 'all' || objectCategory(s.latest) === view.category) &&
+        (!needle || s.latest.object_id.toLowerCase().includes(needle)),
     );
     return sortObjects(shown, view.sort);
   }, [all, view.category, view.search, view.sort]);

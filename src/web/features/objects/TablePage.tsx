@@ -22,7 +22,10 @@ export function TablePage() {
           ← Objects
         </Link>
         <h1>
-          Table <span className="mono muted" title={digest}>{shortDigest(digest)}</span>
+          Table{' '}
+          <span className="mono muted" title={digest}>
+            {shortDigest(digest)}
+          </span>
         </h1>
         <span className="spacer" />
         <CopyButton text={tableRef({ projectId, digest })} label="Copy ref" />

@@ -80,11 +80,17 @@ export function VersionDiff({ projectId, objectId, versions, base, target, onPic
       ) : !diff ? (
         <Spinner showLabel label="Comparing" />
       ) : diff.entries.length === 0 ? (
-        <p className="muted">{base === target ? 'Pick two different versions to compare.' : 'These versions have the same value (they differ only in metadata).'}</p>
+        <p className="muted">
+          {base === target
+            ? 'Pick two different versions to compare.'
+            : 'These versions have the same value (they differ only in metadata).'}
+        </p>
       ) : (
         <div className="diff-body">
           <DiffTable entries={diff.entries} truncated={diff.truncated} />
-          {codeBefore && codeAfter && codeBefore.digest !== codeAfter.digest && <CodeDiff projectId={projectId} before={codeBefore} after={codeAfter} />}
+          {codeBefore && codeAfter && codeBefore.digest !== codeAfter.digest && (
+            <CodeDiff projectId={projectId} before={codeBefore} after={codeAfter} />
+          )}
         </div>
       )}
     </div>
@@ -122,7 +128,8 @@ function DiffTable({ entries, truncated }: { entries: DiffEntry[]; truncated: bo
       </table>
       {(entries.length > SHOWN || truncated) && (
         <p className="muted small">
-          Showing the first {formatInteger(shown.length)} differences{truncated ? ' (the comparison stopped there)' : ` of ${formatInteger(entries.length)}`}.
+          Showing the first {formatInteger(shown.length)} differences
+          {truncated ? ' (the comparison stopped there)' : ` of ${formatInteger(entries.length)}`}.
         </p>
       )}
     </div>

@@ -56,7 +56,8 @@ export function diffJson(before: unknown, after: unknown, { limit = 2000 } = {})
       }
       for (const k of Object.keys(b)) if (!(k in a)) children.push({ path: [...path, k], a: undefined, b: b[k] });
     } else if (Array.isArray(a) && Array.isArray(b)) {
-      for (let i = 0; i < Math.max(a.length, b.length); i++) children.push({ path: [...path, i], a: i < a.length ? a[i] : undefined, b: i < b.length ? b[i] : undefined });
+      for (let i = 0; i < Math.max(a.length, b.length); i++)
+        children.push({ path: [...path, i], a: i < a.length ? a[i] : undefined, b: i < b.length ? b[i] : undefined });
     } else if (a === undefined) {
       add({ path, kind: 'added', after: b });
     } else if (b === undefined) {

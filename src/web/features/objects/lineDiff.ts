@@ -34,7 +34,8 @@ export function diffLines(a: string, b: string, { maxCells = 4_000_000 } = {}): 
   const w = m + 1;
   const lcs = new Uint32Array((n + 1) * w);
   for (let i = n - 1; i >= 0; i--) {
-    for (let j = m - 1; j >= 0; j--) lcs[i * w + j] = xs[i] === ys[j] ? lcs[(i + 1) * w + j + 1]! + 1 : Math.max(lcs[(i + 1) * w + j]!, lcs[i * w + j + 1]!);
+    for (let j = m - 1; j >= 0; j--)
+      lcs[i * w + j] = xs[i] === ys[j] ? lcs[(i + 1) * w + j + 1]! + 1 : Math.max(lcs[(i + 1) * w + j]!, lcs[i * w + j + 1]!);
   }
 
   const out: DiffLine[] = x.slice(0, head).map((text, k) => ({ kind: 'same', text, before: k + 1, after: k + 1 }));
@@ -54,7 +55,8 @@ export function diffLines(a: string, b: string, { maxCells = 4_000_000 } = {}): 
       j++;
     }
   }
-  for (let k = 0; k < tail; k++) out.push({ kind: 'same', text: x[x.length - tail + k]!, before: x.length - tail + k + 1, after: y.length - tail + k + 1 });
+  for (let k = 0; k < tail; k++)
+    out.push({ kind: 'same', text: x[x.length - tail + k]!, before: x.length - tail + k + 1, after: y.length - tail + k + 1 });
   return out;
 }
 

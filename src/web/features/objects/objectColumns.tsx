@@ -36,8 +36,18 @@ export function TypeBadge({ version }: { version: ObjectSummary['latest'] }) {
 
 /** Every column of the objects list, in display order. */
 export const objectColumns: ObjectColumnDef[] = [
-  col.accessor((s) => s.latest.object_id, { id: 'name', header: 'Name', size: 240, cell: ({ getValue }) => <NameCell objectId={getValue()} /> }),
-  col.accessor((s) => objectTypeLabel(s.latest), { id: 'type', header: 'Type', size: 130, cell: ({ row }) => <TypeBadge version={row.original.latest} /> }),
+  col.accessor((s) => s.latest.object_id, {
+    id: 'name',
+    header: 'Name',
+    size: 240,
+    cell: ({ getValue }) => <NameCell objectId={getValue()} />,
+  }),
+  col.accessor((s) => objectTypeLabel(s.latest), {
+    id: 'type',
+    header: 'Type',
+    size: 130,
+    cell: ({ row }) => <TypeBadge version={row.original.latest} />,
+  }),
   col.accessor('versionCount', {
     id: 'versions',
     header: 'Versions',
@@ -57,10 +67,28 @@ export const objectColumns: ObjectColumnDef[] = [
       </span>
     ),
   }),
-  col.accessor((s) => s.latest.created_at, { id: 'updated', header: 'Updated', size: 100, sortDescFirst: true, cell: ({ getValue }) => <TimestampCell iso={getValue()} /> }),
+  col.accessor((s) => s.latest.created_at, {
+    id: 'updated',
+    header: 'Updated',
+    size: 100,
+    sortDescFirst: true,
+    cell: ({ getValue }) => <TimestampCell iso={getValue()} />,
+  }),
   // Every row is its object's latest version, so the virtual `latest` alias would only repeat itself.
-  col.display({ id: 'aliases', header: 'Aliases', size: 160, enableSorting: false, cell: ({ row }) => <LabelChips labels={row.original.latest.aliases.filter((a) => a !== 'latest')} kind="alias" /> }),
-  col.display({ id: 'tags', header: 'Tags', size: 200, enableSorting: false, cell: ({ row }) => <LabelChips labels={row.original.latest.tags} kind="tag" /> }),
+  col.display({
+    id: 'aliases',
+    header: 'Aliases',
+    size: 160,
+    enableSorting: false,
+    cell: ({ row }) => <LabelChips labels={row.original.latest.aliases.filter((a) => a !== 'latest')} kind="alias" />,
+  }),
+  col.display({
+    id: 'tags',
+    header: 'Tags',
+    size: 200,
+    enableSorting: false,
+    cell: ({ row }) => <LabelChips labels={row.original.latest.tags} kind="tag" />,
+  }),
 ];
 
 const KEYS: Record<ObjectsViewState['sort']['field'], (s: ObjectSummary) => string | number> = {

@@ -36,7 +36,11 @@ describe('resolveRefPath', () => {
   });
 
   it('hands the rest of the path to another object it reaches', () => {
-    expect(resolveRefPath(val, edges('attr/model/attr/temperature'))).toEqual({ kind: 'ref', path: ['model'], uri: 'weave:///a/b/object/m:d1/attr/temperature' });
+    expect(resolveRefPath(val, edges('attr/model/attr/temperature'))).toEqual({
+      kind: 'ref',
+      path: ['model'],
+      uri: 'weave:///a/b/object/m:d1/attr/temperature',
+    });
   });
 
   it('stops at the last step that exists', () => {

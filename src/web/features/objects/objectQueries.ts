@@ -23,7 +23,8 @@ export const objectKeys = {
   list: (projectId: string) => [...objectKeys.project(projectId), 'list'] as const,
   object: (projectId: string, objectId: string) => [...objectKeys.project(projectId), 'object', objectId] as const,
   versions: (projectId: string, objectId: string) => [...objectKeys.object(projectId, objectId), 'versions'] as const,
-  version: (projectId: string, objectId: string, version: string) => [...objectKeys.object(projectId, objectId), 'version', version] as const,
+  version: (projectId: string, objectId: string, version: string) =>
+    [...objectKeys.object(projectId, objectId), 'version', version] as const,
   tags: (projectId: string) => [...objectKeys.project(projectId), 'tags'] as const,
   file: (projectId: string, digest: string) => ['files', projectId, digest] as const,
 };

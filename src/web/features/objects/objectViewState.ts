@@ -28,7 +28,14 @@ export function parseTableSort(raw: string | null): TableSort | null {
 /** Reads the view from search params. */
 export function readObjectView(params: URLSearchParams): ObjectViewState {
   const get = (k: string) => params.get(k) || null;
-  return { version: get('version'), tab: get('tab'), against: get('against'), path: get('path'), row: get('row'), sort: parseTableSort(get('sort')) };
+  return {
+    version: get('version'),
+    tab: get('tab'),
+    against: get('against'),
+    path: get('path'),
+    row: get('row'),
+    sort: parseTableSort(get('sort')),
+  };
 }
 
 /** Writes a view into search params. */

@@ -18,7 +18,8 @@ export type TableColumnDef = ColumnDef<TableRow, any>;
 /** Columns shown at most; wider rows keep the rest in the row panel. */
 const MAX_COLUMNS = 40;
 
-const field = (row: TableRow, key: string): unknown => (typeof row.val === 'object' && row.val !== null ? (row.val as Record<string, unknown>)[key] : undefined);
+const field = (row: TableRow, key: string): unknown =>
+  typeof row.val === 'object' && row.val !== null ? (row.val as Record<string, unknown>)[key] : undefined;
 
 /** The row's position in the table (not sortable: it is the table's own order). */
 export const indexColumn: TableColumnDef = col.accessor('original_index', {
@@ -37,7 +38,13 @@ export function keyColumn(key: string, size: number): TableColumnDef {
   const id = `${key}\u0000${size}`;
   let def = cache.get(id);
   if (!def) {
-    def = col.accessor((r) => field(r, key), { id: key, header: key, size, enableSorting: !key.includes('.'), cell: ({ row }) => <ValueCell value={field(row.original, key)} /> });
+    def = col.accessor((r) => field(r, key), {
+      id: key,
+      header: key,
+      size,
+      enableSorting: !key.includes('.'),
+      cell: ({ row }) => <ValueCell value={field(row.original, key)} />,
+    });
     cache.set(id, def);
   }
   return def;
@@ -54,5 +61,8 @@ export function columnsFromRows(rows: readonly TableRow[]): TableColumnDef[] {
       widths.set(key, Math.max(widths.get(key) ?? 0, chars));
     }
   }
-  return [indexColumn, ...[...widths].map(([key, chars]) => keyColumn(key, Math.round(Math.min(380, Math.max(90, chars * 8 + 36)) / 10) * 10))];
+  return [
+    indexColumn,
+    ...[...widths].map(([key, chars]) => keyColumn(key, Math.round(Math.min(380, Math.max(90, chars * 8 + 36)) / 10) * 10)),
+  ];
 }

@@ -30,7 +30,17 @@ export const tableKeys = {
 };
 
 /** One page of rows in table order, or sorted on the server. */
-export function tablePageQueryOptions({ projectId, digest, sort, page }: { projectId: string; digest: string; sort: TableSort | null; page: number }) {
+export function tablePageQueryOptions({
+  projectId,
+  digest,
+  sort,
+  page,
+}: {
+  projectId: string;
+  digest: string;
+  sort: TableSort | null;
+  page: number;
+}) {
   return queryOptions({
     queryKey: tableKeys.page({ projectId, digest, sort, page }),
     queryFn: async ({ signal }) =>

@@ -58,7 +58,12 @@ const VERBS: Record<LabelChange['action'], (c: LabelChange) => string> = {
 export function useLastLabelError({ projectId, objectId }: { projectId: string; objectId: string }): { id: number; text: string } | null {
   const states = useMutationState({
     filters: { mutationKey: labelMutationKey(projectId, objectId) },
-    select: (m) => ({ status: m.state.status, at: m.state.submittedAt, change: m.state.variables as LabelChange | undefined, error: m.state.error }),
+    select: (m) => ({
+      status: m.state.status,
+      at: m.state.submittedAt,
+      change: m.state.variables as LabelChange | undefined,
+      error: m.state.error,
+    }),
   });
   const last = states.reduce<(typeof states)[number] | null>((a, b) => (a && a.at >= b.at ? a : b), null);
   if (!last || last.status !== 'error' || !last.change) return null;

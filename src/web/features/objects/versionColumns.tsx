@@ -36,7 +36,11 @@ function CompareCell({ version, selected }: { version: ObjVersion; selected: boo
   const [, update] = useObjectView();
   if (selected) return <span className="muted small">showing</span>;
   return (
-    <button type="button" className="button small ghost" onClick={() => update({ tab: 'compare', against: version.digest }, { push: true })}>
+    <button
+      type="button"
+      className="button small ghost"
+      onClick={() => update({ tab: 'compare', against: version.digest }, { push: true })}
+    >
       Compare
     </button>
   );
@@ -44,7 +48,13 @@ function CompareCell({ version, selected }: { version: ObjVersion; selected: boo
 
 /** Every column of the versions table, in display order. */
 export const versionColumns: VersionColumnDef[] = [
-  col.accessor('version_index', { id: 'version', header: 'Version', size: 84, enableSorting: false, cell: ({ row }) => <VersionCell version={row.original} selected={row.getIsSelected()} /> }),
+  col.accessor('version_index', {
+    id: 'version',
+    header: 'Version',
+    size: 84,
+    enableSorting: false,
+    cell: ({ row }) => <VersionCell version={row.original} selected={row.getIsSelected()} />,
+  }),
   col.accessor('digest', {
     id: 'digest',
     header: 'Digest',
@@ -56,8 +66,19 @@ export const versionColumns: VersionColumnDef[] = [
       </span>
     ),
   }),
-  col.accessor('created_at', { id: 'created', header: 'Created', size: 110, enableSorting: false, cell: ({ getValue }) => <TimestampCell iso={getValue()} /> }),
+  col.accessor('created_at', {
+    id: 'created',
+    header: 'Created',
+    size: 110,
+    enableSorting: false,
+    cell: ({ getValue }) => <TimestampCell iso={getValue()} />,
+  }),
   col.display({ id: 'aliases', header: 'Aliases', size: 280, cell: ({ row }) => <LabelEditor kind="alias" version={row.original} /> }),
   col.display({ id: 'tags', header: 'Tags', size: 320, cell: ({ row }) => <LabelEditor kind="tag" version={row.original} /> }),
-  col.display({ id: 'compare', header: '', size: 96, cell: ({ row }) => <CompareCell version={row.original} selected={row.getIsSelected()} /> }),
+  col.display({
+    id: 'compare',
+    header: '',
+    size: 96,
+    cell: ({ row }) => <CompareCell version={row.original} selected={row.getIsSelected()} />,
+  }),
 ];

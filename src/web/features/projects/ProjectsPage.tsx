@@ -26,8 +26,8 @@ export function ProjectsPage() {
       {projects.length === 0 ? (
         <div className="empty-state left">
           <p>
-            <strong>No projects yet.</strong> A project appears as soon as something is traced into it. Name one below to see how
-            to send its first trace.
+            <strong>No projects yet.</strong> A project appears as soon as something is traced into it. Name one below to see how to send
+            its first trace.
           </p>
         </div>
       ) : (
@@ -76,7 +76,14 @@ function OpenProjectForm() {
       <h2>Open or start a project</h2>
       <div className="row">
         {user.is_admin || user.entities.length === 0 ? (
-          <input className="input" aria-label="Entity" placeholder="entity" list="weft-entities" value={entity} onChange={(e) => setEntity(e.target.value)} />
+          <input
+            className="input"
+            aria-label="Entity"
+            placeholder="entity"
+            list="weft-entities"
+            value={entity}
+            onChange={(e) => setEntity(e.target.value)}
+          />
         ) : (
           <select className="input" aria-label="Entity" value={entity} onChange={(e) => setEntity(e.target.value)}>
             {user.entities.map((e) => (
@@ -90,7 +97,13 @@ function OpenProjectForm() {
           ))}
         </datalist>
         <span className="muted">/</span>
-        <input className="input" aria-label="Project name" placeholder="project" value={project} onChange={(e) => setProject(e.target.value)} />
+        <input
+          className="input"
+          aria-label="Project name"
+          placeholder="project"
+          value={project}
+          onChange={(e) => setProject(e.target.value)}
+        />
         <button type="submit" className="button primary" disabled={!valid}>
           Open
         </button>

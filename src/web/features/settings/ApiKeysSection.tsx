@@ -31,14 +31,14 @@ export function ApiKeysSection({ username }: { username: string }) {
     <section className="card settings-section" id="api-keys" aria-labelledby="api-keys-title">
       <h2 id="api-keys-title">API keys</h2>
       <p className="muted">
-        Keys let SDKs and scripts log in as <strong>{username}</strong>: they send <code>api:&lt;key&gt;</code> as HTTP Basic
-        credentials, or set <code>WANDB_API_KEY</code>.
+        Keys let SDKs and scripts log in as <strong>{username}</strong>: they send <code>api:&lt;key&gt;</code> as HTTP Basic credentials,
+        or set <code>WANDB_API_KEY</code>.
       </p>
       {created && (
         <div className="new-key" role="status" aria-label="New API key">
           <p>
-            <strong>Copy your new key{created.name ? ` “${created.name}”` : ''} now.</strong> You won’t see it again: only a hash of it
-            is stored.
+            <strong>Copy your new key{created.name ? ` “${created.name}”` : ''} now.</strong> You won’t see it again: only a hash of it is
+            stored.
           </p>
           <div className="row">
             <code className="new-key-value" aria-label="API key">
@@ -88,7 +88,9 @@ export function ApiKeysSection({ username }: { username: string }) {
                 <td>{k.name || <span className="muted">unnamed</span>}</td>
                 <td className="mono">{k.key_id}…</td>
                 <td title={formatDateTime(k.created_at)}>{formatRelative(k.created_at)}</td>
-                <td>{k.revoked_at ? <span title={formatDateTime(k.revoked_at)}>Revoked {formatRelative(k.revoked_at)}</span> : 'Active'}</td>
+                <td>
+                  {k.revoked_at ? <span title={formatDateTime(k.revoked_at)}>Revoked {formatRelative(k.revoked_at)}</span> : 'Active'}
+                </td>
                 <td className="right">
                   {!k.revoked_at && (
                     <ConfirmButton

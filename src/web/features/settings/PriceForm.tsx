@@ -12,10 +12,17 @@ export interface PriceDraft {
   effectiveDate: string;
 }
 
-const price = (text: string): number | null => (text.trim() !== '' && Number.isFinite(Number(text)) && Number(text) >= 0 ? Number(text) : null);
+const price = (text: string): number | null =>
+  text.trim() !== '' && Number.isFinite(Number(text)) && Number(text) >= 0 ? Number(text) : null;
 
 /** The price form; `models` feeds the model suggestions. */
-export function PriceForm({ models, draft, onChange, onSubmit, pending }: {
+export function PriceForm({
+  models,
+  draft,
+  onChange,
+  onSubmit,
+  pending,
+}: {
   models: string[];
   draft: PriceDraft;
   onChange: (d: PriceDraft) => void;
@@ -30,7 +37,13 @@ export function PriceForm({ models, draft, onChange, onSubmit, pending }: {
   const submit = (e: FormEvent) => {
     e.preventDefault();
     if (!valid) return;
-    onSubmit({ llmId: draft.llmId.trim(), providerId: draft.providerId.trim(), promptPerMillion: prompt, completionPerMillion: completion, effectiveDate: draft.effectiveDate });
+    onSubmit({
+      llmId: draft.llmId.trim(),
+      providerId: draft.providerId.trim(),
+      promptPerMillion: prompt,
+      completionPerMillion: completion,
+      effectiveDate: draft.effectiveDate,
+    });
   };
 
   return (
@@ -38,7 +51,13 @@ export function PriceForm({ models, draft, onChange, onSubmit, pending }: {
       <h3>Add or override a price</h3>
       <label className="field">
         <span>Model</span>
-        <input className="input mono" list={listId} placeholder="gpt-4o" value={draft.llmId} onChange={(e) => set({ llmId: e.target.value })} />
+        <input
+          className="input mono"
+          list={listId}
+          placeholder="gpt-4o"
+          value={draft.llmId}
+          onChange={(e) => set({ llmId: e.target.value })}
+        />
         <datalist id={listId}>
           {models.map((m) => (
             <option key={m} value={m} />
@@ -51,7 +70,14 @@ export function PriceForm({ models, draft, onChange, onSubmit, pending }: {
       </label>
       <label className="field">
         <span>Prompt $ / 1M</span>
-        <input className="input" inputMode="decimal" placeholder="2.50" aria-invalid={draft.prompt !== '' && prompt === null} value={draft.prompt} onChange={(e) => set({ prompt: e.target.value })} />
+        <input
+          className="input"
+          inputMode="decimal"
+          placeholder="2.50"
+          aria-invalid={draft.prompt !== '' && prompt === null}
+          value={draft.prompt}
+          onChange={(e) => set({ prompt: e.target.value })}
+        />
       </label>
       <label className="field">
         <span>Completion $ / 1M</span>
@@ -66,7 +92,13 @@ export function PriceForm({ models, draft, onChange, onSubmit, pending }: {
       </label>
       <label className="field">
         <span>From</span>
-        <input className="input" type="date" aria-describedby={`${listId}-from`} value={draft.effectiveDate} onChange={(e) => set({ effectiveDate: e.target.value })} />
+        <input
+          className="input"
+          type="date"
+          aria-describedby={`${listId}-from`}
+          value={draft.effectiveDate}
+          onChange={(e) => set({ effectiveDate: e.target.value })}
+        />
       </label>
       <button type="submit" className="button primary" disabled={!valid || pending}>
         Add price

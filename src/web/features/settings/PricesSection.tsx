@@ -32,8 +32,8 @@ export function PricesSection({ projectId }: { projectId: string }) {
         Model prices <span className="muted">· {projectId}</span>
       </h2>
       <p className="muted">
-        Calls are priced from <code>summary.usage</code> at the price in force when they started: the project’s own price if it has
-        one, else Weft’s default list. Prices are USD per million tokens. Any member of the project may change them.
+        Calls are priced from <code>summary.usage</code> at the price in force when they started: the project’s own price if it has one,
+        else Weft’s default list. Prices are USD per million tokens. Any member of the project may change them.
       </p>
       <PriceForm
         models={models}
@@ -48,7 +48,14 @@ export function PricesSection({ projectId }: { projectId: string }) {
         </p>
       )}
       <div className="row settings-filter">
-        <input className="input" type="search" aria-label="Search models" placeholder="Search models" value={search} onChange={(e) => setSearch(e.target.value)} />
+        <input
+          className="input"
+          type="search"
+          aria-label="Search models"
+          placeholder="Search models"
+          value={search}
+          onChange={(e) => setSearch(e.target.value)}
+        />
         <label className="toggle">
           <input type="checkbox" checked={all} onChange={(e) => setAll(e.target.checked)} />
           Show earlier default prices

@@ -31,8 +31,7 @@ export function SettingsPage() {
         <PricesSection projectId={projectId} />
       ) : (
         <p className="muted settings-note">
-          Model prices are set per project: open a project and choose <strong>Settings</strong> there.{' '}
-          <Link to="/">Projects</Link>
+          Model prices are set per project: open a project and choose <strong>Settings</strong> there. <Link to="/">Projects</Link>
         </p>
       )}
       <ApiKeysSection username={user.username} />

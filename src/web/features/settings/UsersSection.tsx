@@ -13,7 +13,10 @@ export function UsersSection() {
   const create = useCreateUser();
   const [draft, setDraft] = useState(EMPTY);
   const [done, setDone] = useState<string | null>(null);
-  const entities = draft.entities.split(',').map((e) => e.trim()).filter(Boolean);
+  const entities = draft.entities
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean);
   const submit = (e: FormEvent) => {
     e.preventDefault();
     setDone(null);
@@ -59,7 +62,12 @@ export function UsersSection() {
         <h3>Create a user</h3>
         <label className="field">
           <span>Username</span>
-          <input className="input" autoComplete="off" value={draft.username} onChange={(e) => setDraft({ ...draft, username: e.target.value })} />
+          <input
+            className="input"
+            autoComplete="off"
+            value={draft.username}
+            onChange={(e) => setDraft({ ...draft, username: e.target.value })}
+          />
         </label>
         <label className="field">
           <span>Password</span>
@@ -74,7 +82,12 @@ export function UsersSection() {
         </label>
         <label className="field">
           <span>Entities</span>
-          <input className="input" placeholder="acme, research" value={draft.entities} onChange={(e) => setDraft({ ...draft, entities: e.target.value })} />
+          <input
+            className="input"
+            placeholder="acme, research"
+            value={draft.entities}
+            onChange={(e) => setDraft({ ...draft, entities: e.target.value })}
+          />
         </label>
         <label className="toggle">
           <input type="checkbox" checked={draft.isAdmin} onChange={(e) => setDraft({ ...draft, isAdmin: e.target.checked })} />

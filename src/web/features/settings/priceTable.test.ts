@@ -3,12 +3,26 @@ import type { PriceListEntry } from '../../../contract/costs.js';
 import { formatPerMillion, visiblePrices } from './priceTable.js';
 
 const price = (id: string, llm_id: string, pricing_level: 'project' | 'default', in_force: boolean): PriceListEntry => ({
-  id, llm_id, provider_id: llm_id.startsWith('gpt') ? 'openai' : 'anthropic', prompt_token_cost: 1e-6, completion_token_cost: 2e-6,
-  prompt_token_cost_unit: 'USD', completion_token_cost_unit: 'USD', effective_date: '2025-01-01T00:00:00Z', pricing_level,
-  created_by: 'weft', created_at: '2025-01-01T00:00:00Z', in_force,
+  id,
+  llm_id,
+  provider_id: llm_id.startsWith('gpt') ? 'openai' : 'anthropic',
+  prompt_token_cost: 1e-6,
+  completion_token_cost: 2e-6,
+  prompt_token_cost_unit: 'USD',
+  completion_token_cost_unit: 'USD',
+  effective_date: '2025-01-01T00:00:00Z',
+  pricing_level,
+  created_by: 'weft',
+  created_at: '2025-01-01T00:00:00Z',
+  in_force,
 });
 
-const prices = [price('p1', 'gpt-4o', 'project', true), price('d1', 'gpt-4o', 'default', false), price('p2', 'gpt-4o', 'project', false), price('d2', 'claude', 'default', true)];
+const prices = [
+  price('p1', 'gpt-4o', 'project', true),
+  price('d1', 'gpt-4o', 'default', false),
+  price('p2', 'gpt-4o', 'project', false),
+  price('d2', 'claude', 'default', true),
+];
 
 describe('visiblePrices', () => {
   it('shows prices in force and every project price by default', () => {

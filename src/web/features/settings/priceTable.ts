@@ -18,7 +18,9 @@ export function formatPerMillion(perToken: number, unit = 'USD'): string {
 export function visiblePrices(prices: readonly PriceListEntry[], { all, search }: { all: boolean; search: string }): PriceListEntry[] {
   const q = search.trim().toLowerCase();
   const shown = prices.filter(
-    (p) => (all || p.in_force || p.pricing_level === 'project') && (!q || p.llm_id.toLowerCase().includes(q) || p.provider_id.toLowerCase().includes(q)),
+    (p) =>
+      (all || p.in_force || p.pricing_level === 'project') &&
+      (!q || p.llm_id.toLowerCase().includes(q) || p.provider_id.toLowerCase().includes(q)),
   );
   // The project's own prices first (what someone here set), then the defaults; order kept otherwise.
   return [...shown.filter((p) => p.pricing_level === 'project'), ...shown.filter((p) => p.pricing_level !== 'project')];

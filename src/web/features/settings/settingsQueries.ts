@@ -73,7 +73,8 @@ export function usePriceMutations(projectId: string) {
     onSuccess,
   });
   const remove = useMutation({
-    mutationFn: (id: string) => api.costPurge({ project_id: projectId, query: { $expr: { $eq: [{ $getField: 'id' }, { $literal: id }] } } }),
+    mutationFn: (id: string) =>
+      api.costPurge({ project_id: projectId, query: { $expr: { $eq: [{ $getField: 'id' }, { $literal: id }] } } }),
     onSuccess,
   });
   return { add, remove };

@@ -91,7 +91,9 @@ const TurnBlock = memo(function TurnBlock({ turn, index, messages, selected, onS
       {messages.length > 0 ? (
         <ChatView messages={messages} ariaLabel={`Turn ${index + 1} messages`} />
       ) : (
-        <p className="muted small">{latency === null ? 'No reply yet: this turn is still running.' : 'This turn has no inputs or output to show.'}</p>
+        <p className="muted small">
+          {latency === null ? 'No reply yet: this turn is still running.' : 'This turn has no inputs or output to show.'}
+        </p>
       )}
       {turn.exception && <TurnException text={turn.exception} />}
     </article>

@@ -52,7 +52,10 @@ export function threadConversation(turns: Pick<Call, 'inputs' | 'output'>[]): Ch
     }
     const asked = sideText(turn.inputs, 'input');
     const told = sideText(turn.output, 'output');
-    const messages = [...(asked !== null ? [message('user', asked, false)] : []), ...(told !== null ? [message('assistant', told, true)] : [])];
+    const messages = [
+      ...(asked !== null ? [message('user', asked, false)] : []),
+      ...(told !== null ? [message('assistant', told, true)] : []),
+    ];
     previous = messages.map((m) => ({ ...m, fromOutput: false }));
     return messages;
   });

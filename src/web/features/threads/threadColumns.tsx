@@ -22,7 +22,12 @@ function ThreadIdCell({ threadId }: { threadId: string }) {
   const { entity, project } = useParams();
   const { search } = useLocation();
   return (
-    <Link className="cell-link mono" to={`/${entity}/${project}/threads/${encodeURIComponent(threadId)}`} state={{ threadsSearch: search }} title={threadId}>
+    <Link
+      className="cell-link mono"
+      to={`/${entity}/${project}/threads/${encodeURIComponent(threadId)}`}
+      state={{ threadsSearch: search }}
+      title={threadId}
+    >
       {threadId}
     </Link>
   );
@@ -55,10 +60,34 @@ const right = { align: 'right' } as const;
 
 /** Every column of the threads table, in display order. */
 export const threadColumns: ThreadColumnDef[] = [
-  col.accessor('thread_id', { id: 'thread_id', header: 'Thread', size: 140, cell: ({ getValue }) => <ThreadIdCell threadId={getValue()} /> }),
-  col.accessor('turn_count', { id: 'turn_count', header: 'Turns', size: 76, meta: right, sortDescFirst: true, cell: ({ row }) => <TurnsCell thread={row.original} /> }),
-  col.accessor('start_time', { id: 'start_time', header: 'Started', size: 96, sortDescFirst: true, cell: ({ getValue }) => <TimestampCell iso={getValue()} /> }),
-  col.accessor('last_updated', { id: 'last_updated', header: 'Last updated', size: 116, sortDescFirst: true, cell: ({ getValue }) => <TimestampCell iso={getValue()} /> }),
+  col.accessor('thread_id', {
+    id: 'thread_id',
+    header: 'Thread',
+    size: 140,
+    cell: ({ getValue }) => <ThreadIdCell threadId={getValue()} />,
+  }),
+  col.accessor('turn_count', {
+    id: 'turn_count',
+    header: 'Turns',
+    size: 76,
+    meta: right,
+    sortDescFirst: true,
+    cell: ({ row }) => <TurnsCell thread={row.original} />,
+  }),
+  col.accessor('start_time', {
+    id: 'start_time',
+    header: 'Started',
+    size: 96,
+    sortDescFirst: true,
+    cell: ({ getValue }) => <TimestampCell iso={getValue()} />,
+  }),
+  col.accessor('last_updated', {
+    id: 'last_updated',
+    header: 'Last updated',
+    size: 116,
+    sortDescFirst: true,
+    cell: ({ getValue }) => <TimestampCell iso={getValue()} />,
+  }),
   col.accessor('p50_turn_duration_ms', {
     id: 'p50_turn_duration_ms',
     header: 'p50 turn',
@@ -81,7 +110,8 @@ export const threadColumns: ThreadColumnDef[] = [
     size: 64,
     meta: right,
     enableSorting: false,
-    cell: ({ getValue }) => (getValue() > 0 ? <span className="num thread-errors">{formatInteger(getValue())}</span> : <span className="muted">0</span>),
+    cell: ({ getValue }) =>
+      getValue() > 0 ? <span className="num thread-errors">{formatInteger(getValue())}</span> : <span className="muted">0</span>,
   }),
   col.accessor('total_tokens', {
     id: 'tokens',
@@ -91,8 +121,20 @@ export const threadColumns: ThreadColumnDef[] = [
     enableSorting: false,
     cell: ({ getValue }) => <NumberCell value={getValue() || null} format={formatCompact} />,
   }),
-  col.accessor('first_input_preview', { id: 'first_input', header: 'First input', size: 210, enableSorting: false, cell: ({ getValue }) => <PreviewCell preview={getValue()} side="input" /> }),
-  col.accessor('last_output_preview', { id: 'last_output', header: 'Last output', size: 210, enableSorting: false, cell: ({ getValue }) => <PreviewCell preview={getValue()} side="output" /> }),
+  col.accessor('first_input_preview', {
+    id: 'first_input',
+    header: 'First input',
+    size: 210,
+    enableSorting: false,
+    cell: ({ getValue }) => <PreviewCell preview={getValue()} side="input" />,
+  }),
+  col.accessor('last_output_preview', {
+    id: 'last_output',
+    header: 'Last output',
+    size: 210,
+    enableSorting: false,
+    cell: ({ getValue }) => <PreviewCell preview={getValue()} side="output" />,
+  }),
 ];
 
 /** True for column ids the server can sort by. */

@@ -42,7 +42,9 @@ export function threadsListQueryOptions(req: ThreadsListReq) {
     queryKey: threadKeys.list(req),
     initialPageParam: 0,
     queryFn: async ({ pageParam, signal }): Promise<ThreadsPage> => {
-      const rows = await collect(api.threadsStreamQuery({ ...req, limit: THREADS_PAGE_SIZE + 1, offset: pageParam * THREADS_PAGE_SIZE }, { signal }));
+      const rows = await collect(
+        api.threadsStreamQuery({ ...req, limit: THREADS_PAGE_SIZE + 1, offset: pageParam * THREADS_PAGE_SIZE }, { signal }),
+      );
       return { rows: rows.slice(0, THREADS_PAGE_SIZE), hasMore: rows.length > THREADS_PAGE_SIZE };
     },
     getNextPageParam: (last, _all, lastParam) => (last.hasMore ? lastParam + 1 : undefined),
@@ -54,14 +56,30 @@ export function threadQueryOptions({ projectId, threadId }: { projectId: string;
   return queryOptions({
     queryKey: threadKeys.detail(projectId, threadId),
     queryFn: async ({ signal }) => {
-      const rows = await collect(api.threadsStreamQuery({ project_id: projectId, filter: { thread_ids: [threadId] }, limit: 1 }, { signal }));
+      const rows = await collect(
+        api.threadsStreamQuery({ project_id: projectId, filter: { thread_ids: [threadId] }, limit: 1 }, { signal }),
+      );
       return rows[0] ?? null;
     },
   });
 }
 
 /** What the turn list and the conversation need of each turn. */
-const TURN_COLUMNS = ['id', 'trace_id', 'parent_id', 'thread_id', 'turn_id', 'op_name', 'display_name', 'started_at', 'ended_at', 'exception', 'summary', 'inputs', 'output'];
+const TURN_COLUMNS = [
+  'id',
+  'trace_id',
+  'parent_id',
+  'thread_id',
+  'turn_id',
+  'op_name',
+  'display_name',
+  'started_at',
+  'ended_at',
+  'exception',
+  'summary',
+  'inputs',
+  'output',
+];
 
 /** A thread's turns in start order: only calls that are their own turn (`turn_id == id`). */
 export function threadTurnsQueryOptions({ projectId, threadId }: { projectId: string; threadId: string }) {

@@ -3,7 +3,13 @@ import { previewText, readableText } from './threadText.js';
 
 describe('readableText', () => {
   it('finds the last user message of a chat input and the reply of a chat output', () => {
-    const inputs = { messages: [{ role: 'user', content: 'first' }, { role: 'assistant', content: 'ok' }, { role: 'user', content: 'second' }] };
+    const inputs = {
+      messages: [
+        { role: 'user', content: 'first' },
+        { role: 'assistant', content: 'ok' },
+        { role: 'user', content: 'second' },
+      ],
+    };
     expect(readableText(inputs, 'input')).toBe('second');
     expect(readableText({ choices: [{ message: { role: 'assistant', content: 'hi' } }] }, 'output')).toBe('hi');
   });

@@ -9,7 +9,21 @@ type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Fields that usually hold what a person asked or was told, in the order they are tried. */
-const TEXT_FIELDS = ['question', 'query', 'input', 'prompt', 'message', 'user_message', 'text', 'content', 'answer', 'response', 'output', 'result', 'completion'];
+const TEXT_FIELDS = [
+  'question',
+  'query',
+  'input',
+  'prompt',
+  'message',
+  'user_message',
+  'text',
+  'content',
+  'answer',
+  'response',
+  'output',
+  'result',
+  'completion',
+];
 
 /** The readable text in one side of a turn, or null when there is none to find. */
 export function readableText(value: unknown, side: 'input' | 'output'): string | null {

@@ -45,7 +45,10 @@ export function CallDetail({ projectId, light }: { projectId: string; light: Cal
             <>
               <dt>Tokens</dt>
               <dd title={`${tokens.prompt} prompt + ${tokens.completion} completion`}>
-                {formatInteger(tokens.total)} <span className="muted">({formatInteger(tokens.prompt)} in · {formatInteger(tokens.completion)} out)</span>
+                {formatInteger(tokens.total)}{' '}
+                <span className="muted">
+                  ({formatInteger(tokens.prompt)} in · {formatInteger(tokens.completion)} out)
+                </span>
               </dd>
             </>
           )}

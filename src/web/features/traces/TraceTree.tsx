@@ -25,7 +25,12 @@ export interface TraceTreeProps {
 /** Tree + waterfall. */
 export function TraceTree({ tree, rows, selectedId, onSelect, onToggle }: TraceTreeProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
-  const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => scrollRef.current, estimateSize: () => ROW_HEIGHT, overscan: 15 });
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 15,
+  });
   const selectedIndex = rows.findIndex((r) => r.node.call.id === selectedId);
 
   // Keep the selection in view when it moves (keyboard, search, or a link to a deep call).

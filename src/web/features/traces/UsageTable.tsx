@@ -20,7 +20,15 @@ function Row({ label, t, strong = false }: { label: string; t: UsageTotals; stro
 }
 
 /** The per-model table; `total` adds an "All models" footer when there is more than one model. */
-export function UsageTotalsTable({ models, total, ariaLabel }: { models: (UsageTotals & { model: string })[]; total?: UsageTotals; ariaLabel?: string }) {
+export function UsageTotalsTable({
+  models,
+  total,
+  ariaLabel,
+}: {
+  models: (UsageTotals & { model: string })[];
+  total?: UsageTotals;
+  ariaLabel?: string;
+}) {
   return (
     <table className="simple-table compact" aria-label={ariaLabel}>
       <thead>

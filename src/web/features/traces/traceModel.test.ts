@@ -5,9 +5,26 @@ import { buildTraceTree, keyboardAction, visibleRows } from './traceModel.js';
 function call(id: string, parent: string | null, startMs: number, endMs: number, op = id): Call {
   const t = (ms: number) => new Date(Date.UTC(2025, 0, 1) + ms).toISOString();
   return {
-    id, project_id: 'e/p', op_name: op, display_name: null, trace_id: 't', parent_id: parent, thread_id: null, turn_id: null,
-    started_at: t(startMs), ended_at: t(endMs), attributes: {}, inputs: {}, output: null, exception: null, summary: {},
-    wb_user_id: null, wb_run_id: null, wb_run_step: null, wb_run_step_end: null, deleted_at: null,
+    id,
+    project_id: 'e/p',
+    op_name: op,
+    display_name: null,
+    trace_id: 't',
+    parent_id: parent,
+    thread_id: null,
+    turn_id: null,
+    started_at: t(startMs),
+    ended_at: t(endMs),
+    attributes: {},
+    inputs: {},
+    output: null,
+    exception: null,
+    summary: {},
+    wb_user_id: null,
+    wb_run_id: null,
+    wb_run_step: null,
+    wb_run_step_end: null,
+    deleted_at: null,
   };
 }
 
@@ -27,8 +44,17 @@ describe('visibleRows', () => {
   const ids = (rows: ReturnType<typeof visibleRows>) => rows.map((r) => r.node.call.id);
 
   it('hides collapsed subtrees but reveals the selection', () => {
-    expect(ids(visibleRows({ tree, overrides: new Map([['a', false]]), defaultDepth: Infinity, search: '', reveal: null }))).toEqual(['root', 'a', 'b']);
-    expect(ids(visibleRows({ tree, overrides: new Map([['a', false]]), defaultDepth: Infinity, search: '', reveal: 'a1' }))).toEqual(['root', 'a', 'a1', 'b']);
+    expect(ids(visibleRows({ tree, overrides: new Map([['a', false]]), defaultDepth: Infinity, search: '', reveal: null }))).toEqual([
+      'root',
+      'a',
+      'b',
+    ]);
+    expect(ids(visibleRows({ tree, overrides: new Map([['a', false]]), defaultDepth: Infinity, search: '', reveal: 'a1' }))).toEqual([
+      'root',
+      'a',
+      'a1',
+      'b',
+    ]);
   });
 
   it('search keeps matches and their ancestors', () => {

@@ -47,6 +47,7 @@ export function traceCallsQueryOptions({ projectId, traceId }: { projectId: stri
 export function traceCountQueryOptions({ projectId, traceId }: { projectId: string; traceId: string }) {
   return queryOptions({
     queryKey: traceKeys.count(projectId, traceId),
-    queryFn: async ({ signal }) => (await api.callsQueryStats({ project_id: projectId, filter: { trace_ids: [traceId] } }, { signal })).count,
+    queryFn: async ({ signal }) =>
+      (await api.callsQueryStats({ project_id: projectId, filter: { trace_ids: [traceId] } }, { signal })).count,
   });
 }

@@ -5,12 +5,30 @@ import { traceUsage } from './traceUsage.js';
 type Usage = Record<string, Record<string, number>>;
 
 function call(id: string, parent: string | null, usage: Usage, costs: Record<string, number> = {}): Call {
-  const weaveCosts = Object.fromEntries(Object.entries(costs).map(([m, c]) => [m, { prompt_tokens_total_cost: c / 2, completion_tokens_total_cost: c / 2 }]));
+  const weaveCosts = Object.fromEntries(
+    Object.entries(costs).map(([m, c]) => [m, { prompt_tokens_total_cost: c / 2, completion_tokens_total_cost: c / 2 }]),
+  );
   return {
-    id, project_id: 'e/p', op_name: id, display_name: null, trace_id: 't', parent_id: parent, thread_id: null, turn_id: null,
-    started_at: '2025-01-01T00:00:00Z', ended_at: '2025-01-01T00:00:01Z', attributes: {}, inputs: {}, output: null, exception: null,
+    id,
+    project_id: 'e/p',
+    op_name: id,
+    display_name: null,
+    trace_id: 't',
+    parent_id: parent,
+    thread_id: null,
+    turn_id: null,
+    started_at: '2025-01-01T00:00:00Z',
+    ended_at: '2025-01-01T00:00:01Z',
+    attributes: {},
+    inputs: {},
+    output: null,
+    exception: null,
     summary: { usage, weave: Object.keys(costs).length ? { costs: weaveCosts } : {} },
-    wb_user_id: null, wb_run_id: null, wb_run_step: null, wb_run_step_end: null, deleted_at: null,
+    wb_user_id: null,
+    wb_run_id: null,
+    wb_run_step: null,
+    wb_run_step_end: null,
+    deleted_at: null,
   };
 }
 
@@ -20,7 +38,12 @@ describe('traceUsage', () => {
   it('counts rolled-up usage once: the deepest call of each model wins', () => {
     // As the SDKs write it: the root and the agent repeat their descendants' sums.
     const calls = [
-      call('root', null, { gpt: { prompt_tokens: 30, completion_tokens: 12, requests: 2 }, claude: { input_tokens: 5, output_tokens: 5, requests: 1 } }, { gpt: 0.3, claude: 1 }),
+      call(
+        'root',
+        null,
+        { gpt: { prompt_tokens: 30, completion_tokens: 12, requests: 2 }, claude: { input_tokens: 5, output_tokens: 5, requests: 1 } },
+        { gpt: 0.3, claude: 1 },
+      ),
       call('agent', 'root', { gpt: { prompt_tokens: 30, completion_tokens: 12, requests: 2 } }, { gpt: 0.3 }),
       call('llm1', 'agent', { gpt: gpt(10, 4) }, { gpt: 0.1 }),
       call('llm2', 'agent', { gpt: gpt(20, 8) }, { gpt: 0.2 }),
@@ -36,13 +59,21 @@ describe('traceUsage', () => {
   });
 
   it('adds up usage that was not rolled up, and leaves cost null without prices', () => {
-    const { models, total } = traceUsage([call('root', null, {}), call('a', 'root', { m: gpt(1, 2) }), call('b', 'root', { m: { ...gpt(3, 4), total_tokens: 9 } })]);
+    const { models, total } = traceUsage([
+      call('root', null, {}),
+      call('a', 'root', { m: gpt(1, 2) }),
+      call('b', 'root', { m: { ...gpt(3, 4), total_tokens: 9 } }),
+    ]);
     expect(models).toEqual([{ model: 'm', requests: 2, prompt: 4, completion: 6, total: 12, cost: null }]);
     expect(total.cost).toBeNull();
   });
 
   it('survives parents that are not loaded and parent cycles', () => {
-    const { total } = traceUsage([call('x', 'missing', { m: gpt(1, 1) }), call('p', 'q', { m: gpt(1, 1) }), call('q', 'p', { m: gpt(1, 1) })]);
+    const { total } = traceUsage([
+      call('x', 'missing', { m: gpt(1, 1) }),
+      call('p', 'q', { m: gpt(1, 1) }),
+      call('q', 'p', { m: gpt(1, 1) }),
+    ]);
     expect(total.prompt).toBe(1);
   });
 
