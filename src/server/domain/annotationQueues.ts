@@ -14,7 +14,7 @@
  */
 import type { AnnotationQueueItemSchema, AnnotationQueueSchema } from '../../contract/annotationQueues.js';
 import type { SortBy } from '../../contract/common.js';
-import { BadRequestError } from '../http/errors.js';
+import { BadRequestError } from '../errors.js';
 import type {
   ItemSortField,
   ProgressState,

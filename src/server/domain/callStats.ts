@@ -23,7 +23,7 @@
  */
 import type { CallsFilter } from '../../contract/calls.js';
 import type { CallMetric, CallStatsReq, CallStatsRes, UsageMetric } from '../../contract/stats.js';
-import { BadRequestError } from '../http/errors.js';
+import { BadRequestError } from '../errors.js';
 import { ROLLUP_WIDTHS, type CallCell, type UsageCell } from '../store/StatsStore.js';
 import type { Store } from '../store/Store.js';
 import { formatMicros, nowMicros, parseIsoToMicros } from './datetime.js';

@@ -3,7 +3,7 @@
  * the derived `summary.weave` block every read carries (api/core.md §2 "SummaryMap").
  */
 import type { EndedCall, StartedCall } from '../../contract/calls.js';
-import { BadRequestError } from '../http/errors.js';
+import { BadRequestError } from '../errors.js';
 import type { CallEndWrite, CallRecord, CallStartWrite } from '../store/Store.js';
 import { parseIsoToMicros } from './datetime.js';
 import { uuidv7 } from './ids.js';

@@ -17,7 +17,7 @@
 import type { CallSchema } from '../../contract/calls.js';
 import type { Operand, Operation } from '../../contract/common.js';
 import type { EvaluationRunRead } from '../../contract/evaluationRuns.js';
-import { ConflictError, NotFoundError } from '../http/errors.js';
+import { ConflictError, NotFoundError } from '../errors.js';
 import type { Store } from '../store/Store.js';
 import { withWeaveSummary } from './calls.js';
 import { nowMicros } from './datetime.js';

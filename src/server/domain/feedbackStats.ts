@@ -20,7 +20,7 @@ import type {
   FeedbackStatsReq,
   FeedbackStatsRes,
 } from '../../contract/feedback.js';
-import { BadRequestError } from '../http/errors.js';
+import { BadRequestError } from '../errors.js';
 import type { FeedbackStore } from '../store/FeedbackStore.js';
 import { formatMicros, nowMicros, parseIsoToMicros } from './datetime.js';
 import { percentile } from './percentile.js';

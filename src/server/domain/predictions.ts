@@ -13,7 +13,7 @@
  */
 import type { CallSchema } from '../../contract/calls.js';
 import type { PredictionRead } from '../../contract/predictions.js';
-import { NotFoundError } from '../http/errors.js';
+import { NotFoundError } from '../errors.js';
 import type { Store } from '../store/Store.js';
 import { nowMicros } from './datetime.js';
 import {

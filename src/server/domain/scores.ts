@@ -13,7 +13,7 @@
  */
 import type { CallSchema } from '../../contract/calls.js';
 import type { ScoreRead } from '../../contract/scores.js';
-import { NotFoundError } from '../http/errors.js';
+import { NotFoundError } from '../errors.js';
 import type { Store } from '../store/Store.js';
 import { callRef } from './callExtras.js';
 import { nowMicros } from './datetime.js';

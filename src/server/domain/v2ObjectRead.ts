@@ -9,7 +9,7 @@
  * another's objects; code and source files that cannot be read come back as "".
  */
 import type { DatasetReadRes, EvaluationReadRes, ModelReadRes, OpReadRes, ScorerReadRes } from '../../contract/v2Objects.js';
-import { NotFoundError } from '../http/errors.js';
+import { NotFoundError } from '../errors.js';
 import type { ObjectRecord, Store } from '../store/Store.js';
 import { formatMicros } from './datetime.js';
 import { deleteObjects, readLiveObject } from './objects.js';

@@ -12,7 +12,7 @@ import { itemSortKeys, progressTransition, queueSortKeys, toItemSchema, toQueueS
 import { nowMicros } from '../domain/datetime.js';
 import { uuidv7 } from '../domain/ids.js';
 import { defineRoutes } from '../http/defineRoutes.js';
-import { NotFoundError } from '../http/errors.js';
+import { NotFoundError } from '../errors.js';
 import type { QueueRecord } from '../store/AnnotationQueuesStore.js';
 import type { Store } from '../store/Store.js';
 

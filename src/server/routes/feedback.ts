@@ -6,7 +6,7 @@ import { feedbackPayloadSchema, feedbackStats } from '../domain/feedbackStats.js
 import { idsFromPurgeQuery } from '../domain/purgeQuery.js';
 import { defineRoutes } from '../http/defineRoutes.js';
 import { toProjectTableQuery } from '../store/ProjectTableQuery.js';
-import { NotFoundError } from '../http/errors.js';
+import { NotFoundError } from '../errors.js';
 import type { FeedbackWrite } from '../store/FeedbackStore.js';
 import type { Store } from '../store/Store.js';
 

@@ -8,7 +8,7 @@
  */
 import type { ConvertTo, JsonValue, Operand, Operation } from '../../../contract/common.js';
 import { parseIsoToMicros } from '../../domain/datetime.js';
-import { BadRequestError } from '../../http/errors.js';
+import { BadRequestError } from '../../errors.js';
 import {
   jsonBool,
   jsonDoc,
