@@ -10,7 +10,7 @@ import { createApiKey } from '../auth/apiKeys.js';
 import { hashSecret } from '../auth/secrets.js';
 import { ConflictError, ForbiddenError, NotFoundError } from '../errors.js';
 import type { ApiKeyRecord, Store, UserRecord } from '../store/Store.js';
-import { formatMicros, formatMicrosOrNull, nowMicros } from './datetime.js';
+import { formatMicros, formatMicrosOrNull, nowMicros } from '../core/datetime.js';
 
 /** A stored user as listed (no hash). */
 export const toUser = (u: UserRecord): User => ({

@@ -18,7 +18,7 @@ import type { FeedbackWrite } from '../store/FeedbackStore.js';
 import type { Store } from '../store/Store.js';
 import { submitTransition, toItemSchema } from './annotationQueues.js';
 import { callRef } from './callExtras.js';
-import { formatMicros, nowMicros } from './datetime.js';
+import { formatMicros, nowMicros } from '../core/datetime.js';
 import { checkAnnotationSpec, toFeedbackWrite } from './feedback.js';
 import { parseRef } from './refs.js';
 

@@ -26,9 +26,9 @@ import type { CallMetric, CallStatsReq, CallStatsRes, UsageMetric } from '../../
 import { BadRequestError } from '../errors.js';
 import { ROLLUP_WIDTHS, type CallCell, type UsageCell } from '../store/StatsStore.js';
 import type { Store } from '../store/Store.js';
-import { formatMicros, nowMicros, parseIsoToMicros } from './datetime.js';
+import { formatMicros, nowMicros, parseIsoToMicros } from '../core/datetime.js';
 import { Pricing, StatsBuckets } from './statsBuckets.js';
-import { usageEntries } from './statsFacts.js';
+import { usageEntries } from '../core/usage.js';
 import { planMetrics, type MetricPlan } from './statsMetrics.js';
 import { bucketIndex, bucketStarts, chooseGranularity } from './statsTime.js';
 

@@ -20,7 +20,7 @@ import { ApiError, BadRequestError } from '../errors.js';
 import type { FeedbackWrite } from '../store/FeedbackStore.js';
 import type { Store } from '../store/Store.js';
 import { countEmojis, demojize, detone } from './emoji.js';
-import { uuidv7 } from './ids.js';
+import { uuidv7 } from '../core/ids.js';
 import { matchesSchema } from './jsonSchema.js';
 import { parseRef, type WeaveRef } from './refs.js';
 import { readRefs } from './refsRead.js';

@@ -22,8 +22,8 @@ import type {
 } from '../../contract/feedback.js';
 import { BadRequestError } from '../errors.js';
 import type { FeedbackStore } from '../store/FeedbackStore.js';
-import { formatMicros, nowMicros, parseIsoToMicros } from './datetime.js';
-import { percentile } from './percentile.js';
+import { formatMicros, nowMicros, parseIsoToMicros } from '../core/datetime.js';
+import { percentile } from '../core/percentile.js';
 import { bucketIndex, bucketStarts, chooseGranularity } from './statsTime.js';
 
 const SECOND = 1_000_000;

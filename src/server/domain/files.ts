@@ -4,7 +4,7 @@
  */
 import { ConflictError, NotFoundError } from '../errors.js';
 import type { Store } from '../store/Store.js';
-import { nowMicros } from './datetime.js';
+import { nowMicros } from '../core/datetime.js';
 import { bytesDigest } from './digests.js';
 
 /** Stored chunk size: big enough for few rows, small enough to stream a large file evenly. */

@@ -6,7 +6,7 @@
  */
 import { BadRequestError, NotFoundError } from '../errors.js';
 import type { Store } from '../store/Store.js';
-import { nowMicros } from './datetime.js';
+import { nowMicros } from '../core/datetime.js';
 import { readLiveObject } from './objects.js';
 
 const MAX_TAG_LENGTH = 256;

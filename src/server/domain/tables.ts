@@ -5,7 +5,7 @@
 import type { TableQueryReq, TableRowSchema } from '../../contract/tables.js';
 import { BadRequestError, ConflictError, NotFoundError } from '../errors.js';
 import type { Store } from '../store/Store.js';
-import { nowMicros } from './datetime.js';
+import { nowMicros } from '../core/datetime.js';
 import { bytesDigest, tableDigest } from './digests.js';
 import { isLosslessObject, losslessAt, toCompactJson, toPythonJson, type LosslessValue } from './losslessJson.js';
 

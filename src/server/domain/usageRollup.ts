@@ -25,8 +25,8 @@ import type { CallsUsageReq, CallsUsageRes, LLMAggregatedUsage, TraceUsageReq, T
 import { BadRequestError, TooLargeError } from '../errors.js';
 import type { CallsQuery, Store } from '../store/Store.js';
 import { costsForUsage, type Usage } from './costs.js';
-import { parseIsoToMicros } from './datetime.js';
-import { usageEntriesOf } from './statsFacts.js';
+import { parseIsoToMicros } from '../core/datetime.js';
+import { usageEntriesOf } from '../core/usage.js';
 
 const DEFAULT_USAGE_LIMIT = 10_000;
 

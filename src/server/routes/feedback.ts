@@ -1,6 +1,6 @@
 /** Feedback endpoints: thin maps from endpoint name to domain and store calls. */
 import type { FeedbackCreateReq } from '../../contract/feedback.js';
-import { formatMicros, nowMicros } from '../domain/datetime.js';
+import { formatMicros, nowMicros } from '../core/datetime.js';
 import { checkAnnotationSpec, toFeedbackWrite } from '../domain/feedback.js';
 import { feedbackPayloadSchema, feedbackStats } from '../domain/feedbackStats.js';
 import { idsFromPurgeQuery } from '../domain/purgeQuery.js';
