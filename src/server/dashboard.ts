@@ -19,7 +19,7 @@ import type { Context, Hono, Next } from 'hono';
 import { endpoints } from '../contract/endpoints.js';
 import { PROJECT_ROOT } from './dashboardBuild.js';
 import { isTraceServerEndpoint, TRACE_PREFIX } from './http/defineRoutes.js';
-import { BadRequestError } from './http/errors.js';
+import { BadRequestError } from './errors.js';
 
 /** Where `vite build` writes the app (vite.config.ts `build.outDir`). */
 export const DEFAULT_DIST_DIR = join(PROJECT_ROOT, 'dist');

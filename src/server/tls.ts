@@ -47,7 +47,7 @@ export async function loadTlsMaterial(settings: TlsSettings, o: { dataDir: strin
     try {
       names = certificateNames(cert);
     } catch (err) {
-      throw new Error(`${settings.certFile} is not a PEM certificate: ${(err as Error).message}`);
+      throw new Error(`${settings.certFile} is not a PEM certificate: ${(err as Error).message}`, { cause: err });
     }
     return { cert, key, certFile: settings.certFile, generated: false, names };
   }
@@ -135,6 +135,6 @@ function readPem(file: string, what: string): string {
   try {
     return readFileSync(file, 'utf8');
   } catch (err) {
-    throw new Error(`cannot read the TLS ${what} ${file}: ${(err as Error).message}`);
+    throw new Error(`cannot read the TLS ${what} ${file}: ${(err as Error).message}`, { cause: err });
   }
 }
