@@ -39,6 +39,7 @@ export async function startServer(config: ServerConfig, options: { mountDashboar
     authenticator,
     log,
     maxBodyBytes: config.maxBodyBytes,
+    limits: config.limits,
     validateResponses: config.validateResponses,
     mountDashboard: options.mountDashboard,
   });
