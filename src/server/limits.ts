@@ -26,8 +26,12 @@ export interface Limits {
   maxJsonDepth: number;
   /** Operands of one `$and`, `$or` or `$in` list in a query. */
   maxQueryOperands: number;
-  /** Operations, operands and literals in one whole query, all lists together. */
-  maxQueryNodes: number;
+  /**
+   * Operations in one whole query, all lists together (field reads and literals are not
+   * counted: they are cheap, and each list is bounded by `maxQueryOperands`). Validating an
+   * operation costs about 0.2 ms of the event loop, so 2,000 stay well under half a second.
+   */
+  maxQueryOperations: number;
   /** Nesting of operations in a query (`$not` inside `$and` inside ... ). */
   maxQueryDepth: number;
   /** Ids in one id list of a request (`call_ids`, `thread_ids`, `filter.trace_ids`, ...). */
@@ -44,7 +48,13 @@ export interface LimitSpec {
 }
 
 export const LIMIT_SPECS: readonly LimitSpec[] = [
-  { key: 'maxBodyBytes', env: 'WEFT_MAX_BODY_BYTES', flag: 'max-body-bytes', default: 32 * 1024 * 1024, what: 'request body bytes; 413 past it' },
+  {
+    key: 'maxBodyBytes',
+    env: 'WEFT_MAX_BODY_BYTES',
+    flag: 'max-body-bytes',
+    default: 32 * 1024 * 1024,
+    what: 'request body bytes; 413 past it',
+  },
   {
     key: 'maxFileBytes',
     env: 'WEFT_MAX_FILE_BYTES',
@@ -67,13 +77,19 @@ export const LIMIT_SPECS: readonly LimitSpec[] = [
     what: 'operands of one `$and` / `$or` / `$in` list; 422',
   },
   {
-    key: 'maxQueryNodes',
-    env: 'WEFT_MAX_QUERY_NODES',
-    flag: 'max-query-nodes',
-    default: 20_000,
-    what: 'operations, operands and literals in one whole `$expr`; 422',
+    key: 'maxQueryOperations',
+    env: 'WEFT_MAX_QUERY_OPERATIONS',
+    flag: 'max-query-operations',
+    default: 2_000,
+    what: 'operations in one whole `$expr` (field reads and literals not counted); 422',
   },
-  { key: 'maxQueryDepth', env: 'WEFT_MAX_QUERY_DEPTH', flag: 'max-query-depth', default: 64, what: 'nesting of operations in one `$expr`; 422' },
+  {
+    key: 'maxQueryDepth',
+    env: 'WEFT_MAX_QUERY_DEPTH',
+    flag: 'max-query-depth',
+    default: 64,
+    what: 'nesting of operations in one `$expr`; 422',
+  },
   {
     key: 'maxIdList',
     env: 'WEFT_MAX_ID_LIST',

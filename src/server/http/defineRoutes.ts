@@ -38,6 +38,8 @@ export interface RequestContext {
    */
   rawBody: string | null;
   log: Logger;
+  /** What one request may ask (limits.ts), for handlers that check values the pipeline cannot see. */
+  limits: Limits;
 }
 
 type Input<K extends EndpointName> = z.output<Endpoints[K]['req']>;
@@ -108,6 +110,7 @@ async function handle(c: Context, name: EndpointName, route: RouteDef<EndpointNa
       body: requestBody,
       rawBody: text,
       log: deps.log,
+      limits,
     };
     const result = route.handler(input, ctx);
     if (endpoint.stream) {
@@ -158,7 +161,9 @@ async function readBinaryBody(c: Context, limits: Limits, key: BodyLimitKey): Pr
     return new Uint8Array(await decode(bytes, { maxOutputLength: maxBytes }));
   } catch (err) {
     if ((err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') {
-      throw new TooLargeError(`The ${encoding} body decodes to more than ${maxBytes} bytes; the limit is ${maxBytes} (${key === 'maxFileBytes' ? 'WEFT_MAX_FILE_BYTES' : 'WEFT_MAX_BODY_BYTES'})`);
+      throw new TooLargeError(
+        `The ${encoding} body decodes to more than ${maxBytes} bytes; the limit is ${maxBytes} (${key === 'maxFileBytes' ? 'WEFT_MAX_FILE_BYTES' : 'WEFT_MAX_BODY_BYTES'})`,
+      );
     }
     throw new BadRequestError(`Cannot decode the ${encoding} body: ${(err as Error).message}`);
   }

@@ -44,18 +44,18 @@ function checkIdLists(obj: Record<string, unknown>, loc: Loc, limits: Limits): v
  */
 function checkExpr(root: unknown, rootLoc: Loc, limits: Limits): void {
   const stack: { node: unknown; depth: number; loc: Loc }[] = [{ node: root, depth: 1, loc: rootLoc }];
-  let nodes = 0;
+  let operations = 0;
   while (stack.length > 0) {
     const { node, depth, loc } = stack.pop()!;
-    if (++nodes > limits.maxQueryNodes) {
-      fail(rootLoc, `The query has more than ${limits.maxQueryNodes} operations, operands and literals; ${limitText('maxQueryNodes', limits)}`);
+    if (!isObject(node) || '$literal' in node) continue;
+    if (!('$getField' in node) && ++operations > limits.maxQueryOperations) {
+      fail(rootLoc, `The query has more than ${limits.maxQueryOperations} operations; ${limitText('maxQueryOperations', limits)}`);
     }
-    if (!isObject(node)) continue;
-    if (depth > limits.maxQueryDepth) {
+    // Operations and conversions count; a field read or a literal ends a branch, not a level.
+    if (depth > limits.maxQueryDepth && !('$getField' in node || '$literal' in node)) {
       fail(loc, `The query nests operations more than ${limits.maxQueryDepth} deep; ${limitText('maxQueryDepth', limits)}`);
     }
     for (const [key, value] of Object.entries(node)) {
-      if (key === '$literal') continue;
       if (key === '$getField') {
         if (typeof value === 'string') checkFieldPath(value, [...loc, key]);
         continue;
