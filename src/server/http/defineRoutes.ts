@@ -97,7 +97,9 @@ async function handle(c: Context, name: EndpointName, route: RouteDef<EndpointNa
     const fieldsFrom =
       binary || endpoint.method === 'GET' || endpoint.method === 'DELETE' ? 'query' : endpoint.body === 'multipart' ? 'form' : 'json';
     const { raw, sourceOf, text } = await readInput(c, fieldsFrom, limits);
+    // Query sizes first: they are checked in time linear in the list lengths, before walking the whole body.
     assertRequestLimits(raw, limits);
+    assertJsonDepth(raw, limits);
     coerceStrings(endpoint.req, raw, (k) => sourceOf(k) !== 'body');
     const input = validate(endpoint.req, raw, sourceOf) as Input<EndpointName>;
     if (user) assertProjectAccess(user, route.projects ? route.projects(input) : defaultProjects(input));
@@ -192,7 +194,6 @@ async function readInput(c: Context, fieldsFrom: 'query' | 'json' | 'form', limi
   } else {
     text = await readBodyText(c, limits);
     const body = text === null ? null : parseJson(text);
-    assertJsonDepth(body, limits);
     if (body !== null && typeof body === 'object' && !Array.isArray(body)) {
       for (const [k, v] of Object.entries(body)) if (!sources.has(k)) raw[k] = v;
     } else if (body !== null) {

@@ -19,6 +19,42 @@ interface Frame {
 
 /** The path (keys and indexes) to the first object or array nested deeper than `maxDepth`, or null. */
 export function findTooDeep(root: unknown, maxDepth: number): (string | number)[] | null {
+  return exceeds(root, maxDepth) ? pathTooDeep(root, maxDepth) : null;
+}
+
+/**
+ * Whether anything nests deeper than `maxDepth`: the fast walk every JSON body takes (two
+ * parallel stacks, nothing allocated per value), run before the slower one that finds the path.
+ */
+function exceeds(root: unknown, maxDepth: number): boolean {
+  const values: unknown[] = [root];
+  const depths: number[] = [1];
+  while (values.length > 0) {
+    const value = values.pop();
+    const depth = depths.pop()!;
+    if (value === null || typeof value !== 'object') continue;
+    if (depth > maxDepth) return true;
+    if (Array.isArray(value)) {
+      for (const item of value) {
+        if (item !== null && typeof item === 'object') {
+          values.push(item);
+          depths.push(depth + 1);
+        }
+      }
+    } else {
+      for (const key in value) {
+        const item = (value as Record<string, unknown>)[key];
+        if (item !== null && typeof item === 'object') {
+          values.push(item);
+          depths.push(depth + 1);
+        }
+      }
+    }
+  }
+  return false;
+}
+
+function pathTooDeep(root: unknown, maxDepth: number): (string | number)[] | null {
   const stack: Frame[] = [{ value: root, depth: 1, key: null, parent: null }];
   while (stack.length > 0) {
     const frame = stack.pop()!;
