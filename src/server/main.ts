@@ -3,7 +3,9 @@
  * `startServer` is also what tests and benchmarks use to run a real server.
  */
 import { serve, type ServerType } from '@hono/node-server';
+import { maxHeaderSize, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { answerClientErrorsAsJson } from './http/clientErrors.js';
 import { createApp } from './app.js';
 import { Authenticator } from './auth/authenticate.js';
 import { ensureAdmin } from './auth/bootstrap.js';
@@ -47,6 +49,7 @@ export async function startServer(config: ServerConfig, options: { mountDashboar
     const s = serve({ fetch: app.fetch, hostname: config.host, port: config.port }, () => resolve(s));
     s.once('error', reject);
   });
+  answerClientErrorsAsJson(server as HttpServer, maxHeaderSize);
   const { port } = server.address() as AddressInfo;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   return {

@@ -96,10 +96,11 @@ async function handle(c: Context, name: EndpointName, route: RouteDef<EndpointNa
     const requestBody = binary ? await readBinaryBody(c, limits, 'maxBodyBytes') : null;
     const fieldsFrom =
       binary || endpoint.method === 'GET' || endpoint.method === 'DELETE' ? 'query' : endpoint.body === 'multipart' ? 'form' : 'json';
-    const { raw, sourceOf, text } = await readInput(c, fieldsFrom, limits);
+    const { raw, sourceOf, text, body: parsedBody } = await readInput(c, fieldsFrom, limits);
     // Query sizes first: they are checked in time linear in the list lengths, before walking the whole body.
     assertRequestLimits(raw, limits);
-    assertJsonDepth(raw, limits);
+    // The whole body, not just the fields taken from it: handlers may re-read the raw text.
+    assertJsonDepth(parsedBody, limits);
     coerceStrings(endpoint.req, raw, (k) => sourceOf(k) !== 'body');
     const input = validate(endpoint.req, raw, sourceOf) as Input<EndpointName>;
     if (user) assertProjectAccess(user, route.projects ? route.projects(input) : defaultProjects(input));
@@ -179,6 +180,7 @@ async function readInput(c: Context, fieldsFrom: 'query' | 'json' | 'form', limi
   const sources = new Map<string, InputSource>();
   const raw: Record<string, unknown> = {};
   let text: string | null = null;
+  let body: unknown = null;
   for (const [k, v] of Object.entries(c.req.param() as Record<string, string>)) {
     raw[k] = v;
     sources.set(k, 'path');
@@ -193,14 +195,14 @@ async function readInput(c: Context, fieldsFrom: 'query' | 'json' | 'form', limi
     for (const [k, v] of await readFormFields(c, limits)) if (!sources.has(k)) raw[k] = v;
   } else {
     text = await readBodyText(c, limits);
-    const body = text === null ? null : parseJson(text);
+    body = text === null ? null : parseJson(text);
     if (body !== null && typeof body === 'object' && !Array.isArray(body)) {
       for (const [k, v] of Object.entries(body)) if (!sources.has(k)) raw[k] = v;
     } else if (body !== null) {
       throw new ValidationError([{ loc: ['body'], msg: 'Input should be a JSON object', type: 'model_attributes_type' }]);
     }
   }
-  return { raw, text, sourceOf: (key: string | number | undefined) => sources.get(String(key)) ?? 'body' };
+  return { raw, text, body, sourceOf: (key: string | number | undefined) => sources.get(String(key)) ?? 'body' };
 }
 
 /**
