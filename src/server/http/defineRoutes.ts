@@ -119,7 +119,10 @@ async function handle(c: Context, name: EndpointName, route: RouteDef<EndpointNa
     if (endpoint.stream) {
       const rows = result as unknown as AsyncIterable<unknown>;
       const checked = deps.validateResponses ? checkEach(rows, endpoint.res, name) : rows;
-      return await jsonLinesResponse(checked, c.req.header('accept'));
+      return await jsonLinesResponse(checked, c.req.header('accept'), (err) => {
+        deps.log.error(`${endpoint.method} ${endpoint.path} failed mid-stream; the connection was cut`, err);
+        return abortResponse(c);
+      });
     }
     if (endpoint.raw) return await (result as unknown as Promise<Response>);
     const body = await (result as Promise<unknown>);
@@ -128,6 +131,14 @@ async function handle(c: Context, name: EndpointName, route: RouteDef<EndpointNa
   } catch (err) {
     return toErrorResponse(err, deps.log, `${endpoint.method} ${endpoint.path}`);
   }
+}
+
+/** Destroys the Node response (and so the socket) under `c`; false when there is none (in-process requests). */
+function abortResponse(c: Context): boolean {
+  const outgoing = (c.env as { outgoing?: { destroy(): void; destroyed?: boolean } } | undefined)?.outgoing;
+  if (!outgoing) return false;
+  outgoing.destroy();
+  return true;
 }
 
 function defaultProjects(input: unknown): string[] {
