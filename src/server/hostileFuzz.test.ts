@@ -11,7 +11,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { useTestServer } from './testing/serverSuite.js';
-import { hostileRequest, operationsOf, type FuzzRequest } from './testing/hostileRequests.js';
+import { hostileRequest, operationsOf, sweepRequests, type FuzzRequest } from './testing/hostileRequests.js';
 
 const SEED = Number(process.env.WEFT_FUZZ_SEED ?? 20261124);
 const RUNS = Number(process.env.WEFT_FUZZ_RUNS ?? 500);
@@ -66,6 +66,17 @@ const describeRequest = (r: FuzzRequest) =>
   }`;
 
 describe('hostile-input fuzz over /openapi.json', () => {
+  it('answers every operation with each body field nested 5,000 deep, and each path parameter %00', { timeout: 120_000 }, async () => {
+    const operations = operationsOf(await (await fetch(`${t.url}/openapi.json`)).json());
+    const ctx = { projectId: `${t.alice.entity}/sweep`, entity: t.alice.entity, project: 'sweep' };
+    const problems: string[] = [];
+    for (const req of sweepRequests(operations, ctx, t.alice.authHeader)) {
+      const problem = await problemWith(req);
+      if (problem) problems.push(`${problem}\n  request: ${describeRequest(req)}`);
+    }
+    expect(problems).toEqual([]);
+  });
+
   it(`answers every hostile request with a 2xx/4xx JSON answer (seed ${SEED}, ${RUNS} runs)`, { timeout: 120_000 }, async () => {
     const doc = await (await fetch(`${t.url}/openapi.json`)).json();
     const operations = operationsOf(doc);

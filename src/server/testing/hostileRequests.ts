@@ -208,6 +208,23 @@ export function hostileRequest(operations: FuzzOperation[], ctx: Plausible, auth
     .map(({ op, twist: t, pick }) => build(op, t, pick, ctx, authorization));
 }
 
+/**
+ * The deterministic part of the sweep: for every operation, each top-level body field nested
+ * 5,000 deep (past every depth any parser or backend handles), and each path parameter as `%00`.
+ */
+export function sweepRequests(operations: FuzzOperation[], ctx: Plausible, authorization: string): FuzzRequest[] {
+  const out: FuzzRequest[] = [];
+  for (const op of operations) {
+    if (op.body?.kind === 'json' || op.body?.kind === 'multipart') {
+      const keys = Object.keys(plausible(op.body.schema, op.body.schema, ctx, '') as Record<string, unknown>);
+      for (let i = 0; i < Math.max(1, keys.length); i++)
+        out.push(build(op, { kind: 'deep', depth: 5_000, array: i % 2 === 1 }, i, ctx, authorization));
+    }
+    for (let i = 0; i < op.pathParams.length; i++) out.push(build(op, { kind: 'pathTrick', value: '%00' }, i, ctx, authorization));
+  }
+  return out;
+}
+
 function build(op: FuzzOperation, t: Twist, pick: number, ctx: Plausible, authorization: string): FuzzRequest {
   const headers: Record<string, string> = { authorization };
   // Path: plausible values, or one of them replaced by a trick (sent raw, not re-encoded).
