@@ -1,8 +1,8 @@
 /** Settings, from the environment and `weft serve --flags` (flags win). */
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
-import { parseLogLevel, type LogLevel } from './http/logger.js';
 import { loadLimits, type Limits } from './limits.js';
+import { parseLogLevel, type LogLevel } from './logger.js';
 
 export interface ServerConfig {
   host: string;

@@ -12,7 +12,7 @@
 import type { Context } from 'hono';
 import type { IncomingMessage } from 'node:http';
 import { limitText, type Limits } from '../limits.js';
-import { TooLargeError } from './errors.js';
+import { TooLargeError } from '../errors.js';
 
 /** Which limit a body is held to: the JSON/binary body limit or the file-upload limit. */
 export type BodyLimitKey = 'maxBodyBytes' | 'maxFileBytes';

@@ -12,14 +12,14 @@ import { endpoints, type EndpointDef, type EndpointName, type Endpoints, type Re
 import { assertProjectAccess, type AuthUser, type Authenticator } from '../auth/authenticate.js';
 import { DEFAULT_LIMITS, type Limits } from '../limits.js';
 import type { Store } from '../store/Store.js';
+import { ApiError, BadRequestError, TooLargeError, ValidationError } from '../errors.js';
 import { readLimitedBody, type BodyLimitKey } from './bodyLimit.js';
-import { ApiError, BadRequestError, TooLargeError, ValidationError } from './errors.js';
 import { assertJsonDepth } from './jsonDepth.js';
 import { assertRequestLimits } from './requestLimits.js';
 import { jsonLinesResponse } from './jsonLines.js';
 import { toErrorResponse } from './respond.js';
 import { coerceStrings, validate, type InputSource } from './validate.js';
-import type { Logger } from './logger.js';
+import type { Logger } from '../logger.js';
 
 /** What every handler gets besides its input. */
 export interface RequestContext {

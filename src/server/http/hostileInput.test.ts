@@ -12,7 +12,6 @@ const project = projectNames('hostile');
 
 /** `{"a": {"a": ... leaf}}` nested `depth` objects deep, built as text (JSON.stringify would overflow). */
 const nestedText = (depth: number, leaf = '1') => '{"a":'.repeat(depth) + leaf + '}'.repeat(depth);
-const nested = (depth: number): unknown => JSON.parse(nestedText(depth));
 
 const startBody = (project_id: string, inputs: string) =>
   `{"start":{"project_id":"${project_id}","op_name":"deep","started_at":"2024-01-01T00:00:00Z","inputs":${inputs}}}`;

@@ -8,7 +8,7 @@
  * value past the limit.
  */
 import { limitText, type Limits } from '../limits.js';
-import { ValidationError } from './errors.js';
+import { ValidationError } from '../errors.js';
 
 interface Frame {
   value: unknown;

@@ -9,7 +9,7 @@
  * shapes to the contract: anything it does not recognise is left for validation to judge.
  */
 import { limitText, type Limits } from '../limits.js';
-import { ValidationError } from './errors.js';
+import { ValidationError } from '../errors.js';
 
 type Loc = (string | number)[];
 

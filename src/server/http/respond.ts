@@ -1,7 +1,7 @@
 /** The one place errors become HTTP answers. 4xx is logged at warn, 5xx at error with the cause. */
+import { ApiError, ValidationError } from '../errors.js';
+import type { Logger } from '../logger.js';
 import { fromEngineError } from './engineErrors.js';
-import { ApiError, ValidationError } from './errors.js';
-import type { Logger } from './logger.js';
 
 export function toErrorResponse(thrown: unknown, log: Logger, where: string): Response {
   const err = fromEngineError(thrown) ?? thrown;

@@ -10,7 +10,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { EndedCall, StartedCall } from '../../../contract/calls.js';
-import { formatMicros, parseIsoToMicros } from '../datetime.js';
+import { formatMicros, parseIsoToMicros } from '../../core/datetime.js';
 import { expandAttributes, getAttribute, isTruthy, numericKeysToLists, type Tree } from './attributeTree.js';
 import { ATTRIBUTE_KEYS, INPUT_KEYS, OUTPUT_KEYS, TIME_OVERRIDE_KEYS, USAGE_KEYS, WANDB_KEYS } from './conventions.js';
 import type { OtlpSpan } from './otlpDecode.js';
@@ -49,12 +49,12 @@ const micros = (nanos: bigint): number => Number(nanos / 1000n);
 export class SpanTimeError extends Error {}
 
 /** Years 0001 to 9999, in epoch µs: what ISO 8601 text (and every backend's DateTime64) can hold. */
-const MIN_MICROS = -62_135_596_800_000_000;
-const MAX_MICROS = 253_402_300_799_999_999;
+const MIN_MICROS = -62_135_596_800_000_000; // 0001-01-01
+const END_MICROS = 253_402_300_800_000_000; // 10000-01-01, excluded
 
 /** `formatMicros`, or a SpanTimeError naming the field when the time is outside years 1–9999. */
 function spanTime(us: number, field: string): string {
-  if (!Number.isFinite(us) || us < MIN_MICROS || us > MAX_MICROS) {
+  if (!Number.isFinite(us) || us < MIN_MICROS || us >= END_MICROS) {
     throw new SpanTimeError(`${field} is outside the years 1 to 9999 (${us} µs since 1970)`);
   }
   return formatMicros(us);
