@@ -62,6 +62,7 @@ export const FeedbackQueryReq = z.object({
 });
 export const FeedbackQueryRes = z.object({
   result: z.array(z.record(z.string(), z.unknown())).describe('Rows keyed by the requested fields'),
+  total_count: z.number().int().min(0).describe('Rows matching the query, before limit and offset'),
 });
 
 // POST /feedback/purge

@@ -47,7 +47,12 @@ export const feedbackRoutes = defineRoutes({
   },
 
   feedbackQuery: {
-    handler: async (req, { store }) => ({ result: await store.feedback.queryFeedback(toProjectTableQuery(req)) }),
+    // total_count (newest FeedbackQueryRes): every row the query matches, whatever the page.
+    handler: async (req, { store }) => {
+      const query = toProjectTableQuery(req);
+      const [result, total_count] = await Promise.all([store.feedback.queryFeedback(query), store.feedback.countFeedback(query)]);
+      return { result, total_count };
+    },
   },
 
   feedbackPurge: {

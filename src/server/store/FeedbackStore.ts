@@ -52,6 +52,8 @@ export interface FeedbackStore {
   replaceFeedback(req: { projectId: string; feedbackId: string; row: FeedbackWrite }): Promise<boolean>;
   /** Rows keyed by the requested fields; JSON in `payload` and its paths comes back parsed. */
   queryFeedback(query: FeedbackQuery): Promise<Record<string, unknown>[]>;
+  /** How many rows match the query's `$expr`, ignoring fields, sort and paging (`total_count`). */
+  countFeedback(query: FeedbackQuery): Promise<number>;
   /** Deletes the listed ids of the project; returns how many existed. */
   purgeFeedback(req: { projectId: string; ids: string[] }): Promise<number>;
   /** Every feedback row of the project about one of the refs (one lookup for a page of calls). */

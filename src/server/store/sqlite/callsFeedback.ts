@@ -86,12 +86,13 @@ const exists = (feedbackType: string | null, condition: SqlFragment): SqlFragmen
 // ---------------------------------------------------------------------------------------
 
 const isNullLiteral = (o: Operand): boolean => '$literal' in o && o.$literal === null;
-const isOperation = (o: Operand): o is Operation => !('$literal' in o || '$getField' in o || '$convert' in o);
+const isOperation = (o: Operand): o is Operation => !('$literal' in o || '$getField' in o || '$convert' in o || '$size' in o);
 
 /** Feedback fields an operand reads directly (through `$convert`, not nested operations). */
 function fieldsIn(o: Operand): FeedbackField[] {
   if ('$getField' in o) return isFeedbackPath(o.$getField) ? [resolveFeedbackField(o.$getField)] : [];
   if ('$convert' in o) return fieldsIn(o.$convert.input);
+  if ('$size' in o) return fieldsIn(o.$size);
   return [];
 }
 
@@ -110,7 +111,10 @@ function comparedOperands(op: Operation): Operand[] {
 
 /** True for a literal, or a feedback field read directly or through `$convert`. */
 const isLiteralOrFeedback = (o: Operand): boolean =>
-  '$literal' in o || ('$getField' in o && isFeedbackPath(o.$getField)) || ('$convert' in o && isLiteralOrFeedback(o.$convert.input));
+  '$literal' in o ||
+  ('$getField' in o && isFeedbackPath(o.$getField)) ||
+  ('$convert' in o && isLiteralOrFeedback(o.$convert.input)) ||
+  ('$size' in o && isLiteralOrFeedback(o.$size));
 
 /**
  * The one feedback type a comparison reads (undefined: none). 400 for two different types, and

@@ -3,7 +3,7 @@ import type { Feedback } from '../../../contract/feedback.js';
 import { formatMicros } from '../../domain/datetime.js';
 import type { FeedbackQuery, FeedbackStore, FeedbackWindow, FeedbackWrite } from '../FeedbackStore.js';
 import type { SqliteDatabase } from './SqliteDatabase.js';
-import { deleteTableIds, queryTable, type TableColumns } from './tableQuery.js';
+import { countTable, deleteTableIds, queryTable, type TableColumns } from './tableQuery.js';
 
 /** The columns `/feedback/query` can name, in the order rows list them. */
 const COLUMNS: TableColumns = {
@@ -104,6 +104,15 @@ export class SqliteFeedbackStore implements FeedbackStore {
       tieBreak: 'created_at ASC, rowid ASC',
       limit: q.limit,
       offset: q.offset,
+    });
+  }
+
+  async countFeedback(q: FeedbackQuery): Promise<number> {
+    return countTable(this.#db, {
+      table: 'feedback',
+      columns: COLUMNS,
+      scope: { sql: 'project_id = ?', params: [q.projectId] },
+      query: q.query,
     });
   }
 

@@ -375,4 +375,14 @@ export const migrations: Migration[] = [
       ALTER TABLE annotation_queues ADD COLUMN display_fields TEXT;
     `,
   },
+  {
+    version: 8,
+    name: 'prices of cached prompt tokens',
+    sql: `
+      -- Per-token prices of prompt tokens read from / written to a provider's cache, as the
+      -- newest reference's cost rows carry them; 0 for prices stored before.
+      ALTER TABLE llm_token_prices ADD COLUMN cache_read_input_token_cost REAL NOT NULL DEFAULT 0;
+      ALTER TABLE llm_token_prices ADD COLUMN cache_creation_input_token_cost REAL NOT NULL DEFAULT 0;
+    `,
+  },
 ];
