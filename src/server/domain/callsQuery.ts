@@ -7,6 +7,18 @@ import type { Store } from '../store/Store.js';
 import { addCallExtrasToStream } from './callExtras.js';
 import { withWeaveSummary } from './calls.js';
 
+/** The stored columns a request needs: what it asks for, plus what its extras are computed from. */
+function columnsToLoad(req: CallsQueryReq): string[] | null | undefined {
+  if (!req.columns?.length) return req.columns;
+  const extra = [
+    // Costs are priced from summary.usage, so asking for them loads the summary.
+    ...(req.include_costs ? ['summary'] : []),
+    // Usernames are looked up from wb_user_id.
+    ...(req.include_usernames ? ['wb_user_id'] : []),
+  ];
+  return [...req.columns, ...extra];
+}
+
 /** Streams the calls matching a `/calls/stream_query` request. */
 export async function* queryCalls(store: Store, req: CallsQueryReq): AsyncIterable<CallSchema> {
   const rows = store.calls.queryCalls({
@@ -16,8 +28,7 @@ export async function* queryCalls(store: Store, req: CallsQueryReq): AsyncIterab
     sortBy: req.sort_by,
     limit: req.limit,
     offset: req.offset,
-    // Costs are priced from summary.usage, so asking for them loads the summary.
-    columns: req.include_costs && req.columns?.length ? [...req.columns, 'summary'] : req.columns,
+    columns: columnsToLoad(req),
     includeStorageSize: req.include_storage_size ?? false,
     includeTotalStorageSize: req.include_total_storage_size ?? false,
   });
@@ -27,5 +38,6 @@ export async function* queryCalls(store: Store, req: CallsQueryReq): AsyncIterab
   yield* addCallExtrasToStream(store, req.project_id, withSummary, {
     includeFeedback: req.include_feedback ?? false,
     includeCosts: req.include_costs ?? false,
+    includeUsernames: req.include_usernames ?? false,
   });
 }

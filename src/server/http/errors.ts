@@ -30,10 +30,25 @@ export class UnauthorizedError extends ApiError {
   }
 }
 
-/** 403: the caller may not touch this project, or the query names a forbidden field. */
+/** 403: the caller may not touch this project. */
 export class ForbiddenError extends ApiError {
   constructor(reason: string) {
     super(403, reason);
+  }
+}
+
+/**
+ * 422: a query or sort names a field calls do not have. The newest reference's error registry
+ * maps its InvalidFieldError to 422 (it was 403, which clients read as "no access"). The body
+ * keeps the reference's `reason` and `error_type` (its Python client rebuilds the exception from
+ * them) and adds Weft's usual 422 `detail`, so either kind of client finds a clear message.
+ */
+export class InvalidFieldError extends ApiError {
+  constructor(field: string, reason: string) {
+    super(422, reason, {
+      error_type: 'InvalidFieldError',
+      detail: [{ loc: ['body', 'field', field], msg: reason, type: 'invalid_field' }],
+    });
   }
 }
 

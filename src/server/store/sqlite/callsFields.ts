@@ -4,14 +4,14 @@
  * Contract: `resolveCallField(path)` turns a `$getField` / `sort_by` path into either a fixed
  * column expression from the whitelist below or a JSON path inside one of the four JSON
  * columns. The SQL text only ever holds whitelisted column names and fixed expressions; the
- * JSON path itself travels as a bound `?` parameter. Unknown fields are 403, like the
- * reference's InvalidFieldError. `feedback.[<type>].payload.<path>` fields read the feedback
+ * JSON path itself travels as a bound `?` parameter. Unknown fields are 422, as the newest
+ * reference's error registry answers its InvalidFieldError (older servers said 403). `feedback.[<type>].payload.<path>` fields read the feedback
  * table and resolve in callsFeedback.ts.
  *
  * JSON values are read through one of four fixed views (see `jsonText` and friends), so the
  * caller picks how a stored value compares: as text, number, boolean or JSON document.
  */
-import { ForbiddenError } from '../../http/errors.js';
+import { InvalidFieldError } from '../../http/errors.js';
 import { isFeedbackPath, resolveFeedbackField, type FeedbackField } from './callsFeedback.js';
 import { LATENCY_MS_SQL, STATUS_SQL, TRACE_NAME_SQL, type SqlFragment } from './callsQuery.js';
 
@@ -58,7 +58,7 @@ const COLUMNS: Record<string, [ScalarType, boolean]> = {
   wb_run_step_end: ['number', true],
 };
 
-/** Resolves a dotted field path, or throws 403 (unknown field). */
+/** Resolves a dotted field path, or throws 422 (unknown field). */
 export function resolveCallField(path: string): CallField {
   if (isFeedbackPath(path)) return resolveFeedbackField(path);
   const computed = computedField(path);
@@ -74,7 +74,13 @@ export function resolveCallField(path: string): CallField {
     return { kind: 'json', column: head as JsonField['column'], path: jsonPath(rest) };
   }
   // Also covers storage_size_bytes / total_storage_size_bytes, which the reference forbids.
-  throw new ForbiddenError(`Field ${path} is not allowed`);
+  throw new InvalidFieldError(path, unknownFieldMessage(path));
+}
+
+/** Why a path is not a call field, and what is. */
+function unknownFieldMessage(path: string): string {
+  const known = [...Object.keys(COLUMNS), ...[...JSON_COLUMNS].map((c) => `${c}.<path>`), 'feedback.[<type>].payload.<path>'];
+  return `Unknown call field "${path}": use one of ${known.join(', ')}`;
 }
 
 /** `summary.weave.*` values computed from the row, as the reference filters and sorts them. */
