@@ -3,6 +3,7 @@ import type { FeedbackCreateReq } from '../../contract/feedback.js';
 import { formatMicros, nowMicros } from '../domain/datetime.js';
 import { checkAnnotationSpec, toFeedbackWrite } from '../domain/feedback.js';
 import { feedbackPayloadSchema, feedbackStats } from '../domain/feedbackStats.js';
+import { feedbackAggregate } from '../domain/feedbackAggregate.js';
 import { idsFromPurgeQuery } from '../domain/purgeQuery.js';
 import { defineRoutes } from '../http/defineRoutes.js';
 import { toProjectTableQuery } from '../store/ProjectTableQuery.js';
@@ -76,6 +77,10 @@ export const feedbackRoutes = defineRoutes({
 
   feedbackStats: {
     handler: (req, { store }) => feedbackStats(store.feedback, req),
+  },
+
+  feedbackAggregate: {
+    handler: (req, { store }) => feedbackAggregate(store.feedback, req),
   },
 
   feedbackPayloadSchema: {

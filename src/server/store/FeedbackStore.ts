@@ -24,6 +24,15 @@ export interface FeedbackWrite {
   queueId: string | null;
 }
 
+/** What `/feedback/aggregate` groups and filters feedback rows by. */
+export interface FeedbackRefsRow {
+  createdAt: number;
+  feedbackType: string;
+  weaveRef: string;
+  runnableRef: string | null;
+  triggerRef: string | null;
+}
+
 /** A `/feedback/query` request, minus the wire names; no `fields` means every column. */
 export type FeedbackQuery = ProjectTableQuery;
 
@@ -58,6 +67,8 @@ export interface FeedbackStore {
   purgeFeedback(req: { projectId: string; ids: string[] }): Promise<number>;
   /** Every feedback row of the project about one of the refs (one lookup for a page of calls). */
   feedbackForRefs(req: { projectId: string; weaveRefs: string[] }): Promise<Feedback[]>;
+  /** The refs and type of every row created in a window (epoch µs, end exclusive), oldest first, for `/feedback/aggregate`. */
+  feedbackRefsInWindow(req: { projectId: string; start: number; end: number }): AsyncIterable<FeedbackRefsRow>;
   /** Creation time and payload of the rows in a time window, for statistics. */
   feedbackPayloads(window: FeedbackWindow): AsyncIterable<{ createdAt: number; payload: unknown }>;
 }
