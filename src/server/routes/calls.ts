@@ -89,7 +89,13 @@ export const callRoutes = defineRoutes({
   callsQueryStats: {
     handler: async (req, { store }) => {
       if (req.limit != null && req.limit < 1) throw new BadRequestError('limit must be at least 1');
-      const query = { projectId: req.project_id, filter: req.filter, query: req.query, limit: req.limit };
+      const query = {
+        projectId: req.project_id,
+        filter: req.filter,
+        query: req.query,
+        limit: req.limit,
+        expandColumns: req.expand_columns,
+      };
       const count = await store.calls.countCalls(query);
       const total_storage_size_bytes = req.include_total_storage_size ? await store.calls.totalStorageSize(query) : null;
       return { count, total_storage_size_bytes };

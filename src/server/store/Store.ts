@@ -64,6 +64,8 @@ export interface CallsQuery {
   offset?: number | null;
   /** Top-level columns to load; null means all. */
   columns?: string[] | null;
+  /** Columns holding refs that filters and sorts may read through (`inputs.model.name`). */
+  expandColumns?: string[] | null;
   includeStorageSize?: boolean;
   includeTotalStorageSize?: boolean;
 }

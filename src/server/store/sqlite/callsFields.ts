@@ -14,6 +14,7 @@
 import { InvalidFieldError } from '../../http/errors.js';
 import { isFeedbackPath, resolveFeedbackField, type FeedbackField } from './callsFeedback.js';
 import { LATENCY_MS_SQL, STATUS_SQL, TRACE_NAME_SQL, type SqlFragment } from './callsQuery.js';
+import { expandedField } from './callsExpand.js';
 
 /** Type of a top-level value: datetimes are epoch-microsecond integers. */
 export type ScalarType = 'text' | 'number' | 'datetime';
@@ -32,6 +33,11 @@ export interface JsonField {
   column: 'inputs' | 'output' | 'attributes' | 'summary' | 'fb.payload';
   /** SQLite JSON path, e.g. `$."messages"[0]."content"`; always bound, never inlined. */
   path: string;
+  /**
+   * Read this JSON instead of `column`: the value a ref points to, for paths through
+   * `expand_columns` (callsExpand.ts). `column` then only names where the ref itself lives.
+   */
+  source?: SqlFragment;
 }
 
 export type CallField = ColumnField | JsonField | FeedbackField;
@@ -70,6 +76,8 @@ export function resolveCallField(path: string): CallField {
     return { kind: 'column', sql, type: column[0], nullable: column[1] };
   }
   const [head, ...rest] = splitFieldPath(path);
+  const expanded = JSON_COLUMNS.has(head!) ? expandedField(path, resolveCallField) : null;
+  if (expanded) return expanded;
   if (JSON_COLUMNS.has(head!) && rest.every((p) => p !== '')) {
     return { kind: 'json', column: head as JsonField['column'], path: jsonPath(rest) };
   }
@@ -150,8 +158,10 @@ export function joinSql(parts: SqlFragment[], separator: string): SqlFragment {
 // Views of a JSON value.
 // ---------------------------------------------------------------------------------------
 
-const typeAt = (f: JsonField) => sql`json_type(${raw(f.column)}, ${param(f.path)})`;
-const valueAt = (f: JsonField) => sql`json_extract(${raw(f.column)}, ${param(f.path)})`;
+/** The JSON a field reads: its column, or the referenced value for a path through a ref. */
+export const jsonSource = (f: JsonField): SqlFragment => f.source ?? raw(f.column);
+const typeAt = (f: JsonField) => sql`json_type(${jsonSource(f)}, ${param(f.path)})`;
+const valueAt = (f: JsonField) => sql`json_extract(${jsonSource(f)}, ${param(f.path)})`;
 
 /** True when the path holds a value other than JSON null. */
 export const jsonExists = (f: JsonField): SqlFragment => sql`(coalesce(${typeAt(f)}, 'null') <> 'null')`;
@@ -176,7 +186,7 @@ export const jsonNumber = (f: JsonField): SqlFragment =>
 export const jsonBool = (f: JsonField): SqlFragment => sql`(CASE ${typeAt(f)} WHEN 'true' THEN 1 WHEN 'false' THEN 0 END)`;
 
 /** As minified JSON text, to compare with an object or list literal. */
-export const jsonDoc = (f: JsonField): SqlFragment => sql`(${raw(f.column)} -> ${param(f.path)})`;
+export const jsonDoc = (f: JsonField): SqlFragment => sql`(${jsonSource(f)} -> ${param(f.path)})`;
 
 /** A text that is exactly a JSON number, as that number; otherwise NULL (never 0, unlike CAST). */
 export const numberFromText = (text: SqlFragment): SqlFragment =>

@@ -14,6 +14,7 @@ import {
   jsonDoc,
   jsonExists,
   jsonNumber,
+  jsonSource,
   jsonText,
   numberFromText,
   param,
@@ -193,11 +194,9 @@ function toBool(m: Materialized): SqlFragment {
  */
 function sizeOf(v: Value): Value {
   if (v.tag === 'json') {
-    const { column, path } = v.field;
-    return sqlValue(
-      'number',
-      sql`(CASE json_type(${raw(column)}, ${param(path)}) WHEN 'array' THEN json_array_length(${raw(column)}, ${param(path)}) END)`,
-    );
+    const source = jsonSource(v.field);
+    const path = param(v.field.path);
+    return sqlValue('number', sql`(CASE json_type(${source}, ${path}) WHEN 'array' THEN json_array_length(${source}, ${path}) END)`);
   }
   if (v.tag === 'literal') return sqlValue('number', param(Array.isArray(v.value) ? v.value.length : null));
   if (v.type !== 'doc' && v.type !== 'text') return sqlValue('number', param(null));
