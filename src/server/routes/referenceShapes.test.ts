@@ -50,6 +50,28 @@ describe('POST /calls/stream_query: $size', () => {
   });
 });
 
+describe('POST /feedback/query: $size', () => {
+  it('filters feedback on the length of a payload list', async () => {
+    const P = project();
+    for (const [i, tags] of [[], ['a'], ['a', 'b']].entries()) {
+      await t.alice.client.feedbackCreate({
+        project_id: P,
+        weave_ref: `weave:///${P}/call/c${i}`,
+        feedback_type: 'custom',
+        payload: { tags },
+      });
+    }
+    const query = { $expr: { $gte: [{ $size: { $getField: 'payload.tags' } }, { $literal: 1 }] } };
+    const res = await pyPost(
+      t,
+      '/feedback/query',
+      pyFeedbackQueryReq({ project_id: P, query, fields: ['weave_ref'], sort_by: [{ field: 'weave_ref', direction: 'asc' }] }),
+    );
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.result.map((r: { weave_ref: string }) => r.weave_ref.split('/').at(-1))).toEqual(['c1', 'c2']);
+  });
+});
+
 describe('POST /calls/stream_query: include_usernames', () => {
   it("adds wb_username, the account behind each call's wb_user_id, and nothing without the flag", async () => {
     const P = project();
