@@ -13,6 +13,7 @@ import { parseArgs } from 'node:util';
 import type { CallWrite } from '../src/server/store/Store.js';
 import { SqliteStore } from '../src/server/store/sqlite/SqliteStore.js';
 import { toObjectWrite } from '../src/server/domain/objects.js';
+import { fromPlain } from '../src/server/domain/losslessJson.js';
 import { startBenchServer, timeMedian } from './lib.js';
 
 const { values } = parseArgs({ options: { calls: { type: 'string', default: '100000' } } });
@@ -25,7 +26,7 @@ async function build(store: SqliteStore): Promise<void> {
     const write = toObjectWrite({
       projectId: PROJECT,
       objectId: 'model',
-      val: { name: `model-${m}`, temperature: m / 20, system: 'x'.repeat(200) } as never,
+      val: fromPlain({ name: `model-${m}`, temperature: m / 20, system: 'x'.repeat(200) }),
       builtinObjectClass: null,
       wbUserId: 'bench',
     });

@@ -51,21 +51,24 @@ export function expandedField(path: string, resolveBase: (path: string) => unkno
 
 const ROWS_EDGE = '/attr/rows/id/';
 
-/** SQL yielding the JSON text of what the ref at `field` points to (NULL when nothing). */
+/**
+ * SQL yielding the JSON text of what the ref at `field` points to (NULL when nothing). The ref
+ * is read once per evaluation, in a FROM subquery (`x.r`; `x.t` is what follows the project's
+ * object prefix `x.p`), not once per use: each use would re-parse the call's JSON column.
+ */
 function referencedValue(field: JsonField): SqlFragment {
   const ref = sql`json_extract(${field.source ?? raw(field.column)}, ${{ sql: '?', params: [field.path] }})`;
-  const prefix = raw(`('weave:///' || calls.project_id || '/object/')`);
-  const tail = sql`substr(${ref}, length(${prefix}) + 1)`;
-  const colon = sql`instr(${tail}, ':')`;
-  const rowAt = sql`instr(${ref}, ${{ sql: '?', params: [ROWS_EDGE] }})`;
+  const rowsEdge = { sql: '?', params: [ROWS_EDGE] };
   // An object ref names `<object id>:<digest>` after the prefix; a dataset-row ref continues
   // with the rows edge, the row digest being what follows it.
-  return sql`(CASE
-    WHEN substr(${ref}, 1, length(${prefix})) = ${prefix} AND ${rowAt} > 0
+  return sql`(SELECT CASE
+    WHEN substr(x.r, 1, length(x.p)) = x.p AND instr(x.r, ${rowsEdge}) > 0
       THEN (SELECT tr.val FROM table_rows tr WHERE tr.project_id = calls.project_id
-        AND tr.digest = substr(${ref}, ${rowAt} + ${raw(String(ROWS_EDGE.length))}))
-    WHEN substr(${ref}, 1, length(${prefix})) = ${prefix} AND ${colon} > 1 AND instr(${tail}, '/') = 0
+        AND tr.digest = substr(x.r, instr(x.r, ${rowsEdge}) + ${raw(String(ROWS_EDGE.length))}))
+    WHEN substr(x.r, 1, length(x.p)) = x.p AND instr(x.t, ':') > 1 AND instr(x.t, '/') = 0
       THEN (SELECT o.val FROM objects o WHERE o.project_id = calls.project_id AND o.deleted_at IS NULL
-        AND o.object_id = substr(${tail}, 1, ${colon} - 1) AND o.digest = substr(${tail}, ${colon} + 1))
-    END)`;
+        AND o.object_id = substr(x.t, 1, instr(x.t, ':') - 1) AND o.digest = substr(x.t, instr(x.t, ':') + 1))
+    END
+    FROM (SELECT y.r AS r, y.p AS p, substr(y.r, length(y.p) + 1) AS t
+      FROM (SELECT ${ref} AS r, 'weave:///' || calls.project_id || '/object/' AS p) y) x)`;
 }
