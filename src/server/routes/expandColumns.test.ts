@@ -6,6 +6,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestServer } from '../testing/serverSuite.js';
 import { pyCallsQueryReq, pyCompletedCall, pyObjCreateReq, pyPost } from '../testing/pythonClient.js';
+import type { PyJson } from '../testing/pythonClient.js';
 
 const t = useTestServer();
 const P = 'alice-co/expand';
@@ -23,12 +24,12 @@ async function createObject(objectId: string, val: unknown): Promise<string> {
   return ref(objectId, res.body.digest);
 }
 
-async function query(over: Record<string, unknown>): Promise<Record<string, any>[]> {
+async function query(over: Record<string, unknown>): Promise<Record<string, PyJson>[]> {
   const res = await pyPost(t, '/calls/stream_query', pyCallsQueryReq({ project_id: P, ...over }));
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body;
 }
-const ids = (calls: Record<string, any>[]) => calls.map((c) => c.id);
+const ids = (calls: Record<string, PyJson>[]) => calls.map((c) => c.id);
 
 beforeAll(async () => {
   promptRef = await createObject('prompt', { text: 'be brief' });

@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { projectNames, useTestServer } from '../testing/serverSuite.js';
 import { pyCallsQueryReq, pyCompletedCall, pyEndedCall, pyPost, pyStartedCall } from '../testing/pythonClient.js';
+import type { PyJson } from '../testing/pythonClient.js';
 
 const t = useTestServer();
 const nextProject = projectNames('newer');
@@ -38,7 +39,7 @@ describe('POST /v2/{entity}/{project}/calls/complete', () => {
     });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body).toEqual({});
-    const calls = (await pyPost(t, '/calls/stream_query', pyCallsQueryReq({ project_id: P }))).body as Record<string, any>[];
+    const calls = (await pyPost(t, '/calls/stream_query', pyCallsQueryReq({ project_id: P }))).body as Record<string, PyJson>[];
     expect(calls.map((c) => c.id)).toEqual(['root', 'child']);
     expect(calls[0]).toMatchObject({
       trace_id: 'tr',

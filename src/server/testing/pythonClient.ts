@@ -12,10 +12,16 @@
  */
 import type { TestServer } from './testServer.js';
 
+/**
+ * A parsed answer of any shape: tests reach into it freely, and a wrong guess fails the test.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type PyJson = any;
+
 export interface PyResponse {
   status: number;
   /** Parsed JSON, or for JSON-lines answers the list of parsed lines; null when not JSON. */
-  body: any;
+  body: PyJson;
   contentType: string | null;
 }
 
@@ -26,19 +32,22 @@ export async function pyPost(t: TestServer, path: string, body: unknown, headers
   const res = await t.fetch(path, { method: 'POST', body: bytes, headers: { authorization: t.alice.authHeader, ...headers } });
   const text = await res.text();
   const contentType = res.headers.get('content-type');
-  let parsed: unknown = null;
+  return { status: res.status, body: parseBody(text, contentType), contentType };
+}
+
+/** JSON, or JSON lines for the streaming answers; null when the text is neither. */
+function parseBody(text: string, contentType: string | null): unknown {
   try {
-    parsed =
-      contentType?.includes('ndjson') || contentType?.includes('jsonl')
-        ? text
-            .split('\n')
-            .filter((l) => l.trim() !== '')
-            .map((l) => JSON.parse(l))
-        : JSON.parse(text);
+    const lines = contentType?.includes('ndjson') || contentType?.includes('jsonl');
+    return lines
+      ? text
+          .split('\n')
+          .filter((l) => l.trim() !== '')
+          .map((l) => JSON.parse(l))
+      : JSON.parse(text);
   } catch {
-    parsed = null;
+    return null;
   }
-  return { status: res.status, body: parsed, contentType };
 }
 
 /** `CallsQueryReq` with every field at its default. */

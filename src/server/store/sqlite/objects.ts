@@ -6,7 +6,7 @@
  */
 import type { ObjectRecord, ObjectsQuery, ObjectsStore, ObjectWrite, VersionSelector } from '../Store.js';
 import type { SqliteDatabase } from './SqliteDatabase.js';
-import { ObjectNameTypeCollisionError } from '../../http/errors.js';
+import { ObjectNameTypeCollisionError } from '../../errors.js';
 
 /**
  * The newest reference binds an object id to one base class per kind: a new version whose
