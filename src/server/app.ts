@@ -16,6 +16,7 @@ import { exportRoutes } from './routes/export.js';
 import { feedbackRoutes } from './routes/feedback.js';
 import { otelRoutes } from './routes/otel.js';
 import { fileRoutes } from './routes/files.js';
+import { graphqlRoutes } from './routes/graphql.js';
 import { objectRoutes } from './routes/objects.js';
 import { refRoutes } from './routes/refs.js';
 import { serviceRoutes } from './routes/service.js';
@@ -59,6 +60,7 @@ export function createApp(deps: AppDeps): Hono {
       evaluationRunRoutes,
       evaluationRoutes,
       accountRoutes,
+      graphqlRoutes,
     ],
     deps,
   );
