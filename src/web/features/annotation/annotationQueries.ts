@@ -37,7 +37,7 @@ export const annotationKeys = {
   summary: (projectId: string, queueId: string) => [...annotationKeys.queue(projectId, queueId), 'summary'] as const,
   results: (projectId: string, queueId: string) => [...annotationKeys.queue(projectId, queueId), 'results'] as const,
   history: (projectId: string, queueId: string, itemId: string) => [...annotationKeys.queue(projectId, queueId), 'history', itemId] as const,
-  next: (projectId: string, queueId: string) => [...annotationKeys.queue(projectId, queueId), 'next'] as const,
+  next: (projectId: string, queueId: string, after: string | null) => [...annotationKeys.queue(projectId, queueId), 'next', after] as const,
   specs: (projectId: string) => [...annotationKeys.project(projectId), 'specs'] as const,
   /** Refs name exact versions, so resolved specs never change: keyed outside any project. */
   fields: (refs: string[]) => [...annotationKeys.all, 'fields', refs] as const,
@@ -166,13 +166,13 @@ export function itemHistoryQueryOptions({ projectId, queueId, itemId }: { projec
 }
 
 /**
- * The item the server reserves for me next. A POST with an effect (the reservation), read as a
+ * The item the server reserves for me next (after `after` in queue order when given). A POST with an effect (the reservation), read as a
  * query because asking again only renews my hold on the same item; never cached.
  */
-export function nextItemQueryOptions({ projectId, queueId }: { projectId: string; queueId: string }) {
+export function nextItemQueryOptions({ projectId, queueId, after }: { projectId: string; queueId: string; after: string | null }) {
   return queryOptions({
-    queryKey: annotationKeys.next(projectId, queueId),
-    queryFn: ({ signal }) => api.annotationQueueNextItem({ project_id: projectId, queue_id: queueId }, { signal }),
+    queryKey: annotationKeys.next(projectId, queueId, after),
+    queryFn: ({ signal }) => api.annotationQueueNextItem({ project_id: projectId, queue_id: queueId, after_item_id: after }, { signal }),
     staleTime: 0,
     gcTime: 0,
     retry: false,
