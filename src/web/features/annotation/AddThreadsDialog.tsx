@@ -69,7 +69,11 @@ export function AddThreadsDialog({ projectId, queueId, onClose }: { projectId: s
             {add.data.duplicates > 0 && ` (${formatInteger(add.data.duplicates)} already queued)`}.
           </p>
         )}
-        {add.error && <p className="form-error" role="alert">Could not add the threads: {add.error.message}</p>}
+        {add.error && (
+          <p className="form-error" role="alert">
+            Could not add the threads: {add.error.message}
+          </p>
+        )}
       </div>
       <footer className="modal-footer">
         <button type="button" className="button" onClick={onClose}>

@@ -43,7 +43,9 @@ export function QueueItemsTable({ rows, total, fields, reviewersPerItem, reviewH
             <tr key={item.id}>
               <td className="num muted">{item.position_in_queue}</td>
               <td>
-                <span className="ellipsis item-what">{item.thread_id ? `Thread ${item.thread_id}` : item.call_op_name || item.call_id}</span>
+                <span className="ellipsis item-what">
+                  {item.thread_id ? `Thread ${item.thread_id}` : item.call_op_name || item.call_id}
+                </span>
                 {item.reserved_by && <span className="muted small"> · held by {item.reserved_by}</span>}
               </td>
               <td>

@@ -95,9 +95,7 @@ export function QueuePage() {
         <p className="muted">Loading summary…</p>
       )}
       <section aria-labelledby="items-title" className="queue-items-section">
-        <h2 id="items-title">
-          Items {results.data && <span className="muted small">({formatInteger(results.data.total)})</span>}
-        </h2>
+        <h2 id="items-title">Items {results.data && <span className="muted small">({formatInteger(results.data.total)})</span>}</h2>
         {results.error ? (
           <p className="form-error">Could not load the items: {results.error.message}</p>
         ) : results.data ? (

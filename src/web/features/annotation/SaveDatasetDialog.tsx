@@ -62,7 +62,8 @@ export function SaveDatasetDialog({
         </p>
         {save.data && (
           <p role="status">
-            Saved {formatInteger(save.data.row_count)} {save.data.row_count === 1 ? 'row' : 'rows'} as <Link to={objectUrl}>{name.trim()}</Link>.
+            Saved {formatInteger(save.data.row_count)} {save.data.row_count === 1 ? 'row' : 'rows'} as{' '}
+            <Link to={objectUrl}>{name.trim()}</Link>.
           </p>
         )}
         {save.error && (

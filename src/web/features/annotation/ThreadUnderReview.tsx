@@ -32,7 +32,12 @@ export function ThreadUnderReview({ projectId, threadId }: { projectId: string; 
       </p>
       <ThreadChat turns={turns} conversation={conversation} selectedId={selectedId} onSelect={setSelectedId} traceHref={traceHref} />
       {turnsQuery.hasNextPage && (
-        <button type="button" className="button small" disabled={turnsQuery.isFetchingNextPage} onClick={() => void turnsQuery.fetchNextPage()}>
+        <button
+          type="button"
+          className="button small"
+          disabled={turnsQuery.isFetchingNextPage}
+          onClick={() => void turnsQuery.fetchNextPage()}
+        >
           Load more turns
         </button>
       )}

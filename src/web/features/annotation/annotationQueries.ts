@@ -36,7 +36,8 @@ export const annotationKeys = {
   mine: (projectId: string, queueId: string, user: string) => [...annotationKeys.queue(projectId, queueId), 'mine', user] as const,
   summary: (projectId: string, queueId: string) => [...annotationKeys.queue(projectId, queueId), 'summary'] as const,
   results: (projectId: string, queueId: string) => [...annotationKeys.queue(projectId, queueId), 'results'] as const,
-  history: (projectId: string, queueId: string, itemId: string) => [...annotationKeys.queue(projectId, queueId), 'history', itemId] as const,
+  history: (projectId: string, queueId: string, itemId: string) =>
+    [...annotationKeys.queue(projectId, queueId), 'history', itemId] as const,
   next: (projectId: string, queueId: string, after: string | null) => [...annotationKeys.queue(projectId, queueId), 'next', after] as const,
   specs: (projectId: string) => [...annotationKeys.project(projectId), 'specs'] as const,
   /** Refs name exact versions, so resolved specs never change: keyed outside any project. */
