@@ -94,4 +94,19 @@ test('three runs: default baseline, charts per scorer, the row view and trials',
   await expect(page).toHaveURL(/row=/);
   await page.keyboard.press('Escape');
   await expect(compared).toBeVisible();
+
+  // Columns resize from the keyboard (or by dragging the edge) and pin to the left.
+  const edge = compared.getByRole('separator', { name: 'Resize question' });
+  const before = Number(await edge.getAttribute('aria-valuenow'));
+  await edge.focus();
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  await expect(edge).toHaveAttribute('aria-valuenow', String(before + 32));
+  await page.getByLabel('Pin a column').selectOption({ label: 'Output B' });
+  await expect(page.getByRole('button', { name: 'Unpin Output B ×' })).toBeVisible();
+  await expect(compared.getByRole('columnheader').nth(1)).toHaveText('Output B');
+  const pinnedCell = compared.getByRole('columnheader').nth(1);
+  expect(await pinnedCell.evaluate((el) => getComputedStyle(el).position)).toBe('sticky');
+  await page.getByRole('button', { name: 'Unpin Output B ×' }).click();
+  await expect(compared.getByRole('columnheader').nth(1)).not.toHaveText('Output B');
 });
