@@ -145,8 +145,8 @@ async function checkServer(client: WeftClient, url: string, temporaryFrom: strin
   try {
     await client.health({});
   } catch (err) {
-    if (err instanceof HttpError) throw new Error(`${url} answered ${err.status} to /health; is it a Weft server?`);
-    throw new Error(`cannot reach Weft at ${url}; start it with npm start first (or pass --url)`);
+    if (err instanceof HttpError) throw new Error(`${url} answered ${err.status} to /health; is it a Weft server?`, { cause: err });
+    throw new Error(`cannot reach Weft at ${url}; start it with npm start first (or pass --url)`, { cause: err });
   }
   try {
     await client.whoami({});
@@ -155,9 +155,12 @@ async function checkServer(client: WeftClient, url: string, temporaryFrom: strin
       if (temporaryFrom) {
         throw new Error(
           `${url} did not accept a key made in ${temporaryFrom}: is the server using another data directory? Pass --data-dir, --password or --api-key`,
+          { cause: err },
         );
       }
-      throw new Error(`${err.message}. Use the admin password printed at first start (or WEFT_ADMIN_PASSWORD), or --api-key`);
+      throw new Error(`${err.message}. Use the admin password printed at first start (or WEFT_ADMIN_PASSWORD), or --api-key`, {
+        cause: err,
+      });
     }
     throw err;
   }

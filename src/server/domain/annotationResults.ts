@@ -19,7 +19,7 @@ import type { Store } from '../store/Store.js';
 import { toItemSchema } from './annotationQueues.js';
 import { itemNotFound } from './annotationSubmit.js';
 import { callRef } from './callExtras.js';
-import { formatMicros, nowMicros } from './datetime.js';
+import { formatMicros, nowMicros } from '../core/datetime.js';
 
 /** Distinct values listed per question; the long tail is summed into nothing (counts stay exact). */
 const MAX_COUNTS = 50;

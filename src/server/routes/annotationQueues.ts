@@ -13,10 +13,10 @@ import { exportQueue, saveQueueAsDataset } from '../domain/annotationExport.js';
 import { itemHistory, queueResults, queueSummary } from '../domain/annotationResults.js';
 import { itemNotFound, submitItem } from '../domain/annotationSubmit.js';
 import { itemSortKeys, progressTransition, queueSortKeys, toItemSchema, toQueueSchema } from '../domain/annotationQueues.js';
-import { formatMicros, nowMicros } from '../domain/datetime.js';
-import { uuidv7 } from '../domain/ids.js';
+import { formatMicros, nowMicros } from '../core/datetime.js';
+import { uuidv7 } from '../core/ids.js';
 import { defineRoutes } from '../http/defineRoutes.js';
-import { NotFoundError } from '../http/errors.js';
+import { NotFoundError } from '../errors.js';
 import type { QueueRecord } from '../store/AnnotationQueuesStore.js';
 import type { Store } from '../store/Store.js';
 
