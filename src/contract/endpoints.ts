@@ -8,6 +8,7 @@
  */
 import type { z } from 'zod';
 import * as accounts from './accounts.js';
+import * as leads from './annotationQueueLeads.js';
 import * as queues from './annotationQueues.js';
 import * as calls from './calls.js';
 import * as costs from './costs.js';
@@ -641,6 +642,63 @@ export const endpoints = {
       "Weft addition: write the caller's annotations on the item's call as feedback and mark the item completed (or skipped), all or nothing",
     req: queues.AnnotationQueueItemSubmitReq,
     res: queues.AnnotationQueueItemSubmitRes,
+  }),
+  annotationQueueNextItem: def({
+    group: 'Annotation queues',
+    method: 'POST',
+    path: '/annotation_queues/:queue_id/items/next',
+    summary: 'Weft addition: reserve and return the next item for the caller (one nobody else holds, short of its reviewers)',
+    req: leads.AnnotationQueueNextItemReq,
+    res: leads.AnnotationQueueNextItemRes,
+  }),
+  annotationQueueAddThreads: def({
+    group: 'Annotation queues',
+    method: 'POST',
+    path: '/annotation_queues/:queue_id/threads',
+    summary: 'Weft addition: add whole conversations to a queue (answers land on the first turn)',
+    req: leads.AnnotationQueueAddThreadsReq,
+    res: leads.AnnotationQueueAddThreadsRes,
+  }),
+  annotationQueueResults: def({
+    group: 'Annotation queues',
+    method: 'POST',
+    path: '/annotation_queues/:queue_id/results',
+    summary: "Weft addition: items in queue order, each with every reviewer's state and current answers",
+    req: leads.AnnotationQueueResultsReq,
+    res: leads.AnnotationQueueResultsRes,
+  }),
+  annotationQueueSummary: def({
+    group: 'Annotation queues',
+    method: 'POST',
+    path: '/annotation_queues/:queue_id/summary',
+    summary: 'Weft addition: progress per reviewer and answer distributions per question',
+    req: leads.AnnotationQueueSummaryReq,
+    res: leads.AnnotationQueueSummaryRes,
+  }),
+  annotationItemHistory: def({
+    group: 'Annotation queues',
+    method: 'POST',
+    path: '/annotation_queues/:queue_id/items/:item_id/history',
+    summary: 'Weft addition: every answer given on an item, current and superseded',
+    req: leads.AnnotationItemHistoryReq,
+    res: leads.AnnotationItemHistoryRes,
+  }),
+  annotationQueueExport: def({
+    group: 'Annotation queues',
+    method: 'POST',
+    path: '/annotation_queues/:queue_id/export',
+    summary: "Weft addition: download a queue's answers as JSON lines or CSV",
+    req: leads.AnnotationQueueExportReq,
+    res: leads.AnnotationQueueExportRes,
+    raw: true,
+  }),
+  annotationQueueSaveDataset: def({
+    group: 'Annotation queues',
+    method: 'POST',
+    path: '/annotation_queues/:queue_id/dataset',
+    summary: "Weft addition: save a queue's answered items as a Dataset (inputs, output and answers per row)",
+    req: leads.AnnotationQueueDatasetReq,
+    res: leads.AnnotationQueueDatasetRes,
   }),
 
   // Ops, datasets, scorers, models and evaluations: versioned objects under /v2/:entity/:project
