@@ -5,7 +5,7 @@
  * Contract: the result's SQL text holds only fixed operators, whitelisted columns (see
  * callsFields.ts) and `?` placeholders; every literal and JSON path is a parameter. Bad
  * queries throw 400 (empty `$and`/`$or`, types that cannot be compared, unparsable
- * datetimes) or 403 (fields that are unknown or forbidden).
+ * datetimes) or 422 (fields that are unknown or forbidden, the newest InvalidFieldError status).
  *
  * Decisions where the spec is silent (checked against weave's orm.py / calls_query_builder):
  * - A JSON sub-field takes its type from what it is compared with, like the newest reference's

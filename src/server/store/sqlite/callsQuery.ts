@@ -8,6 +8,7 @@ import type { SortBy } from '../../../contract/common.js';
 import type { CallsQuery } from '../Store.js';
 import { compileExpr } from './callsExpr.js';
 import { compileOrderBy } from './callsOrder.js';
+import { withExpandColumns } from './callsExpand.js';
 
 export interface SqlFragment {
   sql: string;
@@ -77,8 +78,12 @@ export function selectedColumns(columns: string[] | null | undefined): CallColum
   return CALL_COLUMNS.filter((c) => wanted.has(c));
 }
 
-/** WHERE clause for a query: project, visibility, CallsFilter and `$expr`. */
+/** WHERE clause for a query: project, visibility, CallsFilter and `$expr` (through `expandColumns`). */
 export function compileWhere(q: CallsQuery): SqlFragment {
+  return withExpandColumns(q.expandColumns, () => compileWhereClauses(q));
+}
+
+function compileWhereClauses(q: CallsQuery): SqlFragment {
   // `+started_at`: the unary plus keeps this visibility test out of index planning; as a plain
   // term SQLite takes it as the index seek's lower bound instead of a requested start time.
   const clauses = ['project_id = ?', '+started_at IS NOT NULL', 'deleted_at IS NULL'];
@@ -140,7 +145,7 @@ export function compileFilter(filter: CallsFilter): SqlFragment[] {
 /** The full SELECT for a stream query. */
 export function compileSelect(q: CallsQuery): SqlFragment {
   const where = compileWhere(q);
-  const order = compileOrderBy(q.sortBy ?? null);
+  const order = withExpandColumns(q.expandColumns, () => compileOrderBy(q.sortBy ?? null));
   const selected = selectedColumns(q.columns);
   // OTel calls show their span as attributes.otel_span (see callConverters.ts).
   const cols = (selected.includes('attributes') ? [...selected, 'otel_dump'] : selected).join(', ');

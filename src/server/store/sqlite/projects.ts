@@ -1,11 +1,30 @@
 /** SQLite implementation of ProjectsStore. */
 import type { ProjectsStore, ProjectSummary } from '../Store.js';
 import type { SqliteDatabase } from './SqliteDatabase.js';
+import { storageSizeSql } from './callsQuery.js';
+
+/** One SUM over a project's rows (0 for none). */
+const SIZE_SQL = {
+  traces: `SELECT coalesce(sum(${storageSizeSql()}), 0) AS n FROM calls WHERE project_id = ? AND deleted_at IS NULL`,
+  objects: 'SELECT coalesce(sum(size_bytes), 0) AS n FROM objects WHERE project_id = ? AND deleted_at IS NULL',
+  tables: 'SELECT coalesce(sum(length(val)), 0) AS n FROM table_rows WHERE project_id = ?',
+  files: 'SELECT coalesce(sum(size_bytes), 0) AS n FROM files WHERE project_id = ?',
+} as const;
 
 export class SqliteProjectsStore implements ProjectsStore {
   readonly #db: SqliteDatabase;
   constructor(db: SqliteDatabase) {
     this.#db = db;
+  }
+
+  async storageStats(req: { projectId: string; traces: boolean; objects: boolean; tables: boolean; files: boolean }) {
+    const size = (part: keyof typeof SIZE_SQL) => (req[part] ? this.#db.get<{ n: number }>(SIZE_SQL[part], [req.projectId])!.n : 0);
+    return {
+      trace_storage_size_bytes: size('traces'),
+      objects_storage_size_bytes: size('objects'),
+      tables_storage_size_bytes: size('tables'),
+      files_storage_size_bytes: size('files'),
+    };
   }
 
   async createProject(projectId: string): Promise<void> {

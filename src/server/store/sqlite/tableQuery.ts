@@ -156,6 +156,7 @@ class ExprCompiler {
     if ('$literal' in o) return { kind: 'literal', value: o.$literal };
     if ('$getField' in o) return { kind: 'field', field: resolveField(this.columns, o.$getField) };
     if ('$convert' in o) return this.convert(this.value(o.$convert.input), o.$convert.to);
+    if ('$size' in o) return this.size(this.value(o.$size));
     return { kind: 'sql', frag: this.operation(o), type: 'bool' };
   }
 
@@ -173,6 +174,21 @@ class ExprCompiler {
     const sql =
       to === 'int' ? `CAST(${inner.sql} AS INTEGER)` : to === 'double' && ownType(v) === 'text' ? `CAST(${inner.sql} AS REAL)` : inner.sql;
     return { kind: 'sql', frag: { sql, params: inner.params }, type };
+  }
+
+  /** `$size`: a list's length; NULL for anything else (as in calls queries, callsValues.ts). */
+  size(v: Value): Value {
+    const number = (f: SqlFragment): Value => ({ kind: 'sql', frag: f, type: 'number' });
+    if (v.kind === 'literal') return number(frag('?', Array.isArray(v.value) ? v.value.length : null));
+    if (v.kind === 'field' && v.field.kind === 'json') {
+      const { column: c, path: p } = v.field;
+      return number(frag(`(CASE json_type(${c}, ?) WHEN 'array' THEN json_array_length(${c}, ?) END)`, p, p));
+    }
+    if (v.kind === 'field' && v.field.kind === 'column' && v.field.type === 'json') {
+      const c = v.field.name;
+      return number(frag(`(CASE json_type(${c}) WHEN 'array' THEN json_array_length(${c}) END)`));
+    }
+    return number(frag('NULL'));
   }
 
   /** An operand used as a condition: an undecidable (NULL) test is false. */
@@ -313,6 +329,12 @@ export function queryTable(db: SqliteDatabase, q: TableQuery): Record<string, un
   const select = compileTableSelect(q);
   const rows = db.all<Record<string, unknown>>(select.sql, select.params);
   return rows.map((row) => rowToWire(q.columns, select.fields, row));
+}
+
+/** How many rows of the table in `scope` match `query` (no paging). */
+export function countTable(db: SqliteDatabase, q: Pick<TableQuery, 'table' | 'columns' | 'scope' | 'query'>): number {
+  const where = q.query ? join([q.scope, frag(' AND '), compileTableWhere(q.columns, q.query)], '') : q.scope;
+  return db.all<{ n: number }>(`SELECT count(*) AS n FROM ${q.table} WHERE ${where.sql}`, where.params)[0]!.n;
 }
 
 /** Ids per statement: well under SQLite's bound-parameter limit. */

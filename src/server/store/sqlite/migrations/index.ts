@@ -387,4 +387,14 @@ export const migrations: Migration[] = [
         (SELECT ue.entity FROM user_entities ue WHERE ue.username = users.username ORDER BY ue.rowid LIMIT 1);
     `,
   },
+  {
+    version: 9,
+    name: 'prices of cached prompt tokens',
+    sql: `
+      -- Per-token prices of prompt tokens read from / written to a provider's cache, as the
+      -- newest reference's cost rows carry them; 0 for prices stored before.
+      ALTER TABLE llm_token_prices ADD COLUMN cache_read_input_token_cost REAL NOT NULL DEFAULT 0;
+      ALTER TABLE llm_token_prices ADD COLUMN cache_creation_input_token_cost REAL NOT NULL DEFAULT 0;
+    `,
+  },
 ];
