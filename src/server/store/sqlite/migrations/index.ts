@@ -375,4 +375,37 @@ export const migrations: Migration[] = [
       ALTER TABLE annotation_queues ADD COLUMN display_fields TEXT;
     `,
   },
+  {
+    version: 8,
+    name: 'thread content search and per-thread usage',
+    sql: `
+      -- One full-text document per thread: the string values of its live turns' inputs and
+      -- outputs. Contentless (the text stays in calls); rows are replaced by rowid, which
+      -- thread_search_docs maps to the thread. Kept by the same refresh as thread_stats.
+      CREATE VIRTUAL TABLE thread_search USING fts5(
+        body, content = '', contentless_delete = 1, tokenize = 'unicode61 remove_diacritics 2'
+      );
+      CREATE TABLE thread_search_docs (
+        project_id TEXT NOT NULL,
+        thread_id  TEXT NOT NULL,
+        doc_id     INTEGER NOT NULL UNIQUE,
+        PRIMARY KEY (project_id, thread_id)
+      ) WITHOUT ROWID;
+
+      -- Tokens per thread and model, summed over its live turns, so a thread's cost is a few
+      -- price look-ups rather than a walk over its turns' summaries.
+      CREATE TABLE thread_usage (
+        project_id        TEXT NOT NULL,
+        thread_id         TEXT NOT NULL,
+        model             TEXT NOT NULL,
+        prompt_tokens     INTEGER NOT NULL,
+        completion_tokens INTEGER NOT NULL,
+        PRIMARY KEY (project_id, thread_id, model)
+      ) WITHOUT ROWID;
+
+      -- Threads written before this migration: every one gets its document and usage at the
+      -- next write, and the store rebuilds them at open (store/sqlite/threadExtras.ts).
+      INSERT INTO dirty_threads SELECT project_id, thread_id FROM thread_stats;
+    `,
+  },
 ];
