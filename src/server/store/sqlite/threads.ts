@@ -9,6 +9,8 @@
 import { computeThreadStats, type ThreadStats, type TurnFacts } from '../../domain/threadStats.js';
 import type { ThreadRecord, ThreadsQuery, ThreadsStore } from '../Store.js';
 import type { SqliteDatabase } from './SqliteDatabase.js';
+import { pickPrice } from '../../domain/costs.js';
+import { SqliteCostsStore } from './costs.js';
 import { refreshThreadExtras } from './threadExtras.js';
 import { compileThreadFilter, rangeMatches } from './threadsFilter.js';
 import { callCostSql, threadCostSql } from './usageSql.js';
@@ -134,8 +136,9 @@ export class SqliteThreadsStore implements ThreadsStore {
   }
 
   async *queryThreads(q: ThreadsQuery): AsyncIterable<ThreadRecord> {
-    const rows = q.afterMicros != null || q.beforeMicros != null ? this.#computeFiltered(q) : this.#readStats(q);
-    yield* rows;
+    if (q.afterMicros != null || q.beforeMicros != null) yield* this.#computeFiltered(q);
+    else if (costDecides(q)) yield* await this.#pricedInMemory(q);
+    else yield* this.#readStats(q);
   }
 
   async countThreads(q: ThreadsQuery): Promise<number> {
@@ -144,6 +147,7 @@ export class SqliteThreadsStore implements ThreadsStore {
       for (const _ of this.#computeFiltered({ ...q, limit: null, offset: null, withCost: false })) n++;
       return n;
     }
+    if (costDecides(q)) return (await this.#pricedInMemory({ ...q, sortBy: [], limit: null, offset: null })).length;
     const filter = compileThreadFilter(q, 's');
     return this.#db.get<{ n: number }>(`SELECT count(*) AS n FROM thread_stats s WHERE ${filter.sql}`, filter.params)!.n;
   }
@@ -160,6 +164,39 @@ export class SqliteThreadsStore implements ThreadsStore {
       return out;
     };
     return { firstInput: get('inputs', ids.firstInput), lastOutput: get('output', ids.lastOutput) };
+  }
+
+  /**
+   * Sorting or bounding by cost prices every matching thread. Pricing them here (one price
+   * look-up per model, then arithmetic per thread) is several times faster than a price
+   * sub-query per row in SQL, and 20,000 statistics rows are small.
+   */
+  async #pricedInMemory(q: ThreadsQuery): Promise<ThreadRecord[]> {
+    const withoutCost = (r: ThreadsQuery['min']) => (r ? { ...r, total_cost: null } : r);
+    const filter = compileThreadFilter({ ...q, min: withoutCost(q.min), max: withoutCost(q.max) }, 's');
+    const rows = this.#db.all<StatsRow>(`SELECT ${STATS_COLUMNS} FROM thread_stats s WHERE ${filter.sql}`, filter.params);
+    const usage = this.#db.all<{ thread_id: string; model: string; prompt_tokens: number; completion_tokens: number }>(
+      'SELECT thread_id, model, prompt_tokens, completion_tokens FROM thread_usage WHERE project_id = ?',
+      [q.projectId],
+    );
+    const prices = await new SqliteCostsStore(this.#db).pricesFor({
+      projectId: q.projectId,
+      llmIds: [...new Set(usage.map((u) => u.model))],
+    });
+    const byThread = new Map<string, typeof usage>();
+    for (const u of usage) byThread.set(u.thread_id, [...(byThread.get(u.thread_id) ?? []), u]);
+    let records = rows.map((r) => {
+      let cost: number | null = null;
+      for (const u of byThread.get(r.thread_id) ?? []) {
+        const price = pickPrice({ prices, llmId: u.model, startedAt: r.start_time, projectId: q.projectId });
+        if (price) cost = (cost ?? 0) + u.prompt_tokens * price.promptTokenCost + u.completion_tokens * price.completionTokenCost;
+      }
+      return fromStatsRow({ ...r, total_cost: cost });
+    });
+    records = records.filter((r) => rangeMatches(r, q.min, q.max));
+    records.sort(compareBy(q.sortBy));
+    const start = q.offset ?? 0;
+    return records.slice(start, q.limit == null ? undefined : start + q.limit);
   }
 
   async *#readStats(q: ThreadsQuery): AsyncGenerator<ThreadRecord> {
@@ -203,13 +240,13 @@ export class SqliteThreadsStore implements ThreadsStore {
     let records: ThreadRecord[] = [...byThread].map(([threadId, turns]) => ({ threadId, ...computeThreadStats(turns), totalCost: null }));
     // Costs of the turns in range are needed for every thread only when they decide the order
     // or a bound; otherwise only for the page being sent.
-    const costDecides = q.sortBy.some((s) => s.field === 'total_cost') || q.min?.total_cost != null || q.max?.total_cost != null;
-    if (costDecides) this.#addTurnCosts(q.projectId, records, bounds);
+    const byCost = costDecides(q);
+    if (byCost) this.#addTurnCosts(q.projectId, records, bounds);
     records = records.filter((r) => rangeMatches(r, q.min, q.max));
     records.sort(compareBy(q.sortBy));
     const start = q.offset ?? 0;
     const page = records.slice(start, q.limit == null ? undefined : start + q.limit);
-    if (!costDecides && q.withCost !== false) this.#addTurnCosts(q.projectId, page, bounds);
+    if (!byCost && q.withCost !== false) this.#addTurnCosts(q.projectId, page, bounds);
     yield* page;
   }
 
@@ -220,12 +257,14 @@ export class SqliteThreadsStore implements ThreadsStore {
       const chunk = records.slice(i, i + CHUNK);
       const params: unknown[] = [projectId, ...chunk.map((r) => r.threadId)];
       let where = `${TURN_WHERE} AND thread_id IN (${chunk.map(() => '?').join(', ')})`;
+      // `+started_at`: the bounds must not lure SQLite onto the start-time index; the few
+      // threads' turns are found through the thread index.
       if (bounds.after !== null) {
-        where += ' AND started_at > ?';
+        where += ' AND +started_at > ?';
         params.push(bounds.after);
       }
       if (bounds.before !== null) {
-        where += ' AND started_at < ?';
+        where += ' AND +started_at < ?';
         params.push(bounds.before);
       }
       const costs = new Map(
@@ -240,6 +279,10 @@ export class SqliteThreadsStore implements ThreadsStore {
     }
   }
 }
+
+/** Whether cost decides the order or a bound (then every matching thread must be priced). */
+const costDecides = (q: ThreadsQuery) =>
+  q.sortBy.some((s) => s.field === 'total_cost') || q.min?.total_cost != null || q.max?.total_cost != null;
 
 /** The same order SQLite gives thread_stats: NULL sorts lowest, ties by thread_id ascending. */
 function compareBy(sortBy: ThreadsQuery['sortBy']) {
