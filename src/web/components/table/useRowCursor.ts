@@ -45,26 +45,34 @@ export function useRowCursor(options: RowCursorOptions) {
   const wantFocus = useRef(false);
   const current = rowCount === 0 ? -1 : Math.min(cursor, rowCount - 1);
 
+  /** Focuses row `index` if it is rendered; true when it was. */
+  const focusRow = useCallback(
+    (index: number) => {
+      const row = containerRef.current?.querySelector<HTMLElement>(`[data-row-index="${index}"]`);
+      if (!row) return false;
+      if (!row.contains(document.activeElement)) row.focus({ preventScroll: true });
+      return true;
+    },
+    [containerRef],
+  );
+
   const moveTo = useCallback(
     (index: number) => {
       if (rowCount === 0) return;
       const next = Math.max(0, Math.min(rowCount - 1, index));
       setCursor(next);
-      wantFocus.current = true;
       scrollToIndex?.(next);
       onMove?.(next);
+      // A row already rendered takes the focus now (the cursor may not have moved at all);
+      // one scrolled into view takes it on the render that brings it.
+      wantFocus.current = !focusRow(next);
     },
-    [rowCount, scrollToIndex, onMove],
+    [rowCount, scrollToIndex, onMove, focusRow],
   );
 
   // Give the focus to the cursor row once it is rendered (it may have been virtualized away).
   useEffect(() => {
-    if (!wantFocus.current || current < 0) return;
-    const row = containerRef.current?.querySelector<HTMLElement>(`[data-row-index="${current}"]`);
-    if (row) {
-      wantFocus.current = false;
-      if (!row.contains(document.activeElement)) row.focus({ preventScroll: true });
-    }
+    if (wantFocus.current && current >= 0 && focusRow(current)) wantFocus.current = false;
   });
 
   const onKeyDown = useCallback(
