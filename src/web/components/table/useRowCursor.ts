@@ -131,5 +131,16 @@ export function useRowCursor(options: RowCursorOptions) {
     [current, moveTo],
   );
 
-  return { cursor: current, onKeyDown, onRowFocus, onContainerFocus, moveTo };
+  /** Props for row `index` of a plain (not virtualized) table or list. */
+  const rowProps = useCallback(
+    (index: number) => ({
+      'data-row-index': index,
+      'data-cursor': index === current ? 'true' : undefined,
+      tabIndex: index === current ? 0 : -1,
+      onFocus: () => onRowFocus(index),
+    }),
+    [current, onRowFocus],
+  );
+
+  return { cursor: current, onKeyDown, onRowFocus, onContainerFocus, moveTo, rowProps };
 }

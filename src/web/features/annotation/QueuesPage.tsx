@@ -3,8 +3,9 @@
  * the ways in (review), around (edit) and out (delete). Calls are added from the Calls page.
  */
 import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
-import { useState } from 'react';
-import { Link, useParams } from 'react-router-dom';
+import { useRef, useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router-dom';
+import { useRowCursor } from '../../components/table/useRowCursor.js';
 import { formatInteger, formatRelative } from '../../lib/format.js';
 import { queuesQueryOptions, queueStatsQueryOptions, type Queue } from './annotationQueries.js';
 import { CompletionBar } from './CompletionBar.js';
@@ -24,6 +25,15 @@ export function QueuesPage() {
   const [editing, setEditing] = useState<{ queue: Queue | null } | null>(null);
   const [deleting, setDeleting] = useState<Queue | null>(null);
   const [created, setCreated] = useState(false);
+  // Row cursor: j/k or ↑/↓ move between queues, Enter starts reviewing the one under it.
+  const navigate = useNavigate();
+  const rowsRef = useRef<HTMLTableSectionElement>(null);
+  const cursor = useRowCursor({
+    rowCount: queues.length,
+    containerRef: rowsRef,
+    onOpen: (i) => void navigate(`${queues[i]!.id}/review`),
+    pageKeys: editing === null && deleting === null,
+  });
 
   return (
     <div className="page queues-page">
@@ -72,11 +82,11 @@ export function QueuesPage() {
               </th>
             </tr>
           </thead>
-          <tbody>
-            {queues.map((q) => {
+          <tbody ref={rowsRef} onKeyDown={cursor.onKeyDown}>
+            {queues.map((q, i) => {
               const s = stats?.get(q.id);
               return (
-                <tr key={q.id}>
+                <tr key={q.id} {...cursor.rowProps(i)}>
                   <td>
                     <Link className="queue-name" to={`${q.id}/review`}>
                       {q.name}
