@@ -139,8 +139,10 @@ export const builtinColumns: Record<string, { label: string; sortField?: string;
   tokens: {
     label: 'Tokens',
     sortField: 'summary.weave.total_tokens',
-    def: col.display({
+    // An accessor column, so the header offers sorting (display columns never sort).
+    def: col.accessor((c) => callTokens(c)?.total ?? null, {
       id: 'tokens',
+      sortDescFirst: true,
       header: 'Tokens',
       size: 90,
       meta: { align: 'right' },
@@ -155,8 +157,9 @@ export const builtinColumns: Record<string, { label: string; sortField?: string;
   cost: {
     label: 'Cost',
     sortField: 'summary.weave.total_cost',
-    def: col.display({
+    def: col.accessor((c) => callCost(c), {
       id: 'cost',
+      sortDescFirst: true,
       header: 'Cost',
       size: 90,
       meta: { align: 'right' },
