@@ -187,4 +187,14 @@ test('unknown thread and trace show not found with a way back, no Retry', async 
   await expect(page.getByText(/0 calls/)).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Retry' })).toHaveCount(0);
   await expect(page.getByRole('link', { name: '← Calls' }).first()).toBeVisible();
+
+  // A call ref to an unknown call, and an unknown object.
+  await page.goto(`/${project}/calls/${randomUUID()}`);
+  await expect(page.getByRole('heading', { name: 'Call not found' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Retry' })).toHaveCount(0);
+  await page.getByRole('link', { name: 'Back to calls' }).click();
+  await expect(page).toHaveURL(new RegExp(`/${project}/calls$`));
+  await page.goto(`/${project}/objects/no-such-object`);
+  await expect(page.getByText(/not found|no object|does not exist/i).first()).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Retry' })).toHaveCount(0);
 });
