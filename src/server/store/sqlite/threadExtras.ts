@@ -1,7 +1,8 @@
 /**
  * What Weft keeps per thread beside `thread_stats`: the thread's full-text document (the
- * string values of its turns' inputs and outputs, in the `thread_search` FTS5 table) and its
- * tokens per model (`thread_usage`, which prices a thread without reading its turns).
+ * string values of its turns' inputs and outputs, in the `thread_search` FTS5 table), its
+ * tokens per model (`thread_usage`, which prices a thread without reading its turns), and its
+ * turns' facts (`thread_turn_facts`, from which date-filtered statistics are computed).
  *
  * Contract: `refreshThreadExtras` runs inside the write transaction that refreshes
  * `thread_stats`, for the same stale threads, so search and cost never lag the statistics.
@@ -27,9 +28,17 @@ const USAGE_SQL = `INSERT INTO thread_usage (project_id, thread_id, model, promp
   WHERE ${LIVE_TURN} AND u.type = 'object'
   GROUP BY u.key`;
 
-/** Rebuilds the search document and usage of each listed thread. Call inside a write transaction. */
-export function refreshThreadExtras(db: SqliteDatabase, threads: { project_id: string; thread_id: string }[]): void {
+/**
+ * Rebuilds the search document, usage and turn facts of each listed thread. Call inside a
+ * write transaction. `turnFactsSql` selects (thread_id, id, started_at, ended_at, failed,
+ * tokens) of a thread's live turns, bound to (project_id, thread_id): the same facts the
+ * statistics are computed from.
+ */
+export function refreshThreadExtras(db: SqliteDatabase, threads: { project_id: string; thread_id: string }[], turnFactsSql: string): void {
   const seen = new Set<string>();
+  const dropFacts = db.prepare('DELETE FROM thread_turn_facts WHERE project_id = ? AND thread_id = ?');
+  const addFacts = db.prepare(`INSERT INTO thread_turn_facts (project_id, thread_id, id, started_at, ended_at, failed, tokens)
+    SELECT ?, thread_id, id, started_at, ended_at, failed, tokens FROM (${turnFactsSql})`);
   const document = db.prepare(DOCUMENT_SQL);
   const docId = db.prepare('SELECT doc_id FROM thread_search_docs WHERE project_id = ? AND thread_id = ?');
   const dropDoc = db.prepare('DELETE FROM thread_search WHERE rowid = ?');
@@ -45,6 +54,8 @@ export function refreshThreadExtras(db: SqliteDatabase, threads: { project_id: s
     seen.add(key);
     dropUsage.run(project_id, thread_id);
     addUsage.run(project_id, thread_id);
+    dropFacts.run(project_id, thread_id);
+    addFacts.run(project_id, project_id, thread_id);
     const doc = document.get(project_id, thread_id) as { body: string | null; turns: number };
     const existing = docId.get(project_id, thread_id) as { doc_id: number } | undefined;
     if (existing) dropDoc.run(existing.doc_id);

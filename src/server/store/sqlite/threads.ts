@@ -78,7 +78,7 @@ export function refreshDirtyThreads(db: SqliteDatabase): void {
       s.totalTokens,
     );
   }
-  refreshThreadExtras(db, dirty);
+  refreshThreadExtras(db, dirty, `${TURN_FACTS_SQL} WHERE ${TURN_WHERE} AND thread_id = ?`);
   db.run('DELETE FROM dirty_threads');
 }
 
@@ -211,27 +211,33 @@ export class SqliteThreadsStore implements ThreadsStore {
     for await (const row of this.#db.stream<StatsRow>(sql, params)) yield fromStatsRow(row);
   }
 
+  /**
+   * A date filter changes which turns count, so the statistics are computed here from the
+   * turns in range. Their facts come from `thread_turn_facts` (kept with thread_stats: one
+   * small row per live turn, indexed by start), not from the calls' JSON summaries.
+   */
   *#computeFiltered(q: ThreadsQuery & { withCost?: boolean }): Generator<ThreadRecord> {
     const params: unknown[] = [q.projectId];
-    let where = TURN_WHERE;
+    let where = 'f.project_id = ?';
     if (q.afterMicros != null) {
-      where += ' AND started_at > ?';
+      where += ' AND f.started_at > ?';
       params.push(q.afterMicros);
     }
     if (q.beforeMicros != null) {
-      where += ' AND started_at < ?';
+      where += ' AND f.started_at < ?';
       params.push(q.beforeMicros);
     }
     if (q.threadIds) {
-      where += ` AND thread_id IN (${q.threadIds.map(() => '?').join(', ')})`;
+      where += ` AND f.thread_id IN (${q.threadIds.map(() => '?').join(', ')})`;
       params.push(...q.threadIds);
     }
     // Search and attributes pick threads; ranges apply to the statistics of the turns in range.
-    const picked = compileThreadFilter({ ...q, threadIds: null, min: null, max: null }, 'calls');
+    const picked = compileThreadFilter({ ...q, threadIds: null, min: null, max: null }, 'f');
     where += ` AND ${picked.sql}`;
     params.push(...picked.params);
     const byThread = new Map<string, TurnFacts[]>();
-    for (const row of this.#db.all<TurnRow>(`${TURN_FACTS_SQL} WHERE ${where}`, params)) {
+    const facts = `SELECT f.thread_id, f.id, f.started_at, f.ended_at, f.failed, f.tokens FROM thread_turn_facts f WHERE ${where}`;
+    for (const row of this.#db.all<TurnRow>(facts, params)) {
       let list = byThread.get(row.thread_id);
       if (!list) byThread.set(row.thread_id, (list = []));
       list.push(toFacts(row));

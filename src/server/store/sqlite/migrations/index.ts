@@ -377,7 +377,7 @@ export const migrations: Migration[] = [
   },
   {
     version: 8,
-    name: 'thread content search and per-thread usage',
+    name: 'thread content search, per-thread usage and turn facts',
     sql: `
       -- One full-text document per thread: the string values of its live turns' inputs and
       -- outputs. Contentless (the text stays in calls); rows are replaced by rowid, which
@@ -402,6 +402,21 @@ export const migrations: Migration[] = [
         completion_tokens INTEGER NOT NULL,
         PRIMARY KEY (project_id, thread_id, model)
       ) WITHOUT ROWID;
+
+      -- One row per live turn: what the statistics need of it, so that statistics over the
+      -- turns of a time range (a date filter) read small rows by start time instead of
+      -- every turn call's JSON summary.
+      CREATE TABLE thread_turn_facts (
+        project_id TEXT NOT NULL,
+        thread_id  TEXT NOT NULL,
+        id         TEXT NOT NULL,
+        started_at INTEGER NOT NULL,
+        ended_at   INTEGER,
+        failed     INTEGER NOT NULL,
+        tokens     INTEGER NOT NULL,
+        PRIMARY KEY (project_id, thread_id, id)
+      ) WITHOUT ROWID;
+      CREATE INDEX thread_turn_facts_by_start ON thread_turn_facts (project_id, started_at);
 
       -- Threads written before this migration: every one gets its document and usage at the
       -- next write, and the store rebuilds them at open (store/sqlite/threadExtras.ts).
