@@ -2,9 +2,9 @@
 import { Hono } from 'hono';
 import type { Authenticator } from './auth/authenticate.js';
 import { mountRoutes } from './http/defineRoutes.js';
-import type { Logger } from './http/logger.js';
+import type { Logger } from './logger.js';
 import { toErrorResponse } from './http/respond.js';
-import { NotFoundError } from './http/errors.js';
+import { NotFoundError } from './errors.js';
 import { buildOpenApi, docsPage } from './openapi.js';
 import { accountRoutes } from './routes/accounts.js';
 import { annotationQueueRoutes } from './routes/annotationQueues.js';
@@ -16,6 +16,7 @@ import { exportRoutes } from './routes/export.js';
 import { feedbackRoutes } from './routes/feedback.js';
 import { otelRoutes } from './routes/otel.js';
 import { fileRoutes } from './routes/files.js';
+import { graphqlRoutes } from './routes/graphql.js';
 import { objectRoutes } from './routes/objects.js';
 import { refRoutes } from './routes/refs.js';
 import { serviceRoutes } from './routes/service.js';
@@ -59,6 +60,7 @@ export function createApp(deps: AppDeps): Hono {
       evaluationRunRoutes,
       evaluationRoutes,
       accountRoutes,
+      graphqlRoutes,
     ],
     deps,
   );

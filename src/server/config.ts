@@ -1,7 +1,8 @@
 /** Settings, from the environment and `weft serve --flags` (flags win). */
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
-import { parseLogLevel, type LogLevel } from './http/logger.js';
+import { parseLogLevel, type LogLevel } from './logger.js';
+import type { TlsSettings } from './tls.js';
 
 export interface ServerConfig {
   host: string;
@@ -18,6 +19,8 @@ export interface ServerConfig {
   serveDashboard: boolean;
   /** Server processes sharing the port (see cluster.ts); 1 runs in this process. */
   workers: number;
+  /** Serve HTTPS (tls.ts): the given certificate and key, or a generated self-signed one; null serves HTTP. */
+  tls: TlsSettings | null;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Record<string, string> = {}): ServerConfig {
@@ -39,7 +42,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Record<s
     validateResponses: env.WEFT_VALIDATE_RESPONSES === '1',
     serveDashboard: env.WEFT_NO_DASHBOARD !== '1',
     workers: parseWorkers(get('workers', 'WEFT_WORKERS')),
+    tls: parseTls(get('tls', 'WEFT_TLS'), get('tls-cert', 'WEFT_TLS_CERT'), get('tls-key', 'WEFT_TLS_KEY')),
   };
+}
+
+/** `--tls` / WEFT_TLS=1 turns HTTPS on; giving a certificate or key file implies it. */
+function parseTls(on: string | undefined, certFile: string | undefined, keyFile: string | undefined): TlsSettings | null {
+  const enabled = on !== undefined && on !== '' && on !== '0' && on !== 'false';
+  if (!enabled && !certFile && !keyFile) return null;
+  if (Boolean(certFile) !== Boolean(keyFile))
+    throw new Error('give both --tls-cert and --tls-key (WEFT_TLS_CERT, WEFT_TLS_KEY), or neither to generate a certificate');
+  return { certFile: certFile ? resolve(certFile) : null, keyFile: keyFile ? resolve(keyFile) : null };
 }
 
 /** `auto` means one process per CPU core (at most 8); a number is taken as is. */

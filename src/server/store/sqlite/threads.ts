@@ -6,10 +6,10 @@
  * by any statistic is one small indexed scan. A date filter changes which turns count, so
  * those queries compute the statistics from the turn calls on the fly.
  */
-import { computeThreadStats, type ThreadStats, type TurnFacts } from '../../domain/threadStats.js';
+import { computeThreadStats, type ThreadStats, type TurnFacts } from '../../core/threadStats.js';
 import type { ThreadRecord, ThreadsQuery, ThreadsStore } from '../Store.js';
 import type { SqliteDatabase } from './SqliteDatabase.js';
-import { pickPrice } from '../../domain/costs.js';
+import { pickPrice } from '../../core/pickPrice.js';
 import { SqliteCostsStore } from './costs.js';
 import { refreshThreadExtras } from './threadExtras.js';
 import { compileThreadFilter, rangeMatches } from './threadsFilter.js';

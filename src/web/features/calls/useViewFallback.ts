@@ -23,7 +23,7 @@ interface Dropped {
 export function useViewFallback(view: CallsViewState, error: Error | null) {
   const key = JSON.stringify([view.sort, view.clauses]);
   const [dropped, setDropped] = useState<Dropped>({ key, sort: false, clauses: false });
-  const current = dropped.key === key ? dropped : { key, sort: false, clauses: false };
+  const current = useMemo(() => (dropped.key === key ? dropped : { key, sort: false, clauses: false }), [dropped, key]);
 
   const sortIsDefault = view.sort.field === DEFAULT_SORT.field && view.sort.direction === DEFAULT_SORT.direction;
   const refused = error instanceof HttpError && REFUSED.has(error.status);
