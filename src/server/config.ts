@@ -18,6 +18,11 @@ export interface ServerConfig {
   serveDashboard: boolean;
   /** Server processes sharing the port (see cluster.ts); 1 runs in this process. */
   workers: number;
+  /**
+   * Request threads (threads/requestThreads.ts): null serves requests on the main thread
+   * (`WEFT_THREADS=0`); otherwise the read and write pool sizes and the reads' time budget.
+   */
+  threads: { read: number; write: number; readBudgetMs: number } | null;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Record<string, string> = {}): ServerConfig {
@@ -39,7 +44,35 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Record<s
     validateResponses: env.WEFT_VALIDATE_RESPONSES === '1',
     serveDashboard: env.WEFT_NO_DASHBOARD !== '1',
     workers: parseWorkers(get('workers', 'WEFT_WORKERS')),
+    threads:
+      get('threads', 'WEFT_THREADS') === '0'
+        ? null
+        : {
+            read: count(get('read-threads', 'WEFT_READ_THREADS'), 4, 'WEFT_READ_THREADS'),
+            // One parses while the writer writes; more only pays with cores to spare.
+            write: count(
+              get('write-threads', 'WEFT_WRITE_THREADS'),
+              Math.max(1, Math.min(2, availableParallelism() - 1)),
+              'WEFT_WRITE_THREADS',
+            ),
+            readBudgetMs: budget(get('read-budget-ms', 'WEFT_READ_BUDGET_MS')),
+          },
   };
+}
+
+function count(value: string | undefined, fallback: number, name: string): number {
+  if (value === undefined || value === '') return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a whole number ≥ 1, not "${value}"`);
+  return n;
+}
+
+/** Milliseconds a read may run (30 s by default); 0 turns the budget off. */
+function budget(value: string | undefined): number {
+  if (value === undefined || value === '') return 30_000;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`WEFT_READ_BUDGET_MS must be a whole number of milliseconds ≥ 0, not "${value}"`);
+  return n;
 }
 
 /** `auto` means one process per CPU core (at most 8); a number is taken as is. */

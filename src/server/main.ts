@@ -11,6 +11,10 @@ import { broadcastForget, isClusterWorker, onForgetFromOthers } from './cluster.
 import type { ServerConfig } from './config.js';
 import { createLogger, type Logger } from './http/logger.js';
 import { openStore } from './store/openStore.js';
+import { SqliteStore } from './store/sqlite/SqliteStore.js';
+import { GroupCommitter } from './threads/groupCommit.js';
+import { RequestThreads } from './threads/requestThreads.js';
+import { createThreadedApp } from './threads/threadedApp.js';
 import type { Store } from './store/Store.js';
 import type { Hono } from 'hono';
 
@@ -20,6 +24,8 @@ export interface RunningServer {
   log: Logger;
   /** The generated admin password, when this start created the admin without one given. */
   generatedAdminPassword: string | null;
+  /** The request threads, when requests run in them. */
+  threads: RequestThreads | null;
   close(): Promise<void>;
 }
 
@@ -34,14 +40,39 @@ export async function startServer(config: ServerConfig, options: { mountDashboar
   const generatedAdminPassword = await ensureAdmin(store, config.adminPassword);
   const authenticator = new Authenticator(store, isClusterWorker() ? { onForget: broadcastForget } : {});
   if (isClusterWorker()) onForgetFromOthers(() => authenticator.forgetLocally());
-  const app = createApp({
+  const deps = {
     store,
     authenticator,
     log,
     maxBodyBytes: config.maxBodyBytes,
     validateResponses: config.validateResponses,
     mountDashboard: options.mountDashboard,
-  });
+  };
+  // Requests run in worker threads over the SQLite file (see threads/); the in-process app
+  // serves other backends and WEFT_THREADS=0.
+  let threads: RequestThreads | null = null;
+  if (config.threads && store instanceof SqliteStore && store.file !== ':memory:') {
+    threads = new RequestThreads({
+      setup: {
+        file: store.file,
+        logLevel: config.logLevel,
+        maxBodyBytes: config.maxBodyBytes,
+        validateResponses: config.validateResponses,
+      },
+      readThreads: config.threads.read,
+      writeThreads: config.threads.write,
+      readBudgetMs: config.threads.readBudgetMs,
+      committer: new GroupCommitter(store),
+      log,
+      onForget: () => {
+        authenticator.forgetLocally();
+        if (isClusterWorker()) broadcastForget();
+      },
+    });
+    if (isClusterWorker()) onForgetFromOthers(() => threads?.forgetAll());
+    threads.warm();
+  }
+  const app = threads ? createThreadedApp({ ...deps, threads }) : createApp(deps);
   const server: ServerType = await new Promise((resolve, reject) => {
     const s = serve({ fetch: app.fetch, hostname: config.host, port: config.port }, () => resolve(s));
     s.once('error', reject);
@@ -53,8 +84,10 @@ export async function startServer(config: ServerConfig, options: { mountDashboar
     store,
     log,
     generatedAdminPassword,
+    threads,
     close: async () => {
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await threads?.close();
       await store.close();
     },
   };
