@@ -37,7 +37,7 @@ export interface RequestThreadsOptions {
 }
 
 /** How long a read thread gets to stop by itself after its client left, before it is terminated. */
-const ABORT_GRACE_MS = 100;
+const ABORT_GRACE_MS = 1000;
 /** Requests per write thread before another one is started (up to the pool size). */
 const WRITE_GROW_AT = 16;
 const NO_BODY_STATUSES = new Set([101, 204, 205, 304]);
@@ -125,6 +125,18 @@ export class RequestThreads {
   /** Starts one thread of each kind now, so the first requests do not wait for a thread to boot. */
   warm(): void {
     for (const kind of ['read', 'write'] as const) if (this.#slots[kind].length === 0) this.#spawn(kind);
+  }
+
+  /** Resolves once a thread of each kind is ready (tests and benchmarks wait for it). */
+  async whenReady(): Promise<void> {
+    this.warm();
+    while (!(['read', 'write'] as const).every((kind) => this.#slots[kind].some((s) => s.ready))) {
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
+
+  get committer(): GroupCommitter {
+    return this.#options.committer;
   }
 
   /** Every thread drops its cached credentials (another process changed some). */
