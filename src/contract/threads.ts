@@ -6,14 +6,9 @@
 import { z } from 'zod';
 import { DateTime, Limit, Offset, ProjectId, SortDirection } from './common.js';
 
-export const THREAD_SORT_FIELDS = [
-  'thread_id',
-  'turn_count',
-  'start_time',
-  'last_updated',
-  'p50_turn_duration_ms',
-  'p99_turn_duration_ms',
-] as const;
+import { THREAD_SORT_FIELDS } from './threadSortFields.js';
+
+export { THREAD_SORT_FIELDS };
 
 export const ThreadsQueryFilter = z.object({
   after_datetime: DateTime.nullish().describe('Only turns that started strictly after this time'),

@@ -38,8 +38,8 @@ export interface RequestThreadsOptions {
 
 /** How long a read thread gets to stop by itself after its client left, before it is terminated. */
 const ABORT_GRACE_MS = 1000;
-/** Requests per write thread before another one is started (up to the pool size). */
-const WRITE_GROW_AT = 16;
+/** Requests in flight on every write thread before another one is started (up to the pool size). */
+const WRITE_GROW_AT = 2;
 const NO_BODY_STATUSES = new Set([101, 204, 205, 304]);
 
 interface Slot {
@@ -191,8 +191,9 @@ export class RequestThreads {
   #spawn(kind: RequestKind): void {
     const worker = new Worker(new URL('./workerBoot.mjs', import.meta.url), {
       workerData: this.#options.setup,
-      // The boot file registers tsx itself; the parent's flags (--import tsx, vitest's) are not wanted.
-      execArgv: [],
+      // The boot file registers tsx itself; the parent's flags (--import tsx, vitest's) are not
+      // wanted. WEFT_THREAD_NODE_ARGS passes flags to the threads (e.g. --cpu-prof to profile them).
+      execArgv: process.env.WEFT_THREAD_NODE_ARGS?.split(' ').filter(Boolean) ?? [],
     });
     const slot: Slot = { worker, kind, ready: false, dead: false, requests: new Map() };
     this.#slots[kind].push(slot);

@@ -4,7 +4,7 @@
  * Defaults (sort `last_updated:desc`, any time, every thread) are left out to keep links short.
  */
 import { useUrlView } from '../../lib/useUrlView.js';
-import { THREAD_SORT_FIELDS } from '../../../contract/threads.js';
+import { THREAD_SORT_FIELDS } from '../../../contract/threadSortFields.js';
 import { resolveDateTime } from '../calls/filterModel.js';
 import type { ThreadsListReq } from './threadQueries.js';
 
