@@ -17,6 +17,7 @@ const HELP = `weft — tracing and evaluation for LLM applications
 
 Usage:
   weft serve [--port 8420] [--host 127.0.0.1] [--data-dir ./.weft] [--workers 1|N|auto]
+             [--read-threads 4] [--write-threads 2] [--read-budget-ms 30000] [--threads 0]
                                        run the service and the dashboard
   weft user add <name> --entity <e> [--entity <e2>] [--admin] [--password <p>]
                                        create a user (or add entities to one)
@@ -27,7 +28,8 @@ Usage:
   weft dev                             run the service with the dashboard from Vite (hot reload)
 
 Settings come from the environment too: PORT, HOST, WEFT_DATA_DIR, WEFT_ADMIN_PASSWORD,
-WEFT_STORE, WEFT_CLICKHOUSE_URL, WEFT_MAX_BODY_BYTES, WEFT_LOG_LEVEL, WEFT_WORKERS.`;
+WEFT_STORE, WEFT_CLICKHOUSE_URL, WEFT_MAX_BODY_BYTES, WEFT_LOG_LEVEL, WEFT_WORKERS, WEFT_THREADS,
+WEFT_READ_THREADS, WEFT_WRITE_THREADS, WEFT_READ_BUDGET_MS.`;
 
 export async function main(argv: string[]): Promise<void> {
   const [command, sub] = argv;
@@ -54,6 +56,10 @@ const serverFlags = {
   'clickhouse-url': { type: 'string' },
   'log-level': { type: 'string' },
   workers: { type: 'string' },
+  threads: { type: 'string' },
+  'read-threads': { type: 'string' },
+  'write-threads': { type: 'string' },
+  'read-budget-ms': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
