@@ -13,6 +13,7 @@
  */
 import type { Store } from '../store/Store.js';
 import type { WriteOp } from './messages.js';
+import { decodeArgs, encodeArgs } from './portableFunctions.js';
 
 export const WRITE_METHODS: Readonly<Record<string, ReadonlySet<string>>> = {
   calls: new Set(['writeCalls', 'updateCallDisplayName', 'deleteCalls']),
@@ -50,7 +51,7 @@ export function forwardingStore(local: Store, forward: ForwardWrites): Store {
         const fn = value as (...args: unknown[]) => unknown;
         const writes = WRITE_METHODS[group]?.has(prop) ?? false;
         return (...args: unknown[]) => {
-          const op: WriteOp = { group, method: prop, args };
+          const op: WriteOp = { group, method: prop, args: writes ? encodeArgs(args) : args };
           if (writes && recording) {
             const r = recording;
             r.ops.push(op);
@@ -104,7 +105,7 @@ export function applyWriteOp(store: Store, op: WriteOp): Promise<unknown> {
   const fn = group?.[op.method];
   if (typeof fn !== 'function') return Promise.reject(new Error(`No store method ${op.group}.${op.method}`));
   try {
-    return Promise.resolve((fn as (...args: unknown[]) => unknown).apply(group, op.args));
+    return Promise.resolve((fn as (...args: unknown[]) => unknown).apply(group, decodeArgs(op.args)));
   } catch (err) {
     return Promise.reject(err);
   }
