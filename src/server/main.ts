@@ -70,13 +70,14 @@ export async function startServer(config: ServerConfig, options: { mountDashboar
       },
     });
     if (isClusterWorker()) onForgetFromOthers(() => threads?.forgetAll());
-    threads.warm();
   }
   const app = threads ? createThreadedApp({ ...deps, threads }) : createApp(deps);
   const server: ServerType = await new Promise((resolve, reject) => {
     const s = serve({ fetch: app.fetch, hostname: config.host, port: config.port }, () => resolve(s));
     s.once('error', reject);
   });
+  // Boot one thread of each kind now that the port is open, so the first requests find them warm.
+  threads?.warm();
   const { port } = server.address() as AddressInfo;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   return {
