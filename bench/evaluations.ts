@@ -16,7 +16,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createClient } from '../src/client/index.js';
-import { uuidv7 } from '../src/server/domain/ids.js';
+import { uuidv7 } from '../src/server/core/ids.js';
 import { publishEvaluation } from '../src/server/testing/evaluationFixture.js';
 import { migrations } from '../src/server/store/sqlite/migrations/index.js';
 import { envFromString, spawnWeft } from './lib.js';

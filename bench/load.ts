@@ -23,7 +23,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createApiKey } from '../src/server/auth/apiKeys.js';
-import { uuidv7 } from '../src/server/domain/ids.js';
+import { uuidv7 } from '../src/server/core/ids.js';
 import type { CallWrite } from '../src/server/store/Store.js';
 import { SqliteStore } from '../src/server/store/sqlite/SqliteStore.js';
 

@@ -1,7 +1,7 @@
 /** Settings, from the environment and `weft serve --flags` (flags win). */
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
-import { parseLogLevel, type LogLevel } from './http/logger.js';
+import { parseLogLevel, type LogLevel } from './logger.js';
 
 export interface ServerConfig {
   host: string;

@@ -5,7 +5,7 @@
  * its code).
  */
 import type { ValidationIssue } from '../../contract/errors.js';
-import { ApiError, ValidationError } from '../http/errors.js';
+import { ApiError, ValidationError } from '../errors.js';
 import type { ErrorData } from './messages.js';
 
 export function toErrorData(err: unknown): ErrorData {

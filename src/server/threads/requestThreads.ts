@@ -17,7 +17,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import type { Context } from 'hono';
-import type { Logger } from '../http/logger.js';
+import type { Logger } from '../logger.js';
 import { toErrorData } from './errorData.js';
 import type { GroupCommitter } from './groupCommit.js';
 import type { FromWorker, ToWorker, WorkerSetup } from './messages.js';

@@ -8,7 +8,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { createApp } from '../app.js';
 import { Authenticator } from '../auth/authenticate.js';
-import { createLogger, parseLogLevel } from '../http/logger.js';
+import { createLogger, parseLogLevel } from '../logger.js';
 import { SqliteStore } from '../store/sqlite/SqliteStore.js';
 import { fromErrorData, toErrorData } from './errorData.js';
 import type { FromWorker, ToWorker, WorkerSetup, WriteOp } from './messages.js';

@@ -6,7 +6,7 @@
 import { Hono } from 'hono';
 import { endpoints, type EndpointName } from '../../contract/endpoints.js';
 import { mountRoutes, type MountDeps } from '../http/defineRoutes.js';
-import { NotFoundError } from '../http/errors.js';
+import { NotFoundError } from '../errors.js';
 import { toErrorResponse } from '../http/respond.js';
 import { serviceRoutes } from '../routes/service.js';
 import { READ_ENDPOINTS } from './readEndpoints.js';
