@@ -34,7 +34,7 @@ describe('request threads', () => {
   describe('with one read thread', () => {
     let t: TestServer;
     beforeAll(async () => {
-      t = await startTestServer({ env: { WEFT_READ_THREADS: '1' } });
+      t = await startTestServer({ env: { WEFT_THREADS: '1', WEFT_READ_THREADS: '1' } });
       await t.server.threads!.whenReady();
       await seed(t, 3000, 2000);
     });
@@ -75,7 +75,7 @@ describe('request threads', () => {
   describe('with two read threads', () => {
     let t: TestServer;
     beforeAll(async () => {
-      t = await startTestServer({ env: { WEFT_READ_THREADS: '2' } });
+      t = await startTestServer({ env: { WEFT_THREADS: '1', WEFT_READ_THREADS: '2' } });
       await t.server.threads!.whenReady();
       await seed(t, 3000, 2000);
     });
@@ -134,7 +134,7 @@ describe('request threads', () => {
   describe('with a read time budget', () => {
     let t: TestServer;
     beforeAll(async () => {
-      t = await startTestServer({ env: { WEFT_READ_BUDGET_MS: '1' } });
+      t = await startTestServer({ env: { WEFT_THREADS: '1', WEFT_READ_BUDGET_MS: '1' } });
       await t.server.threads!.whenReady();
       await seed(t, 3000);
     });
