@@ -13,6 +13,11 @@ import { createLogger, type Logger } from './http/logger.js';
 import { openStore } from './store/openStore.js';
 import type { Store } from './store/Store.js';
 import type { Hono } from 'hono';
+import { SecretBox } from './auth/secretBox.js';
+import { createJobHandlers } from './jobs/jobHandlers.js';
+import { JobRunner } from './jobs/JobRunner.js';
+import { loadInstanceProviders } from './providers/instanceProviders.js';
+import { ProviderRegistry } from './providers/providerRegistry.js';
 
 export interface RunningServer {
   url: string;
@@ -20,6 +25,8 @@ export interface RunningServer {
   log: Logger;
   /** The generated admin password, when this start created the admin without one given. */
   generatedAdminPassword: string | null;
+  /** The background-job runner (tests stop it to simulate a crash). */
+  jobs: JobRunner;
   close(): Promise<void>;
 }
 
@@ -32,6 +39,25 @@ export async function startServer(config: ServerConfig, options: { mountDashboar
     clickhouseUrl: config.clickhouseUrl,
   });
   const generatedAdminPassword = await ensureAdmin(store, config.adminPassword);
+  const registry = new ProviderRegistry({
+    store,
+    box: SecretBox.open({ secret: config.secret, dataDir: config.dataDir }),
+    instance: loadInstanceProviders({
+      env: config.env,
+      openaiApiKey: config.openaiApiKey,
+      openaiBaseUrl: config.openaiBaseUrl,
+      providersFile: config.providersFile,
+      dataDir: config.dataDir,
+    }),
+    timeoutMs: config.providerTimeoutMs,
+  });
+  const jobs = new JobRunner({
+    store,
+    log,
+    handlers: createJobHandlers({ store, registry }),
+    concurrency: config.jobConcurrency,
+    staleMs: config.jobStaleMs,
+  });
   const authenticator = new Authenticator(store, isClusterWorker() ? { onForget: broadcastForget } : {});
   if (isClusterWorker()) onForgetFromOthers(() => authenticator.forgetLocally());
   const app = createApp({
@@ -40,6 +66,7 @@ export async function startServer(config: ServerConfig, options: { mountDashboar
     log,
     maxBodyBytes: config.maxBodyBytes,
     validateResponses: config.validateResponses,
+    inference: { registry, jobs },
     mountDashboard: options.mountDashboard,
   });
   const server: ServerType = await new Promise((resolve, reject) => {
@@ -47,13 +74,16 @@ export async function startServer(config: ServerConfig, options: { mountDashboar
     s.once('error', reject);
   });
   const { port } = server.address() as AddressInfo;
+  jobs.start();
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   return {
     url: `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`,
     store,
     log,
     generatedAdminPassword,
+    jobs,
     close: async () => {
+      await jobs.stop();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await store.close();
     },

@@ -10,6 +10,7 @@ import { gunzip, inflate } from 'node:zlib';
 import type { z } from 'zod';
 import { endpoints, type EndpointDef, type EndpointName, type Endpoints, type ResOf } from '../../contract/endpoints.js';
 import { assertProjectAccess, type AuthUser, type Authenticator } from '../auth/authenticate.js';
+import type { InferenceServices } from '../providers/InferenceServices.js';
 import type { Store } from '../store/Store.js';
 import { ApiError, BadRequestError, TooLargeError, ValidationError } from './errors.js';
 import { jsonLinesResponse } from './jsonLines.js';
@@ -34,6 +35,8 @@ export interface RequestContext {
    */
   rawBody: string | null;
   log: Logger;
+  /** Model providers and background jobs. */
+  inference: InferenceServices;
 }
 
 type Input<K extends EndpointName> = z.output<Endpoints[K]['req']>;
@@ -67,6 +70,7 @@ export interface MountDeps {
   maxBodyBytes: number;
   /** Check every response against its contract schema (tests and development). */
   validateResponses: boolean;
+  inference: InferenceServices;
 }
 
 /** Mounts every route of every table; an endpoint with no handler is not mounted. */
@@ -100,6 +104,7 @@ async function handle(c: Context, name: EndpointName, route: RouteDef<EndpointNa
       body: requestBody,
       rawBody: text,
       log: deps.log,
+      inference: deps.inference,
     };
     const result = route.handler(input, ctx);
     if (endpoint.stream) {
