@@ -62,7 +62,5 @@ export const serviceRoutes = defineRoutes({
 /** Whether any provider serves the caller: an instance-wide one, or one of a project in the caller's entities. */
 async function inferenceConfigured(inference: InferenceServices, store: Store, user: AuthUser): Promise<boolean> {
   if (inference.registry.hasInstanceProvider()) return true;
-  const projects = await store.projects.listProjects({ entities: user.isAdmin ? 'all' : [...user.entities] });
-  for (const p of projects) if ((await store.providers.listProviders(p.projectId)).length) return true;
-  return false;
+  return store.providers.anyProvider(user.isAdmin ? 'all' : [...user.entities]);
 }

@@ -36,6 +36,8 @@ export interface ProviderRecord {
 
 export interface ProvidersStore {
   listProviders(projectId: string): Promise<ProviderRecord[]>;
+  /** Whether any project of these entities (or any at all) has a provider. */
+  anyProvider(entities: string[] | 'all'): Promise<boolean>;
   getProvider(req: { projectId: string; id: string }): Promise<ProviderRecord | null>;
   /** Inserts or replaces the record with this id; a name taken by another record of the project rejects. */
   saveProvider(record: ProviderRecord): Promise<void>;

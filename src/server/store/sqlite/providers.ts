@@ -45,6 +45,16 @@ export class SqliteProvidersStore implements ProvidersStore {
     return this.#db.all<Row>('SELECT * FROM model_providers WHERE project_id = ? ORDER BY name', [projectId]).map(toRecord);
   }
 
+  async anyProvider(entities: string[] | 'all'): Promise<boolean> {
+    if (entities === 'all') return !!this.#db.get('SELECT 1 FROM model_providers LIMIT 1');
+    if (!entities.length) return false;
+    const row = this.#db.get(
+      `SELECT 1 FROM model_providers WHERE substr(project_id, 1, instr(project_id, '/') - 1) IN (${entities.map(() => '?').join(', ')}) LIMIT 1`,
+      entities,
+    );
+    return !!row;
+  }
+
   async getProvider(req: { projectId: string; id: string }): Promise<ProviderRecord | null> {
     const row = this.#db.get<Row>('SELECT * FROM model_providers WHERE project_id = ? AND id = ?', [req.projectId, req.id]);
     return row ? toRecord(row) : null;
