@@ -9,6 +9,7 @@ import { Link, useParams } from 'react-router-dom';
 import { whoamiQueryOptions } from '../auth/authQueries.js';
 import { ApiKeysSection } from './ApiKeysSection.js';
 import { PricesSection } from './PricesSection.js';
+import { ProvidersSection } from './ProvidersSection.js';
 import { UsersSection } from './UsersSection.js';
 import './settings.css';
 
@@ -23,10 +24,12 @@ export function SettingsPage() {
         <h1>Settings</h1>
       </header>
       <nav className="settings-toc" aria-label="Settings sections">
+        {projectId && <a href="#providers">Model providers</a>}
         {projectId && <a href="#prices">Model prices</a>}
         <a href="#api-keys">API keys</a>
         {user.is_admin && <a href="#users">Users</a>}
       </nav>
+      {projectId && <ProvidersSection projectId={projectId} />}
       {projectId ? (
         <PricesSection projectId={projectId} />
       ) : (
