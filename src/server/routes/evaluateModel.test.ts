@@ -95,6 +95,45 @@ describe('POST /evaluations/evaluate_model', () => {
   });
 });
 
+describe('POST /evaluations/rescore', () => {
+  it("scores a finished run's predictions again as a new run linked to its source", async () => {
+    const p = project();
+    const f = await publishLlmEvaluation(t.alice.client, p, { model: 'gpt-4o-mini' });
+    const first = (await send('/evaluations/evaluate_model', { project_id: p, evaluation_ref: f.evaluationRef, model_ref: f.modelRef }))
+      .body.call_id;
+    await waitFor(
+      async () => (await send('/evaluations/status', { project_id: p, call_id: first })).body.status.code,
+      (c) => c === 'complete',
+    );
+    const predictsBefore = (await collect(t.alice.client.callsStreamQuery({ project_id: p }))).filter((c) =>
+      c.op_name.includes('/op/LLMStructuredCompletionModel.predict:'),
+    ).length;
+    const res = await send('/evaluations/rescore', { project_id: p, source_evaluation_run_id: first, scorer_refs: [f.judgeRef] });
+    expect(res.status).toBe(200);
+    expect(res.body.evaluation_run_id).toBe(res.body.call_id);
+    const status = await waitFor(
+      async () => (await send('/evaluations/status', { project_id: p, call_id: res.body.call_id })).body.status,
+      (s) => s.code === 'complete' || s.code === 'failed',
+    );
+    expect(status.code).toBe('complete');
+    expect(status.output.helpfulness.score.mean).toEqual(expect.any(Number));
+    const run = await t.alice.client.evaluationRunRead({
+      entity: 'alice-co',
+      project: p.split('/')[1]!,
+      evaluation_run_id: res.body.call_id,
+    });
+    expect(run).toMatchObject({ source_evaluation_run_id: first, evaluation: f.evaluationRef, model: f.modelRef, status: 'completed' });
+    // Only the judges' models ran again: 3 judge predictions, no new model predictions of the rows.
+    const predictsAfter = (await collect(t.alice.client.callsStreamQuery({ project_id: p }))).filter((c) =>
+      c.op_name.includes('/op/LLMStructuredCompletionModel.predict:'),
+    ).length;
+    expect(predictsAfter - predictsBefore).toBe(3);
+    expect(
+      (await send('/evaluations/rescore', { project_id: p, source_evaluation_run_id: 'nope', scorer_refs: [f.judgeRef] })).status,
+    ).toBe(404);
+  });
+});
+
 describe('POST /calls/score', () => {
   it('scores calls with an LLM judge and stores runnable feedback on each', async () => {
     const p = project();

@@ -8,6 +8,7 @@ import { queryEvalResults } from '../domain/evalResults.js';
 import { startCallsScore } from '../domain/callsScore.js';
 import { startEvaluateModel } from '../domain/evaluateModel.js';
 import { evaluationStatus } from '../domain/evaluationStatus.js';
+import { startRescore } from '../domain/rescore.js';
 import { defineRoutes } from '../http/defineRoutes.js';
 import { v2ProjectId, v2Projects } from './v2Objects.js';
 
@@ -23,6 +24,14 @@ export const evaluationRoutes = defineRoutes({
       startEvaluateModel(
         { store, registry: inference.registry, enqueue: (job) => inference.jobs.enqueue(job) },
         { projectId: req.project_id, userId: user.username, evaluationRef: req.evaluation_ref, modelRef: req.model_ref },
+      ),
+  },
+
+  evaluationRescore: {
+    handler: (req, { store, inference, user }) =>
+      startRescore(
+        { store, registry: inference.registry, enqueue: (job) => inference.jobs.enqueue(job) },
+        { projectId: req.project_id, userId: user.username, sourceRunId: req.source_evaluation_run_id, scorerRefs: req.scorer_refs },
       ),
   },
 
