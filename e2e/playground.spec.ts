@@ -5,6 +5,7 @@
  * opens in the playground with its messages prefilled.
  */
 import { startFakeOpenAi, type FakeOpenAi } from '../src/server/testing/fakeOpenAi.js';
+import { publishLlmEvaluation } from '../src/server/testing/llmFixture.js';
 import { expect, test } from './fixtures/test.js';
 
 let fake: FakeOpenAi;
@@ -52,4 +53,29 @@ test('configure a provider, compare two models, open the call, reopen it in the 
   await expect(page.getByRole('textbox', { name: 'Message 2', exact: true })).toHaveValue('compare these models');
   await expect(page.getByRole('combobox', { name: 'Model 1' })).toHaveValue('local/qwen2.5');
   await expect(page.getByText(/Opened from call/)).toBeVisible();
+});
+
+test('run an evaluation of an LLM model from the browser, with live progress ending in the run page', async ({
+  signedInPage: page,
+  api,
+  project,
+}) => {
+  await api.providerCreate({
+    project_id: project,
+    name: 'local',
+    base_url: fake.baseUrl,
+    api_key: 'sk-e2e-provider-7777',
+    models: [{ name: 'llama3.2' }],
+  });
+  await publishLlmEvaluation(api, project, { model: 'local/llama3.2' });
+  await page.goto(`/${project}/evaluations`);
+  await page.getByRole('button', { name: 'Run evaluation' }).click();
+  const panel = page.getByRole('region', { name: 'Run evaluation' });
+  await expect(panel.getByRole('combobox', { name: 'Evaluation' })).toContainText('qa-eval');
+  await expect(panel.getByRole('combobox', { name: 'Model to evaluate' })).toContainText('answerer');
+  await panel.getByRole('button', { name: 'Start' }).click();
+  const progress = panel.getByRole('status', { name: 'Evaluation progress' });
+  await progress.getByRole('link', { name: 'Open the run' }).click();
+  await expect(page).toHaveURL(/\/evaluations\/runs\//);
+  await expect(page.getByText('helpfulness').first()).toBeVisible();
 });
