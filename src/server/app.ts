@@ -2,9 +2,9 @@
 import { Hono } from 'hono';
 import type { Authenticator } from './auth/authenticate.js';
 import { mountRoutes } from './http/defineRoutes.js';
-import type { Logger } from './http/logger.js';
+import type { Logger } from './logger.js';
 import { toErrorResponse } from './http/respond.js';
-import { NotFoundError } from './http/errors.js';
+import { NotFoundError } from './errors.js';
 import { buildOpenApi, docsPage } from './openapi.js';
 import { accountRoutes } from './routes/accounts.js';
 import { annotationQueueRoutes } from './routes/annotationQueues.js';
@@ -18,6 +18,7 @@ import { feedbackRoutes } from './routes/feedback.js';
 import { otelRoutes } from './routes/otel.js';
 import { fileRoutes } from './routes/files.js';
 import { inferenceRoutes } from './routes/inference.js';
+import { graphqlRoutes } from './routes/graphql.js';
 import { objectRoutes } from './routes/objects.js';
 import { providerRoutes } from './routes/providers.js';
 import { refRoutes } from './routes/refs.js';
@@ -28,12 +29,15 @@ import { threadRoutes } from './routes/threads.js';
 import { v2ObjectRoutes } from './routes/v2Objects.js';
 import type { InferenceServices } from './providers/InferenceServices.js';
 import type { Store } from './store/Store.js';
+import type { Limits } from './limits.js';
 
 export interface AppDeps {
   store: Store;
   authenticator: Authenticator;
   log: Logger;
   maxBodyBytes: number;
+  /** Request limits (limits.ts); defaults when absent, with `maxBodyBytes` from above. */
+  limits?: Limits;
   validateResponses: boolean;
   /** Model providers and background jobs. */
   inference: InferenceServices;
@@ -68,6 +72,7 @@ export function createApp(deps: AppDeps): Hono {
       completionRoutes,
       inferenceRoutes,
       providerRoutes,
+      graphqlRoutes,
     ],
     deps,
   );

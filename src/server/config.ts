@@ -1,7 +1,9 @@
 /** Settings, from the environment and `weft serve --flags` (flags win). */
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
-import { parseLogLevel, type LogLevel } from './http/logger.js';
+import { loadLimits, type Limits } from './limits.js';
+import { parseLogLevel, type LogLevel } from './logger.js';
+import type { TlsSettings } from './tls.js';
 
 export interface ServerConfig {
   host: string;
@@ -10,7 +12,10 @@ export interface ServerConfig {
   store: 'sqlite' | 'clickhouse';
   clickhouseUrl: string | null;
   adminPassword: string | null;
+  /** Same as `limits.maxBodyBytes`. */
   maxBodyBytes: number;
+  /** What one request may ask of the server (limits.ts; the README table lists them). */
+  limits: Limits;
   sqliteSync: 'normal' | 'full';
   logLevel: LogLevel;
   validateResponses: boolean;
@@ -33,6 +38,8 @@ export interface ServerConfig {
   jobStaleMs: number;
   /** The whole environment, for `api_key_env` in the providers file. */
   env: NodeJS.ProcessEnv;
+  /** Serve HTTPS (tls.ts): the given certificate and key, or a generated self-signed one; null serves HTTP. */
+  tls: TlsSettings | null;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Record<string, string> = {}): ServerConfig {
@@ -41,6 +48,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Record<s
   if (store !== 'sqlite' && store !== 'clickhouse') throw new Error(`WEFT_STORE must be "sqlite" or "clickhouse", not "${store}"`);
   const port = Number(get('port', 'PORT') ?? 8420);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, not "${get('port', 'PORT')}"`);
+  const limits = loadLimits(env, flags);
   return {
     host: get('host', 'HOST') ?? '127.0.0.1',
     port,
@@ -48,7 +56,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Record<s
     store,
     clickhouseUrl: get('clickhouse-url', 'WEFT_CLICKHOUSE_URL') ?? null,
     adminPassword: env.WEFT_ADMIN_PASSWORD ?? null,
-    maxBodyBytes: Number(get('max-body-bytes', 'WEFT_MAX_BODY_BYTES') ?? 32 * 1024 * 1024),
+    maxBodyBytes: limits.maxBodyBytes,
+    limits,
     sqliteSync: env.WEFT_SQLITE_SYNC === 'full' ? 'full' : 'normal',
     logLevel: parseLogLevel(get('log-level', 'WEFT_LOG_LEVEL')),
     validateResponses: env.WEFT_VALIDATE_RESPONSES === '1',
@@ -62,7 +71,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Record<s
     jobConcurrency: positive('WEFT_JOB_CONCURRENCY', env.WEFT_JOB_CONCURRENCY, 2),
     jobStaleMs: positive('WEFT_JOB_STALE_MS', env.WEFT_JOB_STALE_MS, 30_000),
     env,
+    tls: parseTls(get('tls', 'WEFT_TLS'), get('tls-cert', 'WEFT_TLS_CERT'), get('tls-key', 'WEFT_TLS_KEY')),
   };
+}
+
+/** `--tls` / WEFT_TLS=1 turns HTTPS on; giving a certificate or key file implies it. */
+function parseTls(on: string | undefined, certFile: string | undefined, keyFile: string | undefined): TlsSettings | null {
+  const enabled = on !== undefined && on !== '' && on !== '0' && on !== 'false';
+  if (!enabled && !certFile && !keyFile) return null;
+  if (Boolean(certFile) !== Boolean(keyFile))
+    throw new Error('give both --tls-cert and --tls-key (WEFT_TLS_CERT, WEFT_TLS_KEY), or neither to generate a certificate');
+  return { certFile: certFile ? resolve(certFile) : null, keyFile: keyFile ? resolve(keyFile) : null };
 }
 
 /** `auto` means one process per CPU core (at most 8); a number is taken as is. */

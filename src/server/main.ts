@@ -3,13 +3,16 @@
  * `startServer` is also what tests and benchmarks use to run a real server.
  */
 import { serve, type ServerType } from '@hono/node-server';
+import { maxHeaderSize, type Server as HttpServer } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { answerClientErrorsAsJson } from './http/clientErrors.js';
 import { createApp } from './app.js';
 import { Authenticator } from './auth/authenticate.js';
 import { ensureAdmin } from './auth/bootstrap.js';
 import { broadcastForget, isClusterWorker, onForgetFromOthers } from './cluster.js';
 import type { ServerConfig } from './config.js';
-import { createLogger, type Logger } from './http/logger.js';
+import { createLogger, type Logger } from './logger.js';
 import { openStore } from './store/openStore.js';
 import type { Store } from './store/Store.js';
 import type { Hono } from 'hono';
@@ -18,6 +21,7 @@ import { createJobHandlers } from './jobs/jobHandlers.js';
 import { JobRunner } from './jobs/JobRunner.js';
 import { loadInstanceProviders } from './providers/instanceProviders.js';
 import { ProviderRegistry } from './providers/providerRegistry.js';
+import { loadTlsMaterial, type TlsMaterial } from './tls.js';
 
 export interface RunningServer {
   url: string;
@@ -27,6 +31,8 @@ export interface RunningServer {
   generatedAdminPassword: string | null;
   /** The background-job runner (tests stop it to simulate a crash). */
   jobs: JobRunner;
+  /** The certificate served, when HTTPS is on. */
+  tls: TlsMaterial | null;
   close(): Promise<void>;
 }
 
@@ -65,23 +71,28 @@ export async function startServer(config: ServerConfig, options: { mountDashboar
     authenticator,
     log,
     maxBodyBytes: config.maxBodyBytes,
+    limits: config.limits,
     validateResponses: config.validateResponses,
     inference: { registry, jobs },
     mountDashboard: options.mountDashboard,
   });
+  const tls = config.tls ? await loadTlsMaterial(config.tls, { dataDir: config.dataDir, host: config.host }) : null;
+  const https = tls ? { createServer: createHttpsServer, serverOptions: { cert: tls.cert, key: tls.key } } : {};
   const server: ServerType = await new Promise((resolve, reject) => {
-    const s = serve({ fetch: app.fetch, hostname: config.host, port: config.port }, () => resolve(s));
+    const s = serve({ fetch: app.fetch, hostname: config.host, port: config.port, ...https }, () => resolve(s));
     s.once('error', reject);
   });
+  answerClientErrorsAsJson(server as HttpServer, maxHeaderSize);
   const { port } = server.address() as AddressInfo;
   jobs.start();
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   return {
-    url: `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`,
+    url: `${tls ? 'https' : 'http'}://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`,
     store,
     log,
     generatedAdminPassword,
     jobs,
+    tls,
     close: async () => {
       await jobs.stop();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -5,7 +5,7 @@
  * once per request; a revoked key or changed password stops working within `CACHE_MS`.
  */
 import { createHash } from 'node:crypto';
-import { ForbiddenError, UnauthorizedError } from '../http/errors.js';
+import { ForbiddenError, UnauthorizedError } from '../errors.js';
 import type { Store } from '../store/Store.js';
 import { KEY_ID_LENGTH, KEY_LENGTH } from './apiKeys.js';
 import { verifySecret } from './secrets.js';

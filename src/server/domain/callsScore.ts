@@ -11,13 +11,13 @@
  * the pairs that already have this scorer's feedback from this job.
  */
 import type { JobContext } from '../jobs/JobRunner.js';
-import { BadRequestError } from '../http/errors.js';
+import { BadRequestError } from '../errors.js';
 import type { ProviderRegistry } from '../providers/providerRegistry.js';
 import type { Store } from '../store/Store.js';
-import { nowMicros } from './datetime.js';
+import { nowMicros } from '../core/datetime.js';
 import { checkModelServed } from './evaluateModel.js';
 import { toFeedbackWrite } from './feedback.js';
-import { uuidv7 } from './ids.js';
+import { uuidv7 } from '../core/ids.js';
 import { loadJudge, type JudgeScorer } from './llmObjects.js';
 import { CallWriter, ensureOps, runJudge } from './llmRun.js';
 

@@ -15,8 +15,8 @@ import { ProviderError } from '../providers/ModelProvider.js';
 import { NoProviderError, type ProviderRegistry } from '../providers/providerRegistry.js';
 import type { Store } from '../store/Store.js';
 import { toEndWrite, toStartWrite } from './calls.js';
-import { formatMicros, nowMicros } from './datetime.js';
-import { uuidv7 } from './ids.js';
+import { formatMicros, nowMicros } from '../core/datetime.js';
+import { uuidv7 } from '../core/ids.js';
 import {
   chatThroughProvider,
   COMPLETIONS_CREATE_OP,

@@ -21,11 +21,11 @@ import type { JobContext } from '../jobs/JobRunner.js';
 import type { ProviderRegistry } from '../providers/providerRegistry.js';
 import { NoProviderError } from '../providers/providerRegistry.js';
 import type { Store } from '../store/Store.js';
-import { BadRequestError } from '../http/errors.js';
-import { nowMicros } from './datetime.js';
+import { BadRequestError } from '../errors.js';
+import { nowMicros } from '../core/datetime.js';
 import { childrenOf, isPredictAndScore } from './evaluationCalls.js';
 import { summarizeRun, type RowResult } from './evaluationSummary.js';
-import { uuidv7 } from './ids.js';
+import { uuidv7 } from '../core/ids.js';
 import { loadEvaluation, loadStructuredModel, type LoadedEvaluation, type StructuredModel } from './llmObjects.js';
 import { addUsage, CallWriter, ensureOps, runJudge, runPredict, type RunContext, type UsageMap } from './llmRun.js';
 

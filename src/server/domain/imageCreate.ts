@@ -18,8 +18,8 @@ import type { ImageGenerationCreateReq } from '../../contract/completions.js';
 import { ProviderError } from '../providers/ModelProvider.js';
 import { NoProviderError, type ProviderRegistry } from '../providers/providerRegistry.js';
 import type { Store } from '../store/Store.js';
-import { nowMicros } from './datetime.js';
-import { uuidv7 } from './ids.js';
+import { nowMicros } from '../core/datetime.js';
+import { uuidv7 } from '../core/ids.js';
 import { finishedCallWrites, IMAGE_GENERATION_CREATE_OP } from './llmCalls.js';
 import { WritePlan } from './writePlan.js';
 

@@ -13,8 +13,8 @@ import type { ProviderRegistry } from '../providers/providerRegistry.js';
 import { NoProviderError } from '../providers/providerRegistry.js';
 import { ProviderError, type ChatResponse } from '../providers/ModelProvider.js';
 import { toEndWrite, toStartWrite } from './calls.js';
-import { formatMicros, nowMicros } from './datetime.js';
-import { uuidv7 } from './ids.js';
+import { formatMicros, nowMicros } from '../core/datetime.js';
+import { uuidv7 } from '../core/ids.js';
 
 export const COMPLETIONS_CREATE_OP = 'weave.completions_create';
 export const IMAGE_GENERATION_CREATE_OP = 'weave.image_generation_create';

@@ -11,7 +11,7 @@
  *   `{output}` and the row's fields (or `scoring_prompt_ref`, a MessagesPrompt ref).
  * - `Evaluation`: `dataset` (a Dataset ref whose `rows` is a table ref), `scorers`, `trials`.
  */
-import { BadRequestError } from '../http/errors.js';
+import { BadRequestError } from '../errors.js';
 import type { Store } from '../store/Store.js';
 import { readRefs } from './refsRead.js';
 import { isRefString, parseRef } from './refs.js';

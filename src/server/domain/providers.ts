@@ -8,15 +8,15 @@
 import type { z } from 'zod';
 import type { ProviderCreateReq, ProviderModel, ProviderRead, ProviderUpdateReq } from '../../contract/providers.js';
 import { maskSecret } from '../auth/secretBox.js';
-import { NotFoundError } from '../http/errors.js';
+import { NotFoundError } from '../errors.js';
 import type { InstanceProviderConfig } from '../providers/instanceProviders.js';
 import { ProviderError } from '../providers/ModelProvider.js';
 import type { ProviderRegistry } from '../providers/providerRegistry.js';
 import type { PriceRecord } from '../store/CostsStore.js';
 import type { ProviderModelRecord, ProviderRecord } from '../store/ProvidersStore.js';
 import type { Store } from '../store/Store.js';
-import { formatMicros, nowMicros } from './datetime.js';
-import { uuidv7 } from './ids.js';
+import { formatMicros, nowMicros } from '../core/datetime.js';
+import { uuidv7 } from '../core/ids.js';
 
 const toModelRecord = (m: ProviderModel): ProviderModelRecord => ({
   name: m.name,

@@ -15,7 +15,7 @@ import { checkModelServed } from './evaluateModel.js';
 import { childrenOf, isPredictAndScore, isPrediction } from './evaluationCalls.js';
 import { requireRun, toRunRead } from './evaluationRuns.js';
 import { summarizeRun, type RowResult } from './evaluationSummary.js';
-import { uuidv7 } from './ids.js';
+import { uuidv7 } from '../core/ids.js';
 import { isRefString } from './refs.js';
 import { readRefs } from './refsRead.js';
 import { loadJudge } from './llmObjects.js';

@@ -14,9 +14,9 @@
  *   by the next start instead of being marked failed.
  */
 import { randomUUID } from 'node:crypto';
-import { nowMicros } from '../domain/datetime.js';
-import { uuidv7 } from '../domain/ids.js';
-import type { Logger } from '../http/logger.js';
+import { nowMicros } from '../core/datetime.js';
+import { uuidv7 } from '../core/ids.js';
+import type { Logger } from '../logger.js';
 import type { JobRecord } from '../store/JobsStore.js';
 import type { Store } from '../store/Store.js';
 

@@ -5,7 +5,7 @@
  */
 import { catalogModels, hardwareOptions, openRouterListing } from '../domain/inferenceCatalogue.js';
 import { defineRoutes } from '../http/defineRoutes.js';
-import { UnauthorizedError } from '../http/errors.js';
+import { UnauthorizedError } from '../errors.js';
 
 export const inferenceRoutes = defineRoutes({
   inferenceOpenRouterModels: { handler: async (_req, { inference }) => ({ data: await openRouterListing(inference.registry) }) },

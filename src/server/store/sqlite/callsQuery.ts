@@ -95,9 +95,11 @@ export function compileWhere(q: CallsQuery): SqlFragment {
 /** One fragment per set CallsFilter field; lists are OR within a field. */
 export function compileFilter(filter: CallsFilter): SqlFragment[] {
   const out: SqlFragment[] = [];
+  // Lists travel as one JSON array parameter: any length binds one value (SQLite allows
+  // 32,766 per statement; /calls/usage passes every requested call id through here).
   const inList = (column: string, values: string[] | null | undefined) => {
     if (!values || values.length === 0) return;
-    out.push({ sql: `${column} IN (${values.map(() => '?').join(', ')})`, params: values });
+    out.push({ sql: `${column} IN (SELECT value FROM json_each(?))`, params: [JSON.stringify(values)] });
   };
   if (filter.op_names?.length) {
     const exact = filter.op_names.filter((n) => !n.endsWith(':*'));
@@ -105,8 +107,8 @@ export function compileFilter(filter: CallsFilter): SqlFragment[] {
     const parts: string[] = [];
     const params: unknown[] = [];
     if (exact.length) {
-      parts.push(`op_name IN (${exact.map(() => '?').join(', ')})`);
-      params.push(...exact);
+      parts.push('op_name IN (SELECT value FROM json_each(?))');
+      params.push(JSON.stringify(exact));
     }
     for (const p of prefixes) {
       parts.push('substr(op_name, 1, ?) = ?');
@@ -127,8 +129,8 @@ export function compileFilter(filter: CallsFilter): SqlFragment[] {
   ] as const) {
     if (!refs?.length) continue;
     out.push({
-      sql: `EXISTS (SELECT 1 FROM json_each(${column}) WHERE value IN (${refs.map(() => '?').join(', ')}))`,
-      params: refs,
+      sql: `EXISTS (SELECT 1 FROM json_each(${column}) r WHERE r.value IN (SELECT value FROM json_each(?)))`,
+      params: [JSON.stringify(refs)],
     });
   }
   if (filter.trace_roots_only) out.push({ sql: 'parent_id IS NULL', params: [] });

@@ -8,18 +8,27 @@ export class SqliteProjectsStore implements ProjectsStore {
     this.#db = db;
   }
 
+  async createProject(projectId: string): Promise<void> {
+    const entity = projectId.split('/')[0]!;
+    this.#db.run('INSERT OR IGNORE INTO projects (project_id, entity, created_at) VALUES (?, ?, ?)', [
+      projectId,
+      entity,
+      Date.now() * 1000,
+    ]);
+  }
+
   async listProjects(req: { entities: string[] | 'all'; projectIds?: string[] | null }): Promise<ProjectSummary[]> {
     const clauses: string[] = [];
     const params: unknown[] = [];
     if (req.entities !== 'all') {
       if (req.entities.length === 0) return [];
-      clauses.push(`p.entity IN (${req.entities.map(() => '?').join(', ')})`);
-      params.push(...req.entities);
+      clauses.push('p.entity IN (SELECT value FROM json_each(?))');
+      params.push(JSON.stringify(req.entities));
     }
     if (req.projectIds) {
       if (req.projectIds.length === 0) return [];
-      clauses.push(`p.project_id IN (${req.projectIds.map(() => '?').join(', ')})`);
-      params.push(...req.projectIds);
+      clauses.push('p.project_id IN (SELECT value FROM json_each(?))');
+      params.push(JSON.stringify(req.projectIds));
     }
     // Counting uses the (project_id, started_at) index; deleted calls are few, so the
     // correlated count stays an index range scan per project.

@@ -1,5 +1,5 @@
 /** SQLite implementation of ProvidersStore (table model_providers, migration 8). */
-import { ConflictError } from '../../http/errors.js';
+import { ConflictError } from '../../errors.js';
 import type { ProviderRecord, ProvidersStore } from '../ProvidersStore.js';
 import type { SqliteDatabase } from './SqliteDatabase.js';
 

@@ -20,8 +20,8 @@
  * - `$containsToken` is a calls-only operation here (400).
  */
 import type { ContainsSpec, JsonValue, Operand, Operation, Query, SortBy } from '../../../contract/common.js';
-import { formatMicros, parseIsoToMicros } from '../../domain/datetime.js';
-import { BadRequestError } from '../../http/errors.js';
+import { formatMicros, parseIsoToMicros } from '../../core/datetime.js';
+import { BadRequestError } from '../../errors.js';
 import type { SqliteDatabase } from './SqliteDatabase.js';
 
 export type ColumnType = 'text' | 'number' | 'datetime' | 'json';
@@ -43,6 +43,20 @@ const join = (parts: SqlFragment[], sep: string): SqlFragment => ({
   sql: parts.map((p) => p.sql).join(sep),
   params: parts.flatMap((p) => p.params),
 });
+
+/**
+ * Parts joined as a balanced tree of parentheses: SQLite refuses an expression tree deeper
+ * than 1,000, and a flat `a AND b AND ...` chain is as deep as it is long.
+ */
+function balanced(parts: SqlFragment[], sep: string): SqlFragment {
+  if (parts.length <= 8) {
+    const all = join(parts, sep);
+    return { sql: `(${all.sql})`, params: all.params };
+  }
+  const half = Math.ceil(parts.length / 2);
+  const both = join([balanced(parts.slice(0, half), sep), balanced(parts.slice(half), sep)], sep);
+  return { sql: `(${both.sql})`, params: both.params };
+}
 
 /** Resolves a wire field name, or throws 400. */
 export function resolveField(columns: TableColumns, name: string): Field {
@@ -171,11 +185,10 @@ class ExprCompiler {
     if ('$and' in op || '$or' in op) {
       const [list, word] = '$and' in op ? [op.$and, 'AND'] : [op.$or, 'OR'];
       if (list.length === 0) throw new BadRequestError(`Empty ${word} operation`);
-      const parts = join(
+      return balanced(
         list.map((o) => this.condition(o)),
         ` ${word} `,
       );
-      return { sql: `(${parts.sql})`, params: parts.params };
     }
     if ('$not' in op) {
       const inner = this.condition(op.$not[0]);

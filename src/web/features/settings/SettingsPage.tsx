@@ -1,6 +1,6 @@
 /**
- * Settings: a project's model prices (under `/:entity/:project/settings`), your API keys, and
- * for admins the users. Who may do what: any member of a project may view and change its
+ * Settings: a project's model prices (under `/:entity/:project/settings`), your API keys, your
+ * default entity (where SDK traces for bare project names go), and for admins the users. Who may do what: any member of a project may view and change its
  * prices (as `/cost/create` already allows them); everyone manages their own API keys; only
  * admins list and create users.
  */
@@ -8,6 +8,7 @@ import { useSuspenseQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router-dom';
 import { whoamiQueryOptions } from '../auth/authQueries.js';
 import { ApiKeysSection } from './ApiKeysSection.js';
+import { DefaultEntitySection } from './DefaultEntitySection.js';
 import { PricesSection } from './PricesSection.js';
 import { ProvidersSection } from './ProvidersSection.js';
 import { UsersSection } from './UsersSection.js';
@@ -27,6 +28,7 @@ export function SettingsPage() {
         {projectId && <a href="#providers">Model providers</a>}
         {projectId && <a href="#prices">Model prices</a>}
         <a href="#api-keys">API keys</a>
+        <a href="#default-entity">Default entity</a>
         {user.is_admin && <a href="#users">Users</a>}
       </nav>
       {projectId && <ProvidersSection projectId={projectId} />}
@@ -38,6 +40,7 @@ export function SettingsPage() {
         </p>
       )}
       <ApiKeysSection username={user.username} />
+      <DefaultEntitySection />
       {user.is_admin && <UsersSection />}
     </div>
   );

@@ -1,15 +1,19 @@
 /**
- * Typed errors. Handlers and stores throw these; `toErrorResponse` in `respond.ts` is the one
- * place that turns them into HTTP answers (`{"reason": ...}`, or 422 `{"detail": [...]}`).
+ * Typed errors. Handlers, domain code and stores throw these; `toErrorResponse` in
+ * `http/respond.ts` is the one place that turns them into HTTP answers (`{"reason": ...}`, or
+ * 422 `{"detail": [...]}`). They live beside the server, not in `http/`, so that domain and
+ * store code can throw them without depending on the HTTP layer. `cause` keeps the underlying
+ * error (an engine or upstream failure) for the log, as hono's HTTPException does; it is never
+ * sent to the caller.
  */
-import type { ValidationIssue } from '../../contract/errors.js';
+import type { ValidationIssue } from '../contract/errors.js';
 
 /** An error with an HTTP status and a message safe to show the caller. */
 export class ApiError extends Error {
   readonly status: number;
   readonly extra: Record<string, unknown>;
-  constructor(status: number, reason: string, extra: Record<string, unknown> = {}) {
-    super(reason);
+  constructor(status: number, reason: string, extra: Record<string, unknown> = {}, options?: { cause?: unknown }) {
+    super(reason, options);
     this.name = new.target.name;
     this.status = status;
     this.extra = extra;
