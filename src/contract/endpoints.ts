@@ -11,15 +11,18 @@ import * as accounts from './accounts.js';
 import * as leads from './annotationQueueLeads.js';
 import * as queues from './annotationQueues.js';
 import * as calls from './calls.js';
+import * as completions from './completions.js';
 import * as costs from './costs.js';
 import * as evalResults from './evalResults.js';
 import * as runs from './evaluationRuns.js';
 import * as evaluations from './evaluations.js';
 import * as feedback from './feedback.js';
 import * as files from './files.js';
+import * as inference from './inference.js';
 import * as objects from './objects.js';
 import * as otel from './otel.js';
 import * as predictions from './predictions.js';
+import * as providers from './providers.js';
 import * as refs from './refs.js';
 import * as scores from './scores.js';
 import * as service from './service.js';
@@ -1014,17 +1017,92 @@ export const endpoints = {
     group: 'Evaluations',
     method: 'POST',
     path: '/evaluations/evaluate_model',
-    summary: 'Not available in Weft: running a model needs a model provider and a job queue; always 400 with the reason',
+    summary:
+      'Run an Evaluation of an LLMStructuredCompletionModel with LLMAsAJudgeScorers as a background job; answers the root call id at once',
     req: evaluations.EvaluateModelReq,
     res: evaluations.EvaluateModelRes,
+  }),
+  evaluationRescore: def({
+    group: 'Evaluations',
+    method: 'POST',
+    path: '/evaluations/rescore',
+    summary: "Score an evaluation run's predictions again with other scorers, as a new run (background job)",
+    req: evaluations.EvaluationRescoreReq,
+    res: evaluations.EvaluationRescoreRes,
   }),
   callsScore: def({
     group: 'Call',
     method: 'POST',
     path: '/calls/score',
-    summary: 'Not available in Weft: scoring calls asynchronously needs a job queue; always 400 with the reason',
+    summary: 'Apply LLM-judge scorers to calls in a background job; results are stored as runnable feedback on each call',
     req: evaluations.CallsScoreReq,
     res: evaluations.CallsScoreRes,
+  }),
+
+  // Completions and images through the configured model providers
+  completionsCreate: def({
+    group: 'Completions',
+    method: 'POST',
+    path: '/completions/create',
+    summary:
+      'A chat completion through a configured provider, tracked as a weave.completions_create call; provider errors come back in response.error',
+    req: completions.CompletionsCreateReq,
+    res: completions.CompletionsCreateRes,
+  }),
+  completionsCreateStream: def({
+    group: 'Completions',
+    method: 'POST',
+    path: '/completions/create_stream',
+    summary: 'The same completion streamed: a {"_meta": {"weave_call_id"}} line, then the provider chunks, as JSON lines',
+    req: completions.CompletionsCreateReq,
+    res: completions.CompletionsStreamChunk,
+    stream: true,
+  }),
+  imageCreate: def({
+    group: 'File and image',
+    method: 'POST',
+    path: '/image/create',
+    summary: 'Generate images through the OpenAI images API; each image is stored as a Weave Content (files) and the call is tracked',
+    req: completions.ImageGenerationCreateReq,
+    res: completions.ImageGenerationCreateRes,
+  }),
+
+  // Inference catalogues: the models this server serves through its instance-wide providers
+  inferenceOpenRouterModels: def({
+    group: 'Inference',
+    method: 'GET',
+    path: '/inference/router/openrouter/models',
+    summary: "The served models in OpenRouter's provider-listing format",
+    req: inference.CatalogueReq,
+    res: inference.OpenRouterModelsRes,
+    public: true,
+  }),
+  inferenceAnalysisModels: def({
+    group: 'Inference',
+    method: 'GET',
+    path: '/inference/analysis/artificialanalysis/models',
+    summary: 'The served models for Artificial Analysis (OpenRouter listing format)',
+    req: inference.CatalogueReq,
+    res: inference.OpenRouterModelsRes,
+    public: true,
+  }),
+  inferenceHardware: def({
+    group: 'Inference',
+    method: 'GET',
+    path: '/inference/nvidia/v2/hardware',
+    summary: 'Serving options and prices of a model (Bearer <api key> auth)',
+    req: inference.HardwareReq,
+    res: inference.HardwareRes,
+    public: true,
+  }),
+  inferenceCatalogModels: def({
+    group: 'Inference',
+    method: 'GET',
+    path: '/inference/catalog/models',
+    summary: 'The catalogue of served models with context windows and prices',
+    req: inference.CatalogueReq,
+    res: inference.CatalogModelsRes,
+    public: true,
   }),
 
   // Weft's own account endpoints (not part of the Weave interface)
@@ -1100,6 +1178,78 @@ export const endpoints = {
     summary: "Every LLM price that can apply to a project's calls, its own and the defaults, marking those in force now",
     req: costs.PricesListReq,
     res: costs.PricesListRes,
+  }),
+  providersList: def({
+    group: 'Weft',
+    method: 'GET',
+    path: '/weft/providers',
+    summary: "The project's model providers and the instance-wide ones (keys masked, never returned)",
+    req: providers.ProvidersListReq,
+    res: providers.ProvidersListRes,
+  }),
+  providerCreate: def({
+    group: 'Weft',
+    method: 'POST',
+    path: '/weft/providers',
+    summary: 'Add an OpenAI-compatible provider to the project (key sealed at rest; model prices go to the cost table)',
+    req: providers.ProviderCreateReq,
+    res: providers.ProviderRes,
+  }),
+  providerUpdate: def({
+    group: 'Weft',
+    method: 'PUT',
+    path: '/weft/providers/:provider_id',
+    summary: 'Change a project provider; an absent api_key keeps the stored one',
+    req: providers.ProviderUpdateReq,
+    res: providers.ProviderRes,
+  }),
+  providerDelete: def({
+    group: 'Weft',
+    method: 'DELETE',
+    path: '/weft/providers/:provider_id',
+    summary: 'Remove a project provider and the prices it added',
+    req: providers.ProviderDeleteReq,
+    res: providers.ProviderDeleteRes,
+  }),
+  providerTest: def({
+    group: 'Weft',
+    method: 'POST',
+    path: '/weft/providers/:provider_id/test',
+    summary: "Check a provider's URL and key by listing its models",
+    req: providers.ProviderTestReq,
+    res: providers.ProviderTestRes,
+  }),
+  modelsList: def({
+    group: 'Weft',
+    method: 'GET',
+    path: '/weft/models',
+    summary: 'Every model the project can use, as <provider>/<model>, with prices; says what to configure when none',
+    req: providers.ModelsListReq,
+    res: providers.ModelsListRes,
+  }),
+  jobsList: def({
+    group: 'Weft',
+    method: 'GET',
+    path: '/weft/jobs',
+    summary: "The project's background jobs (evaluations, scoring), newest first",
+    req: providers.JobsListReq,
+    res: providers.JobsListRes,
+  }),
+  jobRead: def({
+    group: 'Weft',
+    method: 'GET',
+    path: '/weft/jobs/:job_id',
+    summary: 'One background job with its progress',
+    req: providers.JobReq,
+    res: providers.JobRes,
+  }),
+  jobCancel: def({
+    group: 'Weft',
+    method: 'POST',
+    path: '/weft/jobs/:job_id/cancel',
+    summary: 'Cancel a queued or running job',
+    req: providers.JobReq,
+    res: providers.JobRes,
   }),
 
   // W&B's own API, the part the Weave SDKs call before tracing (not a trace-server route)

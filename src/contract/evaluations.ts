@@ -40,3 +40,15 @@ export const CallsScoreReq = z.object({
   wb_user_id: wbUserId,
 });
 export const CallsScoreRes = z.object({});
+
+// POST /evaluations/rescore (newest clients: EvaluationRescoreParams / EvaluationRescoreResponse)
+export const EvaluationRescoreReq = z.object({
+  project_id: ProjectId,
+  source_evaluation_run_id: z.string().min(1).describe('The run whose predictions are scored again'),
+  scorer_refs: z.array(z.string().min(1)).min(1),
+  wb_user_id: wbUserId,
+});
+export const EvaluationRescoreRes = z.object({
+  call_id: z.string().describe('Call ID for /evaluations/status polling'),
+  evaluation_run_id: z.string().describe('The newly created evaluation run'),
+});

@@ -9,6 +9,7 @@ import { buildOpenApi, docsPage } from './openapi.js';
 import { accountRoutes } from './routes/accounts.js';
 import { annotationQueueRoutes } from './routes/annotationQueues.js';
 import { callRoutes } from './routes/calls.js';
+import { completionRoutes } from './routes/completions.js';
 import { costRoutes } from './routes/costs.js';
 import { evaluationRunRoutes } from './routes/evaluationRuns.js';
 import { evaluationRoutes } from './routes/evaluations.js';
@@ -16,14 +17,17 @@ import { exportRoutes } from './routes/export.js';
 import { feedbackRoutes } from './routes/feedback.js';
 import { otelRoutes } from './routes/otel.js';
 import { fileRoutes } from './routes/files.js';
+import { inferenceRoutes } from './routes/inference.js';
 import { graphqlRoutes } from './routes/graphql.js';
 import { objectRoutes } from './routes/objects.js';
+import { providerRoutes } from './routes/providers.js';
 import { refRoutes } from './routes/refs.js';
 import { serviceRoutes } from './routes/service.js';
 import { statsRoutes } from './routes/stats.js';
 import { tableRoutes } from './routes/tables.js';
 import { threadRoutes } from './routes/threads.js';
 import { v2ObjectRoutes } from './routes/v2Objects.js';
+import type { InferenceServices } from './providers/InferenceServices.js';
 import type { Store } from './store/Store.js';
 import type { Limits } from './limits.js';
 
@@ -35,6 +39,8 @@ export interface AppDeps {
   /** Request limits (limits.ts); defaults when absent, with `maxBodyBytes` from above. */
   limits?: Limits;
   validateResponses: boolean;
+  /** Model providers and background jobs. */
+  inference: InferenceServices;
   /** Mounts the dashboard last, after every API route. */
   mountDashboard?: (app: Hono) => void;
 }
@@ -63,6 +69,9 @@ export function createApp(deps: AppDeps): Hono {
       evaluationRunRoutes,
       evaluationRoutes,
       accountRoutes,
+      completionRoutes,
+      inferenceRoutes,
+      providerRoutes,
       graphqlRoutes,
     ],
     deps,

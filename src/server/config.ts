@@ -23,6 +23,21 @@ export interface ServerConfig {
   serveDashboard: boolean;
   /** Server processes sharing the port (see cluster.ts); 1 runs in this process. */
   workers: number;
+  /** The standard OpenAI SDK variables: either one configures the instance-wide `openai` provider. */
+  openaiApiKey: string | null;
+  openaiBaseUrl: string | null;
+  /** More instance-wide providers (providers/instanceProviders.ts); default `<data dir>/providers.json` when present. */
+  providersFile: string | null;
+  /** Seals provider keys at rest (auth/secretBox.ts); default: a generated `<data dir>/secret.key`. */
+  secret: string | null;
+  /** Seconds before an upstream model request is given up. */
+  providerTimeoutMs: number;
+  /** Background jobs run at once per server process. */
+  jobConcurrency: number;
+  /** A running job whose heartbeat is older than this lost its process and is resumed (jobs/JobRunner.ts). */
+  jobStaleMs: number;
+  /** The whole environment, for `api_key_env` in the providers file. */
+  env: NodeJS.ProcessEnv;
   /** Serve HTTPS (tls.ts): the given certificate and key, or a generated self-signed one; null serves HTTP. */
   tls: TlsSettings | null;
   /**
@@ -53,6 +68,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Record<s
     validateResponses: env.WEFT_VALIDATE_RESPONSES === '1',
     serveDashboard: env.WEFT_NO_DASHBOARD !== '1',
     workers: parseWorkers(get('workers', 'WEFT_WORKERS')),
+    openaiApiKey: env.OPENAI_API_KEY || null,
+    openaiBaseUrl: env.OPENAI_BASE_URL || null,
+    providersFile: get('providers-file', 'WEFT_PROVIDERS_FILE') ? resolve(get('providers-file', 'WEFT_PROVIDERS_FILE')!) : null,
+    secret: env.WEFT_SECRET || null,
+    providerTimeoutMs: positive('WEFT_PROVIDER_TIMEOUT_MS', env.WEFT_PROVIDER_TIMEOUT_MS, 120_000),
+    jobConcurrency: positive('WEFT_JOB_CONCURRENCY', env.WEFT_JOB_CONCURRENCY, 2),
+    jobStaleMs: positive('WEFT_JOB_STALE_MS', env.WEFT_JOB_STALE_MS, 30_000),
+    env,
     tls: parseTls(get('tls', 'WEFT_TLS'), get('tls-cert', 'WEFT_TLS_CERT'), get('tls-key', 'WEFT_TLS_KEY')),
     // Request threads are opt-in (WEFT_THREADS=1) until they measure better than the main
     // thread on a quiet machine: under this session's load their exclusive read threads made
@@ -100,5 +123,12 @@ function parseWorkers(value: string | undefined): number {
   if (value === 'auto') return Math.min(8, availableParallelism());
   const n = Number(value);
   if (!Number.isInteger(n) || n < 1) throw new Error(`WEFT_WORKERS / --workers must be a whole number ≥ 1 or "auto", not "${value}"`);
+  return n;
+}
+
+function positive(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined || value === '') return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a whole number ≥ 1, not "${value}"`);
   return n;
 }

@@ -20,6 +20,11 @@ import { RequestThreads } from './threads/requestThreads.js';
 import { createThreadedApp } from './threads/threadedApp.js';
 import type { Store } from './store/Store.js';
 import type { Hono } from 'hono';
+import { SecretBox } from './auth/secretBox.js';
+import { createJobHandlers } from './jobs/jobHandlers.js';
+import { JobRunner } from './jobs/JobRunner.js';
+import { loadInstanceProviders } from './providers/instanceProviders.js';
+import { ProviderRegistry } from './providers/providerRegistry.js';
 import { loadTlsMaterial, type TlsMaterial } from './tls.js';
 
 export interface RunningServer {
@@ -28,6 +33,8 @@ export interface RunningServer {
   log: Logger;
   /** The generated admin password, when this start created the admin without one given. */
   generatedAdminPassword: string | null;
+  /** The background-job runner (tests stop it to simulate a crash). */
+  jobs: JobRunner;
   /** The certificate served, when HTTPS is on. */
   tls: TlsMaterial | null;
   /** The request threads, when requests run in them. */
@@ -44,6 +51,25 @@ export async function startServer(config: ServerConfig, options: { mountDashboar
     clickhouseUrl: config.clickhouseUrl,
   });
   const generatedAdminPassword = await ensureAdmin(store, config.adminPassword);
+  const registry = new ProviderRegistry({
+    store,
+    box: SecretBox.open({ secret: config.secret, dataDir: config.dataDir }),
+    instance: loadInstanceProviders({
+      env: config.env,
+      openaiApiKey: config.openaiApiKey,
+      openaiBaseUrl: config.openaiBaseUrl,
+      providersFile: config.providersFile,
+      dataDir: config.dataDir,
+    }),
+    timeoutMs: config.providerTimeoutMs,
+  });
+  const jobs = new JobRunner({
+    store,
+    log,
+    handlers: createJobHandlers({ store, registry }),
+    concurrency: config.jobConcurrency,
+    staleMs: config.jobStaleMs,
+  });
   const authenticator = new Authenticator(store, isClusterWorker() ? { onForget: broadcastForget } : {});
   if (isClusterWorker()) onForgetFromOthers(() => authenticator.forgetLocally());
   const deps = {
@@ -53,6 +79,7 @@ export async function startServer(config: ServerConfig, options: { mountDashboar
     maxBodyBytes: config.maxBodyBytes,
     limits: config.limits,
     validateResponses: config.validateResponses,
+    inference: { registry, jobs },
     mountDashboard: options.mountDashboard,
   };
   // Requests run in worker threads over the SQLite file (see threads/) when WEFT_THREADS=1;
@@ -89,15 +116,18 @@ export async function startServer(config: ServerConfig, options: { mountDashboar
   // Boot one thread of each kind now that the port is open, so the first requests find them warm.
   threads?.warm();
   const { port } = server.address() as AddressInfo;
+  jobs.start();
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   return {
     url: `${tls ? 'https' : 'http'}://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`,
     store,
     log,
     generatedAdminPassword,
+    jobs,
     tls,
     threads,
     close: async () => {
+      await jobs.stop();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await threads?.close();
       await store.close();

@@ -136,6 +136,10 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
                   lazy: async () => ({ Component: (await import('./features/evaluations/ComparePage.js')).ComparePage }),
                 },
                 {
+                  path: 'playground',
+                  lazy: async () => ({ Component: (await import('./features/playground/PlaygroundPage.js')).PlaygroundPage }),
+                },
+                {
                   path: 'dashboards',
                   loader: deferLoader(
                     () => import('./features/dashboards/dashboardLoader.js'),

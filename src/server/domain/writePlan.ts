@@ -47,7 +47,11 @@ export class WritePlan {
 
   /** A text file; answers its digest. */
   file(name: string, text: string): string {
-    const bytes = new TextEncoder().encode(text);
+    return this.bytesFile(name, new TextEncoder().encode(text));
+  }
+
+  /** A file of bytes; answers its digest. */
+  bytesFile(name: string, bytes: Uint8Array): string {
     const digest = bytesDigest(bytes);
     const chunks: Uint8Array[] = [];
     for (let at = 0; at < bytes.byteLength; at += FILE_CHUNK_BYTES) chunks.push(bytes.subarray(at, at + FILE_CHUNK_BYTES));

@@ -17,6 +17,7 @@ import {
   type ResOf,
 } from '../../contract/endpoints.js';
 import { assertProjectAccess, type AuthUser, type Authenticator } from '../auth/authenticate.js';
+import type { InferenceServices } from '../providers/InferenceServices.js';
 import { DEFAULT_LIMITS, type Limits } from '../limits.js';
 import type { Store } from '../store/Store.js';
 import { ApiError, BadRequestError, TooLargeError, ValidationError } from '../errors.js';
@@ -45,6 +46,8 @@ export interface RequestContext {
    */
   rawBody: string | null;
   log: Logger;
+  /** Model providers and background jobs. */
+  inference: InferenceServices;
   /** What one request may ask (limits.ts), for handlers that check values the pipeline cannot see. */
   limits: Limits;
 }
@@ -82,6 +85,7 @@ export interface MountDeps {
   limits?: Limits;
   /** Check every response against its contract schema (tests and development). */
   validateResponses: boolean;
+  inference: InferenceServices;
 }
 
 /**
@@ -133,6 +137,7 @@ async function handle(c: Context, name: EndpointName, route: RouteDef<EndpointNa
       body: requestBody,
       rawBody: text,
       log: deps.log,
+      inference: deps.inference,
       limits,
     };
     const result = route.handler(input, ctx);

@@ -100,20 +100,20 @@ describe('POST /evaluations/status', () => {
 });
 
 describe('POST /evaluations/evaluate_model', () => {
-  it('answers 400 saying Weft runs no models, after 422 and 403 checks', async () => {
+  it('refuses (400) a model that is not an LLMStructuredCompletionModel, after 422 and 403 checks', async () => {
     const res = await post('/evaluations/evaluate_model', { project_id: f.projectId, evaluation_ref: f.evaluation, model_ref: f.models.a });
     expect(res.status).toBe(400);
-    expect(res.body.reason).toMatch(/model provider and a job queue/);
+    expect(res.body.reason).toMatch(/not an LLMAsAJudgeScorer|not an LLMStructuredCompletionModel/);
     expect((await post('/evaluations/evaluate_model', { project_id: f.projectId, evaluation_ref: f.evaluation })).status).toBe(422);
     expect((await post('/evaluations/evaluate_model', { project_id: 'bob-co/x', evaluation_ref: 'a', model_ref: 'b' })).status).toBe(403);
   });
 });
 
 describe('POST /calls/score', () => {
-  it('answers 400 saying Weft runs no scorers, after 422 and 403 checks', async () => {
+  it('refuses (400) a scorer that is not an LLM judge, after 422 and 403 checks', async () => {
     const res = await post('/calls/score', { project_id: f.projectId, call_ids: ['c'], scorer_refs: [f.scorers.exact] });
     expect(res.status).toBe(400);
-    expect(res.body.reason).toMatch(/job queue/);
+    expect(res.body.reason).toMatch(/not an LLMAsAJudgeScorer/);
     expect((await post('/calls/score', { project_id: f.projectId, call_ids: [], scorer_refs: ['x'] })).status).toBe(422);
     expect((await post('/calls/score', { project_id: 'bob-co/x', call_ids: ['c'], scorer_refs: ['x'] })).status).toBe(403);
   });

@@ -1,21 +1,16 @@
 /**
  * Evaluation results and orchestration: eval_results/query (under `/v2/:entity/:project`),
- * evaluation status, and the two endpoints Weft cannot serve.
- *
- * `/evaluations/evaluate_model` runs a model over a dataset in a background job and
- * `/calls/score` queues scorer runs; both need a model provider (LLM credentials, code
- * execution) and a job queue, which Weft does not have. They are in the endpoint table so
- * clients get a clear answer: 400 `{"reason": ...}` saying what is missing (the reference also
- * answers an error when no queue is configured), after the usual 422 and 403 checks.
+ * evaluation status, and the model-backed jobs: `/evaluations/evaluate_model` and
+ * `/calls/score` validate their refs, queue a background job (jobs/JobRunner.ts) and answer at
+ * once; `/evaluations/status` and `/weft/jobs` report progress.
  */
 import { queryEvalResults } from '../domain/evalResults.js';
+import { startCallsScore } from '../domain/callsScore.js';
+import { startEvaluateModel } from '../domain/evaluateModel.js';
 import { evaluationStatus } from '../domain/evaluationStatus.js';
+import { startRescore } from '../domain/rescore.js';
 import { defineRoutes } from '../http/defineRoutes.js';
-import { BadRequestError } from '../errors.js';
 import { v2ProjectId, v2Projects } from './v2Objects.js';
-
-const NO_RUNNER =
-  'Weft stores and compares evaluations but does not run models or scorers: that needs a model provider and a job queue, which it does not have.';
 
 export const evaluationRoutes = defineRoutes({
   evalResultsQuery: { projects: v2Projects, handler: (req, { store }) => queryEvalResults(store, v2ProjectId(req), req) },
@@ -25,18 +20,28 @@ export const evaluationRoutes = defineRoutes({
   },
 
   evaluateModel: {
-    handler: async () => {
-      throw new BadRequestError(
-        `${NO_RUNNER} Run the evaluation with a Weave SDK (Evaluation.evaluate) or record it through /v2/{entity}/{project}/evaluation_runs.`,
-      );
-    },
+    handler: (req, { store, inference, user }) =>
+      startEvaluateModel(
+        { store, registry: inference.registry, enqueue: (job) => inference.jobs.enqueue(job) },
+        { projectId: req.project_id, userId: user.username, evaluationRef: req.evaluation_ref, modelRef: req.model_ref },
+      ),
+  },
+
+  evaluationRescore: {
+    handler: (req, { store, inference, user }) =>
+      startRescore(
+        { store, registry: inference.registry, enqueue: (job) => inference.jobs.enqueue(job) },
+        { projectId: req.project_id, userId: user.username, sourceRunId: req.source_evaluation_run_id, scorerRefs: req.scorer_refs },
+      ),
   },
 
   callsScore: {
-    handler: async () => {
-      throw new BadRequestError(
-        `${NO_RUNNER} Score the calls with a Weave SDK, or record scores as feedback (/feedback/create) or through /v2/{entity}/{project}/scores.`,
+    handler: async (req, { store, inference, user }) => {
+      await startCallsScore(
+        { store, registry: inference.registry, enqueue: (job) => inference.jobs.enqueue(job) },
+        { projectId: req.project_id, userId: user.username, callIds: req.call_ids, scorerRefs: req.scorer_refs },
       );
+      return {};
     },
   },
 });

@@ -1,9 +1,11 @@
 /** Service endpoints: health, version, server info, projects, geolocation, whoami. */
-import { canAccessProject } from '../auth/authenticate.js';
+import { canAccessProject, type AuthUser } from '../auth/authenticate.js';
 import { formatMicrosOrNull } from '../core/datetime.js';
 import { defaultEntityOf } from '../domain/defaultEntity.js';
 import { classifyIp } from '../domain/network.js';
 import { defineRoutes } from '../http/defineRoutes.js';
+import type { InferenceServices } from '../providers/InferenceServices.js';
+import type { Store } from '../store/Store.js';
 import { WEFT_VERSION } from '../version.js';
 
 export const serviceRoutes = defineRoutes({
@@ -39,9 +41,11 @@ export const serviceRoutes = defineRoutes({
   },
 
   geolocate: {
-    handler: async (req, { remoteIp }) => {
+    // `allowed` says whether inference may be used: true once any model provider is configured
+    // (instance-wide, or for one of the caller's projects); Weft has no geo-IP database to say more.
+    handler: async (req, { remoteIp, inference, store, user }) => {
       const { ip, network } = classifyIp(req.ip ?? remoteIp);
-      return { ip, location: null, allowed: false, network };
+      return { ip, location: null, allowed: await inferenceConfigured(inference, store, user), network };
     },
   },
 
@@ -59,3 +63,9 @@ export const serviceRoutes = defineRoutes({
     },
   },
 });
+
+/** Whether any provider serves the caller: an instance-wide one, or one of a project in the caller's entities. */
+async function inferenceConfigured(inference: InferenceServices, store: Store, user: AuthUser): Promise<boolean> {
+  if (inference.registry.hasInstanceProvider()) return true;
+  return store.providers.anyProvider(user.isAdmin ? 'all' : [...user.entities]);
+}

@@ -13,6 +13,8 @@ import type { Query, SortBy } from '../../contract/common.js';
 import type { AnnotationQueuesStore } from './AnnotationQueuesStore.js';
 import type { CostsStore } from './CostsStore.js';
 import type { FeedbackStore } from './FeedbackStore.js';
+import type { JobsStore } from './JobsStore.js';
+import type { ProvidersStore } from './ProvidersStore.js';
 import type { StatsStore } from './StatsStore.js';
 import type { ObjectVersionFilter } from '../../contract/objects.js';
 import type { ThreadStats } from '../core/threadStats.js';
@@ -333,6 +335,10 @@ export interface Store {
   readonly stats: StatsStore;
   /** Annotation queues, their items and per-annotator progress (AnnotationQueuesStore.ts). */
   readonly annotationQueues: AnnotationQueuesStore;
+  /** Each project's model providers, keys sealed (ProvidersStore.ts). */
+  readonly providers: ProvidersStore;
+  /** The durable background-job queue (JobsStore.ts). */
+  readonly jobs: JobsStore;
   /**
    * Applies the writes `start` begins as one transaction: every one of them or none, for a
    * request whose side effects span sub-stores (a score is a call plus feedback on its

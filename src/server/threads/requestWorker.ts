@@ -6,6 +6,7 @@
  * so a slow client holds the rows back here instead of in memory.
  */
 import { parentPort, workerData } from 'node:worker_threads';
+import type { InferenceServices } from '../providers/InferenceServices.js';
 import { createApp } from '../app.js';
 import { Authenticator } from '../auth/authenticate.js';
 import { createLogger, parseLogLevel } from '../logger.js';
@@ -35,7 +36,13 @@ const store = forwardingStore(
 );
 const log = createLogger(parseLogLevel(setup.logLevel));
 const authenticator = new Authenticator(store, { onForget: () => post({ t: 'forget' }) });
-const app = createApp({ store, authenticator, log, maxBodyBytes: setup.maxBodyBytes, validateResponses: setup.validateResponses });
+// The model-backed endpoints are served on the main thread (threadedApp.ts), never here.
+const inference = new Proxy({} as InferenceServices, {
+  get: () => {
+    throw new Error('model providers and jobs live on the main thread; threadedApp.ts must serve this endpoint there');
+  },
+});
+const app = createApp({ store, authenticator, log, maxBodyBytes: setup.maxBodyBytes, validateResponses: setup.validateResponses, inference });
 
 interface Active {
   abort: AbortController;

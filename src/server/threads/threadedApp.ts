@@ -1,28 +1,46 @@
 /**
  * The main thread's HTTP app when requests run in threads: `/health` is answered here (it
  * must never wait behind anyone's work), the dashboard's static files are sent from here, and
- * every API endpoint, the OpenAPI document and the docs page are handed to a request thread.
+ * every API endpoint, the OpenAPI document and the docs page are handed to a request thread —
+ * except the model-backed endpoints, which need the providers and the one job runner that live
+ * on the main thread (their own work is network-bound, not SQLite-bound).
  */
 import { Hono } from 'hono';
 import { endpoints, type EndpointName } from '../../contract/endpoints.js';
-import { mountRoutes, type MountDeps } from '../http/defineRoutes.js';
+import { isTraceServerEndpoint, mountRoutes, TRACE_PREFIX, type MountDeps } from '../http/defineRoutes.js';
 import { NotFoundError } from '../errors.js';
 import { toErrorResponse } from '../http/respond.js';
+import { completionRoutes } from '../routes/completions.js';
+import { evaluationRoutes } from '../routes/evaluations.js';
+import { inferenceRoutes } from '../routes/inference.js';
+import { providerRoutes } from '../routes/providers.js';
 import { serviceRoutes } from '../routes/service.js';
+import type { AppDeps } from '../app.js';
 import { READ_ENDPOINTS } from './readEndpoints.js';
 import type { RequestThreads } from './requestThreads.js';
 
-export function createThreadedApp(deps: MountDeps & { threads: RequestThreads; mountDashboard?: (app: Hono) => void }): Hono {
+/** Route tables served on the main thread, beside `/health`. */
+const MAIN_THREAD_ROUTES = [
+  { health: serviceRoutes.health, geolocate: serviceRoutes.geolocate },
+  completionRoutes,
+  inferenceRoutes,
+  providerRoutes,
+  evaluationRoutes,
+];
+const ON_MAIN = new Set(MAIN_THREAD_ROUTES.flatMap((t) => Object.keys(t)));
+
+export function createThreadedApp(deps: AppDeps & MountDeps & { threads: RequestThreads }): Hono {
   const app = new Hono();
   const { threads } = deps;
-  mountRoutes(app, [{ health: serviceRoutes.health }], deps);
+  mountRoutes(app, MAIN_THREAD_ROUTES, deps);
   app.get('/openapi.json', (c) => threads.handle(c, 'read'));
   app.get('/docs', (c) => threads.handle(c, 'read'));
   for (const name of Object.keys(endpoints) as EndpointName[]) {
-    if (name === 'health') continue;
+    if (ON_MAIN.has(name)) continue;
     const endpoint = endpoints[name];
     const kind = READ_ENDPOINTS.has(name) ? 'read' : 'write';
     app.on(endpoint.method, endpoint.path, (c) => threads.handle(c, kind));
+    if (isTraceServerEndpoint(endpoint)) app.on(endpoint.method, TRACE_PREFIX + endpoint.path, (c) => threads.handle(c, kind));
   }
   deps.mountDashboard?.(app);
   app.notFound((c) => toErrorResponse(new NotFoundError(`No endpoint ${c.req.method} ${c.req.path}; see /docs`), deps.log, c.req.path));

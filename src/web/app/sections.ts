@@ -37,6 +37,12 @@ export const sections: readonly Section[] = [
     about: 'Versioned objects and ops: datasets, prompts, models and scorers, with their history.',
   },
   {
+    path: 'playground',
+    label: 'Playground',
+    ready: true,
+    about: 'Run a prompt against one or more models side by side, through the configured providers.',
+  },
+  {
     path: 'dashboards',
     label: 'Dashboards',
     ready: true,
@@ -46,6 +52,6 @@ export const sections: readonly Section[] = [
     path: 'settings',
     label: 'Settings',
     ready: true,
-    about: 'Model prices, API keys and users.',
+    about: 'Model providers, model prices, API keys and users.',
   },
 ];

@@ -6,6 +6,8 @@ import { SqliteCallsStore } from './calls.js';
 import { SqliteCostsStore } from './costs.js';
 import { SqliteFeedbackStore } from './feedback.js';
 import { SqliteFilesStore } from './files.js';
+import { SqliteJobsStore } from './jobs.js';
+import { SqliteProvidersStore } from './providers.js';
 import { SqliteObjectsStore } from './objects.js';
 import { SqliteProjectsStore } from './projects.js';
 import { SqliteDatabase, type SqliteOptions } from './SqliteDatabase.js';
@@ -27,6 +29,8 @@ export class SqliteStore implements Store {
   readonly tables: SqliteTablesStore;
   readonly files: SqliteFilesStore;
   readonly annotationQueues: SqliteAnnotationQueuesStore;
+  readonly providers: SqliteProvidersStore;
+  readonly jobs: SqliteJobsStore;
 
   readonly file: string;
 
@@ -44,6 +48,8 @@ export class SqliteStore implements Store {
     this.tables = new SqliteTablesStore(this.db);
     this.files = new SqliteFilesStore(this.db);
     this.annotationQueues = new SqliteAnnotationQueuesStore(this.db);
+    this.providers = new SqliteProvidersStore(this.db);
+    this.jobs = new SqliteJobsStore(this.db);
   }
 
   async transaction(start: () => Promise<unknown>[]): Promise<void> {

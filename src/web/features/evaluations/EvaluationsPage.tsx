@@ -14,6 +14,7 @@ import { useUrlView } from '../../lib/useUrlView.js';
 import { RUNS_LIMIT } from './evaluationQueries.js';
 import { readRunsView, writeRunsView, type RunsView } from './evalViewState.js';
 import { optionsOf } from './runRows.js';
+import { RunEvaluationPanel } from './RunEvaluationPanel.js';
 import { RunsTable } from './RunsTable.js';
 import { useRunRows } from './useRunRows.js';
 import './evaluations.css';
@@ -26,6 +27,7 @@ export function EvaluationsPage() {
   const [view, update] = useUrlView<RunsView>(readRunsView, writeRunsView);
   const { runs, all, rows, metrics, statsLoading } = useRunRows(projectId, view);
   const [selection, setSelection] = useState<RowSelectionState>({});
+  const [launching, setLaunching] = useState(false);
   const selected = Object.keys(selection).filter((id) => selection[id]);
   const filtered = view.evaluation !== null || view.model !== null || view.status !== null;
 
@@ -43,6 +45,9 @@ export function EvaluationsPage() {
         </span>
         {(runs.isFetching || statsLoading) && <Spinner label="Updating" />}
         <span className="spacer" />
+        <button type="button" className="button" aria-expanded={launching} onClick={() => setLaunching((l) => !l)}>
+          Run evaluation
+        </button>
         {all.length > 0 && (
           <button
             type="button"
@@ -55,6 +60,7 @@ export function EvaluationsPage() {
           </button>
         )}
       </header>
+      {launching && <RunEvaluationPanel projectId={projectId} onClose={() => setLaunching(false)} />}
       {runs.error ? (
         <ErrorState error={runs.error} onRetry={() => void runs.refetch()} />
       ) : runs.isPending ? (

@@ -10,6 +10,7 @@ import { whoamiQueryOptions } from '../auth/authQueries.js';
 import { ApiKeysSection } from './ApiKeysSection.js';
 import { DefaultEntitySection } from './DefaultEntitySection.js';
 import { PricesSection } from './PricesSection.js';
+import { ProvidersSection } from './ProvidersSection.js';
 import { UsersSection } from './UsersSection.js';
 import './settings.css';
 
@@ -24,11 +25,13 @@ export function SettingsPage() {
         <h1>Settings</h1>
       </header>
       <nav className="settings-toc" aria-label="Settings sections">
+        {projectId && <a href="#providers">Model providers</a>}
         {projectId && <a href="#prices">Model prices</a>}
         <a href="#api-keys">API keys</a>
         <a href="#default-entity">Default entity</a>
         {user.is_admin && <a href="#users">Users</a>}
       </nav>
+      {projectId && <ProvidersSection projectId={projectId} />}
       {projectId ? (
         <PricesSection projectId={projectId} />
       ) : (

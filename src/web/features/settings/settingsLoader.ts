@@ -1,13 +1,17 @@
 /** The settings route's loader: starts the page's queries with its code download. */
 import type { QueryClient } from '@tanstack/react-query';
 import type { LoaderFunctionArgs } from 'react-router-dom';
+import { providersQueryOptions } from '../playground/playgroundQueries.js';
 import { whoamiQueryOptions } from '../auth/authQueries.js';
 import { apiKeysQueryOptions, pricesQueryOptions, usersQueryOptions } from './settingsQueries.js';
 
 /** Prefetches prices (in a project), the user's keys, and the users for admins. */
 export function settingsLoader(queryClient: QueryClient) {
   return async ({ params }: LoaderFunctionArgs) => {
-    if (params.entity && params.project) void queryClient.prefetchQuery(pricesQueryOptions(`${params.entity}/${params.project}`));
+    if (params.entity && params.project) {
+      void queryClient.prefetchQuery(pricesQueryOptions(`${params.entity}/${params.project}`));
+      void queryClient.prefetchQuery(providersQueryOptions(`${params.entity}/${params.project}`));
+    }
     void queryClient.prefetchQuery(apiKeysQueryOptions());
     const user = await queryClient.ensureQueryData(whoamiQueryOptions());
     if (user.is_admin) void queryClient.prefetchQuery(usersQueryOptions());

@@ -4,6 +4,7 @@
  * Shows the tree's light copy at once while the full call (with payloads) loads.
  */
 import { useQuery } from '@tanstack/react-query';
+import { Link } from 'react-router-dom';
 import { ChatView } from '../../components/chat/ChatView.js';
 import { extractChat } from '../../components/chat/chatModel.js';
 import { JsonViewer } from '../../components/json/JsonViewer.js';
@@ -16,6 +17,7 @@ import { formatCost, formatDateTime, formatDuration, formatInteger } from '../..
 import { callCost, callLatencyMs, callName, callStatus, callTokens, type Call } from '../calls/callFields.js';
 import { callQueryOptions } from '../calls/callQueries.js';
 import { FeedbackSection } from '../feedback/FeedbackSection.js';
+import { isLlmCall } from '../playground/promptModel.js';
 import { ReactionBar } from '../feedback/ReactionBar.js';
 import { UsageTable } from './UsageTable.js';
 
@@ -66,6 +68,11 @@ export function CallDetail({ projectId, light }: { projectId: string; light: Cal
           <dd className="mono">{call.id}</dd>
         </dl>
         {full !== null && <ReactionBar projectId={projectId} callId={call.id} />}
+        {full && isLlmCall(full.inputs) && (
+          <Link className="button small" to={`/${projectId}/playground?call=${encodeURIComponent(full.id)}`}>
+            Open in playground
+          </Link>
+        )}
       </header>
       {error && <ErrorState error={error} onRetry={() => void refetch()} compact />}
       {call.exception && (

@@ -1,0 +1,172 @@
+/**
+ * The durable job runner: background work (evaluate_model, calls/score, monitors) taken from
+ * the jobs table (store/JobsStore.ts), at most `concurrency` at a time per server process.
+ *
+ * - Durable: a job is a row before the request that made it is answered. Its owner renews a
+ *   heartbeat; when a process dies (restart, crash, kill -9) its jobs' heartbeats go stale and
+ *   the next claim — by this process after a restart, or by a sibling worker — resumes them.
+ *   After `maxAttempts` interrupted runs a job is failed with that reason: never lost silently.
+ *   Handlers are written to resume: they skip work already stored.
+ * - Cancellable: cancelling flags the row; the heartbeat sees the flag and aborts the handler's
+ *   signal (upstream model requests included), and the job ends `cancelled`.
+ * - Progress: handlers report rows done of total, stored on the row for the dashboard.
+ * - A graceful stop aborts running handlers without finishing their rows, so they are resumed
+ *   by the next start instead of being marked failed.
+ */
+import { randomUUID } from 'node:crypto';
+import { nowMicros } from '../core/datetime.js';
+import { uuidv7 } from '../core/ids.js';
+import type { Logger } from '../logger.js';
+import type { JobRecord } from '../store/JobsStore.js';
+import type { Store } from '../store/Store.js';
+
+export interface JobContext {
+  /** Aborted when the job is cancelled or the server stops. */
+  signal: AbortSignal;
+  /** Records progress (done of total). */
+  progress(done: number, total: number | null): Promise<void>;
+}
+
+/** Runs one job; its answer is stored as the job's result. Throwing fails the job with the message. */
+export type JobHandler = (job: JobRecord, ctx: JobContext) => Promise<unknown>;
+
+export interface JobRunnerOptions {
+  store: Store;
+  log: Logger;
+  handlers: Record<string, JobHandler>;
+  concurrency: number;
+  /** A heartbeat older than this means the owner is gone. */
+  staleMs: number;
+  maxAttempts?: number;
+  /** How often idle runners look for work another process queued. */
+  pollMs?: number;
+}
+
+const CANCELLED = 'cancelled';
+const STOPPING = 'stopping';
+
+export class JobRunner {
+  readonly owner = `${process.pid}-${randomUUID()}`;
+  readonly #options: Required<JobRunnerOptions>;
+  readonly #running = new Map<string, { controller: AbortController; done: Promise<void> }>();
+  #timer: NodeJS.Timeout | null = null;
+  #stopped = true;
+  #ticking = false;
+
+  constructor(options: JobRunnerOptions) {
+    this.#options = { maxAttempts: 3, pollMs: Math.min(1000, options.staleMs), ...options };
+  }
+
+  start(): void {
+    if (!this.#stopped) return;
+    this.#stopped = false;
+    this.#timer = setInterval(() => this.kick(), this.#options.pollMs);
+    this.#timer.unref();
+    this.kick();
+  }
+
+  /** Queues a job and starts it when a slot is free; answers its id. */
+  async enqueue(job: {
+    projectId: string;
+    kind: string;
+    payload: Record<string, unknown>;
+    createdBy: string;
+    id?: string;
+  }): Promise<string> {
+    if (!this.#options.handlers[job.kind]) throw new Error(`No handler for job kind ${job.kind}`);
+    const id = job.id ?? uuidv7();
+    await this.#options.store.jobs.enqueue({ ...job, id, createdAt: nowMicros() });
+    this.kick();
+    return id;
+  }
+
+  /** Looks for claimable jobs now. */
+  kick(): void {
+    if (this.#stopped || this.#ticking) return;
+    this.#ticking = true;
+    void this.#fill()
+      .catch((err) => this.#options.log.error('job runner: claiming failed', err))
+      .finally(() => {
+        this.#ticking = false;
+      });
+  }
+
+  /** Stops claiming; running handlers are aborted and left for the next start to resume. */
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    if (this.#timer) clearInterval(this.#timer);
+    for (const { controller } of this.#running.values()) controller.abort(STOPPING);
+    await Promise.allSettled([...this.#running.values()].map((r) => r.done));
+  }
+
+  async #fill(): Promise<void> {
+    while (!this.#stopped && this.#running.size < this.#options.concurrency) {
+      const now = nowMicros();
+      const job = await this.#options.store.jobs.claimNext({
+        owner: this.owner,
+        now,
+        staleBefore: now - this.#options.staleMs * 1000,
+        maxAttempts: this.#options.maxAttempts,
+      });
+      if (!job) return;
+      const controller = new AbortController();
+      const done = this.#run(job, controller).finally(() => {
+        this.#running.delete(job.id);
+        this.kick();
+      });
+      this.#running.set(job.id, { controller, done });
+    }
+  }
+
+  async #run(job: JobRecord, controller: AbortController): Promise<void> {
+    const { store, log } = this.#options;
+    const beat = setInterval(
+      () => {
+        store.jobs.heartbeat({ id: job.id, owner: this.owner, now: nowMicros() }).then(
+          ({ cancelRequested, owned }) => {
+            if (cancelRequested) controller.abort(CANCELLED);
+            else if (!owned) controller.abort(STOPPING);
+          },
+          (err) => log.warn(`job runner: heartbeat of job ${job.id} failed: ${String(err)}`),
+        );
+      },
+      Math.max(50, Math.floor(this.#options.staleMs / 4)),
+    );
+    beat.unref();
+    const handler = this.#options.handlers[job.kind];
+    try {
+      if (job.cancelRequested) controller.abort(CANCELLED);
+      if (!handler) throw new Error(`This server cannot run jobs of kind ${job.kind}`);
+      const result = await handler(job, {
+        signal: controller.signal,
+        progress: (done, total) => store.jobs.setProgress({ id: job.id, owner: this.owner, done, total }),
+      });
+      if (controller.signal.reason === STOPPING) return;
+      const cancelled = controller.signal.reason === CANCELLED;
+      await store.jobs.finish({
+        id: job.id,
+        owner: this.owner,
+        status: cancelled ? 'cancelled' : 'succeeded',
+        error: cancelled ? 'Cancelled' : null,
+        result: result ?? null,
+        now: nowMicros(),
+      });
+    } catch (err) {
+      if (controller.signal.reason === STOPPING) return;
+      const cancelled = controller.signal.reason === CANCELLED;
+      if (!cancelled) log.warn(`job ${job.id} (${job.kind}) failed: ${String(err)}`);
+      await store.jobs
+        .finish({
+          id: job.id,
+          owner: this.owner,
+          status: cancelled ? 'cancelled' : 'failed',
+          error: cancelled ? 'Cancelled' : (err as Error).message || String(err),
+          result: null,
+          now: nowMicros(),
+        })
+        .catch((e) => log.error(`job runner: could not record the failure of job ${job.id}`, e));
+    } finally {
+      clearInterval(beat);
+    }
+  }
+}

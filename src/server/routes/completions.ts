@@ -1,0 +1,19 @@
+/** Completions and images through the configured model providers (`/completions/*`, `/image/create`). */
+import { createCompletion, streamCompletion } from '../domain/completions.js';
+import { createImage } from '../domain/imageCreate.js';
+import { defineRoutes } from '../http/defineRoutes.js';
+
+export const completionRoutes = defineRoutes({
+  completionsCreate: {
+    handler: (req, { store, inference, user }) => createCompletion({ store, registry: inference.registry, userId: user.username }, req),
+  },
+
+  completionsCreateStream: {
+    handler: (req, { store, inference, user, request }) =>
+      streamCompletion({ store, registry: inference.registry, userId: user.username }, req, request.signal),
+  },
+
+  imageCreate: {
+    handler: (req, { store, inference, user }) => createImage({ store, registry: inference.registry, userId: user.username }, req),
+  },
+});

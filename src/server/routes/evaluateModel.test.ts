@@ -1,0 +1,168 @@
+/**
+ * /evaluations/evaluate_model, /evaluations/status and /calls/score over real HTTP: the jobs
+ * run against the OpenAI stand-in and write the call tree and feedback the SDKs would.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeOpenAi, type FakeOpenAi } from '../testing/fakeOpenAi.js';
+import { LLM_ROWS, publishLlmEvaluation } from '../testing/llmFixture.js';
+import { collect, projectNames, sendAsAlice } from '../testing/serverSuite.js';
+import { startTestServer, type TestServer } from '../testing/testServer.js';
+
+let fake: FakeOpenAi;
+let t: TestServer;
+beforeAll(async () => {
+  fake = await startFakeOpenAi();
+  t = await startTestServer({ env: { OPENAI_BASE_URL: fake.baseUrl, WEFT_JOB_STALE_MS: '2000' } });
+});
+afterAll(async () => {
+  await t.close();
+  await fake.close();
+});
+const project = projectNames('alice-co/evalmodel');
+const send = (path: string, json: unknown) => sendAsAlice(t)(path, { json });
+
+async function waitFor<T>(probe: () => Promise<T>, done: (v: T) => boolean): Promise<T> {
+  for (let i = 0; i < 200; i++) {
+    const v = await probe();
+    if (done(v)) return v;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error('condition not reached');
+}
+
+describe('POST /evaluations/evaluate_model', () => {
+  it('runs the evaluation as a job writing the SDK call tree, reported by /evaluations/status', async () => {
+    const p = project();
+    const f = await publishLlmEvaluation(t.alice.client, p, { model: 'gpt-4o-mini' });
+    const res = await send('/evaluations/evaluate_model', { project_id: p, evaluation_ref: f.evaluationRef, model_ref: f.modelRef });
+    expect(res.status).toBe(200);
+    const callId = res.body.call_id as string;
+    const status = await waitFor(
+      async () => (await send('/evaluations/status', { project_id: p, call_id: callId })).body.status,
+      (s) => s.code === 'complete' || s.code === 'failed',
+    );
+    expect(status.code).toBe('complete');
+    // Judge answers {"score": words mod 6, ...}: the summary has the mean score.
+    expect(status.output.helpfulness.score.mean).toEqual(expect.any(Number));
+
+    const calls = await collect(t.alice.client.callsStreamQuery({ project_id: p, filter: { trace_ids: [callId] } }));
+    const ops = (name: string) => calls.filter((c) => c.op_name.includes(`/op/${name}:`) || c.op_name === name);
+    expect(ops('Evaluation.evaluate').map((c) => c.id)).toEqual([callId]);
+    expect(ops('Evaluation.predict_and_score')).toHaveLength(LLM_ROWS.length);
+    expect(ops('LLMStructuredCompletionModel.predict')).toHaveLength(LLM_ROWS.length * 2);
+    expect(ops('LLMAsAJudgeScorer.score')).toHaveLength(LLM_ROWS.length);
+    expect(ops('weave.completions_create')).toHaveLength(LLM_ROWS.length * 2);
+    expect(ops('Evaluation.summarize')).toHaveLength(1);
+    const row = ops('Evaluation.predict_and_score')[0]!;
+    expect(row.output).toMatchObject({
+      output: expect.stringMatching(/^Echo: Answer: /),
+      scores: { helpfulness: { score: expect.any(Number) } },
+    });
+    expect((calls.find((c) => c.id === callId)!.summary as any).usage['gpt-4o-mini'].prompt_tokens).toBeGreaterThan(0);
+
+    // The evaluation pages read it as a run.
+    const runs = await collect(t.alice.client.evaluationRunList({ entity: 'alice-co', project: p.split('/')[1]! }));
+    expect(runs.map((r) => r.evaluation_run_id)).toContain(callId);
+    const jobs = (await sendAsAlice(t)(`/weft/jobs?project_id=${encodeURIComponent(p)}`)).body.jobs;
+    expect(jobs[0]).toMatchObject({ kind: 'evaluate_model', status: 'succeeded', progress_done: 3, progress_total: 3 });
+  });
+
+  it('answers 400 when no provider serves the model', async () => {
+    const p = project();
+    const bare = await startTestServer();
+    try {
+      const g = await publishLlmEvaluation(bare.alice.client, p, { model: 'gpt-4o' });
+      const res = await sendAsAlice(bare)('/evaluations/evaluate_model', {
+        json: { project_id: p, evaluation_ref: g.evaluationRef, model_ref: g.modelRef },
+      });
+      expect(res.status).toBe(400);
+      expect(res.body.reason).toMatch(/No model provider is configured/);
+    } finally {
+      await bare.close();
+    }
+  });
+
+  it('fails the evaluation with the provider error when every prediction fails', async () => {
+    const p = project();
+    const f = await publishLlmEvaluation(t.alice.client, p, { model: 'fail-500', judgeModel: 'gpt-4o' });
+    const res = await send('/evaluations/evaluate_model', { project_id: p, evaluation_ref: f.evaluationRef, model_ref: f.modelRef });
+    const status = await waitFor(
+      async () => (await send('/evaluations/status', { project_id: p, call_id: res.body.call_id })).body.status,
+      (s) => s.code !== 'running' && s.code !== 'not_found',
+    );
+    expect(status.code).toBe('failed');
+    expect(status.error).toMatch(/HTTP 500/);
+  });
+});
+
+describe('POST /evaluations/rescore', () => {
+  it("scores a finished run's predictions again as a new run linked to its source", async () => {
+    const p = project();
+    const f = await publishLlmEvaluation(t.alice.client, p, { model: 'gpt-4o-mini' });
+    const first = (await send('/evaluations/evaluate_model', { project_id: p, evaluation_ref: f.evaluationRef, model_ref: f.modelRef }))
+      .body.call_id;
+    await waitFor(
+      async () => (await send('/evaluations/status', { project_id: p, call_id: first })).body.status.code,
+      (c) => c === 'complete',
+    );
+    const predictsBefore = (await collect(t.alice.client.callsStreamQuery({ project_id: p }))).filter((c) =>
+      c.op_name.includes('/op/LLMStructuredCompletionModel.predict:'),
+    ).length;
+    const res = await send('/evaluations/rescore', { project_id: p, source_evaluation_run_id: first, scorer_refs: [f.judgeRef] });
+    expect(res.status).toBe(200);
+    expect(res.body.evaluation_run_id).toBe(res.body.call_id);
+    const status = await waitFor(
+      async () => (await send('/evaluations/status', { project_id: p, call_id: res.body.call_id })).body.status,
+      (s) => s.code === 'complete' || s.code === 'failed',
+    );
+    expect(status.code).toBe('complete');
+    expect(status.output.helpfulness.score.mean).toEqual(expect.any(Number));
+    const run = await t.alice.client.evaluationRunRead({
+      entity: 'alice-co',
+      project: p.split('/')[1]!,
+      evaluation_run_id: res.body.call_id,
+    });
+    expect(run).toMatchObject({ source_evaluation_run_id: first, evaluation: f.evaluationRef, model: f.modelRef, status: 'completed' });
+    // Only the judges' models ran again: 3 judge predictions, no new model predictions of the rows.
+    const predictsAfter = (await collect(t.alice.client.callsStreamQuery({ project_id: p }))).filter((c) =>
+      c.op_name.includes('/op/LLMStructuredCompletionModel.predict:'),
+    ).length;
+    expect(predictsAfter - predictsBefore).toBe(3);
+    expect(
+      (await send('/evaluations/rescore', { project_id: p, source_evaluation_run_id: 'nope', scorer_refs: [f.judgeRef] })).status,
+    ).toBe(404);
+  });
+});
+
+describe('POST /calls/score', () => {
+  it('scores calls with an LLM judge and stores runnable feedback on each', async () => {
+    const p = project();
+    const f = await publishLlmEvaluation(t.alice.client, p, { model: 'gpt-4o-mini' });
+    const done = await send('/completions/create', {
+      project_id: p,
+      inputs: { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'q' }] },
+    });
+    const target = done.body.weave_call_id as string;
+    const res = await send('/calls/score', { project_id: p, call_ids: [target], scorer_refs: [f.judgeRef] });
+    expect(res).toEqual({ status: 200, body: {} });
+    const feedback = await waitFor(
+      async () =>
+        (
+          await t.alice.client.feedbackQuery({
+            project_id: p,
+            query: { $expr: { $eq: [{ $getField: 'feedback_type' }, { $literal: 'wandb.runnable.helpfulness' }] } },
+          })
+        ).result,
+      (rows) => rows.length > 0,
+    );
+    expect(feedback[0]).toMatchObject({
+      weave_ref: `weave:///${p}/call/${target}`,
+      runnable_ref: f.judgeRef,
+      payload: { output: { score: expect.any(Number) } },
+    });
+    const scoreCallId = (feedback[0]!.call_ref as string).split('/').pop()!;
+    const { call } = await t.alice.client.callRead({ project_id: p, id: scoreCallId });
+    expect(call!.op_name).toContain('/op/LLMAsAJudgeScorer.score:');
+    expect(call!.inputs.output).toMatchObject({ choices: expect.any(Array) });
+  });
+});

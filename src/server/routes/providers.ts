@@ -1,0 +1,98 @@
+/** Weft's model-provider, model-list and background-job endpoints (`/weft/providers`, `/weft/models`, `/weft/jobs`). */
+import type { JobRead } from '../../contract/providers.js';
+import { formatMicros, formatMicrosOrNull, nowMicros } from '../core/datetime.js';
+import { createProvider, deleteProvider, instanceProviderRead, testProvider, toProviderRead, updateProvider } from '../domain/providers.js';
+import { defineRoutes } from '../http/defineRoutes.js';
+import { NotFoundError } from '../errors.js';
+import { NO_PROVIDER_HELP } from '../providers/providerRegistry.js';
+import type { JobRecord } from '../store/JobsStore.js';
+
+export const toJobRead = (j: JobRecord): JobRead => ({
+  id: j.id,
+  project_id: j.projectId,
+  kind: j.kind,
+  status: j.status,
+  progress_done: j.progressDone,
+  progress_total: j.progressTotal,
+  error: j.error,
+  result: j.result,
+  attempts: j.attempts,
+  cancel_requested: j.cancelRequested,
+  payload: j.payload,
+  created_by: j.createdBy,
+  created_at: formatMicros(j.createdAt),
+  started_at: formatMicrosOrNull(j.startedAt),
+  finished_at: formatMicrosOrNull(j.finishedAt),
+});
+
+export const providerRoutes = defineRoutes({
+  providersList: {
+    handler: async (req, { store, inference }) => {
+      const own = (await store.providers.listProviders(req.project_id)).map(toProviderRead);
+      const instance = inference.registry.instanceProviders.filter((p) => !own.some((o) => o.name === p.name)).map(instanceProviderRead);
+      return { providers: [...own, ...instance] };
+    },
+  },
+
+  providerCreate: {
+    handler: async (req, { store, inference, user }) => ({
+      provider: await createProvider({ store, registry: inference.registry, userId: user.username }, req),
+    }),
+  },
+
+  providerUpdate: {
+    handler: async (req, { store, inference }) => ({ provider: await updateProvider({ store, registry: inference.registry }, req) }),
+  },
+
+  providerDelete: {
+    handler: async (req, { store }) => ({ deleted: await deleteProvider(store, req) }),
+  },
+
+  providerTest: {
+    handler: (req, { store, inference }) => testProvider({ store, registry: inference.registry }, req),
+  },
+
+  modelsList: {
+    handler: async (req, { store, inference }) => {
+      const { models, errors } = await inference.registry.listModels(req.project_id);
+      const configured = inference.registry.hasInstanceProvider() || (await store.providers.listProviders(req.project_id)).length > 0;
+      return {
+        models: models.map((m) => ({
+          id: m.id,
+          provider: m.provider,
+          model: m.model,
+          source: m.source,
+          prompt_token_cost: m.promptTokenCost,
+          completion_token_cost: m.completionTokenCost,
+          context_length: m.contextLength,
+          max_output_tokens: m.maxOutputTokens,
+        })),
+        configured,
+        help: configured ? null : NO_PROVIDER_HELP,
+        errors,
+      };
+    },
+  },
+
+  jobsList: {
+    handler: async (req, { store }) => ({
+      jobs: (await store.jobs.listJobs({ projectId: req.project_id, kind: req.kind, limit: req.limit })).map(toJobRead),
+    }),
+  },
+
+  jobRead: {
+    handler: async (req, { store }) => {
+      const job = await store.jobs.getJob({ projectId: req.project_id, id: req.job_id });
+      if (!job) throw new NotFoundError(`Job ${req.job_id} not found`);
+      return { job: toJobRead(job) };
+    },
+  },
+
+  jobCancel: {
+    handler: async (req, { store }) => {
+      const job = await store.jobs.requestCancel({ projectId: req.project_id, id: req.job_id, now: nowMicros() });
+      if (!job) throw new NotFoundError(`Job ${req.job_id} not found`);
+      return { job: toJobRead(job) };
+    },
+  },
+});

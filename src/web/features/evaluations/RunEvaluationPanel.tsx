@@ -1,0 +1,128 @@
+/**
+ * "Run evaluation": pick an Evaluation (its scorers LLM judges) and an LLMStructuredCompletionModel
+ * of the project, start `/evaluations/evaluate_model`, follow `/evaluations/status` (rows done of
+ * total) live, and open the run page when it ends. With no model provider it says what to set up.
+ */
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link } from 'react-router-dom';
+import { describeError } from '../../components/ui/ErrorState.js';
+import { api } from '../../lib/api.js';
+import { modelsQueryOptions } from '../playground/playgroundQueries.js';
+import { evaluationKeys } from './evaluationQueries.js';
+
+const objectRefsOptions = (projectId: string, leafClass: string) =>
+  queryOptions({
+    queryKey: ['evaluation-launch', 'objects', projectId, leafClass],
+    queryFn: async ({ signal }) =>
+      (
+        await api.objsQuery(
+          { project_id: projectId, filter: { latest_only: true, leaf_object_classes: [leafClass] }, metadata_only: true },
+          { signal },
+        )
+      ).objs.map((o) => ({ ref: `weave:///${projectId}/object/${o.object_id}:${o.digest}`, name: o.object_id })),
+  });
+
+/** The launch card with live progress. */
+export function RunEvaluationPanel({ projectId, onClose }: { projectId: string; onClose: () => void }) {
+  const queryClient = useQueryClient();
+  const models = useQuery(modelsQueryOptions(projectId));
+  const evaluations = useQuery(objectRefsOptions(projectId, 'Evaluation'));
+  const llmModels = useQuery(objectRefsOptions(projectId, 'LLMStructuredCompletionModel'));
+  const [evaluation, setEvaluation] = useState('');
+  const [model, setModel] = useState('');
+  const start = useMutation({
+    mutationFn: () =>
+      api.evaluateModel({
+        project_id: projectId,
+        evaluation_ref: evaluation || evaluations.data![0]!.ref,
+        model_ref: model || llmModels.data![0]!.ref,
+      }),
+  });
+  const callId = start.data?.call_id ?? null;
+  const status = useQuery({
+    queryKey: ['evaluation-launch', 'status', projectId, callId],
+    enabled: callId !== null,
+    queryFn: async ({ signal }) => (await api.evaluationStatus({ project_id: projectId, call_id: callId! }, { signal })).status,
+    refetchInterval: (q) => {
+      const code = q.state.data?.code;
+      if (code === 'complete' || code === 'failed') {
+        void queryClient.invalidateQueries({ queryKey: evaluationKeys.all });
+        return false;
+      }
+      return 500;
+    },
+  });
+  const s = status.data;
+
+  return (
+    <section className="card run-evaluation" aria-label="Run evaluation">
+      <h2>Run an evaluation</h2>
+      {models.data && !models.data.configured ? (
+        <p role="status">
+          {models.data.help} <Link to={`/${projectId}/settings#providers`}>Add a model provider</Link>
+        </p>
+      ) : (
+        <>
+          <div className="row">
+            <label className="field">
+              <span>Evaluation</span>
+              <select className="input" aria-label="Evaluation" value={evaluation} onChange={(e) => setEvaluation(e.target.value)}>
+                {(evaluations.data ?? []).map((o) => (
+                  <option key={o.ref} value={o.ref}>
+                    {o.name}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <label className="field">
+              <span>Model</span>
+              <select className="input" aria-label="Model to evaluate" value={model} onChange={(e) => setModel(e.target.value)}>
+                {(llmModels.data ?? []).map((o) => (
+                  <option key={o.ref} value={o.ref}>
+                    {o.name}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <button
+              type="button"
+              className="button primary"
+              disabled={
+                start.isPending || !evaluations.data?.length || !llmModels.data?.length || (callId !== null && s?.code === 'running')
+              }
+              onClick={() => start.mutate()}
+            >
+              Start
+            </button>
+            <button type="button" className="button" onClick={onClose}>
+              Close
+            </button>
+          </div>
+          {(evaluations.data?.length === 0 || llmModels.data?.length === 0) && (
+            <p className="muted">
+              This needs an Evaluation whose scorers are LLM judges and an LLMStructuredCompletionModel in the project.
+            </p>
+          )}
+        </>
+      )}
+      {start.error && (
+        <p className="form-error" role="alert">
+          {describeError(start.error).detail}
+        </p>
+      )}
+      {callId && (
+        <div role="status" aria-label="Evaluation progress">
+          {(!s || s.code === 'not_found') && <p>Starting…</p>}
+          {s?.code === 'running' && (
+            <p>
+              <progress max={s.total_rows || 1} value={s.completed_rows} /> {s.completed_rows} of {s.total_rows} rows
+            </p>
+          )}
+          {s?.code === 'failed' && <p className="form-error">Failed: {s.error}</p>}
+          {(s?.code === 'complete' || s?.code === 'failed') && <Link to={`/${projectId}/evaluations/runs/${callId}`}>Open the run</Link>}
+        </div>
+      )}
+    </section>
+  );
+}

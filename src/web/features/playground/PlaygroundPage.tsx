@@ -1,0 +1,141 @@
+/**
+ * The playground (`/:entity/:project/playground`): edit messages and parameters, pick one or
+ * more models, run them side by side on the same prompt through `/completions/create`; every
+ * run is a tracked call linked from its answer. `?call=<id>` opens a logged LLM call with its
+ * messages, parameters and model prefilled ("Open in playground" in the trace view). With no
+ * provider configured the page says what to configure.
+ */
+import { useSuspenseQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link, useParams, useSearchParams } from 'react-router-dom';
+import { ModelColumn } from './ModelColumn.js';
+import { MessagesEditor } from './MessagesEditor.js';
+import { modelsQueryOptions, prefillCallQueryOptions, useRunCompletion } from './playgroundQueries.js';
+import { completionInputs, DEFAULT_MESSAGES, DEFAULT_PARAMS, promptFromInputs, type PromptParams } from './promptModel.js';
+import './playground.css';
+
+const MAX_MODELS = 4;
+
+/** The playground page. */
+export function PlaygroundPage() {
+  const { entity, project } = useParams() as { entity: string; project: string };
+  const projectId = `${entity}/${project}`;
+  const [search] = useSearchParams();
+  const { data: offered } = useSuspenseQuery(modelsQueryOptions(projectId));
+  const { data: call } = useSuspenseQuery(prefillCallQueryOptions(projectId, search.get('call')));
+  const prefill = promptFromInputs(call?.inputs);
+  const models = offered.models;
+  const prefilledModel = prefill?.model ? (models.find((m) => m.id === prefill.model || m.model === prefill.model)?.id ?? null) : null;
+
+  const [messages, setMessages] = useState(prefill?.messages ?? DEFAULT_MESSAGES);
+  const [params, setParams] = useState<PromptParams>(prefill?.params ?? DEFAULT_PARAMS);
+  const [chosen, setChosen] = useState<string[]>([prefilledModel ?? models[0]?.id ?? '']);
+  const runs = [useRunCompletion(projectId), useRunCompletion(projectId), useRunCompletion(projectId), useRunCompletion(projectId)];
+  const projectPath = `/${entity}/${project}`;
+
+  if (!offered.configured || models.length === 0) {
+    return (
+      <div className="page playground-page">
+        <header className="page-header">
+          <h1>Playground</h1>
+        </header>
+        <section className="card" role="status" aria-label="No model provider">
+          <h2>No model to run yet</h2>
+          <p>{offered.help ?? 'The configured providers offer no models.'}</p>
+          {offered.errors.map((e) => (
+            <p key={e.provider} className="form-error">
+              {e.provider}: {e.message}
+            </p>
+          ))}
+          <p>
+            <Link to={`${projectPath}/settings#providers`}>Add a model provider in Settings</Link> — for example a local Ollama at{' '}
+            <code>http://localhost:11434/v1</code>.
+          </p>
+        </section>
+      </div>
+    );
+  }
+
+  const runAll = () => chosen.forEach((model, i) => runs[i]!.mutate(completionInputs(model, messages, params)));
+  const setParam = (key: 'temperature' | 'max_tokens' | 'top_p', value: string) =>
+    setParams((p) => ({ ...p, [key]: value === '' ? null : Number(value) }));
+
+  return (
+    <div className="page playground-page">
+      <header className="page-header">
+        <h1>Playground</h1>
+        {call && <p className="muted">Opened from call {call.id.slice(-8)}</p>}
+      </header>
+      <div className="playground-layout">
+        <section className="card playground-prompt" aria-label="Prompt">
+          <MessagesEditor messages={messages} onChange={setMessages} />
+          <fieldset className="playground-params">
+            <legend>Parameters</legend>
+            <label className="field">
+              <span>Temperature</span>
+              <input
+                className="input"
+                type="number"
+                step="0.1"
+                min="0"
+                max="2"
+                value={params.temperature ?? ''}
+                onChange={(e) => setParam('temperature', e.target.value)}
+              />
+            </label>
+            <label className="field">
+              <span>Max tokens</span>
+              <input
+                className="input"
+                type="number"
+                min="1"
+                value={params.max_tokens ?? ''}
+                onChange={(e) => setParam('max_tokens', e.target.value)}
+              />
+            </label>
+            <label className="field">
+              <span>Top p</span>
+              <input
+                className="input"
+                type="number"
+                step="0.05"
+                min="0"
+                max="1"
+                value={params.top_p ?? ''}
+                onChange={(e) => setParam('top_p', e.target.value)}
+              />
+            </label>
+            <label className="checkbox">
+              <input type="checkbox" checked={params.json} onChange={(e) => setParams((p) => ({ ...p, json: e.target.checked }))} /> JSON
+              output
+            </label>
+          </fieldset>
+          <div className="row">
+            <button type="button" className="button primary" onClick={runAll} disabled={runs.some((r) => r.isPending)}>
+              Run
+            </button>
+            {chosen.length < MAX_MODELS && (
+              <button type="button" className="button" onClick={() => setChosen((c) => [...c, models[c.length % models.length]!.id])}>
+                Add model to compare
+              </button>
+            )}
+          </div>
+        </section>
+        <div className="playground-columns">
+          {chosen.map((model, i) => (
+            <ModelColumn
+              key={i}
+              index={i}
+              models={models}
+              model={model}
+              onModel={(m) => setChosen((c) => c.map((x, j) => (j === i ? m : x)))}
+              onRemove={chosen.length > 1 ? () => setChosen((c) => c.filter((_, j) => j !== i)) : null}
+              run={runs[i]!}
+              projectPath={projectPath}
+            />
+          ))}
+        </div>
+      </div>
+    </div>
+  );
+}
