@@ -1,6 +1,9 @@
 /** Settings, from the environment and `weft serve --flags` (flags win). */
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
+import { DEFAULT_HASH_LIMITS, type HashLimits } from './auth/hashLimiter.js';
+import { DEFAULT_THROTTLE_LIMITS, type ThrottleLimits } from './auth/loginThrottle.js';
+import { DEFAULT_SESSION_LIMITS, type SessionLimits } from './auth/sessions.js';
 import { parseLogLevel, type LogLevel } from './http/logger.js';
 
 export interface ServerConfig {
@@ -18,6 +21,12 @@ export interface ServerConfig {
   serveDashboard: boolean;
   /** Server processes sharing the port (see cluster.ts); 1 runs in this process. */
   workers: number;
+  /** Failed sign-ins allowed per username / per client address in the window (auth/loginThrottle.ts). */
+  loginThrottle: ThrottleLimits;
+  /** Password hashes computed at once, and allowed to wait (auth/hashLimiter.ts). */
+  hashLimits: HashLimits;
+  /** Dashboard session lifetimes and cookie security (auth/sessions.ts). */
+  sessions: SessionLimits;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Record<string, string> = {}): ServerConfig {
@@ -39,7 +48,36 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Record<s
     validateResponses: env.WEFT_VALIDATE_RESPONSES === '1',
     serveDashboard: env.WEFT_NO_DASHBOARD !== '1',
     workers: parseWorkers(get('workers', 'WEFT_WORKERS')),
+    loginThrottle: {
+      perUser: positiveInt(env, 'WEFT_LOGIN_MAX_FAILURES_PER_USER', DEFAULT_THROTTLE_LIMITS.perUser),
+      perAddress: positiveInt(env, 'WEFT_LOGIN_MAX_FAILURES_PER_ADDRESS', DEFAULT_THROTTLE_LIMITS.perAddress),
+      windowSeconds: positiveInt(env, 'WEFT_LOGIN_WINDOW_SECONDS', DEFAULT_THROTTLE_LIMITS.windowSeconds),
+    },
+    hashLimits: {
+      concurrency: positiveInt(env, 'WEFT_MAX_CONCURRENT_HASHES', DEFAULT_HASH_LIMITS.concurrency),
+      queue: positiveInt(env, 'WEFT_HASH_QUEUE', DEFAULT_HASH_LIMITS.queue, 0),
+    },
+    sessions: {
+      idleSeconds: positiveInt(env, 'WEFT_SESSION_IDLE_SECONDS', DEFAULT_SESSION_LIMITS.idleSeconds),
+      maxAgeSeconds: positiveInt(env, 'WEFT_SESSION_MAX_AGE_SECONDS', DEFAULT_SESSION_LIMITS.maxAgeSeconds),
+      secureCookies: parseSecureCookies(env.WEFT_SECURE_COOKIES),
+    },
   };
+}
+
+/** A whole number ≥ `min` from the environment, or the default when unset. */
+function positiveInt(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 1): number {
+  const value = env[name];
+  if (value === undefined || value === '') return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min) throw new Error(`${name} must be a whole number ≥ ${min}, not "${value}"`);
+  return n;
+}
+
+function parseSecureCookies(value: string | undefined): 'auto' | 'always' {
+  if (value === undefined || value === '' || value === 'auto') return 'auto';
+  if (value === 'always') return 'always';
+  throw new Error(`WEFT_SECURE_COOKIES must be "auto" (Secure over https) or "always", not "${value}"`);
 }
 
 /** `auto` means one process per CPU core (at most 8); a number is taken as is. */

@@ -32,7 +32,12 @@ export async function startServer(config: ServerConfig, options: { mountDashboar
     clickhouseUrl: config.clickhouseUrl,
   });
   const generatedAdminPassword = await ensureAdmin(store, config.adminPassword);
-  const authenticator = new Authenticator(store, isClusterWorker() ? { onForget: broadcastForget } : {});
+  const authenticator = new Authenticator(store, {
+    ...(isClusterWorker() ? { onForget: broadcastForget } : {}),
+    throttle: config.loginThrottle,
+    hashLimits: config.hashLimits,
+    sessions: config.sessions,
+  });
   if (isClusterWorker()) onForgetFromOthers(() => authenticator.forgetLocally());
   const app = createApp({
     store,

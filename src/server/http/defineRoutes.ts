@@ -9,8 +9,9 @@ import { promisify } from 'node:util';
 import { gunzip, inflate } from 'node:zlib';
 import type { z } from 'zod';
 import { endpoints, type EndpointDef, type EndpointName, type Endpoints, type ResOf } from '../../contract/endpoints.js';
-import { assertProjectAccess, type AuthUser, type Authenticator } from '../auth/authenticate.js';
+import { assertProjectAccess, type AuthUser, type Authenticator, type RequestCredentials } from '../auth/authenticate.js';
 import type { Store } from '../store/Store.js';
+import { assertJsonContentType } from './contentType.js';
 import { ApiError, BadRequestError, TooLargeError, ValidationError } from './errors.js';
 import { jsonLinesResponse } from './jsonLines.js';
 import { toErrorResponse } from './respond.js';
@@ -34,6 +35,8 @@ export interface RequestContext {
    */
   rawBody: string | null;
   log: Logger;
+  /** Headers to add to a JSON answer (a sign-in's `Set-Cookie`). */
+  responseHeaders: Headers;
 }
 
 type Input<K extends EndpointName> = z.output<Endpoints[K]['req']>;
@@ -82,11 +85,12 @@ export function mountRoutes(app: Hono, tables: RouteTable[], deps: MountDeps): v
 async function handle(c: Context, name: EndpointName, route: RouteDef<EndpointName>, deps: MountDeps): Promise<Response> {
   const endpoint: EndpointDef = endpoints[name];
   try {
-    const user = endpoint.public ? null : await deps.authenticator.authenticate(authorizationOf(c));
+    const user = endpoint.public ? null : await deps.authenticator.authenticateRequest(credentialsOf(c));
     const binary = endpoint.body === 'binary';
     const requestBody = binary ? await readBinaryBody(c, deps.maxBodyBytes) : null;
     const fieldsFrom =
       binary || endpoint.method === 'GET' || endpoint.method === 'DELETE' ? 'query' : endpoint.body === 'multipart' ? 'form' : 'json';
+    if (fieldsFrom === 'json') assertJsonContentType(c.req.header('content-type'));
     const { raw, sourceOf, text } = await readInput(c, fieldsFrom, deps.maxBodyBytes);
     coerceStrings(endpoint.req, raw, (k) => sourceOf(k) !== 'body');
     const input = validate(endpoint.req, raw, sourceOf) as Input<EndpointName>;
@@ -100,6 +104,7 @@ async function handle(c: Context, name: EndpointName, route: RouteDef<EndpointNa
       body: requestBody,
       rawBody: text,
       log: deps.log,
+      responseHeaders: new Headers(),
     };
     const result = route.handler(input, ctx);
     if (endpoint.stream) {
@@ -110,7 +115,9 @@ async function handle(c: Context, name: EndpointName, route: RouteDef<EndpointNa
     if (endpoint.raw) return await (result as unknown as Promise<Response>);
     const body = await (result as Promise<unknown>);
     if (deps.validateResponses) checkResponse(endpoint.res, body, name);
-    return c.json(body as object);
+    const res = c.json(body as object);
+    ctx.responseHeaders.forEach((value, key) => res.headers.append(key, value));
+    return res;
   } catch (err) {
     return toErrorResponse(err, deps.log, `${endpoint.method} ${endpoint.path}`);
   }
@@ -122,14 +129,17 @@ function defaultProjects(input: unknown): string[] {
 }
 
 /**
- * The credentials: the `Authorization` header, or else a `wandb-api-key` header (what OTel
- * exporters configured for Weave send), read as Basic `api:<key>`.
+ * The credentials a request offers: the `Authorization` header (Basic or Bearer), a
+ * `wandb-api-key` header (what OTel exporters configured for Weave send), or the dashboard's
+ * session cookie, and the client address for throttling.
  */
-function authorizationOf(c: Context): string | undefined {
-  const authorization = c.req.header('authorization');
-  const apiKey = c.req.header('wandb-api-key');
-  if (authorization || !apiKey) return authorization;
-  return `Basic ${Buffer.from(`api:${apiKey}`).toString('base64')}`;
+function credentialsOf(c: Context): RequestCredentials {
+  return {
+    authorization: c.req.header('authorization'),
+    apiKey: c.req.header('wandb-api-key'),
+    cookie: c.req.header('cookie'),
+    address: remoteIp(c),
+  };
 }
 
 const gunzipAsync = promisify(gunzip);
@@ -204,8 +214,9 @@ async function readFormFields(c: Context, maxBytes: number): Promise<Map<string,
 }
 
 /**
- * The body as UTF-8 text within the size limit, null when empty. It is read as JSON whatever
- * its Content-Type (the Python SDK sends none).
+ * The body as UTF-8 text within the size limit, null when empty. It is read as JSON with no
+ * Content-Type (the Python SDK sends none) or a JSON one; form types were refused before
+ * (http/contentType.ts).
  */
 async function readBodyText(c: Context, maxBytes: number): Promise<string | null> {
   const length = Number(c.req.header('content-length') ?? 0);
@@ -223,7 +234,8 @@ function parseJson(text: string): unknown {
   }
 }
 
-function remoteIp(c: Context): string {
+/** The client's address as the socket sees it (a reverse proxy's own, behind one). */
+export function remoteIp(c: Context): string {
   const incoming = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming;
   return incoming?.socket?.remoteAddress ?? '';
 }
