@@ -992,7 +992,7 @@ export const endpoints = {
     group: 'Weft',
     method: 'DELETE',
     path: '/weft/users/:username/sessions',
-    summary: "End every session of a user (admins only; API keys are not affected)",
+    summary: 'End every session of a user (admins only; API keys are not affected)',
     req: sessions.UserSessionsRevokeReq,
     res: sessions.UserSessionsRevokeRes,
   }),

@@ -57,7 +57,14 @@ const CACHE_MAX = 10_000;
  * A stored-hash look-alike for unknown usernames: verifying against it runs scrypt at today's
  * parameters (same time as a real user's) and never matches (the "hash" is random bytes).
  */
-const DUMMY_HASH = ['scrypt', SCRYPT_PARAMS.N, SCRYPT_PARAMS.r, SCRYPT_PARAMS.p, randomBytes(16).toString('base64url'), randomBytes(32).toString('base64url')].join('$');
+const DUMMY_HASH = [
+  'scrypt',
+  SCRYPT_PARAMS.N,
+  SCRYPT_PARAMS.r,
+  SCRYPT_PARAMS.p,
+  randomBytes(16).toString('base64url'),
+  randomBytes(32).toString('base64url'),
+].join('$');
 
 export class Authenticator {
   readonly #store: Store;
@@ -161,16 +168,19 @@ export class Authenticator {
   }
 
   async #verifyKey(key: string, address: string): Promise<AuthUser> {
-    // A 40-character random key cannot be guessed, but a client sending wrong keys at speed is
-    // still slowed by its address's failure count (no username: "api" is every SDK's name).
-    this.#throttle.check(null, address);
     const record = key.length === KEY_LENGTH ? await this.#store.accounts.getApiKey(key.slice(0, KEY_ID_LENGTH)) : null;
     const ok =
       record !== null &&
       record.revokedAt === null &&
-      (record.keyHash.startsWith('sha256$') ? verifySecret(key, record.keyHash) : this.#hashes.run(() => verifySecret(key, record.keyHash)));
+      (record.keyHash.startsWith('sha256$')
+        ? verifySecret(key, record.keyHash)
+        : this.#hashes.run(() => verifySecret(key, record.keyHash)));
     if (!record || !(await ok)) {
+      // A 40-character random key cannot be guessed, so a valid key always passes, even from an
+      // address that is blocked (an SDK behind the same NAT as an attacker keeps working). Wrong
+      // keys count against the address (no username: "api" is every SDK's) and get 429 once it is blocked.
       this.#throttle.recordFailure(null, address);
+      this.#throttle.check(null, address);
       throw new UnauthorizedError('Unknown or revoked API key; create one with `npx weft key create --user <name>`');
     }
     // Keys stored by older versions as scrypt hashes move to SHA-256 at their first use.

@@ -36,7 +36,11 @@ export async function signIn(
   req: { username: string; password: string; userAgent: string; address: string },
 ): Promise<{ token: string; user: AuthUser; session: Session }> {
   const user = await deps.authenticator.verifyLogin(req.username, req.password, req.address);
-  const { token, session } = await deps.authenticator.sessions.create({ username: user.username, userAgent: req.userAgent, address: req.address });
+  const { token, session } = await deps.authenticator.sessions.create({
+    username: user.username,
+    userAgent: req.userAgent,
+    address: req.address,
+  });
   return { token, user, session: toSession(session, session.sessionId, deps.authenticator.sessions.limits.idleSeconds) };
 }
 
@@ -51,7 +55,9 @@ export async function signOut(deps: Deps, cookieHeader: string | undefined): Pro
 export async function listSessions(deps: Deps, caller: AuthUser, username: string | null | undefined): Promise<Session[]> {
   const owner = username ?? caller.username;
   if (owner !== caller.username) requireAdmin(caller, "list other users' sessions");
-  return (await deps.store.accounts.listSessions(owner)).map((s) => toSession(s, caller.sessionId, deps.authenticator.sessions.limits.idleSeconds));
+  return (await deps.store.accounts.listSessions(owner)).map((s) =>
+    toSession(s, caller.sessionId, deps.authenticator.sessions.limits.idleSeconds),
+  );
 }
 
 /** Ends one of the caller's sessions (any session, for admins). */
@@ -82,7 +88,10 @@ export async function changeOwnPassword(
     if (err instanceof UnauthorizedError) throw new WrongPasswordError();
     throw err;
   }
-  await deps.store.accounts.upsertUser({ username: caller.username, passwordHash: await deps.authenticator.hashPassword(req.new_password) });
+  await deps.store.accounts.upsertUser({
+    username: caller.username,
+    passwordHash: await deps.authenticator.hashPassword(req.new_password),
+  });
   deps.authenticator.forget();
   return deps.store.accounts.deleteUserSessions(caller.username, caller.sessionId ?? null);
 }

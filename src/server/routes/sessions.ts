@@ -1,13 +1,5 @@
 /** Weft's session endpoints: sign in and out, list and end sessions, change and reset passwords. */
-import {
-  changeOwnPassword,
-  listSessions,
-  resetPassword,
-  revokeSession,
-  revokeUserSessions,
-  signIn,
-  signOut,
-} from '../domain/sessions.js';
+import { changeOwnPassword, listSessions, resetPassword, revokeSession, revokeUserSessions, signIn, signOut } from '../domain/sessions.js';
 import { defineRoutes } from '../http/defineRoutes.js';
 
 // None of these touch a project, so there is no project to check.
@@ -34,17 +26,23 @@ export const sessionRoutes = defineRoutes({
 
   sessionsList: {
     projects: noProjects,
-    handler: async (req, { store, authenticator, user }) => ({ sessions: await listSessions({ store, authenticator }, user, req.username) }),
+    handler: async (req, { store, authenticator, user }) => ({
+      sessions: await listSessions({ store, authenticator }, user, req.username),
+    }),
   },
 
   sessionRevoke: {
     projects: noProjects,
-    handler: async (req, { store, authenticator, user }) => ({ ended: await revokeSession({ store, authenticator }, user, req.session_id) }),
+    handler: async (req, { store, authenticator, user }) => ({
+      ended: await revokeSession({ store, authenticator }, user, req.session_id),
+    }),
   },
 
   userSessionsRevoke: {
     projects: noProjects,
-    handler: async (req, { store, authenticator, user }) => ({ num_ended: await revokeUserSessions({ store, authenticator }, user, req.username) }),
+    handler: async (req, { store, authenticator, user }) => ({
+      num_ended: await revokeUserSessions({ store, authenticator }, user, req.username),
+    }),
   },
 
   passwordChange: {
