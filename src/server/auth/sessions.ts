@@ -34,7 +34,7 @@ export interface SessionLimits {
 /** Defaults: a week idle, 30 days at most. */
 export const DEFAULT_SESSION_LIMITS: SessionLimits = { idleSeconds: 7 * 24 * 3600, maxAgeSeconds: 30 * 24 * 3600, secureCookies: 'auto' };
 
-/** `last_seen_at` is written at most this often per session (a busy tab must not write on every request). */
+/** `last_seen_at` is written at most this often per session (a busy tab must not write on every request), or a tenth of the idle limit when that is shorter. */
 const TOUCH_EVERY_MICROS = 60_000_000;
 const USER_AGENT_MAX = 512;
 
@@ -75,7 +75,7 @@ export class SessionManager {
       await this.#store.accounts.deleteSession(session.sessionId);
       return null;
     }
-    if (now - session.lastSeenAt >= TOUCH_EVERY_MICROS) {
+    if (now - session.lastSeenAt >= Math.min(TOUCH_EVERY_MICROS, (this.limits.idleSeconds * 1e6) / 10)) {
       await this.#store.accounts.touchSession(session.sessionId, now);
       session.lastSeenAt = now;
     }
