@@ -21,20 +21,19 @@ import { callRefLoader, objectLoader, objectShouldRevalidate, objectsLoader, tab
 import { threadLoader, threadShouldRevalidate } from './features/threads/threadLoader.js';
 import { threadsLoader } from './features/threads/threadsLoader.js';
 import { traceLoader } from './features/traces/traceLoader.js';
-import { clearCredentials, readCredentials } from './lib/session.js';
+import { loginUrl } from './lib/signOut.js';
 
 /** Sends signed-out visitors to /login, remembering where they wanted to go. */
 function requireSession(queryClient: QueryClient) {
   return async ({ request }: LoaderFunctionArgs) => {
     const url = new URL(request.url);
-    const next = `/login?next=${encodeURIComponent(url.pathname + url.search)}`;
-    if (!readCredentials()) throw redirect(next);
     try {
       return await queryClient.ensureQueryData(whoamiQueryOptions());
     } catch (error) {
+      // No session cookie, or its session ended: sign in, then come back to the page asked for.
       if (error instanceof HttpError && error.status === 401) {
-        clearCredentials();
-        throw redirect(next);
+        queryClient.removeQueries({ queryKey: whoamiQueryOptions().queryKey });
+        throw redirect(loginUrl(url.pathname + url.search + url.hash));
       }
       throw error;
     }

@@ -1,6 +1,6 @@
 /**
- * Settings: a project's model prices (under `/:entity/:project/settings`), your API keys, and
- * for admins the users. Who may do what: any member of a project may view and change its
+ * Settings: a project's model prices (under `/:entity/:project/settings`), your API keys, your
+ * signed-in sessions and password, and for admins the users. Who may do what: any member of a project may view and change its
  * prices (as `/cost/create` already allows them); everyone manages their own API keys; only
  * admins list and create users.
  */
@@ -8,7 +8,9 @@ import { useSuspenseQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router-dom';
 import { whoamiQueryOptions } from '../auth/authQueries.js';
 import { ApiKeysSection } from './ApiKeysSection.js';
+import { PasswordSection } from './PasswordSection.js';
 import { PricesSection } from './PricesSection.js';
+import { SessionsSection } from './SessionsSection.js';
 import { UsersSection } from './UsersSection.js';
 import './settings.css';
 
@@ -25,6 +27,8 @@ export function SettingsPage() {
       <nav className="settings-toc" aria-label="Settings sections">
         {projectId && <a href="#prices">Model prices</a>}
         <a href="#api-keys">API keys</a>
+        <a href="#sessions">Sessions</a>
+        <a href="#password">Password</a>
         {user.is_admin && <a href="#users">Users</a>}
       </nav>
       {projectId ? (
@@ -35,6 +39,8 @@ export function SettingsPage() {
         </p>
       )}
       <ApiKeysSection username={user.username} />
+      <SessionsSection />
+      {user.auth !== 'api_key' && <PasswordSection />}
       {user.is_admin && <UsersSection />}
     </div>
   );
