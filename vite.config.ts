@@ -36,7 +36,7 @@ export default defineConfig({
     proxy: {
       // Everything but Vite's own paths (/@vite, /@id, /@fs, /@react-refresh, /src, /node_modules)
       // and files from public/.
-      '^/(?!@|src/|node_modules/|favicon\\.svg|theme-init\\.js)': {
+      '^/(?!@|src/|node_modules/|favicon\\.svg|boot\\.js)': {
         target: apiTarget,
         changeOrigin: true,
         bypass: serveSpaInstead,

@@ -81,6 +81,7 @@ test('logging out in one tab signs out every tab', async ({ signedInPage: page, 
 });
 
 test('Settings lists your sessions and ends another one', async ({ page, api, project, browser }) => {
+  test.slow(); // two browsers each sign in with a password (an OWASP-strength hash apiece)
   const user = await newUser(api, project.split('/')[0]!);
   const phone = await otherBrowser(
     browser,
@@ -132,6 +133,33 @@ test('a cross-origin form post riding the session cookie is refused and writes n
     evil.server.close();
   }
   expect((await api.callsQueryStats({ project_id: project })).count).toBe(0);
+});
+
+test('the dashboard runs under its Content-Security-Policy with no violation', async ({ signedInPage: page, api, project }) => {
+  await page.addInitScript(() => {
+    (window as unknown as { cspViolations: string[] }).cspViolations = [];
+    document.addEventListener('securitypolicyviolation', (e) =>
+      (window as unknown as { cspViolations: string[] }).cspViolations.push(
+        `${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`,
+      ),
+    );
+  });
+  await seedAgentTraces(api, { projectId: project, count: 2, failEvery: 0 });
+  const response = await page.goto(`/${project}/calls`);
+  const csp = response!.headers()['content-security-policy']!;
+  expect(csp).toContain("frame-ancestors 'none'");
+  expect(csp).toMatch(/script-src 'self'(;|$)/);
+  expect(response!.headers()['x-content-type-options']).toBe('nosniff');
+  expect(response!.headers()['referrer-policy']).toBe('same-origin');
+
+  // The calls table, a trace (tree, waterfall, charts of the call panel) and settings all render.
+  await page.getByRole('table', { name: 'Calls' }).getByRole('link', { name: 'research_agent' }).first().click();
+  await expect(page.getByRole('tree', { name: 'Call tree' })).toBeVisible();
+  await page.goto(`/${project}/dashboards`);
+  await expect(page.getByRole('heading', { name: 'Dashboards' })).toBeVisible();
+  await page.goto('/settings');
+  await expect(page.getByRole('table', { name: 'Your sessions' })).toBeVisible();
+  expect(await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations)).toEqual([]);
 });
 
 /** A second, separate browser (its own cookies) with the given user agent. */

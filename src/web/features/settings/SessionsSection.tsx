@@ -77,14 +77,15 @@ export function describeAgent(ua: string): string {
         : /Safari\//.test(ua)
           ? 'Safari'
           : null;
-  const os = /Windows/.test(ua)
-    ? 'Windows'
-    : /Mac OS X/.test(ua)
-      ? 'macOS'
-      : /Android/.test(ua)
-        ? 'Android'
-        : /iPhone|iPad/.test(ua)
-          ? 'iOS'
+  // Phones first: iOS agents also say "Mac OS X", Android ones "Linux".
+  const os = /iPhone|iPad/.test(ua)
+    ? 'iOS'
+    : /Android/.test(ua)
+      ? 'Android'
+      : /Windows/.test(ua)
+        ? 'Windows'
+        : /Mac OS X/.test(ua)
+          ? 'macOS'
           : /Linux/.test(ua)
             ? 'Linux'
             : null;
