@@ -20,7 +20,10 @@ export function assertJsonContentType(contentType: string | undefined): void {
   const media = contentType.split(';')[0]!.trim().toLowerCase();
   if (FORM_TYPES.has(media)) {
     throw new UnsupportedMediaTypeError(
-      `This endpoint reads a JSON body; Content-Type "${media}" is refused (it is what cross-site forms send). Send "application/json", or no Content-Type`,
+      `This endpoint reads a JSON body; Content-Type "${media}" is refused (it is what cross-site forms send). Send "application/json", or no Content-Type` +
+        (media === 'application/x-www-form-urlencoded'
+          ? " (curl's -d alone sends this type: add -H 'Content-Type: application/json')"
+          : ''),
     );
   }
 }
