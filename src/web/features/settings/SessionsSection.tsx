@@ -8,6 +8,7 @@ import { ConfirmButton } from '../../components/ui/ConfirmButton.js';
 import { describeError } from '../../components/ui/ErrorState.js';
 import { formatDateTime, formatRelative } from '../../lib/format.js';
 import { sessionsQueryOptions, useSessionMutations } from './sessionQueries.js';
+import { describeAgent } from './userAgent.js';
 
 /** The sessions card. */
 export function SessionsSection() {
@@ -63,32 +64,4 @@ export function SessionsSection() {
       </table>
     </section>
   );
-}
-
-/** "Chrome on Linux" from a user agent, or the raw text when unrecognised. */
-export function describeAgent(ua: string): string {
-  if (!ua) return 'Unknown browser';
-  const browser = /Edg\//.test(ua)
-    ? 'Edge'
-    : /Firefox\//.test(ua)
-      ? 'Firefox'
-      : /Chrom(e|ium)\//.test(ua)
-        ? 'Chrome'
-        : /Safari\//.test(ua)
-          ? 'Safari'
-          : null;
-  // Phones first: iOS agents also say "Mac OS X", Android ones "Linux".
-  const os = /iPhone|iPad/.test(ua)
-    ? 'iOS'
-    : /Android/.test(ua)
-      ? 'Android'
-      : /Windows/.test(ua)
-        ? 'Windows'
-        : /Mac OS X/.test(ua)
-          ? 'macOS'
-          : /Linux/.test(ua)
-            ? 'Linux'
-            : null;
-  if (!browser) return ua.length > 60 ? `${ua.slice(0, 57)}…` : ua;
-  return os ? `${browser} on ${os}` : browser;
 }
