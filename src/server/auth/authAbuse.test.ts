@@ -106,6 +106,11 @@ describe('bounded password hashing', () => {
     },
   });
 
+  it('checks a burst of requests with the same new credentials once (one hash, no 503)', async () => {
+    const burst = await Promise.all(Array.from({ length: 6 }, () => whoami(t.url, basic('bob', t.bob.password))));
+    expect(burst.map((r) => r.status)).toEqual(Array(6).fill(200));
+  });
+
   it('refuses hashes beyond the bound with 503 + Retry-After, while cached credentials and API keys answer at once', async () => {
     // alice signed in a moment ago: her verified credentials are cached.
     expect((await whoami(t.url, basic('alice', t.alice.password))).status).toBe(200);

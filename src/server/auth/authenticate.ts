@@ -69,6 +69,7 @@ const DUMMY_HASH = [
 export class Authenticator {
   readonly #store: Store;
   readonly #cache = new Map<string, { user: AuthUser; until: number }>();
+  readonly #inflight = new Map<string, Promise<AuthUser>>();
   readonly #onForget: (() => void) | undefined;
   readonly #throttle: LoginThrottle;
   readonly #hashes: HashLimiter;
@@ -93,10 +94,20 @@ export class Authenticator {
     const hit = this.#cache.get(cacheKey);
     if (hit && hit.until > Date.now()) return hit.user;
 
-    const user = await this.#verifyHeader(header, options.address ?? '');
-    if (this.#cache.size >= CACHE_MAX) this.#cache.clear();
-    this.#cache.set(cacheKey, { user, until: Date.now() + CACHE_MS });
-    return user;
+    // Concurrent requests with the same new credentials (an SDK's first burst) share one check:
+    // one password hash, not one per request.
+    const pending = this.#inflight.get(cacheKey);
+    if (pending) return pending;
+    const verifying = this.#verifyHeader(header, options.address ?? '');
+    this.#inflight.set(cacheKey, verifying);
+    try {
+      const user = await verifying;
+      if (this.#cache.size >= CACHE_MAX) this.#cache.clear();
+      this.#cache.set(cacheKey, { user, until: Date.now() + CACHE_MS });
+      return user;
+    } finally {
+      this.#inflight.delete(cacheKey);
+    }
   }
 
   /** A whole request's credentials: a credentials header when there is one, else the session cookie. */
