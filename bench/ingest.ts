@@ -19,8 +19,8 @@ import { createClient } from '../src/client/index.js';
 import type { CallUpsertBatchReq } from '../src/contract/calls.js';
 import type { z } from 'zod';
 import { createApiKey } from '../src/server/auth/apiKeys.js';
-import { parseIsoToMicros } from '../src/server/domain/datetime.js';
-import { uuidv7 } from '../src/server/domain/ids.js';
+import { parseIsoToMicros } from '../src/server/core/datetime.js';
+import { uuidv7 } from '../src/server/core/ids.js';
 import { migrations } from '../src/server/store/sqlite/migrations/index.js';
 import { SqliteStore } from '../src/server/store/sqlite/SqliteStore.js';
 

@@ -2,9 +2,9 @@
 import { Hono } from 'hono';
 import type { Authenticator } from './auth/authenticate.js';
 import { mountRoutes } from './http/defineRoutes.js';
-import type { Logger } from './http/logger.js';
+import type { Logger } from './logger.js';
 import { toErrorResponse } from './http/respond.js';
-import { NotFoundError } from './http/errors.js';
+import { NotFoundError } from './errors.js';
 import { sameOriginWrites } from './http/sameOrigin.js';
 import { contentSecurityPolicy, inlineScriptHashes, securityHeaders } from './http/securityHeaders.js';
 import { buildOpenApi, docsPage } from './openapi.js';

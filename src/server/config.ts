@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import { DEFAULT_HASH_LIMITS, type HashLimits } from './auth/hashLimiter.js';
 import { DEFAULT_THROTTLE_LIMITS, type ThrottleLimits } from './auth/loginThrottle.js';
 import { DEFAULT_SESSION_LIMITS, type SessionLimits } from './auth/sessions.js';
-import { parseLogLevel, type LogLevel } from './http/logger.js';
+import { parseLogLevel, type LogLevel } from './logger.js';
 
 export interface ServerConfig {
   host: string;

@@ -18,7 +18,7 @@ import { Readable } from 'node:stream';
 import type { Context, Hono, Next } from 'hono';
 import { endpoints } from '../contract/endpoints.js';
 import { PROJECT_ROOT } from './dashboardBuild.js';
-import { BadRequestError } from './http/errors.js';
+import { BadRequestError } from './errors.js';
 
 /** Where `vite build` writes the app (vite.config.ts `build.outDir`). */
 export const DEFAULT_DIST_DIR = join(PROJECT_ROOT, 'dist');

@@ -9,7 +9,7 @@ import { Authenticator } from './auth/authenticate.js';
 import { ensureAdmin } from './auth/bootstrap.js';
 import { broadcastForget, isClusterWorker, onForgetFromOthers } from './cluster.js';
 import type { ServerConfig } from './config.js';
-import { createLogger, type Logger } from './http/logger.js';
+import { createLogger, type Logger } from './logger.js';
 import { openStore } from './store/openStore.js';
 import type { Store } from './store/Store.js';
 import type { Hono } from 'hono';

@@ -13,7 +13,7 @@
  * a known one, so the time to answer does not tell which usernames exist.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { ForbiddenError, UnauthorizedError } from '../http/errors.js';
+import { ForbiddenError, UnauthorizedError } from '../errors.js';
 import type { Store, UserRecord } from '../store/Store.js';
 import { KEY_ID_LENGTH, KEY_LENGTH } from './apiKeys.js';
 import { HashLimiter, type HashLimits } from './hashLimiter.js';

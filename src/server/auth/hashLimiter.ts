@@ -6,7 +6,7 @@
  * `Retry-After`, costing nothing. Credentials already verified (the authenticator's cache),
  * API keys (a fast hash) and sessions never come here, so they are unaffected by a flood.
  */
-import { ServiceUnavailableError } from '../http/errors.js';
+import { ServiceUnavailableError } from '../errors.js';
 
 export interface HashLimits {
   /** Hashes computed at the same time (each holds 128 MiB while it runs). */

@@ -19,7 +19,7 @@
  * 15 minutes. Counts live in memory per server process, so with `--workers N` the bounds are
  * per worker (at most N times as many attempts in total), and they start afresh at a restart.
  */
-import { TooManyRequestsError } from '../http/errors.js';
+import { TooManyRequestsError } from '../errors.js';
 
 export interface ThrottleLimits {
   /** Failures per username within the window before that username is refused. */

@@ -7,9 +7,9 @@
 import type { ApiKey, User } from '../../contract/accounts.js';
 import type { AuthUser, Authenticator } from '../auth/authenticate.js';
 import { createApiKey } from '../auth/apiKeys.js';
-import { ConflictError, ForbiddenError, NotFoundError } from '../http/errors.js';
+import { ConflictError, ForbiddenError, NotFoundError } from '../errors.js';
 import type { ApiKeyRecord, Store, UserRecord } from '../store/Store.js';
-import { formatMicros, formatMicrosOrNull, nowMicros } from './datetime.js';
+import { formatMicros, formatMicrosOrNull, nowMicros } from '../core/datetime.js';
 
 /** A stored user as listed (no hash). */
 export const toUser = (u: UserRecord): User => ({

@@ -14,7 +14,7 @@
  */
 import type { AnnotationQueueItemSchema, AnnotationQueueSchema } from '../../contract/annotationQueues.js';
 import type { SortBy } from '../../contract/common.js';
-import { BadRequestError } from '../http/errors.js';
+import { BadRequestError } from '../errors.js';
 import type {
   ItemSortField,
   ProgressState,
@@ -24,7 +24,7 @@ import type {
   QueueSort,
   QueueSortField,
 } from '../store/AnnotationQueuesStore.js';
-import { formatMicros, formatMicrosOrNull } from './datetime.js';
+import { formatMicros, formatMicrosOrNull } from '../core/datetime.js';
 
 const QUEUE_SORT_FIELDS: readonly QueueSortField[] = ['id', 'name', 'created_at', 'updated_at'];
 const ITEM_SORT_FIELDS: readonly ItemSortField[] = ['call_started_at', 'call_op_name', 'created_at', 'updated_at'];

@@ -12,13 +12,13 @@
 import type { z } from 'zod';
 import type { AnnotationQueueItemSubmitReq, AnnotationQueueItemSubmitRes } from '../../contract/annotationQueues.js';
 import type { FeedbackCreateReq } from '../../contract/feedback.js';
-import { BadRequestError, NotFoundError } from '../http/errors.js';
+import { BadRequestError, NotFoundError } from '../errors.js';
 import type { QueueRecord } from '../store/AnnotationQueuesStore.js';
 import type { FeedbackWrite } from '../store/FeedbackStore.js';
 import type { Store } from '../store/Store.js';
 import { submitTransition, toItemSchema } from './annotationQueues.js';
 import { callRef } from './callExtras.js';
-import { formatMicros, nowMicros } from './datetime.js';
+import { formatMicros, nowMicros } from '../core/datetime.js';
 import { checkAnnotationSpec, toFeedbackWrite } from './feedback.js';
 import { parseRef } from './refs.js';
 

@@ -10,7 +10,7 @@
 import type { CallSchema } from '../../contract/calls.js';
 import type { Store } from '../store/Store.js';
 import { costsForUsage, type Usage } from './costs.js';
-import { parseIsoToMicros } from './datetime.js';
+import { parseIsoToMicros } from '../core/datetime.js';
 
 export interface CallExtras {
   includeFeedback: boolean;

@@ -23,12 +23,12 @@
  */
 import type { CallsFilter } from '../../contract/calls.js';
 import type { CallMetric, CallStatsReq, CallStatsRes, UsageMetric } from '../../contract/stats.js';
-import { BadRequestError } from '../http/errors.js';
+import { BadRequestError } from '../errors.js';
 import { ROLLUP_WIDTHS, type CallCell, type UsageCell } from '../store/StatsStore.js';
 import type { Store } from '../store/Store.js';
-import { formatMicros, nowMicros, parseIsoToMicros } from './datetime.js';
+import { formatMicros, nowMicros, parseIsoToMicros } from '../core/datetime.js';
 import { Pricing, StatsBuckets } from './statsBuckets.js';
-import { usageEntries } from './statsFacts.js';
+import { usageEntries } from '../core/usage.js';
 import { planMetrics, type MetricPlan } from './statsMetrics.js';
 import { bucketIndex, bucketStarts, chooseGranularity } from './statsTime.js';
 

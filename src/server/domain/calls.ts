@@ -3,10 +3,11 @@
  * the derived `summary.weave` block every read carries (api/core.md §2 "SummaryMap").
  */
 import type { EndedCall, StartedCall } from '../../contract/calls.js';
-import { BadRequestError } from '../http/errors.js';
+import { BadRequestError } from '../errors.js';
 import type { CallEndWrite, CallRecord, CallStartWrite } from '../store/Store.js';
-import { parseIsoToMicros } from './datetime.js';
-import { uuidv7 } from './ids.js';
+import { parseIsoToMicros } from '../core/datetime.js';
+import { uuidv7 } from '../core/ids.js';
+import { opDisplayName } from '../core/opNames.js';
 
 /** Every `weave:///` ref string found anywhere inside a value (deduplicated, in order). */
 export function findRefs(value: unknown, out: Set<string> = new Set(), depth = 0): Set<string> {
@@ -90,15 +91,4 @@ export function withWeaveSummary(call: CallRecord): CallRecord {
   else weave.trace_name = opDisplayName(call.op_name);
   summary.weave = weave;
   return { ...call, summary };
-}
-
-/** The op's plain name: the name inside a `weave:///e/p/op/<name>:<digest>` ref, or itself. */
-export function opDisplayName(opName: string): string {
-  const m = /^weave:\/\/\/[^/]+\/[^/]+\/op\/([^:/]+)/.exec(opName);
-  if (!m) return opName;
-  try {
-    return decodeURIComponent(m[1]!);
-  } catch {
-    return m[1]!; // a malformed %-escape: show the name as written
-  }
 }

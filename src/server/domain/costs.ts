@@ -13,8 +13,8 @@
  */
 import type { CostCreateReq, LLMCost } from '../../contract/costs.js';
 import type { PriceRecord } from '../store/CostsStore.js';
-import { formatMicros, parseIsoToMicros } from './datetime.js';
-import { uuidv7 } from './ids.js';
+import { formatMicros, parseIsoToMicros } from '../core/datetime.js';
+import { uuidv7 } from '../core/ids.js';
 
 /** The usage an SDK reports for one model; every field optional. */
 export interface Usage {

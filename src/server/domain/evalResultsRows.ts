@@ -26,7 +26,7 @@ import type { Store } from '../store/Store.js';
 import { costsForUsage, type Usage } from './costs.js';
 import { bytesDigest } from './digests.js';
 import { childrenOf, isPredictAndScore, isScore, latencySeconds, predictAndScoreOutput, refName, weaveAttrs } from './evaluationCalls.js';
-import { opDisplayName } from './calls.js';
+import { opDisplayName } from '../core/opNames.js';
 import { fromPlain, toPythonJson } from './losslessJson.js';
 
 /** One dataset row: its trials per evaluation root, in start order. */

@@ -19,7 +19,7 @@
  */
 import type { Query } from '../../contract/common.js';
 import type { EvalResultsQueryReq, EvalResultsTrial } from '../../contract/evalResults.js';
-import { BadRequestError } from '../http/errors.js';
+import { BadRequestError } from '../errors.js';
 import type { EvalRow } from './evalResultsRows.js';
 import { matchesQuery, queryFields, toNumber, valueAt } from './queryEval.js';
 

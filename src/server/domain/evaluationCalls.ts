@@ -14,8 +14,9 @@
 import type { CallSchema, CallsFilter } from '../../contract/calls.js';
 import type { Operation, Query } from '../../contract/common.js';
 import type { Store } from '../store/Store.js';
-import { toEndWrite, toStartWrite, opDisplayName } from './calls.js';
-import { formatMicros } from './datetime.js';
+import { toEndWrite, toStartWrite } from './calls.js';
+import { opDisplayName } from '../core/opNames.js';
+import { formatMicros } from '../core/datetime.js';
 import { parseRef } from './refs.js';
 import type { WritePlan } from './writePlan.js';
 

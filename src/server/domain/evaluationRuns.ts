@@ -17,10 +17,10 @@
 import type { CallSchema } from '../../contract/calls.js';
 import type { Operand, Operation } from '../../contract/common.js';
 import type { EvaluationRunRead } from '../../contract/evaluationRuns.js';
-import { ConflictError, NotFoundError } from '../http/errors.js';
+import { ConflictError, NotFoundError } from '../errors.js';
 import type { Store } from '../store/Store.js';
 import { withWeaveSummary } from './calls.js';
-import { nowMicros } from './datetime.js';
+import { nowMicros } from '../core/datetime.js';
 import {
   allOf,
   childrenOf,
@@ -36,7 +36,7 @@ import {
   weaveAttrs,
 } from './evaluationCalls.js';
 import { summarizeRun, type RowResult } from './evaluationSummary.js';
-import { uuidv7 } from './ids.js';
+import { uuidv7 } from '../core/ids.js';
 import { requireLiveRef } from './liveRefs.js';
 import { PLACEHOLDER_SOURCE } from './v2ObjectValues.js';
 import { WritePlan } from './writePlan.js';

@@ -11,7 +11,7 @@
  * to the completed count, never failing the request.
  */
 import type { EvaluationStatus } from '../../contract/evaluations.js';
-import { BadRequestError } from '../http/errors.js';
+import { BadRequestError } from '../errors.js';
 import type { Store } from '../store/Store.js';
 import { EVALUATE_OP } from './evaluationCalls.js';
 import { parseRef } from './refs.js';

@@ -16,11 +16,11 @@
  * - every type: `weave_ref` is a `weave:///` ref and the stored payload's JSON is ≤ 1 MiB.
  */
 import type { FeedbackCreateReq } from '../../contract/feedback.js';
-import { ApiError, BadRequestError } from '../http/errors.js';
+import { ApiError, BadRequestError } from '../errors.js';
 import type { FeedbackWrite } from '../store/FeedbackStore.js';
 import type { Store } from '../store/Store.js';
 import { countEmojis, demojize, detone } from './emoji.js';
-import { uuidv7 } from './ids.js';
+import { uuidv7 } from '../core/ids.js';
 import { matchesSchema } from './jsonSchema.js';
 import { parseRef, type WeaveRef } from './refs.js';
 import { readRefs } from './refsRead.js';

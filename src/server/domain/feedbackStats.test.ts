@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { FeedbackStore, FeedbackWindow } from '../store/FeedbackStore.js';
-import { formatMicros } from './datetime.js';
+import { formatMicros } from '../core/datetime.js';
 import { feedbackStats } from './feedbackStats.js';
 
 const us = (iso: string) => Date.parse(iso) * 1000;

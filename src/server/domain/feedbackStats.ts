@@ -20,10 +20,10 @@ import type {
   FeedbackStatsReq,
   FeedbackStatsRes,
 } from '../../contract/feedback.js';
-import { BadRequestError } from '../http/errors.js';
+import { BadRequestError } from '../errors.js';
 import type { FeedbackStore } from '../store/FeedbackStore.js';
-import { formatMicros, nowMicros, parseIsoToMicros } from './datetime.js';
-import { percentile } from './percentile.js';
+import { formatMicros, nowMicros, parseIsoToMicros } from '../core/datetime.js';
+import { percentile } from '../core/percentile.js';
 import { bucketIndex, bucketStarts, chooseGranularity } from './statsTime.js';
 
 const SECOND = 1_000_000;

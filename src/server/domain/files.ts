@@ -2,9 +2,9 @@
  * File logic above the store (api/core.md §3.6): the content digest, `expected_digest`, the
  * stored name, chunking for storage, and streaming the bytes back.
  */
-import { ConflictError, NotFoundError } from '../http/errors.js';
+import { ConflictError, NotFoundError } from '../errors.js';
 import type { Store } from '../store/Store.js';
-import { nowMicros } from './datetime.js';
+import { nowMicros } from '../core/datetime.js';
 import { bytesDigest } from './digests.js';
 
 /** Stored chunk size: big enough for few rows, small enough to stream a large file evenly. */

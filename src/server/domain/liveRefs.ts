@@ -3,7 +3,7 @@
  * before anything is written: a malformed ref, or one into another project, is a 400 (its
  * project's access was never checked); a version that is missing or deleted is a 404.
  */
-import { BadRequestError } from '../http/errors.js';
+import { BadRequestError } from '../errors.js';
 import type { Store } from '../store/Store.js';
 import { readLiveObject } from './objects.js';
 import { parseRef } from './refs.js';

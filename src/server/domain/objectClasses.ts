@@ -3,7 +3,7 @@
  * (api/core.md §2 "ObjSchema"): its kind (op or object) and its base and leaf classes, and
  * the class stamping `builtin_object_class` asks for. Mirrors weave's object_class_util.
  */
-import { BadRequestError } from '../http/errors.js';
+import { BadRequestError } from '../errors.js';
 import { isLosslessObject, type LosslessObject, type LosslessValue } from './losslessJson.js';
 
 export interface ProcessedObject {

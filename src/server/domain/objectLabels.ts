@@ -4,9 +4,9 @@
  * rules follow weave's tag/alias validation (W&B Models conventions); breaking one is a 400.
  * `latest` is virtual: it always follows the latest version and can be neither set nor removed.
  */
-import { BadRequestError, NotFoundError } from '../http/errors.js';
+import { BadRequestError, NotFoundError } from '../errors.js';
 import type { Store } from '../store/Store.js';
-import { nowMicros } from './datetime.js';
+import { nowMicros } from '../core/datetime.js';
 import { readLiveObject } from './objects.js';
 
 const MAX_TAG_LENGTH = 256;

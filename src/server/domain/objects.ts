@@ -4,9 +4,9 @@
  * versions), and the wire form of a version.
  */
 import type { ObjQueryReq, ObjSchema } from '../../contract/objects.js';
-import { BadRequestError, ConflictError, NotFoundError } from '../http/errors.js';
+import { BadRequestError, ConflictError, NotFoundError } from '../errors.js';
 import type { ObjectRecord, ObjectWrite, Store, VersionSelector } from '../store/Store.js';
-import { formatMicros, formatMicrosOrNull, nowMicros } from './datetime.js';
+import { formatMicros, formatMicrosOrNull, nowMicros } from '../core/datetime.js';
 import { bytesDigest, isContentDigest } from './digests.js';
 import { toCompactJson, toPythonJson, type LosslessValue } from './losslessJson.js';
 import { processObjectVal } from './objectClasses.js';

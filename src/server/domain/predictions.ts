@@ -13,9 +13,9 @@
  */
 import type { CallSchema } from '../../contract/calls.js';
 import type { PredictionRead } from '../../contract/predictions.js';
-import { NotFoundError } from '../http/errors.js';
+import { NotFoundError } from '../errors.js';
 import type { Store } from '../store/Store.js';
-import { nowMicros } from './datetime.js';
+import { nowMicros } from '../core/datetime.js';
 import {
   allOf,
   callsById,
@@ -31,7 +31,7 @@ import {
   weaveAttrs,
 } from './evaluationCalls.js';
 import { requireRun } from './evaluationRuns.js';
-import { uuidv7 } from './ids.js';
+import { uuidv7 } from '../core/ids.js';
 import { requireLiveRef } from './liveRefs.js';
 import { PLACEHOLDER_SOURCE } from './v2ObjectValues.js';
 import { WritePlan } from './writePlan.js';

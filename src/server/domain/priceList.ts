@@ -8,8 +8,8 @@ import type { PriceListEntry } from '../../contract/costs.js';
 import type { PriceRecord } from '../store/CostsStore.js';
 import type { Store } from '../store/Store.js';
 import { pickPrice } from './costs.js';
-import { formatMicros } from './datetime.js';
-import { defaultPriceRecords } from './defaultPrices.js';
+import { formatMicros } from '../core/datetime.js';
+import { defaultPriceRecords } from '../core/defaultPrices.js';
 
 function toEntry(p: PriceRecord, inForce: boolean): PriceListEntry {
   return {

@@ -4,7 +4,7 @@
  * costs also `$in` of `id` and strings (the reference's `validate_purge_req_*`).
  */
 import type { Operand, Query } from '../../contract/common.js';
-import { BadRequestError } from '../http/errors.js';
+import { BadRequestError } from '../errors.js';
 
 const isIdField = (o: Operand): boolean => '$getField' in o && o.$getField === 'id';
 const stringLiteral = (o: Operand): string | null => ('$literal' in o && typeof o.$literal === 'string' ? o.$literal : null);

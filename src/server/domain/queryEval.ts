@@ -9,7 +9,7 @@
  * when either side is missing. `$eq` with a null literal holds for missing and null values.
  */
 import type { Operand, Operation, Query } from '../../contract/common.js';
-import { BadRequestError } from '../http/errors.js';
+import { BadRequestError } from '../errors.js';
 
 /** Looks a dotted field up; undefined when absent. */
 export type FieldGetter = (path: string) => unknown;

@@ -9,7 +9,7 @@
  * Edges are `key`, `attr`, `index` (an integer) and `id` (a table row digest). Names and edge
  * values are percent-encoded (`+` also reads as a space, as Python's unquote_plus does).
  */
-import { BadRequestError } from '../http/errors.js';
+import { BadRequestError } from '../errors.js';
 
 export const EDGE_NAMES = ['key', 'attr', 'index', 'id'] as const;
 export type Edge = (typeof EDGE_NAMES)[number];

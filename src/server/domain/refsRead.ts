@@ -15,7 +15,7 @@
  *   writes) resolves to that row; the reference rejects all table refs, but these name one
  *   small value and cost nothing to support.
  */
-import { BadRequestError, NotFoundError } from '../http/errors.js';
+import { BadRequestError, NotFoundError } from '../errors.js';
 import type { Store } from '../store/Store.js';
 import { isContentDigest } from './digests.js';
 import { isRefString, parseRef, type WeaveRef } from './refs.js';

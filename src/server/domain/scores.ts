@@ -13,14 +13,14 @@
  */
 import type { CallSchema } from '../../contract/calls.js';
 import type { ScoreRead } from '../../contract/scores.js';
-import { NotFoundError } from '../http/errors.js';
+import { NotFoundError } from '../errors.js';
 import type { Store } from '../store/Store.js';
 import { callRef } from './callExtras.js';
-import { nowMicros } from './datetime.js';
+import { nowMicros } from '../core/datetime.js';
 import { allOf, collectCalls, isScore, planEnd, planStart, weaveAttrIs, weaveAttrs } from './evaluationCalls.js';
 import { requireRun } from './evaluationRuns.js';
 import { toFeedbackWrite } from './feedback.js';
-import { uuidv7 } from './ids.js';
+import { uuidv7 } from '../core/ids.js';
 import { requireLiveRef } from './liveRefs.js';
 import { requirePrediction } from './predictions.js';
 import { PLACEHOLDER_SOURCE } from './v2ObjectValues.js';

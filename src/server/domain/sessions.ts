@@ -8,10 +8,10 @@
 import type { Session } from '../../contract/sessions.js';
 import type { AuthUser, Authenticator } from '../auth/authenticate.js';
 import { readSessionCookie } from '../auth/sessions.js';
-import { BadRequestError, NotFoundError, UnauthorizedError } from '../http/errors.js';
+import { BadRequestError, NotFoundError, UnauthorizedError } from '../errors.js';
 import type { SessionRecord, Store } from '../store/Store.js';
 import { requireAdmin } from './accounts.js';
-import { formatMicros } from './datetime.js';
+import { formatMicros } from '../core/datetime.js';
 
 interface Deps {
   store: Store;

@@ -10,8 +10,10 @@ import type { PriceRecord } from '../store/CostsStore.js';
 import type { Store } from '../store/Store.js';
 import type { CallCell, UsageCell } from '../store/StatsStore.js';
 import { pickPrice } from './costs.js';
-import { formatMicros } from './datetime.js';
-import { callMetricValue, usageMetricValue, type CallFacts, type UsageEntry } from './statsFacts.js';
+import { formatMicros } from '../core/datetime.js';
+import { callMetricValue, usageMetricValue } from './statsFacts.js';
+import type { CallFacts } from '../store/StatsStore.js';
+import type { UsageEntry } from '../core/usage.js';
 import { BucketAcc, type MetricPlan, type MetricSummary } from './statsMetrics.js';
 
 /** Prices of the models met so far, loaded once per model. */

@@ -10,8 +10,8 @@
  * percentiles null. Percentile columns are `p<N>_<metric>`, N printed as given (`p99.5_…`).
  */
 import type { AggregationType } from '../../contract/stats.js';
-import { addToHistogram, histogramPercentiles, mergeEncodedHistogram, type Histogram } from './statsHistogram.js';
-import { percentile } from './percentile.js';
+import { addToHistogram, histogramPercentiles, mergeEncodedHistogram, type Histogram } from '../core/statsHistogram.js';
+import { percentile } from '../core/percentile.js';
 
 /** One requested metric with its aggregations; a spec with neither gets `sum`, as the reference does. */
 export interface MetricPlan<M extends string = string> {

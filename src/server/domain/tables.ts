@@ -3,9 +3,9 @@
  * a row-digest list, validating sort paths, and the wire form of rows.
  */
 import type { TableQueryReq, TableRowSchema } from '../../contract/tables.js';
-import { BadRequestError, ConflictError, NotFoundError } from '../http/errors.js';
+import { BadRequestError, ConflictError, NotFoundError } from '../errors.js';
 import type { Store } from '../store/Store.js';
-import { nowMicros } from './datetime.js';
+import { nowMicros } from '../core/datetime.js';
 import { bytesDigest, tableDigest } from './digests.js';
 import { isLosslessObject, losslessAt, toCompactJson, toPythonJson, type LosslessValue } from './losslessJson.js';
 

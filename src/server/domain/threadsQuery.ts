@@ -3,9 +3,9 @@
  * microseconds, wire formatting, and Weft's preview fields for the page being sent.
  */
 import type { ThreadSchema, ThreadsQueryReq } from '../../contract/threads.js';
-import { BadRequestError } from '../http/errors.js';
+import { BadRequestError } from '../errors.js';
 import type { Store, ThreadRecord } from '../store/Store.js';
-import { formatMicros, formatMicrosOrNull, parseIsoToMicros } from './datetime.js';
+import { formatMicros, formatMicrosOrNull, parseIsoToMicros } from '../core/datetime.js';
 
 const PREVIEW_BATCH = 200;
 

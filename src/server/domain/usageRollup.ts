@@ -22,11 +22,11 @@
  */
 import type { CallSchema } from '../../contract/calls.js';
 import type { CallsUsageReq, CallsUsageRes, LLMAggregatedUsage, TraceUsageReq, TraceUsageRes } from '../../contract/stats.js';
-import { BadRequestError, TooLargeError } from '../http/errors.js';
+import { BadRequestError, TooLargeError } from '../errors.js';
 import type { CallsQuery, Store } from '../store/Store.js';
 import { costsForUsage, type Usage } from './costs.js';
-import { parseIsoToMicros } from './datetime.js';
-import { usageEntriesOf } from './statsFacts.js';
+import { parseIsoToMicros } from '../core/datetime.js';
+import { usageEntriesOf } from '../core/usage.js';
 
 const DEFAULT_USAGE_LIMIT = 10_000;
 

@@ -7,7 +7,7 @@
  * attributes, eval attributes — must hash with `1.0` as written.
  */
 import { ObjectId } from '../../contract/objects.js';
-import { BadRequestError } from '../http/errors.js';
+import { BadRequestError } from '../errors.js';
 import { isLosslessObject, type LosslessObject, type LosslessValue } from './losslessJson.js';
 import { SOURCE_FILE_NAME } from './writePlan.js';
 

@@ -6,7 +6,7 @@
  */
 import type { FeedbackWrite } from '../store/FeedbackStore.js';
 import type { CallWrite, ObjectWrite, Store } from '../store/Store.js';
-import { nowMicros } from './datetime.js';
+import { nowMicros } from '../core/datetime.js';
 import { bytesDigest, tableDigest } from './digests.js';
 import { FILE_CHUNK_BYTES } from './files.js';
 import type { LosslessObject, LosslessValue } from './losslessJson.js';

@@ -10,7 +10,7 @@
  * Multipart endpoints (file upload) take `multipart/form-data`; binary ones (OTLP protobuf)
  * keep their own content types and are not checked here.
  */
-import { UnsupportedMediaTypeError } from './errors.js';
+import { UnsupportedMediaTypeError } from '../errors.js';
 
 const FORM_TYPES = new Set(['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data']);
 

@@ -11,12 +11,12 @@ import type { z } from 'zod';
 import { endpoints, type EndpointDef, type EndpointName, type Endpoints, type ResOf } from '../../contract/endpoints.js';
 import { assertProjectAccess, type AuthUser, type Authenticator, type RequestCredentials } from '../auth/authenticate.js';
 import type { Store } from '../store/Store.js';
+import { ApiError, BadRequestError, TooLargeError, ValidationError } from '../errors.js';
 import { assertJsonContentType } from './contentType.js';
-import { ApiError, BadRequestError, TooLargeError, ValidationError } from './errors.js';
 import { jsonLinesResponse } from './jsonLines.js';
 import { toErrorResponse } from './respond.js';
 import { coerceStrings, validate, type InputSource } from './validate.js';
-import type { Logger } from './logger.js';
+import type { Logger } from '../logger.js';
 
 /** What every handler gets besides its input. */
 export interface RequestContext {

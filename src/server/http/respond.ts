@@ -1,6 +1,6 @@
 /** The one place errors become HTTP answers. 4xx is logged at warn, 5xx at error with the cause. */
-import { ApiError, ValidationError } from './errors.js';
-import type { Logger } from './logger.js';
+import { ApiError, ValidationError } from '../errors.js';
+import type { Logger } from '../logger.js';
 
 export function toErrorResponse(err: unknown, log: Logger, where: string): Response {
   if (err instanceof ValidationError) {

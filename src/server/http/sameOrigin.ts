@@ -17,9 +17,9 @@
 import type { Context, Next } from 'hono';
 import { endpoints } from '../../contract/endpoints.js';
 import { readSessionCookie } from '../auth/sessions.js';
-import { ForbiddenError } from './errors.js';
+import { ForbiddenError } from '../errors.js';
 import { toErrorResponse } from './respond.js';
-import type { Logger } from './logger.js';
+import type { Logger } from '../logger.js';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 

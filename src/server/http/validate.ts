@@ -4,7 +4,7 @@
  */
 import type { z } from 'zod';
 import type { ValidationIssue } from '../../contract/errors.js';
-import { ValidationError } from './errors.js';
+import { ValidationError } from '../errors.js';
 
 export type InputSource = 'body' | 'query' | 'path';
 

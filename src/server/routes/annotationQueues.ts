@@ -9,10 +9,10 @@
  */
 import { itemNotFound, submitItem } from '../domain/annotationSubmit.js';
 import { itemSortKeys, progressTransition, queueSortKeys, toItemSchema, toQueueSchema } from '../domain/annotationQueues.js';
-import { nowMicros } from '../domain/datetime.js';
-import { uuidv7 } from '../domain/ids.js';
+import { nowMicros } from '../core/datetime.js';
+import { uuidv7 } from '../core/ids.js';
 import { defineRoutes } from '../http/defineRoutes.js';
-import { NotFoundError } from '../http/errors.js';
+import { NotFoundError } from '../errors.js';
 import type { QueueRecord } from '../store/AnnotationQueuesStore.js';
 import type { Store } from '../store/Store.js';
 

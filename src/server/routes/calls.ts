@@ -1,7 +1,7 @@
 /** Call endpoints: thin maps from endpoint name to domain and store calls. */
-import { nowMicros } from '../domain/datetime.js';
+import { nowMicros } from '../core/datetime.js';
 import { toEndWrite, toStartWrite, withWeaveSummary } from '../domain/calls.js';
-import { BadRequestError, TooLargeError } from '../http/errors.js';
+import { BadRequestError, TooLargeError } from '../errors.js';
 import { defineRoutes } from '../http/defineRoutes.js';
 import type { CallWrite } from '../store/Store.js';
 import { queryCalls } from '../domain/callsQuery.js';

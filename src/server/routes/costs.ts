@@ -1,6 +1,6 @@
 /** Cost (LLM price) endpoints: thin maps from endpoint name to domain and store calls. */
 import { toPriceRecords } from '../domain/costs.js';
-import { nowMicros } from '../domain/datetime.js';
+import { nowMicros } from '../core/datetime.js';
 import { listPrices } from '../domain/priceList.js';
 import { idsFromPurgeQuery } from '../domain/purgeQuery.js';
 import { defineRoutes } from '../http/defineRoutes.js';

@@ -11,7 +11,7 @@
 import { queryEvalResults } from '../domain/evalResults.js';
 import { evaluationStatus } from '../domain/evaluationStatus.js';
 import { defineRoutes } from '../http/defineRoutes.js';
-import { BadRequestError } from '../http/errors.js';
+import { BadRequestError } from '../errors.js';
 import { v2ProjectId, v2Projects } from './v2Objects.js';
 
 const NO_RUNNER =

@@ -1,12 +1,12 @@
 /** Feedback endpoints: thin maps from endpoint name to domain and store calls. */
 import type { FeedbackCreateReq } from '../../contract/feedback.js';
-import { formatMicros, nowMicros } from '../domain/datetime.js';
+import { formatMicros, nowMicros } from '../core/datetime.js';
 import { checkAnnotationSpec, toFeedbackWrite } from '../domain/feedback.js';
 import { feedbackPayloadSchema, feedbackStats } from '../domain/feedbackStats.js';
 import { idsFromPurgeQuery } from '../domain/purgeQuery.js';
 import { defineRoutes } from '../http/defineRoutes.js';
 import { toProjectTableQuery } from '../store/ProjectTableQuery.js';
-import { NotFoundError } from '../http/errors.js';
+import { NotFoundError } from '../errors.js';
 import type { FeedbackWrite } from '../store/FeedbackStore.js';
 import type { Store } from '../store/Store.js';
 

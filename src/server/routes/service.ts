@@ -1,6 +1,6 @@
 /** Service endpoints: health, version, server info, projects, geolocation, whoami. */
 import { canAccessProject } from '../auth/authenticate.js';
-import { formatMicrosOrNull } from '../domain/datetime.js';
+import { formatMicrosOrNull } from '../core/datetime.js';
 import { classifyIp } from '../domain/network.js';
 import { defineRoutes } from '../http/defineRoutes.js';
 import { WEFT_VERSION } from '../version.js';

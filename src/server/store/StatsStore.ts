@@ -8,10 +8,19 @@
  *   few thousand hour rows; 5-minute cells fill in where hour cells do not fit the buckets.
  *   A backend without such cells returns null and every request takes the exact path.
  * Cells hold what merges exactly (counts, sums, latency min/max) plus a latency histogram
- * (domain/statsHistogram.ts); they never hold costs, since prices may change after ingest.
+ * (core/statsHistogram.ts); they never hold costs, since prices may change after ingest.
  */
 import type { CallsFilter } from '../../contract/calls.js';
-import type { CallFacts } from '../domain/statsFacts.js';
+
+/** The facts of one visible call, as the stores read them. */
+export interface CallFacts {
+  startedAt: number;
+  /** Whole milliseconds, null while running. */
+  latencyMs: number | null;
+  failed: boolean;
+  /** `summary.usage` as JSON text, when asked for and present. */
+  usageJson?: string | null;
+}
 
 /**
  * Widths of the rollup cells, widest first: 1 hour and 5 minutes, in microseconds. Cell i of

@@ -15,7 +15,7 @@ import type { CostsStore } from './CostsStore.js';
 import type { FeedbackStore } from './FeedbackStore.js';
 import type { StatsStore } from './StatsStore.js';
 import type { ObjectVersionFilter } from '../../contract/objects.js';
-import type { ThreadStats } from '../domain/threadStats.js';
+import type { ThreadStats } from '../core/threadStats.js';
 
 /** The start part of a call, validated and normalised by the domain layer. */
 export interface CallStartWrite {

@@ -11,7 +11,7 @@
  */
 import type { OtelExportRes } from '../../../contract/otel.js';
 import { assertProjectAccess, type AuthUser } from '../../auth/authenticate.js';
-import { BadRequestError } from '../../http/errors.js';
+import { BadRequestError } from '../../errors.js';
 import type { CallWrite, Store } from '../../store/Store.js';
 import { toEndWrite, toStartWrite } from '../calls.js';
 import { AttributeConflictError, expandAttributes, type Tree } from './attributeTree.js';

@@ -9,7 +9,7 @@
  * too; snake_case keys and enum names are accepted as the protobuf JSON mapping allows.
  */
 import protobuf from 'protobufjs';
-import { BadRequestError } from '../../http/errors.js';
+import { BadRequestError } from '../../errors.js';
 
 /** An attribute value: bytes become base64 text, int64 a number (or text beyond 2^53). */
 export type AttrValue = string | number | boolean | null | AttrValue[] | { [key: string]: AttrValue };

@@ -10,7 +10,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { EndedCall, StartedCall } from '../../../contract/calls.js';
-import { formatMicros, parseIsoToMicros } from '../datetime.js';
+import { formatMicros, parseIsoToMicros } from '../../core/datetime.js';
 import { expandAttributes, getAttribute, isTruthy, numericKeysToLists, type Tree } from './attributeTree.js';
 import { ATTRIBUTE_KEYS, INPUT_KEYS, OUTPUT_KEYS, TIME_OVERRIDE_KEYS, USAGE_KEYS, WANDB_KEYS } from './conventions.js';
 import type { OtlpSpan } from './otlpDecode.js';

@@ -5,7 +5,7 @@
  * file calls `describeAnnotationQueuesConformance(open)`.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BadRequestError } from '../../http/errors.js';
+import { BadRequestError } from '../../errors.js';
 import type { OpenStore } from '../../testing/tempStore.js';
 import type { ProgressState, ProgressTransition } from '../AnnotationQueuesStore.js';
 import type { FeedbackWrite } from '../FeedbackStore.js';

@@ -15,6 +15,7 @@ import type { CallsQueryReq } from '../../../contract/calls.js';
 import type { JsonValue, Operand, Operation, SortBy } from '../../../contract/common.js';
 import type { FeedbackCreateReq } from '../../../contract/feedback.js';
 import { startTestServer, type TestServer } from '../../testing/testServer.js';
+import type { TestBackend } from '../../testing/tempStore.js';
 import { letterOf, seedCalls, type Letter } from './callsQueryFixture.js';
 
 type QueryReq = Omit<z.input<typeof CallsQueryReq>, 'project_id'>;
@@ -79,13 +80,13 @@ const SORT_CASES: [string, SortBy[], Letter[]][] = [
 ];
 
 /** The suite. Each backend's test file calls this once. */
-export function describeCallsFeedbackQueryConformance(): void {
+export function describeCallsFeedbackQueryConformance(backend: TestBackend): void {
   describe('calls query conformance: feedback fields', () => {
     let t: TestServer;
     let project_id: string;
 
     beforeAll(async () => {
-      t = await startTestServer();
+      t = await startTestServer({ env: backend.serverEnv });
       const entity = t.alice.entity;
       project_id = `${entity}/q`;
       await seedCalls(t.alice.client, entity);

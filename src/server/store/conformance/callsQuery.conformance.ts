@@ -1,7 +1,7 @@
 /**
  * Conformance suite for call queries: `/calls/stream_query` and `/calls/query_stats` over a
  * real server, for every backend (each backend's test file calls
- * `describeCallsQueryConformance()`). Covers the `$expr` language, CallsFilter, sort_by,
+ * `describeCallsQueryConformance(backend)`). Covers the `$expr` language, CallsFilter, sort_by,
  * paging and column selection against one fixed set of five calls (see callsQueryFixture.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,6 +9,7 @@ import type { z } from 'zod';
 import type { CallsFilter, CallsQueryReq } from '../../../contract/calls.js';
 import type { ConvertTo, JsonValue, Operation, SortBy } from '../../../contract/common.js';
 import { startTestServer, type TestServer } from '../../testing/testServer.js';
+import type { TestBackend } from '../../testing/tempStore.js';
 import { letterOf, opRef, seedCalls, type Letter } from './callsQueryFixture.js';
 
 type QueryReq = Omit<z.input<typeof CallsQueryReq>, 'project_id'>;
@@ -140,13 +141,13 @@ const SORT_CASES: [string, SortBy[] | null, Letter[]][] = [
 ];
 
 /** The suite. Each backend's test file calls this once. */
-export function describeCallsQueryConformance(): void {
+export function describeCallsQueryConformance(backend: TestBackend): void {
   describe('calls query conformance', () => {
     let t: TestServer;
     let project_id: string;
 
     beforeAll(async () => {
-      t = await startTestServer();
+      t = await startTestServer({ env: backend.serverEnv });
       project_id = `${t.alice.entity}/q`;
       await seedCalls(t.alice.client, t.alice.entity);
     });

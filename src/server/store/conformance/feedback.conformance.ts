@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JsonValue } from '../../../contract/common.js';
-import { ApiError } from '../../http/errors.js';
+import { ApiError } from '../../errors.js';
 import type { OpenStore } from '../../testing/tempStore.js';
 import type { FeedbackWrite } from '../FeedbackStore.js';
 import type { Store } from '../Store.js';

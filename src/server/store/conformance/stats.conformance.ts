@@ -9,8 +9,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CallStatsReq } from '../../../contract/stats.js';
 import { callStats } from '../../domain/callStats.js';
-import { addToHistogram, histogramPercentiles, mergeEncodedHistogram, type Histogram } from '../../domain/statsHistogram.js';
-import { usageEntries } from '../../domain/statsFacts.js';
+import { addToHistogram, histogramPercentiles, mergeEncodedHistogram, type Histogram } from '../../core/statsHistogram.js';
+import { usageEntries } from '../../core/usage.js';
 import { createRng } from '../../demo/seededRandom.js';
 import type { OpenStore } from '../../testing/tempStore.js';
 import { ROLLUP_WIDTHS, type RollupWidth } from '../StatsStore.js';

@@ -1,5 +1,5 @@
 /** SQLite implementation of AnnotationQueuesStore. */
-import { uuidv7 } from '../../domain/ids.js';
+import { uuidv7 } from '../../core/ids.js';
 import type {
   AddCallsReq,
   AnnotationQueuesStore,

@@ -1,5 +1,5 @@
 /** Row ↔ domain conversion for the calls table. Columns a query did not load are absent. */
-import { formatMicros, formatMicrosOrNull } from '../../domain/datetime.js';
+import { formatMicros, formatMicrosOrNull } from '../../core/datetime.js';
 import type { CallRecord } from '../Store.js';
 
 export interface CallRow {

@@ -1,5 +1,5 @@
 /** SQLite implementation of CallsStore. */
-import { opDisplayName } from '../../domain/calls.js';
+import { opDisplayName } from '../../core/opNames.js';
 import type { CallEndWrite, CallRecord, CallsQuery, CallsStore, CallStartWrite, CallWrite } from '../Store.js';
 import { callFromRow, type CallRow } from './callConverters.js';
 import { compileCount, compileSelect, compileWhere, storageSizeSql, TOTAL_STORAGE_SIZE_SQL } from './callsQuery.js';

@@ -21,7 +21,7 @@
  *   `$not $eq [thread_id, "t"]` keeps calls without a thread, as Mongo would.
  */
 import type { ContainsSpec, Operand, Operation } from '../../../contract/common.js';
-import { BadRequestError } from '../../http/errors.js';
+import { BadRequestError } from '../../errors.js';
 import { compileWithFeedback } from './callsFeedback.js';
 import { jsonIsNull, joinSql, param, raw, sql } from './callsFields.js';
 import { coerce, commonType, isNullLiteral, toValue, type Value, type ValueType } from './callsValues.js';

@@ -23,7 +23,7 @@
  *   sort last in both directions, like missing JSON paths.
  */
 import type { Operand, Operation } from '../../../contract/common.js';
-import { BadRequestError, ForbiddenError } from '../../http/errors.js';
+import { BadRequestError, ForbiddenError } from '../../errors.js';
 import {
   jsonExists,
   jsonNumber,

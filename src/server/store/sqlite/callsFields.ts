@@ -11,7 +11,7 @@
  * JSON values are read through one of four fixed views (see `jsonText` and friends), so the
  * caller picks how a stored value compares: as text, number, boolean or JSON document.
  */
-import { ForbiddenError } from '../../http/errors.js';
+import { ForbiddenError } from '../../errors.js';
 import { isFeedbackPath, resolveFeedbackField, type FeedbackField } from './callsFeedback.js';
 import { LATENCY_MS_SQL, STATUS_SQL, TRACE_NAME_SQL, type SqlFragment } from './callsQuery.js';
 

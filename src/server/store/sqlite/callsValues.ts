@@ -7,8 +7,8 @@
  * that makes no sense (a datetime against a boolean, text against a number column, ...).
  */
 import type { ConvertTo, JsonValue, Operand, Operation } from '../../../contract/common.js';
-import { parseIsoToMicros } from '../../domain/datetime.js';
-import { BadRequestError } from '../../http/errors.js';
+import { parseIsoToMicros } from '../../core/datetime.js';
+import { BadRequestError } from '../../errors.js';
 import {
   jsonBool,
   jsonDoc,

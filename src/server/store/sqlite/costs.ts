@@ -2,7 +2,7 @@
  * SQLite implementation of CostsStore. Opening it replaces the default-level prices with the
  * list this release ships (domain/defaultPrices.ts); project-level prices are never touched.
  */
-import { defaultPriceRecords } from '../../domain/defaultPrices.js';
+import { defaultPriceRecords } from '../../core/defaultPrices.js';
 import type { CostQuery, CostsStore, PriceRecord } from '../CostsStore.js';
 import type { SqliteDatabase } from './SqliteDatabase.js';
 import { deleteTableIds, queryTable, type SqlFragment, type TableColumns } from './tableQuery.js';

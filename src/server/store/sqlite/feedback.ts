@@ -1,6 +1,6 @@
 /** SQLite implementation of FeedbackStore. */
 import type { Feedback } from '../../../contract/feedback.js';
-import { formatMicros } from '../../domain/datetime.js';
+import { formatMicros } from '../../core/datetime.js';
 import type { FeedbackQuery, FeedbackStore, FeedbackWindow, FeedbackWrite } from '../FeedbackStore.js';
 import type { SqliteDatabase } from './SqliteDatabase.js';
 import { deleteTableIds, queryTable, type TableColumns } from './tableQuery.js';

@@ -1,14 +1,10 @@
-/** The StatsStore conformance suite, run against the SQLite store, and what is SQLite's own: the backfill. */
+/** What is SQLite's own in call statistics: the backfill (the conformance suite runs from store/conformance.test.ts). */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openTempSqliteStore } from '../../testing/tempStore.js';
-import { describeStatsConformance } from '../conformance/stats.conformance.js';
 import { ROLLUP_WIDTHS } from '../StatsStore.js';
 import { SqliteStore } from './SqliteStore.js';
-
-describeStatsConformance(openTempSqliteStore);
 
 describe('SQLite stats rollup backfill', () => {
   it('folds calls stored before the rollup existed in at the next open', async () => {

@@ -4,7 +4,7 @@
  * rollup cells that statsRollup.ts keeps current.
  */
 import type { CallsFilter } from '../../../contract/calls.js';
-import type { CallFacts } from '../../domain/statsFacts.js';
+import type { CallFacts } from '../StatsStore.js';
 import type { CallCell, RollupWidth, StatsStore, UsageCell } from '../StatsStore.js';
 import { compileFilter, LATENCY_MS_SQL } from './callsQuery.js';
 import type { SqliteDatabase } from './SqliteDatabase.js';

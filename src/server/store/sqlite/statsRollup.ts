@@ -13,8 +13,8 @@
  * Each journal row is read once, into the narrowest cells; wider cells are folded from those,
  * so ingest pays per call once and per touched cell (a handful per batch) for the rest.
  */
-import { usageEntries, type UsageEntry } from '../../domain/statsFacts.js';
-import { addToEncoded, addToHistogram, mergeHistogram, type Histogram } from '../../domain/statsHistogram.js';
+import { usageEntries, type UsageEntry } from '../../core/usage.js';
+import { addToEncoded, addToHistogram, mergeHistogram, type Histogram } from '../../core/statsHistogram.js';
 import { ROLLUP_WIDTHS } from '../StatsStore.js';
 import type { SqliteDatabase } from './SqliteDatabase.js';
 

@@ -20,8 +20,8 @@
  * - `$containsToken` is a calls-only operation here (400).
  */
 import type { ContainsSpec, JsonValue, Operand, Operation, Query, SortBy } from '../../../contract/common.js';
-import { formatMicros, parseIsoToMicros } from '../../domain/datetime.js';
-import { BadRequestError } from '../../http/errors.js';
+import { formatMicros, parseIsoToMicros } from '../../core/datetime.js';
+import { BadRequestError } from '../../errors.js';
 import type { SqliteDatabase } from './SqliteDatabase.js';
 
 export type ColumnType = 'text' | 'number' | 'datetime' | 'json';

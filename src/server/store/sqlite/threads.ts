@@ -6,7 +6,7 @@
  * by any statistic is one small indexed scan. A date filter changes which turns count, so
  * those queries compute the statistics from the turn calls on the fly.
  */
-import { computeThreadStats, type ThreadStats, type TurnFacts } from '../../domain/threadStats.js';
+import { computeThreadStats, type ThreadStats, type TurnFacts } from '../../core/threadStats.js';
 import type { ThreadRecord, ThreadsQuery, ThreadsStore } from '../Store.js';
 import type { SqliteDatabase } from './SqliteDatabase.js';
 

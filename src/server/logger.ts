@@ -20,7 +20,10 @@ export function createLogger(level: LogLevel = 'info'): Logger {
     error: (m, err) => {
       if (!at('error')) return;
       line('error', m);
-      if (err) process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+      // Follow `cause` so a typed error thrown over an engine or upstream failure logs both.
+      for (let e: unknown = err, depth = 0; e && depth < 5; e = e instanceof Error ? e.cause : undefined, depth++) {
+        process.stderr.write(`${depth ? 'caused by: ' : ''}${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+      }
     },
   };
 }

@@ -8,7 +8,7 @@
  * prompts, in the lowest context tier, as of the dates given. A model whose price changed
  * has one row per period, so calls are priced at what they cost when they ran.
  */
-import { parseIsoToMicros } from './datetime.js';
+import { parseIsoToMicros } from '../core/datetime.js';
 import type { PriceRecord } from '../store/CostsStore.js';
 
 interface ListPrice {

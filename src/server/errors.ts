@@ -1,8 +1,12 @@
 /**
- * Typed errors. Handlers and stores throw these; `toErrorResponse` in `respond.ts` is the one
- * place that turns them into HTTP answers (`{"reason": ...}`, or 422 `{"detail": [...]}`).
+ * Typed errors. Handlers, domain code and stores throw these; `toErrorResponse` in
+ * `http/respond.ts` is the one place that turns them into HTTP answers (`{"reason": ...}`, or
+ * 422 `{"detail": [...]}`). They live beside the server, not in `http/`, so that domain and
+ * store code can throw them without depending on the HTTP layer. `cause` keeps the underlying
+ * error (an engine or upstream failure) for the log, as hono's HTTPException does; it is never
+ * sent to the caller.
  */
-import type { ValidationIssue } from '../../contract/errors.js';
+import type { ValidationIssue } from '../contract/errors.js';
 
 /** An error with an HTTP status and a message safe to show the caller. */
 export class ApiError extends Error {
@@ -10,12 +14,17 @@ export class ApiError extends Error {
   readonly extra: Record<string, unknown>;
   /** Response headers the answer must carry (`Retry-After` on 429/503). */
   readonly headers: Record<string, string>;
-  constructor(status: number, reason: string, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}) {
-    super(reason);
+  constructor(
+    status: number,
+    reason: string,
+    extra: Record<string, unknown> = {},
+    options?: { cause?: unknown; headers?: Record<string, string> },
+  ) {
+    super(reason, options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = new.target.name;
     this.status = status;
     this.extra = extra;
-    this.headers = headers;
+    this.headers = options?.headers ?? {};
   }
 }
 
@@ -83,7 +92,7 @@ export class UnsupportedMediaTypeError extends ApiError {
 export class TooManyRequestsError extends ApiError {
   constructor(reason: string, retryAfterSeconds: number) {
     const seconds = Math.max(1, Math.ceil(retryAfterSeconds));
-    super(429, reason, { retry_after: seconds }, { 'retry-after': String(seconds) });
+    super(429, reason, { retry_after: seconds }, { headers: { 'retry-after': String(seconds) } });
   }
 }
 
@@ -91,6 +100,6 @@ export class TooManyRequestsError extends ApiError {
 export class ServiceUnavailableError extends ApiError {
   constructor(reason: string, retryAfterSeconds: number) {
     const seconds = Math.max(1, Math.ceil(retryAfterSeconds));
-    super(503, reason, { retry_after: seconds }, { 'retry-after': String(seconds) });
+    super(503, reason, { retry_after: seconds }, { headers: { 'retry-after': String(seconds) } });
   }
 }

@@ -1,0 +1,108 @@
+/**
+ * Conformance suite for ThreadsStore: statistics come from live turn calls only (a turn is a call
+ * whose turn_id is its own id), unfinished turns count as turns but not in durations, deleted
+ * turns drop out, percentiles are numpy's linear ones, and every sort breaks ties by thread_id.
+ * A backend may precompute (SQLite's thread_stats, ClickHouse's materialized views) or compute
+ * on the fly; this suite is what makes both give the same numbers.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { OpenStore } from '../../testing/tempStore.js';
+import type { Store, ThreadRecord, ThreadsQuery } from '../Store.js';
+import { endWrite, SECOND, startWrite, T0, usageSummary } from './callWrites.js';
+
+const P = 'acme/threads';
+
+/** A turn of `thread` starting at `at` seconds, lasting `secs` (null: still running). */
+function turn(thread: string, id: string, at: number, secs: number | null, over: { failed?: boolean; tokens?: [number, number] } = {}) {
+  const start = startWrite(P, id, { threadId: thread, turnId: id, startedAt: T0 + at * SECOND });
+  if (secs === null) return [start];
+  const end = endWrite(P, id, {
+    endedAt: T0 + (at + secs) * SECOND,
+    exception: over.failed ? 'boom' : null,
+    summaryJson: over.tokens ? usageSummary('gpt-4o', ...over.tokens) : '{}',
+  });
+  return [start, end];
+}
+
+export function describeThreadsConformance(open: OpenStore): void {
+  describe('ThreadsStore conformance', () => {
+    let store: Store;
+    let close: () => Promise<void>;
+    beforeAll(async () => {
+      ({ store, close } = await open());
+      await store.calls.writeCalls([
+        // t1: three finished turns of 1 s, 2 s and 10 s, one failed, with tokens; a child call of a turn.
+        ...turn('t1', 't1a', 0, 1, { tokens: [10, 5] }),
+        ...turn('t1', 't1b', 10, 2, { failed: true }),
+        ...turn('t1', 't1c', 20, 10, { tokens: [100, 20] }),
+        startWrite(P, 't1c-child', { threadId: 't1', turnId: 't1c', parentId: 't1c', traceId: 't1c', startedAt: T0 + 21 * SECOND }),
+        // t2: one finished turn and one still running.
+        ...turn('t2', 't2a', 5, 4),
+        ...turn('t2', 't2b', 30, null),
+        // t3: one turn, later deleted; t4: only an unfinished turn.
+        ...turn('t3', 't3a', 1, 1),
+        ...turn('t4', 't4a', 2, null),
+        // A call without a thread is no thread.
+        startWrite(P, 'lonely'),
+      ]);
+      await store.calls.deleteCalls({ projectId: P, ids: ['t3a'], deletedAt: T0 + 99 * SECOND });
+    });
+    afterAll(() => close());
+
+    const query = async (q: Partial<ThreadsQuery> = {}): Promise<ThreadRecord[]> => {
+      const out: ThreadRecord[] = [];
+      for await (const t of store.threads.queryThreads({ projectId: P, sortBy: [{ field: 'thread_id', direction: 'asc' }], ...q }))
+        out.push(t);
+      return out;
+    };
+    const byId = async () => new Map((await query()).map((t) => [t.threadId, t]));
+
+    it('lists threads with live turns only', async () => {
+      expect((await query()).map((t) => t.threadId)).toEqual(['t1', 't2', 't4']);
+    });
+
+    it('computes turn statistics with numpy-linear percentiles over finished turns', async () => {
+      const t1 = (await byId()).get('t1')!;
+      expect(t1).toMatchObject({
+        turnCount: 3,
+        finishedTurnCount: 3,
+        startTime: T0,
+        lastUpdated: T0 + 30 * SECOND,
+        firstTurnId: 't1a',
+        lastTurnId: 't1c',
+        p50TurnDurationMs: 2000,
+        errorCount: 1,
+        totalTokens: 135,
+      });
+      expect(t1.p99TurnDurationMs).toBeCloseTo(9840, 6);
+    });
+
+    it('counts an unfinished turn as a turn but not in durations', async () => {
+      const m = await byId();
+      expect(m.get('t2')).toMatchObject({ turnCount: 2, finishedTurnCount: 1, p50TurnDurationMs: 4000, p99TurnDurationMs: 4000 });
+      expect(m.get('t4')).toMatchObject({ turnCount: 1, finishedTurnCount: 0, p50TurnDurationMs: null, p99TurnDurationMs: null });
+    });
+
+    it('sorts on statistics with ties broken by thread_id, and pages', async () => {
+      const ids = async (q: Partial<ThreadsQuery>) => (await query(q)).map((t) => t.threadId);
+      expect(await ids({ sortBy: [{ field: 'turn_count', direction: 'desc' }] })).toEqual(['t1', 't2', 't4']);
+      expect(await ids({ sortBy: [{ field: 'p99_turn_duration_ms', direction: 'desc' }] })).toEqual(['t1', 't2', 't4']);
+      expect(await ids({ sortBy: [{ field: 'start_time', direction: 'asc' }] })).toEqual(['t1', 't4', 't2']);
+      expect(await ids({ sortBy: [{ field: 'turn_count', direction: 'asc' }], limit: 1, offset: 1 })).toEqual(['t2']);
+    });
+
+    it('filters by thread ids and by turn start time', async () => {
+      expect((await query({ threadIds: ['t2', 'nope'] })).map((t) => t.threadId)).toEqual(['t2']);
+      const late = await query({ afterMicros: T0 + 9 * SECOND });
+      expect(late.map((t) => t.threadId)).toEqual(['t1', 't2']);
+      expect(late[0]).toMatchObject({ turnCount: 2, firstTurnId: 't1b' });
+    });
+
+    it('follows writes: a new turn and a deleted turn change the statistics', async () => {
+      await store.calls.writeCalls(turn('t4', 't4b', 40, 3));
+      expect((await byId()).get('t4')).toMatchObject({ turnCount: 2, finishedTurnCount: 1, p50TurnDurationMs: 3000 });
+      await store.calls.deleteCalls({ projectId: P, ids: ['t4a', 't4b'], deletedAt: T0 + 99 * SECOND });
+      expect((await byId()).has('t4')).toBe(false);
+    });
+  });
+}

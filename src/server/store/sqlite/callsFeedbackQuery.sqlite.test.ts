@@ -1,4 +1,0 @@
-/** The feedback-field call query conformance suite, run against the SQLite store. */
-import { describeCallsFeedbackQueryConformance } from '../conformance/callsFeedbackQuery.conformance.js';
-
-describeCallsFeedbackQueryConformance();

@@ -1,4 +1,0 @@
-/** The call query conformance suite, run against the SQLite store. */
-import { describeCallsQueryConformance } from '../conformance/callsQuery.conformance.js';
-
-describeCallsQueryConformance();
