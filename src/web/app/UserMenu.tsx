@@ -13,8 +13,10 @@ export function UserMenu({ user }: { user: WhoamiRes }) {
     try {
       await signOut();
     } finally {
+      // To the login page first, then drop the data: a page still mounted would refetch, get 401,
+      // and send us to the login page as "signed out elsewhere" instead.
+      await navigate('/login?signed_out=1');
       queryClient.clear();
-      void navigate('/login?signed_out=1');
     }
   };
   return (
