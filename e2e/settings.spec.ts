@@ -75,3 +75,20 @@ test('add a project price, see it in force, delete it', async ({ signedInPage: p
   await expect(row).toHaveCount(0);
   expect((await api.pricesList({ project_id: project })).prices.some((p) => p.llm_id === model)).toBe(false);
 });
+
+test('choose a default entity: the SDKs get it from /graphql', async ({ signedInPage: page, baseURL }) => {
+  const entity = `e2e-team-${randomUUID().slice(0, 8)}`;
+  await page.goto('/settings');
+  const card = page.getByRole('region', { name: 'Default entity' });
+  await card.getByLabel('Default entity').fill(entity);
+  await card.getByRole('button', { name: 'Save default entity' }).click();
+  await expect(card.getByRole('status')).toHaveText('Saved');
+  await expect(card).toContainText(`${entity}/my-project`);
+
+  const res = await fetch(`${baseURL}/graphql`, {
+    method: 'POST',
+    headers: { authorization: basic('admin', 'e2e-admin-password'), 'content-type': 'application/json' },
+    body: JSON.stringify({ query: '{ viewer { defaultEntity { name } } }' }),
+  });
+  expect(await res.json()).toEqual({ data: { viewer: { defaultEntity: { name: entity } } } });
+});

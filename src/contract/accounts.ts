@@ -20,6 +20,7 @@ export const User = z.object({
   username: z.string(),
   is_admin: z.boolean(),
   entities: z.array(z.string()).describe('Entities whose projects the user may read and write'),
+  default_entity: z.string().nullable().describe('Where bare project names go (`weave.init("project")`); the first entity unless changed'),
   created_at: z.string(),
   has_password: z.boolean().describe('False for users who log in with API keys only'),
 });
@@ -71,3 +72,10 @@ export const ApiKeyCreateRes = z.object({
 // DELETE /weft/api_keys/:key_id
 export const ApiKeyRevokeReq = z.object({ key_id: z.string().min(1) });
 export const ApiKeyRevokeRes = z.object({ api_key: ApiKey.describe('The key, now revoked (revoking twice is harmless)') });
+
+// PUT /weft/default_entity
+export const DefaultEntitySetReq = z.object({
+  entity: Entity.describe("One of the user's entities (admins may choose any)"),
+  username: z.string().nullish().describe("Admins only: another user's default; default your own"),
+});
+export const DefaultEntitySetRes = z.object({ user: User });

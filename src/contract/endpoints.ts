@@ -27,6 +27,7 @@ import * as stats from './stats.js';
 import * as tables from './tables.js';
 import * as threads from './threads.js';
 import * as v2 from './v2Objects.js';
+import * as wandbGraphql from './wandbGraphql.js';
 import * as weft from './weft.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -56,7 +57,16 @@ export interface EndpointDef<Req extends z.ZodType = z.ZodType, Res extends z.Zo
    * and file parts (as `File`s) are validated with `req` like JSON fields would be.
    */
   readonly body?: 'binary' | 'multipart';
+  /**
+   * `'handler'`: the handler checks the credentials itself, because the protocol has its own
+   * failure format (W&B GraphQL answers a bad key with a GraphQL `errors` body). The route
+   * layer then passes `user: null`, like for public endpoints.
+   */
+  readonly auth?: 'handler';
 }
+
+/** Groups that are not the Weave trace server: they are not served again under `/traces`. */
+export const NOT_TRACE_SERVER_GROUPS: ReadonlySet<string> = new Set(['Weft', 'W&B']);
 
 const def = <const E extends EndpointDef>(e: E): E => e;
 
@@ -954,6 +964,14 @@ export const endpoints = {
     req: accounts.ApiKeyRevokeReq,
     res: accounts.ApiKeyRevokeRes,
   }),
+  defaultEntitySet: def({
+    group: 'Weft',
+    method: 'PUT',
+    path: '/weft/default_entity',
+    summary: "Choose where bare project names go (the default entity the SDKs get from /graphql); admins may set anyone's",
+    req: accounts.DefaultEntitySetReq,
+    res: accounts.DefaultEntitySetRes,
+  }),
   sessionCreate: def({
     group: 'Weft',
     method: 'POST',
@@ -1019,6 +1037,19 @@ export const endpoints = {
     summary: "Every LLM price that can apply to a project's calls, its own and the defaults, marking those in force now",
     req: costs.PricesListReq,
     res: costs.PricesListRes,
+  }),
+
+  // W&B's own API, the part the Weave SDKs call before tracing (not a trace-server route)
+  wandbGraphql: def({
+    group: 'W&B',
+    method: 'POST',
+    path: '/graphql',
+    summary:
+      'W&B GraphQL subset for SDK start-up: viewer (username, defaultEntity, teams), project/model lookup, upsertModel. Basic api:<key>; failures are GraphQL errors (401 UNAUTHENTICATED for a bad key)',
+    req: wandbGraphql.WandbGraphqlReq,
+    res: wandbGraphql.WandbGraphqlRes,
+    raw: true,
+    auth: 'handler',
   }),
 } as const satisfies Record<string, EndpointDef>;
 

@@ -18,6 +18,7 @@ import { exportRoutes } from './routes/export.js';
 import { feedbackRoutes } from './routes/feedback.js';
 import { otelRoutes } from './routes/otel.js';
 import { fileRoutes } from './routes/files.js';
+import { graphqlRoutes } from './routes/graphql.js';
 import { objectRoutes } from './routes/objects.js';
 import { refRoutes } from './routes/refs.js';
 import { serviceRoutes } from './routes/service.js';
@@ -67,6 +68,7 @@ export function createApp(deps: AppDeps): Hono {
       evaluationRoutes,
       accountRoutes,
       sessionRoutes,
+      graphqlRoutes,
     ],
     deps,
   );

@@ -6,20 +6,28 @@ import { parseArgs } from 'node:util';
 import { createApiKey } from './auth/apiKeys.js';
 import { hashSecret } from './auth/secrets.js';
 import { loadConfig, type ServerConfig } from './config.js';
+import { defaultEntityOf } from './domain/defaultEntity.js';
 import { ensureAdmin } from './auth/bootstrap.js';
 import { announceListening, forkWorkers, isClusterWorker } from './cluster.js';
 import { startServer } from './main.js';
 import { openStore } from './store/openStore.js';
 import { mountDashboard } from './dashboard.js';
 import { ensureDashboardBuilt } from './dashboardBuild.js';
+import { loadTlsMaterial, type TlsMaterial } from './tls.js';
 
 const HELP = `weft — tracing and evaluation for LLM applications
 
 Usage:
   weft serve [--port 8420] [--host 127.0.0.1] [--data-dir ./.weft] [--workers 1|N|auto]
-                                       run the service and the dashboard
+             [--tls [--tls-cert cert.pem --tls-key key.pem]]
+                                       run the service and the dashboard; --tls serves HTTPS with
+                                       the given certificate, or a self-signed one kept in the data dir
   weft user add <name> --entity <e> [--entity <e2>] [--admin] [--password <p>]
-                                       create a user (or add entities to one)
+                                       create a user (or add entities to one); the first entity
+                                       is their default
+  weft user default-entity <name> <entity>
+                                       choose where <name>'s bare project names go
+                                       (weave.init("project"))
   weft key create --user <name> [--name <label>]
                                        create an API key; it is printed once
   weft demo [--project demo/agents] [--url http://127.0.0.1:8420]
@@ -27,7 +35,8 @@ Usage:
   weft dev                             run the service with the dashboard from Vite (hot reload)
 
 Settings come from the environment too: PORT, HOST, WEFT_DATA_DIR, WEFT_ADMIN_PASSWORD,
-WEFT_STORE, WEFT_CLICKHOUSE_URL, WEFT_MAX_BODY_BYTES, WEFT_LOG_LEVEL, WEFT_WORKERS.`;
+WEFT_STORE, WEFT_CLICKHOUSE_URL, WEFT_MAX_BODY_BYTES, WEFT_LOG_LEVEL, WEFT_WORKERS,
+WEFT_TLS=1, WEFT_TLS_CERT, WEFT_TLS_KEY.`;
 
 export async function main(argv: string[]): Promise<void> {
   const [command, sub] = argv;
@@ -35,6 +44,7 @@ export async function main(argv: string[]): Promise<void> {
     if (!command || command === '--help' || command === '-h' || command === 'help') return void console.log(HELP);
     if (command === 'serve') return await serveCommand(argv.slice(1));
     if (command === 'user' && sub === 'add') return await userAddCommand(argv.slice(2));
+    if (command === 'user' && sub === 'default-entity') return await defaultEntityCommand(argv.slice(2));
     if (command === 'key' && sub === 'create') return await keyCreateCommand(argv.slice(2));
     if (command === 'demo') return await (await import('./demo/demoCommand.js')).demoCommand(argv.slice(1));
     if (command === 'dev') return await (await import('./devCommand.js')).devCommand(argv.slice(1));
@@ -54,13 +64,16 @@ const serverFlags = {
   'clickhouse-url': { type: 'string' },
   'log-level': { type: 'string' },
   workers: { type: 'string' },
+  tls: { type: 'boolean' },
+  'tls-cert': { type: 'string' },
+  'tls-key': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
 async function serveCommand(args: string[]): Promise<void> {
   const { values } = parseArgs({ args, options: serverFlags, strict: true });
   if (values.help) return void console.log(HELP);
-  const config = loadConfig(process.env, stringFlags(values));
+  const config = loadConfig(process.env, { ...stringFlags(values), ...(values.tls ? { tls: '1' } : {}) });
   const mount = config.serveDashboard ? mountDashboard : undefined;
   if (isClusterWorker()) {
     const server = await startServer(config, { mountDashboard: mount });
@@ -78,8 +91,10 @@ async function serveCommand(args: string[]): Promise<void> {
     });
     const generated = await ensureAdmin(store, config.adminPassword);
     await store.close();
+    // Make (or renew) the certificate once, so the workers all read the same files.
+    const tls = config.tls ? await loadTlsMaterial(config.tls, { dataDir: config.dataDir, host: config.host }) : null;
     const url = await forkWorkers(config.workers, (msg) => console.error(msg));
-    return printBanner({ url, config, generated, dashboard });
+    return printBanner({ url, config, generated, dashboard, tls });
   }
   const server = await startServer(config, { mountDashboard: mount });
   const shutdown = async () => {
@@ -88,10 +103,16 @@ async function serveCommand(args: string[]): Promise<void> {
   };
   process.once('SIGINT', shutdown);
   process.once('SIGTERM', shutdown);
-  printBanner({ url: server.url, config, generated: server.generatedAdminPassword, dashboard });
+  printBanner({ url: server.url, config, generated: server.generatedAdminPassword, dashboard, tls: server.tls });
 }
 
-function printBanner(o: { url: string; config: ServerConfig; generated: string | null; dashboard: string | null }): void {
+function printBanner(o: {
+  url: string;
+  config: ServerConfig;
+  generated: string | null;
+  dashboard: string | null;
+  tls: TlsMaterial | null;
+}): void {
   const processes = o.config.workers > 1 ? `, ${o.config.workers} processes` : '';
   console.log(`\nWeft is running at ${o.url}  (data: ${o.config.dataDir}, store: ${o.config.store}${processes})`);
   if (o.generated) {
@@ -102,6 +123,50 @@ function printBanner(o: { url: string; config: ServerConfig; generated: string |
   }
   console.log(`API docs: ${o.url}/docs    Create an SDK key: npx weft key create --user admin`);
   if (o.dashboard === 'failed') console.log('The dashboard build failed (see above); the API works meanwhile.');
+  if (o.tls) console.log(`\n${trustInstructions(o.tls, o.url)}`);
+}
+
+/** How to make the SDKs trust the certificate served, with the exact variables each one reads. */
+function trustInstructions(tls: TlsMaterial, url: string): string {
+  const origin = tls.generated ? `a self-signed certificate kept in ${tls.certFile}` : `the certificate ${tls.certFile}`;
+  return [
+    `HTTPS with ${origin}`,
+    `  (valid for: ${tls.names.join(', ')})`,
+    'Clients that do not already trust it must be told to:',
+    `  Node / npm weave:  export NODE_EXTRA_CA_CERTS=${tls.certFile}`,
+    `  Python weave:      export SSL_CERT_FILE=${tls.certFile} REQUESTS_CA_BUNDLE=${tls.certFile}`,
+    `Then point the SDKs here:  export WANDB_BASE_URL=${url} WANDB_API_KEY=<key from npx weft key create>`,
+  ].join('\n');
+}
+
+async function defaultEntityCommand(args: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { 'data-dir': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+  });
+  if (values.help) {
+    return void console.log(`weft user default-entity <name> <entity> [--data-dir ./.weft]
+
+Sets where <name>'s bare project names go: weave.init("project") traces into <entity>/project.
+The entity must be one of the user's (any, for an admin). A user's first entity is their default
+until changed here or in the dashboard's Settings.`);
+  }
+  const [username, entity] = positionals;
+  if (!username || !entity) throw new Error('usage: weft user default-entity <name> <entity>');
+  const config = loadConfig(process.env, stringFlags(values));
+  const store = await openStore({ kind: config.store, dataDir: config.dataDir, clickhouseUrl: config.clickhouseUrl });
+  try {
+    const user = await store.accounts.getUser(username);
+    if (!user) throw new Error(`no user "${username}"; create it first: weft user add ${username} --entity ${entity}`);
+    if (!user.isAdmin && !user.entities.includes(entity)) {
+      throw new Error(`"${username}" does not belong to entity "${entity}"; add it first: weft user add ${username} --entity ${entity}`);
+    }
+    await store.accounts.setDefaultEntity(username, entity);
+    console.log(`Default entity of "${username}": ${entity}  (weave.init("project") traces into ${entity}/project)`);
+  } finally {
+    await store.close();
+  }
 }
 
 async function userAddCommand(args: string[]): Promise<void> {
@@ -129,7 +194,9 @@ async function userAddCommand(args: string[]): Promise<void> {
       ...(values.admin ? { isAdmin: true } : {}),
       ...(password ? { passwordHash: await hashSecret(password) } : {}),
     });
-    console.log(`User "${user.username}"${user.isAdmin ? ' (admin)' : ''}, entities: ${user.entities.join(', ') || '(none)'}`);
+    console.log(
+      `User "${user.username}"${user.isAdmin ? ' (admin)' : ''}, entities: ${user.entities.join(', ') || '(none)'}, default entity: ${defaultEntityOf(user) ?? '(none)'}`,
+    );
     if (!user.passwordHash) console.log(`No password set: give one with --password, or use an API key: weft key create --user ${username}`);
   } finally {
     await store.close();

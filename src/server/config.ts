@@ -5,6 +5,7 @@ import { DEFAULT_HASH_LIMITS, type HashLimits } from './auth/hashLimiter.js';
 import { DEFAULT_THROTTLE_LIMITS, type ThrottleLimits } from './auth/loginThrottle.js';
 import { DEFAULT_SESSION_LIMITS, type SessionLimits } from './auth/sessions.js';
 import { parseLogLevel, type LogLevel } from './logger.js';
+import type { TlsSettings } from './tls.js';
 
 export interface ServerConfig {
   host: string;
@@ -27,6 +28,8 @@ export interface ServerConfig {
   hashLimits: HashLimits;
   /** Dashboard session lifetimes and cookie security (auth/sessions.ts). */
   sessions: SessionLimits;
+  /** Serve HTTPS (tls.ts): the given certificate and key, or a generated self-signed one; null serves HTTP. */
+  tls: TlsSettings | null;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Record<string, string> = {}): ServerConfig {
@@ -62,6 +65,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Record<s
       maxAgeSeconds: positiveInt(env, 'WEFT_SESSION_MAX_AGE_SECONDS', DEFAULT_SESSION_LIMITS.maxAgeSeconds),
       secureCookies: parseSecureCookies(env.WEFT_SECURE_COOKIES),
     },
+    tls: parseTls(get('tls', 'WEFT_TLS'), get('tls-cert', 'WEFT_TLS_CERT'), get('tls-key', 'WEFT_TLS_KEY')),
   };
 }
 
@@ -78,6 +82,15 @@ function parseSecureCookies(value: string | undefined): 'auto' | 'always' {
   if (value === undefined || value === '' || value === 'auto') return 'auto';
   if (value === 'always') return 'always';
   throw new Error(`WEFT_SECURE_COOKIES must be "auto" (Secure over https) or "always", not "${value}"`);
+}
+
+/** `--tls` / WEFT_TLS=1 turns HTTPS on; giving a certificate or key file implies it. */
+function parseTls(on: string | undefined, certFile: string | undefined, keyFile: string | undefined): TlsSettings | null {
+  const enabled = on !== undefined && on !== '' && on !== '0' && on !== 'false';
+  if (!enabled && !certFile && !keyFile) return null;
+  if (Boolean(certFile) !== Boolean(keyFile))
+    throw new Error('give both --tls-cert and --tls-key (WEFT_TLS_CERT, WEFT_TLS_KEY), or neither to generate a certificate');
+  return { certFile: certFile ? resolve(certFile) : null, keyFile: keyFile ? resolve(keyFile) : null };
 }
 
 /** `auto` means one process per CPU core (at most 8); a number is taken as is. */

@@ -101,6 +101,17 @@ describe('GET / (dashboard)', () => {
     expect(unauthenticated.status).toBe(401);
   });
 
+  it('keeps /traces/<trace route> and /graphql for the API, while an entity named "traces" keeps its pages', async () => {
+    const info = await fetch(`${url}/traces/server_info`, { headers: HTML });
+    expect(info.headers.get('content-type')).toMatch(/^application\/json/);
+    const streamGet = await fetch(`${url}/traces/calls/stream_query`, { headers: HTML });
+    expect(streamGet.status).toBe(404);
+    expect(streamGet.headers.get('content-type')).toMatch(/^application\/json/);
+    expect((await fetch(`${url}/graphql`, { headers: HTML })).headers.get('content-type')).toMatch(/^application\/json/);
+    const page = await fetch(`${url}/traces/support-bot/calls`, { headers: HTML });
+    expect(await page.text()).toBe(INDEX);
+  });
+
   it('gives non-HTML clients a JSON 404 for unknown paths, and missing assets a 404', async () => {
     const res = await fetch(`${url}/no/such/thing`, { headers: { accept: 'application/json' } });
     expect(res.status).toBe(404);

@@ -18,6 +18,7 @@ import { Readable } from 'node:stream';
 import type { Context, Hono, Next } from 'hono';
 import { endpoints } from '../contract/endpoints.js';
 import { PROJECT_ROOT } from './dashboardBuild.js';
+import { isTraceServerEndpoint, TRACE_PREFIX } from './http/defineRoutes.js';
 import { BadRequestError } from './errors.js';
 
 /** Where `vite build` writes the app (vite.config.ts `build.outDir`). */
@@ -49,11 +50,18 @@ const CONTENT_TYPES: Record<string, string> = {
 const HASHED_CACHE = 'public, max-age=31536000, immutable';
 const REVALIDATE = 'no-cache';
 
-/** Paths the API owns: every endpoint of the table, plus the OpenAPI document and docs page. */
+const pathPattern = (path: string) => new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:[A-Za-z_]+/g, '[^/]+')}/?$`);
+
+/**
+ * Paths the API owns: every endpoint of the table, the trace-server ones also under `/traces`
+ * (only those exact paths: `/traces/<project>/calls` stays a dashboard page of an entity named
+ * "traces"), plus the OpenAPI document and docs page.
+ */
 const API_PATHS = [
-  ...Object.values(endpoints).map(
-    (e) => new RegExp(`^${e.path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:[A-Za-z_]+/g, '[^/]+')}/?$`),
-  ),
+  ...Object.values(endpoints).map((e) => pathPattern(e.path)),
+  ...Object.values(endpoints)
+    .filter(isTraceServerEndpoint)
+    .map((e) => pathPattern(TRACE_PREFIX + e.path)),
   /^\/openapi\.json$/,
   /^\/docs\/?$/,
 ];

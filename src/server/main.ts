@@ -3,6 +3,7 @@
  * `startServer` is also what tests and benchmarks use to run a real server.
  */
 import { serve, type ServerType } from '@hono/node-server';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { createApp } from './app.js';
 import { Authenticator } from './auth/authenticate.js';
@@ -13,6 +14,7 @@ import { createLogger, type Logger } from './logger.js';
 import { openStore } from './store/openStore.js';
 import type { Store } from './store/Store.js';
 import type { Hono } from 'hono';
+import { loadTlsMaterial, type TlsMaterial } from './tls.js';
 
 export interface RunningServer {
   url: string;
@@ -20,6 +22,8 @@ export interface RunningServer {
   log: Logger;
   /** The generated admin password, when this start created the admin without one given. */
   generatedAdminPassword: string | null;
+  /** The certificate served, when HTTPS is on. */
+  tls: TlsMaterial | null;
   close(): Promise<void>;
 }
 
@@ -47,17 +51,20 @@ export async function startServer(config: ServerConfig, options: { mountDashboar
     validateResponses: config.validateResponses,
     mountDashboard: options.mountDashboard,
   });
+  const tls = config.tls ? await loadTlsMaterial(config.tls, { dataDir: config.dataDir, host: config.host }) : null;
+  const https = tls ? { createServer: createHttpsServer, serverOptions: { cert: tls.cert, key: tls.key } } : {};
   const server: ServerType = await new Promise((resolve, reject) => {
-    const s = serve({ fetch: app.fetch, hostname: config.host, port: config.port }, () => resolve(s));
+    const s = serve({ fetch: app.fetch, hostname: config.host, port: config.port, ...https }, () => resolve(s));
     s.once('error', reject);
   });
   const { port } = server.address() as AddressInfo;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   return {
-    url: `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`,
+    url: `${tls ? 'https' : 'http'}://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`,
     store,
     log,
     generatedAdminPassword,
+    tls,
     close: async () => {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await store.close();

@@ -35,7 +35,7 @@ export function buildOpenApi(): JsonSchema {
     },
     '422': { description: 'Validation error', content: { 'application/json': { schema: toSchema(ValidationErrorBody, 'output') } } },
   };
-  for (const [name, e] of Object.entries(endpoints) as [string, EndpointDef & { stream?: boolean; public?: boolean }][]) {
+  for (const [name, e] of Object.entries(endpoints) as [string, EndpointDef][]) {
     const path = e.path.replace(/:([A-Za-z_]+)/g, '{$1}');
     const pathParams = [...e.path.matchAll(/:([A-Za-z_]+)/g)].map((m) => m[1]!);
     const reqSchema = toSchema(e.req, 'input');
@@ -60,7 +60,17 @@ export function buildOpenApi(): JsonSchema {
           description: e.stream ? 'Newline-delimited JSON, one object per line' : 'Success',
           content: { [e.stream ? 'application/jsonl' : 'application/json']: { schema: toSchema(e.res, 'output') } },
         },
-        ...(e.public ? {} : errors),
+        // GraphQL answers a bad key in its own format (a GraphQL `errors` body), not `{reason}`.
+        ...(e.public
+          ? {}
+          : e.auth === 'handler'
+            ? {
+                '401': {
+                  description: 'Missing or wrong credentials',
+                  content: { 'application/json': { schema: toSchema(e.res, 'output') } },
+                },
+              }
+            : errors),
       },
       ...(e.public ? { security: [] } : {}),
     };
@@ -80,7 +90,10 @@ export function buildOpenApi(): JsonSchema {
     info: {
       title: 'Weft',
       version: WEFT_VERSION,
-      description: 'Tracing and evaluation service for LLM applications, wire-compatible with the W&B Weave trace server.',
+      description:
+        'Tracing and evaluation service for LLM applications, wire-compatible with the W&B Weave trace server. ' +
+        'Every trace-server path is also served under /traces (the trace URL the Weave SDKs derive from WANDB_BASE_URL); ' +
+        'the Weft and W&B groups are not.',
     },
     components: {
       securitySchemes: {

@@ -114,6 +114,10 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
                 },
                 // A call ref (`weave:///…/call/<id>`) opens its trace with the call selected.
                 { path: 'calls/:callId', loader: callRefLoader(queryClient) },
+                // The links the Weave SDKs print with WANDB_BASE_URL pointing here: a call
+                // (`<base>/<entity>/<project>/r/call/<id>`) and the project (`.../weave`).
+                { path: 'r/call/:callId', loader: callRefLoader(queryClient) },
+                { path: 'weave', loader: ({ params }) => redirect(`/${params.entity}/${params.project}/calls`) },
                 {
                   path: 'objects',
                   loader: objectsLoader(queryClient),

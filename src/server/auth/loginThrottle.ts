@@ -45,7 +45,8 @@ export class LoginThrottle {
 
   /** Throws 429 when the username or the address has used up its failures. */
   check(username: string | null, address: string, now = Date.now()): void {
-    const byAddress = this.#retryAfter(`a:${address}`, this.#limits.perAddress, now);
+    // An unknown address ('': a caller that did not say) is not one bucket shared by everyone.
+    const byAddress = address === '' ? 0 : this.#retryAfter(`a:${address}`, this.#limits.perAddress, now);
     if (byAddress > 0) {
       throw new TooManyRequestsError(`Too many failed sign-ins from your address; try again in ${formatWait(byAddress)}`, byAddress);
     }
@@ -58,7 +59,7 @@ export class LoginThrottle {
 
   /** Counts a failed attempt against the address and (when given) the username. */
   recordFailure(username: string | null, address: string, now = Date.now()): void {
-    this.#add(`a:${address}`, now);
+    if (address !== '') this.#add(`a:${address}`, now);
     if (username !== null) this.#add(`u:${username}`, now);
   }
 

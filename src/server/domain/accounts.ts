@@ -10,12 +10,15 @@ import { createApiKey } from '../auth/apiKeys.js';
 import { ConflictError, ForbiddenError, NotFoundError } from '../errors.js';
 import type { ApiKeyRecord, Store, UserRecord } from '../store/Store.js';
 import { formatMicros, formatMicrosOrNull, nowMicros } from '../core/datetime.js';
+import { defaultEntityOf } from './defaultEntity.js';
+import { ValidationError } from '../errors.js';
 
 /** A stored user as listed (no hash). */
 export const toUser = (u: UserRecord): User => ({
   username: u.username,
   is_admin: u.isAdmin,
   entities: u.entities,
+  default_entity: defaultEntityOf(u),
   created_at: formatMicros(u.createdAt),
   has_password: u.passwordHash !== null,
 });
@@ -75,4 +78,27 @@ export async function revokeApiKey(deps: { store: Store; authenticator: Authenti
     deps.authenticator.forget();
   }
   return toApiKey((await deps.store.accounts.getApiKey(keyId))!);
+}
+
+/**
+ * Sets where a user's bare project names go. The entity must be one the user may use (any, for
+ * an admin user), so the SDKs never get a default they cannot write to. Admins may set anyone's.
+ */
+export async function setDefaultEntity(store: Store, caller: AuthUser, req: { entity: string; username?: string | null }): Promise<User> {
+  const username = req.username ?? caller.username;
+  if (username !== caller.username) requireAdmin(caller, "change other users' default entity");
+  const target = await store.accounts.getUser(username);
+  if (!target) throw new NotFoundError(`No user "${username}"`);
+  if (!target.isAdmin && !target.entities.includes(req.entity)) {
+    const choices = target.entities.length ? target.entities.join(', ') : '(none)';
+    throw new ValidationError([
+      {
+        loc: ['body', 'entity'],
+        msg: `"${username}" does not belong to entity "${req.entity}"; choose one of: ${choices}`,
+        type: 'value_error',
+      },
+    ]);
+  }
+  await store.accounts.setDefaultEntity(username, req.entity);
+  return toUser((await store.accounts.getUser(username))!);
 }

@@ -8,7 +8,14 @@ import type { Context, Hono } from 'hono';
 import { promisify } from 'node:util';
 import { gunzip, inflate } from 'node:zlib';
 import type { z } from 'zod';
-import { endpoints, type EndpointDef, type EndpointName, type Endpoints, type ResOf } from '../../contract/endpoints.js';
+import {
+  endpoints,
+  NOT_TRACE_SERVER_GROUPS,
+  type EndpointDef,
+  type EndpointName,
+  type Endpoints,
+  type ResOf,
+} from '../../contract/endpoints.js';
 import { assertProjectAccess, type AuthUser, type Authenticator, type RequestCredentials } from '../auth/authenticate.js';
 import type { Store } from '../store/Store.js';
 import { ApiError, BadRequestError, TooLargeError, ValidationError } from '../errors.js';
@@ -57,7 +64,7 @@ export interface PublicRouteDef<K extends EndpointName> {
 }
 
 export type RouteTable = {
-  [K in EndpointName]?: Endpoints[K] extends { public: true } ? PublicRouteDef<K> : RouteDef<K>;
+  [K in EndpointName]?: Endpoints[K] extends { public: true } | { auth: 'handler' } ? PublicRouteDef<K> : RouteDef<K>;
 };
 
 /** Identity helper that type-checks a route module against the endpoint table. */
@@ -72,12 +79,25 @@ export interface MountDeps {
   validateResponses: boolean;
 }
 
-/** Mounts every route of every table; an endpoint with no handler is not mounted. */
+/**
+ * The prefix under which every trace-server route is served a second time. The Weave SDKs
+ * derive the trace-server URL from the W&B base URL as `<base>/traces` (Python
+ * `weave/trace/env.py` `weave_trace_server_url`, npm `dist/urls.js` `getUrls`), so with it
+ * `WANDB_BASE_URL` alone points them at Weft.
+ */
+export const TRACE_PREFIX = '/traces';
+
+/** True for the endpoints of the Weave trace-server interface (not Weft's own, not W&B's GraphQL). */
+export const isTraceServerEndpoint = (e: EndpointDef): boolean => !NOT_TRACE_SERVER_GROUPS.has(e.group);
+
+/** Mounts every route of every table (trace-server ones also under `/traces`); an endpoint with no handler is not mounted. */
 export function mountRoutes(app: Hono, tables: RouteTable[], deps: MountDeps): void {
   for (const table of tables) {
     for (const [name, route] of Object.entries(table) as [EndpointName, RouteDef<EndpointName>][]) {
-      const endpoint = endpoints[name];
-      app.on(endpoint.method, endpoint.path, (c) => handle(c, name, route, deps));
+      const endpoint: EndpointDef = endpoints[name];
+      const serve = (c: Context) => handle(c, name, route, deps);
+      app.on(endpoint.method, endpoint.path, serve);
+      if (isTraceServerEndpoint(endpoint)) app.on(endpoint.method, TRACE_PREFIX + endpoint.path, serve);
     }
   }
 }
@@ -85,7 +105,7 @@ export function mountRoutes(app: Hono, tables: RouteTable[], deps: MountDeps): v
 async function handle(c: Context, name: EndpointName, route: RouteDef<EndpointName>, deps: MountDeps): Promise<Response> {
   const endpoint: EndpointDef = endpoints[name];
   try {
-    const user = endpoint.public ? null : await deps.authenticator.authenticateRequest(credentialsOf(c));
+    const user = endpoint.public || endpoint.auth === 'handler' ? null : await deps.authenticator.authenticateRequest(credentialsOf(c));
     const binary = endpoint.body === 'binary';
     const requestBody = binary ? await readBinaryBody(c, deps.maxBodyBytes) : null;
     const fieldsFrom =

@@ -122,8 +122,20 @@ describe('authentication', () => {
 
   it('accepts a password login and an API key login for the same user', async () => {
     const byPassword = t.clientAs({ username: 'alice', password: t.alice.password });
-    expect(await byPassword.whoami({})).toEqual({ username: 'alice', is_admin: false, entities: ['alice-co'], auth: 'password' });
-    expect(await t.alice.client.whoami({})).toEqual({ username: 'alice', is_admin: false, entities: ['alice-co'], auth: 'api_key' });
+    expect(await byPassword.whoami({})).toEqual({
+      username: 'alice',
+      is_admin: false,
+      entities: ['alice-co'],
+      default_entity: 'alice-co',
+      auth: 'password',
+    });
+    expect(await t.alice.client.whoami({})).toEqual({
+      username: 'alice',
+      is_admin: false,
+      entities: ['alice-co'],
+      default_entity: 'alice-co',
+      auth: 'api_key',
+    });
   });
 
   it('rejects a revoked API key', async () => {

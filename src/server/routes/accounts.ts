@@ -1,5 +1,5 @@
 /** Weft's account endpoints: users (admins) and API keys (your own; admins any). */
-import { createOwnApiKey, createUser, listApiKeys, requireAdmin, revokeApiKey, toUser } from '../domain/accounts.js';
+import { createOwnApiKey, createUser, listApiKeys, requireAdmin, revokeApiKey, setDefaultEntity, toUser } from '../domain/accounts.js';
 import { defineRoutes } from '../http/defineRoutes.js';
 
 // None of these touch a project, so there is no project to check.
@@ -30,6 +30,11 @@ export const accountRoutes = defineRoutes({
   apiKeyCreate: {
     projects: noProjects,
     handler: (req, { store, user }) => createOwnApiKey(store, user, req.name),
+  },
+
+  defaultEntitySet: {
+    projects: noProjects,
+    handler: async (req, { store, user }) => ({ user: await setDefaultEntity(store, user, req) }),
   },
 
   apiKeyRevoke: {

@@ -202,11 +202,29 @@ describe('GET /geolocate', () => {
 
 describe('GET /weft/whoami', () => {
   it('describes the caller: user, admin flag, entities, and how they logged in', async () => {
-    expect(await t.alice.client.whoami({})).toEqual({ username: 'alice', is_admin: false, entities: ['alice-co'], auth: 'api_key' });
-    expect(await t.bob.client.whoami({})).toEqual({ username: 'bob', is_admin: false, entities: ['bob-co'], auth: 'api_key' });
+    expect(await t.alice.client.whoami({})).toEqual({
+      username: 'alice',
+      is_admin: false,
+      entities: ['alice-co'],
+      default_entity: 'alice-co',
+      auth: 'api_key',
+    });
+    expect(await t.bob.client.whoami({})).toEqual({
+      username: 'bob',
+      is_admin: false,
+      entities: ['bob-co'],
+      default_entity: 'bob-co',
+      auth: 'api_key',
+    });
     const bobByPassword = t.clientAs({ username: 'bob', password: t.bob.password });
     expect(await bobByPassword.whoami({})).toMatchObject({ username: 'bob', auth: 'password' });
-    expect(await t.admin.whoami({})).toEqual({ username: 'admin', is_admin: true, entities: [], auth: 'password' });
+    expect(await t.admin.whoami({})).toEqual({
+      username: 'admin',
+      is_admin: true,
+      entities: [],
+      default_entity: 'admin',
+      auth: 'password',
+    });
   });
 
   it('lists every entity of a user with several, sorted', async () => {
@@ -220,6 +238,7 @@ describe('GET /weft/whoami', () => {
       username: 'carol',
       is_admin: false,
       entities: ['beta-co', 'gamma-co', 'zeta-co'],
+      default_entity: 'zeta-co', // the first one given, not the first in order
       auth: 'password',
     });
   });

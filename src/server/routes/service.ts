@@ -1,6 +1,7 @@
 /** Service endpoints: health, version, server info, projects, geolocation, whoami. */
 import { canAccessProject } from '../auth/authenticate.js';
 import { formatMicrosOrNull } from '../core/datetime.js';
+import { defaultEntityOf } from '../domain/defaultEntity.js';
 import { classifyIp } from '../domain/network.js';
 import { defineRoutes } from '../http/defineRoutes.js';
 import { WEFT_VERSION } from '../version.js';
@@ -46,11 +47,15 @@ export const serviceRoutes = defineRoutes({
 
   whoami: {
     projects: () => [],
-    handler: async (_req, { user }) => ({
-      username: user.username,
-      is_admin: user.isAdmin,
-      entities: [...user.entities].sort(),
-      auth: user.via,
-    }),
+    handler: async (_req, { store, user }) => {
+      const record = await store.accounts.getUser(user.username);
+      return {
+        username: user.username,
+        is_admin: user.isAdmin,
+        entities: [...user.entities].sort(),
+        default_entity: record ? defaultEntityOf(record) : null,
+        auth: user.via,
+      };
+    },
   },
 });

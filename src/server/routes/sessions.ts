@@ -1,5 +1,6 @@
 /** Weft's session endpoints: sign in and out, list and end sessions, change and reset passwords. */
 import { changeOwnPassword, listSessions, resetPassword, revokeSession, revokeUserSessions, signIn, signOut } from '../domain/sessions.js';
+import { defaultEntityOf } from '../domain/defaultEntity.js';
 import { defineRoutes } from '../http/defineRoutes.js';
 
 // None of these touch a project, so there is no project to check.
@@ -11,7 +12,14 @@ export const sessionRoutes = defineRoutes({
       const userAgent = request.headers.get('user-agent') ?? '';
       const { token, user, session } = await signIn({ store, authenticator }, { ...req, userAgent, address: remoteIp });
       responseHeaders.append('set-cookie', authenticator.sessions.cookie(token, request.url));
-      const whoami = { username: user.username, is_admin: user.isAdmin, entities: [...user.entities].sort(), auth: 'session' as const };
+      const record = await store.accounts.getUser(user.username);
+      const whoami = {
+        username: user.username,
+        is_admin: user.isAdmin,
+        entities: [...user.entities].sort(),
+        default_entity: record ? defaultEntityOf(record) : null,
+        auth: 'session' as const,
+      };
       return { user: whoami, session };
     },
   },

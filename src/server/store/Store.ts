@@ -130,8 +130,10 @@ export interface ProjectSummary {
 }
 
 export interface ProjectsStore {
-  /** Projects that exist (something was written to them), optionally limited to some entities. */
+  /** Projects that exist (something was written to them, or they were created), optionally limited to some entities. */
   listProjects(req: { entities: string[] | 'all'; projectIds?: string[] | null }): Promise<ProjectSummary[]>;
+  /** Makes the project exist before anything is written to it (W&B `upsertModel`); idempotent. */
+  createProject(projectId: string): Promise<void>;
 }
 
 export interface UserRecord {
@@ -139,6 +141,8 @@ export interface UserRecord {
   passwordHash: string | null;
   isAdmin: boolean;
   entities: string[];
+  /** Where bare project names go: the first entity given, unless changed; null without entities. */
+  defaultEntity: string | null;
   createdAt: number;
 }
 
@@ -156,6 +160,8 @@ export interface AccountsStore {
   listUsers(): Promise<UserRecord[]>;
   /** Creates the user, or updates its password/admin flag and adds entities. */
   upsertUser(user: { username: string; passwordHash?: string | null; isAdmin?: boolean; entities?: string[] }): Promise<UserRecord>;
+  /** Sets the user's default entity (the caller checks that the user may use it); false when there is no such user. */
+  setDefaultEntity(username: string, entity: string): Promise<boolean>;
   createApiKey(key: Omit<ApiKeyRecord, 'revokedAt'>): Promise<void>;
   getApiKey(keyId: string): Promise<ApiKeyRecord | null>;
   listApiKeys(username: string): Promise<ApiKeyRecord[]>;

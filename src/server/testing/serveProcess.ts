@@ -23,7 +23,7 @@ export async function spawnWeftServe(env: NodeJS.ProcessEnv, args: string[] = []
     const timer = setTimeout(() => reject(new Error(`weft serve did not start in time:\n${output}`)), 20_000);
     child.stdout!.on('data', (chunk: Buffer) => {
       output += chunk.toString();
-      const m = /Weft is running at (http:\/\/\S+)/.exec(output);
+      const m = /Weft is running at (https?:\/\/\S+)/.exec(output);
       if (m) {
         clearTimeout(timer);
         resolve(m[1]!);

@@ -78,5 +78,14 @@ export function describeAccountsConformance(open: OpenStore): void {
       expect(await store.accounts.getSession('s3')).toBeNull();
       expect(await store.accounts.getSession('s4')).toBeNull();
     });
+
+    it('makes the first entity given the default, keeps it as entities are added, and changes it on request', async () => {
+      expect((await store.accounts.upsertUser({ username: 'erin', entities: ['zeta', 'alpha'] })).defaultEntity).toBe('zeta');
+      expect((await store.accounts.upsertUser({ username: 'erin', entities: ['aaa'] })).defaultEntity).toBe('zeta');
+      expect(await store.accounts.setDefaultEntity('erin', 'alpha')).toBe(true);
+      expect((await store.accounts.getUser('erin'))?.defaultEntity).toBe('alpha');
+      expect(await store.accounts.setDefaultEntity('nobody', 'alpha')).toBe(false);
+      expect((await store.accounts.upsertUser({ username: 'frank', isAdmin: true })).defaultEntity).toBeNull();
+    });
   });
 }

@@ -1,4 +1,4 @@
-/** Conformance suite for ProjectsStore: a project exists once something is written to it. */
+/** Conformance suite for ProjectsStore: a project exists once something is written to it, or once it is created. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OpenStore } from '../../testing/tempStore.js';
 import type { Store } from '../Store.js';
@@ -40,6 +40,14 @@ export function describeProjectsConformance(open: OpenStore): void {
       await store.calls.deleteCalls({ projectId: 'acme/one', ids: ['c2'], deletedAt: T0 + 9 * SECOND });
       const [one] = await list({ entities: 'all', projectIds: ['acme/one'] });
       expect(one?.callCount).toBe(1);
+    });
+
+    it('lists a created project before anything is written to it, once, and leaves written ones alone', async () => {
+      await store.projects.createProject('gamma/empty');
+      await store.projects.createProject('gamma/empty');
+      await store.projects.createProject('acme/two');
+      expect(await list({ entities: ['gamma'] })).toEqual([{ projectId: 'gamma/empty', callCount: 0, lastActivity: null }]);
+      expect((await list({ entities: 'all', projectIds: ['acme/two'] }))[0]).toMatchObject({ callCount: 1, lastActivity: T0 + SECOND });
     });
   });
 }

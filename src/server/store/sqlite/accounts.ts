@@ -6,6 +6,7 @@ interface UserRow {
   username: string;
   password_hash: string | null;
   is_admin: number;
+  default_entity: string | null;
   created_at: number;
 }
 interface KeyRow {
@@ -58,7 +59,14 @@ export class SqliteAccountsStore implements AccountsStore {
     const entities = this.#db
       .all<{ entity: string }>('SELECT entity FROM user_entities WHERE username = ? ORDER BY entity', [r.username])
       .map((e) => e.entity);
-    return { username: r.username, passwordHash: r.password_hash, isAdmin: r.is_admin === 1, entities, createdAt: r.created_at };
+    return {
+      username: r.username,
+      passwordHash: r.password_hash,
+      isAdmin: r.is_admin === 1,
+      entities,
+      defaultEntity: r.default_entity,
+      createdAt: r.created_at,
+    };
   }
 
   async getUser(username: string): Promise<UserRecord | null> {
@@ -82,8 +90,17 @@ export class SqliteAccountsStore implements AccountsStore {
       for (const entity of user.entities ?? []) {
         this.#db.run('INSERT OR IGNORE INTO user_entities (username, entity) VALUES (?, ?)', [user.username, entity]);
       }
+      // A user's first entity is their default until they choose another.
+      const first = user.entities?.[0];
+      if (first !== undefined) {
+        this.#db.run('UPDATE users SET default_entity = ? WHERE username = ? AND default_entity IS NULL', [first, user.username]);
+      }
     });
     return (await this.getUser(user.username))!;
+  }
+
+  async setDefaultEntity(username: string, entity: string): Promise<boolean> {
+    return this.#db.run('UPDATE users SET default_entity = ? WHERE username = ?', [entity, username]).changes > 0;
   }
 
   async createApiKey(key: Omit<ApiKeyRecord, 'revokedAt'>): Promise<void> {

@@ -8,6 +8,15 @@ export class SqliteProjectsStore implements ProjectsStore {
     this.#db = db;
   }
 
+  async createProject(projectId: string): Promise<void> {
+    const entity = projectId.split('/')[0]!;
+    this.#db.run('INSERT OR IGNORE INTO projects (project_id, entity, created_at) VALUES (?, ?, ?)', [
+      projectId,
+      entity,
+      Date.now() * 1000,
+    ]);
+  }
+
   async listProjects(req: { entities: string[] | 'all'; projectIds?: string[] | null }): Promise<ProjectSummary[]> {
     const clauses: string[] = [];
     const params: unknown[] = [];

@@ -1,6 +1,6 @@
 /**
  * Settings: a project's model prices (under `/:entity/:project/settings`), your API keys, your
- * signed-in sessions and password, and for admins the users. Who may do what: any member of a project may view and change its
+ * signed-in sessions and password, their default entity (where SDK traces for bare project names go), and for admins the users. Who may do what: any member of a project may view and change its
  * prices (as `/cost/create` already allows them); everyone manages their own API keys; only
  * admins list and create users.
  */
@@ -9,6 +9,7 @@ import { Link, useParams } from 'react-router-dom';
 import { whoamiQueryOptions } from '../auth/authQueries.js';
 import { ApiKeysSection } from './ApiKeysSection.js';
 import { PasswordSection } from './PasswordSection.js';
+import { DefaultEntitySection } from './DefaultEntitySection.js';
 import { PricesSection } from './PricesSection.js';
 import { SessionsSection } from './SessionsSection.js';
 import { UsersSection } from './UsersSection.js';
@@ -27,6 +28,7 @@ export function SettingsPage() {
       <nav className="settings-toc" aria-label="Settings sections">
         {projectId && <a href="#prices">Model prices</a>}
         <a href="#api-keys">API keys</a>
+        <a href="#default-entity">Default entity</a>
         <a href="#sessions">Sessions</a>
         <a href="#password">Password</a>
         {user.is_admin && <a href="#users">Users</a>}
@@ -39,6 +41,7 @@ export function SettingsPage() {
         </p>
       )}
       <ApiKeysSection username={user.username} />
+      <DefaultEntitySection />
       <SessionsSection />
       {user.auth !== 'api_key' && <PasswordSection />}
       {user.is_admin && <UsersSection />}

@@ -6,6 +6,7 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ReqOf } from '../../../contract/endpoints.js';
 import { api } from '../../lib/api.js';
+import { authKeys } from '../auth/authQueries.js';
 import { callKeys } from '../calls/callQueries.js';
 
 /** Query keys for settings. */
@@ -95,5 +96,17 @@ export function useCreateUser() {
   return useMutation({
     mutationFn: (req: ReqOf<'userCreate'>) => api.userCreate(req),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: settingsKeys.users() }),
+  });
+}
+
+/** Choose the signed-in user's default entity; whoami and the user list carry it, so both refresh. */
+export function useSetDefaultEntity() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (entity: string) => api.defaultEntitySet({ entity }),
+    onSuccess: async () => {
+      void queryClient.invalidateQueries({ queryKey: settingsKeys.users() });
+      await queryClient.invalidateQueries({ queryKey: authKeys.whoami() });
+    },
   });
 }
