@@ -56,7 +56,13 @@ describe('POST /weft/session and DELETE /weft/session', () => {
     expect(setCookie).toContain('Path=/');
     expect(setCookie).toMatch(/Max-Age=\d+/);
     expect(setCookie).not.toContain('Secure'); // plain http here
-    expect(res.json.user).toEqual({ username: 'alice', is_admin: false, entities: ['alice-co'], auth: 'session' });
+    expect(res.json.user).toEqual({
+      username: 'alice',
+      is_admin: false,
+      entities: ['alice-co'],
+      default_entity: 'alice-co',
+      auth: 'session',
+    });
     expect(res.json.session).toMatchObject({ username: 'alice', user_agent: 'test-agent', address: '127.0.0.1', current: true });
     expect(res.text).not.toContain(token);
 
