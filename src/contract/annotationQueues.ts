@@ -22,6 +22,10 @@ export const AnnotationQueueSchema = z.object({
     .array(z.string())
     .nullable()
     .describe('Weft: call paths reviewers see, e.g. inputs.prompt; null when none were chosen (items then use their own)'),
+  reviewers_per_item: z
+    .number()
+    .int()
+    .describe('Weft: how many reviewers should complete each item; fetch-next stops offering an item once it has that many'),
   created_at: z.string(),
   created_by: z.string(),
   updated_at: z.string(),
@@ -47,6 +51,12 @@ export const AnnotationQueueItemSchema = z.object({
   updated_at: z.string(),
   deleted_at: z.string().nullable(),
   position_in_queue: z.number().int().nullable().describe('1-based, only with include_position'),
+  thread_id: z
+    .string()
+    .nullable()
+    .describe("Weft: set when the item is a whole conversation; call_id is then the thread's first turn, where answers land"),
+  completed_reviews: z.number().int().describe('Weft: reviewers who completed the item (skips not counted)'),
+  reserved_by: z.string().nullable().describe('Weft: the reviewer holding an unexpired reservation on the item, if any'),
 });
 export type AnnotationQueueItemSchema = z.infer<typeof AnnotationQueueItemSchema>;
 
@@ -55,6 +65,8 @@ const QueueRes = z.object({ queue: AnnotationQueueSchema });
 const wbUserId = z.string().nullish().describe('Ignored: the server sets the authenticated user');
 /** A Weft extension: Weave clients neither send nor read it. */
 const displayFields = z.array(z.string()).nullish();
+/** A Weft extension: how many reviewers each item should get (1 to 20). */
+const reviewersPerItem = z.number().int().min(1).max(20).nullish();
 
 // POST /annotation_queues
 export const AnnotationQueueCreateReq = z.object({
@@ -63,6 +75,7 @@ export const AnnotationQueueCreateReq = z.object({
   scorer_refs: z.array(z.string()),
   description: z.string().nullish().describe('Default ""'),
   display_fields: displayFields.describe('Weft: call paths reviewers see; default null (none chosen)'),
+  reviewers_per_item: reviewersPerItem.describe('Weft: reviewers wanted per item; default 1'),
   wb_user_id: wbUserId,
 });
 export const AnnotationQueueCreateRes = z.object({ id: z.string() });
@@ -96,6 +109,7 @@ export const AnnotationQueueUpdateReq = z.object({
   description: z.string().nullish(),
   scorer_refs: z.array(z.string()).nullish().describe('Replaces the list when given'),
   display_fields: displayFields.describe('Weft: replaces the list when given'),
+  reviewers_per_item: reviewersPerItem.describe('Weft: replaces the number when given'),
   wb_user_id: wbUserId,
 });
 export const AnnotationQueueUpdateRes = QueueRes;
@@ -155,6 +169,13 @@ export const AnnotationQueueItemSubmitReq = z.object({
     .array(z.object({ annotation_ref: z.string().min(1).describe("One of the queue's scorer_refs"), value: JsonValue }))
     .describe('At most one value per spec; each must satisfy its field_schema'),
   skip: z.boolean().nullish().describe('Mark the item skipped instead; then annotations must be empty'),
+  replace: z
+    .boolean()
+    .nullish()
+    .describe(
+      'Edit an item you already answered or skipped: your earlier answers on it are superseded (kept in its history) ' +
+        'and these take their place. Without it a second submit is a 400.',
+    ),
 });
 export const AnnotationQueueItemSubmitRes = ItemRes.extend({
   feedback: z.array(FeedbackCreateRes).describe('The feedback rows written, in request order'),

@@ -47,6 +47,11 @@ export type StartedCall = z.infer<typeof StartedCall>;
 export const EndedCall = z.object({
   project_id: ProjectId,
   id: Id,
+  // Sent by the newest clients for server-side sampling; a call's trace and start are already
+  // known from its start here, so they are accepted and not needed.
+  trace_id: z.string().nullish(),
+  is_eval: z.boolean().nullish(),
+  started_at: DateTime.nullish(),
   ended_at: DateTime,
   exception: z.string().nullish(),
   output: z.unknown().optional(),
@@ -73,6 +78,7 @@ export const CallSchema = z.object({
   exception: z.string().nullable(),
   summary: JsonObject.nullable(),
   wb_user_id: z.string().nullable(),
+  wb_username: z.string().optional().describe('With include_usernames: the username behind wb_user_id (absent when unknown)'),
   wb_run_id: z.string().nullable(),
   wb_run_step: z.number().int().nullable(),
   wb_run_step_end: z.number().int().nullable(),
@@ -157,8 +163,52 @@ export const CallsQueryReq = z.object({
   include_feedback: z.boolean().nullish(),
   include_storage_size: z.boolean().nullish(),
   include_total_storage_size: z.boolean().nullish(),
+  include_usernames: z.boolean().nullish().describe("Adds wb_username: each call's wb_user_id resolved to a username"),
 });
 export type CallsQueryReq = z.infer<typeof CallsQueryReq>;
+
+// POST /calls/query (legacy, non-streaming): the stream's calls as one list
+export const CallsQueryRes = z.object({ calls: z.array(CallSchema) });
+
+/** A call sent whole, start and end at once (the Python client's "calls complete" mode). */
+export const CompletedCall = z.object({
+  project_id: ProjectId,
+  id: Id,
+  trace_id: Id,
+  op_name: z.string().min(1).max(2048),
+  started_at: DateTime,
+  ended_at: DateTime,
+  display_name: z.string().max(1024).nullish(),
+  parent_id: z.string().nullish(),
+  thread_id: z.string().nullish(),
+  turn_id: z.string().nullish(),
+  attributes: JsonObject.nullish().default({}),
+  inputs: JsonObject.nullish().default({}),
+  output: z.unknown().optional(),
+  summary: SummaryInsert.nullish().default({}),
+  otel_dump: JsonObject.nullish(),
+  exception: z.string().nullish(),
+  wb_user_id: z.string().nullish().describe('Ignored: the server sets the authenticated user'),
+  wb_run_id: z.string().nullish(),
+  wb_run_step: z.number().int().nullish(),
+  wb_run_step_end: z.number().int().nullish(),
+});
+export type CompletedCall = z.infer<typeof CompletedCall>;
+
+/** The `/v2/{entity}/{project}/...` path parameters. */
+const V2Path = { entity: z.string().min(1), project: z.string().min(1) };
+
+// POST /v2/{entity}/{project}/calls/complete
+export const CallsUpsertCompleteReq = z.object({ ...V2Path, batch: z.array(CompletedCall).max(10_000) });
+export const CallsUpsertCompleteRes = z.object({});
+
+// POST /v2/{entity}/{project}/call/start (eager starts in "calls complete" mode)
+export const CallStartV2Req = z.object({ ...V2Path, start: StartedCall });
+export const CallStartV2Res = CallStartRes;
+
+// POST /v2/{entity}/{project}/call/end
+export const CallEndV2Req = z.object({ ...V2Path, end: EndedCall });
+export const CallEndV2Res = z.object({});
 
 // POST /calls/query_stats
 export const CallsQueryStatsReq = z.object({

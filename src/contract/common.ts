@@ -46,7 +46,8 @@ export const JsonObject = z.record(z.string(), z.unknown());
 // ---------------------------------------------------------------------------------------
 
 export type ConvertTo = 'double' | 'string' | 'int' | 'bool' | 'exists';
-export type Operand = { $literal: JsonValue } | { $getField: string } | { $convert: { input: Operand; to: ConvertTo } } | Operation;
+export type Operand =
+  { $literal: JsonValue } | { $getField: string } | { $convert: { input: Operand; to: ConvertTo } } | { $size: Operand } | Operation;
 export type Operation =
   | { $and: Operand[] }
   | { $or: Operand[] }
@@ -90,6 +91,9 @@ export const Operand: z.ZodType<Operand> = z.lazy(() =>
         to: z.enum(['double', 'string', 'int', 'bool', 'exists']),
       }),
     }),
+    // The newest reference's `{"$size": operand}`: the length of a list (NULL when the operand
+    // is not a list, as ClickHouse's JSONArrayLength reads it), to compare with a number.
+    z.strictObject({ $size: Operand }),
     Operation,
   ]),
 ) as z.ZodType<Operand>;

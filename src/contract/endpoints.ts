@@ -8,6 +8,7 @@
  */
 import type { z } from 'zod';
 import * as accounts from './accounts.js';
+import * as leads from './annotationQueueLeads.js';
 import * as queues from './annotationQueues.js';
 import * as calls from './calls.js';
 import * as costs from './costs.js';
@@ -176,6 +177,38 @@ export const endpoints = {
     res: calls.CallSchema,
     stream: true,
   }),
+  callsQuery: def({
+    group: 'Call',
+    method: 'POST',
+    path: '/calls/query',
+    summary: 'Query calls as one list (legacy; prefer /calls/stream_query)',
+    req: calls.CallsQueryReq,
+    res: calls.CallsQueryRes,
+  }),
+  callsComplete: def({
+    group: 'Call',
+    method: 'POST',
+    path: '/v2/:entity/:project/calls/complete',
+    summary: 'Write finished calls, start and end at once (the Python client\'s "calls complete" mode)',
+    req: calls.CallsUpsertCompleteReq,
+    res: calls.CallsUpsertCompleteRes,
+  }),
+  callStartV2: def({
+    group: 'Call',
+    method: 'POST',
+    path: '/v2/:entity/:project/call/start',
+    summary: 'Start one call ("calls complete" mode, for calls that must show while running)',
+    req: calls.CallStartV2Req,
+    res: calls.CallStartV2Res,
+  }),
+  callEndV2: def({
+    group: 'Call',
+    method: 'POST',
+    path: '/v2/:entity/:project/call/end',
+    summary: 'End one call started with /v2/{entity}/{project}/call/start',
+    req: calls.CallEndV2Req,
+    res: calls.CallEndV2Res,
+  }),
   callStats: def({
     group: 'Call',
     method: 'POST',
@@ -260,6 +293,14 @@ export const endpoints = {
     summary: 'Feedback statistics over time buckets',
     req: feedback.FeedbackStatsReq,
     res: feedback.FeedbackStatsRes,
+  }),
+  feedbackAggregate: def({
+    group: 'Feedback',
+    method: 'POST',
+    path: '/feedback/aggregate',
+    summary: 'Scorer feedback counted by time bucket and dimension',
+    req: feedback.FeedbackAggregateReq,
+    res: feedback.FeedbackAggregateRes,
   }),
   feedbackPayloadSchema: def({
     group: 'Feedback',
@@ -493,6 +534,22 @@ export const endpoints = {
     req: files.FilesStatsReq,
     res: files.FilesStatsRes,
   }),
+  filesStats: def({
+    group: 'File and image',
+    method: 'POST',
+    path: '/files/stats',
+    summary: "Total size of the files in a project (alias of /files/query_stats, the Python client's name)",
+    req: files.FilesStatsReq,
+    res: files.FilesStatsRes,
+  }),
+  projectStats: def({
+    group: 'File and image',
+    method: 'POST',
+    path: '/project/stats',
+    summary: "Storage a project's calls, objects, tables and files take",
+    req: files.ProjectStatsReq,
+    res: files.ProjectStatsRes,
+  }),
 
   // Refs
   refsReadBatch: def({
@@ -586,6 +643,63 @@ export const endpoints = {
       "Weft addition: write the caller's annotations on the item's call as feedback and mark the item completed (or skipped), all or nothing",
     req: queues.AnnotationQueueItemSubmitReq,
     res: queues.AnnotationQueueItemSubmitRes,
+  }),
+  annotationQueueNextItem: def({
+    group: 'Annotation queues',
+    method: 'POST',
+    path: '/annotation_queues/:queue_id/items/next',
+    summary: 'Weft addition: reserve and return the next item for the caller (one nobody else holds, short of its reviewers)',
+    req: leads.AnnotationQueueNextItemReq,
+    res: leads.AnnotationQueueNextItemRes,
+  }),
+  annotationQueueAddThreads: def({
+    group: 'Annotation queues',
+    method: 'POST',
+    path: '/annotation_queues/:queue_id/threads',
+    summary: 'Weft addition: add whole conversations to a queue (answers land on the first turn)',
+    req: leads.AnnotationQueueAddThreadsReq,
+    res: leads.AnnotationQueueAddThreadsRes,
+  }),
+  annotationQueueResults: def({
+    group: 'Annotation queues',
+    method: 'POST',
+    path: '/annotation_queues/:queue_id/results',
+    summary: "Weft addition: items in queue order, each with every reviewer's state and current answers",
+    req: leads.AnnotationQueueResultsReq,
+    res: leads.AnnotationQueueResultsRes,
+  }),
+  annotationQueueSummary: def({
+    group: 'Annotation queues',
+    method: 'POST',
+    path: '/annotation_queues/:queue_id/summary',
+    summary: 'Weft addition: progress per reviewer and answer distributions per question',
+    req: leads.AnnotationQueueSummaryReq,
+    res: leads.AnnotationQueueSummaryRes,
+  }),
+  annotationItemHistory: def({
+    group: 'Annotation queues',
+    method: 'POST',
+    path: '/annotation_queues/:queue_id/items/:item_id/history',
+    summary: 'Weft addition: every answer given on an item, current and superseded',
+    req: leads.AnnotationItemHistoryReq,
+    res: leads.AnnotationItemHistoryRes,
+  }),
+  annotationQueueExport: def({
+    group: 'Annotation queues',
+    method: 'POST',
+    path: '/annotation_queues/:queue_id/export',
+    summary: "Weft addition: download a queue's answers as JSON lines or CSV",
+    req: leads.AnnotationQueueExportReq,
+    res: leads.AnnotationQueueExportRes,
+    raw: true,
+  }),
+  annotationQueueSaveDataset: def({
+    group: 'Annotation queues',
+    method: 'POST',
+    path: '/annotation_queues/:queue_id/dataset',
+    summary: "Weft addition: save a queue's answered items as a Dataset (inputs, output and answers per row)",
+    req: leads.AnnotationQueueDatasetReq,
+    res: leads.AnnotationQueueDatasetRes,
   }),
 
   // Ops, datasets, scorers, models and evaluations: versioned objects under /v2/:entity/:project

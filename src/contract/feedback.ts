@@ -62,6 +62,7 @@ export const FeedbackQueryReq = z.object({
 });
 export const FeedbackQueryRes = z.object({
   result: z.array(z.record(z.string(), z.unknown())).describe('Rows keyed by the requested fields'),
+  total_count: z.number().int().min(0).describe('Rows matching the query, before limit and offset'),
 });
 
 // POST /feedback/purge
@@ -122,4 +123,66 @@ export const FeedbackPayloadSchemaReq = z.object({
 export type FeedbackPayloadSchemaReq = z.infer<typeof FeedbackPayloadSchemaReq>;
 export const FeedbackPayloadSchemaRes = z.object({
   paths: z.array(z.object({ json_path: z.string(), value_type: FeedbackValueType.nullable() })),
+});
+
+// POST /feedback/aggregate (newest reference: scorer feedback by time bucket and dimension)
+const FEEDBACK_AGG_MAX_DAYS = 31;
+const FEEDBACK_AGG_MAX_BUCKETS = 256;
+const DAY_MS = 24 * 3600 * 1000;
+export const FeedbackAggregateGroupBy = z.enum(['scorer_id', 'span_agent_name', 'span_agent_version', 'span_status_code']);
+export const FeedbackAggregateReq = z
+  .object({
+    project_id: ProjectId,
+    after_ms: z.number().int().min(0).describe('Inclusive lower bound on created_at (ms since epoch)'),
+    before_ms: z.number().int().min(0).describe('Exclusive upper bound on created_at (ms since epoch)'),
+    time_bucket_seconds: z.number().int().positive().nullish().describe('Bucket size; none means one row per group'),
+    feedback_types: z.array(z.string()).nullish().default([]).describe('feedback_type prefixes (a trailing * is allowed)'),
+    tags: z.array(z.string()).nullish().default([]).describe('Rows carrying any of these scorer tags'),
+    rating_min: z.number().min(0).max(1).nullish(),
+    rating_max: z.number().min(0).max(1).nullish(),
+    monitor_ids: z.array(z.string()).nullish().default([]).describe("trigger_ref object ids; a trailing '*' matches a prefix"),
+    scorer_ids: z.array(z.string()).nullish().default([]).describe("runnable_ref object ids; a trailing '*' matches a prefix"),
+    span_agent_names: z.array(z.string()).nullish().default([]),
+    span_types: z
+      .array(z.enum(['agent_turn', 'agent_conversation']))
+      .nullish()
+      .default([]),
+    group_by: z.array(FeedbackAggregateGroupBy).nullish().default([]),
+  })
+  .superRefine((r, ctx) => {
+    // The reference's model validator, rule for rule.
+    const range = r.before_ms - r.after_ms;
+    const issue = (message: string) => ctx.addIssue({ code: 'custom', message, path: ['before_ms'] });
+    if (range <= 0) return issue('before_ms must be greater than after_ms');
+    if (range > FEEDBACK_AGG_MAX_DAYS * DAY_MS) {
+      const filtered =
+        Boolean(r.feedback_types?.length || r.tags?.length || r.monitor_ids?.length || r.scorer_ids?.length) ||
+        Boolean(r.span_agent_names?.length || r.span_types?.length) ||
+        r.rating_min != null ||
+        r.rating_max != null;
+      if (r.time_bucket_seconds != null || r.group_by?.length || filtered) {
+        issue(
+          `Feedback requests over ${FEEDBACK_AGG_MAX_DAYS} days must be a project-wide total: no time_bucket_seconds, no group_by, and no filters.`,
+        );
+      }
+    }
+    if (r.time_bucket_seconds != null && range / 1000 / r.time_bucket_seconds > FEEDBACK_AGG_MAX_BUCKETS) {
+      issue(`Feedback request range cannot exceed ${FEEDBACK_AGG_MAX_BUCKETS} buckets`);
+    }
+  });
+export type FeedbackAggregateReq = z.infer<typeof FeedbackAggregateReq>;
+export const FeedbackAggregateBucket = z.object({
+  time_bucket_start_ms: z.number().int().nullable().describe('Bucket start (ms, UTC); null when unbucketed'),
+  group: z.record(z.string(), z.string()).describe('The group_by values of this row'),
+  total_count: z.number().int(),
+  scored_count: z.number().int().describe('Rows with at least one scorer tag or rating'),
+  tag_counts: z.record(z.string(), z.number().int()),
+  rating_counts: z.record(z.string(), z.number().int()),
+  rating_sums: z.record(z.string(), z.number()),
+});
+export const FeedbackAggregateRes = z.object({
+  time_bucket_seconds: z.number().int().nullable(),
+  after_ms: z.number().int(),
+  before_ms: z.number().int(),
+  buckets: z.array(FeedbackAggregateBucket).describe('Sparse: buckets without rows are left out'),
 });

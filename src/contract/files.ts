@@ -21,3 +21,18 @@ export const FileContentReadRes = z.string().describe('The file bytes (applicati
 // POST /files/query_stats
 export const FilesStatsReq = z.object({ project_id: ProjectId });
 export const FilesStatsRes = z.object({ total_size_bytes: z.number().int() });
+
+// POST /project/stats
+export const ProjectStatsReq = z.object({
+  project_id: ProjectId,
+  include_trace_storage_size: z.boolean().nullish().default(true),
+  include_object_storage_size: z.boolean().nullish().default(true),
+  include_table_storage_size: z.boolean().nullish().default(true),
+  include_file_storage_size: z.boolean().nullish().default(true),
+});
+export const ProjectStatsRes = z.object({
+  trace_storage_size_bytes: z.number().int().describe('Bytes of the live calls: attributes, inputs, output, summary, exception'),
+  objects_storage_size_bytes: z.number().int().describe('Bytes of the live object versions'),
+  tables_storage_size_bytes: z.number().int().describe('Bytes of the stored table rows'),
+  files_storage_size_bytes: z.number().int().describe('Bytes of the stored files'),
+});

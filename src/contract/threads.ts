@@ -43,7 +43,7 @@ export const ThreadSchema = z.object({
   thread_id: z.string(),
   turn_count: z.number().int(),
   start_time: z.string().describe('Earliest turn start'),
-  last_updated: z.string().nullable().describe('Latest turn end; null while no turn has ended'),
+  last_updated: z.string().describe('Latest turn end, or the latest turn start while no turn has ended'),
   first_turn_id: z.string().nullable().describe('Turn with the earliest start'),
   last_turn_id: z.string().nullable().describe('Turn with the latest end'),
   p50_turn_duration_ms: z

@@ -28,12 +28,15 @@ import { tableRoutes } from './routes/tables.js';
 import { threadRoutes } from './routes/threads.js';
 import { v2ObjectRoutes } from './routes/v2Objects.js';
 import type { Store } from './store/Store.js';
+import type { Limits } from './limits.js';
 
 export interface AppDeps {
   store: Store;
   authenticator: Authenticator;
   log: Logger;
   maxBodyBytes: number;
+  /** Request limits (limits.ts); defaults when absent, with `maxBodyBytes` from above. */
+  limits?: Limits;
   validateResponses: boolean;
   /** Mounts the dashboard last, after every API route. */
   mountDashboard?: (app: Hono) => void;

@@ -7,6 +7,7 @@ import { createApiKey } from './auth/apiKeys.js';
 import { hashSecret } from './auth/secrets.js';
 import { loadConfig, type ServerConfig } from './config.js';
 import { defaultEntityOf } from './domain/defaultEntity.js';
+import { LIMIT_SPECS } from './limits.js';
 import { ensureAdmin } from './auth/bootstrap.js';
 import { announceListening, forkWorkers, isClusterWorker } from './cluster.js';
 import { startServer } from './main.js';
@@ -35,8 +36,9 @@ Usage:
   weft dev                             run the service with the dashboard from Vite (hot reload)
 
 Settings come from the environment too: PORT, HOST, WEFT_DATA_DIR, WEFT_ADMIN_PASSWORD,
-WEFT_STORE, WEFT_CLICKHOUSE_URL, WEFT_MAX_BODY_BYTES, WEFT_LOG_LEVEL, WEFT_WORKERS,
-WEFT_TLS=1, WEFT_TLS_CERT, WEFT_TLS_KEY.`;
+WEFT_STORE, WEFT_CLICKHOUSE_URL, WEFT_LOG_LEVEL, WEFT_WORKERS, WEFT_TLS=1, WEFT_TLS_CERT,
+WEFT_TLS_KEY, and the request limits (${LIMIT_SPECS.map((l) => l.env).join(', ')}), also as
+--max-... flags of serve; see the README.`;
 
 export async function main(argv: string[]): Promise<void> {
   const [command, sub] = argv;
@@ -68,6 +70,8 @@ const serverFlags = {
   'tls-cert': { type: 'string' },
   'tls-key': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
+  // The request limits (limits.ts): --max-body-bytes, --max-json-depth, ...
+  ...(Object.fromEntries(LIMIT_SPECS.map((l) => [l.flag, { type: 'string' }])) as Record<string, { type: 'string' }>),
 } as const;
 
 async function serveCommand(args: string[]): Promise<void> {

@@ -19,7 +19,7 @@ let server: { child: ChildProcess; url: string };
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'weft-cluster-'));
   server = await spawnWeftServe(weftEnv({ WEFT_DATA_DIR: dataDir, WEFT_ADMIN_PASSWORD: 'cluster-admin' }), ['--workers', '2']);
-});
+}, 90_000); // each process compiles the TypeScript sources at start: slow on a busy machine
 
 afterAll(async () => {
   const exited = once(server.child, 'exit');

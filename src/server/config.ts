@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import { DEFAULT_HASH_LIMITS, type HashLimits } from './auth/hashLimiter.js';
 import { DEFAULT_THROTTLE_LIMITS, type ThrottleLimits } from './auth/loginThrottle.js';
 import { DEFAULT_SESSION_LIMITS, type SessionLimits } from './auth/sessions.js';
+import { loadLimits, type Limits } from './limits.js';
 import { parseLogLevel, type LogLevel } from './logger.js';
 import type { TlsSettings } from './tls.js';
 
@@ -14,7 +15,10 @@ export interface ServerConfig {
   store: 'sqlite' | 'clickhouse';
   clickhouseUrl: string | null;
   adminPassword: string | null;
+  /** Same as `limits.maxBodyBytes`. */
   maxBodyBytes: number;
+  /** What one request may ask of the server (limits.ts; the README table lists them). */
+  limits: Limits;
   sqliteSync: 'normal' | 'full';
   logLevel: LogLevel;
   validateResponses: boolean;
@@ -38,6 +42,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Record<s
   if (store !== 'sqlite' && store !== 'clickhouse') throw new Error(`WEFT_STORE must be "sqlite" or "clickhouse", not "${store}"`);
   const port = Number(get('port', 'PORT') ?? 8420);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, not "${get('port', 'PORT')}"`);
+  const limits = loadLimits(env, flags);
   return {
     host: get('host', 'HOST') ?? '127.0.0.1',
     port,
@@ -45,7 +50,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Record<s
     store,
     clickhouseUrl: get('clickhouse-url', 'WEFT_CLICKHOUSE_URL') ?? null,
     adminPassword: env.WEFT_ADMIN_PASSWORD ?? null,
-    maxBodyBytes: Number(get('max-body-bytes', 'WEFT_MAX_BODY_BYTES') ?? 32 * 1024 * 1024),
+    maxBodyBytes: limits.maxBodyBytes,
+    limits,
     sqliteSync: env.WEFT_SQLITE_SYNC === 'full' ? 'full' : 'normal',
     logLevel: parseLogLevel(get('log-level', 'WEFT_LOG_LEVEL')),
     validateResponses: env.WEFT_VALIDATE_RESPONSES === '1',

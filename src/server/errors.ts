@@ -35,6 +35,37 @@ export class BadRequestError extends ApiError {
   }
 }
 
+/**
+ * 400: an object id already names live versions of another base class (the newest reference's
+ * ObjectNameTypeCollision: refs carry no type, so one name holds one type per project). Message
+ * and body fields as its error registry formats them.
+ */
+export class ObjectNameTypeCollisionError extends ApiError {
+  constructor(req: { objectId: string; kind: string; newBaseObjectClass: string | null; existingBaseObjectClasses: (string | null)[] }) {
+    const describe = (c: string | null) => (c === null ? 'a generic (untyped) object' : `a ${c}`);
+    const existing = [...new Set(req.existingBaseObjectClasses.map(describe))].join(' or ');
+    super(
+      400,
+      `Cannot publish ${pythonRepr(req.objectId)} as ${describe(req.newBaseObjectClass)}: that name is already used by ${existing} in this project. ` +
+        'Object versions cannot share types, publish this object under a different name.',
+      {
+        error_type: 'ObjectNameTypeCollision',
+        object_id: req.objectId,
+        kind: req.kind,
+        new_base_object_class: req.newBaseObjectClass,
+        existing_base_object_classes: req.existingBaseObjectClasses,
+        object_name: null,
+      },
+    );
+  }
+}
+
+/** A string as Python's repr() prints it (the reference formats the id with `!r`). */
+function pythonRepr(s: string): string {
+  const quote = s.includes("'") && !s.includes('"') ? '"' : "'";
+  return quote + s.replace(/\\/g, '\\\\').replace(new RegExp(quote, 'g'), `\\${quote}`) + quote;
+}
+
 /** 401: no or wrong credentials. */
 export class UnauthorizedError extends ApiError {
   constructor(
@@ -44,10 +75,25 @@ export class UnauthorizedError extends ApiError {
   }
 }
 
-/** 403: the caller may not touch this project, or the query names a forbidden field. */
+/** 403: the caller may not touch this project. */
 export class ForbiddenError extends ApiError {
   constructor(reason: string) {
     super(403, reason);
+  }
+}
+
+/**
+ * 422: a query or sort names a field calls do not have. The newest reference's error registry
+ * maps its InvalidFieldError to 422 (it was 403, which clients read as "no access"). The body
+ * keeps the reference's `reason` and `error_type` (its Python client rebuilds the exception from
+ * them) and adds Weft's usual 422 `detail`, so either kind of client finds a clear message.
+ */
+export class InvalidFieldError extends ApiError {
+  constructor(field: string, reason: string) {
+    super(422, reason, {
+      error_type: 'InvalidFieldError',
+      detail: [{ loc: ['body', 'field', field], msg: reason, type: 'invalid_field' }],
+    });
   }
 }
 

@@ -3,8 +3,10 @@
  * `startServer` is also what tests and benchmarks use to run a real server.
  */
 import { serve, type ServerType } from '@hono/node-server';
+import { maxHeaderSize, type Server as HttpServer } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { answerClientErrorsAsJson } from './http/clientErrors.js';
 import { createApp } from './app.js';
 import { Authenticator } from './auth/authenticate.js';
 import { ensureAdmin } from './auth/bootstrap.js';
@@ -48,6 +50,7 @@ export async function startServer(config: ServerConfig, options: { mountDashboar
     authenticator,
     log,
     maxBodyBytes: config.maxBodyBytes,
+    limits: config.limits,
     validateResponses: config.validateResponses,
     mountDashboard: options.mountDashboard,
   });
@@ -57,6 +60,7 @@ export async function startServer(config: ServerConfig, options: { mountDashboar
     const s = serve({ fetch: app.fetch, hostname: config.host, port: config.port, ...https }, () => resolve(s));
     s.once('error', reject);
   });
+  answerClientErrorsAsJson(server as HttpServer, maxHeaderSize);
   const { port } = server.address() as AddressInfo;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   return {

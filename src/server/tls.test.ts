@@ -132,5 +132,5 @@ describe('weft serve --tls --workers 2', () => {
     const answers = await Promise.all(Array.from({ length: 8 }, () => httpsGet(`${server!.url}/health`, ca)));
     expect(answers.map((a) => a.status)).toEqual(Array(8).fill(200));
     expect(new Set(answers.map((a) => a.fingerprint))).toEqual(new Set([fingerprintOf(ca)]));
-  });
+  }, 90_000); // three processes start, each compiling the TypeScript sources
 });

@@ -76,7 +76,7 @@ beforeAll(async () => {
   const user = await call('/weft/users', { username: 'dana', password: 'dana-password', entities: ['dana-team'] }, ADMIN);
   expect(user.status).toBe(200);
   apiKey = (await call('/weft/api_keys', { name: 'sdk' })).json.key;
-}, 60_000);
+}, 90_000);
 
 afterAll(async () => {
   const exited = once(server.child, 'exit');
@@ -86,7 +86,7 @@ afterAll(async () => {
   rmSync(home, { recursive: true, force: true });
 });
 
-describe('npm weave over https with WANDB_BASE_URL alone', () => {
+describe('npm weave over https with WANDB_BASE_URL alone', { timeout: 90_000 }, () => {
   it('serves https with the generated certificate', () => {
     expect(server.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
   });

@@ -11,7 +11,7 @@ import { ComingSoon, comingSoonPages } from './app/ComingSoon.js';
 import { NotFound } from './app/NotFound.js';
 import { RouteError } from './app/RouteError.js';
 import { Splash } from './app/Splash.js';
-import { queuesLoader, reviewLoader, reviewShouldRevalidate } from './features/annotation/annotationLoaders.js';
+import { queueLoader, queuesLoader, reviewLoader, reviewShouldRevalidate } from './features/annotation/annotationLoaders.js';
 import { whoamiQueryOptions } from './features/auth/authQueries.js';
 import { callsLoader } from './features/calls/callsLoader.js';
 import { dashboardLoader } from './features/dashboards/dashboardLoader.js';
@@ -143,6 +143,11 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
                   path: 'annotation',
                   loader: queuesLoader(queryClient),
                   lazy: async () => ({ Component: (await import('./features/annotation/QueuesPage.js')).QueuesPage }),
+                },
+                {
+                  path: 'annotation/:queueId',
+                  loader: queueLoader(queryClient),
+                  lazy: async () => ({ Component: (await import('./features/annotation/QueuePage.js')).QueuePage }),
                 },
                 {
                   path: 'annotation/:queueId/review',

@@ -28,7 +28,7 @@ export interface ThreadStats {
 
 /**
  * first turn = earliest start, last turn = latest end (ties: the smaller id, so answers are
- * stable). Durations count finished turns only; unfinished turns still count as turns.
+ * stable); last updated = the latest end, else the latest start. Durations count finished turns only; unfinished turns still count as turns.
  */
 export function computeThreadStats(turns: readonly TurnFacts[]): ThreadStats {
   let first: TurnFacts | null = null;
@@ -36,7 +36,9 @@ export function computeThreadStats(turns: readonly TurnFacts[]): ThreadStats {
   const durations: number[] = [];
   let errorCount = 0;
   let totalTokens = 0;
+  let latestStart = 0;
   for (const t of turns) {
+    latestStart = Math.max(latestStart, t.startedAt);
     if (!first || t.startedAt < first.startedAt || (t.startedAt === first.startedAt && t.id < first.id)) first = t;
     if (t.endedAt !== null) {
       durations.push((t.endedAt - t.startedAt) / 1000);
@@ -50,7 +52,9 @@ export function computeThreadStats(turns: readonly TurnFacts[]): ThreadStats {
     turnCount: turns.length,
     finishedTurnCount: durations.length,
     startTime: first?.startedAt ?? 0,
-    lastUpdated: last?.endedAt ?? null,
+    // Required in the reference's ThreadSchema: the latest end, or else (no turn has ended
+    // yet) the latest start, so a thread that is still running sorts by its activity too.
+    lastUpdated: last?.endedAt ?? (turns.length ? latestStart : null),
     firstTurnId: first?.id ?? null,
     lastTurnId: last?.id ?? null,
     p50TurnDurationMs: percentile(durations, 0.5),

@@ -1,21 +1,35 @@
 /**
  * `weft demo`: loads a realistic demo project into a running Weft server through the typed
- * client, the way an SDK would, then prints where to look at it.
+ * client, the way an SDK would, then prints where to look at it: agent traces and
+ * conversations, an evaluation run by three models, annotation queues with answers, reactions
+ * and notes (seedDemoWorkflows.ts).
  *
  * Credentials: `--api-key`, or `--user` (default admin) with `--password` (default
- * WEFT_ADMIN_PASSWORD). Every failure ends in a sentence saying what to do next.
+ * WEFT_ADMIN_PASSWORD). With neither — the usual case right after `npm start` generated the
+ * admin password — the demo creates a temporary API key for the user directly in the server's
+ * data directory (`--data-dir`, default WEFT_DATA_DIR or ./.weft; the SQLite file is shared
+ * safely through WAL and BEGIN IMMEDIATE, as `weft key create` does) and revokes it when done.
+ * Everything else still goes over HTTP, so the running server keeps its statistics rollups
+ * and thread statistics current as it would for any SDK. Every failure ends in a sentence
+ * saying what to do next.
  */
 import { parseArgs } from 'node:util';
 import { createClient, HttpError, type WeftClient } from '../../client/index.js';
+import { createApiKey } from '../auth/apiKeys.js';
+import { loadConfig } from '../config.js';
+import { openStore } from '../store/openStore.js';
 import { generateDemoCalls, type DemoBatchItem } from './generateDemoCalls.js';
+import { seedDemoEvaluation, seedDemoReviews } from './seedDemoWorkflows.js';
 
 const HELP = `weft demo — load a realistic demo project into a running Weft server
 
 Usage:
   weft demo [--project demo/agents] [--traces 200] [--seed 1] [--url http://127.0.0.1:8420]
-            [--user admin --password <p> | --api-key <key>]
+            [--user admin --password <p> | --api-key <key>] [--data-dir ./.weft]
 
-The password defaults to WEFT_ADMIN_PASSWORD. Start the server first with npm start.`;
+The password defaults to WEFT_ADMIN_PASSWORD. Without a password or key, the demo makes a
+temporary API key in the server's data directory (--data-dir, WEFT_DATA_DIR or ./.weft) and
+revokes it when done. Start the server first with npm start.`;
 
 /** Items per upsert_batch request: large enough to be quick, small enough to show progress. */
 const BATCH_ITEMS = 400;
@@ -31,6 +45,7 @@ export async function demoCommand(args: string[]): Promise<void> {
       user: { type: 'string', default: 'admin' },
       password: { type: 'string' },
       'api-key': { type: 'string' },
+      'data-dir': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -42,17 +57,32 @@ export async function demoCommand(args: string[]): Promise<void> {
   if (!/^[^/\s]+\/[^/\s]+$/.test(values.project)) throw new Error(`--project must look like <entity>/<project>, not "${values.project}"`);
   const url = values.url.replace(/\/+$/, '');
 
-  const client = createClient({ baseUrl: url, auth: credentials(values) });
-  await checkServer(client, url);
-  const { count } = await client.callsQueryStats({ project_id: values.project });
+  const auth = await credentials(values);
+  try {
+    const client = createClient({ baseUrl: url, auth: auth.auth });
+    await checkServer(client, url, auth.temporary);
+    await loadDemo(client, { projectId: values.project, traces, seed, url });
+  } finally {
+    await auth.release();
+  }
+}
+
+async function loadDemo(client: WeftClient, o: { projectId: string; traces: number; seed: number; url: string }): Promise<void> {
+  const { count } = await client.callsQueryStats({ project_id: o.projectId });
   // Each run generates fresh ids and times, so a second run adds to the project, not replaces.
-  if (count > 0) console.log(`${values.project} already has ${count} calls; adding ${traces} more traces.`);
-  const items = generateDemoCalls({ projectId: values.project, traces, seed });
-  const progress = progressPrinter(`Loading demo project ${values.project}`);
+  if (count > 0) console.log(`${o.projectId} already has ${count} calls; adding ${o.traces} more traces.`);
+  const items = generateDemoCalls({ projectId: o.projectId, traces: o.traces, seed: o.seed });
+  const progress = progressPrinter(`Loading demo project ${o.projectId}`);
   await uploadDemoCalls(client, items, progress.update);
   progress.end();
-  const [entity, project] = values.project.split('/') as [string, string];
-  console.log(`Done. Open ${url}/${encodeURIComponent(entity)}/${encodeURIComponent(project)}/calls`);
+  if (count === 0) {
+    console.log('Adding an evaluation run by three models, annotation queues with answers, reactions and notes…');
+    await seedDemoEvaluation(client, o.projectId, o.seed);
+    await seedDemoReviews(client, o.projectId, o.seed);
+  }
+  const [entity, project] = o.projectId.split('/') as [string, string];
+  const base = `${o.url}/${encodeURIComponent(entity)}/${encodeURIComponent(project)}`;
+  console.log(`Done. Open ${base}/calls  (also /threads, /evaluations, /annotation, /dashboards)`);
 }
 
 /** Sends the items in order, in batches; reports calls started so far. */
@@ -71,29 +101,66 @@ export async function uploadDemoCalls(
   }
 }
 
-function credentials(values: { user: string; password?: string; 'api-key'?: string }) {
-  if (values['api-key']) return { username: 'api', password: values['api-key'] };
-  const password = values.password ?? process.env.WEFT_ADMIN_PASSWORD;
-  if (!password) {
-    throw new Error(
-      `no credentials: pass --password <p> for user "${values.user}" (or set WEFT_ADMIN_PASSWORD), or --api-key <key> from \`npx weft key create --user ${values.user}\``,
-    );
-  }
-  return { username: values.user, password };
+interface DemoAuth {
+  auth: { username: string; password: string };
+  /** Where the temporary key was made, when it was. */
+  temporary: string | null;
+  release: () => Promise<void>;
 }
 
-async function checkServer(client: WeftClient, url: string): Promise<void> {
+/** The credentials the demo uses; a temporary API key from the data directory when none are given. */
+async function credentials(values: { user: string; password?: string; 'api-key'?: string; 'data-dir'?: string }): Promise<DemoAuth> {
+  const none = async () => {};
+  if (values['api-key']) return { auth: { username: 'api', password: values['api-key'] }, temporary: null, release: none };
+  const password = values.password ?? process.env.WEFT_ADMIN_PASSWORD;
+  if (password) return { auth: { username: values.user, password }, temporary: null, release: none };
+  const config = loadConfig(process.env, values['data-dir'] ? { 'data-dir': values['data-dir'] } : {});
+  if (config.store !== 'sqlite') {
+    throw new Error(`no credentials: pass --password <p> for user "${values.user}" (or set WEFT_ADMIN_PASSWORD), or --api-key <key>`);
+  }
+  const store = await openStore({ kind: 'sqlite', dataDir: config.dataDir });
+  try {
+    if (!(await store.accounts.getUser(values.user))) {
+      throw new Error(
+        `no user "${values.user}" in ${config.dataDir}: start the server first (npm start), point --data-dir at its data directory, or pass --password / --api-key`,
+      );
+    }
+    const { key, keyId } = await createApiKey(store, values.user, 'weft demo (temporary)');
+    console.log(`Using a temporary API key for "${values.user}" from ${config.dataDir} (revoked when the demo ends).`);
+    return {
+      auth: { username: 'api', password: key },
+      temporary: config.dataDir,
+      release: async () => {
+        await store.accounts.revokeApiKey(keyId, Date.now() * 1000);
+        await store.close();
+      },
+    };
+  } catch (err) {
+    await store.close();
+    throw err;
+  }
+}
+
+async function checkServer(client: WeftClient, url: string, temporaryFrom: string | null): Promise<void> {
   try {
     await client.health({});
   } catch (err) {
-    if (err instanceof HttpError) throw new Error(`${url} answered ${err.status} to /health; is it a Weft server?`);
-    throw new Error(`cannot reach Weft at ${url}; start it with npm start first (or pass --url)`);
+    if (err instanceof HttpError) throw new Error(`${url} answered ${err.status} to /health; is it a Weft server?`, { cause: err });
+    throw new Error(`cannot reach Weft at ${url}; start it with npm start first (or pass --url)`, { cause: err });
   }
   try {
     await client.whoami({});
   } catch (err) {
     if (err instanceof HttpError && err.status === 401) {
-      throw new Error(`${err.message}. Use the admin password printed at first start (or WEFT_ADMIN_PASSWORD), or --api-key`);
+      if (temporaryFrom) {
+        throw new Error(
+          `${url} did not accept a key made in ${temporaryFrom}: is the server using another data directory? Pass --data-dir, --password or --api-key`,
+          { cause: err },
+        );
+      }
+      throw new Error(`${err.message}. Use the admin password printed at first start (or WEFT_ADMIN_PASSWORD), or --api-key`, {
+        cause: err,
+      });
     }
     throw err;
   }

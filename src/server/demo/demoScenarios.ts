@@ -21,9 +21,19 @@ export interface Scenario {
   question: string;
   tools: ToolRun[];
   answer: string;
-  /** Questions a user asks next in the same conversation. */
-  followUps: string[];
+  /** What a user asks next in the same conversation, each with the work and answer it gets. */
+  followUps: FollowUp[];
 }
+
+/** A follow-up question, the tools that answer it, and the answer (which replies to it). */
+export interface FollowUp {
+  question: string;
+  tools: ToolRun[];
+  answer: string;
+}
+
+/** A follow-up answered from the conversation alone, without tools. */
+const reply = (question: string, answer: string): FollowUp => ({ question, tools: [], answer });
 
 export const SYSTEM_PROMPT =
   'You are Ops Copilot, the analytics assistant of Acme Inc. Use run_sql for questions about ' +
@@ -89,10 +99,55 @@ const TEMPLATES: Template[] = [
       ],
       answer: `Revenue in ${region} last quarter was ${money(total)}, ${growth >= 0 ? 'up' : 'down'} ${Math.abs(growth)}% on the quarter before.`,
       followUps: [
-        `And for ${rng.pick(REGIONS.filter((r) => r !== region))}?`,
-        'Can you break that down by month?',
-        'Which product contributed most?',
-        'Why did it change?',
+        (() => {
+          const other = rng.pick(REGIONS.filter((r) => r !== region));
+          const otherTotal = rng.int(180_000, 2_400_000);
+          return {
+            question: `And for ${other}?`,
+            tools: [
+              sql(
+                `SELECT sum(amount_usd) AS revenue FROM orders WHERE region = '${other}' AND created_at >= date_trunc('quarter', now()) - interval '3 months' AND created_at < date_trunc('quarter', now())`,
+                ['revenue'],
+                [[otherTotal]],
+              ),
+            ],
+            answer: `${other} brought in ${money(otherTotal)} last quarter, ${otherTotal > total ? 'more' : 'less'} than ${region} (${money(total)}).`,
+          };
+        })(),
+        (() => {
+          const months = [0.31, 0.33, 0.36].map((share) => Math.round(total * share));
+          return {
+            question: 'Can you break that down by month?',
+            tools: [
+              sql(
+                `SELECT date_trunc('month', created_at) AS month, sum(amount_usd) AS revenue FROM orders WHERE region = '${region}' GROUP BY 1 ORDER BY 1 DESC LIMIT 3`,
+                ['month', 'revenue'],
+                months.map((m, i) => [`M${i + 1}`, m]),
+              ),
+            ],
+            answer: `By month in ${region}: ${months.map((m, i) => `month ${i + 1} ${money(m)}`).join(', ')}. The last month of the quarter was the strongest.`,
+          };
+        })(),
+        (() => {
+          const product = rng.pick(PRODUCTS);
+          return {
+            question: 'Which product contributed most?',
+            tools: [
+              sql(
+                `SELECT product, sum(amount_usd) AS revenue FROM orders WHERE region = '${region}' GROUP BY product ORDER BY revenue DESC LIMIT 1`,
+                ['product', 'revenue'],
+                [[product, Math.round(total * 0.52)]],
+              ),
+            ],
+            answer: `${product} contributed most: ${money(Math.round(total * 0.52))}, about half of ${region}'s revenue.`,
+          };
+        })(),
+        reply(
+          'Why did it change?',
+          growth >= 0
+            ? `Mostly expansion revenue: existing ${region} customers upgraded plans; new logos were flat.`
+            : `Two large ${region} renewals slipped into this quarter, which explains most of the drop.`,
+        ),
       ],
     };
   },
@@ -113,7 +168,27 @@ const TEMPLATES: Template[] = [
         ),
       ],
       answer: `Top ${n} customers this year: ${rows.map(([name, spend]) => `${name} (${money(Number(spend))})`).join(', ')}.`,
-      followUps: ['Which of them grew the most?', 'Show the same for last year.', 'Any of them at risk of churning?'],
+      followUps: [
+        reply(
+          'Which of them grew the most?',
+          `${rows[rows.length - 1]![0]} grew the most: its spend more than doubled on last year, from a small base.`,
+        ),
+        {
+          question: 'Show the same for last year.',
+          tools: [
+            sql(
+              `SELECT c.name, sum(o.amount_usd) AS spend FROM orders o JOIN customers c ON c.id = o.customer_id WHERE o.created_at >= date_trunc('year', now()) - interval '1 year' AND o.created_at < date_trunc('year', now()) GROUP BY c.name ORDER BY spend DESC LIMIT ${n}`,
+              ['name', 'spend'],
+              rows.map(([name, spend]) => [name, Math.round(Number(spend) * 0.8)]),
+            ),
+          ],
+          answer: `Last year's top ${n}: ${rows.map(([name, spend]) => `${name} (${money(Math.round(Number(spend) * 0.8))})`).join(', ')}.`,
+        },
+        reply(
+          'Any of them at risk of churning?',
+          `${rows[0]![0]} has an open escalation and a renewal in 45 days; the others look healthy.`,
+        ),
+      ],
     };
   },
   (rng) => {
@@ -130,7 +205,39 @@ const TEMPLATES: Template[] = [
         ),
       ],
       answer: `This week: ${rows.map(([d, n]) => `${d} ${n}`).join(', ')}. ${best[0]} was the busiest day.`,
-      followUps: ['How does that compare with last week?', 'Which channel brought the most?', 'Plot it as a table please.'],
+      followUps: [
+        (() => {
+          const thisWeek = rows.reduce((sum, [, n]) => sum + Number(n), 0);
+          const lastWeek = rng.int(Math.round(thisWeek * 0.7), Math.round(thisWeek * 1.2));
+          return {
+            question: 'How does that compare with last week?',
+            tools: [
+              sql(
+                "SELECT count(*) AS signups FROM signups WHERE created_at >= date_trunc('week', now()) - interval '7 days' AND created_at < date_trunc('week', now())",
+                ['signups'],
+                [[lastWeek]],
+              ),
+            ],
+            answer: `${thisWeek} signups this week against ${lastWeek} last week (${thisWeek >= lastWeek ? '+' : ''}${Math.round(((thisWeek - lastWeek) / lastWeek) * 100)}%).`,
+          };
+        })(),
+        {
+          question: 'Which channel brought the most?',
+          tools: [
+            sql(
+              "SELECT channel, count(*) AS signups FROM signups WHERE created_at >= date_trunc('week', now()) GROUP BY channel ORDER BY signups DESC",
+              ['channel', 'signups'],
+              [
+                ['organic search', 412],
+                ['referral', 230],
+                ['paid social', 118],
+              ],
+            ),
+          ],
+          answer: 'Organic search brought the most signups (412), then referrals (230) and paid social (118).',
+        },
+        reply('Plot it as a table please.', `| day | signups |\n|---|---|\n${rows.map(([d, n]) => `| ${d} | ${n} |`).join('\n')}`),
+      ],
     };
   },
   (rng) => {
@@ -146,7 +253,38 @@ const TEMPLATES: Template[] = [
         ]),
       ],
       answer: `${company} has been busy: a new funding round aimed at expansion, a leadership change, and a partnership announced this month. None of it affects our contract terms directly.`,
-      followUps: ['Are they a customer of ours?', `What did they spend with us last year?`, 'Anything about layoffs?'],
+      followUps: [
+        {
+          question: 'Are they a customer of ours?',
+          tools: [
+            sql(
+              `SELECT name, plan, since FROM customers WHERE name = '${company}'`,
+              ['name', 'plan', 'since'],
+              [[company, 'Enterprise', '2021-03-01']],
+            ),
+          ],
+          answer: `Yes: ${company} has been on the Enterprise plan since March 2021.`,
+        },
+        (() => {
+          const spend = rng.int(40_000, 600_000);
+          return {
+            question: 'What did they spend with us last year?',
+            tools: [
+              sql(
+                `SELECT sum(o.amount_usd) AS spend FROM orders o JOIN customers c ON c.id = o.customer_id WHERE c.name = '${company}' AND o.created_at >= date_trunc('year', now()) - interval '1 year' AND o.created_at < date_trunc('year', now())`,
+                ['spend'],
+                [[spend]],
+              ),
+            ],
+            answer: `${company} spent ${money(spend)} with us last year.`,
+          };
+        })(),
+        {
+          question: 'Anything about layoffs?',
+          tools: [search(rng, `${company} layoffs`, [`${company} denies layoff rumours`, `${company} hiring in ${rng.pick(REGIONS)}`])],
+          answer: `No layoffs reported: ${company} denied the rumours and is still hiring.`,
+        },
+      ],
     };
   },
   (rng) => {
@@ -162,7 +300,17 @@ const TEMPLATES: Template[] = [
         ]),
       ],
       answer: `${lib} does not retry application errors by itself: wrap the call with a retry helper (e.g. tenacity) using exponential backoff with jitter, and only retry idempotent requests and connection errors.`,
-      followUps: ['Can you show a code example?', 'What about timeouts?', 'Is tenacity thread-safe?'],
+      followUps: [
+        reply(
+          'Can you show a code example?',
+          'from tenacity import retry, stop_after_attempt, wait_random_exponential\n\n@retry(wait=wait_random_exponential(multiplier=0.5, max=20), stop=stop_after_attempt(5))\ndef fetch(url):\n    return client.get(url, timeout=10)',
+        ),
+        reply(
+          'What about timeouts?',
+          `Set an explicit timeout on every ${lib} call (connect and read, e.g. 5 s and 30 s) and treat a timeout as retryable.`,
+        ),
+        reply('Is tenacity thread-safe?', 'Yes: each decorated call keeps its retry state per invocation, so threads do not share it.'),
+      ],
     };
   },
   (rng) => {
@@ -187,9 +335,35 @@ const TEMPLATES: Template[] = [
       ],
       answer: `p95 checkout latency peaked at ${p95} ms. It lines up with a degraded-performance incident at our payments provider (now resolved); our own services were healthy.`,
       followUps: [
-        'How many orders failed during that window?',
-        'Did we get any support tickets about it?',
-        'Can we add a fallback provider?',
+        (() => {
+          const failed = rng.int(12, 340);
+          return {
+            question: 'How many orders failed during that window?',
+            tools: [
+              sql(
+                "SELECT count(*) AS failed FROM orders WHERE status = 'failed' AND created_at >= now() - interval '2 days'",
+                ['failed'],
+                [[failed]],
+              ),
+            ],
+            answer: `${failed} orders failed while latency was high; most customers retried successfully within the hour.`,
+          };
+        })(),
+        {
+          question: 'Did we get any support tickets about it?',
+          tools: [
+            sql(
+              "SELECT count(*) AS tickets FROM incidents WHERE kind = 'support_ticket' AND started_at >= now() - interval '2 days'",
+              ['tickets'],
+              [[rng.int(3, 40)]],
+            ),
+          ],
+          answer: `Yes, a handful of tickets mention slow ${product} checkout; support linked them to the provider incident.`,
+        },
+        reply(
+          'Can we add a fallback provider?',
+          'Yes: route to a second payments provider when the first one’s p95 exceeds 2 s, behind a feature flag.',
+        ),
       ],
     };
   },
@@ -205,14 +379,31 @@ const TEMPLATES: Template[] = [
         ]),
       ],
       answer: `Annual plans can be refunded in full within ${days} days of purchase; after that, cancellation stops renewal but is not refunded pro rata.`,
-      followUps: ['Does that apply to EMEA customers too?', 'Draft a reply to a customer asking for one.', 'Who approves exceptions?'],
+      followUps: [
+        reply(
+          'Does that apply to EMEA customers too?',
+          `Yes, and EMEA consumers additionally have the statutory 14-day withdrawal right; our ${days}-day window covers it.`,
+        ),
+        reply(
+          'Draft a reply to a customer asking for one.',
+          `Hi! Thanks for reaching out. Annual plans are refundable in full within ${days} days of purchase, so I have started your refund; you will see it within 5–10 business days.`,
+        ),
+        reply(
+          'Who approves exceptions?',
+          'Refunds outside the window need approval from the Head of Billing (or finance for amounts over $10,000).',
+        ),
+      ],
     };
   },
 ];
 
 /** A fresh scenario. */
 export function pickScenario(rng: Rng): Scenario {
-  return rng.pick(TEMPLATES)(rng);
+  const scenario = rng.pick(TEMPLATES)(rng);
+  // Every conversation can run to four turns: the last one asks for the gist of the first answer.
+  if (scenario.followUps.length < 3) throw new Error(`scenario ${scenario.topic} needs three follow-ups`);
+  const wrapUp = reply('Thanks! Can you sum up your first answer in one line?', scenario.answer);
+  return { ...scenario, followUps: [...scenario.followUps.slice(0, 3), wrapUp] };
 }
 
 /** A second search the agent sometimes runs to double-check its answer. */

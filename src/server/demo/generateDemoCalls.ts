@@ -7,7 +7,7 @@
  * calls end in error); the agent either retries or recovers (ancestors end fine and count the
  * error in `summary.status_counts`) or gives up (the exception propagates to `plan` and the root).
  * Ancestors' `summary.usage` and `status_counts` are the sums over their subtree, as the
- * Weave SDK computes them. About a third of the traces are turns of 3–8 turn conversations:
+ * Weave SDK computes them. About a third of the traces are turns of 3–4 turn conversations:
  * they share a `thread_id`, and every call of a turn carries `turn_id` = the turn root's id.
  *
  * The same options give the same items, ids included. Items come in time order (every start
@@ -81,7 +81,8 @@ export function generateDemoCalls(options: GenerateDemoOptions): DemoBatchItem[]
   const items: { at: number; item: DemoBatchItem }[] = [];
   for (let made = 0; made < options.traces;) {
     const left = options.traces - made;
-    const turns = left >= 3 && rng.chance(0.09) ? Math.min(left, rng.int(3, 8)) : 1;
+    // Every scenario has three or four follow-ups, so a conversation is 3–4 turns and never repeats a question.
+    const turns = left >= 3 && rng.chance(0.12) ? Math.min(left, rng.int(3, 4)) : 1;
     // Conversations last under an hour, so starting an hour before `now` keeps all in the past.
     const start = now - 7 * DAY_MS + rng.next() * (7 * DAY_MS - 60 * 60 * 1000);
     for (const root of conversation(rng, start, turns)) flatten(options.projectId, root.ctx, root.call, items);
@@ -108,8 +109,9 @@ function conversation(rng: Rng, startMs: number, turns: number): { ctx: TraceCon
   const out: { ctx: TraceContext; call: DemoCall }[] = [];
   let clock = startMs;
   for (let turn = 0; turn < turns; turn++) {
-    // Later turns ask a follow-up; the agent works on it like on a fresh question.
-    const scenario = turn === 0 ? base : { ...pickScenario(rng), question: base.followUps[(turn - 1) % base.followUps.length]! };
+    // Later turns ask the opening question's follow-ups, each with its own tools and an answer to it.
+    const followUp = turn === 0 ? null : base.followUps[(turn - 1) % base.followUps.length]!;
+    const scenario = followUp ? { ...base, ...followUp } : base;
     const ctx: TraceContext = { rng, traceId: rng.uuidv7(clock), threadId, attributes, clock };
     const call = agentRun(ctx, { scenario, provider, model: rng.pick(MODELS[provider]), history: [...history] });
     out.push({ ctx, call });

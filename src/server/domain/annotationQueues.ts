@@ -58,6 +58,14 @@ export function progressTransition(requested: string): ProgressTransition {
   };
 }
 
+/**
+ * The transition an edit (`replace: true`) applies: whatever the reviewer did before, the item
+ * becomes completed or skipped for them; their earlier answers move to the item's history.
+ */
+export function replaceTransition(next: 'completed' | 'skipped'): ProgressTransition {
+  return () => next;
+}
+
 /** The transition a submit applies: a first completion (or skip) only. */
 export function submitTransition(next: 'completed' | 'skipped'): ProgressTransition {
   return (current) => {
@@ -74,6 +82,7 @@ export const toQueueSchema = (q: QueueRecord): AnnotationQueueSchema => ({
   description: q.description,
   scorer_refs: q.scorerRefs,
   display_fields: q.displayFields,
+  reviewers_per_item: q.reviewersPerItem,
   created_at: formatMicros(q.createdAt),
   created_by: q.createdBy,
   updated_at: formatMicros(q.updatedAt),
@@ -101,4 +110,7 @@ export const toItemSchema = (i: QueueItemRecord): AnnotationQueueItemSchema => (
   // Items are never deleted one by one; a deleted queue hides them instead.
   deleted_at: null,
   position_in_queue: i.positionInQueue,
+  thread_id: i.threadId,
+  completed_reviews: i.completedReviews,
+  reserved_by: i.reservedBy,
 });

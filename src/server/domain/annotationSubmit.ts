@@ -8,6 +8,12 @@
  * queue id. Every answer is validated with the feedback rules (the value against the spec's
  * `field_schema`) before anything is written; the store then checks the state transition and
  * writes progress and feedback in one transaction, so a refused submit leaves no trace.
+ *
+ * An edit (`replace: true`, a Weft extension) may follow a completion or a skip: the reviewer's
+ * current answers on the item move to the superseded history (domain/annotationResults.ts
+ * reads it back), the new ones take their place, and the item's state for them becomes what
+ * this submit says. History lives outside the feedback table so `/feedback/query` keeps one
+ * current answer per reviewer and question, as the reference's own edit (feedback/replace) does.
  */
 import type { z } from 'zod';
 import type { AnnotationQueueItemSubmitReq, AnnotationQueueItemSubmitRes } from '../../contract/annotationQueues.js';
@@ -16,7 +22,7 @@ import { BadRequestError, NotFoundError } from '../errors.js';
 import type { QueueRecord } from '../store/AnnotationQueuesStore.js';
 import type { FeedbackWrite } from '../store/FeedbackStore.js';
 import type { Store } from '../store/Store.js';
-import { submitTransition, toItemSchema } from './annotationQueues.js';
+import { replaceTransition, submitTransition, toItemSchema } from './annotationQueues.js';
 import { callRef } from './callExtras.js';
 import { formatMicros, nowMicros } from '../core/datetime.js';
 import { checkAnnotationSpec, toFeedbackWrite } from './feedback.js';
@@ -75,8 +81,9 @@ export async function submitItem(
     queueId: queue.id,
     itemId: req.item_id,
     annotator,
-    transition: submitTransition(req.skip ? 'skipped' : 'completed'),
+    transition: (req.replace ? replaceTransition : submitTransition)(req.skip ? 'skipped' : 'completed'),
     feedback: rows,
+    supersede: req.replace ? { weaveRef: callRef(req.project_id, item.callId) } : undefined,
     now,
   });
   if (!updated) throw itemNotFound(req.item_id, queue.id);

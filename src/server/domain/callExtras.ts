@@ -15,6 +15,22 @@ import { parseIsoToMicros } from '../core/datetime.js';
 export interface CallExtras {
   includeFeedback: boolean;
   includeCosts: boolean;
+  /** `include_usernames`: `wb_username` beside each call's `wb_user_id`. */
+  includeUsernames?: boolean;
+}
+
+const wantsAny = (e: CallExtras) => e.includeFeedback || e.includeCosts || Boolean(e.includeUsernames);
+
+/**
+ * The usernames behind a page's `wb_user_id`s. Weft writes the authenticated username as
+ * `wb_user_id`, so resolving is a lookup in the accounts store: an id with no account (a user
+ * since removed, or ids written by another server) gets no `wb_username`, as the reference
+ * leaves it unset when its user service does not know the id.
+ */
+async function usernamesOf(store: Store, calls: CallSchema[]): Promise<Map<string, string>> {
+  const ids = [...new Set(calls.map((c) => c.wb_user_id).filter((id): id is string => Boolean(id)))];
+  const users = await Promise.all(ids.map((id) => store.accounts.getUser(id)));
+  return new Map(ids.flatMap((id, i) => (users[i] ? [[id, users[i]!.username] as [string, string]] : [])));
 }
 
 /** The ref feedback uses for a call. */
@@ -34,7 +50,8 @@ function withWeaveKeys(call: CallSchema, keys: Record<string, unknown>): CallSch
 
 /** The page of calls (one project) with feedback and/or costs attached. */
 export async function addCallExtras(store: Store, projectId: string, calls: CallSchema[], extras: CallExtras): Promise<CallSchema[]> {
-  if (calls.length === 0 || (!extras.includeFeedback && !extras.includeCosts)) return calls;
+  if (calls.length === 0 || !wantsAny(extras)) return calls;
+  const usernames = extras.includeUsernames ? await usernamesOf(store, calls) : null;
   const feedbackByRef = new Map<string, unknown[]>();
   if (extras.includeFeedback) {
     const rows = await store.feedback.feedbackForRefs({ projectId, weaveRefs: calls.map((c) => callRef(projectId, c.id)) });
@@ -42,7 +59,9 @@ export async function addCallExtras(store: Store, projectId: string, calls: Call
   }
   const llmIds = extras.includeCosts ? [...new Set(calls.flatMap((c) => Object.keys(usageOf(c))))] : [];
   const prices = llmIds.length ? await store.costs.pricesFor({ projectId, llmIds }) : [];
-  return calls.map((call) => {
+  return calls.map((original) => {
+    const username = original.wb_user_id ? usernames?.get(original.wb_user_id) : undefined;
+    const call = username === undefined ? original : { ...original, wb_username: username };
     const keys: Record<string, unknown> = {};
     if (extras.includeFeedback) keys.feedback = feedbackByRef.get(callRef(projectId, call.id)) ?? [];
     if (prices.length) {
@@ -64,7 +83,7 @@ export async function* addCallExtrasToStream(
   calls: AsyncIterable<CallSchema>,
   extras: CallExtras,
 ): AsyncIterable<CallSchema> {
-  if (!extras.includeFeedback && !extras.includeCosts) {
+  if (!wantsAny(extras)) {
     yield* calls;
     return;
   }

@@ -2,7 +2,7 @@
  * Call logic that does not touch storage: turning wire starts/ends into store writes, and
  * the derived `summary.weave` block every read carries (api/core.md §2 "SummaryMap").
  */
-import type { EndedCall, StartedCall } from '../../contract/calls.js';
+import type { CompletedCall, EndedCall, StartedCall } from '../../contract/calls.js';
 import { BadRequestError } from '../errors.js';
 import type { CallEndWrite, CallRecord, CallStartWrite } from '../store/Store.js';
 import { parseIsoToMicros } from '../core/datetime.js';
@@ -69,6 +69,24 @@ export function toEndWrite(end: EndedCall): CallEndWrite {
     outputRefs: outputJson ? refsIn(end.output, outputJson) : [],
     wbRunStepEnd: end.wb_run_step_end ?? null,
   };
+}
+
+/**
+ * A finished call sent whole ("calls complete" mode) as the start and end writes it amounts to,
+ * so it is stored, rolled up and read exactly like a call sent in two parts.
+ */
+export function toCompleteWrites(call: CompletedCall, userId: string): [CallStartWrite, CallEndWrite] {
+  const start = toStartWrite({ ...call, wb_user_id: null }, userId);
+  const end = toEndWrite({
+    project_id: call.project_id,
+    id: call.id,
+    ended_at: call.ended_at,
+    exception: call.exception,
+    output: call.output,
+    summary: call.summary,
+    wb_run_step_end: call.wb_run_step_end,
+  });
+  return [start, end];
 }
 
 /**

@@ -10,6 +10,10 @@
  * 3. then the newest effective_date.
  * Tokens: prompt = prompt_tokens + input_tokens, completion = completion_tokens + output_tokens
  * (SDKs report one pair or the other); total cost = tokens × per-token cost.
+ * Cached prompt tokens (the newest reference, its cost query builder and in-memory pricer):
+ * `cache_read_input_tokens` and `cache_creation_input_tokens` are billed at their own prices
+ * and taken out of the prompt tokens billed at the prompt price:
+ * prompt_tokens_total_cost = (prompt − cache read − cache creation) × prompt_token_cost.
  */
 import type { CostCreateReq, LLMCost } from '../../contract/costs.js';
 import type { PriceRecord } from '../store/CostsStore.js';
@@ -24,6 +28,8 @@ export interface Usage {
   output_tokens?: number | null;
   requests?: number | null;
   total_tokens?: number | null;
+  cache_read_input_tokens?: number | null;
+  cache_creation_input_tokens?: number | null;
 }
 
 /** Lower sorts first: in force, then project over default, then newest. */
@@ -54,15 +60,25 @@ const int = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v)
 export function costOf(usage: Usage, price: PriceRecord): LLMCost {
   const promptTokens = int(usage.prompt_tokens) + int(usage.input_tokens);
   const completionTokens = int(usage.completion_tokens) + int(usage.output_tokens);
+  const cacheRead = int(usage.cache_read_input_tokens);
+  const cacheCreation = int(usage.cache_creation_input_tokens);
+  const cacheReadCost = price.cacheReadInputTokenCost ?? 0;
+  const cacheCreationCost = price.cacheCreationInputTokenCost ?? 0;
   return {
     prompt_tokens: promptTokens,
     completion_tokens: completionTokens,
     requests: int(usage.requests),
     total_tokens: int(usage.total_tokens),
+    cache_read_input_tokens: cacheRead,
+    cache_creation_input_tokens: cacheCreation,
     prompt_token_cost: price.promptTokenCost,
     completion_token_cost: price.completionTokenCost,
-    prompt_tokens_total_cost: promptTokens * price.promptTokenCost,
+    cache_read_input_token_cost: cacheReadCost,
+    cache_creation_input_token_cost: cacheCreationCost,
+    prompt_tokens_total_cost: (promptTokens - cacheRead - cacheCreation) * price.promptTokenCost,
     completion_tokens_total_cost: completionTokens * price.completionTokenCost,
+    cache_read_input_tokens_total_cost: cacheRead * cacheReadCost,
+    cache_creation_input_tokens_total_cost: cacheCreation * cacheCreationCost,
     prompt_token_cost_unit: price.promptTokenCostUnit,
     completion_token_cost_unit: price.completionTokenCostUnit,
     effective_date: formatMicros(price.effectiveDate),
@@ -104,6 +120,8 @@ export function toPriceRecords(req: CostCreateReq, userId: string, now: number):
       effectiveDate,
       promptTokenCost: cost.prompt_token_cost,
       completionTokenCost: cost.completion_token_cost,
+      cacheReadInputTokenCost: cost.cache_read_input_token_cost ?? 0,
+      cacheCreationInputTokenCost: cost.cache_creation_input_token_cost ?? 0,
       promptTokenCostUnit: cost.prompt_token_cost_unit ?? 'USD',
       completionTokenCostUnit: cost.completion_token_cost_unit ?? 'USD',
       createdBy: userId,

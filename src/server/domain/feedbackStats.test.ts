@@ -29,9 +29,9 @@ describe('feedbackStats', () => {
       metrics: [{ json_path: 'score', value_type: 'numeric', aggregations: ['max'] }],
     });
     expect(res.buckets).toEqual([
-      { timestamp: formatMicros(us('2024-03-29T23:00:00Z')), count: 1, max__score: 1 },
-      { timestamp: formatMicros(us('2024-03-30T23:00:00Z')), count: 0, max__score: null },
-      { timestamp: formatMicros(us('2024-03-31T22:00:00Z')), count: 1, max__score: 5 },
+      { timestamp: formatMicros(us('2024-03-29T23:00:00Z')), count: 1, max_score: 1 },
+      { timestamp: formatMicros(us('2024-03-30T23:00:00Z')), count: 0, max_score: null },
+      { timestamp: formatMicros(us('2024-03-31T22:00:00Z')), count: 1, max_score: 5 },
     ]);
   });
 

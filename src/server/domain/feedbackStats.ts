@@ -6,8 +6,11 @@
  * - Granularity and buckets are those of `/calls/stats` (statsTime.ts): aligned to local time
  *   in the requested zone, DST-correct, the first at or before `start`; every bucket in the
  *   window is listed. An unknown zone is 400 here (the contract takes any string).
- * - Keys are `<agg>__<slug>` and `p<N>__<slug>`, the slug being the json_path with dots as
- *   `_`. sum/count/count_true/count_false are 0 in an empty bucket, the others null.
+ * - Keys are `<agg>_<slug>` and `p<N>_<slug>` (one underscore), the slug being the json_path
+ *   with dots as `_`: `avg_output_score`, `p95_output_score`, as the reference's
+ *   tests/trace_server/query_builder/test_feedback_stats.py expects. In a bucket without
+ *   values avg is 0 (the reference's `COALESCE(avg, 0)`), as are sum/count/count_true/
+ *   count_false; min, max and percentiles stay null. window_stats keep null averages.
  * - A numeric metric reads JSON numbers and numeric strings; a boolean one true/false (also
  *   as strings); a categorical one any scalar, counted with `count`.
  * - payload_schema samples the newest `sample_limit` rows (default 2000, at most 5000); a
@@ -127,7 +130,9 @@ export async function feedbackStats(store: FeedbackStore, req: FeedbackStatsReq)
     buckets: buckets.map((b, index) => {
       const out: Record<string, unknown> = { timestamp: formatMicros(starts[index]!), count: b.count };
       metrics.forEach((spec, i) => {
-        for (const [agg, v] of Object.entries(summarize(spec, b.values[i]!))) out[`${agg}__${slugOf(spec.json_path)}`] = v;
+        for (const [agg, v] of Object.entries(summarize(spec, b.values[i]!))) {
+          out[`${agg}_${slugOf(spec.json_path)}`] = agg === 'avg' ? (v ?? 0) : v;
+        }
       });
       return out;
     }),

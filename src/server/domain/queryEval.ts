@@ -14,7 +14,7 @@ import { BadRequestError } from '../errors.js';
 /** Looks a dotted field up; undefined when absent. */
 export type FieldGetter = (path: string) => unknown;
 
-const isOperation = (o: Operand): o is Operation => !('$literal' in o) && !('$getField' in o) && !('$convert' in o);
+const isOperation = (o: Operand): o is Operation => !('$literal' in o) && !('$getField' in o) && !('$convert' in o) && !('$size' in o);
 
 /** A number, a boolean as 1/0 or a numeric string as a number; else null. */
 export function toNumber(v: unknown): number | null {
@@ -39,6 +39,11 @@ function operand(o: Operand, get: FieldGetter): unknown {
   if ('$literal' in o) return o.$literal;
   if ('$getField' in o) return get(o.$getField);
   if ('$convert' in o) return convert(operand(o.$convert.input, get), o.$convert.to);
+  if ('$size' in o) {
+    // `$size`: a list's length; anything else has none (null), so comparisons with it fail.
+    const list = operand(o.$size, get);
+    return Array.isArray(list) ? list.length : null;
+  }
   return evalOperation(o, get);
 }
 

@@ -5,7 +5,7 @@
 import type { ThreadSchema, ThreadsQueryReq } from '../../contract/threads.js';
 import { BadRequestError } from '../errors.js';
 import type { Store, ThreadRecord } from '../store/Store.js';
-import { formatMicros, formatMicrosOrNull, parseIsoToMicros } from '../core/datetime.js';
+import { formatMicros, parseIsoToMicros } from '../core/datetime.js';
 
 const PREVIEW_BATCH = 200;
 
@@ -50,7 +50,9 @@ async function withPreviews(store: Store, projectId: string, rows: ThreadRecord[
     thread_id: r.threadId,
     turn_count: r.turnCount,
     start_time: formatMicros(r.startTime),
-    last_updated: formatMicrosOrNull(r.lastUpdated),
+    // Statistics stored before last_updated fell back to the latest start can still hold null
+    // until their thread is next written; the start time is then the best answer at hand.
+    last_updated: formatMicros(r.lastUpdated ?? r.startTime),
     first_turn_id: r.firstTurnId,
     last_turn_id: r.lastTurnId,
     p50_turn_duration_ms: r.p50TurnDurationMs,

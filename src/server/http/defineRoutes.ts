@@ -17,8 +17,12 @@ import {
   type ResOf,
 } from '../../contract/endpoints.js';
 import { assertProjectAccess, type AuthUser, type Authenticator, type RequestCredentials } from '../auth/authenticate.js';
+import { DEFAULT_LIMITS, type Limits } from '../limits.js';
 import type { Store } from '../store/Store.js';
 import { ApiError, BadRequestError, TooLargeError, ValidationError } from '../errors.js';
+import { readLimitedBody, type BodyLimitKey } from './bodyLimit.js';
+import { assertJsonDepth } from './jsonDepth.js';
+import { assertRequestLimits } from './requestLimits.js';
 import { assertJsonContentType } from './contentType.js';
 import { jsonLinesResponse } from './jsonLines.js';
 import { toErrorResponse } from './respond.js';
@@ -44,6 +48,8 @@ export interface RequestContext {
   log: Logger;
   /** Headers to add to a JSON answer (a sign-in's `Set-Cookie`). */
   responseHeaders: Headers;
+  /** What one request may ask (limits.ts), for handlers that check values the pipeline cannot see. */
+  limits: Limits;
 }
 
 type Input<K extends EndpointName> = z.output<Endpoints[K]['req']>;
@@ -75,6 +81,8 @@ export interface MountDeps {
   authenticator: Authenticator;
   log: Logger;
   maxBodyBytes: number;
+  /** Request limits (limits.ts); the defaults with `maxBodyBytes` when absent. */
+  limits?: Limits;
   /** Check every response against its contract schema (tests and development). */
   validateResponses: boolean;
 }
@@ -104,14 +112,19 @@ export function mountRoutes(app: Hono, tables: RouteTable[], deps: MountDeps): v
 
 async function handle(c: Context, name: EndpointName, route: RouteDef<EndpointName>, deps: MountDeps): Promise<Response> {
   const endpoint: EndpointDef = endpoints[name];
+  const limits = deps.limits ?? { ...DEFAULT_LIMITS, maxBodyBytes: deps.maxBodyBytes };
   try {
     const user = endpoint.public || endpoint.auth === 'handler' ? null : await deps.authenticator.authenticateRequest(credentialsOf(c));
     const binary = endpoint.body === 'binary';
-    const requestBody = binary ? await readBinaryBody(c, deps.maxBodyBytes) : null;
+    const requestBody = binary ? await readBinaryBody(c, limits, 'maxBodyBytes') : null;
     const fieldsFrom =
       binary || endpoint.method === 'GET' || endpoint.method === 'DELETE' ? 'query' : endpoint.body === 'multipart' ? 'form' : 'json';
     if (fieldsFrom === 'json') assertJsonContentType(c.req.header('content-type'));
-    const { raw, sourceOf, text } = await readInput(c, fieldsFrom, deps.maxBodyBytes);
+    const { raw, sourceOf, text, body: parsedBody } = await readInput(c, fieldsFrom, limits);
+    // Query sizes first: they are checked in time linear in the list lengths, before walking the whole body.
+    assertRequestLimits(raw, limits);
+    // The whole body, not just the fields taken from it: handlers may re-read the raw text.
+    assertJsonDepth(parsedBody, limits);
     coerceStrings(endpoint.req, raw, (k) => sourceOf(k) !== 'body');
     const input = validate(endpoint.req, raw, sourceOf) as Input<EndpointName>;
     if (user) assertProjectAccess(user, route.projects ? route.projects(input) : defaultProjects(input));
@@ -125,12 +138,16 @@ async function handle(c: Context, name: EndpointName, route: RouteDef<EndpointNa
       rawBody: text,
       log: deps.log,
       responseHeaders: new Headers(),
+      limits,
     };
     const result = route.handler(input, ctx);
     if (endpoint.stream) {
       const rows = result as unknown as AsyncIterable<unknown>;
       const checked = deps.validateResponses ? checkEach(rows, endpoint.res, name) : rows;
-      return await jsonLinesResponse(checked, c.req.header('accept'));
+      return await jsonLinesResponse(checked, c.req.header('accept'), (err) => {
+        deps.log.error(`${endpoint.method} ${endpoint.path} failed mid-stream; the connection was cut`, err);
+        return abortResponse(c);
+      });
     }
     if (endpoint.raw) return await (result as unknown as Promise<Response>);
     const body = await (result as Promise<unknown>);
@@ -141,6 +158,14 @@ async function handle(c: Context, name: EndpointName, route: RouteDef<EndpointNa
   } catch (err) {
     return toErrorResponse(err, deps.log, `${endpoint.method} ${endpoint.path}`);
   }
+}
+
+/** Destroys the Node response (and so the socket) under `c`; false when there is none (in-process requests). */
+function abortResponse(c: Context): boolean {
+  const outgoing = (c.env as { outgoing?: { destroy(): void; destroyed?: boolean } } | undefined)?.outgoing;
+  if (!outgoing) return false;
+  outgoing.destroy();
+  return true;
 }
 
 function defaultProjects(input: unknown): string[] {
@@ -169,10 +194,9 @@ const inflateAsync = promisify(inflate);
  * The raw body of a `body: 'binary'` endpoint, gzip/deflate decoded per Content-Encoding.
  * The size limit holds before and after decoding, so a small compressed bomb is refused too.
  */
-async function readBinaryBody(c: Context, maxBytes: number): Promise<Uint8Array> {
-  if (Number(c.req.header('content-length') ?? 0) > maxBytes) throw new TooLargeError();
-  const bytes = new Uint8Array(await c.req.arrayBuffer());
-  if (bytes.byteLength > maxBytes) throw new TooLargeError();
+async function readBinaryBody(c: Context, limits: Limits, key: BodyLimitKey): Promise<Uint8Array> {
+  const maxBytes = limits[key];
+  const bytes = await readLimitedBody(c, limits, key);
   const encoding = (c.req.header('content-encoding') ?? 'identity').trim().toLowerCase();
   if (encoding === 'identity' || encoding === '') return bytes;
   const decode = encoding === 'gzip' || encoding === 'x-gzip' ? gunzipAsync : encoding === 'deflate' ? inflateAsync : null;
@@ -180,7 +204,11 @@ async function readBinaryBody(c: Context, maxBytes: number): Promise<Uint8Array>
   try {
     return new Uint8Array(await decode(bytes, { maxOutputLength: maxBytes }));
   } catch (err) {
-    if ((err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') throw new TooLargeError();
+    if ((err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') {
+      throw new TooLargeError(
+        `The ${encoding} body decodes to more than ${maxBytes} bytes; the limit is ${maxBytes} (${key === 'maxFileBytes' ? 'WEFT_MAX_FILE_BYTES' : 'WEFT_MAX_BODY_BYTES'})`,
+      );
+    }
     throw new BadRequestError(`Cannot decode the ${encoding} body: ${(err as Error).message}`);
   }
 }
@@ -189,10 +217,11 @@ async function readBinaryBody(c: Context, maxBytes: number): Promise<Uint8Array>
  * Path params, then the query string (GET/DELETE, binary bodies), the form fields (multipart)
  * or the JSON body, as one object; `text` is the JSON body text.
  */
-async function readInput(c: Context, fieldsFrom: 'query' | 'json' | 'form', maxBytes: number) {
+async function readInput(c: Context, fieldsFrom: 'query' | 'json' | 'form', limits: Limits) {
   const sources = new Map<string, InputSource>();
   const raw: Record<string, unknown> = {};
   let text: string | null = null;
+  let body: unknown = null;
   for (const [k, v] of Object.entries(c.req.param() as Record<string, string>)) {
     raw[k] = v;
     sources.set(k, 'path');
@@ -204,17 +233,17 @@ async function readInput(c: Context, fieldsFrom: 'query' | 'json' | 'form', maxB
       sources.set(k, 'query');
     }
   } else if (fieldsFrom === 'form') {
-    for (const [k, v] of await readFormFields(c, maxBytes)) if (!sources.has(k)) raw[k] = v;
+    for (const [k, v] of await readFormFields(c, limits)) if (!sources.has(k)) raw[k] = v;
   } else {
-    text = await readBodyText(c, maxBytes);
-    const body = text === null ? null : parseJson(text);
+    text = await readBodyText(c, limits);
+    body = text === null ? null : parseJson(text);
     if (body !== null && typeof body === 'object' && !Array.isArray(body)) {
       for (const [k, v] of Object.entries(body)) if (!sources.has(k)) raw[k] = v;
     } else if (body !== null) {
       throw new ValidationError([{ loc: ['body'], msg: 'Input should be a JSON object', type: 'model_attributes_type' }]);
     }
   }
-  return { raw, text, sourceOf: (key: string | number | undefined) => sources.get(String(key)) ?? 'body' };
+  return { raw, text, body, sourceOf: (key: string | number | undefined) => sources.get(String(key)) ?? 'body' };
 }
 
 /**
@@ -222,8 +251,8 @@ async function readInput(c: Context, fieldsFrom: 'query' | 'json' | 'form', maxB
  * strings, file parts as `File`s, the last value winning. The size limit holds for the whole
  * body, read before parsing, so a body without Content-Length is bounded too.
  */
-async function readFormFields(c: Context, maxBytes: number): Promise<Map<string, FormDataEntryValue>> {
-  const bytes = await readBinaryBody(c, maxBytes);
+async function readFormFields(c: Context, limits: Limits): Promise<Map<string, FormDataEntryValue>> {
+  const bytes = await readBinaryBody(c, limits, 'maxFileBytes');
   const contentType = c.req.header('content-type') ?? '';
   try {
     return new Map(await new Response(bytes as Uint8Array<ArrayBuffer>, { headers: { 'content-type': contentType } }).formData());
@@ -238,11 +267,8 @@ async function readFormFields(c: Context, maxBytes: number): Promise<Map<string,
  * Content-Type (the Python SDK sends none) or a JSON one; form types were refused before
  * (http/contentType.ts).
  */
-async function readBodyText(c: Context, maxBytes: number): Promise<string | null> {
-  const length = Number(c.req.header('content-length') ?? 0);
-  if (length > maxBytes) throw new TooLargeError();
-  const bytes = new Uint8Array(await c.req.arrayBuffer());
-  if (bytes.byteLength > maxBytes) throw new TooLargeError();
+async function readBodyText(c: Context, limits: Limits): Promise<string | null> {
+  const bytes = await readLimitedBody(c, limits, 'maxBodyBytes');
   return bytes.byteLength === 0 ? null : new TextDecoder().decode(bytes);
 }
 

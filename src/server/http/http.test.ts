@@ -388,12 +388,12 @@ describe('body size limit', () => {
     await small.close();
   });
 
-  it('answers 413 {"reason":"Request too large"} above WEFT_MAX_BODY_BYTES and writes nothing', async () => {
+  it('answers 413 with a reason naming the limit above WEFT_MAX_BODY_BYTES and writes nothing', async () => {
     const project_id = `${small.alice.entity}/big`;
     const body = { start: { ...startBody(project_id, 'big').start, inputs: { blob: 'x'.repeat(2000) } } };
     const res = await small.fetch('/call/start', { json: body });
     expect(res.status).toBe(413);
-    expect(await res.json()).toEqual({ reason: 'Request too large' });
+    expect((await res.json()).reason).toMatch(/^The request body is \d+ bytes; the limit is 1000 \(WEFT_MAX_BODY_BYTES\)$/);
     expect((await small.alice.client.callsQueryStats({ project_id })).count).toBe(0);
   });
 
@@ -412,7 +412,7 @@ describe('body size limit', () => {
       duplex: 'half',
     } as RequestInit & { duplex: 'half' });
     expect(res.status).toBe(413);
-    expect(await res.json()).toEqual({ reason: 'Request too large' });
+    expect(await res.json()).toEqual({ reason: 'The request body is over 1000 bytes; the limit is 1000 (WEFT_MAX_BODY_BYTES)' });
   });
 
   it('accepts a body just under the limit', async () => {

@@ -1,8 +1,10 @@
 /** The one place errors become HTTP answers. 4xx is logged at warn, 5xx at error with the cause. */
 import { ApiError, ValidationError } from '../errors.js';
 import type { Logger } from '../logger.js';
+import { fromEngineError } from './engineErrors.js';
 
-export function toErrorResponse(err: unknown, log: Logger, where: string): Response {
+export function toErrorResponse(thrown: unknown, log: Logger, where: string): Response {
+  const err = fromEngineError(thrown) ?? thrown;
   if (err instanceof ValidationError) {
     log.warn(`${where} 422 ${err.message}`);
     return Response.json({ detail: err.issues }, { status: 422 });

@@ -6,15 +6,22 @@
  *   a 404 (the reference does not look at the queue and writes orphan rows);
  * - a deleted queue hides its items (they stay stored, unlisted) and its stats read as zeros;
  * - an unknown item is a 404, where the reference raises a plain ValueError (400).
+ *
+ * The endpoints after `annotationQueueItemSubmit` are Weft's own (annotationQueueLeads.ts).
  */
+import { exportQueue, saveQueueAsDataset } from '../domain/annotationExport.js';
+import { itemHistory, queueResults, queueSummary } from '../domain/annotationResults.js';
 import { itemNotFound, submitItem } from '../domain/annotationSubmit.js';
 import { itemSortKeys, progressTransition, queueSortKeys, toItemSchema, toQueueSchema } from '../domain/annotationQueues.js';
-import { nowMicros } from '../core/datetime.js';
+import { formatMicros, nowMicros } from '../core/datetime.js';
 import { uuidv7 } from '../core/ids.js';
 import { defineRoutes } from '../http/defineRoutes.js';
 import { NotFoundError } from '../errors.js';
 import type { QueueRecord } from '../store/AnnotationQueuesStore.js';
 import type { Store } from '../store/Store.js';
+
+/** How long fetch-next holds an item for a reviewer unless they say otherwise. */
+const DEFAULT_RESERVATION_SECONDS = 900;
 
 const queueNotFound = (queueId: string) => new NotFoundError(`Queue ${queueId} not found`);
 
@@ -37,6 +44,7 @@ export const annotationQueueRoutes = defineRoutes({
         description: req.description ?? '',
         scorerRefs: req.scorer_refs,
         displayFields: req.display_fields ?? null,
+        reviewersPerItem: req.reviewers_per_item ?? 1,
         createdBy: user.username,
         createdAt: now,
         updatedAt: now,
@@ -85,6 +93,7 @@ export const annotationQueueRoutes = defineRoutes({
         description: req.description ?? undefined,
         scorerRefs: req.scorer_refs ?? undefined,
         displayFields: req.display_fields ?? undefined,
+        reviewersPerItem: req.reviewers_per_item ?? undefined,
         updatedAt: nowMicros(),
       });
       if (!queue) throw queueNotFound(req.queue_id);
@@ -149,5 +158,70 @@ export const annotationQueueRoutes = defineRoutes({
 
   annotationQueueItemSubmit: {
     handler: async (req, { store, user }) => submitItem(store, { req, queue: await requireQueue(store, req), annotator: user.username }),
+  },
+
+  annotationQueueNextItem: {
+    handler: async (req, { store, user }) => {
+      const now = nowMicros();
+      const expiresAt = now + (req.reservation_seconds ?? DEFAULT_RESERVATION_SECONDS) * 1_000_000;
+      const next = await store.annotationQueues.reserveNext({
+        projectId: req.project_id,
+        queueId: req.queue_id,
+        annotator: user.username,
+        now,
+        expiresAt,
+        afterItemId: req.after_item_id,
+      });
+      if (!next) throw queueNotFound(req.queue_id);
+      return {
+        item: next.item && toItemSchema(next.item),
+        reserved_until: next.item && formatMicros(expiresAt),
+        available: next.available,
+      };
+    },
+  },
+
+  annotationQueueAddThreads: {
+    handler: async (req, { store, user }) => {
+      const queue = await requireQueue(store, req);
+      const result = await store.annotationQueues.addThreads({
+        projectId: req.project_id,
+        queueId: req.queue_id,
+        threadIds: req.thread_ids,
+        displayFields: req.display_fields ?? queue.displayFields ?? [],
+        addedBy: user.username,
+        createdAt: nowMicros(),
+      });
+      if (!result) throw queueNotFound(req.queue_id);
+      return { added_count: result.added, duplicates: result.duplicates };
+    },
+  },
+
+  annotationQueueResults: {
+    handler: async (req, { store }) =>
+      queueResults(store, { queue: await requireQueue(store, req), states: req.annotation_states, limit: req.limit, offset: req.offset }),
+  },
+
+  annotationQueueSummary: {
+    handler: async (req, { store }) => queueSummary(store, await requireQueue(store, req)),
+  },
+
+  annotationItemHistory: {
+    handler: async (req, { store }) => itemHistory(store, { queue: await requireQueue(store, req), itemId: req.item_id }),
+  },
+
+  annotationQueueExport: {
+    handler: async (req, { store }) => exportQueue(store, await requireQueue(store, req), req.format),
+  },
+
+  annotationQueueSaveDataset: {
+    handler: async (req, { store, user }) =>
+      saveQueueAsDataset(store, {
+        queue: await requireQueue(store, req),
+        userId: user.username,
+        name: req.name,
+        description: req.description,
+        includeSkipped: req.include_skipped,
+      }),
   },
 });

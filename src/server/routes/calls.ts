@@ -1,13 +1,28 @@
 /** Call endpoints: thin maps from endpoint name to domain and store calls. */
 import { nowMicros } from '../core/datetime.js';
-import { toEndWrite, toStartWrite, withWeaveSummary } from '../domain/calls.js';
+import { toCompleteWrites, toEndWrite, toStartWrite, withWeaveSummary } from '../domain/calls.js';
 import { BadRequestError, TooLargeError } from '../errors.js';
+import type { CallSchema } from '../../contract/calls.js';
 import { defineRoutes } from '../http/defineRoutes.js';
 import type { CallWrite } from '../store/Store.js';
 import { queryCalls } from '../domain/callsQuery.js';
 import { addCallExtras } from '../domain/callExtras.js';
 
 const MAX_DELETE_IDS = 1000;
+
+type V2Path = { entity: string; project: string };
+const pathProject = (p: V2Path) => `${p.entity}/${p.project}`;
+
+/**
+ * The v2 write routes name their project twice, in the path and in each call. Both are
+ * access-checked; a call for another project than the path's is refused (400) rather than
+ * silently written elsewhere than the URL says.
+ */
+function checkSameProject(path: V2Path, projectIds: string[]): void {
+  const expected = pathProject(path);
+  const other = projectIds.find((id) => id !== expected);
+  if (other !== undefined) throw new BadRequestError(`Call project ${other} does not match the path's project ${expected}`);
+}
 
 export const callRoutes = defineRoutes({
   callStart: {
@@ -74,7 +89,13 @@ export const callRoutes = defineRoutes({
   callsQueryStats: {
     handler: async (req, { store }) => {
       if (req.limit != null && req.limit < 1) throw new BadRequestError('limit must be at least 1');
-      const query = { projectId: req.project_id, filter: req.filter, query: req.query, limit: req.limit };
+      const query = {
+        projectId: req.project_id,
+        filter: req.filter,
+        query: req.query,
+        limit: req.limit,
+        expandColumns: req.expand_columns,
+      };
       const count = await store.calls.countCalls(query);
       const total_storage_size_bytes = req.include_total_storage_size ? await store.calls.totalStorageSize(query) : null;
       return { count, total_storage_size_bytes };
@@ -83,5 +104,48 @@ export const callRoutes = defineRoutes({
 
   callsStreamQuery: {
     handler: (req, { store }) => queryCalls(store, req),
+  },
+
+  // The legacy non-streaming query: the same calls, gathered into `{calls: [...]}`.
+  callsQuery: {
+    handler: async (req, { store }) => {
+      const calls: CallSchema[] = [];
+      for await (const call of queryCalls(store, req)) calls.push(call);
+      return { calls };
+    },
+  },
+
+  // "Calls complete" mode (the newest Python client): finished calls in one batch, stored as
+  // the start and end each amounts to, in one transaction.
+  callsComplete: {
+    projects: (input) => [pathProject(input), ...input.batch.map((c) => c.project_id)],
+    handler: async (req, { store, user }) => {
+      checkSameProject(
+        req,
+        req.batch.map((c) => c.project_id),
+      );
+      await store.calls.writeCalls(req.batch.flatMap((call) => toCompleteWrites(call, user.username)));
+      return {};
+    },
+  },
+
+  // Its eager path: a call that must show while it runs is started and ended separately.
+  callStartV2: {
+    projects: (input) => [pathProject(input), input.start.project_id],
+    handler: async (req, { store, user }) => {
+      checkSameProject(req, [req.start.project_id]);
+      const write = toStartWrite(req.start, user.username);
+      await store.calls.writeCalls([write]);
+      return { id: write.id, trace_id: write.traceId };
+    },
+  },
+
+  callEndV2: {
+    projects: (input) => [pathProject(input), input.end.project_id],
+    handler: async (req, { store }) => {
+      checkSameProject(req, [req.end.project_id]);
+      await store.calls.writeCalls([toEndWrite(req.end)]);
+      return {};
+    },
   },
 });

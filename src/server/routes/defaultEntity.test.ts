@@ -75,7 +75,7 @@ describe('PUT /weft/default_entity', () => {
   });
 });
 
-describe('weft user default-entity', () => {
+describe('weft user default-entity', { timeout: 90_000 }, () => {
   const cli = (...args: string[]) =>
     run(process.execPath, [BIN, 'user', 'default-entity', ...args], { cwd: ROOT, env: weftEnv({ WEFT_DATA_DIR: t.dataDir }) });
 

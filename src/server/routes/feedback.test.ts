@@ -268,9 +268,12 @@ describe('POST /feedback/stats', () => {
     expect(res.buckets.reduce((n, b) => n + (b.count as number), 0)).toBe(3);
     expect(res.window_stats).toEqual({ score: { avg: 4, min: 1, max: 8, p50: 3 }, ok: { count_true: 2, count_false: 1 } });
     // Bucket-level values (the rows may straddle a 5-minute boundary, so sum across buckets).
-    expect(res.buckets.reduce((n, b) => n + (b.count_true__ok as number), 0)).toBe(2);
-    expect(res.buckets.filter((b) => (b.count as number) > 0).every((b) => typeof b.avg__score === 'number')).toBe(true);
-    expect(res.buckets.find((b) => b.count === 0)).toMatchObject({ avg__score: null, count_true__ok: 0 });
+    // Column names are `<agg>_<slug>` with one underscore, as the reference's test_feedback_stats.py.
+    expect(res.buckets.reduce((n, b) => n + (b.count_true_ok as number), 0)).toBe(2);
+    expect(res.buckets.filter((b) => (b.count as number) > 0).every((b) => typeof b.avg_score === 'number')).toBe(true);
+    expect(res.buckets.every((b) => !Object.keys(b).some((k) => k.includes('__')))).toBe(true);
+    // An empty bucket: avg coalesced to 0 (the reference's COALESCE), min/max/percentiles null.
+    expect(res.buckets.find((b) => b.count === 0)).toMatchObject({ avg_score: 0, min_score: null, p50_score: null, count_true_ok: 0 });
   });
 
   it('answers 400 for an unknown time zone or an empty window, 422 without start, 403 elsewhere', async () => {

@@ -3,6 +3,7 @@ import type { FeedbackCreateReq } from '../../contract/feedback.js';
 import { formatMicros, nowMicros } from '../core/datetime.js';
 import { checkAnnotationSpec, toFeedbackWrite } from '../domain/feedback.js';
 import { feedbackPayloadSchema, feedbackStats } from '../domain/feedbackStats.js';
+import { feedbackAggregate } from '../domain/feedbackAggregate.js';
 import { idsFromPurgeQuery } from '../domain/purgeQuery.js';
 import { defineRoutes } from '../http/defineRoutes.js';
 import { toProjectTableQuery } from '../store/ProjectTableQuery.js';
@@ -47,7 +48,12 @@ export const feedbackRoutes = defineRoutes({
   },
 
   feedbackQuery: {
-    handler: async (req, { store }) => ({ result: await store.feedback.queryFeedback(toProjectTableQuery(req)) }),
+    // total_count (newest FeedbackQueryRes): every row the query matches, whatever the page.
+    handler: async (req, { store }) => {
+      const query = toProjectTableQuery(req);
+      const [result, total_count] = await Promise.all([store.feedback.queryFeedback(query), store.feedback.countFeedback(query)]);
+      return { result, total_count };
+    },
   },
 
   feedbackPurge: {
@@ -71,6 +77,10 @@ export const feedbackRoutes = defineRoutes({
 
   feedbackStats: {
     handler: (req, { store }) => feedbackStats(store.feedback, req),
+  },
+
+  feedbackAggregate: {
+    handler: (req, { store }) => feedbackAggregate(store.feedback, req),
   },
 
   feedbackPayloadSchema: {

@@ -48,8 +48,8 @@ describe('POST /file/create', () => {
     expect((await upload({ project_id: 'bob-co/p', file: new File(['x'], 'x') }, '/file/create')).status).toBe(403);
   });
 
-  it('answers 413 above the body size limit', async () => {
-    const small = await startTestServer({ env: { WEFT_MAX_BODY_BYTES: '4096' } });
+  it('answers 413 above the file size limit', async () => {
+    const small = await startTestServer({ env: { WEFT_MAX_FILE_BYTES: '4096' } });
     try {
       const form = new FormData();
       form.append('project_id', 'alice-co/big');

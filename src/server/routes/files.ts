@@ -22,4 +22,18 @@ export const fileRoutes = defineRoutes({
   filesQueryStats: {
     handler: async (req, { store }) => ({ total_size_bytes: await store.files.totalSize(req.project_id) }),
   },
+  // The stored Python client's name for the same question.
+  filesStats: {
+    handler: async (req, { store }) => ({ total_size_bytes: await store.files.totalSize(req.project_id) }),
+  },
+  projectStats: {
+    handler: (req, { store }) =>
+      store.projects.storageStats({
+        projectId: req.project_id,
+        traces: req.include_trace_storage_size ?? true,
+        objects: req.include_object_storage_size ?? true,
+        tables: req.include_table_storage_size ?? true,
+        files: req.include_file_storage_size ?? true,
+      }),
+  },
 });

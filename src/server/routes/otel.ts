@@ -6,13 +6,14 @@ export const otelRoutes = defineRoutes({
   otelExport: {
     // The projects are named inside the body (or a header), so exportTraces checks access.
     projects: () => [],
-    handler: (_req, { store, user, body, request }) =>
+    handler: (_req, { store, user, body, request, limits }) =>
       exportTraces({
         store,
         user,
         body: body ?? new Uint8Array(),
         contentType: request.headers.get('content-type'),
         headerProjectId: request.headers.get('project_id'),
+        maxJsonDepth: limits.maxJsonDepth,
       }),
   },
 });

@@ -117,14 +117,15 @@ describe('POST /threads/stream_query', () => {
     expect(byId.get('d')).toMatchObject({
       turn_count: 1,
       finished_turn_count: 0,
-      last_updated: null,
+      // Never null (the reference's ThreadSchema requires it): no turn has ended, so the latest start.
+      last_updated: at(2).replace('.000Z', 'Z'),
       last_turn_id: null,
       p50_turn_duration_ms: null,
       p99_turn_duration_ms: null,
     });
   });
 
-  it('orders by last_updated desc by default, nulls last', async () => {
+  it('orders by last_updated desc by default (a thread without ended turns by its latest start)', async () => {
     expect(ids(await threads())).toEqual(['c', 'a', 'b', 'd']);
   });
 

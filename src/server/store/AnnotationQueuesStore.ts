@@ -20,6 +20,8 @@ export interface QueueRecord {
   scorerRefs: string[];
   /** Call paths reviewers see; null when none were chosen. */
   displayFields: string[] | null;
+  /** Reviewers wanted per item (Weft); 1 unless chosen. */
+  reviewersPerItem: number;
   createdBy: string;
   createdAt: number;
   updatedAt: number;
@@ -47,6 +49,12 @@ export interface QueueItemRecord {
   annotatorUserId: string | null;
   /** 1-based, when asked for. */
   positionInQueue: number | null;
+  /** Set when the item is a whole conversation (its call is the thread's first turn). */
+  threadId: string | null;
+  /** Reviewers whose record says completed. */
+  completedReviews: number;
+  /** The holder of an unexpired reservation, if any. */
+  reservedBy: string | null;
 }
 
 /** A sort key whose field the domain has already checked against the allowed list. */
@@ -83,6 +91,7 @@ export interface QueueUpdate {
   description?: string;
   scorerRefs?: string[];
   displayFields?: string[];
+  reviewersPerItem?: number;
   updatedAt: number;
 }
 
@@ -103,6 +112,8 @@ export interface ItemsQuery {
   limit?: number | null;
   offset?: number | null;
   includePosition: boolean;
+  /** Reservations expiring at or before this time (epoch microseconds) are not shown; default now. */
+  now?: number;
 }
 
 export interface ProgressWrite {
@@ -113,7 +124,59 @@ export interface ProgressWrite {
   transition: ProgressTransition;
   /** Written with the progress, only when the transition writes a state. */
   feedback?: FeedbackWrite[];
+  /**
+   * When the transition writes a state: first move the annotator's current answers on this
+   * item (queue feedback on `weaveRef`) to the superseded history. Used by edits.
+   */
+  supersede?: { weaveRef: string };
   now: number;
+}
+
+export interface AddThreadsReq {
+  projectId: string;
+  queueId: string;
+  threadIds: string[];
+  displayFields: string[];
+  addedBy: string;
+  createdAt: number;
+}
+
+export interface ReserveNextReq {
+  projectId: string;
+  queueId: string;
+  annotator: string;
+  /** Epoch microseconds. */
+  now: number;
+  expiresAt: number;
+  /** Prefer the first candidate after this item in queue order (wrapping). */
+  afterItemId?: string | null;
+}
+
+/** One annotator's record on an item. */
+export interface ProgressRecord {
+  itemId: string;
+  annotator: string;
+  state: ProgressState;
+  updatedAt: number;
+}
+
+/** A queue answer (a feedback row carrying the queue id), current or superseded. */
+export interface QueueAnswerRecord {
+  id: string;
+  weaveRef: string;
+  annotator: string;
+  annotationRef: string | null;
+  payloadJson: string;
+  createdAt: number;
+  /** Null for a current answer. */
+  supersededAt: number | null;
+}
+
+/** An unexpired reservation. */
+export interface ReservationRecord {
+  itemId: string;
+  annotator: string;
+  expiresAt: number;
 }
 
 export interface AnnotationQueuesStore {
@@ -150,4 +213,24 @@ export interface AnnotationQueuesStore {
    * read afterwards, or null when the queue or item is not live.
    */
   recordProgress(req: ProgressWrite): Promise<QueueItemRecord | null>;
+  /**
+   * Adds one item per thread, standing for the conversation and attached to its first turn
+   * (or, without turns, its earliest root call). Threads whose call is already queued are
+   * duplicates; unknown threads count nowhere. Null when the queue is not live.
+   */
+  addThreads(req: AddThreadsReq): Promise<{ added: number; duplicates: number } | null>;
+  /**
+   * Sweeps expired reservations, then reserves for `annotator` the first item (queue order,
+   * or after `afterItemId`; one the annotator already holds first otherwise) that they have not
+   * finished and whose completed reviews plus other reviewers' reservations are short of the
+   * queue's reviewers per item. Drops the annotator's other reservations in the queue. `item`
+   * is null when no item qualifies; null overall when the queue is not live.
+   */
+  reserveNext(req: ReserveNextReq): Promise<{ item: QueueItemRecord | null; available: number } | null>;
+  /** Every progress record of a live queue's items; null when the queue is not live. */
+  queueProgress(req: { projectId: string; queueId: string }): Promise<ProgressRecord[] | null>;
+  /** Current answers given in a live queue (and superseded ones for `itemId`'s call when asked). */
+  queueAnswers(req: { projectId: string; queueId: string; weaveRef?: string; withSuperseded?: boolean }): Promise<QueueAnswerRecord[]>;
+  /** Unexpired reservations in a queue. */
+  queueReservations(req: { projectId: string; queueId: string; now: number }): Promise<ReservationRecord[]>;
 }

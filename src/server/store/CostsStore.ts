@@ -20,6 +20,9 @@ export interface PriceRecord {
   effectiveDate: number;
   promptTokenCost: number;
   completionTokenCost: number;
+  /** Per cached prompt token read / written; absent means 0 (prices stored before these existed). */
+  cacheReadInputTokenCost?: number;
+  cacheCreationInputTokenCost?: number;
   promptTokenCostUnit: string;
   completionTokenCostUnit: string;
   createdBy: string;

@@ -24,6 +24,15 @@ export interface FeedbackWrite {
   queueId: string | null;
 }
 
+/** What `/feedback/aggregate` groups and filters feedback rows by. */
+export interface FeedbackRefsRow {
+  createdAt: number;
+  feedbackType: string;
+  weaveRef: string;
+  runnableRef: string | null;
+  triggerRef: string | null;
+}
+
 /** A `/feedback/query` request, minus the wire names; no `fields` means every column. */
 export type FeedbackQuery = ProjectTableQuery;
 
@@ -52,10 +61,14 @@ export interface FeedbackStore {
   replaceFeedback(req: { projectId: string; feedbackId: string; row: FeedbackWrite }): Promise<boolean>;
   /** Rows keyed by the requested fields; JSON in `payload` and its paths comes back parsed. */
   queryFeedback(query: FeedbackQuery): Promise<Record<string, unknown>[]>;
+  /** How many rows match the query's `$expr`, ignoring fields, sort and paging (`total_count`). */
+  countFeedback(query: FeedbackQuery): Promise<number>;
   /** Deletes the listed ids of the project; returns how many existed. */
   purgeFeedback(req: { projectId: string; ids: string[] }): Promise<number>;
   /** Every feedback row of the project about one of the refs (one lookup for a page of calls). */
   feedbackForRefs(req: { projectId: string; weaveRefs: string[] }): Promise<Feedback[]>;
+  /** The refs and type of every row created in a window (epoch µs, end exclusive), oldest first, for `/feedback/aggregate`. */
+  feedbackRefsInWindow(req: { projectId: string; start: number; end: number }): AsyncIterable<FeedbackRefsRow>;
   /** Creation time and payload of the rows in a time window, for statistics. */
   feedbackPayloads(window: FeedbackWindow): AsyncIterable<{ createdAt: number; payload: unknown }>;
 }

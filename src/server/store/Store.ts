@@ -64,6 +64,8 @@ export interface CallsQuery {
   offset?: number | null;
   /** Top-level columns to load; null means all. */
   columns?: string[] | null;
+  /** Columns holding refs that filters and sorts may read through (`inputs.model.name`). */
+  expandColumns?: string[] | null;
   includeStorageSize?: boolean;
   includeTotalStorageSize?: boolean;
 }
@@ -132,6 +134,17 @@ export interface ProjectSummary {
 export interface ProjectsStore {
   /** Projects that exist (something was written to them, or they were created), optionally limited to some entities. */
   listProjects(req: { entities: string[] | 'all'; projectIds?: string[] | null }): Promise<ProjectSummary[]>;
+  /**
+   * Bytes a project's data takes, for `/project/stats`: live calls (their JSON and text payloads,
+   * as `storage_size_bytes` counts them), live object versions, stored table rows and files.
+   * A part not asked for is 0 and not computed.
+   */
+  storageStats(req: { projectId: string; traces: boolean; objects: boolean; tables: boolean; files: boolean }): Promise<{
+    trace_storage_size_bytes: number;
+    objects_storage_size_bytes: number;
+    tables_storage_size_bytes: number;
+    files_storage_size_bytes: number;
+  }>;
   /** Makes the project exist before anything is written to it (W&B `upsertModel`); idempotent. */
   createProject(projectId: string): Promise<void>;
 }

@@ -20,7 +20,7 @@ export async function spawnWeftServe(env: NodeJS.ProcessEnv, args: string[] = []
   const child = spawn(process.execPath, [BIN, 'serve', ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`weft serve did not start in time:\n${output}`)), 20_000);
+    const timer = setTimeout(() => reject(new Error(`weft serve did not start in time:\n${output}`)), 75_000);
     child.stdout!.on('data', (chunk: Buffer) => {
       output += chunk.toString();
       const m = /Weft is running at (https?:\/\/\S+)/.exec(output);

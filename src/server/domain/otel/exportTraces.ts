@@ -17,7 +17,8 @@ import { toEndWrite, toStartWrite } from '../calls.js';
 import { AttributeConflictError, expandAttributes, type Tree } from './attributeTree.js';
 import { PROJECT_KEYS } from './conventions.js';
 import { decodeOtlp, type OtlpResourceSpans } from './otlpDecode.js';
-import { spanToCall } from './spanToCall.js';
+import { SpanTimeError, spanToCall } from './spanToCall.js';
+import { findTooDeep } from '../../http/jsonDepth.js';
 
 const MAX_MESSAGES = 20;
 const PROJECT_ID = /^[^/\s]+\/[^/\s]+$/;
@@ -43,6 +44,8 @@ export async function exportTraces(req: {
   body: Uint8Array;
   contentType: string | null;
   headerProjectId: string | null;
+  /** Spans whose call would nest deeper than this are rejected (limits.ts `maxJsonDepth`). */
+  maxJsonDepth?: number;
 }): Promise<OtelExportRes> {
   const resourceSpans = decodeOtlp(req.body, req.contentType);
   const targets = resourceSpans.map((rs) => ({ rs, projectId: projectOf(rs, req.headerProjectId) }));
@@ -67,9 +70,16 @@ export async function exportTraces(req: {
       }
       try {
         const { start, end } = spanToCall(span, resource, projectId);
+        const tooDeep = req.maxJsonDepth ? findTooDeep(start, req.maxJsonDepth) : null;
+        if (tooDeep) {
+          reasons.push(
+            `span ${span.spanId}: attributes nest more than ${req.maxJsonDepth} levels deep at ${tooDeep.join('.')} (WEFT_MAX_JSON_DEPTH)`,
+          );
+          continue;
+        }
         writes.push(toStartWrite(start, req.user.username), toEndWrite(end));
       } catch (err) {
-        if (!(err instanceof AttributeConflictError)) throw err;
+        if (!(err instanceof AttributeConflictError || err instanceof SpanTimeError)) throw err;
         reasons.push(`span ${span.spanId}: ${err.message}`);
       }
     }

@@ -45,6 +45,21 @@ export function shortenName(name: string, maxLen: number, abbrv: string, delimit
 
 const micros = (nanos: bigint): number => Number(nanos / 1000n);
 
+/** A span whose time cannot be a timestamp; exportTraces rejects that span in `partial_success`. */
+export class SpanTimeError extends Error {}
+
+/** Years 0001 to 9999, in epoch µs: what ISO 8601 text (and every backend's DateTime64) can hold. */
+const MIN_MICROS = -62_135_596_800_000_000; // 0001-01-01
+const END_MICROS = 253_402_300_800_000_000; // 10000-01-01, excluded
+
+/** `formatMicros`, or a SpanTimeError naming the field when the time is outside years 1–9999. */
+function spanTime(us: number, field: string): string {
+  if (!Number.isFinite(us) || us < MIN_MICROS || us >= END_MICROS) {
+    throw new SpanTimeError(`${field} is outside the years 1 to 9999 (${us} µs since 1970)`);
+  }
+  return formatMicros(us);
+}
+
 /** A langfuse time override (ISO text or unix nanoseconds) in epoch µs, or null. */
 function overrideTime(v: unknown): number | null {
   if (typeof v === 'string') return parseIsoToMicros(v);
@@ -139,7 +154,7 @@ export function spanToCall(span: OtlpSpan, resource: { tree: Tree; droppedAttrib
     display_name: typeof displayName === 'string' ? shortenName(displayName, MAX_DISPLAY_NAME_LENGTH, '...', true) : null,
     thread_id: typeof threadId === 'string' && threadId ? threadId : null,
     turn_id: typeof threadId === 'string' && threadId && isTruthy(first(lookup, WANDB_KEYS.is_turn)?.[1]) ? span.spanId : null,
-    started_at: formatMicros(startedAt),
+    started_at: spanTime(startedAt, 'start time'),
     attributes,
     inputs,
     otel_dump: {
@@ -147,13 +162,13 @@ export function spanToCall(span: OtlpSpan, resource: { tree: Tree; droppedAttrib
       context: { trace_id: span.traceId, span_id: span.spanId, trace_state: span.traceState },
       kind: KIND_NAMES[span.kind] ?? 'UNSPECIFIED',
       parent_id: span.parentSpanId,
-      start_time: formatMicros(micros(span.startTimeUnixNano)),
-      end_time: formatMicros(micros(span.endTimeUnixNano)),
+      start_time: spanTime(micros(span.startTimeUnixNano), 'startTimeUnixNano'),
+      end_time: spanTime(micros(span.endTimeUnixNano), 'endTimeUnixNano'),
       status: { code: STATUS_NAMES[span.status.code] ?? 'UNSET', message: span.status.message },
       attributes: tree,
       events: events.map((e) => ({
         name: e.name,
-        timestamp: formatMicros(micros(e.timeUnixNano)),
+        timestamp: spanTime(micros(e.timeUnixNano), `event ${e.name} timeUnixNano`),
         attributes: e.tree,
         dropped_attributes_count: e.droppedAttributesCount,
       })),
@@ -173,7 +188,7 @@ export function spanToCall(span: OtlpSpan, resource: { tree: Tree; droppedAttrib
   const end: EndedCall = {
     project_id: projectId,
     id: span.spanId,
-    ended_at: formatMicros(endedAt),
+    ended_at: spanTime(endedAt, 'end time'),
     exception: span.status.code === STATUS_ERROR ? span.status.message : null,
     output,
     summary: Object.keys(usage).length ? { usage: { [typeof model === 'string' && model ? model : 'usage']: usage } } : {},

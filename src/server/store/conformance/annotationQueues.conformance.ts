@@ -72,6 +72,7 @@ export function describeAnnotationQueuesConformance(open: OpenStore): void {
         description: '',
         scorerRefs: [`weave:///${P}/object/q:d`],
         displayFields,
+        reviewersPerItem: 1,
         createdBy: 'alice',
         createdAt: T0 + at,
         updatedAt: T0 + at,

@@ -61,11 +61,11 @@ const QUERY_CASES: [string, Operation, Letter[]][] = [
 
 /** [what, operation, HTTP status]. */
 const ERROR_CASES: [string, Operation, number][] = [
-  ['feedback alone', eq('feedback', 1), 403],
-  ['no type in brackets', eq('feedback.payload.x', 1), 403],
-  ['an unknown part after the type', eq('feedback.[*].nope', 1), 403],
-  ['an empty payload path part', eq('feedback.[*].payload..x', 1), 403],
-  ['a path under runnable_ref', eq('feedback.[*].runnable_ref.x', 1), 403],
+  ['feedback alone', eq('feedback', 1), 422],
+  ['no type in brackets', eq('feedback.payload.x', 1), 422],
+  ['an unknown part after the type', eq('feedback.[*].nope', 1), 422],
+  ['an empty payload path part', eq('feedback.[*].payload..x', 1), 422],
+  ['a path under runnable_ref', eq('feedback.[*].runnable_ref.x', 1), 422],
   ['two feedback types in one comparison', { $eq: [f(REACTION), f(NOTE)] }, 400],
   ['a feedback field against a call field', { $eq: [f(NOTE), f('id')] }, 400],
   ['ordering objects', { $gt: [f('feedback.[*].payload'), l({ a: 1 })] }, 400],
@@ -195,8 +195,8 @@ export function describeCallsFeedbackQueryConformance(backend: TestBackend): voi
         expect(await where(eq(QUALITY, 5))).toEqual(['A']);
       });
 
-      it('rejects malformed feedback sort fields with 403', async () => {
-        await expect(query({ sort_by: [by('feedback.[*].nope', 'asc')] })).rejects.toMatchObject({ status: 403 });
+      it('rejects malformed feedback sort fields with 422', async () => {
+        await expect(query({ sort_by: [by('feedback.[*].nope', 'asc')] })).rejects.toMatchObject({ status: 422 });
       });
     });
   });

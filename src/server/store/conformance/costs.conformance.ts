@@ -71,6 +71,9 @@ export function describeCostsConformance(open: OpenStore): void {
         llm_id: 'my-model',
         prompt_token_cost: 0.001,
         completion_token_cost: 0.002,
+        // The newest CostQueryOutput's cached-token prices; 0 for a price stored without them.
+        cache_read_input_token_cost: 0,
+        cache_creation_input_token_cost: 0,
         prompt_token_cost_unit: 'USD',
         completion_token_cost_unit: 'USD',
         effective_date: '2024-01-01T00:00:00Z',

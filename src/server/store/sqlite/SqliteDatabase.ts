@@ -10,9 +10,8 @@
  * loss can lose the last transactions. `WEFT_SQLITE_SYNC=full` trades speed for that too.
  */
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
 import { migrations } from './migrations/index.js';
+import { prepareDatabaseFile, restrictDatabaseFiles } from './privateFiles.js';
 
 type Db = Database.Database;
 type Statement = Database.Statement;
@@ -27,9 +26,10 @@ export class SqliteDatabase {
 
   constructor(file: string, options: { synchronous?: 'normal' | 'full' } = {}) {
     this.#file = file;
-    if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+    if (file !== ':memory:') prepareDatabaseFile(file);
     this.writer = new Database(file);
     this.writer.pragma('journal_mode = WAL');
+    if (file !== ':memory:') restrictDatabaseFiles(file);
     this.writer.pragma(`synchronous = ${options.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
     this.writer.pragma('foreign_keys = ON');
     this.writer.pragma('busy_timeout = 5000');

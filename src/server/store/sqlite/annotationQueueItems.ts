@@ -41,6 +41,9 @@ export interface ItemRow {
   annotation_state: AnnotationState;
   annotator_user_id: string | null;
   position_in_queue: number | null;
+  thread_id: string | null;
+  completed_reviews: number;
+  reserved_by: string | null;
 }
 
 /** `ORDER BY` terms: the chosen keys (default created_at), then id ascending for a stable order. */
@@ -54,7 +57,7 @@ function orderBy(sortBy: QueueSort<ItemSortField>[]): string {
  * records carry unique update times per item (see the migration), so `rn = 1` is one record.
  */
 export function compileItemsSelect(q: ItemsQuery): { sql: string; params: unknown[] } {
-  const params: unknown[] = [q.projectId, q.queueId, q.projectId, q.queueId];
+  const params: unknown[] = [q.projectId, q.queueId, q.now ?? Date.now() * 1000, q.projectId, q.queueId];
   const where = ['qi.project_id = ?', 'qi.queue_id = ?'];
   for (const [key, column] of Object.entries(FILTER_COLUMNS) as [keyof typeof FILTER_COLUMNS, string][]) {
     const value = q.filter?.[key];
@@ -71,7 +74,12 @@ export function compileItemsSelect(q: ItemsQuery): { sql: string; params: unknow
              ROW_NUMBER() OVER (PARTITION BY queue_item_id ORDER BY updated_at DESC) AS rn
       FROM annotator_queue_items_progress WHERE project_id = ? AND queue_id = ?
     ), items AS (
-      SELECT qi.*, COALESCE(l.annotation_state, 'unstarted') AS annotation_state, l.annotator_id AS annotator_user_id
+      SELECT qi.*, COALESCE(l.annotation_state, 'unstarted') AS annotation_state, l.annotator_id AS annotator_user_id,
+        (SELECT COUNT(*) FROM annotator_queue_items_progress p
+          WHERE p.project_id = qi.project_id AND p.queue_item_id = qi.id AND p.annotation_state = 'completed') AS completed_reviews,
+        (SELECT r.annotator_id FROM annotation_item_reservations r
+          WHERE r.project_id = qi.project_id AND r.queue_item_id = qi.id AND r.expires_at > ?
+          ORDER BY r.expires_at DESC LIMIT 1) AS reserved_by
       FROM annotation_queue_items qi LEFT JOIN latest l ON l.queue_item_id = qi.id AND l.rn = 1
       WHERE ${where.join(' AND ')}
     )
@@ -103,4 +111,7 @@ export const itemFromRow = (r: ItemRow): QueueItemRecord => ({
   annotationState: r.annotation_state,
   annotatorUserId: r.annotator_user_id,
   positionInQueue: r.position_in_queue,
+  threadId: r.thread_id,
+  completedReviews: r.completed_reviews,
+  reservedBy: r.reserved_by,
 });

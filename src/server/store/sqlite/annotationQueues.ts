@@ -2,6 +2,11 @@
 import { uuidv7 } from '../../core/ids.js';
 import type {
   AddCallsReq,
+  AddThreadsReq,
+  ProgressRecord,
+  QueueAnswerRecord,
+  ReservationRecord,
+  ReserveNextReq,
   AnnotationQueuesStore,
   ItemsQuery,
   ProgressState,
@@ -13,6 +18,15 @@ import type {
   QueueUpdate,
 } from '../AnnotationQueuesStore.js';
 import { compileItemsSelect, itemFromRow, type ItemRow } from './annotationQueueItems.js';
+import {
+  firstCallOfThread,
+  pickNextItem,
+  readAnswers,
+  readProgress,
+  readReservations,
+  releaseReservation,
+  supersedeAnswers,
+} from './annotationQueueReviews.js';
 import { insertFeedback } from './feedback.js';
 import type { SqliteDatabase } from './SqliteDatabase.js';
 
@@ -32,6 +46,7 @@ interface QueueRow {
   description: string;
   scorer_refs: string;
   display_fields: string | null;
+  reviewers_per_item: number;
   created_by: string;
   created_at: number;
   updated_at: number;
@@ -54,6 +69,7 @@ const queueFromRow = (r: QueueRow): QueueRecord => ({
   description: r.description,
   scorerRefs: JSON.parse(r.scorer_refs) as string[],
   displayFields: r.display_fields === null ? null : (JSON.parse(r.display_fields) as string[]),
+  reviewersPerItem: r.reviewers_per_item,
   createdBy: r.created_by,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
@@ -83,8 +99,9 @@ export class SqliteAnnotationQueuesStore implements AnnotationQueuesStore {
     this.#db.transaction(() => {
       this.#db.run(PROJECT_SQL, [q.projectId, q.projectId.split('/')[0], q.createdAt]);
       this.#db.run(
-        `INSERT INTO annotation_queues (project_id, id, name, description, scorer_refs, display_fields, created_by, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO annotation_queues (project_id, id, name, description, scorer_refs, display_fields, reviewers_per_item,
+           created_by, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         [
           q.projectId,
           q.id,
@@ -92,6 +109,7 @@ export class SqliteAnnotationQueuesStore implements AnnotationQueuesStore {
           q.description,
           JSON.stringify(q.scorerRefs),
           q.displayFields && JSON.stringify(q.displayFields),
+          q.reviewersPerItem,
           q.createdBy,
           q.createdAt,
           q.updatedAt,
@@ -130,6 +148,7 @@ export class SqliteAnnotationQueuesStore implements AnnotationQueuesStore {
         ['description', req.description],
         ['scorer_refs', req.scorerRefs && JSON.stringify(req.scorerRefs)],
         ['display_fields', req.displayFields && JSON.stringify(req.displayFields)],
+        ['reviewers_per_item', req.reviewersPerItem],
       ];
       for (const [column, value] of changes) {
         if (value === undefined) continue;
@@ -178,43 +197,49 @@ export class SqliteAnnotationQueuesStore implements AnnotationQueuesStore {
   async addCalls(req: AddCallsReq): Promise<{ added: number; duplicates: number } | null> {
     return this.#db.transaction(() => {
       if (!this.#liveQueue(req.projectId, req.queueId)) return null;
-      const wanted = [...new Set(req.callIds)];
-      const queued = new Set<string>();
-      const calls = new Map<string, CallFields>();
-      for (const ids of chunks(wanted)) {
-        const inQueue = `SELECT call_id FROM annotation_queue_items WHERE project_id = ? AND queue_id = ? AND call_id IN (${marks(ids)})`;
-        for (const row of this.#db.all<{ call_id: string }>(inQueue, [req.projectId, req.queueId, ...ids])) queued.add(row.call_id);
-        // Only calls whose start has arrived and that are not deleted can be annotated.
-        const found = `SELECT id, started_at, ended_at, op_name, trace_id FROM calls
-          WHERE project_id = ? AND id IN (${marks(ids)}) AND started_at IS NOT NULL AND deleted_at IS NULL`;
-        for (const row of this.#db.all<CallFields>(found, [req.projectId, ...ids])) calls.set(row.id, row);
-      }
-      const fresh = wanted.filter((id) => !queued.has(id) && calls.has(id));
-      const ids = orderedIds(fresh.length, req.createdAt);
-      const insert = this.#db.prepare(`INSERT INTO annotation_queue_items (project_id, id, queue_id, call_id, call_started_at,
-        call_ended_at, call_op_name, call_trace_id, display_fields, added_by, created_by, created_at, updated_at)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
-      const displayFields = JSON.stringify(req.displayFields);
-      fresh.forEach((callId, i) => {
-        const call = calls.get(callId)!;
-        insert.run(
-          req.projectId,
-          ids[i],
-          req.queueId,
-          callId,
-          call.started_at,
-          call.ended_at,
-          call.op_name ?? '',
-          call.trace_id ?? '',
-          displayFields,
-          req.addedBy,
-          req.addedBy,
-          req.createdAt,
-          req.createdAt,
-        );
-      });
-      return { added: fresh.length, duplicates: queued.size };
+      return this.#insertItems({ ...req, threadOf: new Map() });
     });
+  }
+
+  /** Inserts one item per call not yet queued; `threadOf` marks the calls that stand for a thread. */
+  #insertItems(req: AddCallsReq & { threadOf: Map<string, string> }): { added: number; duplicates: number } {
+    const wanted = [...new Set(req.callIds)];
+    const queued = new Set<string>();
+    const calls = new Map<string, CallFields>();
+    for (const ids of chunks(wanted)) {
+      const inQueue = `SELECT call_id FROM annotation_queue_items WHERE project_id = ? AND queue_id = ? AND call_id IN (${marks(ids)})`;
+      for (const row of this.#db.all<{ call_id: string }>(inQueue, [req.projectId, req.queueId, ...ids])) queued.add(row.call_id);
+      // Only calls whose start has arrived and that are not deleted can be annotated.
+      const found = `SELECT id, started_at, ended_at, op_name, trace_id FROM calls
+        WHERE project_id = ? AND id IN (${marks(ids)}) AND started_at IS NOT NULL AND deleted_at IS NULL`;
+      for (const row of this.#db.all<CallFields>(found, [req.projectId, ...ids])) calls.set(row.id, row);
+    }
+    const fresh = wanted.filter((id) => !queued.has(id) && calls.has(id));
+    const ids = orderedIds(fresh.length, req.createdAt);
+    const insert = this.#db.prepare(`INSERT INTO annotation_queue_items (project_id, id, queue_id, call_id, call_started_at,
+      call_ended_at, call_op_name, call_trace_id, display_fields, added_by, created_by, created_at, updated_at, thread_id)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+    const displayFields = JSON.stringify(req.displayFields);
+    fresh.forEach((callId, i) => {
+      const call = calls.get(callId)!;
+      insert.run(
+        req.projectId,
+        ids[i],
+        req.queueId,
+        callId,
+        call.started_at,
+        call.ended_at,
+        call.op_name ?? '',
+        call.trace_id ?? '',
+        displayFields,
+        req.addedBy,
+        req.addedBy,
+        req.createdAt,
+        req.createdAt,
+        req.threadOf.get(callId) ?? null,
+      );
+    });
+    return { added: fresh.length, duplicates: queued.size };
   }
 
   async queryItems(q: ItemsQuery): Promise<QueueItemRecord[] | null> {
@@ -246,10 +271,53 @@ export class SqliteAnnotationQueuesStore implements AnnotationQueuesStore {
            ON CONFLICT (project_id, queue_item_id, annotator_id) DO UPDATE SET annotation_state = excluded.annotation_state, updated_at = excluded.updated_at`,
           [...key, req.annotator, req.queueId, next, at, at],
         );
+        if (req.supersede) supersedeAnswers(this.#db, { ...req, weaveRef: req.supersede.weaveRef });
         insertFeedback(this.#db, req.feedback ?? []);
+        // Finishing an item releases the annotator's hold on it.
+        if (next !== 'in_progress') releaseReservation(this.#db, req);
       }
       return this.#readItem(req.projectId, req.queueId, req.itemId);
     });
+  }
+
+  async addThreads(req: AddThreadsReq): Promise<{ added: number; duplicates: number } | null> {
+    return this.#db.transaction(() => {
+      if (!this.#liveQueue(req.projectId, req.queueId)) return null;
+      const firstCalls = new Map<string, string>();
+      for (const threadId of new Set(req.threadIds)) {
+        const call = firstCallOfThread(this.#db, req.projectId, threadId);
+        if (call) firstCalls.set(threadId, call);
+      }
+      return this.#insertItems({ ...req, callIds: [...firstCalls.values()], threadOf: new Map([...firstCalls].map(([t, c]) => [c, t])) });
+    });
+  }
+
+  async reserveNext(req: ReserveNextReq): Promise<{ item: QueueItemRecord | null; available: number } | null> {
+    return this.#db.transaction(() => {
+      const queue = this.#liveQueue(req.projectId, req.queueId);
+      if (!queue) return null;
+      const picked = pickNextItem(this.#db, { ...req, reviewersPerItem: queue.reviewersPerItem });
+      if (picked.itemId === null) return { item: null, available: 0 };
+      return { item: this.#readItem(req.projectId, req.queueId, picked.itemId, true), available: picked.available };
+    });
+  }
+
+  async queueProgress(req: { projectId: string; queueId: string }): Promise<ProgressRecord[] | null> {
+    if (!this.#liveQueue(req.projectId, req.queueId)) return null;
+    return readProgress(this.#db, req);
+  }
+
+  async queueAnswers(req: {
+    projectId: string;
+    queueId: string;
+    weaveRef?: string;
+    withSuperseded?: boolean;
+  }): Promise<QueueAnswerRecord[]> {
+    return readAnswers(this.#db, req);
+  }
+
+  async queueReservations(req: { projectId: string; queueId: string; now: number }): Promise<ReservationRecord[]> {
+    return readReservations(this.#db, req);
   }
 
   #liveQueue(projectId: string, queueId: string): QueueRecord | null {
@@ -263,8 +331,19 @@ export class SqliteAnnotationQueuesStore implements AnnotationQueuesStore {
     return this.#db.get(sql, [projectId, queueId, itemId]) !== undefined;
   }
 
-  #readItem(projectId: string, queueId: string, itemId: string): QueueItemRecord | null {
-    const { sql, params } = compileItemsSelect({ projectId, queueId, filter: { id: itemId }, sortBy: [], includePosition: false });
+  #readItem(projectId: string, queueId: string, itemId: string, includePosition = false): QueueItemRecord | null {
+    const { sql, params } = compileItemsSelect({
+      projectId,
+      queueId,
+      filter: includePosition ? {} : { id: itemId },
+      sortBy: [],
+      includePosition,
+    });
+    if (includePosition) {
+      // The position numbers the whole queue, so the id filter goes around the numbered rows.
+      const row = this.#db.get<ItemRow>(`SELECT * FROM (${sql}) WHERE id = ?`, [...params, itemId]);
+      return row ? itemFromRow(row) : null;
+    }
     const row = this.#db.get<ItemRow>(sql, params);
     return row ? itemFromRow(row) : null;
   }

@@ -126,11 +126,10 @@ export class SqliteCallsStore implements CallsStore {
 
   async deleteCalls(req: { projectId: string; ids: string[]; deletedAt: number }): Promise<number> {
     if (req.ids.length === 0) return 0;
-    const placeholders = req.ids.map(() => '?').join(', ');
     // Walk parent_id links down from the requested ids; UNION (not ALL) stops on cycles.
     const sql = `
       WITH RECURSIVE doomed(id) AS (
-        SELECT id FROM calls WHERE project_id = ? AND id IN (${placeholders})
+        SELECT id FROM calls WHERE project_id = ? AND id IN (SELECT value FROM json_each(?))
         UNION
         SELECT c.id FROM calls c JOIN doomed d ON c.project_id = ? AND c.parent_id = d.id
       )
@@ -138,7 +137,7 @@ export class SqliteCallsStore implements CallsStore {
       WHERE project_id = ? AND deleted_at IS NULL AND started_at IS NOT NULL
         AND id IN (SELECT id FROM doomed)`;
     return this.#db.transaction(() => {
-      const deleted = this.#db.run(sql, [req.projectId, ...req.ids, req.projectId, req.deletedAt, req.projectId]).changes;
+      const deleted = this.#db.run(sql, [req.projectId, JSON.stringify(req.ids), req.projectId, req.deletedAt, req.projectId]).changes;
       refreshDirtyThreads(this.#db);
       refreshStatsRollup(this.#db);
       return deleted;

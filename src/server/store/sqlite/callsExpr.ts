@@ -5,7 +5,7 @@
  * Contract: the result's SQL text holds only fixed operators, whitelisted columns (see
  * callsFields.ts) and `?` placeholders; every literal and JSON path is a parameter. Bad
  * queries throw 400 (empty `$and`/`$or`, types that cannot be compared, unparsable
- * datetimes) or 403 (fields that are unknown or forbidden).
+ * datetimes) or 422 (fields that are unknown or forbidden, the newest InvalidFieldError status).
  *
  * Decisions where the spec is silent (checked against weave's orm.py / calls_query_builder):
  * - A JSON sub-field takes its type from what it is compared with, like the newest reference's
@@ -64,8 +64,19 @@ function condition(o: Operand): SqlFragment {
 
 function compileLogical(list: Operand[], joiner: 'AND' | 'OR'): SqlFragment {
   if (list.length === 0) throw new BadRequestError(`$${joiner.toLowerCase()} needs at least one operand`);
-  if (list.length === 1) return condition(list[0]!);
-  return sql`(${joinSql(list.map(condition), ` ${joiner} `)})`;
+  return balanced(list.map(condition), ` ${joiner} `);
+}
+
+/**
+ * `a AND b AND c ...` as a balanced tree of parentheses: SQLite parses a flat chain into a
+ * tree as deep as it is long and refuses one deeper than 1,000 ("Expression tree is too
+ * large"), so 2,000 `$and` children would fail; balanced, the depth is log2 of the count.
+ */
+function balanced(parts: SqlFragment[], joiner: string): SqlFragment {
+  if (parts.length === 1) return parts[0]!;
+  if (parts.length <= 8) return sql`(${joinSql(parts, joiner)})`;
+  const half = Math.ceil(parts.length / 2);
+  return sql`(${balanced(parts.slice(0, half), joiner)}${raw(joiner)}${balanced(parts.slice(half), joiner)})`;
 }
 
 /** `$eq`; a null literal on either side means IS NULL (missing, for JSON paths). */
@@ -84,7 +95,12 @@ function compileOrdering(a: Value, b: Value, operator: string): SqlFragment {
   return sql`(${coerce(a, type)} ${raw(operator)} ${coerce(b, type)})`;
 }
 
-/** `$in`: one `IN (...)` per value type in the list, so columns keep their indexes. */
+/**
+ * `$in`: one `IN (...)` per value type in the list, so columns keep their indexes. A list of
+ * plain literals travels as one JSON array parameter read by `json_each`, so however long the
+ * list, the statement binds one value per type (SQLite allows 32,766 per statement) and its
+ * text stays the same (one cached prepared statement).
+ */
 function compileIn(lhs: Operand, items: Operand[]): SqlFragment {
   const a = value(lhs);
   const groups = new Map<ValueType, SqlFragment[]>();
@@ -95,12 +111,27 @@ function compileIn(lhs: Operand, items: Operand[]): SqlFragment {
       continue;
     }
     const type = commonType(a, b);
-    groups.set(type, [...(groups.get(type) ?? []), coerce(b, type)]);
+    let group = groups.get(type);
+    if (!group) groups.set(type, (group = []));
+    group.push(coerce(b, type));
   }
-  const parts = [...groups].map(([type, list]) => sql`${coerce(a, type)} IN (${joinSql(list, ', ')})`);
+  const parts = [...groups].map(([type, list]) => sql`${coerce(a, type)} IN (${inList(list)})`);
   if (matchNull) parts.push(isNull(a));
   // An empty list matches nothing, as in Mongo.
   return parts.length === 0 ? raw('0') : sql`(${joinSql(parts, ' OR ')})`;
+}
+
+/** The right side of IN: `SELECT value FROM json_each(?)` when every item is one bound scalar. */
+function inList(list: SqlFragment[]): SqlFragment {
+  const scalars: unknown[] = [];
+  for (const item of list) {
+    const bound = item.params[0];
+    const scalar = typeof bound === 'string' || typeof bound === 'bigint' || (typeof bound === 'number' && Number.isFinite(bound));
+    if (item.sql !== '?' || item.params.length !== 1 || !scalar) return joinSql(list, ', ');
+    // Bigints are safe integers (param() makes them), so Number() keeps them exact.
+    scalars.push(typeof bound === 'bigint' ? Number(bound) : bound);
+  }
+  return { sql: 'SELECT value FROM json_each(?)', params: [JSON.stringify(scalars)] };
 }
 
 /** Substring test with instr(), so `%` and `_` in the needle are plain characters. */

@@ -5,7 +5,7 @@
  * Contract: a feedback field reads the `feedback` table under the alias `fb`, correlated with
  * the call being filtered (`fb.weave_ref` = the call's ref `weave:///<project>/call/<id>`, which
  * the `(project_id, weave_ref)` index serves). The SQL text holds only fixed names; the
- * feedback type and JSON path are bound parameters. Malformed feedback paths are 403, like any
+ * feedback type and JSON path are bound parameters. Malformed feedback paths are 422, like any
  * unknown field.
  *
  * Decisions (the reference joins feedback in ClickHouse and reads one arbitrary row per type;
@@ -23,7 +23,7 @@
  *   sort last in both directions, like missing JSON paths.
  */
 import type { Operand, Operation } from '../../../contract/common.js';
-import { BadRequestError, ForbiddenError } from '../../errors.js';
+import { BadRequestError, InvalidFieldError } from '../../errors.js';
 import {
   jsonExists,
   jsonNumber,
@@ -52,10 +52,10 @@ const FEEDBACK_PATH = /^\[(.+)\]\.(.+)$/s;
 /** True for paths that name feedback (and so must resolve here). */
 export const isFeedbackPath = (path: string): boolean => path === 'feedback' || path.startsWith(PREFIX);
 
-/** Resolves a `feedback.*` path, or throws 403 when it is not one of the three forms. */
+/** Resolves a `feedback.*` path, or throws 422 when it is not one of the three forms. */
 export function resolveFeedbackField(path: string): FeedbackField {
   const m = FEEDBACK_PATH.exec(path.slice(PREFIX.length));
-  if (!m) throw new ForbiddenError(`Field ${path} is not allowed: use feedback.[<feedback_type> or *].payload.<path>`);
+  if (!m) throw new InvalidFieldError(path, `Field ${path} is not allowed: use feedback.[<feedback_type> or *].payload.<path>`);
   const feedbackType = m[1] === '*' ? null : m[1]!;
   const [head, ...rest] = splitFieldPath(m[2]!);
   if (head === 'payload' && rest.every((p) => p !== '')) {
@@ -64,7 +64,7 @@ export function resolveFeedbackField(path: string): FeedbackField {
   if ((head === 'runnable_ref' || head === 'trigger_ref') && rest.length === 0) {
     return { kind: 'feedback', feedbackType, target: { kind: 'column', sql: `fb.${head}`, type: 'text', nullable: true } };
   }
-  throw new ForbiddenError(`Field ${path} is not allowed: after feedback.[...] comes payload, runnable_ref or trigger_ref`);
+  throw new InvalidFieldError(path, `Field ${path} is not allowed: after feedback.[...] comes payload, runnable_ref or trigger_ref`);
 }
 
 /** The feedback rows of the call being filtered, of one type or of every type. */
@@ -86,12 +86,13 @@ const exists = (feedbackType: string | null, condition: SqlFragment): SqlFragmen
 // ---------------------------------------------------------------------------------------
 
 const isNullLiteral = (o: Operand): boolean => '$literal' in o && o.$literal === null;
-const isOperation = (o: Operand): o is Operation => !('$literal' in o || '$getField' in o || '$convert' in o);
+const isOperation = (o: Operand): o is Operation => !('$literal' in o || '$getField' in o || '$convert' in o || '$size' in o);
 
 /** Feedback fields an operand reads directly (through `$convert`, not nested operations). */
 function fieldsIn(o: Operand): FeedbackField[] {
   if ('$getField' in o) return isFeedbackPath(o.$getField) ? [resolveFeedbackField(o.$getField)] : [];
   if ('$convert' in o) return fieldsIn(o.$convert.input);
+  if ('$size' in o) return fieldsIn(o.$size);
   return [];
 }
 
@@ -110,7 +111,10 @@ function comparedOperands(op: Operation): Operand[] {
 
 /** True for a literal, or a feedback field read directly or through `$convert`. */
 const isLiteralOrFeedback = (o: Operand): boolean =>
-  '$literal' in o || ('$getField' in o && isFeedbackPath(o.$getField)) || ('$convert' in o && isLiteralOrFeedback(o.$convert.input));
+  '$literal' in o ||
+  ('$getField' in o && isFeedbackPath(o.$getField)) ||
+  ('$convert' in o && isLiteralOrFeedback(o.$convert.input)) ||
+  ('$size' in o && isLiteralOrFeedback(o.$size));
 
 /**
  * The one feedback type a comparison reads (undefined: none). 400 for two different types, and

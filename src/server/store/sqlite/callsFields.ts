@@ -4,16 +4,17 @@
  * Contract: `resolveCallField(path)` turns a `$getField` / `sort_by` path into either a fixed
  * column expression from the whitelist below or a JSON path inside one of the four JSON
  * columns. The SQL text only ever holds whitelisted column names and fixed expressions; the
- * JSON path itself travels as a bound `?` parameter. Unknown fields are 403, like the
- * reference's InvalidFieldError. `feedback.[<type>].payload.<path>` fields read the feedback
+ * JSON path itself travels as a bound `?` parameter. Unknown fields are 422, as the newest
+ * reference's error registry answers its InvalidFieldError (older servers said 403). `feedback.[<type>].payload.<path>` fields read the feedback
  * table and resolve in callsFeedback.ts.
  *
  * JSON values are read through one of four fixed views (see `jsonText` and friends), so the
  * caller picks how a stored value compares: as text, number, boolean or JSON document.
  */
-import { ForbiddenError } from '../../errors.js';
+import { InvalidFieldError } from '../../errors.js';
 import { isFeedbackPath, resolveFeedbackField, type FeedbackField } from './callsFeedback.js';
 import { LATENCY_MS_SQL, STATUS_SQL, TRACE_NAME_SQL, type SqlFragment } from './callsQuery.js';
+import { expandedField } from './callsExpand.js';
 
 /** Type of a top-level value: datetimes are epoch-microsecond integers. */
 export type ScalarType = 'text' | 'number' | 'datetime';
@@ -32,6 +33,11 @@ export interface JsonField {
   column: 'inputs' | 'output' | 'attributes' | 'summary' | 'fb.payload';
   /** SQLite JSON path, e.g. `$."messages"[0]."content"`; always bound, never inlined. */
   path: string;
+  /**
+   * Read this JSON instead of `column`: the value a ref points to, for paths through
+   * `expand_columns` (callsExpand.ts). `column` then only names where the ref itself lives.
+   */
+  source?: SqlFragment;
 }
 
 export type CallField = ColumnField | JsonField | FeedbackField;
@@ -58,7 +64,7 @@ const COLUMNS: Record<string, [ScalarType, boolean]> = {
   wb_run_step_end: ['number', true],
 };
 
-/** Resolves a dotted field path, or throws 403 (unknown field). */
+/** Resolves a dotted field path, or throws 422 (unknown field). */
 export function resolveCallField(path: string): CallField {
   if (isFeedbackPath(path)) return resolveFeedbackField(path);
   const computed = computedField(path);
@@ -70,11 +76,19 @@ export function resolveCallField(path: string): CallField {
     return { kind: 'column', sql, type: column[0], nullable: column[1] };
   }
   const [head, ...rest] = splitFieldPath(path);
+  const expanded = JSON_COLUMNS.has(head!) ? expandedField(path, resolveCallField) : null;
+  if (expanded) return expanded;
   if (JSON_COLUMNS.has(head!) && rest.every((p) => p !== '')) {
     return { kind: 'json', column: head as JsonField['column'], path: jsonPath(rest) };
   }
   // Also covers storage_size_bytes / total_storage_size_bytes, which the reference forbids.
-  throw new ForbiddenError(`Field ${path} is not allowed`);
+  throw new InvalidFieldError(path, unknownFieldMessage(path));
+}
+
+/** Why a path is not a call field, and what is. */
+function unknownFieldMessage(path: string): string {
+  const known = [...Object.keys(COLUMNS), ...[...JSON_COLUMNS].map((c) => `${c}.<path>`), 'feedback.[<type>].payload.<path>'];
+  return `Unknown call field "${path}": use one of ${known.join(', ')}`;
 }
 
 /** `summary.weave.*` values computed from the row, as the reference filters and sorts them. */
@@ -144,8 +158,10 @@ export function joinSql(parts: SqlFragment[], separator: string): SqlFragment {
 // Views of a JSON value.
 // ---------------------------------------------------------------------------------------
 
-const typeAt = (f: JsonField) => sql`json_type(${raw(f.column)}, ${param(f.path)})`;
-const valueAt = (f: JsonField) => sql`json_extract(${raw(f.column)}, ${param(f.path)})`;
+/** The JSON a field reads: its column, or the referenced value for a path through a ref. */
+export const jsonSource = (f: JsonField): SqlFragment => f.source ?? raw(f.column);
+const typeAt = (f: JsonField) => sql`json_type(${jsonSource(f)}, ${param(f.path)})`;
+const valueAt = (f: JsonField) => sql`json_extract(${jsonSource(f)}, ${param(f.path)})`;
 
 /** True when the path holds a value other than JSON null. */
 export const jsonExists = (f: JsonField): SqlFragment => sql`(coalesce(${typeAt(f)}, 'null') <> 'null')`;
@@ -170,7 +186,7 @@ export const jsonNumber = (f: JsonField): SqlFragment =>
 export const jsonBool = (f: JsonField): SqlFragment => sql`(CASE ${typeAt(f)} WHEN 'true' THEN 1 WHEN 'false' THEN 0 END)`;
 
 /** As minified JSON text, to compare with an object or list literal. */
-export const jsonDoc = (f: JsonField): SqlFragment => sql`(${raw(f.column)} -> ${param(f.path)})`;
+export const jsonDoc = (f: JsonField): SqlFragment => sql`(${jsonSource(f)} -> ${param(f.path)})`;
 
 /** A text that is exactly a JSON number, as that number; otherwise NULL (never 0, unlike CAST). */
 export const numberFromText = (text: SqlFragment): SqlFragment =>

@@ -3,7 +3,7 @@
  *
  * Contract: null → `started_at ASC, id ASC` (served by the (project_id, started_at) index);
  * `[]` → `id ASC`; otherwise the listed keys, then `id ASC` unless id is among them, so
- * paging is stable. Fields resolve like `$getField` (callsFields.ts): unknown → 403. The SQL
+ * paging is stable. Fields resolve like `$getField` (callsFields.ts): unknown → 422. The SQL
  * text holds only whitelisted expressions; JSON paths are bound parameters.
  *
  * NULLs sort last in both directions, as in ClickHouse, where production sorts (SQLite would

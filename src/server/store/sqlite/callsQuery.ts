@@ -8,6 +8,7 @@ import type { SortBy } from '../../../contract/common.js';
 import type { CallsQuery } from '../Store.js';
 import { compileExpr } from './callsExpr.js';
 import { compileOrderBy } from './callsOrder.js';
+import { withExpandColumns } from './callsExpand.js';
 
 export interface SqlFragment {
   sql: string;
@@ -77,8 +78,12 @@ export function selectedColumns(columns: string[] | null | undefined): CallColum
   return CALL_COLUMNS.filter((c) => wanted.has(c));
 }
 
-/** WHERE clause for a query: project, visibility, CallsFilter and `$expr`. */
+/** WHERE clause for a query: project, visibility, CallsFilter and `$expr` (through `expandColumns`). */
 export function compileWhere(q: CallsQuery): SqlFragment {
+  return withExpandColumns(q.expandColumns, () => compileWhereClauses(q));
+}
+
+function compileWhereClauses(q: CallsQuery): SqlFragment {
   // `+started_at`: the unary plus keeps this visibility test out of index planning; as a plain
   // term SQLite takes it as the index seek's lower bound instead of a requested start time.
   const clauses = ['project_id = ?', '+started_at IS NOT NULL', 'deleted_at IS NULL'];
@@ -95,9 +100,11 @@ export function compileWhere(q: CallsQuery): SqlFragment {
 /** One fragment per set CallsFilter field; lists are OR within a field. */
 export function compileFilter(filter: CallsFilter): SqlFragment[] {
   const out: SqlFragment[] = [];
+  // Lists travel as one JSON array parameter: any length binds one value (SQLite allows
+  // 32,766 per statement; /calls/usage passes every requested call id through here).
   const inList = (column: string, values: string[] | null | undefined) => {
     if (!values || values.length === 0) return;
-    out.push({ sql: `${column} IN (${values.map(() => '?').join(', ')})`, params: values });
+    out.push({ sql: `${column} IN (SELECT value FROM json_each(?))`, params: [JSON.stringify(values)] });
   };
   if (filter.op_names?.length) {
     const exact = filter.op_names.filter((n) => !n.endsWith(':*'));
@@ -105,8 +112,8 @@ export function compileFilter(filter: CallsFilter): SqlFragment[] {
     const parts: string[] = [];
     const params: unknown[] = [];
     if (exact.length) {
-      parts.push(`op_name IN (${exact.map(() => '?').join(', ')})`);
-      params.push(...exact);
+      parts.push('op_name IN (SELECT value FROM json_each(?))');
+      params.push(JSON.stringify(exact));
     }
     for (const p of prefixes) {
       parts.push('substr(op_name, 1, ?) = ?');
@@ -127,8 +134,8 @@ export function compileFilter(filter: CallsFilter): SqlFragment[] {
   ] as const) {
     if (!refs?.length) continue;
     out.push({
-      sql: `EXISTS (SELECT 1 FROM json_each(${column}) WHERE value IN (${refs.map(() => '?').join(', ')}))`,
-      params: refs,
+      sql: `EXISTS (SELECT 1 FROM json_each(${column}) r WHERE r.value IN (SELECT value FROM json_each(?)))`,
+      params: [JSON.stringify(refs)],
     });
   }
   if (filter.trace_roots_only) out.push({ sql: 'parent_id IS NULL', params: [] });
@@ -138,7 +145,7 @@ export function compileFilter(filter: CallsFilter): SqlFragment[] {
 /** The full SELECT for a stream query. */
 export function compileSelect(q: CallsQuery): SqlFragment {
   const where = compileWhere(q);
-  const order = compileOrderBy(q.sortBy ?? null);
+  const order = withExpandColumns(q.expandColumns, () => compileOrderBy(q.sortBy ?? null));
   const selected = selectedColumns(q.columns);
   // OTel calls show their span as attributes.otel_span (see callConverters.ts).
   const cols = (selected.includes('attributes') ? [...selected, 'otel_dump'] : selected).join(', ');

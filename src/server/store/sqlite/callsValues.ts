@@ -14,6 +14,7 @@ import {
   jsonDoc,
   jsonExists,
   jsonNumber,
+  jsonSource,
   jsonText,
   numberFromText,
   param,
@@ -42,6 +43,7 @@ export function toValue(o: Operand, compileOperation: (op: Operation) => SqlFrag
     return f.kind === 'json' ? { tag: 'json', field: f } : { tag: 'sql', type: f.type, sql: raw(f.sql) };
   }
   if ('$convert' in o) return convert(toValue(o.$convert.input, compileOperation), o.$convert.to);
+  if ('$size' in o) return sizeOf(toValue(o.$size, compileOperation));
   return { tag: 'sql', type: 'bool', sql: compileOperation(o) };
 }
 
@@ -183,4 +185,20 @@ function toBool(m: Materialized): SqlFragment {
     default:
       throw new BadRequestError(`A ${m.type} value cannot be converted to a boolean`);
   }
+}
+
+/**
+ * `$size`: the length of a list, as a number. Anything that is not a list (a missing path, a
+ * string, an object) has no size: NULL, which no comparison matches, as ClickHouse's
+ * JSONArrayLength answers NULL for non-arrays (SQLite's json_array_length would say 0).
+ */
+function sizeOf(v: Value): Value {
+  if (v.tag === 'json') {
+    const source = jsonSource(v.field);
+    const path = param(v.field.path);
+    return sqlValue('number', sql`(CASE json_type(${source}, ${path}) WHEN 'array' THEN json_array_length(${source}, ${path}) END)`);
+  }
+  if (v.tag === 'literal') return sqlValue('number', param(Array.isArray(v.value) ? v.value.length : null));
+  if (v.type !== 'doc' && v.type !== 'text') return sqlValue('number', param(null));
+  return sqlValue('number', sql`(CASE WHEN json_valid(${v.sql}) AND json_type(${v.sql}) = 'array' THEN json_array_length(${v.sql}) END)`);
 }

@@ -17,6 +17,8 @@ const COLUMNS: TableColumns = {
   effective_date: 'datetime',
   prompt_token_cost: 'number',
   completion_token_cost: 'number',
+  cache_read_input_token_cost: 'number',
+  cache_creation_input_token_cost: 'number',
   prompt_token_cost_unit: 'text',
   completion_token_cost_unit: 'text',
   created_by: 'text',
@@ -29,6 +31,8 @@ const DEFAULT_FIELDS = [
   'llm_id',
   'prompt_token_cost',
   'completion_token_cost',
+  'cache_read_input_token_cost',
+  'cache_creation_input_token_cost',
   'prompt_token_cost_unit',
   'completion_token_cost_unit',
   'effective_date',
@@ -49,6 +53,8 @@ const values = (p: PriceRecord) => [
   p.effectiveDate,
   p.promptTokenCost,
   p.completionTokenCost,
+  p.cacheReadInputTokenCost ?? 0,
+  p.cacheCreationInputTokenCost ?? 0,
   p.promptTokenCostUnit,
   p.completionTokenCostUnit,
   p.createdBy,
@@ -64,6 +70,8 @@ interface PriceRow {
   effective_date: number;
   prompt_token_cost: number;
   completion_token_cost: number;
+  cache_read_input_token_cost: number;
+  cache_creation_input_token_cost: number;
   prompt_token_cost_unit: string;
   completion_token_cost_unit: string;
   created_by: string;
@@ -79,6 +87,8 @@ const fromRow = (r: PriceRow): PriceRecord => ({
   effectiveDate: r.effective_date,
   promptTokenCost: r.prompt_token_cost,
   completionTokenCost: r.completion_token_cost,
+  cacheReadInputTokenCost: r.cache_read_input_token_cost,
+  cacheCreationInputTokenCost: r.cache_creation_input_token_cost,
   promptTokenCostUnit: r.prompt_token_cost_unit,
   completionTokenCostUnit: r.completion_token_cost_unit,
   createdBy: r.created_by,

@@ -1,9 +1,9 @@
 /** SQLite implementation of FeedbackStore. */
 import type { Feedback } from '../../../contract/feedback.js';
 import { formatMicros } from '../../core/datetime.js';
-import type { FeedbackQuery, FeedbackStore, FeedbackWindow, FeedbackWrite } from '../FeedbackStore.js';
+import type { FeedbackQuery, FeedbackRefsRow, FeedbackStore, FeedbackWindow, FeedbackWrite } from '../FeedbackStore.js';
 import type { SqliteDatabase } from './SqliteDatabase.js';
-import { deleteTableIds, queryTable, type TableColumns } from './tableQuery.js';
+import { countTable, deleteTableIds, queryTable, type TableColumns } from './tableQuery.js';
 
 /** The columns `/feedback/query` can name, in the order rows list them. */
 const COLUMNS: TableColumns = {
@@ -107,6 +107,15 @@ export class SqliteFeedbackStore implements FeedbackStore {
     });
   }
 
+  async countFeedback(q: FeedbackQuery): Promise<number> {
+    return countTable(this.#db, {
+      table: 'feedback',
+      columns: COLUMNS,
+      scope: { sql: 'project_id = ?', params: [q.projectId] },
+      query: q.query,
+    });
+  }
+
   async purgeFeedback(req: { projectId: string; ids: string[] }): Promise<number> {
     return deleteTableIds(this.#db, { table: 'feedback', scope: { sql: 'project_id = ?', params: [req.projectId] }, ids: req.ids });
   }
@@ -120,6 +129,21 @@ export class SqliteFeedbackStore implements FeedbackStore {
       out.push(...this.#db.all<FeedbackRow>(sql, [req.projectId, ...refs]).map(fromRow));
     }
     return out;
+  }
+
+  async *feedbackRefsInWindow(req: { projectId: string; start: number; end: number }): AsyncIterable<FeedbackRefsRow> {
+    const sql = `SELECT created_at, feedback_type, weave_ref, runnable_ref, trigger_ref FROM feedback
+      WHERE project_id = ? AND created_at >= ? AND created_at < ? ORDER BY created_at`;
+    type Row = { created_at: number; feedback_type: string; weave_ref: string; runnable_ref: string | null; trigger_ref: string | null };
+    for await (const r of this.#db.stream<Row>(sql, [req.projectId, req.start, req.end])) {
+      yield {
+        createdAt: r.created_at,
+        feedbackType: r.feedback_type,
+        weaveRef: r.weave_ref,
+        runnableRef: r.runnable_ref,
+        triggerRef: r.trigger_ref,
+      };
+    }
   }
 
   async *feedbackPayloads(w: FeedbackWindow): AsyncIterable<{ createdAt: number; payload: unknown }> {

@@ -6,6 +6,28 @@
  */
 import type { ObjectRecord, ObjectsQuery, ObjectsStore, ObjectWrite, VersionSelector } from '../Store.js';
 import type { SqliteDatabase } from './SqliteDatabase.js';
+import { ObjectNameTypeCollisionError } from '../../errors.js';
+
+/**
+ * The newest reference binds an object id to one base class per kind: a new version whose
+ * class differs from a live version's is refused (400 ObjectNameTypeCollision). Deleted
+ * versions do not count, and re-creating an existing live digest never gets here (it is a
+ * no-op), exactly as its `_reject_obj_name_type_collision` runs after the dedup check.
+ */
+function rejectNameTypeCollision(db: SqliteDatabase, w: ObjectWrite): void {
+  const clashing = db.all<{ base_object_class: string | null }>(
+    `SELECT DISTINCT base_object_class FROM objects
+     WHERE project_id = ? AND object_id = ? AND kind = ? AND deleted_at IS NULL AND base_object_class IS NOT ?`,
+    [w.projectId, w.objectId, w.kind, w.baseObjectClass],
+  );
+  if (clashing.length === 0) return;
+  throw new ObjectNameTypeCollisionError({
+    objectId: w.objectId,
+    kind: w.kind,
+    newBaseObjectClass: w.baseObjectClass,
+    existingBaseObjectClasses: clashing.map((r) => r.base_object_class),
+  });
+}
 
 interface ObjectRow {
   project_id: string;
@@ -83,6 +105,7 @@ export class SqliteObjectsStore implements ObjectsStore {
         [w.projectId, w.objectId, w.digest],
       );
       if (existing && existing.deleted_at === null) return;
+      rejectNameTypeCollision(db, w);
       // The next index after every version ever made, deleted ones included: the reference
       // counts rows (SQLite) or ranks first creations (ClickHouse), which agree with this
       // until a deleted digest is revived; then max+1 also keeps indices unique.

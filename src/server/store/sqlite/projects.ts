@@ -1,11 +1,30 @@
 /** SQLite implementation of ProjectsStore. */
 import type { ProjectsStore, ProjectSummary } from '../Store.js';
 import type { SqliteDatabase } from './SqliteDatabase.js';
+import { storageSizeSql } from './callsQuery.js';
+
+/** One SUM over a project's rows (0 for none). */
+const SIZE_SQL = {
+  traces: `SELECT coalesce(sum(${storageSizeSql()}), 0) AS n FROM calls WHERE project_id = ? AND deleted_at IS NULL`,
+  objects: 'SELECT coalesce(sum(size_bytes), 0) AS n FROM objects WHERE project_id = ? AND deleted_at IS NULL',
+  tables: 'SELECT coalesce(sum(length(val)), 0) AS n FROM table_rows WHERE project_id = ?',
+  files: 'SELECT coalesce(sum(size_bytes), 0) AS n FROM files WHERE project_id = ?',
+} as const;
 
 export class SqliteProjectsStore implements ProjectsStore {
   readonly #db: SqliteDatabase;
   constructor(db: SqliteDatabase) {
     this.#db = db;
+  }
+
+  async storageStats(req: { projectId: string; traces: boolean; objects: boolean; tables: boolean; files: boolean }) {
+    const size = (part: keyof typeof SIZE_SQL) => (req[part] ? this.#db.get<{ n: number }>(SIZE_SQL[part], [req.projectId])!.n : 0);
+    return {
+      trace_storage_size_bytes: size('traces'),
+      objects_storage_size_bytes: size('objects'),
+      tables_storage_size_bytes: size('tables'),
+      files_storage_size_bytes: size('files'),
+    };
   }
 
   async createProject(projectId: string): Promise<void> {
@@ -22,13 +41,13 @@ export class SqliteProjectsStore implements ProjectsStore {
     const params: unknown[] = [];
     if (req.entities !== 'all') {
       if (req.entities.length === 0) return [];
-      clauses.push(`p.entity IN (${req.entities.map(() => '?').join(', ')})`);
-      params.push(...req.entities);
+      clauses.push('p.entity IN (SELECT value FROM json_each(?))');
+      params.push(JSON.stringify(req.entities));
     }
     if (req.projectIds) {
       if (req.projectIds.length === 0) return [];
-      clauses.push(`p.project_id IN (${req.projectIds.map(() => '?').join(', ')})`);
-      params.push(...req.projectIds);
+      clauses.push('p.project_id IN (SELECT value FROM json_each(?))');
+      params.push(JSON.stringify(req.projectIds));
     }
     // Counting uses the (project_id, started_at) index; deleted calls are few, so the
     // correlated count stays an index range scan per project.

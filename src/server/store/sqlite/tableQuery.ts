@@ -44,6 +44,20 @@ const join = (parts: SqlFragment[], sep: string): SqlFragment => ({
   params: parts.flatMap((p) => p.params),
 });
 
+/**
+ * Parts joined as a balanced tree of parentheses: SQLite refuses an expression tree deeper
+ * than 1,000, and a flat `a AND b AND ...` chain is as deep as it is long.
+ */
+function balanced(parts: SqlFragment[], sep: string): SqlFragment {
+  if (parts.length <= 8) {
+    const all = join(parts, sep);
+    return { sql: `(${all.sql})`, params: all.params };
+  }
+  const half = Math.ceil(parts.length / 2);
+  const both = join([balanced(parts.slice(0, half), sep), balanced(parts.slice(half), sep)], sep);
+  return { sql: `(${both.sql})`, params: both.params };
+}
+
 /** Resolves a wire field name, or throws 400. */
 export function resolveField(columns: TableColumns, name: string): Field {
   const type = columns[name];
@@ -142,6 +156,7 @@ class ExprCompiler {
     if ('$literal' in o) return { kind: 'literal', value: o.$literal };
     if ('$getField' in o) return { kind: 'field', field: resolveField(this.columns, o.$getField) };
     if ('$convert' in o) return this.convert(this.value(o.$convert.input), o.$convert.to);
+    if ('$size' in o) return this.size(this.value(o.$size));
     return { kind: 'sql', frag: this.operation(o), type: 'bool' };
   }
 
@@ -161,6 +176,21 @@ class ExprCompiler {
     return { kind: 'sql', frag: { sql, params: inner.params }, type };
   }
 
+  /** `$size`: a list's length; NULL for anything else (as in calls queries, callsValues.ts). */
+  size(v: Value): Value {
+    const number = (f: SqlFragment): Value => ({ kind: 'sql', frag: f, type: 'number' });
+    if (v.kind === 'literal') return number(frag('?', Array.isArray(v.value) ? v.value.length : null));
+    if (v.kind === 'field' && v.field.kind === 'json') {
+      const { column: c, path: p } = v.field;
+      return number(frag(`(CASE json_type(${c}, ?) WHEN 'array' THEN json_array_length(${c}, ?) END)`, p, p));
+    }
+    if (v.kind === 'field' && v.field.kind === 'column' && v.field.type === 'json') {
+      const c = v.field.name;
+      return number(frag(`(CASE json_type(${c}) WHEN 'array' THEN json_array_length(${c}) END)`));
+    }
+    return number(frag('NULL'));
+  }
+
   /** An operand used as a condition: an undecidable (NULL) test is false. */
   condition(o: Operand): SqlFragment {
     const f = as(this.value(o), 'bool');
@@ -171,11 +201,10 @@ class ExprCompiler {
     if ('$and' in op || '$or' in op) {
       const [list, word] = '$and' in op ? [op.$and, 'AND'] : [op.$or, 'OR'];
       if (list.length === 0) throw new BadRequestError(`Empty ${word} operation`);
-      const parts = join(
+      return balanced(
         list.map((o) => this.condition(o)),
         ` ${word} `,
       );
-      return { sql: `(${parts.sql})`, params: parts.params };
     }
     if ('$not' in op) {
       const inner = this.condition(op.$not[0]);
@@ -300,6 +329,12 @@ export function queryTable(db: SqliteDatabase, q: TableQuery): Record<string, un
   const select = compileTableSelect(q);
   const rows = db.all<Record<string, unknown>>(select.sql, select.params);
   return rows.map((row) => rowToWire(q.columns, select.fields, row));
+}
+
+/** How many rows of the table in `scope` match `query` (no paging). */
+export function countTable(db: SqliteDatabase, q: Pick<TableQuery, 'table' | 'columns' | 'scope' | 'query'>): number {
+  const where = q.query ? join([q.scope, frag(' AND '), compileTableWhere(q.columns, q.query)], '') : q.scope;
+  return db.all<{ n: number }>(`SELECT count(*) AS n FROM ${q.table} WHERE ${where.sql}`, where.params)[0]!.n;
 }
 
 /** Ids per statement: well under SQLite's bound-parameter limit. */

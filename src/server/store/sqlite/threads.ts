@@ -130,8 +130,8 @@ export class SqliteThreadsStore implements ThreadsStore {
       const out = new Map<string, string | null>();
       if (list.length === 0) return out;
       const rows = this.#db.all<{ id: string; text: string | null }>(
-        `SELECT id, substr(${column}, 1, 300) AS text FROM calls WHERE project_id = ? AND id IN (${list.map(() => '?').join(', ')})`,
-        [projectId, ...list],
+        `SELECT id, substr(${column}, 1, 300) AS text FROM calls WHERE project_id = ? AND id IN (SELECT value FROM json_each(?))`,
+        [projectId, JSON.stringify(list)],
       );
       for (const r of rows) out.set(r.id, r.text);
       return out;
@@ -143,8 +143,8 @@ export class SqliteThreadsStore implements ThreadsStore {
     const params: unknown[] = [q.projectId];
     let where = 'project_id = ?';
     if (q.threadIds) {
-      where += ` AND thread_id IN (${q.threadIds.map(() => '?').join(', ')})`;
-      params.push(...q.threadIds);
+      where += ' AND thread_id IN (SELECT value FROM json_each(?))';
+      params.push(JSON.stringify(q.threadIds));
     }
     const order = q.sortBy.map((s) => `${COLUMN[s.field]} ${s.direction === 'desc' ? 'DESC' : 'ASC'}`);
     order.push('thread_id ASC');
@@ -165,8 +165,8 @@ export class SqliteThreadsStore implements ThreadsStore {
       params.push(q.beforeMicros);
     }
     if (q.threadIds) {
-      where += ` AND thread_id IN (${q.threadIds.map(() => '?').join(', ')})`;
-      params.push(...q.threadIds);
+      where += ' AND thread_id IN (SELECT value FROM json_each(?))';
+      params.push(JSON.stringify(q.threadIds));
     }
     const byThread = new Map<string, TurnFacts[]>();
     for (const row of this.#db.all<TurnRow>(`${TURN_FACTS_SQL} WHERE ${where}`, params)) {

@@ -2,9 +2,15 @@
  * A time-bucketed chart (recharts): bars, stacked bars or lines over buckets of fixed width,
  * a tooltip with the bucket's time range and exact values, and an optional click per bucket.
  * Series colours are CSS variables (charts.css), so the chart follows light and dark.
+ *
+ * Empty buckets in a line (no requests, so no latency or error rate) are gaps, drawn on
+ * purpose: joining the neighbours would invent values for time with no data. A value whose
+ * neighbours are both empty gets a dot, so a lone bucket shows as a point instead of vanishing
+ * (a line needs two points), and the tooltip says "no data" over a gap.
  */
-import type { ReactNode } from 'react';
+import { useMemo, type ReactNode } from 'react';
 import { Bar, BarChart, CartesianGrid, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { isolatedPoints } from './chartGaps.js';
 import { formatBucketRange, formatBucketTick } from './chartTime.js';
 import './charts.css';
 
@@ -67,7 +73,7 @@ function BucketTooltip({
                 <span className="chart-swatch" style={{ background: p.color }} aria-hidden="true" />
                 {String(p.name)}
               </td>
-              <td className="num">{typeof p.value === 'number' ? format(p.value) : '—'}</td>
+              <td className="num">{typeof p.value === 'number' ? format(p.value) : <span className="muted">no data</span>}</td>
             </tr>
           ))}
         </tbody>
@@ -91,6 +97,10 @@ export function TimeSeriesChart({
   empty,
   integer = false,
 }: TimeSeriesChartProps) {
+  const lonely = useMemo(
+    () => new Map(kind === 'line' ? series.map((s) => [s.key, isolatedPoints(rows, s.key)] as const) : []),
+    [kind, rows, series],
+  );
   const handleClick = (state: { activeTooltipIndex?: number | string | null }) => {
     const i = Number(state.activeTooltipIndex);
     const row = Number.isInteger(i) ? rows[i] : undefined;
@@ -148,7 +158,13 @@ export function TimeSeriesChart({
                   dataKey={s.key}
                   name={s.label}
                   stroke={color(i)}
-                  dot={false}
+                  dot={(props: { cx?: number; cy?: number; index?: number }) =>
+                    props.index !== undefined && lonely.get(s.key)?.has(props.index) && props.cx != null && props.cy != null ? (
+                      <circle key={props.index} cx={props.cx} cy={props.cy} r={3} fill={color(i)} className="chart-lone-point" />
+                    ) : (
+                      <g key={props.index} />
+                    )
+                  }
                   strokeWidth={2}
                   connectNulls={false}
                   isAnimationActive={false}

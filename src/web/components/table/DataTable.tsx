@@ -55,6 +55,8 @@ export interface DataTableProps<T> {
   onRangeChange?: (start: number, end: number) => void;
   /** Shown instead of rows when rowCount is 0. */
   empty?: ReactNode;
+  /** Columns get a drag handle (and ←/→ on it) to change their width. Default off. */
+  enableColumnResizing?: boolean;
 }
 
 /** Virtualized, server-sorted table. */
@@ -96,6 +98,9 @@ export function DataTable<T>(props: DataTableProps<T>) {
     manualSorting: true,
     enableMultiSort: props.enableMultiSort ?? false,
     enableSortingRemoval: false,
+    // Widths live in the table's own state: resizing is a view preference, not a URL concern.
+    enableColumnResizing: props.enableColumnResizing ?? false,
+    columnResizeMode: 'onChange',
     getCoreRowModel: getCoreRowModel(),
   });
 

@@ -11,6 +11,33 @@ export interface DataTableHeadProps<T> {
   minWidth: number;
 }
 
+/** Width keys move a column edge by this many pixels. */
+const RESIZE_STEP = 16;
+
+/** A column's right edge: drag it, or focus it and press ←/→, to change the column's width. */
+function ResizeHandle<T>({ header }: { header: Header<T, unknown> }) {
+  const column = header.column;
+  const label = typeof column.columnDef.header === 'string' ? column.columnDef.header : column.id;
+  return (
+    <span
+      role="separator"
+      aria-orientation="vertical"
+      aria-label={`Resize ${label}`}
+      aria-valuenow={column.getSize()}
+      tabIndex={0}
+      className={`dt-resize${column.getIsResizing() ? ' active' : ''}`}
+      onPointerDown={header.getResizeHandler()}
+      onDoubleClick={() => column.resetSize()}
+      onKeyDown={(e) => {
+        const by = e.key === 'ArrowRight' ? RESIZE_STEP : e.key === 'ArrowLeft' ? -RESIZE_STEP : 0;
+        if (!by) return;
+        e.preventDefault();
+        header.getContext().table.setColumnSizing((old) => ({ ...old, [column.id]: Math.max(40, column.getSize() + by) }));
+      }}
+    />
+  );
+}
+
 /** Memoized header row. */
 export const DataTableHead = memo(function DataTableHead<T>({ headers, sorting, template, minWidth }: DataTableHeadProps<T>) {
   return (
@@ -42,6 +69,7 @@ export const DataTableHead = memo(function DataTableHead<T>({ headers, sorting, 
               ) : (
                 flexRender(header.column.columnDef.header, header.getContext())
               )}
+              {header.column.getCanResize() && <ResizeHandle header={header} />}
             </div>
           );
         })}

@@ -17,6 +17,7 @@ import { parseNumber } from '../../lib/annotationSpec.js';
 import { keyChoices, type QueueField } from './queueFields.js';
 import { AnnotationForm, focusQuestion } from './AnnotationForm.js';
 import { CallFields } from './CallFields.js';
+import { ThreadUnderReview } from './ThreadUnderReview.js';
 import type { MyState } from './reviewModel.js';
 import { useReviewKeys } from './useReviewKeys.js';
 
@@ -29,6 +30,8 @@ export interface Answer {
 /** Props: the item, how it is shown, my state on it, and the page's actions. */
 export interface ItemReviewProps {
   projectId: string;
+  /** The signed-in reviewer. */
+  user: string;
   item: QueueItem;
   fields: QueueField[];
   paths: string[];
@@ -37,8 +40,9 @@ export interface ItemReviewProps {
   submitting: boolean;
   submitError: unknown;
   helpOpen: boolean;
-  onSubmit: (answers: Answer[]) => void;
-  onSkip: () => void;
+  /** `replace`: an edit of an item I already answered or skipped. */
+  onSubmit: (answers: Answer[], replace: boolean) => void;
+  onSkip: (replace: boolean) => void;
   onContinue: () => void;
   onNext: (() => void) | null;
   onPrev: (() => void) | null;
@@ -49,8 +53,11 @@ export interface ItemReviewProps {
 export function ItemReview(props: ItemReviewProps) {
   const { projectId, item, fields, paths, myState, myAnswers, submitting, submitError, helpOpen } = props;
   const { data: call, error, isPending, refetch } = useQuery(callQueryOptions({ projectId, id: item.call_id }));
-  const finished = myState !== undefined;
-  const [draft, setDraft] = useState<ReadonlyMap<string, unknown>>(() => new Map(finished ? myAnswers : []));
+  const answered = myState !== undefined;
+  // Editing reopens a finished item: the form takes my earlier answers and a submit replaces them.
+  const [editing, setEditing] = useState(false);
+  const finished = answered && !editing;
+  const [draft, setDraft] = useState<ReadonlyMap<string, unknown>>(() => new Map(answered ? myAnswers : []));
   const [active, setActive] = useState(0);
   const [errors, setErrors] = useState<ReadonlyMap<string, string>>(new Map());
   const [hint, setHint] = useState<string | null>(null);
@@ -89,7 +96,12 @@ export function ItemReview(props: ItemReviewProps) {
         fields.findIndex((f) => problems.has(f.ref)),
       );
     if (answers.length === 0) return setHint('Answer at least one question, or press S to skip this call.');
-    props.onSubmit(answers);
+    props.onSubmit(answers, editing);
+  };
+  const skip = () => props.onSkip(editing);
+  const startEditing = () => {
+    setEditing(true);
+    setDraft(new Map(myAnswers));
   };
 
   useReviewKeys({
@@ -105,13 +117,15 @@ export function ItemReview(props: ItemReviewProps) {
       formRef.current?.querySelectorAll('[data-question]')[active]?.querySelectorAll<HTMLElement>('[role=radio]')[at]?.focus();
     },
     onSubmit: helpOpen ? undefined : submit,
-    onSkip: helpOpen || finished || submitting ? undefined : props.onSkip,
+    onSkip: helpOpen || finished || submitting ? undefined : skip,
+    onEdit: helpOpen || !finished ? undefined : startEditing,
     onNext: helpOpen ? undefined : (props.onNext ?? undefined),
     onPrev: helpOpen ? undefined : (props.onPrev ?? undefined),
     onHelp: props.onHelp,
     onOpen: helpOpen ? undefined : () => window.open(traceUrl, '_blank', 'noopener'),
   });
-  const others = !finished && item.annotator_user_id && item.annotation_state !== 'unstarted' ? item.annotator_user_id : null;
+  const others = !answered && item.annotator_user_id && item.annotation_state !== 'unstarted' ? item.annotator_user_id : null;
+  const heldBy = !answered && item.reserved_by && item.reserved_by !== props.user ? item.reserved_by : null;
 
   return (
     <div className="review-body">
@@ -133,6 +147,8 @@ export function ItemReview(props: ItemReviewProps) {
           <ErrorState error={error} onRetry={() => void refetch()} />
         ) : call === null ? (
           <p className="muted">This call no longer exists (it may have been deleted). Skip it to move on.</p>
+        ) : item.thread_id ? (
+          <ThreadUnderReview projectId={projectId} threadId={item.thread_id} />
         ) : (
           <CallFields call={call} paths={paths} />
         )}
@@ -143,6 +159,13 @@ export function ItemReview(props: ItemReviewProps) {
             {myState === 'completed' ? 'You answered this call. Your answers are saved as feedback on it.' : 'You skipped this call.'}
           </p>
         )}
+        {editing && (
+          <p className="review-state other small" role="status">
+            Editing your {myState === 'skipped' ? 'skipped call' : 'answers'}: saving replaces what you gave before (the item&apos;s history
+            keeps it).
+          </p>
+        )}
+        {heldBy && <p className="review-state other small">{heldBy} is reviewing this call right now.</p>}
         {others && (
           <p className="review-state other small">
             {item.annotation_state === 'skipped' ? 'Skipped' : 'Answered'} by {others} too. Your answers are kept separately.
@@ -163,15 +186,29 @@ export function ItemReview(props: ItemReviewProps) {
         )}
         <div className="review-actions">
           {finished ? (
-            <button type="button" className="button primary" onClick={props.onContinue}>
-              Next unfinished <kbd>Enter</kbd>
-            </button>
+            <>
+              <button type="button" className="button primary" onClick={props.onContinue}>
+                Next unfinished <kbd>Enter</kbd>
+              </button>
+              <button type="button" className="button" onClick={startEditing}>
+                {myState === 'skipped' ? 'Answer it' : 'Edit answers'} <kbd>E</kbd>
+              </button>
+            </>
+          ) : editing ? (
+            <>
+              <button type="button" className="button primary" onClick={submit} disabled={submitting}>
+                {submitting ? 'Saving…' : 'Save changes'} <kbd>Enter</kbd>
+              </button>
+              <button type="button" className="button" onClick={() => setEditing(false)} disabled={submitting}>
+                Cancel
+              </button>
+            </>
           ) : (
             <>
               <button type="button" className="button primary" onClick={submit} disabled={submitting}>
                 {submitting ? 'Saving…' : 'Submit & next'} <kbd>Enter</kbd>
               </button>
-              <button type="button" className="button" onClick={props.onSkip} disabled={submitting}>
+              <button type="button" className="button" onClick={skip} disabled={submitting}>
                 Skip <kbd>S</kbd>
               </button>
             </>

@@ -1,6 +1,7 @@
 /**
  * The annotation queues of a project: each with its questions, item count and completion, and
- * the ways in (review), around (edit) and out (delete). Calls are added from the Calls page.
+ * the ways in (review), around (edit) and out (delete). The name opens the queue's own page
+ * (items, reviewers, results, export). Calls are added from the Calls page, threads from there.
  */
 import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -78,7 +79,7 @@ export function QueuesPage() {
               return (
                 <tr key={q.id}>
                   <td>
-                    <Link className="queue-name" to={`${q.id}/review`}>
+                    <Link className="queue-name" to={q.id}>
                       {q.name}
                     </Link>
                     {q.description && <div className="muted small ellipsis queue-description">{q.description}</div>}

@@ -1,10 +1,15 @@
 /**
- * Reviewing a queue, one call at a time: `?item=<id>` names the item on screen; without it the
- * page resumes at my first unfinished item. Submit (or skip) records my answers and moves to my
- * next unfinished item; j/k browse in queue order. The next calls are fetched ahead of time.
+ * Reviewing a queue, one call (or thread) at a time: `?item=<id>` names the item on screen;
+ * without it the server picks and reserves my next item (one nobody else holds and that still
+ * needs reviewers; `?after=<id>` asks for one after that item). Submit (or skip) records my
+ * answers, releases the item and asks for the next; j/k browse in queue order; E edits an item
+ * I already answered or skipped. The next calls are fetched ahead of time.
  */
-import { useMutation, usePrefetchQuery, useQueryClient, useSuspenseQueries, useSuspenseQuery } from '@tanstack/react-query';
+import { useMutation, usePrefetchQuery, useQuery, useQueryClient, useSuspenseQueries, useSuspenseQuery } from '@tanstack/react-query';
+import { ErrorState } from '../../components/ui/ErrorState.js';
+import { Spinner } from '../../components/ui/Spinner.js';
 import { useMemo, useState } from 'react';
+import { Navigate } from 'react-router-dom';
 import { Link, useParams, useSearchParams } from 'react-router-dom';
 import type { JsonValue } from '../../../contract/common.js';
 import { api } from '../../lib/api.js';
@@ -14,6 +19,7 @@ import { callQueryOptions } from '../calls/callQueries.js';
 import {
   annotationKeys,
   myAnswersQueryOptions,
+  nextItemQueryOptions,
   queueFieldsQueryOptions,
   queueItemsQueryOptions,
   queueQueryOptions,
@@ -23,7 +29,7 @@ import {
 import { CompletionBar } from './CompletionBar.js';
 import { ItemReview, type Answer } from './ItemReview.js';
 import { shownFields } from './displayFields.js';
-import { answersOnCall, myItemStates, nextUnfinished, resumeIndex } from './reviewModel.js';
+import { answersOnCall, myItemStates, nextUnfinished } from './reviewModel.js';
 import { ShortcutHelp } from './ShortcutHelp.js';
 import { useReviewKeys } from './useReviewKeys.js';
 import './annotation.css';
@@ -55,33 +61,38 @@ export function ReviewPage() {
   const done = useMemo(() => myItemStates({ items, answers, user: user.username }), [items, answers, user.username]);
   const requested = search.get('item');
   const requestedIndex = requested ? items.findIndex((i) => i.id === requested) : -1;
-  const index = requestedIndex >= 0 ? requestedIndex : (resumeIndex({ items, done }) ?? -1);
+  const index = requestedIndex;
   const item = items[index] ?? null;
   const upcoming = item ? nextUnfinished({ items, done: new Map(done).set(item.id, 'completed'), after: index }) : null;
+  // Bumped after an edit is saved, so the item's review starts again from the saved answers.
+  const [edits, setEdits] = useState(0);
 
   const submit = useMutation({
-    mutationFn: ({ item, annotations, skip }: { item: QueueItem; annotations: Answer[]; skip: boolean }) =>
+    mutationFn: ({ item, annotations, skip, replace }: { item: QueueItem; annotations: Answer[]; skip: boolean; replace: boolean }) =>
       api.annotationQueueItemSubmit({
         project_id: projectId,
         queue_id: queueId,
         item_id: item.id,
         annotations: annotations as { annotation_ref: string; value: JsonValue }[],
         skip,
+        replace,
       }),
-    onSuccess: (res, { item, annotations }) => {
+    onSuccess: (res, { item, annotations, replace }) => {
       const itemsKey = queueItemsQueryOptions({ projectId, queueId }).queryKey;
       queryClient.setQueryData(itemsKey, (old) =>
         old?.map((i) => (i.id === item.id ? { ...res.item, position_in_queue: i.position_in_queue } : i)),
       );
       const mine: MyAnswer[] = annotations.map((a) => ({ callId: item.call_id, annotationRef: a.annotation_ref, value: a.value }));
       queryClient.setQueryData(myAnswersQueryOptions({ projectId, queueId, user: user.username }).queryKey, (old) => [
-        ...(old ?? []),
+        // An edit replaces my answers on the call; a first submit adds to them.
+        ...(old ?? []).filter((a) => !replace || a.callId !== item.call_id),
         ...mine,
       ]);
       void queryClient.invalidateQueries({ queryKey: [...annotationKeys.project(projectId), 'stats'] });
-      const nextDone = new Map(done).set(item.id, res.item.annotation_state === 'skipped' ? 'skipped' : 'completed');
-      const next = nextUnfinished({ items, done: nextDone, after: items.findIndex((i) => i.id === item.id) });
-      setSearch(next === null ? {} : { item: items[next]!.id }, { replace: true });
+      void queryClient.invalidateQueries({ queryKey: annotationKeys.summary(projectId, queueId) });
+      void queryClient.invalidateQueries({ queryKey: annotationKeys.results(projectId, queueId) });
+      if (replace) return setEdits((n) => n + 1);
+      setSearch({ after: item.id }, { replace: true });
     },
   });
   const go = (i: number) => {
@@ -125,11 +136,22 @@ export function ReviewPage() {
           </Link>
         </div>
       ) : item === null ? (
-        <AllDone count={items.length} queuesUrl={queuesUrl} onBrowse={() => go(0)} onHelp={toggleHelp} helpOpen={helpOpen} />
+        <NextItem
+          projectId={projectId}
+          queueId={queueId}
+          after={search.get('after')}
+          finished={done.size}
+          count={items.length}
+          queuesUrl={queuesUrl}
+          onBrowse={() => go(0)}
+          onHelp={toggleHelp}
+          helpOpen={helpOpen}
+        />
       ) : (
         <ItemReview
-          key={item.id}
+          key={`${item.id}:${edits}`}
           projectId={projectId}
+          user={user.username}
           item={item}
           fields={fields}
           paths={paths}
@@ -138,9 +160,9 @@ export function ReviewPage() {
           submitting={submit.isPending}
           submitError={submit.variables?.item.id === item.id ? submit.error : null}
           helpOpen={helpOpen}
-          onSubmit={(annotations) => submit.mutate({ item, annotations, skip: false })}
-          onSkip={() => submit.mutate({ item, annotations: [], skip: true })}
-          onContinue={() => (upcoming === null ? setSearch({}, { replace: true }) : go(upcoming))}
+          onSubmit={(annotations, replace) => submit.mutate({ item, annotations, skip: false, replace })}
+          onSkip={(replace) => submit.mutate({ item, annotations: [], skip: true, replace })}
+          onContinue={() => setSearch(upcoming === null ? {} : { after: item.id }, { replace: true })}
           onNext={index < items.length - 1 ? () => go(index + 1) : null}
           onPrev={index > 0 ? () => go(index - 1) : null}
           onHelp={toggleHelp}
@@ -153,25 +175,42 @@ export function ReviewPage() {
   );
 }
 
-/** Shown once I have finished every item. */
-function AllDone({
-  count,
-  queuesUrl,
-  onBrowse,
-  onHelp,
-  helpOpen,
-}: {
+interface NextItemProps {
+  projectId: string;
+  queueId: string;
+  after: string | null;
+  finished: number;
   count: number;
   queuesUrl: string;
   onBrowse: () => void;
   onHelp: () => void;
   helpOpen: boolean;
-}) {
+}
+
+/** Asks the server for my next item (reserving it) and opens it; "All done" when there is none. */
+function NextItem({ projectId, queueId, after, ...rest }: NextItemProps) {
+  const next = useQuery(nextItemQueryOptions({ projectId, queueId, after }));
+  if (next.isPending) return <Spinner showLabel label="Finding your next call" />;
+  if (next.error) return <ErrorState error={next.error} onRetry={() => void next.refetch()} />;
+  if (next.data.item) return <Navigate to={`?item=${next.data.item.id}`} replace />;
+  return <AllDone {...rest} />;
+}
+
+/** Shown once nothing is left for me: I finished every item, or the rest is taken. */
+function AllDone({ finished, count, queuesUrl, onBrowse, onHelp, helpOpen }: Omit<NextItemProps, 'projectId' | 'queueId' | 'after'>) {
   useReviewKeys({ onHelp, onNext: helpOpen ? undefined : onBrowse });
+  const rest = count - finished;
   return (
     <div className="empty-state">
       <div className="empty-state-badge">All done</div>
-      <p>You have answered or skipped {count === 1 ? 'the one call' : `all ${formatInteger(count)} calls`} in this queue. Thank you!</p>
+      {rest === 0 ? (
+        <p>You have answered or skipped {count === 1 ? 'the one call' : `all ${formatInteger(count)} calls`} in this queue. Thank you!</p>
+      ) : (
+        <p>
+          Nothing is left for you: the other {formatInteger(rest)} {rest === 1 ? 'call has' : 'calls have'} enough reviews or{' '}
+          {rest === 1 ? 'is' : 'are'} being reviewed by someone else. Thank you!
+        </p>
+      )}
       <div className="row center">
         <Link className="button primary" to={queuesUrl}>
           Back to queues

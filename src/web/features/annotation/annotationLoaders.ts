@@ -10,7 +10,9 @@ import {
   queueFieldsQueryOptions,
   queueItemsQueryOptions,
   queueQueryOptions,
+  queueResultsQueryOptions,
   queuesQueryOptions,
+  queueSummaryQueryOptions,
   queueStatsQueryOptions,
 } from './annotationQueries.js';
 
@@ -24,6 +26,20 @@ export function queuesLoader(queryClient: QueryClient) {
     void queryClient
       .ensureQueryData(queuesQueryOptions(projectId))
       .then((queues) => queryClient.prefetchQuery(queueStatsQueryOptions({ projectId, queueIds: queues.map((q) => q.id) })), ignore);
+    return null;
+  };
+}
+
+/** Starts the queue page's queries: the queue and its questions, the summary and the items. */
+export function queueLoader(queryClient: QueryClient) {
+  return ({ params }: LoaderFunctionArgs) => {
+    const projectId = `${params.entity}/${params.project}`;
+    const queueId = params.queueId ?? '';
+    void queryClient
+      .ensureQueryData(queueQueryOptions({ projectId, queueId }))
+      .then((q) => queryClient.prefetchQuery(queueFieldsQueryOptions(q.scorer_refs)), ignore);
+    void queryClient.prefetchQuery(queueSummaryQueryOptions({ projectId, queueId }));
+    void queryClient.prefetchQuery(queueResultsQueryOptions({ projectId, queueId }));
     return null;
   };
 }

@@ -5,6 +5,7 @@
  * annotationKeys.project(id)})` refreshes everything.
  */
 import { queryOptions } from '@tanstack/react-query';
+import type { AnnotationQueueResultRow } from '../../../contract/annotationQueueLeads.js';
 import type { AnnotationQueueItemSchema, AnnotationQueueSchema } from '../../../contract/annotationQueues.js';
 import { api, collect } from '../../lib/api.js';
 import { toQueueField, type QueueField } from './queueFields.js';
@@ -13,6 +14,9 @@ import { toQueueField, type QueueField } from './queueFields.js';
 export type Queue = AnnotationQueueSchema;
 /** A queue item with its aggregated state. */
 export type QueueItem = AnnotationQueueItemSchema;
+
+/** An item with every reviewer's state and answers. */
+export type QueueResultRow = AnnotationQueueResultRow;
 
 /** One answer the reviewer gave earlier (a `wandb.annotation.*` feedback row). */
 export interface MyAnswer {
@@ -30,6 +34,11 @@ export const annotationKeys = {
   queue: (projectId: string, queueId: string) => [...annotationKeys.project(projectId), 'queue', queueId] as const,
   items: (projectId: string, queueId: string) => [...annotationKeys.queue(projectId, queueId), 'items'] as const,
   mine: (projectId: string, queueId: string, user: string) => [...annotationKeys.queue(projectId, queueId), 'mine', user] as const,
+  summary: (projectId: string, queueId: string) => [...annotationKeys.queue(projectId, queueId), 'summary'] as const,
+  results: (projectId: string, queueId: string) => [...annotationKeys.queue(projectId, queueId), 'results'] as const,
+  history: (projectId: string, queueId: string, itemId: string) =>
+    [...annotationKeys.queue(projectId, queueId), 'history', itemId] as const,
+  next: (projectId: string, queueId: string, after: string | null) => [...annotationKeys.queue(projectId, queueId), 'next', after] as const,
   specs: (projectId: string) => [...annotationKeys.project(projectId), 'specs'] as const,
   /** Refs name exact versions, so resolved specs never change: keyed outside any project. */
   fields: (refs: string[]) => [...annotationKeys.all, 'fields', refs] as const,
@@ -127,5 +136,46 @@ export function myAnswersQueryOptions({ projectId, queueId, user }: { projectId:
           : [];
       });
     },
+  });
+}
+
+/** Progress per reviewer and answer distributions per question. */
+export function queueSummaryQueryOptions({ projectId, queueId }: { projectId: string; queueId: string }) {
+  return queryOptions({
+    queryKey: annotationKeys.summary(projectId, queueId),
+    queryFn: ({ signal }) => api.annotationQueueSummary({ project_id: projectId, queue_id: queueId }, { signal }),
+  });
+}
+
+/** Items shown on the queue page at most; the export has them all. */
+export const RESULTS_LIMIT = 2000;
+
+/** Items in queue order with every reviewer's state and answers (the first RESULTS_LIMIT). */
+export function queueResultsQueryOptions({ projectId, queueId }: { projectId: string; queueId: string }) {
+  return queryOptions({
+    queryKey: annotationKeys.results(projectId, queueId),
+    queryFn: ({ signal }) => api.annotationQueueResults({ project_id: projectId, queue_id: queueId, limit: RESULTS_LIMIT }, { signal }),
+  });
+}
+
+/** Every answer given on one item, current and superseded. */
+export function itemHistoryQueryOptions({ projectId, queueId, itemId }: { projectId: string; queueId: string; itemId: string }) {
+  return queryOptions({
+    queryKey: annotationKeys.history(projectId, queueId, itemId),
+    queryFn: ({ signal }) => api.annotationItemHistory({ project_id: projectId, queue_id: queueId, item_id: itemId }, { signal }),
+  });
+}
+
+/**
+ * The item the server reserves for me next (after `after` in queue order when given). A POST with an effect (the reservation), read as a
+ * query because asking again only renews my hold on the same item; never cached.
+ */
+export function nextItemQueryOptions({ projectId, queueId, after }: { projectId: string; queueId: string; after: string | null }) {
+  return queryOptions({
+    queryKey: annotationKeys.next(projectId, queueId, after),
+    queryFn: ({ signal }) => api.annotationQueueNextItem({ project_id: projectId, queue_id: queueId, after_item_id: after }, { signal }),
+    staleTime: 0,
+    gcTime: 0,
+    retry: false,
   });
 }

@@ -1,6 +1,6 @@
 /**
  * The review page's keyboard, anywhere on the page: digits pick a choice in the active question,
- * Enter submits, s skips, j/k move to the next/previous item, o opens the trace, ? toggles the help. While typing
+ * Enter submits, s skips, e edits an item already answered or skipped, j/k move to the next/previous item, o opens the trace, ? toggles the help. While typing
  * in a text or number field, keys type; Enter still submits (Shift+Enter is a new line) and
  * Escape leaves the field so the shortcuts work again. Enter on a button or link keeps its
  * usual meaning, except on a choice (role=radio), where it submits.
@@ -16,6 +16,7 @@ export interface ReviewKeyHandlers {
   onPrev?: () => void;
   onHelp?: () => void;
   onOpen?: () => void;
+  onEdit?: () => void;
 }
 
 /** True for elements that take typed text. */
@@ -32,6 +33,7 @@ export const SHORTCUTS: readonly { keys: string[]; action: string }[] = [
   { keys: ['←', '→'], action: 'Previous / next choice in the current question' },
   { keys: ['Enter'], action: 'Submit and go to the next unfinished call' },
   { keys: ['S'], action: 'Skip this call' },
+  { keys: ['E'], action: 'Edit the answers of a call you answered or skipped' },
   { keys: ['J'], action: 'Next call' },
   { keys: ['K'], action: 'Previous call' },
   { keys: ['O'], action: "Open the call's trace in a new tab" },
@@ -86,6 +88,9 @@ export function useReviewKeys(handlers: ReviewKeyHandlers): void {
         case 'o':
         case 'O':
           return act(h.onOpen);
+        case 'e':
+        case 'E':
+          return act(h.onEdit);
         case '?':
           return act(h.onHelp);
       }

@@ -68,7 +68,7 @@ export function FeedbackCharts({
               key={p.json_path}
               title={`Feedback: ${p.json_path}`}
               summary={`${formatInteger(window.count_true ?? 0)} true · ${formatInteger(window.count_false ?? 0)} false`}
-              rows={rows((b) => ({ yes: num(b[`count_true__${s}`]) ?? 0, no: num(b[`count_false__${s}`]) ?? 0 }))}
+              rows={rows((b) => ({ yes: num(b[`count_true_${s}`]) ?? 0, no: num(b[`count_false_${s}`]) ?? 0 }))}
               series={[
                 { key: 'yes', label: 'true' },
                 { key: 'no', label: 'false' },
@@ -85,7 +85,13 @@ export function FeedbackCharts({
             key={p.json_path}
             title={`Feedback: ${p.json_path}`}
             summary={window.avg != null ? `mean ${formatScore(window.avg)}` : undefined}
-            rows={rows((b) => ({ avg: num(b[`avg__${s}`]), min: num(b[`min__${s}`]), max: num(b[`max__${s}`]) }))}
+            // The server fills an empty bucket's avg with 0 (as the reference does); min is null
+            // there, and a gap reads better than a dip to 0.
+            rows={rows((b) => ({
+              avg: num(b[`min_${s}`]) === null ? null : num(b[`avg_${s}`]),
+              min: num(b[`min_${s}`]),
+              max: num(b[`max_${s}`]),
+            }))}
             series={[
               { key: 'avg', label: 'mean' },
               { key: 'min', label: 'min' },

@@ -2,7 +2,9 @@
  * Compare runs (`?runs=a,b,c&baseline=a`): summary metrics with deltas against the baseline, a
  * warning when the runs used different datasets or scorers, and the example table aligned by
  * dataset row with every run's output and scores side by side, optionally only the rows where the
- * runs disagree, sorted by the largest difference (eval_results' "difference" sort).
+ * runs disagree, sorted by the largest difference (eval_results' "difference" sort). A chart per
+ * scorer shows the runs side by side; the row view (`?row=`) reads one row across runs. The
+ * baseline defaults to the oldest run.
  */
 import { keepPreviousData, useQueries, useQuery, type UseQueryResult } from '@tanstack/react-query';
 import { useMemo } from 'react';
@@ -13,6 +15,8 @@ import { formatInteger } from '../../lib/format.js';
 import { useUrlView } from '../../lib/useUrlView.js';
 import type { CompareTableRow } from './compareColumns.js';
 import { rowDiffers, toCompareRows } from './compareModel.js';
+import { CompareCharts } from './CompareCharts.js';
+import { CompareRowView } from './CompareRowView.js';
 import { CompareSummary, type CompareRunFigures } from './CompareSummary.js';
 import { CompareTable } from './CompareTable.js';
 import { CompareToolbar } from './CompareToolbar.js';
@@ -34,6 +38,16 @@ import './evaluations.css';
 
 const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 
+/** The run that started first (null until the runs are read). */
+function oldestRun(runIds: readonly string[], runs: readonly (EvaluationRun | undefined)[]): string | null {
+  let best: { id: string; at: string } | null = null;
+  runIds.forEach((id, i) => {
+    const at = runs[i]?.started_at;
+    if (at && (!best || at < best.at)) best = { id, at };
+  });
+  return (best as { id: string } | null)?.id ?? runIds[0] ?? null;
+}
+
 /** Module-level, so react-query keeps the combined array stable while the answers do not change. */
 const combineRuns = (results: UseQueryResult<EvaluationRun>[]) => ({
   data: results.map((r) => r.data),
@@ -46,8 +60,9 @@ export function ComparePage() {
   const projectId = `${entity}/${project}`;
   const [view, update] = useUrlView<CompareView>(readCompareView, writeCompareView);
   const { runIds } = view;
-  const baselineId = view.baseline ?? runIds[0] ?? '';
   const runs = useQueries({ queries: runIds.map((runId) => runQueryOptions({ projectId, runId })), combine: combineRuns });
+  // The baseline the URL names, else the oldest run: the one later runs are measured against.
+  const baselineId = view.baseline ?? oldestRun(runIds, runs.data) ?? '';
   const models = useQuery(modelObjectsQueryOptions(projectId));
   const evaluations = useQuery(evaluationObjectsQueryOptions(projectId));
   const summary = useQuery({ ...compareSummaryQueryOptions({ projectId, runIds }), enabled: runIds.length > 1 });
@@ -92,6 +107,9 @@ export function ComparePage() {
     return kept.map((r, i) => ({ ...r, position: i + 1 }));
   }, [allRows, view.diffOnly, runIds, metrics]);
 
+  const rowIndex = view.row ? rows.findIndex((r) => r.rowDigest === view.row) : -1;
+  const openRow = (i: number) => update({ row: rows[i]!.rowDigest });
+
   if (runIds.length < 2) {
     return (
       <div className="page">
@@ -127,10 +145,13 @@ export function ComparePage() {
       ) : summary.isPending ? (
         <Spinner showLabel label="Loading summaries" />
       ) : (
-        <CompareSummary runs={figures} baselineId={baselineId} metrics={metrics} />
+        <>
+          <CompareSummary runs={figures} baselineId={baselineId} metrics={metrics} />
+          <CompareCharts runs={figures} baselineId={baselineId} metrics={metrics} />
+        </>
       )}
       <CompareToolbar
-        view={view}
+        view={{ ...view, baseline: baselineId }}
         update={update}
         runs={figures}
         metrics={metrics}
@@ -142,7 +163,18 @@ export function ComparePage() {
           Showing the first {formatInteger(ROWS_LIMIT)} of {formatInteger(total)} rows.
         </p>
       )}
-      {rowsQuery.error ? (
+      {rowIndex >= 0 ? (
+        <CompareRowView
+          row={rows[rowIndex]!}
+          total={rows.length}
+          runs={figures}
+          baselineId={baselineId}
+          metrics={metrics}
+          onPrev={rowIndex > 0 ? () => openRow(rowIndex - 1) : null}
+          onNext={rowIndex < rows.length - 1 ? () => openRow(rowIndex + 1) : null}
+          onClose={() => update({ row: null })}
+        />
+      ) : rowsQuery.error ? (
         <ErrorState error={rowsQuery.error} onRetry={() => void rowsQuery.refetch()} />
       ) : rowsQuery.isPending ? (
         <div className="page-loading">

@@ -45,6 +45,16 @@ function lines(metrics: readonly ScoreMetric[]): Line[] {
   return [
     ...scoreLines,
     { id: 'rows', label: 'Rows', kind: 'count', lowerIsBetter: false, value: (r) => r.rowCount, format: formatInteger },
+    // Pass rates count trials: with repeated dataset rows or several trials per row there are more
+    // trials than rows, and both figures are shown so "124 rows" and "237/300" agree.
+    {
+      id: 'trials',
+      label: 'Trials',
+      kind: 'count',
+      lowerIsBetter: false,
+      value: (r) => r.summary?.trial_count ?? null,
+      format: formatInteger,
+    },
     {
       id: 'latency',
       label: 'Mean latency',

@@ -2,15 +2,20 @@
  * The compare table: dataset rows aligned across runs, outputs and scores side by side. Rows
  * come whole from one eval_results query (sorted there); "differences only" is applied by the
  * page, since the query language cannot say "differs between evaluations".
+ *
+ * Columns can be resized (drag a header's edge, or focus it and press ←/→) and pinned: a pinned
+ * column moves to the left and stays in view while the table scrolls sideways. Pinned columns
+ * keep their width, so the sticky offsets stay right.
  */
 import type { OnChangeFn, SortingState } from '@tanstack/react-table';
-import { useCallback, useMemo, useRef, type ReactNode } from 'react';
+import { useCallback, useId, useMemo, useRef, useState, type ReactNode } from 'react';
 import { DataTable } from '../../components/table/DataTable.js';
 import {
   compareDatasetColumn,
   compareOutputColumn,
   comparePositionColumn,
   compareScoreColumn,
+  type CompareColumnDef,
   type CompareRunRef,
   type CompareTableRow,
 } from './compareColumns.js';
@@ -53,6 +58,9 @@ export function CompareTable({ rows, runs, baselineId, metrics, sort, onSortChan
     [keyText, runs, metrics, baselineId],
   );
   const getRow = useCallback((i: number) => rows[i], [rows]);
+  const [pinned, setPinned] = useState<readonly string[]>([]);
+  const scope = `cmp-${useId().replace(/[^\w-]/g, '')}`;
+  const { ordered, stickyCss } = useMemo(() => pinColumns(columns, pinned, scope), [columns, pinned, scope]);
 
   const sorting: SortingState = useMemo(
     () => (sort && sort.mode === 'value' ? [{ id: columnIdOf(sort), desc: sort.direction === 'desc' }] : []),
@@ -66,11 +74,38 @@ export function CompareTable({ rows, runs, baselineId, metrics, sort, onSortChan
     [sorting, onSortChange],
   );
 
+  const label = (c: CompareColumnDef) => (typeof c.header === 'string' ? c.header : (c.id ?? ''));
+  const pinnable = columns.filter((c) => c.id !== 'position' && !pinned.includes(c.id!));
   return (
-    <div className="calls-table eval-table">
+    <div className={`calls-table eval-table ${scope}`}>
+      <style>{stickyCss}</style>
+      <div className="eval-pins" role="group" aria-label="Pinned columns">
+        <select
+          className="input small"
+          aria-label="Pin a column"
+          value=""
+          onChange={(e) => e.target.value && setPinned((p) => [...p, e.target.value])}
+        >
+          <option value="">Pin a column…</option>
+          {pinnable.map((c) => (
+            <option key={c.id} value={c.id}>
+              {label(c)}
+            </option>
+          ))}
+        </select>
+        {pinned.map((id) => {
+          const c = columns.find((x) => x.id === id);
+          return (
+            <button key={id} type="button" className="button small ghost" onClick={() => setPinned((p) => p.filter((x) => x !== id))}>
+              Unpin {c ? label(c) : id} ×
+            </button>
+          );
+        })}
+      </div>
       <DataTable
         ariaLabel="Compared results"
-        columns={columns}
+        columns={ordered}
+        enableColumnResizing
         rowCount={rows.length}
         getRow={getRow}
         getRowId={getRowId}
@@ -81,4 +116,22 @@ export function CompareTable({ rows, runs, baselineId, metrics, sort, onSortChan
       />
     </div>
   );
+}
+
+/**
+ * The columns with the row number and the pinned ones first (pinned ones fixed in width), and
+ * CSS making those cells sticky at their running left offsets within `scope`.
+ */
+function pinColumns(columns: CompareColumnDef[], pinned: readonly string[], scope: string) {
+  const first = columns.filter((c) => c.id === 'position');
+  const pins = pinned.flatMap((id) => columns.filter((c) => c.id === id)).map((c) => ({ ...c, enableResizing: false }));
+  const rest = columns.filter((c) => c.id !== 'position' && !pinned.includes(c.id!));
+  const sticky = [...first, ...pins];
+  let left = 0;
+  const rules = sticky.map((c, i) => {
+    const rule = `.${scope} .dt-row > :nth-child(${i + 1}) { position: sticky; left: ${left}px; z-index: 2; background: var(--bg); }`;
+    left += c.size ?? 150;
+    return rule;
+  });
+  return { ordered: [...first.map((c) => ({ ...c, enableResizing: false })), ...pins, ...rest], stickyCss: rules.join('\n') };
 }

@@ -57,7 +57,14 @@ export const RunHeader = memo(function RunHeader({ projectId, run, summary, rowC
           <RunStatus status={run.status} detail={progress} />
           <span title={formatDateTime(run.started_at)}>started {formatRelative(run.started_at)}</span>
           {duration !== null && <span>took {formatDuration(duration)}</span>}
-          {rowCount !== undefined && run.status !== 'running' && <span>{formatInteger(rowCount)} rows</span>}
+          {rowCount !== undefined && run.status !== 'running' && (
+            <span>
+              {formatInteger(rowCount)} {rowCount === 1 ? 'row' : 'rows'}
+              {/* Trials (predictions) outnumber rows with several trials per row or repeated dataset rows;
+                  pass counts are per trial, so say both. */}
+              {summary && summary.trial_count !== rowCount && ` · ${formatInteger(summary.trial_count)} trials`}
+            </span>
+          )}
           {summary?.predict_total_tokens != null && <span>{formatCompact(summary.predict_total_tokens)} tokens</span>}
           {summary?.predict_total_cost != null && <span>{formatCost(summary.predict_total_cost)}</span>}
         </div>

@@ -5,11 +5,11 @@
  * stable across renders.
  */
 import { createColumnHelper, type ColumnDef } from '@tanstack/react-table';
-import { Link, useParams } from 'react-router-dom';
+import { Link, useParams, useSearchParams } from 'react-router-dom';
 import { ValueCell } from '../../components/table/ValueCell.js';
 import { exampleValue, type CompareRow } from './compareModel.js';
 import { trialHref } from './resultColumns.js';
-import { ScoreCell } from './ScoreCell.js';
+import { TrialsScore } from './TrialsScore.js';
 import { scoreValue, trialsMean, type ScoreMetric } from './scoreModel.js';
 
 /** A compared run as the columns need it. */
@@ -37,8 +37,25 @@ export const comparePositionColumn: CompareColumnDef = col.accessor('position', 
   header: '#',
   size: 52,
   enableSorting: false,
-  cell: ({ getValue }) => <span className="num muted">{getValue()}</span>,
+  cell: ({ row }) => <RowViewLink row={row.original} />,
 });
+
+/** Opens the row view of a row (`?row=<digest>`), keeping the rest of the view. */
+function RowViewLink({ row }: { row: CompareTableRow }) {
+  const [params] = useSearchParams();
+  const next = new URLSearchParams(params);
+  next.set('row', row.rowDigest);
+  return (
+    <Link
+      className="num eval-row-link"
+      to={`?${next.toString()}`}
+      aria-label={`Open row ${row.position}`}
+      title="Read this row side by side"
+    >
+      {row.position}
+    </Link>
+  );
+}
 
 const cache = new Map<string, CompareColumnDef>();
 function cached(key: string, make: () => CompareColumnDef): CompareColumnDef {
@@ -111,8 +128,8 @@ function CompareScoreCell({
   baselineId: string;
   metric: ScoreMetric;
 }) {
-  const value = rowValue(row, run.id, metric);
-  if (run.id === baselineId || metric.type === 'text') return <ScoreCell value={value} />;
+  const trials = row.trials.get(run.id);
+  if (run.id === baselineId || metric.type === 'text') return <TrialsScore trials={trials} metric={metric} />;
   const mine = trialsMean(row.trials.get(run.id) ?? [], metric);
   const base = trialsMean(row.trials.get(baselineId) ?? [], metric);
   const move = mine === null || base === null || Math.abs(mine - base) < 1e-9 ? null : mine > base ? 'up' : 'down';
@@ -123,7 +140,7 @@ function CompareScoreCell({
           {move === 'up' ? '▲' : '▼'}
         </span>
       )}
-      <ScoreCell value={value} />
+      <TrialsScore trials={trials} metric={metric} />
     </span>
   );
 }

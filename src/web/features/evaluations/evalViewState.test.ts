@@ -16,14 +16,16 @@ describe('evaluation views in the URL', () => {
     expect(readRunView(new URLSearchParams('below=abc')).below).toBeNull();
   });
 
-  it('keeps the baseline among the runs and reads both sort modes', () => {
-    const view = readCompareView(new URLSearchParams('runs=a,b,a&baseline=z&diff=1&sort=value:scores.x:asc:b'));
+  it('keeps the baseline among the runs (none named: the page picks the oldest) and reads both sort modes', () => {
+    const view = readCompareView(new URLSearchParams('runs=a,b,a&baseline=z&diff=1&sort=value:scores.x:asc:b&row=d1'));
     expect(view).toEqual({
       runIds: ['a', 'b'],
-      baseline: 'a',
+      baseline: null,
       diffOnly: true,
       sort: { mode: 'value', field: 'scores.x', direction: 'asc', runId: 'b' },
+      row: 'd1',
     });
+    expect(readCompareView(new URLSearchParams('runs=a,b&baseline=b')).baseline).toBe('b');
     expect(readCompareView(writeCompareView(view))).toEqual(view);
     expect(readCompareView(new URLSearchParams('runs=a,b&sort=difference:scores.q:desc')).sort).toEqual({
       mode: 'difference',

@@ -2,8 +2,8 @@
  * The evaluation pages keep their view in the URL, so a copied link reproduces it:
  * - runs list: `?sort=started:desc&evaluation=quiz-eval&model=gpt-judge&status=failed`
  * - one run: `?failures=1&below=0.5&sort=scores.correct:asc`
- * - compare: `?runs=a,b,c&baseline=a&diff=1&sort=difference:scores.quality:desc`
- *   (or `sort=value:scores.correct:asc:<run id>` for one run's values).
+ * - compare: `?runs=a,b,c&baseline=a&diff=1&sort=difference:scores.quality:desc&row=<row digest>`
+ *   (or `sort=value:scores.correct:asc:<run id>` for one run's values; `row` opens the row view).
  * Defaults are left out to keep links short.
  */
 
@@ -89,6 +89,8 @@ export interface CompareView {
   baseline: string | null;
   diffOnly: boolean;
   sort: CompareSort | null;
+  /** The dataset row open in the row view. */
+  row: string | null;
 }
 
 function parseCompareSort(raw: string | null): CompareSort | null {
@@ -96,7 +98,10 @@ function parseCompareSort(raw: string | null): CompareSort | null {
   return m ? { mode: m[1] as CompareSort['mode'], field: m[2]!, direction: m[3] as 'asc' | 'desc', runId: m[4] ?? null } : null;
 }
 
-/** Reads the compare view; the baseline is always one of the runs (the first by default). */
+/**
+ * Reads the compare view. The baseline is one of the runs when the URL names one, else null:
+ * the page then takes the oldest run, the one the others are usually measured against.
+ */
 export function readCompareView(p: URLSearchParams): CompareView {
   const runIds = [
     ...new Set(
@@ -109,16 +114,17 @@ export function readCompareView(p: URLSearchParams): CompareView {
   const wanted = p.get('baseline');
   return {
     runIds,
-    baseline: wanted && runIds.includes(wanted) ? wanted : (runIds[0] ?? null),
+    baseline: wanted && runIds.includes(wanted) ? wanted : null,
     diffOnly: p.get('diff') === '1',
     sort: parseCompareSort(p.get('sort')),
+    row: p.get('row') || null,
   };
 }
 
 /** Writes the compare view. */
 export function writeCompareView(v: CompareView, p = new URLSearchParams()): URLSearchParams {
   const sort = v.sort ? `${v.sort.mode}:${v.sort.field}:${v.sort.direction}${v.sort.runId ? `:${v.sort.runId}` : ''}` : null;
-  return setAll(p, { runs: v.runIds.join(','), baseline: v.baseline, diff: v.diffOnly ? '1' : null, sort });
+  return setAll(p, { runs: v.runIds.join(','), baseline: v.baseline, diff: v.diffOnly ? '1' : null, sort, row: v.row });
 }
 
 function setAll(p: URLSearchParams, values: Record<string, string | null>): URLSearchParams {

@@ -3,6 +3,7 @@
  * Reactions are given in the panel's header (ReactionBar); here they are listed with their
  * authors so each can be read and the viewer's own removed.
  */
+import { ReactionIcon } from '../../components/ui/ReactionIcon.js';
 import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
 import { ErrorState } from '../../components/ui/ErrorState.js';
 import { Section } from '../../components/ui/Section.js';
@@ -56,8 +57,8 @@ function ReactionList({
       <ul className="fb-list" aria-label="Reactions given">
         {reactions.map(({ emoji, row }) => (
           <li key={row.id}>
-            <span className="fb-emoji" aria-label={emoji}>
-              {emoji}
+            <span className="fb-emoji" role="img" aria-label={emoji}>
+              <ReactionIcon emoji={emoji} />
             </span>
             <FeedbackMeta row={row} />
             {row.wb_user_id === me && (

@@ -5,6 +5,7 @@
  */
 import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
 import { Popover } from '../../components/ui/Popover.js';
+import { ReactionIcon } from '../../components/ui/ReactionIcon.js';
 import { whoamiQueryOptions } from '../auth/authQueries.js';
 import { describeAuthors } from './FeedbackMeta.js';
 import { groupReactions, PICKER_EMOJIS, REACTION_TYPE, THUMBS_DOWN, THUMBS_UP, type ReactionGroup } from './feedbackModel.js';
@@ -49,7 +50,7 @@ export function ReactionBar({ projectId, callId }: { projectId: string; callId: 
             disabled={busy}
             onClick={() => toggle(g.emoji)}
           >
-            <span aria-hidden="true">{g.emoji}</span>
+            <ReactionIcon emoji={g.emoji} />
             {g.rows.length > 0 && <span className="fb-count">{g.rows.length}</span>}
           </button>
         );
@@ -70,7 +71,7 @@ export function ReactionBar({ projectId, callId }: { projectId: string; callId: 
                   close();
                 }}
               >
-                {emoji}
+                <ReactionIcon emoji={emoji} size={18} />
               </button>
             ))}
           </div>

@@ -4,6 +4,7 @@
  * `feedback.[wandb.annotation.<name>].payload.value`. Cells read `summary.weave.feedback`,
  * which the list asks for with `include_feedback` while one of these columns is shown.
  */
+import { ReactionIcon } from '../../components/ui/ReactionIcon.js';
 import { createColumnHelper, type ColumnDef } from '@tanstack/react-table';
 import type { Call } from '../calls/callFields.js';
 import {
@@ -27,7 +28,7 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 function CellItem({ icon, count }: { icon: string; count: number }) {
   return (
     <span className="fb-cell-item" aria-hidden="true">
-      {icon}
+      <ReactionIcon emoji={icon} size={14} />
       {count > 1 && <span className="fb-count">{count}</span>}
     </span>
   );

@@ -1,0 +1,75 @@
+/**
+ * `/feedback/aggregate`: feedback counted per time bucket and dimension, as the newest
+ * reference's `feedback_agg_query_builder.py` groups it.
+ *
+ * Rules taken from the reference: buckets are `time_bucket_seconds` wide, aligned to the Unix
+ * epoch in UTC, and sparse (a bucket without rows is left out); without a bucket size each group
+ * is one row over the whole window. `feedback_types` match by prefix (a trailing `*` is
+ * dropped); `scorer_ids` / `monitor_ids` match the object id of `runnable_ref` / `trigger_ref`
+ * (the last path segment before `:digest`) exactly, or by prefix with a trailing `*`;
+ * `span_types` match the second-to-last segment of `weave_ref`. Rows come back ordered by bucket,
+ * else by the group values.
+ *
+ * Decision: the reference also stores typed scorer outputs on feedback (scorer_tags,
+ * scorer_ratings, span_agent_*), written by its hosted agent monitors. Weft's feedback has no
+ * such columns, so no row carries a tag or rating: tag/rating counts are empty, scored_count is
+ * 0, a tag or rating filter matches nothing, and the span_agent_* dimensions group under "".
+ */
+import type { FeedbackAggregateReq } from '../../contract/feedback.js';
+import type { FeedbackRefsRow, FeedbackStore } from '../store/FeedbackStore.js';
+
+type Bucket = {
+  time_bucket_start_ms: number | null;
+  group: Record<string, string>;
+  total_count: number;
+  scored_count: number;
+  tag_counts: Record<string, number>;
+  rating_counts: Record<string, number>;
+  rating_sums: Record<string, number>;
+};
+
+/** `weave:///p/object/my_scorer:abc` → `my_scorer`. */
+const objectIdOf = (ref: string | null): string => (ref ?? '').split('/').at(-1)!.split(':')[0]!;
+
+const matchesId = (id: string, wanted: string[]) => wanted.some((w) => (w.endsWith('*') ? id.startsWith(w.slice(0, -1)) : id === w));
+
+function dimension(row: FeedbackRefsRow, name: string): string {
+  return name === 'scorer_id' ? objectIdOf(row.runnableRef) : '';
+}
+
+function keep(row: FeedbackRefsRow, req: FeedbackAggregateReq): boolean {
+  if (req.feedback_types?.length && !req.feedback_types.some((t) => row.feedbackType.startsWith(t.replace(/\*+$/, '')))) return false;
+  if (req.monitor_ids?.length && !matchesId(objectIdOf(row.triggerRef), req.monitor_ids)) return false;
+  if (req.scorer_ids?.length && !matchesId(objectIdOf(row.runnableRef), req.scorer_ids)) return false;
+  if (req.span_types?.length && !req.span_types.includes(row.weaveRef.split('/').at(-2) as 'agent_turn')) return false;
+  // No stored scorer tags, ratings or agent names: filters on them match nothing.
+  if (req.tags?.length || req.span_agent_names?.length || req.rating_min != null || req.rating_max != null) return false;
+  return true;
+}
+
+export async function feedbackAggregate(store: FeedbackStore, req: FeedbackAggregateReq) {
+  const groupBy = req.group_by ?? [];
+  const width = req.time_bucket_seconds ?? null;
+  const buckets = new Map<string, Bucket>();
+  const rows = store.feedbackRefsInWindow({ projectId: req.project_id, start: req.after_ms * 1000, end: req.before_ms * 1000 });
+  for await (const row of rows) {
+    if (!keep(row, req)) continue;
+    const ms = Math.floor(row.createdAt / 1000);
+    const start = width === null ? null : Math.floor(ms / (width * 1000)) * width * 1000;
+    const group = Object.fromEntries(groupBy.map((g) => [g, dimension(row, g)]));
+    const key = JSON.stringify([start, groupBy.map((g) => group[g])]);
+    let bucket = buckets.get(key);
+    if (!bucket) {
+      bucket = { time_bucket_start_ms: start, group, total_count: 0, scored_count: 0, tag_counts: {}, rating_counts: {}, rating_sums: {} };
+      buckets.set(key, bucket);
+    }
+    bucket.total_count += 1;
+  }
+  const ordered = [...buckets.values()].sort((a, b) => {
+    if (width !== null) return a.time_bucket_start_ms! - b.time_bucket_start_ms!;
+    const ka = groupBy.map((g) => a.group[g]!).join('\u0000');
+    const kb = groupBy.map((g) => b.group[g]!).join('\u0000');
+    return ka < kb ? -1 : ka > kb ? 1 : 0;
+  });
+  return { time_bucket_seconds: width, after_ms: req.after_ms, before_ms: req.before_ms, buckets: ordered };
+}

@@ -1,0 +1,123 @@
+/**
+ * Every limit the server puts on what one request may ask of it, in one place. Each is
+ * settable (environment variable, or `weft serve --flag`), and the README lists them all in
+ * one table. Errors name the limit and the variable that sets it, so a client that hits one
+ * knows what to change.
+ *
+ * Why these exist: one request must not be able to stall or break the server for everyone
+ * else (a 100,000-literal `$in` used to freeze every tenant for 90 s), and nothing accepted
+ * may later break a query (SQLite's JSON functions stop at depth 1,000, so a call whose
+ * inputs nest deeper would make every `inputs.*` filter of its project fail).
+ *
+ * Defaults are generous for real SDK traffic: the Weave SDKs send bodies well under 32 MiB,
+ * JSON nested at most a few dozen levels, and filters of a handful of operations.
+ */
+
+export interface Limits {
+  /** Request body bytes (after Content-Encoding), JSON and binary alike. */
+  maxBodyBytes: number;
+  /** Bytes of a multipart file upload (`/file/create`, `/files/create`), the whole body. */
+  maxFileBytes: number;
+  /**
+   * Nesting of JSON objects and arrays in a request body, counting the body itself. Whatever
+   * is stored comes from a body, so stored JSON stays within it too; 256 leaves room below
+   * SQLite's JSON depth of 1,000 and ClickHouse's default max_parser_depth of 1,000.
+   */
+  maxJsonDepth: number;
+  /** Operands of one `$and`, `$or` or `$in` list in a query. */
+  maxQueryOperands: number;
+  /**
+   * Operations in one whole query, all lists together (field reads and literals are not
+   * counted: they are cheap, and each list is bounded by `maxQueryOperands`). Validating an
+   * operation costs about 0.2 ms of the event loop, so 2,000 stay well under half a second.
+   */
+  maxQueryOperations: number;
+  /** Nesting of operations in a query (`$not` inside `$and` inside ... ). */
+  maxQueryDepth: number;
+  /** Ids in one id list of a request (`call_ids`, `thread_ids`, `filter.trace_ids`, ...). */
+  maxIdList: number;
+}
+
+/** A limit: its field, environment variable, `weft serve` flag, default and what it bounds. */
+export interface LimitSpec {
+  key: keyof Limits;
+  env: string;
+  flag: string;
+  default: number;
+  what: string;
+}
+
+export const LIMIT_SPECS: readonly LimitSpec[] = [
+  {
+    key: 'maxBodyBytes',
+    env: 'WEFT_MAX_BODY_BYTES',
+    flag: 'max-body-bytes',
+    default: 32 * 1024 * 1024,
+    what: 'request body bytes; 413 past it',
+  },
+  {
+    key: 'maxFileBytes',
+    env: 'WEFT_MAX_FILE_BYTES',
+    flag: 'max-file-bytes',
+    default: 64 * 1024 * 1024,
+    what: 'bytes of a multipart file upload; 413 past it',
+  },
+  {
+    key: 'maxJsonDepth',
+    env: 'WEFT_MAX_JSON_DEPTH',
+    flag: 'max-json-depth',
+    default: 256,
+    what: 'nesting of objects/arrays in a JSON body (and so in stored inputs, outputs, payloads); 422',
+  },
+  {
+    key: 'maxQueryOperands',
+    env: 'WEFT_MAX_QUERY_OPERANDS',
+    flag: 'max-query-operands',
+    default: 10_000,
+    what: 'operands of one `$and` / `$or` / `$in` list; 422',
+  },
+  {
+    key: 'maxQueryOperations',
+    env: 'WEFT_MAX_QUERY_OPERATIONS',
+    flag: 'max-query-operations',
+    default: 2_000,
+    what: 'operations in one whole `$expr` (field reads and literals not counted); 422',
+  },
+  {
+    key: 'maxQueryDepth',
+    env: 'WEFT_MAX_QUERY_DEPTH',
+    flag: 'max-query-depth',
+    default: 64,
+    what: 'nesting of operations in one `$expr`; 422',
+  },
+  {
+    key: 'maxIdList',
+    env: 'WEFT_MAX_ID_LIST',
+    flag: 'max-id-list',
+    default: 100_000,
+    what: 'ids in one id list (`call_ids`, `thread_ids`, `filter.trace_ids`, ...); 422',
+  },
+];
+
+export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze(
+  Object.fromEntries(LIMIT_SPECS.map((s) => [s.key, s.default])) as unknown as Limits,
+);
+
+/** The limits from flags and the environment (flags win); a value that is not a whole number ≥ 1 is an error. */
+export function loadLimits(env: NodeJS.ProcessEnv, flags: Record<string, string> = {}): Limits {
+  const limits = { ...DEFAULT_LIMITS };
+  for (const spec of LIMIT_SPECS) {
+    const text = flags[spec.flag] ?? env[spec.env];
+    if (text === undefined || text === '') continue;
+    const n = Number(text);
+    if (!Number.isSafeInteger(n) || n < 1) throw new Error(`${spec.env} / --${spec.flag} must be a whole number ≥ 1, not "${text}"`);
+    limits[spec.key] = n;
+  }
+  return limits;
+}
+
+/** "the limit is 10000 (WEFT_MAX_QUERY_OPERANDS)": the tail every limit error ends with. */
+export function limitText(key: keyof Limits, limits: Limits): string {
+  const spec = LIMIT_SPECS.find((s) => s.key === key)!;
+  return `the limit is ${limits[key]} (${spec.env})`;
+}
