@@ -174,8 +174,8 @@ test('sort threads by p99 and turns, in the same order as the API', async ({ sig
   // The URL is the view: a reload keeps both keys; a thread id search narrows to one thread.
   await page.reload();
   await expect.poll(() => tableOrder(threadsTable(page))).toEqual(byP99ThenFewerTurns);
-  await page.getByLabel('Thread ids').fill(ids.c);
-  await page.getByLabel('Thread ids').press('Enter');
+  await page.getByLabel('Search threads').fill(ids.c);
+  await page.getByLabel('Search threads').press('Enter');
   await expect.poll(() => tableOrder(threadsTable(page))).toEqual([ids.c]);
 });
 

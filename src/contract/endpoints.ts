@@ -244,6 +244,14 @@ export const endpoints = {
     res: threads.ThreadSchema,
     stream: true,
   }),
+  threadsQueryStats: def({
+    group: 'Threads',
+    method: 'POST',
+    path: '/threads/query_stats',
+    summary: 'Weft: count the threads matching a filter',
+    req: threads.ThreadsQueryStatsReq,
+    res: threads.ThreadsQueryStatsRes,
+  }),
 
   // Feedback
   feedbackCreate: def({

@@ -32,27 +32,9 @@ export interface Usage {
   cache_creation_input_tokens?: number | null;
 }
 
-/** Lower sorts first: in force, then project over default, then newest. */
-function rank(price: PriceRecord, startedAt: number, projectId: string): [number, number, number] {
-  const inForce = price.effectiveDate <= startedAt ? 0 : 1;
-  const level = price.pricingLevel === 'project' && price.pricingLevelId === projectId ? 0 : 1;
-  return [inForce, level, -price.effectiveDate];
-}
-
-/** The price that applies to `llmId` for a call started at `startedAt` (epoch µs), if any. */
-export function pickPrice(req: { prices: PriceRecord[]; llmId: string; startedAt: number; projectId: string }): PriceRecord | null {
-  let best: PriceRecord | null = null;
-  let bestRank: [number, number, number] | null = null;
-  for (const price of req.prices) {
-    if (price.llmId !== req.llmId) continue;
-    const r = rank(price, req.startedAt, req.projectId);
-    if (!bestRank || r[0] < bestRank[0] || (r[0] === bestRank[0] && (r[1] < bestRank[1] || (r[1] === bestRank[1] && r[2] < bestRank[2])))) {
-      best = price;
-      bestRank = r;
-    }
-  }
-  return best;
-}
+// Which price applies lives in core/ so that stores can price in SQL's stead (thread cost sorts).
+export { pickPrice } from '../core/pickPrice.js';
+import { pickPrice } from '../core/pickPrice.js';
 
 const int = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? Math.trunc(v) : 0);
 

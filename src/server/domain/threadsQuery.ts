@@ -2,10 +2,10 @@
  * The thread query as the spec answers it: defaults (`last_updated desc`), ISO bounds to
  * microseconds, wire formatting, and Weft's preview fields for the page being sent.
  */
-import type { ThreadSchema, ThreadsQueryReq } from '../../contract/threads.js';
+import type { ThreadSchema, ThreadsQueryFilter, ThreadsQueryReq, ThreadsQueryStatsReq } from '../../contract/threads.js';
 import { BadRequestError } from '../errors.js';
-import type { Store, ThreadRecord } from '../store/Store.js';
-import { formatMicros, parseIsoToMicros } from '../core/datetime.js';
+import type { Store, ThreadRecord, ThreadsQuery } from '../store/Store.js';
+import { formatMicros, formatMicrosOrNull, parseIsoToMicros } from '../core/datetime.js';
 
 const PREVIEW_BATCH = 200;
 
@@ -16,13 +16,29 @@ function bound(text: string | null | undefined, field: string): number | null {
   return us;
 }
 
+/** The filter part of a thread query, resolved (reference fields, then Weft's extensions). */
+function resolveFilter(projectId: string, filter: ThreadsQueryFilter | null | undefined): Omit<ThreadsQuery, 'sortBy'> {
+  return {
+    projectId,
+    afterMicros: bound(filter?.after_datetime, 'after_datetime'),
+    beforeMicros: bound(filter?.before_datetime, 'before_datetime'),
+    threadIds: filter?.thread_ids ?? null,
+    search: filter?.search ?? null,
+    min: filter?.min ?? null,
+    max: filter?.max ?? null,
+    attributes: filter?.attributes ?? null,
+  };
+}
+
+/** `/threads/query_stats`: the exact number of threads a filter matches. */
+export async function countThreads(store: Store, req: ThreadsQueryStatsReq): Promise<{ count: number }> {
+  return { count: await store.threads.countThreads({ ...resolveFilter(req.project_id, req.filter), sortBy: [] }) };
+}
+
 /** Streams the threads of a `/threads/stream_query` request. */
 export async function* queryThreads(store: Store, req: ThreadsQueryReq): AsyncIterable<ThreadSchema> {
   const rows = store.threads.queryThreads({
-    projectId: req.project_id,
-    afterMicros: bound(req.filter?.after_datetime, 'after_datetime'),
-    beforeMicros: bound(req.filter?.before_datetime, 'before_datetime'),
-    threadIds: req.filter?.thread_ids ?? null,
+    ...resolveFilter(req.project_id, req.filter),
     sortBy: req.sort_by?.length ? req.sort_by : [{ field: 'last_updated', direction: 'desc' }],
     limit: req.limit,
     offset: req.offset,
@@ -60,6 +76,7 @@ async function withPreviews(store: Store, projectId: string, rows: ThreadRecord[
     finished_turn_count: r.finishedTurnCount,
     error_count: r.errorCount,
     total_tokens: r.totalTokens,
+    total_cost: r.totalCost,
     first_input_preview: (r.firstTurnId && previews.firstInput.get(r.firstTurnId)) ?? null,
     last_output_preview: (r.lastTurnId && previews.lastOutput.get(r.lastTurnId)) ?? null,
   }));

@@ -1,9 +1,12 @@
 /** Thread endpoints. */
-import { queryThreads } from '../domain/threadsQuery.js';
+import { countThreads, queryThreads } from '../domain/threadsQuery.js';
 import { defineRoutes } from '../http/defineRoutes.js';
 
 export const threadRoutes = defineRoutes({
   threadsStreamQuery: {
     handler: (req, { store }) => queryThreads(store, req),
+  },
+  threadsQueryStats: {
+    handler: (req, { store }) => countThreads(store, req),
   },
 });

@@ -16,6 +16,7 @@ import type { FeedbackStore } from './FeedbackStore.js';
 import type { StatsStore } from './StatsStore.js';
 import type { ObjectVersionFilter } from '../../contract/objects.js';
 import type { ThreadStats } from '../core/threadStats.js';
+import type { THREAD_SORT_FIELDS, ThreadRange } from '../../contract/threads.js';
 
 /** The start part of a call, validated and normalised by the domain layer. */
 export interface CallStartWrite {
@@ -101,8 +102,15 @@ export interface ThreadsQuery {
   afterMicros?: number | null;
   beforeMicros?: number | null;
   threadIds?: string[] | null;
+  /** Weft: words all found in the turns' text (each a prefix), or the exact thread id. */
+  search?: string | null;
+  /** Weft: inclusive bounds on the statistics. */
+  min?: ThreadRange | null;
+  max?: ThreadRange | null;
+  /** Weft: some turn's attributes hold each value (dotted keys). */
+  attributes?: Record<string, string | number | boolean> | null;
   sortBy: {
-    field: 'thread_id' | 'turn_count' | 'start_time' | 'last_updated' | 'p50_turn_duration_ms' | 'p99_turn_duration_ms';
+    field: (typeof THREAD_SORT_FIELDS)[number];
     direction: 'asc' | 'desc';
   }[];
   limit?: number | null;
@@ -112,11 +120,15 @@ export interface ThreadsQuery {
 /** A thread's statistics over its live turn calls (times in epoch microseconds). */
 export interface ThreadRecord extends ThreadStats {
   threadId: string;
+  /** Priced usage of the turns; null when no model of it has a price. */
+  totalCost: number | null;
 }
 
 export interface ThreadsStore {
   /** Threads with statistics from turn calls only, sorted, ties by thread_id ascending. */
   queryThreads(query: ThreadsQuery): AsyncIterable<ThreadRecord>;
+  /** How many threads the query's filters match (sort, limit and offset ignored). */
+  countThreads(query: ThreadsQuery): Promise<number>;
   /** Inputs of the given (first) turns and outputs of the given (last) turns, as JSON cut to 300 chars. */
   previews(
     projectId: string,

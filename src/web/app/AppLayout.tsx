@@ -1,6 +1,10 @@
-/** The shell around every signed-in page: top bar (project, theme, user) and project navigation. */
+/**
+ * The shell around every signed-in page: a skip link, the top bar (project, theme, user) and
+ * project navigation. Below 900 px the navigation folds into a "Menu" button that opens it as
+ * a drawer over the page (closed by a choice, Escape or a click outside).
+ */
 import { useSuspenseQuery } from '@tanstack/react-query';
-import { Suspense } from 'react';
+import { Suspense, useEffect, useRef, useState } from 'react';
 import { Link, NavLink, Outlet, useLocation, useParams } from 'react-router-dom';
 import { Spinner } from '../components/ui/Spinner.js';
 import { whoamiQueryOptions } from '../features/auth/authQueries.js';
@@ -8,6 +12,7 @@ import { ProjectSwitcher } from './ProjectSwitcher.js';
 import { sections } from './sections.js';
 import { ThemeToggle } from './ThemeToggle.js';
 import { UserMenu } from './UserMenu.js';
+import './responsive.css';
 
 /** Layout route element. */
 export function AppLayout() {
@@ -17,10 +22,44 @@ export function AppLayout() {
   // A trace is opened from Calls, so Calls stays highlighted there.
   const inTrace = pathname.split('/')[3] === 'traces';
   const inProject = entity !== undefined && project !== undefined;
+  const mainRef = useRef<HTMLElement>(null);
+  const [menuOpen, setMenuOpen] = useState(false);
+  // A navigation closes the drawer.
+  useEffect(() => setMenuOpen(false), [pathname]);
+  useEffect(() => {
+    if (!menuOpen) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') setMenuOpen(false);
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [menuOpen]);
 
   return (
     <div className="app">
+      <a
+        className="skip-link"
+        href="#main"
+        onClick={(e) => {
+          // Move the focus (not only the scroll) past the navigation, without a router navigation.
+          e.preventDefault();
+          mainRef.current?.focus();
+        }}
+      >
+        Skip to content
+      </a>
       <header className="topbar">
+        {inProject && (
+          <button
+            type="button"
+            className="button ghost menu-button"
+            aria-expanded={menuOpen}
+            aria-controls="project-sections"
+            onClick={() => setMenuOpen((o) => !o)}
+          >
+            ☰ Menu
+          </button>
+        )}
         <Link to="/" className="brand" aria-label="Weft home">
           <img src="/favicon.svg" alt="" width={20} height={20} />
           <span>Weft</span>
@@ -31,8 +70,9 @@ export function AppLayout() {
         <UserMenu user={user} />
       </header>
       <div className="app-body">
+        {inProject && menuOpen && <div className="sidenav-backdrop" aria-hidden="true" onClick={() => setMenuOpen(false)} />}
         {inProject && (
-          <nav className="sidenav" aria-label="Project sections">
+          <nav id="project-sections" className={`sidenav${menuOpen ? ' open' : ''}`} aria-label="Project sections">
             {sections.map((s) => (
               <NavLink
                 key={s.path}
@@ -45,7 +85,7 @@ export function AppLayout() {
             ))}
           </nav>
         )}
-        <main className="main">
+        <main className="main" id="main" ref={mainRef} tabIndex={-1}>
           <Suspense
             fallback={
               <div className="page-loading">

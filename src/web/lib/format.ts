@@ -57,3 +57,8 @@ export function formatRelative(iso: string, now = Date.now()): string {
   if (s < 30 * 86_400) return `${Math.round(s / 86_400)}d ago`;
   return formatDateTime(iso);
 }
+
+/** `1 thread`, `2 threads`, `1,024 calls`: a count with its noun, singular for one. */
+export function plural(n: number, noun: string, nouns = `${noun}s`): string {
+  return `${formatInteger(n)} ${n === 1 ? noun : nouns}`;
+}

@@ -9,6 +9,11 @@
 import { computeThreadStats, type ThreadStats, type TurnFacts } from '../../core/threadStats.js';
 import type { ThreadRecord, ThreadsQuery, ThreadsStore } from '../Store.js';
 import type { SqliteDatabase } from './SqliteDatabase.js';
+import { pickPrice } from '../../core/pickPrice.js';
+import { SqliteCostsStore } from './costs.js';
+import { refreshThreadExtras } from './threadExtras.js';
+import { compileThreadFilter, rangeMatches } from './threadsFilter.js';
+import { callCostSql, threadCostSql } from './usageSql.js';
 
 interface TurnRow {
   thread_id: string;
@@ -73,6 +78,7 @@ export function refreshDirtyThreads(db: SqliteDatabase): void {
       s.totalTokens,
     );
   }
+  refreshThreadExtras(db, dirty, `${TURN_FACTS_SQL} WHERE ${TURN_WHERE} AND thread_id = ?`);
   db.run('DELETE FROM dirty_threads');
 }
 
@@ -88,6 +94,7 @@ interface StatsRow {
   p99_turn_duration_ms: number | null;
   error_count: number;
   total_tokens: number;
+  total_cost: number | null;
 }
 
 const fromStatsRow = (r: StatsRow): ThreadRecord => ({
@@ -102,6 +109,7 @@ const fromStatsRow = (r: StatsRow): ThreadRecord => ({
   p99TurnDurationMs: r.p99_turn_duration_ms,
   errorCount: r.error_count,
   totalTokens: r.total_tokens,
+  totalCost: r.total_cost,
 });
 
 /** Sort keys as columns of thread_stats (a fixed whitelist: nothing from the request enters SQL). */
@@ -112,17 +120,36 @@ const COLUMN: Record<ThreadsQuery['sortBy'][number]['field'], keyof StatsRow> = 
   last_updated: 'last_updated',
   p50_turn_duration_ms: 'p50_turn_duration_ms',
   p99_turn_duration_ms: 'p99_turn_duration_ms',
+  // Weft extensions.
+  error_count: 'error_count',
+  total_tokens: 'total_tokens',
+  total_cost: 'total_cost',
 };
 
 export class SqliteThreadsStore implements ThreadsStore {
   readonly #db: SqliteDatabase;
   constructor(db: SqliteDatabase) {
     this.#db = db;
+    // Threads marked stale by a migration (search documents and usage added later) are
+    // rebuilt once, here, rather than waiting for their next write.
+    if (db.get('SELECT 1 FROM dirty_threads LIMIT 1')) db.transaction(() => refreshDirtyThreads(db));
   }
 
   async *queryThreads(q: ThreadsQuery): AsyncIterable<ThreadRecord> {
-    const rows = q.afterMicros != null || q.beforeMicros != null ? this.#computeFiltered(q) : this.#readStats(q);
-    yield* rows;
+    if (q.afterMicros != null || q.beforeMicros != null) yield* this.#computeFiltered(q);
+    else if (costDecides(q)) yield* await this.#pricedInMemory(q);
+    else yield* this.#readStats(q);
+  }
+
+  async countThreads(q: ThreadsQuery): Promise<number> {
+    if (q.afterMicros != null || q.beforeMicros != null) {
+      let n = 0;
+      for (const _ of this.#computeFiltered({ ...q, limit: null, offset: null, withCost: false })) n++;
+      return n;
+    }
+    if (costDecides(q)) return (await this.#pricedInMemory({ ...q, sortBy: [], limit: null, offset: null })).length;
+    const filter = compileThreadFilter(q, 's');
+    return this.#db.get<{ n: number }>(`SELECT count(*) AS n FROM thread_stats s WHERE ${filter.sql}`, filter.params)!.n;
   }
 
   async previews(projectId: string, ids: { firstInput: string[]; lastOutput: string[] }) {
@@ -139,47 +166,129 @@ export class SqliteThreadsStore implements ThreadsStore {
     return { firstInput: get('inputs', ids.firstInput), lastOutput: get('output', ids.lastOutput) };
   }
 
+  /**
+   * Sorting or bounding by cost prices every matching thread. Pricing them here (one price
+   * look-up per model, then arithmetic per thread) is several times faster than a price
+   * sub-query per row in SQL, and 20,000 statistics rows are small.
+   */
+  async #pricedInMemory(q: ThreadsQuery): Promise<ThreadRecord[]> {
+    const withoutCost = (r: ThreadsQuery['min']) => (r ? { ...r, total_cost: null } : r);
+    const filter = compileThreadFilter({ ...q, min: withoutCost(q.min), max: withoutCost(q.max) }, 's');
+    const rows = this.#db.all<StatsRow>(`SELECT ${STATS_COLUMNS} FROM thread_stats s WHERE ${filter.sql}`, filter.params);
+    const usage = this.#db.all<{ thread_id: string; model: string; prompt_tokens: number; completion_tokens: number }>(
+      'SELECT thread_id, model, prompt_tokens, completion_tokens FROM thread_usage WHERE project_id = ?',
+      [q.projectId],
+    );
+    const prices = await new SqliteCostsStore(this.#db).pricesFor({
+      projectId: q.projectId,
+      llmIds: [...new Set(usage.map((u) => u.model))],
+    });
+    const byThread = new Map<string, typeof usage>();
+    for (const u of usage) byThread.set(u.thread_id, [...(byThread.get(u.thread_id) ?? []), u]);
+    let records = rows.map((r) => {
+      let cost: number | null = null;
+      for (const u of byThread.get(r.thread_id) ?? []) {
+        const price = pickPrice({ prices, llmId: u.model, startedAt: r.start_time, projectId: q.projectId });
+        if (price) cost = (cost ?? 0) + u.prompt_tokens * price.promptTokenCost + u.completion_tokens * price.completionTokenCost;
+      }
+      return fromStatsRow({ ...r, total_cost: cost });
+    });
+    records = records.filter((r) => rangeMatches(r, q.min, q.max));
+    records.sort(compareBy(q.sortBy));
+    const start = q.offset ?? 0;
+    return records.slice(start, q.limit == null ? undefined : start + q.limit);
+  }
+
   async *#readStats(q: ThreadsQuery): AsyncGenerator<ThreadRecord> {
-    const params: unknown[] = [q.projectId];
-    let where = 'project_id = ?';
-    if (q.threadIds) {
-      where += ' AND thread_id IN (SELECT value FROM json_each(?))';
-      params.push(JSON.stringify(q.threadIds));
-    }
+    const filter = compileThreadFilter(q, 's');
+    const params = [...filter.params];
     const order = q.sortBy.map((s) => `${COLUMN[s.field]} ${s.direction === 'desc' ? 'DESC' : 'ASC'}`);
     order.push('thread_id ASC');
     params.push(q.limit ?? -1, q.offset ?? 0);
-    const sql = `SELECT ${STATS_COLUMNS} FROM thread_stats WHERE ${where} ORDER BY ${order.join(', ')} LIMIT ? OFFSET ?`;
+    // The cost is computed per row; SQLite only prices every thread when it sorts by cost.
+    const sql = `SELECT ${STATS_COLUMNS}, ${threadCostSql('s')} AS total_cost FROM thread_stats s
+      WHERE ${filter.sql} ORDER BY ${order.join(', ')} LIMIT ? OFFSET ?`;
     for await (const row of this.#db.stream<StatsRow>(sql, params)) yield fromStatsRow(row);
   }
 
-  *#computeFiltered(q: ThreadsQuery): Generator<ThreadRecord> {
+  /**
+   * A date filter changes which turns count, so the statistics are computed here from the
+   * turns in range. Their facts come from `thread_turn_facts` (kept with thread_stats: one
+   * small row per live turn, indexed by start), not from the calls' JSON summaries.
+   */
+  *#computeFiltered(q: ThreadsQuery & { withCost?: boolean }): Generator<ThreadRecord> {
     const params: unknown[] = [q.projectId];
-    let where = TURN_WHERE;
+    let where = 'f.project_id = ?';
     if (q.afterMicros != null) {
-      where += ' AND started_at > ?';
+      where += ' AND f.started_at > ?';
       params.push(q.afterMicros);
     }
     if (q.beforeMicros != null) {
-      where += ' AND started_at < ?';
+      where += ' AND f.started_at < ?';
       params.push(q.beforeMicros);
     }
     if (q.threadIds) {
-      where += ' AND thread_id IN (SELECT value FROM json_each(?))';
+      where += ' AND f.thread_id IN (SELECT value FROM json_each(?))';
       params.push(JSON.stringify(q.threadIds));
     }
+    // Search and attributes pick threads; ranges apply to the statistics of the turns in range.
+    const picked = compileThreadFilter({ ...q, threadIds: null, min: null, max: null }, 'f');
+    where += ` AND ${picked.sql}`;
+    params.push(...picked.params);
     const byThread = new Map<string, TurnFacts[]>();
-    for (const row of this.#db.all<TurnRow>(`${TURN_FACTS_SQL} WHERE ${where}`, params)) {
+    const facts = `SELECT f.thread_id, f.id, f.started_at, f.ended_at, f.failed, f.tokens FROM thread_turn_facts f WHERE ${where}`;
+    for (const row of this.#db.all<TurnRow>(facts, params)) {
       let list = byThread.get(row.thread_id);
       if (!list) byThread.set(row.thread_id, (list = []));
       list.push(toFacts(row));
     }
-    const records = [...byThread].map(([threadId, turns]) => ({ threadId, ...computeThreadStats(turns) }));
+    const bounds = { after: q.afterMicros ?? null, before: q.beforeMicros ?? null };
+    let records: ThreadRecord[] = [...byThread].map(([threadId, turns]) => ({ threadId, ...computeThreadStats(turns), totalCost: null }));
+    // Costs of the turns in range are needed for every thread only when they decide the order
+    // or a bound; otherwise only for the page being sent.
+    const byCost = costDecides(q);
+    if (byCost) this.#addTurnCosts(q.projectId, records, bounds);
+    records = records.filter((r) => rangeMatches(r, q.min, q.max));
     records.sort(compareBy(q.sortBy));
     const start = q.offset ?? 0;
-    yield* records.slice(start, q.limit == null ? undefined : start + q.limit);
+    const page = records.slice(start, q.limit == null ? undefined : start + q.limit);
+    if (!byCost && q.withCost !== false) this.#addTurnCosts(q.projectId, page, bounds);
+    yield* page;
+  }
+
+  /** Sets each record's cost to the summed cost of its turns that started within the bounds. */
+  #addTurnCosts(projectId: string, records: ThreadRecord[], bounds: { after: number | null; before: number | null }): void {
+    const CHUNK = 500;
+    for (let i = 0; i < records.length; i += CHUNK) {
+      const chunk = records.slice(i, i + CHUNK);
+      const params: unknown[] = [projectId, ...chunk.map((r) => r.threadId)];
+      let where = `${TURN_WHERE} AND thread_id IN (${chunk.map(() => '?').join(', ')})`;
+      // `+started_at`: the bounds must not lure SQLite onto the start-time index; the few
+      // threads' turns are found through the thread index.
+      if (bounds.after !== null) {
+        where += ' AND +started_at > ?';
+        params.push(bounds.after);
+      }
+      if (bounds.before !== null) {
+        where += ' AND +started_at < ?';
+        params.push(bounds.before);
+      }
+      const costs = new Map(
+        this.#db
+          .all<{ thread_id: string; cost: number | null }>(
+            `SELECT thread_id, sum(${callCostSql('calls')}) AS cost FROM calls WHERE ${where} GROUP BY thread_id`,
+            params,
+          )
+          .map((r) => [r.thread_id, r.cost]),
+      );
+      for (const r of chunk) r.totalCost = costs.get(r.threadId) ?? null;
+    }
   }
 }
+
+/** Whether cost decides the order or a bound (then every matching thread must be priced). */
+const costDecides = (q: ThreadsQuery) =>
+  q.sortBy.some((s) => s.field === 'total_cost') || q.min?.total_cost != null || q.max?.total_cost != null;
 
 /** The same order SQLite gives thread_stats: NULL sorts lowest, ties by thread_id ascending. */
 function compareBy(sortBy: ThreadsQuery['sortBy']) {
@@ -190,6 +299,9 @@ function compareBy(sortBy: ThreadsQuery['sortBy']) {
     last_updated: (r) => r.lastUpdated,
     p50_turn_duration_ms: (r) => r.p50TurnDurationMs,
     p99_turn_duration_ms: (r) => r.p99TurnDurationMs,
+    error_count: (r) => r.errorCount,
+    total_tokens: (r) => r.totalTokens,
+    total_cost: (r) => (r as ThreadRecord).totalCost,
   };
   return (a: ThreadRecord, b: ThreadRecord): number => {
     for (const s of sortBy) {

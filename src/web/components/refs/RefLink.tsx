@@ -24,10 +24,12 @@ export interface RefLinkProps {
   /** Replaces the pill's content (an icon beside a name); give `ariaLabel` with it. */
   children?: ReactNode;
   ariaLabel?: string;
+  /** -1 inside table rows, whose row cursor is the one Tab stop. */
+  tabIndex?: number;
 }
 
 /** Link to a ref's target, or the plain string when it does not parse. */
-export function RefLink({ uri, compact = false, className, children, ariaLabel }: RefLinkProps) {
+export function RefLink({ uri, compact = false, className, children, ariaLabel, tabIndex }: RefLinkProps) {
   const ref = parseRef(uri);
   if (!ref) return children ? null : <span className={className}>{uri}</span>;
   if (children) {
@@ -37,6 +39,7 @@ export function RefLink({ uri, compact = false, className, children, ariaLabel }
         to={refHref(ref)}
         title={uri}
         aria-label={ariaLabel}
+        tabIndex={tabIndex}
         onClick={(e) => e.stopPropagation()}
       >
         {children}

@@ -13,9 +13,10 @@ import {
   type SortingState,
 } from '@tanstack/react-table';
 import { useVirtualizer, type Range } from '@tanstack/react-virtual';
-import { useEffect, useMemo, type ReactNode, type RefObject } from 'react';
+import { useCallback, useEffect, useMemo, useRef, type ReactNode, type RefObject } from 'react';
 import { DataTableBody } from './DataTableBody.js';
 import { DataTableHead } from './DataTableHead.js';
+import { useRowCursor } from './useRowCursor.js';
 import './table.css';
 
 /** Rows are rendered in aligned blocks of this many. */
@@ -57,6 +58,12 @@ export interface DataTableProps<T> {
   empty?: ReactNode;
   /** Columns get a drag handle (and ←/→ on it) to change their width. Default off. */
   enableColumnResizing?: boolean;
+  /** Row where the keyboard cursor starts (one remembered from an earlier visit). */
+  initialCursor?: number;
+  /** Called when the keyboard cursor moves. */
+  onCursorMove?: (index: number) => void;
+  /** j/k anywhere on the page (outside inputs) move into the table: for a page's main list. */
+  pageKeys?: boolean;
 }
 
 /** Virtualized, server-sorted table. */
@@ -76,6 +83,33 @@ export function DataTable<T>(props: DataTableProps<T>) {
   useEffect(() => {
     if (last >= first) onRangeChange?.(first, last);
   }, [first, last, onRangeChange]);
+
+  // The keyboard cursor: Enter opens a row as a click does.
+  const { onRowClick } = props;
+  const scrollToIndex = useCallback((index: number) => virtualizer.scrollToIndex(index, { align: 'auto' }), [virtualizer]);
+  const onOpen = useCallback(
+    (index: number) => {
+      const row = getRow(index);
+      if (row !== undefined) onRowClick?.(row);
+    },
+    [getRow, onRowClick],
+  );
+  const cursor = useRowCursor({
+    rowCount,
+    containerRef: scrollRef,
+    initial: props.initialCursor,
+    onOpen,
+    onMove: props.onCursorMove,
+    scrollToIndex,
+    pageSize: Math.max(1, Math.floor((scrollRef.current?.clientHeight ?? 320) / rowHeight) - 1),
+    pageKeys: props.pageKeys,
+  });
+  const cursorRendered = cursor.cursor >= first && cursor.cursor <= last;
+  // A cursor remembered from an earlier visit starts in view.
+  const startCursor = useRef(props.initialCursor);
+  useEffect(() => {
+    if (startCursor.current) virtualizer.scrollToIndex(startCursor.current, { align: 'auto' });
+  }, [virtualizer]);
 
   // Only the rows in view go through TanStack Table; rebuilt when the window or data moves.
   const windowRows = useMemo(() => {
@@ -111,7 +145,17 @@ export function DataTable<T>(props: DataTableProps<T>) {
   const rowsById = useMemo(() => new Map(table.getRowModel().rows.map((r) => [r.id, r])), [table.getRowModel().rows]);
 
   return (
-    <div className="data-table" role="table" aria-label={props.ariaLabel} aria-rowcount={rowCount + 1} ref={scrollRef}>
+    <div
+      className="data-table"
+      role="table"
+      aria-label={props.ariaLabel}
+      aria-rowcount={rowCount + 1}
+      ref={scrollRef}
+      // The cursor row is the Tab stop; the container only while that row is scrolled away.
+      tabIndex={rowCount > 0 && !cursorRendered ? 0 : -1}
+      onKeyDown={cursor.onKeyDown}
+      onFocus={cursor.onContainerFocus}
+    >
       {/* Both halves are memoized: the virtualizer re-renders this component on every scroll
           event, but rows only change when the rendered block, data, columns or selection do. */}
       <DataTableHead headers={headers} sorting={props.sorting} rowSelection={props.rowSelection} template={template} minWidth={minWidth} />
@@ -131,6 +175,8 @@ export function DataTable<T>(props: DataTableProps<T>) {
           columns={columns}
           rowSelection={props.rowSelection}
           onRowClick={props.onRowClick}
+          cursor={cursor.cursor}
+          onRowFocus={cursor.onRowFocus}
         />
       )}
     </div>

@@ -17,11 +17,15 @@ export interface DataTableBodyProps<T> {
   columns: ColumnDef<T, any>[];
   rowSelection: RowSelectionState | undefined;
   onRowClick?: (row: T) => void;
+  /** Index of the keyboard cursor row (-1: none). */
+  cursor: number;
+  /** A row or something in it got the focus. */
+  onRowFocus: (index: number) => void;
 }
 
 /** Memoized body; rows still loading show as placeholders. */
 export const DataTableBody = memo(function DataTableBody<T>(props: DataTableBodyProps<T>) {
-  const { first, last, getRow, getRowId, rowsById, rowHeight, template, columns, rowSelection, onRowClick } = props;
+  const { first, last, getRow, getRowId, rowsById, rowHeight, template, columns, rowSelection, onRowClick, cursor, onRowFocus } = props;
   const rows: ReactNode[] = [];
   for (let index = first; index <= last; index++) {
     const data = getRow(index);
@@ -37,6 +41,8 @@ export const DataTableBody = memo(function DataTableBody<T>(props: DataTableBody
         columns={columns}
         selected={row ? (rowSelection?.[row.id] ?? false) : false}
         onRowClick={onRowClick}
+        isCursor={index === cursor}
+        onRowFocus={onRowFocus}
       />,
     );
   }
@@ -57,15 +63,30 @@ interface DataRowProps<T> {
   columns: unknown;
   selected: boolean;
   onRowClick?: (row: T) => void;
+  isCursor: boolean;
+  onRowFocus: (index: number) => void;
 }
 
 /** Skips work for rows whose data, position and selection did not change while scrolling. */
 const DataRow = memo(
-  function DataRow<T>({ row, index, top, height, template, selected, onRowClick }: DataRowProps<T>) {
+  function DataRow<T>({ row, index, top, height, template, selected, onRowClick, isCursor, onRowFocus }: DataRowProps<T>) {
     const style = { transform: `translateY(${top}px)`, height, gridTemplateColumns: template };
+    // Roving tab stop: only the cursor row is reachable with Tab; the focus ring marks it.
+    const cursorProps = {
+      'data-row-index': index,
+      tabIndex: isCursor ? 0 : -1,
+      onFocus: () => onRowFocus(index),
+    };
     if (!row) {
       return (
-        <div className="dt-row placeholder" role="row" aria-rowindex={index + 2} aria-busy="true" style={style}>
+        <div
+          className={`dt-row placeholder${isCursor ? ' cursor' : ''}`}
+          role="row"
+          aria-rowindex={index + 2}
+          aria-busy="true"
+          style={style}
+          {...cursorProps}
+        >
           <div className="dt-td" role="cell">
             <span className="skeleton" />
           </div>
@@ -74,11 +95,12 @@ const DataRow = memo(
     }
     return (
       <div
-        className={`dt-row${selected ? ' selected' : ''}${onRowClick ? ' clickable' : ''}`}
+        className={`dt-row${selected ? ' selected' : ''}${onRowClick ? ' clickable' : ''}${isCursor ? ' cursor' : ''}`}
         role="row"
         aria-rowindex={index + 2}
         aria-selected={selected || undefined}
         style={style}
+        {...cursorProps}
         onClick={(e) => {
           // Links, buttons and checkboxes inside a row keep their own meaning.
           if ((e.target as HTMLElement).closest('a,button,input,label')) return;
@@ -99,5 +121,7 @@ const DataRow = memo(
     a.selected === b.selected &&
     a.template === b.template &&
     a.columns === b.columns &&
-    a.onRowClick === b.onRowClick,
+    a.onRowClick === b.onRowClick &&
+    a.isCursor === b.isCursor &&
+    a.onRowFocus === b.onRowFocus,
 ) as <T>(props: DataRowProps<T>) => ReactNode;

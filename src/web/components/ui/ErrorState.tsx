@@ -21,9 +21,13 @@ export function describeError(error: unknown): { title: string; detail: string }
   return { title: 'Something went wrong', detail: error instanceof Error ? error.message : String(error) };
 }
 
-/** Inline error block; `onRetry` adds a Retry button. */
-export function ErrorState({ error, onRetry, compact = false }: { error: unknown; onRetry?: () => void; compact?: boolean }) {
+/** Answers that the same request will get again: retrying them cannot help. */
+const FINAL = new Set([400, 401, 403, 404, 413, 422]);
+
+/** Inline error block; `onRetry` adds a Retry button unless the error is final (a 404, say). */
+export function ErrorState({ error, onRetry: retry, compact = false }: { error: unknown; onRetry?: () => void; compact?: boolean }) {
   const { title, detail } = describeError(error);
+  const onRetry = error instanceof HttpError && FINAL.has(error.status) ? undefined : retry;
   return (
     <div className={compact ? 'error-state compact' : 'error-state'} role="alert">
       <div>

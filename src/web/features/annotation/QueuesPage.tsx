@@ -4,8 +4,9 @@
  * (items, reviewers, results, export). Calls are added from the Calls page, threads from there.
  */
 import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
-import { useState } from 'react';
-import { Link, useParams } from 'react-router-dom';
+import { useRef, useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router-dom';
+import { useRowCursor } from '../../components/table/useRowCursor.js';
 import { formatInteger, formatRelative } from '../../lib/format.js';
 import { queuesQueryOptions, queueStatsQueryOptions, type Queue } from './annotationQueries.js';
 import { CompletionBar } from './CompletionBar.js';
@@ -25,6 +26,15 @@ export function QueuesPage() {
   const [editing, setEditing] = useState<{ queue: Queue | null } | null>(null);
   const [deleting, setDeleting] = useState<Queue | null>(null);
   const [created, setCreated] = useState(false);
+  // Row cursor: j/k or ↑/↓ move between queues, Enter starts reviewing the one under it.
+  const navigate = useNavigate();
+  const rowsRef = useRef<HTMLTableSectionElement>(null);
+  const cursor = useRowCursor({
+    rowCount: queues.length,
+    containerRef: rowsRef,
+    onOpen: (i) => void navigate(`${queues[i]!.id}/review`),
+    pageKeys: editing === null && deleting === null,
+  });
 
   return (
     <div className="page queues-page">
@@ -73,11 +83,11 @@ export function QueuesPage() {
               </th>
             </tr>
           </thead>
-          <tbody>
-            {queues.map((q) => {
+          <tbody ref={rowsRef} onKeyDown={cursor.onKeyDown}>
+            {queues.map((q, i) => {
               const s = stats?.get(q.id);
               return (
-                <tr key={q.id}>
+                <tr key={q.id} {...cursor.rowProps(i)}>
                   <td>
                     <Link className="queue-name" to={q.id}>
                       {q.name}

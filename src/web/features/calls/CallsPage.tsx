@@ -6,6 +6,7 @@ import type { RowSelectionState } from '@tanstack/react-table';
 import { useMemo, useState } from 'react';
 import { useParams } from 'react-router-dom';
 import { Spinner } from '../../components/ui/Spinner.js';
+import { ViewNotice } from '../../components/ui/ViewNotice.js';
 import { formatInteger } from '../../lib/format.js';
 import { AddToQueueMenu } from '../annotation/AddToQueueMenu.js';
 import { GettingStarted } from '../gettingStarted/GettingStarted.js';
@@ -16,19 +17,25 @@ import { CallsToolbar } from './CallsToolbar.js';
 import { ExportMenu } from './ExportMenu.js';
 import { roundedNow, toListRequest } from './listRequest.js';
 import { useCallsPages } from './useCallsPages.js';
+import { useViewFallback } from './useViewFallback.js';
 import './calls.css';
 
 /** Calls page. */
 export function CallsPage() {
   const { entity = '', project = '' } = useParams();
   const projectId = `${entity}/${project}`;
-  const [view, update] = useCallsView();
+  const [urlView, update] = useCallsView();
+  // A sort or filter the server refuses falls back to the default (the list's error decides).
+  const [listError, setListError] = useState<Error | null>(null);
+  const fallback = useViewFallback(urlView, listError);
+  const view = fallback.effective;
   const req = useMemo(
     () => toListRequest({ projectId, view, now: roundedNow() }),
     // Recompute "now" only when the view changes, so the request (and its cache key) is stable.
     [projectId, view],
   );
   const pages = useCallsPages({ req, live: view.live, newestFirst: view.sort.field === 'started_at' && view.sort.direction === 'desc' });
+  if (pages.error !== listError) setListError(pages.error);
   const [rowSelection, setRowSelection] = useState<RowSelectionState>({});
   const selectedIds = Object.keys(rowSelection).filter((id) => rowSelection[id]);
   const filtered = view.clauses.length > 0 || view.since !== null;
@@ -59,8 +66,9 @@ export function CallsPage() {
         <GettingStarted entity={entity} project={project} />
       ) : (
         <>
+          <ViewNotice problems={fallback.problems} onDismiss={() => update(fallback.cleanPatch)} />
           <CallsToolbar view={view} update={update} projectId={projectId} />
-          {!pages.firstPageReady && !pages.error ? (
+          {(!pages.firstPageReady && !pages.error) || fallback.pendingFallback ? (
             <div className="page-loading">
               <Spinner showLabel label="Loading calls" />
             </div>

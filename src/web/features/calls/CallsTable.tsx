@@ -77,6 +77,7 @@ export function CallsTable({ view, pages, onSortChange, rowSelection, onRowSelec
         onRowClick={onRowClick}
         onRangeChange={pages.onRangeChange}
         empty={empty}
+        pageKeys
       />
     </div>
   );

@@ -12,7 +12,8 @@ import { ValueCell } from '../../components/table/ValueCell.js';
 import { StatusBadge } from '../../components/ui/StatusBadge.js';
 import { formatCompact, formatCost, formatDuration } from '../../lib/format.js';
 import { feedbackPathColumn, feedbackSummaryColumn } from '../feedback/feedbackColumns.js';
-import { callCost, callLatencyMs, callName, callStatus, callTokens, opBaseName, readPath, type Call } from './callFields.js';
+import { readableText } from '../threads/threadText.js';
+import { callCost, callLatencyMs, callModels, callName, callStatus, callTokens, opBaseName, readPath, type Call } from './callFields.js';
 
 const col = createColumnHelper<Call>();
 
@@ -32,6 +33,8 @@ function OpCell({ call }: { call: Call }) {
         to={`/${entity}/${project}/traces/${call.trace_id}?call=${call.id}`}
         state={{ callsSearch: search }}
         title={call.op_name}
+        // The row cursor (Enter) opens the call; one Tab stop per table, not one per row.
+        tabIndex={-1}
       >
         {isChild && (
           <span className="muted" aria-hidden="true">
@@ -40,10 +43,21 @@ function OpCell({ call }: { call: Call }) {
         )}
         {callName(call)}
       </Link>
-      <RefLink uri={call.op_name} ariaLabel={`Open op ${opBaseName(call.op_name)}`}>
+      <RefLink uri={call.op_name} ariaLabel={`Open op ${opBaseName(call.op_name)}`} tabIndex={-1}>
         op ↗
       </RefLink>
     </>
+  );
+}
+
+/** What was asked or answered, as one line of readable text (a chat's last message, a known field). */
+function PreviewCell({ value, side }: { value: unknown; side: 'input' | 'output' }) {
+  if (value === undefined || value === null) return <span className="muted">—</span>;
+  const text = readableText(value, side) ?? JSON.stringify(value);
+  return (
+    <span className="cell-text" title={text.slice(0, 1000)}>
+      {text.slice(0, 300)}
+    </span>
   );
 }
 
@@ -85,10 +99,50 @@ export const builtinColumns: Record<string, { label: string; sortField?: string;
       cell: ({ row }) => <NumberCell value={callLatencyMs(row.original)} format={formatDuration} />,
     }),
   },
+  input: {
+    label: 'Input',
+    def: col.display({
+      id: 'input',
+      header: 'Input',
+      size: 220,
+      cell: ({ row }) => <PreviewCell value={row.original.inputs} side="input" />,
+    }),
+  },
+  output: {
+    label: 'Output',
+    def: col.display({
+      id: 'output',
+      header: 'Output',
+      size: 220,
+      cell: ({ row }) => <PreviewCell value={row.original.output} side="output" />,
+    }),
+  },
+  model: {
+    label: 'Model',
+    def: col.display({
+      id: 'model',
+      header: 'Model',
+      size: 140,
+      cell: ({ row }) => {
+        const models = callModels(row.original);
+        return models.length ? (
+          <span className="cell-text mono" title={models.join(', ')}>
+            {models.join(', ')}
+          </span>
+        ) : (
+          <span className="muted">—</span>
+        );
+      },
+    }),
+  },
+  // Tokens and cost sort on the server through Weft's computed fields (extensions).
   tokens: {
     label: 'Tokens',
-    def: col.display({
+    sortField: 'summary.weave.total_tokens',
+    // An accessor column, so the header offers sorting (display columns never sort).
+    def: col.accessor((c) => callTokens(c)?.total ?? null, {
       id: 'tokens',
+      sortDescFirst: true,
       header: 'Tokens',
       size: 90,
       meta: { align: 'right' },
@@ -102,8 +156,10 @@ export const builtinColumns: Record<string, { label: string; sortField?: string;
   },
   cost: {
     label: 'Cost',
-    def: col.display({
+    sortField: 'summary.weave.total_cost',
+    def: col.accessor((c) => callCost(c), {
       id: 'cost',
+      sortDescFirst: true,
       header: 'Cost',
       size: 90,
       meta: { align: 'right' },

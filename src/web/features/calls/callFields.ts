@@ -72,6 +72,14 @@ export function callTokens(call: Pick<Call, 'summary'>): TokenTotals | null {
   return any ? totals : null;
 }
 
+/** The models a call used: the keys of `summary.usage`, else `inputs.model` when it names one. */
+export function callModels(call: Pick<Call, 'summary'> & { inputs?: unknown }): string[] {
+  const usage = isObj(call.summary) ? call.summary.usage : undefined;
+  if (isObj(usage) && Object.keys(usage).length) return Object.keys(usage);
+  const model = isObj(call.inputs) ? call.inputs.model : undefined;
+  return typeof model === 'string' && model ? [model] : [];
+}
+
 /** Total USD cost from `summary.weave.costs` (present only when the server priced the models). */
 export function callCost(call: Pick<Call, 'summary'>): number | null {
   const costs = weave(call).costs;

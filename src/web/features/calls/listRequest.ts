@@ -17,14 +17,19 @@ export function toListRequest({ projectId, view, now }: { projectId: string; vie
   // columns need `include_feedback` instead.
   const feedback = view.columns.filter((c) => c === 'feedback' || c.startsWith('feedback.'));
   const extra = view.columns.filter((c) => !isBuiltinColumn(c) && !feedback.includes(c)).map((c) => c.split('.')[0]!);
-  const columns = [...new Set([...LIST_COLUMNS, ...extra])];
+  // The previews read inputs and output; the model column falls back to inputs.model.
+  const previews = [
+    ...(view.columns.includes('input') || view.columns.includes('model') ? ['inputs'] : []),
+    ...(view.columns.includes('output') ? ['output'] : []),
+  ];
+  const columns = [...new Set([...LIST_COLUMNS, ...extra, ...previews])];
   return {
     project_id: projectId,
     filter: view.rootsOnly ? { trace_roots_only: true } : null,
     query: compileQuery({ clauses: view.clauses, since: view.since, now }),
     sort_by: [{ field: view.sort.field, direction: view.sort.direction }],
     columns,
-    include_costs: view.columns.includes('cost'),
+    include_costs: view.columns.includes('cost') || view.sort.field === 'summary.weave.total_cost',
     include_feedback: feedback.length > 0,
   };
 }

@@ -60,6 +60,7 @@ export function RunsTable({ rows, metrics, sort, onSortChange, selection, onSele
         onRowSelectionChange={onSelectionChange}
         onRowClick={onRowClick}
         empty={empty}
+        pageKeys
       />
     </div>
   );

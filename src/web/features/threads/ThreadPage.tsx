@@ -1,6 +1,7 @@
 /**
  * One thread: its turns in order beside the conversation they make up. The selected turn
- * (`?turn=`) lives in the URL; ↑/↓ or j/k move it, Enter (or a click on ↗) opens its trace.
+ * (`?turn=`) lives in the URL; ↑/↓ or j/k move it, Enter (or a click on ↗) opens its trace,
+ * whose "← Thread" leads back here. p/n walk to the previous/next thread of the list.
  */
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { useCallback, useMemo } from 'react';
@@ -12,7 +13,9 @@ import { formatCompact, formatDuration, formatInteger, formatRelative } from '..
 import type { Call } from '../calls/callFields.js';
 import { threadConversation, turnPreview } from './threadChat.js';
 import { ThreadChat } from './ThreadChat.js';
+import { ThreadNav } from './ThreadNav.js';
 import { threadQueryOptions, threadTurnsQueryOptions, type Thread } from './threadQueries.js';
+import { recallThreadsList } from './threadsMemory.js';
 import { TurnList } from './TurnList.js';
 import { useTurnKeys } from './useTurnKeys.js';
 import './threads.css';
@@ -35,7 +38,11 @@ export function ThreadPage() {
   const selectedIndex = Math.max(0, found);
   const selectedId = turns[selectedIndex]?.id ?? null;
 
-  const traceHref = useCallback((turn: Call) => `/${entity}/${project}/traces/${turn.trace_id}?call=${turn.id}`, [entity, project]);
+  // `thread=` tells the trace page the way back (it survives a reload or a new tab).
+  const traceHref = useCallback(
+    (turn: Call) => `/${entity}/${project}/traces/${turn.trace_id}?call=${turn.id}&thread=${encodeURIComponent(threadId)}`,
+    [entity, project, threadId],
+  );
   const onSelect = useCallback(
     (id: string) =>
       setParams(
@@ -54,13 +61,14 @@ export function ThreadPage() {
     count: turns.length,
     selectedIndex,
     onSelect: (index) => onSelect(turns[index]!.id),
-    onOpen: (index) => void navigate(traceHref(turns[index]!)),
+    onOpen: (index) => void navigate(traceHref(turns[index]!), { state: { threadsSearch } }),
     onPastEnd: () => {
       if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
     },
   });
 
-  const threadsSearch = (location.state as { threadsSearch?: string } | null)?.threadsSearch ?? '';
+  const threadsSearch =
+    (location.state as { threadsSearch?: string } | null)?.threadsSearch ?? recallThreadsList(ids.projectId)?.search ?? '';
   const error = thread.error ?? turnsQuery.error;
 
   return (
@@ -75,19 +83,22 @@ export function ThreadPage() {
         </span>
         <CopyButton text={threadId} label="Copy id" />
         {(thread.isFetching || turnsQuery.isFetching) && <Spinner label="Loading thread" />}
+        <div className="spacer" />
+        <ThreadNav entity={entity} project={project} threadId={threadId} threadsSearch={threadsSearch} />
       </header>
       {thread.data && <ThreadStats thread={thread.data} />}
       {error ? (
         <ErrorState error={error} onRetry={() => void (thread.error ? thread.refetch() : turnsQuery.refetch())} />
-      ) : turnsQuery.isPending ? (
+      ) : turnsQuery.isPending || thread.isPending ? (
         <div className="page-loading">
           <Spinner showLabel label="Loading turns" />
         </div>
-      ) : turns.length === 0 ? (
-        <div className="empty-state">
+      ) : turns.length === 0 || thread.data === null ? (
+        <div className="empty-state" role="status">
+          <h2>Thread not found</h2>
           <p>This project has no thread “{threadId}” (or its turns were deleted).</p>
-          <Link className="button" to={`/${entity}/${project}/threads`}>
-            All threads
+          <Link className="button" to={`/${entity}/${project}/threads${threadsSearch}`}>
+            Back to threads
           </Link>
         </div>
       ) : (
@@ -102,7 +113,8 @@ export function ThreadPage() {
             <p className="muted small keys-hint">
               <kbd>↑</kbd>
               <kbd>↓</kbd> or <kbd>j</kbd>
-              <kbd>k</kbd> move between turns · <kbd>Enter</kbd> opens the trace
+              <kbd>k</kbd> move between turns · <kbd>Enter</kbd> opens the trace · <kbd>p</kbd>
+              <kbd>n</kbd> previous and next thread
             </p>
           </div>
           <ThreadChat turns={turns} conversation={conversation} selectedId={selectedId} onSelect={onSelect} traceHref={traceHref} />

@@ -1,15 +1,18 @@
 /**
  * The Threads page: a project's conversations with their turn statistics, sortable by several
- * columns on the server, filtered by when turns started and by thread id, all from the URL.
+ * columns on the server, searched by what the turns say, filtered by time, errors, ranges and
+ * attributes, all from the URL, with the exact number of matching threads.
  * A project without threads explains how calls become threads instead.
  */
-import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
+import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { useParams } from 'react-router-dom';
 import { Spinner } from '../../components/ui/Spinner.js';
-import { formatInteger } from '../../lib/format.js';
+import { ViewNotice } from '../../components/ui/ViewNotice.js';
+import { formatInteger, plural } from '../../lib/format.js';
 import { roundedNow } from '../calls/listRequest.js';
-import { threadsListQueryOptions } from './threadQueries.js';
+import { NO_FILTERS } from './threadFilters.js';
+import { threadsCountQueryOptions, threadsListQueryOptions } from './threadQueries.js';
 import { ThreadsTable } from './ThreadsTable.js';
 import { ThreadsToolbar } from './ThreadsToolbar.js';
 import { toThreadsRequest, useThreadsView } from './threadsViewState.js';
@@ -23,24 +26,33 @@ export function ThreadsPage() {
   // "Now" only moves when the view does, so the request (and its cache key) stays stable.
   const req = useMemo(() => toThreadsRequest({ projectId, view, now: roundedNow() }), [projectId, view]);
   const list = useInfiniteQuery({ ...threadsListQueryOptions(req), placeholderData: keepPreviousData });
+  const total = useQuery({ ...threadsCountQueryOptions(req), placeholderData: keepPreviousData });
 
   const loaded = list.data?.pages.reduce((n, p) => n + p.rows.length, 0) ?? null;
   const filtered = req.filter !== null;
   const projectIsEmpty = loaded === 0 && !filtered && !list.isPlaceholderData;
+  // The exact count once it is in; until then what is loaded, "+" while more exist.
+  const countText =
+    total.data !== undefined && !total.isPlaceholderData
+      ? plural(total.data, 'thread')
+      : loaded !== null
+        ? `${formatInteger(loaded)}${list.hasNextPage ? '+' : ''} ${loaded === 1 && !list.hasNextPage ? 'thread' : 'threads'}`
+        : '';
 
   return (
     <div className="page calls-page">
       <header className="page-header">
         <h1>Threads</h1>
         <span className="muted" aria-live="polite">
-          {loaded !== null && !projectIsEmpty ? `${formatInteger(loaded)}${list.hasNextPage ? '+' : ''} threads` : ''}
+          {!projectIsEmpty ? countText : ''}
         </span>
-        {list.isFetching && <Spinner label="Updating" />}
+        {(list.isFetching || total.isFetching) && <Spinner label="Updating" />}
       </header>
       {projectIsEmpty ? (
         <NoThreads />
       ) : (
         <>
+          <ViewNotice problems={view.problems} onDismiss={() => update({})} />
           <ThreadsToolbar view={view} update={update} />
           {list.isPending ? (
             <div className="page-loading">
@@ -50,12 +62,17 @@ export function ThreadsPage() {
             <ThreadsTable
               key={JSON.stringify(req)}
               list={list}
+              projectId={projectId}
               sort={view.sort}
               onSortChange={(sort) => update({ sort })}
               empty={
                 <div className="empty-state">
                   <p>No threads match these filters.</p>
-                  <button type="button" className="button" onClick={() => update({ after: null, before: null, ids: [] })}>
+                  <button
+                    type="button"
+                    className="button"
+                    onClick={() => update({ after: null, before: null, ids: [], filters: NO_FILTERS })}
+                  >
                     Clear filters
                   </button>
                 </div>

@@ -1,15 +1,17 @@
 /**
- * The threads table: virtualized rows loaded page by page as they scroll into view (infinite:
- * the endpoint has no count), server-side multi-column sorting kept in the URL.
+ * The threads table: virtualized rows loaded page by page as they scroll into view,
+ * server-side multi-column sorting kept in the URL, a keyboard row cursor (j/k, Enter), and
+ * the scroll position and cursor row remembered for the way back from a thread.
  */
 import type { InfiniteData, UseInfiniteQueryResult } from '@tanstack/react-query';
 import type { OnChangeFn, SortingState } from '@tanstack/react-table';
-import { useCallback, useMemo, useRef, type ReactNode } from 'react';
+import { useCallback, useLayoutEffect, useMemo, useRef, type ReactNode } from 'react';
 import { useLocation, useNavigate, useParams } from 'react-router-dom';
 import { DataTable } from '../../components/table/DataTable.js';
 import { ErrorState } from '../../components/ui/ErrorState.js';
 import { isSortColumn, threadColumns } from './threadColumns.js';
 import type { Thread, ThreadsPage } from './threadQueries.js';
+import { recallThreadsList, rememberThreadsList } from './threadsMemory.js';
 import type { ThreadSort } from './threadsViewState.js';
 
 /** Rows from the end at which the next page is asked for. */
@@ -18,6 +20,7 @@ const PREFETCH_ROWS = 30;
 /** Props of ThreadsTable. */
 export interface ThreadsTableProps {
   list: UseInfiniteQueryResult<InfiniteData<ThreadsPage>, Error>;
+  projectId: string;
   sort: ThreadSort[];
   onSortChange: (sort: ThreadSort[]) => void;
   empty: ReactNode;
@@ -26,13 +29,42 @@ export interface ThreadsTableProps {
 const getRowId = (t: Thread) => t.thread_id;
 
 /** Threads table. */
-export function ThreadsTable({ list, sort, onSortChange, empty }: ThreadsTableProps) {
+export function ThreadsTable({ list, projectId, sort, onSortChange, empty }: ThreadsTableProps) {
   const navigate = useNavigate();
   const { search } = useLocation();
   const { entity, project } = useParams();
   const scrollRef = useRef<HTMLDivElement>(null);
 
   const rows = useMemo(() => list.data?.pages.flatMap((p) => p.rows) ?? [], [list.data]);
+
+  // Back on the list it was left from: same scroll, cursor on the thread last opened.
+  const memory = useRef(recallThreadsList(projectId));
+  const initialCursor = useMemo(() => {
+    const m = memory.current;
+    if (!m || m.search !== search || !m.cursorId) return 0;
+    return Math.max(
+      0,
+      rows.findIndex((r) => r.thread_id === m.cursorId),
+    );
+    // Only the first render decides where the cursor starts.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+  useLayoutEffect(() => {
+    const m = memory.current;
+    const el = scrollRef.current;
+    if (el && m && m.search === search) el.scrollTop = m.scrollTop;
+    rememberThreadsList(projectId, { search });
+    return () => {
+      if (el) rememberThreadsList(projectId, { search, scrollTop: el.scrollTop });
+    };
+  }, [projectId, search]);
+  const onCursorMove = useCallback(
+    (index: number) => {
+      const id = rows[index]?.thread_id;
+      if (id) rememberThreadsList(projectId, { search, cursorId: id });
+    },
+    [rows, projectId, search],
+  );
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = list;
   // One placeholder row at the end while more exist: it shows as loading when scrolled to.
   const rowCount = rows.length + (hasNextPage ? 1 : 0);
@@ -56,8 +88,11 @@ export function ThreadsTable({ list, sort, onSortChange, empty }: ThreadsTablePr
   );
 
   const onRowClick = useCallback(
-    (t: Thread) => void navigate(`/${entity}/${project}/threads/${encodeURIComponent(t.thread_id)}`, { state: { threadsSearch: search } }),
-    [navigate, entity, project, search],
+    (t: Thread) => {
+      rememberThreadsList(projectId, { search, cursorId: t.thread_id, scrollTop: scrollRef.current?.scrollTop ?? 0 });
+      void navigate(`/${entity}/${project}/threads/${encodeURIComponent(t.thread_id)}`, { state: { threadsSearch: search } });
+    },
+    [navigate, entity, project, search, projectId],
   );
 
   return (
@@ -76,6 +111,9 @@ export function ThreadsTable({ list, sort, onSortChange, empty }: ThreadsTablePr
         onRowClick={onRowClick}
         onRangeChange={onRangeChange}
         empty={empty}
+        initialCursor={initialCursor}
+        onCursorMove={onCursorMove}
+        pageKeys
       />
     </div>
   );

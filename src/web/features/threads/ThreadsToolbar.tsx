@@ -1,7 +1,12 @@
-/** Time range (a preset, or a custom after/before pair) and thread-id search above the threads table. */
+/**
+ * Above the threads table: content search (the turns' inputs and outputs, or an exact thread
+ * id), the time range (a preset, or a custom after/before pair), the other filters, and the
+ * exact thread ids a link may carry.
+ */
 import { useState, type FormEvent } from 'react';
 import { resolveDateTime } from '../calls/filterModel.js';
-import { parseThreadIds, type ThreadsViewState } from './threadsViewState.js';
+import { ThreadFiltersMenu } from './ThreadFiltersMenu.js';
+import type { ThreadsViewState } from './threadsViewState.js';
 
 const PRESETS = [
   { value: '-1h', label: 'Last hour' },
@@ -50,7 +55,11 @@ export function ThreadsToolbar({ view, update }: ThreadsToolbarProps) {
   return (
     <div className="toolbar-wrap">
       <div className="toolbar threads-toolbar">
-        <ThreadIdSearch key={view.ids.join(',')} ids={view.ids} onApply={(ids) => update({ ids })} />
+        <ThreadSearch
+          key={view.filters.search}
+          search={view.filters.search}
+          onApply={(search) => update({ filters: { ...view.filters, search } })}
+        />
         <select className="input" aria-label="Time range" value={range} onChange={(e) => pickRange(e.target.value)}>
           <option value="">Any time</option>
           {PRESETS.map((p) => (
@@ -86,34 +95,43 @@ export function ThreadsToolbar({ view, update }: ThreadsToolbarProps) {
             </label>
           </>
         )}
+        <ThreadFiltersMenu filters={view.filters} onChange={(filters) => update({ filters })} />
+        {view.ids.length > 0 && (
+          <span className="chip">
+            {view.ids.length === 1 ? `Thread ${view.ids[0]}` : `${view.ids.length} thread ids`}
+            <button type="button" aria-label="Remove the thread id filter" onClick={() => update({ ids: [] })}>
+              ×
+            </button>
+          </span>
+        )}
         <div className="spacer" />
-        <span className="muted small threads-hint" title="Shift-click headers to sort by several columns">
-          Shift-click headers to sort by several columns
+        <span className="muted small threads-hint" title="Shift-click headers to sort by several columns; j/k or ↑/↓ move, Enter opens">
+          Shift-click headers to sort by several columns · <kbd>j</kbd>
+          <kbd>k</kbd> move · <kbd>Enter</kbd> opens
         </span>
       </div>
     </div>
   );
 }
 
-/** Exact thread ids (one or many, pasted or typed), applied on Enter. */
-function ThreadIdSearch({ ids, onApply }: { ids: string[]; onApply: (ids: string[]) => void }) {
-  const [text, setText] = useState(ids.join(', '));
+/** Words from the turns (or an exact thread id), applied on Enter; clearing the box applies at once. */
+function ThreadSearch({ search, onApply }: { search: string; onApply: (search: string) => void }) {
+  const [text, setText] = useState(search);
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    onApply(parseThreadIds(text));
+    onApply(text.trim());
   };
   return (
     <form className="thread-search" role="search" onSubmit={submit}>
       <input
-        className="input mono"
+        className="input"
         type="search"
-        aria-label="Thread ids"
-        placeholder="Thread id(s), then Enter"
+        aria-label="Search threads"
+        placeholder="Search turns or thread id, then Enter"
         value={text}
         onChange={(e) => {
           setText(e.target.value);
-          // Clearing the box (× or select-all + delete) shows every thread again at once.
-          if (e.target.value === '' && ids.length) onApply([]);
+          if (e.target.value === '' && search) onApply('');
         }}
       />
     </form>

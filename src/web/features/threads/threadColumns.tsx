@@ -6,7 +6,7 @@ import { createColumnHelper, type ColumnDef } from '@tanstack/react-table';
 import { Link, useLocation, useParams } from 'react-router-dom';
 import { NumberCell } from '../../components/table/NumberCell.js';
 import { TimestampCell } from '../../components/table/TimestampCell.js';
-import { formatCompact, formatDuration, formatInteger } from '../../lib/format.js';
+import { formatCompact, formatCost, formatDuration, formatInteger } from '../../lib/format.js';
 import type { Thread } from './threadQueries.js';
 import { previewText } from './threadText.js';
 import type { ThreadSortField } from './threadsViewState.js';
@@ -27,6 +27,8 @@ function ThreadIdCell({ threadId }: { threadId: string }) {
       to={`/${entity}/${project}/threads/${encodeURIComponent(threadId)}`}
       state={{ threadsSearch: search }}
       title={threadId}
+      // The row cursor (Enter) opens the thread; one Tab stop per table, not one per row.
+      tabIndex={-1}
     >
       {threadId}
     </Link>
@@ -104,22 +106,31 @@ export const threadColumns: ThreadColumnDef[] = [
     sortDescFirst: true,
     cell: ({ getValue }) => <NumberCell value={getValue()} format={duration} />,
   }),
+  // Errors, tokens and cost sort on the server through Weft's extension sort fields.
   col.accessor('error_count', {
-    id: 'errors',
+    id: 'error_count',
     header: 'Errors',
-    size: 64,
+    size: 72,
     meta: right,
-    enableSorting: false,
+    sortDescFirst: true,
     cell: ({ getValue }) =>
       getValue() > 0 ? <span className="num thread-errors">{formatInteger(getValue())}</span> : <span className="muted">0</span>,
   }),
   col.accessor('total_tokens', {
-    id: 'tokens',
+    id: 'total_tokens',
     header: 'Tokens',
-    size: 72,
+    size: 80,
     meta: right,
-    enableSorting: false,
+    sortDescFirst: true,
     cell: ({ getValue }) => <NumberCell value={getValue() || null} format={formatCompact} />,
+  }),
+  col.accessor('total_cost', {
+    id: 'total_cost',
+    header: 'Cost',
+    size: 80,
+    meta: right,
+    sortDescFirst: true,
+    cell: ({ getValue }) => <NumberCell value={getValue() ?? null} format={formatCost} />,
   }),
   col.accessor('first_input_preview', {
     id: 'first_input',

@@ -32,6 +32,7 @@ export const threadKeys = {
   all: ['threads'] as const,
   project: (projectId: string) => [...threadKeys.all, projectId] as const,
   list: (req: ThreadsListReq) => [...threadKeys.project(req.project_id), 'list', req] as const,
+  count: (req: ThreadsListReq) => [...threadKeys.project(req.project_id), 'count', req.filter ?? null] as const,
   detail: (projectId: string, threadId: string) => [...threadKeys.project(projectId), 'detail', threadId] as const,
   turns: (projectId: string, threadId: string) => [...callKeys.project(projectId), 'thread', threadId, 'turns'] as const,
 };
@@ -48,6 +49,14 @@ export function threadsListQueryOptions(req: ThreadsListReq) {
       return { rows: rows.slice(0, THREADS_PAGE_SIZE), hasMore: rows.length > THREADS_PAGE_SIZE };
     },
     getNextPageParam: (last, _all, lastParam) => (last.hasMore ? lastParam + 1 : undefined),
+  });
+}
+
+/** Exactly how many threads a view's filter matches (Weft's `/threads/query_stats`). */
+export function threadsCountQueryOptions(req: ThreadsListReq) {
+  return queryOptions({
+    queryKey: threadKeys.count(req),
+    queryFn: async ({ signal }) => (await api.threadsQueryStats({ project_id: req.project_id, filter: req.filter }, { signal })).count,
   });
 }
 

@@ -13,14 +13,17 @@ describe('threads view in the URL', () => {
       after: '-24h',
       before: null,
       ids: ['a', 'b'],
+      filters: { search: '', hasErrors: false, ranges: {}, attributes: {} },
+      problems: [],
     });
     expect(writeThreadsView(view).toString()).toBe(params.toString().replace(/,/g, '%2C'));
     expect(writeThreadsView(readThreadsView(new URLSearchParams())).toString()).toBe('');
   });
 
-  it('drops unknown and repeated sort fields', () => {
+  it('drops unknown and repeated sort fields, reporting the unknown ones', () => {
     const view = readThreadsView(new URLSearchParams('sort=bogus:asc,turn_count:desc,turn_count:asc'));
     expect(view.sort).toEqual([{ field: 'turn_count', direction: 'desc' }]);
+    expect(view.problems).toEqual(['sort “bogus:asc”']);
     expect(readThreadsView(new URLSearchParams('sort=bogus:asc')).sort).toEqual([{ field: 'last_updated', direction: 'desc' }]);
   });
 
@@ -33,5 +36,31 @@ describe('threads view in the URL', () => {
       sort_by: [{ field: 'last_updated', direction: 'desc' }],
     });
     expect(toThreadsRequest({ projectId: 'e/p', view: readThreadsView(new URLSearchParams()), now }).filter).toBeNull();
+  });
+
+  it('round-trips search, errors, ranges and attributes, and turns them into Weft filter fields', () => {
+    const params = new URLSearchParams('q=refund&errors=1&turns=2-&p99=-5000&cost=0.01-0.5&attr=env:prod,tier:3,beta:true');
+    const view = readThreadsView(params);
+    expect(view.problems).toEqual([]);
+    expect(view.filters).toEqual({
+      search: 'refund',
+      hasErrors: true,
+      ranges: { turn_count: { min: 2, max: null }, p99_turn_duration_ms: { min: null, max: 5000 }, total_cost: { min: 0.01, max: 0.5 } },
+      attributes: { env: 'prod', tier: 3, beta: true },
+    });
+    expect(readThreadsView(writeThreadsView(view)).filters).toEqual(view.filters);
+    expect(toThreadsRequest({ projectId: 'e/p', view, now: 0 }).filter).toEqual({
+      search: 'refund',
+      min: { error_count: 1, turn_count: 2, total_cost: 0.01 },
+      max: { p99_turn_duration_ms: 5000, total_cost: 0.5 },
+      attributes: { env: 'prod', tier: 3, beta: true },
+    });
+  });
+
+  it('reports unreadable filters instead of failing', () => {
+    const view = readThreadsView(new URLSearchParams('turns=lots&errors=maybe&attr=novalue&after=yesterday-ish'));
+    expect(view.filters.ranges).toEqual({});
+    expect(view.after).toBeNull();
+    expect(view.problems).toHaveLength(4);
   });
 });

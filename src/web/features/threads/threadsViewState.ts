@@ -1,11 +1,15 @@
 /**
  * Everything that defines a threads view lives in the URL, so a copied link reproduces it:
- * `?sort=p99_turn_duration_ms:desc,turn_count:asc&after=-24h&before=2026-11-20T10:00:00.000Z&ids=t1,t2`.
+ * `?sort=p99_turn_duration_ms:desc,turn_count:asc&after=-24h&before=2026-11-20T10:00:00.000Z&ids=t1,t2`
+ * plus the filters of threadFilters.ts (`q=refund&errors=1&turns=2-`).
  * Defaults (sort `last_updated:desc`, any time, every thread) are left out to keep links short.
+ * What a link holds that cannot be read is dropped and listed in `problems`, which the page
+ * shows as a notice: a bad link falls back to defaults instead of failing.
  */
 import { useUrlView } from '../../lib/useUrlView.js';
 import { THREAD_SORT_FIELDS } from '../../../contract/threads.js';
 import { resolveDateTime } from '../calls/filterModel.js';
+import { NO_FILTERS, readThreadFilters, threadFilterRequest, writeThreadFilters, type ThreadFilters } from './threadFilters.js';
 import type { ThreadsListReq } from './threadQueries.js';
 
 /** A field the threads endpoint sorts by. */
@@ -27,6 +31,10 @@ export interface ThreadsViewState {
   before: string | null;
   /** Exact thread ids to show; empty = all. */
   ids: string[];
+  /** Content search, has-errors, ranges and attributes. */
+  filters: ThreadFilters;
+  /** What the URL held that could not be used (read only; never written back). */
+  problems: string[];
 }
 
 /** The server's default order, used when the URL names none. */
@@ -34,10 +42,12 @@ export const DEFAULT_THREAD_SORT: readonly ThreadSort[] = [{ field: 'last_update
 
 const isSortField = (s: string): s is ThreadSortField => (THREAD_SORT_FIELDS as readonly string[]).includes(s);
 
-function parseSort(raw: string | null): ThreadSort[] {
+function parseSort(raw: string | null, problems: string[] = []): ThreadSort[] {
   const keys = (raw ?? '').split(',').flatMap((part): ThreadSort[] => {
     const m = /^(.+):(asc|desc)$/.exec(part.trim());
-    return m && isSortField(m[1]!) ? [{ field: m[1], direction: m[2] as 'asc' | 'desc' }] : [];
+    if (m && isSortField(m[1]!)) return [{ field: m[1], direction: m[2] as 'asc' | 'desc' }];
+    if (part.trim()) problems.push(`sort “${part.trim()}”`);
+    return [];
   });
   // A field twice would make the server order by it twice; keep its first mention.
   const unique = keys.filter((k, i) => keys.findIndex((o) => o.field === k.field) === i);
@@ -51,13 +61,27 @@ export function parseThreadIds(text: string): string[] {
 
 /** Reads the view from search params. */
 export function readThreadsView(params: URLSearchParams): ThreadsViewState {
+  const problems: string[] = [];
+  const sort = parseSort(params.get('sort'), problems);
+  const time = (key: 'after' | 'before') => {
+    const value = params.get(key) || null;
+    if (value !== null && resolveDateTime(value, Date.now()) === null) {
+      problems.push(`${key} “${value}”`);
+      return null;
+    }
+    return value;
+  };
   return {
-    sort: parseSort(params.get('sort')),
-    after: params.get('after') || null,
-    before: params.get('before') || null,
+    sort,
+    after: time('after'),
+    before: time('before'),
     ids: parseThreadIds(params.get('ids') ?? ''),
+    filters: readThreadFilters(params, problems),
+    problems,
   };
 }
+
+export { NO_FILTERS };
 
 const sortText = (sort: readonly ThreadSort[]) => sort.map((s) => `${s.field}:${s.direction}`).join(',');
 
@@ -69,6 +93,7 @@ export function writeThreadsView(view: ThreadsViewState, params = new URLSearchP
   set('after', view.after);
   set('before', view.before);
   set('ids', view.ids.join(','));
+  writeThreadFilters(view.filters, set);
   return params;
 }
 
@@ -85,6 +110,7 @@ export function toThreadsRequest({ projectId, view, now }: { projectId: string; 
     ...(after ? { after_datetime: after } : {}),
     ...(before ? { before_datetime: before } : {}),
     ...(view.ids.length ? { thread_ids: view.ids } : {}),
+    ...threadFilterRequest(view.filters),
   };
   return {
     project_id: projectId,

@@ -1,13 +1,14 @@
 /**
  * One trace: its call tree with a waterfall on the left, the selected call in full on the right.
- * The selected call (`?call=`) and the tree search (`?q=`) live in the URL.
+ * The selected call (`?call=`) and the tree search (`?q=`) live in the URL; `?thread=` says it
+ * was opened from a thread, and the way back then leads there instead of to Calls.
  */
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Link, useLocation, useParams, useSearchParams } from 'react-router-dom';
 import { ErrorState } from '../../components/ui/ErrorState.js';
 import { Spinner } from '../../components/ui/Spinner.js';
-import { formatDuration, formatInteger } from '../../lib/format.js';
+import { formatDuration, formatInteger, plural } from '../../lib/format.js';
 import { callName } from '../calls/callFields.js';
 import { CallDetail } from './CallDetail.js';
 import { traceCallsQueryOptions, traceCountQueryOptions } from './traceQueries.js';
@@ -67,16 +68,44 @@ export function TracePage() {
   const callsSearch = (location.state as { callsSearch?: string } | null)?.callsSearch ?? '';
   const root = tree.roots[0]?.call;
   const selected = selectedId ? tree.byId.get(selectedId)?.call : undefined;
+  const fromThread = params.get('thread');
+  const back = fromThread ? (
+    <Link
+      className="button ghost"
+      to={`/${entity}/${project}/threads/${encodeURIComponent(fromThread)}${root ? `?turn=${encodeURIComponent(root.id)}` : ''}`}
+      state={location.state}
+    >
+      ← Thread
+    </Link>
+  ) : (
+    <Link className="button ghost" to={`/${entity}/${project}/calls${callsSearch}`}>
+      ← Calls
+    </Link>
+  );
+
+  // No call at all: the id is unknown here (or everything in it was deleted). Say so, no Retry.
+  if (!calls.isPending && !calls.error && flat.length === 0) {
+    return (
+      <div className="page trace-page">
+        <header className="page-header">{back}</header>
+        <div className="empty-state" role="status">
+          <h1>Trace not found</h1>
+          <p>
+            This project has no trace <span className="mono">{traceId}</span> (or its calls were deleted).
+          </p>
+          {back}
+        </div>
+      </div>
+    );
+  }
 
   return (
     <div className="page trace-page">
       <header className="page-header">
-        <Link className="button ghost" to={`/${entity}/${project}/calls${callsSearch}`}>
-          ← Calls
-        </Link>
+        {back}
         <h1>{root ? callName(root) : 'Trace'}</h1>
         <span className="muted">
-          {count.data !== undefined ? `${formatInteger(count.data)} calls` : ''}
+          {count.data !== undefined ? plural(count.data, 'call') : ''}
           {tree.end > tree.start && flat.length ? ` · ${formatDuration(tree.end - tree.start)}` : ''}
         </span>
         <TraceUsageSummary calls={flat} />
@@ -97,10 +126,6 @@ export function TracePage() {
       ) : calls.isPending ? (
         <div className="page-loading">
           <Spinner showLabel label="Loading trace" />
-        </div>
-      ) : flat.length === 0 ? (
-        <div className="empty-state">
-          <p>This trace has no calls (it may have been deleted).</p>
         </div>
       ) : (
         <div className="trace-layout">
