@@ -6,6 +6,7 @@ import type { IncomingMessage } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
+import { contractRoutes } from './src/client/routeTablePlugin.js';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 
@@ -26,7 +27,7 @@ function serveSpaInstead(req: IncomingMessage): string | undefined {
 
 export default defineConfig({
   root,
-  plugins: [react()],
+  plugins: [react(), contractRoutes()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

@@ -2,7 +2,7 @@
  * Dashboard budgets, measured (`npm run bench:dashboard`); prints figures, asserts nothing.
  *
  * 1. Initial JavaScript: every script index.html loads up front (entry + modulepreloads),
- *    gzipped with zlib. Budget: 350 KB.
+ *    gzipped with zlib. Goal: ≤ 100 KB (the client needs no zod: src/client/routeTable.ts).
  * 2. First rows: a real `weft serve` with a 100,000-call project (seeded through
  *    /call/upsert_batch); time from navigation to the calls table's first real row in Chromium,
  *    cold (empty browser cache) and warm. Budget: 1 s.
@@ -12,7 +12,10 @@
  *    same rows as static HTML without JavaScript, scrolled the same way, give this machine's
  *    limit (software rendering: no GPU), printed beside it.
  *
- * Environment: CHROMIUM_PATH (default /usr/bin/chromium), BENCH_CALLS (default 100000).
+ * 4. The other pages' first rows (dashboardPages.ts): threads, runs, a run, a comparison, a review.
+ *
+ * Environment: CHROMIUM_PATH (default /usr/bin/chromium), BENCH_CALLS (default 100000),
+ * BENCH_DASHBOARD=pages (only part 4), BENCH_PAGE_CALLS (default 42000).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -23,6 +26,7 @@ import { PROJECT_ROOT } from '../src/server/dashboardBuild.js';
 import { E2E_ADMIN } from '../e2e/fixtures/credentials.js';
 import { agentTrace } from '../e2e/fixtures/seed.js';
 import { buildDashboardIfStale, startWeft } from '../e2e/fixtures/weftServer.js';
+import { measurePages } from './dashboardPages.js';
 
 const CALLS = Number(process.env.BENCH_CALLS ?? 100_000);
 const PROJECT = 'bench/dashboard';
@@ -144,7 +148,7 @@ async function main(): Promise<void> {
   const js = measureInitialJs();
   console.log('\nInitial JavaScript (loaded by index.html), gzipped:');
   for (const f of js.files) console.log(`  ${f.file.padEnd(40)} ${kb(f.raw).padStart(10)} raw  ${kb(f.gzip).padStart(9)} gzip`);
-  console.log(`  total ${kb(js.gzip)} of a 350 KB budget (${((js.gzip / (350 * 1024)) * 100).toFixed(0)}%)`);
+  console.log(`  total ${kb(js.gzip)} (goal ≤ 100 KB) ${js.gzip <= 100 * 1024 ? '✓' : '✗'}`);
 
   const server = await startWeft();
   const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -153,6 +157,8 @@ async function main(): Promise<void> {
   // vsync off: rAF then fires as soon as a frame is done, so frame times show the real work.
   const unthrottled = await chromium.launch({ executablePath, args: [...args, '--disable-gpu-vsync', '--disable-frame-rate-limit'] });
   try {
+    // BENCH_DASHBOARD=pages: only the other pages (threads, runs, run, compare, review).
+    if (process.env.BENCH_DASHBOARD === 'pages') return void (await measurePages(browser, server.url, signedInPage));
     const seedMs = await seed(server.url);
     console.log(
       `\nSeeded ${CALLS.toLocaleString()} calls in ${(seedMs / 1000).toFixed(1)} s (${Math.round(CALLS / (seedMs / 1000)).toLocaleString()} calls/s)`,
@@ -217,6 +223,7 @@ async function main(): Promise<void> {
       console.log(`                median ratio dashboard/limit: ${(med(app) / med(baseline)).toFixed(2)}`);
     }
     await page.context().close();
+    await measurePages(browser, server.url, signedInPage);
   } finally {
     await unthrottled.close();
     await browser.close();

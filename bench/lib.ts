@@ -29,3 +29,49 @@ export async function startBenchServer(
     fetch(`${server.url}${path}`, { method: 'POST', headers: { authorization }, body: JSON.stringify(body) });
   return { server, post };
 }
+
+/**
+ * `weft serve` as a separate process on `dataDir` (so the benchmark's own CPU is not the
+ * server's), from `serverDir` (another checkout, to compare) with extra environment.
+ * BENCH_SERVER_NODE_ARGS passes flags to its node, e.g. --cpu-prof.
+ */
+export async function spawnWeft(
+  dataDir: string,
+  options: { serverDir?: string; args?: string[]; env?: Record<string, string> } = {},
+): Promise<{ url: string; stop: () => Promise<void> }> {
+  const { spawn } = await import('node:child_process');
+  const { join, resolve } = await import('node:path');
+  const serverDir = resolve(options.serverDir ?? '.');
+  const nodeArgs = process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+  const child = spawn(process.execPath, [...nodeArgs, join(serverDir, 'bin/weft.js'), 'serve', '--port', '0', ...(options.args ?? [])], {
+    cwd: serverDir,
+    env: {
+      ...process.env,
+      WEFT_DATA_DIR: dataDir,
+      WEFT_ADMIN_PASSWORD: 'bench',
+      WEFT_NO_DASHBOARD: '1',
+      WEFT_LOG_LEVEL: 'error',
+      ...options.env,
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /running at (http:\/\/\S+)/.exec(out);
+      if (m) resolve(m[1]!);
+    });
+    child.once('exit', (code) => reject(new Error(`server exited with ${code}:\n${out}`)));
+  });
+  return { url, stop: () => new Promise((r) => (child.once('exit', () => r()), child.kill('SIGINT'))) };
+}
+
+/** `KEY=value KEY2=value` (BENCH_SERVER_ENV) as an object. */
+export const envFromString = (text: string | undefined): Record<string, string> =>
+  Object.fromEntries(
+    (text ?? '')
+      .split(' ')
+      .filter(Boolean)
+      .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
+  );

@@ -1,13 +1,15 @@
 /**
- * The typed client: one method per row of the endpoint table, for the browser and Node.
+ * The typed client: one method per row of the endpoint table, for the browser and Node. It
+ * needs only the table's routes (routeTable.ts) and its types, never the zod schemas.
  *
  * @example
  * const weft = createClient({ baseUrl: 'http://127.0.0.1:8420', auth: { username: 'api', password: key } });
  * for await (const call of weft.callsStreamQuery({ project_id: 'acme/bot', limit: 10 })) console.log(call.op_name);
  */
-import { endpoints, type EndpointDef, type EndpointName, type Endpoints, type ReqOf, type ResOf } from '../contract/endpoints.js';
+import type { EndpointName, Endpoints, ReqOf, ResOf } from '../contract/endpoints.js';
 import { HttpError } from './HttpError.js';
 import { readJsonLines } from './readJsonLines.js';
+import { routes, type RouteInfo } from './routeTable.js';
 
 export interface ClientOptions {
   /** Service root, e.g. `http://127.0.0.1:8420`; `''` means same origin (the dashboard). */
@@ -37,7 +39,7 @@ export function createClient(options: ClientOptions): WeftClient {
   if (options.auth) baseHeaders.authorization = basicAuthHeader(options.auth.username, options.auth.password);
 
   async function send(name: EndpointName, req: Record<string, unknown>, opts?: CallOptions) {
-    const { method, path, body: bodyKind }: EndpointDef = endpoints[name];
+    const { method, path, body: bodyKind }: RouteInfo = routes[name];
     const { url, body } = buildRequest(options.baseUrl, method, path, req ?? {});
     const headers: Record<string, string> = { ...baseHeaders };
     // Multipart endpoints (file uploads) send their fields as form data; fetch sets the boundary.
@@ -49,8 +51,8 @@ export function createClient(options: ClientOptions): WeftClient {
   }
 
   const client: Record<string, unknown> = {};
-  for (const name of Object.keys(endpoints) as EndpointName[]) {
-    const e: EndpointDef = endpoints[name];
+  for (const name of Object.keys(routes) as EndpointName[]) {
+    const e: RouteInfo = routes[name];
     client[name] = e.stream
       ? (req: Record<string, unknown>, opts?: CallOptions) => streamLines(() => send(name, req, opts))
       : e.raw

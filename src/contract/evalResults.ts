@@ -85,6 +85,8 @@ export const EvalResultsEvaluationSummary = z.object({
   trace_id: z.string().nullable(),
   started_at: z.string().nullable(),
   trial_count: z.number().int(),
+  // Weft addition: lets one query give a list of runs their row counts (no query per run).
+  row_count: z.number().int().describe('Dataset rows with at least one trial of this evaluation'),
   predict_total_tokens: z.number().int().nullable(),
   predict_total_cost: z.number().nullable(),
   scorer_stats: z.array(EvalResultsScorerStats),

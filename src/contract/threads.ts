@@ -6,21 +6,9 @@
 import { z } from 'zod';
 import { DateTime, Limit, Offset, ProjectId, SortDirection } from './common.js';
 
-/** The reference's six sort fields (others answer 400 there). */
-export const REFERENCE_THREAD_SORT_FIELDS = [
-  'thread_id',
-  'turn_count',
-  'start_time',
-  'last_updated',
-  'p50_turn_duration_ms',
-  'p99_turn_duration_ms',
-] as const;
+import { REFERENCE_THREAD_SORT_FIELDS, THREAD_SORT_FIELDS } from './threadSortFields.js';
 
-/**
- * Every field Weft sorts threads by: the reference's six, then Weft extensions over the
- * statistics Weft adds to ThreadSchema. Reference clients never send the extensions.
- */
-export const THREAD_SORT_FIELDS = [...REFERENCE_THREAD_SORT_FIELDS, 'error_count', 'total_tokens', 'total_cost'] as const;
+export { REFERENCE_THREAD_SORT_FIELDS, THREAD_SORT_FIELDS };
 
 /** Statistics a Weft range filter (`filter.min` / `filter.max`) may bound. */
 export const THREAD_RANGE_FIELDS = [

@@ -21,6 +21,7 @@ const HELP = `weft — tracing and evaluation for LLM applications
 Usage:
   weft serve [--port 8420] [--host 127.0.0.1] [--data-dir ./.weft] [--workers 1|N|auto]
              [--tls [--tls-cert cert.pem --tls-key key.pem]]
+             [--read-threads 4] [--write-threads 2] [--read-budget-ms 30000] [--threads 0|1]
                                        run the service and the dashboard; --tls serves HTTPS with
                                        the given certificate, or a self-signed one kept in the data dir
   weft user add <name> --entity <e> [--entity <e2>] [--admin] [--password <p>]
@@ -37,8 +38,9 @@ Usage:
 
 Settings come from the environment too: PORT, HOST, WEFT_DATA_DIR, WEFT_ADMIN_PASSWORD,
 WEFT_STORE, WEFT_CLICKHOUSE_URL, WEFT_LOG_LEVEL, WEFT_WORKERS, WEFT_TLS=1, WEFT_TLS_CERT,
-WEFT_TLS_KEY, and the request limits (${LIMIT_SPECS.map((l) => l.env).join(', ')}), also as
---max-... flags of serve; see the README.`;
+WEFT_TLS_KEY, WEFT_THREADS, WEFT_READ_THREADS, WEFT_WRITE_THREADS, WEFT_READ_BUDGET_MS, and the
+request limits (${LIMIT_SPECS.map((l) => l.env).join(', ')}), also as --max-... flags of serve;
+see the README.`;
 
 export async function main(argv: string[]): Promise<void> {
   const [command, sub] = argv;
@@ -69,6 +71,10 @@ const serverFlags = {
   tls: { type: 'boolean' },
   'tls-cert': { type: 'string' },
   'tls-key': { type: 'string' },
+  threads: { type: 'string' },
+  'read-threads': { type: 'string' },
+  'write-threads': { type: 'string' },
+  'read-budget-ms': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   // The request limits (limits.ts): --max-body-bytes, --max-json-depth, ...
   ...(Object.fromEntries(LIMIT_SPECS.map((l) => [l.flag, { type: 'string' }])) as Record<string, { type: 'string' }>),

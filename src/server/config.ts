@@ -34,6 +34,11 @@ export interface ServerConfig {
   sessions: SessionLimits;
   /** Serve HTTPS (tls.ts): the given certificate and key, or a generated self-signed one; null serves HTTP. */
   tls: TlsSettings | null;
+  /**
+   * Request threads (threads/requestThreads.ts): null serves requests on the main thread
+   * (`WEFT_THREADS=0`); otherwise the read and write pool sizes and the reads' time budget.
+   */
+  threads: { read: number; write: number; readBudgetMs: number } | null;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Record<string, string> = {}): ServerConfig {
@@ -72,6 +77,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Record<s
       secureCookies: parseSecureCookies(env.WEFT_SECURE_COOKIES),
     },
     tls: parseTls(get('tls', 'WEFT_TLS'), get('tls-cert', 'WEFT_TLS_CERT'), get('tls-key', 'WEFT_TLS_KEY')),
+    // Request threads are opt-in (WEFT_THREADS=1) until they measure better than the main
+    // thread on a quiet machine: under this session's load their exclusive read threads made
+    // reads queue longer (bench:load), while writes flowed faster.
+    threads: !isOn(get('threads', 'WEFT_THREADS'))
+      ? null
+      : {
+          read: count(get('read-threads', 'WEFT_READ_THREADS'), 4, 'WEFT_READ_THREADS'),
+          // One parses while the writer writes; more only pays with cores to spare.
+          write: count(get('write-threads', 'WEFT_WRITE_THREADS'), Math.max(1, Math.min(2, availableParallelism() - 1)), 'WEFT_WRITE_THREADS'),
+          readBudgetMs: budget(get('read-budget-ms', 'WEFT_READ_BUDGET_MS')),
+        },
   };
 }
 
@@ -90,9 +106,26 @@ function parseSecureCookies(value: string | undefined): 'auto' | 'always' {
   throw new Error(`WEFT_SECURE_COOKIES must be "auto" (Secure over https) or "always", not "${value}"`);
 }
 
+const isOn = (v: string | undefined): boolean => v !== undefined && v !== '' && v !== '0' && v !== 'false';
+
+function count(value: string | undefined, fallback: number, name: string): number {
+  if (value === undefined || value === '') return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a whole number ≥ 1, not "${value}"`);
+  return n;
+}
+
+/** Milliseconds a read may run (30 s by default); 0 turns the budget off. */
+function budget(value: string | undefined): number {
+  if (value === undefined || value === '') return 30_000;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`WEFT_READ_BUDGET_MS must be a whole number of milliseconds ≥ 0, not "${value}"`);
+  return n;
+}
+
 /** `--tls` / WEFT_TLS=1 turns HTTPS on; giving a certificate or key file implies it. */
 function parseTls(on: string | undefined, certFile: string | undefined, keyFile: string | undefined): TlsSettings | null {
-  const enabled = on !== undefined && on !== '' && on !== '0' && on !== 'false';
+  const enabled = isOn(on);
   if (!enabled && !certFile && !keyFile) return null;
   if (Boolean(certFile) !== Boolean(keyFile))
     throw new Error('give both --tls-cert and --tls-key (WEFT_TLS_CERT, WEFT_TLS_KEY), or neither to generate a certificate');

@@ -14,6 +14,10 @@ import { broadcastForget, isClusterWorker, onForgetFromOthers } from './cluster.
 import type { ServerConfig } from './config.js';
 import { createLogger, type Logger } from './logger.js';
 import { openStore } from './store/openStore.js';
+import { SqliteStore } from './store/sqlite/SqliteStore.js';
+import { GroupCommitter } from './threads/groupCommit.js';
+import { RequestThreads } from './threads/requestThreads.js';
+import { createThreadedApp } from './threads/threadedApp.js';
 import type { Store } from './store/Store.js';
 import type { Hono } from 'hono';
 import { loadTlsMaterial, type TlsMaterial } from './tls.js';
@@ -26,6 +30,8 @@ export interface RunningServer {
   generatedAdminPassword: string | null;
   /** The certificate served, when HTTPS is on. */
   tls: TlsMaterial | null;
+  /** The request threads, when requests run in them. */
+  threads: RequestThreads | null;
   close(): Promise<void>;
 }
 
@@ -45,7 +51,7 @@ export async function startServer(config: ServerConfig, options: { mountDashboar
     sessions: config.sessions,
   });
   if (isClusterWorker()) onForgetFromOthers(() => authenticator.forgetLocally());
-  const app = createApp({
+  const deps = {
     store,
     authenticator,
     log,
@@ -53,7 +59,31 @@ export async function startServer(config: ServerConfig, options: { mountDashboar
     limits: config.limits,
     validateResponses: config.validateResponses,
     mountDashboard: options.mountDashboard,
-  });
+  };
+  // Requests run in worker threads over the SQLite file (see threads/) when WEFT_THREADS=1;
+  // otherwise, and for other backends, the in-process app serves them.
+  let threads: RequestThreads | null = null;
+  if (config.threads && store instanceof SqliteStore && store.file !== ':memory:') {
+    threads = new RequestThreads({
+      setup: {
+        file: store.file,
+        logLevel: config.logLevel,
+        maxBodyBytes: config.maxBodyBytes,
+        validateResponses: config.validateResponses,
+      },
+      readThreads: config.threads.read,
+      writeThreads: config.threads.write,
+      readBudgetMs: config.threads.readBudgetMs,
+      committer: new GroupCommitter(store),
+      log,
+      onForget: () => {
+        authenticator.forgetLocally();
+        if (isClusterWorker()) broadcastForget();
+      },
+    });
+    if (isClusterWorker()) onForgetFromOthers(() => threads?.forgetAll());
+  }
+  const app = threads ? createThreadedApp({ ...deps, threads }) : createApp(deps);
   const tls = config.tls ? await loadTlsMaterial(config.tls, { dataDir: config.dataDir, host: config.host }) : null;
   const https = tls ? { createServer: createHttpsServer, serverOptions: { cert: tls.cert, key: tls.key } } : {};
   const server: ServerType = await new Promise((resolve, reject) => {
@@ -61,6 +91,8 @@ export async function startServer(config: ServerConfig, options: { mountDashboar
     s.once('error', reject);
   });
   answerClientErrorsAsJson(server as HttpServer, maxHeaderSize);
+  // Boot one thread of each kind now that the port is open, so the first requests find them warm.
+  threads?.warm();
   const { port } = server.address() as AddressInfo;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   return {
@@ -69,8 +101,10 @@ export async function startServer(config: ServerConfig, options: { mountDashboar
     log,
     generatedAdminPassword,
     tls,
+    threads,
     close: async () => {
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await threads?.close();
       await store.close();
     },
   };

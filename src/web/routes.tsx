@@ -4,24 +4,25 @@
  * same moment as its code download instead of after it (STYLE.md §4 rule 8).
  */
 import type { QueryClient } from '@tanstack/react-query';
-import { redirect, type LoaderFunctionArgs, type RouteObject } from 'react-router-dom';
+import { redirect, type LoaderFunction, type LoaderFunctionArgs, type RouteObject } from 'react-router-dom';
 import { HttpError } from '../client/index.js';
 import { AppLayout } from './app/AppLayout.js';
 import { ComingSoon, comingSoonPages } from './app/ComingSoon.js';
 import { NotFound } from './app/NotFound.js';
 import { RouteError } from './app/RouteError.js';
 import { Splash } from './app/Splash.js';
-import { queueLoader, queuesLoader, reviewLoader, reviewShouldRevalidate } from './features/annotation/annotationLoaders.js';
 import { whoamiQueryOptions } from './features/auth/authQueries.js';
-import { callsLoader } from './features/calls/callsLoader.js';
-import { dashboardLoader } from './features/dashboards/dashboardLoader.js';
-import { compareLoader, evaluationsLoader, runLoader } from './features/evaluations/evaluationLoaders.js';
-import { settingsLoader } from './features/settings/settingsLoader.js';
-import { callRefLoader, objectLoader, objectShouldRevalidate, objectsLoader, tableLoader } from './features/objects/objectLoaders.js';
-import { threadLoader, threadShouldRevalidate } from './features/threads/threadLoader.js';
-import { threadsLoader } from './features/threads/threadsLoader.js';
-import { traceLoader } from './features/traces/traceLoader.js';
 import { loginUrl } from './lib/signOut.js';
+
+/**
+ * A route loader whose module is fetched on first use: the loaders (and the query modules they
+ * import) stay out of the initial JavaScript, and the small loader chunk downloads alongside
+ * the page's own chunk, so the data request still starts before the page code has arrived.
+ */
+function deferLoader<M>(load: () => Promise<M>, make: (m: M) => LoaderFunction): LoaderFunction {
+  let loader: Promise<LoaderFunction> | null = null;
+  return async (args, context) => (await (loader ??= load().then(make)))(args, context);
+}
 
 /** Sends signed-out visitors to /login, remembering where they wanted to go. */
 function requireSession(queryClient: QueryClient) {
@@ -73,94 +74,169 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
                 { index: true, loader: ({ params }) => redirect(`/${params.entity}/${params.project}/calls`) },
                 {
                   path: 'calls',
-                  loader: callsLoader(queryClient),
+                  loader: deferLoader(
+                    () => import('./features/calls/callsLoader.js'),
+                    (m) => m.callsLoader(queryClient),
+                  ),
                   lazy: async () => ({ Component: (await import('./features/calls/CallsPage.js')).CallsPage }),
                 },
                 {
                   path: 'traces/:traceId',
-                  loader: traceLoader(queryClient),
+                  loader: deferLoader(
+                    () => import('./features/traces/traceLoader.js'),
+                    (m) => m.traceLoader(queryClient),
+                  ),
                   lazy: async () => ({ Component: (await import('./features/traces/TracePage.js')).TracePage }),
                 },
                 {
                   path: 'threads',
-                  loader: threadsLoader(queryClient),
+                  loader: deferLoader(
+                    () => import('./features/threads/threadsLoader.js'),
+                    (m) => m.threadsLoader(queryClient),
+                  ),
                   lazy: async () => ({ Component: (await import('./features/threads/ThreadsPage.js')).ThreadsPage }),
                 },
                 {
                   path: 'threads/:threadId',
-                  loader: threadLoader(queryClient),
-                  shouldRevalidate: threadShouldRevalidate,
-                  lazy: async () => ({ Component: (await import('./features/threads/ThreadPage.js')).ThreadPage }),
+                  loader: deferLoader(
+                    () => import('./features/threads/threadLoader.js'),
+                    (m) => m.threadLoader(queryClient),
+                  ),
+                  lazy: async () => {
+                    const [page, loaders] = await Promise.all([
+                      import('./features/threads/ThreadPage.js'),
+                      import('./features/threads/threadLoader.js'),
+                    ]);
+                    return { Component: page.ThreadPage, shouldRevalidate: loaders.threadShouldRevalidate };
+                  },
                 },
                 {
                   path: 'evaluations',
-                  loader: evaluationsLoader(queryClient),
+                  loader: deferLoader(
+                    () => import('./features/evaluations/evaluationLoaders.js'),
+                    (m) => m.evaluationsLoader(queryClient),
+                  ),
                   lazy: async () => ({ Component: (await import('./features/evaluations/EvaluationsPage.js')).EvaluationsPage }),
                 },
                 {
                   path: 'evaluations/runs/:runId',
-                  loader: runLoader(queryClient),
+                  loader: deferLoader(
+                    () => import('./features/evaluations/evaluationLoaders.js'),
+                    (m) => m.runLoader(queryClient),
+                  ),
                   lazy: async () => ({ Component: (await import('./features/evaluations/RunPage.js')).RunPage }),
                 },
                 {
                   path: 'evaluations/compare',
-                  loader: compareLoader(queryClient),
+                  loader: deferLoader(
+                    () => import('./features/evaluations/evaluationLoaders.js'),
+                    (m) => m.compareLoader(queryClient),
+                  ),
                   lazy: async () => ({ Component: (await import('./features/evaluations/ComparePage.js')).ComparePage }),
                 },
                 {
                   path: 'dashboards',
-                  loader: dashboardLoader(queryClient),
+                  loader: deferLoader(
+                    () => import('./features/dashboards/dashboardLoader.js'),
+                    (m) => m.dashboardLoader(queryClient),
+                  ),
                   lazy: async () => ({ Component: (await import('./features/dashboards/DashboardPage.js')).DashboardPage }),
                 },
                 // A call ref (`weave:///…/call/<id>`) opens its trace with the call selected.
-                { path: 'calls/:callId', loader: callRefLoader(queryClient) },
+                {
+                  path: 'calls/:callId',
+                  loader: deferLoader(
+                    () => import('./features/objects/objectLoaders.js'),
+                    (m) => m.callRefLoader(queryClient),
+                  ),
+                },
                 // The links the Weave SDKs print with WANDB_BASE_URL pointing here: a call
                 // (`<base>/<entity>/<project>/r/call/<id>`) and the project (`.../weave`).
-                { path: 'r/call/:callId', loader: callRefLoader(queryClient) },
+                {
+                  path: 'r/call/:callId',
+                  loader: deferLoader(
+                    () => import('./features/objects/objectLoaders.js'),
+                    (m) => m.callRefLoader(queryClient),
+                  ),
+                },
                 { path: 'weave', loader: ({ params }) => redirect(`/${params.entity}/${params.project}/calls`) },
                 {
                   path: 'objects',
-                  loader: objectsLoader(queryClient),
+                  loader: deferLoader(
+                    () => import('./features/objects/objectLoaders.js'),
+                    (m) => m.objectsLoader(queryClient),
+                  ),
                   lazy: async () => ({ Component: (await import('./features/objects/ObjectsPage.js')).ObjectsPage }),
                 },
                 {
                   path: 'objects/:objectId',
-                  loader: objectLoader(queryClient),
-                  shouldRevalidate: objectShouldRevalidate,
-                  lazy: async () => ({ Component: (await import('./features/objects/ObjectPage.js')).ObjectPage }),
+                  loader: deferLoader(
+                    () => import('./features/objects/objectLoaders.js'),
+                    (m) => m.objectLoader(queryClient),
+                  ),
+                  lazy: async () => {
+                    const [page, loaders] = await Promise.all([
+                      import('./features/objects/ObjectPage.js'),
+                      import('./features/objects/objectLoaders.js'),
+                    ]);
+                    return { Component: page.ObjectPage, shouldRevalidate: loaders.objectShouldRevalidate };
+                  },
                 },
                 {
                   path: 'tables/:digest',
-                  loader: tableLoader(queryClient),
+                  loader: deferLoader(
+                    () => import('./features/objects/objectLoaders.js'),
+                    (m) => m.tableLoader(queryClient),
+                  ),
                   lazy: async () => ({ Component: (await import('./features/objects/TablePage.js')).TablePage }),
                 },
                 {
                   path: 'settings',
-                  loader: settingsLoader(queryClient),
+                  loader: deferLoader(
+                    () => import('./features/settings/settingsLoader.js'),
+                    (m) => m.settingsLoader(queryClient),
+                  ),
                   lazy: async () => ({ Component: (await import('./features/settings/SettingsPage.js')).SettingsPage }),
                 },
                 {
                   path: 'annotation',
-                  loader: queuesLoader(queryClient),
+                  loader: deferLoader(
+                    () => import('./features/annotation/annotationLoaders.js'),
+                    (m) => m.queuesLoader(queryClient),
+                  ),
                   lazy: async () => ({ Component: (await import('./features/annotation/QueuesPage.js')).QueuesPage }),
                 },
                 {
                   path: 'annotation/:queueId',
-                  loader: queueLoader(queryClient),
+                  loader: deferLoader(
+                    () => import('./features/annotation/annotationLoaders.js'),
+                    (m) => m.queueLoader(queryClient),
+                  ),
                   lazy: async () => ({ Component: (await import('./features/annotation/QueuePage.js')).QueuePage }),
                 },
                 {
                   path: 'annotation/:queueId/review',
-                  loader: reviewLoader(queryClient),
-                  shouldRevalidate: reviewShouldRevalidate,
-                  lazy: async () => ({ Component: (await import('./features/annotation/ReviewPage.js')).ReviewPage }),
+                  loader: deferLoader(
+                    () => import('./features/annotation/annotationLoaders.js'),
+                    (m) => m.reviewLoader(queryClient),
+                  ),
+                  lazy: async () => {
+                    const [page, loaders] = await Promise.all([
+                      import('./features/annotation/ReviewPage.js'),
+                      import('./features/annotation/annotationLoaders.js'),
+                    ]);
+                    return { Component: page.ReviewPage, shouldRevalidate: loaders.reviewShouldRevalidate };
+                  },
                 },
                 ...comingSoonPages.map((page) => ({ path: page.path, element: <ComingSoon page={page} /> })),
               ],
             },
             {
               path: 'settings',
-              loader: settingsLoader(queryClient),
+              loader: deferLoader(
+                () => import('./features/settings/settingsLoader.js'),
+                (m) => m.settingsLoader(queryClient),
+              ),
               lazy: async () => ({ Component: (await import('./features/settings/SettingsPage.js')).SettingsPage }),
             },
             { path: '*', element: <NotFound /> },

@@ -25,6 +25,7 @@ import type {
   QueueSortField,
 } from '../store/AnnotationQueuesStore.js';
 import { formatMicros, formatMicrosOrNull } from '../core/datetime.js';
+import { portable } from './portable.js';
 
 const QUEUE_SORT_FIELDS: readonly QueueSortField[] = ['id', 'name', 'created_at', 'updated_at'];
 const ITEM_SORT_FIELDS: readonly ItemSortField[] = ['call_started_at', 'call_op_name', 'created_at', 'updated_at'];
@@ -46,7 +47,7 @@ function refuse(current: ProgressState | null, requested: string, why: string): 
 
 /** The transition `POST .../progress` applies for `requested`. */
 export function progressTransition(requested: string): ProgressTransition {
-  return (current) => {
+  return portable('progressTransition', [requested], (current: ProgressState | null) => {
     if (!(PROGRESS_STATES as readonly string[]).includes(requested)) {
       refuse(current, requested, `annotation_state must be one of ${PROGRESS_STATES.join(', ')}`);
     }
@@ -55,7 +56,7 @@ export function progressTransition(requested: string): ProgressTransition {
     if (next === 'in_progress' && current !== null) refuse(current, next, "'in_progress' can only be set on items you have not started");
     if (current !== null && current !== 'in_progress') refuse(current, next, `the item is already ${current}`);
     return next;
-  };
+  });
 }
 
 /**
@@ -68,11 +69,11 @@ export function replaceTransition(next: 'completed' | 'skipped'): ProgressTransi
 
 /** The transition a submit applies: a first completion (or skip) only. */
 export function submitTransition(next: 'completed' | 'skipped'): ProgressTransition {
-  return (current) => {
+  return portable('submitTransition', [next], (current: ProgressState | null) => {
     if (current !== null && current !== 'in_progress')
       refuse(current, next, `you already ${current === 'completed' ? 'completed' : 'skipped'} this item`);
     return next;
-  };
+  });
 }
 
 export const toQueueSchema = (q: QueueRecord): AnnotationQueueSchema => ({

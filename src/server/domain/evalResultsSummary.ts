@@ -60,7 +60,14 @@ export function summarizeEvalRows(
 ): { row_count: number; evaluations: EvalResultsEvaluationSummary[] } {
   const evaluations: EvalResultsEvaluationSummary[] = [];
   for (const id of evalIds) {
-    const trials = rows.flatMap((r) => r.trials.get(id) ?? []);
+    let rowCount = 0;
+    const trials: NonNullable<ReturnType<EvalRow['trials']['get']>> = [];
+    for (const r of rows) {
+      const own = r.trials.get(id);
+      if (!own?.length) continue;
+      rowCount++;
+      for (const t of own) trials.push(t);
+    }
     if (!trials.length) continue;
     const stats = new Map<string, Stats>();
     for (const t of trials) for (const [key, value] of Object.entries(t.scores)) addLeaf(stats, key, [], value);
@@ -79,6 +86,7 @@ export function summarizeEvalRows(
       trace_id: root?.trace_id ?? null,
       started_at: root?.started_at ?? null,
       trial_count: trials.length,
+      row_count: rowCount,
       predict_total_tokens: sumOrNull(trials.map((t) => t.total_tokens)),
       predict_total_cost: sumOrNull(trials.map((t) => t.total_cost)),
       scorer_stats: [...stats.values()],

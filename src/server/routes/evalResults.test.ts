@@ -115,6 +115,7 @@ describe('POST /v2/:entity/:project/eval_results/query', () => {
       model_ref: f.models.a,
       trace_id: runA,
       trial_count: 3,
+      row_count: 3,
       predict_total_cost: null,
     });
     expect(b).toMatchObject({ evaluation_call_id: runB, model_ref: f.models.b, trial_count: 3 });

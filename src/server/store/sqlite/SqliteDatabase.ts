@@ -18,14 +18,32 @@ type Statement = Database.Statement;
 
 const READ_POOL_SIZE = 4;
 
+export interface SqliteOptions {
+  synchronous?: 'normal' | 'full';
+  /**
+   * Open the file read-only, without migrating it: what a request thread does (threads/), whose
+   * writes go to the process's one writer. A write attempted here fails with SQLITE_READONLY.
+   */
+  readOnly?: boolean;
+}
+
 export class SqliteDatabase {
+  /** The main connection: the writer, or the read-only connection of a request thread. */
   readonly writer: Db;
+  readonly readOnly: boolean;
   readonly #file: string;
   readonly #idle: Db[] = [];
   readonly #statements = new WeakMap<Db, Map<string, Statement>>();
 
-  constructor(file: string, options: { synchronous?: 'normal' | 'full' } = {}) {
+  constructor(file: string, options: SqliteOptions = {}) {
     this.#file = file;
+    this.readOnly = options.readOnly === true;
+    if (this.readOnly) {
+      this.writer = new Database(file, { readonly: true, fileMustExist: true });
+      this.writer.pragma('busy_timeout = 5000');
+      this.writer.pragma('cache_size = -65536');
+      return;
+    }
     if (file !== ':memory:') prepareDatabaseFile(file);
     this.writer = new Database(file);
     this.writer.pragma('journal_mode = WAL');
@@ -102,6 +120,44 @@ export class SqliteDatabase {
   }
 
   /**
+   * Group commit: applies several independent units of work (one per request) in one write
+   * transaction, each under its own savepoint, so one commit (one WAL sync point) serves them
+   * all while a failing unit is rolled back alone and the others still commit. Returns each
+   * unit's failure (or null); throws when the commit itself fails, which fails them all.
+   * A unit fails when it throws or when a `transaction` inside it failed (the async store
+   * methods turn errors into rejected promises, as in `atomically`).
+   */
+  groupCommit(units: (() => void)[]): ({ err: unknown } | null)[] {
+    if (this.#atomic) throw new Error('groupCommit() does not nest');
+    const outcomes: ({ err: unknown } | null)[] = [];
+    try {
+      this.writer
+        .transaction(() => {
+          for (const unit of units) {
+            const state: { failure?: { err: unknown } } = {};
+            this.#atomic = state;
+            try {
+              // A nested better-sqlite3 transaction is a savepoint: rolled back alone on throw.
+              this.writer.transaction(() => {
+                unit();
+                if (state.failure) throw state.failure.err;
+              })();
+              outcomes.push(null);
+            } catch (err) {
+              outcomes.push({ err });
+            } finally {
+              this.#atomic = null;
+            }
+          }
+        })
+        .immediate();
+    } finally {
+      this.#atomic = null;
+    }
+    return outcomes;
+  }
+
+  /**
    * Streams the rows of a query from a read connection, in batches, yielding to the event
    * loop between batches so one large export does not stall other requests.
    */
@@ -143,6 +199,7 @@ export class SqliteDatabase {
     if (this.#file === ':memory:') return this.writer;
     const db = new Database(this.#file, { readonly: true, fileMustExist: true });
     db.pragma('busy_timeout = 5000');
+    db.pragma('cache_size = -32768');
     return db;
   }
 

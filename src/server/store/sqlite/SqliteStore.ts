@@ -8,7 +8,7 @@ import { SqliteFeedbackStore } from './feedback.js';
 import { SqliteFilesStore } from './files.js';
 import { SqliteObjectsStore } from './objects.js';
 import { SqliteProjectsStore } from './projects.js';
-import { SqliteDatabase } from './SqliteDatabase.js';
+import { SqliteDatabase, type SqliteOptions } from './SqliteDatabase.js';
 import { SqliteStatsStore } from './stats.js';
 import { SqliteTablesStore } from './tables.js';
 import { SqliteThreadsStore } from './threads.js';
@@ -28,7 +28,10 @@ export class SqliteStore implements Store {
   readonly files: SqliteFilesStore;
   readonly annotationQueues: SqliteAnnotationQueuesStore;
 
-  constructor(file: string, options: { synchronous?: 'normal' | 'full' } = {}) {
+  readonly file: string;
+
+  constructor(file: string, options: SqliteOptions = {}) {
+    this.file = file;
     this.db = new SqliteDatabase(file, options);
     this.calls = new SqliteCallsStore(this.db);
     this.threads = new SqliteThreadsStore(this.db);

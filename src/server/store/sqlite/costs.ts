@@ -108,7 +108,8 @@ export class SqliteCostsStore implements CostsStore {
   readonly #db: SqliteDatabase;
   constructor(db: SqliteDatabase) {
     this.#db = db;
-    this.#seedDefaults();
+    // The writer seeds; a read-only connection (a request thread) finds the prices there.
+    if (!db.readOnly) this.#seedDefaults();
   }
 
   #seedDefaults(): void {

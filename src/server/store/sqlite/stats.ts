@@ -45,7 +45,8 @@ export class SqliteStatsStore implements StatsStore {
   readonly #db: SqliteDatabase;
   constructor(db: SqliteDatabase) {
     this.#db = db;
-    installStatsJournal(db);
+    // Only the writer journals (the journal is per connection and fed by its own writes).
+    if (!db.readOnly) installStatsJournal(db);
   }
 
   async *callFacts(q: {
@@ -77,8 +78,9 @@ export class SqliteStatsStore implements StatsStore {
     withUsage: boolean;
   }) {
     // Changes journaled by a write that did not refresh are folded in first, so the cells are
-    // never behind the calls table.
-    if (this.#db.get('SELECT 1 FROM stats_journal LIMIT 1')) this.#db.transaction(() => refreshStatsRollup(this.#db));
+    // never behind the calls table. A read-only connection has no journal: the writer folds its
+    // journal inside every write transaction that changes calls, before the commit it could see.
+    if (!this.#db.readOnly && this.#db.get('SELECT 1 FROM stats_journal LIMIT 1')) this.#db.transaction(() => refreshStatsRollup(this.#db));
     let where = 'project_id = ? AND width = ? AND cell >= ? AND cell < ?';
     const params: unknown[] = [q.projectId, q.width, q.fromCell, q.toCell];
     if (q.opNames?.length) {

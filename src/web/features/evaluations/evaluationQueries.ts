@@ -113,9 +113,18 @@ export function resultsQueryOptions({ projectId, kind, req }: { projectId: strin
   });
 }
 
-/** The list's figures of one run: its row count and per-scorer stats (no children: cheap). */
-export function runStatsQueryOptions({ projectId, runId }: { projectId: string; runId: string }) {
-  const req = { evaluation_call_ids: [runId], include_summary: true, include_predict_and_score_children: false, limit: 0 };
+/**
+ * The list's figures of every run at once: per run its row count and per-scorer stats (no
+ * children: cheap). One eval_results query for the whole list, not one per run.
+ */
+export function runsStatsQueryOptions({ projectId, runIds }: { projectId: string; runIds: string[] }) {
+  const req = {
+    evaluation_call_ids: runIds,
+    include_summary: true,
+    include_predict_and_score_children: false,
+    include_rows: false,
+    limit: 0,
+  };
   return resultsQueryOptions({ projectId, kind: 'stats', req });
 }
 

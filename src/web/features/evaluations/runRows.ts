@@ -4,7 +4,7 @@
  * status, and per-scorer figures come from a query per run, so the list holds every run of the
  * project and sorts and filters them here.
  */
-import type { EvalResultsEvaluationSummary, EvalResultsQueryRes } from '../../../contract/evalResults.js';
+import type { EvalResultsEvaluationSummary } from '../../../contract/evalResults.js';
 import { refLabel, refName } from './evalRefs.js';
 import type { EvaluationRun } from './evaluationQueries.js';
 import type { ColumnSort, RunsView } from './evalViewState.js';
@@ -25,7 +25,12 @@ export interface RunRow {
 }
 
 /** Builds a row from a run, its stats answer (if loaded) and version indexes by ref. */
-export function toRunRow(run: EvaluationRun, stats: EvalResultsQueryRes | undefined, versions: ReadonlyMap<string, number>): RunRow {
+/** `stats`: the run's summary from the list's one stats query; undefined while it loads, null when the run has no results. */
+export function toRunRow(
+  run: EvaluationRun,
+  stats: EvalResultsEvaluationSummary | null | undefined,
+  versions: ReadonlyMap<string, number>,
+): RunRow {
   const end = run.finished_at ? Date.parse(run.finished_at) : NaN;
   const duration = end - Date.parse(run.started_at);
   return {
@@ -35,8 +40,8 @@ export function toRunRow(run: EvaluationRun, stats: EvalResultsQueryRes | undefi
     modelName: refName(run.model),
     modelLabel: refLabel(run.model, versions.get(run.model)),
     durationMs: Number.isFinite(duration) ? duration : null,
-    rowCount: stats?.total_rows,
-    summary: stats?.summary?.evaluations[0],
+    rowCount: stats === undefined ? undefined : (stats?.row_count ?? 0),
+    summary: stats ?? undefined,
   };
 }
 

@@ -1,15 +1,15 @@
 /**
- * The runs list's data: every run of the project, each run's stats (one cached eval_results
- * query per run, filled in as they arrive), and version indexes for the labels.
+ * The runs list's data: every run of the project, every run's stats (one eval_results query
+ * for all of them), and version indexes for the labels.
  */
-import { useQueries, useQuery, type UseQueryResult } from '@tanstack/react-query';
+import { useQuery, type UseQueryResult } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { versionIndexByRef } from './evalRefs.js';
 import {
   evaluationObjectsQueryOptions,
   modelObjectsQueryOptions,
   runsQueryOptions,
-  runStatsQueryOptions,
+  runsStatsQueryOptions,
   type EvaluationRun,
 } from './evaluationQueries.js';
 import type { RunsView } from './evalViewState.js';
@@ -32,18 +32,19 @@ export function useRunRows(projectId: string, view: RunsView): RunRowsData {
   const runs = useQuery(runsQueryOptions(projectId));
   const evaluations = useQuery(evaluationObjectsQueryOptions(projectId));
   const models = useQuery(modelObjectsQueryOptions(projectId));
-  const stats = useQueries({
-    queries: (runs.data ?? []).map((run) => runStatsQueryOptions({ projectId, runId: run.evaluation_run_id })),
-    // One stable array per answer set, so the rows below rebuild only when some stats arrive.
-    combine: (results) => ({ data: results.map((r) => r.data), pending: results.some((r) => r.isPending) }),
-  });
+  const runIds = useMemo(() => (runs.data ?? []).map((run) => run.evaluation_run_id), [runs.data]);
+  const stats = useQuery({ ...runsStatsQueryOptions({ projectId, runIds }), enabled: runIds.length > 0 });
+  const byRun = useMemo(() => new Map((stats.data?.summary?.evaluations ?? []).map((e) => [e.evaluation_call_id, e])), [stats.data]);
 
   const versions = useMemo(
     () => new Map([...versionIndexByRef(projectId, evaluations.data ?? []), ...versionIndexByRef(projectId, models.data ?? [])]),
     [projectId, evaluations.data, models.data],
   );
-  const all = useMemo(() => (runs.data ?? []).map((run, i) => toRunRow(run, stats.data[i], versions)), [runs.data, stats.data, versions]);
+  const all = useMemo(
+    () => (runs.data ?? []).map((run) => toRunRow(run, stats.data ? (byRun.get(run.evaluation_run_id) ?? null) : undefined, versions)),
+    [runs.data, stats.data, byRun, versions],
+  );
   const metrics = useMemo(() => metricsOf(all.flatMap((r) => (r.summary ? [r.summary] : []))), [all]);
   const rows = useMemo(() => sortRunRows(filterRunRows(all, view), view.sort, metrics), [all, view, metrics]);
-  return { runs, all, rows, metrics, statsLoading: stats.pending };
+  return { runs, all, rows, metrics, statsLoading: runIds.length > 0 && stats.isPending };
 }

@@ -7,7 +7,7 @@
  * shows as a notice: a bad link falls back to defaults instead of failing.
  */
 import { useUrlView } from '../../lib/useUrlView.js';
-import { THREAD_SORT_FIELDS } from '../../../contract/threads.js';
+import { THREAD_SORT_FIELDS } from '../../../contract/threadSortFields.js';
 import { resolveDateTime } from '../calls/filterModel.js';
 import { NO_FILTERS, readThreadFilters, threadFilterRequest, writeThreadFilters, type ThreadFilters } from './threadFilters.js';
 import type { ThreadsListReq } from './threadQueries.js';

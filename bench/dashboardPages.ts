@@ -1,0 +1,165 @@
+/**
+ * First rows of the dashboard's other pages (bench:dashboard, or alone with
+ * `BENCH_DASHBOARD=pages npm run bench:dashboard`): threads, evaluation runs, one run, two runs
+ * compared, and an annotation queue's review page, on a project of 42,000 calls in 2,000
+ * threads with 4 evaluation runs of 300 rows (each row a prediction, 3 scores and the finish,
+ * logged through the v2 API) and a 300-call queue. Budget: 300 ms warm, 500 ms cold.
+ */
+import type { Browser, Page } from '@playwright/test';
+import { createClient, type WeftClient } from '../src/client/index.js';
+import { E2E_ADMIN } from '../e2e/fixtures/credentials.js';
+
+const PROJECT = 'bench/pages';
+const PATH = { entity: 'bench', project: 'pages' };
+const CALLS = Number(process.env.BENCH_PAGE_CALLS ?? 42_000);
+const THREADS = 2_000;
+const RUNS = 4;
+const ROWS = 300;
+
+/** 3-call traces whose roots are turns of THREADS threads. */
+async function seedCalls(client: WeftClient): Promise<string[]> {
+  const roots: string[] = [];
+  const t0 = Date.now() - CALLS * 1000;
+  let batch: Parameters<WeftClient['callUpsertBatch']>[0]['batch'] = [];
+  for (let n = 0; n < CALLS / 3; n++) {
+    const root = `root-${n}`;
+    roots.push(root);
+    const thread = `thread-${n % THREADS}`;
+    for (let k = 0; k < 3; k++) {
+      const id = k === 0 ? root : `${root}-${k}`;
+      const at = new Date(t0 + n * 3000 + k * 100).toISOString();
+      const end = new Date(t0 + n * 3000 + k * 100 + 800).toISOString();
+      const start = {
+        project_id: PROJECT,
+        id,
+        trace_id: root,
+        parent_id: k === 0 ? null : root,
+        op_name: k === 0 ? 'agent.turn' : 'llm.chat',
+        thread_id: thread,
+        turn_id: root,
+        started_at: at,
+        attributes: {},
+        inputs: { question: `Question ${n}`, step: k },
+      };
+      batch.push({ mode: 'start', req: { start } });
+      batch.push({
+        mode: 'end',
+        req: {
+          end: {
+            project_id: PROJECT,
+            id,
+            ended_at: end,
+            output: { answer: `Answer ${n}` },
+            summary: { usage: { 'gpt-4o-mini': { prompt_tokens: 40, completion_tokens: 20, total_tokens: 60, requests: 1 } } },
+          },
+        },
+      });
+    }
+    if (batch.length >= 2000) {
+      await client.callUpsertBatch({ batch });
+      batch = [];
+    }
+  }
+  if (batch.length) await client.callUpsertBatch({ batch });
+  return roots;
+}
+
+/** RUNS runs of a ROWS-row evaluation, logged the way an SDK logs them (v2 API, 8 at a time). */
+async function seedRuns(client: WeftClient): Promise<string[]> {
+  const rows = Array.from({ length: ROWS }, (_, i) => ({ question: `What is ${i} + ${i}?`, expected: String(2 * i) }));
+  const ds = await client.datasetCreate({ ...PATH, name: 'sums', rows });
+  const dataset = `weave:///${PROJECT}/object/sums:${ds.digest}`;
+  const scorers: string[] = [];
+  for (const name of ['exact', 'close', 'length'])
+    scorers.push((await client.scorerCreate({ ...PATH, name, op_source_code: `def ${name}(output): ...` })).scorer);
+  const evaluation = (await client.evaluationCreate({ ...PATH, name: 'sums-eval', dataset, scorers })).evaluation_ref;
+  const runs: string[] = [];
+  for (let r = 0; r < RUNS; r++) {
+    const model = (await client.modelCreate({ ...PATH, name: `model-${r}`, source_code: `def predict(q): return ${r}` })).model_ref;
+    const run = (await client.evaluationRunCreate({ ...PATH, evaluation, model })).evaluation_run_id;
+    runs.push(run);
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        while (next < ROWS) {
+          const i = next++;
+          const output = String(i % (r + 2) === 0 ? 2 * i : i);
+          const { prediction_id } = await client.predictionCreate({ ...PATH, model, inputs: rows[i]!, output, evaluation_run_id: run });
+          for (const [k, scorer] of scorers.entries()) {
+            const value = k === 0 ? output === rows[i]!.expected : k === 1 ? (i % 10) / 10 : output.length;
+            await client.scoreCreate({ ...PATH, prediction_id, scorer, value, evaluation_run_id: run });
+          }
+          await client.predictionFinish({ ...PATH, prediction_id });
+        }
+      }),
+    );
+    await client.evaluationRunFinish({ ...PATH, evaluation_run_id: run });
+  }
+  return runs;
+}
+
+/** Navigation → `ready` visible, in ms. */
+async function time(page: Page, url: string, ready: (page: Page) => Promise<unknown>): Promise<number> {
+  const started = Date.now();
+  await page.goto(url);
+  await ready(page);
+  return Date.now() - started;
+}
+
+const firstRow = (table: string) => (page: Page) =>
+  page.locator(`[role=table][aria-label="${table}"] [role=row][aria-rowindex="2"]:not([aria-busy])`).first().waitFor({ timeout: 60_000 });
+
+export async function measurePages(
+  browser: Browser,
+  url: string,
+  signedInPage: (browser: Browser, url: string) => Promise<Page>,
+): Promise<void> {
+  const client = createClient({ baseUrl: url, auth: E2E_ADMIN });
+  const t0 = Date.now();
+  const roots = await seedCalls(client);
+  const seededCalls = Date.now();
+  const runs = await seedRuns(client);
+  const seededRuns = Date.now();
+  const queue = await client.annotationQueueCreate({ project_id: PROJECT, name: 'review me', scorer_refs: [] });
+  await client.annotationQueueAddCalls({
+    project_id: PROJECT,
+    queue_id: queue.id,
+    call_ids: roots.slice(0, ROWS),
+    display_fields: ['inputs.question'],
+  });
+  console.log(
+    `\nSeeded ${CALLS.toLocaleString()} calls in ${THREADS.toLocaleString()} threads (${((seededCalls - t0) / 1000).toFixed(1)} s), ` +
+      `${RUNS} runs × ${ROWS} rows through the v2 API (${((seededRuns - seededCalls) / 1000).toFixed(1)} s), a ${ROWS}-call queue`,
+  );
+  const pages = [
+    { name: 'threads', path: `/${PROJECT}/threads`, ready: firstRow('Threads') },
+    { name: 'evaluation runs', path: `/${PROJECT}/evaluations`, ready: firstRow('Evaluation runs') },
+    { name: 'one run (300 rows)', path: `/${PROJECT}/evaluations/runs/${runs[0]}`, ready: firstRow('Results') },
+    { name: 'compare 2 runs', path: `/${PROJECT}/evaluations/compare?runs=${runs[0]},${runs[1]}`, ready: firstRow('Compared results') },
+    {
+      name: 'review, first item',
+      path: `/${PROJECT}/annotation/${queue.id}/review`,
+      ready: (p: Page) =>
+        p
+          .getByText(/^1 of \d+/)
+          .first()
+          .waitFor({ timeout: 60_000 }),
+    },
+  ];
+  console.log('\nFirst rows after navigation (budget 300 ms warm, 500 ms cold; cold = empty browser cache):');
+  for (const view of pages) {
+    const cold: number[] = [];
+    const warm: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const page = await signedInPage(browser, url);
+      cold.push(await time(page, url + view.path, view.ready));
+      warm.push(await time(page, `${url + view.path}${view.path.includes('?') ? '&' : '?'}r=${i}`, view.ready));
+      await page.context().close();
+    }
+    const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[1]!;
+    const ok = med(cold) <= 500 && med(warm) <= 300 ? '✓' : '✗';
+    console.log(
+      `  ${view.name.padEnd(22)} cold median ${med(cold)} ms (max ${Math.max(...cold)}), warm median ${med(warm)} ms (max ${Math.max(...warm)}) ${ok}`,
+    );
+  }
+}

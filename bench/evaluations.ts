@@ -1,0 +1,174 @@
+/**
+ * Evaluation logging through the v2 API: how many predictions per second, each with three
+ * scores and the finish (5 requests: prediction, 3 × score, finish), at a modest client
+ * concurrency, beside a raw better-sqlite3 insert of the same calls (per prediction: its
+ * predict_and_score row, the prediction, three score calls) and the scores' feedback rows.
+ * Goal: ≥ 1,000 predictions/s.
+ *
+ *   npm run bench:evaluations [-- --predictions 1200 --concurrency 8]
+ *   npm run bench:evaluations -- --server-dir /tmp/weft-main   # the same against another checkout
+ *
+ * The server is a separate `weft serve` process on a fresh data directory.
+ */
+import Database from 'better-sqlite3';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { createClient } from '../src/client/index.js';
+import { uuidv7 } from '../src/server/core/ids.js';
+import { publishEvaluation } from '../src/server/testing/evaluationFixture.js';
+import { migrations } from '../src/server/store/sqlite/migrations/index.js';
+import { envFromString, spawnWeft } from './lib.js';
+
+const { values } = parseArgs({
+  options: {
+    predictions: { type: 'string', default: '1200' },
+    concurrency: { type: 'string', default: '8' },
+    'server-dir': { type: 'string', default: '.' },
+  },
+});
+const PREDICTIONS = Number(values.predictions);
+const CONCURRENCY = Number(values.concurrency);
+
+async function benchServer(): Promise<{ perSecond: number; requests: number }> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'weft-bench-evals-'));
+  const server = await spawnWeft(dataDir, { serverDir: values['server-dir'], env: envFromString(process.env.BENCH_SERVER_ENV) });
+  try {
+    const client = createClient({ baseUrl: server.url, auth: { username: 'admin', password: 'bench' } });
+    const f = await publishEvaluation(client, 'bench', 'evals');
+    const third = (await client.scorerCreate({ ...f.path, name: 'length', op_source_code: 'def score(output): return len(output)' }))
+      .scorer;
+    const scorers = [f.scorers.exact, f.scorers.closeness, third];
+    const run = (await client.evaluationRunCreate({ ...f.path, evaluation: f.evaluation, model: f.models.a })).evaluation_run_id;
+    const one = async (i: number) => {
+      const { prediction_id } = await client.predictionCreate({
+        ...f.path,
+        model: f.models.a,
+        inputs: { question: `Question ${i}?`, expected: String(i) },
+        output: String(i % 7),
+        evaluation_run_id: run,
+      });
+      for (const [k, scorer] of scorers.entries()) {
+        await client.scoreCreate({ ...f.path, prediction_id, scorer, value: k === 2 ? i % 13 : i % 2 === 0, evaluation_run_id: run });
+      }
+      await client.predictionFinish({ ...f.path, prediction_id });
+    };
+    await one(-1); // warm-up: threads, statements, credentials
+    let next = 0;
+    const t0 = performance.now();
+    await Promise.all(
+      Array.from({ length: CONCURRENCY }, async () => {
+        while (next < PREDICTIONS) await one(next++);
+      }),
+    );
+    const seconds = (performance.now() - t0) / 1000;
+    await client.evaluationRunFinish({ ...f.path, evaluation_run_id: run });
+    return { perSecond: PREDICTIONS / seconds, requests: (PREDICTIONS * 5) / seconds };
+  } finally {
+    await server.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** The same rows straight into the schema: 5 calls and 3 feedback rows per prediction. */
+function benchRaw(): number {
+  const dir = mkdtempSync(join(tmpdir(), 'weft-bench-evals-raw-'));
+  const db = new Database(join(dir, 'raw.sqlite'));
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  for (const m of migrations) db.exec(m.sql);
+  const project = 'bench/evals';
+  const call = db.prepare(`INSERT INTO calls (project_id, id, trace_id, parent_id, op_name, op_base_name, started_at,
+    attributes, inputs, ended_at, output, summary, wb_user_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+  const feedback = db.prepare(`INSERT INTO feedback (project_id, id, weave_ref, feedback_type, payload, created_at, wb_user_id)
+    VALUES (?, ?, ?, ?, ?, ?, ?)`);
+  const trace = uuidv7();
+  const t0 = performance.now();
+  // Transactions of 100 predictions: the physical limit, not one commit per request.
+  for (let from = 0; from < PREDICTIONS; from += 100) {
+    db.transaction(() => {
+      for (let i = from; i < Math.min(PREDICTIONS, from + 100); i++) {
+        const now = Date.now() * 1000;
+        const row = uuidv7();
+        const prediction = uuidv7();
+        const op = (name: string) => `weave:///${project}/op/${name}:${'A'.repeat(43)}`;
+        call.run(
+          project,
+          row,
+          trace,
+          trace,
+          op('Evaluation.predict_and_score'),
+          'Evaluation.predict_and_score',
+          now,
+          '{"weave":{}}',
+          JSON.stringify({ example: { question: `Question ${i}?` } }),
+          now,
+          '{"scores":{}}',
+          '{}',
+          'admin',
+        );
+        call.run(
+          project,
+          prediction,
+          trace,
+          row,
+          op('model-a.predict'),
+          'model-a.predict',
+          now,
+          '{"weave":{"prediction":"true"}}',
+          JSON.stringify({ inputs: { question: `Question ${i}?` } }),
+          now,
+          JSON.stringify(String(i % 7)),
+          '{}',
+          'admin',
+        );
+        for (let k = 0; k < 3; k++) {
+          const score = uuidv7();
+          call.run(
+            project,
+            score,
+            trace,
+            row,
+            op(`scorer-${k}.score`),
+            `scorer-${k}.score`,
+            now,
+            '{"weave":{"score":"true"}}',
+            JSON.stringify({ output: String(i % 7) }),
+            now,
+            String(i % 2),
+            '{}',
+            'admin',
+          );
+          feedback.run(
+            project,
+            uuidv7(),
+            `weave:///${project}/call/${prediction}`,
+            `wandb.runnable.scorer-${k}`,
+            JSON.stringify({ output: i % 2 }),
+            now,
+            'admin',
+          );
+        }
+      }
+    })();
+  }
+  const seconds = (performance.now() - t0) / 1000;
+  db.close();
+  rmSync(dir, { recursive: true, force: true });
+  return PREDICTIONS / seconds;
+}
+
+const load = loadavg()
+  .map((x) => x.toFixed(2))
+  .join(' ');
+const server = await benchServer();
+const raw = benchRaw();
+console.log(
+  `\nbench:evaluations  ${PREDICTIONS} predictions × (prediction + 3 scores + finish), concurrency ${CONCURRENCY}, server ${resolve(values['server-dir'])}`,
+);
+console.log(`load average before the run: ${load}\n`);
+console.log(`raw better-sqlite3 insert of the same calls and feedback : ${raw.toFixed(0).padStart(6)} predictions/s`);
+console.log(
+  `weft v2 API over HTTP                                    : ${server.perSecond.toFixed(0).padStart(6)} predictions/s (${server.requests.toFixed(0)} requests/s)   goal ≥ 1,000 ${server.perSecond >= 1000 ? '✓' : '✗'}`,
+);

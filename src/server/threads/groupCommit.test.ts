@@ -1,0 +1,85 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { CallStartWrite } from '../store/Store.js';
+import { SqliteStore } from '../store/sqlite/SqliteStore.js';
+import { GroupCommitter } from './groupCommit.js';
+
+const PROJECT = 'acme/group';
+
+const start = (id: string, projectId: string = PROJECT): CallStartWrite => ({
+  kind: 'start',
+  projectId,
+  id,
+  traceId: id,
+  parentId: null,
+  threadId: null,
+  turnId: null,
+  opName: 'op',
+  displayName: null,
+  startedAt: 1_700_000_000_000_000,
+  attributesJson: '{}',
+  inputsJson: '{}',
+  otelDumpJson: null,
+  inputRefs: [],
+  wbUserId: null,
+  wbRunId: null,
+  wbRunStep: null,
+});
+
+describe('GroupCommitter', () => {
+  let dir: string;
+  let store: SqliteStore;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'weft-group-'));
+    store = new SqliteStore(join(dir, 'weft.sqlite'));
+  });
+  afterEach(async () => {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const stored = async (id: string) => (await store.calls.readCall({ projectId: PROJECT, id })) !== null;
+
+  it('applies the units submitted together in one transaction and acknowledges each', async () => {
+    const committer = new GroupCommitter(store);
+    const ids = ['a', 'b', 'c', 'd'];
+    const results = await Promise.all(ids.map((id) => committer.submit([{ group: 'calls', method: 'writeCalls', args: [[start(id)]] }])));
+    expect(results).toEqual(ids.map(() => [undefined]));
+    expect(committer.counts).toEqual({ commits: 1, units: 4 });
+    for (const id of ids) expect(await stored(id)).toBe(true);
+  });
+
+  it('fails only the bad unit, rolling back all of its writes, while the others commit', async () => {
+    const committer = new GroupCommitter(store);
+    const bad = null as unknown as string; // a unit whose second write throws inside its transaction
+    const outcomes = await Promise.allSettled([
+      committer.submit([{ group: 'calls', method: 'writeCalls', args: [[start('good-1')]] }]),
+      committer.submit([
+        { group: 'calls', method: 'writeCalls', args: [[start('half')]] },
+        { group: 'calls', method: 'writeCalls', args: [[start('broken', bad)]] },
+      ]),
+      committer.submit([{ group: 'calls', method: 'writeCalls', args: [[start('good-2')]] }]),
+      committer.submit([{ group: 'calls', method: 'noSuchMethod', args: [] }]),
+    ]);
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'rejected']);
+    expect(committer.counts.commits).toBe(1);
+    expect(await stored('good-1')).toBe(true);
+    expect(await stored('good-2')).toBe(true);
+    expect(await stored('half')).toBe(false);
+  });
+
+  it('returns what the write methods return', async () => {
+    const committer = new GroupCommitter(store);
+    await committer.submit([{ group: 'calls', method: 'writeCalls', args: [[start('x'), { ...start('y') }]] }]);
+    const [deleted] = await committer.submit([
+      { group: 'calls', method: 'deleteCalls', args: [{ projectId: PROJECT, ids: ['x', 'y'], deletedAt: 1 }] },
+    ]);
+    expect(deleted).toBe(2);
+    const [user] = await committer.submit([
+      { group: 'accounts', method: 'upsertUser', args: [{ username: 'carol', entities: ['carol-co'] }] },
+    ]);
+    expect(user).toMatchObject({ username: 'carol', entities: ['carol-co'] });
+  });
+});

@@ -1,0 +1,123 @@
+/**
+ * Group commit on the writer (main thread): write units from every request thread are queued
+ * and applied together, in arrival order, one transaction per turn of the event loop, each
+ * unit under its own savepoint (SqliteDatabase.groupCommit). A unit is acknowledged only once
+ * the transaction holding it has committed; a failing unit is rolled back alone and answered
+ * with its error while the others commit. If the commit itself fails, every unit is retried
+ * on its own, so one cause cannot fail the others.
+ *
+ * A commit takes at most MAX_WEIGHT rows of work so the main thread, which also serves
+ * `/health` and hands requests to the threads, comes back to its event loop often.
+ */
+import type { SqliteStore } from '../store/sqlite/SqliteStore.js';
+import type { WriteOp } from './messages.js';
+import { applyWriteOp } from './storeForwarding.js';
+
+const MAX_WEIGHT = 4000;
+
+interface Unit {
+  ops: WriteOp[];
+  resolve: (values: unknown[]) => void;
+  reject: (err: unknown) => void;
+}
+
+/** Rows of work in an op: a call batch weighs its length, anything else 1. */
+function weightOf(op: WriteOp): number {
+  const first = op.args[0];
+  return Array.isArray(first) ? Math.max(1, first.length) : 1;
+}
+
+export class GroupCommitter {
+  readonly #store: SqliteStore;
+  readonly #queue: Unit[] = [];
+  #scheduled = false;
+  /** How many transactions and units were committed (tests and benchmarks read these). */
+  readonly counts = { commits: 0, units: 0 };
+
+  constructor(store: SqliteStore) {
+    this.#store = store;
+  }
+
+  submit(ops: WriteOp[]): Promise<unknown[]> {
+    return new Promise((resolve, reject) => {
+      this.#queue.push({ ops, resolve, reject });
+      this.#schedule();
+    });
+  }
+
+  #schedule(): void {
+    if (this.#scheduled) return;
+    this.#scheduled = true;
+    // setImmediate runs after the poll phase: every write message that arrived in this turn is
+    // in the queue by then and shares the commit.
+    setImmediate(() => {
+      this.#scheduled = false;
+      this.#flush();
+      if (this.#queue.length) this.#schedule();
+    });
+  }
+
+  #flush(): void {
+    const units: Unit[] = [];
+    let weight = 0;
+    while (this.#queue.length && (units.length === 0 || weight < MAX_WEIGHT)) {
+      const unit = this.#queue.shift()!;
+      units.push(unit);
+      weight += unit.ops.reduce((n, op) => n + weightOf(op), 0);
+    }
+    const results = this.#commit(units);
+    if (results) {
+      this.counts.commits++;
+      this.counts.units += units.length;
+      units.forEach((u, i) => settle(u, results[i]!));
+      return;
+    }
+    // The commit failed as a whole: each unit alone, so only the ones that cannot commit fail.
+    for (const unit of units) {
+      let alone: Outcome | undefined;
+      try {
+        alone = this.#commit([unit])?.[0];
+      } catch {
+        alone = undefined;
+      }
+      if (alone) {
+        this.counts.commits++;
+        this.counts.units++;
+      }
+      settle(unit, alone ?? { failure: this.#lastCommitError ?? new Error('The write transaction could not commit') });
+    }
+  }
+
+  #lastCommitError: unknown = null;
+
+  /** Applies the units in one transaction; null when the transaction could not commit. */
+  #commit(units: Unit[]): Outcome[] | null {
+    const promises: Promise<unknown>[][] = units.map(() => []);
+    try {
+      const failures = this.#store.db.groupCommit(
+        units.map((u, i) => () => {
+          promises[i] = u.ops.map((op) => applyWriteOp(this.#store, op));
+        }),
+      );
+      return units.map((_, i) => {
+        const failed = failures[i];
+        if (failed) {
+          for (const p of promises[i]!) p.catch(() => {});
+          return { failure: failed.err };
+        }
+        return { results: Promise.all(promises[i]!) };
+      });
+    } catch (err) {
+      this.#lastCommitError = err;
+      for (const list of promises) for (const p of list) p.catch(() => {});
+      return null;
+    }
+  }
+}
+
+type Outcome = { failure: unknown } | { results: Promise<unknown[]> };
+
+function settle(unit: Unit, outcome: Outcome): void {
+  if ('failure' in outcome) unit.reject(outcome.failure);
+  else outcome.results.then(unit.resolve, unit.reject);
+}

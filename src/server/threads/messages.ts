@@ -1,0 +1,57 @@
+/**
+ * The messages between the main thread (HTTP, the writer) and the request threads. Bodies
+ * travel as transferred ArrayBuffers; errors as plain data rebuilt on the other side.
+ */
+
+/** A store write forwarded to the writer: `store[group][method](...args)`. */
+export interface WriteOp {
+  group: string;
+  method: string;
+  args: unknown[];
+}
+
+/** An error as data, rebuilt with its class and HTTP status (see errorData.ts). */
+export interface ErrorData {
+  message: string;
+  name?: string;
+  code?: string;
+  status?: number;
+  extra?: Record<string, unknown>;
+  issues?: unknown[];
+}
+
+export type ToWorker =
+  | {
+      t: 'request';
+      id: number;
+      method: string;
+      url: string;
+      headers: [string, string][];
+      body: ArrayBuffer | null;
+      remoteIp: string;
+    }
+  | { t: 'abort'; id: number }
+  /** The main thread sent `bytes` more of the response to the client: the worker may send more. */
+  | { t: 'credit'; id: number; bytes: number }
+  | { t: 'written'; wid: number; ok: true; values: unknown[] }
+  | { t: 'written'; wid: number; ok: false; error: ErrorData }
+  | { t: 'forget' };
+
+export type FromWorker =
+  | { t: 'ready' }
+  | { t: 'head'; id: number; status: number; headers: [string, string][] }
+  | { t: 'chunk'; id: number; data: Uint8Array }
+  | { t: 'end'; id: number }
+  /** The response body failed after its head was sent: the main thread cuts the connection. */
+  | { t: 'fail'; id: number; message: string }
+  /** One request's writes, applied together (one savepoint) in the next group commit. */
+  | { t: 'write'; wid: number; ops: WriteOp[] }
+  | { t: 'forget' };
+
+/** What a request thread is told when it starts (workerData). */
+export interface WorkerSetup {
+  file: string;
+  logLevel: string;
+  maxBodyBytes: number;
+  validateResponses: boolean;
+}

@@ -1,0 +1,400 @@
+/**
+ * The request threads, seen from the main thread. Every API request is handed whole to a
+ * worker thread (requestWorker.ts), so no request's SQLite work, JSON parsing, validation or
+ * response encoding runs on the main thread, which only moves bytes, applies the writes
+ * (groupCommit.ts) and answers `/health`. Two pools:
+ *
+ * - read threads serve one request at a time, so a read that exceeds its time budget, or
+ *   whose client disconnected, can be stopped by terminating its thread (SQLite cannot be
+ *   interrupted mid-statement from another thread) without touching anyone else's request;
+ *   the thread is replaced at once. Reads wait in one FIFO queue when every thread is busy,
+ *   and the pool grows on demand up to its size;
+ * - write threads take any number of requests at once: a write request mostly waits for its
+ *   group commit, and its parsing and validation are the CPU it takes off the writer.
+ *
+ * The budget covers a read from its arrival to its answer; for a streamed answer, each wait
+ * for the next rows gets the budget again, while a slow client never counts against it.
+ */
+import { Worker } from 'node:worker_threads';
+import type { Context } from 'hono';
+import type { Logger } from '../logger.js';
+import { toErrorData } from './errorData.js';
+import type { GroupCommitter } from './groupCommit.js';
+import type { FromWorker, ToWorker, WorkerSetup } from './messages.js';
+
+export type RequestKind = 'read' | 'write';
+
+export interface RequestThreadsOptions {
+  setup: WorkerSetup;
+  readThreads: number;
+  writeThreads: number;
+  /** Milliseconds a read may take (see above); 0 disables the budget. */
+  readBudgetMs: number;
+  committer: GroupCommitter;
+  log: Logger;
+  /** A thread revoked or changed credentials: other processes must forget theirs too. */
+  onForget: () => void;
+}
+
+/** How long a read thread gets to stop by itself after its client left, before it is terminated. */
+const ABORT_GRACE_MS = 1000;
+/** Requests in flight on every write thread before another one is started (up to the pool size). */
+const WRITE_GROW_AT = 2;
+const NO_BODY_STATUSES = new Set([101, 204, 205, 304]);
+
+interface Slot {
+  worker: Worker;
+  kind: RequestKind;
+  ready: boolean;
+  dead: boolean;
+  requests: Map<number, Pending>;
+}
+
+interface Pending {
+  id: number;
+  kind: RequestKind;
+  message: Extract<ToWorker, { t: 'request' }>;
+  transfer: ArrayBuffer[];
+  slot: Slot | null;
+  respond: (res: Response) => void;
+  headReceived: boolean;
+  finished: boolean;
+  chunks: Uint8Array[];
+  ended: boolean;
+  failure: Error | null;
+  wake: (() => void) | null;
+  budgetTimer: NodeJS.Timeout | null;
+  killTimer: NodeJS.Timeout | null;
+}
+
+export class RequestThreads {
+  readonly #options: RequestThreadsOptions;
+  readonly #slots: Record<RequestKind, Slot[]> = { read: [], write: [] };
+  readonly #waiting: Record<RequestKind, Pending[]> = { read: [], write: [] };
+  #nextId = 1;
+  #closed = false;
+  /** Read threads terminated for a budget or a disconnect (tests and benchmarks read it). */
+  terminated = 0;
+
+  constructor(options: RequestThreadsOptions) {
+    this.#options = options;
+  }
+
+  /** Hands the request to a thread of its kind and resolves with the thread's answer. */
+  async handle(c: Context, kind: RequestKind): Promise<Response> {
+    const req = c.req.raw;
+    let body: ArrayBuffer | null = null;
+    if (req.method !== 'GET' && req.method !== 'HEAD' && req.body) {
+      body = await readLimited(req, this.#options.setup.maxBodyBytes);
+      if (!body) return Response.json({ reason: 'Request too large' }, { status: 413 });
+    }
+    const incoming = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming;
+    return new Promise<Response>((respond) => {
+      const id = this.#nextId++;
+      const p: Pending = {
+        id,
+        kind,
+        message: {
+          t: 'request',
+          id,
+          method: req.method,
+          url: req.url,
+          headers: [...req.headers],
+          body,
+          remoteIp: incoming?.socket?.remoteAddress ?? '',
+        },
+        transfer: body ? [body] : [],
+        slot: null,
+        respond,
+        headReceived: false,
+        finished: false,
+        chunks: [],
+        ended: false,
+        failure: null,
+        wake: null,
+        budgetTimer: null,
+        killTimer: null,
+      };
+      if (kind === 'read' && this.#options.readBudgetMs > 0) p.budgetTimer = setTimeout(() => this.#expire(p), this.#options.readBudgetMs);
+      req.signal.addEventListener('abort', () => this.#abort(p), { once: true });
+      this.#waiting[kind].push(p);
+      this.#drain(kind);
+    });
+  }
+
+  /** Starts one thread of each kind now, so the first requests do not wait for a thread to boot. */
+  warm(): void {
+    for (const kind of ['read', 'write'] as const) if (this.#slots[kind].length === 0) this.#spawn(kind);
+  }
+
+  /** Resolves once a thread of each kind is ready (tests and benchmarks wait for it). */
+  async whenReady(): Promise<void> {
+    this.warm();
+    while (!(['read', 'write'] as const).every((kind) => this.#slots[kind].some((s) => s.ready))) {
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
+
+  get committer(): GroupCommitter {
+    return this.#options.committer;
+  }
+
+  /** Every thread drops its cached credentials (another process changed some). */
+  forgetAll(except?: Slot): void {
+    for (const slot of [...this.#slots.read, ...this.#slots.write]) if (slot !== except && !slot.dead) this.#post(slot, { t: 'forget' });
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    const all = [...this.#slots.read, ...this.#slots.write];
+    this.#slots.read = [];
+    this.#slots.write = [];
+    for (const slot of all) slot.dead = true;
+    await Promise.all(all.map((s) => s.worker.terminate()));
+  }
+
+  /** Thread counts by kind (tests). */
+  get size(): Record<RequestKind, number> {
+    return { read: this.#slots.read.length, write: this.#slots.write.length };
+  }
+
+  #drain(kind: RequestKind): void {
+    const queue = this.#waiting[kind];
+    while (queue.length) {
+      const slot = this.#pick(kind);
+      if (!slot) break;
+      const p = queue.shift()!;
+      p.slot = slot;
+      slot.requests.set(p.id, p);
+      this.#post(slot, p.message, p.transfer);
+    }
+    const slots = this.#slots[kind];
+    const max = kind === 'read' ? this.#options.readThreads : this.#options.writeThreads;
+    const starting = slots.filter((s) => !s.ready).length;
+    const wanted =
+      kind === 'read'
+        ? queue.length > starting
+        : slots.length === 0 || (queue.length === 0 && slots.every((s) => s.requests.size >= WRITE_GROW_AT));
+    if (wanted && slots.length < max && !this.#closed) this.#spawn(kind);
+  }
+
+  #pick(kind: RequestKind): Slot | null {
+    let best: Slot | null = null;
+    for (const slot of this.#slots[kind]) {
+      if (!slot.ready || slot.dead) continue;
+      if (kind === 'read' && slot.requests.size > 0) continue;
+      if (!best || slot.requests.size < best.requests.size) best = slot;
+    }
+    return best;
+  }
+
+  #spawn(kind: RequestKind): void {
+    const worker = new Worker(new URL('./workerBoot.mjs', import.meta.url), {
+      workerData: this.#options.setup,
+      // The boot file registers tsx itself; the parent's flags (--import tsx, vitest's) are not
+      // wanted. WEFT_THREAD_NODE_ARGS passes flags to the threads (e.g. --cpu-prof to profile them).
+      execArgv: process.env.WEFT_THREAD_NODE_ARGS?.split(' ').filter(Boolean) ?? [],
+    });
+    const slot: Slot = { worker, kind, ready: false, dead: false, requests: new Map() };
+    this.#slots[kind].push(slot);
+    worker.on('message', (msg: FromWorker) => this.#onMessage(slot, msg));
+    worker.on('error', (err) => {
+      this.#options.log.error(`A ${kind} thread failed`, err);
+      this.#kill(slot, 'the request thread failed');
+    });
+    worker.on('exit', () => {
+      if (!slot.dead) this.#kill(slot, 'the request thread stopped');
+    });
+  }
+
+  #onMessage(slot: Slot, msg: FromWorker): void {
+    switch (msg.t) {
+      case 'ready':
+        slot.ready = true;
+        this.#drain(slot.kind);
+        return;
+      case 'write':
+        this.#options.committer.submit(msg.ops).then(
+          (values) => this.#post(slot, { t: 'written', wid: msg.wid, ok: true, values }),
+          (err: unknown) => this.#post(slot, { t: 'written', wid: msg.wid, ok: false, error: toErrorData(err) }),
+        );
+        return;
+      case 'forget':
+        this.forgetAll(slot);
+        this.#options.onForget();
+        return;
+    }
+    const p = slot.requests.get(msg.id);
+    if (!p) return;
+    switch (msg.t) {
+      case 'head':
+        this.#respond(p, msg.status, msg.headers);
+        return;
+      case 'chunk':
+        p.chunks.push(msg.data);
+        break;
+      case 'end':
+        p.ended = true;
+        this.#finish(p);
+        break;
+      case 'fail':
+        p.failure = new Error(msg.message);
+        this.#finish(p);
+        break;
+    }
+    p.wake?.();
+  }
+
+  #respond(p: Pending, status: number, headers: [string, string][]): void {
+    if (p.headReceived) return;
+    p.headReceived = true;
+    if (p.budgetTimer) clearTimeout(p.budgetTimer);
+    p.budgetTimer = null;
+    if (NO_BODY_STATUSES.has(status)) {
+      p.respond(new Response(null, { status, headers }));
+      return;
+    }
+    const body = new ReadableStream<Uint8Array>(
+      {
+        pull: async (controller) => {
+          for (;;) {
+            const chunk = p.chunks.shift();
+            if (chunk) {
+              controller.enqueue(chunk);
+              if (p.slot && !p.finished) this.#post(p.slot, { t: 'credit', id: p.id, bytes: chunk.byteLength });
+              return;
+            }
+            if (p.failure) return controller.error(p.failure);
+            if (p.ended) return controller.close();
+            // Waiting on the thread for the next rows: the budget applies again to that wait.
+            if (p.kind === 'read' && this.#options.readBudgetMs > 0)
+              p.budgetTimer = setTimeout(() => this.#expire(p), this.#options.readBudgetMs);
+            await new Promise<void>((resolve) => (p.wake = resolve));
+            p.wake = null;
+            if (p.budgetTimer) clearTimeout(p.budgetTimer);
+            p.budgetTimer = null;
+          }
+        },
+        cancel: () => this.#abort(p),
+      },
+      { highWaterMark: 0 },
+    );
+    p.respond(new Response(body, { status, headers }));
+  }
+
+  /** The read took longer than its budget: answer 504 (or cut a started stream), free its thread. */
+  #expire(p: Pending): void {
+    if (p.finished) return;
+    const budget = this.#options.readBudgetMs;
+    const reason = `The request exceeded its time budget of ${budget} ms and was stopped (WEFT_READ_BUDGET_MS); narrow the query (a filter, a smaller limit or time range) or raise the budget.`;
+    if (!p.headReceived) {
+      p.headReceived = true;
+      p.respond(Response.json({ reason, budget_ms: budget }, { status: 504 }));
+    } else {
+      p.failure = new Error(reason);
+    }
+    this.#options.log.warn(`${p.message.method} ${new URL(p.message.url).pathname} 504 time budget of ${budget} ms exceeded`);
+    this.#stop(p);
+  }
+
+  /** The client went away: a queued request is dropped, a running read is stopped. */
+  #abort(p: Pending): void {
+    if (p.finished) return;
+    if (!p.slot) {
+      this.#finish(p);
+      return;
+    }
+    this.#post(p.slot, { t: 'abort', id: p.id });
+    if (p.kind !== 'read') return;
+    // A thread inside a long SQLite statement cannot hear the abort: terminate it if it does not stop.
+    p.killTimer = setTimeout(() => {
+      if (!p.finished) this.#stop(p);
+    }, ABORT_GRACE_MS);
+  }
+
+  /** Ends a read's work now: dequeued if waiting, else its thread is terminated and replaced. */
+  #stop(p: Pending): void {
+    const slot = p.slot;
+    if (slot && !slot.dead) {
+      this.terminated++;
+      this.#kill(slot, 'the request thread was stopped');
+    }
+    this.#finish(p);
+    p.wake?.();
+  }
+
+  #finish(p: Pending): void {
+    if (p.finished) return;
+    p.finished = true;
+    if (p.budgetTimer) clearTimeout(p.budgetTimer);
+    if (p.killTimer) clearTimeout(p.killTimer);
+    const queue = this.#waiting[p.kind];
+    const queued = queue.indexOf(p);
+    if (queued >= 0) queue.splice(queued, 1);
+    if (p.slot) {
+      p.slot.requests.delete(p.id);
+      if (p.kind === 'read') this.#drain('read');
+    }
+  }
+
+  /** Terminates a thread, fails what it still had, and starts a replacement if work waits. */
+  #kill(slot: Slot, why: string): void {
+    if (slot.dead) return;
+    slot.dead = true;
+    const list = this.#slots[slot.kind];
+    const at = list.indexOf(slot);
+    if (at >= 0) list.splice(at, 1);
+    void slot.worker.terminate();
+    for (const p of [...slot.requests.values()]) {
+      if (!p.headReceived) {
+        p.headReceived = true;
+        p.respond(Response.json({ reason: `Internal server error: ${why}` }, { status: 500 }));
+      } else if (!p.ended) {
+        p.failure ??= new Error(why);
+      }
+      this.#finish(p);
+      p.wake?.();
+    }
+    if (this.#closed) return;
+    // Replace it at once, so the next request finds a warm thread.
+    if (slot.kind === 'read' || this.#slots.write.length === 0) this.#spawn(slot.kind);
+    this.#drain(slot.kind);
+  }
+
+  #post(slot: Slot, msg: ToWorker, transfer: ArrayBuffer[] = []): void {
+    if (slot.dead) return;
+    try {
+      slot.worker.postMessage(msg, transfer);
+    } catch (err) {
+      if (msg.t !== 'written') throw err;
+      // A result that cannot cross threads (should not happen): the request gets an error.
+      slot.worker.postMessage({ t: 'written', wid: msg.wid, ok: false, error: toErrorData(err) } satisfies ToWorker);
+    }
+  }
+}
+
+/** The request body, or null once it passes `max` bytes (counted as it streams in). */
+async function readLimited(req: Request, max: number): Promise<ArrayBuffer | null> {
+  const declared = Number(req.headers.get('content-length') ?? 0);
+  if (declared > max) return null;
+  const reader = req.body!.getReader();
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > max) {
+      await reader.cancel().catch(() => {});
+      return null;
+    }
+    parts.push(value);
+  }
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.byteLength;
+  }
+  return out.buffer;
+}

@@ -1,0 +1,124 @@
+/**
+ * A request thread: the whole Weft app (authentication, validation, domain logic, response
+ * encoding) over a store whose reads use this thread's read-only SQLite connection and whose
+ * writes go to the main thread's writer (storeForwarding.ts). The main thread hands it
+ * requests and relays its responses (requestThreads.ts); response bodies flow under credit,
+ * so a slow client holds the rows back here instead of in memory.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { createApp } from '../app.js';
+import { Authenticator } from '../auth/authenticate.js';
+import { createLogger, parseLogLevel } from '../logger.js';
+import { SqliteStore } from '../store/sqlite/SqliteStore.js';
+import { fromErrorData, toErrorData } from './errorData.js';
+import type { FromWorker, ToWorker, WorkerSetup, WriteOp } from './messages.js';
+import { forwardingStore } from './storeForwarding.js';
+
+/** Bytes a response may send ahead of what the client has taken. */
+const WINDOW_BYTES = 1 << 20;
+
+const port = parentPort!;
+const setup = workerData as WorkerSetup;
+const post = (msg: FromWorker, transfer: ArrayBuffer[] = []) => port.postMessage(msg, transfer);
+
+const local = new SqliteStore(setup.file, { readOnly: true });
+const writes = new Map<number, { resolve: (v: unknown[]) => void; reject: (e: unknown) => void }>();
+let nextWriteId = 1;
+const store = forwardingStore(
+  local,
+  (ops: WriteOp[]) =>
+    new Promise((resolve, reject) => {
+      const wid = nextWriteId++;
+      writes.set(wid, { resolve, reject });
+      post({ t: 'write', wid, ops });
+    }),
+);
+const log = createLogger(parseLogLevel(setup.logLevel));
+const authenticator = new Authenticator(store, { onForget: () => post({ t: 'forget' }) });
+const app = createApp({ store, authenticator, log, maxBodyBytes: setup.maxBodyBytes, validateResponses: setup.validateResponses });
+
+interface Active {
+  abort: AbortController;
+  credit: number;
+  wake: (() => void) | null;
+}
+const active = new Map<number, Active>();
+
+port.on('message', (msg: ToWorker) => {
+  switch (msg.t) {
+    case 'request':
+      void serve(msg);
+      return;
+    case 'abort':
+    case 'credit': {
+      const a = active.get(msg.id);
+      if (!a) return;
+      if (msg.t === 'abort') a.abort.abort();
+      else a.credit += msg.bytes;
+      a.wake?.();
+      return;
+    }
+    case 'written': {
+      const w = writes.get(msg.wid);
+      writes.delete(msg.wid);
+      if (msg.ok) w?.resolve(msg.values);
+      else w?.reject(fromErrorData(msg.error));
+      return;
+    }
+    case 'forget':
+      authenticator.forgetLocally();
+  }
+});
+
+async function serve(msg: Extract<ToWorker, { t: 'request' }>): Promise<void> {
+  const state: Active = { abort: new AbortController(), credit: WINDOW_BYTES, wake: null };
+  active.set(msg.id, state);
+  let headSent = false;
+  try {
+    const hasBody = msg.body !== null && msg.method !== 'GET' && msg.method !== 'HEAD';
+    const request = new Request(msg.url, {
+      method: msg.method,
+      headers: msg.headers,
+      body: hasBody ? msg.body : null,
+      signal: state.abort.signal,
+    });
+    const secure = msg.url.startsWith('https:');
+    const res = await app.fetch(request, { incoming: { socket: { remoteAddress: msg.remoteIp, encrypted: secure } } });
+    post({ t: 'head', id: msg.id, status: res.status, headers: [...res.headers] });
+    headSent = true;
+    if (res.body) {
+      const reader = res.body.getReader();
+      for (;;) {
+        while (state.credit <= 0 && !state.abort.signal.aborted) await new Promise<void>((r) => (state.wake = r));
+        state.wake = null;
+        if (state.abort.signal.aborted) {
+          await reader.cancel().catch(() => {});
+          break;
+        }
+        const { done, value } = await reader.read();
+        if (done) break;
+        state.credit -= value.byteLength;
+        // Transfer the bytes when the chunk owns its buffer; copy a view into a shared one.
+        const own = value.byteOffset === 0 && value.byteLength === value.buffer.byteLength && !(value.buffer instanceof SharedArrayBuffer);
+        const data = own ? value : value.slice();
+        post({ t: 'chunk', id: msg.id, data }, [data.buffer as ArrayBuffer]);
+      }
+    }
+    post({ t: 'end', id: msg.id });
+  } catch (err) {
+    if (headSent) {
+      log.error(`${msg.method} ${new URL(msg.url).pathname}: response failed mid-stream`, err);
+      post({ t: 'fail', id: msg.id, message: toErrorData(err).message });
+    } else {
+      log.error(`${msg.method} ${new URL(msg.url).pathname} 500`, err);
+      const body = new TextEncoder().encode(JSON.stringify({ reason: 'Internal server error' }));
+      post({ t: 'head', id: msg.id, status: 500, headers: [['content-type', 'application/json']] });
+      post({ t: 'chunk', id: msg.id, data: body }, [body.buffer as ArrayBuffer]);
+      post({ t: 'end', id: msg.id });
+    }
+  } finally {
+    active.delete(msg.id);
+  }
+}
+
+post({ t: 'ready' });

@@ -1,0 +1,112 @@
+/**
+ * The store a request thread uses: reads run here, on the thread's own read-only connection;
+ * writes are forwarded to the main thread's writer, which applies them in its next group
+ * commit and answers once they are committed, so "acknowledged only after commit" holds.
+ *
+ * Which methods write is listed in WRITE_METHODS. A write method missing from it (a store
+ * added later, say) still works: it fails here with SQLITE_READONLY before changing anything
+ * and is then forwarded, so the list is a fast path, not a correctness condition.
+ *
+ * `transaction(start)` records the writes `start` begins (synchronously, by the Store
+ * contract) and forwards them as one unit: the writer applies the unit under one savepoint,
+ * every write of it or none.
+ */
+import type { Store } from '../store/Store.js';
+import type { WriteOp } from './messages.js';
+import { decodeArgs, encodeArgs } from './portableFunctions.js';
+
+export const WRITE_METHODS: Readonly<Record<string, ReadonlySet<string>>> = {
+  calls: new Set(['writeCalls', 'updateCallDisplayName', 'deleteCalls']),
+  accounts: new Set(['upsertUser', 'createApiKey', 'revokeApiKey']),
+  annotationQueues: new Set(['createQueue', 'updateQueue', 'deleteQueue', 'addCalls', 'recordProgress']),
+  costs: new Set(['createPrices', 'purgePrices']),
+  feedback: new Set(['createFeedback', 'replaceFeedback', 'purgeFeedback']),
+  files: new Set(['createFile']),
+  objects: new Set(['createObject', 'deleteObjects', 'addTags', 'removeTags', 'setAliases', 'removeAliases']),
+  tables: new Set(['createTable']),
+};
+
+/** Sends one unit of writes to the writer; resolves with each op's result once committed. */
+export type ForwardWrites = (ops: WriteOp[]) => Promise<unknown[]>;
+
+export function isReadOnlyError(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === 'SQLITE_READONLY' || (typeof code === 'string' && code.startsWith('SQLITE_READONLY_'));
+}
+
+interface Recording {
+  ops: WriteOp[];
+  settle: { resolve: (v: unknown) => void; reject: (e: unknown) => void }[];
+}
+
+export function forwardingStore(local: Store, forward: ForwardWrites): Store {
+  let recording: Recording | null = null;
+  const forwardOne = (op: WriteOp) => forward([op]).then((values) => values[0]);
+
+  const groupProxy = (group: string, target: object): object =>
+    new Proxy(target, {
+      get(t, prop) {
+        const value: unknown = Reflect.get(t, prop, t);
+        if (typeof value !== 'function' || typeof prop !== 'string') return value;
+        const fn = value as (...args: unknown[]) => unknown;
+        const writes = WRITE_METHODS[group]?.has(prop) ?? false;
+        return (...args: unknown[]) => {
+          const op: WriteOp = { group, method: prop, args: writes ? encodeArgs(args) : args };
+          if (writes && recording) {
+            const r = recording;
+            r.ops.push(op);
+            return new Promise((resolve, reject) => r.settle.push({ resolve, reject }));
+          }
+          if (writes) return forwardOne(op);
+          const result = fn.apply(t, args);
+          if (result instanceof Promise)
+            return result.catch((err: unknown) => (isReadOnlyError(err) ? forwardOne(op) : Promise.reject(err)));
+          return result;
+        };
+      },
+    });
+
+  const groups = new Map<string, object>();
+  return new Proxy(local, {
+    get(t, prop) {
+      if (prop === 'transaction') {
+        return async (start: () => Promise<unknown>[]): Promise<void> => {
+          const r: Recording = { ops: [], settle: [] };
+          recording = r;
+          let started: Promise<unknown>[];
+          try {
+            started = start();
+          } finally {
+            recording = null;
+          }
+          try {
+            const values = await forward(r.ops);
+            r.settle.forEach((s, i) => s.resolve(values[i]));
+          } catch (err) {
+            r.settle.forEach((s) => s.reject(err));
+            for (const p of started) p.catch(() => {});
+            throw err;
+          }
+          await Promise.all(started);
+        };
+      }
+      const value: unknown = Reflect.get(t, prop, t);
+      if (typeof prop !== 'string' || value === null || typeof value !== 'object' || prop === 'db') return value;
+      let proxy = groups.get(prop);
+      if (!proxy) groups.set(prop, (proxy = groupProxy(prop, value)));
+      return proxy;
+    },
+  });
+}
+
+/** On the writer: runs one forwarded op against the real store. */
+export function applyWriteOp(store: Store, op: WriteOp): Promise<unknown> {
+  const group = (store as unknown as Record<string, Record<string, unknown>>)[op.group];
+  const fn = group?.[op.method];
+  if (typeof fn !== 'function') return Promise.reject(new Error(`No store method ${op.group}.${op.method}`));
+  try {
+    return Promise.resolve((fn as (...args: unknown[]) => unknown).apply(group, decodeArgs(op.args)));
+  } catch (err) {
+    return Promise.reject(err);
+  }
+}
