@@ -85,7 +85,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Record<s
       : {
           read: count(get('read-threads', 'WEFT_READ_THREADS'), 4, 'WEFT_READ_THREADS'),
           // One parses while the writer writes; more only pays with cores to spare.
-          write: count(get('write-threads', 'WEFT_WRITE_THREADS'), Math.max(1, Math.min(2, availableParallelism() - 1)), 'WEFT_WRITE_THREADS'),
+          write: count(
+            get('write-threads', 'WEFT_WRITE_THREADS'),
+            Math.max(1, Math.min(2, availableParallelism() - 1)),
+            'WEFT_WRITE_THREADS',
+          ),
           readBudgetMs: budget(get('read-budget-ms', 'WEFT_READ_BUDGET_MS')),
         },
   };
