@@ -37,7 +37,7 @@ export default defineConfig({
     proxy: {
       // Everything but Vite's own paths (/@vite, /@id, /@fs, /@react-refresh, /src, /node_modules)
       // and files from public/.
-      '^/(?!@|src/|node_modules/|favicon\\.svg)': {
+      '^/(?!@|src/|node_modules/|favicon\\.svg|boot\\.js)': {
         target: apiTarget,
         changeOrigin: true,
         bypass: serveSpaInstead,

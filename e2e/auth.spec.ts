@@ -1,4 +1,4 @@
-/** Signing in and out: wrong credentials are refused in words, the session survives reloads, logout ends it. */
+/** Signing in and out: wrong credentials are refused in words, the session survives reloads, logout ends it (sessions.spec.ts covers tabs and cookies). */
 import { sections } from '../src/web/app/sections.js';
 import { E2E_ADMIN } from './fixtures/credentials.js';
 import { seedAgentTraces } from './fixtures/seed.js';
@@ -8,9 +8,10 @@ test('log in, pick a project, log out', async ({ page, api, project }) => {
   await seedAgentTraces(api, { projectId: project, count: 3 });
   const [entity, name] = project.split('/') as [string, string];
 
-  // A deep link while signed out goes to the login page and comes back after signing in.
+  // A deep link while signed out goes to the login page, which says why, and comes back after signing in.
   await page.goto(`/${entity}/${name}/calls`);
   await expect(page).toHaveURL(/\/login\?next=/);
+  await expect(page.getByRole('status')).toHaveText('Sign in to see this page; you will be taken back to it.');
 
   await page.getByLabel('Username').fill(E2E_ADMIN.username);
   await page.getByLabel('Password or API key').fill('not-the-password');
@@ -27,12 +28,13 @@ test('log in, pick a project, log out', async ({ page, api, project }) => {
   await page.getByRole('link', { name: new RegExp(name) }).click();
   await expect(page.getByRole('table', { name: 'Calls' }).getByRole('row')).toHaveCount(4); // header + 3 traces
 
-  // The session survives a reload (sessionStorage), and logout ends it.
+  // The session survives a reload (its cookie), and logout ends it.
   await page.reload();
   await expect(page.getByRole('heading', { name: 'Calls' })).toBeVisible();
   await page.getByRole('button', { name: 'Account admin' }).click();
   await page.getByRole('button', { name: 'Log out' }).click();
   await expect(page).toHaveURL(/\/login/);
+  await expect(page.getByRole('status')).toHaveText('You have signed out.');
   await page.goto('/');
   await expect(page).toHaveURL(/\/login/);
 });

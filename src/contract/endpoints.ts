@@ -26,6 +26,7 @@ import * as providers from './providers.js';
 import * as refs from './refs.js';
 import * as scores from './scores.js';
 import * as service from './service.js';
+import * as sessions from './sessions.js';
 import * as stats from './stats.js';
 import * as tables from './tables.js';
 import * as threads from './threads.js';
@@ -1170,6 +1171,64 @@ export const endpoints = {
     summary: "Choose where bare project names go (the default entity the SDKs get from /graphql); admins may set anyone's",
     req: accounts.DefaultEntitySetReq,
     res: accounts.DefaultEntitySetRes,
+  }),
+  sessionCreate: def({
+    group: 'Weft',
+    method: 'POST',
+    path: '/weft/session',
+    summary: 'Sign in to the dashboard: checks the password (throttled) and sets an HttpOnly session cookie',
+    req: sessions.SessionCreateReq,
+    res: sessions.SessionCreateRes,
+    public: true,
+  }),
+  sessionEnd: def({
+    group: 'Weft',
+    method: 'DELETE',
+    path: '/weft/session',
+    summary: 'Sign out: ends the session of the cookie sent and removes the cookie',
+    req: sessions.SessionEndReq,
+    res: sessions.SessionEndRes,
+    public: true,
+  }),
+  sessionsList: def({
+    group: 'Weft',
+    method: 'GET',
+    path: '/weft/sessions',
+    summary: "Your signed-in sessions, the current one marked (admins: anyone's)",
+    req: sessions.SessionsListReq,
+    res: sessions.SessionsListRes,
+  }),
+  sessionRevoke: def({
+    group: 'Weft',
+    method: 'DELETE',
+    path: '/weft/sessions/:session_id',
+    summary: "End one of your sessions (admins: anyone's); it is signed out from its next request on",
+    req: sessions.SessionRevokeReq,
+    res: sessions.SessionRevokeRes,
+  }),
+  userSessionsRevoke: def({
+    group: 'Weft',
+    method: 'DELETE',
+    path: '/weft/users/:username/sessions',
+    summary: 'End every session of a user (admins only; API keys are not affected)',
+    req: sessions.UserSessionsRevokeReq,
+    res: sessions.UserSessionsRevokeRes,
+  }),
+  passwordChange: def({
+    group: 'Weft',
+    method: 'POST',
+    path: '/weft/password',
+    summary: 'Change your password; your other sessions end',
+    req: sessions.PasswordChangeReq,
+    res: sessions.PasswordChangeRes,
+  }),
+  userPasswordReset: def({
+    group: 'Weft',
+    method: 'PUT',
+    path: '/weft/users/:username/password',
+    summary: "Set a user's password (admins only); all their sessions end",
+    req: sessions.UserPasswordResetReq,
+    res: sessions.UserPasswordResetRes,
   }),
   pricesList: def({
     group: 'Weft',

@@ -5,6 +5,8 @@ import { mountRoutes } from './http/defineRoutes.js';
 import type { Logger } from './logger.js';
 import { toErrorResponse } from './http/respond.js';
 import { NotFoundError } from './errors.js';
+import { sameOriginWrites } from './http/sameOrigin.js';
+import { contentSecurityPolicy, inlineScriptHashes, securityHeaders } from './http/securityHeaders.js';
 import { buildOpenApi, docsPage } from './openapi.js';
 import { accountRoutes } from './routes/accounts.js';
 import { annotationQueueRoutes } from './routes/annotationQueues.js';
@@ -23,6 +25,7 @@ import { objectRoutes } from './routes/objects.js';
 import { providerRoutes } from './routes/providers.js';
 import { refRoutes } from './routes/refs.js';
 import { serviceRoutes } from './routes/service.js';
+import { sessionRoutes } from './routes/sessions.js';
 import { statsRoutes } from './routes/stats.js';
 import { tableRoutes } from './routes/tables.js';
 import { threadRoutes } from './routes/threads.js';
@@ -47,8 +50,12 @@ export interface AppDeps {
 
 export function createApp(deps: AppDeps): Hono {
   const app = new Hono();
+  app.use('*', securityHeaders());
+  app.use('*', sameOriginWrites(deps.log));
   app.get('/openapi.json', (c) => c.json(buildOpenApi()));
-  app.get('/docs', (c) => c.html(docsPage()));
+  const docs = docsPage();
+  const docsCsp = contentSecurityPolicy(inlineScriptHashes(docs));
+  app.get('/docs', (c) => c.html(docs, 200, { 'content-security-policy': docsCsp }));
   mountRoutes(
     app,
     [
@@ -72,6 +79,7 @@ export function createApp(deps: AppDeps): Hono {
       completionRoutes,
       inferenceRoutes,
       providerRoutes,
+      sessionRoutes,
       graphqlRoutes,
     ],
     deps,

@@ -29,7 +29,11 @@ afterAll(async () => {
 });
 
 const post = (path: string, body: unknown, auth = ADMIN, method = 'POST') =>
-  fetch(`${server.url}${path}`, { method, headers: { authorization: auth }, body: body === undefined ? undefined : JSON.stringify(body) });
+  fetch(`${server.url}${path}`, {
+    method,
+    headers: { authorization: auth, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
 
 describe('weft serve --workers 2', () => {
   it('stores every call of many concurrent batches', async () => {

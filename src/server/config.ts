@@ -1,6 +1,9 @@
 /** Settings, from the environment and `weft serve --flags` (flags win). */
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
+import { DEFAULT_HASH_LIMITS, type HashLimits } from './auth/hashLimiter.js';
+import { DEFAULT_THROTTLE_LIMITS, type ThrottleLimits } from './auth/loginThrottle.js';
+import { DEFAULT_SESSION_LIMITS, type SessionLimits } from './auth/sessions.js';
 import { loadLimits, type Limits } from './limits.js';
 import { parseLogLevel, type LogLevel } from './logger.js';
 import type { TlsSettings } from './tls.js';
@@ -38,6 +41,12 @@ export interface ServerConfig {
   jobStaleMs: number;
   /** The whole environment, for `api_key_env` in the providers file. */
   env: NodeJS.ProcessEnv;
+  /** Failed sign-ins allowed per username / per client address in the window (auth/loginThrottle.ts). */
+  loginThrottle: ThrottleLimits;
+  /** Password hashes computed at once, and allowed to wait (auth/hashLimiter.ts). */
+  hashLimits: HashLimits;
+  /** Dashboard session lifetimes and cookie security (auth/sessions.ts). */
+  sessions: SessionLimits;
   /** Serve HTTPS (tls.ts): the given certificate and key, or a generated self-signed one; null serves HTTP. */
   tls: TlsSettings | null;
   /**
@@ -76,6 +85,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Record<s
     jobConcurrency: positive('WEFT_JOB_CONCURRENCY', env.WEFT_JOB_CONCURRENCY, 2),
     jobStaleMs: positive('WEFT_JOB_STALE_MS', env.WEFT_JOB_STALE_MS, 30_000),
     env,
+    loginThrottle: {
+      perUser: positiveInt(env, 'WEFT_LOGIN_MAX_FAILURES_PER_USER', DEFAULT_THROTTLE_LIMITS.perUser),
+      perAddress: positiveInt(env, 'WEFT_LOGIN_MAX_FAILURES_PER_ADDRESS', DEFAULT_THROTTLE_LIMITS.perAddress),
+      windowSeconds: positiveInt(env, 'WEFT_LOGIN_WINDOW_SECONDS', DEFAULT_THROTTLE_LIMITS.windowSeconds),
+    },
+    hashLimits: {
+      concurrency: positiveInt(env, 'WEFT_MAX_CONCURRENT_HASHES', DEFAULT_HASH_LIMITS.concurrency),
+      queue: positiveInt(env, 'WEFT_HASH_QUEUE', DEFAULT_HASH_LIMITS.queue, 0),
+    },
+    sessions: {
+      idleSeconds: positiveInt(env, 'WEFT_SESSION_IDLE_SECONDS', DEFAULT_SESSION_LIMITS.idleSeconds),
+      maxAgeSeconds: positiveInt(env, 'WEFT_SESSION_MAX_AGE_SECONDS', DEFAULT_SESSION_LIMITS.maxAgeSeconds),
+      secureCookies: parseSecureCookies(env.WEFT_SECURE_COOKIES),
+    },
     tls: parseTls(get('tls', 'WEFT_TLS'), get('tls-cert', 'WEFT_TLS_CERT'), get('tls-key', 'WEFT_TLS_KEY')),
     // Request threads are opt-in (WEFT_THREADS=1) until they measure better than the main
     // thread on a quiet machine: under this session's load their exclusive read threads made
@@ -85,10 +108,29 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Record<s
       : {
           read: count(get('read-threads', 'WEFT_READ_THREADS'), 4, 'WEFT_READ_THREADS'),
           // One parses while the writer writes; more only pays with cores to spare.
-          write: count(get('write-threads', 'WEFT_WRITE_THREADS'), Math.max(1, Math.min(2, availableParallelism() - 1)), 'WEFT_WRITE_THREADS'),
+          write: count(
+            get('write-threads', 'WEFT_WRITE_THREADS'),
+            Math.max(1, Math.min(2, availableParallelism() - 1)),
+            'WEFT_WRITE_THREADS',
+          ),
           readBudgetMs: budget(get('read-budget-ms', 'WEFT_READ_BUDGET_MS')),
         },
   };
+}
+
+/** A whole number ≥ `min` from the environment, or the default when unset. */
+function positiveInt(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 1): number {
+  const value = env[name];
+  if (value === undefined || value === '') return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min) throw new Error(`${name} must be a whole number ≥ ${min}, not "${value}"`);
+  return n;
+}
+
+function parseSecureCookies(value: string | undefined): 'auto' | 'always' {
+  if (value === undefined || value === '' || value === 'auto') return 'auto';
+  if (value === 'always') return 'always';
+  throw new Error(`WEFT_SECURE_COOKIES must be "auto" (Secure over https) or "always", not "${value}"`);
 }
 
 const isOn = (v: string | undefined): boolean => v !== undefined && v !== '' && v !== '0' && v !== 'false';

@@ -174,7 +174,7 @@ describe('all-or-nothing requests', () => {
     const invalid = { mode: 'start', req: { start: start(project_id, 'bad', { started_at: 'not a date' }) } };
     const res = await fetch(`${first.url}/call/upsert_batch`, {
       method: 'POST',
-      headers: { authorization: `Basic ${Buffer.from(`api:${apiKey}`).toString('base64')}` },
+      headers: { authorization: `Basic ${Buffer.from(`api:${apiKey}`).toString('base64')}`, 'content-type': 'application/json' },
       body: JSON.stringify({ batch: [...items, invalid] }),
     });
     expect(res.status).toBe(422);

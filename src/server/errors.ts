@@ -12,11 +12,19 @@ import type { ValidationIssue } from '../contract/errors.js';
 export class ApiError extends Error {
   readonly status: number;
   readonly extra: Record<string, unknown>;
-  constructor(status: number, reason: string, extra: Record<string, unknown> = {}, options?: { cause?: unknown }) {
-    super(reason, options);
+  /** Response headers the answer must carry (`Retry-After` on 429/503). */
+  readonly headers: Record<string, string>;
+  constructor(
+    status: number,
+    reason: string,
+    extra: Record<string, unknown> = {},
+    options?: { cause?: unknown; headers?: Record<string, string> },
+  ) {
+    super(reason, options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = new.target.name;
     this.status = status;
     this.extra = extra;
+    this.headers = options?.headers ?? {};
   }
 }
 
@@ -60,7 +68,9 @@ function pythonRepr(s: string): string {
 
 /** 401: no or wrong credentials. */
 export class UnauthorizedError extends ApiError {
-  constructor(reason = 'Authentication required: send HTTP Basic credentials (user:password, or api:<api key>)') {
+  constructor(
+    reason = 'Authentication required: sign in to the dashboard, or send HTTP Basic credentials (user:password, or api:<api key>) or `Authorization: Bearer <api key>`',
+  ) {
     super(401, reason);
   }
 }
@@ -114,5 +124,28 @@ export class ValidationError extends ApiError {
   constructor(issues: ValidationIssue[]) {
     super(422, issues.map((i) => `${i.loc.join('.')}: ${i.msg}`).join('; '));
     this.issues = issues;
+  }
+}
+
+/** 415: the body's Content-Type is one this endpoint does not read. */
+export class UnsupportedMediaTypeError extends ApiError {
+  constructor(reason: string) {
+    super(415, reason);
+  }
+}
+
+/** 429: too many attempts; `Retry-After` says when to try again. */
+export class TooManyRequestsError extends ApiError {
+  constructor(reason: string, retryAfterSeconds: number) {
+    const seconds = Math.max(1, Math.ceil(retryAfterSeconds));
+    super(429, reason, { retry_after: seconds }, { headers: { 'retry-after': String(seconds) } });
+  }
+}
+
+/** 503: the server is busy with this kind of work right now; `Retry-After` says when to try again. */
+export class ServiceUnavailableError extends ApiError {
+  constructor(reason: string, retryAfterSeconds: number) {
+    const seconds = Math.max(1, Math.ceil(retryAfterSeconds));
+    super(503, reason, { retry_after: seconds }, { headers: { 'retry-after': String(seconds) } });
   }
 }

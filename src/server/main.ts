@@ -70,7 +70,12 @@ export async function startServer(config: ServerConfig, options: { mountDashboar
     concurrency: config.jobConcurrency,
     staleMs: config.jobStaleMs,
   });
-  const authenticator = new Authenticator(store, isClusterWorker() ? { onForget: broadcastForget } : {});
+  const authenticator = new Authenticator(store, {
+    ...(isClusterWorker() ? { onForget: broadcastForget } : {}),
+    throttle: config.loginThrottle,
+    hashLimits: config.hashLimits,
+    sessions: config.sessions,
+  });
   if (isClusterWorker()) onForgetFromOthers(() => authenticator.forgetLocally());
   const deps = {
     store,

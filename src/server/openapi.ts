@@ -95,8 +95,14 @@ export function buildOpenApi(): JsonSchema {
         'Every trace-server path is also served under /traces (the trace URL the Weave SDKs derive from WANDB_BASE_URL); ' +
         'the Weft and W&B groups are not.',
     },
-    components: { securitySchemes: { basic: { type: 'http', scheme: 'basic' } } },
-    security: [{ basic: [] }],
+    components: {
+      securitySchemes: {
+        basic: { type: 'http', scheme: 'basic', description: '`user:password`, or `api:<api key>` (what the Weave SDKs send)' },
+        bearer: { type: 'http', scheme: 'bearer', description: 'An API key' },
+        session: { type: 'apiKey', in: 'cookie', name: 'weft_session', description: "The dashboard's session, from POST /weft/session" },
+      },
+    },
+    security: [{ basic: [] }, { bearer: [] }, { session: [] }],
     paths,
   };
   return cached;
@@ -115,7 +121,7 @@ export function docsPage(): string {
  .m{display:inline-block;min-width:56px;font-weight:600} .GET{color:#0969da}.POST{color:#1a7f37}.PUT{color:#9a6700}.DELETE{color:#cf222e}
  @media (prefers-color-scheme: dark){body{background:#0d1117;color:#e6edf3}pre{background:#161b22}details,header{border-color:#30363d}}
 </style></head>
-<body><header><strong>Weft API</strong> — <a href="/openapi.json">openapi.json</a>. Authenticate with HTTP Basic: <code>user:password</code>, or <code>api:&lt;api key&gt;</code>.</header>
+<body><header><strong>Weft API</strong> — <a href="/openapi.json">openapi.json</a>. Authenticate with HTTP Basic: <code>user:password</code> or <code>api:&lt;api key&gt;</code>, or <code>Authorization: Bearer &lt;api key&gt;</code>.</header>
 <main id="root">Loading…</main>
 <script>
 fetch('/openapi.json').then(r=>r.json()).then(doc=>{

@@ -4,17 +4,20 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createBrowserRouter, RouterProvider } from 'react-router-dom';
 import { createQueryClient } from './lib/queryClient.js';
-import { clearCredentials } from './lib/session.js';
+import { loginUrl, onSignedOutElsewhere } from './lib/signOut.js';
 import { createRoutes } from './routes.js';
 import './styles.css';
 
-const queryClient = createQueryClient(() => {
-  // The server no longer accepts our credentials (password changed, key revoked): sign out.
-  clearCredentials();
+/** Our session ended (logout elsewhere, expiry, password change, an admin): to the login page, coming back here after. */
+function toLogin() {
+  queryClient.clear();
   const here = window.location.pathname + window.location.search;
-  if (window.location.pathname !== '/login') void router.navigate(`/login?next=${encodeURIComponent(here)}`);
-});
+  if (window.location.pathname !== '/login') void router.navigate(loginUrl(here));
+}
+
+const queryClient = createQueryClient(toLogin);
 const router = createBrowserRouter(createRoutes(queryClient));
+onSignedOutElsewhere(toLogin);
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -12,7 +12,7 @@ import { NotFound } from './app/NotFound.js';
 import { RouteError } from './app/RouteError.js';
 import { Splash } from './app/Splash.js';
 import { whoamiQueryOptions } from './features/auth/authQueries.js';
-import { clearCredentials, readCredentials } from './lib/session.js';
+import { loginUrl } from './lib/signOut.js';
 
 /**
  * A route loader whose module is fetched on first use: the loaders (and the query modules they
@@ -28,14 +28,13 @@ function deferLoader<M>(load: () => Promise<M>, make: (m: M) => LoaderFunction):
 function requireSession(queryClient: QueryClient) {
   return async ({ request }: LoaderFunctionArgs) => {
     const url = new URL(request.url);
-    const next = `/login?next=${encodeURIComponent(url.pathname + url.search)}`;
-    if (!readCredentials()) throw redirect(next);
     try {
       return await queryClient.ensureQueryData(whoamiQueryOptions());
     } catch (error) {
+      // No session cookie, or its session ended: sign in, then come back to the page asked for.
       if (error instanceof HttpError && error.status === 401) {
-        clearCredentials();
-        throw redirect(next);
+        queryClient.removeQueries({ queryKey: whoamiQueryOptions().queryKey });
+        throw redirect(loginUrl(url.pathname + url.search + url.hash));
       }
       throw error;
     }

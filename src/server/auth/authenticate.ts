@@ -1,48 +1,139 @@
 /**
- * HTTP Basic authentication. `user:password` for people, `api:<key>` for SDKs (what the
- * official Weave SDKs send). Verified credentials are cached in memory for a short time,
- * keyed by a SHA-256 of the header, so the scrypt cost is paid once per client rather than
- * once per request; a revoked key or changed password stops working within `CACHE_MS`.
+ * Who is calling. Three ways in:
+ * - HTTP Basic `user:password` (people, scripts), `api:<key>` (what the official Weave SDKs
+ *   send) or `Authorization: Bearer <key>` (the published spec; W&B's hardware catalogue route
+ *   accepts only Bearer). OTel exporters configured for Weave send `wandb-api-key: <key>`.
+ * - The dashboard's session cookie (auth/sessions.ts), when no credentials header is sent.
+ *
+ * Verified credential headers are cached in memory for `CACHE_MS`, keyed by a SHA-256 of the
+ * header, so a password's scrypt cost is paid once per client rather than once per request; a
+ * revoked key or changed password stops working within `CACHE_MS` (at once where `forget()` is
+ * called). Password attempts are throttled per address and username (auth/loginThrottle.ts) and
+ * their hashing bounded (auth/hashLimiter.ts); an unknown username costs the same scrypt work as
+ * a known one, so the time to answer does not tell which usernames exist.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { ForbiddenError, UnauthorizedError } from '../errors.js';
-import type { Store } from '../store/Store.js';
+import type { Store, UserRecord } from '../store/Store.js';
 import { KEY_ID_LENGTH, KEY_LENGTH } from './apiKeys.js';
-import { verifySecret } from './secrets.js';
+import { HashLimiter, type HashLimits } from './hashLimiter.js';
+import { LoginThrottle, type ThrottleLimits } from './loginThrottle.js';
+import { fastHash, hashSecret, needsRehash, SCRYPT_PARAMS, verifySecret } from './secrets.js';
+import { readSessionCookie, SessionManager, type SessionLimits } from './sessions.js';
 
 export interface AuthUser {
   username: string;
   isAdmin: boolean;
   entities: ReadonlySet<string>;
-  via: 'password' | 'api_key';
+  via: 'password' | 'api_key' | 'session';
+  /** The dashboard session behind the request (`via: 'session'`), else null. */
+  sessionId?: string | null;
+}
+
+/** What a request offers to prove who it is. */
+export interface RequestCredentials {
+  /** `Authorization` header (Basic or Bearer). */
+  authorization?: string | null;
+  /** `wandb-api-key` header (OTel exporters). */
+  apiKey?: string | null;
+  /** `Cookie` header (the dashboard's session). */
+  cookie?: string | null;
+  /** Client address, for throttling. */
+  address?: string;
+}
+
+export interface AuthenticatorOptions {
+  /** Hears every `forget()`, so other server processes can drop their caches too. */
+  onForget?: () => void;
+  throttle?: ThrottleLimits;
+  hashLimits?: HashLimits;
+  sessions?: SessionLimits;
 }
 
 const CACHE_MS = 60_000;
 const CACHE_MAX = 10_000;
 
+/**
+ * A stored-hash look-alike for unknown usernames: verifying against it runs scrypt at today's
+ * parameters (same time as a real user's) and never matches (the "hash" is random bytes).
+ */
+const DUMMY_HASH = [
+  'scrypt',
+  SCRYPT_PARAMS.N,
+  SCRYPT_PARAMS.r,
+  SCRYPT_PARAMS.p,
+  randomBytes(16).toString('base64url'),
+  randomBytes(32).toString('base64url'),
+].join('$');
+
 export class Authenticator {
   readonly #store: Store;
   readonly #cache = new Map<string, { user: AuthUser; until: number }>();
-
+  readonly #inflight = new Map<string, Promise<AuthUser>>();
   readonly #onForget: (() => void) | undefined;
+  readonly #throttle: LoginThrottle;
+  readonly #hashes: HashLimiter;
+  /** Dashboard sessions: created by sign-in, read on every cookie request. */
+  readonly sessions: SessionManager;
 
-  /** `onForget` hears every `forget()`, so other server processes can drop their caches too. */
-  constructor(store: Store, options: { onForget?: () => void } = {}) {
+  constructor(store: Store, options: AuthenticatorOptions = {}) {
     this.#store = store;
     this.#onForget = options.onForget;
+    this.#throttle = new LoginThrottle(options.throttle);
+    this.#hashes = new HashLimiter(options.hashLimits);
+    this.sessions = new SessionManager(store, options.sessions);
   }
 
-  /** The user behind an `Authorization` header, or UnauthorizedError. */
-  async authenticate(header: string | undefined | null): Promise<AuthUser> {
+  /**
+   * The user behind an `Authorization` header (Basic or Bearer), or UnauthorizedError (401),
+   * TooManyRequestsError (429, throttled) or ServiceUnavailableError (503, hashing saturated).
+   */
+  async authenticate(header: string | undefined | null, options: { address?: string } = {}): Promise<AuthUser> {
     if (!header) throw new UnauthorizedError();
     const cacheKey = createHash('sha256').update(header).digest('base64url');
     const hit = this.#cache.get(cacheKey);
     if (hit && hit.until > Date.now()) return hit.user;
 
-    const user = await this.#verify(header);
-    if (this.#cache.size >= CACHE_MAX) this.#cache.clear();
-    this.#cache.set(cacheKey, { user, until: Date.now() + CACHE_MS });
-    return user;
+    // Concurrent requests with the same new credentials (an SDK's first burst) share one check:
+    // one password hash, not one per request.
+    const pending = this.#inflight.get(cacheKey);
+    if (pending) return pending;
+    const verifying = this.#verifyHeader(header, options.address ?? '');
+    this.#inflight.set(cacheKey, verifying);
+    try {
+      const user = await verifying;
+      if (this.#cache.size >= CACHE_MAX) this.#cache.clear();
+      this.#cache.set(cacheKey, { user, until: Date.now() + CACHE_MS });
+      return user;
+    } finally {
+      this.#inflight.delete(cacheKey);
+    }
+  }
+
+  /** A whole request's credentials: a credentials header when there is one, else the session cookie. */
+  async authenticateRequest(creds: RequestCredentials): Promise<AuthUser> {
+    const header = creds.authorization || (creds.apiKey ? `Bearer ${creds.apiKey}` : null);
+    if (header) return this.authenticate(header, { address: creds.address });
+    const token = readSessionCookie(creds.cookie);
+    if (!token) throw new UnauthorizedError();
+    const session = await this.sessions.resolve(token);
+    if (!session) throw new UnauthorizedError('Your session has ended (signed out, expired or revoked); sign in again');
+    const user = await this.#store.accounts.getUser(session.username);
+    if (!user) throw new UnauthorizedError('Your session belongs to a user that no longer exists');
+    return { ...toAuthUser(user, 'session'), sessionId: session.sessionId };
+  }
+
+  /**
+   * Checks a username and password (or `api` and a key) for signing in, throttled and bounded
+   * like a Basic header but never cached: every sign-in is checked afresh.
+   */
+  async verifyLogin(username: string, password: string, address: string): Promise<AuthUser> {
+    return username === 'api' ? this.#verifyKey(password, address) : this.#verifyPassword(username, password, address);
+  }
+
+  /** Hashes a new password, within the same concurrency bound as verifying. */
+  hashPassword(password: string): Promise<string> {
+    return this.#hashes.run(() => hashSecret(password));
   }
 
   /** Forgets cached credentials (after a key is revoked or a password changes), everywhere. */
@@ -56,30 +147,68 @@ export class Authenticator {
     this.#cache.clear();
   }
 
-  async #verify(header: string): Promise<AuthUser> {
+  async #verifyHeader(header: string, address: string): Promise<AuthUser> {
+    const bearer = /^Bearer\s+(\S+)\s*$/i.exec(header);
+    if (bearer) return this.#verifyKey(bearer[1]!, address);
     const [username, password] = decodeBasic(header);
-    if (username === 'api') return this.#verifyKey(password);
-    const user = await this.#store.accounts.getUser(username);
-    if (!user?.passwordHash || !(await verifySecret(password, user.passwordHash))) {
-      throw new UnauthorizedError('Wrong username or password');
-    }
-    return { username: user.username, isAdmin: user.isAdmin, entities: new Set(user.entities), via: 'password' };
+    return username === 'api' ? this.#verifyKey(password, address) : this.#verifyPassword(username, password, address);
   }
 
-  async #verifyKey(key: string): Promise<AuthUser> {
+  async #verifyPassword(username: string, password: string, address: string): Promise<AuthUser> {
+    this.#throttle.check(username, address);
+    const user = await this.#store.accounts.getUser(username);
+    // Unknown users and users without a password cost the same scrypt work as a wrong password.
+    const stored = user?.passwordHash ?? DUMMY_HASH;
+    const ok = await this.#hashes.run(() => verifySecret(password, stored));
+    if (!user?.passwordHash || !ok) {
+      this.#throttle.recordFailure(username, address);
+      throw new UnauthorizedError('Wrong username or password');
+    }
+    this.#throttle.recordSuccess(username);
+    if (needsRehash(user.passwordHash)) await this.#rehash(user.username, password);
+    return toAuthUser(user, 'password');
+  }
+
+  /** Replaces a hash made with older parameters; a failure (e.g. the limiter is full) leaves it for the next sign-in. */
+  async #rehash(username: string, password: string): Promise<void> {
+    try {
+      await this.#store.accounts.upsertUser({ username, passwordHash: await this.hashPassword(password) });
+    } catch {
+      // The old hash still verifies; try again next time.
+    }
+  }
+
+  async #verifyKey(key: string, address: string): Promise<AuthUser> {
     const record = key.length === KEY_LENGTH ? await this.#store.accounts.getApiKey(key.slice(0, KEY_ID_LENGTH)) : null;
-    if (!record || record.revokedAt !== null || !(await verifySecret(key, record.keyHash))) {
+    const ok =
+      record !== null &&
+      record.revokedAt === null &&
+      (record.keyHash.startsWith('sha256$')
+        ? verifySecret(key, record.keyHash)
+        : this.#hashes.run(() => verifySecret(key, record.keyHash)));
+    if (!record || !(await ok)) {
+      // A 40-character random key cannot be guessed, so a valid key always passes, even from an
+      // address that is blocked (an SDK behind the same NAT as an attacker keeps working). Wrong
+      // keys count against the address (no username: "api" is every SDK's) and get 429 once it is blocked.
+      this.#throttle.recordFailure(null, address);
+      this.#throttle.check(null, address);
       throw new UnauthorizedError('Unknown or revoked API key; create one with `npx weft key create --user <name>`');
     }
+    // Keys stored by older versions as scrypt hashes move to SHA-256 at their first use.
+    if (!record.keyHash.startsWith('sha256$')) await this.#store.accounts.updateApiKeyHash(record.keyId, fastHash(key));
     const user = await this.#store.accounts.getUser(record.username);
     if (!user) throw new UnauthorizedError('The API key belongs to a user that no longer exists');
-    return { username: user.username, isAdmin: user.isAdmin, entities: new Set(user.entities), via: 'api_key' };
+    return toAuthUser(user, 'api_key');
   }
+}
+
+function toAuthUser(user: UserRecord, via: AuthUser['via']): AuthUser {
+  return { username: user.username, isAdmin: user.isAdmin, entities: new Set(user.entities), via, sessionId: null };
 }
 
 function decodeBasic(header: string): [string, string] {
   const m = /^Basic\s+(\S+)\s*$/i.exec(header);
-  if (!m) throw new UnauthorizedError('Only HTTP Basic credentials are accepted');
+  if (!m) throw new UnauthorizedError('Send HTTP Basic credentials (user:password or api:<key>) or `Authorization: Bearer <api key>`');
   const decoded = Buffer.from(m[1]!, 'base64').toString('utf8');
   const colon = decoded.indexOf(':');
   if (colon < 0) throw new UnauthorizedError('Malformed Basic credentials');

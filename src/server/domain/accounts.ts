@@ -1,13 +1,12 @@
 /**
  * Account management behind Weft's settings page: creating users, listing and revoking API
  * keys, with who-may-do-what in one place. Admins manage everyone; a user manages their own
- * keys. Passwords and keys are stored as scrypt hashes only (auth/secrets.ts), and a revoked
+ * keys. Passwords are stored as scrypt hashes and keys as SHA-256 only (auth/secrets.ts), and a revoked
  * key stops working at once: the authenticator's cache of verified credentials is cleared.
  */
 import type { ApiKey, User } from '../../contract/accounts.js';
 import type { AuthUser, Authenticator } from '../auth/authenticate.js';
 import { createApiKey } from '../auth/apiKeys.js';
-import { hashSecret } from '../auth/secrets.js';
 import { ConflictError, ForbiddenError, NotFoundError } from '../errors.js';
 import type { ApiKeyRecord, Store, UserRecord } from '../store/Store.js';
 import { formatMicros, formatMicrosOrNull, nowMicros } from '../core/datetime.js';
@@ -40,13 +39,15 @@ export function requireAdmin(user: AuthUser, what: string): void {
 
 /** Creates a user with a password; 409 when the name is taken (this never edits a user). */
 export async function createUser(
-  store: Store,
+  deps: { store: Store; authenticator: Authenticator },
   req: { username: string; password: string; entities: string[]; is_admin: boolean },
 ): Promise<User> {
+  const { store } = deps;
   if (await store.accounts.getUser(req.username)) throw new ConflictError(`User "${req.username}" already exists`);
   const created = await store.accounts.upsertUser({
     username: req.username,
-    passwordHash: await hashSecret(req.password),
+    // Through the authenticator: its bound on concurrent hashes (128 MiB each) covers this one too.
+    passwordHash: await deps.authenticator.hashPassword(req.password),
     isAdmin: req.is_admin,
     entities: [...new Set(req.entities)],
   });

@@ -16,7 +16,7 @@ import {
   type Endpoints,
   type ResOf,
 } from '../../contract/endpoints.js';
-import { assertProjectAccess, type AuthUser, type Authenticator } from '../auth/authenticate.js';
+import { assertProjectAccess, type AuthUser, type Authenticator, type RequestCredentials } from '../auth/authenticate.js';
 import type { InferenceServices } from '../providers/InferenceServices.js';
 import { DEFAULT_LIMITS, type Limits } from '../limits.js';
 import type { Store } from '../store/Store.js';
@@ -24,6 +24,7 @@ import { ApiError, BadRequestError, TooLargeError, ValidationError } from '../er
 import { readLimitedBody, type BodyLimitKey } from './bodyLimit.js';
 import { assertJsonDepth } from './jsonDepth.js';
 import { assertRequestLimits } from './requestLimits.js';
+import { assertJsonContentType } from './contentType.js';
 import { jsonLinesResponse } from './jsonLines.js';
 import { toErrorResponse } from './respond.js';
 import { coerceStrings, validate, type InputSource } from './validate.js';
@@ -48,6 +49,8 @@ export interface RequestContext {
   log: Logger;
   /** Model providers and background jobs. */
   inference: InferenceServices;
+  /** Headers to add to a JSON answer (a sign-in's `Set-Cookie`). */
+  responseHeaders: Headers;
   /** What one request may ask (limits.ts), for handlers that check values the pipeline cannot see. */
   limits: Limits;
 }
@@ -115,11 +118,12 @@ async function handle(c: Context, name: EndpointName, route: RouteDef<EndpointNa
   const endpoint: EndpointDef = endpoints[name];
   const limits = deps.limits ?? { ...DEFAULT_LIMITS, maxBodyBytes: deps.maxBodyBytes };
   try {
-    const user = endpoint.public || endpoint.auth === 'handler' ? null : await deps.authenticator.authenticate(authorizationOf(c));
+    const user = endpoint.public || endpoint.auth === 'handler' ? null : await deps.authenticator.authenticateRequest(credentialsOf(c));
     const binary = endpoint.body === 'binary';
     const requestBody = binary ? await readBinaryBody(c, limits, 'maxBodyBytes') : null;
     const fieldsFrom =
       binary || endpoint.method === 'GET' || endpoint.method === 'DELETE' ? 'query' : endpoint.body === 'multipart' ? 'form' : 'json';
+    if (fieldsFrom === 'json') assertJsonContentType(c.req.header('content-type'));
     const { raw, sourceOf, text, body: parsedBody } = await readInput(c, fieldsFrom, limits);
     // Query sizes first: they are checked in time linear in the list lengths, before walking the whole body.
     assertRequestLimits(raw, limits);
@@ -138,6 +142,7 @@ async function handle(c: Context, name: EndpointName, route: RouteDef<EndpointNa
       rawBody: text,
       log: deps.log,
       inference: deps.inference,
+      responseHeaders: new Headers(),
       limits,
     };
     const result = route.handler(input, ctx);
@@ -152,7 +157,9 @@ async function handle(c: Context, name: EndpointName, route: RouteDef<EndpointNa
     if (endpoint.raw) return await (result as unknown as Promise<Response>);
     const body = await (result as Promise<unknown>);
     if (deps.validateResponses) checkResponse(endpoint.res, body, name);
-    return c.json(body as object);
+    const res = c.json(body as object);
+    ctx.responseHeaders.forEach((value, key) => res.headers.append(key, value));
+    return res;
   } catch (err) {
     return toErrorResponse(err, deps.log, `${endpoint.method} ${endpoint.path}`);
   }
@@ -172,14 +179,17 @@ function defaultProjects(input: unknown): string[] {
 }
 
 /**
- * The credentials: the `Authorization` header, or else a `wandb-api-key` header (what OTel
- * exporters configured for Weave send), read as Basic `api:<key>`.
+ * The credentials a request offers: the `Authorization` header (Basic or Bearer), a
+ * `wandb-api-key` header (what OTel exporters configured for Weave send), or the dashboard's
+ * session cookie, and the client address for throttling.
  */
-function authorizationOf(c: Context): string | undefined {
-  const authorization = c.req.header('authorization');
-  const apiKey = c.req.header('wandb-api-key');
-  if (authorization || !apiKey) return authorization;
-  return `Basic ${Buffer.from(`api:${apiKey}`).toString('base64')}`;
+function credentialsOf(c: Context): RequestCredentials {
+  return {
+    authorization: c.req.header('authorization'),
+    apiKey: c.req.header('wandb-api-key'),
+    cookie: c.req.header('cookie'),
+    address: remoteIp(c),
+  };
 }
 
 const gunzipAsync = promisify(gunzip);
@@ -258,8 +268,9 @@ async function readFormFields(c: Context, limits: Limits): Promise<Map<string, F
 }
 
 /**
- * The body as UTF-8 text within the size limit, null when empty. It is read as JSON whatever
- * its Content-Type (the Python SDK sends none).
+ * The body as UTF-8 text within the size limit, null when empty. It is read as JSON with no
+ * Content-Type (the Python SDK sends none) or a JSON one; form types were refused before
+ * (http/contentType.ts).
  */
 async function readBodyText(c: Context, limits: Limits): Promise<string | null> {
   const bytes = await readLimitedBody(c, limits, 'maxBodyBytes');
@@ -274,7 +285,8 @@ function parseJson(text: string): unknown {
   }
 }
 
-function remoteIp(c: Context): string {
+/** The client's address as the socket sees it (a reverse proxy's own, behind one). */
+export function remoteIp(c: Context): string {
   const incoming = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming;
   return incoming?.socket?.remoteAddress ?? '';
 }

@@ -54,10 +54,12 @@ async function callCount(client: TestServer['admin'], project_id: string): Promi
 }
 
 describe('authentication', () => {
-  it('answers 401 with WWW-Authenticate: Basic and a {reason} when credentials are missing', async () => {
+  it('answers 401 with a {reason} and no Basic challenge when credentials are missing', async () => {
     const res = await postAs(null, '/call/read', { project_id: 'alice-co/x', id: 'c' });
     expect(res.status).toBe(401);
-    expect(res.headers.get('www-authenticate')).toMatch(/^Basic\b/);
+    // A `WWW-Authenticate: Basic` challenge would make a browser cache the password and send it
+    // with cross-site form posts (CSRF); the SDKs send credentials up front and need none.
+    expect(res.headers.get('www-authenticate')).toBeNull();
     expect(await res.json()).toEqual({ reason: expect.any(String) });
   });
 
@@ -76,9 +78,13 @@ describe('authentication', () => {
       ['GET', '/weft/whoami', undefined],
     ];
     for (const [method, path, json] of cases) {
-      const res = await fetch(`${t.url}${path}`, { method, body: json === undefined ? undefined : JSON.stringify(json) });
+      const res = await fetch(`${t.url}${path}`, {
+        method,
+        body: json === undefined ? undefined : JSON.stringify(json),
+        headers: json === undefined ? {} : { 'content-type': 'application/json' },
+      });
       expect(res.status, `${method} ${path}`).toBe(401);
-      expect(res.headers.get('www-authenticate'), `${method} ${path}`).toMatch(/^Basic\b/);
+      expect(res.headers.get('www-authenticate'), `${method} ${path}`).toBeNull();
     }
     expect(await callCount(t.admin, 'alice-co/x')).toBe(0);
   });
@@ -88,19 +94,20 @@ describe('authentication', () => {
     expect(res.status).toBe(401);
   });
 
-  it('rejects a wrong password, an unknown user and non-Basic schemes', async () => {
+  it('rejects a wrong password, an unknown user, a wrong Bearer key and unknown schemes', async () => {
     const bad = [
       basicAuthHeader('alice', 'wrong-password'),
       basicAuthHeader('nobody', 'alice-password'),
       basicAuthHeader('api', t.alice.password),
-      `Bearer ${t.alice.apiKey}`,
+      `Bearer ${t.alice.password}`,
+      `Digest username="alice"`,
       'Basic !!!not-base64',
       `Basic ${Buffer.from('no-colon').toString('base64')}`,
     ];
     for (const header of bad) {
       const res = await postAs(header, '/calls/query_stats', { project_id: 'alice-co/x' });
       expect(res.status, header).toBe(401);
-      expect(res.headers.get('www-authenticate')).toMatch(/^Basic\b/);
+      expect(res.headers.get('www-authenticate')).toBeNull();
     }
   });
 
@@ -236,9 +243,9 @@ describe('request bodies', () => {
     expect(await callCount(t.alice.client, project_id)).toBe(1);
   });
 
-  it('parses JSON whatever the Content-Type says', async () => {
+  it('parses JSON sent with a JSON or another non-form Content-Type', async () => {
     const project_id = `${t.alice.entity}/${unique('ct')}`;
-    for (const [i, type] of ['text/plain', 'application/json; charset=utf-8', 'application/octet-stream'].entries()) {
+    for (const [i, type] of ['application/json', 'application/json; charset=utf-8', 'application/octet-stream'].entries()) {
       const res = await rawPost('/call/start', JSON.stringify(startBody(project_id, `c${i}`)), {
         authorization: t.alice.authHeader,
         'content-type': type,

@@ -12,9 +12,11 @@ export function toErrorResponse(thrown: unknown, log: Logger, where: string): Re
   if (err instanceof ApiError) {
     if (err.status >= 500) log.error(`${where} ${err.status} ${err.message}`, err);
     else log.warn(`${where} ${err.status} ${err.message}`);
-    const headers: Record<string, string> = {};
-    if (err.status === 401) headers['www-authenticate'] = 'Basic realm="weft", charset="UTF-8"';
-    return Response.json({ reason: err.message, ...err.extra }, { status: err.status, headers });
+    // No `WWW-Authenticate: Basic` on 401: a browser that sees that challenge asks for a password
+    // and then replays it on every request to this origin, cross-site form posts included (CSRF).
+    // The SDKs (Python and npm `weave`) and OTel exporters send their credentials up front and
+    // never wait for a challenge; the dashboard signs in with its own form.
+    return Response.json({ reason: err.message, ...err.extra }, { status: err.status, headers: err.headers });
   }
   log.error(`${where} 500`, err);
   return Response.json({ reason: 'Internal server error' }, { status: 500 });

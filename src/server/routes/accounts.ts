@@ -16,9 +16,9 @@ export const accountRoutes = defineRoutes({
 
   userCreate: {
     projects: noProjects,
-    handler: async (req, { store, user }) => {
+    handler: async (req, { store, authenticator, user }) => {
       requireAdmin(user, 'create users');
-      return { user: await createUser(store, req) };
+      return { user: await createUser({ store, authenticator }, req) };
     },
   },
 

@@ -5,11 +5,12 @@ import { defineRoutes } from '../http/defineRoutes.js';
 export const graphqlRoutes = defineRoutes({
   wandbGraphql: {
     // Credentials are checked inside, so a bad key is answered as a GraphQL error (see executeGraphql.ts).
-    handler: async (req, { store, authenticator, request, log }) => {
+    handler: async (req, { store, authenticator, request, remoteIp, log }) => {
       const { status, body } = await executeWandbGraphql({
         store,
         authenticator,
         authorization: request.headers.get('authorization'),
+        address: remoteIp,
         origin: new URL(request.url).origin,
         req,
         onInternalError: (err) => log.error('POST /graphql resolver failed', err),

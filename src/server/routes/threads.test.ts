@@ -207,7 +207,7 @@ describe('POST /threads/stream_query', () => {
   it('answers 401 without or with bad credentials, 403 for another entity', async () => {
     const none = await fetch(`${t.url}/threads/stream_query`, { method: 'POST', body: JSON.stringify({ project_id: P }) });
     expect(none.status).toBe(401);
-    expect(none.headers.get('www-authenticate')).toMatch(/^Basic/);
+    expect(none.headers.get('www-authenticate')).toBeNull();
     const wrong = await t.fetch('/threads/stream_query', {
       json: { project_id: P },
       headers: { authorization: `Basic ${btoa('alice:nope')}` },

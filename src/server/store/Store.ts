@@ -193,6 +193,34 @@ export interface AccountsStore {
   getApiKey(keyId: string): Promise<ApiKeyRecord | null>;
   listApiKeys(username: string): Promise<ApiKeyRecord[]>;
   revokeApiKey(keyId: string, at: number): Promise<boolean>;
+  /** Replaces a key's stored hash (keys hashed by older versions move to the current scheme at their next use). */
+  updateApiKeyHash(keyId: string, keyHash: string): Promise<void>;
+
+  // Dashboard sessions (auth/sessions.ts); times are epoch microseconds.
+  createSession(session: SessionRecord): Promise<void>;
+  getSessionByTokenHash(tokenHash: string): Promise<SessionRecord | null>;
+  getSession(sessionId: string): Promise<SessionRecord | null>;
+  /** The user's sessions, oldest first. */
+  listSessions(username: string): Promise<SessionRecord[]>;
+  touchSession(sessionId: string, lastSeenAt: number): Promise<void>;
+  /** Ends one session; false when there was none. */
+  deleteSession(sessionId: string): Promise<boolean>;
+  /** Ends every session of the user but `exceptSessionId`; answers how many ended. */
+  deleteUserSessions(username: string, exceptSessionId?: string | null): Promise<number>;
+  /** Drops sessions past their absolute expiry or idle since before `idleBefore`. */
+  deleteExpiredSessions(now: number, idleBefore: number): Promise<number>;
+}
+
+/** A dashboard session: the token itself is never stored, only its hash. */
+export interface SessionRecord {
+  sessionId: string;
+  tokenHash: string;
+  username: string;
+  createdAt: number;
+  lastSeenAt: number;
+  expiresAt: number;
+  userAgent: string;
+  address: string;
 }
 
 /** A new object version, hashed and serialized by the domain layer. */

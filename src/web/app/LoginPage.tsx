@@ -1,14 +1,15 @@
 /**
- * Sign in with a Weft username and password (or `api` and an API key). The credentials are
- * checked with `GET /weft/whoami` and kept for this browser session only.
+ * Sign in with a Weft username and password (or `api` and an API key). `POST /weft/session`
+ * checks them and answers with an HttpOnly session cookie: the password is sent once and kept
+ * nowhere, and every tab of this browser (new tabs, shared links) is signed in with the cookie.
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { HttpError } from '../../client/index.js';
-import { authKeys, whoamiQueryOptions } from '../features/auth/authQueries.js';
+import { whoamiQueryOptions } from '../features/auth/authQueries.js';
 import { describeError } from '../components/ui/ErrorState.js';
-import { clearCredentials, saveCredentials, type Credentials } from '../lib/session.js';
+import { api } from '../lib/api.js';
 import { ThemeToggle } from './ThemeToggle.js';
 import './login.css';
 
@@ -26,29 +27,26 @@ export function LoginPage() {
   const [password, setPassword] = useState('');
 
   const login = useMutation({
-    mutationFn: async (credentials: Credentials) => {
-      saveCredentials(credentials);
-      queryClient.removeQueries({ queryKey: authKeys.all });
-      try {
-        return await queryClient.fetchQuery(whoamiQueryOptions());
-      } catch (error) {
-        clearCredentials();
-        throw error;
-      }
+    mutationFn: (credentials: { username: string; password: string }) => api.sessionCreate(credentials),
+    onSuccess: ({ user }) => {
+      queryClient.clear();
+      queryClient.setQueryData(whoamiQueryOptions().queryKey, user);
+      void navigate(safeNext(params.get('next')), { replace: true });
     },
-    onSuccess: () => navigate(safeNext(params.get('next')), { replace: true }),
   });
+  const next = params.get('next');
+  const notice = params.get('signed_out')
+    ? 'You have signed out.'
+    : next && safeNext(next) !== '/'
+      ? 'Sign in to see this page; you will be taken back to it.'
+      : null;
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
     login.mutate({ username: username.trim(), password });
   };
 
-  const failure = login.error
-    ? login.error instanceof HttpError && login.error.status === 401
-      ? 'Wrong username or password.'
-      : `${describeError(login.error).title}: ${describeError(login.error).detail}`
-    : null;
+  const failure = login.error ? describeLoginError(login.error) : null;
 
   return (
     <div className="login">
@@ -60,6 +58,11 @@ export function LoginPage() {
           <img src="/favicon.svg" alt="" width={28} height={28} />
           <h1>Sign in to Weft</h1>
         </div>
+        {notice && (
+          <p className="login-notice" role="status">
+            {notice}
+          </p>
+        )}
         <label className="field">
           <span>Username</span>
           <input
@@ -99,4 +102,11 @@ export function LoginPage() {
       </form>
     </div>
   );
+}
+
+/** Wrong password, throttled (429) or busy (503), in words; the server's reason says how long to wait. */
+function describeLoginError(error: unknown): string {
+  if (error instanceof HttpError && error.status === 401) return 'Wrong username or password.';
+  if (error instanceof HttpError && (error.status === 429 || error.status === 503)) return `${describeError(error).detail}`;
+  return `${describeError(error).title}: ${describeError(error).detail}`;
 }

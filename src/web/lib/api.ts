@@ -1,24 +1,12 @@
 /**
- * The one typed client the dashboard uses. It reads the session's credentials on every request,
- * so logging in or out never needs a new client.
+ * The one typed client the dashboard uses. Same origin, authenticated by the session cookie the
+ * browser sends by itself (fetch's default `credentials: 'same-origin'`): the page never holds a
+ * password, key or token (the cookie is HttpOnly), so a script injected into it has none to steal.
  */
-import { basicAuthHeader, createClient, type WeftClient } from '../../client/index.js';
-import { readCredentials } from './session.js';
-
-/**
- * `credentials: 'omit'`: we send Authorization ourselves, and without browser-managed
- * credentials a 401 with `WWW-Authenticate: Basic` does not pop the browser's own login dialog
- * (Fetch spec, "HTTP-network-or-cache fetch", step on 401 responses).
- */
-function sessionFetch(input: RequestInfo | URL, init: RequestInit = {}): Promise<Response> {
-  const headers = new Headers(init.headers);
-  const credentials = readCredentials();
-  if (credentials) headers.set('authorization', basicAuthHeader(credentials.username, credentials.password));
-  return fetch(input, { ...init, headers, credentials: 'omit' });
-}
+import { createClient, type WeftClient } from '../../client/index.js';
 
 /** Same-origin client for every endpoint in src/contract/endpoints.ts. */
-export const api: WeftClient = createClient({ baseUrl: '', fetch: sessionFetch });
+export const api: WeftClient = createClient({ baseUrl: '' });
 
 /** Drains a streaming endpoint into an array (pages are small; the stream is still parsed as it arrives). */
 export async function collect<T>(rows: AsyncIterable<T>): Promise<T[]> {

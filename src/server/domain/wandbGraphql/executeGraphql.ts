@@ -36,6 +36,8 @@ export async function executeWandbGraphql(deps: {
   store: Store;
   authenticator: Authenticator;
   authorization: string | null;
+  /** The client's address, for failed-login throttling (auth/loginThrottle.ts). */
+  address?: string;
   origin: string;
   req: GraphqlRequest;
   /** Hears resolver failures that are Weft's fault (a store error), for the log. */
@@ -43,7 +45,7 @@ export async function executeWandbGraphql(deps: {
 }): Promise<GraphqlAnswer> {
   let user: AuthUser;
   try {
-    user = await deps.authenticator.authenticate(deps.authorization);
+    user = await deps.authenticator.authenticate(deps.authorization, { address: deps.address });
   } catch (err) {
     const message = deps.authorization ? (err as Error).message : 'No credentials: send HTTP Basic api:<your Weft API key>';
     return { status: 401, body: { data: null, errors: [new GraphQLError(message, { extensions: { code: 'UNAUTHENTICATED' } })] } };

@@ -43,6 +43,42 @@ export function describeAccountsConformance(open: OpenStore): void {
       expect(await store.accounts.getApiKey('missing')).toBeNull();
     });
 
+    it("replaces a key's stored hash", async () => {
+      await store.accounts.updateApiKeyHash('k2', 'sha256$new');
+      expect((await store.accounts.getApiKey('k2'))?.keyHash).toBe('sha256$new');
+    });
+
+    it('stores sessions by token hash, touches, lists per user and ends them one, all-but-one, or when expired', async () => {
+      const session = (sessionId: string, username: string, at: number) => ({
+        sessionId,
+        tokenHash: `th-${sessionId}`,
+        username,
+        createdAt: at,
+        lastSeenAt: at,
+        expiresAt: at + 1000,
+        userAgent: 'ua',
+        address: '127.0.0.1',
+      });
+      await store.accounts.createSession(session('s1', 'carol', 100));
+      await store.accounts.createSession(session('s2', 'carol', 200));
+      await store.accounts.createSession(session('s3', 'carol', 300));
+      await store.accounts.createSession(session('s4', 'dave', 400));
+      expect(await store.accounts.getSessionByTokenHash('th-s2')).toEqual(session('s2', 'carol', 200));
+      expect(await store.accounts.getSessionByTokenHash('th-none')).toBeNull();
+      await store.accounts.touchSession('s2', 250);
+      expect((await store.accounts.getSession('s2'))?.lastSeenAt).toBe(250);
+      expect((await store.accounts.listSessions('carol')).map((s) => s.sessionId)).toEqual(['s1', 's2', 's3']);
+
+      expect(await store.accounts.deleteSession('s1')).toBe(true);
+      expect(await store.accounts.deleteSession('s1')).toBe(false);
+      expect(await store.accounts.deleteUserSessions('carol', 's3')).toBe(1);
+      expect((await store.accounts.listSessions('carol')).map((s) => s.sessionId)).toEqual(['s3']);
+      // s3 expires at 1300; s4 was last seen at 400, idle since before 450.
+      expect(await store.accounts.deleteExpiredSessions(1300, 450)).toBe(2);
+      expect(await store.accounts.getSession('s3')).toBeNull();
+      expect(await store.accounts.getSession('s4')).toBeNull();
+    });
+
     it('makes the first entity given the default, keeps it as entities are added, and changes it on request', async () => {
       expect((await store.accounts.upsertUser({ username: 'erin', entities: ['zeta', 'alpha'] })).defaultEntity).toBe('zeta');
       expect((await store.accounts.upsertUser({ username: 'erin', entities: ['aaa'] })).defaultEntity).toBe('zeta');

@@ -1,5 +1,5 @@
 /** SQLite implementation of AccountsStore: users, their entities, and API keys (hashes only). */
-import type { AccountsStore, ApiKeyRecord, UserRecord } from '../Store.js';
+import type { AccountsStore, ApiKeyRecord, SessionRecord, UserRecord } from '../Store.js';
 import type { SqliteDatabase } from './SqliteDatabase.js';
 
 interface UserRow {
@@ -17,6 +17,28 @@ interface KeyRow {
   created_at: number;
   revoked_at: number | null;
 }
+
+interface SessionRow {
+  session_id: string;
+  token_hash: string;
+  username: string;
+  created_at: number;
+  last_seen_at: number;
+  expires_at: number;
+  user_agent: string;
+  address: string;
+}
+
+const sessionFromRow = (r: SessionRow): SessionRecord => ({
+  sessionId: r.session_id,
+  tokenHash: r.token_hash,
+  username: r.username,
+  createdAt: r.created_at,
+  lastSeenAt: r.last_seen_at,
+  expiresAt: r.expires_at,
+  userAgent: r.user_agent,
+  address: r.address,
+});
 
 const keyFromRow = (r: KeyRow): ApiKeyRecord => ({
   keyId: r.key_id,
@@ -102,5 +124,47 @@ export class SqliteAccountsStore implements AccountsStore {
 
   async revokeApiKey(keyId: string, at: number): Promise<boolean> {
     return this.#db.run('UPDATE api_keys SET revoked_at = ? WHERE key_id = ? AND revoked_at IS NULL', [at, keyId]).changes > 0;
+  }
+
+  async updateApiKeyHash(keyId: string, keyHash: string): Promise<void> {
+    this.#db.run('UPDATE api_keys SET key_hash = ? WHERE key_id = ?', [keyHash, keyId]);
+  }
+
+  async createSession(s: SessionRecord): Promise<void> {
+    this.#db.run(
+      `INSERT INTO sessions (session_id, token_hash, username, created_at, last_seen_at, expires_at, user_agent, address)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      [s.sessionId, s.tokenHash, s.username, s.createdAt, s.lastSeenAt, s.expiresAt, s.userAgent, s.address],
+    );
+  }
+
+  async getSessionByTokenHash(tokenHash: string): Promise<SessionRecord | null> {
+    const row = this.#db.get<SessionRow>('SELECT * FROM sessions WHERE token_hash = ?', [tokenHash]);
+    return row ? sessionFromRow(row) : null;
+  }
+
+  async getSession(sessionId: string): Promise<SessionRecord | null> {
+    const row = this.#db.get<SessionRow>('SELECT * FROM sessions WHERE session_id = ?', [sessionId]);
+    return row ? sessionFromRow(row) : null;
+  }
+
+  async listSessions(username: string): Promise<SessionRecord[]> {
+    return this.#db.all<SessionRow>('SELECT * FROM sessions WHERE username = ? ORDER BY created_at', [username]).map(sessionFromRow);
+  }
+
+  async touchSession(sessionId: string, lastSeenAt: number): Promise<void> {
+    this.#db.run('UPDATE sessions SET last_seen_at = ? WHERE session_id = ?', [lastSeenAt, sessionId]);
+  }
+
+  async deleteSession(sessionId: string): Promise<boolean> {
+    return this.#db.run('DELETE FROM sessions WHERE session_id = ?', [sessionId]).changes > 0;
+  }
+
+  async deleteUserSessions(username: string, exceptSessionId: string | null = null): Promise<number> {
+    return this.#db.run('DELETE FROM sessions WHERE username = ? AND session_id IS NOT ?', [username, exceptSessionId]).changes;
+  }
+
+  async deleteExpiredSessions(now: number, idleBefore: number): Promise<number> {
+    return this.#db.run('DELETE FROM sessions WHERE expires_at <= ? OR last_seen_at < ?', [now, idleBefore]).changes;
   }
 }

@@ -8,7 +8,7 @@ export const authKeys = {
   whoami: () => [...authKeys.all, 'whoami'] as const,
 };
 
-/** The authenticated user; fails with 401 when the stored credentials are wrong or absent. */
+/** The signed-in user; fails with 401 when there is no live session (never signed in, signed out, expired, revoked). */
 export function whoamiQueryOptions() {
   return queryOptions({
     queryKey: authKeys.whoami(),

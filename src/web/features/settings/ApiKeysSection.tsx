@@ -31,8 +31,8 @@ export function ApiKeysSection({ username }: { username: string }) {
     <section className="card settings-section" id="api-keys" aria-labelledby="api-keys-title">
       <h2 id="api-keys-title">API keys</h2>
       <p className="muted">
-        Keys let SDKs and scripts log in as <strong>{username}</strong>: they send <code>api:&lt;key&gt;</code> as HTTP Basic credentials,
-        or set <code>WANDB_API_KEY</code>.
+        Keys let SDKs and scripts log in as <strong>{username}</strong>: they send <code>api:&lt;key&gt;</code> as HTTP Basic credentials or{' '}
+        <code>Authorization: Bearer &lt;key&gt;</code>, or set <code>WANDB_API_KEY</code>.
       </p>
       {created && (
         <div className="new-key" role="status" aria-label="New API key">

@@ -1,6 +1,6 @@
 /**
  * Settings: a project's model prices (under `/:entity/:project/settings`), your API keys, your
- * default entity (where SDK traces for bare project names go), and for admins the users. Who may do what: any member of a project may view and change its
+ * signed-in sessions and password, their default entity (where SDK traces for bare project names go), and for admins the users. Who may do what: any member of a project may view and change its
  * prices (as `/cost/create` already allows them); everyone manages their own API keys; only
  * admins list and create users.
  */
@@ -8,9 +8,11 @@ import { useSuspenseQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router-dom';
 import { whoamiQueryOptions } from '../auth/authQueries.js';
 import { ApiKeysSection } from './ApiKeysSection.js';
+import { PasswordSection } from './PasswordSection.js';
 import { DefaultEntitySection } from './DefaultEntitySection.js';
 import { PricesSection } from './PricesSection.js';
 import { ProvidersSection } from './ProvidersSection.js';
+import { SessionsSection } from './SessionsSection.js';
 import { UsersSection } from './UsersSection.js';
 import './settings.css';
 
@@ -29,6 +31,8 @@ export function SettingsPage() {
         {projectId && <a href="#prices">Model prices</a>}
         <a href="#api-keys">API keys</a>
         <a href="#default-entity">Default entity</a>
+        <a href="#sessions">Sessions</a>
+        <a href="#password">Password</a>
         {user.is_admin && <a href="#users">Users</a>}
       </nav>
       {projectId && <ProvidersSection projectId={projectId} />}
@@ -41,6 +45,8 @@ export function SettingsPage() {
       )}
       <ApiKeysSection username={user.username} />
       <DefaultEntitySection />
+      <SessionsSection />
+      {user.auth !== 'api_key' && <PasswordSection />}
       {user.is_admin && <UsersSection />}
     </div>
   );

@@ -1,9 +1,10 @@
-/** Users (admins only): everyone with their entities, and a form to create a user with a password. */
+/** Users (admins only): everyone with their entities, setting a password or ending a user's sessions, and a form to create a user. */
 import { useSuspenseQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { describeError } from '../../components/ui/ErrorState.js';
 import { formatDateTime, formatRelative } from '../../lib/format.js';
 import { useCreateUser, usersQueryOptions } from './settingsQueries.js';
+import { UserAdminActions } from './UserAdminActions.js';
 
 const EMPTY = { username: '', password: '', entities: '', isAdmin: false };
 
@@ -42,6 +43,7 @@ export function UsersSection() {
             <th>Entities</th>
             <th>Signs in with</th>
             <th>Created</th>
+            <th aria-label="Actions" />
           </tr>
         </thead>
         <tbody>
@@ -54,6 +56,9 @@ export function UsersSection() {
               <td>{u.entities.length ? u.entities.join(', ') : <span className="muted">{u.is_admin ? 'all (admin)' : 'none'}</span>}</td>
               <td>{u.has_password ? 'password or API key' : 'API key only'}</td>
               <td title={formatDateTime(u.created_at)}>{formatRelative(u.created_at)}</td>
+              <td className="right">
+                <UserAdminActions username={u.username} />
+              </td>
             </tr>
           ))}
         </tbody>

@@ -1,0 +1,101 @@
+/**
+ * Failed-login throttling, per client address and per username, over a sliding window.
+ *
+ * - A username with `perUser` failures in the last `windowSeconds` is refused (429 with
+ *   `Retry-After`) until the oldest of them leaves the window, whoever asks: this stops a
+ *   distributed guess at one account. A known and an unknown username are counted alike, so the
+ *   429 tells nothing about which names exist.
+ * - An address with `perAddress` failures in the window is refused for any username: this stops
+ *   one client guessing across many accounts. The address limit is higher because many people
+ *   can share one address (an office NAT, a reverse proxy: Weft sees the proxy's address).
+ * - The check comes before the password is hashed, so a refused attempt costs nothing, and a
+ *   right password is refused too while blocked (otherwise the 429 would stop being a wall).
+ *   Credentials already verified (the authenticator's 60 s cache), API keys and sessions are
+ *   never refused, so a signed-in person and the SDKs keep working during an attack.
+ * - A success clears that username's count (not the address's: one valid account must not
+ *   launder an address's guesses at others).
+ *
+ * Defaults (settable, README "Settings"): 10 failures per username and 100 per address in
+ * 15 minutes. Counts live in memory per server process, so with `--workers N` the bounds are
+ * per worker (at most N times as many attempts in total), and they start afresh at a restart.
+ */
+import { TooManyRequestsError } from '../errors.js';
+
+export interface ThrottleLimits {
+  /** Failures per username within the window before that username is refused. */
+  perUser: number;
+  /** Failures per client address within the window before that address is refused. */
+  perAddress: number;
+  windowSeconds: number;
+}
+
+export const DEFAULT_THROTTLE_LIMITS: ThrottleLimits = { perUser: 10, perAddress: 100, windowSeconds: 15 * 60 };
+
+/** Keys remembered at most; beyond it, the oldest entries go first (memory stays bounded under a flood of names). */
+const MAX_KEYS = 100_000;
+
+export class LoginThrottle {
+  readonly #limits: ThrottleLimits;
+  /** Failure times (ms) per `u:<name>` / `a:<address>`, oldest first; Map order = least recently failed first. */
+  readonly #failures = new Map<string, number[]>();
+
+  constructor(limits: ThrottleLimits = DEFAULT_THROTTLE_LIMITS) {
+    this.#limits = limits;
+  }
+
+  /** Throws 429 when the username or the address has used up its failures. */
+  check(username: string | null, address: string, now = Date.now()): void {
+    // An unknown address ('': a caller that did not say) is not one bucket shared by everyone.
+    const byAddress = address === '' ? 0 : this.#retryAfter(`a:${address}`, this.#limits.perAddress, now);
+    if (byAddress > 0) {
+      throw new TooManyRequestsError(`Too many failed sign-ins from your address; try again in ${formatWait(byAddress)}`, byAddress);
+    }
+    if (username === null) return;
+    const byUser = this.#retryAfter(`u:${username}`, this.#limits.perUser, now);
+    if (byUser > 0) {
+      throw new TooManyRequestsError(`Too many failed sign-ins for this username; try again in ${formatWait(byUser)}`, byUser);
+    }
+  }
+
+  /** Counts a failed attempt against the address and (when given) the username. */
+  recordFailure(username: string | null, address: string, now = Date.now()): void {
+    if (address !== '') this.#add(`a:${address}`, now);
+    if (username !== null) this.#add(`u:${username}`, now);
+  }
+
+  /** A successful sign-in clears the username's failures. */
+  recordSuccess(username: string): void {
+    this.#failures.delete(`u:${username}`);
+  }
+
+  /** Seconds until `key` may try again; 0 when it may now. */
+  #retryAfter(key: string, limit: number, now: number): number {
+    const times = this.#recent(key, now);
+    if (times.length < limit) return 0;
+    return (times[times.length - limit]! + this.#limits.windowSeconds * 1000 - now) / 1000;
+  }
+
+  #recent(key: string, now: number): number[] {
+    const times = this.#failures.get(key);
+    if (!times) return [];
+    const since = now - this.#limits.windowSeconds * 1000;
+    while (times.length > 0 && times[0]! <= since) times.shift();
+    if (times.length === 0) this.#failures.delete(key);
+    return times;
+  }
+
+  #add(key: string, now: number): void {
+    const times = this.#recent(key, now);
+    // Only the last `limit`-many matter; keep a few more so a burst cannot grow one entry without bound.
+    times.push(now);
+    if (times.length > 1000) times.splice(0, times.length - 1000);
+    this.#failures.delete(key);
+    this.#failures.set(key, times);
+    if (this.#failures.size > MAX_KEYS) this.#failures.delete(this.#failures.keys().next().value!);
+  }
+}
+
+function formatWait(seconds: number): string {
+  const s = Math.max(1, Math.ceil(seconds));
+  return s < 120 ? `${s} seconds` : `${Math.ceil(s / 60)} minutes`;
+}

@@ -1,0 +1,69 @@
+/** Weft's session endpoints: sign in and out, list and end sessions, change and reset passwords. */
+import { changeOwnPassword, listSessions, resetPassword, revokeSession, revokeUserSessions, signIn, signOut } from '../domain/sessions.js';
+import { defaultEntityOf } from '../domain/defaultEntity.js';
+import { defineRoutes } from '../http/defineRoutes.js';
+
+// None of these touch a project, so there is no project to check.
+const noProjects = () => [];
+
+export const sessionRoutes = defineRoutes({
+  sessionCreate: {
+    handler: async (req, { store, authenticator, request, remoteIp, responseHeaders }) => {
+      const userAgent = request.headers.get('user-agent') ?? '';
+      const { token, user, session } = await signIn({ store, authenticator }, { ...req, userAgent, address: remoteIp });
+      responseHeaders.append('set-cookie', authenticator.sessions.cookie(token, request.url));
+      const record = await store.accounts.getUser(user.username);
+      const whoami = {
+        username: user.username,
+        is_admin: user.isAdmin,
+        entities: [...user.entities].sort(),
+        default_entity: record ? defaultEntityOf(record) : null,
+        auth: 'session' as const,
+      };
+      return { user: whoami, session };
+    },
+  },
+
+  sessionEnd: {
+    handler: async (_req, { store, authenticator, request, responseHeaders }) => {
+      const ended = await signOut({ store, authenticator }, request.headers.get('cookie') ?? undefined);
+      responseHeaders.append('set-cookie', authenticator.sessions.clearingCookie(request.url));
+      return { ended };
+    },
+  },
+
+  sessionsList: {
+    projects: noProjects,
+    handler: async (req, { store, authenticator, user }) => ({
+      sessions: await listSessions({ store, authenticator }, user, req.username),
+    }),
+  },
+
+  sessionRevoke: {
+    projects: noProjects,
+    handler: async (req, { store, authenticator, user }) => ({
+      ended: await revokeSession({ store, authenticator }, user, req.session_id),
+    }),
+  },
+
+  userSessionsRevoke: {
+    projects: noProjects,
+    handler: async (req, { store, authenticator, user }) => ({
+      num_ended: await revokeUserSessions({ store, authenticator }, user, req.username),
+    }),
+  },
+
+  passwordChange: {
+    projects: noProjects,
+    handler: async (req, { store, authenticator, user, remoteIp }) => ({
+      num_sessions_ended: await changeOwnPassword({ store, authenticator }, user, { ...req, address: remoteIp }),
+    }),
+  },
+
+  userPasswordReset: {
+    projects: noProjects,
+    handler: async (req, { store, authenticator, user }) => ({
+      num_sessions_ended: await resetPassword({ store, authenticator }, user, req),
+    }),
+  },
+});
