@@ -1,5 +1,4 @@
 /** Signing in and out: wrong credentials are refused in words, the session survives reloads, logout ends it (sessions.spec.ts covers tabs and cookies). */
-import { sections } from '../src/web/app/sections.js';
 import { E2E_ADMIN } from './fixtures/credentials.js';
 import { seedAgentTraces } from './fixtures/seed.js';
 import { expect, test } from './fixtures/test.js';

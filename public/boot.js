@@ -5,7 +5,9 @@
 try {
   var t = localStorage.getItem('weft.theme');
   if (t === 'light' || t === 'dark') document.documentElement.dataset.theme = t;
-} catch (e) {}
+} catch {
+  // Storage can be off (private windows, policies): the default theme then applies.
+}
 
 // Zod without its JIT: Zod 4 compiles parsers with `new Function` and probes for that when its
 // schemas are built; the CSP has no 'unsafe-eval', so the probe would be reported as a violation.

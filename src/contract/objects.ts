@@ -8,7 +8,7 @@ import { Limit, Offset, ProjectId, SortBy } from './common.js';
 /** 1–128 Unicode word characters, `.` or `-` (the reference's object_id_validator), on create. */
 export const ObjectId = z
   .string()
-  .regex(/^[\p{L}\p{N}_.\-]{1,128}$/u, 'must be 1-128 letters, digits, ".", "_" or "-"')
+  .regex(/^[\p{L}\p{N}_.-]{1,128}$/u, 'must be 1-128 letters, digits, ".", "_" or "-"')
   .describe('Object name');
 
 /** A digest, `latest`, `v<N>` (version index) or an alias name. */

@@ -69,7 +69,7 @@ async function startApi(config: ServerConfig): Promise<RunningServer> {
     return await startServer(config);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') {
-      throw new Error(`port ${config.port} is in use (is \`npm start\` running?); stop it, or pick another with --port`);
+      throw new Error(`port ${config.port} is in use (is \`npm start\` running?); stop it, or pick another with --port`, { cause: err });
     }
     throw err;
   }

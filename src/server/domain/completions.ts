@@ -109,6 +109,7 @@ export async function createCompletion(
 }
 
 /** Folds one chunk into the accumulated chat.completion (content, tool calls, finish reason, usage). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- provider chunks are open-ended JSON, merged field by field as they arrive
 export function accumulateChunk(acc: Record<string, any>, chunk: Record<string, any>): void {
   if (Array.isArray(chunk.choices)) {
     acc.choices ??= [];
@@ -184,6 +185,7 @@ export async function* streamCompletion(
     ]);
     yield { _meta: { weave_call_id: id } };
   }
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the chat.completion being rebuilt from open-ended chunks
   const accumulated: Record<string, any> = {};
   let error: string | null = null;
   try {

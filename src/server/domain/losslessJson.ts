@@ -22,6 +22,7 @@ export type LosslessValue = null | boolean | string | number | bigint | PyFloat 
 export type LosslessObject = Map<string, LosslessValue>;
 
 const NUMBER = /-?(?:0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/y;
+// eslint-disable-next-line no-control-regex -- JSON strings may not hold raw control characters: the run stops at them
 const STRING_RUN = /[^"\\\u0000-\u001f]*/y;
 const LITERALS: Record<string, LosslessValue> = { true: true, false: false, null: null };
 const ESCAPES: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };

@@ -5,7 +5,7 @@
 import type { ThreadSchema, ThreadsQueryFilter, ThreadsQueryReq, ThreadsQueryStatsReq } from '../../contract/threads.js';
 import { BadRequestError } from '../errors.js';
 import type { Store, ThreadRecord, ThreadsQuery } from '../store/Store.js';
-import { formatMicros, formatMicrosOrNull, parseIsoToMicros } from '../core/datetime.js';
+import { formatMicros, parseIsoToMicros } from '../core/datetime.js';
 
 const PREVIEW_BATCH = 200;
 

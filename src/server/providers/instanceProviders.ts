@@ -92,7 +92,7 @@ export function loadInstanceProviders(options: {
   try {
     parsed = ProvidersFile.parse(JSON.parse(readFileSync(file, 'utf8')));
   } catch (err) {
-    throw new Error(`Cannot read the providers file ${file}: ${(err as Error).message}`);
+    throw new Error(`Cannot read the providers file ${file}: ${(err as Error).message}`, { cause: err });
   }
   for (const p of parsed.providers) {
     if (out.some((o) => o.name === p.name)) throw new Error(`The providers file ${file} names provider "${p.name}" twice`);

@@ -153,7 +153,7 @@ function errorMessage(body: unknown): string | null {
 
 async function toProviderError(res: Response, name: string): Promise<ProviderError> {
   const text = await res.text().catch(() => '');
-  let upstream: string | null = null;
+  let upstream: string | null;
   try {
     upstream = errorMessage(JSON.parse(text));
   } catch {

@@ -51,7 +51,7 @@ afterAll(async () => {
 function parseCsv(text: string): string[][] {
   const rows: string[][] = [];
   let row: string[] = [];
-  let field = '';
+  let field: string;
   let i = 0;
   while (i < text.length) {
     if (text[i] === '"') {

@@ -15,7 +15,7 @@ import type { TestServer } from './testServer.js';
 /**
  * A parsed answer of any shape: tests reach into it freely, and a wrong guess fails the test.
  */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+
 export type PyJson = any;
 
 export interface PyResponse {

@@ -105,7 +105,6 @@ export const wandbRequestsHeaders = (authorization: string): [string, string][] 
 export function sendExactly(
   url: string,
   o: { method?: 'GET' | 'POST'; headers: [string, string][]; body?: string; ca?: string },
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read answers of many shapes
 ): Promise<{ status: number; contentType: string; text: string; json: any }> {
   const target = new URL(url);
   const request = target.protocol === 'https:' ? httpsRequest : httpRequest;

@@ -42,7 +42,14 @@ const inference = new Proxy({} as InferenceServices, {
     throw new Error('model providers and jobs live on the main thread; threadedApp.ts must serve this endpoint there');
   },
 });
-const app = createApp({ store, authenticator, log, maxBodyBytes: setup.maxBodyBytes, validateResponses: setup.validateResponses, inference });
+const app = createApp({
+  store,
+  authenticator,
+  log,
+  maxBodyBytes: setup.maxBodyBytes,
+  validateResponses: setup.validateResponses,
+  inference,
+});
 
 interface Active {
   abort: AbortController;

@@ -163,6 +163,7 @@ function containsOperands(spec: ContainsSpec): [SqlFragment, SqlFragment] {
 
 /** ASCII characters that separate tokens: everything but letters and digits (space stays). */
 const SEPARATOR_CODES = Array.from({ length: 127 }, (_, i) => i + 1).filter((c) => c !== 32 && !/[A-Za-z0-9]/.test(String.fromCharCode(c)));
+// eslint-disable-next-line no-control-regex -- a token is a run of letters and digits: every ASCII separator, control characters included, ends it
 const TOKEN = /^[^\x00-\x2f\x3a-\x40\x5b-\x60\x7b-\x7f]+$/;
 
 function tokenSeparatorsToSpaces(text: SqlFragment): SqlFragment {

@@ -142,7 +142,8 @@ export function DataTable<T>(props: DataTableProps<T>) {
   // Fixed column widths, then an empty track that takes the leftover width.
   const template = `${headers.map((h) => `${h.getSize()}px`).join(' ')} 1fr`;
   const minWidth = headers.reduce((w, h) => w + h.getSize(), 0);
-  const rowsById = useMemo(() => new Map(table.getRowModel().rows.map((r) => [r.id, r])), [table.getRowModel().rows]);
+  const modelRows = table.getRowModel().rows;
+  const rowsById = useMemo(() => new Map(modelRows.map((r) => [r.id, r])), [modelRows]);
 
   return (
     <div
