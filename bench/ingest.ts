@@ -10,7 +10,6 @@
  * It prints both rates and their ratio (the goal is at least 0.5).
  */
 import Database from 'better-sqlite3';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,6 +22,7 @@ import { parseIsoToMicros } from '../src/server/core/datetime.js';
 import { uuidv7 } from '../src/server/core/ids.js';
 import { migrations } from '../src/server/store/sqlite/migrations/index.js';
 import { SqliteStore } from '../src/server/store/sqlite/SqliteStore.js';
+import { spawnWeft } from './lib.js';
 
 type BatchItem = z.input<typeof CallUpsertBatchReq>['batch'][number];
 
@@ -122,32 +122,13 @@ function makeBatches(): BatchItem[][] {
   return batches;
 }
 
-async function startServerProcess(dataDir: string, workers: number): Promise<{ url: string; stop: () => void }> {
-  // BENCH_SERVER_NODE_ARGS passes flags to the server's node, e.g. --cpu-prof to profile it.
-  const nodeArgs = process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
-  const child = spawn(process.execPath, [...nodeArgs, 'bin/weft.js', 'serve', '--port', '0', '--workers', String(workers)], {
-    env: { ...process.env, WEFT_DATA_DIR: dataDir, WEFT_ADMIN_PASSWORD: 'bench', WEFT_NO_DASHBOARD: '1', WEFT_LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /running at (http:\/\/\S+)/.exec(out);
-      if (m) resolve(m[1]!);
-    });
-    child.once('exit', (code) => reject(new Error(`server exited with ${code}:\n${out}`)));
-  });
-  return { url, stop: () => child.kill('SIGINT') };
-}
-
 async function benchServer(batches: BatchItem[][], workers: number): Promise<number> {
   const dataDir = mkdtempSync(join(tmpdir(), 'weft-bench-'));
   const setup = new SqliteStore(join(dataDir, 'weft.sqlite'));
   await setup.accounts.upsertUser({ username: 'bench', entities: ['bench'] });
   const { key } = await createApiKey(setup, 'bench');
   await setup.close();
-  const server = await startServerProcess(dataDir, workers);
+  const server = await spawnWeft(dataDir, { args: ['--workers', String(workers)] });
   try {
     const client = createClient({ baseUrl: server.url, auth: { username: 'api', password: key } });
     await client.callUpsertBatch({ batch: batches[0]!.slice(0, 2) }); // warm up auth and statements

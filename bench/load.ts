@@ -17,7 +17,6 @@
  * The prepared database is kept in the temp directory (per call count) and copied per run, so
  * a before/after pair measures the same data.
  */
-import { spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -26,6 +25,7 @@ import { createApiKey } from '../src/server/auth/apiKeys.js';
 import { uuidv7 } from '../src/server/core/ids.js';
 import type { CallWrite } from '../src/server/store/Store.js';
 import { SqliteStore } from '../src/server/store/sqlite/SqliteStore.js';
+import { envFromString, spawnWeft } from './lib.js';
 
 const { values } = parseArgs({
   options: {
@@ -107,38 +107,6 @@ async function prepare(): Promise<{ file: string; key: string }> {
   return { file, key };
 }
 
-async function startServerProcess(dataDir: string): Promise<{ url: string; stop: () => Promise<void> }> {
-  const serverDir = resolve(values['server-dir']);
-  const extraEnv = Object.fromEntries(
-    (process.env.BENCH_SERVER_ENV ?? '')
-      .split(' ')
-      .filter(Boolean)
-      .map((kv) => kv.split('=') as [string, string]),
-  );
-  const child = spawn(process.execPath, [join(serverDir, 'bin/weft.js'), 'serve', '--port', '0', '--workers', values.workers], {
-    cwd: serverDir,
-    env: {
-      ...process.env,
-      WEFT_DATA_DIR: dataDir,
-      WEFT_ADMIN_PASSWORD: 'bench',
-      WEFT_NO_DASHBOARD: '1',
-      WEFT_LOG_LEVEL: 'error',
-      ...extraEnv,
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /running at (http:\/\/\S+)/.exec(out);
-      if (m) resolve(m[1]!);
-    });
-    child.once('exit', (code) => reject(new Error(`server exited with ${code}:\n${out}`)));
-  });
-  return { url, stop: () => new Promise((r) => (child.once('exit', () => r()), child.kill('SIGINT'))) };
-}
-
 type Kind = 'call/start' | 'call/end' | 'calls/stream_query' | 'threads/stream_query' | 'calls/stats' | '/health';
 const READS: Kind[] = ['calls/stream_query', 'threads/stream_query', 'calls/stats'];
 
@@ -149,7 +117,11 @@ async function run(): Promise<void> {
   const { file, key } = await prepare();
   const dataDir = mkdtempSync(join(tmpdir(), 'weft-bench-load-run-'));
   copyFileSync(file, join(dataDir, 'weft.sqlite'));
-  const server = await startServerProcess(dataDir);
+  const server = await spawnWeft(dataDir, {
+    serverDir: values['server-dir'],
+    args: ['--workers', values.workers],
+    env: envFromString(process.env.BENCH_SERVER_ENV),
+  });
   const authorization = `Basic ${Buffer.from(`api:${key}`).toString('base64')}`;
   const latencies = new Map<Kind, number[]>();
   const errors = new Map<Kind, number>();
