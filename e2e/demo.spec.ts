@@ -30,7 +30,7 @@ test('the demo project has threads, evaluation runs, queues with answers and rea
   // Queues with typed questions, answers and work left.
   await page.goto(`/${project}/annotation`);
   const queue = page.getByRole('row', { name: /Answer quality/ });
-  await expect(queue).toContainText('verdict, grounded, helpfulness, comment');
+  await expect(queue).toContainText('verdict, grounded, helpful, comment');
   await expect(page.getByRole('row', { name: /Conversation review/ })).toBeVisible();
   await queue.getByRole('link', { name: 'Answer quality', exact: true }).click();
   await expect(page.getByRole('table', { name: 'Reviewer progress' })).toContainText('admin');

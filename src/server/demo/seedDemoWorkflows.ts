@@ -96,7 +96,8 @@ export async function seedDemoReviews(client: WeftClient, projectId: string, see
     enum: ['good', 'okay', 'bad'],
   });
   const grounded = await createSpec(client, projectId, 'grounded', 'Does every number come from a tool result?', { type: 'boolean' });
-  const helpful = await createSpec(client, projectId, 'helpfulness', 'How helpful is the answer, 1 to 5?', {
+  // Not 'helpfulness': that name is the evaluation's scorer, and an object name keeps one type.
+  const helpful = await createSpec(client, projectId, 'helpful', 'How helpful is the answer, 1 to 5?', {
     type: 'integer',
     minimum: 1,
     maximum: 5,
