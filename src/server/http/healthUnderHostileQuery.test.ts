@@ -45,7 +45,11 @@ const HOSTILE: Record<string, unknown> = {
 
 /** The worst `/health` latency while the server answers `body` at /calls/stream_query. */
 async function worstHealthBeside(body: string): Promise<{ worst: number; status: number; text: string }> {
-  const answer = fetch(`${url}/calls/stream_query`, { method: 'POST', headers: { authorization: auth, 'content-type': 'application/json' }, body }).then(async (res) => ({
+  const answer = fetch(`${url}/calls/stream_query`, {
+    method: 'POST',
+    headers: { authorization: auth, 'content-type': 'application/json' },
+    body,
+  }).then(async (res) => ({
     status: res.status,
     text: await res.text(),
   }));
