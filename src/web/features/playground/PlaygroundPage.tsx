@@ -17,6 +17,13 @@ import './playground.css';
 const MAX_MODELS = 4;
 
 /** The playground page. */
+/** The numeric sampling parameters, with the ranges the OpenAI API accepts. */
+const NUMBER_PARAMS = [
+  { key: 'temperature', label: 'Temperature', step: '0.1', min: '0', max: '2' },
+  { key: 'max_tokens', label: 'Max tokens', min: '1' },
+  { key: 'top_p', label: 'Top p', step: '0.05', min: '0', max: '1' },
+] as const;
+
 export function PlaygroundPage() {
   const { entity, project } = useParams() as { entity: string; project: string };
   const projectId = `${entity}/${project}`;
@@ -71,40 +78,18 @@ export function PlaygroundPage() {
           <MessagesEditor messages={messages} onChange={setMessages} />
           <fieldset className="playground-params">
             <legend>Parameters</legend>
-            <label className="field">
-              <span>Temperature</span>
-              <input
-                className="input"
-                type="number"
-                step="0.1"
-                min="0"
-                max="2"
-                value={params.temperature ?? ''}
-                onChange={(e) => setParam('temperature', e.target.value)}
-              />
-            </label>
-            <label className="field">
-              <span>Max tokens</span>
-              <input
-                className="input"
-                type="number"
-                min="1"
-                value={params.max_tokens ?? ''}
-                onChange={(e) => setParam('max_tokens', e.target.value)}
-              />
-            </label>
-            <label className="field">
-              <span>Top p</span>
-              <input
-                className="input"
-                type="number"
-                step="0.05"
-                min="0"
-                max="1"
-                value={params.top_p ?? ''}
-                onChange={(e) => setParam('top_p', e.target.value)}
-              />
-            </label>
+            {NUMBER_PARAMS.map(({ key, label, ...bounds }) => (
+              <label className="field" key={key}>
+                <span>{label}</span>
+                <input
+                  className="input"
+                  type="number"
+                  {...bounds}
+                  value={params[key] ?? ''}
+                  onChange={(e) => setParam(key, e.target.value)}
+                />
+              </label>
+            ))}
             <label className="checkbox">
               <input type="checkbox" checked={params.json} onChange={(e) => setParams((p) => ({ ...p, json: e.target.checked }))} /> JSON
               output

@@ -6,9 +6,9 @@ import { useSuspenseQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { ConfirmButton } from '../../components/ui/ConfirmButton.js';
 import { CopyButton } from '../../components/ui/CopyButton.js';
-import { describeError } from '../../components/ui/ErrorState.js';
 import { formatDateTime, formatRelative } from '../../lib/format.js';
 import { apiKeysQueryOptions, useApiKeyMutations } from './settingsQueries.js';
+import { FormStatus } from './FormStatus.js';
 
 /** The API keys card. */
 export function ApiKeysSection({ username }: { username: string }) {
@@ -64,11 +64,7 @@ export function ApiKeysSection({ username }: { username: string }) {
           Create key
         </button>
       </form>
-      {error && (
-        <p className="form-error" role="alert">
-          {describeError(error).detail}
-        </p>
-      )}
+      <FormStatus error={error} />
       {keys.length === 0 ? (
         <p className="muted">No API keys yet.</p>
       ) : (

@@ -6,9 +6,9 @@
  */
 import { useSuspenseQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { describeError } from '../../components/ui/ErrorState.js';
 import { whoamiQueryOptions } from '../auth/authQueries.js';
 import { useSetDefaultEntity } from './settingsQueries.js';
+import { FormStatus } from './FormStatus.js';
 
 /** The default entity card. */
 export function DefaultEntitySection() {
@@ -71,11 +71,7 @@ export function DefaultEntitySection() {
           )}
         </form>
       )}
-      {save.error && (
-        <p className="form-error" role="alert">
-          {describeError(save.error).detail}
-        </p>
-      )}
+      <FormStatus error={save.error} />
     </section>
   );
 }

@@ -1,7 +1,7 @@
 /** Change your password: the current one is checked; your other sessions end, this one stays. */
 import { useState, type FormEvent } from 'react';
-import { describeError } from '../../components/ui/ErrorState.js';
 import { useSessionMutations } from './sessionQueries.js';
+import { FormStatus } from './FormStatus.js';
 
 const EMPTY = { current: '', next: '', repeat: '' };
 
@@ -71,16 +71,7 @@ export function PasswordSection() {
         </button>
       </form>
       <p className="muted small">At least 8 characters. Your other signed-in browsers are signed out; API keys keep working.</p>
-      {changePassword.error && (
-        <p className="form-error" role="alert">
-          {describeError(changePassword.error).detail}
-        </p>
-      )}
-      {done && (
-        <p className="settings-ok" role="status">
-          {done}
-        </p>
-      )}
+      <FormStatus error={changePassword.error} done={done} />
     </section>
   );
 }

@@ -6,11 +6,11 @@
 import { useSuspenseQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ConfirmButton } from '../../components/ui/ConfirmButton.js';
-import { describeError } from '../../components/ui/ErrorState.js';
 import { formatDateTime } from '../../lib/format.js';
 import { PriceForm, type PriceDraft } from './PriceForm.js';
 import { formatPerMillion, visiblePrices } from './priceTable.js';
 import { pricesQueryOptions, usePriceMutations } from './settingsQueries.js';
+import { FormStatus } from './FormStatus.js';
 
 const BLANK: PriceDraft = { llmId: '', providerId: '', prompt: '', completion: '', effectiveDate: '' };
 
@@ -42,11 +42,7 @@ export function PricesSection({ projectId }: { projectId: string }) {
         pending={add.isPending}
         onSubmit={(price) => add.mutate(price, { onSuccess: () => setDraft(BLANK) })}
       />
-      {(add.error ?? remove.error) && (
-        <p className="form-error" role="alert">
-          {describeError(add.error ?? remove.error).detail}
-        </p>
-      )}
+      <FormStatus error={add.error ?? remove.error} />
       <div className="row settings-filter">
         <input
           className="input"

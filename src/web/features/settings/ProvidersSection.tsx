@@ -7,8 +7,8 @@
 import { useSuspenseQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { ConfirmButton } from '../../components/ui/ConfirmButton.js';
-import { describeError } from '../../components/ui/ErrorState.js';
 import { providersQueryOptions, useProviderMutations } from '../playground/playgroundQueries.js';
+import { FormStatus } from './FormStatus.js';
 
 /** Parses `name` or `name:prompt$/1M:completion$/1M` per line or comma into provider models. */
 export function parseModels(text: string) {
@@ -136,11 +136,7 @@ export function ProvidersSection({ projectId }: { projectId: string }) {
           Add provider
         </button>
       </form>
-      {error && (
-        <p className="form-error" role="alert">
-          {describeError(error).detail}
-        </p>
-      )}
+      <FormStatus error={error} />
     </section>
   );
 }

@@ -5,10 +5,10 @@
  */
 import { useSuspenseQuery } from '@tanstack/react-query';
 import { ConfirmButton } from '../../components/ui/ConfirmButton.js';
-import { describeError } from '../../components/ui/ErrorState.js';
 import { formatDateTime, formatRelative } from '../../lib/format.js';
 import { sessionsQueryOptions, useSessionMutations } from './sessionQueries.js';
 import { describeAgent } from './userAgent.js';
+import { FormStatus } from './FormStatus.js';
 
 /** The sessions card. */
 export function SessionsSection() {
@@ -21,11 +21,7 @@ export function SessionsSection() {
         Browsers signed in as you. A session ends when you log out, after a week unused or 30 days at most, when your password changes, or
         when you end it here. SDKs use API keys and are not affected.
       </p>
-      {revoke.error && (
-        <p className="form-error" role="alert">
-          {describeError(revoke.error).detail}
-        </p>
-      )}
+      <FormStatus error={revoke.error} />
       <table className="simple-table" aria-label="Your sessions">
         <thead>
           <tr>

@@ -1,10 +1,10 @@
 /** Users (admins only): everyone with their entities, setting a password or ending a user's sessions, and a form to create a user. */
 import { useSuspenseQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { describeError } from '../../components/ui/ErrorState.js';
 import { formatDateTime, formatRelative } from '../../lib/format.js';
 import { useCreateUser, usersQueryOptions } from './settingsQueries.js';
 import { UserAdminActions } from './UserAdminActions.js';
+import { FormStatus } from './FormStatus.js';
 
 const EMPTY = { username: '', password: '', entities: '', isAdmin: false };
 
@@ -107,16 +107,7 @@ export function UsersSection() {
         </button>
       </form>
       <p className="muted small">At least 8 characters of password; at least one entity unless the user is an admin.</p>
-      {create.error && (
-        <p className="form-error" role="alert">
-          {describeError(create.error).detail}
-        </p>
-      )}
-      {done && (
-        <p className="settings-ok" role="status">
-          {done}
-        </p>
-      )}
+      <FormStatus error={create.error} done={done} />
     </section>
   );
 }
