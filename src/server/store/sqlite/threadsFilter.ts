@@ -9,7 +9,8 @@
  */
 import type { ThreadRange } from '../../../contract/threads.js';
 import type { ThreadRecord, ThreadsQuery } from '../Store.js';
-import { jsonPath, splitFieldPath } from './callsFields.js';
+import { splitFieldPath } from '../../core/fieldPath.js';
+import { jsonPath } from './sqlJson.js';
 import { ftsQuery } from './threadExtras.js';
 import { threadCostSql } from './usageSql.js';
 
