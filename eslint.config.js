@@ -81,6 +81,11 @@ export default tseslint.config(
   // Generic UI below the features.
   {
     files: ['src/web/components/**', 'src/web/lib/**'],
-    rules: boundaries([forbid(['**/features/**'], 'Shared components and lib never import a feature.')]),
+    rules: boundaries([forbid(['**/features/**', '**/entities/**'], 'Shared components and lib never import a feature or an entity.')]),
+  },
+  // The shared models every feature reads (calls, feedback) sit below the features.
+  {
+    files: ['src/web/entities/**'],
+    rules: boundaries([forbid(['**/features/**'], 'Entities (shared calls and feedback models) never import a feature.')]),
   },
 );
