@@ -11,7 +11,10 @@
 import type { CostsStore } from './CostsStore.js';
 import type { FeedbackStore } from './FeedbackStore.js';
 import type { ProvidersStore } from './ProvidersStore.js';
-import type { CallsStore, FilesStore, ObjectsStore, Store, TablesStore } from './Store.js';
+import type { CallsStore } from './CallsStore.js';
+import type { FilesStore } from './FilesStore.js';
+import type { ObjectsStore } from './ObjectsStore.js';
+import type { TablesStore } from './TablesStore.js';
 
 type Arg<F> = F extends (arg: infer A) => unknown ? A : never;
 
@@ -61,12 +64,23 @@ export type WriteResult<W extends StoreWrite> = WriteResults[W['kind']];
 /** The results of a batch, position by position (a tuple when the batch is one). */
 export type BatchResults<B extends WriteBatch> = { -readonly [K in keyof B]: B[K] extends StoreWrite ? WriteResult<B[K]> : never };
 
+/** The sub-stores a batch writes to (a `Store` is one; named here so Store.ts and this file do not import each other). */
+export interface BatchStores {
+  files: FilesStore;
+  tables: TablesStore;
+  objects: ObjectsStore;
+  calls: CallsStore;
+  feedback: FeedbackStore;
+  costs: CostsStore;
+  providers: ProvidersStore;
+}
+
 /**
  * Starts one write through its sub-store method. On SQLite the statements run before this
  * returns (better-sqlite3 is synchronous), which is what lets `SqliteStore.apply` wrap a whole
  * batch in one transaction; a backend whose methods really are asynchronous awaits each in turn.
  */
-export function startWrite(store: Store, write: StoreWrite): Promise<unknown> {
+export function startWrite(store: BatchStores, write: StoreWrite): Promise<unknown> {
   switch (write.kind) {
     case 'files.create':
       return store.files.createFile(write.file);

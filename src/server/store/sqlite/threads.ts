@@ -6,13 +6,14 @@
  * by any statistic is one small indexed scan. A date filter changes which turns count, so
  * those queries compute the statistics from the turn calls on the fly.
  */
-import { computeThreadStats, type ThreadStats, type TurnFacts } from '../../core/threadStats.js';
+import { computeThreadStats, type TurnFacts } from '../../core/threadStats.js';
 import type { ThreadRecord, ThreadsQuery, ThreadsStore } from '../Store.js';
 import type { SqliteDatabase } from './SqliteDatabase.js';
 import { pickPrice } from '../../core/pickPrice.js';
 import { SqliteCostsStore } from './costs.js';
 import { refreshThreadExtras } from './threadExtras.js';
 import { rangeMatches } from '../query/threadsFilter.js';
+import { compareThreads } from '../query/threadsOrder.js';
 import { compileThreadFilter } from './threadsFilter.js';
 import { callCostSql, threadCostSql } from './usageSql.js';
 
@@ -195,7 +196,7 @@ export class SqliteThreadsStore implements ThreadsStore {
       return fromStatsRow({ ...r, total_cost: cost });
     });
     records = records.filter((r) => rangeMatches(r, q.min, q.max));
-    records.sort(compareBy(q.sortBy));
+    records.sort(compareThreads(q.sortBy));
     const start = q.offset ?? 0;
     return records.slice(start, q.limit == null ? undefined : start + q.limit);
   }
@@ -250,7 +251,7 @@ export class SqliteThreadsStore implements ThreadsStore {
     const byCost = costDecides(q);
     if (byCost) this.#addTurnCosts(q.projectId, records, bounds);
     records = records.filter((r) => rangeMatches(r, q.min, q.max));
-    records.sort(compareBy(q.sortBy));
+    records.sort(compareThreads(q.sortBy));
     const start = q.offset ?? 0;
     const page = records.slice(start, q.limit == null ? undefined : start + q.limit);
     if (!byCost && q.withCost !== false) this.#addTurnCosts(q.projectId, page, bounds);
@@ -290,27 +291,3 @@ export class SqliteThreadsStore implements ThreadsStore {
 /** Whether cost decides the order or a bound (then every matching thread must be priced). */
 const costDecides = (q: ThreadsQuery) =>
   q.sortBy.some((s) => s.field === 'total_cost') || q.min?.total_cost != null || q.max?.total_cost != null;
-
-/** The same order SQLite gives thread_stats: NULL sorts lowest, ties by thread_id ascending. */
-function compareBy(sortBy: ThreadsQuery['sortBy']) {
-  const key: Record<string, (r: ThreadStats & { threadId: string }) => number | string | null> = {
-    thread_id: (r) => r.threadId,
-    turn_count: (r) => r.turnCount,
-    start_time: (r) => r.startTime,
-    last_updated: (r) => r.lastUpdated,
-    p50_turn_duration_ms: (r) => r.p50TurnDurationMs,
-    p99_turn_duration_ms: (r) => r.p99TurnDurationMs,
-    error_count: (r) => r.errorCount,
-    total_tokens: (r) => r.totalTokens,
-    total_cost: (r) => (r as ThreadRecord).totalCost,
-  };
-  return (a: ThreadRecord, b: ThreadRecord): number => {
-    for (const s of sortBy) {
-      const x = key[s.field]!(a);
-      const y = key[s.field]!(b);
-      const c = x === y ? 0 : x === null ? -1 : y === null ? 1 : x < y ? -1 : 1;
-      if (c !== 0) return s.direction === 'desc' ? -c : c;
-    }
-    return a.threadId < b.threadId ? -1 : a.threadId > b.threadId ? 1 : 0;
-  };
-}
