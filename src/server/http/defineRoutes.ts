@@ -63,9 +63,19 @@ export interface PublicRouteDef<K extends EndpointName> {
   handler: (input: Input<K>, ctx: RequestContext) => Output<K>;
 }
 
-export type RouteTable = {
-  [K in EndpointName]?: Endpoints[K] extends { public: true } | { auth: 'handler' } ? PublicRouteDef<K> : RouteDef<K>;
-};
+/** The handler an endpoint takes: public and self-authenticating endpoints get no checked user. */
+export type RouteFor<K extends EndpointName> = Endpoints[K] extends { public: true } | { auth: 'handler' }
+  ? PublicRouteDef<K>
+  : RouteDef<K>;
+
+/** A route module: handlers for some endpoints of the table. */
+export type RouteTable = { [K in EndpointName]?: RouteFor<K> };
+
+/**
+ * A handler for every endpoint of the table but the `Elsewhere` ones: what the app mounts, so a
+ * forgotten handler is a type error instead of a silently missing route (routes/allRoutes.ts).
+ */
+export type TotalRouteTable<Elsewhere extends EndpointName = never> = { [K in Exclude<EndpointName, Elsewhere>]: RouteFor<K> };
 
 /** Identity helper that type-checks a route module against the endpoint table. */
 export const defineRoutes = <T extends RouteTable>(routes: T): T => routes;
@@ -86,7 +96,11 @@ export const TRACE_PREFIX = '/traces';
 /** True for the endpoints of the Weave trace-server interface (not Weft's own, not W&B's GraphQL). */
 export const isTraceServerEndpoint = (e: EndpointDef): boolean => !NOT_TRACE_SERVER_GROUPS.has(e.group);
 
-/** Mounts every route of every table (trace-server ones also under `/traces`); an endpoint with no handler is not mounted. */
+/**
+ * Mounts every route of every table (trace-server ones also under `/traces`). The app gives it
+ * `allRoutes`, whose type requires a handler for every endpoint; the threaded main thread gives
+ * it the few it serves itself and hands the rest to request threads (threads/threadedApp.ts).
+ */
 export function mountRoutes(app: Hono, tables: RouteTable[], services: Services, options: MountOptions): void {
   for (const table of tables) {
     for (const [name, route] of Object.entries(table) as [EndpointName, RouteDef<EndpointName>][]) {
