@@ -23,6 +23,7 @@ import type { Hono } from 'hono';
 import { SecretBox } from './auth/secretBox.js';
 import { createJobHandlers } from './jobs/jobHandlers.js';
 import { JobRunner } from './jobs/JobRunner.js';
+import { MonitorSweeper } from './jobs/MonitorSweeper.js';
 import { loadInstanceProviders } from './providers/instanceProviders.js';
 import { ProviderRegistry } from './providers/providerRegistry.js';
 import { loadTlsMaterial, type TlsMaterial } from './tls.js';
@@ -70,6 +71,7 @@ export async function startServer(config: ServerConfig, options: { mountDashboar
     concurrency: config.jobConcurrency,
     staleMs: config.jobStaleMs,
   });
+  const monitors = new MonitorSweeper({ store, log, kick: () => jobs.kick(), pollMs: config.monitorPollMs });
   const authenticator = new Authenticator(store, {
     ...(isClusterWorker() ? { onForget: broadcastForget } : {}),
     throttle: config.loginThrottle,
@@ -122,6 +124,7 @@ export async function startServer(config: ServerConfig, options: { mountDashboar
   threads?.warm();
   const { port } = server.address() as AddressInfo;
   jobs.start();
+  monitors.start();
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   return {
     url: `${tls ? 'https' : 'http'}://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`,
@@ -132,6 +135,7 @@ export async function startServer(config: ServerConfig, options: { mountDashboar
     tls,
     threads,
     close: async () => {
+      await monitors.stop();
       await jobs.stop();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await threads?.close();

@@ -47,6 +47,8 @@ export class CallWriter {
     readonly store: Store,
     readonly projectId: string,
     readonly userId: string,
+    /** Attributes every call this writer starts carries (scoring marks its calls so monitors skip them). */
+    readonly baseAttributes: Record<string, unknown> = {},
   ) {}
 
   async start(call: {
@@ -67,7 +69,7 @@ export class CallWriter {
           parent_id: call.parentId,
           op_name: call.opName,
           started_at: formatMicros(nowMicros()),
-          attributes: call.attributes ?? {},
+          attributes: { ...this.baseAttributes, ...call.attributes },
           inputs: call.inputs,
         },
         this.userId,

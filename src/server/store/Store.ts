@@ -14,6 +14,7 @@ import type { AnnotationQueuesStore } from './AnnotationQueuesStore.js';
 import type { CostsStore } from './CostsStore.js';
 import type { FeedbackStore } from './FeedbackStore.js';
 import type { JobsStore } from './JobsStore.js';
+import type { MonitorsStore } from './MonitorsStore.js';
 import type { ProvidersStore } from './ProvidersStore.js';
 import type { StatsStore } from './StatsStore.js';
 import type { ObjectVersionFilter } from '../../contract/objects.js';
@@ -367,6 +368,8 @@ export interface Store {
   readonly providers: ProvidersStore;
   /** The durable background-job queue (JobsStore.ts). */
   readonly jobs: JobsStore;
+  /** Calls that ended in projects with monitors, waiting for the monitor sweeper (MonitorsStore.ts). */
+  readonly monitors: MonitorsStore;
   /**
    * Applies the writes `start` begins as one transaction: every one of them or none, for a
    * request whose side effects span sub-stores (a score is a call plus feedback on its
