@@ -24,6 +24,7 @@ import { SecretBox } from './auth/secretBox.js';
 import { createJobHandlers } from './jobs/jobHandlers.js';
 import { JobRunner } from './jobs/JobRunner.js';
 import { MonitorSweeper } from './jobs/MonitorSweeper.js';
+import { instancePriceRecords } from './providers/instancePrices.js';
 import { loadInstanceProviders } from './providers/instanceProviders.js';
 import { ProviderRegistry } from './providers/providerRegistry.js';
 import { loadTlsMaterial, type TlsMaterial } from './tls.js';
@@ -52,16 +53,19 @@ export async function startServer(config: ServerConfig, options: { mountDashboar
     clickhouseUrl: config.clickhouseUrl,
   });
   const generatedAdminPassword = await ensureAdmin(store, config.adminPassword);
+  const instanceProviders = loadInstanceProviders({
+    env: config.env,
+    openaiApiKey: config.openaiApiKey,
+    openaiBaseUrl: config.openaiBaseUrl,
+    providersFile: config.providersFile,
+    dataDir: config.dataDir,
+  });
+  // The operator's model prices join the cost table, so calls and /costs/query price them.
+  await store.costs.replaceInstancePrices(instancePriceRecords(instanceProviders));
   const registry = new ProviderRegistry({
     store,
     box: SecretBox.open({ secret: config.secret, dataDir: config.dataDir }),
-    instance: loadInstanceProviders({
-      env: config.env,
-      openaiApiKey: config.openaiApiKey,
-      openaiBaseUrl: config.openaiBaseUrl,
-      providersFile: config.providersFile,
-      dataDir: config.dataDir,
-    }),
+    instance: instanceProviders,
     timeoutMs: config.providerTimeoutMs,
   });
   const jobs = new JobRunner({
