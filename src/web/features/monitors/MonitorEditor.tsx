@@ -6,21 +6,29 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
-import { api } from '../../lib/api.js';
+import { api, collect } from '../../lib/api.js';
 import { ModalDialog } from '../annotation/ModalDialog.js';
 import { nameProblem } from '../judges/judgeObjects.js';
 import { useSaveObject, type LlmObject } from '../judges/judgeQueries.js';
 import { FormStatus } from '../settings/FormStatus.js';
-import { toMonitorValue, type MonitorForm } from './monitorObjects.js';
+import { opNameOf, toMonitorValue, type MonitorForm } from './monitorObjects.js';
 
-/** The project's op names (latest versions), for the op picker. */
+/** The project's op names: its stored ops and the ops of its recent calls (not every client stores its ops). */
 function useOpNames(projectId: string) {
   return useQuery({
     queryKey: ['monitors', projectId, 'ops'],
-    queryFn: async ({ signal }) =>
-      (await api.objsQuery({ project_id: projectId, filter: { is_op: true, latest_only: true }, metadata_only: true }, { signal })).objs
-        .map((o) => o.object_id)
-        .sort(),
+    queryFn: async ({ signal }) => {
+      const [{ objs }, calls] = await Promise.all([
+        api.objsQuery({ project_id: projectId, filter: { is_op: true, latest_only: true }, metadata_only: true }, { signal }),
+        collect(
+          api.callsStreamQuery(
+            { project_id: projectId, columns: ['op_name'], sort_by: [{ field: 'started_at', direction: 'desc' }], limit: 500 },
+            { signal },
+          ),
+        ),
+      ]);
+      return [...new Set([...objs.map((o) => o.object_id), ...calls.map((c) => opNameOf(c.op_name))])].sort();
+    },
   });
 }
 
