@@ -139,9 +139,9 @@ export async function sweepMonitorInbox(store: Store, opts: { batch: number; now
   }
   const upToSeq = pending[pending.length - 1]!.seq;
   try {
-    await store.transaction(() => [
-      ...jobs.map((j) => store.jobs.enqueue({ id: uuidv7(), kind: CALLS_SCORE_JOB, createdAt: opts.now, ...j })),
-      store.monitors.ackEnded({ upToSeq, count: pending.length }),
+    await store.apply([
+      ...jobs.map((j) => ({ kind: 'jobs.enqueue' as const, job: { id: uuidv7(), kind: CALLS_SCORE_JOB, createdAt: opts.now, ...j } })),
+      { kind: 'monitors.ack' as const, ack: { upToSeq, count: pending.length } },
     ]);
   } catch (err) {
     // A sibling process swept this batch first: its jobs stand, ours were rolled back.

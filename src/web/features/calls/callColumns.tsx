@@ -14,7 +14,17 @@ import { formatCompact, formatCost, formatDuration } from '../../lib/format.js';
 import { feedbackPathColumn, feedbackSummaryColumn } from '../feedback/feedbackColumns.js';
 import { scoresColumn } from '../judges/scoresColumn.js';
 import { readableText } from '../threads/threadText.js';
-import { callCost, callLatencyMs, callModels, callName, callStatus, callTokens, opBaseName, readPath, type Call } from './callFields.js';
+import {
+  callCost,
+  callLatencyMs,
+  callModels,
+  callName,
+  callStatus,
+  callTokens,
+  opBaseName,
+  readPath,
+  type Call,
+} from '../../entities/calls/callFields.js';
 
 const col = createColumnHelper<Call>();
 

@@ -4,8 +4,8 @@
  * and `{<input name>}` one of them. Saving stores a new version; the name is fixed once saved.
  */
 import { useState, type FormEvent } from 'react';
-import { ModalDialog } from '../annotation/ModalDialog.js';
-import { FormStatus } from '../settings/FormStatus.js';
+import { ModalDialog } from '../../components/ui/ModalDialog.js';
+import { FormStatus } from '../../components/ui/FormStatus.js';
 import { nameProblem, toJudgeValue, type JudgeForm } from './judgeObjects.js';
 import { useSaveObject, type LlmObject } from './judgeQueries.js';
 

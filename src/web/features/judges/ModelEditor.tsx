@@ -7,9 +7,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
-import { ModalDialog } from '../annotation/ModalDialog.js';
+import { ModalDialog } from '../../components/ui/ModalDialog.js';
 import { modelsQueryOptions } from '../playground/playgroundQueries.js';
-import { FormStatus } from '../settings/FormStatus.js';
+import { FormStatus } from '../../components/ui/FormStatus.js';
 import { nameProblem, toModelValue, type ModelForm } from './judgeObjects.js';
 import { useSaveObject } from './judgeQueries.js';
 

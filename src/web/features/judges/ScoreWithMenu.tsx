@@ -13,7 +13,7 @@ import { Popover } from '../../components/ui/Popover.js';
 import { Spinner } from '../../components/ui/Spinner.js';
 import { api, collect } from '../../lib/api.js';
 import { formatInteger } from '../../lib/format.js';
-import { callKeys, type CallsListReq } from '../calls/callQueries.js';
+import { callKeys, type CallsListReq } from '../../entities/calls/callQueries.js';
 import { modelsQueryOptions } from '../playground/playgroundQueries.js';
 import { JUDGE_CLASS } from './judgeObjects.js';
 import { latestObjectsQueryOptions } from './judgeQueries.js';

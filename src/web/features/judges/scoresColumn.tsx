@@ -5,8 +5,8 @@
  * `include_feedback` while the column is shown).
  */
 import { createColumnHelper, type ColumnDef } from '@tanstack/react-table';
-import type { Call } from '../calls/callFields.js';
-import { feedbackOfCall } from '../feedback/feedbackModel.js';
+import type { Call } from '../../entities/calls/callFields.js';
+import { feedbackOfCall } from '../../entities/feedback/feedbackModel.js';
 import { scoreText } from './judgeObjects.js';
 import './judges.css';
 

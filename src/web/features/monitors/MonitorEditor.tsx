@@ -7,10 +7,10 @@ import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { api, collect } from '../../lib/api.js';
-import { ModalDialog } from '../annotation/ModalDialog.js';
+import { ModalDialog } from '../../components/ui/ModalDialog.js';
 import { nameProblem } from '../judges/judgeObjects.js';
 import { useSaveObject, type LlmObject } from '../judges/judgeQueries.js';
-import { FormStatus } from '../settings/FormStatus.js';
+import { FormStatus } from '../../components/ui/FormStatus.js';
 import { opNameOf, toMonitorValue, type MonitorForm } from './monitorObjects.js';
 
 /** The project's op names: its stored ops and the ops of its recent calls (not every client stores its ops). */
