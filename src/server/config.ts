@@ -39,6 +39,8 @@ export interface ServerConfig {
   jobConcurrency: number;
   /** A running job whose heartbeat is older than this lost its process and is resumed (jobs/JobRunner.ts). */
   jobStaleMs: number;
+  /** How often ended calls are checked against the monitors (WEFT_MONITOR_POLL_MS). */
+  monitorPollMs: number;
   /** The whole environment, for `api_key_env` in the providers file. */
   env: NodeJS.ProcessEnv;
   /** Failed sign-ins allowed per username / per client address in the window (auth/loginThrottle.ts). */
@@ -84,6 +86,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Record<s
     providerTimeoutMs: positive('WEFT_PROVIDER_TIMEOUT_MS', env.WEFT_PROVIDER_TIMEOUT_MS, 120_000),
     jobConcurrency: positive('WEFT_JOB_CONCURRENCY', env.WEFT_JOB_CONCURRENCY, 2),
     jobStaleMs: positive('WEFT_JOB_STALE_MS', env.WEFT_JOB_STALE_MS, 30_000),
+    monitorPollMs: positive('WEFT_MONITOR_POLL_MS', env.WEFT_MONITOR_POLL_MS, 1000),
     env,
     loginThrottle: {
       perUser: positiveInt(env, 'WEFT_LOGIN_MAX_FAILURES_PER_USER', DEFAULT_THROTTLE_LIMITS.perUser),

@@ -16,6 +16,7 @@ import type { CostsStore } from './CostsStore.js';
 import type { FeedbackStore } from './FeedbackStore.js';
 import type { FilesStore } from './FilesStore.js';
 import type { JobsStore } from './JobsStore.js';
+import type { MonitorsStore } from './MonitorsStore.js';
 import type { ObjectsStore } from './ObjectsStore.js';
 import type { ProjectsStore } from './ProjectsStore.js';
 import type { ProvidersStore } from './ProvidersStore.js';
@@ -54,6 +55,8 @@ export interface Store {
   readonly providers: ProvidersStore;
   /** The durable background-job queue (JobsStore.ts). */
   readonly jobs: JobsStore;
+  /** Calls that ended in projects with monitors, waiting for the monitor sweeper (MonitorsStore.ts). */
+  readonly monitors: MonitorsStore;
   /**
    * Applies a batch of writes across sub-stores (a score is a call plus feedback on its
    * prediction) and answers each write's result, position by position. The writes are applied

@@ -10,6 +10,8 @@
  */
 import type { CostsStore } from './CostsStore.js';
 import type { FeedbackStore } from './FeedbackStore.js';
+import type { JobsStore } from './JobsStore.js';
+import type { MonitorsStore } from './MonitorsStore.js';
 import type { ProvidersStore } from './ProvidersStore.js';
 import type { CallsStore } from './CallsStore.js';
 import type { FilesStore } from './FilesStore.js';
@@ -31,7 +33,9 @@ export type StoreWrite =
   | { kind: 'costs.create'; prices: Arg<CostsStore['createPrices']> }
   | { kind: 'costs.purge'; purge: Arg<CostsStore['purgePrices']> }
   | { kind: 'providers.save'; provider: Arg<ProvidersStore['saveProvider']> }
-  | { kind: 'providers.delete'; delete: Arg<ProvidersStore['deleteProvider']> };
+  | { kind: 'providers.delete'; delete: Arg<ProvidersStore['deleteProvider']> }
+  | { kind: 'jobs.enqueue'; job: Arg<JobsStore['enqueue']> }
+  | { kind: 'monitors.ack'; ack: Arg<MonitorsStore['ackEnded']> };
 
 export type StoreWriteKind = StoreWrite['kind'];
 
@@ -57,6 +61,8 @@ interface WriteResults {
   'providers.save': void;
   /** Whether the provider existed. */
   'providers.delete': boolean;
+  'jobs.enqueue': void;
+  'monitors.ack': void;
 }
 
 export type WriteResult<W extends StoreWrite> = WriteResults[W['kind']];
@@ -106,6 +112,10 @@ export function startWrite(store: BatchStores, write: StoreWrite): Promise<unkno
       return store.providers.saveProvider(write.provider);
     case 'providers.delete':
       return store.providers.deleteProvider(write.delete);
+    case 'jobs.enqueue':
+      return store.jobs.enqueue(write.job);
+    case 'monitors.ack':
+      return store.monitors.ackEnded(write.ack);
   }
 }
 
