@@ -41,7 +41,7 @@ export const CallsScoreReq = z.object({
 });
 export const CallsScoreRes = z.object({});
 // POST /weft/calls/score: the same request; Weft's own answer names the job, so the dashboard can follow it
-// (the reference answer stays `{}`: its Python client forbids extra fields).
+// (`/calls/score` keeps the reference's answer, `{}`, unchanged, so no reference client sees a field it does not expect).
 export const WeftCallsScoreRes = z.object({ job_id: z.string().describe('The scoring job, at /weft/jobs/:job_id') });
 
 // POST /evaluations/rescore (newest clients: EvaluationRescoreParams / EvaluationRescoreResponse)
