@@ -1,6 +1,7 @@
 /**
  * The WHERE clause of a thread query (Weft's extensions beside the reference's thread ids):
- * content search through the `thread_search` FTS5 index, attribute values of any turn, and
+ * content search through the `thread_search` FTS5 index, attribute values of any turn (through
+ * the `thread_attributes` leaves), and
  * inclusive bounds on the statistics.
  *
  * Contract: `compileThreadFilter(q, alias)` reads `alias.project_id` and `alias.thread_id`, so it
@@ -10,7 +11,7 @@
 import type { ThreadRange } from '../../../contract/threads.js';
 import type { ThreadRecord, ThreadsQuery } from '../Store.js';
 import { jsonPath, splitFieldPath } from './callsFields.js';
-import { ftsQuery } from './threadExtras.js';
+import { ftsQuery, MAX_INDEXED_ATTRIBUTE_CHARS } from './threadExtras.js';
 import { threadCostSql } from './usageSql.js';
 
 /** Range fields as thread_stats expressions (cost is priced on the fly). */
@@ -60,12 +61,24 @@ export function compileThreadFilter(q: ThreadsQuery, alias: string): { sql: stri
       params.push(search);
     }
   }
-  const attributes = Object.entries(q.attributes ?? {});
+  const attributes = Object.entries(q.attributes ?? {}).map(([k, v]) => [jsonPath(splitFieldPath(k)), attributeValue(v)] as const);
   if (attributes.length) {
-    const tests = attributes.map(() => 'json_extract(t.attributes, ?) = ?').join(' AND ');
-    where.push(`${alias}.thread_id IN (SELECT t.thread_id FROM calls t WHERE t.project_id = ? AND t.turn_id = t.id
-      AND t.thread_id IS NOT NULL AND t.started_at IS NOT NULL AND t.deleted_at IS NULL AND ${tests})`);
-    params.push(q.projectId, ...attributes.flatMap(([k, v]) => [jsonPath(splitFieldPath(k)), attributeValue(v)]));
+    // Every attribute must hold on one same turn. The indexed leaves (thread_attributes) pick
+    // the threads having each value on some turn; that is the answer for one attribute, and
+    // for several the candidates' turns are checked together.
+    const indexed = attributes.filter(([, v]) => typeof v !== 'string' || v.length <= MAX_INDEXED_ATTRIBUTE_CHARS);
+    for (const [path, value] of indexed) {
+      where.push(
+        `${alias}.thread_id IN (SELECT a.thread_id FROM thread_attributes a WHERE a.project_id = ? AND a.path = ? AND a.value = ?)`,
+      );
+      params.push(q.projectId, path, value);
+    }
+    if (attributes.length > 1 || indexed.length === 0) {
+      const tests = attributes.map(() => 'json_extract(t.attributes, ?) = ?').join(' AND ');
+      where.push(`EXISTS (SELECT 1 FROM calls t WHERE t.project_id = ${alias}.project_id AND t.thread_id = ${alias}.thread_id
+        AND t.turn_id = t.id AND t.started_at IS NOT NULL AND t.deleted_at IS NULL AND ${tests})`);
+      params.push(...attributes.flat());
+    }
   }
   for (const [field, value] of bounded(q.min)) {
     where.push(`${RANGE_SQL[field](alias)} >= ?`);
