@@ -117,8 +117,11 @@ export function compileFilter(filter: CallsFilter): SqlFragment[] {
       params.push(JSON.stringify(exact));
     }
     for (const p of prefixes) {
-      parts.push('substr(op_name, 1, ?) = ?');
-      params.push(p.length, p);
+      // `name:*` as a range (p <= op_name < p with its last character ':' raised to ';'), which
+      // the (project_id, op_name) index serves; for binary text it holds exactly when op_name
+      // starts with p.
+      parts.push('(op_name >= ? AND op_name < ?)');
+      params.push(p, p.slice(0, -1) + String.fromCharCode(p.charCodeAt(p.length - 1) + 1));
     }
     out.push({ sql: `(${parts.join(' OR ')})`, params });
   }
