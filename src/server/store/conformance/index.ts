@@ -17,7 +17,7 @@ import { describeProjectsConformance } from './projects.conformance.js';
 import { describeStatsConformance } from './stats.conformance.js';
 import { describeTablesConformance } from './tables.conformance.js';
 import { describeThreadsConformance } from './threads.conformance.js';
-import { describeTransactionConformance } from './transaction.conformance.js';
+import { describeWriteBatchConformance } from './writeBatch.conformance.js';
 
 export function describeStoreConformance(backend: TestBackend): void {
   const { open } = backend;
@@ -32,7 +32,7 @@ export function describeStoreConformance(backend: TestBackend): void {
   describeCostsConformance(open);
   describeStatsConformance(open);
   describeAnnotationQueuesConformance(open);
-  describeTransactionConformance(open);
+  describeWriteBatchConformance(open);
   describeMultiWriterConformance(open, backend.openPair);
   // Through HTTP: the query language as the SDKs and the dashboard use it.
   describeCallsQueryConformance(backend);
