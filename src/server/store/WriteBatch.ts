@@ -79,6 +79,8 @@ export interface BatchStores {
   feedback: FeedbackStore;
   costs: CostsStore;
   providers: ProvidersStore;
+  jobs: JobsStore;
+  monitors: MonitorsStore;
 }
 
 /**

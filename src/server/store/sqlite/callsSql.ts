@@ -176,8 +176,11 @@ export function printFilterClause(c: FilterClause): SqlFragment {
         params.push(JSON.stringify(c.exact));
       }
       for (const p of c.prefixes) {
-        parts.push('substr(op_name, 1, ?) = ?');
-        params.push(p.length, p);
+        // `name:*` as a range (p <= op_name < p with its last character ':' raised to ';'), which
+        // the (project_id, op_name) index serves; for binary text it holds exactly when op_name
+        // starts with p.
+        parts.push('(op_name >= ? AND op_name < ?)');
+        params.push(p, p.slice(0, -1) + String.fromCharCode(p.charCodeAt(p.length - 1) + 1));
       }
       return { sql: `(${parts.join(' OR ')})`, params };
     }

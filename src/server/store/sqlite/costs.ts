@@ -163,14 +163,23 @@ export class SqliteCostsStore implements CostsStore {
   }
 
   async pricesFor(req: { projectId: string; llmIds: string[] }): Promise<PriceRecord[]> {
-    const out: PriceRecord[] = [];
-    for (let i = 0; i < req.llmIds.length; i += CHUNK) {
-      const ids = req.llmIds.slice(i, i + CHUNK);
-      const list = ids.map(() => '?').join(', ');
-      const sql = `SELECT * FROM llm_token_prices WHERE llm_id IN (${list})
-        AND ((pricing_level = 'project' AND pricing_level_id = ?) OR (pricing_level = 'default' AND pricing_level_id = 'default'))`;
-      out.push(...this.#db.all<PriceRow>(sql, [...ids, req.projectId]).map(fromRow));
-    }
-    return out;
+    return pricesFor(this.#db, req);
   }
+}
+
+/**
+ * The prices that may apply to the given models in a project: its own and the default list.
+ * A function, so other stores can read prices without constructing a SqliteCostsStore (whose
+ * constructor re-seeds the default list in a write transaction).
+ */
+export function pricesFor(db: SqliteDatabase, req: { projectId: string; llmIds: string[] }): PriceRecord[] {
+  const out: PriceRecord[] = [];
+  for (let i = 0; i < req.llmIds.length; i += CHUNK) {
+    const ids = req.llmIds.slice(i, i + CHUNK);
+    const list = ids.map(() => '?').join(', ');
+    const sql = `SELECT * FROM llm_token_prices WHERE llm_id IN (${list})
+      AND ((pricing_level = 'project' AND pricing_level_id = ?) OR (pricing_level = 'default' AND pricing_level_id = 'default'))`;
+    out.push(...db.all<PriceRow>(sql, [...ids, req.projectId]).map(fromRow));
+  }
+  return out;
 }

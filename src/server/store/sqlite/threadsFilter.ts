@@ -1,6 +1,7 @@
 /**
  * The WHERE clause of a thread query in SQLite SQL: the neutral plan of
- * query/threadsFilter.ts, with content search through the `thread_search` FTS5 index.
+ * query/threadsFilter.ts, with content search through the `thread_search` FTS5 index and
+ * attribute values through the `thread_attributes` leaves (threadExtras.ts).
  *
  * Contract: `compileThreadFilter(q, alias)` reads `alias.project_id` and `alias.thread_id`, so it
  * works over `thread_stats` and over `calls`; bounds need `thread_stats` columns and are only
@@ -9,7 +10,7 @@
 import type { ThreadsQuery } from '../Store.js';
 import { planThreadsFilter, type RangeField } from '../query/threadsFilter.js';
 import { jsonPath } from './sqlJson.js';
-import { ftsQuery } from './threadExtras.js';
+import { ftsQuery, MAX_INDEXED_ATTRIBUTE_CHARS } from './threadExtras.js';
 import { threadCostSql } from './usageSql.js';
 
 /** Range fields as thread_stats expressions (cost is priced on the fly). */
@@ -43,11 +44,24 @@ export function compileThreadFilter(q: ThreadsQuery, alias: string): { sql: stri
     where.push(`${alias}.thread_id = ?`);
     params.push(plan.search.text);
   }
-  if (plan.attributes.length) {
-    const tests = plan.attributes.map(() => 'json_extract(t.attributes, ?) = ?').join(' AND ');
-    where.push(`${alias}.thread_id IN (SELECT t.thread_id FROM calls t WHERE t.project_id = ? AND t.turn_id = t.id
-      AND t.thread_id IS NOT NULL AND t.started_at IS NOT NULL AND t.deleted_at IS NULL AND ${tests})`);
-    params.push(plan.projectId, ...plan.attributes.flatMap((a) => [jsonPath(a.path), attributeValue(a.value)]));
+  const attributes = plan.attributes.map((a) => [jsonPath(a.path), attributeValue(a.value)] as const);
+  if (attributes.length) {
+    // Every attribute must hold on one same turn. The indexed leaves (thread_attributes) pick
+    // the threads having each value on some turn; that is the answer for one attribute, and
+    // for several the candidates' turns are checked together.
+    const indexed = attributes.filter(([, v]) => typeof v !== 'string' || v.length <= MAX_INDEXED_ATTRIBUTE_CHARS);
+    for (const [path, value] of indexed) {
+      where.push(
+        `${alias}.thread_id IN (SELECT a.thread_id FROM thread_attributes a WHERE a.project_id = ? AND a.path = ? AND a.value = ?)`,
+      );
+      params.push(plan.projectId, path, value);
+    }
+    if (attributes.length > 1 || indexed.length === 0) {
+      const tests = attributes.map(() => 'json_extract(t.attributes, ?) = ?').join(' AND ');
+      where.push(`EXISTS (SELECT 1 FROM calls t WHERE t.project_id = ${alias}.project_id AND t.thread_id = ${alias}.thread_id
+        AND t.turn_id = t.id AND t.started_at IS NOT NULL AND t.deleted_at IS NULL AND ${tests})`);
+      params.push(...attributes.flat());
+    }
   }
   for (const [field, value] of plan.min) {
     where.push(`${RANGE_SQL[field](alias)} >= ?`);

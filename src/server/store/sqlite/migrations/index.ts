@@ -4,6 +4,7 @@
  * add a new one.
  */
 import { monitorInboxMigration } from './monitorInbox.js';
+import { threadRangeFacts } from './v15ThreadRangeFacts.js';
 
 export interface Migration {
   version: number;
@@ -562,4 +563,5 @@ export const migrations: Migration[] = [
     `,
   },
   monitorInboxMigration,
+  threadRangeFacts,
 ];
