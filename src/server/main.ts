@@ -11,7 +11,7 @@ import { createApp } from './app.js';
 import { Authenticator } from './auth/authenticate.js';
 import { ensureAdmin } from './auth/bootstrap.js';
 import { broadcastForget, isClusterWorker, onForgetFromOthers } from './cluster.js';
-import type { ServerConfig } from './config.js';
+import { storeConfigOf, type ServerConfig } from './config.js';
 import { createLogger, type Logger } from './logger.js';
 import { openStore } from './store/openStore.js';
 import { SqliteStore } from './store/sqlite/SqliteStore.js';
@@ -44,12 +44,7 @@ export interface RunningServer {
 
 export async function startServer(config: ServerConfig, options: { mountDashboard?: (app: Hono) => void } = {}): Promise<RunningServer> {
   const log = createLogger(config.logLevel);
-  const store = await openStore({
-    kind: config.store,
-    dataDir: config.dataDir,
-    sqliteSync: config.sqliteSync,
-    clickhouseUrl: config.clickhouseUrl,
-  });
+  const store = await openStore(storeConfigOf(config));
   const generatedAdminPassword = await ensureAdmin(store, config.adminPassword);
   const registry = new ProviderRegistry({
     store,
