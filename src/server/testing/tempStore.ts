@@ -113,8 +113,6 @@ const clickhouse: TestBackend = {
   pending: [
     'threads',
     'objects',
-    'tables',
-    'files',
     'feedback',
     'costs',
     'stats',

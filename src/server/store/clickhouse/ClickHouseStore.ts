@@ -18,13 +18,19 @@ import { ClickHouseCallsStore } from './calls.js';
 import { ClickHouseDatabase, type ClickHouseOptions } from './ClickHouseDatabase.js';
 import { appliedVersion, checkServerVersion } from './migrate.js';
 import { LATEST_CLICKHOUSE_VERSION } from './migrations.js';
+import { ClickHouseFilesStore } from './files.js';
 import { ClickHouseProjectsStore } from './projects.js';
+import { ClickHouseTablesStore } from './tables.js';
+
+/** `/project/stats` sizes of the sub-stores built so far (the calls' is in projects.ts). */
+const PROJECT_SIZES = {
+  tables: `SELECT sum(length(val)) AS n FROM table_rows FINAL WHERE project_id = {p:String}`,
+  files: 'SELECT sum(size_bytes) AS n FROM files FINAL WHERE project_id = {p:String}',
+};
 
 /** Sub-stores this backend does not implement yet. */
 export const PENDING_SUBSTORES = [
   'objects',
-  'tables',
-  'files',
   'feedback',
   'costs',
   'threads',
@@ -56,8 +62,8 @@ export class ClickHouseStore implements Store {
   readonly accounts: ClickHouseAccountsStore;
   readonly threads = pending<ThreadsStore>('threads');
   readonly objects = pending<ObjectsStore>('objects');
-  readonly tables = pending<TablesStore>('tables');
-  readonly files = pending<FilesStore>('files');
+  readonly tables: TablesStore;
+  readonly files: FilesStore;
   readonly feedback = pending<FeedbackStore>('feedback');
   readonly costs = pending<CostsStore>('costs');
   readonly stats = pending<StatsStore>('stats');
@@ -68,8 +74,10 @@ export class ClickHouseStore implements Store {
   private constructor(db: ClickHouseDatabase) {
     this.db = db;
     this.calls = new ClickHouseCallsStore(db);
-    this.projects = new ClickHouseProjectsStore(db);
+    this.projects = new ClickHouseProjectsStore(db, PROJECT_SIZES);
     this.accounts = new ClickHouseAccountsStore(db);
+    this.tables = new ClickHouseTablesStore(db);
+    this.files = new ClickHouseFilesStore(db);
   }
 
   /**
