@@ -110,18 +110,7 @@ export async function createTempClickHouseDatabase(): Promise<{ url: string; dat
 
 const clickhouse: TestBackend = {
   name: 'clickhouse',
-  pending: [
-    'threads',
-    'objects',
-    'feedback',
-    'costs',
-    'stats',
-    'annotationQueues',
-    'transaction',
-    'multiWriter',
-    'callsQuery',
-    'callsFeedbackQuery',
-  ],
+  pending: ['threads', 'feedback', 'costs', 'stats', 'annotationQueues', 'transaction', 'multiWriter', 'callsQuery', 'callsFeedbackQuery'],
   open: async () => {
     const db = await createTempClickHouseDatabase();
     const store = await ClickHouseStore.open(db);

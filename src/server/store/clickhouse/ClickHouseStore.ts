@@ -19,6 +19,7 @@ import { ClickHouseDatabase, type ClickHouseOptions } from './ClickHouseDatabase
 import { appliedVersion, checkServerVersion } from './migrate.js';
 import { LATEST_CLICKHOUSE_VERSION } from './migrations.js';
 import { ClickHouseFilesStore } from './files.js';
+import { ClickHouseObjectsStore } from './objects.js';
 import { ClickHouseProjectsStore } from './projects.js';
 import { ClickHouseTablesStore } from './tables.js';
 
@@ -26,11 +27,11 @@ import { ClickHouseTablesStore } from './tables.js';
 const PROJECT_SIZES = {
   tables: `SELECT sum(length(val)) AS n FROM table_rows FINAL WHERE project_id = {p:String}`,
   files: 'SELECT sum(size_bytes) AS n FROM files FINAL WHERE project_id = {p:String}',
+  objects: 'SELECT sum(size_bytes) AS n FROM object_versions FINAL WHERE project_id = {p:String} AND deleted_at IS NULL',
 };
 
 /** Sub-stores this backend does not implement yet. */
 export const PENDING_SUBSTORES = [
-  'objects',
   'feedback',
   'costs',
   'threads',
@@ -61,7 +62,7 @@ export class ClickHouseStore implements Store {
   readonly projects: ProjectsStore;
   readonly accounts: ClickHouseAccountsStore;
   readonly threads = pending<ThreadsStore>('threads');
-  readonly objects = pending<ObjectsStore>('objects');
+  readonly objects: ObjectsStore;
   readonly tables: TablesStore;
   readonly files: FilesStore;
   readonly feedback = pending<FeedbackStore>('feedback');
@@ -77,6 +78,7 @@ export class ClickHouseStore implements Store {
     this.projects = new ClickHouseProjectsStore(db, PROJECT_SIZES);
     this.accounts = new ClickHouseAccountsStore(db);
     this.tables = new ClickHouseTablesStore(db);
+    this.objects = new ClickHouseObjectsStore(db);
     this.files = new ClickHouseFilesStore(db);
   }
 
