@@ -110,7 +110,7 @@ export async function createTempClickHouseDatabase(): Promise<{ url: string; dat
 
 const clickhouse: TestBackend = {
   name: 'clickhouse',
-  pending: ['threads', 'feedback', 'costs', 'stats', 'annotationQueues', 'transaction', 'multiWriter', 'callsQuery', 'callsFeedbackQuery'],
+  pending: ['feedback', 'costs', 'stats', 'annotationQueues', 'transaction', 'callsQuery', 'callsFeedbackQuery'],
   open: async () => {
     const db = await createTempClickHouseDatabase();
     const store = await ClickHouseStore.open(db);

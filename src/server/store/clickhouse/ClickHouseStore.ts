@@ -22,6 +22,7 @@ import { ClickHouseFilesStore } from './files.js';
 import { ClickHouseObjectsStore } from './objects.js';
 import { ClickHouseProjectsStore } from './projects.js';
 import { ClickHouseTablesStore } from './tables.js';
+import { ClickHouseThreadsStore } from './threads.js';
 
 /** `/project/stats` sizes of the sub-stores built so far (the calls' is in projects.ts). */
 const PROJECT_SIZES = {
@@ -34,7 +35,7 @@ const PROJECT_SIZES = {
 export const PENDING_SUBSTORES = [
   'feedback',
   'costs',
-  'threads',
+  'threads (costs, search, ranges, attributes)',
   'stats',
   'annotationQueues',
   'providers',
@@ -61,7 +62,7 @@ export class ClickHouseStore implements Store {
   readonly calls: CallsStore;
   readonly projects: ProjectsStore;
   readonly accounts: ClickHouseAccountsStore;
-  readonly threads = pending<ThreadsStore>('threads');
+  readonly threads: ThreadsStore;
   readonly objects: ObjectsStore;
   readonly tables: TablesStore;
   readonly files: FilesStore;
@@ -78,6 +79,7 @@ export class ClickHouseStore implements Store {
     this.projects = new ClickHouseProjectsStore(db, PROJECT_SIZES);
     this.accounts = new ClickHouseAccountsStore(db);
     this.tables = new ClickHouseTablesStore(db);
+    this.threads = new ClickHouseThreadsStore(db);
     this.objects = new ClickHouseObjectsStore(db);
     this.files = new ClickHouseFilesStore(db);
   }
