@@ -38,6 +38,7 @@ export type ConformanceSuite =
   | 'annotationQueues'
   | 'transaction'
   | 'multiWriter'
+  | 'orderIndependence'
   | 'callsQuery'
   | 'callsFeedbackQuery';
 

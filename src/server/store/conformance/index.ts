@@ -13,6 +13,7 @@ import { describeFeedbackConformance } from './feedback.conformance.js';
 import { describeFilesConformance } from './files.conformance.js';
 import { describeMultiWriterConformance } from './multiWriter.conformance.js';
 import { describeObjectsConformance } from './objects.conformance.js';
+import { describeOrderIndependenceConformance } from './orderIndependence.conformance.js';
 import { describeProjectsConformance } from './projects.conformance.js';
 import { describeStatsConformance } from './stats.conformance.js';
 import { describeTablesConformance } from './tables.conformance.js';
@@ -35,6 +36,7 @@ export function describeStoreConformance(backend: TestBackend): void {
     annotationQueues: () => describeAnnotationQueuesConformance(open),
     transaction: () => describeTransactionConformance(open),
     multiWriter: () => describeMultiWriterConformance(open, backend.openPair),
+    orderIndependence: () => describeOrderIndependenceConformance(open),
     // Through HTTP: the query language as the SDKs and the dashboard use it.
     callsQuery: () => describeCallsQueryConformance(backend),
     callsFeedbackQuery: () => describeCallsFeedbackQueryConformance(backend),
