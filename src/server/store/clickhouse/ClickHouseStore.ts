@@ -21,6 +21,7 @@ import { LATEST_CLICKHOUSE_VERSION } from './migrations.js';
 import { ClickHouseFilesStore } from './files.js';
 import { ClickHouseObjectsStore } from './objects.js';
 import { ClickHouseProjectsStore } from './projects.js';
+import { ClickHouseStatsStore } from './stats.js';
 import { ClickHouseTablesStore } from './tables.js';
 import { ClickHouseThreadsStore } from './threads.js';
 
@@ -36,7 +37,6 @@ export const PENDING_SUBSTORES = [
   'feedback',
   'costs',
   'threads (costs, search, ranges, attributes)',
-  'stats',
   'annotationQueues',
   'providers',
   'jobs',
@@ -68,7 +68,7 @@ export class ClickHouseStore implements Store {
   readonly files: FilesStore;
   readonly feedback = pending<FeedbackStore>('feedback');
   readonly costs = pending<CostsStore>('costs');
-  readonly stats = pending<StatsStore>('stats');
+  readonly stats: StatsStore;
   readonly annotationQueues = pending<AnnotationQueuesStore>('annotationQueues');
   readonly providers = pending<ProvidersStore>('providers');
   readonly jobs = pending<JobsStore>('jobs');
@@ -79,6 +79,7 @@ export class ClickHouseStore implements Store {
     this.projects = new ClickHouseProjectsStore(db, PROJECT_SIZES);
     this.accounts = new ClickHouseAccountsStore(db);
     this.tables = new ClickHouseTablesStore(db);
+    this.stats = new ClickHouseStatsStore(db);
     this.threads = new ClickHouseThreadsStore(db);
     this.objects = new ClickHouseObjectsStore(db);
     this.files = new ClickHouseFilesStore(db);

@@ -44,6 +44,23 @@ export interface CallsList {
 export class UnsupportedCallsQuery extends Error {}
 
 export function compileCallsList(q: CallsQuery): CallsList {
+  const { where, params } = compileCallsWhere(q);
+  const order = compileOrder(q.sortBy ?? null);
+  let idsSql = `SELECT id FROM calls FINAL WHERE ${where} ORDER BY ${order}`;
+  if (q.limit != null || q.offset != null) {
+    params.limit = q.limit ?? 0;
+    params.offset = q.offset ?? 0;
+    // LIMIT 0 in ClickHouse means none, like SQLite's; no limit at all is the max UInt64.
+    idsSql += q.limit != null ? ' LIMIT {limit:UInt64} OFFSET {offset:UInt64}' : ' LIMIT 18446744073709551615 OFFSET {offset:UInt64}';
+  }
+  return { idsSql, params, columns: selectedColumns(q.columns) };
+}
+
+/** The WHERE condition (over `calls FINAL`) of a query's project, visibility and filters. */
+export function compileCallsWhere(q: Pick<CallsQuery, 'projectId' | 'filter' | 'query' | 'expandColumns'>): {
+  where: string;
+  params: Record<string, unknown>;
+} {
   if (q.query) throw new UnsupportedCallsQuery('The ClickHouse store does not evaluate $expr call queries yet.');
   if (q.expandColumns?.length) throw new UnsupportedCallsQuery('The ClickHouse store does not expand ref columns yet.');
   const params: Record<string, unknown> = { p: q.projectId };
@@ -86,16 +103,7 @@ export function compileCallsList(q: CallsQuery): CallsList {
     clauses.push(`hasAny(JSONExtract(ifNull(${column}, '[]'), 'Array(String)'), {${column}:Array(String)})`);
   }
   if (f.trace_roots_only) clauses.push('parent_id IS NULL');
-
-  const order = compileOrder(q.sortBy ?? null);
-  let idsSql = `SELECT id FROM calls FINAL WHERE ${clauses.join(' AND ')} ORDER BY ${order}`;
-  if (q.limit != null || q.offset != null) {
-    params.limit = q.limit ?? 0;
-    params.offset = q.offset ?? 0;
-    // LIMIT 0 in ClickHouse means none, like SQLite's; no limit at all is the max UInt64.
-    idsSql += q.limit != null ? ' LIMIT {limit:UInt64} OFFSET {offset:UInt64}' : ' LIMIT 18446744073709551615 OFFSET {offset:UInt64}';
-  }
-  return { idsSql, params, columns: selectedColumns(q.columns) };
+  return { where: clauses.join(' AND '), params };
 }
 
 /** Same contract as the SQLite store: null → started_at, id; otherwise the keys then id; NULLs last. */
