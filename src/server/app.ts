@@ -1,8 +1,6 @@
 /** Builds the HTTP app: every route group, OpenAPI and docs, the dashboard, one error mapper. */
 import { Hono } from 'hono';
-import type { Authenticator } from './auth/authenticate.js';
-import { mountRoutes } from './http/defineRoutes.js';
-import type { Logger } from './logger.js';
+import { mountRoutes, type MountOptions } from './http/defineRoutes.js';
 import { toErrorResponse } from './http/respond.js';
 import { NotFoundError } from './errors.js';
 import { sameOriginWrites } from './http/sameOrigin.js';
@@ -30,28 +28,17 @@ import { statsRoutes } from './routes/stats.js';
 import { tableRoutes } from './routes/tables.js';
 import { threadRoutes } from './routes/threads.js';
 import { v2ObjectRoutes } from './routes/v2Objects.js';
-import type { InferenceServices } from './providers/InferenceServices.js';
-import type { Store } from './store/Store.js';
-import type { Limits } from './limits.js';
+import type { Services } from './services.js';
 
-export interface AppDeps {
-  store: Store;
-  authenticator: Authenticator;
-  log: Logger;
-  maxBodyBytes: number;
-  /** Request limits (limits.ts); defaults when absent, with `maxBodyBytes` from above. */
-  limits?: Limits;
-  validateResponses: boolean;
-  /** Model providers and background jobs. */
-  inference: InferenceServices;
+export interface AppOptions extends MountOptions {
   /** Mounts the dashboard last, after every API route. */
   mountDashboard?: (app: Hono) => void;
 }
 
-export function createApp(deps: AppDeps): Hono {
+export function createApp(services: Services, options: AppOptions): Hono {
   const app = new Hono();
   app.use('*', securityHeaders());
-  app.use('*', sameOriginWrites(deps.log));
+  app.use('*', sameOriginWrites(services.log));
   app.get('/openapi.json', (c) => c.json(buildOpenApi()));
   const docs = docsPage();
   const docsCsp = contentSecurityPolicy(inlineScriptHashes(docs));
@@ -82,10 +69,11 @@ export function createApp(deps: AppDeps): Hono {
       sessionRoutes,
       graphqlRoutes,
     ],
-    deps,
+    services,
+    options,
   );
-  deps.mountDashboard?.(app);
-  app.notFound((c) => toErrorResponse(new NotFoundError(`No endpoint ${c.req.method} ${c.req.path}; see /docs`), deps.log, c.req.path));
-  app.onError((err, c) => toErrorResponse(err, deps.log, `${c.req.method} ${c.req.path}`));
+  options.mountDashboard?.(app);
+  app.notFound((c) => toErrorResponse(new NotFoundError(`No endpoint ${c.req.method} ${c.req.path}; see /docs`), services.log, c.req.path));
+  app.onError((err, c) => toErrorResponse(err, services.log, `${c.req.method} ${c.req.path}`));
   return app;
 }

@@ -13,6 +13,7 @@ import { ensureAdmin } from './auth/bootstrap.js';
 import { broadcastForget, isClusterWorker, onForgetFromOthers } from './cluster.js';
 import { storeConfigOf, type ServerConfig } from './config.js';
 import { createLogger, type Logger } from './logger.js';
+import { systemClock, type Clock, type Services } from './services.js';
 import { openStore } from './store/openStore.js';
 import { SqliteStore } from './store/sqlite/SqliteStore.js';
 import { GroupCommitter } from './threads/groupCommit.js';
@@ -42,7 +43,16 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-export async function startServer(config: ServerConfig, options: { mountDashboard?: (app: Hono) => void } = {}): Promise<RunningServer> {
+export interface StartOptions {
+  mountDashboard?: (app: Hono) => void;
+  /**
+   * The clock handlers read "now" from; the system clock when absent. Request threads
+   * (WEFT_THREADS) keep the system clock: a clock is code, and cannot be sent to them.
+   */
+  clock?: Clock;
+}
+
+export async function startServer(config: ServerConfig, options: StartOptions = {}): Promise<RunningServer> {
   const log = createLogger(config.logLevel);
   const store = await openStore(storeConfigOf(config));
   const generatedAdminPassword = await ensureAdmin(store, config.adminPassword);
@@ -72,16 +82,15 @@ export async function startServer(config: ServerConfig, options: { mountDashboar
     sessions: config.sessions,
   });
   if (isClusterWorker()) onForgetFromOthers(() => authenticator.forgetLocally());
-  const deps = {
+  const services: Services = {
     store,
     authenticator,
     log,
-    maxBodyBytes: config.maxBodyBytes,
-    limits: config.limits,
-    validateResponses: config.validateResponses,
+    clock: options.clock ?? systemClock,
     inference: { registry, jobs },
-    mountDashboard: options.mountDashboard,
+    limits: config.limits,
   };
+  const appOptions = { validateResponses: config.validateResponses, mountDashboard: options.mountDashboard };
   // Requests run in worker threads over the SQLite file (see threads/) when WEFT_THREADS=1;
   // otherwise, and for other backends, the in-process app serves them.
   let threads: RequestThreads | null = null;
@@ -105,7 +114,7 @@ export async function startServer(config: ServerConfig, options: { mountDashboar
     });
     if (isClusterWorker()) onForgetFromOthers(() => threads?.forgetAll());
   }
-  const app = threads ? createThreadedApp({ ...deps, threads }) : createApp(deps);
+  const app = threads ? createThreadedApp(services, { ...appOptions, threads }) : createApp(services, appOptions);
   const tls = config.tls ? await loadTlsMaterial(config.tls, { dataDir: config.dataDir, host: config.host }) : null;
   const https = tls ? { createServer: createHttpsServer, serverOptions: { cert: tls.cert, key: tls.key } } : {};
   const server: ServerType = await new Promise((resolve, reject) => {

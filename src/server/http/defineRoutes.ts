@@ -16,10 +16,9 @@ import {
   type Endpoints,
   type ResOf,
 } from '../../contract/endpoints.js';
-import { assertProjectAccess, type AuthUser, type Authenticator, type RequestCredentials } from '../auth/authenticate.js';
-import type { InferenceServices } from '../providers/InferenceServices.js';
-import { DEFAULT_LIMITS, type Limits } from '../limits.js';
-import type { Store } from '../store/Store.js';
+import { assertProjectAccess, type AuthUser, type RequestCredentials } from '../auth/authenticate.js';
+import type { Limits } from '../limits.js';
+import type { Services } from '../services.js';
 import { ApiError, BadRequestError, TooLargeError, ValidationError } from '../errors.js';
 import { readLimitedBody, type BodyLimitKey } from './bodyLimit.js';
 import { assertJsonDepth } from './jsonDepth.js';
@@ -28,14 +27,11 @@ import { assertJsonContentType } from './contentType.js';
 import { jsonLinesResponse } from './jsonLines.js';
 import { toErrorResponse } from './respond.js';
 import { coerceStrings, validate, type InputSource } from './validate.js';
-import type { Logger } from '../logger.js';
 
-/** What every handler gets besides its input. */
-export interface RequestContext {
-  store: Store;
+/** What every handler gets besides its input: the services, and what this request brought. */
+export interface RequestContext extends Services {
   /** The authenticated caller; null only on public endpoints. */
   user: AuthUser | null;
-  authenticator: Authenticator;
   remoteIp: string;
   /** The raw request, for the few handlers that need headers. */
   request: Request;
@@ -46,13 +42,8 @@ export interface RequestContext {
    * and row digests tell `1.0` from `1`); null for GET/DELETE, binary and multipart bodies.
    */
   rawBody: string | null;
-  log: Logger;
-  /** Model providers and background jobs. */
-  inference: InferenceServices;
   /** Headers to add to a JSON answer (a sign-in's `Set-Cookie`). */
   responseHeaders: Headers;
-  /** What one request may ask (limits.ts), for handlers that check values the pipeline cannot see. */
-  limits: Limits;
 }
 
 type Input<K extends EndpointName> = z.output<Endpoints[K]['req']>;
@@ -79,16 +70,9 @@ export type RouteTable = {
 /** Identity helper that type-checks a route module against the endpoint table. */
 export const defineRoutes = <T extends RouteTable>(routes: T): T => routes;
 
-export interface MountDeps {
-  store: Store;
-  authenticator: Authenticator;
-  log: Logger;
-  maxBodyBytes: number;
-  /** Request limits (limits.ts); the defaults with `maxBodyBytes` when absent. */
-  limits?: Limits;
+export interface MountOptions {
   /** Check every response against its contract schema (tests and development). */
   validateResponses: boolean;
-  inference: InferenceServices;
 }
 
 /**
@@ -103,22 +87,28 @@ export const TRACE_PREFIX = '/traces';
 export const isTraceServerEndpoint = (e: EndpointDef): boolean => !NOT_TRACE_SERVER_GROUPS.has(e.group);
 
 /** Mounts every route of every table (trace-server ones also under `/traces`); an endpoint with no handler is not mounted. */
-export function mountRoutes(app: Hono, tables: RouteTable[], deps: MountDeps): void {
+export function mountRoutes(app: Hono, tables: RouteTable[], services: Services, options: MountOptions): void {
   for (const table of tables) {
     for (const [name, route] of Object.entries(table) as [EndpointName, RouteDef<EndpointName>][]) {
       const endpoint: EndpointDef = endpoints[name];
-      const serve = (c: Context) => handle(c, name, route, deps);
+      const serve = (c: Context) => handle(c, name, route, services, options);
       app.on(endpoint.method, endpoint.path, serve);
       if (isTraceServerEndpoint(endpoint)) app.on(endpoint.method, TRACE_PREFIX + endpoint.path, serve);
     }
   }
 }
 
-async function handle(c: Context, name: EndpointName, route: RouteDef<EndpointName>, deps: MountDeps): Promise<Response> {
+async function handle(
+  c: Context,
+  name: EndpointName,
+  route: RouteDef<EndpointName>,
+  services: Services,
+  options: MountOptions,
+): Promise<Response> {
   const endpoint: EndpointDef = endpoints[name];
-  const limits = deps.limits ?? { ...DEFAULT_LIMITS, maxBodyBytes: deps.maxBodyBytes };
+  const { limits, log } = services;
   try {
-    const user = endpoint.public || endpoint.auth === 'handler' ? null : await deps.authenticator.authenticateRequest(credentialsOf(c));
+    const user = endpoint.public || endpoint.auth === 'handler' ? null : await services.authenticator.authenticateRequest(credentialsOf(c));
     const binary = endpoint.body === 'binary';
     const requestBody = binary ? await readBinaryBody(c, limits, 'maxBodyBytes') : null;
     const fieldsFrom =
@@ -133,35 +123,31 @@ async function handle(c: Context, name: EndpointName, route: RouteDef<EndpointNa
     const input = validate(endpoint.req, raw, sourceOf) as Input<EndpointName>;
     if (user) assertProjectAccess(user, route.projects ? route.projects(input) : defaultProjects(input));
     const ctx: RequestContext & { user: AuthUser } = {
-      store: deps.store,
+      ...services,
       user: user!,
-      authenticator: deps.authenticator,
       remoteIp: remoteIp(c),
       request: c.req.raw,
       body: requestBody,
       rawBody: text,
-      log: deps.log,
-      inference: deps.inference,
       responseHeaders: new Headers(),
-      limits,
     };
     const result = route.handler(input, ctx);
     if (endpoint.stream) {
       const rows = result as unknown as AsyncIterable<unknown>;
-      const checked = deps.validateResponses ? checkEach(rows, endpoint.res, name) : rows;
+      const checked = options.validateResponses ? checkEach(rows, endpoint.res, name) : rows;
       return await jsonLinesResponse(checked, c.req.header('accept'), (err) => {
-        deps.log.error(`${endpoint.method} ${endpoint.path} failed mid-stream; the connection was cut`, err);
+        log.error(`${endpoint.method} ${endpoint.path} failed mid-stream; the connection was cut`, err);
         return abortResponse(c);
       });
     }
     if (endpoint.raw) return await (result as unknown as Promise<Response>);
     const body = await (result as Promise<unknown>);
-    if (deps.validateResponses) checkResponse(endpoint.res, body, name);
+    if (options.validateResponses) checkResponse(endpoint.res, body, name);
     const res = c.json(body as object);
     ctx.responseHeaders.forEach((value, key) => res.headers.append(key, value));
     return res;
   } catch (err) {
-    return toErrorResponse(err, deps.log, `${endpoint.method} ${endpoint.path}`);
+    return toErrorResponse(err, log, `${endpoint.method} ${endpoint.path}`);
   }
 }
 

@@ -3,7 +3,8 @@
  * `store/conformance/` holds the one test suite all of them must pass unchanged.
  *
  * Contract for implementers:
- * - each write method applies fully or not at all;
+ * - each write method applies fully or not at all; writes that must land together go in one
+ *   `WriteBatch` given to `apply` (see there for what a backend without transactions promises);
  * - a write is durable when its promise resolves (the HTTP answer follows it);
  * - every read and write is scoped to the `projectId` it is given;
  * - times are epoch microseconds; the wire formatting lives in `domain/`.
@@ -16,6 +17,7 @@ import type { FeedbackStore } from './FeedbackStore.js';
 import type { JobsStore } from './JobsStore.js';
 import type { ProvidersStore } from './ProvidersStore.js';
 import type { StatsStore } from './StatsStore.js';
+import type { BatchResults, WriteBatch } from './WriteBatch.js';
 import type { ObjectVersionFilter } from '../../contract/objects.js';
 import type { ThreadStats } from '../core/threadStats.js';
 import type { THREAD_SORT_FIELDS, ThreadRange } from '../../contract/threads.js';
@@ -368,13 +370,21 @@ export interface Store {
   /** The durable background-job queue (JobsStore.ts). */
   readonly jobs: JobsStore;
   /**
-   * Applies the writes `start` begins as one transaction: every one of them or none, for a
-   * request whose side effects span sub-stores (a score is a call plus feedback on its
-   * prediction). `start` must begin all its writes synchronously — call the write methods one
-   * after another without awaiting (do the reads before) — and return their promises. Writes
-   * begun any other way are not covered.
+   * Applies a batch of writes across sub-stores (a score is a call plus feedback on its
+   * prediction) and answers each write's result, position by position. The writes are applied
+   * in order, so a later write may depend on an earlier one (feedback on a call in the batch).
+   *
+   * - A backend with multi-table transactions (SQLite) applies the batch fully or not at all:
+   *   when one write is refused, none is visible and the promise rejects with its error.
+   * - A backend without them (ClickHouse) must instead (1) refuse, before writing anything,
+   *   every batch that it can tell would fail (validate every row against its tables first), so
+   *   bad input still leaves nothing; (2) make every write idempotent (keyed by ids and digests,
+   *   merged by the engine), so a batch applied twice equals it applied once; and (3) reject when
+   *   any write did not land. A crash or network failure part-way may then leave a prefix
+   *   written, and the caller's retry of the same batch converges to the all-applied state.
+   *   Results (counts, found-or-not) describe what this attempt changed, so a retry may count less.
    */
-  transaction(start: () => Promise<unknown>[]): Promise<void>;
+  apply<const B extends WriteBatch>(batch: B): Promise<BatchResults<B>>;
   close(): Promise<void>;
 }
 

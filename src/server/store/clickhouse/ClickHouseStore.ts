@@ -6,13 +6,14 @@
  * `openStore` refuses `WEFT_STORE=clickhouse` while it is non-empty, so a server never answers
  * half its endpoints with "not implemented"; the conformance suites run the finished ones.
  */
-import type { CallsStore, FilesStore, ObjectsStore, ProjectsStore, Store, TablesStore, ThreadsStore } from '../Store.js';
+import type { CallsStore, FilesStore, ProjectsStore, Store, TablesStore, ThreadsStore } from '../Store.js';
 import type { AnnotationQueuesStore } from '../AnnotationQueuesStore.js';
 import type { CostsStore } from '../CostsStore.js';
 import type { FeedbackStore } from '../FeedbackStore.js';
 import type { JobsStore } from '../JobsStore.js';
 import type { ProvidersStore } from '../ProvidersStore.js';
 import type { StatsStore } from '../StatsStore.js';
+import { startWrite, type BatchResults, type WriteBatch } from '../WriteBatch.js';
 import { ClickHouseAccountsStore } from './accounts.js';
 import { ClickHouseCallsStore } from './calls.js';
 import { ClickHouseDatabase, type ClickHouseOptions } from './ClickHouseDatabase.js';
@@ -40,7 +41,7 @@ export const PENDING_SUBSTORES = [
   'annotationQueues',
   'providers',
   'jobs',
-  'transaction',
+  'write batches of feedback, costs and providers',
   'calls queries ($expr)',
 ] as const;
 
@@ -63,7 +64,7 @@ export class ClickHouseStore implements Store {
   readonly projects: ProjectsStore;
   readonly accounts: ClickHouseAccountsStore;
   readonly threads: ThreadsStore;
-  readonly objects: ObjectsStore;
+  readonly objects: ClickHouseObjectsStore;
   readonly tables: TablesStore;
   readonly files: FilesStore;
   readonly feedback = pending<FeedbackStore>('feedback');
@@ -113,12 +114,19 @@ export class ClickHouseStore implements Store {
   }
 
   /**
-   * ClickHouse has no multi-table transactions. Until the write batch lands this applies the
-   * writes one after another: a failure can leave earlier ones applied, and since every write
-   * is idempotent, the client's retry converges. Weaker than SQLite, and documented so.
+   * ClickHouse has no multi-table transactions, so this keeps Store.apply's promise for such a
+   * backend: every write that can be refused is checked before anything is written (an object's
+   * name/type collision), then the writes are applied in order, each awaited, each idempotent,
+   * and the first failure rejects. A crash part-way leaves a prefix written, and the caller's
+   * retry of the same batch converges (the "call writes in any order, retried" suite).
    */
-  async transaction(start: () => Promise<unknown>[]): Promise<void> {
-    await Promise.all(start());
+  async apply<const B extends WriteBatch>(batch: B): Promise<BatchResults<B>> {
+    for (const write of batch) {
+      if (write.kind === 'objects.create') await this.objects.checkCreate(write.object);
+    }
+    const results: unknown[] = [];
+    for (const write of batch) results.push(await startWrite(this, write));
+    return results as BatchResults<B>;
   }
 
   async close(): Promise<void> {

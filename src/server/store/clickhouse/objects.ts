@@ -128,9 +128,10 @@ export class ClickHouseObjectsStore implements ObjectsStore {
     });
   }
 
-  async createObject(w: ObjectWrite): Promise<void> {
+  /** The live version with this digest, if any, after refusing a name/type collision (400). */
+  async checkCreate(w: ObjectWrite): Promise<VersionRow | undefined> {
     const existing = (await this.#versions(w.projectId, w.objectId, 'digest = {d:String}', { d: w.digest }))[0];
-    if (existing && existing.deleted_at === null) return;
+    if (existing && existing.deleted_at === null) return existing;
     // The newest reference binds an object id to one base class per kind (see the SQLite
     // store): a live version of another class refuses the new one.
     const clashing = await this.#db.all<{ base_object_class: string | null }>(
@@ -147,6 +148,12 @@ export class ClickHouseObjectsStore implements ObjectsStore {
         existingBaseObjectClasses: clashing.map((r) => r.base_object_class),
       });
     }
+    return existing;
+  }
+
+  async createObject(w: ObjectWrite): Promise<void> {
+    const existing = await this.checkCreate(w);
+    if (existing && existing.deleted_at === null) return;
     const generation = existing ? existing.generation + 1 : 0;
     const key = { project_id: w.projectId, object_id: w.objectId, digest: w.digest };
     // The creation first: a version row without its creation would have no index.

@@ -18,7 +18,7 @@ import { describeProjectsConformance } from './projects.conformance.js';
 import { describeStatsConformance } from './stats.conformance.js';
 import { describeTablesConformance } from './tables.conformance.js';
 import { describeThreadsConformance } from './threads.conformance.js';
-import { describeTransactionConformance } from './transaction.conformance.js';
+import { describeWriteBatchConformance } from './writeBatch.conformance.js';
 
 export function describeStoreConformance(backend: TestBackend): void {
   const { open } = backend;
@@ -34,7 +34,7 @@ export function describeStoreConformance(backend: TestBackend): void {
     costs: () => describeCostsConformance(open),
     stats: () => describeStatsConformance(open),
     annotationQueues: () => describeAnnotationQueuesConformance(open),
-    transaction: () => describeTransactionConformance(open),
+    writeBatch: () => describeWriteBatchConformance(open),
     multiWriter: () => describeMultiWriterConformance(open, backend.openPair),
     orderIndependence: () => describeOrderIndependenceConformance(open),
     // Through HTTP: the query language as the SDKs and the dashboard use it.

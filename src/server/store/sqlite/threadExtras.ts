@@ -71,15 +71,10 @@ export function refreshThreadExtras(db: SqliteDatabase, threads: { project_id: s
 }
 
 /**
- * A typed search as an FTS5 query: every word must occur, each as a prefix ("refund" finds
- * "refunds"), words quoted so that no FTS operator can be injected. Words without a letter or
- * digit are dropped (the tokenizer would drop them too); null when none is left.
+ * The search words (query/threadsFilter.ts `searchWords`) as an FTS5 query: every word must
+ * occur, each as a prefix ("refund" finds "refunds"), words quoted so that no FTS operator can
+ * be injected.
  */
-export function ftsQuery(text: string): string | null {
-  const words = text
-    .split(/\s+/)
-    .filter((w) => /[\p{L}\p{N}]/u.test(w))
-    .slice(0, 16);
-  if (words.length === 0) return null;
+export function ftsQuery(words: string[]): string {
   return words.map((w) => `"${w.replace(/"/g, '""')}"*`).join(' ');
 }

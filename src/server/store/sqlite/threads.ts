@@ -12,7 +12,8 @@ import type { SqliteDatabase } from './SqliteDatabase.js';
 import { pickPrice } from '../../core/pickPrice.js';
 import { SqliteCostsStore } from './costs.js';
 import { refreshThreadExtras } from './threadExtras.js';
-import { compileThreadFilter, rangeMatches } from './threadsFilter.js';
+import { rangeMatches } from '../query/threadsFilter.js';
+import { compileThreadFilter } from './threadsFilter.js';
 import { callCostSql, threadCostSql } from './usageSql.js';
 
 interface TurnRow {

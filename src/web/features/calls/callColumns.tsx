@@ -13,7 +13,17 @@ import { StatusBadge } from '../../components/ui/StatusBadge.js';
 import { formatCompact, formatCost, formatDuration } from '../../lib/format.js';
 import { feedbackPathColumn, feedbackSummaryColumn } from '../feedback/feedbackColumns.js';
 import { readableText } from '../threads/threadText.js';
-import { callCost, callLatencyMs, callModels, callName, callStatus, callTokens, opBaseName, readPath, type Call } from './callFields.js';
+import {
+  callCost,
+  callLatencyMs,
+  callModels,
+  callName,
+  callStatus,
+  callTokens,
+  opBaseName,
+  readPath,
+  type Call,
+} from '../../entities/calls/callFields.js';
 
 const col = createColumnHelper<Call>();
 
