@@ -1,43 +1,25 @@
 /**
- * The ids phase of a ClickHouse call list: project, visibility, the structural CallsFilter
- * fields and sorts on stored columns, as one parameterised SELECT of ids.
+ * The ClickHouse printer of the backend-neutral calls-query plan (store/query/), as far as it
+ * goes: project, visibility, every CallsFilter clause, and sort keys on top-level columns,
+ * printed as one parameterised SELECT of ids (the first phase of a two-phase read).
  *
- * The `$expr` query language and sorts on JSON paths, feedback or computed fields belong to the
- * backend-neutral calls-query layer; until this backend prints that layer's AST it refuses them
- * with an error rather than answering differently from SQLite (and `openStore` does not offer
- * `WEFT_STORE=clickhouse` to `weft serve` before it does).
+ * The semantics (which fields exist, what a filter means, the default order and the id
+ * tie-break, every 400/422) come from the planner, so both backends refuse the same requests.
+ * What this printer does not render yet (`$expr` conditions, JSON-path, computed and feedback
+ * sort keys, expanded refs) it refuses with an error rather than answering differently from
+ * SQLite, and `openStore` does not offer `WEFT_STORE=clickhouse` to `weft serve` until it does.
  */
+import { planCallsOrder, planCallsWhere, selectedColumns as plannedColumns, type FilterClause, type SortKey } from '../query/index.js';
 import type { CallsQuery } from '../Store.js';
-import { CALL_READ_COLUMNS } from './callConverters.js';
+import type { Params } from './ClickHouseDatabase.js';
 
 /** A call a read may return: its start has arrived and it is not deleted. */
 export const VISIBLE = 'started_at IS NOT NULL AND deleted_at IS NULL';
 
-/** Stored columns a sort may name directly (everything else waits for the query layer). */
-const SORTABLE = new Set([
-  'id',
-  'op_name',
-  'display_name',
-  'trace_id',
-  'parent_id',
-  'thread_id',
-  'turn_id',
-  'started_at',
-  'ended_at',
-  'exception',
-  'wb_user_id',
-  'wb_run_id',
-  'wb_run_step',
-  'wb_run_step_end',
-]);
-
-const ALWAYS = ['id', 'trace_id', 'project_id', 'op_name', 'started_at'];
-const FOR_SUMMARY = ['ended_at', 'exception', 'display_name'];
-
 export interface CallsList {
   idsSql: string;
-  params: Record<string, unknown>;
-  /** Columns the rows phase loads. */
+  params: Params;
+  /** Columns the rows phase loads (OTel calls also need their span, shown in attributes). */
   columns: string[];
 }
 
@@ -45,86 +27,63 @@ export class UnsupportedCallsQuery extends Error {}
 
 export function compileCallsList(q: CallsQuery): CallsList {
   const { where, params } = compileCallsWhere(q);
-  const order = compileOrder(q.sortBy ?? null);
-  let idsSql = `SELECT id FROM calls FINAL WHERE ${where} ORDER BY ${order}`;
+  const order = planCallsOrder(q).map((key) => printSortKey(key));
+  let idsSql = `SELECT id FROM calls FINAL WHERE ${where} ORDER BY ${order.join(', ')}`;
   if (q.limit != null || q.offset != null) {
     params.limit = q.limit ?? 0;
     params.offset = q.offset ?? 0;
-    // LIMIT 0 in ClickHouse means none, like SQLite's; no limit at all is the max UInt64.
+    // LIMIT 0 answers nothing, as in SQLite; no limit at all is the largest UInt64.
     idsSql += q.limit != null ? ' LIMIT {limit:UInt64} OFFSET {offset:UInt64}' : ' LIMIT 18446744073709551615 OFFSET {offset:UInt64}';
   }
-  return { idsSql, params, columns: selectedColumns(q.columns) };
+  const columns: string[] = plannedColumns(q.columns);
+  if (columns.includes('attributes')) columns.push('otel_dump');
+  return { idsSql, params, columns };
 }
 
-/** The WHERE condition (over `calls FINAL`) of a query's project, visibility and filters. */
+/** The WHERE condition (over `calls FINAL`) of a query's project, visibility and filter clauses. */
 export function compileCallsWhere(q: Pick<CallsQuery, 'projectId' | 'filter' | 'query' | 'expandColumns'>): {
   where: string;
-  params: Record<string, unknown>;
+  params: Params;
 } {
-  if (q.query) throw new UnsupportedCallsQuery('The ClickHouse store does not evaluate $expr call queries yet.');
-  if (q.expandColumns?.length) throw new UnsupportedCallsQuery('The ClickHouse store does not expand ref columns yet.');
-  const params: Record<string, unknown> = { p: q.projectId };
-  const clauses = ['project_id = {p:String}', VISIBLE];
-  let n = 0;
-  const inList = (column: string, values: string[] | null | undefined) => {
-    if (!values?.length) return;
-    const name = `l${n++}`;
-    params[name] = values;
-    clauses.push(`${column} IN {${name}:Array(String)}`);
-  };
-  const f = q.filter ?? {};
-  if (f.op_names?.length) {
-    const exact = f.op_names.filter((o) => !o.endsWith(':*'));
-    const prefixes = f.op_names.filter((o) => o.endsWith(':*')).map((o) => o.slice(0, -1));
-    const parts: string[] = [];
-    if (exact.length) {
-      params.ops = exact;
-      parts.push('op_name IN {ops:Array(String)}');
-    }
-    prefixes.forEach((p, i) => {
-      params[`op${i}`] = p;
-      parts.push(`startsWith(op_name, {op${i}:String})`);
-    });
-    clauses.push(`(${parts.join(' OR ')})`);
-  }
-  inList('parent_id', f.parent_ids);
-  inList('trace_id', f.trace_ids);
-  inList('id', f.call_ids);
-  inList('thread_id', f.thread_ids);
-  inList('turn_id', f.turn_ids);
-  inList('wb_user_id', f.wb_user_ids);
-  inList('wb_run_id', f.wb_run_ids);
-  for (const [column, refs] of [
-    ['input_refs', f.input_refs],
-    ['output_refs', f.output_refs],
-  ] as const) {
-    if (!refs?.length) continue;
-    params[column] = refs;
-    clauses.push(`hasAny(JSONExtract(ifNull(${column}, '[]'), 'Array(String)'), {${column}:Array(String)})`);
-  }
-  if (f.trace_roots_only) clauses.push('parent_id IS NULL');
+  const plan = planCallsWhere(q);
+  if (plan.expr) throw new UnsupportedCallsQuery('The ClickHouse store does not evaluate $expr call queries yet.');
+  const params: Params = { p: plan.projectId };
+  const clauses = ['project_id = {p:String}', VISIBLE, ...plan.filter.map((c, i) => printFilterClause(c, `f${i}`, params))];
   return { where: clauses.join(' AND '), params };
 }
 
-/** Same contract as the SQLite store: null → started_at, id; otherwise the keys then id; NULLs last. */
-function compileOrder(sortBy: CallsQuery['sortBy']): string {
-  if (sortBy == null) return 'started_at ASC, id ASC';
-  const keys = sortBy.map(({ field, direction }) => {
-    if (!SORTABLE.has(field)) throw new UnsupportedCallsQuery(`The ClickHouse store does not sort calls by "${field}" yet.`);
-    return `${field} ${direction === 'desc' ? 'DESC' : 'ASC'} NULLS LAST`;
-  });
-  if (!sortBy.some((s) => s.field === 'id')) keys.push('id ASC');
-  return keys.join(', ');
+/** One CallsFilter clause (ir.ts `FilterClause`); lists bind as one Array(String) parameter. */
+function printFilterClause(c: FilterClause, name: string, params: Params): string {
+  switch (c.k) {
+    case 'in':
+      params[name] = c.values;
+      return `${c.column} IN {${name}:Array(String)}`;
+    case 'opNames': {
+      const parts: string[] = [];
+      if (c.exact.length) {
+        params[name] = c.exact;
+        parts.push(`op_name IN {${name}:Array(String)}`);
+      }
+      c.prefixes.forEach((prefix, i) => {
+        params[`${name}_${i}`] = prefix;
+        parts.push(`startsWith(op_name, {${name}_${i}:String})`);
+      });
+      return `(${parts.join(' OR ')})`;
+    }
+    case 'refs':
+      params[name] = c.refs;
+      return `hasAny(JSONExtract(ifNull(${c.column}, '[]'), 'Array(String)'), {${name}:Array(String)})`;
+    case 'traceRoots':
+      return 'parent_id IS NULL';
+  }
 }
 
-function selectedColumns(columns: string[] | null | undefined): string[] {
-  if (!columns || columns.length === 0) return [...CALL_READ_COLUMNS];
-  const wanted = new Set<string>(ALWAYS);
-  for (const c of columns) {
-    const top = c.split('.')[0]!;
-    wanted.add(top);
-    if (top === 'summary') for (const extra of FOR_SUMMARY) wanted.add(extra);
-    if (top === 'attributes') wanted.add('otel_dump');
+/** A sort key on a top-level column; NULLs last both ways, as the plan says. */
+function printSortKey(key: SortKey): string {
+  const v = key.value;
+  if (v.k !== 'field' || v.field.kind !== 'column') {
+    throw new UnsupportedCallsQuery('The ClickHouse store sorts calls by top-level columns only yet.');
   }
-  return CALL_READ_COLUMNS.filter((c) => wanted.has(c));
+  const column = v.field.emptyIsNull ? `nullIf(${v.field.column}, '')` : v.field.column;
+  return `${column} ${key.direction === 'desc' ? 'DESC' : 'ASC'} NULLS LAST`;
 }
