@@ -141,7 +141,14 @@ export async function startClickHouseEngine({ dataDir, httpPort, tcpPort, quiet 
   let stderr = '';
   child.stderr?.on('data', (d) => (stderr = (stderr + d).slice(-4000)));
   let exited = null;
-  child.on('exit', (code, signal) => (exited = { code, signal }));
+  // The engine never outlives the process that started it (a test run stopped by a signal
+  // skips its teardown): on exit, a last synchronous kill.
+  const killOnExit = () => child.kill('SIGKILL');
+  process.once('exit', killOnExit);
+  child.on('exit', (code, signal) => {
+    exited = { code, signal };
+    process.removeListener('exit', killOnExit);
+  });
   const url = `http://127.0.0.1:${http}`;
   for (;;) {
     if (exited) throw new Error(`The ClickHouse engine exited (${exited.code ?? exited.signal}) before listening: ${stderr.trim()}`);
