@@ -11,7 +11,7 @@ import { createApp } from './app.js';
 import { Authenticator } from './auth/authenticate.js';
 import { ensureAdmin } from './auth/bootstrap.js';
 import { broadcastForget, isClusterWorker, onForgetFromOthers } from './cluster.js';
-import type { ServerConfig } from './config.js';
+import { storeConfigOf, type ServerConfig } from './config.js';
 import { createLogger, type Logger } from './logger.js';
 import { systemClock, type Clock, type Services } from './services.js';
 import { openStore } from './store/openStore.js';
@@ -56,12 +56,7 @@ export interface StartOptions {
 
 export async function startServer(config: ServerConfig, options: StartOptions = {}): Promise<RunningServer> {
   const log = createLogger(config.logLevel);
-  const store = await openStore({
-    kind: config.store,
-    dataDir: config.dataDir,
-    sqliteSync: config.sqliteSync,
-    clickhouseUrl: config.clickhouseUrl,
-  });
+  const store = await openStore(storeConfigOf(config));
   const generatedAdminPassword = await ensureAdmin(store, config.adminPassword);
   const instanceProviders = loadInstanceProviders({
     env: config.env,
