@@ -3,13 +3,10 @@
  * `PRAGMA user_version` records the last one applied. Never edit a shipped migration:
  * add a new one.
  */
+import type { Migration } from './migration.js';
 import { threadRangeFacts } from './v14ThreadRangeFacts.js';
 
-export interface Migration {
-  version: number;
-  name: string;
-  sql: string;
-}
+export type { Migration } from './migration.js';
 
 export const migrations: Migration[] = [
   {
