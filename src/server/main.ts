@@ -11,7 +11,7 @@ import { createApp } from './app.js';
 import { Authenticator } from './auth/authenticate.js';
 import { ensureAdmin } from './auth/bootstrap.js';
 import { broadcastForget, isClusterWorker, onForgetFromOthers } from './cluster.js';
-import type { ServerConfig } from './config.js';
+import { storeConfigOf, type ServerConfig } from './config.js';
 import { createLogger, type Logger } from './logger.js';
 import { systemClock, type Clock, type Services } from './services.js';
 import { openStore } from './store/openStore.js';
@@ -24,6 +24,8 @@ import type { Hono } from 'hono';
 import { SecretBox } from './auth/secretBox.js';
 import { createJobHandlers } from './jobs/jobHandlers.js';
 import { JobRunner } from './jobs/JobRunner.js';
+import { MonitorSweeper } from './jobs/MonitorSweeper.js';
+import { instancePriceRecords } from './providers/instancePrices.js';
 import { loadInstanceProviders } from './providers/instanceProviders.js';
 import { ProviderRegistry } from './providers/providerRegistry.js';
 import { loadTlsMaterial, type TlsMaterial } from './tls.js';
@@ -54,23 +56,21 @@ export interface StartOptions {
 
 export async function startServer(config: ServerConfig, options: StartOptions = {}): Promise<RunningServer> {
   const log = createLogger(config.logLevel);
-  const store = await openStore({
-    kind: config.store,
-    dataDir: config.dataDir,
-    sqliteSync: config.sqliteSync,
-    clickhouseUrl: config.clickhouseUrl,
-  });
+  const store = await openStore(storeConfigOf(config));
   const generatedAdminPassword = await ensureAdmin(store, config.adminPassword);
+  const instanceProviders = loadInstanceProviders({
+    env: config.env,
+    openaiApiKey: config.openaiApiKey,
+    openaiBaseUrl: config.openaiBaseUrl,
+    providersFile: config.providersFile,
+    dataDir: config.dataDir,
+  });
+  // The operator's model prices join the cost table, so calls and /costs/query price them.
+  await store.costs.replaceInstancePrices(instancePriceRecords(instanceProviders));
   const registry = new ProviderRegistry({
     store,
     box: SecretBox.open({ secret: config.secret, dataDir: config.dataDir }),
-    instance: loadInstanceProviders({
-      env: config.env,
-      openaiApiKey: config.openaiApiKey,
-      openaiBaseUrl: config.openaiBaseUrl,
-      providersFile: config.providersFile,
-      dataDir: config.dataDir,
-    }),
+    instance: instanceProviders,
     timeoutMs: config.providerTimeoutMs,
   });
   const jobs = new JobRunner({
@@ -80,6 +80,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     concurrency: config.jobConcurrency,
     staleMs: config.jobStaleMs,
   });
+  const monitors = new MonitorSweeper({ store, log, kick: () => jobs.kick(), pollMs: config.monitorPollMs });
   const authenticator = new Authenticator(store, {
     ...(isClusterWorker() ? { onForget: broadcastForget } : {}),
     throttle: config.loginThrottle,
@@ -131,6 +132,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
   threads?.warm();
   const { port } = server.address() as AddressInfo;
   jobs.start();
+  monitors.start();
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   return {
     url: `${tls ? 'https' : 'http'}://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`,
@@ -141,6 +143,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     tls,
     threads,
     close: async () => {
+      await monitors.stop();
       await jobs.stop();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await threads?.close();

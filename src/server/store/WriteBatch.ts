@@ -10,8 +10,13 @@
  */
 import type { CostsStore } from './CostsStore.js';
 import type { FeedbackStore } from './FeedbackStore.js';
+import type { JobsStore } from './JobsStore.js';
+import type { MonitorsStore } from './MonitorsStore.js';
 import type { ProvidersStore } from './ProvidersStore.js';
-import type { CallsStore, FilesStore, ObjectsStore, Store, TablesStore } from './Store.js';
+import type { CallsStore } from './CallsStore.js';
+import type { FilesStore } from './FilesStore.js';
+import type { ObjectsStore } from './ObjectsStore.js';
+import type { TablesStore } from './TablesStore.js';
 
 type Arg<F> = F extends (arg: infer A) => unknown ? A : never;
 
@@ -28,7 +33,9 @@ export type StoreWrite =
   | { kind: 'costs.create'; prices: Arg<CostsStore['createPrices']> }
   | { kind: 'costs.purge'; purge: Arg<CostsStore['purgePrices']> }
   | { kind: 'providers.save'; provider: Arg<ProvidersStore['saveProvider']> }
-  | { kind: 'providers.delete'; delete: Arg<ProvidersStore['deleteProvider']> };
+  | { kind: 'providers.delete'; delete: Arg<ProvidersStore['deleteProvider']> }
+  | { kind: 'jobs.enqueue'; job: Arg<JobsStore['enqueue']> }
+  | { kind: 'monitors.ack'; ack: Arg<MonitorsStore['ackEnded']> };
 
 export type StoreWriteKind = StoreWrite['kind'];
 
@@ -54,6 +61,8 @@ interface WriteResults {
   'providers.save': void;
   /** Whether the provider existed. */
   'providers.delete': boolean;
+  'jobs.enqueue': void;
+  'monitors.ack': void;
 }
 
 export type WriteResult<W extends StoreWrite> = WriteResults[W['kind']];
@@ -61,12 +70,25 @@ export type WriteResult<W extends StoreWrite> = WriteResults[W['kind']];
 /** The results of a batch, position by position (a tuple when the batch is one). */
 export type BatchResults<B extends WriteBatch> = { -readonly [K in keyof B]: B[K] extends StoreWrite ? WriteResult<B[K]> : never };
 
+/** The sub-stores a batch writes to (a `Store` is one; named here so Store.ts and this file do not import each other). */
+export interface BatchStores {
+  files: FilesStore;
+  tables: TablesStore;
+  objects: ObjectsStore;
+  calls: CallsStore;
+  feedback: FeedbackStore;
+  costs: CostsStore;
+  providers: ProvidersStore;
+  jobs: JobsStore;
+  monitors: MonitorsStore;
+}
+
 /**
  * Starts one write through its sub-store method. On SQLite the statements run before this
  * returns (better-sqlite3 is synchronous), which is what lets `SqliteStore.apply` wrap a whole
  * batch in one transaction; a backend whose methods really are asynchronous awaits each in turn.
  */
-export function startWrite(store: Store, write: StoreWrite): Promise<unknown> {
+export function startWrite(store: BatchStores, write: StoreWrite): Promise<unknown> {
   switch (write.kind) {
     case 'files.create':
       return store.files.createFile(write.file);
@@ -92,6 +114,10 @@ export function startWrite(store: Store, write: StoreWrite): Promise<unknown> {
       return store.providers.saveProvider(write.provider);
     case 'providers.delete':
       return store.providers.deleteProvider(write.delete);
+    case 'jobs.enqueue':
+      return store.jobs.enqueue(write.job);
+    case 'monitors.ack':
+      return store.monitors.ackEnded(write.ack);
   }
 }
 

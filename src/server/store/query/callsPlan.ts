@@ -2,7 +2,7 @@
  * The plan of a whole calls query (CallsQuery): which calls match, in what order, and which
  * columns to load. See index.ts for what a backend printer must do with it.
  */
-import type { CallsQuery } from '../Store.js';
+import type { CallsQuery } from '../CallsStore.js';
 import { resolveCallField } from './callFields.js';
 import { planExpr } from './callsExpr.js';
 import { planFilter } from './callsFilter.js';

@@ -13,7 +13,11 @@
  *   "no row has a value", one type per comparison, literals only beside a feedback field;
  * - `sort_by` (callsOrder.ts): keys, NULLs last both ways, JSON paths as three keys, the id
  *   tie-break; the CallsFilter clauses (callsFilter.ts); and column selection (callsPlan.ts);
- * - every 400 and 422 a query can earn is thrown here, while planning, in operand order.
+ * - every 400 and 422 a query can earn is thrown here, while planning, in operand order;
+ * - how a loaded call row becomes a CallRecord (callRow.ts);
+ * - for threads: what the filters mean (threadsFilter.ts: search words, attribute paths,
+ *   inclusive bounds with NULL outside, and the in-memory `rangeMatches`) and how threads sort
+ *   (threadsOrder.ts: NULL lowest, ties by thread id).
  *
  * The output is the typed plan of ir.ts. Each node's doc says exactly what it means; a printer
  * must give it that meaning and nothing more. What each backend printer must do
@@ -38,3 +42,6 @@ export { isFeedbackPath, resolveCallField, resolveFeedbackField } from './callFi
 export { CALL_COLUMNS, planCallsOrder, planCallsWhere, selectedColumns, type CallColumn, type CallsWhere } from './callsPlan.js';
 export { planExpr } from './callsExpr.js';
 export { planFilter } from './callsFilter.js';
+export { callFromRow, type CallRow } from './callRow.js';
+export { planThreadsFilter, rangeMatches, searchWords, type ThreadsFilterPlan } from './threadsFilter.js';
+export { compareThreads } from './threadsOrder.js';

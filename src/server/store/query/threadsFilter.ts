@@ -15,7 +15,7 @@
  */
 import type { ThreadRange } from '../../../contract/threads.js';
 import { splitFieldPath } from '../../core/fieldPath.js';
-import type { ThreadRecord, ThreadsQuery } from '../Store.js';
+import type { ThreadRecord, ThreadsQuery } from '../ThreadsStore.js';
 
 export type RangeField = keyof ThreadRange;
 

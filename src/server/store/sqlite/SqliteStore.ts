@@ -8,6 +8,7 @@ import { SqliteCostsStore } from './costs.js';
 import { SqliteFeedbackStore } from './feedback.js';
 import { SqliteFilesStore } from './files.js';
 import { SqliteJobsStore } from './jobs.js';
+import { SqliteMonitorsStore } from './monitors.js';
 import { SqliteProvidersStore } from './providers.js';
 import { SqliteObjectsStore } from './objects.js';
 import { SqliteProjectsStore } from './projects.js';
@@ -32,6 +33,7 @@ export class SqliteStore implements Store {
   readonly annotationQueues: SqliteAnnotationQueuesStore;
   readonly providers: SqliteProvidersStore;
   readonly jobs: SqliteJobsStore;
+  readonly monitors: SqliteMonitorsStore;
 
   readonly file: string;
 
@@ -51,6 +53,7 @@ export class SqliteStore implements Store {
     this.annotationQueues = new SqliteAnnotationQueuesStore(this.db);
     this.providers = new SqliteProvidersStore(this.db);
     this.jobs = new SqliteJobsStore(this.db);
+    this.monitors = new SqliteMonitorsStore(this.db);
   }
 
   async apply<const B extends WriteBatch>(batch: B): Promise<BatchResults<B>> {

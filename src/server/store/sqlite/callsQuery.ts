@@ -43,7 +43,7 @@ export function compileSelect(q: CallsQuery): SqlFragment {
   // use that index, so the few rows are found by id and sorted.
   const order = byIds && (q.sortBy ?? null) === null ? raw('+started_at ASC, id ASC') : joinSql(planCallsOrder(q).map(printSortKey), ', ');
   const selected = selectedColumns(q.columns);
-  // OTel calls show their span as attributes.otel_span (see callConverters.ts).
+  // OTel calls show their span as attributes.otel_span (see query/callRow.ts).
   const cols = (selected.includes('attributes') ? [...selected, 'otel_dump'] : selected).join(', ');
   const extra = [
     q.includeStorageSize ? `, ${storageSizeSql()} AS storage_size_bytes` : '',

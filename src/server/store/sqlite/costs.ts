@@ -104,6 +104,15 @@ const projectPrices = (projectId: string): SqlFragment => ({
   params: [projectId],
 });
 
+/**
+ * What `/costs/query` lists: the project's own prices and the instance providers' (their ids
+ * start with `instance:`; an operator's price is one the project's calls are charged).
+ */
+const projectAndInstancePrices = (projectId: string): SqlFragment => ({
+  sql: "((pricing_level = 'project' AND pricing_level_id = ?) OR (pricing_level = 'default' AND id LIKE 'instance:%'))",
+  params: [projectId],
+});
+
 export class SqliteCostsStore implements CostsStore {
   readonly #db: SqliteDatabase;
   constructor(db: SqliteDatabase) {
@@ -115,7 +124,7 @@ export class SqliteCostsStore implements CostsStore {
   #seedDefaults(): void {
     const insert = this.#db.prepare(INSERT_SQL);
     this.#db.transaction(() => {
-      this.#db.run("DELETE FROM llm_token_prices WHERE pricing_level = 'default'");
+      this.#db.run("DELETE FROM llm_token_prices WHERE pricing_level = 'default' AND id NOT LIKE 'instance:%'");
       for (const price of defaultPriceRecords()) insert.run(...values(price));
     });
   }
@@ -127,11 +136,19 @@ export class SqliteCostsStore implements CostsStore {
     });
   }
 
+  async replaceInstancePrices(rows: PriceRecord[]): Promise<void> {
+    const insert = this.#db.prepare(INSERT_SQL);
+    this.#db.transaction(() => {
+      this.#db.run("DELETE FROM llm_token_prices WHERE pricing_level = 'default' AND id LIKE 'instance:%'");
+      for (const row of rows) insert.run(...values(row));
+    });
+  }
+
   async queryPrices(q: CostQuery): Promise<Record<string, unknown>[]> {
     return queryTable(this.#db, {
       table: 'llm_token_prices',
       columns: COLUMNS,
-      scope: projectPrices(q.projectId),
+      scope: projectAndInstancePrices(q.projectId),
       fields: q.fields?.length ? q.fields : DEFAULT_FIELDS,
       query: q.query,
       sortBy: q.sortBy,

@@ -16,6 +16,7 @@ import { pickPrice } from '../../core/pickPrice.js';
 import { pricesFor } from './costs.js';
 import { refreshThreadExtras } from './threadExtras.js';
 import { rangeMatches } from '../query/threadsFilter.js';
+import { compareThreads } from '../query/threadsOrder.js';
 import { compileThreadFilter } from './threadsFilter.js';
 import { completionTokensSql, promptTokensSql, threadCostSql } from './usageSql.js';
 
@@ -223,7 +224,7 @@ export class SqliteThreadsStore implements ThreadsStore {
       if (price) r.totalCost = (r.totalCost ?? 0) + prompt * price.promptTokenCost + completion * price.completionTokenCost;
     }
     const costBounds = (range: ThreadsQuery['min']) => (range?.total_cost != null ? { total_cost: range.total_cost } : null);
-    return [...byId.values()].filter((r) => rangeMatches(r, costBounds(q.min), costBounds(q.max))).sort(compareBy(q.sortBy));
+    return [...byId.values()].filter((r) => rangeMatches(r, costBounds(q.min), costBounds(q.max))).sort(compareThreads(q.sortBy));
   }
 
   /** The full rows of records from #pricedOrder, keeping their order and cost. */
@@ -288,7 +289,7 @@ export class SqliteThreadsStore implements ThreadsStore {
     const crossing = this.#crossing(q, range);
     const start = page.offset ?? 0;
     const end = page.limit == null ? undefined : start + page.limit;
-    const compare = compareBy(page.sortBy);
+    const compare = compareThreads(page.sortBy);
     if (costDecides(q)) {
       await this.#priceInRange(q.projectId, crossing, range);
       const inside = this.#pricedOrder({ ...q, sortBy: page.sortBy }, range.inside);
@@ -426,27 +427,3 @@ function rangeOf(q: ThreadsQuery): DateRange {
 /** Whether cost decides the order or a bound (then every matching thread must be priced). */
 const costDecides = (q: ThreadsQuery) =>
   q.sortBy.some((s) => s.field === 'total_cost') || q.min?.total_cost != null || q.max?.total_cost != null;
-
-/** The same order SQLite gives thread_stats: NULL sorts lowest, ties by thread_id ascending. */
-function compareBy(sortBy: ThreadsQuery['sortBy']) {
-  const key: Record<string, (r: ThreadStats & { threadId: string }) => number | string | null> = {
-    thread_id: (r) => r.threadId,
-    turn_count: (r) => r.turnCount,
-    start_time: (r) => r.startTime,
-    last_updated: (r) => r.lastUpdated,
-    p50_turn_duration_ms: (r) => r.p50TurnDurationMs,
-    p99_turn_duration_ms: (r) => r.p99TurnDurationMs,
-    error_count: (r) => r.errorCount,
-    total_tokens: (r) => r.totalTokens,
-    total_cost: (r) => (r as ThreadRecord).totalCost,
-  };
-  return (a: ThreadRecord, b: ThreadRecord): number => {
-    for (const s of sortBy) {
-      const x = key[s.field]!(a);
-      const y = key[s.field]!(b);
-      const c = x === y ? 0 : x === null ? -1 : y === null ? 1 : x < y ? -1 : 1;
-      if (c !== 0) return s.direction === 'desc' ? -c : c;
-    }
-    return a.threadId < b.threadId ? -1 : a.threadId > b.threadId ? 1 : 0;
-  };
-}

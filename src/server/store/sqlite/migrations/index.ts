@@ -4,7 +4,8 @@
  * add a new one.
  */
 import type { Migration } from './migration.js';
-import { threadRangeFacts } from './v14ThreadRangeFacts.js';
+import { monitorInboxMigration } from './monitorInbox.js';
+import { threadRangeFacts } from './v15ThreadRangeFacts.js';
 
 export type { Migration } from './migration.js';
 
@@ -558,5 +559,6 @@ export const migrations: Migration[] = [
       CREATE INDEX sessions_by_user ON sessions (username, created_at);
     `,
   },
+  monitorInboxMigration,
   threadRangeFacts,
 ];

@@ -10,7 +10,7 @@ import type { Migration } from './migration.js';
  *   so "threads with attribute env = prod" is an index look-up, not a scan of every turn call.
  */
 export const threadRangeFacts: Migration = {
-  version: 14,
+  version: 15,
   name: 'thread turn span and attribute leaves',
   sql: `
     ALTER TABLE thread_stats ADD COLUMN last_turn_start INTEGER;
