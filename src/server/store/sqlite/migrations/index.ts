@@ -3,14 +3,11 @@
  * `PRAGMA user_version` records the last one applied. Never edit a shipped migration:
  * add a new one.
  */
+import type { Migration } from './migration.js';
 import { monitorInboxMigration } from './monitorInbox.js';
 import { threadRangeFacts } from './v15ThreadRangeFacts.js';
 
-export interface Migration {
-  version: number;
-  name: string;
-  sql: string;
-}
+export type { Migration } from './migration.js';
 
 export const migrations: Migration[] = [
   {
