@@ -11,6 +11,7 @@ import type { AnnotationQueuesStore } from '../AnnotationQueuesStore.js';
 import type { CostsStore } from '../CostsStore.js';
 import type { FeedbackStore } from '../FeedbackStore.js';
 import type { JobsStore } from '../JobsStore.js';
+import type { MonitorsStore } from '../MonitorsStore.js';
 import type { ProvidersStore } from '../ProvidersStore.js';
 import type { StatsStore } from '../StatsStore.js';
 import { startWrite, type BatchResults, type WriteBatch } from '../WriteBatch.js';
@@ -41,6 +42,7 @@ export const PENDING_SUBSTORES = [
   'annotationQueues',
   'providers',
   'jobs',
+  'monitors',
   'write batches of feedback, costs and providers',
   'calls queries ($expr)',
 ] as const;
@@ -73,6 +75,7 @@ export class ClickHouseStore implements Store {
   readonly annotationQueues = pending<AnnotationQueuesStore>('annotationQueues');
   readonly providers = pending<ProvidersStore>('providers');
   readonly jobs = pending<JobsStore>('jobs');
+  readonly monitors = pending<MonitorsStore>('monitors');
 
   private constructor(db: ClickHouseDatabase) {
     this.db = db;
