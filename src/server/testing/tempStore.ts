@@ -112,7 +112,8 @@ export async function createTempClickHouseDatabase(): Promise<{ url: string; dat
 const clickhouse: TestBackend = {
   name: 'clickhouse',
   // `stats` passes its call-facts tests; its last one prices usage, which waits for `costs`.
-  pending: ['feedback', 'costs', 'stats', 'annotationQueues', 'writeBatch', 'callsQuery', 'callsFeedbackQuery'],
+  // `threads` passes its statistics tests; its date-range (priced) and attribute-filter tests wait.
+  pending: ['threads', 'feedback', 'costs', 'stats', 'annotationQueues', 'writeBatch', 'callsQuery', 'callsFeedbackQuery'],
   open: async () => {
     const db = await createTempClickHouseDatabase();
     const store = await ClickHouseStore.open(db);
