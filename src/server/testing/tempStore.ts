@@ -113,6 +113,7 @@ export async function createTempClickHouseDatabase(): Promise<{ url: string; dat
 const clickhouse: TestBackend = {
   name: 'clickhouse',
   // `stats` passes its call-facts tests; its last one prices usage, which waits for `costs`.
+  // `threadsFilters` (priced date ranges, attribute filters) waits for its costs and filters.
   pending: ['feedback', 'costs', 'threadsFilters', 'stats', 'annotationQueues', 'writeBatch', 'callsQuery', 'callsFeedbackQuery'],
   open: async () => {
     const db = await createTempClickHouseDatabase();
