@@ -15,7 +15,7 @@ import { InvalidFieldError } from '../../errors.js';
 import { isFeedbackPath, resolveFeedbackField, type FeedbackField } from './callsFeedback.js';
 import { LATENCY_MS_SQL, STATUS_SQL, TRACE_NAME_SQL, type SqlFragment } from './callsQuery.js';
 import { expandedField } from './callsExpand.js';
-import { callCostSql, callTokensSql } from './usageSql.js';
+import { callCostSql, callInputTokensSql, callOutputTokensSql, callTokensSql } from './usageSql.js';
 
 /** Type of a top-level value: datetimes are epoch-microsecond integers. */
 export type ScalarType = 'text' | 'number' | 'datetime';
@@ -101,10 +101,15 @@ function computedField(path: string): ColumnField | null {
       return { kind: 'column', sql: LATENCY_MS_SQL, type: 'number', nullable: true };
     case 'summary.weave.trace_name':
       return { kind: 'column', sql: TRACE_NAME_SQL, type: 'text', nullable: true };
-    // Weft extensions (the reference has neither): total tokens of summary.usage, and what that
-    // usage cost at the prices in force when the call started (NULL when nothing is priced).
+    // Weft extensions (the reference has none): the token totals every call read publishes in
+    // summary.weave (core/usage.ts's rule, printed as SQL), and what that usage cost at the
+    // prices in force when the call started (NULL when nothing is priced).
     case 'summary.weave.total_tokens':
       return { kind: 'column', sql: callTokensSql('calls'), type: 'number', nullable: true };
+    case 'summary.weave.input_tokens':
+      return { kind: 'column', sql: callInputTokensSql('calls'), type: 'number', nullable: true };
+    case 'summary.weave.output_tokens':
+      return { kind: 'column', sql: callOutputTokensSql('calls'), type: 'number', nullable: true };
     case 'summary.weave.total_cost':
       return { kind: 'column', sql: callCostSql('calls'), type: 'number', nullable: true };
     default:

@@ -13,7 +13,7 @@ import { pickPrice } from '../../core/pickPrice.js';
 import { SqliteCostsStore } from './costs.js';
 import { refreshThreadExtras } from './threadExtras.js';
 import { compileThreadFilter, rangeMatches } from './threadsFilter.js';
-import { callCostSql, threadCostSql } from './usageSql.js';
+import { callCostSql, callTokensSql, threadCostSql } from './usageSql.js';
 
 interface TurnRow {
   thread_id: string;
@@ -27,10 +27,7 @@ interface TurnRow {
 /** Per-turn facts, computed in SQL so only small rows leave SQLite. */
 const TURN_FACTS_SQL = `SELECT thread_id, id, started_at, ended_at,
     (exception IS NOT NULL OR coalesce(json_extract(summary, '$.status_counts.error'), 0) > 0) AS failed,
-    coalesce((SELECT sum(coalesce(json_extract(u.value, '$.total_tokens'),
-        coalesce(json_extract(u.value, '$.prompt_tokens'), json_extract(u.value, '$.input_tokens'), 0)
-      + coalesce(json_extract(u.value, '$.completion_tokens'), json_extract(u.value, '$.output_tokens'), 0)))
-      FROM json_each(calls.summary, '$.usage') u), 0) AS tokens
+    coalesce(${callTokensSql('calls')}, 0) AS tokens
   FROM calls`;
 
 const TURN_WHERE =

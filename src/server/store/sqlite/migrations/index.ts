@@ -3,6 +3,8 @@
  * `PRAGMA user_version` records the last one applied. Never edit a shipped migration:
  * add a new one.
  */
+import { m14UsageRule } from './m14UsageRule.js';
+
 export interface Migration {
   version: number;
   name: string;
@@ -559,4 +561,5 @@ export const migrations: Migration[] = [
       CREATE INDEX sessions_by_user ON sessions (username, created_at);
     `,
   },
+  m14UsageRule,
 ];
