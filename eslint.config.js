@@ -60,6 +60,17 @@ export default tseslint.config(
     ignores: ['src/server/store/**/*.test.ts', 'src/server/store/conformance/**'],
     rules: boundaries([forbid(['**/domain/**', '**/http/**', '**/routes/**'], 'The store never imports domain, routes or http.')]),
   },
+  // store/query/ is the query language's semantics every backend prints: it knows no backend.
+  {
+    files: ['src/server/store/query/**'],
+    ignores: ['src/server/store/query/**/*.test.ts'],
+    rules: boundaries([
+      forbid(
+        ['**/domain/**', '**/http/**', '**/routes/**', '**/web/**', '**/sqlite/**', '**/clickhouse/**'],
+        'store/query/ is backend-neutral: no backend, domain, routes or http.',
+      ),
+    ]),
+  },
   // core/ holds the pure helpers every layer and backend shares; it depends on none of them.
   {
     files: ['src/server/core/**'],

@@ -139,6 +139,14 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
                   lazy: async () => ({ Component: (await import('./features/playground/PlaygroundPage.js')).PlaygroundPage }),
                 },
                 {
+                  path: 'judges',
+                  lazy: async () => ({ Component: (await import('./features/judges/JudgesPage.js')).JudgesPage }),
+                },
+                {
+                  path: 'monitors',
+                  lazy: async () => ({ Component: (await import('./features/monitors/MonitorsPage.js')).MonitorsPage }),
+                },
+                {
                   path: 'dashboards',
                   loader: deferLoader(
                     () => import('./features/dashboards/dashboardLoader.js'),

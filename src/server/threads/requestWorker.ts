@@ -9,7 +9,9 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { InferenceServices } from '../providers/InferenceServices.js';
 import { createApp } from '../app.js';
 import { Authenticator } from '../auth/authenticate.js';
+import { DEFAULT_LIMITS } from '../limits.js';
 import { createLogger, parseLogLevel } from '../logger.js';
+import { systemClock, type Services } from '../services.js';
 import { SqliteStore } from '../store/sqlite/SqliteStore.js';
 import { fromErrorData, toErrorData } from './errorData.js';
 import type { FromWorker, ToWorker, WorkerSetup, WriteOp } from './messages.js';
@@ -42,14 +44,15 @@ const inference = new Proxy({} as InferenceServices, {
     throw new Error('model providers and jobs live on the main thread; threadedApp.ts must serve this endpoint there');
   },
 });
-const app = createApp({
+const services: Services = {
   store,
   authenticator,
   log,
-  maxBodyBytes: setup.maxBodyBytes,
-  validateResponses: setup.validateResponses,
+  clock: systemClock,
   inference,
-});
+  limits: { ...DEFAULT_LIMITS, maxBodyBytes: setup.maxBodyBytes },
+};
+const app = createApp(services, { validateResponses: setup.validateResponses });
 
 interface Active {
   abort: AbortController;

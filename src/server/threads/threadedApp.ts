@@ -7,7 +7,7 @@
  */
 import { Hono } from 'hono';
 import { endpoints, type EndpointName } from '../../contract/endpoints.js';
-import { isTraceServerEndpoint, mountRoutes, TRACE_PREFIX, type MountDeps } from '../http/defineRoutes.js';
+import { isTraceServerEndpoint, mountRoutes, TRACE_PREFIX } from '../http/defineRoutes.js';
 import { NotFoundError } from '../errors.js';
 import { toErrorResponse } from '../http/respond.js';
 import { completionRoutes } from '../routes/completions.js';
@@ -15,7 +15,8 @@ import { evaluationRoutes } from '../routes/evaluations.js';
 import { inferenceRoutes } from '../routes/inference.js';
 import { providerRoutes } from '../routes/providers.js';
 import { serviceRoutes } from '../routes/service.js';
-import type { AppDeps } from '../app.js';
+import type { AppOptions } from '../app.js';
+import type { Services } from '../services.js';
 import { READ_ENDPOINTS } from './readEndpoints.js';
 import type { RequestThreads } from './requestThreads.js';
 
@@ -29,10 +30,10 @@ const MAIN_THREAD_ROUTES = [
 ];
 const ON_MAIN = new Set(MAIN_THREAD_ROUTES.flatMap((t) => Object.keys(t)));
 
-export function createThreadedApp(deps: AppDeps & MountDeps & { threads: RequestThreads }): Hono {
+export function createThreadedApp(services: Services, options: AppOptions & { threads: RequestThreads }): Hono {
   const app = new Hono();
-  const { threads } = deps;
-  mountRoutes(app, MAIN_THREAD_ROUTES, deps);
+  const { threads } = options;
+  mountRoutes(app, MAIN_THREAD_ROUTES, services, options);
   app.get('/openapi.json', (c) => threads.handle(c, 'read'));
   app.get('/docs', (c) => threads.handle(c, 'read'));
   for (const name of Object.keys(endpoints) as EndpointName[]) {
@@ -42,8 +43,8 @@ export function createThreadedApp(deps: AppDeps & MountDeps & { threads: Request
     app.on(endpoint.method, endpoint.path, (c) => threads.handle(c, kind));
     if (isTraceServerEndpoint(endpoint)) app.on(endpoint.method, TRACE_PREFIX + endpoint.path, (c) => threads.handle(c, kind));
   }
-  deps.mountDashboard?.(app);
-  app.notFound((c) => toErrorResponse(new NotFoundError(`No endpoint ${c.req.method} ${c.req.path}; see /docs`), deps.log, c.req.path));
-  app.onError((err, c) => toErrorResponse(err, deps.log, `${c.req.method} ${c.req.path}`));
+  options.mountDashboard?.(app);
+  app.notFound((c) => toErrorResponse(new NotFoundError(`No endpoint ${c.req.method} ${c.req.path}; see /docs`), services.log, c.req.path));
+  app.onError((err, c) => toErrorResponse(err, services.log, `${c.req.method} ${c.req.path}`));
   return app;
 }

@@ -65,7 +65,7 @@ describe('SQLite stats rollup backfill', () => {
   });
 });
 
-describe('migration 14: token sums recomputed under the one usage rule', () => {
+describe('migration 16: token sums recomputed under the one usage rule', () => {
   it('rebuilds the usage rollup and thread tokens a database kept under the older variants', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'weft-usage-rule-'));
     const file = join(dir, 'weft.sqlite');
@@ -123,7 +123,7 @@ describe('migration 14: token sums recomputed under the one usage rule', () => {
       before.db.run('UPDATE usage_stats_cells SET total_tokens = 0, total_tokens_count = 0');
       before.db.run('UPDATE thread_stats SET total_tokens = 19');
       before.db.run('UPDATE thread_turn_facts SET tokens = 0');
-      before.db.writer.pragma('user_version = 13');
+      before.db.writer.pragma('user_version = 15');
       await before.close();
       const after = new SqliteStore(file);
       expect(await cells(after)).toEqual(expected);

@@ -7,7 +7,19 @@ import { useUrlView } from '../../lib/useUrlView.js';
 import { OP_LABELS, type FilterClause, type FilterOp } from './filterModel.js';
 
 /** The built-in columns, in their default order. */
-export const DEFAULT_COLUMNS = ['op', 'status', 'start', 'latency', 'input', 'output', 'model', 'tokens', 'cost', 'feedback'] as const;
+export const DEFAULT_COLUMNS = [
+  'op',
+  'status',
+  'start',
+  'latency',
+  'input',
+  'output',
+  'model',
+  'tokens',
+  'cost',
+  'feedback',
+  'scores',
+] as const;
 
 /** True for ids that name a built-in column rather than a field path. */
 export function isBuiltinColumn(id: string): boolean {

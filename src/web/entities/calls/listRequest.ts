@@ -15,7 +15,7 @@ export function roundedNow(at = Date.now()): number {
 export function toListRequest({ projectId, view, now }: { projectId: string; view: CallsViewState; now: number }): CallsListReq {
   // Path columns need their top-level field (inputs, output, attributes) loaded too; feedback
   // columns need `include_feedback` instead.
-  const feedback = view.columns.filter((c) => c === 'feedback' || c.startsWith('feedback.'));
+  const feedback = view.columns.filter((c) => c === 'feedback' || c === 'scores' || c.startsWith('feedback.'));
   const extra = view.columns.filter((c) => !isBuiltinColumn(c) && !feedback.includes(c)).map((c) => c.split('.')[0]!);
   // The previews read inputs and output; the model column falls back to inputs.model.
   const previews = [

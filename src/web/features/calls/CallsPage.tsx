@@ -10,6 +10,7 @@ import { ViewNotice } from '../../components/ui/ViewNotice.js';
 import { formatInteger } from '../../lib/format.js';
 import { AddToQueueMenu } from '../annotation/queues/AddToQueueMenu.js';
 import { GettingStarted } from '../gettingStarted/GettingStarted.js';
+import { ScoreWithMenu } from '../judges/ScoreWithMenu.js';
 import { useCallsView } from '../../entities/calls/callsViewState.js';
 import { CallsStats } from './CallsStats.js';
 import { CallsTable } from './CallsTable.js';
@@ -57,6 +58,7 @@ export function CallsPage() {
               <input type="checkbox" checked={view.live} onChange={(e) => update({ live: e.target.checked })} />
               Live
             </label>
+            <ScoreWithMenu projectId={projectId} req={req} total={pages.total} selectedIds={selectedIds} />
             <AddToQueueMenu projectId={projectId} req={req} total={pages.total} selectedIds={selectedIds} />
             <ExportMenu req={req} total={pages.total} selectedIds={selectedIds} />
           </>

@@ -12,6 +12,7 @@ import { ValueCell } from '../../components/table/ValueCell.js';
 import { StatusBadge } from '../../components/ui/StatusBadge.js';
 import { formatCompact, formatCost, formatDuration } from '../../lib/format.js';
 import { feedbackPathColumn, feedbackSummaryColumn } from '../feedback/feedbackColumns.js';
+import { scoresColumn } from '../judges/scoresColumn.js';
 import { readableText } from '../threads/threadText.js';
 import {
   callCost,
@@ -177,6 +178,7 @@ export const builtinColumns: Record<string, { label: string; sortField?: string;
     }),
   },
   feedback: { label: 'Feedback', def: feedbackSummaryColumn },
+  scores: { label: 'Scores', def: scoresColumn },
 };
 
 /** The selection checkbox column; its header clears the selection. */

@@ -3,7 +3,9 @@
  * `PRAGMA user_version` records the last one applied. Never edit a shipped migration:
  * add a new one.
  */
-import { m14UsageRule } from './m14UsageRule.js';
+import { monitorInboxMigration } from './monitorInbox.js';
+import { threadRangeFacts } from './v15ThreadRangeFacts.js';
+import { usageRuleMigration } from './v16UsageRule.js';
 
 export interface Migration {
   version: number;
@@ -561,5 +563,7 @@ export const migrations: Migration[] = [
       CREATE INDEX sessions_by_user ON sessions (username, created_at);
     `,
   },
-  m14UsageRule,
+  monitorInboxMigration,
+  threadRangeFacts,
+  usageRuleMigration,
 ];

@@ -7,8 +7,8 @@ import type { Migration } from './index.js';
  * the one rule (core/usage.ts) at its next open: the stats backfill refolds every visible call
  * (store/sqlite/statsJournal.ts) and every thread is marked dirty (store/sqlite/threads.ts).
  */
-export const m14UsageRule: Migration = {
-  version: 14,
+export const usageRuleMigration: Migration = {
+  version: 16,
   name: 'stats rollups and thread tokens recomputed under the one usage rule',
   sql: `
     DELETE FROM call_stats_cells;

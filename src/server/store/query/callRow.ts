@@ -1,6 +1,11 @@
-/** Row ↔ domain conversion for the calls table. Columns a query did not load are absent. */
+/**
+ * How a stored call row becomes a CallRecord, for every backend: the row holds the columns of
+ * callsPlan.ts `CALL_COLUMNS` under those names (JSON columns as JSON text, times as epoch
+ * microseconds), plus `otel_dump` when `attributes` is loaded and the storage sizes when asked
+ * for. Columns a query did not load are absent.
+ */
 import { formatMicros, formatMicrosOrNull } from '../../core/datetime.js';
-import type { CallRecord } from '../Store.js';
+import type { CallRecord } from '../CallsStore.js';
 
 export interface CallRow {
   id: string;
