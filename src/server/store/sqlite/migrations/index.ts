@@ -6,6 +6,7 @@
 import type { Migration } from './migration.js';
 import { monitorInboxMigration } from './monitorInbox.js';
 import { threadRangeFacts } from './v15ThreadRangeFacts.js';
+import { usageRuleMigration } from './v16UsageRule.js';
 
 export type { Migration } from './migration.js';
 
@@ -561,4 +562,5 @@ export const migrations: Migration[] = [
   },
   monitorInboxMigration,
   threadRangeFacts,
+  usageRuleMigration,
 ];
