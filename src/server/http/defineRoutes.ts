@@ -22,6 +22,7 @@ import { DEFAULT_LIMITS, type Limits } from '../limits.js';
 import type { Store } from '../store/Store.js';
 import { ApiError, BadRequestError, TooLargeError, ValidationError } from '../errors.js';
 import { readLimitedBody, type BodyLimitKey } from './bodyLimit.js';
+import { clientAddressOf } from './clientAddress.js';
 import { assertJsonDepth } from './jsonDepth.js';
 import { assertRequestLimits } from './requestLimits.js';
 import { assertJsonContentType } from './contentType.js';
@@ -285,10 +286,9 @@ function parseJson(text: string): unknown {
   }
 }
 
-/** The client's address as the socket sees it (a reverse proxy's own, behind one). */
+/** The client's address: the socket's peer, or the forwarded one behind a trusted proxy (http/clientAddress.ts). */
 export function remoteIp(c: Context): string {
-  const incoming = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming;
-  return incoming?.socket?.remoteAddress ?? '';
+  return clientAddressOf(c);
 }
 
 function checkResponse(schema: z.ZodType, body: unknown, name: string): void {

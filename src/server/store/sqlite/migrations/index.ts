@@ -559,4 +559,19 @@ export const migrations: Migration[] = [
       CREATE INDEX sessions_by_user ON sessions (username, created_at);
     `,
   },
+  {
+    version: 14,
+    name: 'failed sign-ins shared by every server process',
+    sql: `
+      -- One row per counted failure of a throttle key ('u:<username>' or 'a:<address>'), at epoch
+      -- milliseconds (auth/loginThrottle.ts). In the database so that every process of
+      -- \`weft serve --workers N\` counts against one bound; rows older than the window are deleted.
+      CREATE TABLE login_failures (
+        key TEXT NOT NULL,
+        at  INTEGER NOT NULL
+      );
+      CREATE INDEX login_failures_by_key ON login_failures (key, at);
+      CREATE INDEX login_failures_by_time ON login_failures (at);
+    `,
+  },
 ];
