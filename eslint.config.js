@@ -60,6 +60,17 @@ export default tseslint.config(
     ignores: ['src/server/store/**/*.test.ts', 'src/server/store/conformance/**'],
     rules: boundaries([forbid(['**/domain/**', '**/http/**', '**/routes/**'], 'The store never imports domain, routes or http.')]),
   },
+  // store/query/ is the query language's semantics every backend prints: it knows no backend.
+  {
+    files: ['src/server/store/query/**'],
+    ignores: ['src/server/store/query/**/*.test.ts'],
+    rules: boundaries([
+      forbid(
+        ['**/domain/**', '**/http/**', '**/routes/**', '**/web/**', '**/sqlite/**', '**/clickhouse/**'],
+        'store/query/ is backend-neutral: no backend, domain, routes or http.',
+      ),
+    ]),
+  },
   // core/ holds the pure helpers every layer and backend shares; it depends on none of them.
   {
     files: ['src/server/core/**'],
@@ -70,6 +81,11 @@ export default tseslint.config(
   // Generic UI below the features.
   {
     files: ['src/web/components/**', 'src/web/lib/**'],
-    rules: boundaries([forbid(['**/features/**'], 'Shared components and lib never import a feature.')]),
+    rules: boundaries([forbid(['**/features/**', '**/entities/**'], 'Shared components and lib never import a feature or an entity.')]),
+  },
+  // The shared models every feature reads (calls, feedback) sit below the features.
+  {
+    files: ['src/web/entities/**'],
+    rules: boundaries([forbid(['**/features/**'], 'Entities (shared calls and feedback models) never import a feature.')]),
   },
 );

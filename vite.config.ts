@@ -49,5 +49,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // One ClickHouse engine per run for the ClickHouse store suites (WEFT_TEST_STORES).
+    globalSetup: ['src/server/testing/clickhouseGlobalSetup.ts'],
   },
 });

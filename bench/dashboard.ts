@@ -68,9 +68,10 @@ async function seed(url: string): Promise<number> {
 
 async function signedInPage(browser: Browser, url: string): Promise<Page> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  await context.addInitScript((c) => sessionStorage.setItem('weft.credentials', JSON.stringify(c)), E2E_ADMIN);
   const page = await context.newPage();
-  await page.goto(`${url}/login`); // same origin, so the init script's session applies
+  // A real session, as the e2e fixtures sign in: page.request shares the context's cookie jar.
+  const res = await page.request.post(`${url}/weft/session`, { data: E2E_ADMIN });
+  if (!res.ok()) throw new Error(`Signing in failed: ${res.status()} ${await res.text()}`);
   return page;
 }
 

@@ -26,7 +26,11 @@ export async function startBenchServer(
   const server = await startServer(loadConfig({ WEFT_DATA_DIR: dataDir, WEFT_ADMIN_PASSWORD: 'bench', PORT: '0', WEFT_LOG_LEVEL: 'warn' }));
   const authorization = `Basic ${Buffer.from('admin:bench').toString('base64')}`;
   const post = (path: string, body: unknown) =>
-    fetch(`${server.url}${path}`, { method: 'POST', headers: { authorization }, body: JSON.stringify(body) });
+    fetch(`${server.url}${path}`, {
+      method: 'POST',
+      headers: { authorization, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
   return { server, post };
 }
 

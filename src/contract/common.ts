@@ -22,6 +22,7 @@ export const DateTime = z
   .describe('ISO 8601 datetime; UTC when no offset is given');
 
 export const SortDirection = z.enum(['asc', 'desc']);
+export type SortDirection = z.infer<typeof SortDirection>;
 
 /** One sort key. `field` may be a dotted JSON path where the endpoint allows it. */
 export const SortBy = z.object({

@@ -254,6 +254,7 @@ export const endpoints = {
   providerDelete: def({ group: 'Weft', method: 'DELETE', path: '/weft/providers/:provider_id', summary: 'Remove a project provider and the prices it added', req: providers.ProviderDeleteReq, res: providers.ProviderDeleteRes }),
   providerTest: def({ group: 'Weft', method: 'POST', path: '/weft/providers/:provider_id/test', summary: "Check a provider's URL and key by listing its models", req: providers.ProviderTestReq, res: providers.ProviderTestRes }),
   modelsList: def({ group: 'Weft', method: 'GET', path: '/weft/models', summary: 'Every model the project can use, as <provider>/<model>, with prices; says what to configure when none', req: providers.ModelsListReq, res: providers.ModelsListRes }),
+  callsScoreJob: def({ group: 'Weft', method: 'POST', path: '/weft/calls/score', summary: '/calls/score answering the id of the scoring job, to follow its progress at /weft/jobs/:job_id', req: evaluations.CallsScoreReq, res: evaluations.WeftCallsScoreRes }),
   jobsList: def({ group: 'Weft', method: 'GET', path: '/weft/jobs', summary: "The project's background jobs (evaluations, scoring), newest first", req: providers.JobsListReq, res: providers.JobsListRes }),
   jobRead: def({ group: 'Weft', method: 'GET', path: '/weft/jobs/:job_id', summary: 'One background job with its progress', req: providers.JobReq, res: providers.JobRes }),
   jobCancel: def({ group: 'Weft', method: 'POST', path: '/weft/jobs/:job_id/cancel', summary: 'Cancel a queued or running job', req: providers.JobReq, res: providers.JobRes }),

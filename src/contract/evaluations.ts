@@ -40,6 +40,9 @@ export const CallsScoreReq = z.object({
   wb_user_id: wbUserId,
 });
 export const CallsScoreRes = z.object({});
+// POST /weft/calls/score: the same request; Weft's own answer names the job, so the dashboard can follow it
+// (`/calls/score` keeps the reference's answer, `{}`, unchanged, so no reference client sees a field it does not expect).
+export const WeftCallsScoreRes = z.object({ job_id: z.string().describe('The scoring job, at /weft/jobs/:job_id') });
 
 // POST /evaluations/rescore (newest clients: EvaluationRescoreParams / EvaluationRescoreResponse)
 export const EvaluationRescoreReq = z.object({

@@ -68,12 +68,19 @@ export const ObjectVersionFilter = z.object({
   aliases: z.array(z.string()).nullish().describe('Versions named by any of these aliases ("latest" included)'),
 });
 export type ObjectVersionFilter = z.infer<typeof ObjectVersionFilter>;
+/** The `sort_by` fields objs/query honours; the others are dropped, as the reference does. */
+export const OBJECT_SORT_FIELDS = ['object_id', 'created_at'] as const;
+export type ObjectSortField = (typeof OBJECT_SORT_FIELDS)[number];
+
 export const ObjQueryReq = z.object({
   project_id: ProjectId,
   filter: ObjectVersionFilter.nullish(),
   limit: Limit,
   offset: Offset,
-  sort_by: z.array(SortBy).nullish().describe('Only object_id and created_at are honoured'),
+  sort_by: z
+    .array(SortBy)
+    .nullish()
+    .describe(`Only ${OBJECT_SORT_FIELDS.join(' and ')} are honoured`),
   metadata_only: z.boolean().nullish(),
   include_storage_size: z.boolean().nullish(),
 });

@@ -55,6 +55,7 @@ export const ThreadSortBy = z.object({
   field: z.enum(THREAD_SORT_FIELDS),
   direction: SortDirection,
 });
+export type ThreadSortBy = z.infer<typeof ThreadSortBy>;
 
 // POST /threads/stream_query
 export const ThreadsQueryReq = z.object({

@@ -5,13 +5,14 @@
 import { parseArgs } from 'node:util';
 import { createApiKey } from './auth/apiKeys.js';
 import { hashSecret } from './auth/secrets.js';
-import { loadConfig, type ServerConfig } from './config.js';
+import { loadConfig, storeConfigOf, type ServerConfig } from './config.js';
 import { defaultEntityOf } from './domain/defaultEntity.js';
 import { LIMIT_SPECS } from './limits.js';
 import { ensureAdmin } from './auth/bootstrap.js';
 import { announceListening, forkWorkers, isClusterWorker } from './cluster.js';
 import { startServer } from './main.js';
-import { openStore } from './store/openStore.js';
+import { migrateClickHouse } from './store/clickhouse/migrate.js';
+import { clickhouseOptions, openStore } from './store/openStore.js';
 import { mountDashboard } from './dashboard.js';
 import { ensureDashboardBuilt } from './dashboardBuild.js';
 import { loadTlsMaterial, type TlsMaterial } from './tls.js';
@@ -38,9 +39,13 @@ Usage:
   weft demo [--project demo/agents] [--url http://127.0.0.1:8420]
                                        load a realistic demo project
   weft dev                             run the service with the dashboard from Vite (hot reload)
+  weft migrate [--store clickhouse] [--clickhouse-url http://127.0.0.1:8123] [--clickhouse-database weft]
+                                       create or upgrade the ClickHouse schema: an explicit deploy
+                                       step, idempotent, safe to run from several replicas at once
 
 Settings come from the environment too: PORT, HOST, WEFT_DATA_DIR, WEFT_ADMIN_PASSWORD,
-WEFT_STORE, WEFT_CLICKHOUSE_URL, WEFT_LOG_LEVEL, WEFT_WORKERS, WEFT_TLS=1, WEFT_TLS_CERT,
+WEFT_STORE, WEFT_CLICKHOUSE_URL, WEFT_CLICKHOUSE_USER, WEFT_CLICKHOUSE_PASSWORD,
+WEFT_CLICKHOUSE_DATABASE, WEFT_LOG_LEVEL, WEFT_WORKERS, WEFT_TLS=1, WEFT_TLS_CERT,
 WEFT_TLS_KEY, WEFT_THREADS, WEFT_READ_THREADS, WEFT_WRITE_THREADS, WEFT_READ_BUDGET_MS,
 WEFT_TRUSTED_PROXIES, and the
 request limits (${LIMIT_SPECS.map((l) => l.env).join(', ')}), also as --max-... flags of serve;
@@ -55,6 +60,7 @@ export async function main(argv: string[]): Promise<void> {
     if (command === 'user' && sub === 'default-entity') return await defaultEntityCommand(argv.slice(2));
     if (command === 'key' && sub === 'create') return await keyCreateCommand(argv.slice(2));
     if (command === 'demo') return await (await import('./demo/demoCommand.js')).demoCommand(argv.slice(1));
+    if (command === 'migrate') return await migrateCommand(argv.slice(1));
     if (command === 'dev') return await (await import('./devCommand.js')).devCommand(argv.slice(1));
     console.error(`Unknown command "${argv.join(' ')}".\n\n${HELP}`);
     process.exitCode = 2;
@@ -70,6 +76,8 @@ const serverFlags = {
   'data-dir': { type: 'string' },
   store: { type: 'string' },
   'clickhouse-url': { type: 'string' },
+  'clickhouse-user': { type: 'string' },
+  'clickhouse-database': { type: 'string' },
   'log-level': { type: 'string' },
   workers: { type: 'string' },
   tls: { type: 'boolean' },
@@ -85,6 +93,23 @@ const serverFlags = {
   ...(Object.fromEntries(LIMIT_SPECS.map((l) => [l.flag, { type: 'string' }])) as Record<string, { type: 'string' }>),
 } as const;
 
+/** `weft migrate`: the ClickHouse schema, as its own deploy step (SQLite migrates itself on open). */
+async function migrateCommand(args: string[]): Promise<void> {
+  const { values } = parseArgs({ args, options: serverFlags, strict: true });
+  if (values.help) return void console.log(HELP);
+  const config = loadConfig(process.env, stringFlags(values));
+  if (config.store !== 'clickhouse') {
+    return void console.log('The SQLite store migrates itself when it opens; weft migrate is for WEFT_STORE=clickhouse.');
+  }
+  const options = clickhouseOptions(storeConfigOf(config));
+  const { from, to } = await migrateClickHouse(options);
+  console.log(
+    from === to
+      ? `ClickHouse database "${options.database}" is at schema version ${to}; nothing to do.`
+      : `ClickHouse database "${options.database}": schema version ${from} -> ${to}.`,
+  );
+}
+
 async function serveCommand(args: string[]): Promise<void> {
   const { values } = parseArgs({ args, options: serverFlags, strict: true });
   if (values.help) return void console.log(HELP);
@@ -98,12 +123,7 @@ async function serveCommand(args: string[]): Promise<void> {
   const dashboard = config.serveDashboard ? await ensureDashboardBuilt() : null;
   if (config.workers > 1) {
     // Migrate and create the admin once, before the workers open the same file.
-    const store = await openStore({
-      kind: config.store,
-      dataDir: config.dataDir,
-      sqliteSync: config.sqliteSync,
-      clickhouseUrl: config.clickhouseUrl,
-    });
+    const store = await openStore(storeConfigOf(config));
     const generated = await ensureAdmin(store, config.adminPassword);
     await store.close();
     // Make (or renew) the certificate once, so the workers all read the same files.
@@ -170,7 +190,7 @@ until changed here or in the dashboard's Settings.`);
   const [username, entity] = positionals;
   if (!username || !entity) throw new Error('usage: weft user default-entity <name> <entity>');
   const config = loadConfig(process.env, stringFlags(values));
-  const store = await openStore({ kind: config.store, dataDir: config.dataDir, clickhouseUrl: config.clickhouseUrl });
+  const store = await openStore(storeConfigOf(config));
   try {
     const user = await store.accounts.getUser(username);
     if (!user) throw new Error(`no user "${username}"; create it first: weft user add ${username} --entity ${entity}`);
@@ -200,7 +220,7 @@ async function userAddCommand(args: string[]): Promise<void> {
   if (username === 'api') throw new Error('"api" is reserved for API-key logins; choose another name');
   if (!values.entity?.length && !values.admin) throw new Error('give the user at least one --entity, or --admin');
   const config = loadConfig(process.env, stringFlags(values));
-  const store = await openStore({ kind: config.store, dataDir: config.dataDir, clickhouseUrl: config.clickhouseUrl });
+  const store = await openStore(storeConfigOf(config));
   try {
     const password = values.password ?? process.env.WEFT_USER_PASSWORD ?? null;
     const user = await store.accounts.upsertUser({
@@ -222,7 +242,7 @@ async function keyCreateCommand(args: string[]): Promise<void> {
   const { values } = parseArgs({ args, options: { user: { type: 'string' }, name: { type: 'string' }, 'data-dir': { type: 'string' } } });
   if (!values.user) throw new Error('say whose key it is: weft key create --user <name>');
   const config = loadConfig(process.env, stringFlags(values));
-  const store = await openStore({ kind: config.store, dataDir: config.dataDir, clickhouseUrl: config.clickhouseUrl });
+  const store = await openStore(storeConfigOf(config));
   try {
     if (!(await store.accounts.getUser(values.user)))
       throw new Error(`no user "${values.user}"; create it first: weft user add ${values.user} --entity <entity>`);

@@ -7,6 +7,7 @@ import { DEFAULT_SESSION_LIMITS, type SessionLimits } from './auth/sessions.js';
 import { TrustedProxies } from './http/clientAddress.js';
 import { loadLimits, type Limits } from './limits.js';
 import { parseLogLevel, type LogLevel } from './logger.js';
+import type { StoreConfig } from './store/openStore.js';
 import type { TlsSettings } from './tls.js';
 
 export interface ServerConfig {
@@ -15,6 +16,10 @@ export interface ServerConfig {
   dataDir: string;
   store: 'sqlite' | 'clickhouse';
   clickhouseUrl: string | null;
+  /** WEFT_CLICKHOUSE_USER / _PASSWORD / _DATABASE (default user `default`, database `weft`). */
+  clickhouseUser: string | null;
+  clickhousePassword: string | null;
+  clickhouseDatabase: string;
   adminPassword: string | null;
   /** Same as `limits.maxBodyBytes`. */
   maxBodyBytes: number;
@@ -40,6 +45,8 @@ export interface ServerConfig {
   jobConcurrency: number;
   /** A running job whose heartbeat is older than this lost its process and is resumed (jobs/JobRunner.ts). */
   jobStaleMs: number;
+  /** How often ended calls are checked against the monitors (WEFT_MONITOR_POLL_MS). */
+  monitorPollMs: number;
   /** The whole environment, for `api_key_env` in the providers file. */
   env: NodeJS.ProcessEnv;
   /** Failed sign-ins allowed per username / per client address in the window (auth/loginThrottle.ts). */
@@ -80,6 +87,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Record<s
     dataDir: resolve(get('data-dir', 'WEFT_DATA_DIR') ?? './.weft'),
     store,
     clickhouseUrl: get('clickhouse-url', 'WEFT_CLICKHOUSE_URL') ?? null,
+    clickhouseUser: get('clickhouse-user', 'WEFT_CLICKHOUSE_USER') ?? null,
+    clickhousePassword: env.WEFT_CLICKHOUSE_PASSWORD ?? null,
+    clickhouseDatabase: get('clickhouse-database', 'WEFT_CLICKHOUSE_DATABASE') || 'weft',
     adminPassword: env.WEFT_ADMIN_PASSWORD ?? null,
     maxBodyBytes: limits.maxBodyBytes,
     limits,
@@ -95,6 +105,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Record<s
     providerTimeoutMs: positive('WEFT_PROVIDER_TIMEOUT_MS', env.WEFT_PROVIDER_TIMEOUT_MS, 120_000),
     jobConcurrency: positive('WEFT_JOB_CONCURRENCY', env.WEFT_JOB_CONCURRENCY, 2),
     jobStaleMs: positive('WEFT_JOB_STALE_MS', env.WEFT_JOB_STALE_MS, 30_000),
+    monitorPollMs: positive('WEFT_MONITOR_POLL_MS', env.WEFT_MONITOR_POLL_MS, 1000),
     env,
     loginThrottle: {
       perUser: positiveInt(env, 'WEFT_LOGIN_MAX_FAILURES_PER_USER', DEFAULT_THROTTLE_LIMITS.perUser),
@@ -196,4 +207,17 @@ function positive(name: string, value: string | undefined, fallback: number): nu
   const n = Number(value);
   if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a whole number ≥ 1, not "${value}"`);
   return n;
+}
+
+/** The store settings of a server config, for `openStore` and `weft migrate`. */
+export function storeConfigOf(config: ServerConfig): StoreConfig {
+  return {
+    kind: config.store,
+    dataDir: config.dataDir,
+    sqliteSync: config.sqliteSync,
+    clickhouseUrl: config.clickhouseUrl,
+    clickhouseUser: config.clickhouseUser,
+    clickhousePassword: config.clickhousePassword,
+    clickhouseDatabase: config.clickhouseDatabase,
+  };
 }

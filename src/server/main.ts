@@ -11,8 +11,9 @@ import { createApp } from './app.js';
 import { Authenticator } from './auth/authenticate.js';
 import { ensureAdmin } from './auth/bootstrap.js';
 import { broadcastForget, isClusterWorker, onForgetFromOthers } from './cluster.js';
-import type { ServerConfig } from './config.js';
+import { storeConfigOf, type ServerConfig } from './config.js';
 import { createLogger, type Logger } from './logger.js';
+import { systemClock, type Clock, type Services } from './services.js';
 import { openStore } from './store/openStore.js';
 import { SqliteStore } from './store/sqlite/SqliteStore.js';
 import { SqliteFailureLog } from './store/sqlite/loginFailures.js';
@@ -23,6 +24,8 @@ import type { Hono } from 'hono';
 import { SecretBox } from './auth/secretBox.js';
 import { createJobHandlers } from './jobs/jobHandlers.js';
 import { JobRunner } from './jobs/JobRunner.js';
+import { MonitorSweeper } from './jobs/MonitorSweeper.js';
+import { instancePriceRecords } from './providers/instancePrices.js';
 import { loadInstanceProviders } from './providers/instanceProviders.js';
 import { ProviderRegistry } from './providers/providerRegistry.js';
 import { loadTlsMaterial, type TlsMaterial } from './tls.js';
@@ -42,25 +45,32 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-export async function startServer(config: ServerConfig, options: { mountDashboard?: (app: Hono) => void } = {}): Promise<RunningServer> {
+export interface StartOptions {
+  mountDashboard?: (app: Hono) => void;
+  /**
+   * The clock handlers read "now" from; the system clock when absent. Request threads
+   * (WEFT_THREADS) keep the system clock: a clock is code, and cannot be sent to them.
+   */
+  clock?: Clock;
+}
+
+export async function startServer(config: ServerConfig, options: StartOptions = {}): Promise<RunningServer> {
   const log = createLogger(config.logLevel);
-  const store = await openStore({
-    kind: config.store,
-    dataDir: config.dataDir,
-    sqliteSync: config.sqliteSync,
-    clickhouseUrl: config.clickhouseUrl,
-  });
+  const store = await openStore(storeConfigOf(config));
   const generatedAdminPassword = await ensureAdmin(store, config.adminPassword);
+  const instanceProviders = loadInstanceProviders({
+    env: config.env,
+    openaiApiKey: config.openaiApiKey,
+    openaiBaseUrl: config.openaiBaseUrl,
+    providersFile: config.providersFile,
+    dataDir: config.dataDir,
+  });
+  // The operator's model prices join the cost table, so calls and /costs/query price them.
+  await store.costs.replaceInstancePrices(instancePriceRecords(instanceProviders));
   const registry = new ProviderRegistry({
     store,
     box: SecretBox.open({ secret: config.secret, dataDir: config.dataDir }),
-    instance: loadInstanceProviders({
-      env: config.env,
-      openaiApiKey: config.openaiApiKey,
-      openaiBaseUrl: config.openaiBaseUrl,
-      providersFile: config.providersFile,
-      dataDir: config.dataDir,
-    }),
+    instance: instanceProviders,
     timeoutMs: config.providerTimeoutMs,
   });
   const jobs = new JobRunner({
@@ -70,6 +80,7 @@ export async function startServer(config: ServerConfig, options: { mountDashboar
     concurrency: config.jobConcurrency,
     staleMs: config.jobStaleMs,
   });
+  const monitors = new MonitorSweeper({ store, log, kick: () => jobs.kick(), pollMs: config.monitorPollMs });
   const authenticator = new Authenticator(store, {
     ...(isClusterWorker() ? { onForget: broadcastForget } : {}),
     throttle: config.loginThrottle,
@@ -79,14 +90,16 @@ export async function startServer(config: ServerConfig, options: { mountDashboar
     sessions: config.sessions,
   });
   if (isClusterWorker()) onForgetFromOthers(() => authenticator.forgetLocally());
-  const deps = {
+  const services: Services = {
     store,
     authenticator,
     log,
-    maxBodyBytes: config.maxBodyBytes,
-    limits: config.limits,
-    validateResponses: config.validateResponses,
+    clock: options.clock ?? systemClock,
     inference: { registry, jobs },
+    limits: config.limits,
+  };
+  const appOptions = {
+    validateResponses: config.validateResponses,
     mountDashboard: options.mountDashboard,
     trustedProxies: config.trustedProxies,
   };
@@ -115,7 +128,7 @@ export async function startServer(config: ServerConfig, options: { mountDashboar
     });
     if (isClusterWorker()) onForgetFromOthers(() => threads?.forgetAll());
   }
-  const app = createApp({ ...deps, threads });
+  const app = createApp(services, { ...appOptions, threads });
   const tls = config.tls ? await loadTlsMaterial(config.tls, { dataDir: config.dataDir, host: config.host }) : null;
   const https = tls ? { createServer: createHttpsServer, serverOptions: { cert: tls.cert, key: tls.key } } : {};
   const server: ServerType = await new Promise((resolve, reject) => {
@@ -127,6 +140,7 @@ export async function startServer(config: ServerConfig, options: { mountDashboar
   threads?.warm();
   const { port } = server.address() as AddressInfo;
   jobs.start();
+  monitors.start();
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   return {
     url: `${tls ? 'https' : 'http'}://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`,
@@ -137,6 +151,7 @@ export async function startServer(config: ServerConfig, options: { mountDashboar
     tls,
     threads,
     close: async () => {
+      await monitors.stop();
       await jobs.stop();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await threads?.close();

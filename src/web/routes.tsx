@@ -99,13 +99,13 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
                 {
                   path: 'threads/:threadId',
                   loader: deferLoader(
-                    () => import('./features/threads/threadLoader.js'),
+                    () => import('./features/threads/thread/threadLoader.js'),
                     (m) => m.threadLoader(queryClient),
                   ),
                   lazy: async () => {
                     const [page, loaders] = await Promise.all([
-                      import('./features/threads/ThreadPage.js'),
-                      import('./features/threads/threadLoader.js'),
+                      import('./features/threads/thread/ThreadPage.js'),
+                      import('./features/threads/thread/threadLoader.js'),
                     ]);
                     return { Component: page.ThreadPage, shouldRevalidate: loaders.threadShouldRevalidate };
                   },
@@ -124,7 +124,7 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
                     () => import('./features/evaluations/evaluationLoaders.js'),
                     (m) => m.runLoader(queryClient),
                   ),
-                  lazy: async () => ({ Component: (await import('./features/evaluations/RunPage.js')).RunPage }),
+                  lazy: async () => ({ Component: (await import('./features/evaluations/runs/RunPage.js')).RunPage }),
                 },
                 {
                   path: 'evaluations/compare',
@@ -132,11 +132,19 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
                     () => import('./features/evaluations/evaluationLoaders.js'),
                     (m) => m.compareLoader(queryClient),
                   ),
-                  lazy: async () => ({ Component: (await import('./features/evaluations/ComparePage.js')).ComparePage }),
+                  lazy: async () => ({ Component: (await import('./features/evaluations/compare/ComparePage.js')).ComparePage }),
                 },
                 {
                   path: 'playground',
                   lazy: async () => ({ Component: (await import('./features/playground/PlaygroundPage.js')).PlaygroundPage }),
+                },
+                {
+                  path: 'judges',
+                  lazy: async () => ({ Component: (await import('./features/judges/JudgesPage.js')).JudgesPage }),
+                },
+                {
+                  path: 'monitors',
+                  lazy: async () => ({ Component: (await import('./features/monitors/MonitorsPage.js')).MonitorsPage }),
                 },
                 {
                   path: 'dashboards',
@@ -192,7 +200,7 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
                     () => import('./features/objects/objectLoaders.js'),
                     (m) => m.tableLoader(queryClient),
                   ),
-                  lazy: async () => ({ Component: (await import('./features/objects/TablePage.js')).TablePage }),
+                  lazy: async () => ({ Component: (await import('./features/objects/tables/TablePage.js')).TablePage }),
                 },
                 {
                   path: 'settings',
@@ -208,7 +216,7 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
                     () => import('./features/annotation/annotationLoaders.js'),
                     (m) => m.queuesLoader(queryClient),
                   ),
-                  lazy: async () => ({ Component: (await import('./features/annotation/QueuesPage.js')).QueuesPage }),
+                  lazy: async () => ({ Component: (await import('./features/annotation/queues/QueuesPage.js')).QueuesPage }),
                 },
                 {
                   path: 'annotation/:queueId',
@@ -216,7 +224,7 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
                     () => import('./features/annotation/annotationLoaders.js'),
                     (m) => m.queueLoader(queryClient),
                   ),
-                  lazy: async () => ({ Component: (await import('./features/annotation/QueuePage.js')).QueuePage }),
+                  lazy: async () => ({ Component: (await import('./features/annotation/queues/QueuePage.js')).QueuePage }),
                 },
                 {
                   path: 'annotation/:queueId/review',
@@ -226,7 +234,7 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
                   ),
                   lazy: async () => {
                     const [page, loaders] = await Promise.all([
-                      import('./features/annotation/ReviewPage.js'),
+                      import('./features/annotation/review/ReviewPage.js'),
                       import('./features/annotation/annotationLoaders.js'),
                     ]);
                     return { Component: page.ReviewPage, shouldRevalidate: loaders.reviewShouldRevalidate };

@@ -22,6 +22,8 @@ import { loadJudge, type JudgeScorer } from './llmObjects.js';
 import { CallWriter, ensureOps, runJudge } from './llmRun.js';
 
 export const CALLS_SCORE_JOB = 'calls_score';
+/** The attributes that mark calls written by server-side scoring, so monitors never score them (domain/monitors.ts). */
+export const SCORER_SOURCE_ATTRIBUTES = { weft: { source: 'scorer' } };
 const MAX_PAIRS = 10_000;
 
 export async function startCallsScore(
@@ -60,11 +62,13 @@ export async function scoreCall(
     ops: Record<string, string>;
     signal?: AbortSignal;
     jobId?: string;
+    /** The monitor that asked for this score (feedback `trigger_ref`), if any. */
+    triggerRef?: string | null;
   },
 ): Promise<'scored' | 'skipped' | 'failed'> {
   const call = await deps.store.calls.readCall({ projectId: req.projectId, id: req.callId });
   if (!call || !call.ended_at) return 'skipped';
-  const writer = new CallWriter(deps.store, req.projectId, req.userId);
+  const writer = new CallWriter(deps.store, req.projectId, req.userId, SCORER_SOURCE_ATTRIBUTES);
   const traceId = uuidv7();
   const inputs = call.inputs && typeof call.inputs === 'object' ? (call.inputs as Record<string, unknown>) : {};
   const scored = await runJudge(
@@ -80,7 +84,7 @@ export async function scoreCall(
       payload: { output: scored.output as Record<string, unknown> },
       runnable_ref: req.judge.ref,
       call_ref: callRef(req.projectId, scored.callId),
-      trigger_ref: null,
+      trigger_ref: req.triggerRef ?? null,
       annotation_ref: null,
       creator: req.jobId ? `job:${req.jobId}` : null,
     },
@@ -98,7 +102,14 @@ export async function runCallsScoreJob(
 ): Promise<unknown> {
   const callIds = job.payload.call_ids as string[];
   const judges: JudgeScorer[] = [];
-  for (const ref of job.payload.scorer_refs as string[]) judges.push(await loadJudge(deps.store, job.projectId, ref));
+  for (const ref of job.payload.scorer_refs as string[]) {
+    const judge = await loadJudge(deps.store, job.projectId, ref);
+    // Checked again here: monitors queue jobs without a request to refuse, and a provider can
+    // go away between queueing and running; the job fails saying what to configure.
+    await checkModelServed(deps.registry, job.projectId, judge.model, `Scorer ${judge.name}`);
+    judges.push(judge);
+  }
+  const triggerRef = typeof job.payload.trigger_ref === 'string' ? job.payload.trigger_ref : null;
   const ops = await ensureOps(deps.store, job.projectId, job.createdBy, [
     'LLMStructuredCompletionModel.predict',
     'LLMAsAJudgeScorer.score',
@@ -112,7 +123,16 @@ export async function runCallsScoreJob(
       if (ctx.signal.aborted) throw new Error('Scoring stopped');
       if (!already.has(callId)) {
         counts[
-          await scoreCall(deps, { projectId: job.projectId, userId: job.createdBy, callId, judge, ops, signal: ctx.signal, jobId: job.id })
+          await scoreCall(deps, {
+            projectId: job.projectId,
+            userId: job.createdBy,
+            callId,
+            judge,
+            ops,
+            signal: ctx.signal,
+            jobId: job.id,
+            triggerRef,
+          })
         ]++;
       } else counts.scored++;
       await ctx.progress(++done, total);

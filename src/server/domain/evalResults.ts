@@ -17,7 +17,7 @@ import type { CallSchema } from '../../contract/calls.js';
 import type { EvalResultsQueryReq, EvalResultsQueryRes } from '../../contract/evalResults.js';
 import type { Store } from '../store/Store.js';
 import { callsById } from './evaluationCalls.js';
-import { loadEvalRows, resolveRowRefs, rowRefDigest, type EvalRow } from './evalResultsRows.js';
+import { completeTrials, loadEvalRows, resolveRowRefs, rowRefDigest, type EvalRow } from './evalResultsRows.js';
 import { checkFields, intersect, selectRows } from './evalResultsSelect.js';
 import { summarizeEvalRows } from './evalResultsSummary.js';
 import { queryFields } from './queryEval.js';
@@ -31,12 +31,12 @@ export async function queryEvalResults(store: Store, projectId: string, req: Eva
   const includeSummary = req.include_summary ?? false;
   if (!evalIds.length) return { rows: [], total_rows: 0, summary: includeSummary ? { row_count: 0, evaluations: [] } : null, warnings: [] };
 
-  const rows = await loadEvalRows(store, {
-    projectId,
-    evalIds,
-    children: req.include_predict_and_score_children ?? true,
-    costs: req.include_costs ?? false,
-  });
+  const children = req.include_predict_and_score_children ?? true;
+  const costs = req.include_costs ?? false;
+  // A summary with children counts every trial's tokens and cost, so it reads every row's
+  // children; rows alone read only the answered page's (completeTrials below).
+  const lazy = children && !includeSummary;
+  const rows = await loadEvalRows(store, { projectId, evalIds, children: lazy ? 'open' : children, costs });
   const fields = [...filters.flatMap((f) => queryFields(f.query)), ...sortBy.map((s) => s.field)];
   const needInputs = fields.some((f) => f === 'inputs' || f.startsWith('inputs.'));
   const includeRaw = includeRows && (req.include_raw_data_rows ?? false);
@@ -55,6 +55,7 @@ export async function queryEvalResults(store: Store, projectId: string, req: Eva
       { filters, logic, sortBy, requireIntersection, offset: req.offset ?? 0, limit: req.limit ?? null },
       { evalIds, inputOf },
     ));
+    if (lazy) await completeTrials(store, projectId, page, costs);
     const unresolved = resolve ? page.filter((r) => rowRefDigest(r.example) && !resolved.has(r.rowDigest)).length : 0;
     if (unresolved) warnings.push(`Could not resolve ${unresolved} dataset row ref(s); their raw_data_row is the ref`);
   }

@@ -35,6 +35,8 @@ export interface EvalRow {
   /** `inputs.example` of its first trial: the row itself or a dataset-row ref. */
   example: unknown;
   trials: Map<string, EvalResultsTrial[]>;
+  /** Its predict_and_score calls by id (for completeTrials). */
+  calls?: Map<string, CallSchema>;
 }
 
 type Obj = Record<string, unknown>;
@@ -126,35 +128,64 @@ function toTrial(pas: CallSchema, children: CallSchema[] | null, prices: PriceRe
  * Every row of the given evaluation roots, in first-seen order. `children` reads the
  * predict/score calls under each row (the reference's include_predict_and_score_children);
  * `costs` prices each trial's predict call.
+ *
+ * With `children: 'open'` only the rows still open read their children (their output and
+ * scores come from them); the others' trials carry what the row call itself holds (output,
+ * scores, latency), which is all filters and sorts read. `completeTrials` then reads the
+ * children of the page that is answered, so a page of 50 rows of a 100,000-row run reads 50
+ * rows' children, not 400,000 calls.
  */
 export async function loadEvalRows(
   store: Store,
-  req: { projectId: string; evalIds: string[]; children: boolean; costs: boolean },
+  req: { projectId: string; evalIds: string[]; children: boolean | 'open'; costs: boolean },
 ): Promise<EvalRow[]> {
   const byRoot = await childrenOf(store, req.projectId, req.evalIds);
   const pasCalls = req.evalIds.flatMap((id) => (byRoot.get(id) ?? []).filter(isPredictAndScore));
-  const grandchildren = req.children
+  const withChildren = req.children === 'open' ? pasCalls.filter((c) => !c.ended_at) : req.children ? pasCalls : [];
+  const grandchildren = withChildren.length
     ? await childrenOf(
         store,
         req.projectId,
-        pasCalls.map((c) => c.id),
+        withChildren.map((c) => c.id),
       )
     : null;
-  let prices: PriceRecord[] = [];
-  if (req.costs && grandchildren) {
-    const llmIds = new Set([...grandchildren.values()].flat().flatMap((c) => Object.keys(usageOf(c))));
-    prices = llmIds.size ? await store.costs.pricesFor({ projectId: req.projectId, llmIds: [...llmIds] }) : [];
-  }
+  const prices = req.costs && req.children === true && grandchildren ? await pricesOf(store, req.projectId, grandchildren) : [];
   const rows = new Map<string, EvalRow>();
   for (const pas of pasCalls) {
     const example = pas.inputs.example;
     const digest = rowDigestOf(example);
-    const row = rows.get(digest) ?? { rowDigest: digest, example, trials: new Map() };
+    const row = rows.get(digest) ?? { rowDigest: digest, example, trials: new Map(), calls: new Map() };
     rows.set(digest, row);
     const trials = row.trials.get(pas.parent_id!) ?? [];
-    row.trials.set(pas.parent_id!, [...trials, toTrial(pas, grandchildren ? (grandchildren.get(pas.id) ?? []) : null, prices)]);
+    const children = req.children === true ? (grandchildren?.get(pas.id) ?? []) : (grandchildren?.get(pas.id) ?? null);
+    row.trials.set(pas.parent_id!, [...trials, toTrial(pas, children, prices)]);
+    row.calls!.set(pas.id, pas);
   }
   return [...rows.values()];
+}
+
+async function pricesOf(store: Store, projectId: string, grandchildren: Map<string, CallSchema[]>): Promise<PriceRecord[]> {
+  const llmIds = new Set([...grandchildren.values()].flat().flatMap((c) => Object.keys(usageOf(c))));
+  return llmIds.size ? await store.costs.pricesFor({ projectId, llmIds: [...llmIds] }) : [];
+}
+
+/** Rebuilds the trials of rows loaded with `children: 'open'` with their children (and costs). */
+export async function completeTrials(store: Store, projectId: string, rows: EvalRow[], costs: boolean): Promise<void> {
+  const pasIds = rows.flatMap((r) => [...(r.calls?.keys() ?? [])]);
+  if (!pasIds.length) return;
+  const grandchildren = await childrenOf(store, projectId, pasIds);
+  const prices = costs ? await pricesOf(store, projectId, grandchildren) : [];
+  for (const row of rows) {
+    for (const [evalId, trials] of row.trials) {
+      row.trials.set(
+        evalId,
+        trials.map((t) => {
+          const pas = row.calls?.get(t.predict_and_score_call_id);
+          return pas ? toTrial(pas, grandchildren.get(pas.id) ?? [], prices) : t;
+        }),
+      );
+    }
+  }
 }
 
 /** The dataset rows behind row refs, by row digest (unknown digests are absent). */

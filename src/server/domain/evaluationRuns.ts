@@ -113,7 +113,10 @@ export async function* listRuns(
   if (req.models?.length) conditions.push({ $or: [inList('attributes.weave.model', req.models), inList('inputs.model', req.models)] });
   const calls = store.calls.queryCalls({
     projectId: req.projectId,
-    filter: req.runIds?.length ? { call_ids: req.runIds } : null,
+    // Every run's op is an Evaluation.evaluate op of this project (the API writes a placeholder
+    // op of that name; SDK evaluations call theirs so): as an op-name prefix the op index finds
+    // them, instead of the JSON conditions being tested on every call of the project.
+    filter: { op_names: [`weave:///${req.projectId}/op/${EVALUATE_OP}:*`], ...(req.runIds?.length ? { call_ids: req.runIds } : {}) },
     query: allOf(conditions),
     limit: req.limit,
     offset: req.offset,

@@ -47,6 +47,8 @@ export class CallWriter {
     readonly store: Store,
     readonly projectId: string,
     readonly userId: string,
+    /** Attributes every call this writer starts carries (scoring marks its calls so monitors skip them). */
+    readonly baseAttributes: Record<string, unknown> = {},
   ) {}
 
   async start(call: {
@@ -67,7 +69,7 @@ export class CallWriter {
           parent_id: call.parentId,
           op_name: call.opName,
           started_at: formatMicros(nowMicros()),
-          attributes: call.attributes ?? {},
+          attributes: { ...this.baseAttributes, ...call.attributes },
           inputs: call.inputs,
         },
         this.userId,
@@ -225,6 +227,10 @@ export async function runJudge(
   const t0 = Date.now();
   const vars: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(req.row)) vars[k] = promptValue(v);
+  // Beyond the reference (which formats the prompt with `output` and the row's own fields only):
+  // `{inputs}` — and `{input}`, the name the reference dashboard's hint uses — stand for all of
+  // the row (a call's inputs, a dataset row) as JSON, unless the row has a field of that name.
+  for (const name of ['inputs', 'input']) if (!(name in vars)) vars[name] = JSON.stringify(req.row);
   vars.output = promptValue(req.output);
   const id = await ctx.writer.start({
     traceId: req.traceId,

@@ -3,7 +3,7 @@
  * `latest` / `v<N>` / alias names to one version, the 404s (with `deleted_at` for deleted
  * versions), and the wire form of a version.
  */
-import type { ObjQueryReq, ObjSchema } from '../../contract/objects.js';
+import { OBJECT_SORT_FIELDS, type ObjectSortField, type ObjQueryReq, type ObjSchema } from '../../contract/objects.js';
 import { BadRequestError, ConflictError, NotFoundError } from '../errors.js';
 import type { ObjectRecord, ObjectWrite, Store, VersionSelector } from '../store/Store.js';
 import { formatMicros, formatMicrosOrNull, nowMicros } from '../core/datetime.js';
@@ -81,11 +81,11 @@ export async function readLiveObject(
   return record;
 }
 
-/** objs/query: only object_id and created_at sort keys are honoured (others are dropped). */
+const isObjectSortField = (field: string): field is ObjectSortField => (OBJECT_SORT_FIELDS as readonly string[]).includes(field);
+
+/** objs/query: only OBJECT_SORT_FIELDS sort keys are honoured (others are dropped). */
 export async function queryObjects(store: Store, req: ObjQueryReq): Promise<ObjSchema[]> {
-  const sortBy = (req.sort_by ?? []).flatMap(({ field, direction }) =>
-    field === 'object_id' || field === 'created_at' ? [{ field: field as 'object_id' | 'created_at', direction }] : [],
-  );
+  const sortBy = (req.sort_by ?? []).flatMap(({ field, direction }) => (isObjectSortField(field) ? [{ field, direction }] : []));
   const records = await store.objects.queryObjects({
     projectId: req.project_id,
     filter: req.filter,

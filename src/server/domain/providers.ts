@@ -90,10 +90,10 @@ function priceRows(p: ProviderRecord, now: number): PriceRecord[] {
 async function save(store: Store, record: ProviderRecord, oldPriceIds: string[]): Promise<void> {
   const prices = priceRows(record, record.updatedAt);
   record.priceIds = prices.map((p) => p.id);
-  await store.transaction(() => [
-    ...(oldPriceIds.length ? [store.costs.purgePrices({ projectId: record.projectId, ids: oldPriceIds })] : []),
-    ...(prices.length ? [store.costs.createPrices(prices)] : []),
-    store.providers.saveProvider(record),
+  await store.apply([
+    ...(oldPriceIds.length ? [{ kind: 'costs.purge', purge: { projectId: record.projectId, ids: oldPriceIds } } as const] : []),
+    ...(prices.length ? [{ kind: 'costs.create', prices } as const] : []),
+    { kind: 'providers.save', provider: record },
   ]);
 }
 
@@ -156,12 +156,10 @@ export async function updateProvider(
 export async function deleteProvider(store: Store, req: { project_id: string; provider_id: string }): Promise<boolean> {
   const old = await store.providers.getProvider({ projectId: req.project_id, id: req.provider_id });
   if (!old) return false;
-  let deleted = false;
-  await store.transaction(() => [
-    ...(old.priceIds.length ? [store.costs.purgePrices({ projectId: old.projectId, ids: old.priceIds })] : []),
-    store.providers.deleteProvider({ projectId: old.projectId, id: old.id }).then((d) => {
-      deleted = d;
-    }),
+  // The provider goes first so its result sits at a known position.
+  const [deleted] = await store.apply([
+    { kind: 'providers.delete', delete: { projectId: old.projectId, id: old.id } },
+    ...(old.priceIds.length ? [{ kind: 'costs.purge', purge: { projectId: old.projectId, ids: old.priceIds } } as const] : []),
   ]);
   return deleted;
 }

@@ -109,10 +109,9 @@ export async function deleteScores(store: Store, projectId: string, ids: string[
     fields: ['id'],
     query: { $expr: { $in: [{ $getField: 'call_ref' }, refs] } },
   });
-  let deleted = 0;
-  await store.transaction(() => [
-    store.calls.deleteCalls({ projectId, ids: scores.map((s) => s.id), deletedAt: nowMicros() }).then((n) => (deleted = n)),
-    store.feedback.purgeFeedback({ projectId, ids: feedback.map((f) => String(f.id)) }),
+  const [deleted] = await store.apply([
+    { kind: 'calls.delete', delete: { projectId, ids: scores.map((s) => s.id), deletedAt: nowMicros() } },
+    { kind: 'feedback.purge', purge: { projectId, ids: feedback.map((f) => String(f.id)) } },
   ]);
   return deleted;
 }

@@ -1,11 +1,12 @@
 /**
  * A write plan: the files, tables, object versions, calls and feedback one request writes,
  * gathered first (hashing values the way `/file/create`, `/table/create` and `/obj/create`
- * do) and then applied in one store transaction, so a request that fails half-way leaves
+ * do) and then applied as one store write batch, so a request that fails half-way leaves
  * nothing behind. The v2 evaluation APIs build everything they store through it.
  */
 import type { FeedbackWrite } from '../store/FeedbackStore.js';
 import type { CallWrite, ObjectWrite, Store } from '../store/Store.js';
+import type { StoreWrite } from '../store/WriteBatch.js';
 import { nowMicros } from '../core/datetime.js';
 import { bytesDigest, tableDigest } from './digests.js';
 import { FILE_CHUNK_BYTES } from './files.js';
@@ -90,14 +91,19 @@ export class WritePlan {
     return formatObjectRef({ kind: 'op', projectId: this.projectId, name, digest: this.object(name, val) });
   }
 
-  /** Applies everything in one transaction (see Store.transaction). */
+  /** The plan as one write batch: files and tables before the objects and calls that refer to them. */
+  batch(): StoreWrite[] {
+    return [
+      ...this.files.map((file): StoreWrite => ({ kind: 'files.create', file })),
+      ...this.tables.map((table): StoreWrite => ({ kind: 'tables.create', table })),
+      ...this.objects.map((object): StoreWrite => ({ kind: 'objects.create', object })),
+      ...(this.calls.length ? [{ kind: 'calls.write', calls: this.calls } as const] : []),
+      ...(this.feedback.length ? [{ kind: 'feedback.create', rows: this.feedback } as const] : []),
+    ];
+  }
+
+  /** Applies everything together (see Store.apply). */
   async apply(store: Store): Promise<void> {
-    await store.transaction(() => [
-      ...this.files.map((f) => store.files.createFile(f)),
-      ...this.tables.map((t) => store.tables.createTable(t)),
-      ...this.objects.map((o) => store.objects.createObject(o)),
-      ...(this.calls.length ? [store.calls.writeCalls(this.calls)] : []),
-      ...(this.feedback.length ? [store.feedback.createFeedback(this.feedback)] : []),
-    ]);
+    await store.apply(this.batch());
   }
 }

@@ -13,7 +13,7 @@ import { exportQueue, saveQueueAsDataset } from '../domain/annotationExport.js';
 import { itemHistory, queueResults, queueSummary } from '../domain/annotationResults.js';
 import { itemNotFound, submitItem } from '../domain/annotationSubmit.js';
 import { itemSortKeys, progressTransition, queueSortKeys, toItemSchema, toQueueSchema } from '../domain/annotationQueues.js';
-import { formatMicros, nowMicros } from '../core/datetime.js';
+import { formatMicros } from '../core/datetime.js';
 import { uuidv7 } from '../core/ids.js';
 import { defineRoutes } from '../http/defineRoutes.js';
 import { NotFoundError } from '../errors.js';
@@ -34,8 +34,8 @@ async function requireQueue(store: Store, req: { project_id: string; queue_id: s
 
 export const annotationQueueRoutes = defineRoutes({
   annotationQueueCreate: {
-    handler: async (req, { store, user }) => {
-      const now = nowMicros();
+    handler: async (req, { store, user, clock }) => {
+      const now = clock.nowMicros();
       const id = uuidv7();
       await store.annotationQueues.createQueue({
         projectId: req.project_id,
@@ -85,7 +85,7 @@ export const annotationQueueRoutes = defineRoutes({
   },
 
   annotationQueueUpdate: {
-    handler: async (req, { store }) => {
+    handler: async (req, { store, clock }) => {
       const queue = await store.annotationQueues.updateQueue({
         projectId: req.project_id,
         queueId: req.queue_id,
@@ -94,7 +94,7 @@ export const annotationQueueRoutes = defineRoutes({
         scorerRefs: req.scorer_refs ?? undefined,
         displayFields: req.display_fields ?? undefined,
         reviewersPerItem: req.reviewers_per_item ?? undefined,
-        updatedAt: nowMicros(),
+        updatedAt: clock.nowMicros(),
       });
       if (!queue) throw queueNotFound(req.queue_id);
       return { queue: toQueueSchema(queue) };
@@ -102,22 +102,26 @@ export const annotationQueueRoutes = defineRoutes({
   },
 
   annotationQueueDelete: {
-    handler: async (req, { store }) => {
-      const queue = await store.annotationQueues.deleteQueue({ projectId: req.project_id, queueId: req.queue_id, deletedAt: nowMicros() });
+    handler: async (req, { store, clock }) => {
+      const queue = await store.annotationQueues.deleteQueue({
+        projectId: req.project_id,
+        queueId: req.queue_id,
+        deletedAt: clock.nowMicros(),
+      });
       if (!queue) throw queueNotFound(req.queue_id);
       return { queue: toQueueSchema(queue) };
     },
   },
 
   annotationQueueAddCalls: {
-    handler: async (req, { store, user }) => {
+    handler: async (req, { store, user, clock }) => {
       const result = await store.annotationQueues.addCalls({
         projectId: req.project_id,
         queueId: req.queue_id,
         callIds: req.call_ids,
         displayFields: req.display_fields,
         addedBy: user.username,
-        createdAt: nowMicros(),
+        createdAt: clock.nowMicros(),
       });
       if (!result) throw queueNotFound(req.queue_id);
       return { added_count: result.added, duplicates: result.duplicates };
@@ -141,7 +145,7 @@ export const annotationQueueRoutes = defineRoutes({
   },
 
   annotatorQueueItemsProgressUpdate: {
-    handler: async (req, { store, user }) => {
+    handler: async (req, { store, user, clock }) => {
       await requireQueue(store, req);
       const item = await store.annotationQueues.recordProgress({
         projectId: req.project_id,
@@ -149,7 +153,7 @@ export const annotationQueueRoutes = defineRoutes({
         itemId: req.item_id,
         annotator: user.username,
         transition: progressTransition(req.annotation_state),
-        now: nowMicros(),
+        now: clock.nowMicros(),
       });
       if (!item) throw itemNotFound(req.item_id, req.queue_id);
       return { item: toItemSchema(item) };
@@ -161,8 +165,8 @@ export const annotationQueueRoutes = defineRoutes({
   },
 
   annotationQueueNextItem: {
-    handler: async (req, { store, user }) => {
-      const now = nowMicros();
+    handler: async (req, { store, user, clock }) => {
+      const now = clock.nowMicros();
       const expiresAt = now + (req.reservation_seconds ?? DEFAULT_RESERVATION_SECONDS) * 1_000_000;
       const next = await store.annotationQueues.reserveNext({
         projectId: req.project_id,
@@ -182,7 +186,7 @@ export const annotationQueueRoutes = defineRoutes({
   },
 
   annotationQueueAddThreads: {
-    handler: async (req, { store, user }) => {
+    handler: async (req, { store, user, clock }) => {
       const queue = await requireQueue(store, req);
       const result = await store.annotationQueues.addThreads({
         projectId: req.project_id,
@@ -190,7 +194,7 @@ export const annotationQueueRoutes = defineRoutes({
         threadIds: req.thread_ids,
         displayFields: req.display_fields ?? queue.displayFields ?? [],
         addedBy: user.username,
-        createdAt: nowMicros(),
+        createdAt: clock.nowMicros(),
       });
       if (!result) throw queueNotFound(req.queue_id);
       return { added_count: result.added, duplicates: result.duplicates };

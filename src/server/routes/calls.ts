@@ -1,5 +1,4 @@
 /** Call endpoints: thin maps from endpoint name to domain and store calls. */
-import { nowMicros } from '../core/datetime.js';
 import { toCompleteWrites, toEndWrite, toStartWrite, withWeaveSummary } from '../domain/calls.js';
 import { BadRequestError, TooLargeError } from '../errors.js';
 import type { CallSchema } from '../../contract/calls.js';
@@ -77,11 +76,11 @@ export const callRoutes = defineRoutes({
   },
 
   callsDelete: {
-    handler: async (req, { store }) => {
+    handler: async (req, { store, clock }) => {
       if (req.call_ids.length > MAX_DELETE_IDS) {
         throw new TooLargeError(`Cannot delete more than ${MAX_DELETE_IDS} calls at once; send them in smaller batches`);
       }
-      const num_deleted = await store.calls.deleteCalls({ projectId: req.project_id, ids: req.call_ids, deletedAt: nowMicros() });
+      const num_deleted = await store.calls.deleteCalls({ projectId: req.project_id, ids: req.call_ids, deletedAt: clock.nowMicros() });
       return { num_deleted };
     },
   },

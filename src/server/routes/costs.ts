@@ -1,6 +1,5 @@
 /** Cost (LLM price) endpoints: thin maps from endpoint name to domain and store calls. */
 import { toPriceRecords } from '../domain/costs.js';
-import { nowMicros } from '../core/datetime.js';
 import { listPrices } from '../domain/priceList.js';
 import { idsFromPurgeQuery } from '../domain/purgeQuery.js';
 import { defineRoutes } from '../http/defineRoutes.js';
@@ -10,8 +9,8 @@ const PURGE_MESSAGE = 'Can only purge costs by specifying one or more cost ids';
 
 export const costRoutes = defineRoutes({
   costCreate: {
-    handler: async (req, { store, user }) => {
-      const rows = toPriceRecords(req, user.username, nowMicros());
+    handler: async (req, { store, user, clock }) => {
+      const rows = toPriceRecords(req, user.username, clock.nowMicros());
       await store.costs.createPrices(rows);
       return { ids: rows.map((r) => [r.id, r.llmId] as [string, string]) };
     },
@@ -24,7 +23,7 @@ export const costRoutes = defineRoutes({
   },
 
   pricesList: {
-    handler: async (req, { store }) => ({ prices: await listPrices(store, req.project_id, nowMicros()) }),
+    handler: async (req, { store, clock }) => ({ prices: await listPrices(store, req.project_id, clock.nowMicros()) }),
   },
 
   costPurge: {

@@ -165,4 +165,46 @@ describe('POST /calls/score', () => {
     expect(call!.op_name).toContain('/op/LLMAsAJudgeScorer.score:');
     expect(call!.inputs.output).toMatchObject({ choices: expect.any(Array) });
   });
+
+  it('POST /weft/calls/score answers the job, which reports progress until every pair is scored', async () => {
+    const p = project();
+    await publishLlmEvaluation(t.alice.client, p, { model: 'gpt-4o-mini' });
+    const ids: string[] = [];
+    for (const q of ['a', 'b c']) {
+      const done = await send('/completions/create', {
+        project_id: p,
+        inputs: { model: 'gpt-4o-mini', messages: [{ role: 'user', content: q }] },
+      });
+      ids.push(done.body.weave_call_id as string);
+    }
+    // A judge whose prompt names every input at once with {inputs}.
+    const judgeModelRef = `weave:///${p}/object/judge-model:${(await t.alice.client.objRead({ project_id: p, object_id: 'judge-model', digest: 'latest' })).obj.digest}`;
+    const { digest } = await t.alice.client.objCreate({
+      obj: {
+        project_id: p,
+        object_id: 'inputs-judge',
+        val: {
+          _type: 'LLMAsAJudgeScorer',
+          _class_name: 'LLMAsAJudgeScorer',
+          _bases: ['Scorer', 'Object', 'BaseModel'],
+          name: 'inputs-judge',
+          model: judgeModelRef,
+          scoring_prompt: 'Given {inputs} rate {output}',
+        },
+      },
+    });
+    const judgeRef = `weave:///${p}/object/inputs-judge:${digest}`;
+    const res = await send('/weft/calls/score', { project_id: p, call_ids: ids, scorer_refs: [judgeRef] });
+    expect(res.status).toBe(200);
+    const jobId = res.body.job_id as string;
+    const job = await waitFor(
+      async () => (await t.alice.client.jobRead({ project_id: p, job_id: jobId })).job,
+      (j) => j.status === 'succeeded',
+    );
+    expect(job).toMatchObject({ kind: 'calls_score', progress_done: 2, progress_total: 2, result: { scored: 2, skipped: 0, failed: 0 } });
+    const prompts = fake.requests.map((r) => JSON.stringify(r.body?.messages ?? ''));
+    expect(prompts.some((m) => m.includes('Given {\\"model\\":\\"gpt-4o-mini\\"'))).toBe(true);
+    const bad = await send('/weft/calls/score', { project_id: p, call_ids: ids, scorer_refs: ['not a ref'] });
+    expect(bad.status).toBe(400);
+  });
 });

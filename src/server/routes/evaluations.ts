@@ -44,4 +44,13 @@ export const evaluationRoutes = defineRoutes({
       return {};
     },
   },
+
+  callsScoreJob: {
+    handler: async (req, { store, inference, user }) => ({
+      job_id: await startCallsScore(
+        { store, registry: inference.registry, enqueue: (job) => inference.jobs.enqueue(job) },
+        { projectId: req.project_id, userId: user.username, callIds: req.call_ids, scorerRefs: req.scorer_refs },
+      ),
+    }),
+  },
 });

@@ -1,6 +1,6 @@
 /** Feedback endpoints: thin maps from endpoint name to domain and store calls. */
 import type { FeedbackCreateReq } from '../../contract/feedback.js';
-import { formatMicros, nowMicros } from '../core/datetime.js';
+import { formatMicros } from '../core/datetime.js';
 import { checkAnnotationSpec, toFeedbackWrite } from '../domain/feedback.js';
 import { feedbackPayloadSchema, feedbackStats } from '../domain/feedbackStats.js';
 import { feedbackAggregate } from '../domain/feedbackAggregate.js';
@@ -22,8 +22,7 @@ const createdRes = (row: FeedbackWrite) => ({
 });
 
 /** Every request validated before any is written, so a bad one leaves nothing behind. */
-async function toWrites(store: Store, reqs: FeedbackCreateReq[], userId: string): Promise<FeedbackWrite[]> {
-  const now = nowMicros();
+async function toWrites(store: Store, reqs: FeedbackCreateReq[], userId: string, now: number): Promise<FeedbackWrite[]> {
   const rows = reqs.map((req) => toFeedbackWrite(req, userId, now));
   for (const req of reqs) await checkAnnotationSpec(store, req);
   return rows;
@@ -31,8 +30,8 @@ async function toWrites(store: Store, reqs: FeedbackCreateReq[], userId: string)
 
 export const feedbackRoutes = defineRoutes({
   feedbackCreate: {
-    handler: async (req, { store, user }) => {
-      const [row] = await toWrites(store, [req], user.username);
+    handler: async (req, { store, user, clock }) => {
+      const [row] = await toWrites(store, [req], user.username, clock.nowMicros());
       await store.feedback.createFeedback([row!]);
       return createdRes(row!);
     },
@@ -40,8 +39,8 @@ export const feedbackRoutes = defineRoutes({
 
   feedbackBatchCreate: {
     projects: (input) => input.batch.map((item) => item.project_id),
-    handler: async ({ batch }, { store, user }) => {
-      const rows = await toWrites(store, batch, user.username);
+    handler: async ({ batch }, { store, user, clock }) => {
+      const rows = await toWrites(store, batch, user.username, clock.nowMicros());
       await store.feedback.createFeedback(rows);
       return { res: rows.map(createdRes) };
     },
@@ -65,8 +64,8 @@ export const feedbackRoutes = defineRoutes({
   },
 
   feedbackReplace: {
-    handler: async ({ feedback_id, ...req }, { store, user }) => {
-      const [row] = await toWrites(store, [req], user.username);
+    handler: async ({ feedback_id, ...req }, { store, user, clock }) => {
+      const [row] = await toWrites(store, [req], user.username, clock.nowMicros());
       // Unlike the reference (which purges, then creates whatever it was given), an unknown
       // id is a 404: replacing nothing is almost always a stale client view.
       const replaced = await store.feedback.replaceFeedback({ projectId: req.project_id, feedbackId: feedback_id, row: row! });

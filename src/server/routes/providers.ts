@@ -1,6 +1,6 @@
 /** Weft's model-provider, model-list and background-job endpoints (`/weft/providers`, `/weft/models`, `/weft/jobs`). */
 import type { JobRead } from '../../contract/providers.js';
-import { formatMicros, formatMicrosOrNull, nowMicros } from '../core/datetime.js';
+import { formatMicros, formatMicrosOrNull } from '../core/datetime.js';
 import { createProvider, deleteProvider, instanceProviderRead, testProvider, toProviderRead, updateProvider } from '../domain/providers.js';
 import { defineRoutes } from '../http/defineRoutes.js';
 import { NotFoundError } from '../errors.js';
@@ -89,8 +89,8 @@ export const providerRoutes = defineRoutes({
   },
 
   jobCancel: {
-    handler: async (req, { store }) => {
-      const job = await store.jobs.requestCancel({ projectId: req.project_id, id: req.job_id, now: nowMicros() });
+    handler: async (req, { store, clock }) => {
+      const job = await store.jobs.requestCancel({ projectId: req.project_id, id: req.job_id, now: clock.nowMicros() });
       if (!job) throw new NotFoundError(`Job ${req.job_id} not found`);
       return { job: toJobRead(job) };
     },

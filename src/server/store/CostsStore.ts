@@ -35,10 +35,16 @@ export type CostQuery = ProjectTableQuery;
 export interface CostsStore {
   /** Stores project-level prices in one transaction. */
   createPrices(rows: PriceRecord[]): Promise<void>;
-  /** The project's own (project-level) prices, keyed by the requested fields. */
+  /** The project's own (project-level) prices and the instance providers' prices, keyed by the requested fields. */
   queryPrices(query: CostQuery): Promise<Record<string, unknown>[]>;
   /** Deletes the listed project-level price ids of the project; returns how many existed. */
   purgePrices(req: { projectId: string; ids: string[] }): Promise<number>;
+  /**
+   * Replaces the instance providers' prices (default-level rows whose id starts with
+   * `instance:`, providers/instancePrices.ts) with `rows`, in one transaction. They survive the
+   * re-seeding of the shipped defaults and show in every project's `queryPrices`, never purged by one.
+   */
+  replaceInstancePrices(rows: PriceRecord[]): Promise<void>;
   /** Every project-level (this project) and default-level price of the given models. */
   pricesFor(req: { projectId: string; llmIds: string[] }): Promise<PriceRecord[]>;
 }

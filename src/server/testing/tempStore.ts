@@ -5,11 +5,17 @@
  * the same database (for the multi-writer suite), and the server settings that select it (for
  * the suites that go through HTTP).
  */
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { inject } from 'vitest';
+import { ClickHouseDatabase } from '../store/clickhouse/ClickHouseDatabase.js';
+import { ClickHouseStore } from '../store/clickhouse/ClickHouseStore.js';
+import { migrateClickHouse } from '../store/clickhouse/migrate.js';
 import { openStore } from '../store/openStore.js';
 import type { Store } from '../store/Store.js';
+import { selectedTestStores } from './testStores.js';
 
 /** How a conformance suite gets a backend: an open store and a way to dispose of it. */
 export type OpenStore = () => Promise<{ store: Store; close(): Promise<void> }>;
@@ -17,8 +23,32 @@ export type OpenStore = () => Promise<{ store: Store; close(): Promise<void> }>;
 /** Two stores writing the same database, as two processes (or replicas) would. */
 export type OpenStorePair = () => Promise<{ a: Store; b: Store; close(): Promise<void> }>;
 
+/** The conformance suites (store/conformance/index.ts), by name. */
+export type ConformanceSuite =
+  | 'calls'
+  | 'threads'
+  | 'projects'
+  | 'accounts'
+  | 'objects'
+  | 'tables'
+  | 'files'
+  | 'feedback'
+  | 'costs'
+  | 'stats'
+  | 'annotationQueues'
+  | 'writeBatch'
+  | 'multiWriter'
+  | 'orderIndependence'
+  | 'callsQuery'
+  | 'callsFeedbackQuery';
+
 export interface TestBackend {
   name: string;
+  /**
+   * Suites whose sub-store this backend does not implement yet (its store refuses to open for
+   * `weft serve` until this is empty); every other suite runs unchanged.
+   */
+  pending?: readonly ConformanceSuite[];
   open: OpenStore;
   openPair: OpenStorePair;
   /** Environment for `startTestServer` that selects this backend. */
@@ -57,17 +87,76 @@ const sqlite: TestBackend = {
   serverEnv: { WEFT_STORE: 'sqlite' },
 };
 
-const BACKENDS: Record<string, TestBackend> = { sqlite };
+/** The test run's ClickHouse server (clickhouseGlobalSetup.ts), or null when it has none. */
+function clickhouseUrl(): string | null {
+  return inject('clickhouseUrl') ?? null;
+}
 
-/** The backends named in WEFT_TEST_STORES; an unknown name is an error, not a silent skip. */
+/** A fresh, migrated database on the test run's ClickHouse server, dropped again by `drop`. */
+export async function createTempClickHouseDatabase(): Promise<{ url: string; database: string; drop(): Promise<void> }> {
+  const url = clickhouseUrl();
+  if (!url) throw new Error('No ClickHouse server for this test run (see src/server/testing/clickhouseGlobalSetup.ts).');
+  const database = `weft_t_${randomBytes(6).toString('hex')}`;
+  await migrateClickHouse({ url, database });
+  return {
+    url,
+    database,
+    drop: async () => {
+      const admin = new ClickHouseDatabase({ url, database: 'default' });
+      await admin.command(`DROP DATABASE IF EXISTS ${database} SYNC`);
+      await admin.close();
+    },
+  };
+}
+
+const clickhouse: TestBackend = {
+  name: 'clickhouse',
+  // `stats` passes its call-facts tests; its last one prices usage, which waits for `costs`.
+  pending: ['feedback', 'costs', 'stats', 'annotationQueues', 'writeBatch', 'callsQuery', 'callsFeedbackQuery'],
+  open: async () => {
+    const db = await createTempClickHouseDatabase();
+    const store = await ClickHouseStore.open(db);
+    return {
+      store,
+      close: async () => {
+        await store.close();
+        await db.drop();
+      },
+    };
+  },
+  openPair: async () => {
+    const db = await createTempClickHouseDatabase();
+    const a = await ClickHouseStore.open(db);
+    const b = await ClickHouseStore.open(db);
+    return {
+      a,
+      b,
+      close: async () => {
+        await a.close();
+        await b.close();
+        await db.drop();
+      },
+    };
+  },
+  get serverEnv() {
+    return { WEFT_STORE: 'clickhouse', WEFT_CLICKHOUSE_URL: clickhouseUrl() ?? '' };
+  },
+};
+
+const BACKENDS: Record<string, TestBackend> = { sqlite, clickhouse };
+
+/**
+ * The backends named in WEFT_TEST_STORES (default: all); an unknown name is an error, not a
+ * silent skip. ClickHouse is left out only when it was not asked for by name and the run has no
+ * engine, which the global setup has already said loudly (and which fails under CI=true).
+ */
 export function testBackends(env: NodeJS.ProcessEnv = process.env): TestBackend[] {
-  const names = (env.WEFT_TEST_STORES ?? 'sqlite')
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
-  return names.map((name) => {
-    const backend = BACKENDS[name];
-    if (!backend) throw new Error(`WEFT_TEST_STORES names "${name}"; known backends: ${Object.keys(BACKENDS).join(', ')}`);
-    return backend;
-  });
+  const { names, explicit } = selectedTestStores(env);
+  return names
+    .filter((name) => name !== 'clickhouse' || explicit || clickhouseUrl() !== null)
+    .map((name) => {
+      const backend = BACKENDS[name];
+      if (!backend) throw new Error(`WEFT_TEST_STORES names "${name}"; known backends: ${Object.keys(BACKENDS).join(', ')}`);
+      return backend;
+    });
 }

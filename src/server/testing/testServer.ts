@@ -15,6 +15,7 @@ import { createApiKey } from '../auth/apiKeys.js';
 import { hashSecret } from '../auth/secrets.js';
 import { loadConfig } from '../config.js';
 import { startServer, type RunningServer } from '../main.js';
+import type { Clock } from '../services.js';
 
 export const ADMIN_PASSWORD = 'admin-test-password';
 
@@ -53,7 +54,7 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export async function startTestServer(options: { env?: Record<string, string> } = {}): Promise<TestServer> {
+export async function startTestServer(options: { env?: Record<string, string>; clock?: Clock } = {}): Promise<TestServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'weft-test-'));
   const config = loadConfig({
     WEFT_DATA_DIR: dataDir,
@@ -67,7 +68,7 @@ export async function startTestServer(options: { env?: Record<string, string> } 
     WEFT_WRITE_THREADS: '1',
     ...options.env,
   });
-  const server = await startServer(config);
+  const server = await startServer(config, options.clock ? { clock: options.clock } : {});
   const url = server.url;
   const clientAs = (auth: { username: string; password: string } | null) => createClient({ baseUrl: url, auth });
 

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CallStartWrite } from '../store/Store.js';
+import type { WriteBatch } from '../store/WriteBatch.js';
 import { SqliteStore } from '../store/sqlite/SqliteStore.js';
 import { GroupCommitter } from './groupCommit.js';
 
@@ -81,5 +82,25 @@ describe('GroupCommitter', () => {
       { group: 'accounts', method: 'upsertUser', args: [{ username: 'carol', entities: ['carol-co'] }] },
     ]);
     expect(user).toMatchObject({ username: 'carol', entities: ['carol-co'] });
+  });
+
+  it('applies a forwarded write batch as one unit: all of it, or none when one write is refused', async () => {
+    const committer = new GroupCommitter(store);
+    const ok: WriteBatch = [
+      { kind: 'calls.write', calls: [start('batched')] },
+      { kind: 'calls.delete', delete: { projectId: PROJECT, ids: ['batched'], deletedAt: 2 } },
+      { kind: 'calls.write', calls: [start('kept')] },
+    ];
+    const refused: WriteBatch = [
+      { kind: 'calls.write', calls: [start('rolled-back')] },
+      { kind: 'calls.write', calls: [start('broken', null as unknown as string)] },
+    ];
+    const [done, failed] = await Promise.allSettled([committer.submit([{ batch: ok }]), committer.submit([{ batch: refused }])]);
+    expect(done).toEqual({ status: 'fulfilled', value: [[undefined, 1, undefined]] });
+    expect(failed?.status).toBe('rejected');
+    expect(committer.counts.commits).toBe(1);
+    expect(await stored('kept')).toBe(true);
+    expect(await stored('batched')).toBe(false);
+    expect(await stored('rolled-back')).toBe(false);
   });
 });

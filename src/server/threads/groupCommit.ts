@@ -12,6 +12,7 @@
 import type { SqliteStore } from '../store/sqlite/SqliteStore.js';
 import type { WriteOp } from './messages.js';
 import { applyWriteOp } from './storeForwarding.js';
+import { writeWeight } from '../store/WriteBatch.js';
 
 const MAX_WEIGHT = 4000;
 
@@ -21,8 +22,9 @@ interface Unit {
   reject: (err: unknown) => void;
 }
 
-/** Rows of work in an op: a call batch weighs its length, anything else 1. */
+/** Rows of work in an op: a list argument weighs its length, a write batch the sum of its writes, anything else 1. */
 function weightOf(op: WriteOp): number {
+  if ('batch' in op) return op.batch.reduce((n, write) => n + writeWeight(write), 0);
   const first = op.args[0];
   return Array.isArray(first) ? Math.max(1, first.length) : 1;
 }

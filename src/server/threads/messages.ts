@@ -5,12 +5,13 @@
 import type { SessionLimits } from '../auth/sessions.js';
 import type { Limits } from '../limits.js';
 
-/** A store write forwarded to the writer: `store[group][method](...args)`. */
-export interface WriteOp {
-  group: string;
-  method: string;
-  args: unknown[];
-}
+import type { WriteBatch } from '../store/WriteBatch.js';
+
+/**
+ * A store write forwarded to the writer: one method call `store[group][method](...args)`, or a
+ * whole write batch (`Store.apply`), which is plain data and travels as it is.
+ */
+export type WriteOp = { group: string; method: string; args: unknown[] } | { batch: WriteBatch };
 
 /** An error as data, rebuilt with its class and HTTP status (see errorData.ts). */
 export interface ErrorData {

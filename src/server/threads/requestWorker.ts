@@ -10,6 +10,7 @@ import type { InferenceServices } from '../providers/InferenceServices.js';
 import { createApp } from '../app.js';
 import { Authenticator } from '../auth/authenticate.js';
 import { createLogger, parseLogLevel } from '../logger.js';
+import { systemClock, type Services } from '../services.js';
 import { SqliteStore } from '../store/sqlite/SqliteStore.js';
 import { fromErrorData, toErrorData } from './errorData.js';
 import type { FromWorker, ToWorker, WorkerSetup, WriteOp } from './messages.js';
@@ -51,15 +52,15 @@ const inference = new Proxy({} as InferenceServices, {
 });
 // The same app as a single-threaded server's (app.ts), with the same limits. The client
 // address arrives resolved (the main thread applied WEFT_TRUSTED_PROXIES), so none are trusted here.
-const app = createApp({
+const services: Services = {
   store,
   authenticator,
   log,
-  maxBodyBytes: setup.limits.maxBodyBytes,
-  limits: setup.limits,
-  validateResponses: setup.validateResponses,
+  clock: systemClock,
   inference,
-});
+  limits: setup.limits,
+};
+const app = createApp(services, { validateResponses: setup.validateResponses });
 
 interface Active {
   abort: AbortController;

@@ -7,11 +7,11 @@
  * added later, say) still works: it fails here with SQLITE_READONLY before changing anything
  * and is then forwarded, so the list is a fast path, not a correctness condition.
  *
- * `transaction(start)` records the writes `start` begins (synchronously, by the Store
- * contract) and forwards them as one unit: the writer applies the unit under one savepoint,
- * every write of it or none.
+ * `apply(batch)` forwards the batch, which is data, as one unit: the writer applies the unit
+ * under one savepoint, every write of it or none.
  */
 import type { Store } from '../store/Store.js';
+import { startWrite, type WriteBatch } from '../store/WriteBatch.js';
 import type { WriteOp } from './messages.js';
 import { decodeArgs, encodeArgs } from './portableFunctions.js';
 
@@ -34,13 +34,7 @@ export function isReadOnlyError(err: unknown): boolean {
   return code === 'SQLITE_READONLY' || (typeof code === 'string' && code.startsWith('SQLITE_READONLY_'));
 }
 
-interface Recording {
-  ops: WriteOp[];
-  settle: { resolve: (v: unknown) => void; reject: (e: unknown) => void }[];
-}
-
 export function forwardingStore(local: Store, forward: ForwardWrites): Store {
-  let recording: Recording | null = null;
   const forwardOne = (op: WriteOp) => forward([op]).then((values) => values[0]);
 
   const groupProxy = (group: string, target: object): object =>
@@ -52,11 +46,6 @@ export function forwardingStore(local: Store, forward: ForwardWrites): Store {
         const writes = WRITE_METHODS[group]?.has(prop) ?? false;
         return (...args: unknown[]) => {
           const op: WriteOp = { group, method: prop, args: writes ? encodeArgs(args) : args };
-          if (writes && recording) {
-            const r = recording;
-            r.ops.push(op);
-            return new Promise((resolve, reject) => r.settle.push({ resolve, reject }));
-          }
           if (writes) return forwardOne(op);
           const result = fn.apply(t, args);
           if (result instanceof Promise)
@@ -69,27 +58,7 @@ export function forwardingStore(local: Store, forward: ForwardWrites): Store {
   const groups = new Map<string, object>();
   return new Proxy(local, {
     get(t, prop) {
-      if (prop === 'transaction') {
-        return async (start: () => Promise<unknown>[]): Promise<void> => {
-          const r: Recording = { ops: [], settle: [] };
-          recording = r;
-          let started: Promise<unknown>[];
-          try {
-            started = start();
-          } finally {
-            recording = null;
-          }
-          try {
-            const values = await forward(r.ops);
-            r.settle.forEach((s, i) => s.resolve(values[i]));
-          } catch (err) {
-            r.settle.forEach((s) => s.reject(err));
-            for (const p of started) p.catch(() => {});
-            throw err;
-          }
-          await Promise.all(started);
-        };
-      }
+      if (prop === 'apply') return (batch: WriteBatch) => forwardOne({ batch });
       const value: unknown = Reflect.get(t, prop, t);
       if (typeof prop !== 'string' || value === null || typeof value !== 'object' || prop === 'db') return value;
       let proxy = groups.get(prop);
@@ -99,8 +68,19 @@ export function forwardingStore(local: Store, forward: ForwardWrites): Store {
   });
 }
 
-/** On the writer: runs one forwarded op against the real store. */
+/**
+ * On the writer, inside the unit's savepoint: runs one forwarded op against the real store. A
+ * batch's writes are started one after another here (not through `Store.apply`, whose own
+ * transaction cannot nest in the group commit); the savepoint makes them all-or-nothing.
+ */
 export function applyWriteOp(store: Store, op: WriteOp): Promise<unknown> {
+  if ('batch' in op) {
+    try {
+      return Promise.all(op.batch.map((write) => startWrite(store, write)));
+    } catch (err) {
+      return Promise.reject(err);
+    }
+  }
   const group = (store as unknown as Record<string, Record<string, unknown>>)[op.group];
   const fn = group?.[op.method];
   if (typeof fn !== 'function') return Promise.reject(new Error(`No store method ${op.group}.${op.method}`));

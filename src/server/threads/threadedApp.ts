@@ -7,11 +7,12 @@
  */
 import type { Context, Hono } from 'hono';
 import { endpoints, type EndpointDef, type EndpointName } from '../../contract/endpoints.js';
-import { isTraceServerEndpoint, mountRoutes, TRACE_PREFIX, type MountDeps, type RouteTable } from '../http/defineRoutes.js';
+import { isTraceServerEndpoint, mountRoutes, TRACE_PREFIX, type MountOptions, type RouteTable } from '../http/defineRoutes.js';
 import { completionRoutes } from '../routes/completions.js';
 import { evaluationRoutes } from '../routes/evaluations.js';
 import { inferenceRoutes } from '../routes/inference.js';
 import { providerRoutes } from '../routes/providers.js';
+import type { Services } from '../services.js';
 import { READ_ENDPOINTS } from './readEndpoints.js';
 import type { RequestThreads } from './requestThreads.js';
 
@@ -23,15 +24,15 @@ const ON_MAIN = new Set<string>([
 ]);
 
 /** Mounts every route of `tables`: main-thread ones as themselves, the others as hand-offs to a thread. */
-export function mountThreaded(app: Hono, tables: RouteTable[], deps: MountDeps, threads: RequestThreads): void {
+export function mountThreaded(app: Hono, tables: RouteTable[], services: Services, options: MountOptions, threads: RequestThreads): void {
   const local = tables.map((table) => Object.fromEntries(Object.entries(table).filter(([name]) => ON_MAIN.has(name))) as RouteTable);
-  mountRoutes(app, local, deps);
+  mountRoutes(app, local, services, options);
   for (const table of tables) {
     for (const name of Object.keys(table) as EndpointName[]) {
       if (ON_MAIN.has(name)) continue;
       const endpoint: EndpointDef = endpoints[name];
       const kind = READ_ENDPOINTS.has(name) ? 'read' : 'write';
-      // File uploads are held to the file limit, everything else to the body limit, as in defineRoutes.ts.
+      // File uploads are held to the file limit, everything else to the body limit, as in http/readInput.ts.
       const limit = endpoint.body === 'multipart' ? 'maxFileBytes' : 'maxBodyBytes';
       const authenticate = !endpoint.public && endpoint.auth !== 'handler';
       const serve = (c: Context) => threads.handle(c, kind, { bodyLimit: limit, authenticate });

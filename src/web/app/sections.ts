@@ -43,6 +43,18 @@ export const sections: readonly Section[] = [
     about: 'Run a prompt against one or more models side by side, through the configured providers.',
   },
   {
+    path: 'judges',
+    label: 'Judges',
+    ready: true,
+    about: 'LLM judges and the models they run on, as versioned objects: create, edit, and score calls with them.',
+  },
+  {
+    path: 'monitors',
+    label: 'Monitors',
+    ready: true,
+    about: 'Judges applied automatically to a sampled share of new calls that match a filter.',
+  },
+  {
     path: 'dashboards',
     label: 'Dashboards',
     ready: true,

@@ -100,6 +100,9 @@ const ERROR_CASES: [string, Operation, number][] = [
   ['an unknown field', eq('no_such_field', 'x'), 422],
   ['a storage-size field', { $gt: [f('storage_size_bytes'), l(1)] }, 422],
   ['an empty path part', eq('inputs..n', 1), 422],
+  // Names every JS object has: field lookup must not find them on a prototype.
+  ['a prototype name as a field', eq('constructor', 'x'), 422],
+  ['a prototype name inside $contains', { $contains: { input: f('toString'), substr: l('x') } }, 422],
   ['text against a number', { $gt: [f('op_name'), l(5)] }, 400],
   ['a datetime against a boolean', eq('started_at', true), 400],
   ['an unparsable datetime', { $gt: [f('started_at'), l('not a date')] }, 400],
@@ -228,6 +231,7 @@ export function describeCallsQueryConformance(backend: TestBackend): void {
 
       it('rejects unknown sort fields', async () => {
         await expect(query({ sort_by: [by('nope', 'asc')] })).rejects.toMatchObject({ status: 422 });
+        await expect(query({ sort_by: [by('constructor', 'desc')] })).rejects.toMatchObject({ status: 422 });
       });
 
       it('limit and offset page through the sorted calls', async () => {

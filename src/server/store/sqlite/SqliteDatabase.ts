@@ -101,7 +101,7 @@ export class SqliteDatabase {
   /**
    * Runs `fn` in one write transaction that fails as a whole when any `transaction` inside it
    * failed, even one whose error `fn` never saw: the async store methods turn their errors into
-   * rejected promises, which cannot be observed synchronously (Store.transaction relies on this).
+   * rejected promises, which cannot be observed synchronously (SqliteStore.apply relies on this).
    */
   atomically(fn: () => void): void {
     if (this.#atomic) throw new Error('atomically() does not nest');

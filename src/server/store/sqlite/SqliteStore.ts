@@ -1,5 +1,6 @@
 /** The embedded default backend: one SQLite file (WAL) holding every table. */
 import type { Store } from '../Store.js';
+import { startWrite, type BatchResults, type WriteBatch } from '../WriteBatch.js';
 import { SqliteAccountsStore } from './accounts.js';
 import { SqliteAnnotationQueuesStore } from './annotationQueues.js';
 import { SqliteCallsStore } from './calls.js';
@@ -7,6 +8,7 @@ import { SqliteCostsStore } from './costs.js';
 import { SqliteFeedbackStore } from './feedback.js';
 import { SqliteFilesStore } from './files.js';
 import { SqliteJobsStore } from './jobs.js';
+import { SqliteMonitorsStore } from './monitors.js';
 import { SqliteProvidersStore } from './providers.js';
 import { SqliteObjectsStore } from './objects.js';
 import { SqliteProjectsStore } from './projects.js';
@@ -31,6 +33,7 @@ export class SqliteStore implements Store {
   readonly annotationQueues: SqliteAnnotationQueuesStore;
   readonly providers: SqliteProvidersStore;
   readonly jobs: SqliteJobsStore;
+  readonly monitors: SqliteMonitorsStore;
 
   readonly file: string;
 
@@ -50,21 +53,23 @@ export class SqliteStore implements Store {
     this.annotationQueues = new SqliteAnnotationQueuesStore(this.db);
     this.providers = new SqliteProvidersStore(this.db);
     this.jobs = new SqliteJobsStore(this.db);
+    this.monitors = new SqliteMonitorsStore(this.db);
   }
 
-  async transaction(start: () => Promise<unknown>[]): Promise<void> {
+  async apply<const B extends WriteBatch>(batch: B): Promise<BatchResults<B>> {
     let started: Promise<unknown>[] = [];
     try {
-      // Each SQLite write method runs its statements as soon as it is called, so every write
-      // `start` begins lands inside this one transaction, and any failure rolls all of them back.
+      // Each SQLite write method runs its statements as soon as it is called (better-sqlite3 is
+      // synchronous), so every write of the batch lands inside this one transaction, and any
+      // failure, even one only visible as a rejected promise, rolls all of them back.
       this.db.atomically(() => {
-        started = start();
+        started = batch.map((write) => startWrite(this, write));
       });
     } finally {
       // The promises are settled by now; a failure was rethrown above, so mark theirs handled.
       for (const p of started) p.catch(() => {});
     }
-    await Promise.all(started);
+    return (await Promise.all(started)) as BatchResults<B>;
   }
 
   async close(): Promise<void> {

@@ -1,8 +1,9 @@
 /** SQLite implementation of CallsStore. */
 import { opDisplayName } from '../../core/opNames.js';
 import type { CallEndWrite, CallRecord, CallsQuery, CallsStore, CallStartWrite, CallWrite } from '../Store.js';
-import { callFromRow, type CallRow } from './callConverters.js';
-import { compileCount, compileSelect, compileWhere, storageSizeSql, TOTAL_STORAGE_SIZE_SQL } from './callsQuery.js';
+import { callFromRow, type CallRow } from '../query/callRow.js';
+import { storageSizeSql, TOTAL_STORAGE_SIZE_SQL } from './callsColumnsSql.js';
+import { compileCount, compileSelect, compileWhere } from './callsQuery.js';
 import type { SqliteDatabase } from './SqliteDatabase.js';
 import { refreshStatsRollup } from './statsRollup.js';
 import { refreshDirtyThreads } from './threads.js';

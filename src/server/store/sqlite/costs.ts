@@ -104,6 +104,15 @@ const projectPrices = (projectId: string): SqlFragment => ({
   params: [projectId],
 });
 
+/**
+ * What `/costs/query` lists: the project's own prices and the instance providers' (their ids
+ * start with `instance:`; an operator's price is one the project's calls are charged).
+ */
+const projectAndInstancePrices = (projectId: string): SqlFragment => ({
+  sql: "((pricing_level = 'project' AND pricing_level_id = ?) OR (pricing_level = 'default' AND id LIKE 'instance:%'))",
+  params: [projectId],
+});
+
 export class SqliteCostsStore implements CostsStore {
   readonly #db: SqliteDatabase;
   constructor(db: SqliteDatabase) {
@@ -115,7 +124,7 @@ export class SqliteCostsStore implements CostsStore {
   #seedDefaults(): void {
     const insert = this.#db.prepare(INSERT_SQL);
     this.#db.transaction(() => {
-      this.#db.run("DELETE FROM llm_token_prices WHERE pricing_level = 'default'");
+      this.#db.run("DELETE FROM llm_token_prices WHERE pricing_level = 'default' AND id NOT LIKE 'instance:%'");
       for (const price of defaultPriceRecords()) insert.run(...values(price));
     });
   }
@@ -127,11 +136,19 @@ export class SqliteCostsStore implements CostsStore {
     });
   }
 
+  async replaceInstancePrices(rows: PriceRecord[]): Promise<void> {
+    const insert = this.#db.prepare(INSERT_SQL);
+    this.#db.transaction(() => {
+      this.#db.run("DELETE FROM llm_token_prices WHERE pricing_level = 'default' AND id LIKE 'instance:%'");
+      for (const row of rows) insert.run(...values(row));
+    });
+  }
+
   async queryPrices(q: CostQuery): Promise<Record<string, unknown>[]> {
     return queryTable(this.#db, {
       table: 'llm_token_prices',
       columns: COLUMNS,
-      scope: projectPrices(q.projectId),
+      scope: projectAndInstancePrices(q.projectId),
       fields: q.fields?.length ? q.fields : DEFAULT_FIELDS,
       query: q.query,
       sortBy: q.sortBy,
@@ -146,14 +163,23 @@ export class SqliteCostsStore implements CostsStore {
   }
 
   async pricesFor(req: { projectId: string; llmIds: string[] }): Promise<PriceRecord[]> {
-    const out: PriceRecord[] = [];
-    for (let i = 0; i < req.llmIds.length; i += CHUNK) {
-      const ids = req.llmIds.slice(i, i + CHUNK);
-      const list = ids.map(() => '?').join(', ');
-      const sql = `SELECT * FROM llm_token_prices WHERE llm_id IN (${list})
-        AND ((pricing_level = 'project' AND pricing_level_id = ?) OR (pricing_level = 'default' AND pricing_level_id = 'default'))`;
-      out.push(...this.#db.all<PriceRow>(sql, [...ids, req.projectId]).map(fromRow));
-    }
-    return out;
+    return pricesFor(this.#db, req);
   }
+}
+
+/**
+ * The prices that may apply to the given models in a project: its own and the default list.
+ * A function, so other stores can read prices without constructing a SqliteCostsStore (whose
+ * constructor re-seeds the default list in a write transaction).
+ */
+export function pricesFor(db: SqliteDatabase, req: { projectId: string; llmIds: string[] }): PriceRecord[] {
+  const out: PriceRecord[] = [];
+  for (let i = 0; i < req.llmIds.length; i += CHUNK) {
+    const ids = req.llmIds.slice(i, i + CHUNK);
+    const list = ids.map(() => '?').join(', ');
+    const sql = `SELECT * FROM llm_token_prices WHERE llm_id IN (${list})
+      AND ((pricing_level = 'project' AND pricing_level_id = ?) OR (pricing_level = 'default' AND pricing_level_id = 'default'))`;
+    out.push(...db.all<PriceRow>(sql, [...ids, req.projectId]).map(fromRow));
+  }
+  return out;
 }

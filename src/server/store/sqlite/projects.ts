@@ -1,7 +1,7 @@
 /** SQLite implementation of ProjectsStore. */
 import type { ProjectsStore, ProjectSummary } from '../Store.js';
 import type { SqliteDatabase } from './SqliteDatabase.js';
-import { storageSizeSql } from './callsQuery.js';
+import { storageSizeSql } from './callsColumnsSql.js';
 
 /** One SUM over a project's rows (0 for none). */
 const SIZE_SQL = {

@@ -6,7 +6,8 @@
 import type { CallsFilter } from '../../../contract/calls.js';
 import type { CallFacts } from '../StatsStore.js';
 import type { CallCell, RollupWidth, StatsStore, UsageCell } from '../StatsStore.js';
-import { compileFilter, LATENCY_MS_SQL } from './callsQuery.js';
+import { LATENCY_MS_SQL } from './callsColumnsSql.js';
+import { compileFilter } from './callsQuery.js';
 import type { SqliteDatabase } from './SqliteDatabase.js';
 import { installStatsJournal } from './statsJournal.js';
 import { refreshStatsRollup } from './statsRollup.js';

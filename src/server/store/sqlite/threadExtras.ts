@@ -4,10 +4,14 @@
  * tokens per model (`thread_usage`, which prices a thread without reading its turns), and its
  * turns' facts (`thread_turn_facts`, from which date-filtered statistics are computed).
  *
+ * Beside them `thread_attributes`: the scalar leaves of its live turns' attributes, each
+ * (path, value) once per thread, which the attribute filter looks up (threadsFilter.ts).
+ *
  * Contract: `refreshThreadExtras` runs inside the write transaction that refreshes
  * `thread_stats`, for the same stale threads, so search and cost never lag the statistics.
  * A thread without live turns loses both.
  */
+import { jsonPath } from './sqlJson.js';
 import type { SqliteDatabase } from './SqliteDatabase.js';
 import { completionTokensSql, promptTokensSql } from './usageSql.js';
 
@@ -21,6 +25,46 @@ const stringsOf = (column: string) =>
 
 const DOCUMENT_SQL = `SELECT group_concat(${stringsOf('c.inputs')} || ' ' || ${stringsOf('c.output')}, ' ') AS body, count(*) AS turns
   FROM calls c WHERE ${LIVE_TURN}`;
+
+/** Longer attribute strings are not indexed; a filter on such a value scans the turns instead. */
+export const MAX_INDEXED_ATTRIBUTE_CHARS = 1024;
+
+/** Every node of every live turn's attributes, as json_tree gives them (atom: the SQL value of a leaf). */
+const ATTRIBUTE_NODES_SQL = `SELECT c.id AS turn, j.id, j.parent, j.key, j.type, j.atom
+  FROM calls c, json_tree(c.attributes) j WHERE ${LIVE_TURN} AND json_valid(c.attributes)`;
+
+interface AttributeNode {
+  turn: string;
+  id: number;
+  parent: number | null;
+  key: string | number | null;
+  type: string;
+  atom: unknown;
+}
+
+/**
+ * The (path, value) leaves of a thread's turns' attributes, paths spelled as the filter spells
+ * them (`jsonPath`: array indexes `[n]`, keys quoted). A leaf under an object key made only of
+ * digits is skipped: the filter reads such a path part as an array index, so it never matches.
+ */
+function attributeLeaves(nodes: AttributeNode[]): [string, unknown][] {
+  const parts = new Map<string, string[] | null>();
+  const out: [string, unknown][] = [];
+  for (const n of nodes) {
+    const parentParts = n.parent === null ? [] : parts.get(`${n.turn}\u0000${n.parent}`);
+    let own: string[] | null = null;
+    if (parentParts) {
+      if (n.parent === null) own = [];
+      else if (typeof n.key === 'number') own = [...parentParts, String(n.key)];
+      else if (typeof n.key === 'string' && !/^\d+$/.test(n.key)) own = [...parentParts, n.key];
+    }
+    parts.set(`${n.turn}\u0000${n.id}`, own);
+    if (!own || own.length === 0 || n.type === 'object' || n.type === 'array' || n.type === 'null') continue;
+    if (typeof n.atom === 'string' && n.atom.length > MAX_INDEXED_ATTRIBUTE_CHARS) continue;
+    out.push([jsonPath(own), n.atom]);
+  }
+  return out;
+}
 
 const USAGE_SQL = `INSERT INTO thread_usage (project_id, thread_id, model, prompt_tokens, completion_tokens)
   SELECT c.project_id, c.thread_id, u.key, sum(${promptTokensSql('u.value')}), sum(${completionTokensSql('u.value')})
@@ -48,6 +92,9 @@ export function refreshThreadExtras(db: SqliteDatabase, threads: { project_id: s
   const addDocId = db.prepare('INSERT INTO thread_search_docs (project_id, thread_id, doc_id) VALUES (?, ?, ?)');
   const dropUsage = db.prepare('DELETE FROM thread_usage WHERE project_id = ? AND thread_id = ?');
   const addUsage = db.prepare(USAGE_SQL);
+  const attributeNodes = db.prepare(ATTRIBUTE_NODES_SQL);
+  const dropAttributes = db.prepare('DELETE FROM thread_attributes WHERE project_id = ? AND thread_id = ?');
+  const addAttribute = db.prepare('INSERT OR IGNORE INTO thread_attributes (project_id, path, value, thread_id) VALUES (?, ?, ?, ?)');
   for (const { project_id, thread_id } of threads) {
     const key = `${project_id}\u0000${thread_id}`;
     if (seen.has(key)) continue;
@@ -56,6 +103,10 @@ export function refreshThreadExtras(db: SqliteDatabase, threads: { project_id: s
     addUsage.run(project_id, thread_id);
     dropFacts.run(project_id, thread_id);
     addFacts.run(project_id, project_id, thread_id);
+    dropAttributes.run(project_id, thread_id);
+    for (const [path, value] of attributeLeaves(attributeNodes.all(project_id, thread_id) as AttributeNode[])) {
+      addAttribute.run(project_id, path, value, thread_id);
+    }
     const doc = document.get(project_id, thread_id) as { body: string | null; turns: number };
     const existing = docId.get(project_id, thread_id) as { doc_id: number } | undefined;
     if (existing) dropDoc.run(existing.doc_id);
@@ -71,15 +122,10 @@ export function refreshThreadExtras(db: SqliteDatabase, threads: { project_id: s
 }
 
 /**
- * A typed search as an FTS5 query: every word must occur, each as a prefix ("refund" finds
- * "refunds"), words quoted so that no FTS operator can be injected. Words without a letter or
- * digit are dropped (the tokenizer would drop them too); null when none is left.
+ * The search words (query/threadsFilter.ts `searchWords`) as an FTS5 query: every word must
+ * occur, each as a prefix ("refund" finds "refunds"), words quoted so that no FTS operator can
+ * be injected.
  */
-export function ftsQuery(text: string): string | null {
-  const words = text
-    .split(/\s+/)
-    .filter((w) => /[\p{L}\p{N}]/u.test(w))
-    .slice(0, 16);
-  if (words.length === 0) return null;
+export function ftsQuery(words: string[]): string {
   return words.map((w) => `"${w.replace(/"/g, '""')}"*`).join(' ');
 }

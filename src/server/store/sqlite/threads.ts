@@ -3,17 +3,22 @@
  *
  * Unfiltered queries (the threads page) read `thread_stats`, which triggers mark stale and
  * `refreshDirtyThreads` recomputes inside every write transaction, so sorting 20,000 threads
- * by any statistic is one small indexed scan. A date filter changes which turns count, so
- * those queries compute the statistics from the turn calls on the fly.
+ * by any statistic is one small indexed scan. A date filter changes which turns count, but
+ * only for the threads whose turns cross one of its bounds: a thread whose turns all started
+ * within the range has its thread_stats row there, so only the crossing threads (a few, for
+ * any range over threads shorter than it) are computed from their turns' facts, and the two
+ * sorted lists are merged (see #computeFiltered).
  */
 import { computeThreadStats, type ThreadStats, type TurnFacts } from '../../core/threadStats.js';
 import type { ThreadRecord, ThreadsQuery, ThreadsStore } from '../Store.js';
 import type { SqliteDatabase } from './SqliteDatabase.js';
 import { pickPrice } from '../../core/pickPrice.js';
-import { SqliteCostsStore } from './costs.js';
+import { pricesFor } from './costs.js';
 import { refreshThreadExtras } from './threadExtras.js';
-import { compileThreadFilter, rangeMatches } from './threadsFilter.js';
-import { callCostSql, threadCostSql } from './usageSql.js';
+import { rangeMatches } from '../query/threadsFilter.js';
+import { compareThreads } from '../query/threadsOrder.js';
+import { compileThreadFilter } from './threadsFilter.js';
+import { completionTokensSql, promptTokensSql, threadCostSql } from './usageSql.js';
 
 interface TurnRow {
   thread_id: string;
@@ -39,6 +44,14 @@ const TURN_WHERE =
 const STATS_COLUMNS = `thread_id, turn_count, finished_turn_count, start_time, last_updated, first_turn_id,
   last_turn_id, p50_turn_duration_ms, p99_turn_duration_ms, error_count, total_tokens`;
 
+/** Tokens per model of a thread (or of its turns in a range), to price it. */
+interface ThreadUsage {
+  thread_id: string;
+  model: string;
+  prompt_tokens: number;
+  completion_tokens: number;
+}
+
 const toFacts = (r: TurnRow): TurnFacts => ({
   id: r.id,
   startedAt: r.started_at,
@@ -53,7 +66,7 @@ export function refreshDirtyThreads(db: SqliteDatabase): void {
   if (dirty.length === 0) return;
   const turnsOf = db.prepare(`${TURN_FACTS_SQL} WHERE ${TURN_WHERE} AND thread_id = ?`);
   const upsert = db.prepare(
-    `INSERT OR REPLACE INTO thread_stats (project_id, ${STATS_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT OR REPLACE INTO thread_stats (project_id, ${STATS_COLUMNS}, last_turn_start) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const remove = db.prepare('DELETE FROM thread_stats WHERE project_id = ? AND thread_id = ?');
   for (const { project_id, thread_id } of dirty) {
@@ -76,6 +89,7 @@ export function refreshDirtyThreads(db: SqliteDatabase): void {
       s.p99TurnDurationMs,
       s.errorCount,
       s.totalTokens,
+      turns.reduce((latest, t) => Math.max(latest, t.startedAt), 0),
     );
   }
   refreshThreadExtras(db, dirty, `${TURN_FACTS_SQL} WHERE ${TURN_WHERE} AND thread_id = ?`);
@@ -136,18 +150,25 @@ export class SqliteThreadsStore implements ThreadsStore {
   }
 
   async *queryThreads(q: ThreadsQuery): AsyncIterable<ThreadRecord> {
-    if (q.afterMicros != null || q.beforeMicros != null) yield* this.#computeFiltered(q);
-    else if (costDecides(q)) yield* await this.#pricedInMemory(q);
-    else yield* this.#readStats(q);
+    if (q.afterMicros != null || q.beforeMicros != null) yield* await this.#inRange(q, q);
+    else if (costDecides(q)) {
+      const start = q.offset ?? 0;
+      yield* this.#hydrate(q.projectId, this.#pricedOrder(q).slice(start, q.limit == null ? undefined : start + q.limit));
+    } else yield* this.#readStats(q);
   }
 
   async countThreads(q: ThreadsQuery): Promise<number> {
     if (q.afterMicros != null || q.beforeMicros != null) {
-      let n = 0;
-      for (const _ of this.#computeFiltered({ ...q, limit: null, offset: null, withCost: false })) n++;
-      return n;
+      if (costDecides(q)) return (await this.#inRange(q, { sortBy: [], limit: null, offset: null })).length;
+      const range = rangeOf(q);
+      const inside = compileThreadFilter(q, 's');
+      const n = this.#db.get<{ n: number }>(`SELECT count(*) AS n FROM thread_stats s WHERE ${inside.sql} AND ${range.inside.sql}`, [
+        ...inside.params,
+        ...range.inside.params,
+      ])!.n;
+      return n + this.#crossing(q, range).filter((r) => rangeMatches(r, q.min, q.max)).length;
     }
-    if (costDecides(q)) return (await this.#pricedInMemory({ ...q, sortBy: [], limit: null, offset: null })).length;
+    if (costDecides(q)) return this.#pricedOrder({ ...q, sortBy: [], limit: null, offset: null }).length;
     const filter = compileThreadFilter(q, 's');
     return this.#db.get<{ n: number }>(`SELECT count(*) AS n FROM thread_stats s WHERE ${filter.sql}`, filter.params)!.n;
   }
@@ -169,34 +190,78 @@ export class SqliteThreadsStore implements ThreadsStore {
   /**
    * Sorting or bounding by cost prices every matching thread. Pricing them here (one price
    * look-up per model, then arithmetic per thread) is several times faster than a price
-   * sub-query per row in SQL, and 20,000 statistics rows are small.
+   * sub-query per row in SQL. Only what the order needs is read (id, start, the sort columns
+   * and the usage, as arrays), so the answer's records hold just those and their cost, sorted
+   * and bounded by cost but not paged: `#hydrate` reads the full rows of the page. `extra`
+   * narrows the rows (the threads inside a date range).
    */
-  async #pricedInMemory(q: ThreadsQuery): Promise<ThreadRecord[]> {
+  #pricedOrder(q: ThreadsQuery, extra: { sql: string; params: unknown[] } = { sql: '1', params: [] }): ThreadRecord[] {
     const withoutCost = (r: ThreadsQuery['min']) => (r ? { ...r, total_cost: null } : r);
     const filter = compileThreadFilter({ ...q, min: withoutCost(q.min), max: withoutCost(q.max) }, 's');
-    const rows = this.#db.all<StatsRow>(`SELECT ${STATS_COLUMNS} FROM thread_stats s WHERE ${filter.sql}`, filter.params);
-    const usage = this.#db.all<{ thread_id: string; model: string; prompt_tokens: number; completion_tokens: number }>(
-      'SELECT thread_id, model, prompt_tokens, completion_tokens FROM thread_usage WHERE project_id = ?',
-      [q.projectId],
+    const columns = [...new Set(q.sortBy.map((s) => COLUMN[s.field]))].filter(
+      (c) => !['thread_id', 'start_time', 'total_cost'].includes(c),
     );
-    const prices = await new SqliteCostsStore(this.#db).pricesFor({
+    const sql = `SELECT s.thread_id, s.start_time, tu.model, tu.prompt_tokens, tu.completion_tokens${columns.map((c) => `, s.${c}`).join('')}
+      FROM thread_stats s LEFT JOIN thread_usage tu ON tu.project_id = s.project_id AND tu.thread_id = s.thread_id
+      WHERE ${filter.sql} AND ${extra.sql}`;
+    const rows = this.#db
+      .prepare(sql)
+      .raw(true)
+      .all(...filter.params, ...extra.params) as [string, number, string | null, number, number, ...unknown[]][];
+    const prices = pricesFor(this.#db, {
       projectId: q.projectId,
-      llmIds: [...new Set(usage.map((u) => u.model))],
+      llmIds: [...new Set(rows.flatMap((r) => (r[2] === null ? [] : [r[2]])))],
     });
-    const byThread = new Map<string, typeof usage>();
-    for (const u of usage) byThread.set(u.thread_id, [...(byThread.get(u.thread_id) ?? []), u]);
-    let records = rows.map((r) => {
+    const byId = new Map<string, ThreadRecord>();
+    for (const [threadId, startTime, model, prompt, completion, ...sortValues] of rows) {
+      let r = byId.get(threadId);
+      if (!r) {
+        const row = { thread_id: threadId, start_time: startTime, total_cost: null } as Partial<StatsRow> as StatsRow;
+        columns.forEach((c, i) => ((row as unknown as Record<string, unknown>)[c] = sortValues[i]));
+        byId.set(threadId, (r = fromStatsRow(row)));
+      }
+      const price = model === null ? null : pickPrice({ prices, llmId: model, startedAt: startTime, projectId: q.projectId });
+      if (price) r.totalCost = (r.totalCost ?? 0) + prompt * price.promptTokenCost + completion * price.completionTokenCost;
+    }
+    const costBounds = (range: ThreadsQuery['min']) => (range?.total_cost != null ? { total_cost: range.total_cost } : null);
+    return [...byId.values()].filter((r) => rangeMatches(r, costBounds(q.min), costBounds(q.max))).sort(compareThreads(q.sortBy));
+  }
+
+  /** The full rows of records from #pricedOrder, keeping their order and cost. */
+  #hydrate(projectId: string, records: ThreadRecord[]): ThreadRecord[] {
+    if (records.length === 0) return [];
+    const rows = this.#db.all<StatsRow>(
+      `SELECT ${STATS_COLUMNS}, NULL AS total_cost FROM thread_stats WHERE project_id = ? AND thread_id IN (SELECT value FROM json_each(?))`,
+      [projectId, JSON.stringify(records.map((r) => r.threadId))],
+    );
+    const full = new Map(rows.map((row) => [row.thread_id, row]));
+    return records.flatMap((r) => {
+      const row = full.get(r.threadId);
+      return row ? [{ ...fromStatsRow(row), totalCost: r.totalCost }] : [];
+    });
+  }
+
+  /**
+   * Sets each record's cost: its usage per model, each model priced at the record's start
+   * (threadCostSql's rule, so a thread costs the same in memory as in SQL); NULL when none of
+   * its models has a price.
+   */
+  async #price(projectId: string, records: ThreadRecord[], usage: ThreadUsage[]): Promise<void> {
+    const prices = pricesFor(this.#db, { projectId, llmIds: [...new Set(usage.map((u) => u.model))] });
+    const byThread = new Map<string, ThreadUsage[]>();
+    for (const u of usage) {
+      const list = byThread.get(u.thread_id);
+      if (list) list.push(u);
+      else byThread.set(u.thread_id, [u]);
+    }
+    for (const r of records) {
       let cost: number | null = null;
-      for (const u of byThread.get(r.thread_id) ?? []) {
-        const price = pickPrice({ prices, llmId: u.model, startedAt: r.start_time, projectId: q.projectId });
+      for (const u of byThread.get(r.threadId) ?? []) {
+        const price = pickPrice({ prices, llmId: u.model, startedAt: r.startTime, projectId });
         if (price) cost = (cost ?? 0) + u.prompt_tokens * price.promptTokenCost + u.completion_tokens * price.completionTokenCost;
       }
-      return fromStatsRow({ ...r, total_cost: cost });
-    });
-    records = records.filter((r) => rangeMatches(r, q.min, q.max));
-    records.sort(compareBy(q.sortBy));
-    const start = q.offset ?? 0;
-    return records.slice(start, q.limit == null ? undefined : start + q.limit);
+      r.totalCost = cost;
+    }
   }
 
   async *#readStats(q: ThreadsQuery): AsyncGenerator<ThreadRecord> {
@@ -212,104 +277,153 @@ export class SqliteThreadsStore implements ThreadsStore {
   }
 
   /**
-   * A date filter changes which turns count, so the statistics are computed here from the
-   * turns in range. Their facts come from `thread_turn_facts` (kept with thread_stats: one
-   * small row per live turn, indexed by start), not from the calls' JSON summaries.
+   * Threads with the statistics of their turns that started within the date range, filtered,
+   * sorted and paged as `page` says. Threads whose turns all started inside the range are read
+   * from thread_stats (in SQL, sorted and cut to the page unless cost decides); the threads
+   * crossing a bound are computed from the facts of their turns inside; both are merged in
+   * the one order. A thread's cost in a range is its usage there priced at its first turn
+   * there, which for a thread wholly inside is its cost without the filter.
    */
-  *#computeFiltered(q: ThreadsQuery & { withCost?: boolean }): Generator<ThreadRecord> {
-    const params: unknown[] = [q.projectId];
-    let where = 'f.project_id = ?';
-    if (q.afterMicros != null) {
-      where += ' AND f.started_at > ?';
-      params.push(q.afterMicros);
+  async #inRange(q: ThreadsQuery, page: Pick<ThreadsQuery, 'sortBy' | 'limit' | 'offset'>): Promise<ThreadRecord[]> {
+    const range = rangeOf(q);
+    const crossing = this.#crossing(q, range);
+    const start = page.offset ?? 0;
+    const end = page.limit == null ? undefined : start + page.limit;
+    const compare = compareThreads(page.sortBy);
+    if (costDecides(q)) {
+      await this.#priceInRange(q.projectId, crossing, range);
+      const inside = this.#pricedOrder({ ...q, sortBy: page.sortBy }, range.inside);
+      const crossingIds = new Set(crossing.map((r) => r.threadId));
+      const all = [...inside, ...crossing.filter((r) => rangeMatches(r, q.min, q.max))].sort(compare).slice(start, end);
+      const full = new Map(
+        this.#hydrate(
+          q.projectId,
+          all.filter((r) => !crossingIds.has(r.threadId)),
+        ).map((r) => [r.threadId, r]),
+      );
+      return all.map((r) => (crossingIds.has(r.threadId) ? r : full.get(r.threadId)!));
     }
-    if (q.beforeMicros != null) {
-      where += ' AND f.started_at < ?';
-      params.push(q.beforeMicros);
-    }
-    if (q.threadIds) {
-      where += ' AND f.thread_id IN (SELECT value FROM json_each(?))';
-      params.push(JSON.stringify(q.threadIds));
-    }
-    // Search and attributes pick threads; ranges apply to the statistics of the turns in range.
-    const picked = compileThreadFilter({ ...q, threadIds: null, min: null, max: null }, 'f');
-    where += ` AND ${picked.sql}`;
-    params.push(...picked.params);
+    const filter = compileThreadFilter(q, 's');
+    const order = page.sortBy.map((s) => `${COLUMN[s.field]} ${s.direction === 'desc' ? 'DESC' : 'ASC'}`);
+    order.push('thread_id ASC');
+    const inside = this.#db
+      .all<StatsRow>(
+        `SELECT ${STATS_COLUMNS}, NULL AS total_cost FROM thread_stats s WHERE ${filter.sql} AND ${range.inside.sql}
+         ORDER BY ${order.join(', ')} LIMIT ?`,
+        [...filter.params, ...range.inside.params, end ?? -1],
+      )
+      .map(fromStatsRow);
+    const insideIds = new Set(inside.map((r) => r.threadId));
+    const merged = [...inside, ...crossing.filter((r) => rangeMatches(r, q.min, q.max))].sort(compare).slice(start, end);
+    const pagedInside = merged.filter((r) => insideIds.has(r.threadId));
+    await this.#price(q.projectId, pagedInside, this.#usageOf(q.projectId, pagedInside));
+    await this.#priceInRange(
+      q.projectId,
+      merged.filter((r) => !insideIds.has(r.threadId)),
+      range,
+    );
+    return merged;
+  }
+
+  /**
+   * The threads matching the filter's search, attributes and ids that have turns both inside
+   * and outside the range, with the statistics of their turns inside (no cost; not bounded
+   * by min/max yet). Threads without a turn inside are left out.
+   */
+  #crossing(q: ThreadsQuery, range: DateRange): ThreadRecord[] {
+    const picked = compileThreadFilter({ ...q, min: null, max: null }, 's');
+    const ids = this.#db
+      .all<{ thread_id: string }>(`SELECT s.thread_id FROM thread_stats s WHERE ${picked.sql} AND ${range.crossing.sql}`, [
+        ...picked.params,
+        ...range.crossing.params,
+      ])
+      .map((r) => r.thread_id);
+    if (ids.length === 0) return [];
     const byThread = new Map<string, TurnFacts[]>();
-    const facts = `SELECT f.thread_id, f.id, f.started_at, f.ended_at, f.failed, f.tokens FROM thread_turn_facts f WHERE ${where}`;
-    for (const row of this.#db.all<TurnRow>(facts, params)) {
+    const facts = `SELECT f.thread_id, f.id, f.started_at, f.ended_at, f.failed, f.tokens FROM thread_turn_facts f
+      WHERE f.project_id = ? AND f.thread_id IN (SELECT value FROM json_each(?)) AND ${range.turns.sql}`;
+    for (const row of this.#db.all<TurnRow>(facts, [q.projectId, JSON.stringify(ids), ...range.turns.params])) {
       let list = byThread.get(row.thread_id);
       if (!list) byThread.set(row.thread_id, (list = []));
       list.push(toFacts(row));
     }
-    const bounds = { after: q.afterMicros ?? null, before: q.beforeMicros ?? null };
-    let records: ThreadRecord[] = [...byThread].map(([threadId, turns]) => ({ threadId, ...computeThreadStats(turns), totalCost: null }));
-    // Costs of the turns in range are needed for every thread only when they decide the order
-    // or a bound; otherwise only for the page being sent.
-    const byCost = costDecides(q);
-    if (byCost) this.#addTurnCosts(q.projectId, records, bounds);
-    records = records.filter((r) => rangeMatches(r, q.min, q.max));
-    records.sort(compareBy(q.sortBy));
-    const start = q.offset ?? 0;
-    const page = records.slice(start, q.limit == null ? undefined : start + q.limit);
-    if (!byCost && q.withCost !== false) this.#addTurnCosts(q.projectId, page, bounds);
-    yield* page;
+    return [...byThread].map(([threadId, turns]) => ({ threadId, ...computeThreadStats(turns), totalCost: null }));
   }
 
-  /** Sets each record's cost to the summed cost of its turns that started within the bounds. */
-  #addTurnCosts(projectId: string, records: ThreadRecord[], bounds: { after: number | null; before: number | null }): void {
-    const CHUNK = 500;
-    for (let i = 0; i < records.length; i += CHUNK) {
-      const chunk = records.slice(i, i + CHUNK);
-      const params: unknown[] = [projectId, ...chunk.map((r) => r.threadId)];
-      let where = `${TURN_WHERE} AND thread_id IN (${chunk.map(() => '?').join(', ')})`;
-      // `+started_at`: the bounds must not lure SQLite onto the start-time index; the few
-      // threads' turns are found through the thread index.
-      if (bounds.after !== null) {
-        where += ' AND +started_at > ?';
-        params.push(bounds.after);
-      }
-      if (bounds.before !== null) {
-        where += ' AND +started_at < ?';
-        params.push(bounds.before);
-      }
-      const costs = new Map(
-        this.#db
-          .all<{ thread_id: string; cost: number | null }>(
-            `SELECT thread_id, sum(${callCostSql('calls')}) AS cost FROM calls WHERE ${where} GROUP BY thread_id`,
-            params,
-          )
-          .map((r) => [r.thread_id, r.cost]),
-      );
-      for (const r of chunk) r.totalCost = costs.get(r.threadId) ?? null;
-    }
+  /** thread_usage of the given threads. */
+  #usageOf(projectId: string, records: ThreadRecord[]): ThreadUsage[] {
+    if (records.length === 0) return [];
+    return this.#db.all<ThreadUsage>(
+      `SELECT thread_id, model, prompt_tokens, completion_tokens FROM thread_usage
+       WHERE project_id = ? AND thread_id IN (SELECT value FROM json_each(?))`,
+      [projectId, JSON.stringify(records.map((r) => r.threadId))],
+    );
   }
+
+  /** Prices threads by the usage of their turns inside the range (what thread_usage holds for all turns). */
+  async #priceInRange(projectId: string, records: ThreadRecord[], range: DateRange): Promise<void> {
+    if (records.length === 0) return;
+    const usage = this.#db.all<ThreadUsage>(
+      `SELECT c.thread_id, u.key AS model, sum(${promptTokensSql('u.value')}) AS prompt_tokens,
+         sum(${completionTokensSql('u.value')}) AS completion_tokens
+       FROM calls c, json_each(c.summary, '$.usage') u
+       WHERE c.project_id = ? AND c.turn_id = c.id AND c.started_at IS NOT NULL AND c.deleted_at IS NULL
+         AND c.thread_id IN (SELECT value FROM json_each(?)) AND ${range.calls.sql} AND u.type = 'object'
+       GROUP BY c.thread_id, u.key`,
+      [projectId, JSON.stringify(records.map((r) => r.threadId)), ...range.calls.params],
+    );
+    await this.#price(projectId, records, usage);
+  }
+}
+
+/** A date filter's bounds (exclusive, epoch µs) as SQL over thread_stats `s`, thread_turn_facts `f` and calls `c`. */
+interface DateRange {
+  /** Threads whose turns all started inside. */
+  inside: { sql: string; params: unknown[] };
+  /** Threads whose turns' starts span a bound (some may have no turn inside). */
+  crossing: { sql: string; params: unknown[] };
+  /** Turn facts `f` and turn calls `c` inside (`+`: the few threads' rows are found by thread, not by start). */
+  turns: { sql: string; params: unknown[] };
+  calls: { sql: string; params: unknown[] };
+}
+
+function rangeOf(q: ThreadsQuery): DateRange {
+  const after = q.afterMicros ?? null;
+  const before = q.beforeMicros ?? null;
+  const inside = ['s.last_turn_start IS NOT NULL'];
+  const insideParams: unknown[] = [];
+  // Rows not refreshed since last_turn_start was added (NULL) are computed from their turns.
+  const crossing = ['s.last_turn_start IS NULL'];
+  const crossingParams: unknown[] = [];
+  const turns: string[] = [];
+  const calls: string[] = [];
+  const turnParams: unknown[] = [];
+  if (after !== null) {
+    inside.push('s.start_time > ?');
+    insideParams.push(after);
+    crossing.push('(s.start_time <= ? AND s.last_turn_start > ?)');
+    crossingParams.push(after, after);
+    turns.push('+f.started_at > ?');
+    calls.push('+c.started_at > ?');
+    turnParams.push(after);
+  }
+  if (before !== null) {
+    inside.push('s.last_turn_start < ?');
+    insideParams.push(before);
+    crossing.push('(s.start_time < ? AND s.last_turn_start >= ?)');
+    crossingParams.push(before, before);
+    turns.push('+f.started_at < ?');
+    calls.push('+c.started_at < ?');
+    turnParams.push(before);
+  }
+  return {
+    inside: { sql: `(${inside.join(' AND ')})`, params: insideParams },
+    crossing: { sql: `(${crossing.join(' OR ')})`, params: crossingParams },
+    turns: { sql: `(${turns.join(' AND ')})`, params: turnParams },
+    calls: { sql: `(${calls.join(' AND ')})`, params: turnParams },
+  };
 }
 
 /** Whether cost decides the order or a bound (then every matching thread must be priced). */
 const costDecides = (q: ThreadsQuery) =>
   q.sortBy.some((s) => s.field === 'total_cost') || q.min?.total_cost != null || q.max?.total_cost != null;
-
-/** The same order SQLite gives thread_stats: NULL sorts lowest, ties by thread_id ascending. */
-function compareBy(sortBy: ThreadsQuery['sortBy']) {
-  const key: Record<string, (r: ThreadStats & { threadId: string }) => number | string | null> = {
-    thread_id: (r) => r.threadId,
-    turn_count: (r) => r.turnCount,
-    start_time: (r) => r.startTime,
-    last_updated: (r) => r.lastUpdated,
-    p50_turn_duration_ms: (r) => r.p50TurnDurationMs,
-    p99_turn_duration_ms: (r) => r.p99TurnDurationMs,
-    error_count: (r) => r.errorCount,
-    total_tokens: (r) => r.totalTokens,
-    total_cost: (r) => (r as ThreadRecord).totalCost,
-  };
-  return (a: ThreadRecord, b: ThreadRecord): number => {
-    for (const s of sortBy) {
-      const x = key[s.field]!(a);
-      const y = key[s.field]!(b);
-      const c = x === y ? 0 : x === null ? -1 : y === null ? 1 : x < y ? -1 : 1;
-      if (c !== 0) return s.direction === 'desc' ? -c : c;
-    }
-    return a.threadId < b.threadId ? -1 : a.threadId > b.threadId ? 1 : 0;
-  };
-}

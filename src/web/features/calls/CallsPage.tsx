@@ -8,14 +8,15 @@ import { useParams } from 'react-router-dom';
 import { Spinner } from '../../components/ui/Spinner.js';
 import { ViewNotice } from '../../components/ui/ViewNotice.js';
 import { formatInteger } from '../../lib/format.js';
-import { AddToQueueMenu } from '../annotation/AddToQueueMenu.js';
+import { AddToQueueMenu } from '../annotation/queues/AddToQueueMenu.js';
 import { GettingStarted } from '../gettingStarted/GettingStarted.js';
-import { useCallsView } from './callsViewState.js';
+import { ScoreWithMenu } from '../judges/ScoreWithMenu.js';
+import { useCallsView } from '../../entities/calls/callsViewState.js';
 import { CallsStats } from './CallsStats.js';
 import { CallsTable } from './CallsTable.js';
 import { CallsToolbar } from './CallsToolbar.js';
 import { ExportMenu } from './ExportMenu.js';
-import { roundedNow, toListRequest } from './listRequest.js';
+import { roundedNow, toListRequest } from '../../entities/calls/listRequest.js';
 import { useCallsPages } from './useCallsPages.js';
 import { useViewFallback } from './useViewFallback.js';
 import './calls.css';
@@ -57,6 +58,7 @@ export function CallsPage() {
               <input type="checkbox" checked={view.live} onChange={(e) => update({ live: e.target.checked })} />
               Live
             </label>
+            <ScoreWithMenu projectId={projectId} req={req} total={pages.total} selectedIds={selectedIds} />
             <AddToQueueMenu projectId={projectId} req={req} total={pages.total} selectedIds={selectedIds} />
             <ExportMenu req={req} total={pages.total} selectedIds={selectedIds} />
           </>

@@ -9,7 +9,7 @@ import type { ReqOf } from '../../../contract/endpoints.js';
 import { formatDuration } from '../../lib/format.js';
 import { callStatsQueryOptions } from '../dashboards/dashboardQueries.js';
 import { toCallsStatsRequest } from './callsStatsRequest.js';
-import type { CallsViewState } from './callsViewState.js';
+import type { CallsViewState } from '../../entities/calls/callsViewState.js';
 
 const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 

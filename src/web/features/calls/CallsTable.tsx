@@ -5,8 +5,8 @@ import { useLocation, useNavigate, useParams } from 'react-router-dom';
 import { DataTable } from '../../components/table/DataTable.js';
 import { ErrorState } from '../../components/ui/ErrorState.js';
 import { builtinColumns, columnIdOfSortField, pathColumn, selectColumn, sortFieldOf } from './callColumns.js';
-import type { Call } from './callFields.js';
-import type { CallsViewState, SortState } from './callsViewState.js';
+import type { Call } from '../../entities/calls/callFields.js';
+import type { CallsViewState, SortState } from '../../entities/calls/callsViewState.js';
 import type { CallsPages } from './useCallsPages.js';
 
 /** Row height in px; fixed, so the virtualizer needs no measuring. */

@@ -1,8 +1,8 @@
 /** Filters, time range, trace-roots toggle and columns above the calls table, plus active-filter chips. */
-import type { CallsViewState } from './callsViewState.js';
+import type { CallsViewState } from '../../entities/calls/callsViewState.js';
 import { ColumnChooser } from './ColumnChooser.js';
 import { FilterBuilder } from './FilterBuilder.js';
-import { fieldKind, fieldLabel, isUnary, OP_LABELS, type FilterClause } from './filterModel.js';
+import { fieldKind, fieldLabel, isUnary, OP_LABELS, type FilterClause } from '../../entities/calls/filterModel.js';
 
 const TIME_RANGES = [
   { value: '', label: 'Any time' },

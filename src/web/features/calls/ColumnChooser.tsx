@@ -3,8 +3,8 @@ import { useState, type FormEvent } from 'react';
 import { Popover } from '../../components/ui/Popover.js';
 import { AnnotationColumnToggles, isAnnotationColumn } from '../feedback/AnnotationColumnToggles.js';
 import { builtinColumns } from './callColumns.js';
-import { DEFAULT_COLUMNS, isBuiltinColumn } from './callsViewState.js';
-import { FieldPathInput } from './FieldPathInput.js';
+import { DEFAULT_COLUMNS, isBuiltinColumn } from '../../entities/calls/callsViewState.js';
+import { FieldPathInput } from '../../entities/calls/FieldPathInput.js';
 
 /** Props: the shown column ids and the setter. */
 export interface ColumnChooserProps {

@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { describeError } from '../../components/ui/ErrorState.js';
 import { Popover } from '../../components/ui/Popover.js';
 import { formatInteger } from '../../lib/format.js';
-import type { CallsListReq } from './callQueries.js';
+import type { CallsListReq } from '../../entities/calls/callQueries.js';
 import { exportCalls, type ExportFormat } from './exportCalls.js';
 
 type Scope = 'selected' | 'filtered' | 'all';

@@ -4,10 +4,10 @@
  */
 import { useState, type FormEvent } from 'react';
 import { Popover } from '../../components/ui/Popover.js';
-import { FeedbackValueInput } from '../feedback/FeedbackFilterInputs.js';
-import { isFeedbackPath } from '../feedback/feedbackModel.js';
-import { FieldPathInput } from './FieldPathInput.js';
-import { fieldKind, isUnary, OP_LABELS, operatorsFor, STATUSES, type FilterClause } from './filterModel.js';
+import { FeedbackValueInput } from '../../entities/feedback/FeedbackFilterInputs.js';
+import { isFeedbackPath } from '../../entities/feedback/feedbackModel.js';
+import { FieldPathInput } from '../../entities/calls/FieldPathInput.js';
+import { fieldKind, isUnary, OP_LABELS, operatorsFor, STATUSES, type FilterClause } from '../../entities/calls/filterModel.js';
 
 /** Props: applied clauses and the setter that writes them to the URL. */
 export interface FilterBuilderProps {

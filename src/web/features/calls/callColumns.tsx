@@ -12,8 +12,19 @@ import { ValueCell } from '../../components/table/ValueCell.js';
 import { StatusBadge } from '../../components/ui/StatusBadge.js';
 import { formatCompact, formatCost, formatDuration } from '../../lib/format.js';
 import { feedbackPathColumn, feedbackSummaryColumn } from '../feedback/feedbackColumns.js';
+import { scoresColumn } from '../judges/scoresColumn.js';
 import { readableText } from '../threads/threadText.js';
-import { callCost, callLatencyMs, callModels, callName, callStatus, callTokens, opBaseName, readPath, type Call } from './callFields.js';
+import {
+  callCost,
+  callLatencyMs,
+  callModels,
+  callName,
+  callStatus,
+  callTokens,
+  opBaseName,
+  readPath,
+  type Call,
+} from '../../entities/calls/callFields.js';
 
 const col = createColumnHelper<Call>();
 
@@ -167,6 +178,7 @@ export const builtinColumns: Record<string, { label: string; sortField?: string;
     }),
   },
   feedback: { label: 'Feedback', def: feedbackSummaryColumn },
+  scores: { label: 'Scores', def: scoresColumn },
 };
 
 /** The selection checkbox column; its header clears the selection. */

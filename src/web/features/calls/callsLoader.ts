@@ -4,9 +4,9 @@
  */
 import type { QueryClient } from '@tanstack/react-query';
 import type { LoaderFunctionArgs } from 'react-router-dom';
-import { callsCountQueryOptions, callsPageQueryOptions } from './callQueries.js';
-import { readCallsView } from './callsViewState.js';
-import { roundedNow, toListRequest } from './listRequest.js';
+import { callsCountQueryOptions, callsPageQueryOptions } from '../../entities/calls/callQueries.js';
+import { readCallsView } from '../../entities/calls/callsViewState.js';
+import { roundedNow, toListRequest } from '../../entities/calls/listRequest.js';
 
 /** Starts the first page and the total; the page reads them from the cache. */
 export function callsLoader(queryClient: QueryClient) {

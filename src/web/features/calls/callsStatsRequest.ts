@@ -5,8 +5,8 @@
  */
 import type { ReqOf } from '../../../contract/endpoints.js';
 import { opNamesFilter } from '../dashboards/dashboardQueries.js';
-import type { CallsViewState } from './callsViewState.js';
-import { resolveDateTime } from './filterModel.js';
+import type { CallsViewState } from '../../entities/calls/callsViewState.js';
+import { resolveDateTime } from '../../entities/calls/filterModel.js';
 
 /** Start of "any time": before any trace could have been written. */
 const EPOCH = Date.UTC(2000, 0, 1);

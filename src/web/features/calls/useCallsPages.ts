@@ -9,8 +9,8 @@
  */
 import { keepPreviousData, useQueries, useQuery, useQueryClient, type Query } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import type { Call } from './callFields.js';
-import { callsCountQueryOptions, callsPageQueryOptions, PAGE_SIZE, type CallsListReq } from './callQueries.js';
+import type { Call } from '../../entities/calls/callFields.js';
+import { callsCountQueryOptions, callsPageQueryOptions, PAGE_SIZE, type CallsListReq } from '../../entities/calls/callQueries.js';
 
 /** How often live mode refreshes. */
 const LIVE_INTERVAL_MS = 5000;

@@ -7,7 +7,7 @@
  */
 import { useEffect, useMemo, useState } from 'react';
 import { HttpError } from '../../../client/index.js';
-import { DEFAULT_SORT, type CallsViewState } from './callsViewState.js';
+import { DEFAULT_SORT, type CallsViewState } from '../../entities/calls/callsViewState.js';
 
 /** Statuses that mean "this request cannot be served as asked", not "try again". */
 const REFUSED = new Set([400, 403, 422]);

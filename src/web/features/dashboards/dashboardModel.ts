@@ -3,8 +3,8 @@
  * only), and a bucket into a link to the calls table showing that bucket's calls.
  */
 import type { CallStatsRes } from '../../../contract/stats.js';
-import { writeCallsView, DEFAULT_COLUMNS } from '../calls/callsViewState.js';
-import type { FilterClause } from '../calls/filterModel.js';
+import { writeCallsView, DEFAULT_COLUMNS } from '../../entities/calls/callsViewState.js';
+import type { FilterClause } from '../../entities/calls/filterModel.js';
 
 /** One time bucket of the call charts. */
 export interface CallRow {

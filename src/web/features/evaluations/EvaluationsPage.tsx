@@ -13,10 +13,10 @@ import { formatInteger } from '../../lib/format.js';
 import { useUrlView } from '../../lib/useUrlView.js';
 import { RUNS_LIMIT } from './evaluationQueries.js';
 import { readRunsView, writeRunsView, type RunsView } from './evalViewState.js';
-import { optionsOf } from './runRows.js';
+import { optionsOf } from './runs/runRows.js';
 import { RunEvaluationPanel } from './RunEvaluationPanel.js';
-import { RunsTable } from './RunsTable.js';
-import { useRunRows } from './useRunRows.js';
+import { RunsTable } from './runs/RunsTable.js';
+import { useRunRows } from './runs/useRunRows.js';
 import './evaluations.css';
 
 /** Evaluations page. */

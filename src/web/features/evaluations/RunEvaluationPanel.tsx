@@ -1,11 +1,11 @@
 /**
  * "Run evaluation": pick an Evaluation (its scorers LLM judges) and an LLMStructuredCompletionModel
  * of the project, start `/evaluations/evaluate_model`, follow `/evaluations/status` (rows done of
- * total) live, and open the run page when it ends. With no model provider it says what to set up.
+ * total) live, and go to the run page when it completes. With no model provider it says what to set up.
  */
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
-import { Link } from 'react-router-dom';
+import { useEffect, useState } from 'react';
+import { Link, useNavigate } from 'react-router-dom';
 import { describeError } from '../../components/ui/ErrorState.js';
 import { api } from '../../lib/api.js';
 import { modelsQueryOptions } from '../playground/playgroundQueries.js';
@@ -54,6 +54,13 @@ export function RunEvaluationPanel({ projectId, onClose }: { projectId: string; 
     },
   });
   const s = status.data;
+  // A finished evaluation ends in its run page (the summary, rows and scores); a failed one stays
+  // here with the reason and a link to what it wrote.
+  const navigate = useNavigate();
+  const finished = callId !== null && s?.code === 'complete';
+  useEffect(() => {
+    if (finished) void navigate(`/${projectId}/evaluations/runs/${callId}`);
+  }, [finished, navigate, projectId, callId]);
 
   return (
     <section className="card run-evaluation" aria-label="Run evaluation">

@@ -8,7 +8,7 @@ import { useQueries, useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { refLabel, versionIndexByRef } from './evalRefs.js';
 import { datasetObjectsQueryOptions, evaluationObjectQueryOptions } from './evaluationQueries.js';
-import { setupDifferences } from './compareModel.js';
+import { setupDifferences } from './compare/compareModel.js';
 
 /** A compared run: its letter and the evaluation ref it ran. */
 export interface SetupRun {

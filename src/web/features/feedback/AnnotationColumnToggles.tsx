@@ -1,7 +1,7 @@
 /** Column-chooser checkboxes for the project's annotation fields (and annotation columns already shown). */
 import { useQuery } from '@tanstack/react-query';
-import { annotationSpecsQueryOptions } from './annotationSpecs.js';
-import { annotationField, annotationNameOf } from './feedbackModel.js';
+import { annotationSpecsQueryOptions } from '../../entities/feedback/annotationSpecs.js';
+import { annotationField, annotationNameOf } from '../../entities/feedback/feedbackModel.js';
 
 /** True for columns these toggles manage, so the chooser's path list leaves them out. */
 export const isAnnotationColumn = (id: string): boolean => annotationNameOf(id) !== null;

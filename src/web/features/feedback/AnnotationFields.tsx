@@ -4,12 +4,18 @@
  * value replaces the viewer's previous one, so each person holds one value per field.
  */
 import { useQuery } from '@tanstack/react-query';
-import { annotationSpecsQueryOptions, type AnnotationSpec } from './annotationSpecs.js';
+import { annotationSpecsQueryOptions, type AnnotationSpec } from '../../entities/feedback/annotationSpecs.js';
 import { AnnotationInput } from './AnnotationInput.js';
 import { FeedbackMeta } from './FeedbackMeta.js';
-import { ANNOTATION_PREFIX, annotationsOf, annotationValue, formatFeedbackValue, type FeedbackRow } from './feedbackModel.js';
-import { useFeedbackMutations } from './feedbackQueries.js';
-import { MutationError } from './MutationError.js';
+import {
+  ANNOTATION_PREFIX,
+  annotationsOf,
+  annotationValue,
+  formatFeedbackValue,
+  type FeedbackRow,
+} from '../../entities/feedback/feedbackModel.js';
+import { useFeedbackMutations } from '../../entities/feedback/feedbackQueries.js';
+import { MutationError } from '../../components/ui/MutationError.js';
 
 /** Props shared by the list and each field. */
 interface FieldsProps {

@@ -10,9 +10,9 @@ import { Section } from '../../components/ui/Section.js';
 import { whoamiQueryOptions } from '../auth/authQueries.js';
 import { AnnotationFields } from './AnnotationFields.js';
 import { FeedbackMeta } from './FeedbackMeta.js';
-import { groupReactions } from './feedbackModel.js';
-import { callFeedbackQueryOptions, useFeedbackMutations } from './feedbackQueries.js';
-import { MutationError } from './MutationError.js';
+import { groupReactions } from '../../entities/feedback/feedbackModel.js';
+import { callFeedbackQueryOptions, useFeedbackMutations } from '../../entities/feedback/feedbackQueries.js';
+import { MutationError } from '../../components/ui/MutationError.js';
 import { NotesList } from './NotesList.js';
 import './feedback.css';
 

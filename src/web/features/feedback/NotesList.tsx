@@ -2,9 +2,9 @@
 import { useState, type FormEvent } from 'react';
 import { ConfirmButton } from '../../components/ui/ConfirmButton.js';
 import { FeedbackMeta } from './FeedbackMeta.js';
-import { NOTE_TYPE, noteText, notesOf, type FeedbackRow } from './feedbackModel.js';
-import { useFeedbackMutations } from './feedbackQueries.js';
-import { MutationError } from './MutationError.js';
+import { NOTE_TYPE, noteText, notesOf, type FeedbackRow } from '../../entities/feedback/feedbackModel.js';
+import { useFeedbackMutations } from '../../entities/feedback/feedbackQueries.js';
+import { MutationError } from '../../components/ui/MutationError.js';
 
 /** The server's limit on a note, in characters. */
 const MAX_NOTE = 1024;

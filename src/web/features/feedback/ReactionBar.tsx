@@ -8,9 +8,16 @@ import { Popover } from '../../components/ui/Popover.js';
 import { ReactionIcon } from '../../components/ui/ReactionIcon.js';
 import { whoamiQueryOptions } from '../auth/authQueries.js';
 import { describeAuthors } from './FeedbackMeta.js';
-import { groupReactions, PICKER_EMOJIS, REACTION_TYPE, THUMBS_DOWN, THUMBS_UP, type ReactionGroup } from './feedbackModel.js';
-import { callFeedbackQueryOptions, useFeedbackMutations } from './feedbackQueries.js';
-import { MutationError } from './MutationError.js';
+import {
+  groupReactions,
+  PICKER_EMOJIS,
+  REACTION_TYPE,
+  THUMBS_DOWN,
+  THUMBS_UP,
+  type ReactionGroup,
+} from '../../entities/feedback/feedbackModel.js';
+import { callFeedbackQueryOptions, useFeedbackMutations } from '../../entities/feedback/feedbackQueries.js';
+import { MutationError } from '../../components/ui/MutationError.js';
 import './feedback.css';
 
 const NAMES: Record<string, string> = { [THUMBS_UP]: 'Thumbs up', [THUMBS_DOWN]: 'Thumbs down' };

@@ -6,7 +6,7 @@
  */
 import { ReactionIcon } from '../../components/ui/ReactionIcon.js';
 import { createColumnHelper, type ColumnDef } from '@tanstack/react-table';
-import type { Call } from '../calls/callFields.js';
+import type { Call } from '../../entities/calls/callFields.js';
 import {
   ANNOTATION_PREFIX,
   annotationNameOf,
@@ -16,7 +16,7 @@ import {
   summarizeFeedback,
   THUMBS_DOWN,
   THUMBS_UP,
-} from './feedbackModel.js';
+} from '../../entities/feedback/feedbackModel.js';
 import './feedback.css';
 
 const col = createColumnHelper<Call>();

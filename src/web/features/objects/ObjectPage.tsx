@@ -14,7 +14,7 @@ import { TypeBadge } from './objectColumns.js';
 import { objectVersionQueryOptions, objectVersionsQueryOptions } from './objectQueries.js';
 import { ObjectTabs } from './ObjectTabs.js';
 import { useObjectView } from './objectViewState.js';
-import { VersionsTable } from './VersionsTable.js';
+import { VersionsTable } from './versions/VersionsTable.js';
 import './objects.css';
 import './objectPage.css';
 

@@ -11,8 +11,8 @@ import { CodePanel } from './CodePanel.js';
 import { findTableFields, objectCategory, pathLabel, resolveRefPath, sourceFile } from './objectFields.js';
 import type { ObjVersion } from './objectQueries.js';
 import type { ObjectViewState } from './objectViewState.js';
-import { TableRowsView } from './TableRowsView.js';
-import { VersionDiff } from './VersionDiff.js';
+import { TableRowsView } from './tables/TableRowsView.js';
+import { VersionDiff } from './versions/VersionDiff.js';
 
 /** Props: the version on show, all versions (newest first), and the URL view. */
 export interface ObjectTabsProps {

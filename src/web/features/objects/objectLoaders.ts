@@ -4,10 +4,10 @@
  */
 import type { QueryClient } from '@tanstack/react-query';
 import { redirect, type LoaderFunctionArgs, type ShouldRevalidateFunctionArgs } from 'react-router-dom';
-import { callQueryOptions } from '../calls/callQueries.js';
+import { callQueryOptions } from '../../entities/calls/callQueries.js';
 import { objectsListQueryOptions, objectVersionQueryOptions, objectVersionsQueryOptions } from './objectQueries.js';
 import { readObjectView } from './objectViewState.js';
-import { tableCountQueryOptions, tablePageQueryOptions } from './tableQueries.js';
+import { tableCountQueryOptions, tablePageQueryOptions } from './tables/tableQueries.js';
 
 const projectOf = (params: LoaderFunctionArgs['params']) => `${params.entity}/${params.project}`;
 

@@ -4,7 +4,7 @@
  * in the value; `against` is the other side of a comparison; `sort` orders a table's rows.
  */
 import { useUrlView, type UrlViewUpdateOptions } from '../../lib/useUrlView.js';
-import type { TableSort } from './tableQueries.js';
+import type { TableSort } from './tables/tableQueries.js';
 
 /** An object page's view. */
 export interface ObjectViewState {

@@ -6,7 +6,7 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ReqOf } from '../../../contract/endpoints.js';
 import { api } from '../../lib/api.js';
-import { callKeys } from '../calls/callQueries.js';
+import { callKeys } from '../../entities/calls/callQueries.js';
 import { settingsKeys } from '../settings/settingsQueries.js';
 
 export const playgroundKeys = {

@@ -8,7 +8,7 @@ import { ConfirmButton } from '../../components/ui/ConfirmButton.js';
 import { CopyButton } from '../../components/ui/CopyButton.js';
 import { formatDateTime, formatRelative } from '../../lib/format.js';
 import { apiKeysQueryOptions, useApiKeyMutations } from './settingsQueries.js';
-import { FormStatus } from './FormStatus.js';
+import { FormStatus } from '../../components/ui/FormStatus.js';
 
 /** The API keys card. */
 export function ApiKeysSection({ username }: { username: string }) {

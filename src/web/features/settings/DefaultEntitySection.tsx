@@ -8,7 +8,7 @@ import { useSuspenseQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { whoamiQueryOptions } from '../auth/authQueries.js';
 import { useSetDefaultEntity } from './settingsQueries.js';
-import { FormStatus } from './FormStatus.js';
+import { FormStatus } from '../../components/ui/FormStatus.js';
 
 /** The default entity card. */
 export function DefaultEntitySection() {

@@ -1,7 +1,7 @@
 /** Change your password: the current one is checked; your other sessions end, this one stays. */
 import { useState, type FormEvent } from 'react';
 import { useSessionMutations } from './sessionQueries.js';
-import { FormStatus } from './FormStatus.js';
+import { FormStatus } from '../../components/ui/FormStatus.js';
 
 const EMPTY = { current: '', next: '', repeat: '' };
 

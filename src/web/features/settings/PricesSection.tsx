@@ -10,7 +10,7 @@ import { formatDateTime } from '../../lib/format.js';
 import { PriceForm, type PriceDraft } from './PriceForm.js';
 import { formatPerMillion, visiblePrices } from './priceTable.js';
 import { pricesQueryOptions, usePriceMutations } from './settingsQueries.js';
-import { FormStatus } from './FormStatus.js';
+import { FormStatus } from '../../components/ui/FormStatus.js';
 
 const BLANK: PriceDraft = { llmId: '', providerId: '', prompt: '', completion: '', effectiveDate: '' };
 

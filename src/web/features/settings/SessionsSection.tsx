@@ -8,7 +8,7 @@ import { ConfirmButton } from '../../components/ui/ConfirmButton.js';
 import { formatDateTime, formatRelative } from '../../lib/format.js';
 import { sessionsQueryOptions, useSessionMutations } from './sessionQueries.js';
 import { describeAgent } from './userAgent.js';
-import { FormStatus } from './FormStatus.js';
+import { FormStatus } from '../../components/ui/FormStatus.js';
 
 /** The sessions card. */
 export function SessionsSection() {

@@ -4,7 +4,7 @@ import { useState, type FormEvent } from 'react';
 import { formatDateTime, formatRelative } from '../../lib/format.js';
 import { useCreateUser, usersQueryOptions } from './settingsQueries.js';
 import { UserAdminActions } from './UserAdminActions.js';
-import { FormStatus } from './FormStatus.js';
+import { FormStatus } from '../../components/ui/FormStatus.js';
 
 const EMPTY = { username: '', password: '', entities: '', isAdmin: false };
 

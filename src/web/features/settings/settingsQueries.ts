@@ -7,7 +7,7 @@ import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query
 import type { ReqOf } from '../../../contract/endpoints.js';
 import { api } from '../../lib/api.js';
 import { authKeys } from '../auth/authQueries.js';
-import { callKeys } from '../calls/callQueries.js';
+import { callKeys } from '../../entities/calls/callQueries.js';
 
 /** Query keys for settings. */
 export const settingsKeys = {

@@ -10,7 +10,7 @@ import { useParams } from 'react-router-dom';
 import { Spinner } from '../../components/ui/Spinner.js';
 import { ViewNotice } from '../../components/ui/ViewNotice.js';
 import { formatInteger, plural } from '../../lib/format.js';
-import { roundedNow } from '../calls/listRequest.js';
+import { roundedNow } from '../../entities/calls/listRequest.js';
 import { NO_FILTERS } from './threadFilters.js';
 import { threadsCountQueryOptions, threadsListQueryOptions } from './threadQueries.js';
 import { ThreadsTable } from './ThreadsTable.js';

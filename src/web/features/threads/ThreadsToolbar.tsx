@@ -4,7 +4,7 @@
  * exact thread ids a link may carry.
  */
 import { useState, type FormEvent } from 'react';
-import { resolveDateTime } from '../calls/filterModel.js';
+import { resolveDateTime } from '../../entities/calls/filterModel.js';
 import { ThreadFiltersMenu } from './ThreadFiltersMenu.js';
 import type { ThreadsViewState } from './threadsViewState.js';
 

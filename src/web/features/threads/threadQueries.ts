@@ -7,8 +7,8 @@ import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
 import type { ReqOf } from '../../../contract/endpoints.js';
 import type { ThreadSchema } from '../../../contract/threads.js';
 import { api, collect } from '../../lib/api.js';
-import type { Call } from '../calls/callFields.js';
-import { callKeys } from '../calls/callQueries.js';
+import type { Call } from '../../entities/calls/callFields.js';
+import { callKeys } from '../../entities/calls/callQueries.js';
 
 /** A thread with its statistics, as the list and the thread page receive it. */
 export type Thread = ThreadSchema;

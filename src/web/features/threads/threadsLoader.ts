@@ -4,7 +4,7 @@
  */
 import type { QueryClient } from '@tanstack/react-query';
 import type { LoaderFunctionArgs } from 'react-router-dom';
-import { roundedNow } from '../calls/listRequest.js';
+import { roundedNow } from '../../entities/calls/listRequest.js';
 import { threadsListQueryOptions } from './threadQueries.js';
 import { readThreadsView, toThreadsRequest } from './threadsViewState.js';
 

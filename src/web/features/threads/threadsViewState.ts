@@ -8,7 +8,7 @@
  */
 import { useUrlView } from '../../lib/useUrlView.js';
 import { THREAD_SORT_FIELDS } from '../../../contract/threadSortFields.js';
-import { resolveDateTime } from '../calls/filterModel.js';
+import { resolveDateTime } from '../../entities/calls/filterModel.js';
 import { NO_FILTERS, readThreadFilters, threadFilterRequest, writeThreadFilters, type ThreadFilters } from './threadFilters.js';
 import type { ThreadsListReq } from './threadQueries.js';
 

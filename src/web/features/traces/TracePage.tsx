@@ -9,7 +9,7 @@ import { Link, useLocation, useParams, useSearchParams } from 'react-router-dom'
 import { ErrorState } from '../../components/ui/ErrorState.js';
 import { Spinner } from '../../components/ui/Spinner.js';
 import { formatDuration, formatInteger, plural } from '../../lib/format.js';
-import { callName } from '../calls/callFields.js';
+import { callName } from '../../entities/calls/callFields.js';
 import { CallDetail } from './CallDetail.js';
 import { traceCallsQueryOptions, traceCountQueryOptions } from './traceQueries.js';
 import { buildTraceTree, visibleRows } from './traceModel.js';

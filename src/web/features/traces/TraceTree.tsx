@@ -7,7 +7,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useEffect, useRef, type KeyboardEvent } from 'react';
 import { StatusBadge } from '../../components/ui/StatusBadge.js';
 import { formatCompact, formatCost, formatDuration } from '../../lib/format.js';
-import { callCost, callLatencyMs, callName, callStatus, callTokens } from '../calls/callFields.js';
+import { callCost, callLatencyMs, callName, callStatus, callTokens } from '../../entities/calls/callFields.js';
 import { TimeAxis } from './TimeAxis.js';
 import { keyboardAction, type TraceTree as Tree, type VisibleRow } from './traceModel.js';
 

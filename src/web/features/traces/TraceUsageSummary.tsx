@@ -2,7 +2,7 @@
 import { useMemo } from 'react';
 import { Popover } from '../../components/ui/Popover.js';
 import { formatCompact, formatCost } from '../../lib/format.js';
-import type { Call } from '../calls/callFields.js';
+import type { Call } from '../../entities/calls/callFields.js';
 import { traceUsage } from './traceUsage.js';
 import { UsageTotalsTable } from './UsageTable.js';
 import './traceUsage.css';

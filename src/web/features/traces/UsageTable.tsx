@@ -1,6 +1,6 @@
 /** Tokens and cost per model, for one call or (with a total row) for a whole trace. */
 import { formatCost, formatInteger } from '../../lib/format.js';
-import type { Call } from '../calls/callFields.js';
+import type { Call } from '../../entities/calls/callFields.js';
 import { traceUsage, type UsageTotals } from './traceUsage.js';
 
 function Row({ label, t, strong = false }: { label: string; t: UsageTotals; strong?: boolean }) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Call } from '../calls/callFields.js';
+import type { Call } from '../../entities/calls/callFields.js';
 import { buildTraceTree, keyboardAction, visibleRows } from './traceModel.js';
 
 function call(id: string, parent: string | null, startMs: number, endMs: number, op = id): Call {

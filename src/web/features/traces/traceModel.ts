@@ -2,7 +2,7 @@
  * The call tree of a trace, built from its flat call list, and the visible rows for a given
  * expansion state and search. Pure functions: the tree view only renders what they return.
  */
-import { callLatencyMs, callName, type Call } from '../calls/callFields.js';
+import { callLatencyMs, callName, type Call } from '../../entities/calls/callFields.js';
 
 /** One call in the tree. */
 export interface TraceNode {

@@ -4,8 +4,8 @@
  */
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
 import { api, collect } from '../../lib/api.js';
-import type { Call } from '../calls/callFields.js';
-import { callKeys } from '../calls/callQueries.js';
+import type { Call } from '../../entities/calls/callFields.js';
+import { callKeys } from '../../entities/calls/callQueries.js';
 
 /** Calls per trace page. */
 export const TRACE_PAGE_SIZE = 1000;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Call } from '../calls/callFields.js';
+import type { Call } from '../../entities/calls/callFields.js';
 import { traceUsage } from './traceUsage.js';
 
 type Usage = Record<string, Record<string, number>>;

@@ -8,7 +8,7 @@
  * model too: the deepest usage wins. Traces written without roll-up (OTel spans, the raw API)
  * usually carry usage only on the LLM calls, which are leaves, so they add up the same way.
  */
-import type { Call } from '../calls/callFields.js';
+import type { Call } from '../../entities/calls/callFields.js';
 
 /** Totals for one model, or for the whole trace. `cost` is null when no call of it was priced. */
 export interface UsageTotals {

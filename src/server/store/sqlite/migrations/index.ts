@@ -3,6 +3,10 @@
  * `PRAGMA user_version` records the last one applied. Never edit a shipped migration:
  * add a new one.
  */
+import { monitorInboxMigration } from './monitorInbox.js';
+import { threadRangeFacts } from './v15ThreadRangeFacts.js';
+import { loginFailuresMigration } from './v16LoginFailures.js';
+
 export interface Migration {
   version: number;
   name: string;
@@ -559,19 +563,7 @@ export const migrations: Migration[] = [
       CREATE INDEX sessions_by_user ON sessions (username, created_at);
     `,
   },
-  {
-    version: 14,
-    name: 'failed sign-ins shared by every server process',
-    sql: `
-      -- One row per counted failure of a throttle key ('u:<username>' or 'a:<address>'), at epoch
-      -- milliseconds (auth/loginThrottle.ts). In the database so that every process of
-      -- \`weft serve --workers N\` counts against one bound; rows older than the window are deleted.
-      CREATE TABLE login_failures (
-        key TEXT NOT NULL,
-        at  INTEGER NOT NULL
-      );
-      CREATE INDEX login_failures_by_key ON login_failures (key, at);
-      CREATE INDEX login_failures_by_time ON login_failures (at);
-    `,
-  },
+  monitorInboxMigration,
+  threadRangeFacts,
+  loginFailuresMigration,
 ];

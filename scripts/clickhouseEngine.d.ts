@@ -1,0 +1,22 @@
+/** Types for clickhouseEngine.js (plain JS so that `npm run clickhouse` needs no TypeScript loader). */
+export interface ClickHouseEngine {
+  url: string;
+  httpPort: number;
+  tcpPort: number | null;
+  pid: number | undefined;
+  /** Which launcher loaded libchdb: the compiled C program or python3 ctypes. */
+  launcher: 'c' | 'python3';
+  /** Milliseconds from spawn to the first answered /ping. */
+  startMs: number;
+  stop(): Promise<void>;
+}
+export function startClickHouseEngine(options: {
+  dataDir: string;
+  httpPort?: number;
+  tcpPort?: number;
+  quiet?: boolean;
+}): Promise<ClickHouseEngine>;
+export function findLibChdb(): string | null;
+export function launcherCommand(): { command: string; args: string[]; kind: 'c' | 'python3' } | null;
+export function freePort(): Promise<number>;
+export const ENGINE_HELP: string;

@@ -1,0 +1,61 @@
+/**
+ * Drains the monitor inbox (domain/monitors.ts) on a timer in the server process that runs the
+ * jobs: one batch at a time, never overlapping, never on the request path. A batch that fails
+ * (say the disk is full) stays in the inbox and is tried again at the next tick.
+ */
+import { nowMicros } from '../core/datetime.js';
+import { sweepMonitorInbox } from '../domain/monitors.js';
+import type { Logger } from '../logger.js';
+import type { Store } from '../store/Store.js';
+
+export interface MonitorSweeperOptions {
+  store: Store;
+  log: Logger;
+  /** Starts queued jobs now rather than at the runner's next poll. */
+  kick: () => void;
+  pollMs: number;
+  /** Ended calls handled per batch. */
+  batch?: number;
+}
+
+export class MonitorSweeper {
+  readonly #options: MonitorSweeperOptions;
+  #timer: NodeJS.Timeout | null = null;
+  #running: Promise<void> | null = null;
+
+  constructor(options: MonitorSweeperOptions) {
+    this.#options = options;
+  }
+
+  start(): void {
+    if (this.#timer) return;
+    this.#timer = setInterval(() => this.tick(), this.#options.pollMs);
+    this.#timer.unref();
+    this.tick();
+  }
+
+  /** Sweeps until the inbox is empty (or a batch fails); a tick while one runs is dropped. */
+  tick(): void {
+    if (this.#running) return;
+    this.#running = this.#drain()
+      .catch((err) => this.#options.log.warn(`monitors: sweeping ended calls failed, will retry: ${String(err)}`))
+      .finally(() => {
+        this.#running = null;
+      });
+  }
+
+  async #drain(): Promise<void> {
+    const { store, kick } = this.#options;
+    const batch = this.#options.batch ?? 500;
+    while (this.#timer) {
+      const { handled } = await sweepMonitorInbox(store, { batch, now: nowMicros(), kick });
+      if (handled < batch) return;
+    }
+  }
+
+  async stop(): Promise<void> {
+    if (this.#timer) clearInterval(this.#timer);
+    this.#timer = null;
+    await this.#running;
+  }
+}

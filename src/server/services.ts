@@ -1,0 +1,32 @@
+/**
+ * The process's dependencies, in one object: built once where the process starts (`main.ts`,
+ * or a request thread's `requestWorker.ts`), handed to `createApp` and through `mountRoutes`
+ * to every route group. Each request's context (`RequestContext`) extends it, so a handler
+ * reads `store`, `clock` or `inference` from the context it is given, and adding a dependency
+ * means adding it here and where the object is built, nowhere else.
+ */
+import type { Authenticator } from './auth/authenticate.js';
+import { nowMicros } from './core/datetime.js';
+import type { Limits } from './limits.js';
+import type { Logger } from './logger.js';
+import type { InferenceServices } from './providers/InferenceServices.js';
+import type { Store } from './store/Store.js';
+
+/** Where handlers take "now" from, so tests can fix it. */
+export interface Clock {
+  /** Epoch microseconds, the store's unit of time. */
+  nowMicros(): number;
+}
+
+export const systemClock: Clock = { nowMicros };
+
+export interface Services {
+  store: Store;
+  authenticator: Authenticator;
+  log: Logger;
+  clock: Clock;
+  /** Model providers and background jobs. */
+  inference: InferenceServices;
+  /** What one request may ask (limits.ts). */
+  limits: Limits;
+}

@@ -1,0 +1,99 @@
+/**
+ * One ClickHouse database reached over HTTP through `@clickhouse/client`, with every setting
+ * that changes results sent on each request (server defaults differ between versions:
+ * 26.x turns `async_insert` on and leaves 64-bit integers unquoted in JSON, older ones do not;
+ * shared/design/clickhouse.md §2.5). Values never enter SQL text: `{name:Type}` parameters only.
+ */
+import { createClient, type ClickHouseClient, type ClickHouseSettings } from '@clickhouse/client';
+
+export interface ClickHouseOptions {
+  url: string;
+  username?: string | null;
+  password?: string | null;
+  database: string;
+}
+
+/** The settings Weft's answers depend on, pinned per request. */
+export const RESULT_SETTINGS: ClickHouseSettings = {
+  // JSON `null` into a non-Nullable column is an error, not a silent '' or 0.
+  input_format_null_as_default: 0,
+  // Int64/UInt64 arrive as strings and are converted where read, so nothing above 2^53 is rounded.
+  output_format_json_quote_64bit_integers: 1,
+  // An insert has landed (and is visible to the next read on any replica's connection) when it answers.
+  async_insert: 0,
+  insert_deduplicate: 1,
+  join_use_nulls: 1,
+  // Time is epoch microseconds in Int64 columns; no DateTime parsing or time zone takes part.
+  session_timezone: 'UTC',
+  // FINAL reads must merge across partitions as well.
+  do_not_merge_across_partitions_select_final: 0,
+  mutations_sync: '2',
+  max_execution_time: 60,
+};
+
+export type Params = Record<string, unknown>;
+
+export class ClickHouseDatabase {
+  readonly client: ClickHouseClient;
+  readonly database: string;
+
+  constructor(options: ClickHouseOptions) {
+    this.database = options.database;
+    this.client = createClient({
+      url: options.url,
+      username: options.username ?? 'default',
+      password: options.password ?? '',
+      database: options.database,
+      clickhouse_settings: RESULT_SETTINGS,
+      request_timeout: 120_000,
+    });
+  }
+
+  /** Rows of a SELECT as objects (JSONEachRow). */
+  async all<T>(query: string, params: Params = {}): Promise<T[]> {
+    const rs = await this.client.query({ query, query_params: params, format: 'JSONEachRow', clickhouse_settings: RESULT_SETTINGS });
+    return rs.json<T>();
+  }
+
+  /** The first row, or null. */
+  async get<T>(query: string, params: Params = {}): Promise<T | null> {
+    return (await this.all<T>(query, params))[0] ?? null;
+  }
+
+  /** Rows one by one, without holding the result in memory. */
+  async *stream<T>(query: string, params: Params = {}): AsyncIterable<T> {
+    const rs = await this.client.query({ query, query_params: params, format: 'JSONEachRow', clickhouse_settings: RESULT_SETTINGS });
+    for await (const rows of rs.stream<T>()) {
+      for (const row of rows) yield row.json();
+    }
+  }
+
+  /** A statement without a result (DDL, DELETE, INSERT ... SELECT). */
+  async command(query: string, params: Params = {}): Promise<void> {
+    await this.client.command({ query, query_params: params, clickhouse_settings: RESULT_SETTINGS });
+  }
+
+  /** Inserts rows as one block: one part, applied all or nothing. */
+  async insert(table: string, rows: object[]): Promise<void> {
+    if (rows.length === 0) return;
+    await this.client.insert({ table, values: rows, format: 'JSONEachRow', clickhouse_settings: RESULT_SETTINGS });
+  }
+
+  async close(): Promise<void> {
+    await this.client.close();
+  }
+}
+
+/** Int64/UInt64 columns arrive quoted; this reads them (and nulls) as numbers. */
+export const num = (v: unknown): number => (typeof v === 'number' ? v : Number(v));
+export const numOrNull = (v: unknown): number | null => (v == null ? null : num(v));
+
+/**
+ * A version for ReplacingMergeTree rows written by this process: the wall clock in µs, made
+ * strictly increasing so two writes in one microsecond still order as they were made.
+ */
+let lastVersion = 0;
+export function nextVersion(): number {
+  lastVersion = Math.max(Date.now() * 1000, lastVersion + 1);
+  return lastVersion;
+}

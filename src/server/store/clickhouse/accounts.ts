@@ -1,0 +1,258 @@
+/**
+ * ClickHouse implementation of AccountsStore: users, entities, API keys and dashboard sessions
+ * in ReplacingMergeTree tables read with FINAL.
+ *
+ * Weaker than SQLite, and said so: a change is read-merge-insert, so two replicas changing the
+ * same user or key in the same instant end with the later insert (last writer wins), and two
+ * concurrent revocations of one key may both answer true. Every change that must reach other
+ * replicas' credential caches bumps `accounts_epoch` (see `epoch()`).
+ */
+import type { AccountsStore, ApiKeyRecord, SessionRecord, UserRecord } from '../Store.js';
+import { nextVersion, num, numOrNull, type ClickHouseDatabase } from './ClickHouseDatabase.js';
+
+interface UserRow {
+  username: string;
+  password_hash: string | null;
+  is_admin: number;
+  default_entity: string | null;
+  created_at: string;
+}
+interface KeyRow {
+  key_id: string;
+  username: string;
+  key_hash: string;
+  name: string;
+  created_at: string;
+  revoked_at: string | null;
+}
+interface SessionRow {
+  session_id: string;
+  token_hash: string;
+  username: string;
+  created_at: string;
+  last_seen_at: string;
+  expires_at: string;
+  user_agent: string;
+  address: string;
+}
+
+const USER_COLUMNS = 'username, password_hash, is_admin, default_entity, created_at';
+const KEY_COLUMNS = 'key_id, username, key_hash, name, created_at, revoked_at';
+const SESSION_COLUMNS = 'session_id, token_hash, username, created_at, last_seen_at, expires_at, user_agent, address';
+
+const keyFromRow = (r: KeyRow): ApiKeyRecord => ({
+  keyId: r.key_id,
+  username: r.username,
+  keyHash: r.key_hash,
+  name: r.name,
+  createdAt: num(r.created_at),
+  revokedAt: numOrNull(r.revoked_at),
+});
+
+const sessionFromRow = (r: SessionRow): SessionRecord => ({
+  sessionId: r.session_id,
+  tokenHash: r.token_hash,
+  username: r.username,
+  createdAt: num(r.created_at),
+  lastSeenAt: num(r.last_seen_at),
+  expiresAt: num(r.expires_at),
+  userAgent: r.user_agent,
+  address: r.address,
+});
+
+const sessionRow = (s: SessionRecord, isDeleted = 0) => ({
+  session_id: s.sessionId,
+  token_hash: s.tokenHash,
+  username: s.username,
+  created_at: s.createdAt,
+  last_seen_at: s.lastSeenAt,
+  expires_at: s.expiresAt,
+  user_agent: s.userAgent,
+  address: s.address,
+  version: nextVersion(),
+  is_deleted: isDeleted,
+});
+
+export class ClickHouseAccountsStore implements AccountsStore {
+  readonly #db: ClickHouseDatabase;
+  constructor(db: ClickHouseDatabase) {
+    this.#db = db;
+  }
+
+  /** The accounts epoch: it grows with every revocation or password change, on any replica. */
+  async epoch(): Promise<number> {
+    const row = await this.#db.get<{ e: string }>('SELECT max(epoch) AS e FROM accounts_epoch');
+    return num(row?.e ?? 0);
+  }
+
+  async #bumpEpoch(): Promise<void> {
+    await this.#db.insert('accounts_epoch', [{ id: 0, epoch: nextVersion() }]);
+  }
+
+  async #users(where: string, params: Record<string, unknown>): Promise<UserRecord[]> {
+    const rows = await this.#db.all<UserRow & { entities: string[] }>(
+      `SELECT ${USER_COLUMNS.split(', ')
+        .map((c) => `u.${c} AS ${c}`)
+        .join(', ')},
+         arraySort(groupArrayIf(e.entity, e.entity != '')) AS entities
+       FROM (SELECT ${USER_COLUMNS} FROM users FINAL WHERE ${where}) AS u
+       LEFT JOIN (SELECT username, entity FROM user_entities FINAL) AS e ON e.username = u.username
+       GROUP BY ${USER_COLUMNS.split(', ')
+         .map((c) => `u.${c}`)
+         .join(', ')}
+       ORDER BY username`,
+      params,
+    );
+    return rows.map((r) => ({
+      username: r.username,
+      passwordHash: r.password_hash,
+      isAdmin: r.is_admin === 1,
+      entities: r.entities,
+      defaultEntity: r.default_entity,
+      createdAt: num(r.created_at),
+    }));
+  }
+
+  async getUser(username: string): Promise<UserRecord | null> {
+    return (await this.#users('username = {u:String}', { u: username }))[0] ?? null;
+  }
+
+  async listUsers(): Promise<UserRecord[]> {
+    return this.#users('1', {});
+  }
+
+  async upsertUser(user: { username: string; passwordHash?: string | null; isAdmin?: boolean; entities?: string[] }): Promise<UserRecord> {
+    const current = await this.getUser(user.username);
+    const entities = user.entities ?? [];
+    // Entities first: a user row never points its default at an entity it does not have.
+    await this.#db.insert(
+      'user_entities',
+      entities.map((entity) => ({ username: user.username, entity })),
+    );
+    await this.#db.insert('users', [
+      {
+        username: user.username,
+        password_hash: user.passwordHash !== undefined ? user.passwordHash : (current?.passwordHash ?? null),
+        is_admin: (user.isAdmin ?? current?.isAdmin ?? false) ? 1 : 0,
+        // A user's first entity is their default until they choose another.
+        default_entity: current?.defaultEntity ?? entities[0] ?? null,
+        created_at: current?.createdAt ?? Date.now() * 1000,
+        version: nextVersion(),
+      },
+    ]);
+    if (current && user.passwordHash !== undefined && user.passwordHash !== current.passwordHash) await this.#bumpEpoch();
+    return (await this.getUser(user.username))!;
+  }
+
+  async setDefaultEntity(username: string, entity: string): Promise<boolean> {
+    const current = await this.getUser(username);
+    if (!current) return false;
+    await this.#db.insert('users', [
+      {
+        username,
+        password_hash: current.passwordHash,
+        is_admin: current.isAdmin ? 1 : 0,
+        default_entity: entity,
+        created_at: current.createdAt,
+        version: nextVersion(),
+      },
+    ]);
+    return true;
+  }
+
+  #keyRow(k: ApiKeyRecord) {
+    return {
+      key_id: k.keyId,
+      username: k.username,
+      key_hash: k.keyHash,
+      name: k.name,
+      created_at: k.createdAt,
+      revoked_at: k.revokedAt,
+      version: nextVersion(),
+    };
+  }
+
+  async createApiKey(key: Omit<ApiKeyRecord, 'revokedAt'>): Promise<void> {
+    await this.#db.insert('api_keys', [this.#keyRow({ ...key, revokedAt: null })]);
+  }
+
+  async getApiKey(keyId: string): Promise<ApiKeyRecord | null> {
+    const row = await this.#db.get<KeyRow>(`SELECT ${KEY_COLUMNS} FROM api_keys FINAL WHERE key_id = {k:String}`, { k: keyId });
+    return row ? keyFromRow(row) : null;
+  }
+
+  async listApiKeys(username: string): Promise<ApiKeyRecord[]> {
+    const rows = await this.#db.all<KeyRow>(
+      `SELECT ${KEY_COLUMNS} FROM api_keys FINAL WHERE username = {u:String} ORDER BY created_at, key_id`,
+      { u: username },
+    );
+    return rows.map(keyFromRow);
+  }
+
+  async revokeApiKey(keyId: string, at: number): Promise<boolean> {
+    const key = await this.getApiKey(keyId);
+    if (!key || key.revokedAt !== null) return false;
+    await this.#db.insert('api_keys', [this.#keyRow({ ...key, revokedAt: at })]);
+    await this.#bumpEpoch();
+    return true;
+  }
+
+  async updateApiKeyHash(keyId: string, keyHash: string): Promise<void> {
+    const key = await this.getApiKey(keyId);
+    if (key) await this.#db.insert('api_keys', [this.#keyRow({ ...key, keyHash })]);
+  }
+
+  async createSession(s: SessionRecord): Promise<void> {
+    await this.#db.insert('sessions', [sessionRow(s)]);
+  }
+
+  async #sessions(where: string, params: Record<string, unknown>): Promise<SessionRecord[]> {
+    const rows = await this.#db.all<SessionRow>(
+      `SELECT ${SESSION_COLUMNS} FROM sessions FINAL WHERE is_deleted = 0 AND ${where} ORDER BY created_at, session_id`,
+      params,
+    );
+    return rows.map(sessionFromRow);
+  }
+
+  async getSessionByTokenHash(tokenHash: string): Promise<SessionRecord | null> {
+    return (await this.#sessions('token_hash = {t:String}', { t: tokenHash }))[0] ?? null;
+  }
+
+  async getSession(sessionId: string): Promise<SessionRecord | null> {
+    return (await this.#sessions('session_id = {s:String}', { s: sessionId }))[0] ?? null;
+  }
+
+  async listSessions(username: string): Promise<SessionRecord[]> {
+    return this.#sessions('username = {u:String}', { u: username });
+  }
+
+  async touchSession(sessionId: string, lastSeenAt: number): Promise<void> {
+    const s = await this.getSession(sessionId);
+    if (s) await this.#db.insert('sessions', [sessionRow({ ...s, lastSeenAt })]);
+  }
+
+  /** Ends the sessions by inserting tombstones; answers how many were live. */
+  async #end(sessions: SessionRecord[]): Promise<number> {
+    await this.#db.insert(
+      'sessions',
+      sessions.map((s) => sessionRow(s, 1)),
+    );
+    if (sessions.length) await this.#bumpEpoch();
+    return sessions.length;
+  }
+
+  async deleteSession(sessionId: string): Promise<boolean> {
+    const s = await this.getSession(sessionId);
+    return s ? (await this.#end([s])) > 0 : false;
+  }
+
+  async deleteUserSessions(username: string, exceptSessionId: string | null = null): Promise<number> {
+    const all = await this.listSessions(username);
+    return this.#end(all.filter((s) => s.sessionId !== exceptSessionId));
+  }
+
+  async deleteExpiredSessions(now: number, idleBefore: number): Promise<number> {
+    const expired = await this.#sessions('(expires_at <= {now:Int64} OR last_seen_at < {idle:Int64})', { now, idle: idleBefore });
+    return this.#end(expired);
+  }
+}

@@ -1,0 +1,152 @@
+/**
+ * ClickHouse implementation of CallsStore over the CoalescingMergeTree `calls` table.
+ *
+ * Every write is one INSERT of the columns it knows (migrations.ts): starts, ends, renames,
+ * deletes and retries from any number of replicas merge to the same row in any order, with no
+ * read on the ingest path. Reads use FINAL and see only calls whose start has arrived.
+ */
+import type { CallEndWrite, CallRecord, CallsQuery, CallsStore, CallStartWrite, CallWrite } from '../Store.js';
+import { CALL_READ_COLUMNS, callFromRow, endColumns, startColumns, type CallRow } from './callConverters.js';
+import { num, type ClickHouseDatabase } from './ClickHouseDatabase.js';
+import { compileCallsList, VISIBLE } from './callsList.js';
+
+/** Bytes a call's payloads take, as `storage_size_bytes` counts them. */
+export const STORAGE_SIZE_SQL = ['attributes', 'inputs', 'output', 'summary', 'exception']
+  .map((c) => `ifNull(length(${c}), 0)`)
+  .join(' + ');
+
+export class ClickHouseCallsStore implements CallsStore {
+  readonly #db: ClickHouseDatabase;
+  constructor(db: ClickHouseDatabase) {
+    this.#db = db;
+  }
+
+  async writeCalls(writes: CallWrite[]): Promise<void> {
+    // The last start and last end of each id make the same row as the writes one by one; a
+    // start and an end in one batch (the common case) become one row.
+    const parts = new Map<string, { start?: CallStartWrite; end?: CallEndWrite }>();
+    for (const w of writes) {
+      const key = `${w.projectId}\u0000${w.id}`;
+      const entry = parts.get(key) ?? {};
+      if (w.kind === 'start') entry.start = w;
+      else entry.end = w;
+      parts.set(key, entry);
+    }
+    const rows = [...parts.values()].map(({ start, end }) => {
+      const head = (start ?? end)!;
+      return {
+        project_id: head.projectId,
+        id: head.id,
+        ...(end ? endColumns(end) : {}),
+        ...(start ? startColumns(start) : {}),
+      };
+    });
+    // Projects first: a call never lands in a project that listProjects cannot see.
+    const now = Date.now() * 1000;
+    await this.#db.insert(
+      'projects',
+      [...new Set(writes.map((w) => w.projectId))].map((p) => ({ project_id: p, entity: p.split('/')[0], created_at: now })),
+    );
+    await this.#db.insert('calls', rows);
+  }
+
+  async readCall(req: {
+    projectId: string;
+    id: string;
+    includeStorageSize?: boolean;
+    includeTotalStorageSize?: boolean;
+  }): Promise<CallRecord | null> {
+    const extra = req.includeStorageSize ? `, ${STORAGE_SIZE_SQL} AS storage_size_bytes` : '';
+    const row = await this.#db.get<CallRow>(
+      `SELECT ${CALL_READ_COLUMNS.join(', ')}${extra} FROM calls FINAL
+       WHERE project_id = {p:String} AND id = {id:String} AND ${VISIBLE}`,
+      { p: req.projectId, id: req.id },
+    );
+    if (!row) return null;
+    const call = callFromRow(row);
+    // Storage of a whole trace is reported on its root call only.
+    if (req.includeTotalStorageSize)
+      call.total_storage_size_bytes = row.parent_id == null ? await this.#traceSize(req.projectId, row.trace_id ?? '') : null;
+    return call;
+  }
+
+  async #traceSize(projectId: string, traceId: string): Promise<number> {
+    const r = await this.#db.get<{ n: string }>(
+      `SELECT sum(${STORAGE_SIZE_SQL}) AS n FROM calls FINAL WHERE project_id = {p:String} AND trace_id = {t:String} AND deleted_at IS NULL`,
+      { p: projectId, t: traceId },
+    );
+    return num(r?.n ?? 0);
+  }
+
+  async updateCallDisplayName(req: { projectId: string; id: string; displayName: string }): Promise<void> {
+    // A rename is a row of its own, so one that overtakes its start is kept, like an early end.
+    await this.#db.insert('calls', [{ project_id: req.projectId, id: req.id, display_name: req.displayName, part_ts: Date.now() * 1000 }]);
+  }
+
+  async deleteCalls(req: { projectId: string; ids: string[]; deletedAt: number }): Promise<number> {
+    if (req.ids.length === 0) return 0;
+    // Walk parent_id links down from the requested ids over the merged rows. ClickHouse's
+    // recursive CTEs are UNION ALL only, so each row carries its path and a cycle stops there.
+    // Only live, started calls count and get a delete part.
+    const doomed = await this.#db.all<{ id: string }>(
+      `WITH RECURSIVE live AS (
+         SELECT id, parent_id FROM calls FINAL WHERE project_id = {p:String} AND ${VISIBLE}
+       ),
+       doomed AS (
+         SELECT id, [id] AS path FROM live WHERE id IN {ids:Array(String)}
+         UNION ALL
+         SELECT live.id AS id, arrayPushBack(doomed.path, live.id) AS path
+         FROM live JOIN doomed ON live.parent_id = doomed.id WHERE NOT has(doomed.path, live.id)
+       )
+       SELECT DISTINCT id FROM doomed`,
+      { p: req.projectId, ids: req.ids },
+    );
+    await this.#db.insert(
+      'calls',
+      doomed.map((d) => ({ project_id: req.projectId, id: d.id, deleted_at: req.deletedAt, part_ts: req.deletedAt })),
+    );
+    return doomed.length;
+  }
+
+  async *queryCalls(query: CallsQuery): AsyncIterable<CallRecord> {
+    const list = compileCallsList(query);
+    // Two phases (as Weave's query builder does): the page's ids from the sort and filter
+    // columns only, then those ids' rows, so FINAL reads whole rows for one page, not the project.
+    const ids = await this.#db.all<{ id: string }>(list.idsSql, list.params);
+    if (ids.length === 0) return;
+    const order = new Map(ids.map((r, i) => [r.id, i]));
+    for (let i = 0; i < ids.length; i += 1000) {
+      const slice = ids.slice(i, i + 1000).map((r) => r.id);
+      const rows = await this.#db.all<CallRow>(
+        `SELECT ${list.columns.join(', ')} FROM calls FINAL WHERE project_id = {p:String} AND id IN {ids:Array(String)}`,
+        { p: query.projectId, ids: slice },
+      );
+      rows.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
+      for (const row of rows) yield callFromRow(row);
+    }
+  }
+
+  async countCalls(query: CallsQuery): Promise<number> {
+    const list = compileCallsList({ ...query, limit: null, offset: null, sortBy: null });
+    const limit = query.limit != null ? `LIMIT ${Math.max(0, Math.floor(query.limit))}` : '';
+    const row = await this.#db.get<{ n: string }>(`SELECT count() AS n FROM (${list.idsSql} ${limit})`, list.params);
+    return num(row?.n ?? 0);
+  }
+
+  async totalStorageSize(query: CallsQuery): Promise<number> {
+    const list = compileCallsList({
+      ...query,
+      filter: { ...query.filter, trace_roots_only: true },
+      limit: null,
+      offset: null,
+      sortBy: null,
+    });
+    const row = await this.#db.get<{ n: string }>(
+      `SELECT sum(${STORAGE_SIZE_SQL}) AS n FROM calls FINAL
+       WHERE project_id = {p:String} AND ${VISIBLE} AND trace_id IN (
+         SELECT trace_id FROM calls FINAL WHERE project_id = {p:String} AND id IN (${list.idsSql}))`,
+      list.params,
+    );
+    return num(row?.n ?? 0);
+  }
+}

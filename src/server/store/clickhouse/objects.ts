@@ -1,0 +1,320 @@
+/**
+ * ClickHouse implementation of ObjectsStore: versions, tags and aliases in ReplacingMergeTree
+ * tables (migrations.ts v3). Nothing derived is stored: version_index comes from the creation
+ * log and is_latest from the live versions, both at read time, so writes from several replicas
+ * need no coordination and reads never depend on when merges run.
+ *
+ * Weaker than SQLite, and said so: "create unless a live version has this digest" and the
+ * name/type collision check read before they insert, so two replicas creating clashing
+ * versions in the same instant can both succeed. Two concurrent creates of the same digest
+ * collapse into one version (one creation per generation).
+ */
+import { ObjectNameTypeCollisionError } from '../../errors.js';
+import type { ObjectRecord, ObjectsQuery, ObjectsStore, ObjectWrite, VersionSelector } from '../Store.js';
+import { nextVersion, num, numOrNull, type ClickHouseDatabase, type Params } from './ClickHouseDatabase.js';
+
+interface VersionRow {
+  project_id: string;
+  object_id: string;
+  digest: string;
+  kind: 'op' | 'object';
+  base_object_class: string | null;
+  leaf_object_class: string | null;
+  val: string | null;
+  size_bytes: string;
+  wb_user_id: string | null;
+  created_at: string;
+  deleted_at: string | null;
+  generation: number;
+  version_index: string;
+  is_latest: number;
+  tags: string[];
+  aliases: string[];
+}
+
+const toRecord = (r: VersionRow): ObjectRecord => ({
+  projectId: r.project_id,
+  objectId: r.object_id,
+  digest: r.digest,
+  kind: r.kind,
+  baseObjectClass: r.base_object_class,
+  leafObjectClass: r.leaf_object_class,
+  valJson: r.val,
+  sizeBytes: num(r.size_bytes),
+  versionIndex: num(r.version_index),
+  isLatest: r.is_latest === 1,
+  wbUserId: r.wb_user_id,
+  createdAt: num(r.created_at),
+  deletedAt: numOrNull(r.deleted_at),
+  tags: r.tags,
+  aliases: r.aliases,
+});
+
+/**
+ * Every version of the project's objects (of one object when `{o}` is bound) with its index,
+ * latest flag, tags and aliases. `scope` narrows each table read the same way.
+ */
+function versionsSql(metadataOnly: boolean, oneObject: boolean): string {
+  const scope = `project_id = {p:String}${oneObject ? ' AND object_id = {o:String}' : ''}`;
+  return `
+    WITH
+      ev AS (
+        SELECT object_id, digest, generation,
+          row_number() OVER (PARTITION BY object_id ORDER BY created_at, digest, generation) - 1 AS n
+        FROM object_creations FINAL WHERE ${scope}
+      ),
+      idx AS (SELECT object_id, digest, argMax(n, generation) AS version_index FROM ev GROUP BY object_id, digest),
+      v AS (
+        SELECT o.project_id AS project_id, o.object_id AS object_id, o.digest AS digest, o.kind AS kind,
+          o.base_object_class AS base_object_class, o.leaf_object_class AS leaf_object_class,
+          ${metadataOnly ? 'CAST(NULL AS Nullable(String))' : 'o.val'} AS val, o.size_bytes AS size_bytes,
+          o.wb_user_id AS wb_user_id, o.created_at AS created_at, o.deleted_at AS deleted_at, o.generation AS generation,
+          i.version_index AS version_index
+        FROM (SELECT * FROM object_versions FINAL WHERE ${scope}) AS o
+        INNER JOIN idx AS i ON i.object_id = o.object_id AND i.digest = o.digest
+      ),
+      latest AS (SELECT object_id, max(version_index) AS li FROM v WHERE deleted_at IS NULL GROUP BY object_id),
+      t AS (
+        SELECT object_id, digest, arraySort(groupArray(tag)) AS tags FROM object_tags FINAL
+        WHERE ${scope} AND is_deleted = 0 GROUP BY object_id, digest
+      ),
+      a AS (
+        SELECT object_id, digest, arraySort(groupArray(alias)) AS aliases FROM object_aliases FINAL
+        WHERE ${scope} AND is_deleted = 0 GROUP BY object_id, digest
+      )
+    SELECT ${V_COLUMNS.map((c) => `v.${c} AS ${c}`).join(', ')}, toUInt8(ifNull(v.deleted_at IS NULL AND v.version_index = latest.li, 0)) AS is_latest,
+      t.tags AS tags, a.aliases AS aliases
+    FROM v
+    LEFT JOIN latest ON latest.object_id = v.object_id
+    LEFT JOIN t ON t.object_id = v.object_id AND t.digest = v.digest
+    LEFT JOIN a ON a.object_id = v.object_id AND a.digest = v.digest`;
+}
+
+const V_COLUMNS = [
+  'project_id',
+  'object_id',
+  'digest',
+  'kind',
+  'base_object_class',
+  'leaf_object_class',
+  'val',
+  'size_bytes',
+  'wb_user_id',
+  'created_at',
+  'deleted_at',
+  'generation',
+  'version_index',
+];
+
+/** A condition on the versions above selecting one version, and its parameters. */
+function versionCondition(version: VersionSelector): [string, Params] {
+  if ('digest' in version) return ['digest = {d:String}', { d: version.digest }];
+  if ('index' in version) return ['version_index = {i:UInt64}', { i: version.index }];
+  if ('latest' in version) return ['is_latest = 1', {}];
+  return ['has(aliases, {alias:String})', { alias: version.alias }];
+}
+
+export class ClickHouseObjectsStore implements ObjectsStore {
+  readonly #db: ClickHouseDatabase;
+  constructor(db: ClickHouseDatabase) {
+    this.#db = db;
+  }
+
+  async #versions(projectId: string, objectId: string, where = '1', params: Params = {}, metadataOnly = true): Promise<VersionRow[]> {
+    return this.#db.all<VersionRow>(`SELECT * FROM (${versionsSql(metadataOnly, true)}) WHERE ${where}`, {
+      p: projectId,
+      o: objectId,
+      ...params,
+    });
+  }
+
+  /** The live version with this digest, if any, after refusing a name/type collision (400). */
+  async checkCreate(w: ObjectWrite): Promise<VersionRow | undefined> {
+    const existing = (await this.#versions(w.projectId, w.objectId, 'digest = {d:String}', { d: w.digest }))[0];
+    if (existing && existing.deleted_at === null) return existing;
+    // The newest reference binds an object id to one base class per kind (see the SQLite
+    // store): a live version of another class refuses the new one.
+    const clashing = await this.#db.all<{ base_object_class: string | null }>(
+      `SELECT DISTINCT base_object_class FROM object_versions FINAL
+       WHERE project_id = {p:String} AND object_id = {o:String} AND kind = {k:String} AND deleted_at IS NULL
+         AND NOT (base_object_class <=> {b:Nullable(String)})`,
+      { p: w.projectId, o: w.objectId, k: w.kind, b: w.baseObjectClass },
+    );
+    if (clashing.length > 0) {
+      throw new ObjectNameTypeCollisionError({
+        objectId: w.objectId,
+        kind: w.kind,
+        newBaseObjectClass: w.baseObjectClass,
+        existingBaseObjectClasses: clashing.map((r) => r.base_object_class),
+      });
+    }
+    return existing;
+  }
+
+  async createObject(w: ObjectWrite): Promise<void> {
+    const existing = await this.checkCreate(w);
+    if (existing && existing.deleted_at === null) return;
+    const generation = existing ? existing.generation + 1 : 0;
+    const key = { project_id: w.projectId, object_id: w.objectId, digest: w.digest };
+    // The creation first: a version row without its creation would have no index.
+    await this.#db.insert('object_creations', [
+      { ...key, generation, created_at: w.createdAt, rank: Number.MAX_SAFE_INTEGER - Date.now() * 1000 },
+    ]);
+    await this.#db.insert('projects', [{ project_id: w.projectId, entity: w.projectId.split('/')[0], created_at: w.createdAt }]);
+    await this.#db.insert('object_versions', [
+      {
+        ...key,
+        kind: w.kind,
+        base_object_class: w.baseObjectClass,
+        leaf_object_class: w.leafObjectClass,
+        val: w.valJson,
+        size_bytes: w.sizeBytes,
+        wb_user_id: w.wbUserId,
+        created_at: w.createdAt,
+        deleted_at: null,
+        generation,
+        version: nextVersion(),
+      },
+    ]);
+  }
+
+  async readObject(req: {
+    projectId: string;
+    objectId: string;
+    version: VersionSelector;
+    metadataOnly?: boolean;
+  }): Promise<ObjectRecord | null> {
+    const [condition, params] = versionCondition(req.version);
+    const rows = await this.#db.all<VersionRow>(
+      `SELECT * FROM (${versionsSql(req.metadataOnly ?? false, true)}) WHERE ${condition}
+       ORDER BY deleted_at IS NULL DESC, version_index DESC LIMIT 1`,
+      { p: req.projectId, o: req.objectId, ...params },
+    );
+    return rows[0] ? toRecord(rows[0]) : null;
+  }
+
+  async queryObjects(q: ObjectsQuery): Promise<ObjectRecord[]> {
+    const where = ['deleted_at IS NULL'];
+    const params: Params = { p: q.projectId };
+    const f = q.filter;
+    const inList = (column: string, name: string, values: string[] | null | undefined, negate = false) => {
+      if (!values?.length) return;
+      params[name] = values;
+      // Excluding classes keeps versions without one, as the newest reference does.
+      where.push(negate ? `(${column} IS NULL OR ${column} NOT IN {${name}:Array(String)})` : `${column} IN {${name}:Array(String)}`);
+    };
+    if (f) {
+      if (f.is_op != null) where.push(f.is_op ? "kind = 'op'" : "kind != 'op'");
+      if (f.latest_only) where.push('is_latest = 1');
+      inList('object_id', 'ids', f.object_ids);
+      inList('base_object_class', 'base', f.base_object_classes);
+      inList('base_object_class', 'nobase', f.exclude_base_object_classes, true);
+      inList('leaf_object_class', 'leaf', f.leaf_object_classes);
+      if (f.tags?.length) {
+        params.tags = f.tags;
+        where.push('hasAny(tags, {tags:Array(String)})');
+      }
+      if (f.aliases?.length) {
+        // `latest` is virtual: it matches the latest version instead of an alias row.
+        params.aliases = f.aliases;
+        where.push(`(${f.aliases.includes('latest') ? 'is_latest = 1' : '0'} OR hasAny(aliases, {aliases:Array(String)}))`);
+      }
+    }
+    const order = (q.sortBy ?? []).map((s) => `${s.field} ${s.direction === 'desc' ? 'DESC' : 'ASC'}`);
+    if (order.length === 0) order.push('created_at ASC');
+    order.push('version_index ASC');
+    params.limit = q.limit ?? 0;
+    params.offset = q.offset ?? 0;
+    const limit = q.limit != null ? 'LIMIT {limit:UInt64} OFFSET {offset:UInt64}' : 'LIMIT 18446744073709551615 OFFSET {offset:UInt64}';
+    const rows = await this.#db.all<VersionRow>(
+      `SELECT * FROM (${versionsSql(q.metadataOnly ?? false, false)}) WHERE ${where.join(' AND ')} ORDER BY ${order.join(', ')} ${limit}`,
+      params,
+    );
+    return rows.map(toRecord);
+  }
+
+  async deleteObjects(req: { projectId: string; objectId: string; digests: string[] | null; deletedAt: number }): Promise<number> {
+    const live = await this.#db.all<Record<string, unknown> & { digest: string }>(
+      `SELECT * FROM object_versions FINAL WHERE project_id = {p:String} AND object_id = {o:String} AND deleted_at IS NULL
+       ${req.digests ? 'AND digest IN {ds:Array(String)}' : ''}`,
+      { p: req.projectId, o: req.objectId, ds: req.digests ?? [] },
+    );
+    if (live.length === 0) return 0;
+    const version = nextVersion();
+    await this.#db.insert(
+      'object_versions',
+      live.map((row) => ({ ...row, deleted_at: req.deletedAt, version })),
+    );
+    // Tags and aliases of deleted versions go with them (as in the newest reference).
+    const digests = live.map((r) => r.digest);
+    const scope = { p: req.projectId, o: req.objectId, ds: digests };
+    const tags = await this.#db.all<{ digest: string; tag: string }>(
+      'SELECT digest, tag FROM object_tags FINAL WHERE project_id = {p:String} AND object_id = {o:String} AND digest IN {ds:Array(String)}',
+      scope,
+    );
+    await this.#tagRows(req.projectId, req.objectId, tags, 1);
+    const aliases = await this.#db.all<{ alias: string }>(
+      'SELECT alias FROM object_aliases FINAL WHERE project_id = {p:String} AND object_id = {o:String} AND digest IN {ds:Array(String)}',
+      scope,
+    );
+    await this.#aliasRows(
+      req.projectId,
+      req.objectId,
+      aliases.map((a) => ({ alias: a.alias, digest: '' })),
+      1,
+    );
+    return live.length;
+  }
+
+  async #tagRows(projectId: string, objectId: string, tags: { digest: string; tag: string }[], isDeleted: number, createdAt = 0) {
+    const version = nextVersion();
+    await this.#db.insert(
+      'object_tags',
+      tags.map((t) => ({ project_id: projectId, object_id: objectId, ...t, created_at: createdAt, version, is_deleted: isDeleted })),
+    );
+  }
+
+  async #aliasRows(projectId: string, objectId: string, aliases: { alias: string; digest: string }[], isDeleted: number, createdAt = 0) {
+    const version = nextVersion();
+    await this.#db.insert(
+      'object_aliases',
+      aliases.map((a) => ({ project_id: projectId, object_id: objectId, ...a, created_at: createdAt, version, is_deleted: isDeleted })),
+    );
+  }
+
+  async addTags(req: { projectId: string; objectId: string; digest: string; tags: string[]; createdAt: number }): Promise<void> {
+    const rows = req.tags.map((tag) => ({ digest: req.digest, tag }));
+    await this.#tagRows(req.projectId, req.objectId, rows, 0, req.createdAt);
+  }
+
+  async removeTags(req: { projectId: string; objectId: string; digest: string; tags: string[] }): Promise<void> {
+    const rows = req.tags.map((tag) => ({ digest: req.digest, tag }));
+    await this.#tagRows(req.projectId, req.objectId, rows, 1);
+  }
+
+  async setAliases(req: { projectId: string; objectId: string; digest: string; aliases: string[]; createdAt: number }): Promise<void> {
+    const rows = req.aliases.map((alias) => ({ alias, digest: req.digest }));
+    await this.#aliasRows(req.projectId, req.objectId, rows, 0, req.createdAt);
+  }
+
+  async removeAliases(req: { projectId: string; objectId: string; aliases: string[] }): Promise<void> {
+    const rows = req.aliases.map((alias) => ({ alias, digest: '' }));
+    await this.#aliasRows(req.projectId, req.objectId, rows, 1);
+  }
+
+  async listTags(projectId: string): Promise<string[]> {
+    const rows = await this.#db.all<{ tag: string }>(
+      'SELECT DISTINCT tag FROM object_tags FINAL WHERE project_id = {p:String} AND is_deleted = 0 ORDER BY tag',
+      { p: projectId },
+    );
+    return rows.map((r) => r.tag);
+  }
+
+  async listAliases(projectId: string): Promise<string[]> {
+    const rows = await this.#db.all<{ alias: string }>(
+      'SELECT DISTINCT alias FROM object_aliases FINAL WHERE project_id = {p:String} AND is_deleted = 0 ORDER BY alias',
+      { p: projectId },
+    );
+    return rows.map((r) => r.alias);
+  }
+}

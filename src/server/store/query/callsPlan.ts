@@ -1,0 +1,81 @@
+/**
+ * The plan of a whole calls query (CallsQuery): which calls match, in what order, and which
+ * columns to load. See index.ts for what a backend printer must do with it.
+ */
+import type { CallsQuery } from '../CallsStore.js';
+import { resolveCallField } from './callFields.js';
+import { planExpr } from './callsExpr.js';
+import { planFilter } from './callsFilter.js';
+import { planOrder } from './callsOrder.js';
+import type { CallField, Condition, FilterClause, SortKey } from './ir.js';
+
+/** Every stored column a call read can return, in CallSchema order. */
+export const CALL_COLUMNS = [
+  'id',
+  'project_id',
+  'op_name',
+  'display_name',
+  'trace_id',
+  'parent_id',
+  'thread_id',
+  'turn_id',
+  'started_at',
+  'ended_at',
+  'attributes',
+  'inputs',
+  'output',
+  'exception',
+  'summary',
+  'wb_user_id',
+  'wb_run_id',
+  'wb_run_step',
+  'wb_run_step_end',
+  'deleted_at',
+] as const;
+export type CallColumn = (typeof CALL_COLUMNS)[number];
+
+const ALWAYS: CallColumn[] = ['id', 'trace_id', 'project_id', 'op_name', 'started_at'];
+/** `summary.weave` is computed from these, so a request for `summary` loads them too. */
+const FOR_SUMMARY: CallColumn[] = ['ended_at', 'exception', 'display_name'];
+
+/** Which columns to load for a `columns` request (null or empty → all). */
+export function selectedColumns(columns: string[] | null | undefined): CallColumn[] {
+  if (!columns || columns.length === 0) return [...CALL_COLUMNS];
+  const wanted = new Set<string>(ALWAYS);
+  for (const c of columns) {
+    const top = c.split('.')[0]!;
+    wanted.add(top);
+    if (top === 'summary') for (const extra of FOR_SUMMARY) wanted.add(extra);
+  }
+  return CALL_COLUMNS.filter((c) => wanted.has(c));
+}
+
+/**
+ * Which calls of `projectId` match: the visible ones (their start has arrived, they are not
+ * deleted) that satisfy every filter clause and the `$expr` condition.
+ */
+export interface CallsWhere {
+  projectId: string;
+  filter: FilterClause[];
+  expr: Condition | null;
+}
+
+type WhereInput = Pick<CallsQuery, 'projectId' | 'filter' | 'query' | 'expandColumns'>;
+
+/** Field resolution with the request's `expand_columns` in effect. */
+const resolverFor =
+  (expandColumns: readonly string[] | null | undefined) =>
+  (path: string): CallField =>
+    resolveCallField(path, expandColumns ?? []);
+
+/** Plans the filter, then `$expr` (so a bad filter is reported before a bad expression). */
+export function planCallsWhere(q: WhereInput): CallsWhere {
+  const filter = q.filter ? planFilter(q.filter) : [];
+  const expr = q.query ? planExpr(q.query.$expr, resolverFor(q.expandColumns)) : null;
+  return { projectId: q.projectId, filter, expr };
+}
+
+/** Plans `sort_by` (see callsOrder.ts). */
+export function planCallsOrder(q: Pick<CallsQuery, 'sortBy' | 'expandColumns'>): SortKey[] {
+  return planOrder(q.sortBy ?? null, resolverFor(q.expandColumns));
+}

@@ -1,0 +1,89 @@
+/**
+ * Every item of a queue in queue order: what it is (a call or a whole thread), its state, who
+ * reviewed it and what they answered, and a link that opens it on the review page.
+ */
+import { Link } from 'react-router-dom';
+import { formatInteger } from '../../../lib/format.js';
+import type { QueueResultRow } from '../annotationQueries.js';
+import type { QueueField } from '../queueFields.js';
+
+const STATE_LABELS = { unstarted: 'Not started', in_progress: 'In progress', completed: 'Completed', skipped: 'Skipped' } as const;
+
+const shownValue = (v: unknown) => (typeof v === 'string' ? v : typeof v === 'boolean' ? (v ? 'Yes' : 'No') : JSON.stringify(v));
+
+/** Props: the rows, the queue's questions, and where an item opens. */
+export interface QueueItemsTableProps {
+  rows: QueueResultRow[];
+  total: number;
+  fields: QueueField[];
+  reviewersPerItem: number;
+  reviewHref: (itemId: string) => string;
+}
+
+/** Item list. */
+export function QueueItemsTable({ rows, total, fields, reviewersPerItem, reviewHref }: QueueItemsTableProps) {
+  if (rows.length === 0) return <p className="muted">No items yet.</p>;
+  return (
+    <>
+      <table className="simple-table queue-items" aria-label="Queue items">
+        <thead>
+          <tr>
+            <th className="num">#</th>
+            <th>Item</th>
+            <th>State</th>
+            <th>Reviews</th>
+            <th>Answers</th>
+            <th className="actions-col">
+              <span className="visually-hidden">Open</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map(({ item, reviews }) => (
+            <tr key={item.id}>
+              <td className="num muted">{item.position_in_queue}</td>
+              <td>
+                <span className="ellipsis item-what">
+                  {item.thread_id ? `Thread ${item.thread_id}` : item.call_op_name || item.call_id}
+                </span>
+                {item.reserved_by && <span className="muted small"> · held by {item.reserved_by}</span>}
+              </td>
+              <td>
+                <span className={`state-pill ${item.annotation_state}`}>{STATE_LABELS[item.annotation_state]}</span>
+              </td>
+              <td className="small">
+                {formatInteger(item.completed_reviews)}/{formatInteger(reviewersPerItem)}
+                {reviews.length > 0 && <span className="muted"> · {reviews.map((r) => r.annotator).join(', ')}</span>}
+              </td>
+              <td className="small answers-cell">
+                {reviews
+                  .filter((r) => r.annotation_state !== 'in_progress')
+                  .map((r) => (
+                    <div key={r.annotator} className="ellipsis">
+                      {reviews.length > 1 && <span className="muted">{r.annotator}: </span>}
+                      {r.annotation_state === 'skipped'
+                        ? 'skipped'
+                        : fields
+                            .filter((f) => Object.hasOwn(r.answers, f.ref))
+                            .map((f) => `${f.name} ${shownValue(r.answers[f.ref])}`)
+                            .join(' · ')}
+                    </div>
+                  ))}
+              </td>
+              <td className="row-actions">
+                <Link className="button small ghost" to={reviewHref(item.id)} aria-label={`Open item ${item.position_in_queue}`}>
+                  Open
+                </Link>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {total > rows.length && (
+        <p className="muted small">
+          Showing the first {formatInteger(rows.length)} of {formatInteger(total)} items; the export has them all.
+        </p>
+      )}
+    </>
+  );
+}

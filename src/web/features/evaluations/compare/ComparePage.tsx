@@ -1,0 +1,200 @@
+/**
+ * Compare runs (`?runs=a,b,c&baseline=a`): summary metrics with deltas against the baseline, a
+ * warning when the runs used different datasets or scorers, and the example table aligned by
+ * dataset row with every run's output and scores side by side, optionally only the rows where the
+ * runs disagree, sorted by the largest difference (eval_results' "difference" sort). A chart per
+ * scorer shows the runs side by side; the row view (`?row=`) reads one row across runs. The
+ * baseline defaults to the oldest run.
+ */
+import { keepPreviousData, useQueries, useQuery, type UseQueryResult } from '@tanstack/react-query';
+import { useMemo } from 'react';
+import { Link, useParams } from 'react-router-dom';
+import { ErrorState } from '../../../components/ui/ErrorState.js';
+import { Spinner } from '../../../components/ui/Spinner.js';
+import { formatInteger } from '../../../lib/format.js';
+import { useUrlView } from '../../../lib/useUrlView.js';
+import type { CompareTableRow } from './compareColumns.js';
+import { rowDiffers, toCompareRows } from './compareModel.js';
+import { CompareCharts } from './CompareCharts.js';
+import { CompareRowView } from './CompareRowView.js';
+import { CompareSummary, type CompareRunFigures } from './CompareSummary.js';
+import { CompareTable } from './CompareTable.js';
+import { CompareToolbar } from './CompareToolbar.js';
+import { refLabel, versionIndexByRef } from '../evalRefs.js';
+import { compareRowsRequest } from '../evalRequests.js';
+import {
+  compareSummaryQueryOptions,
+  evaluationObjectsQueryOptions,
+  modelObjectsQueryOptions,
+  resultsQueryOptions,
+  ROWS_LIMIT,
+  runQueryOptions,
+  type EvaluationRun,
+} from '../evaluationQueries.js';
+import { readCompareView, writeCompareView, type CompareView } from '../evalViewState.js';
+import { metricsOf } from '../scoreModel.js';
+import { SetupWarning } from '../SetupWarning.js';
+import '../evaluations.css';
+
+const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+
+/** The run that started first (null until the runs are read). */
+function oldestRun(runIds: readonly string[], runs: readonly (EvaluationRun | undefined)[]): string | null {
+  let best: { id: string; at: string } | null = null;
+  runIds.forEach((id, i) => {
+    const at = runs[i]?.started_at;
+    if (at && (!best || at < best.at)) best = { id, at };
+  });
+  return (best as { id: string } | null)?.id ?? runIds[0] ?? null;
+}
+
+/** Module-level, so react-query keeps the combined array stable while the answers do not change. */
+const combineRuns = (results: UseQueryResult<EvaluationRun>[]) => ({
+  data: results.map((r) => r.data),
+  error: results.find((r) => r.error)?.error ?? null,
+});
+
+/** Compare page. */
+export function ComparePage() {
+  const { entity = '', project = '' } = useParams();
+  const projectId = `${entity}/${project}`;
+  const [view, update] = useUrlView<CompareView>(readCompareView, writeCompareView);
+  const { runIds } = view;
+  const runs = useQueries({ queries: runIds.map((runId) => runQueryOptions({ projectId, runId })), combine: combineRuns });
+  // The baseline the URL names, else the oldest run: the one later runs are measured against.
+  const baselineId = view.baseline ?? oldestRun(runIds, runs.data) ?? '';
+  const models = useQuery(modelObjectsQueryOptions(projectId));
+  const evaluations = useQuery(evaluationObjectsQueryOptions(projectId));
+  const summary = useQuery({ ...compareSummaryQueryOptions({ projectId, runIds }), enabled: runIds.length > 1 });
+  const rowsQuery = useQuery({
+    ...resultsQueryOptions({ projectId, kind: 'compare-rows', req: compareRowsRequest({ runIds, sort: view.sort }) }),
+    enabled: runIds.length > 1,
+    placeholderData: keepPreviousData,
+  });
+
+  const summaries = summary.data?.summary?.evaluations;
+  const metrics = useMemo(() => metricsOf(summaries ?? []), [summaries]);
+  const allRows = useMemo(() => toCompareRows(rowsQuery.data?.rows ?? []), [rowsQuery.data]);
+  const versions = useMemo(
+    () => new Map([...versionIndexByRef(projectId, evaluations.data ?? []), ...versionIndexByRef(projectId, models.data ?? [])]),
+    [projectId, evaluations.data, models.data],
+  );
+
+  const figures: CompareRunFigures[] = useMemo(() => {
+    // Runs of different evaluations say which one, or two runs of one model would read the same.
+    const mixed = new Set(runs.data.map((r) => r?.evaluation)).size > 1;
+    return runIds.map((id, i) => {
+      const run = runs.data[i];
+      const trials = allRows.flatMap((r) => r.trials.get(id) ?? []);
+      const latencies = trials.flatMap((t) => t.model_latency_seconds ?? []);
+      const s = summaries?.find((e) => e.evaluation_call_id === id);
+      const complete = (rowsQuery.data?.total_rows ?? Infinity) <= ROWS_LIMIT;
+      const model = run ? refLabel(run.model, versions.get(run.model)) : id.slice(0, 8);
+      return {
+        id,
+        letter: LETTERS[i] ?? String(i + 1),
+        traceId: s?.trace_id ?? id,
+        label: run && mixed ? `${model} · ${refLabel(run.evaluation, versions.get(run.evaluation))}` : model,
+        summary: s,
+        rowCount: complete && rowsQuery.data ? allRows.filter((r) => r.trials.has(id)).length : null,
+        meanLatencySeconds: latencies.length ? latencies.reduce((a, b) => a + b, 0) / latencies.length : null,
+      };
+    });
+  }, [runIds, runs, allRows, summaries, versions, rowsQuery.data]);
+
+  const rows: CompareTableRow[] = useMemo(() => {
+    const kept = view.diffOnly ? allRows.filter((r) => rowDiffers(r, runIds, metrics)) : allRows;
+    return kept.map((r, i) => ({ ...r, position: i + 1 }));
+  }, [allRows, view.diffOnly, runIds, metrics]);
+
+  const rowIndex = view.row ? rows.findIndex((r) => r.rowDigest === view.row) : -1;
+  const openRow = (i: number) => update({ row: rows[i]!.rowDigest });
+
+  if (runIds.length < 2) {
+    return (
+      <div className="page">
+        <div className="empty-state">
+          <p>Pick two or more runs to compare on the Evaluations page.</p>
+          <Link className="button" to={`/${entity}/${project}/evaluations`}>
+            Go to Evaluations
+          </Link>
+        </div>
+      </div>
+    );
+  }
+
+  const setupRuns = figures.flatMap((f, i) => {
+    const run = runs.data[i];
+    return run ? [{ id: f.id, letter: f.letter, evaluation: run.evaluation }] : [];
+  });
+  const total = rowsQuery.data?.total_rows;
+
+  return (
+    <div className="page eval-compare-page">
+      <header className="page-header">
+        <Link className="button ghost" to={`/${entity}/${project}/evaluations`}>
+          ← Evaluations
+        </Link>
+        <h1>Compare {runIds.length} runs</h1>
+        {(summary.isFetching || rowsQuery.isFetching) && <Spinner label="Updating" />}
+      </header>
+      {runs.error && <ErrorState error={runs.error} compact />}
+      <SetupWarning projectId={projectId} runs={setupRuns} />
+      {summary.error ? (
+        <ErrorState error={summary.error} onRetry={() => void summary.refetch()} compact />
+      ) : summary.isPending ? (
+        <Spinner showLabel label="Loading summaries" />
+      ) : (
+        <>
+          <CompareSummary runs={figures} baselineId={baselineId} metrics={metrics} />
+          <CompareCharts runs={figures} baselineId={baselineId} metrics={metrics} />
+        </>
+      )}
+      <CompareToolbar
+        view={{ ...view, baseline: baselineId }}
+        update={update}
+        runs={figures}
+        metrics={metrics}
+        counts={rowsQuery.data ? { shown: rows.length, total: allRows.length } : null}
+      />
+      {(rowsQuery.data?.warnings.length ?? 0) > 0 && <p className="muted small">{rowsQuery.data!.warnings.join(' ')}</p>}
+      {total !== undefined && total > ROWS_LIMIT && (
+        <p className="muted small">
+          Showing the first {formatInteger(ROWS_LIMIT)} of {formatInteger(total)} rows.
+        </p>
+      )}
+      {rowIndex >= 0 ? (
+        <CompareRowView
+          row={rows[rowIndex]!}
+          total={rows.length}
+          runs={figures}
+          baselineId={baselineId}
+          metrics={metrics}
+          onPrev={rowIndex > 0 ? () => openRow(rowIndex - 1) : null}
+          onNext={rowIndex < rows.length - 1 ? () => openRow(rowIndex + 1) : null}
+          onClose={() => update({ row: null })}
+        />
+      ) : rowsQuery.error ? (
+        <ErrorState error={rowsQuery.error} onRetry={() => void rowsQuery.refetch()} />
+      ) : rowsQuery.isPending ? (
+        <div className="page-loading">
+          <Spinner showLabel label="Loading rows" />
+        </div>
+      ) : (
+        <CompareTable
+          rows={rows}
+          runs={figures}
+          baselineId={baselineId}
+          metrics={metrics}
+          sort={view.sort}
+          onSortChange={(sort) => update({ sort })}
+          empty={
+            <div className="empty-state">
+              <p>{view.diffOnly ? 'The runs agree on every row.' : 'These runs have no results yet.'}</p>
+            </div>
+          }
+        />
+      )}
+    </div>
+  );
+}

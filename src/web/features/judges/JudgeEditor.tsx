@@ -1,0 +1,71 @@
+/**
+ * The editor of an `LLMAsAJudgeScorer`: its judge model (a saved LLMStructuredCompletionModel)
+ * and scoring prompt, where `{output}` is the scored call's output, `{inputs}` all its inputs
+ * and `{<input name>}` one of them. Saving stores a new version; the name is fixed once saved.
+ */
+import { useState, type FormEvent } from 'react';
+import { ModalDialog } from '../../components/ui/ModalDialog.js';
+import { FormStatus } from '../../components/ui/FormStatus.js';
+import { nameProblem, toJudgeValue, type JudgeForm } from './judgeObjects.js';
+import { useSaveObject, type LlmObject } from './judgeQueries.js';
+
+export function JudgeEditor(props: { projectId: string; initial: JudgeForm; existing: boolean; models: LlmObject[]; onClose: () => void }) {
+  const [form, setForm] = useState(props.initial);
+  const set = (patch: Partial<JudgeForm>) => setForm((f) => ({ ...f, ...patch }));
+  const save = useSaveObject(props.projectId);
+  const problem =
+    nameProblem(form.name) ??
+    (form.modelRef ? null : 'Pick the model that judges.') ??
+    (form.scoringPrompt.includes('{output}') ? null : 'The prompt should show the judge the output: put {output} in it.');
+  // The saved version's model may be an older version of a model: keep it listed.
+  const savedModel = props.models.some((m) => m.ref === form.modelRef) ? null : form.modelRef || null;
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (!problem) save.mutate({ name: form.name, val: toJudgeValue(form) }, { onSuccess: props.onClose });
+  };
+
+  return (
+    <ModalDialog title={props.existing ? `Edit judge ${form.name}` : 'New LLM judge'} onClose={props.onClose} className="judge-editor">
+      <form className="form-stack" onSubmit={submit}>
+        <label className="field">
+          <span>Name</span>
+          <input className="input" value={form.name} disabled={props.existing} onChange={(e) => set({ name: e.target.value })} />
+        </label>
+        <label className="field">
+          <span>Judge model</span>
+          <select className="input" value={form.modelRef} onChange={(e) => set({ modelRef: e.target.value })}>
+            <option value="">Choose…</option>
+            {savedModel && <option value={savedModel}>{savedModel.split('/').pop()}</option>}
+            {props.models.map((m) => (
+              <option key={m.ref} value={m.ref}>
+                {m.name} (v{m.version}, {String(m.val.llm_model_id ?? '')})
+              </option>
+            ))}
+          </select>
+        </label>
+        {props.models.length === 0 && (
+          <p className="small muted">Save a judge model first (“New model”): it names the provider model and its answer format.</p>
+        )}
+        <label className="field">
+          <span>Scoring prompt</span>
+          <textarea className="input mono" rows={6} value={form.scoringPrompt} onChange={(e) => set({ scoringPrompt: e.target.value })} />
+        </label>
+        <p className="small muted">
+          <code>{'{output}'}</code> is the call&apos;s output, <code>{'{inputs}'}</code> all its inputs as JSON, <code>{'{question}'}</code>{' '}
+          the input named question. The judge&apos;s answer is stored as the score (a JSON object when its model answers JSON).
+        </p>
+        {problem && form.name && <p className="small muted">{problem}</p>}
+        <FormStatus error={save.error} />
+        <div className="row">
+          <button type="submit" className="button primary" disabled={!!problem || save.isPending}>
+            {props.existing ? 'Save new version' : 'Save judge'}
+          </button>
+          <button type="button" className="button" onClick={props.onClose}>
+            Cancel
+          </button>
+        </div>
+      </form>
+    </ModalDialog>
+  );
+}

@@ -1,0 +1,66 @@
+/**
+ * Judges, judge models and monitors through react-query: the latest version of every object of
+ * a class (with its value, for the editors), and saving a value as a new version. Saving makes
+ * every list of LLM objects stale, the evaluation launcher's included.
+ */
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../lib/api.js';
+import type { Json } from './judgeObjects.js';
+
+export const judgeKeys = {
+  all: ['llm-objects'] as const,
+  project: (projectId: string) => [...judgeKeys.all, projectId] as const,
+  ofClass: (projectId: string, leafClass: string) => [...judgeKeys.project(projectId), leafClass] as const,
+};
+
+/** One object, at its latest version. */
+export interface LlmObject {
+  name: string;
+  digest: string;
+  ref: string;
+  /** 1-based, as the objects pages show it. */
+  version: number;
+  createdAt: string;
+  val: Json;
+}
+
+/** The latest version of every live object of `leafClass` in the project, by name. */
+export function latestObjectsQueryOptions(projectId: string, leafClass: string) {
+  return queryOptions({
+    queryKey: judgeKeys.ofClass(projectId, leafClass),
+    queryFn: async ({ signal }): Promise<LlmObject[]> => {
+      const { objs } = await api.objsQuery(
+        {
+          project_id: projectId,
+          filter: { latest_only: true, leaf_object_classes: [leafClass] },
+          sort_by: [{ field: 'object_id', direction: 'asc' }],
+        },
+        { signal },
+      );
+      return objs.map((o) => ({
+        name: o.object_id,
+        digest: o.digest,
+        ref: `weave:///${projectId}/object/${o.object_id}:${o.digest}`,
+        version: o.version_index + 1,
+        createdAt: o.created_at,
+        val: o.val && typeof o.val === 'object' ? (o.val as Json) : {},
+      }));
+    },
+  });
+}
+
+/** Saves `val` as the next version of `name` (the first when new); answers its ref. */
+export function useSaveObject(projectId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async ({ name, val }: { name: string; val: Json }) => {
+      const { digest } = await api.objCreate({ obj: { project_id: projectId, object_id: name, val } });
+      return `weave:///${projectId}/object/${name}:${digest}`;
+    },
+    onSuccess: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: judgeKeys.project(projectId) }),
+        queryClient.invalidateQueries({ queryKey: ['evaluation-launch', 'objects', projectId] }),
+      ]),
+  });
+}
