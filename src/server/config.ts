@@ -165,7 +165,9 @@ function trustedProxies(value: string | undefined): TrustedProxies {
   try {
     return TrustedProxies.parse(value);
   } catch (err) {
-    throw new Error(`WEFT_TRUSTED_PROXIES / --trusted-proxies: ${(err as Error).message}; give addresses or CIDR ranges, comma-separated`);
+    throw new Error(`WEFT_TRUSTED_PROXIES / --trusted-proxies: ${(err as Error).message}; give addresses or CIDR ranges, comma-separated`, {
+      cause: err,
+    });
   }
 }
 

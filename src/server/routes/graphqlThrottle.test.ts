@@ -22,7 +22,10 @@ describe('POST /graphql when sign-ins are throttled', () => {
     expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
     expect(blocked.json.data).toBeNull();
     expect(blocked.json.errors).toEqual([
-      { message: expect.stringMatching(/too many failed sign-ins/i), extensions: { code: 'RATE_LIMITED', retry_after: expect.any(Number) } },
+      {
+        message: expect.stringMatching(/too many failed sign-ins/i),
+        extensions: { code: 'RATE_LIMITED', retry_after: expect.any(Number) },
+      },
     ]);
     // An API key is not throttled by username: the SDK's start-up still works.
     expect((await graphql(t.url, t.alice.authHeader)).status).toBe(200);

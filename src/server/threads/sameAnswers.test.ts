@@ -11,7 +11,14 @@ import { rawRequest, type RawResponse } from '../testing/rawHttp.js';
 import type { TestServer } from '../testing/testServer.js';
 
 const SETTINGS = { WEFT_MAX_QUERY_OPERANDS: '5', WEFT_MAX_BODY_BYTES: '20000' };
-const SHOWN_HEADERS = ['content-type', 'content-security-policy', 'x-frame-options', 'x-content-type-options', 'referrer-policy', 'retry-after'];
+const SHOWN_HEADERS = [
+  'content-type',
+  'content-security-policy',
+  'x-frame-options',
+  'x-content-type-options',
+  'referrer-policy',
+  'retry-after',
+];
 
 interface Probe {
   what: string;
@@ -23,7 +30,8 @@ interface Probe {
 
 const alice = (t: TestServer) => ({ authorization: t.alice.authHeader });
 const json = { 'content-type': 'application/json' };
-const start = (id: string) => JSON.stringify({ start: { project_id: 'alice-co/same', id, op_name: 'op', started_at: '2026-01-01T00:00:00Z' } });
+const start = (id: string) =>
+  JSON.stringify({ start: { project_id: 'alice-co/same', id, op_name: 'op', started_at: '2026-01-01T00:00:00Z' } });
 
 const PROBES: Probe[] = [
   { what: '/health (main thread)', path: '/health' },
@@ -119,10 +127,18 @@ describe('the same answers with request threads on and off', () => {
   });
 
   it('applies the limits from the environment in the threads', async () => {
-    const res = await rawRequest(`${threaded.url}/calls/query_stats`, { method: 'POST', headers: { ...alice(threaded), ...json }, body: PROBES[8]!.body });
+    const res = await rawRequest(`${threaded.url}/calls/query_stats`, {
+      method: 'POST',
+      headers: { ...alice(threaded), ...json },
+      body: PROBES[8]!.body,
+    });
     expect(res.status).toBe(422);
     expect(JSON.stringify(res.json)).toContain('WEFT_MAX_QUERY_OPERANDS');
-    const big = await rawRequest(`${threaded.url}/call/upsert_batch`, { method: 'POST', headers: { ...alice(threaded), ...json }, body: PROBES[9]!.body });
+    const big = await rawRequest(`${threaded.url}/call/upsert_batch`, {
+      method: 'POST',
+      headers: { ...alice(threaded), ...json },
+      body: PROBES[9]!.body,
+    });
     expect(big.status).toBe(413);
     expect(big.json.reason).toContain('WEFT_MAX_BODY_BYTES');
   });
