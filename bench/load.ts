@@ -12,7 +12,8 @@
  *
  *   npm run bench:load [-- --calls 150000 --seconds 25 --connections 200 --workers 1]
  *   npm run bench:load -- --server-dir /tmp/weft-main      # the same load against another checkout
- *   BENCH_SERVER_ENV="WEFT_THREADS=1" npm run bench:load   # extra server environment (here: request threads on)
+ *   WEFT_THREADS=0 npm run bench:load                      # the same with every request on the main thread
+ *   BENCH_SERVER_ENV="WEFT_READ_THREADS=4" npm run bench:load   # extra server environment
  *
  * The prepared database is kept in the temp directory (per call count) and copied per run, so
  * a before/after pair measures the same data.

@@ -1,6 +1,14 @@
-/** Builds the HTTP app: every route group, OpenAPI and docs, the dashboard, one error mapper. */
+/**
+ * Builds the HTTP app: every route group, OpenAPI and docs, the dashboard, one error mapper,
+ * behind the same middleware (client address, security headers, same-origin writes). With
+ * request threads (`options.threads`) it is the same app: the middleware runs here, on the main
+ * thread, and each endpoint is either served here (`/health`, the model-backed endpoints) or
+ * handed to a request thread, which runs this very function's app over its own connection
+ * (threads/requestWorker.ts). So a request gets the same answer with threads on or off.
+ */
 import { Hono } from 'hono';
 import { mountRoutes, type MountOptions } from './http/defineRoutes.js';
+import { resolveClientAddress, TrustedProxies } from './http/clientAddress.js';
 import { toErrorResponse } from './http/respond.js';
 import { NotFoundError } from './errors.js';
 import { sameOriginWrites } from './http/sameOrigin.js';
@@ -8,21 +16,35 @@ import { contentSecurityPolicy, inlineScriptHashes, securityHeaders } from './ht
 import { buildOpenApi, docsPage } from './openapi.js';
 import { allRoutes } from './routes/allRoutes.js';
 import type { Services } from './services.js';
+import type { RequestThreads } from './threads/requestThreads.js';
+import { mountThreaded } from './threads/threadedApp.js';
 
 export interface AppOptions extends MountOptions {
   /** Mounts the dashboard last, after every API route. */
   mountDashboard?: (app: Hono) => void;
+  /** Peers whose X-Forwarded-For is believed (WEFT_TRUSTED_PROXIES); default none. */
+  trustedProxies?: TrustedProxies;
+  /** Request threads to hand API requests to; absent, every request is served in this thread. */
+  threads?: RequestThreads | null;
 }
 
 export function createApp(services: Services, options: AppOptions): Hono {
   const app = new Hono();
+  app.use('*', resolveClientAddress(options.trustedProxies ?? new TrustedProxies([])));
   app.use('*', securityHeaders());
   app.use('*', sameOriginWrites(services.log));
-  app.get('/openapi.json', (c) => c.json(buildOpenApi()));
-  const docs = docsPage();
-  const docsCsp = contentSecurityPolicy(inlineScriptHashes(docs));
-  app.get('/docs', (c) => c.html(docs, 200, { 'content-security-policy': docsCsp }));
-  mountRoutes(app, [allRoutes], services, options);
+  const { threads } = options;
+  if (threads) {
+    app.get('/openapi.json', (c) => threads.handle(c, 'read'));
+    app.get('/docs', (c) => threads.handle(c, 'read'));
+    mountThreaded(app, [allRoutes], services, options, threads);
+  } else {
+    app.get('/openapi.json', (c) => c.json(buildOpenApi()));
+    const docs = docsPage();
+    const docsCsp = contentSecurityPolicy(inlineScriptHashes(docs));
+    app.get('/docs', (c) => c.html(docs, 200, { 'content-security-policy': docsCsp }));
+    mountRoutes(app, [allRoutes], services, options);
+  }
   options.mountDashboard?.(app);
   app.notFound((c) => toErrorResponse(new NotFoundError(`No endpoint ${c.req.method} ${c.req.path}; see /docs`), services.log, c.req.path));
   app.onError((err, c) => toErrorResponse(err, services.log, `${c.req.method} ${c.req.path}`));

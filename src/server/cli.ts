@@ -22,9 +22,12 @@ const HELP = `weft — tracing and evaluation for LLM applications
 Usage:
   weft serve [--port 8420] [--host 127.0.0.1] [--data-dir ./.weft] [--workers 1|N|auto]
              [--tls [--tls-cert cert.pem --tls-key key.pem]]
-             [--read-threads 4] [--write-threads 2] [--read-budget-ms 30000] [--threads 0|1]
+             [--threads 1|0] [--read-threads N] [--write-threads N] [--read-budget-ms 30000]
+             [--trusted-proxies 10.0.0.0/8,::1]
                                        run the service and the dashboard; --tls serves HTTPS with
-                                       the given certificate, or a self-signed one kept in the data dir
+                                       the given certificate, or a self-signed one kept in the data dir;
+                                       requests run in threads (--threads 0: all on the main thread),
+                                       a read past --read-budget-ms is stopped (504)
   weft user add <name> --entity <e> [--entity <e2>] [--admin] [--password <p>]
                                        create a user (or add entities to one); the first entity
                                        is their default
@@ -43,7 +46,8 @@ Usage:
 Settings come from the environment too: PORT, HOST, WEFT_DATA_DIR, WEFT_ADMIN_PASSWORD,
 WEFT_STORE, WEFT_CLICKHOUSE_URL, WEFT_CLICKHOUSE_USER, WEFT_CLICKHOUSE_PASSWORD,
 WEFT_CLICKHOUSE_DATABASE, WEFT_LOG_LEVEL, WEFT_WORKERS, WEFT_TLS=1, WEFT_TLS_CERT,
-WEFT_TLS_KEY, WEFT_THREADS, WEFT_READ_THREADS, WEFT_WRITE_THREADS, WEFT_READ_BUDGET_MS, and the
+WEFT_TLS_KEY, WEFT_THREADS, WEFT_READ_THREADS, WEFT_WRITE_THREADS, WEFT_READ_BUDGET_MS,
+WEFT_TRUSTED_PROXIES, and the
 request limits (${LIMIT_SPECS.map((l) => l.env).join(', ')}), also as --max-... flags of serve;
 see the README.`;
 
@@ -83,6 +87,7 @@ const serverFlags = {
   'read-threads': { type: 'string' },
   'write-threads': { type: 'string' },
   'read-budget-ms': { type: 'string' },
+  'trusted-proxies': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   // The request limits (limits.ts): --max-body-bytes, --max-json-depth, ...
   ...(Object.fromEntries(LIMIT_SPECS.map((l) => [l.flag, { type: 'string' }])) as Record<string, { type: 'string' }>),

@@ -1,7 +1,8 @@
 /**
  * `weft serve --workers 2`: two processes on one port and one SQLite file. Concurrent writes
- * all land (each write transaction waits for SQLite's write lock), and revoking an API key in
- * one process makes it fail in the other one too.
+ * all land (each write transaction waits for SQLite's write lock), revoking an API key in
+ * one process makes it fail in the other one too, and failed sign-ins are counted once for the
+ * whole server, not per process.
  */
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -10,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { basicAuthHeader } from '../client/index.js';
+import { rawRequest } from './testing/rawHttp.js';
 import { spawnWeftServe, weftEnv } from './testing/serveProcess.js';
 
 const ADMIN = basicAuthHeader('admin', 'cluster-admin');
@@ -18,7 +20,10 @@ let server: { child: ChildProcess; url: string };
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'weft-cluster-'));
-  server = await spawnWeftServe(weftEnv({ WEFT_DATA_DIR: dataDir, WEFT_ADMIN_PASSWORD: 'cluster-admin' }), ['--workers', '2']);
+  server = await spawnWeftServe(
+    weftEnv({ WEFT_DATA_DIR: dataDir, WEFT_ADMIN_PASSWORD: 'cluster-admin', WEFT_LOGIN_MAX_FAILURES_PER_USER: '4' }),
+    ['--workers', '2'],
+  );
 }, 90_000); // each process compiles the TypeScript sources at start: slow on a busy machine
 
 afterAll(async () => {
@@ -67,4 +72,18 @@ describe('weft serve --workers 2', () => {
     await new Promise((resolve) => setTimeout(resolve, 100)); // the relay between processes is a message
     expect(await Promise.all(Array.from({ length: 12 }, whoami))).toEqual(Array(12).fill(401));
   });
+
+  it('throttles wrong passwords spread over both processes as one server', async () => {
+    // Each request on a connection of its own: the primary deals connections to the workers in
+    // turn, so the failures fall on both. Counted per process, the 4 allowed failures would give
+    // each worker 2 and the 5th attempt would still be checked (401); counted in the shared
+    // database, it is 429.
+    const attempt = () => rawRequest(`${server.url}/weft/whoami`, { headers: { authorization: basicAuthHeader('mallory', 'guess') } });
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++) statuses.push((await attempt()).status);
+    expect(statuses).toEqual(Array(4).fill(401));
+    const blocked = [await attempt(), await attempt()];
+    expect(blocked.map((r) => r.status)).toEqual([429, 429]);
+    expect(Number(blocked[0]!.headers['retry-after'])).toBeGreaterThan(0);
+  }, 120_000); // each wrong password costs a scrypt hash
 });

@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import { DEFAULT_HASH_LIMITS, type HashLimits } from './auth/hashLimiter.js';
 import { DEFAULT_THROTTLE_LIMITS, type ThrottleLimits } from './auth/loginThrottle.js';
 import { DEFAULT_SESSION_LIMITS, type SessionLimits } from './auth/sessions.js';
+import { TrustedProxies } from './http/clientAddress.js';
 import { loadLimits, type Limits } from './limits.js';
 import { parseLogLevel, type LogLevel } from './logger.js';
 import type { StoreConfig } from './store/openStore.js';
@@ -57,11 +58,21 @@ export interface ServerConfig {
   /** Serve HTTPS (tls.ts): the given certificate and key, or a generated self-signed one; null serves HTTP. */
   tls: TlsSettings | null;
   /**
-   * Request threads (threads/requestThreads.ts): null serves requests on the main thread
-   * (`WEFT_THREADS=0`); otherwise the read and write pool sizes and the reads' time budget.
+   * Request threads (threads/requestThreads.ts), on by default: the read and write pool sizes
+   * and the reads' time budget; null serves every request on the main thread (`WEFT_THREADS=0`).
    */
   threads: { read: number; write: number; readBudgetMs: number } | null;
+  /** Peers whose X-Forwarded-For names the client (http/clientAddress.ts); default none. */
+  trustedProxies: TrustedProxies;
 }
+
+/**
+ * Read threads by default: one per core, at least 2 (one long read must not hold up every
+ * other) and at most 4 (each thread is a V8 isolate with its own SQLite page cache, ~40 MB).
+ */
+export const defaultReadThreads = (cores = availableParallelism()): number => Math.max(2, Math.min(4, cores));
+/** Write threads by default: one parses while the writer writes; a second only with cores to spare. */
+export const defaultWriteThreads = (cores = availableParallelism()): number => Math.max(1, Math.min(2, cores - 1));
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Record<string, string> = {}): ServerConfig {
   const get = (flag: string, name: string) => flags[flag] ?? env[name];
@@ -111,21 +122,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Record<s
       secureCookies: parseSecureCookies(env.WEFT_SECURE_COOKIES),
     },
     tls: parseTls(get('tls', 'WEFT_TLS'), get('tls-cert', 'WEFT_TLS_CERT'), get('tls-key', 'WEFT_TLS_KEY')),
-    // Request threads are opt-in (WEFT_THREADS=1) until they measure better than the main
-    // thread on a quiet machine: under this session's load their exclusive read threads made
-    // reads queue longer (bench:load), while writes flowed faster.
-    threads: !isOn(get('threads', 'WEFT_THREADS'))
+    // Request threads are the default (WEFT_THREADS=0 turns them off): only in threads can a read
+    // be given a time budget and be stopped when its client leaves (better-sqlite3 cannot be
+    // interrupted on the thread that runs it), and only there does /health never wait for SQLite.
+    threads: isOff(get('threads', 'WEFT_THREADS'))
       ? null
       : {
-          read: count(get('read-threads', 'WEFT_READ_THREADS'), 4, 'WEFT_READ_THREADS'),
-          // One parses while the writer writes; more only pays with cores to spare.
-          write: count(
-            get('write-threads', 'WEFT_WRITE_THREADS'),
-            Math.max(1, Math.min(2, availableParallelism() - 1)),
-            'WEFT_WRITE_THREADS',
-          ),
+          read: count(get('read-threads', 'WEFT_READ_THREADS'), defaultReadThreads(), 'WEFT_READ_THREADS'),
+          write: count(get('write-threads', 'WEFT_WRITE_THREADS'), defaultWriteThreads(), 'WEFT_WRITE_THREADS'),
           readBudgetMs: budget(get('read-budget-ms', 'WEFT_READ_BUDGET_MS')),
         },
+    trustedProxies: trustedProxies(get('trusted-proxies', 'WEFT_TRUSTED_PROXIES')),
   };
 }
 
@@ -145,6 +152,24 @@ function parseSecureCookies(value: string | undefined): 'auto' | 'always' {
 }
 
 const isOn = (v: string | undefined): boolean => v !== undefined && v !== '' && v !== '0' && v !== 'false';
+
+/** WEFT_THREADS / --threads: `0`, `false` or `off` turn threads off; unset or anything else leaves them on. */
+function isOff(v: string | undefined): boolean {
+  if (v === undefined || v === '') return false;
+  if (v === '0' || v === 'false' || v === 'off') return true;
+  if (v === '1' || v === 'true' || v === 'on') return false;
+  throw new Error(`WEFT_THREADS / --threads must be 1 (request threads, the default) or 0 (every request on the main thread), not "${v}"`);
+}
+
+function trustedProxies(value: string | undefined): TrustedProxies {
+  try {
+    return TrustedProxies.parse(value);
+  } catch (err) {
+    throw new Error(`WEFT_TRUSTED_PROXIES / --trusted-proxies: ${(err as Error).message}; give addresses or CIDR ranges, comma-separated`, {
+      cause: err,
+    });
+  }
+}
 
 function count(value: string | undefined, fallback: number, name: string): number {
   if (value === undefined || value === '') return fallback;

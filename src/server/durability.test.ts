@@ -159,7 +159,7 @@ describe('kill -9 of weft serve', () => {
     const exited = once(second.child, 'exit');
     second.child.kill('SIGTERM');
     expect(await exited).toEqual([0, null]);
-  });
+  }, 120_000); // two `weft serve` starts, each booting its request threads: slow on a busy machine
 });
 
 describe('all-or-nothing requests', () => {
@@ -195,7 +195,7 @@ describe('all-or-nothing requests', () => {
     const ok = await second.client.callUpsertBatch({ batch: items as Parameters<WeftClient['callUpsertBatch']>[0]['batch'] });
     expect(ok.res).toEqual([{ id: 'ok-1', trace_id: expect.any(String) }, {}, { id: 'ok-2', trace_id: expect.any(String) }]);
     expect((await second.client.callsQueryStats({ project_id })).count).toBe(2);
-  });
+  }, 120_000); // two `weft serve` starts, each booting its request threads: slow on a busy machine
 
   it('rolls back a store write that fails part-way through, and stays rolled back on reopen', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'weft-atomic-store-'));

@@ -16,9 +16,9 @@ import { createLogger, type Logger } from './logger.js';
 import { systemClock, type Clock, type Services } from './services.js';
 import { openStore } from './store/openStore.js';
 import { SqliteStore } from './store/sqlite/SqliteStore.js';
+import { SqliteFailureLog } from './store/sqlite/loginFailures.js';
 import { GroupCommitter } from './threads/groupCommit.js';
 import { RequestThreads } from './threads/requestThreads.js';
-import { createThreadedApp } from './threads/threadedApp.js';
 import type { Store } from './store/Store.js';
 import type { Hono } from 'hono';
 import { SecretBox } from './auth/secretBox.js';
@@ -84,6 +84,8 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
   const authenticator = new Authenticator(store, {
     ...(isClusterWorker() ? { onForget: broadcastForget } : {}),
     throttle: config.loginThrottle,
+    // Failed sign-ins are counted in the database when it is a file every process shares.
+    ...(store instanceof SqliteStore ? { failureLog: new SqliteFailureLog(store.db) } : {}),
     hashLimits: config.hashLimits,
     sessions: config.sessions,
   });
@@ -96,22 +98,28 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     inference: { registry, jobs },
     limits: config.limits,
   };
-  const appOptions = { validateResponses: config.validateResponses, mountDashboard: options.mountDashboard };
-  // Requests run in worker threads over the SQLite file (see threads/) when WEFT_THREADS=1;
-  // otherwise, and for other backends, the in-process app serves them.
+  const appOptions = {
+    validateResponses: config.validateResponses,
+    mountDashboard: options.mountDashboard,
+    trustedProxies: config.trustedProxies,
+  };
+  // Requests run in worker threads over the SQLite file (see threads/) unless WEFT_THREADS=0;
+  // for other backends (and an in-memory database) the in-process app serves them.
   let threads: RequestThreads | null = null;
   if (config.threads && store instanceof SqliteStore && store.file !== ':memory:') {
     threads = new RequestThreads({
       setup: {
         file: store.file,
         logLevel: config.logLevel,
-        maxBodyBytes: config.maxBodyBytes,
+        limits: config.limits,
         validateResponses: config.validateResponses,
+        sessions: config.sessions,
       },
       readThreads: config.threads.read,
       writeThreads: config.threads.write,
       readBudgetMs: config.threads.readBudgetMs,
       committer: new GroupCommitter(store),
+      authenticator,
       log,
       onForget: () => {
         authenticator.forgetLocally();
@@ -120,7 +128,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     });
     if (isClusterWorker()) onForgetFromOthers(() => threads?.forgetAll());
   }
-  const app = threads ? createThreadedApp(services, { ...appOptions, threads }) : createApp(services, appOptions);
+  const app = createApp(services, { ...appOptions, threads });
   const tls = config.tls ? await loadTlsMaterial(config.tls, { dataDir: config.dataDir, host: config.host }) : null;
   const https = tls ? { createServer: createHttpsServer, serverOptions: { cert: tls.cert, key: tls.key } } : {};
   const server: ServerType = await new Promise((resolve, reject) => {

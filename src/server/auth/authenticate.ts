@@ -17,7 +17,7 @@ import { ForbiddenError, UnauthorizedError } from '../errors.js';
 import type { Store, UserRecord } from '../store/Store.js';
 import { KEY_ID_LENGTH, KEY_LENGTH } from './apiKeys.js';
 import { HashLimiter, type HashLimits } from './hashLimiter.js';
-import { LoginThrottle, type ThrottleLimits } from './loginThrottle.js';
+import { LoginThrottle, type FailureLog, type ThrottleLimits } from './loginThrottle.js';
 import { fastHash, hashSecret, needsRehash, SCRYPT_PARAMS, verifySecret } from './secrets.js';
 import { readSessionCookie, SessionManager, type SessionLimits } from './sessions.js';
 
@@ -42,10 +42,26 @@ export interface RequestCredentials {
   address?: string;
 }
 
+/**
+ * Where credentials are checked when not in this authenticator's cache. A request thread
+ * (threads/) hands them to its process's main thread, so the login throttle, the bound on
+ * password hashes and the one-check-per-burst rule hold for the process, not per thread.
+ */
+export interface CredentialChecker {
+  /** An `Authorization` header (Basic or Bearer), as `authenticate` checks it on a cache miss. */
+  verifyHeader(header: string, address: string): Promise<AuthUser>;
+  verifyLogin(username: string, password: string, address: string): Promise<AuthUser>;
+  hashPassword(password: string): Promise<string>;
+}
+
 export interface AuthenticatorOptions {
   /** Hears every `forget()`, so other server processes can drop their caches too. */
   onForget?: () => void;
   throttle?: ThrottleLimits;
+  /** Where failed sign-ins are counted (a table every server process shares); default in memory. */
+  failureLog?: FailureLog;
+  /** Check credentials elsewhere (a request thread's main thread) instead of here. */
+  checker?: CredentialChecker;
   hashLimits?: HashLimits;
   sessions?: SessionLimits;
 }
@@ -73,14 +89,16 @@ export class Authenticator {
   readonly #onForget: (() => void) | undefined;
   readonly #throttle: LoginThrottle;
   readonly #hashes: HashLimiter;
+  readonly #checker: CredentialChecker | null;
   /** Dashboard sessions: created by sign-in, read on every cookie request. */
   readonly sessions: SessionManager;
 
   constructor(store: Store, options: AuthenticatorOptions = {}) {
     this.#store = store;
     this.#onForget = options.onForget;
-    this.#throttle = new LoginThrottle(options.throttle);
+    this.#throttle = new LoginThrottle(options.throttle, options.failureLog);
     this.#hashes = new HashLimiter(options.hashLimits);
+    this.#checker = options.checker ?? null;
     this.sessions = new SessionManager(store, options.sessions);
   }
 
@@ -98,7 +116,9 @@ export class Authenticator {
     // one password hash, not one per request.
     const pending = this.#inflight.get(cacheKey);
     if (pending) return pending;
-    const verifying = this.#verifyHeader(header, options.address ?? '');
+    const verifying = this.#checker
+      ? this.#checker.verifyHeader(header, options.address ?? '')
+      : this.verifyHeader(header, options.address ?? '');
     this.#inflight.set(cacheKey, verifying);
     try {
       const user = await verifying;
@@ -128,11 +148,13 @@ export class Authenticator {
    * like a Basic header but never cached: every sign-in is checked afresh.
    */
   async verifyLogin(username: string, password: string, address: string): Promise<AuthUser> {
+    if (this.#checker) return this.#checker.verifyLogin(username, password, address);
     return username === 'api' ? this.#verifyKey(password, address) : this.#verifyPassword(username, password, address);
   }
 
   /** Hashes a new password, within the same concurrency bound as verifying. */
   hashPassword(password: string): Promise<string> {
+    if (this.#checker) return this.#checker.hashPassword(password);
     return this.#hashes.run(() => hashSecret(password));
   }
 
@@ -147,7 +169,8 @@ export class Authenticator {
     this.#cache.clear();
   }
 
-  async #verifyHeader(header: string, address: string): Promise<AuthUser> {
+  /** Checks a credentials header afresh (no cache): throttled, hash-bounded. */
+  async verifyHeader(header: string, address: string): Promise<AuthUser> {
     const bearer = /^Bearer\s+(\S+)\s*$/i.exec(header);
     if (bearer) return this.#verifyKey(bearer[1]!, address);
     const [username, password] = decodeBasic(header);

@@ -7,7 +7,8 @@
  *   429 tells nothing about which names exist.
  * - An address with `perAddress` failures in the window is refused for any username: this stops
  *   one client guessing across many accounts. The address limit is higher because many people
- *   can share one address (an office NAT, a reverse proxy: Weft sees the proxy's address).
+ *   can share one address (an office NAT; behind a reverse proxy, set WEFT_TRUSTED_PROXIES so
+ *   the address is the client's, http/clientAddress.ts).
  * - The check comes before the password is hashed, so a refused attempt costs nothing, and a
  *   right password is refused too while blocked (otherwise the 429 would stop being a wall).
  *   Credentials already verified (the authenticator's 60 s cache), API keys and sessions are
@@ -16,8 +17,11 @@
  *   launder an address's guesses at others).
  *
  * Defaults (settable, README "Settings"): 10 failures per username and 100 per address in
- * 15 minutes. Counts live in memory per server process, so with `--workers N` the bounds are
- * per worker (at most N times as many attempts in total), and they start afresh at a restart.
+ * 15 minutes. Where the failures are kept is a FailureLog: in memory for one process, or the
+ * database's `login_failures` table (store/sqlite/loginFailures.ts), which every server process
+ * of `--workers N` shares, so the bounds hold for the whole server, and across restarts. The
+ * request threads of a process never hold a throttle: they ask the main thread's
+ * (threads/mainThreadAuth.ts).
  */
 import { TooManyRequestsError } from '../errors.js';
 
@@ -31,16 +35,59 @@ export interface ThrottleLimits {
 
 export const DEFAULT_THROTTLE_LIMITS: ThrottleLimits = { perUser: 10, perAddress: 100, windowSeconds: 15 * 60 };
 
+/** Where failure times are kept: `u:<name>` and `a:<address>` keys, times in epoch ms. */
+export interface FailureLog {
+  /** The `limit`-th most recent failure time of `key` after `since`, or null when it has fewer. */
+  nthRecent(key: string, limit: number, since: number): number | null;
+  add(keys: string[], at: number, since: number): void;
+  clear(key: string): void;
+}
+
 /** Keys remembered at most; beyond it, the oldest entries go first (memory stays bounded under a flood of names). */
 const MAX_KEYS = 100_000;
 
-export class LoginThrottle {
-  readonly #limits: ThrottleLimits;
-  /** Failure times (ms) per `u:<name>` / `a:<address>`, oldest first; Map order = least recently failed first. */
+/** Failures in this process's memory: for one server process on a store without a shared table. */
+export class MemoryFailureLog implements FailureLog {
+  /** Failure times per key, oldest first; Map order = least recently failed first. */
   readonly #failures = new Map<string, number[]>();
 
-  constructor(limits: ThrottleLimits = DEFAULT_THROTTLE_LIMITS) {
+  nthRecent(key: string, limit: number, since: number): number | null {
+    const times = this.#recent(key, since);
+    return times.length < limit ? null : times[times.length - limit]!;
+  }
+
+  add(keys: string[], at: number, since: number): void {
+    for (const key of keys) {
+      const times = this.#recent(key, since);
+      // Only the last `limit`-many matter; keep a few more so a burst cannot grow one entry without bound.
+      times.push(at);
+      if (times.length > 1000) times.splice(0, times.length - 1000);
+      this.#failures.delete(key);
+      this.#failures.set(key, times);
+      if (this.#failures.size > MAX_KEYS) this.#failures.delete(this.#failures.keys().next().value!);
+    }
+  }
+
+  clear(key: string): void {
+    this.#failures.delete(key);
+  }
+
+  #recent(key: string, since: number): number[] {
+    const times = this.#failures.get(key);
+    if (!times) return [];
+    while (times.length > 0 && times[0]! <= since) times.shift();
+    if (times.length === 0) this.#failures.delete(key);
+    return times;
+  }
+}
+
+export class LoginThrottle {
+  readonly #limits: ThrottleLimits;
+  readonly #log: FailureLog;
+
+  constructor(limits: ThrottleLimits = DEFAULT_THROTTLE_LIMITS, log: FailureLog = new MemoryFailureLog()) {
     this.#limits = limits;
+    this.#log = log;
   }
 
   /** Throws 429 when the username or the address has used up its failures. */
@@ -59,39 +106,23 @@ export class LoginThrottle {
 
   /** Counts a failed attempt against the address and (when given) the username. */
   recordFailure(username: string | null, address: string, now = Date.now()): void {
-    if (address !== '') this.#add(`a:${address}`, now);
-    if (username !== null) this.#add(`u:${username}`, now);
+    const keys = [...(address !== '' ? [`a:${address}`] : []), ...(username !== null ? [`u:${username}`] : [])];
+    if (keys.length) this.#log.add(keys, now, now - this.#windowMs);
   }
 
   /** A successful sign-in clears the username's failures. */
   recordSuccess(username: string): void {
-    this.#failures.delete(`u:${username}`);
+    this.#log.clear(`u:${username}`);
+  }
+
+  get #windowMs(): number {
+    return this.#limits.windowSeconds * 1000;
   }
 
   /** Seconds until `key` may try again; 0 when it may now. */
   #retryAfter(key: string, limit: number, now: number): number {
-    const times = this.#recent(key, now);
-    if (times.length < limit) return 0;
-    return (times[times.length - limit]! + this.#limits.windowSeconds * 1000 - now) / 1000;
-  }
-
-  #recent(key: string, now: number): number[] {
-    const times = this.#failures.get(key);
-    if (!times) return [];
-    const since = now - this.#limits.windowSeconds * 1000;
-    while (times.length > 0 && times[0]! <= since) times.shift();
-    if (times.length === 0) this.#failures.delete(key);
-    return times;
-  }
-
-  #add(key: string, now: number): void {
-    const times = this.#recent(key, now);
-    // Only the last `limit`-many matter; keep a few more so a burst cannot grow one entry without bound.
-    times.push(now);
-    if (times.length > 1000) times.splice(0, times.length - 1000);
-    this.#failures.delete(key);
-    this.#failures.set(key, times);
-    if (this.#failures.size > MAX_KEYS) this.#failures.delete(this.#failures.keys().next().value!);
+    const oldest = this.#log.nthRecent(key, limit, now - this.#windowMs);
+    return oldest === null ? 0 : (oldest + this.#windowMs - now) / 1000;
   }
 }
 

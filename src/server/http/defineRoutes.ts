@@ -18,6 +18,7 @@ import {
 import { assertProjectAccess, type AuthUser, type RequestCredentials } from '../auth/authenticate.js';
 import type { Services } from '../services.js';
 import { ApiError } from '../errors.js';
+import { clientAddressOf } from './clientAddress.js';
 import { jsonLinesResponse } from './jsonLines.js';
 import { readInput } from './readInput.js';
 import { toErrorResponse } from './respond.js';
@@ -175,10 +176,9 @@ function credentialsOf(c: Context): RequestCredentials {
   };
 }
 
-/** The client's address as the socket sees it (a reverse proxy's own, behind one). */
+/** The client's address: the socket's peer, or the forwarded one behind a trusted proxy (http/clientAddress.ts). */
 export function remoteIp(c: Context): string {
-  const incoming = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming;
-  return incoming?.socket?.remoteAddress ?? '';
+  return clientAddressOf(c);
 }
 
 function checkResponse(schema: z.ZodType, body: unknown, name: string): void {

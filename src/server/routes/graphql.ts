@@ -6,7 +6,7 @@ export const graphqlRoutes = defineRoutes({
   wandbGraphql: {
     // Credentials are checked inside, so a bad key is answered as a GraphQL error (see executeGraphql.ts).
     handler: async (req, { store, authenticator, request, remoteIp, log }) => {
-      const { status, body } = await executeWandbGraphql({
+      const { status, headers, body } = await executeWandbGraphql({
         store,
         authenticator,
         authorization: request.headers.get('authorization'),
@@ -15,7 +15,7 @@ export const graphqlRoutes = defineRoutes({
         req,
         onInternalError: (err) => log.error('POST /graphql resolver failed', err),
       });
-      return Response.json(body, { status });
+      return Response.json(body, { status, headers });
     },
   },
 });

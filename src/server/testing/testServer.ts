@@ -62,6 +62,10 @@ export async function startTestServer(options: { env?: Record<string, string>; c
     PORT: '0',
     WEFT_LOG_LEVEL: 'silent',
     WEFT_VALIDATE_RESPONSES: '1',
+    // Request threads are on, as for users; two read threads and one write thread keep the
+    // threads' start-up cheap across the many servers a test run starts.
+    WEFT_READ_THREADS: '2',
+    WEFT_WRITE_THREADS: '1',
     ...options.env,
   });
   const server = await startServer(config, options.clock ? { clock: options.clock } : {});

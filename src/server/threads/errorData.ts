@@ -10,7 +10,7 @@ import type { ErrorData } from './messages.js';
 
 export function toErrorData(err: unknown): ErrorData {
   if (err instanceof ValidationError) return { message: err.message, name: err.name, status: 422, issues: err.issues };
-  if (err instanceof ApiError) return { message: err.message, name: err.name, status: err.status, extra: err.extra };
+  if (err instanceof ApiError) return { message: err.message, name: err.name, status: err.status, extra: err.extra, headers: err.headers };
   if (err instanceof Error) return { message: err.message, name: err.name, code: (err as { code?: string }).code };
   return { message: String(err) };
 }
@@ -18,7 +18,7 @@ export function toErrorData(err: unknown): ErrorData {
 export function fromErrorData(data: ErrorData): Error {
   if (data.issues) return new ValidationError(data.issues as ValidationIssue[]);
   if (data.status !== undefined) {
-    const err = new ApiError(data.status, data.message, data.extra ?? {});
+    const err = new ApiError(data.status, data.message, data.extra ?? {}, { headers: data.headers ?? {} });
     if (data.name) err.name = data.name;
     return err;
   }

@@ -2,6 +2,8 @@
  * The messages between the main thread (HTTP, the writer) and the request threads. Bodies
  * travel as transferred ArrayBuffers; errors as plain data rebuilt on the other side.
  */
+import type { SessionLimits } from '../auth/sessions.js';
+import type { Limits } from '../limits.js';
 
 import type { WriteBatch } from '../store/WriteBatch.js';
 
@@ -19,7 +21,15 @@ export interface ErrorData {
   status?: number;
   extra?: Record<string, unknown>;
   issues?: unknown[];
+  /** Response headers an ApiError carries (`Retry-After`). */
+  headers?: Record<string, string>;
 }
+
+/** A credentials check a request thread asks of its main thread (threads/mainThreadAuth.ts). */
+export type AuthCall =
+  | { op: 'verifyHeader'; header: string; address: string }
+  | { op: 'verifyLogin'; username: string; password: string; address: string }
+  | { op: 'hashPassword'; password: string };
 
 export type ToWorker =
   | {
@@ -36,6 +46,8 @@ export type ToWorker =
   | { t: 'credit'; id: number; bytes: number }
   | { t: 'written'; wid: number; ok: true; values: unknown[] }
   | { t: 'written'; wid: number; ok: false; error: ErrorData }
+  | { t: 'authed'; aid: number; ok: true; value: unknown }
+  | { t: 'authed'; aid: number; ok: false; error: ErrorData }
   | { t: 'forget' };
 
 export type FromWorker =
@@ -47,12 +59,16 @@ export type FromWorker =
   | { t: 'fail'; id: number; message: string }
   /** One request's writes, applied together (one savepoint) in the next group commit. */
   | { t: 'write'; wid: number; ops: WriteOp[] }
+  | { t: 'auth'; aid: number; call: AuthCall }
   | { t: 'forget' };
 
 /** What a request thread is told when it starts (workerData). */
 export interface WorkerSetup {
   file: string;
   logLevel: string;
-  maxBodyBytes: number;
+  /** The request limits (limits.ts), as the main thread loaded them from env and flags. */
+  limits: Limits;
   validateResponses: boolean;
+  /** Dashboard session lifetimes and cookie security (auth/sessions.ts). */
+  sessions: SessionLimits;
 }

@@ -160,4 +160,37 @@ describe('request threads', () => {
       expect((await fetch(`${t.url}/health`)).status).toBe(200);
     });
   });
+
+  describe('with one read thread held and a short budget', () => {
+    let t: TestServer;
+    beforeAll(async () => {
+      t = await startTestServer({ env: { WEFT_READ_THREADS: '1', WEFT_READ_BUDGET_MS: '1500' } });
+      await t.server.threads!.whenReady();
+      await seed(t, 3000, 2000);
+    }, 120_000);
+    afterAll(() => t.close());
+
+    it('answers 503 with Retry-After to a read that waited the budget for a thread, without starting it', async () => {
+      // A client that stops reading holds the only read thread (a slow client never counts against the budget).
+      const held = await t.fetch('/calls/stream_query', { json: { project_id: PROJECT } });
+      const reader = held.body!.getReader();
+      await reader.read();
+      const res = await t.fetch('/calls/query_stats', { json: { project_id: PROJECT } });
+      expect(res.status).toBe(503);
+      expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+      const body = (await res.json()) as { reason: string; budget_ms: number };
+      expect(body.budget_ms).toBe(1500);
+      expect(body.reason).toContain('WEFT_READ_THREADS');
+      // The waiting read was never run: the thread was not stopped, and the held stream still ends whole.
+      expect(t.server.threads!.terminated).toBe(0);
+      let lines = 0;
+      const decoder = new TextDecoder();
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        lines += decoder.decode(value).split('\n').length - 1;
+      }
+      expect(lines).toBeGreaterThan(2000);
+    });
+  });
 });

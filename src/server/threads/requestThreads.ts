@@ -12,17 +12,46 @@
  * - write threads take any number of requests at once: a write request mostly waits for its
  *   group commit, and its parsing and validation are the CPU it takes off the writer.
  *
- * The budget covers a read from its arrival to its answer; for a streamed answer, each wait
- * for the next rows gets the budget again, while a slow client never counts against it.
+ * The budget (WEFT_READ_BUDGET_MS) bounds a read's work: from the moment a thread takes it to its
+ * answer; for a streamed answer, each wait for the next rows gets the budget again, while a slow
+ * client never counts against it. The wait for a free thread is bounded by the same figure on its
+ * own. (Counting the queue against the work would stop reads that waited long and then had only
+ * moments to run; each stop costs a thread's restart, so a busy server would spiral: measured in
+ * bench:load with 4 read threads, 97 of ~250 reads stopped.) A read past a bound is answered
+ * according to where it was:
+ *
+ * - still waiting for a thread (every read thread busy): 503 with `Retry-After`. The query was
+ *   never tried; the server is saturated, and the same request later may well succeed;
+ * - running on a thread: 504, naming the budget and what to do (narrow the query, or raise the
+ *   setting). 504 rather than 503 because the server did try, and retrying the same query will
+ *   take as long again; 504 is also what a proxy in front would answer, so clients already
+ *   treat it as "took too long", not "come back later".
+ *
+ * Writes have no budget: a write thread serves many requests at once (terminating it would fail
+ * them all), and a write's own work is applied on the writer, where a statement cannot be
+ * stopped without losing the atomicity of its group commit.
  */
 import { Worker } from 'node:worker_threads';
 import type { Context } from 'hono';
+import type { Authenticator } from '../auth/authenticate.js';
+import { clientAddressOf } from '../http/clientAddress.js';
+import { readLimitedBody, type BodyLimitKey } from '../http/bodyLimit.js';
+import { toErrorResponse } from '../http/respond.js';
 import type { Logger } from '../logger.js';
 import { toErrorData } from './errorData.js';
+import { answerAuthCall } from './mainThreadAuth.js';
 import type { GroupCommitter } from './groupCommit.js';
 import type { FromWorker, ToWorker, WorkerSetup } from './messages.js';
 
 export type RequestKind = 'read' | 'write';
+
+/** How an endpoint's requests are handed to a thread. */
+export interface HandOff {
+  /** The body limit the endpoint's body is held to (file uploads have their own). */
+  bodyLimit?: BodyLimitKey;
+  /** Check a credentials header before taking a thread (every endpoint that is not public). */
+  authenticate?: boolean;
+}
 
 export interface RequestThreadsOptions {
   setup: WorkerSetup;
@@ -31,6 +60,8 @@ export interface RequestThreadsOptions {
   /** Milliseconds a read may take (see above); 0 disables the budget. */
   readBudgetMs: number;
   committer: GroupCommitter;
+  /** The process's authenticator: request threads ask it to check credentials (mainThreadAuth.ts). */
+  authenticator: Authenticator;
   log: Logger;
   /** A thread revoked or changed credentials: other processes must forget theirs too. */
   onForget: () => void;
@@ -80,15 +111,30 @@ export class RequestThreads {
     this.#options = options;
   }
 
-  /** Hands the request to a thread of its kind and resolves with the thread's answer. */
-  async handle(c: Context, kind: RequestKind): Promise<Response> {
+  /**
+   * Hands the request to a thread of its kind and resolves with the thread's answer. The body
+   * is read here, counted against the endpoint's limit as it streams in (the same 413 as
+   * without threads), and moved to the thread without a copy.
+   */
+  async handle(c: Context, kind: RequestKind, options: HandOff = {}): Promise<Response> {
     const req = c.req.raw;
-    let body: ArrayBuffer | null = null;
-    if (req.method !== 'GET' && req.method !== 'HEAD' && req.body) {
-      body = await readLimited(req, this.#options.setup.maxBodyBytes);
-      if (!body) return Response.json({ reason: 'Request too large' }, { status: 413 });
+    if (options.authenticate) {
+      const refusal = await this.#checkCredentialsHeader(c);
+      if (refusal) return refusal;
     }
-    const incoming = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming;
+    let body: ArrayBuffer | null = null;
+    // Not `req.body`: touching it makes @hono/node-server start a web stream over the socket,
+    // which readLimitedBody's direct read of the Node request would then compete with.
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      try {
+        const bytes = await readLimitedBody(c, this.#options.setup.limits, options.bodyLimit ?? 'maxBodyBytes');
+        if (bytes.byteLength > 0)
+          body =
+            bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? (bytes.buffer as ArrayBuffer) : bytes.slice().buffer;
+      } catch (err) {
+        return toErrorResponse(err, this.#options.log, `${req.method} ${c.req.path}`);
+      }
+    }
     return new Promise<Response>((respond) => {
       const id = this.#nextId++;
       const p: Pending = {
@@ -101,7 +147,7 @@ export class RequestThreads {
           url: req.url,
           headers: [...req.headers],
           body,
-          remoteIp: incoming?.socket?.remoteAddress ?? '',
+          remoteIp: clientAddressOf(c),
         },
         transfer: body ? [body] : [],
         slot: null,
@@ -120,6 +166,26 @@ export class RequestThreads {
       this.#waiting[kind].push(p);
       this.#drain(kind);
     });
+  }
+
+  /**
+   * A credentials header is checked here before the request takes a thread: checking a new
+   * password takes a scrypt hash (~0.6 s, bounded by the hash limiter), and a read thread serves
+   * one request at a time, so a flood of wrong passwords would otherwise hold every read thread
+   * while each waits for its hash. Refused requests are answered here (401/429/503); accepted
+   * ones are in the process's credentials cache, where the thread finds them at once. A session
+   * cookie is left to the thread (a quick lookup, no hash).
+   */
+  async #checkCredentialsHeader(c: Context): Promise<Response | null> {
+    const authorization = c.req.header('authorization');
+    const apiKey = c.req.header('wandb-api-key');
+    if (!authorization && !apiKey) return null;
+    try {
+      await this.#options.authenticator.authenticateRequest({ authorization, apiKey, address: clientAddressOf(c) });
+      return null;
+    } catch (err) {
+      return toErrorResponse(err, this.#options.log, `${c.req.method} ${c.req.path}`);
+    }
   }
 
   /** Starts one thread of each kind now, so the first requests do not wait for a thread to boot. */
@@ -165,6 +231,11 @@ export class RequestThreads {
       if (!slot) break;
       const p = queue.shift()!;
       p.slot = slot;
+      // The wait is over: the budget now times the work.
+      if (p.budgetTimer) {
+        clearTimeout(p.budgetTimer);
+        p.budgetTimer = setTimeout(() => this.#expire(p), this.#options.readBudgetMs);
+      }
       slot.requests.set(p.id, p);
       this.#post(slot, p.message, p.transfer);
     }
@@ -218,6 +289,9 @@ export class RequestThreads {
           (values) => this.#post(slot, { t: 'written', wid: msg.wid, ok: true, values }),
           (err: unknown) => this.#post(slot, { t: 'written', wid: msg.wid, ok: false, error: toErrorData(err) }),
         );
+        return;
+      case 'auth':
+        void answerAuthCall(this.#options.authenticator, msg.aid, msg.call).then((answer) => this.#post(slot, answer));
         return;
       case 'forget':
         this.forgetAll(slot);
@@ -282,18 +356,36 @@ export class RequestThreads {
     p.respond(new Response(body, { status, headers }));
   }
 
-  /** The read took longer than its budget: answer 504 (or cut a started stream), free its thread. */
+  /**
+   * The read used up its budget: 503 if it never got a thread, else 504 (or a cut stream when
+   * rows were already sent), and its thread is freed. See the head comment for the choice.
+   */
   #expire(p: Pending): void {
     if (p.finished) return;
     const budget = this.#options.readBudgetMs;
-    const reason = `The request exceeded its time budget of ${budget} ms and was stopped (WEFT_READ_BUDGET_MS); narrow the query (a filter, a smaller limit or time range) or raise the budget.`;
+    const where = `${p.message.method} ${new URL(p.message.url).pathname}`;
+    if (!p.slot) {
+      const retryAfter = Math.max(1, Math.ceil(budget / 1000));
+      const reason = `The server is busy: every read thread stayed occupied for ${budget} ms (WEFT_READ_BUDGET_MS) while this request waited, so it was not started; try again in a few seconds, or give the server more read threads (WEFT_READ_THREADS).`;
+      p.headReceived = true;
+      p.respond(
+        Response.json(
+          { reason, budget_ms: budget, retry_after: retryAfter },
+          { status: 503, headers: { 'retry-after': String(retryAfter) } },
+        ),
+      );
+      this.#options.log.warn(`${where} 503 waited ${budget} ms for a read thread`);
+      this.#finish(p);
+      return;
+    }
+    const reason = `The request exceeded its time budget of ${budget} ms and was stopped (WEFT_READ_BUDGET_MS); narrow the query (add a filter, a smaller limit or a shorter time range) or raise the budget.`;
     if (!p.headReceived) {
       p.headReceived = true;
       p.respond(Response.json({ reason, budget_ms: budget }, { status: 504 }));
     } else {
       p.failure = new Error(reason);
     }
-    this.#options.log.warn(`${p.message.method} ${new URL(p.message.url).pathname} 504 time budget of ${budget} ms exceeded`);
+    this.#options.log.warn(`${where} 504 time budget of ${budget} ms exceeded`);
     this.#stop(p);
   }
 
@@ -371,30 +463,4 @@ export class RequestThreads {
       slot.worker.postMessage({ t: 'written', wid: msg.wid, ok: false, error: toErrorData(err) } satisfies ToWorker);
     }
   }
-}
-
-/** The request body, or null once it passes `max` bytes (counted as it streams in). */
-async function readLimited(req: Request, max: number): Promise<ArrayBuffer | null> {
-  const declared = Number(req.headers.get('content-length') ?? 0);
-  if (declared > max) return null;
-  const reader = req.body!.getReader();
-  const parts: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > max) {
-      await reader.cancel().catch(() => {});
-      return null;
-    }
-    parts.push(value);
-  }
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.byteLength;
-  }
-  return out.buffer;
 }

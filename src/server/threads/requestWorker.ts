@@ -9,12 +9,12 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { InferenceServices } from '../providers/InferenceServices.js';
 import { createApp } from '../app.js';
 import { Authenticator } from '../auth/authenticate.js';
-import { DEFAULT_LIMITS } from '../limits.js';
 import { createLogger, parseLogLevel } from '../logger.js';
 import { systemClock, type Services } from '../services.js';
 import { SqliteStore } from '../store/sqlite/SqliteStore.js';
 import { fromErrorData, toErrorData } from './errorData.js';
 import type { FromWorker, ToWorker, WorkerSetup, WriteOp } from './messages.js';
+import { mainThreadChecker } from './mainThreadAuth.js';
 import { forwardingStore } from './storeForwarding.js';
 
 /** Bytes a response may send ahead of what the client has taken. */
@@ -37,20 +37,28 @@ const store = forwardingStore(
     }),
 );
 const log = createLogger(parseLogLevel(setup.logLevel));
-const authenticator = new Authenticator(store, { onForget: () => post({ t: 'forget' }) });
+// Credentials not in this thread's cache are checked by the main thread (mainThreadAuth.ts).
+const auth = mainThreadChecker(post);
+const authenticator = new Authenticator(store, {
+  onForget: () => post({ t: 'forget' }),
+  checker: auth.checker,
+  sessions: setup.sessions,
+});
 // The model-backed endpoints are served on the main thread (threadedApp.ts), never here.
 const inference = new Proxy({} as InferenceServices, {
   get: () => {
     throw new Error('model providers and jobs live on the main thread; threadedApp.ts must serve this endpoint there');
   },
 });
+// The same app as a single-threaded server's (app.ts), with the same limits. The client
+// address arrives resolved (the main thread applied WEFT_TRUSTED_PROXIES), so none are trusted here.
 const services: Services = {
   store,
   authenticator,
   log,
   clock: systemClock,
   inference,
-  limits: { ...DEFAULT_LIMITS, maxBodyBytes: setup.maxBodyBytes },
+  limits: setup.limits,
 };
 const app = createApp(services, { validateResponses: setup.validateResponses });
 
@@ -82,6 +90,9 @@ port.on('message', (msg: ToWorker) => {
       else w?.reject(fromErrorData(msg.error));
       return;
     }
+    case 'authed':
+      auth.settle(msg);
+      return;
     case 'forget':
       authenticator.forgetLocally();
   }

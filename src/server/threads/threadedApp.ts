@@ -1,50 +1,43 @@
 /**
- * The main thread's HTTP app when requests run in threads: `/health` is answered here (it
- * must never wait behind anyone's work), the dashboard's static files are sent from here, and
- * every API endpoint, the OpenAPI document and the docs page are handed to a request thread —
- * except the model-backed endpoints, which need the providers and the one job runner that live
- * on the main thread (their own work is network-bound, not SQLite-bound).
+ * Which endpoints a threaded server serves on its main thread, and the hand-off of every other
+ * one to a request thread. `/health` is answered on the main thread (it must never wait behind
+ * anyone's work), and so are the model-backed endpoints, which need the providers and the one
+ * job runner that live there (their own work is network-bound, not SQLite-bound). The rest go to
+ * a read or a write thread (readEndpoints.ts). app.ts applies the middleware to both alike.
  */
-import { Hono } from 'hono';
-import { endpoints, type EndpointName } from '../../contract/endpoints.js';
-import { isTraceServerEndpoint, mountRoutes, TRACE_PREFIX } from '../http/defineRoutes.js';
-import { NotFoundError } from '../errors.js';
-import { toErrorResponse } from '../http/respond.js';
+import type { Context, Hono } from 'hono';
+import { endpoints, type EndpointDef, type EndpointName } from '../../contract/endpoints.js';
+import { isTraceServerEndpoint, mountRoutes, TRACE_PREFIX, type MountOptions, type RouteTable } from '../http/defineRoutes.js';
 import { completionRoutes } from '../routes/completions.js';
 import { evaluationRoutes } from '../routes/evaluations.js';
 import { inferenceRoutes } from '../routes/inference.js';
 import { providerRoutes } from '../routes/providers.js';
-import { serviceRoutes } from '../routes/service.js';
-import type { AppOptions } from '../app.js';
 import type { Services } from '../services.js';
 import { READ_ENDPOINTS } from './readEndpoints.js';
 import type { RequestThreads } from './requestThreads.js';
 
-/** Route tables served on the main thread, beside `/health`. */
-const MAIN_THREAD_ROUTES = [
-  { health: serviceRoutes.health, geolocate: serviceRoutes.geolocate },
-  completionRoutes,
-  inferenceRoutes,
-  providerRoutes,
-  evaluationRoutes,
-];
-const ON_MAIN = new Set(MAIN_THREAD_ROUTES.flatMap((t) => Object.keys(t)));
+/** Endpoints served on the main thread, beside the dashboard's static files. */
+const ON_MAIN = new Set<string>([
+  'health',
+  'geolocate',
+  ...[completionRoutes, inferenceRoutes, providerRoutes, evaluationRoutes].flatMap(Object.keys),
+]);
 
-export function createThreadedApp(services: Services, options: AppOptions & { threads: RequestThreads }): Hono {
-  const app = new Hono();
-  const { threads } = options;
-  mountRoutes(app, MAIN_THREAD_ROUTES, services, options);
-  app.get('/openapi.json', (c) => threads.handle(c, 'read'));
-  app.get('/docs', (c) => threads.handle(c, 'read'));
-  for (const name of Object.keys(endpoints) as EndpointName[]) {
-    if (ON_MAIN.has(name)) continue;
-    const endpoint = endpoints[name];
-    const kind = READ_ENDPOINTS.has(name) ? 'read' : 'write';
-    app.on(endpoint.method, endpoint.path, (c) => threads.handle(c, kind));
-    if (isTraceServerEndpoint(endpoint)) app.on(endpoint.method, TRACE_PREFIX + endpoint.path, (c) => threads.handle(c, kind));
+/** Mounts every route of `tables`: main-thread ones as themselves, the others as hand-offs to a thread. */
+export function mountThreaded(app: Hono, tables: RouteTable[], services: Services, options: MountOptions, threads: RequestThreads): void {
+  const local = tables.map((table) => Object.fromEntries(Object.entries(table).filter(([name]) => ON_MAIN.has(name))) as RouteTable);
+  mountRoutes(app, local, services, options);
+  for (const table of tables) {
+    for (const name of Object.keys(table) as EndpointName[]) {
+      if (ON_MAIN.has(name)) continue;
+      const endpoint: EndpointDef = endpoints[name];
+      const kind = READ_ENDPOINTS.has(name) ? 'read' : 'write';
+      // File uploads are held to the file limit, everything else to the body limit, as in http/readInput.ts.
+      const limit = endpoint.body === 'multipart' ? 'maxFileBytes' : 'maxBodyBytes';
+      const authenticate = !endpoint.public && endpoint.auth !== 'handler';
+      const serve = (c: Context) => threads.handle(c, kind, { bodyLimit: limit, authenticate });
+      app.on(endpoint.method, endpoint.path, serve);
+      if (isTraceServerEndpoint(endpoint)) app.on(endpoint.method, TRACE_PREFIX + endpoint.path, serve);
+    }
   }
-  options.mountDashboard?.(app);
-  app.notFound((c) => toErrorResponse(new NotFoundError(`No endpoint ${c.req.method} ${c.req.path}; see /docs`), services.log, c.req.path));
-  app.onError((err, c) => toErrorResponse(err, services.log, `${c.req.method} ${c.req.path}`));
-  return app;
 }

@@ -4,7 +4,8 @@
  *
  * - every answer is JSON with `data` and/or `errors` — the Python client (gql) then raises a
  *   GraphQL error with our message instead of a bare transport error after retries;
- * - wrong or missing credentials: 401 with `errors[0].extensions.code = "UNAUTHENTICATED"`
+ * - wrong or missing credentials: 401 with `errors[0].extensions.code = "UNAUTHENTICATED"`; a
+ *   throttled or saturated check 429/503 with `Retry-After` (code RATE_LIMITED / SERVICE_UNAVAILABLE)
  *   (npm: "HTTP error! status: 401"; Python: "Could not determine a W&B entity…" or
  *   "Unable to access `e/p`." plus our message; `wandb`: its authentication error, no retry);
  * - parse and validation errors (an unknown field, say) and resolver errors: 200 with `errors`,
@@ -13,6 +14,7 @@
  */
 import { execute, GraphQLError, parse, validate, type DocumentNode, type ExecutionResult } from 'graphql';
 import type { AuthUser, Authenticator } from '../../auth/authenticate.js';
+import { ApiError } from '../../errors.js';
 import type { Store } from '../../store/Store.js';
 import { rootResolvers } from './resolvers.js';
 import { wandbSchema } from './schema.js';
@@ -25,6 +27,8 @@ export interface GraphqlRequest {
 
 export interface GraphqlAnswer {
   status: number;
+  /** Headers the answer must carry (`Retry-After` on 429/503). */
+  headers?: Record<string, string>;
   body: ExecutionResult;
 }
 
@@ -47,6 +51,14 @@ export async function executeWandbGraphql(deps: {
   try {
     user = await deps.authenticator.authenticate(deps.authorization, { address: deps.address });
   } catch (err) {
+    // A throttled (429) or saturated (503) check is not "wrong credentials": it keeps its status
+    // and Retry-After, as everywhere else in the API, so a client waits instead of giving up on a
+    // key that may be right. The code names the cause for GraphQL clients reading `errors`.
+    if (err instanceof ApiError && (err.status === 429 || err.status === 503)) {
+      const code = err.status === 429 ? 'RATE_LIMITED' : 'SERVICE_UNAVAILABLE';
+      const error = new GraphQLError(err.message, { extensions: { code, ...err.extra } });
+      return { status: err.status, headers: err.headers, body: { data: null, errors: [error] } };
+    }
     const message = deps.authorization ? (err as Error).message : 'No credentials: send HTTP Basic api:<your Weft API key>';
     return { status: 401, body: { data: null, errors: [new GraphQLError(message, { extensions: { code: 'UNAUTHENTICATED' } })] } };
   }

@@ -7,6 +7,7 @@ import type { Migration } from './migration.js';
 import { monitorInboxMigration } from './monitorInbox.js';
 import { threadRangeFacts } from './v15ThreadRangeFacts.js';
 import { usageRuleMigration } from './v16UsageRule.js';
+import { loginFailuresMigration } from './v17LoginFailures.js';
 
 export type { Migration } from './migration.js';
 
@@ -563,4 +564,5 @@ export const migrations: Migration[] = [
   monitorInboxMigration,
   threadRangeFacts,
   usageRuleMigration,
+  loginFailuresMigration,
 ];
