@@ -9,7 +9,7 @@
  * any range over threads shorter than it) are computed from their turns' facts, and the two
  * sorted lists are merged (see #computeFiltered).
  */
-import { computeThreadStats, type ThreadStats, type TurnFacts } from '../../core/threadStats.js';
+import { computeThreadStats, type TurnFacts } from '../../core/threadStats.js';
 import type { ThreadRecord, ThreadsQuery, ThreadsStore } from '../Store.js';
 import type { SqliteDatabase } from './SqliteDatabase.js';
 import { pickPrice } from '../../core/pickPrice.js';
