@@ -3,31 +3,10 @@ import { opDisplayName } from '../../core/opNames.js';
 import { formatMicros, formatMicrosOrNull } from '../../core/datetime.js';
 import type { CallEndWrite, CallRecord, CallStartWrite } from '../Store.js';
 import { numOrNull } from './ClickHouseDatabase.js';
+import { CALL_COLUMNS } from '../query/callsPlan.js';
 
-/** The call columns a read returns, in CallSchema order. */
-export const CALL_READ_COLUMNS = [
-  'id',
-  'project_id',
-  'op_name',
-  'display_name',
-  'trace_id',
-  'parent_id',
-  'thread_id',
-  'turn_id',
-  'started_at',
-  'ended_at',
-  'attributes',
-  'inputs',
-  'output',
-  'exception',
-  'summary',
-  'wb_user_id',
-  'wb_run_id',
-  'wb_run_step',
-  'wb_run_step_end',
-  'deleted_at',
-  'otel_dump',
-] as const;
+/** The call columns a read returns: the neutral list (CallSchema order) and the OTel dump. */
+export const CALL_READ_COLUMNS = [...CALL_COLUMNS, 'otel_dump'] as const;
 
 export type CallRow = Partial<Record<(typeof CALL_READ_COLUMNS)[number], string | null>> & {
   id: string;
