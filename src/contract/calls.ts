@@ -19,6 +19,25 @@ export const LLMUsage = z.looseObject({
   total_tokens: z.number().int().nullish(),
 });
 
+/** One model's token counts under Weft's usage rule (server/core/usage.ts). */
+export const ModelTokens = z.object({
+  input_tokens: z.number().int().describe('prompt_tokens + input_tokens'),
+  output_tokens: z.number().int().describe('completion_tokens + output_tokens'),
+  total_tokens: z.number().int().describe('total_tokens when positive, else input + output'),
+  requests: z.number().int(),
+});
+export type ModelTokens = z.infer<typeof ModelTokens>;
+
+/**
+ * Weft extension: a call's token totals, which the server adds to `summary.weave` on every read
+ * when `summary.usage` names at least one model. Every surface shows these rather than counting
+ * again; `summary.weave.total_tokens` also sorts and filters calls.
+ */
+export const CallTokenTotals = ModelTokens.extend({
+  model_tokens: z.record(z.string(), ModelTokens).describe('The same counts per model of summary.usage'),
+});
+export type CallTokenTotals = z.infer<typeof CallTokenTotals>;
+
 /** Open summary map; `usage` and `status_counts` are the conventional keys. */
 export const SummaryInsert = z.looseObject({
   usage: z.record(z.string(), LLMUsage).nullish(),

@@ -8,6 +8,7 @@ import type { CallEndWrite, CallRecord, CallStartWrite } from '../store/Store.js
 import { parseIsoToMicros } from '../core/datetime.js';
 import { uuidv7 } from '../core/ids.js';
 import { opDisplayName } from '../core/opNames.js';
+import { usageTotalsOf } from '../core/usage.js';
 
 /** Every `weave:///` ref string found anywhere inside a value (deduplicated, in order). */
 export function findRefs(value: unknown, out: Set<string> = new Set(), depth = 0): Set<string> {
@@ -93,6 +94,12 @@ export function toCompleteWrites(call: CompletedCall, userId: string): [CallStar
  * Adds `summary.weave` the way the reference does on every read: status, latency_ms (whole
  * ms, absent while running) and trace_name (or `display_name` when one is set). Other keys
  * already stored under `weave` are kept.
+ *
+ * Weft adds the call's token totals (`input_tokens`, `output_tokens`, `total_tokens`,
+ * `requests`, and per model `model_tokens`) under the one usage rule (core/usage.ts), when
+ * `summary.usage` has at least one model: every surface (calls table, trace, call detail,
+ * export) reads these instead of counting again, and sorting and filtering by
+ * `summary.weave.total_tokens` use the same rule printed as SQL.
  */
 export function withWeaveSummary(call: CallRecord): CallRecord {
   const summary = { ...(call.summary ?? {}) } as Record<string, unknown>;
@@ -107,6 +114,8 @@ export function withWeaveSummary(call: CallRecord): CallRecord {
   }
   if (call.display_name) weave.display_name = call.display_name;
   else weave.trace_name = opDisplayName(call.op_name);
+  const tokens = usageTotalsOf(summary.usage);
+  if (tokens) Object.assign(weave, tokens);
   summary.weave = weave;
   return { ...call, summary };
 }

@@ -19,6 +19,7 @@ import type { CostCreateReq, LLMCost } from '../../contract/costs.js';
 import type { PriceRecord } from '../store/CostsStore.js';
 import { formatMicros, parseIsoToMicros } from '../core/datetime.js';
 import { uuidv7 } from '../core/ids.js';
+import { usageEntryOf } from '../core/usage.js';
 
 /** The usage an SDK reports for one model; every field optional. */
 export interface Usage {
@@ -36,21 +37,21 @@ export interface Usage {
 export { pickPrice } from '../core/pickPrice.js';
 import { pickPrice } from '../core/pickPrice.js';
 
-const int = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? Math.trunc(v) : 0);
-
 /** What `usage` cost at `price`. */
 export function costOf(usage: Usage, price: PriceRecord): LLMCost {
-  const promptTokens = int(usage.prompt_tokens) + int(usage.input_tokens);
-  const completionTokens = int(usage.completion_tokens) + int(usage.output_tokens);
-  const cacheRead = int(usage.cache_read_input_tokens);
-  const cacheCreation = int(usage.cache_creation_input_tokens);
+  // Token counts under the one usage rule (core/usage.ts), so a cost row's tokens are the call's.
+  const entry = usageEntryOf('', usage as Record<string, unknown>);
+  const promptTokens = entry.inputTokens;
+  const completionTokens = entry.outputTokens;
+  const cacheRead = entry.cacheReadInputTokens;
+  const cacheCreation = entry.cacheCreationInputTokens;
   const cacheReadCost = price.cacheReadInputTokenCost ?? 0;
   const cacheCreationCost = price.cacheCreationInputTokenCost ?? 0;
   return {
     prompt_tokens: promptTokens,
     completion_tokens: completionTokens,
-    requests: int(usage.requests),
-    total_tokens: int(usage.total_tokens),
+    requests: entry.requests,
+    total_tokens: entry.totalTokens,
     cache_read_input_tokens: cacheRead,
     cache_creation_input_tokens: cacheCreation,
     prompt_token_cost: price.promptTokenCost,

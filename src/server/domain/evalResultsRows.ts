@@ -27,6 +27,7 @@ import { costsForUsage, type Usage } from './costs.js';
 import { bytesDigest } from './digests.js';
 import { childrenOf, isPredictAndScore, isScore, latencySeconds, predictAndScoreOutput, refName, weaveAttrs } from './evaluationCalls.js';
 import { opDisplayName } from '../core/opNames.js';
+import { usageTotalsOf } from '../core/usage.js';
 import { fromPlain, toPythonJson } from './losslessJson.js';
 
 /** One dataset row: its trials per evaluation root, in start order. */
@@ -74,16 +75,6 @@ function scorerCallIds(scores: Obj, children: CallSchema[], predict: CallSchema 
 const usageOf = (call: CallSchema | null): Record<string, Usage> =>
   (asObject(asObject(call?.summary)?.usage) as Record<string, Usage>) ?? {};
 
-/** Total tokens over the models in a usage map (prompt + completion when a total is missing); null without usage. */
-function totalTokens(usage: Record<string, Usage>): number | null {
-  const entries = Object.values(usage).filter((u) => asObject(u));
-  if (!entries.length) return null;
-  return entries.reduce(
-    (n, u) => n + (u.total_tokens ?? (u.prompt_tokens ?? u.input_tokens ?? 0) + (u.completion_tokens ?? u.output_tokens ?? 0)),
-    0,
-  );
-}
-
 /** What the predict call's usage cost, over the priced models; null when none is priced. */
 function predictCost(call: CallSchema | null, prices: PriceRecord[], projectId: string): number | null {
   if (!call || !prices.length) return null;
@@ -118,7 +109,7 @@ function toTrial(pas: CallSchema, children: CallSchema[] | null, prices: PriceRe
     scores,
     scorer_call_ids: children ? scorerCallIds(scores, children, predict) : {},
     model_latency_seconds: (predict && latencySeconds(predict)) ?? (typeof fallbackLatency === 'number' ? fallbackLatency : null),
-    total_tokens: totalTokens(usageOf(predict)),
+    total_tokens: usageTotalsOf(usageOf(predict))?.total_tokens ?? null,
     total_cost: predictCost(predict, prices, pas.project_id),
     genai_span_ref: spanRefs(pas, predict),
   };

@@ -43,7 +43,7 @@ function ownUsage(call: CallSchema, priced: ReturnType<typeof costsForUsage> | n
       requests: e.requests,
       prompt_tokens: e.inputTokens,
       completion_tokens: e.outputTokens,
-      total_tokens: e.totalTokens || e.inputTokens + e.outputTokens,
+      total_tokens: e.totalTokens,
       cache_read_input_tokens: e.cacheReadInputTokens,
       cache_creation_input_tokens: e.cacheCreationInputTokens,
       prompt_tokens_total_cost: cost ? cost.prompt_tokens_total_cost : null,

@@ -235,7 +235,17 @@ describe('POST /call/end', () => {
     expect(call?.wb_run_step_end).toBe(9);
     expect(call?.summary).toEqual({
       usage: { 'gpt-4o': { prompt_tokens: 10, completion_tokens: 5, requests: 1 } },
-      weave: { status: 'success', latency_ms: 1500, trace_name: 'op' },
+      // The token totals are the server's (core/usage.ts): the surfaces read these, never recount.
+      weave: {
+        status: 'success',
+        latency_ms: 1500,
+        trace_name: 'op',
+        input_tokens: 10,
+        output_tokens: 5,
+        total_tokens: 15,
+        requests: 1,
+        model_tokens: { 'gpt-4o': { input_tokens: 10, output_tokens: 5, total_tokens: 15, requests: 1 } },
+      },
     });
   });
 

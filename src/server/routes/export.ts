@@ -50,7 +50,8 @@ export const DEFAULT_CSV_COLUMNS = [
 const DERIVED: Record<string, (call: CallSchema) => unknown> = {
   status: (call) => weaveSummary(call).status,
   latency_ms: (call) => weaveSummary(call).latency_ms,
-  total_tokens: totalTokens,
+  // The server's own total (domain/calls.ts withWeaveSummary, core/usage.ts); null without usage.
+  total_tokens: (call) => weaveSummary(call).total_tokens ?? null,
 };
 
 async function exportCalls(store: Store, req: CallsExportReq): Promise<Response> {
@@ -104,17 +105,6 @@ export function csvRow(fields: string[]): string {
 
 function weaveSummary(call: CallSchema): Record<string, unknown> {
   return (call.summary?.weave as Record<string, unknown> | undefined) ?? {};
-}
-
-/** Tokens over every model in `summary.usage`; null when the call reports no usage. */
-function totalTokens(call: CallSchema): number | null {
-  const usage = call.summary?.usage as Record<string, Record<string, number | null | undefined>> | undefined;
-  if (!usage) return null;
-  let total = 0;
-  for (const u of Object.values(usage)) {
-    total += u.total_tokens ?? (u.prompt_tokens ?? u.input_tokens ?? 0) + (u.completion_tokens ?? u.output_tokens ?? 0);
-  }
-  return total;
 }
 
 /** Reads the first row now, so query errors surface before the response starts. */

@@ -193,10 +193,11 @@ describe('POST /calls/stats', () => {
         max_input_tokens: 100,
         count_input_tokens: 2,
         p50_input_tokens: 75,
-        // b reports no total_tokens, so only a counts.
-        sum_total_tokens: 120,
-        avg_total_tokens: 120,
-        count_total_tokens: 1,
+        // b reports no total_tokens: under the one usage rule its total is input + output (60),
+        // the number the calls table shows for it (the reference's stats would skip it).
+        sum_total_tokens: 180,
+        avg_total_tokens: 90,
+        count_total_tokens: 2,
         sum_cache_read_input_tokens: 0,
         // a: 100 × 0.01 + 20 × 0.02 = 1.4; b: 50 × 0.1 + 10 × 0.2 = 7.
         sum_input_cost: expect.closeTo(6, 9),

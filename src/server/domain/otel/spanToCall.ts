@@ -11,6 +11,7 @@
 import { createHash } from 'node:crypto';
 import type { EndedCall, StartedCall } from '../../../contract/calls.js';
 import { formatMicros, parseIsoToMicros } from '../../core/datetime.js';
+import { usageEntryOf } from '../../core/usage.js';
 import { expandAttributes, getAttribute, isTruthy, numericKeysToLists, type Tree } from './attributeTree.js';
 import { ATTRIBUTE_KEYS, INPUT_KEYS, OUTPUT_KEYS, TIME_OVERRIDE_KEYS, USAGE_KEYS, WANDB_KEYS } from './conventions.js';
 import type { OtlpSpan } from './otlpDecode.js';
@@ -117,9 +118,8 @@ export function spanToCall(span: OtlpSpan, resource: { tree: Tree; droppedAttrib
     const n = toInt(first(lookup, keys)?.[1]);
     if (n !== null) usage[field] = n;
   }
-  if (Object.keys(usage).length && usage.total_tokens === undefined) {
-    usage.total_tokens = (usage.prompt_tokens ?? usage.input_tokens ?? 0) + (usage.completion_tokens ?? usage.output_tokens ?? 0);
-  }
+  // A span without a total gets input + output under the one usage rule (core/usage.ts).
+  if (Object.keys(usage).length && usage.total_tokens === undefined) usage.total_tokens = usageEntryOf('', usage).totalTokens;
 
   let attributes: Record<string, unknown> = {};
   for (const [name, keys] of Object.entries(ATTRIBUTE_KEYS)) {

@@ -38,7 +38,8 @@ for (const backend of testBackends().filter((b) => b.name === 'clickhouse')) {
       await expect(ClickHouseStore.open({ url, database: 'default' })).rejects.toThrow(/weft migrate/);
     });
 
-    it('lets two replicas migrate at once, and a third run finds nothing to do', async () => {
+    // Three `weft` processes start through tsx: slow on a busy machine, so a generous timeout.
+    it('lets two replicas migrate at once, and a third run finds nothing to do', { timeout: 180_000 }, async () => {
       const [a, b] = await Promise.all([weftMigrate(env), weftMigrate(env)]);
       expect([a.code, b.code]).toEqual([0, 0]);
       const again = await weftMigrate(env);

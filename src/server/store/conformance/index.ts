@@ -18,6 +18,7 @@ import { describeProjectsConformance } from './projects.conformance.js';
 import { describeStatsConformance } from './stats.conformance.js';
 import { describeTablesConformance } from './tables.conformance.js';
 import { describeThreadsConformance } from './threads.conformance.js';
+import { describeThreadsFiltersConformance } from './threadsFilters.conformance.js';
 import { describeWriteBatchConformance } from './writeBatch.conformance.js';
 
 export function describeStoreConformance(backend: TestBackend): void {
@@ -25,6 +26,7 @@ export function describeStoreConformance(backend: TestBackend): void {
   const suites: Record<ConformanceSuite, () => void> = {
     calls: () => describeCallsConformance(open),
     threads: () => describeThreadsConformance(open),
+    threadsFilters: () => describeThreadsFiltersConformance(open),
     projects: () => describeProjectsConformance(open),
     accounts: () => describeAccountsConformance(open),
     objects: () => describeObjectsConformance(open),

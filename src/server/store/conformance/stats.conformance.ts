@@ -105,15 +105,9 @@ async function expectedCells(store: Store, opNames: string[] | null, width: numb
     }
     for (const e of usageEntries(f.usageJson)) {
       const u = (t.usage[e.model] ??= [0, 0, 0, 0, 0, 0, 0]);
-      [
-        1,
-        e.inputTokens,
-        e.outputTokens,
-        e.totalTokens ?? 0,
-        e.totalTokens === null ? 0 : 1,
-        e.cacheReadInputTokens,
-        e.cacheCreationInputTokens,
-      ].forEach((v, i) => (u[i]! += v));
+      [1, e.inputTokens, e.outputTokens, e.totalTokens, 1, e.cacheReadInputTokens, e.cacheCreationInputTokens].forEach(
+        (v, i) => (u[i]! += v),
+      );
     }
   }
   return finish(out);

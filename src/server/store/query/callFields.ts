@@ -57,8 +57,11 @@ const COMPUTED: Record<string, ComputedField> = {
   'summary.weave.status': { kind: 'computed', name: 'status', type: 'text', nullable: false },
   'summary.weave.latency_ms': { kind: 'computed', name: 'latency_ms', type: 'number', nullable: true },
   'summary.weave.trace_name': { kind: 'computed', name: 'trace_name', type: 'text', nullable: true },
-  // Weft extensions (the reference has neither).
+  // Weft extensions (the reference has none): the token totals every call read publishes in
+  // summary.weave under the one usage rule (core/usage.ts), and the cost of that usage.
   'summary.weave.total_tokens': { kind: 'computed', name: 'total_tokens', type: 'number', nullable: true },
+  'summary.weave.input_tokens': { kind: 'computed', name: 'input_tokens', type: 'number', nullable: true },
+  'summary.weave.output_tokens': { kind: 'computed', name: 'output_tokens', type: 'number', nullable: true },
   'summary.weave.total_cost': { kind: 'computed', name: 'total_cost', type: 'number', nullable: true },
 };
 

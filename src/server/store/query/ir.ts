@@ -52,12 +52,13 @@ export interface ColumnField {
  *   `summary.status_counts.error` > 0, else 'running' while it has no end, else 'success';
  * - latency_ms: whole milliseconds from start to end (integer division), NULL while running;
  * - trace_name: the display name unless empty, else the op's base name;
- * - total_tokens, total_cost (Weft extensions): the call's usage tokens (core/usage.ts rule)
+ * - total_tokens, input_tokens, output_tokens, total_cost (Weft extensions): the call's usage
+ *   tokens (core/usage.ts rule)
  *   and what they cost at the prices in force when the call started (NULL when unpriced).
  */
 export interface ComputedField {
   kind: 'computed';
-  name: 'status' | 'latency_ms' | 'trace_name' | 'total_tokens' | 'total_cost';
+  name: 'status' | 'latency_ms' | 'trace_name' | 'total_tokens' | 'input_tokens' | 'output_tokens' | 'total_cost';
   type: ScalarType;
   nullable: boolean;
 }

@@ -3,7 +3,7 @@
  * storage sizes. Only fixed text: column names from the plan's closed unions.
  */
 import type { ComputedField, ScalarField } from '../query/index.js';
-import { callCostSql, callTokensSql } from './usageSql.js';
+import { callCostSql, callInputTokensSql, callOutputTokensSql, callTokensSql } from './usageSql.js';
 
 /** Bytes a call takes in storage: the JSON and text payloads it carries. */
 export function storageSizeSql(table = 'calls'): string {
@@ -33,6 +33,8 @@ const COMPUTED_SQL: Record<ComputedField['name'], () => string> = {
   latency_ms: () => LATENCY_MS_SQL,
   trace_name: () => TRACE_NAME_SQL,
   total_tokens: () => callTokensSql('calls'),
+  input_tokens: () => callInputTokensSql('calls'),
+  output_tokens: () => callOutputTokensSql('calls'),
   total_cost: () => callCostSql('calls'),
 };
 

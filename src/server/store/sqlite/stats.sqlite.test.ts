@@ -64,3 +64,73 @@ describe('SQLite stats rollup backfill', () => {
     }
   });
 });
+
+describe('migration 16: token sums recomputed under the one usage rule', () => {
+  it('rebuilds the usage rollup and thread tokens a database kept under the older variants', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'weft-usage-rule-'));
+    const file = join(dir, 'weft.sqlite');
+    const P = 'acme/usage-rule';
+    const T0 = Date.UTC(2024, 0, 1) * 1000;
+    const start = (id: string) => ({
+      kind: 'start' as const,
+      projectId: P,
+      id,
+      traceId: id,
+      parentId: null,
+      threadId: 'th',
+      turnId: id,
+      opName: 'op',
+      displayName: null,
+      startedAt: T0,
+      attributesJson: '{}',
+      inputsJson: '{}',
+      otelDumpJson: null,
+      inputRefs: [],
+      wbUserId: 'u',
+      wbRunId: null,
+      wbRunStep: null,
+    });
+    const end = (id: string, usage: object) => ({
+      kind: 'end' as const,
+      projectId: P,
+      id,
+      endedAt: T0 + 5_000,
+      exception: null,
+      outputJson: null,
+      summaryJson: JSON.stringify({ usage }),
+      outputRefs: [],
+      wbRunStepEnd: null,
+    });
+    const cells = async (store: SqliteStore) =>
+      (await store.stats.rollupCells({ projectId: P, width: ROLLUP_WIDTHS[0], fromCell: 0, toCell: 1e9, withUsage: true }))?.usage;
+    try {
+      const before = new SqliteStore(file);
+      // No total_tokens, and both pairs of names: the older variants disagreed on both.
+      await before.calls.writeCalls([
+        start('a'),
+        end('a', { m: { prompt_tokens: 10, input_tokens: 5, completion_tokens: 3 } }),
+        start('b'),
+        end('b', { m: { input_tokens: 4, output_tokens: 2 } }),
+      ]);
+      const expected = await cells(before);
+      expect(expected?.[0]).toMatchObject({ model: 'm', totalTokens: 24, totalTokensCount: 2 });
+      const thread = async (store: SqliteStore) => {
+        for await (const t of store.threads.queryThreads({ projectId: P, sortBy: [] })) return t;
+        return undefined;
+      };
+      expect((await thread(before))?.totalTokens).toBe(24);
+      // As the older rules left it: stats skipped entries without a total, threads read the first alias.
+      before.db.run('UPDATE usage_stats_cells SET total_tokens = 0, total_tokens_count = 0');
+      before.db.run('UPDATE thread_stats SET total_tokens = 19');
+      before.db.run('UPDATE thread_turn_facts SET tokens = 0');
+      before.db.writer.pragma('user_version = 15');
+      await before.close();
+      const after = new SqliteStore(file);
+      expect(await cells(after)).toEqual(expected);
+      expect((await thread(after))?.totalTokens).toBe(24);
+      await after.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

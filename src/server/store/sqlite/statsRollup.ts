@@ -115,10 +115,10 @@ function addUsage(d: CallDelta, e: UsageEntry, sign: number): void {
   s[0]! += sign;
   s[1]! += sign * e.inputTokens;
   s[2]! += sign * e.outputTokens;
-  if (e.totalTokens !== null) {
-    s[3]! += sign * e.totalTokens;
-    s[4]! += sign;
-  }
+  // Every entry has a total under the one usage rule (core/usage.ts); the count column stays so
+  // averages divide by the entries that contributed.
+  s[3]! += sign * e.totalTokens;
+  s[4]! += sign;
   s[5]! += sign * e.cacheReadInputTokens;
   s[6]! += sign * e.cacheCreationInputTokens;
 }

@@ -13,7 +13,7 @@
  */
 import { jsonPath } from './sqlJson.js';
 import type { SqliteDatabase } from './SqliteDatabase.js';
-import { completionTokensSql, promptTokensSql } from './usageSql.js';
+import { completionTokensSql, promptTokensSql, USAGE_ENTRY_WHERE, usageEntriesSql } from './usageSql.js';
 
 const LIVE_TURN = 'c.project_id = ? AND c.thread_id = ? AND c.turn_id = c.id AND c.started_at IS NOT NULL AND c.deleted_at IS NULL';
 
@@ -68,8 +68,8 @@ function attributeLeaves(nodes: AttributeNode[]): [string, unknown][] {
 
 const USAGE_SQL = `INSERT INTO thread_usage (project_id, thread_id, model, prompt_tokens, completion_tokens)
   SELECT c.project_id, c.thread_id, u.key, sum(${promptTokensSql('u.value')}), sum(${completionTokensSql('u.value')})
-  FROM calls c, json_each(c.summary, '$.usage') u
-  WHERE ${LIVE_TURN} AND u.type = 'object'
+  FROM calls c, ${usageEntriesSql('c.summary')}
+  WHERE ${LIVE_TURN} AND ${USAGE_ENTRY_WHERE}
   GROUP BY u.key`;
 
 /**

@@ -9,7 +9,7 @@
  * any range over threads shorter than it) are computed from their turns' facts, and the two
  * sorted lists are merged (see #computeFiltered).
  */
-import { computeThreadStats, type ThreadStats, type TurnFacts } from '../../core/threadStats.js';
+import { computeThreadStats, type TurnFacts } from '../../core/threadStats.js';
 import type { ThreadRecord, ThreadsQuery, ThreadsStore } from '../Store.js';
 import type { SqliteDatabase } from './SqliteDatabase.js';
 import { pickPrice } from '../../core/pickPrice.js';
@@ -18,7 +18,7 @@ import { refreshThreadExtras } from './threadExtras.js';
 import { rangeMatches } from '../query/threadsFilter.js';
 import { compareThreads } from '../query/threadsOrder.js';
 import { compileThreadFilter } from './threadsFilter.js';
-import { completionTokensSql, promptTokensSql, threadCostSql } from './usageSql.js';
+import { callTokensSql, completionTokensSql, promptTokensSql, threadCostSql, USAGE_ENTRY_WHERE, usageEntriesSql } from './usageSql.js';
 
 interface TurnRow {
   thread_id: string;
@@ -32,10 +32,7 @@ interface TurnRow {
 /** Per-turn facts, computed in SQL so only small rows leave SQLite. */
 const TURN_FACTS_SQL = `SELECT thread_id, id, started_at, ended_at,
     (exception IS NOT NULL OR coalesce(json_extract(summary, '$.status_counts.error'), 0) > 0) AS failed,
-    coalesce((SELECT sum(coalesce(json_extract(u.value, '$.total_tokens'),
-        coalesce(json_extract(u.value, '$.prompt_tokens'), json_extract(u.value, '$.input_tokens'), 0)
-      + coalesce(json_extract(u.value, '$.completion_tokens'), json_extract(u.value, '$.output_tokens'), 0)))
-      FROM json_each(calls.summary, '$.usage') u), 0) AS tokens
+    coalesce(${callTokensSql('calls')}, 0) AS tokens
   FROM calls`;
 
 const TURN_WHERE =
@@ -366,9 +363,9 @@ export class SqliteThreadsStore implements ThreadsStore {
     const usage = this.#db.all<ThreadUsage>(
       `SELECT c.thread_id, u.key AS model, sum(${promptTokensSql('u.value')}) AS prompt_tokens,
          sum(${completionTokensSql('u.value')}) AS completion_tokens
-       FROM calls c, json_each(c.summary, '$.usage') u
+       FROM calls c, ${usageEntriesSql('c.summary')}
        WHERE c.project_id = ? AND c.turn_id = c.id AND c.started_at IS NOT NULL AND c.deleted_at IS NULL
-         AND c.thread_id IN (SELECT value FROM json_each(?)) AND ${range.calls.sql} AND u.type = 'object'
+         AND c.thread_id IN (SELECT value FROM json_each(?)) AND ${range.calls.sql} AND ${USAGE_ENTRY_WHERE}
        GROUP BY c.thread_id, u.key`,
       [projectId, JSON.stringify(records.map((r) => r.threadId)), ...range.calls.params],
     );

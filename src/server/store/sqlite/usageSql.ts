@@ -2,30 +2,48 @@
  * Token and cost expressions over `summary.usage`, as SQLite SQL, so that calls and threads
  * can be sorted and filtered by them on the server.
  *
- * Contract: the numbers match domain/costs.ts — prompt = prompt_tokens + input_tokens,
- * completion = completion_tokens + output_tokens, each model priced by the candidate
- * `pickPrice` would choose (in force at the given time first, then the project's own price
- * over the default list, then the newest). A call or thread none of whose models has a price
- * costs NULL, so it sorts after every priced one. Only fixed text goes into SQL; callers
- * pass column expressions they own, never request values.
+ * The token counts are printed from `USAGE_RULE` (core/usage.ts), the one definition of how
+ * usage becomes tokens; `usageSql.test.ts` checks on a table of awkward usage shapes that this
+ * SQL and the JavaScript reader give the same numbers. Costs match domain/costs.ts: each model
+ * priced by the candidate `pickPrice` would choose (in force at the given time first, then the
+ * project's own price over the default list, then the newest). A call or thread none of whose
+ * models has a price costs NULL, so it sorts after every priced one. Only fixed text goes into
+ * SQL; callers pass column expressions they own, never request values.
  */
-
-/** `summary.usage` entries that are objects (a model's usage), as json_each rows `u`. */
-const usageEntries = (summary: string) => `json_each(${summary}, '$.usage') u`;
-
-const num = (entry: string, key: string) => `coalesce(json_extract(${entry}, '$.${key}'), 0)`;
-
-/** Prompt and completion tokens of one usage entry. */
-export const promptTokensSql = (entry: string) => `(${num(entry, 'prompt_tokens')} + ${num(entry, 'input_tokens')})`;
-export const completionTokensSql = (entry: string) => `(${num(entry, 'completion_tokens')} + ${num(entry, 'output_tokens')})`;
+import { USAGE_RULE } from '../../core/usage.js';
 
 /**
- * Total tokens of a call: `total_tokens` where reported, else prompt + completion (the same
- * rule as the thread statistics). NULL when the summary has no usage.
+ * `summary.usage` entries that are objects (a model's usage), as json_each rows `u`. Object
+ * members have text keys; an array's elements (integer keys) are not models.
  */
+export const usageEntriesSql = (summary: string) => `json_each(${summary}, '$.usage') u`;
+export const USAGE_ENTRY_WHERE = "u.type = 'object' AND typeof(u.key) = 'text'";
+
+/** One count: a JSON number truncated to an integer, anything else 0 (`usageCount`). */
+const countSql = (entry: string, key: string) =>
+  `iif(json_type(${entry}, '$.${key}') IN ('integer', 'real'), CAST(json_extract(${entry}, '$.${key}') AS INTEGER), 0)`;
+
+const sumSql = (entry: string, keys: readonly string[]) => `(${keys.map((k) => countSql(entry, k)).join(' + ')})`;
+
+/** Input (prompt) and output (completion) tokens of one usage entry. */
+export const promptTokensSql = (entry: string) => sumSql(entry, USAGE_RULE.input);
+export const completionTokensSql = (entry: string) => sumSql(entry, USAGE_RULE.output);
+
+/** Total tokens of one usage entry: a positive reported total, else input + output. */
+export const entryTotalTokensSql = (entry: string) => {
+  const reported = countSql(entry, USAGE_RULE.reportedTotal);
+  return `(CASE WHEN ${reported} > 0 THEN ${reported} ELSE ${promptTokensSql(entry)} + ${completionTokensSql(entry)} END)`;
+};
+
+/** Total tokens of a call (`summary.weave.total_tokens`); NULL when the summary has no usage entry. */
 export const callTokensSql = (calls: string) =>
-  `(SELECT sum(coalesce(json_extract(u.value, '$.total_tokens'), ${promptTokensSql('u.value')} + ${completionTokensSql('u.value')}))
-    FROM ${usageEntries(`${calls}.summary`)} WHERE u.type = 'object')`;
+  `(SELECT sum(${entryTotalTokensSql('u.value')}) FROM ${usageEntriesSql(`${calls}.summary`)} WHERE ${USAGE_ENTRY_WHERE})`;
+
+/** Input and output tokens of a call, summed over its models; NULL without usage. */
+export const callInputTokensSql = (calls: string) =>
+  `(SELECT sum(${promptTokensSql('u.value')}) FROM ${usageEntriesSql(`${calls}.summary`)} WHERE ${USAGE_ENTRY_WHERE})`;
+export const callOutputTokensSql = (calls: string) =>
+  `(SELECT sum(${completionTokensSql('u.value')}) FROM ${usageEntriesSql(`${calls}.summary`)} WHERE ${USAGE_ENTRY_WHERE})`;
 
 /** The id of the price that applies to model `llm` for project `project` at time `at` (µs). */
 export const pickPriceSql = (o: { llm: string; project: string; at: string }) =>
@@ -36,9 +54,9 @@ export const pickPriceSql = (o: { llm: string; project: string; at: string }) =>
 /** What a call's usage cost, each model priced at the call's start. */
 export const callCostSql = (calls: string) =>
   `(SELECT sum(${promptTokensSql('u.value')} * p.prompt_token_cost + ${completionTokensSql('u.value')} * p.completion_token_cost)
-    FROM ${usageEntries(`${calls}.summary`)}
+    FROM ${usageEntriesSql(`${calls}.summary`)}
     JOIN llm_token_prices p ON p.id = ${pickPriceSql({ llm: 'u.key', project: `${calls}.project_id`, at: `${calls}.started_at` })}
-    WHERE u.type = 'object')`;
+    WHERE ${USAGE_ENTRY_WHERE})`;
 
 /**
  * What a thread's usage cost, from `thread_usage` (tokens per model, summed over its turns).

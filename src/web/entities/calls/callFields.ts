@@ -2,7 +2,7 @@
  * Reading the derived facts of a call (name, status, latency, tokens, cost) from its wire shape,
  * so the calls table, the trace tree and the detail panel all agree.
  */
-import type { CallSchema } from '../../../contract/calls.js';
+import type { CallSchema, CallTokenTotals, ModelTokens } from '../../../contract/calls.js';
 
 /** A call as the dashboard receives it. */
 export type Call = CallSchema;
@@ -45,7 +45,7 @@ export function callLatencyMs(call: Pick<Call, 'summary' | 'started_at' | 'ended
   return new Date(call.ended_at).getTime() - new Date(call.started_at).getTime();
 }
 
-/** Token usage summed over every model in `summary.usage`. */
+/** A call's (or one model's) token counts. */
 export interface TokenTotals {
   prompt: number;
   completion: number;
@@ -53,23 +53,28 @@ export interface TokenTotals {
   requests: number;
 }
 
-/** Sums `summary.usage` (prompt = prompt_tokens + input_tokens, as cost maths does). */
+const toTotals = (t: Partial<ModelTokens>): TokenTotals => ({
+  prompt: num(t.input_tokens),
+  completion: num(t.output_tokens),
+  total: num(t.total_tokens),
+  requests: num(t.requests),
+});
+
+/**
+ * The call's token totals as the server computed them (`summary.weave.input_tokens`, …; the
+ * one usage rule lives in server/core/usage.ts). The dashboard never recounts `summary.usage`,
+ * so the table, trace, threads, export and stats show one number. Null when the call has no usage.
+ */
 export function callTokens(call: Pick<Call, 'summary'>): TokenTotals | null {
-  const usage = call.summary?.usage;
-  if (!isObj(usage)) return null;
-  const totals: TokenTotals = { prompt: 0, completion: 0, total: 0, requests: 0 };
-  let any = false;
-  for (const u of Object.values(usage)) {
-    if (!isObj(u)) continue;
-    any = true;
-    const prompt = num(u.prompt_tokens) + num(u.input_tokens);
-    const completion = num(u.completion_tokens) + num(u.output_tokens);
-    totals.prompt += prompt;
-    totals.completion += completion;
-    totals.total += num(u.total_tokens) || prompt + completion;
-    totals.requests += num(u.requests);
-  }
-  return any ? totals : null;
+  const w = weave(call) as Partial<CallTokenTotals>;
+  return typeof w.total_tokens === 'number' ? toTotals(w) : null;
+}
+
+/** The server's per-model counts (`summary.weave.model_tokens`). */
+export function callModelTokens(call: Pick<Call, 'summary'>): Record<string, TokenTotals> {
+  const byModel = weave(call).model_tokens;
+  if (!isObj(byModel)) return {};
+  return Object.fromEntries(Object.entries(byModel).flatMap(([m, t]) => (isObj(t) ? [[m, toTotals(t as Partial<ModelTokens>)]] : [])));
 }
 
 /** The models a call used: the keys of `summary.usage`, else `inputs.model` when it names one. */

@@ -1,12 +1,16 @@
 /**
  * Writing queues: create or edit one (its new questions become AnnotationSpec objects first,
- * then the queue points at them and keeps its reviewer fields), and delete one. Each
- * mutation refreshes the project's annotation queries by key prefix.
+ * then the queue points at them and keeps its reviewer fields), delete one, and submit a
+ * reviewer's answers on an item. Each mutation refreshes the project's annotation queries by
+ * key prefix; a submit also refreshes the feedback and calls it wrote to.
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { buildSpecValue, objectRef, type AnnotationField } from '../../lib/annotationSpec.js';
+import type { ReqOf } from '../../../contract/endpoints.js';
+import { callKeys } from '../../entities/calls/callQueries.js';
+import { feedbackKeys } from '../../entities/feedback/feedbackQueries.js';
 import { api } from '../../lib/api.js';
-import { annotationKeys } from './annotationQueries.js';
+import { annotationKeys, myAnswersQueryOptions, queueItemsQueryOptions, type MyAnswer, type QueueItem } from './annotationQueries.js';
 import { normalizeFields } from './displayFields.js';
 import type { QueueField } from './queueFields.js';
 
@@ -77,5 +81,50 @@ export function useDeleteQueue(projectId: string) {
   return useMutation({
     mutationFn: (queueId: string) => api.annotationQueueDelete({ project_id: projectId, queue_id: queueId }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: annotationKeys.project(projectId) }),
+  });
+}
+
+/** One answer as the submit endpoint takes it. */
+export type Answer = ReqOf<'annotationQueueItemSubmit'>['annotations'][number];
+
+/** What one submit (or skip) sends for an item. */
+export interface ItemSubmission {
+  item: QueueItem;
+  annotations: Answer[];
+  skip: boolean;
+  /** Editing an item I already answered: my earlier answers on it are superseded. */
+  replace: boolean;
+}
+
+/**
+ * Submits (or skips) a queue item as the signed-in reviewer. The item's new state and my answers
+ * go straight into their caches (the review moves on without a refetch); the queue's counts and
+ * results are refreshed; and because the answers are feedback on the item's call, that call's
+ * feedback and the project's calls lists are invalidated too, so the trace panel and the calls
+ * table show the new annotation as soon as they are next on screen.
+ */
+export function useSubmitItem({ projectId, queueId, user }: { projectId: string; queueId: string; user: string }) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ item, annotations, skip, replace }: ItemSubmission) =>
+      api.annotationQueueItemSubmit({ project_id: projectId, queue_id: queueId, item_id: item.id, annotations, skip, replace }),
+    onSuccess: (res, { item, annotations, replace }) => {
+      queryClient.setQueryData(queueItemsQueryOptions({ projectId, queueId }).queryKey, (old) =>
+        old?.map((i) => (i.id === item.id ? { ...res.item, position_in_queue: i.position_in_queue } : i)),
+      );
+      const mine: MyAnswer[] = annotations.map((a) => ({ callId: item.call_id, annotationRef: a.annotation_ref, value: a.value }));
+      queryClient.setQueryData(myAnswersQueryOptions({ projectId, queueId, user }).queryKey, (old) => [
+        // An edit replaces my answers on the call; a first submit adds to them.
+        ...(old ?? []).filter((a) => !replace || a.callId !== item.call_id),
+        ...mine,
+      ]);
+      void queryClient.invalidateQueries({ queryKey: [...annotationKeys.project(projectId), 'stats'] });
+      void queryClient.invalidateQueries({ queryKey: annotationKeys.summary(projectId, queueId) });
+      void queryClient.invalidateQueries({ queryKey: annotationKeys.results(projectId, queueId) });
+      if (annotations.length > 0) {
+        void queryClient.invalidateQueries({ queryKey: feedbackKeys.call(projectId, item.call_id) });
+        void queryClient.invalidateQueries({ queryKey: callKeys.project(projectId) });
+      }
+    },
   });
 }

@@ -8,6 +8,7 @@ import { builtinColumns, columnIdOfSortField, pathColumn, selectColumn, sortFiel
 import type { Call } from '../../entities/calls/callFields.js';
 import type { CallsViewState, SortState } from '../../entities/calls/callsViewState.js';
 import type { CallsPages } from './useCallsPages.js';
+import { TablePanel } from '../../components/table/TablePanel.js';
 
 /** Row height in px; fixed, so the virtualizer needs no measuring. */
 export const ROW_HEIGHT = 32;
@@ -60,7 +61,7 @@ export function CallsTable({ view, pages, onSortChange, rowSelection, onRowSelec
   }, [generation, takeShift]);
 
   return (
-    <div className="calls-table">
+    <TablePanel>
       {pages.error && <ErrorState error={pages.error} onRetry={pages.retry} compact />}
       <DataTable
         ariaLabel="Calls"
@@ -79,6 +80,6 @@ export function CallsTable({ view, pages, onSortChange, rowSelection, onRowSelec
         empty={empty}
         pageKeys
       />
-    </div>
+    </TablePanel>
   );
 }

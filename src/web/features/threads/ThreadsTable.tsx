@@ -13,6 +13,7 @@ import { isSortColumn, threadColumns } from './threadColumns.js';
 import type { Thread, ThreadsPage } from './threadQueries.js';
 import { recallThreadsList, rememberThreadsList } from './threadsMemory.js';
 import type { ThreadSort } from './threadsViewState.js';
+import { TablePanel } from '../../components/table/TablePanel.js';
 
 /** Rows from the end at which the next page is asked for. */
 const PREFETCH_ROWS = 30;
@@ -96,7 +97,7 @@ export function ThreadsTable({ list, projectId, sort, onSortChange, empty }: Thr
   );
 
   return (
-    <div className="calls-table">
+    <TablePanel>
       {list.error && <ErrorState error={list.error} onRetry={() => void list.refetch()} compact />}
       <DataTable
         ariaLabel="Threads"
@@ -115,6 +116,6 @@ export function ThreadsTable({ list, projectId, sort, onSortChange, empty }: Thr
         onCursorMove={onCursorMove}
         pageKeys
       />
-    </div>
+    </TablePanel>
   );
 }

@@ -55,7 +55,7 @@ export function UsageTotalsTable({
   );
 }
 
-/** One call's own usage (`summary.usage`, costs from `summary.weave.costs`). */
+/** One call's own usage (the server's `summary.weave.model_tokens`, costs from `summary.weave.costs`). */
 export function UsageTable({ call }: { call: Call }) {
   return <UsageTotalsTable models={traceUsage([call]).models} />;
 }

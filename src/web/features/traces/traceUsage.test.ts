@@ -2,9 +2,10 @@ import { describe, expect, it } from 'vitest';
 import type { Call } from '../../entities/calls/callFields.js';
 import { traceUsage } from './traceUsage.js';
 
-type Usage = Record<string, Record<string, number>>;
+/** Per-model counts as the server publishes them in `summary.weave.model_tokens`. */
+type Tokens = Record<string, { input_tokens: number; output_tokens: number; total_tokens: number; requests: number }>;
 
-function call(id: string, parent: string | null, usage: Usage, costs: Record<string, number> = {}): Call {
+function call(id: string, parent: string | null, tokens: Tokens, costs: Record<string, number> = {}): Call {
   const weaveCosts = Object.fromEntries(
     Object.entries(costs).map(([m, c]) => [m, { prompt_tokens_total_cost: c / 2, completion_tokens_total_cost: c / 2 }]),
   );
@@ -23,7 +24,12 @@ function call(id: string, parent: string | null, usage: Usage, costs: Record<str
     inputs: {},
     output: null,
     exception: null,
-    summary: { usage, weave: Object.keys(costs).length ? { costs: weaveCosts } : {} },
+    summary: {
+      weave: {
+        ...(Object.keys(tokens).length ? { total_tokens: 0, model_tokens: tokens } : {}),
+        ...(Object.keys(costs).length ? { costs: weaveCosts } : {}),
+      },
+    },
     wb_user_id: null,
     wb_run_id: null,
     wb_run_step: null,
@@ -32,19 +38,20 @@ function call(id: string, parent: string | null, usage: Usage, costs: Record<str
   };
 }
 
-const gpt = (prompt: number, completion: number) => ({ prompt_tokens: prompt, completion_tokens: completion, requests: 1 });
+const tok = (input: number, output: number, requests = 1) => ({
+  input_tokens: input,
+  output_tokens: output,
+  total_tokens: input + output,
+  requests,
+});
+const gpt = (input: number, output: number) => tok(input, output);
 
 describe('traceUsage', () => {
   it('counts rolled-up usage once: the deepest call of each model wins', () => {
     // As the SDKs write it: the root and the agent repeat their descendants' sums.
     const calls = [
-      call(
-        'root',
-        null,
-        { gpt: { prompt_tokens: 30, completion_tokens: 12, requests: 2 }, claude: { input_tokens: 5, output_tokens: 5, requests: 1 } },
-        { gpt: 0.3, claude: 1 },
-      ),
-      call('agent', 'root', { gpt: { prompt_tokens: 30, completion_tokens: 12, requests: 2 } }, { gpt: 0.3 }),
+      call('root', null, { gpt: tok(30, 12, 2), claude: tok(5, 5) }, { gpt: 0.3, claude: 1 }),
+      call('agent', 'root', { gpt: tok(30, 12, 2) }, { gpt: 0.3 }),
       call('llm1', 'agent', { gpt: gpt(10, 4) }, { gpt: 0.1 }),
       call('llm2', 'agent', { gpt: gpt(20, 8) }, { gpt: 0.2 }),
     ];

@@ -1,6 +1,8 @@
 /**
- * Token and cost totals of a whole trace, per model, from its calls' `summary.usage` and
- * `summary.weave.costs` (the trace is read with `include_costs`).
+ * Token and cost totals of a whole trace, per model, from its calls' per-model token counts as
+ * the server computed them (`summary.weave.model_tokens`, the one usage rule) and
+ * `summary.weave.costs` (the trace is read with `include_costs`). Only the choice of which
+ * calls count is made here.
  *
  * The SDKs add each call's usage into its ancestors' summaries when calls end (the Python and
  * TypeScript clients both do), so summing every call would count an LLM call once per
@@ -8,7 +10,7 @@
  * model too: the deepest usage wins. Traces written without roll-up (OTel spans, the raw API)
  * usually carry usage only on the LLM calls, which are leaves, so they add up the same way.
  */
-import type { Call } from '../../entities/calls/callFields.js';
+import { callModelTokens, type Call, type TokenTotals } from '../../entities/calls/callFields.js';
 
 /** Totals for one model, or for the whole trace. `cost` is null when no call of it was priced. */
 export interface UsageTotals {
@@ -30,19 +32,16 @@ const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !
 const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
 const empty = (): UsageTotals => ({ requests: 0, prompt: 0, completion: 0, total: 0, cost: null });
 
-const usageOf = (call: Call): Obj => (isObj(call.summary?.usage) ? call.summary.usage : {});
 const costsOf = (call: Call): Obj => {
   const weave = call.summary?.weave;
   return isObj(weave) && isObj(weave.costs) ? weave.costs : {};
 };
 
-function add(into: UsageTotals, usage: Obj, cost: Obj | null): void {
-  const prompt = num(usage.prompt_tokens) + num(usage.input_tokens);
-  const completion = num(usage.completion_tokens) + num(usage.output_tokens);
-  into.requests += num(usage.requests);
-  into.prompt += prompt;
-  into.completion += completion;
-  into.total += num(usage.total_tokens) || prompt + completion;
+function add(into: UsageTotals, tokens: TokenTotals, cost: Obj | null): void {
+  into.requests += tokens.requests;
+  into.prompt += tokens.prompt;
+  into.completion += tokens.completion;
+  into.total += tokens.total;
   if (cost) into.cost = (into.cost ?? 0) + num(cost.prompt_tokens_total_cost) + num(cost.completion_tokens_total_cost);
 }
 
@@ -51,8 +50,9 @@ export function traceUsage(calls: readonly Call[]): TraceUsage {
   const byId = new Map(calls.map((c) => [c.id, c]));
   // "<call id> <model>" for every call with a descendant that used the model.
   const covered = new Set<string>();
+  const tokensOf = new Map(calls.map((c) => [c.id, callModelTokens(c)]));
   for (const call of calls) {
-    for (const model of Object.keys(usageOf(call))) {
+    for (const model of Object.keys(tokensOf.get(call.id)!)) {
       let parentId = call.parent_id;
       const seen = new Set<string>();
       while (parentId && byId.has(parentId) && !seen.has(parentId)) {
@@ -67,10 +67,10 @@ export function traceUsage(calls: readonly Call[]): TraceUsage {
   const models = new Map<string, UsageTotals>();
   for (const call of calls) {
     const costs = costsOf(call);
-    for (const [model, usage] of Object.entries(usageOf(call))) {
-      if (!isObj(usage) || covered.has(`${call.id} ${model}`)) continue;
+    for (const [model, tokens] of Object.entries(tokensOf.get(call.id)!)) {
+      if (covered.has(`${call.id} ${model}`)) continue;
       const totals = models.get(model) ?? empty();
-      add(totals, usage, isObj(costs[model]) ? (costs[model] as Obj) : null);
+      add(totals, tokens, isObj(costs[model]) ? (costs[model] as Obj) : null);
       models.set(model, totals);
     }
   }

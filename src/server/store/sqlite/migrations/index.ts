@@ -3,15 +3,13 @@
  * `PRAGMA user_version` records the last one applied. Never edit a shipped migration:
  * add a new one.
  */
+import type { Migration } from './migration.js';
 import { monitorInboxMigration } from './monitorInbox.js';
 import { threadRangeFacts } from './v15ThreadRangeFacts.js';
-import { loginFailuresMigration } from './v16LoginFailures.js';
+import { usageRuleMigration } from './v16UsageRule.js';
+import { loginFailuresMigration } from './v17LoginFailures.js';
 
-export interface Migration {
-  version: number;
-  name: string;
-  sql: string;
-}
+export type { Migration } from './migration.js';
 
 export const migrations: Migration[] = [
   {
@@ -565,5 +563,6 @@ export const migrations: Migration[] = [
   },
   monitorInboxMigration,
   threadRangeFacts,
+  usageRuleMigration,
   loginFailuresMigration,
 ];

@@ -11,7 +11,7 @@
  * clock and batches arrive late, so a time watermark would skip calls; `seq` is the order the
  * server wrote them in.
  */
-import type { Migration } from './index.js';
+import type { Migration } from './migration.js';
 
 export const monitorInboxMigration: Migration = {
   version: 14,

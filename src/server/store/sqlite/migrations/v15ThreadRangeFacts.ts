@@ -1,4 +1,4 @@
-import type { Migration } from './index.js';
+import type { Migration } from './migration.js';
 
 /**
  * What date-filtered and attribute-filtered thread queries read instead of the turn calls

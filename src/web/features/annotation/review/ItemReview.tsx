@@ -12,7 +12,9 @@ import { StatusBadge } from '../../../components/ui/StatusBadge.js';
 import { formatDateTime } from '../../../lib/format.js';
 import { callName, callStatus } from '../../../entities/calls/callFields.js';
 import { callQueryOptions } from '../../../entities/calls/callQueries.js';
+import type { JsonValue } from '../../../../contract/common.js';
 import type { QueueItem } from '../annotationQueries.js';
+import type { Answer } from '../queueMutations.js';
 import { parseNumber } from '../../../lib/annotationSpec.js';
 import { keyChoices, type QueueField } from '../queueFields.js';
 import { AnnotationForm, focusQuestion } from './AnnotationForm.js';
@@ -20,12 +22,6 @@ import { CallFields } from './CallFields.js';
 import { ThreadUnderReview } from './ThreadUnderReview.js';
 import type { MyState } from './reviewModel.js';
 import { useReviewKeys } from './useReviewKeys.js';
-
-/** One answer as the submit endpoint takes it. */
-export interface Answer {
-  annotation_ref: string;
-  value: unknown;
-}
 
 /** Props: the item, how it is shown, my state on it, and the page's actions. */
 export interface ItemReviewProps {
@@ -87,7 +83,7 @@ export function ItemReview(props: ItemReviewProps) {
         const parsed = parseNumber(v, f.kind);
         if ('error' in parsed) problems.set(f.ref, parsed.error);
         else answers.push({ annotation_ref: f.ref, value: parsed.value });
-      } else answers.push({ annotation_ref: f.ref, value: v });
+      } else answers.push({ annotation_ref: f.ref, value: v as JsonValue }); // form values (text, numbers, booleans) are JSON
     }
     setErrors(problems);
     if (problems.size > 0)

@@ -5,29 +5,25 @@
  * answers, releases the item and asks for the next; j/k browse in queue order; E edits an item
  * I already answered or skipped. The next calls are fetched ahead of time.
  */
-import { useMutation, usePrefetchQuery, useQuery, useQueryClient, useSuspenseQueries, useSuspenseQuery } from '@tanstack/react-query';
+import { usePrefetchQuery, useQuery, useSuspenseQueries, useSuspenseQuery } from '@tanstack/react-query';
 import { ErrorState } from '../../../components/ui/ErrorState.js';
 import { Spinner } from '../../../components/ui/Spinner.js';
 import { useMemo, useState } from 'react';
 import { Navigate } from 'react-router-dom';
 import { Link, useParams, useSearchParams } from 'react-router-dom';
-import type { JsonValue } from '../../../../contract/common.js';
-import { api } from '../../../lib/api.js';
 import { formatInteger } from '../../../lib/format.js';
 import { whoamiQueryOptions } from '../../auth/authQueries.js';
 import { callQueryOptions } from '../../../entities/calls/callQueries.js';
 import {
-  annotationKeys,
   myAnswersQueryOptions,
   nextItemQueryOptions,
   queueFieldsQueryOptions,
   queueItemsQueryOptions,
   queueQueryOptions,
-  type MyAnswer,
-  type QueueItem,
 } from '../annotationQueries.js';
 import { CompletionBar } from '../CompletionBar.js';
-import { ItemReview, type Answer } from './ItemReview.js';
+import { ItemReview } from './ItemReview.js';
+import { useSubmitItem, type ItemSubmission } from '../queueMutations.js';
 import { shownFields } from '../displayFields.js';
 import { answersOnCall, myItemStates, nextUnfinished } from './reviewModel.js';
 import { ShortcutHelp } from './ShortcutHelp.js';
@@ -45,7 +41,6 @@ function PrefetchCall({ projectId, callId }: { projectId: string; callId: string
 export function ReviewPage() {
   const { entity = '', project = '', queueId = '' } = useParams();
   const projectId = `${entity}/${project}`;
-  const queryClient = useQueryClient();
   const [search, setSearch] = useSearchParams();
   const { data: user } = useSuspenseQuery(whoamiQueryOptions());
   const [{ data: queue }, { data: items }, { data: answers }] = useSuspenseQueries({
@@ -67,34 +62,14 @@ export function ReviewPage() {
   // Bumped after an edit is saved, so the item's review starts again from the saved answers.
   const [edits, setEdits] = useState(0);
 
-  const submit = useMutation({
-    mutationFn: ({ item, annotations, skip, replace }: { item: QueueItem; annotations: Answer[]; skip: boolean; replace: boolean }) =>
-      api.annotationQueueItemSubmit({
-        project_id: projectId,
-        queue_id: queueId,
-        item_id: item.id,
-        annotations: annotations as { annotation_ref: string; value: JsonValue }[],
-        skip,
-        replace,
-      }),
-    onSuccess: (res, { item, annotations, replace }) => {
-      const itemsKey = queueItemsQueryOptions({ projectId, queueId }).queryKey;
-      queryClient.setQueryData(itemsKey, (old) =>
-        old?.map((i) => (i.id === item.id ? { ...res.item, position_in_queue: i.position_in_queue } : i)),
-      );
-      const mine: MyAnswer[] = annotations.map((a) => ({ callId: item.call_id, annotationRef: a.annotation_ref, value: a.value }));
-      queryClient.setQueryData(myAnswersQueryOptions({ projectId, queueId, user: user.username }).queryKey, (old) => [
-        // An edit replaces my answers on the call; a first submit adds to them.
-        ...(old ?? []).filter((a) => !replace || a.callId !== item.call_id),
-        ...mine,
-      ]);
-      void queryClient.invalidateQueries({ queryKey: [...annotationKeys.project(projectId), 'stats'] });
-      void queryClient.invalidateQueries({ queryKey: annotationKeys.summary(projectId, queueId) });
-      void queryClient.invalidateQueries({ queryKey: annotationKeys.results(projectId, queueId) });
-      if (replace) return setEdits((n) => n + 1);
-      setSearch({ after: item.id }, { replace: true });
-    },
-  });
+  const submit = useSubmitItem({ projectId, queueId, user: user.username });
+  const send = (submission: ItemSubmission) =>
+    submit.mutate(submission, {
+      onSuccess: () => {
+        if (submission.replace) return setEdits((n) => n + 1);
+        setSearch({ after: submission.item.id }, { replace: true });
+      },
+    });
   const go = (i: number) => {
     submit.reset();
     setSearch({ item: items[i]!.id }, { replace: true });
@@ -160,8 +135,8 @@ export function ReviewPage() {
           submitting={submit.isPending}
           submitError={submit.variables?.item.id === item.id ? submit.error : null}
           helpOpen={helpOpen}
-          onSubmit={(annotations, replace) => submit.mutate({ item, annotations, skip: false, replace })}
-          onSkip={(replace) => submit.mutate({ item, annotations: [], skip: true, replace })}
+          onSubmit={(annotations, replace) => send({ item, annotations, skip: false, replace })}
+          onSkip={(replace) => send({ item, annotations: [], skip: true, replace })}
           onContinue={() => setSearch(upcoming === null ? {} : { after: item.id }, { replace: true })}
           onNext={index < items.length - 1 ? () => go(index + 1) : null}
           onPrev={index > 0 ? () => go(index - 1) : null}

@@ -22,6 +22,7 @@ import {
 import { datasetColumns } from './compareModel.js';
 import type { CompareSort } from '../evalViewState.js';
 import type { ScoreMetric } from '../scoreModel.js';
+import { TablePanel } from '../../../components/table/TablePanel.js';
 
 /** Props of CompareTable. */
 export interface CompareTableProps {
@@ -77,7 +78,7 @@ export function CompareTable({ rows, runs, baselineId, metrics, sort, onSortChan
   const label = (c: CompareColumnDef) => (typeof c.header === 'string' ? c.header : (c.id ?? ''));
   const pinnable = columns.filter((c) => c.id !== 'position' && !pinned.includes(c.id!));
   return (
-    <div className={`calls-table eval-table ${scope}`}>
+    <TablePanel className={`eval-table ${scope}`}>
       <style>{stickyCss}</style>
       <div className="eval-pins" role="group" aria-label="Pinned columns">
         <select
@@ -114,7 +115,7 @@ export function CompareTable({ rows, runs, baselineId, metrics, sort, onSortChan
         onSortingChange={onSortingChange}
         empty={empty}
       />
-    </div>
+    </TablePanel>
   );
 }
 

@@ -22,6 +22,7 @@ import {
   type ResultRow,
 } from './resultColumns.js';
 import type { ScoreMetric } from '../scoreModel.js';
+import { TablePanel } from '../../../components/table/TablePanel.js';
 
 /** Rows from the end at which the next page is asked for. */
 const PREFETCH_ROWS = 30;
@@ -112,7 +113,7 @@ export function RunResultsTable({ list, runId, traceId, metrics, sort, onSortCha
   );
 
   return (
-    <div className="calls-table eval-table">
+    <TablePanel className="eval-table">
       {list.error && <ErrorState error={list.error} onRetry={() => void list.refetch()} compact />}
       <DataTable
         ariaLabel="Results"
@@ -127,6 +128,6 @@ export function RunResultsTable({ list, runId, traceId, metrics, sort, onSortCha
         onRangeChange={onRangeChange}
         empty={empty}
       />
-    </div>
+    </TablePanel>
   );
 }

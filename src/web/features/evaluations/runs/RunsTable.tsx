@@ -10,6 +10,7 @@ import type { ColumnSort } from '../evalViewState.js';
 import { fixedRunColumns, scoreColumn, selectColumn } from './runColumns.js';
 import type { RunRow } from './runRows.js';
 import type { ScoreMetric } from '../scoreModel.js';
+import { TablePanel } from '../../../components/table/TablePanel.js';
 
 /** Props of RunsTable. */
 export interface RunsTableProps {
@@ -46,7 +47,7 @@ export function RunsTable({ rows, metrics, sort, onSortChange, selection, onSele
   );
 
   return (
-    <div className="calls-table">
+    <TablePanel>
       <DataTable
         ariaLabel="Evaluation runs"
         columns={columns}
@@ -62,6 +63,6 @@ export function RunsTable({ rows, metrics, sort, onSortChange, selection, onSele
         empty={empty}
         pageKeys
       />
-    </div>
+    </TablePanel>
   );
 }

@@ -13,8 +13,15 @@ import { Spinner } from '../../../components/ui/Spinner.js';
 import { formatInteger } from '../../../lib/format.js';
 import { shortDigest } from '../../../lib/refs.js';
 import { columnsFromRows } from './tableColumns.js';
-import { tableRowQueryOptions, type TableRow, type TableSort } from './tableQueries.js';
-import { useTablePages } from './useTablePages.js';
+import {
+  TABLE_PAGE_SIZE,
+  tableCountQueryOptions,
+  tablePageQueryOptions,
+  tableRowQueryOptions,
+  type TableRow,
+  type TableSort,
+} from './tableQueries.js';
+import { usePagedRows } from '../../../components/table/usePagedRows.js';
 
 const ROW_HEIGHT = 32;
 const getRowId = (r: TableRow) => `${r.original_index}:${r.digest}`;
@@ -32,7 +39,13 @@ export interface TableRowsViewProps {
 
 /** Table rows view. */
 export function TableRowsView({ projectId, digest, ariaLabel, sort, onSortChange, selectedRow, onSelectRow }: TableRowsViewProps) {
-  const pages = useTablePages({ projectId, digest, sort });
+  const pages = usePagedRows({
+    pageSize: TABLE_PAGE_SIZE,
+    page: (page) => tablePageQueryOptions({ projectId, digest, sort, page }),
+    count: tableCountQueryOptions({ projectId, digest }),
+    countOf: (n) => n,
+    keepFirstPage: true,
+  });
   const scrollRef = useRef<HTMLDivElement>(null);
   const columns = useMemo(() => columnsFromRows(pages.firstPage ?? []), [pages.firstPage]);
   const picked = useQuery({ ...tableRowQueryOptions({ projectId, digest, rowDigest: selectedRow ?? '' }), enabled: selectedRow !== null });
