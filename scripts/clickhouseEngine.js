@@ -93,7 +93,7 @@ export function launcherCommand() {
 
 /** How to get an engine, said once wherever one is missing. */
 export const ENGINE_HELP =
-  'The ClickHouse test engine comes from the npm package chdb (its optional dependency @chdb/lib-<platform>), ' +
+  'The ClickHouse test engine is the library of the npm package chdb (@chdb/lib-linux-x64-gnu, an optional dependency of Weft; other platforms: npm install the matching @chdb/lib-<platform>), ' +
   'run by a launcher built with a C compiler (cc) or python3. Run `npm install` on Linux or macOS with cc or python3, ' +
   'or point WEFT_TEST_CLICKHOUSE_URL at a ClickHouse server (25.8 or newer).';
 

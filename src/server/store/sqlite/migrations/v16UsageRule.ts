@@ -1,4 +1,4 @@
-import type { Migration } from './index.js';
+import type { Migration } from './migration.js';
 
 /**
  * The token sums kept in the stats rollup and thread tables were computed under two earlier
