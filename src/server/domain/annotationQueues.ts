@@ -64,7 +64,8 @@ export function progressTransition(requested: string): ProgressTransition {
  * becomes completed or skipped for them; their earlier answers move to the item's history.
  */
 export function replaceTransition(next: 'completed' | 'skipped'): ProgressTransition {
-  return () => next;
+  // Portable: a request thread sends it to the writer by name (threads/portableFunctions.ts).
+  return portable('replaceTransition', [next], () => next);
 }
 
 /** The transition a submit applies: a first completion (or skip) only. */

@@ -5,6 +5,7 @@
  * its code).
  */
 import type { ValidationIssue } from '../../contract/errors.js';
+import * as errorClasses from '../errors.js';
 import { ApiError, ValidationError } from '../errors.js';
 import type { ErrorData } from './messages.js';
 
@@ -20,6 +21,10 @@ export function fromErrorData(data: ErrorData): Error {
   if (data.status !== undefined) {
     const err = new ApiError(data.status, data.message, data.extra ?? {}, { headers: data.headers ?? {} });
     if (data.name) err.name = data.name;
+    // The same class again (UnauthorizedError, NotFoundError, ...), so `instanceof` checks on
+    // this side (domain/sessions.ts turns an UnauthorizedError into "current password is wrong") hold.
+    const cls = (errorClasses as Record<string, unknown>)[data.name ?? ''];
+    if (typeof cls === 'function' && cls.prototype instanceof ApiError) Object.setPrototypeOf(err, cls.prototype as object);
     return err;
   }
   const err = new Error(data.message) as Error & { code?: string };

@@ -3,10 +3,10 @@
  * `{$portable: name, args}` for the trip to the writer and rebuilt there from this registry.
  * A function without a spec cannot be forwarded, and says so.
  */
-import { progressTransition, submitTransition } from '../domain/annotationQueues.js';
+import { progressTransition, replaceTransition, submitTransition } from '../domain/annotationQueues.js';
 import { portableSpecOf } from '../domain/portable.js';
 
-const FACTORIES: Record<string, (...args: never[]) => unknown> = { progressTransition, submitTransition };
+const FACTORIES: Record<string, (...args: never[]) => unknown> = { progressTransition, replaceTransition, submitTransition };
 
 interface Encoded {
   $portable: string;
