@@ -10,11 +10,14 @@
 import type { ThreadRecord, ThreadsQuery, ThreadsStore } from '../Store.js';
 import { num, numOrNull, type ClickHouseDatabase, type Params } from './ClickHouseDatabase.js';
 import { UnsupportedCallsQuery } from './callsList.js';
+import { USAGE_RULE } from '../../core/usage.js';
 
-/** Tokens of one `summary.usage` entry `u` (a (model, raw JSON) tuple): total, else prompt + completion. */
-const ENTRY_TOKENS = `if(JSONHas(u.2, 'total_tokens'), JSONExtractFloat(u.2, 'total_tokens'),
-  if(JSONHas(u.2, 'prompt_tokens'), JSONExtractFloat(u.2, 'prompt_tokens'), JSONExtractFloat(u.2, 'input_tokens'))
-  + if(JSONHas(u.2, 'completion_tokens'), JSONExtractFloat(u.2, 'completion_tokens'), JSONExtractFloat(u.2, 'output_tokens')))`;
+/** One count of a usage entry `u` (a (model, raw JSON) tuple): a JSON number truncated to an integer, else 0 (core/usage.ts `usageCount`). */
+const count = (key: string) => `if(JSONType(u.2, '${key}') IN ('Int64', 'UInt64', 'Double'), toInt64(JSONExtractFloat(u.2, '${key}')), 0)`;
+const sum = (keys: readonly string[]) => `(${keys.map(count).join(' + ')})`;
+
+/** Total tokens of one entry by the one usage rule (core/usage.ts USAGE_RULE): a positive reported total, else input + output. */
+const ENTRY_TOKENS = `if(${count(USAGE_RULE.reportedTotal)} > 0, ${count(USAGE_RULE.reportedTotal)}, ${sum(USAGE_RULE.input)} + ${sum(USAGE_RULE.output)})`;
 
 const TURN_TOKENS = `arraySum(u -> if(JSONType(u.2) = 'Object', ${ENTRY_TOKENS}, 0),
   JSONExtractKeysAndValuesRaw(ifNull(summary, '{}'), 'usage'))`;

@@ -98,6 +98,27 @@ export function describeThreadsConformance(open: OpenStore): void {
       expect(late[0]).toMatchObject({ turnCount: 2, firstTurnId: 't1b' });
     });
 
+    it('counts turn tokens by the one usage rule (core/usage.ts): both name pairs added, a total only when positive', async () => {
+      const U = 'acme/thread-usage';
+      const usage = {
+        m: { prompt_tokens: 3, input_tokens: 4, completion_tokens: 1, total_tokens: 0 },
+        n: { output_tokens: 2.7 },
+        o: { total_tokens: 50, prompt_tokens: 1 },
+        bad: 5,
+      };
+      await store.calls.writeCalls([
+        startWrite(U, 'u1', { threadId: 'tu', turnId: 'u1', startedAt: T0 }),
+        endWrite(U, 'u1', { endedAt: T0 + SECOND, summaryJson: JSON.stringify({ usage }) }),
+      ]);
+      const [thread] = await (async () => {
+        const out: ThreadRecord[] = [];
+        for await (const t of store.threads.queryThreads({ projectId: U, sortBy: [] })) out.push(t);
+        return out;
+      })();
+      // m: 3 + 4 + 1 (its reported 0 is no total); n: 2 (2.7 cut to an integer); o: its reported 50; bad: not an entry.
+      expect(thread?.totalTokens).toBe(60);
+    });
+
     it('follows writes: a new turn and a deleted turn change the statistics', async () => {
       await store.calls.writeCalls(turn('t4', 't4b', 40, 3));
       expect((await byId()).get('t4')).toMatchObject({ turnCount: 2, finishedTurnCount: 1, p50TurnDurationMs: 3000 });
