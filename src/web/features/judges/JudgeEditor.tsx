@@ -5,7 +5,7 @@
  */
 import { useState, type FormEvent } from 'react';
 import { ModalDialog } from '../../components/ui/ModalDialog.js';
-import { FormStatus } from '../../components/ui/FormStatus.js';
+import { EditorActions } from '../../components/ui/EditorActions.js';
 import { nameProblem, toJudgeValue, type JudgeForm } from './judgeObjects.js';
 import { useSaveObject, type LlmObject } from './judgeQueries.js';
 
@@ -55,16 +55,14 @@ export function JudgeEditor(props: { projectId: string; initial: JudgeForm; exis
           <code>{'{output}'}</code> is the call&apos;s output, <code>{'{inputs}'}</code> all its inputs as JSON, <code>{'{question}'}</code>{' '}
           the input named question. The judge&apos;s answer is stored as the score (a JSON object when its model answers JSON).
         </p>
-        {problem && form.name && <p className="small muted">{problem}</p>}
-        <FormStatus error={save.error} />
-        <div className="row">
-          <button type="submit" className="button primary" disabled={!!problem || save.isPending}>
-            {props.existing ? 'Save new version' : 'Save judge'}
-          </button>
-          <button type="button" className="button" onClick={props.onClose}>
-            Cancel
-          </button>
-        </div>
+        <EditorActions
+          problem={problem}
+          started={!!form.name}
+          error={save.error}
+          pending={save.isPending}
+          submitLabel={props.existing ? 'Save new version' : 'Save judge'}
+          onCancel={props.onClose}
+        />
       </form>
     </ModalDialog>
   );

@@ -9,7 +9,7 @@ import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { ModalDialog } from '../../components/ui/ModalDialog.js';
 import { modelsQueryOptions } from '../playground/playgroundQueries.js';
-import { FormStatus } from '../../components/ui/FormStatus.js';
+import { EditorActions } from '../../components/ui/EditorActions.js';
 import { nameProblem, toModelValue, type ModelForm } from './judgeObjects.js';
 import { useSaveObject } from './judgeQueries.js';
 
@@ -98,16 +98,14 @@ export function ModelEditor(props: { projectId: string; initial: ModelForm; exis
             </select>
           </label>
         </div>
-        {problem && form.name && <p className="small muted">{problem}</p>}
-        <FormStatus error={save.error} />
-        <div className="row">
-          <button type="submit" className="button primary" disabled={!!problem || save.isPending}>
-            {props.existing ? 'Save new version' : 'Save model'}
-          </button>
-          <button type="button" className="button" onClick={props.onClose}>
-            Cancel
-          </button>
-        </div>
+        <EditorActions
+          problem={problem}
+          started={!!form.name}
+          error={save.error}
+          pending={save.isPending}
+          submitLabel={props.existing ? 'Save new version' : 'Save model'}
+          onCancel={props.onClose}
+        />
       </form>
     </ModalDialog>
   );

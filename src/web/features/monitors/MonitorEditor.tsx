@@ -10,7 +10,7 @@ import { api, collect } from '../../lib/api.js';
 import { ModalDialog } from '../../components/ui/ModalDialog.js';
 import { nameProblem } from '../judges/judgeObjects.js';
 import { useSaveObject, type LlmObject } from '../judges/judgeQueries.js';
-import { FormStatus } from '../../components/ui/FormStatus.js';
+import { EditorActions } from '../../components/ui/EditorActions.js';
 import { opNameOf, toMonitorValue, type MonitorForm } from './monitorObjects.js';
 
 /** The project's op names: its stored ops and the ops of its recent calls (not every client stores its ops). */
@@ -130,16 +130,14 @@ export function MonitorEditor(props: {
         <p className="small muted">
           Each call that ends after saving is scored with this chance; the judges&apos; own calls are never scored.
         </p>
-        {problem && form.name && <p className="small muted">{problem}</p>}
-        <FormStatus error={save.error} />
-        <div className="row">
-          <button type="submit" className="button primary" disabled={!!problem || save.isPending}>
-            {props.existing ? 'Save new version' : 'Create monitor'}
-          </button>
-          <button type="button" className="button" onClick={props.onClose}>
-            Cancel
-          </button>
-        </div>
+        <EditorActions
+          problem={problem}
+          started={!!form.name}
+          error={save.error}
+          pending={save.isPending}
+          submitLabel={props.existing ? 'Save new version' : 'Create monitor'}
+          onCancel={props.onClose}
+        />
       </form>
     </ModalDialog>
   );
