@@ -8,8 +8,6 @@
  */
 import type { CallsStore, FilesStore, ProjectsStore, Store, TablesStore, ThreadsStore } from '../Store.js';
 import type { AnnotationQueuesStore } from '../AnnotationQueuesStore.js';
-import type { CostsStore } from '../CostsStore.js';
-import type { FeedbackStore } from '../FeedbackStore.js';
 import type { JobsStore } from '../JobsStore.js';
 import type { MonitorsStore } from '../MonitorsStore.js';
 import type { ProvidersStore } from '../ProvidersStore.js';
@@ -17,6 +15,8 @@ import type { StatsStore } from '../StatsStore.js';
 import { startWrite, type BatchResults, type WriteBatch } from '../WriteBatch.js';
 import { ClickHouseAccountsStore } from './accounts.js';
 import { ClickHouseCallsStore } from './calls.js';
+import { ClickHouseCostsStore } from './costs.js';
+import { ClickHouseFeedbackStore } from './feedback.js';
 import { ClickHouseDatabase, type ClickHouseOptions } from './ClickHouseDatabase.js';
 import { appliedVersion, checkServerVersion } from './migrate.js';
 import { LATEST_CLICKHOUSE_VERSION } from './migrations.js';
@@ -36,14 +36,12 @@ const PROJECT_SIZES = {
 
 /** Sub-stores this backend does not implement yet. */
 export const PENDING_SUBSTORES = [
-  'feedback',
-  'costs',
-  'threads (costs, search, ranges, attributes)',
+  'threads (search, ranges, attributes)',
   'annotationQueues',
   'providers',
   'jobs',
   'monitors',
-  'write batches of feedback, costs and providers',
+  'write batches of providers',
   'calls queries ($expr)',
 ] as const;
 
@@ -69,8 +67,8 @@ export class ClickHouseStore implements Store {
   readonly objects: ClickHouseObjectsStore;
   readonly tables: TablesStore;
   readonly files: FilesStore;
-  readonly feedback = pending<FeedbackStore>('feedback');
-  readonly costs = pending<CostsStore>('costs');
+  readonly feedback: ClickHouseFeedbackStore;
+  readonly costs: ClickHouseCostsStore;
   readonly stats: StatsStore;
   readonly annotationQueues = pending<AnnotationQueuesStore>('annotationQueues');
   readonly providers = pending<ProvidersStore>('providers');
@@ -87,6 +85,8 @@ export class ClickHouseStore implements Store {
     this.threads = new ClickHouseThreadsStore(db);
     this.objects = new ClickHouseObjectsStore(db);
     this.files = new ClickHouseFilesStore(db);
+    this.feedback = new ClickHouseFeedbackStore(db);
+    this.costs = new ClickHouseCostsStore(db);
   }
 
   /**
@@ -113,7 +113,14 @@ export class ClickHouseStore implements Store {
       await db.close();
       throw err;
     }
-    return new ClickHouseStore(db);
+    const store = new ClickHouseStore(db);
+    try {
+      await store.costs.seedDefaults();
+    } catch (err) {
+      await db.close();
+      throw err;
+    }
+    return store;
   }
 
   /**
