@@ -16,7 +16,7 @@ import { startWrite, type BatchResults, type WriteBatch } from '../WriteBatch.js
 import { ClickHouseAccountsStore } from './accounts.js';
 import { ClickHouseCallsStore } from './calls.js';
 import { ClickHouseCostsStore } from './costs.js';
-import { ClickHouseFeedbackStore } from './feedback.js';
+import { checkFeedbackRows, ClickHouseFeedbackStore } from './feedback.js';
 import { ClickHouseDatabase, type ClickHouseOptions } from './ClickHouseDatabase.js';
 import { appliedVersion, checkServerVersion } from './migrate.js';
 import { LATEST_CLICKHOUSE_VERSION } from './migrations.js';
@@ -126,13 +126,15 @@ export class ClickHouseStore implements Store {
   /**
    * ClickHouse has no multi-table transactions, so this keeps Store.apply's promise for such a
    * backend: every write that can be refused is checked before anything is written (an object's
-   * name/type collision), then the writes are applied in order, each awaited, each idempotent,
+   * name/type collision, a feedback row missing a required value), then the writes are applied in order, each awaited, each idempotent,
    * and the first failure rejects. A crash part-way leaves a prefix written, and the caller's
    * retry of the same batch converges (the "call writes in any order, retried" suite).
    */
   async apply<const B extends WriteBatch>(batch: B): Promise<BatchResults<B>> {
     for (const write of batch) {
       if (write.kind === 'objects.create') await this.objects.checkCreate(write.object);
+      if (write.kind === 'feedback.create') checkFeedbackRows(write.rows);
+      if (write.kind === 'feedback.replace') checkFeedbackRows([write.replace.row]);
     }
     const results: unknown[] = [];
     for (const write of batch) results.push(await startWrite(this, write));

@@ -82,6 +82,25 @@ export function feedbackInsertRows(rows: FeedbackWrite[]): object[] {
   }));
 }
 
+/**
+ * Refuses rows the table cannot hold (what SQLite's NOT NULL constraints refuse), before anything
+ * is written: Store.apply checks a whole batch with this first, so a refused row leaves nothing.
+ */
+export function checkFeedbackRows(rows: FeedbackWrite[]): void {
+  for (const r of rows) {
+    for (const [key, value] of Object.entries({
+      projectId: r.projectId,
+      id: r.id,
+      weaveRef: r.weaveRef,
+      feedbackType: r.feedbackType,
+      payloadJson: r.payloadJson,
+    })) {
+      if (typeof value !== 'string') throw new Error(`Feedback ${String(r.id)} has no ${key}`);
+    }
+    if (!Number.isFinite(r.createdAt)) throw new Error(`Feedback ${r.id} has no created_at`);
+  }
+}
+
 /** A tombstone of a stored row: its values kept (every column is non-null where the table says so). */
 const tombstone = (r: FeedbackRow) => ({ ...r, created_at: num(r.created_at), version: nextVersion(), is_deleted: 1 });
 
@@ -96,14 +115,12 @@ export class ClickHouseFeedbackStore implements FeedbackStore {
   }
 
   async createFeedback(rows: FeedbackWrite[]): Promise<void> {
-    // Refused before anything is written, as SQLite's NOT NULL would refuse the transaction.
-    for (const r of rows) {
-      if (typeof r.weaveRef !== 'string') throw new Error(`Feedback ${r.id} has no weave_ref`);
-    }
+    checkFeedbackRows(rows);
     await this.#db.insert('feedback', feedbackInsertRows(rows));
   }
 
   async replaceFeedback(req: { projectId: string; feedbackId: string; row: FeedbackWrite }): Promise<boolean> {
+    checkFeedbackRows([req.row]);
     const old = await this.#live(req.projectId, [req.feedbackId]);
     if (old.length === 0) return false;
     const gone = req.row.id === req.feedbackId && req.row.projectId === req.projectId ? [] : old.map(tombstone);
@@ -135,7 +152,9 @@ export class ClickHouseFeedbackStore implements FeedbackStore {
   async countFeedback(q: FeedbackQuery): Promise<number> {
     const where = q.query ? planTableWhere(FEEDBACK_COLUMNS, q.query) : null;
     const printed = printTableWhere({ scope: SCOPE, params: { p: q.projectId }, plan: { where } });
-    return num((await this.#db.get<{ n: string }>(`SELECT count() AS n FROM feedback FINAL WHERE ${printed.where}`, printed.params))?.n ?? 0);
+    return num(
+      (await this.#db.get<{ n: string }>(`SELECT count() AS n FROM feedback FINAL WHERE ${printed.where}`, printed.params))?.n ?? 0,
+    );
   }
 
   async purgeFeedback(req: { projectId: string; ids: string[] }): Promise<number> {
@@ -177,7 +196,7 @@ export class ClickHouseFeedbackStore implements FeedbackStore {
       params.type = w.feedbackType;
     }
     if (w.triggerRef?.endsWith(':*')) {
-      clauses.push('startsWith(ifNull(trigger_ref, \'\'), {trigger:String})');
+      clauses.push("startsWith(ifNull(trigger_ref, ''), {trigger:String})");
       params.trigger = w.triggerRef.slice(0, -1);
     } else if (w.triggerRef) {
       clauses.push('trigger_ref = {trigger:String}');

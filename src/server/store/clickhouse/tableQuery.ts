@@ -193,7 +193,10 @@ export function printTableSelect(q: { from: string; scope: string; params: Param
   if (q.plan.limit != null || q.plan.offset != null) {
     const offset = printer.p.add(q.plan.offset ?? 0, 'UInt64');
     // LIMIT 0 answers nothing, as in SQLite; no limit at all is the largest UInt64.
-    sql += q.plan.limit != null ? ` LIMIT ${printer.p.add(q.plan.limit, 'UInt64')} OFFSET ${offset}` : ` LIMIT 18446744073709551615 OFFSET ${offset}`;
+    sql +=
+      q.plan.limit != null
+        ? ` LIMIT ${printer.p.add(q.plan.limit, 'UInt64')} OFFSET ${offset}`
+        : ` LIMIT 18446744073709551615 OFFSET ${offset}`;
   }
   return { sql, params: printer.p.params };
 }
