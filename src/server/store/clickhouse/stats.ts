@@ -23,8 +23,9 @@ import {
 import { USAGE_RULE } from '../../core/usage.js';
 
 /** The histogram bin key of latency `lat` (core/statsHistogram.ts `binKey`), with its constants as parameters. */
+// `if` evaluates both branches in ClickHouse, so the log never sees 0.
 const BIN_KEY = `(if(lat < 0, -1, 1) * if(abs(lat) <= {exact:Int64}, abs(lat),
-  {exact:Int64} + 1 + toInt64(ceil(log(abs(lat)) / {lg:Float64})) - {lb:Int64}))`;
+  {exact:Int64} + 1 + toInt64(ceil(log(greatest(abs(lat), 1)) / {lg:Float64})) - {lb:Int64}))`;
 
 interface CallCellRow {
   cell: string;
