@@ -37,6 +37,7 @@ export type ConformanceSuite =
   | 'costs'
   | 'stats'
   | 'annotationQueues'
+  | 'jobs'
   | 'writeBatch'
   | 'multiWriter'
   | 'orderIndependence'

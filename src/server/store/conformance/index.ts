@@ -11,6 +11,7 @@ import { describeCallsQueryConformance } from './callsQuery.conformance.js';
 import { describeCostsConformance } from './costs.conformance.js';
 import { describeFeedbackConformance } from './feedback.conformance.js';
 import { describeFilesConformance } from './files.conformance.js';
+import { describeJobsConformance } from './jobs.conformance.js';
 import { describeMultiWriterConformance } from './multiWriter.conformance.js';
 import { describeObjectsConformance } from './objects.conformance.js';
 import { describeOrderIndependenceConformance } from './orderIndependence.conformance.js';
@@ -36,6 +37,7 @@ export function describeStoreConformance(backend: TestBackend): void {
     costs: () => describeCostsConformance(open),
     stats: () => describeStatsConformance(open),
     annotationQueues: () => describeAnnotationQueuesConformance(open),
+    jobs: () => describeJobsConformance(open, backend.openPair),
     writeBatch: () => describeWriteBatchConformance(open),
     multiWriter: () => describeMultiWriterConformance(open, backend.openPair),
     orderIndependence: () => describeOrderIndependenceConformance(open),
