@@ -38,6 +38,7 @@ export type ConformanceSuite =
   | 'stats'
   | 'annotationQueues'
   | 'jobs'
+  | 'monitors'
   | 'writeBatch'
   | 'multiWriter'
   | 'orderIndependence'

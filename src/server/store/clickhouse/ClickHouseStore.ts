@@ -10,7 +10,6 @@ import type { CallsStore, FilesStore, ProjectsStore, Store, TablesStore, Threads
 import type { AnnotationQueuesStore } from '../AnnotationQueuesStore.js';
 import type { CostsStore } from '../CostsStore.js';
 import type { FeedbackStore } from '../FeedbackStore.js';
-import type { MonitorsStore } from '../MonitorsStore.js';
 import type { ProvidersStore } from '../ProvidersStore.js';
 import type { StatsStore } from '../StatsStore.js';
 import { startWrite, type BatchResults, type WriteBatch } from '../WriteBatch.js';
@@ -21,6 +20,7 @@ import { appliedVersion, checkServerVersion } from './migrate.js';
 import { LATEST_CLICKHOUSE_VERSION } from './migrations.js';
 import { ClickHouseFilesStore } from './files.js';
 import { ClickHouseJobsStore } from './jobs.js';
+import { ClickHouseMonitorsStore } from './monitors.js';
 import { ClickHouseObjectsStore } from './objects.js';
 import { ClickHouseProjectsStore } from './projects.js';
 import { ClickHouseStatsStore } from './stats.js';
@@ -41,7 +41,6 @@ export const PENDING_SUBSTORES = [
   'threads (costs, search, ranges, attributes)',
   'annotationQueues',
   'providers',
-  'monitors',
   'write batches of feedback, costs and providers',
   'calls queries ($expr)',
 ] as const;
@@ -74,7 +73,7 @@ export class ClickHouseStore implements Store {
   readonly annotationQueues = pending<AnnotationQueuesStore>('annotationQueues');
   readonly providers = pending<ProvidersStore>('providers');
   readonly jobs: ClickHouseJobsStore;
-  readonly monitors = pending<MonitorsStore>('monitors');
+  readonly monitors: ClickHouseMonitorsStore;
 
   private constructor(db: ClickHouseDatabase) {
     this.db = db;
@@ -87,6 +86,7 @@ export class ClickHouseStore implements Store {
     this.objects = new ClickHouseObjectsStore(db);
     this.files = new ClickHouseFilesStore(db);
     this.jobs = new ClickHouseJobsStore(db);
+    this.monitors = new ClickHouseMonitorsStore(db, this.jobs);
   }
 
   /**

@@ -12,6 +12,7 @@ import { describeCostsConformance } from './costs.conformance.js';
 import { describeFeedbackConformance } from './feedback.conformance.js';
 import { describeFilesConformance } from './files.conformance.js';
 import { describeJobsConformance } from './jobs.conformance.js';
+import { describeMonitorsConformance } from './monitors.conformance.js';
 import { describeMultiWriterConformance } from './multiWriter.conformance.js';
 import { describeObjectsConformance } from './objects.conformance.js';
 import { describeOrderIndependenceConformance } from './orderIndependence.conformance.js';
@@ -38,6 +39,7 @@ export function describeStoreConformance(backend: TestBackend): void {
     stats: () => describeStatsConformance(open),
     annotationQueues: () => describeAnnotationQueuesConformance(open),
     jobs: () => describeJobsConformance(open, backend.openPair),
+    monitors: () => describeMonitorsConformance(open, backend.openPair),
     writeBatch: () => describeWriteBatchConformance(open),
     multiWriter: () => describeMultiWriterConformance(open, backend.openPair),
     orderIndependence: () => describeOrderIndependenceConformance(open),
