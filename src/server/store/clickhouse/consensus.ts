@@ -11,10 +11,11 @@
  * was decided instead.
  *
  * Assumptions, said out loud:
- * - Inserts are synchronous (`async_insert=0`, ClickHouseDatabase) and the read-back sees them:
- *   true on one server; on a replicated cluster the slot tables need `insert_quorum` and the
- *   read-back `select_sequential_consistency=1` (README "Scale out"). A read-back that does not
- *   yet see the winner sees no row or the winner, never a false win: only one row exists.
+ * - Inserts are synchronous (`async_insert=0`, ClickHouseDatabase) and the read-back sees the
+ *   decided row. On one server that holds as is; on a replicated cluster proposals are written
+ *   with `insert_quorum='auto'` and read back with `select_sequential_consistency=1`, which
+ *   single servers ignore (checked on 26.7). Even a read-back that missed the winner could only
+ *   see no row — never a false win, since one row exists.
  * - Deduplication remembers the last 10,000 blocks of the table
  *   (`non_replicated_deduplication_window`, `replicated_deduplication_window` on replicas). A
  *   proposer that stalls longer than 10,000 other decisions between reading slot k and
@@ -38,10 +39,13 @@ export interface SlotRef {
 
 /** The decided row of a slot (the earliest stored by server time, then token), or null when none is stored. */
 export async function decidedSlot<T extends { token: string }>(db: ClickHouseDatabase, ref: SlotRef): Promise<T | null> {
-  return db.get<T>(
-    `SELECT * FROM ${ref.table} WHERE ${ref.keyColumn} = {k:String} AND slot = {s:UInt32} ORDER BY decided_at, token LIMIT 1`,
-    { k: ref.key, s: ref.slot },
-  );
+  const rs = await db.client.query({
+    query: `SELECT * FROM ${ref.table} WHERE ${ref.keyColumn} = {k:String} AND slot = {s:UInt32} ORDER BY decided_at, token LIMIT 1`,
+    query_params: { k: ref.key, s: ref.slot },
+    format: 'JSONEachRow',
+    clickhouse_settings: { ...RESULT_SETTINGS, select_sequential_consistency: '1' },
+  });
+  return (await rs.json<T>())[0] ?? null;
 }
 
 /**
@@ -61,6 +65,7 @@ export async function proposeSlot<T extends { token: string }>(
     clickhouse_settings: {
       ...RESULT_SETTINGS,
       insert_deduplicate: 1,
+      insert_quorum: 'auto',
       insert_deduplication_token: JSON.stringify([ref.key, ref.slot]),
     },
   });
