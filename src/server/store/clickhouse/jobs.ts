@@ -22,8 +22,9 @@
  *   learns it at its next heartbeat (one interval later), not at this one. Its late mark is
  *   keyed by its own, superseded claim, so it never keeps the new claim alive.
  * - Progress of a claim that was taken over shows until the new owner reports its own.
- * - A claim's read of candidates is a scan of every job's decided slots (small columns only);
- *   at hundreds of thousands of finished jobs a time bound on it is the next step.
+ * - A claim scans the open jobs only (`jobs_open`): the process that decides a job's final
+ *   transition closes it there. A crash between the two leaves a finished job in the scan, where
+ *   its decided slots still show it finished; nothing else depends on the mark.
  */
 import type { JobRecord, JobsStore, JobStatus } from '../JobsStore.js';
 import { nextVersion, num, numOrNull, type ClickHouseDatabase, type Params } from './ClickHouseDatabase.js';
@@ -93,15 +94,20 @@ const JOBS_SQL = `
   ) AS pr ON pr.job_id = j.id
   LEFT JOIN (SELECT job_id, count() AS n FROM job_cancels WHERE job_id IN {ids:Array(String)} GROUP BY job_id) AS c ON c.job_id = j.id`;
 
-/** The oldest jobs a claim may take: queued, or running with a heartbeat older than `{stale}`. */
+/** The jobs not known to be finished (enqueue writes them, the final transition's decider closes them). */
+const OPEN_SQL = 'SELECT job_id, project_id FROM jobs_open FINAL';
+
+/** Of the open jobs `{ids}` (in projects `{ps}`), the oldest a claim may take: queued, or running with a heartbeat older than `{stale}`. */
 const CANDIDATES_SQL = `
   SELECT j.id AS id, j.project_id AS project_id, ifNull(s.last_slot, 0) AS last_slot, s.last_action AS last_action,
     ifNull(s.attempts, 0) AS attempts, ifNull(c.n, 0) AS cancels
-  FROM (SELECT id, project_id, created_at FROM jobs FINAL) AS j
-  LEFT JOIN (${slotStateSql('1')}) AS s ON s.job_id = j.id
-  LEFT JOIN (SELECT job_id, slot, max(at) AS at FROM job_heartbeats GROUP BY job_id, slot) AS h
-    ON h.job_id = j.id AND h.slot = s.claim_slot
-  LEFT JOIN (SELECT job_id, count() AS n FROM job_cancels GROUP BY job_id) AS c ON c.job_id = j.id
+  FROM (SELECT id, project_id, created_at FROM jobs FINAL WHERE project_id IN {ps:Array(String)} AND id IN {ids:Array(String)}) AS j
+  LEFT JOIN (${slotStateSql('job_id IN {ids:Array(String)}')}) AS s ON s.job_id = j.id
+  LEFT JOIN (
+    SELECT job_id, slot, max(at) AS at FROM job_heartbeats WHERE job_id IN {ids:Array(String)} GROUP BY job_id, slot
+  ) AS h ON h.job_id = j.id AND h.slot = s.claim_slot
+  LEFT JOIN (SELECT job_id, count() AS n FROM job_cancels WHERE job_id IN {ids:Array(String)} GROUP BY job_id) AS c
+    ON c.job_id = j.id
   WHERE s.last_action IS NULL OR (s.last_action = 'claim' AND greatest(s.claim_at, ifNull(h.at, s.claim_at)) < {stale:Int64})
   ORDER BY j.created_at, j.id
   LIMIT {n:UInt32}`;
@@ -162,6 +168,13 @@ export class ClickHouseJobsStore implements JobsStore {
 
   /** Queues several jobs in one block (all or none); ids already queued collapse into the first. */
   async enqueueAll(jobs: Enqueued[]): Promise<void> {
+    if (jobs.length === 0) return;
+    // Open first: a crash in between leaves an open mark without a job, which claims skip; the
+    // other way round would leave a job no claim ever sees.
+    await this.#db.insert(
+      'jobs_open',
+      jobs.map((j) => ({ job_id: j.id, project_id: j.projectId, version: 0, is_deleted: 0 })),
+    );
     await this.#db.insert(
       'jobs',
       jobs.map((j) => ({
@@ -177,7 +190,14 @@ export class ClickHouseJobsStore implements JobsStore {
 
   async claimNext(req: { owner: string; now: number; staleBefore: number; maxAttempts: number }): Promise<JobRecord | null> {
     for (let round = 0; round < CLAIM_ROUNDS; round++) {
-      const candidates = await this.#db.all<Candidate>(CANDIDATES_SQL, { stale: req.staleBefore, n: CANDIDATES_PER_ROUND });
+      const open = await this.#db.all<{ job_id: string; project_id: string }>(OPEN_SQL);
+      if (open.length === 0) return null;
+      const candidates = await this.#db.all<Candidate>(CANDIDATES_SQL, {
+        ids: open.map((o) => o.job_id),
+        ps: [...new Set(open.map((o) => o.project_id))],
+        stale: req.staleBefore,
+        n: CANDIDATES_PER_ROUND,
+      });
       if (candidates.length === 0) return null;
       for (const c of candidates) {
         const stale = c.last_action === 'claim';
@@ -197,6 +217,7 @@ export class ClickHouseJobsStore implements JobsStore {
         const { won } = await proposeSlot(this.#db, slotRef(c.id, c.last_slot + 1), { ...transition, at: req.now, result: null });
         // A lost slot was decided by another process (a claim, a finish, a cancel): back off.
         if (won && transition.action === 'claim') return this.getJob({ projectId: c.project_id, id: c.id });
+        if (won) await this.#close(c.id);
       }
     }
     return null;
@@ -225,13 +246,14 @@ export class ClickHouseJobsStore implements JobsStore {
     const { slot } = await this.#ownership(req.id, req.owner);
     if (slot === null) return;
     // Competes with a takeover of the same claim: if that was decided first, this finish is dropped.
-    await proposeSlot(this.#db, slotRef(req.id, slot + 1), {
+    const { won } = await proposeSlot(this.#db, slotRef(req.id, slot + 1), {
       action: req.status,
       owner: '',
       at: req.now,
       error: req.error,
       result: req.result === undefined ? null : JSON.stringify(req.result),
     });
+    if (won) await this.#close(req.id);
   }
 
   async requestCancel(req: { projectId: string; id: string; now: number }): Promise<JobRecord | null> {
@@ -246,7 +268,10 @@ export class ClickHouseJobsStore implements JobsStore {
         error: 'Cancelled',
         result: null,
       });
-      if (won) return this.getJob(req);
+      if (won) {
+        await this.#close(req.id);
+        return this.getJob(req);
+      }
       const now = await this.getJob(req);
       if (now?.status !== 'running') return now;
     } else if (job.status !== 'running') {
@@ -280,6 +305,11 @@ export class ClickHouseJobsStore implements JobsStore {
     if (ids.length === 0) return [];
     const rows = await this.#db.all<JobRow>(`${JOBS_SQL} ORDER BY created_at DESC, id DESC`, { p: projectId, ids });
     return rows.map(toRecord);
+  }
+
+  /** Marks a job whose final transition this process decided, so claims stop scanning it. */
+  async #close(id: string): Promise<void> {
+    await this.#db.insert('jobs_open', [{ job_id: id, project_id: '', version: 1, is_deleted: 1 }]);
   }
 
   /** The slot of `owner`'s claim when it is the job's last decided transition (null otherwise), and the cancel flag. */

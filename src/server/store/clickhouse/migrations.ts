@@ -176,6 +176,12 @@ export const clickhouseMigrations: ClickHouseMigration[] = [
       `CREATE TABLE IF NOT EXISTS job_progress (job_id String, slot UInt32, done Int64, total Nullable(Int64), version UInt64)
         ENGINE = ReplacingMergeTree(version) ORDER BY (job_id, slot)`,
       `CREATE TABLE IF NOT EXISTS job_cancels (job_id String, requested_at Int64) ENGINE = ReplacingMergeTree ORDER BY job_id`,
+      // The jobs a claim must look at: a row per job when enqueued, replaced by a deleted row
+      // (version 1) by the process that decides the job's final transition, so FINAL reads only
+      // the open ones. A close lost in a crash leaves a finished job in the scan, where its
+      // decided slots still show it finished.
+      `CREATE TABLE IF NOT EXISTS jobs_open (job_id String, project_id String, version UInt8, is_deleted UInt8)
+        ENGINE = ReplacingMergeTree(version, is_deleted) ORDER BY job_id`,
       // When each part of a call reached a Weft process (its clock, µs): the monitor sweeper
       // finds newly ended calls by these, since ended_at is the client's clock and arrives late.
       `ALTER TABLE calls ADD COLUMN IF NOT EXISTS start_seen_at Nullable(Int64), ADD COLUMN IF NOT EXISTS end_seen_at Nullable(Int64)`,
