@@ -184,16 +184,16 @@ export const clickhouseMigrations: ClickHouseMigration[] = [
         ENGINE = ReplacingMergeTree(version, is_deleted) ORDER BY job_id`,
       // When each part of a call reached a Weft process (its clock, µs): the monitor sweeper
       // finds newly ended calls by these, since ended_at is the client's clock and arrives late.
-      `ALTER TABLE calls ADD COLUMN IF NOT EXISTS start_seen_at Nullable(Int64), ADD COLUMN IF NOT EXISTS end_seen_at Nullable(Int64)`,
+      // And the monitor sweep that handed the call out (a part of its own, coalesced into the
+      // call like a rename), so it is never handed out again, also after a retried end.
+      `ALTER TABLE calls ADD COLUMN IF NOT EXISTS start_seen_at Nullable(Int64), ADD COLUMN IF NOT EXISTS end_seen_at Nullable(Int64),
+        ADD COLUMN IF NOT EXISTS monitor_swept_slot Nullable(UInt32)`,
       `ALTER TABLE calls ADD INDEX IF NOT EXISTS i_seen greatest(ifNull(start_seen_at, 0), ifNull(end_seen_at, 0)) TYPE minmax GRANULARITY 1`,
       // The monitor sweeps of a project, one decided batch per slot (monitors.ts), as job_slots.
       `CREATE TABLE IF NOT EXISTS monitor_sweeps (
         project_id String, slot UInt32, token String, high Int64, call_ids Array(String), jobs String,
         decided_at Int64 DEFAULT toUnixTimestamp64Micro(now64(6))
       ) ENGINE = MergeTree ORDER BY (project_id, slot) SETTINGS non_replicated_deduplication_window = 10000`,
-      // Every call a decided sweep handed to the monitors: never handed out again.
-      `CREATE TABLE IF NOT EXISTS monitor_swept (project_id String, call_id String, slot UInt32)
-        ENGINE = ReplacingMergeTree ORDER BY (project_id, call_id)`,
       // Projects whose monitors were all inactive when last swept, up to which Monitor version.
       `CREATE TABLE IF NOT EXISTS monitor_forgotten (project_id String, monitors_up_to Int64)
         ENGINE = ReplacingMergeTree(monitors_up_to) ORDER BY project_id`,
