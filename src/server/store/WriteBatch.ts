@@ -62,7 +62,8 @@ interface WriteResults {
   /** Whether the provider existed. */
   'providers.delete': boolean;
   'jobs.enqueue': void;
-  'monitors.ack': void;
+  /** Whether this process settled the batch (false: another one did first). */
+  'monitors.ack': boolean;
 }
 
 export type WriteResult<W extends StoreWrite> = WriteResults[W['kind']];

@@ -37,6 +37,8 @@ export type ConformanceSuite =
   | 'costs'
   | 'stats'
   | 'annotationQueues'
+  | 'jobs'
+  | 'monitors'
   | 'writeBatch'
   | 'multiWriter'
   | 'orderIndependence'

@@ -8,8 +8,6 @@
  */
 import type { CallsStore, FilesStore, ProjectsStore, Store, TablesStore, ThreadsStore } from '../Store.js';
 import type { AnnotationQueuesStore } from '../AnnotationQueuesStore.js';
-import type { JobsStore } from '../JobsStore.js';
-import type { MonitorsStore } from '../MonitorsStore.js';
 import type { ProvidersStore } from '../ProvidersStore.js';
 import type { StatsStore } from '../StatsStore.js';
 import { startWrite, type BatchResults, type WriteBatch } from '../WriteBatch.js';
@@ -21,6 +19,8 @@ import { ClickHouseDatabase, type ClickHouseOptions } from './ClickHouseDatabase
 import { appliedVersion, checkServerVersion } from './migrate.js';
 import { LATEST_CLICKHOUSE_VERSION } from './migrations.js';
 import { ClickHouseFilesStore } from './files.js';
+import { ClickHouseJobsStore } from './jobs.js';
+import { ClickHouseMonitorsStore } from './monitors.js';
 import { ClickHouseObjectsStore } from './objects.js';
 import { ClickHouseProjectsStore } from './projects.js';
 import { ClickHouseStatsStore } from './stats.js';
@@ -39,8 +39,6 @@ export const PENDING_SUBSTORES = [
   'threads (search, ranges, attributes)',
   'annotationQueues',
   'providers',
-  'jobs',
-  'monitors',
   'write batches of providers',
   'calls queries ($expr)',
 ] as const;
@@ -72,8 +70,8 @@ export class ClickHouseStore implements Store {
   readonly stats: StatsStore;
   readonly annotationQueues = pending<AnnotationQueuesStore>('annotationQueues');
   readonly providers = pending<ProvidersStore>('providers');
-  readonly jobs = pending<JobsStore>('jobs');
-  readonly monitors = pending<MonitorsStore>('monitors');
+  readonly jobs: ClickHouseJobsStore;
+  readonly monitors: ClickHouseMonitorsStore;
 
   private constructor(db: ClickHouseDatabase) {
     this.db = db;
@@ -87,6 +85,8 @@ export class ClickHouseStore implements Store {
     this.files = new ClickHouseFilesStore(db);
     this.feedback = new ClickHouseFeedbackStore(db);
     this.costs = new ClickHouseCostsStore(db);
+    this.jobs = new ClickHouseJobsStore(db);
+    this.monitors = new ClickHouseMonitorsStore(db, this.jobs);
   }
 
   /**

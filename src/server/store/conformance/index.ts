@@ -11,6 +11,8 @@ import { describeCallsQueryConformance } from './callsQuery.conformance.js';
 import { describeCostsConformance } from './costs.conformance.js';
 import { describeFeedbackConformance } from './feedback.conformance.js';
 import { describeFilesConformance } from './files.conformance.js';
+import { describeJobsConformance } from './jobs.conformance.js';
+import { describeMonitorsConformance } from './monitors.conformance.js';
 import { describeMultiWriterConformance } from './multiWriter.conformance.js';
 import { describeObjectsConformance } from './objects.conformance.js';
 import { describeOrderIndependenceConformance } from './orderIndependence.conformance.js';
@@ -36,6 +38,8 @@ export function describeStoreConformance(backend: TestBackend): void {
     costs: () => describeCostsConformance(open),
     stats: () => describeStatsConformance(open),
     annotationQueues: () => describeAnnotationQueuesConformance(open),
+    jobs: () => describeJobsConformance(open, backend.openPair),
+    monitors: () => describeMonitorsConformance(open, backend.openPair),
     writeBatch: () => describeWriteBatchConformance(open),
     multiWriter: () => describeMultiWriterConformance(open, backend.openPair),
     orderIndependence: () => describeOrderIndependenceConformance(open),
