@@ -35,7 +35,7 @@ export function describeStoreConformance(backend: TestBackend): void {
     feedback: () => describeFeedbackConformance(open),
     costs: () => describeCostsConformance(open),
     stats: () => describeStatsConformance(open),
-    annotationQueues: () => describeAnnotationQueuesConformance(open),
+    annotationQueues: () => describeAnnotationQueuesConformance(open, backend.openPair),
     writeBatch: () => describeWriteBatchConformance(open),
     multiWriter: () => describeMultiWriterConformance(open, backend.openPair),
     orderIndependence: () => describeOrderIndependenceConformance(open),
