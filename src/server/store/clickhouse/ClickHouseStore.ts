@@ -7,15 +7,14 @@
  * half its endpoints with "not implemented"; the conformance suites run the finished ones.
  */
 import type { CallsStore, FilesStore, ProjectsStore, Store, TablesStore, ThreadsStore } from '../Store.js';
-import type { AnnotationQueuesStore } from '../AnnotationQueuesStore.js';
 import type { CostsStore } from '../CostsStore.js';
 import type { FeedbackStore } from '../FeedbackStore.js';
 import type { JobsStore } from '../JobsStore.js';
 import type { MonitorsStore } from '../MonitorsStore.js';
-import type { ProvidersStore } from '../ProvidersStore.js';
 import type { StatsStore } from '../StatsStore.js';
 import { startWrite, type BatchResults, type WriteBatch } from '../WriteBatch.js';
 import { ClickHouseAccountsStore } from './accounts.js';
+import { ClickHouseAnnotationQueuesStore } from './annotationQueues.js';
 import { ClickHouseCallsStore } from './calls.js';
 import { ClickHouseDatabase, type ClickHouseOptions } from './ClickHouseDatabase.js';
 import { appliedVersion, checkServerVersion } from './migrate.js';
@@ -23,6 +22,7 @@ import { LATEST_CLICKHOUSE_VERSION } from './migrations.js';
 import { ClickHouseFilesStore } from './files.js';
 import { ClickHouseObjectsStore } from './objects.js';
 import { ClickHouseProjectsStore } from './projects.js';
+import { ClickHouseProvidersStore } from './providers.js';
 import { ClickHouseStatsStore } from './stats.js';
 import { ClickHouseTablesStore } from './tables.js';
 import { ClickHouseThreadsStore } from './threads.js';
@@ -39,11 +39,9 @@ export const PENDING_SUBSTORES = [
   'feedback',
   'costs',
   'threads (costs, search, ranges, attributes)',
-  'annotationQueues',
-  'providers',
   'jobs',
   'monitors',
-  'write batches of feedback, costs and providers',
+  'write batches of feedback and costs',
   'calls queries ($expr)',
 ] as const;
 
@@ -72,8 +70,8 @@ export class ClickHouseStore implements Store {
   readonly feedback = pending<FeedbackStore>('feedback');
   readonly costs = pending<CostsStore>('costs');
   readonly stats: StatsStore;
-  readonly annotationQueues = pending<AnnotationQueuesStore>('annotationQueues');
-  readonly providers = pending<ProvidersStore>('providers');
+  readonly annotationQueues: ClickHouseAnnotationQueuesStore;
+  readonly providers: ClickHouseProvidersStore;
   readonly jobs = pending<JobsStore>('jobs');
   readonly monitors = pending<MonitorsStore>('monitors');
 
@@ -87,6 +85,8 @@ export class ClickHouseStore implements Store {
     this.threads = new ClickHouseThreadsStore(db);
     this.objects = new ClickHouseObjectsStore(db);
     this.files = new ClickHouseFilesStore(db);
+    this.annotationQueues = new ClickHouseAnnotationQueuesStore(db, () => this.feedback);
+    this.providers = new ClickHouseProvidersStore(db);
   }
 
   /**
@@ -119,13 +119,15 @@ export class ClickHouseStore implements Store {
   /**
    * ClickHouse has no multi-table transactions, so this keeps Store.apply's promise for such a
    * backend: every write that can be refused is checked before anything is written (an object's
-   * name/type collision), then the writes are applied in order, each awaited, each idempotent,
+   * name/type collision, an annotation progress change), then the writes are applied in order, each awaited, each idempotent,
    * and the first failure rejects. A crash part-way leaves a prefix written, and the caller's
    * retry of the same batch converges (the "call writes in any order, retried" suite).
    */
   async apply<const B extends WriteBatch>(batch: B): Promise<BatchResults<B>> {
     for (const write of batch) {
       if (write.kind === 'objects.create') await this.objects.checkCreate(write.object);
+      // A refused or missing progress change refuses the batch, answers included.
+      if (write.kind === 'queues.progress') await this.annotationQueues.checkProgress(write.progress);
     }
     const results: unknown[] = [];
     for (const write of batch) results.push(await startWrite(this, write));

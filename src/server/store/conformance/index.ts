@@ -15,6 +15,7 @@ import { describeMultiWriterConformance } from './multiWriter.conformance.js';
 import { describeObjectsConformance } from './objects.conformance.js';
 import { describeOrderIndependenceConformance } from './orderIndependence.conformance.js';
 import { describeProjectsConformance } from './projects.conformance.js';
+import { describeProvidersConformance } from './providers.conformance.js';
 import { describeStatsConformance } from './stats.conformance.js';
 import { describeTablesConformance } from './tables.conformance.js';
 import { describeThreadsConformance } from './threads.conformance.js';
@@ -35,6 +36,7 @@ export function describeStoreConformance(backend: TestBackend): void {
     feedback: () => describeFeedbackConformance(open),
     costs: () => describeCostsConformance(open),
     stats: () => describeStatsConformance(open),
+    providers: () => describeProvidersConformance(open),
     annotationQueues: () => describeAnnotationQueuesConformance(open, backend.openPair),
     writeBatch: () => describeWriteBatchConformance(open),
     multiWriter: () => describeMultiWriterConformance(open, backend.openPair),
