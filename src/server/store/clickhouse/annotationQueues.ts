@@ -494,15 +494,17 @@ export class ClickHouseAnnotationQueuesStore implements AnnotationQueuesStore {
    */
   async #firstCallsOfThreads(projectId: string, threadIds: string[]): Promise<Map<string, string>> {
     if (threadIds.length === 0) return new Map();
-    const rows = await this.#db.all<{ thread_id: string; id: string }>(
-      `SELECT thread_id, argMin(id, (if(ifNull(turn_id = id, 0), 0, 1), started_at, id)) AS id
+    const rows = await this.#db.all<{ thread_id: string; first_id: string }>(
+      `SELECT thread_id, argMin(id, (if(ifNull(turn_id = id, 0), 0, 1), started_at, id)) AS first_id
        FROM calls FINAL
        WHERE project_id = {p:String} AND thread_id IN {t:Array(String)} AND started_at IS NOT NULL AND deleted_at IS NULL
          AND (turn_id = id OR parent_id IS NULL)
        GROUP BY thread_id`,
       { p: projectId, t: threadIds },
     );
-    return new Map(rows.map((r) => [r.thread_id, r.id]));
+    const found = new Map(rows.map((r) => [r.thread_id, r.first_id]));
+    // In the request's order, which the new items' ids keep.
+    return new Map(threadIds.flatMap((t) => (found.has(t) ? [[t, found.get(t)!] as const] : [])));
   }
 
   async reserveNext(req: ReserveNextReq): Promise<{ item: QueueItemRecord | null; available: number } | null> {

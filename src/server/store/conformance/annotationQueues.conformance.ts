@@ -300,6 +300,69 @@ export function describeAnnotationQueuesConformance(open: OpenStore, openPair: O
     });
   });
 
+  describe('AnnotationQueuesStore threads and reservations', () => {
+    let store: Store;
+    let close: () => Promise<void>;
+    const Q = { projectId: P, queueId: 'qt' };
+    beforeAll(async () => {
+      ({ store, close } = await open());
+      await store.calls.writeCalls([
+        start('turn-late', 2, { threadId: 't1', turnId: 'turn-late' }),
+        start('turn-early', 1, { threadId: 't1', turnId: 'turn-early' }),
+        start('inner', 0, { threadId: 't1', turnId: 'turn-early', parentId: 'turn-early' }),
+        start('root', 3, { threadId: 't2' }),
+        start('child', 1, { threadId: 't2', parentId: 'root' }),
+      ]);
+      await store.annotationQueues.createQueue({
+        ...Q,
+        id: 'qt',
+        name: 'threads',
+        description: '',
+        scorerRefs: [],
+        displayFields: null,
+        reviewersPerItem: 1,
+        createdBy: 'alice',
+        createdAt: T0,
+        updatedAt: T0,
+      });
+    });
+    afterAll(() => close());
+
+    it('adds a thread as one item on its first turn (else its earliest root), repeats counted as duplicates', async () => {
+      const add = (threadIds: string[]) =>
+        store.annotationQueues.addThreads({ ...Q, threadIds, displayFields: [], addedBy: 'alice', createdAt: T0 });
+      expect(await add(['t1', 't2', 'nope', 't1'])).toEqual({ added: 2, duplicates: 0 });
+      expect(await add(['t1'])).toEqual({ added: 0, duplicates: 1 });
+      const listed = (await store.annotationQueues.queryItems({ ...Q, sortBy: [], includePosition: false }))!;
+      expect(listed.map((i) => [i.callId, i.threadId])).toEqual([
+        ['turn-early', 't1'],
+        ['root', 't2'],
+      ]);
+    });
+
+    it('reserves the next item per reviewer, releases it on completion, and lets an expired hold go', async () => {
+      // Real times: an item read shows holds unexpired at the wall clock.
+      const NOW = Date.now() * 1000;
+      const next = (annotator: string, now = NOW) =>
+        store.annotationQueues.reserveNext({ ...Q, annotator, now, expiresAt: now + 60 * SECOND });
+      const alice = await next('alice');
+      expect(alice).toMatchObject({ item: { callId: 'turn-early', reservedBy: 'alice', positionInQueue: 1 }, available: 2 });
+      // Asking again resumes the held item; bob is given the other one.
+      expect((await next('alice'))!.item!.callId).toBe('turn-early');
+      expect(await next('bob')).toMatchObject({ item: { callId: 'root', reservedBy: 'bob' }, available: 1 });
+      expect((await next('carol'))!.item).toBeNull();
+      await store.annotationQueues.recordProgress({ ...Q, itemId: alice!.item!.id, annotator: 'alice', change: to('completed'), now: NOW });
+      expect((await store.annotationQueues.queueReservations({ ...Q, now: NOW })).map((r) => [r.annotator, r.expiresAt])).toEqual([
+        ['bob', NOW + 60 * SECOND],
+      ]);
+      // After bob's hold expires, carol gets the item; alice, who finished hers, gets nothing.
+      const later = NOW + 61 * SECOND;
+      expect((await next('carol', later))!.item).toMatchObject({ callId: 'root', reservedBy: 'carol' });
+      expect((await next('alice', later))!.item).toBeNull();
+      expect((await store.annotationQueues.queueReservations({ ...Q, now: later })).map((r) => r.annotator)).toEqual(['carol']);
+    });
+  });
+
   describe('AnnotationQueuesStore concurrent progress (two processes)', () => {
     let a: Store;
     let b: Store;
