@@ -39,6 +39,7 @@ export type ConformanceSuite =
   | 'annotationQueues'
   | 'jobs'
   | 'monitors'
+  | 'providers'
   | 'writeBatch'
   | 'multiWriter'
   | 'orderIndependence'
@@ -115,7 +116,7 @@ export async function createTempClickHouseDatabase(): Promise<{ url: string; dat
 const clickhouse: TestBackend = {
   name: 'clickhouse',
   // `threadsFilters` (priced date ranges, attribute filters) waits for its costs and filters.
-  pending: ['threadsFilters', 'annotationQueues', 'writeBatch', 'callsQuery', 'callsFeedbackQuery'],
+  pending: ['threadsFilters', 'callsQuery', 'callsFeedbackQuery'],
   open: async () => {
     const db = await createTempClickHouseDatabase();
     const store = await ClickHouseStore.open(db);

@@ -7,11 +7,10 @@
  * half its endpoints with "not implemented"; the conformance suites run the finished ones.
  */
 import type { CallsStore, FilesStore, ProjectsStore, Store, TablesStore, ThreadsStore } from '../Store.js';
-import type { AnnotationQueuesStore } from '../AnnotationQueuesStore.js';
-import type { ProvidersStore } from '../ProvidersStore.js';
 import type { StatsStore } from '../StatsStore.js';
 import { startWrite, type BatchResults, type WriteBatch } from '../WriteBatch.js';
 import { ClickHouseAccountsStore } from './accounts.js';
+import { ClickHouseAnnotationQueuesStore } from './annotationQueues.js';
 import { ClickHouseCallsStore } from './calls.js';
 import { ClickHouseCostsStore } from './costs.js';
 import { checkFeedbackRows, ClickHouseFeedbackStore } from './feedback.js';
@@ -23,6 +22,7 @@ import { ClickHouseJobsStore } from './jobs.js';
 import { ClickHouseMonitorsStore } from './monitors.js';
 import { ClickHouseObjectsStore } from './objects.js';
 import { ClickHouseProjectsStore } from './projects.js';
+import { ClickHouseProvidersStore } from './providers.js';
 import { ClickHouseStatsStore } from './stats.js';
 import { ClickHouseTablesStore } from './tables.js';
 import { ClickHouseThreadsStore } from './threads.js';
@@ -35,25 +35,7 @@ const PROJECT_SIZES = {
 };
 
 /** Sub-stores this backend does not implement yet. */
-export const PENDING_SUBSTORES = [
-  'threads (search, ranges, attributes)',
-  'annotationQueues',
-  'providers',
-  'write batches of providers',
-  'calls queries ($expr)',
-] as const;
-
-/** A sub-store that is not built: every call says so. Only tests can reach one (see openStore). */
-function pending<T extends object>(name: string): T {
-  return new Proxy({} as T, {
-    get(_target, prop) {
-      if (prop === 'then') return undefined; // not a thenable
-      return () => {
-        throw new Error(`ClickHouse ${name}.${String(prop)} is not implemented yet`);
-      };
-    },
-  });
-}
+export const PENDING_SUBSTORES = ['threads (search, ranges, attributes)', 'calls queries ($expr)'] as const;
 
 export class ClickHouseStore implements Store {
   readonly backend = 'clickhouse';
@@ -68,8 +50,8 @@ export class ClickHouseStore implements Store {
   readonly feedback: ClickHouseFeedbackStore;
   readonly costs: ClickHouseCostsStore;
   readonly stats: StatsStore;
-  readonly annotationQueues = pending<AnnotationQueuesStore>('annotationQueues');
-  readonly providers = pending<ProvidersStore>('providers');
+  readonly annotationQueues: ClickHouseAnnotationQueuesStore;
+  readonly providers: ClickHouseProvidersStore;
   readonly jobs: ClickHouseJobsStore;
   readonly monitors: ClickHouseMonitorsStore;
 
@@ -87,6 +69,8 @@ export class ClickHouseStore implements Store {
     this.costs = new ClickHouseCostsStore(db);
     this.jobs = new ClickHouseJobsStore(db);
     this.monitors = new ClickHouseMonitorsStore(db, this.jobs);
+    this.annotationQueues = new ClickHouseAnnotationQueuesStore(db, () => this.feedback);
+    this.providers = new ClickHouseProvidersStore(db);
   }
 
   /**
@@ -126,7 +110,7 @@ export class ClickHouseStore implements Store {
   /**
    * ClickHouse has no multi-table transactions, so this keeps Store.apply's promise for such a
    * backend: every write that can be refused is checked before anything is written (an object's
-   * name/type collision, a feedback row missing a required value), then the writes are applied in order, each awaited, each idempotent,
+   * name/type collision, a feedback row missing a required value, an annotation progress change), then the writes are applied in order, each awaited, each idempotent,
    * and the first failure rejects. A crash part-way leaves a prefix written, and the caller's
    * retry of the same batch converges (the "call writes in any order, retried" suite).
    */
@@ -135,6 +119,8 @@ export class ClickHouseStore implements Store {
       if (write.kind === 'objects.create') await this.objects.checkCreate(write.object);
       if (write.kind === 'feedback.create') checkFeedbackRows(write.rows);
       if (write.kind === 'feedback.replace') checkFeedbackRows([write.replace.row]);
+      // A refused or missing progress change refuses the batch, answers included.
+      if (write.kind === 'queues.progress') await this.annotationQueues.checkProgress(write.progress);
     }
     const results: unknown[] = [];
     for (const write of batch) results.push(await startWrite(this, write));

@@ -17,6 +17,7 @@ import { describeMultiWriterConformance } from './multiWriter.conformance.js';
 import { describeObjectsConformance } from './objects.conformance.js';
 import { describeOrderIndependenceConformance } from './orderIndependence.conformance.js';
 import { describeProjectsConformance } from './projects.conformance.js';
+import { describeProvidersConformance } from './providers.conformance.js';
 import { describeStatsConformance } from './stats.conformance.js';
 import { describeTablesConformance } from './tables.conformance.js';
 import { describeThreadsConformance } from './threads.conformance.js';
@@ -37,7 +38,8 @@ export function describeStoreConformance(backend: TestBackend): void {
     feedback: () => describeFeedbackConformance(open),
     costs: () => describeCostsConformance(open),
     stats: () => describeStatsConformance(open),
-    annotationQueues: () => describeAnnotationQueuesConformance(open),
+    annotationQueues: () => describeAnnotationQueuesConformance(open, backend.openPair),
+    providers: () => describeProvidersConformance(open),
     jobs: () => describeJobsConformance(open, backend.openPair),
     monitors: () => describeMonitorsConformance(open, backend.openPair),
     writeBatch: () => describeWriteBatchConformance(open),
