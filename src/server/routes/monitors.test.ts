@@ -180,6 +180,7 @@ describe('monitors', () => {
 });
 
 describe('monitors across a restart', () => {
+  // Two server starts and an evaluation publish: a longer timeout for a loaded machine (nothing here is timed).
   it('scores the calls that ended while no sweep ran, after the server restarts', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'weft-monitor-restart-'));
     const base = {
@@ -211,5 +212,5 @@ describe('monitors across a restart', () => {
     } finally {
       await second.close();
     }
-  });
+  }, 90_000);
 });
