@@ -1,8 +1,9 @@
 /**
  * Dashboard budgets, measured (`npm run bench:dashboard`); prints figures, asserts nothing.
  *
- * 1. Initial JavaScript: every script index.html loads up front (entry + modulepreloads),
- *    gzipped with zlib. Goal: ≤ 100 KB (the client needs no zod: src/client/routeTable.ts).
+ * 1. Initial JavaScript (initialJs.ts, alone: `npm run size`): the entry and every chunk it
+ *    imports statically, gzipped with zlib. Goal: ≤ 100 KB (the client needs no zod:
+ *    src/client/routeTable.ts; no data router: src/web/app/routing.tsx).
  * 2. First rows: a real `weft serve` with a 100,000-call project (seeded through
  *    /call/upsert_batch); time from navigation to the calls table's first real row in Chromium,
  *    cold (empty browser cache) and warm. Budget: 1 s.
@@ -20,39 +21,23 @@
  * (default 5), BENCH_DATA_DIR (keep and reuse the seeded part-4 project), BENCH_BASELINE (another
  * checkout, dist/ built, measured in the same run for before/after figures).
  */
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { gzipSync } from 'node:zlib';
 import { chromium, type Browser, type Page } from '@playwright/test';
 import { createClient } from '../src/client/index.js';
 import { PROJECT_ROOT } from '../src/server/dashboardBuild.js';
 import { E2E_ADMIN } from '../e2e/fixtures/credentials.js';
 import { agentTrace } from '../e2e/fixtures/seed.js';
 import { buildDashboardIfStale, startWeft } from '../e2e/fixtures/weftServer.js';
+import { measureInitialJs, printInitialJs } from './initialJs.js';
 import { measurePages, printPages, seedPages, type PageTiming } from './dashboardPages.js';
 
 const CALLS = Number(process.env.BENCH_CALLS ?? 100_000);
 const PROJECT = 'bench/dashboard';
 const ROW_HEIGHT = 32;
 
-const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length - 1) * p))]!;
-
-/** Sums the gzipped size of the scripts index.html loads before anything else. */
-function measureInitialJs(): { files: { file: string; raw: number; gzip: number }[]; gzip: number } {
-  const dist = join(PROJECT_ROOT, 'dist');
-  const html = readFileSync(join(dist, 'index.html'), 'utf8');
-  const refs = [
-    ...html.matchAll(/<script[^>]+type="module"[^>]+src="([^"]+)"/g),
-    ...html.matchAll(/<link[^>]+rel="modulepreload"[^>]+href="([^"]+)"/g),
-  ].map((m) => m[1]!);
-  const files = [...new Set(refs)].map((ref) => {
-    const bytes = readFileSync(join(dist, ref.replace(/^\//, '')));
-    return { file: ref, raw: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length };
-  });
-  return { files, gzip: files.reduce((s, f) => s + f.gzip, 0) };
-}
 
 /** Seeds CALLS calls as 4-call agent traces, 1,000 calls per upsert_batch request. */
 async function seed(url: string): Promise<number> {
@@ -153,10 +138,7 @@ const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-ne
 
 async function main(): Promise<void> {
   await buildDashboardIfStale();
-  const js = measureInitialJs();
-  console.log('\nInitial JavaScript (loaded by index.html), gzipped:');
-  for (const f of js.files) console.log(`  ${f.file.padEnd(40)} ${kb(f.raw).padStart(10)} raw  ${kb(f.gzip).padStart(9)} gzip`);
-  console.log(`  total ${kb(js.gzip)} (goal ≤ 100 KB) ${js.gzip <= 100 * 1024 ? '✓' : '✗'}`);
+  printInitialJs(measureInitialJs(join(PROJECT_ROOT, 'dist')));
 
   if (process.env.BENCH_DASHBOARD !== 'pages') await callsBench();
   await pagesBench();
