@@ -1,8 +1,9 @@
 /**
  * Dashboard budgets, measured (`npm run bench:dashboard`); prints figures, asserts nothing.
  *
- * 1. Initial JavaScript: every script index.html loads up front (entry + modulepreloads),
- *    gzipped with zlib. Goal: ≤ 100 KB (the client needs no zod: src/client/routeTable.ts).
+ * 1. Initial JavaScript (initialJs.ts, alone: `npm run size`): the entry and every chunk it
+ *    imports statically, gzipped with zlib. Goal: ≤ 100 KB (the client needs no zod:
+ *    src/client/routeTable.ts; no data router: src/web/app/routing.tsx).
  * 2. First rows: a real `weft serve` with a 100,000-call project (seeded through
  *    /call/upsert_batch); time from navigation to the calls table's first real row in Chromium,
  *    cold (empty browser cache) and warm. Budget: 1 s.
@@ -12,43 +13,31 @@
  *    same rows as static HTML without JavaScript, scrolled the same way, give this machine's
  *    limit (software rendering: no GPU), printed beside it.
  *
- * 4. The other pages' first rows (dashboardPages.ts): threads, runs, a run, a comparison, a review.
+ * 4. Every page's first rows at a 42k-call / 2k-thread / 4×300-row project (dashboardPages.ts):
+ *    calls, threads, runs, a run, a comparison, a review; goal ≤ 300 ms warm, ≤ 500 ms cold.
  *
  * Environment: CHROMIUM_PATH (default /usr/bin/chromium), BENCH_CALLS (default 100000),
- * BENCH_DASHBOARD=pages (only part 4), BENCH_PAGE_CALLS (default 42000).
+ * BENCH_DASHBOARD=pages (only parts 1 and 4), BENCH_PAGE_CALLS (default 42000), BENCH_PAGE_TRIES
+ * (default 5), BENCH_DATA_DIR (keep and reuse the seeded part-4 project), BENCH_BASELINE (another
+ * checkout, dist/ built, measured in the same run for before/after figures).
  */
-import { readFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { gzipSync } from 'node:zlib';
 import { chromium, type Browser, type Page } from '@playwright/test';
 import { createClient } from '../src/client/index.js';
 import { PROJECT_ROOT } from '../src/server/dashboardBuild.js';
 import { E2E_ADMIN } from '../e2e/fixtures/credentials.js';
 import { agentTrace } from '../e2e/fixtures/seed.js';
 import { buildDashboardIfStale, startWeft } from '../e2e/fixtures/weftServer.js';
-import { measurePages } from './dashboardPages.js';
+import { measureInitialJs, printInitialJs } from './initialJs.js';
+import { measurePages, printPages, seedPages, type PageTiming } from './dashboardPages.js';
 
 const CALLS = Number(process.env.BENCH_CALLS ?? 100_000);
 const PROJECT = 'bench/dashboard';
 const ROW_HEIGHT = 32;
 
-const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length - 1) * p))]!;
-
-/** Sums the gzipped size of the scripts index.html loads before anything else. */
-function measureInitialJs(): { files: { file: string; raw: number; gzip: number }[]; gzip: number } {
-  const dist = join(PROJECT_ROOT, 'dist');
-  const html = readFileSync(join(dist, 'index.html'), 'utf8');
-  const refs = [
-    ...html.matchAll(/<script[^>]+type="module"[^>]+src="([^"]+)"/g),
-    ...html.matchAll(/<link[^>]+rel="modulepreload"[^>]+href="([^"]+)"/g),
-  ].map((m) => m[1]!);
-  const files = [...new Set(refs)].map((ref) => {
-    const bytes = readFileSync(join(dist, ref.replace(/^\//, '')));
-    return { file: ref, raw: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length };
-  });
-  return { files, gzip: files.reduce((s, f) => s + f.gzip, 0) };
-}
 
 /** Seeds CALLS calls as 4-call agent traces, 1,000 calls per upsert_batch request. */
 async function seed(url: string): Promise<number> {
@@ -144,22 +133,73 @@ async function scrollFrames(
   })`) as Promise<number[]>;
 }
 
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'];
+
 async function main(): Promise<void> {
   await buildDashboardIfStale();
-  const js = measureInitialJs();
-  console.log('\nInitial JavaScript (loaded by index.html), gzipped:');
-  for (const f of js.files) console.log(`  ${f.file.padEnd(40)} ${kb(f.raw).padStart(10)} raw  ${kb(f.gzip).padStart(9)} gzip`);
-  console.log(`  total ${kb(js.gzip)} (goal ≤ 100 KB) ${js.gzip <= 100 * 1024 ? '✓' : '✗'}`);
+  printInitialJs(measureInitialJs(join(PROJECT_ROOT, 'dist')));
 
-  const server = await startWeft();
-  const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-  const args = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'];
-  const browser = await chromium.launch({ executablePath, args });
-  // vsync off: rAF then fires as soon as a frame is done, so frame times show the real work.
-  const unthrottled = await chromium.launch({ executablePath, args: [...args, '--disable-gpu-vsync', '--disable-frame-rate-limit'] });
+  if (process.env.BENCH_DASHBOARD !== 'pages') await callsBench();
+  await pagesBench();
+}
+
+/** `fn` against a `weft serve` started with `options`, stopped after. */
+async function withWeft<T>(options: Parameters<typeof startWeft>[0], fn: (url: string) => Promise<T>): Promise<T> {
+  const server = await startWeft(options);
   try {
-    // BENCH_DASHBOARD=pages: only the other pages (threads, runs, run, compare, review).
-    if (process.env.BENCH_DASHBOARD === 'pages') return void (await measurePages(browser, server.url, signedInPage));
+    return await fn(server.url);
+  } finally {
+    await server.stop();
+  }
+}
+
+/** The other pages at the 42k-call project (dashboardPages.ts), optionally beside a baseline checkout. */
+async function pagesBench(): Promise<void> {
+  const dataDir = process.env.BENCH_DATA_DIR ?? mkdtempSync(join(tmpdir(), 'weft-bench-pages-'));
+  mkdirSync(dataDir, { recursive: true });
+  const baselineRoot = process.env.BENCH_BASELINE;
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  try {
+    // Seeded by the baseline's server when there is one (its schema may be the older); each
+    // server then runs on its own copy, which it may migrate forward, and the seed stays as it was.
+    const seed = existsSync(join(dataDir, 'bench-pages-seed.json'))
+      ? await seedPages('', dataDir)
+      : await withWeft({ dataDir, root: baselineRoot }, (url) => seedPages(url, dataDir));
+    const measureOnCopy = async (root?: string) => {
+      const copy = `${dataDir}-${root ? 'baseline' : 'current'}`;
+      rmSync(copy, { recursive: true, force: true });
+      cpSync(dataDir, copy, { recursive: true });
+      try {
+        return await withWeft({ dataDir: copy, root }, (url) => measurePages(browser, url, signedInPage, seed));
+      } finally {
+        rmSync(copy, { recursive: true, force: true });
+      }
+    };
+    let baseline: PageTiming[] | undefined;
+    if (baselineRoot) {
+      baseline = await measureOnCopy(baselineRoot);
+      console.log(`\nBaseline (${baselineRoot}):`);
+      printPages(baseline);
+      console.log('\nThis checkout:');
+    }
+    printPages(await measureOnCopy(), baseline);
+  } finally {
+    await browser.close();
+    if (!process.env.BENCH_DATA_DIR) rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** Parts 2 and 3: the calls table at 100k calls, first rows and scrolling. */
+async function callsBench(): Promise<void> {
+  const server = await startWeft();
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  // vsync off: rAF then fires as soon as a frame is done, so frame times show the real work.
+  const unthrottled = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: [...CHROMIUM_ARGS, '--disable-gpu-vsync', '--disable-frame-rate-limit'],
+  });
+  try {
     const seedMs = await seed(server.url);
     console.log(
       `\nSeeded ${CALLS.toLocaleString()} calls in ${(seedMs / 1000).toFixed(1)} s (${Math.round(CALLS / (seedMs / 1000)).toLocaleString()} calls/s)`,
@@ -224,7 +264,6 @@ async function main(): Promise<void> {
       console.log(`                median ratio dashboard/limit: ${(med(app) / med(baseline)).toFixed(2)}`);
     }
     await page.context().close();
-    await measurePages(browser, server.url, signedInPage);
   } finally {
     await unthrottled.close();
     await browser.close();

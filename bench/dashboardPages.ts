@@ -4,7 +4,13 @@
  * compared, and an annotation queue's review page, on a project of 42,000 calls in 2,000
  * threads with 4 evaluation runs of 300 rows (each row a prediction, 3 scores and the finish,
  * logged through the v2 API) and a 300-call queue. Budget: 300 ms warm, 500 ms cold.
+ *
+ * BENCH_DATA_DIR keeps the seeded data directory (and reuses it on the next run); BENCH_BASELINE
+ * names another checkout (with its dist/ built) whose server is measured on a copy of the same
+ * data right before this one's, so before/after figures come from one sitting.
  */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Browser, Page } from '@playwright/test';
 import { createClient, type WeftClient } from '../src/client/index.js';
 import { E2E_ADMIN } from '../e2e/fixtures/credentials.js';
@@ -109,11 +115,19 @@ async function time(page: Page, url: string, ready: (page: Page) => Promise<unkn
 const firstRow = (table: string) => (page: Page) =>
   page.locator(`[role=table][aria-label="${table}"] [role=row][aria-rowindex="2"]:not([aria-busy])`).first().waitFor({ timeout: 60_000 });
 
-export async function measurePages(
-  browser: Browser,
-  url: string,
-  signedInPage: (browser: Browser, url: string) => Promise<Page>,
-): Promise<void> {
+/** What the pages need to find: the seeded runs and the queue. */
+export interface PagesSeed {
+  runs: string[];
+  queue: string;
+}
+
+/**
+ * Seeds the project (calls in threads, evaluation runs, a queue). With `dataDir` the ids are kept
+ * in it, so a later run on the same directory (BENCH_DATA_DIR) skips seeding.
+ */
+export async function seedPages(url: string, dataDir?: string): Promise<PagesSeed> {
+  const saved = dataDir && join(dataDir, 'bench-pages-seed.json');
+  if (saved && existsSync(saved)) return JSON.parse(readFileSync(saved, 'utf8')) as PagesSeed;
   const client = createClient({ baseUrl: url, auth: E2E_ADMIN });
   const t0 = Date.now();
   const roots = await seedCalls(client);
@@ -131,14 +145,45 @@ export async function measurePages(
     `\nSeeded ${CALLS.toLocaleString()} calls in ${THREADS.toLocaleString()} threads (${((seededCalls - t0) / 1000).toFixed(1)} s), ` +
       `${RUNS} runs × ${ROWS} rows through the v2 API (${((seededRuns - seededCalls) / 1000).toFixed(1)} s), a ${ROWS}-call queue`,
   );
+  const seed = { runs, queue: queue.id };
+  if (saved) writeFileSync(saved, JSON.stringify(seed));
+  return seed;
+}
+
+/** One page's first-rows medians, in ms. */
+export interface PageTiming {
+  name: string;
+  cold: number[];
+  warm: number[];
+}
+
+const WARM_BUDGET = 300;
+const COLD_BUDGET = 500;
+const TRIES = Number(process.env.BENCH_PAGE_TRIES ?? 5);
+
+/** The middle value (the upper one of the two for an even count). */
+export const middle = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+/**
+ * Times each page's first rows, TRIES times cold (a fresh browser context: empty cache, new
+ * session cookie) and as often warm (the same page again in that context, cache filled).
+ */
+export async function measurePages(
+  browser: Browser,
+  url: string,
+  signedInPage: (browser: Browser, url: string) => Promise<Page>,
+  seed: PagesSeed,
+): Promise<PageTiming[]> {
+  const { runs, queue } = seed;
   const pages = [
+    { name: 'calls (trace roots)', path: `/${PROJECT}/calls`, ready: firstRow('Calls') },
     { name: 'threads', path: `/${PROJECT}/threads`, ready: firstRow('Threads') },
     { name: 'evaluation runs', path: `/${PROJECT}/evaluations`, ready: firstRow('Evaluation runs') },
     { name: 'one run (300 rows)', path: `/${PROJECT}/evaluations/runs/${runs[0]}`, ready: firstRow('Results') },
     { name: 'compare 2 runs', path: `/${PROJECT}/evaluations/compare?runs=${runs[0]},${runs[1]}`, ready: firstRow('Compared results') },
     {
       name: 'review, first item',
-      path: `/${PROJECT}/annotation/${queue.id}/review`,
+      path: `/${PROJECT}/annotation/${queue}/review`,
       ready: (p: Page) =>
         p
           .getByText(/^1 of \d+/)
@@ -146,20 +191,35 @@ export async function measurePages(
           .waitFor({ timeout: 60_000 }),
     },
   ];
-  console.log('\nFirst rows after navigation (budget 300 ms warm, 500 ms cold; cold = empty browser cache):');
+  // One request first, so the figures are the pages', not a just-started server's.
+  await createClient({ baseUrl: url, auth: E2E_ADMIN }).callsQueryStats({ project_id: PROJECT });
+  const timings: PageTiming[] = [];
   for (const view of pages) {
     const cold: number[] = [];
     const warm: number[] = [];
-    for (let i = 0; i < 3; i++) {
+    for (let i = 0; i < TRIES; i++) {
       const page = await signedInPage(browser, url);
       cold.push(await time(page, url + view.path, view.ready));
       warm.push(await time(page, `${url + view.path}${view.path.includes('?') ? '&' : '?'}r=${i}`, view.ready));
       await page.context().close();
     }
-    const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[1]!;
-    const ok = med(cold) <= 500 && med(warm) <= 300 ? '✓' : '✗';
+    timings.push({ name: view.name, cold, warm });
+  }
+  return timings;
+}
+
+/** Prints each page's medians beside the budgets; with `baseline`, that checkout's figures beside them. */
+export function printPages(timings: PageTiming[], baseline?: PageTiming[]): void {
+  console.log(
+    `\nFirst rows after navigation, median of ${TRIES} (goal ≤ ${WARM_BUDGET} ms warm, ≤ ${COLD_BUDGET} ms cold; cold = fresh context, empty cache):`,
+  );
+  for (const t of timings) {
+    const ok = (ms: number, budget: number) => `${String(ms).padStart(5)} ms ${ms <= budget ? '✓' : '✗'}`;
+    const before = baseline?.find((b) => b.name === t.name);
+    const was = before ? `   (baseline: warm ${middle(before.warm)} ms, cold ${middle(before.cold)} ms)` : '';
     console.log(
-      `  ${view.name.padEnd(22)} cold median ${med(cold)} ms (max ${Math.max(...cold)}), warm median ${med(warm)} ms (max ${Math.max(...warm)}) ${ok}`,
+      `  ${t.name.padEnd(22)} warm ${ok(middle(t.warm), WARM_BUDGET)} (max ${Math.max(...t.warm)})` +
+        `   cold ${ok(middle(t.cold), COLD_BUDGET)} (max ${Math.max(...t.cold)})${was}`,
     );
   }
 }

@@ -1,8 +1,10 @@
 /** Dashboard entry: one query client, one router, the theme stylesheet. */
 import { QueryClientProvider } from '@tanstack/react-query';
-import { StrictMode } from 'react';
+import { StrictMode, Suspense } from 'react';
 import { createRoot } from 'react-dom/client';
-import { createBrowserRouter, RouterProvider } from 'react-router-dom';
+import { BrowserRouter } from 'react-router-dom';
+import { NavigationBridge, outsideNavigation } from './app/routing.js';
+import { Splash } from './app/Splash.js';
 import { createQueryClient } from './lib/queryClient.js';
 import { loginUrl, onSignedOutElsewhere } from './lib/signOut.js';
 import { createRoutes } from './routes.js';
@@ -12,17 +14,21 @@ import './styles.css';
 function toLogin() {
   queryClient.clear();
   const here = window.location.pathname + window.location.search;
-  if (window.location.pathname !== '/login') void router.navigate(loginUrl(here));
+  if (window.location.pathname !== '/login') void outsideNavigation.navigate?.(loginUrl(here));
 }
 
 const queryClient = createQueryClient(toLogin);
-const router = createBrowserRouter(createRoutes(queryClient));
+const routes = createRoutes(queryClient);
 onSignedOutElsewhere(toLogin);
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <QueryClientProvider client={queryClient}>
-      <RouterProvider router={router} />
+      <BrowserRouter>
+        <NavigationBridge />
+        {/* The first page's code is on its way. */}
+        <Suspense fallback={<Splash />}>{routes}</Suspense>
+      </BrowserRouter>
     </QueryClientProvider>
   </StrictMode>,
 );

@@ -1,260 +1,223 @@
 /**
- * Every dashboard route. Pages are code-split with `lazy` so the first load carries only the
- * shell; loaders are static (small modules in the main chunk), so a page's queries start at the
- * same moment as its code download instead of after it (STYLE.md §4 rule 8).
+ * Every dashboard route, as react-router's declarative `<Routes>` (routing.tsx says why not the
+ * data router). Pages are code-split with `lazy` so the first load carries only the shell;
+ * loaders are fetched on first use and run when their route renders, so a page's queries start
+ * at the same moment as its code download instead of after it (STYLE.md §4 rule 8).
  */
 import type { QueryClient } from '@tanstack/react-query';
-import { redirect, type LoaderFunction, type LoaderFunctionArgs, type RouteObject } from 'react-router-dom';
-import { HttpError } from '../client/index.js';
+import { lazy, type ComponentType } from 'react';
+import { Navigate, Outlet, Route, Routes, useParams } from 'react-router-dom';
 import { AppLayout } from './app/AppLayout.js';
-import { ComingSoon, comingSoonPages } from './app/ComingSoon.js';
-import { NotFound } from './app/NotFound.js';
-import { RouteError } from './app/RouteError.js';
-import { Splash } from './app/Splash.js';
-import { whoamiQueryOptions } from './features/auth/authQueries.js';
-import { loginUrl } from './lib/signOut.js';
+import { comingSoonPages } from './app/sections.js';
+import { deferLoader, RequireSession, RouteErrors, RoutePage } from './app/routing.js';
 
-/**
- * A route loader whose module is fetched on first use: the loaders (and the query modules they
- * import) stay out of the initial JavaScript, and the small loader chunk downloads alongside
- * the page's own chunk, so the data request still starts before the page code has arrived.
- */
-function deferLoader<M>(load: () => Promise<M>, make: (m: M) => LoaderFunction): LoaderFunction {
-  let loader: Promise<LoaderFunction> | null = null;
-  return async (args, context) => (await (loader ??= load().then(make)))(args, context);
-}
+/** A page component from a lazily imported module. */
+const page = <M, P extends object = object>(load: () => Promise<M>, pick: (m: M) => ComponentType<P>) =>
+  lazy(() => load().then((m) => ({ default: pick(m) })));
 
-/** Sends signed-out visitors to /login, remembering where they wanted to go. */
-function requireSession(queryClient: QueryClient) {
-  return async ({ request }: LoaderFunctionArgs) => {
-    const url = new URL(request.url);
-    try {
-      return await queryClient.ensureQueryData(whoamiQueryOptions());
-    } catch (error) {
-      // No session cookie, or its session ended: sign in, then come back to the page asked for.
-      if (error instanceof HttpError && error.status === 401) {
-        queryClient.removeQueries({ queryKey: whoamiQueryOptions().queryKey });
-        throw redirect(loginUrl(url.pathname + url.search + url.hash));
-      }
-      throw error;
-    }
-  };
+const NotFound = page(
+  () => import('./app/NotFound.js'),
+  (m) => m.NotFound,
+);
+const ComingSoon = page(
+  () => import('./app/ComingSoon.js'),
+  (m) => m.ComingSoon,
+);
+const LoginPage = page(
+  () => import('./app/LoginPage.js'),
+  (m) => m.LoginPage,
+);
+const ProjectsPage = page(
+  () => import('./features/projects/ProjectsPage.js'),
+  (m) => m.ProjectsPage,
+);
+const CallsPage = page(
+  () => import('./features/calls/CallsPage.js'),
+  (m) => m.CallsPage,
+);
+const TracePage = page(
+  () => import('./features/traces/TracePage.js'),
+  (m) => m.TracePage,
+);
+const ThreadsPage = page(
+  () => import('./features/threads/ThreadsPage.js'),
+  (m) => m.ThreadsPage,
+);
+const ThreadPage = page(
+  () => import('./features/threads/thread/ThreadPage.js'),
+  (m) => m.ThreadPage,
+);
+const EvaluationsPage = page(
+  () => import('./features/evaluations/EvaluationsPage.js'),
+  (m) => m.EvaluationsPage,
+);
+const RunPage = page(
+  () => import('./features/evaluations/runs/RunPage.js'),
+  (m) => m.RunPage,
+);
+const ComparePage = page(
+  () => import('./features/evaluations/compare/ComparePage.js'),
+  (m) => m.ComparePage,
+);
+const PlaygroundPage = page(
+  () => import('./features/playground/PlaygroundPage.js'),
+  (m) => m.PlaygroundPage,
+);
+const JudgesPage = page(
+  () => import('./features/judges/JudgesPage.js'),
+  (m) => m.JudgesPage,
+);
+const MonitorsPage = page(
+  () => import('./features/monitors/MonitorsPage.js'),
+  (m) => m.MonitorsPage,
+);
+const DashboardPage = page(
+  () => import('./features/dashboards/DashboardPage.js'),
+  (m) => m.DashboardPage,
+);
+const ObjectsPage = page(
+  () => import('./features/objects/ObjectsPage.js'),
+  (m) => m.ObjectsPage,
+);
+const ObjectPage = page(
+  () => import('./features/objects/ObjectPage.js'),
+  (m) => m.ObjectPage,
+);
+const TablePage = page(
+  () => import('./features/objects/tables/TablePage.js'),
+  (m) => m.TablePage,
+);
+const SettingsPage = page(
+  () => import('./features/settings/SettingsPage.js'),
+  (m) => m.SettingsPage,
+);
+const QueuesPage = page(
+  () => import('./features/annotation/queues/QueuesPage.js'),
+  (m) => m.QueuesPage,
+);
+const QueuePage = page(
+  () => import('./features/annotation/queues/QueuePage.js'),
+  (m) => m.QueuePage,
+);
+const ReviewPage = page(
+  () => import('./features/annotation/review/ReviewPage.js'),
+  (m) => m.ReviewPage,
+);
+
+/** `/<entity>/<project>` (and the SDKs' `.../weave` link) open the project's calls. */
+function ToCalls() {
+  const { entity, project } = useParams();
+  return <Navigate replace to={`/${entity}/${project}/calls`} />;
 }
 
 /** The route table, given the app's query client (loaders prefetch into it). */
-export function createRoutes(queryClient: QueryClient): RouteObject[] {
-  return [
-    {
-      path: '/login',
-      lazy: async () => ({ Component: (await import('./app/LoginPage.js')).LoginPage }),
-      hydrateFallbackElement: <Splash />,
-    },
-    {
-      id: 'session',
-      path: '/',
-      element: <AppLayout />,
-      loader: requireSession(queryClient),
-      errorElement: <RouteError />,
-      hydrateFallbackElement: <Splash />,
-      children: [
-        {
-          // Pathless, so a failing page shows its error inside the shell, navigation intact.
-          errorElement: <RouteError />,
-          children: [
-            {
-              index: true,
-              lazy: async () => {
-                const m = await import('./features/projects/ProjectsPage.js');
-                return { Component: m.ProjectsPage, loader: m.projectsLoader(queryClient) };
-              },
-            },
-            {
-              path: ':entity/:project',
-              children: [
-                { index: true, loader: ({ params }) => redirect(`/${params.entity}/${params.project}/calls`) },
-                {
-                  path: 'calls',
-                  loader: deferLoader(
-                    () => import('./features/calls/callsLoader.js'),
-                    (m) => m.callsLoader(queryClient),
-                  ),
-                  lazy: async () => ({ Component: (await import('./features/calls/CallsPage.js')).CallsPage }),
-                },
-                {
-                  path: 'traces/:traceId',
-                  loader: deferLoader(
-                    () => import('./features/traces/traceLoader.js'),
-                    (m) => m.traceLoader(queryClient),
-                  ),
-                  lazy: async () => ({ Component: (await import('./features/traces/TracePage.js')).TracePage }),
-                },
-                {
-                  path: 'threads',
-                  loader: deferLoader(
-                    () => import('./features/threads/threadsLoader.js'),
-                    (m) => m.threadsLoader(queryClient),
-                  ),
-                  lazy: async () => ({ Component: (await import('./features/threads/ThreadsPage.js')).ThreadsPage }),
-                },
-                {
-                  path: 'threads/:threadId',
-                  loader: deferLoader(
-                    () => import('./features/threads/thread/threadLoader.js'),
-                    (m) => m.threadLoader(queryClient),
-                  ),
-                  lazy: async () => {
-                    const [page, loaders] = await Promise.all([
-                      import('./features/threads/thread/ThreadPage.js'),
-                      import('./features/threads/thread/threadLoader.js'),
-                    ]);
-                    return { Component: page.ThreadPage, shouldRevalidate: loaders.threadShouldRevalidate };
-                  },
-                },
-                {
-                  path: 'evaluations',
-                  loader: deferLoader(
-                    () => import('./features/evaluations/evaluationLoaders.js'),
-                    (m) => m.evaluationsLoader(queryClient),
-                  ),
-                  lazy: async () => ({ Component: (await import('./features/evaluations/EvaluationsPage.js')).EvaluationsPage }),
-                },
-                {
-                  path: 'evaluations/runs/:runId',
-                  loader: deferLoader(
-                    () => import('./features/evaluations/evaluationLoaders.js'),
-                    (m) => m.runLoader(queryClient),
-                  ),
-                  lazy: async () => ({ Component: (await import('./features/evaluations/runs/RunPage.js')).RunPage }),
-                },
-                {
-                  path: 'evaluations/compare',
-                  loader: deferLoader(
-                    () => import('./features/evaluations/evaluationLoaders.js'),
-                    (m) => m.compareLoader(queryClient),
-                  ),
-                  lazy: async () => ({ Component: (await import('./features/evaluations/compare/ComparePage.js')).ComparePage }),
-                },
-                {
-                  path: 'playground',
-                  lazy: async () => ({ Component: (await import('./features/playground/PlaygroundPage.js')).PlaygroundPage }),
-                },
-                {
-                  path: 'judges',
-                  lazy: async () => ({ Component: (await import('./features/judges/JudgesPage.js')).JudgesPage }),
-                },
-                {
-                  path: 'monitors',
-                  lazy: async () => ({ Component: (await import('./features/monitors/MonitorsPage.js')).MonitorsPage }),
-                },
-                {
-                  path: 'dashboards',
-                  loader: deferLoader(
-                    () => import('./features/dashboards/dashboardLoader.js'),
-                    (m) => m.dashboardLoader(queryClient),
-                  ),
-                  lazy: async () => ({ Component: (await import('./features/dashboards/DashboardPage.js')).DashboardPage }),
-                },
-                // A call ref (`weave:///…/call/<id>`) opens its trace with the call selected.
-                {
-                  path: 'calls/:callId',
-                  loader: deferLoader(
-                    () => import('./features/objects/objectLoaders.js'),
-                    (m) => m.callRefLoader(queryClient),
-                  ),
-                },
-                // The links the Weave SDKs print with WANDB_BASE_URL pointing here: a call
-                // (`<base>/<entity>/<project>/r/call/<id>`) and the project (`.../weave`).
-                {
-                  path: 'r/call/:callId',
-                  loader: deferLoader(
-                    () => import('./features/objects/objectLoaders.js'),
-                    (m) => m.callRefLoader(queryClient),
-                  ),
-                },
-                { path: 'weave', loader: ({ params }) => redirect(`/${params.entity}/${params.project}/calls`) },
-                {
-                  path: 'objects',
-                  loader: deferLoader(
-                    () => import('./features/objects/objectLoaders.js'),
-                    (m) => m.objectsLoader(queryClient),
-                  ),
-                  lazy: async () => ({ Component: (await import('./features/objects/ObjectsPage.js')).ObjectsPage }),
-                },
-                {
-                  path: 'objects/:objectId',
-                  loader: deferLoader(
-                    () => import('./features/objects/objectLoaders.js'),
-                    (m) => m.objectLoader(queryClient),
-                  ),
-                  lazy: async () => {
-                    const [page, loaders] = await Promise.all([
-                      import('./features/objects/ObjectPage.js'),
-                      import('./features/objects/objectLoaders.js'),
-                    ]);
-                    return { Component: page.ObjectPage, shouldRevalidate: loaders.objectShouldRevalidate };
-                  },
-                },
-                {
-                  path: 'tables/:digest',
-                  loader: deferLoader(
-                    () => import('./features/objects/objectLoaders.js'),
-                    (m) => m.tableLoader(queryClient),
-                  ),
-                  lazy: async () => ({ Component: (await import('./features/objects/tables/TablePage.js')).TablePage }),
-                },
-                {
-                  path: 'settings',
-                  loader: deferLoader(
-                    () => import('./features/settings/settingsLoader.js'),
-                    (m) => m.settingsLoader(queryClient),
-                  ),
-                  lazy: async () => ({ Component: (await import('./features/settings/SettingsPage.js')).SettingsPage }),
-                },
-                {
-                  path: 'annotation',
-                  loader: deferLoader(
-                    () => import('./features/annotation/annotationLoaders.js'),
-                    (m) => m.queuesLoader(queryClient),
-                  ),
-                  lazy: async () => ({ Component: (await import('./features/annotation/queues/QueuesPage.js')).QueuesPage }),
-                },
-                {
-                  path: 'annotation/:queueId',
-                  loader: deferLoader(
-                    () => import('./features/annotation/annotationLoaders.js'),
-                    (m) => m.queueLoader(queryClient),
-                  ),
-                  lazy: async () => ({ Component: (await import('./features/annotation/queues/QueuePage.js')).QueuePage }),
-                },
-                {
-                  path: 'annotation/:queueId/review',
-                  loader: deferLoader(
-                    () => import('./features/annotation/annotationLoaders.js'),
-                    (m) => m.reviewLoader(queryClient),
-                  ),
-                  lazy: async () => {
-                    const [page, loaders] = await Promise.all([
-                      import('./features/annotation/review/ReviewPage.js'),
-                      import('./features/annotation/annotationLoaders.js'),
-                    ]);
-                    return { Component: page.ReviewPage, shouldRevalidate: loaders.reviewShouldRevalidate };
-                  },
-                },
-                ...comingSoonPages.map((page) => ({ path: page.path, element: <ComingSoon page={page} /> })),
-              ],
-            },
-            {
-              path: 'settings',
-              loader: deferLoader(
-                () => import('./features/settings/settingsLoader.js'),
-                (m) => m.settingsLoader(queryClient),
-              ),
-              lazy: async () => ({ Component: (await import('./features/settings/SettingsPage.js')).SettingsPage }),
-            },
-            { path: '*', element: <NotFound /> },
-          ],
-        },
-      ],
-    },
-  ];
+export function createRoutes(queryClient: QueryClient) {
+  const evaluations = () => import('./features/evaluations/evaluationLoaders.js');
+  const objects = () => import('./features/objects/objectLoaders.js');
+  const annotation = () => import('./features/annotation/annotationLoaders.js');
+  const settings = () => import('./features/settings/settingsLoader.js');
+  const loaders = {
+    projects: deferLoader(
+      () => import('./features/projects/ProjectsPage.js'),
+      (m) => m.projectsLoader(queryClient),
+    ),
+    calls: deferLoader(
+      () => import('./features/calls/callsLoader.js'),
+      (m) => m.callsLoader(queryClient),
+    ),
+    trace: deferLoader(
+      () => import('./features/traces/traceLoader.js'),
+      (m) => m.traceLoader(queryClient),
+    ),
+    threads: deferLoader(
+      () => import('./features/threads/threadsLoader.js'),
+      (m) => m.threadsLoader(queryClient),
+    ),
+    thread: deferLoader(
+      () => import('./features/threads/thread/threadLoader.js'),
+      (m) => m.threadLoader(queryClient),
+      (m) => m.threadShouldRevalidate,
+    ),
+    evaluations: deferLoader(evaluations, (m) => m.evaluationsLoader(queryClient)),
+    run: deferLoader(evaluations, (m) => m.runLoader(queryClient)),
+    compare: deferLoader(evaluations, (m) => m.compareLoader(queryClient)),
+    dashboard: deferLoader(
+      () => import('./features/dashboards/dashboardLoader.js'),
+      (m) => m.dashboardLoader(queryClient),
+    ),
+    // A call ref (`weave:///…/call/<id>`) opens its trace with the call selected.
+    callRef: deferLoader(objects, (m) => m.callRefLoader(queryClient)),
+    objects: deferLoader(objects, (m) => m.objectsLoader(queryClient)),
+    object: deferLoader(
+      objects,
+      (m) => m.objectLoader(queryClient),
+      (m) => m.objectShouldRevalidate,
+    ),
+    table: deferLoader(objects, (m) => m.tableLoader(queryClient)),
+    settings: deferLoader(settings, (m) => m.settingsLoader(queryClient)),
+    queues: deferLoader(annotation, (m) => m.queuesLoader(queryClient)),
+    queue: deferLoader(annotation, (m) => m.queueLoader(queryClient)),
+    review: deferLoader(
+      annotation,
+      (m) => m.reviewLoader(queryClient),
+      (m) => m.reviewShouldRevalidate,
+    ),
+  };
+  return (
+    <Routes>
+      <Route path="/login" element={<RoutePage page={LoginPage} />} />
+      <Route
+        path="/"
+        element={
+          <RouteErrors>
+            <RequireSession>
+              <AppLayout />
+            </RequireSession>
+          </RouteErrors>
+        }
+      >
+        {/* Pathless, so a failing page shows its error inside the shell, navigation intact. */}
+        <Route
+          element={
+            <RouteErrors>
+              <Outlet />
+            </RouteErrors>
+          }
+        >
+          <Route index element={<RoutePage page={ProjectsPage} loader={loaders.projects} />} />
+          <Route path=":entity/:project">
+            <Route index element={<ToCalls />} />
+            <Route path="calls" element={<RoutePage page={CallsPage} loader={loaders.calls} />} />
+            <Route path="traces/:traceId" element={<RoutePage page={TracePage} loader={loaders.trace} />} />
+            <Route path="threads" element={<RoutePage page={ThreadsPage} loader={loaders.threads} />} />
+            <Route path="threads/:threadId" element={<RoutePage page={ThreadPage} loader={loaders.thread} />} />
+            <Route path="evaluations" element={<RoutePage page={EvaluationsPage} loader={loaders.evaluations} />} />
+            <Route path="evaluations/runs/:runId" element={<RoutePage page={RunPage} loader={loaders.run} />} />
+            <Route path="evaluations/compare" element={<RoutePage page={ComparePage} loader={loaders.compare} />} />
+            <Route path="playground" element={<RoutePage page={PlaygroundPage} />} />
+            <Route path="judges" element={<RoutePage page={JudgesPage} />} />
+            <Route path="monitors" element={<RoutePage page={MonitorsPage} />} />
+            <Route path="dashboards" element={<RoutePage page={DashboardPage} loader={loaders.dashboard} />} />
+            <Route path="calls/:callId" element={<RoutePage loader={loaders.callRef} />} />
+            {/* The links the Weave SDKs print with WANDB_BASE_URL pointing here: a call
+                (`<base>/<entity>/<project>/r/call/<id>`) and the project (`.../weave`). */}
+            <Route path="r/call/:callId" element={<RoutePage loader={loaders.callRef} />} />
+            <Route path="weave" element={<ToCalls />} />
+            <Route path="objects" element={<RoutePage page={ObjectsPage} loader={loaders.objects} />} />
+            <Route path="objects/:objectId" element={<RoutePage page={ObjectPage} loader={loaders.object} />} />
+            <Route path="tables/:digest" element={<RoutePage page={TablePage} loader={loaders.table} />} />
+            <Route path="settings" element={<RoutePage page={SettingsPage} loader={loaders.settings} />} />
+            <Route path="annotation" element={<RoutePage page={QueuesPage} loader={loaders.queues} />} />
+            <Route path="annotation/:queueId" element={<RoutePage page={QueuePage} loader={loaders.queue} />} />
+            <Route path="annotation/:queueId/review" element={<RoutePage page={ReviewPage} loader={loaders.review} />} />
+            {comingSoonPages.map((p) => (
+              <Route key={p.path} path={p.path} element={<ComingSoon page={p} />} />
+            ))}
+          </Route>
+          <Route path="settings" element={<RoutePage page={SettingsPage} loader={loaders.settings} />} />
+          <Route path="*" element={<NotFound />} />
+        </Route>
+      </Route>
+    </Routes>
+  );
 }

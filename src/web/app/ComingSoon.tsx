@@ -1,8 +1,5 @@
 /** Placeholder for project sections that later work fills: says what will be here, not "broken". */
-import { sections, type Section } from './sections.js';
-
-/** The sections that are not built yet. */
-export const comingSoonPages: readonly Section[] = sections.filter((s) => !s.ready);
+import type { Section } from './sections.js';
 
 /** A calm "coming soon" page for one section. */
 export function ComingSoon({ page }: { page: Section }) {

@@ -1,9 +1,9 @@
 /**
- * The route `errorElement`: unknown pages, a server that is down, and failed requests each get
- * their own words. Retry drops the failed queries and runs the route's loaders again.
+ * A route's error page (routing.tsx): unknown pages, a server that is down, and failed requests
+ * each get their own words. Retry drops the failed queries and runs the route's loader again.
  */
 import { useQueryClient } from '@tanstack/react-query';
-import { isRouteErrorResponse, useLocation, useRevalidator, useRouteError } from 'react-router-dom';
+import { useLocation } from 'react-router-dom';
 import { HttpError } from '../../client/index.js';
 import { ErrorState } from '../components/ui/ErrorState.js';
 import { NotFound } from './NotFound.js';
@@ -19,14 +19,15 @@ const WHAT: Record<string, string> = {
   evaluations: 'Evaluation run',
 };
 
-/** Error page for a route. */
-export function RouteError() {
-  const error = useRouteError();
+/** A loader's `throw new Response(null, { status })`. */
+const isResponse = (error: unknown): error is Response => error instanceof Response;
+
+/** Error page for a route; `onRetry` renders the route again (its loader reruns). */
+export function RouteError({ error, onRetry }: { error: unknown; onRetry: () => void }) {
   const queryClient = useQueryClient();
-  const revalidator = useRevalidator();
   const { pathname } = useLocation();
   // An unknown id is not something Retry can fix: say what is missing and offer a way back.
-  if ((isRouteErrorResponse(error) || error instanceof HttpError) && error.status === 404) {
+  if ((isResponse(error) || error instanceof HttpError) && error.status === 404) {
     const parts = pathname.split('/').filter(Boolean);
     const what = parts.length > 3 ? WHAT[parts[2]!] : undefined;
     if (what)
@@ -41,11 +42,11 @@ export function RouteError() {
 
   const retry = () => {
     queryClient.removeQueries({ predicate: (q) => q.state.status === 'error' });
-    void revalidator.revalidate();
+    onRetry();
   };
   return (
     <div className="page">
-      <ErrorState error={isRouteErrorResponse(error) ? new Error(`${error.status} ${error.statusText}`) : error} onRetry={retry} />
+      <ErrorState error={isResponse(error) ? new Error(`${error.status} ${error.statusText}`) : error} onRetry={retry} />
     </div>
   );
 }

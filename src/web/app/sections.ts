@@ -67,3 +67,6 @@ export const sections: readonly Section[] = [
     about: 'Model providers, model prices, API keys and users.',
   },
 ];
+
+/** The sections that are not built yet (ComingSoon.tsx shows them). */
+export const comingSoonPages: readonly Section[] = sections.filter((s) => !s.ready);

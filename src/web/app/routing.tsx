@@ -1,0 +1,186 @@
+/**
+ * What the dashboard's routes need beyond react-router's declarative `<Routes>`: route loaders,
+ * error pages and the session check. The data router (`createBrowserRouter`) did these, but it
+ * is 17 KB gzipped more of the initial JavaScript than `<BrowserRouter>` (issue 18: initial JS
+ * ≤ 100 KB), and the dashboard's loaders only start queries, so they need little of it:
+ *
+ * - `RoutePage` runs a page's loader when the route renders, in the same render that starts the
+ *   page's code download (React.lazy), so data and code still load in parallel (STYLE.md §4
+ *   rule 8). It runs again when the URL changes, unless the route's `shouldRevalidate` says no.
+ *   A loader answering `redirect(...)` replaces the URL; one that throws shows the error page.
+ * - `RouteErrorBoundary` catches what a page throws (a failed suspense query, a loader error)
+ *   and shows `RouteError` inside the shell; Retry remounts the page, rerunning its loader.
+ * - `RequireSession` sends signed-out visitors to /login, remembering where they were going.
+ */
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  Component,
+  lazy,
+  Suspense,
+  useEffect,
+  useRef,
+  useState,
+  type ComponentType,
+  type LazyExoticComponent,
+  type ReactNode,
+} from 'react';
+import {
+  Navigate,
+  useLocation,
+  useNavigate,
+  useParams,
+  type LoaderFunctionArgs,
+  type NavigateFunction,
+  type ShouldRevalidateFunctionArgs,
+} from 'react-router-dom';
+import { HttpError } from '../../client/index.js';
+import { whoamiQueryOptions } from '../features/auth/authQueries.js';
+import { loginUrl } from '../lib/signOut.js';
+import { Splash } from './Splash.js';
+
+/** The error page, fetched when first needed: most visits never show it. */
+const RouteError = lazy(() => import('./RouteError.js').then((m) => ({ default: m.RouteError })));
+
+/** A route loader: starts the page's queries; may answer a redirect Response or throw. */
+export type RouteLoader = (args: LoaderFunctionArgs) => unknown;
+/** Whether a URL change reruns the loader (react-router's signature; the default reruns). */
+export type ShouldRevalidate = (args: ShouldRevalidateFunctionArgs) => boolean;
+
+/** A route's loader and when it reruns, from a module fetched on first use. */
+export interface LoadedLoader {
+  loader: RouteLoader;
+  shouldRevalidate?: ShouldRevalidate;
+}
+
+/**
+ * A loader whose module is fetched on first use: the loaders (and the query modules they import)
+ * stay out of the initial JavaScript; the small loader chunk downloads alongside the page's own.
+ */
+export function deferLoader<M>(
+  load: () => Promise<M>,
+  make: (m: M) => RouteLoader,
+  revalidate?: (m: M) => ShouldRevalidate,
+): () => Promise<LoadedLoader> {
+  let loaded: Promise<LoadedLoader> | null = null;
+  return () => (loaded ??= load().then((m) => ({ loader: make(m), shouldRevalidate: revalidate?.(m) })));
+}
+
+/** The redirect a loader answered (`redirect(url)` builds a 302 Response), if it did. */
+function redirectOf(result: unknown): string | null {
+  if (!(result instanceof Response) || result.status < 300 || result.status >= 400) return null;
+  return result.headers.get('Location');
+}
+
+/** Props of one routed page. */
+export interface RoutePageProps {
+  /** The page's component, code-split; none for loader-only routes (redirects). */
+  page?: LazyExoticComponent<ComponentType>;
+  loader?: () => Promise<LoadedLoader>;
+}
+
+/** A page with its loader; see the module comment. */
+export function RoutePage({ page: Page, loader }: RoutePageProps) {
+  const params = useParams();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const [failure, setFailure] = useState<{ error: unknown; url: string } | null>(null);
+  const url = new URL(location.pathname + location.search, window.location.origin).href;
+  const lastRun = useRef<string | null>(null);
+  // In render, not in an effect: the loader's requests start with the page's code download.
+  // Loaders only prefetch into the query cache, so running one twice is harmless.
+  if (loader && lastRun.current !== url) {
+    const previous = lastRun.current;
+    lastRun.current = url;
+    const args = { params, request: new Request(url), context: undefined } as unknown as LoaderFunctionArgs;
+    void loader()
+      .then(({ loader: run, shouldRevalidate }) => {
+        const rerun =
+          previous === null ||
+          !shouldRevalidate ||
+          shouldRevalidate({
+            currentUrl: new URL(previous),
+            nextUrl: new URL(url),
+            currentParams: params,
+            nextParams: params,
+            defaultShouldRevalidate: true,
+          } as ShouldRevalidateFunctionArgs);
+        return rerun ? run(args) : null;
+      })
+      .then(
+        (result) => {
+          const to = redirectOf(result);
+          if (to && lastRun.current === url) void navigate(to, { replace: true });
+        },
+        (error: unknown) => {
+          if (lastRun.current === url) setFailure({ error, url });
+        },
+      );
+  }
+  if (failure?.url === url) throw failure.error;
+  return Page ? <Page /> : null;
+}
+
+/** Catches a page's errors and shows them in place; a new path or Retry clears them. */
+export class RouteErrorBoundary extends Component<
+  { children: ReactNode; path: string },
+  { error: unknown; path: string; attempt: number }
+> {
+  override state = { error: null as unknown, path: this.props.path, attempt: 0 };
+
+  static getDerivedStateFromError(error: unknown) {
+    return { error };
+  }
+
+  static getDerivedStateFromProps(props: { path: string }, state: { path: string; error: unknown }) {
+    return props.path !== state.path ? { path: props.path, error: null } : null;
+  }
+
+  override render() {
+    if (this.state.error !== null)
+      return (
+        <Suspense>
+          <RouteError error={this.state.error} onRetry={() => this.setState((s) => ({ error: null, attempt: s.attempt + 1 }))} />
+        </Suspense>
+      );
+    // A retry remounts the page, so its loader runs again.
+    return <Suspense key={this.state.attempt}>{this.props.children}</Suspense>;
+  }
+}
+
+/** The error boundary around the routes, keyed by the current path. */
+export function RouteErrors({ children }: { children: ReactNode }) {
+  const { pathname } = useLocation();
+  return <RouteErrorBoundary path={pathname}>{children}</RouteErrorBoundary>;
+}
+
+/** The signed-in part of the app: its children once whoami answers, /login when signed out. */
+export function RequireSession({ children }: { children: ReactNode }) {
+  const queryClient = useQueryClient();
+  const location = useLocation();
+  const whoami = useQuery(whoamiQueryOptions());
+  const signedOut = whoami.error instanceof HttpError && whoami.error.status === 401;
+  useEffect(() => {
+    if (signedOut) queryClient.removeQueries({ queryKey: whoamiQueryOptions().queryKey });
+  }, [signedOut, queryClient]);
+  if (signedOut) return <Navigate replace to={loginUrl(location.pathname + location.search + location.hash)} />;
+  if (whoami.error)
+    return (
+      <Suspense fallback={<Splash />}>
+        <RouteError error={whoami.error} onRetry={() => void whoami.refetch()} />
+      </Suspense>
+    );
+  if (!whoami.data) return <Splash />;
+  return children;
+}
+
+/** Lets code outside React (the query client's sign-out handler) navigate. */
+export const outsideNavigation: { navigate: NavigateFunction | null } = { navigate: null };
+
+/** Publishes the router's navigate for `outsideNavigation`. */
+export function NavigationBridge() {
+  const navigate = useNavigate();
+  useEffect(() => {
+    outsideNavigation.navigate = navigate;
+  }, [navigate]);
+  return null;
+}
