@@ -16,6 +16,13 @@ const LOG_GAMMA = Math.log(GAMMA);
 /** First logarithmic key; log bins continue right after the exact ones. */
 const LOG_BASE = Math.ceil(Math.log(EXACT_LIMIT) / LOG_GAMMA);
 
+/**
+ * The bin key's constants, for backends that bin in SQL (clickhouse/stats.ts): key = m for
+ * m = round(|v|) ≤ exactLimit, else exactLimit + 1 + ceil(ln m / logGamma) − logBase; negative
+ * values take the negated key.
+ */
+export const HISTOGRAM_KEY = { exactLimit: EXACT_LIMIT, logGamma: LOG_GAMMA, logBase: LOG_BASE } as const;
+
 /** Documented bound on the relative error of histogram percentiles. */
 export const HISTOGRAM_RELATIVE_ERROR = ALPHA;
 

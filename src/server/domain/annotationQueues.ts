@@ -16,16 +16,18 @@ import type { AnnotationQueueItemSchema, AnnotationQueueSchema } from '../../con
 import type { SortBy } from '../../contract/common.js';
 import { BadRequestError } from '../errors.js';
 import type {
+  CurrentProgress,
   ItemSortField,
+  ProgressChange,
+  ProgressOutcome,
   ProgressState,
-  ProgressTransition,
   QueueItemRecord,
   QueueRecord,
   QueueSort,
   QueueSortField,
 } from '../store/AnnotationQueuesStore.js';
 import { formatMicros, formatMicrosOrNull } from '../core/datetime.js';
-import { portable } from './portable.js';
+import type { Store } from '../store/Store.js';
 
 const QUEUE_SORT_FIELDS: readonly QueueSortField[] = ['id', 'name', 'created_at', 'updated_at'];
 const ITEM_SORT_FIELDS: readonly ItemSortField[] = ['call_started_at', 'call_op_name', 'created_at', 'updated_at'];
@@ -45,9 +47,31 @@ function refuse(current: ProgressState | null, requested: string, why: string): 
   throw new BadRequestError(`Invalid state transition from ${shown(current)} to '${requested}': ${why}`);
 }
 
-/** The transition `POST .../progress` applies for `requested`. */
-export function progressTransition(requested: string): ProgressTransition {
-  return portable('progressTransition', [requested], (current: ProgressState | null) => {
+/** A transition rule: the state to write from the current one (null: keep), or a thrown 400. */
+type Transition = (current: ProgressState | null) => ProgressState | null;
+
+const CURRENT_STATES: readonly CurrentProgress[] = ['none', ...PROGRESS_STATES];
+
+/**
+ * The rule as data: its outcome from every current state, worked out here so the store applies
+ * it without running code (and it crosses to the writer thread as a plain value).
+ */
+function tabulate(rule: Transition): ProgressChange {
+  const outcome = (current: CurrentProgress): ProgressOutcome => {
+    try {
+      const next = rule(current === 'none' ? null : current);
+      return next === null ? { keep: true } : { write: next };
+    } catch (err) {
+      if (err instanceof BadRequestError) return { refuse: err.message };
+      throw err;
+    }
+  };
+  return Object.fromEntries(CURRENT_STATES.map((c) => [c, outcome(c)])) as Record<CurrentProgress, ProgressOutcome>;
+}
+
+/** The change `POST .../progress` applies for `requested`. */
+export function progressChange(requested: string): ProgressChange {
+  return tabulate((current) => {
     if (!(PROGRESS_STATES as readonly string[]).includes(requested)) {
       refuse(current, requested, `annotation_state must be one of ${PROGRESS_STATES.join(', ')}`);
     }
@@ -60,17 +84,16 @@ export function progressTransition(requested: string): ProgressTransition {
 }
 
 /**
- * The transition an edit (`replace: true`) applies: whatever the reviewer did before, the item
+ * The change an edit (`replace: true`) applies: whatever the reviewer did before, the item
  * becomes completed or skipped for them; their earlier answers move to the item's history.
  */
-export function replaceTransition(next: 'completed' | 'skipped'): ProgressTransition {
-  // Portable: a request thread sends it to the writer by name (threads/portableFunctions.ts).
-  return portable('replaceTransition', [next], () => next);
+export function replaceChange(next: 'completed' | 'skipped'): ProgressChange {
+  return tabulate(() => next);
 }
 
-/** The transition a submit applies: a first completion (or skip) only. */
-export function submitTransition(next: 'completed' | 'skipped'): ProgressTransition {
-  return portable('submitTransition', [next], (current: ProgressState | null) => {
+/** The change a submit applies: a first completion (or skip) only. */
+export function submitChange(next: 'completed' | 'skipped'): ProgressChange {
+  return tabulate((current) => {
     if (current !== null && current !== 'in_progress')
       refuse(current, next, `you already ${current === 'completed' ? 'completed' : 'skipped'} this item`);
     return next;
@@ -116,3 +139,15 @@ export const toItemSchema = (i: QueueItemRecord): AnnotationQueueItemSchema => (
   completed_reviews: i.completedReviews,
   reserved_by: i.reservedBy,
 });
+
+/** An item of a live queue as read now, or null when the queue or item is not live. */
+export async function readItem(store: Store, req: { projectId: string; queueId: string; itemId: string }): Promise<QueueItemRecord | null> {
+  const items = await store.annotationQueues.queryItems({
+    projectId: req.projectId,
+    queueId: req.queueId,
+    filter: { id: req.itemId },
+    sortBy: [],
+    includePosition: false,
+  });
+  return items?.[0] ?? null;
+}

@@ -6,8 +6,11 @@
  * stored as the feedback the reference would store for it: type `wandb.annotation.<name>`,
  * `annotation_ref` = the spec ref, `payload = {value}`, `weave_ref` = the call's ref, plus the
  * queue id. Every answer is validated with the feedback rules (the value against the spec's
- * `field_schema`) before anything is written; the store then checks the state transition and
- * writes progress and feedback in one transaction, so a refused submit leaves no trace.
+ * `field_schema`) before anything is written. Progress and feedback are then one write batch:
+ * the progress write first (the store checks the state change, stated as data, against the
+ * reviewer's record and refuses the whole batch when it does not apply), then the feedback, so
+ * a refused submit leaves no trace. On ClickHouse two concurrent first submits by the same
+ * reviewer can both pass the check (no row locks); the record converges to the later one.
  *
  * An edit (`replace: true`, a Weft extension) may follow a completion or a skip: the reviewer's
  * current answers on the item move to the superseded history (domain/annotationResults.ts
@@ -18,11 +21,12 @@
 import type { z } from 'zod';
 import type { AnnotationQueueItemSubmitReq, AnnotationQueueItemSubmitRes } from '../../contract/annotationQueues.js';
 import type { FeedbackCreateReq } from '../../contract/feedback.js';
-import { BadRequestError, NotFoundError } from '../errors.js';
+import { BadRequestError } from '../errors.js';
 import type { QueueRecord } from '../store/AnnotationQueuesStore.js';
 import type { FeedbackWrite } from '../store/FeedbackStore.js';
 import type { Store } from '../store/Store.js';
-import { replaceTransition, submitTransition, toItemSchema } from './annotationQueues.js';
+import { itemNotFound } from '../store/progressChange.js';
+import { readItem, replaceChange, submitChange, toItemSchema } from './annotationQueues.js';
 import { callRef } from './callExtras.js';
 import { formatMicros, nowMicros } from '../core/datetime.js';
 import { checkAnnotationSpec, toFeedbackWrite } from './feedback.js';
@@ -31,7 +35,7 @@ import { parseRef } from './refs.js';
 type SubmitReq = z.output<typeof AnnotationQueueItemSubmitReq>;
 type SubmitRes = z.output<typeof AnnotationQueueItemSubmitRes>;
 
-export const itemNotFound = (itemId: string, queueId: string) => new NotFoundError(`Queue item ${itemId} not found in queue ${queueId}`);
+export { itemNotFound };
 
 /** The feedback request one answer stands for; 400 when its ref is not one the queue asks for. */
 function answerToFeedback(req: SubmitReq, queue: QueueRecord, callId: string, answer: SubmitReq['annotations'][number]): FeedbackCreateReq {
@@ -61,14 +65,7 @@ export async function submitItem(
   const refs = req.annotations.map((a) => a.annotation_ref);
   const repeated = refs.find((ref, i) => refs.indexOf(ref) !== i);
   if (repeated) throw new BadRequestError(`annotation_ref ${repeated} is answered twice`);
-  const [item] =
-    (await store.annotationQueues.queryItems({
-      projectId: req.project_id,
-      queueId: queue.id,
-      filter: { id: req.item_id },
-      sortBy: [],
-      includePosition: false,
-    })) ?? [];
+  const item = await readItem(store, { projectId: req.project_id, queueId: queue.id, itemId: req.item_id });
   if (!item) throw itemNotFound(req.item_id, queue.id);
 
   const now = nowMicros();
@@ -76,16 +73,20 @@ export async function submitItem(
   const rows: FeedbackWrite[] = requests.map((r) => toFeedbackWrite(r, annotator, now));
   for (const r of requests) await checkAnnotationSpec(store, r);
 
-  const updated = await store.annotationQueues.recordProgress({
+  const progress = {
     projectId: req.project_id,
     queueId: queue.id,
     itemId: req.item_id,
     annotator,
-    transition: (req.replace ? replaceTransition : submitTransition)(req.skip ? 'skipped' : 'completed'),
-    feedback: rows,
+    change: (req.replace ? replaceChange : submitChange)(req.skip ? 'skipped' : 'completed'),
     supersede: req.replace ? { weaveRef: callRef(req.project_id, item.callId) } : undefined,
     now,
-  });
+  };
+  await store.apply([
+    { kind: 'queues.progress', progress },
+    { kind: 'feedback.create', rows },
+  ]);
+  const updated = await readItem(store, { projectId: req.project_id, queueId: queue.id, itemId: req.item_id });
   if (!updated) throw itemNotFound(req.item_id, queue.id);
   return {
     item: toItemSchema(updated),

@@ -10,11 +10,11 @@
  * dashboard's shape. `op_names` are op names or op refs (`weave:///e/p/op/name:*`), as the calls
  * filter takes them.
  *
- * How it runs (store/sqlite/migrations/monitorInbox.ts): the write that ends a call in a project
- * with a monitor queues the call id; `sweepMonitorInbox` takes a batch in order, asks the calls
- * query which of them each active monitor matches (the calls table's own filter semantics),
- * samples them, and queues one `calls_score` job per monitor and batch — jobs and the inbox
- * acknowledgement in one transaction, so a crash neither loses nor repeats a batch. Sampling is
+ * How it runs (store/MonitorsStore.ts): the write that ends a call in a project with a monitor
+ * makes it pending; `sweepMonitorInbox` takes the pending batches, asks the calls query which of
+ * them each active monitor matches (the calls table's own filter semantics), samples them, and
+ * queues one `calls_score` job per monitor and batch — the jobs and settling the batch together,
+ * so a crash neither loses nor repeats a batch. Sampling is
  * a hash of monitor and call, so a call's fate under a monitor is the same on every run.
  *
  * Calls the scoring itself writes (the judge's trace) carry `attributes.weft.source = "scorer"`
@@ -24,7 +24,7 @@ import { createHash } from 'node:crypto';
 import type { CallSchema } from '../../contract/calls.js';
 import type { Query } from '../../contract/common.js';
 import { uuidv7 } from '../core/ids.js';
-import { InboxTakenError } from '../store/MonitorsStore.js';
+import type { MonitorJob } from '../store/MonitorsStore.js';
 import type { Store } from '../store/Store.js';
 import { CALLS_SCORE_JOB } from './callsScore.js';
 import { isRefString } from './refs.js';
@@ -41,12 +41,14 @@ export interface MonitorSpec {
   active: boolean;
   /** Who saved the monitor version: its scoring runs as them. */
   createdBy: string;
+  /** When that version was stored (µs). */
+  createdAt: number;
 }
 
 const isObj = (v: unknown): v is Obj => !!v && typeof v === 'object' && !Array.isArray(v);
 
 /** Reads a stored Monitor value; null when it names no scorer or no valid rate. */
-export function toMonitorSpec(value: Obj, meta: { ref: string; objectId: string; createdBy: string }): MonitorSpec {
+export function toMonitorSpec(value: Obj, meta: { ref: string; objectId: string; createdBy: string; createdAt: number }): MonitorSpec {
   const filter = isObj(value.call_filter) ? value.call_filter : value;
   const opNames = Array.isArray(filter.op_names) ? filter.op_names.filter((n): n is string => typeof n === 'string' && n !== '') : null;
   const query = isObj(filter.query) && isObj(filter.query.$expr) ? (filter.query as Query) : null;
@@ -74,6 +76,7 @@ export async function listMonitors(store: Store, projectId: string): Promise<Mon
         ref: `weave:///${projectId}/object/${r.objectId}:${r.digest}`,
         objectId: r.objectId,
         createdBy: r.wbUserId ?? 'monitor',
+        createdAt: r.createdAt,
       }),
     );
   }
@@ -104,53 +107,55 @@ async function matchingCalls(store: Store, projectId: string, monitor: MonitorSp
 }
 
 export interface SweepResult {
-  /** Ended calls taken from the inbox. */
+  /** Ended calls taken from the store and settled by this process. */
   handled: number;
   /** Scoring jobs queued. */
   jobs: number;
 }
 
 /**
- * Handles one batch of the inbox: queues the scoring jobs and acknowledges the batch together.
- * `kick` is told when jobs were queued, so the runner starts them without waiting for its poll.
+ * Handles the pending batches: for each, queues the scoring jobs and settles the batch together
+ * (a batch another process settled first is dropped, jobs and all). `kick` is told when jobs
+ * were queued, so the runner starts them without waiting for its poll.
  */
 export async function sweepMonitorInbox(store: Store, opts: { batch: number; now: number; kick?: () => void }): Promise<SweepResult> {
-  const pending = await store.monitors.pendingEnded({ limit: opts.batch });
-  if (!pending.length) return { handled: 0, jobs: 0 };
-  const byProject = new Map<string, string[]>();
-  for (const p of pending) byProject.set(p.projectId, [...(byProject.get(p.projectId) ?? []), p.callId]);
+  const batches = await store.monitors.pendingEnded({ limit: opts.batch, now: opts.now });
+  const result: SweepResult = { handled: 0, jobs: 0 };
+  for (const batch of batches) {
+    const byProject = new Map<string, string[]>();
+    for (const p of batch.calls) byProject.set(p.projectId, [...(byProject.get(p.projectId) ?? []), p.callId]);
 
-  const jobs: { projectId: string; payload: Record<string, unknown>; createdBy: string }[] = [];
-  const idle: string[] = [];
-  for (const [projectId, callIds] of byProject) {
-    const active = (await listMonitors(store, projectId)).filter((m) => m.active);
-    if (!active.length) idle.push(projectId);
-    for (const monitor of active) {
-      if (!monitor.scorerRefs.length || monitor.samplingRate <= 0) continue;
-      const matched = await matchingCalls(store, projectId, monitor, [...new Set(callIds)]);
-      const sampled = matched.filter((id) => sampleFraction(monitor.objectId, id) < monitor.samplingRate);
-      if (!sampled.length) continue;
-      jobs.push({
-        projectId,
-        createdBy: monitor.createdBy,
-        payload: { call_ids: sampled, scorer_refs: monitor.scorerRefs, source: monitor.ref, trigger_ref: monitor.ref },
-      });
+    const jobs: MonitorJob[] = [];
+    const idle: { projectId: string; monitorsUpTo: number }[] = [];
+    for (const [projectId, callIds] of byProject) {
+      const monitors = await listMonitors(store, projectId);
+      const active = monitors.filter((m) => m.active);
+      // Forgotten as of the newest version seen, so a version stored meanwhile starts it again.
+      if (!active.length)
+        idle.push({ projectId, monitorsUpTo: monitors.length ? Math.max(...monitors.map((m) => m.createdAt)) : opts.now });
+      for (const monitor of active) {
+        if (!monitor.scorerRefs.length || monitor.samplingRate <= 0) continue;
+        const matched = await matchingCalls(store, projectId, monitor, [...new Set(callIds)]);
+        const sampled = matched.filter((id) => sampleFraction(monitor.objectId, id) < monitor.samplingRate);
+        if (!sampled.length) continue;
+        jobs.push({
+          id: uuidv7(),
+          kind: CALLS_SCORE_JOB,
+          createdAt: opts.now,
+          projectId,
+          createdBy: monitor.createdBy,
+          payload: { call_ids: sampled, scorer_refs: monitor.scorerRefs, source: monitor.ref, trigger_ref: monitor.ref },
+        });
+      }
     }
+    // A sibling process settled this batch first: its jobs stand, ours are dropped.
+    if (!(await store.monitors.ackEnded({ batch, jobs, now: opts.now }))) continue;
+    result.handled += batch.calls.length;
+    result.jobs += jobs.length;
+    // Projects whose monitors are all paused stop queueing ends (re-activating a monitor stores a
+    // new version, which queues them again).
+    for (const forget of idle) await store.monitors.forgetProject(forget);
   }
-  const upToSeq = pending[pending.length - 1]!.seq;
-  try {
-    await store.apply([
-      ...jobs.map((j) => ({ kind: 'jobs.enqueue' as const, job: { id: uuidv7(), kind: CALLS_SCORE_JOB, createdAt: opts.now, ...j } })),
-      { kind: 'monitors.ack' as const, ack: { upToSeq, count: pending.length } },
-    ]);
-  } catch (err) {
-    // A sibling process swept this batch first: its jobs stand, ours were rolled back.
-    if (err instanceof InboxTakenError) return { handled: 0, jobs: 0 };
-    throw err;
-  }
-  // Projects whose monitors are all paused stop queueing ends (re-activating a monitor stores a
-  // new version, which queues them again).
-  for (const projectId of idle) await store.monitors.forgetProject({ projectId });
-  if (jobs.length) opts.kick?.();
-  return { handled: pending.length, jobs: jobs.length };
+  if (result.jobs) opts.kick?.();
+  return result;
 }

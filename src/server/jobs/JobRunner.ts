@@ -51,7 +51,8 @@ export class JobRunner {
   readonly #running = new Map<string, { controller: AbortController; done: Promise<void> }>();
   #timer: NodeJS.Timeout | null = null;
   #stopped = true;
-  #ticking = false;
+  /** The claim loop in flight, if any. */
+  #filling: Promise<void> | null = null;
 
   constructor(options: JobRunnerOptions) {
     this.#options = { maxAttempts: 3, pollMs: Math.min(1000, options.staleMs), ...options };
@@ -82,12 +83,11 @@ export class JobRunner {
 
   /** Looks for claimable jobs now. */
   kick(): void {
-    if (this.#stopped || this.#ticking) return;
-    this.#ticking = true;
-    void this.#fill()
+    if (this.#stopped || this.#filling) return;
+    this.#filling = this.#fill()
       .catch((err) => this.#options.log.error('job runner: claiming failed', err))
       .finally(() => {
-        this.#ticking = false;
+        this.#filling = null;
       });
   }
 
@@ -95,6 +95,9 @@ export class JobRunner {
   async stop(): Promise<void> {
     this.#stopped = true;
     if (this.#timer) clearInterval(this.#timer);
+    // A claim in flight (an asynchronous store answers later) may still start a job: wait for
+    // it, so that job is aborted with the others and the store is not used after stop.
+    await this.#filling;
     for (const { controller } of this.#running.values()) controller.abort(STOPPING);
     await Promise.allSettled([...this.#running.values()].map((r) => r.done));
   }

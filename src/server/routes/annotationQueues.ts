@@ -12,7 +12,7 @@
 import { exportQueue, saveQueueAsDataset } from '../domain/annotationExport.js';
 import { itemHistory, queueResults, queueSummary } from '../domain/annotationResults.js';
 import { itemNotFound, submitItem } from '../domain/annotationSubmit.js';
-import { itemSortKeys, progressTransition, queueSortKeys, toItemSchema, toQueueSchema } from '../domain/annotationQueues.js';
+import { itemSortKeys, progressChange, queueSortKeys, readItem, toItemSchema, toQueueSchema } from '../domain/annotationQueues.js';
 import { formatMicros } from '../core/datetime.js';
 import { uuidv7 } from '../core/ids.js';
 import { defineRoutes } from '../http/defineRoutes.js';
@@ -147,14 +147,14 @@ export const annotationQueueRoutes = defineRoutes({
   annotatorQueueItemsProgressUpdate: {
     handler: async (req, { store, user, clock }) => {
       await requireQueue(store, req);
-      const item = await store.annotationQueues.recordProgress({
-        projectId: req.project_id,
-        queueId: req.queue_id,
-        itemId: req.item_id,
+      const target = { projectId: req.project_id, queueId: req.queue_id, itemId: req.item_id };
+      await store.annotationQueues.recordProgress({
+        ...target,
         annotator: user.username,
-        transition: progressTransition(req.annotation_state),
+        change: progressChange(req.annotation_state),
         now: clock.nowMicros(),
       });
+      const item = await readItem(store, target);
       if (!item) throw itemNotFound(req.item_id, req.queue_id);
       return { item: toItemSchema(item) };
     },

@@ -6,7 +6,6 @@
  * can be neither listed, added to nor progressed. The rows stay, so nothing is lost.
  */
 import type { AnnotationQueueItemsFilter, AnnotationState } from '../../contract/annotationQueues.js';
-import type { FeedbackWrite } from './FeedbackStore.js';
 
 /** A state a progress record can hold (`unstarted` is the absence of a record). */
 export type ProgressState = Exclude<AnnotationState, 'unstarted'>;
@@ -66,13 +65,25 @@ export interface QueueSort<F extends string> {
 export type QueueSortField = 'id' | 'name' | 'created_at' | 'updated_at';
 export type ItemSortField = 'call_started_at' | 'call_op_name' | 'created_at' | 'updated_at';
 
-/**
- * Decides a progress write from the annotator's current state (null: no record yet): the
- * state to store, null to leave things as they are, or a thrown error to refuse (nothing is
- * written). Called inside the write transaction, so the decision and the write are atomic.
- */
-export type ProgressTransition = (current: ProgressState | null) => ProgressState | null;
+/** The annotator's record as a progress change sees it: a state, or `none` without a record. */
+export type CurrentProgress = ProgressState | 'none';
 
+/** What a progress change does from one current state. */
+export type ProgressOutcome =
+  /** Store this state (the record becomes the item's latest). */
+  | { write: ProgressState }
+  /** Leave everything as it is and answer the item (an idempotent retry). */
+  | { keep: true }
+  /** Refuse with this message (a 400); nothing of the write, or of its batch, is applied. */
+  | { refuse: string };
+
+/**
+ * A progress change as data: the outcome for every state the annotator's record may be in.
+ * The domain tabulates its transition rules into this (domain/annotationQueues.ts), so deciding
+ * needs no code from the caller: any backend applies it from the state it reads, and it crosses
+ * to the writer thread (threads/) like any other write argument.
+ */
+export type ProgressChange = Readonly<Record<CurrentProgress, ProgressOutcome>>;
 /** A queue listing. */
 export interface QueuesQuery {
   projectId: string;
@@ -116,20 +127,28 @@ export interface ItemsQuery {
   now?: number;
 }
 
+/**
+ * One annotator's progress write on an item (the `queues.progress` write of a batch). Answers
+ * written with it (a submit's feedback) go in the same batch after it, so a refusal leaves
+ * neither; a `keep` outcome does not stop them, so only pair them with changes that never keep.
+ */
 export interface ProgressWrite {
   projectId: string;
   queueId: string;
   itemId: string;
   annotator: string;
-  transition: ProgressTransition;
-  /** Written with the progress, only when the transition writes a state. */
-  feedback?: FeedbackWrite[];
+  change: ProgressChange;
   /**
-   * When the transition writes a state: first move the annotator's current answers on this
-   * item (queue feedback on `weaveRef`) to the superseded history. Used by edits.
+   * When the change writes a state: first move the annotator's current answers on this item
+   * (queue feedback on `weaveRef`) to the superseded history. Used by edits.
    */
   supersede?: { weaveRef: string };
   now: number;
+}
+
+/** What a progress write did: the state written, null when the change kept the record as it was. */
+export interface ProgressResult {
+  written: ProgressState | null;
 }
 
 export interface AddThreadsReq {
@@ -207,12 +226,19 @@ export interface AnnotationQueuesStore {
    */
   queryItems(query: ItemsQuery): Promise<QueueItemRecord[] | null>;
   /**
-   * Applies `transition` to the annotator's progress on an item of a live queue and, when it
-   * writes a state, stores `feedback` too — all in one transaction. A write makes the record
-   * the item's latest (its update time is after every other record's). Returns the item as
-   * read afterwards, or null when the queue or item is not live.
+   * Applies `change` to the annotator's progress on an item of a live queue: reads their record,
+   * and writes, keeps or refuses (throwing a 400) as the change says for it. A write makes the
+   * record the item's latest (its update time is after every other record's) and, unless it is
+   * `in_progress`, releases the annotator's reservation of the item. Answers the state written
+   * (null when kept); a queue or item that is not live is a 404 (store/progressChange.ts), thrown
+   * so that a batch carrying the item's answers fails with it.
+   *
+   * Atomicity differs by backend: SQLite reads and writes in one transaction, so of two
+   * concurrent first submits one is refused; ClickHouse has no row locks, so both can read
+   * `none`, both write, and the record converges to the write with the later version
+   * (last-writer-wins; see clickhouse/annotationQueues.ts).
    */
-  recordProgress(req: ProgressWrite): Promise<QueueItemRecord | null>;
+  recordProgress(req: ProgressWrite): Promise<ProgressResult>;
   /**
    * Adds one item per thread, standing for the conversation and attached to its first turn
    * (or, without turns, its earliest root call). Threads whose call is already queued are

@@ -5,6 +5,10 @@
  * job whose heartbeat went stale lost its process (a restart, a crash): the next claim takes it
  * over (resumes it) until it has been tried `maxAttempts` times, and then it is failed with the
  * reason — never left running or dropped silently.
+ *
+ * Claims, takeovers, finishes and cancels of one job exclude each other on every backend: two
+ * processes racing for a job never both win (SQLite: one write transaction; ClickHouse: a
+ * consensus slot per transition, clickhouse/jobs.ts).
  */
 
 export type JobStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
@@ -30,6 +34,10 @@ export interface JobRecord {
 }
 
 export interface JobsStore {
+  /**
+   * Queues a job. An id names one job: enqueueing an id that exists changes nothing (a retry, or
+   * a monitor batch applied again by another process, collapses into the first).
+   */
   enqueue(job: {
     id: string;
     projectId: string;

@@ -1,7 +1,7 @@
 /**
  * A query over one project's rows of a flat table (`/feedback/query`, `/cost/query`): the
- * request's query language, minus the wire names. The SQLite stores compile it with
- * sqlite/tableQuery.ts.
+ * request's query language, minus the wire names. Its meaning is planned once in
+ * store/query/tablePlan.ts and printed per backend (sqlite/tableQuery.ts, clickhouse/tableQuery.ts).
  */
 import type { Query, SortBy } from '../../contract/common.js';
 

@@ -8,6 +8,7 @@
  * Each write's payload is the argument of the sub-store method of the same name, so a batched
  * write and a single call mean exactly the same thing.
  */
+import type { AnnotationQueuesStore } from './AnnotationQueuesStore.js';
 import type { CostsStore } from './CostsStore.js';
 import type { FeedbackStore } from './FeedbackStore.js';
 import type { JobsStore } from './JobsStore.js';
@@ -32,6 +33,7 @@ export type StoreWrite =
   | { kind: 'feedback.purge'; purge: Arg<FeedbackStore['purgeFeedback']> }
   | { kind: 'costs.create'; prices: Arg<CostsStore['createPrices']> }
   | { kind: 'costs.purge'; purge: Arg<CostsStore['purgePrices']> }
+  | { kind: 'queues.progress'; progress: Arg<AnnotationQueuesStore['recordProgress']> }
   | { kind: 'providers.save'; provider: Arg<ProvidersStore['saveProvider']> }
   | { kind: 'providers.delete'; delete: Arg<ProvidersStore['deleteProvider']> }
   | { kind: 'jobs.enqueue'; job: Arg<JobsStore['enqueue']> }
@@ -58,11 +60,14 @@ interface WriteResults {
   'costs.create': void;
   /** Price rows removed. */
   'costs.purge': number;
+  /** The state written (null when the record was kept as it was). */
+  'queues.progress': Awaited<ReturnType<AnnotationQueuesStore['recordProgress']>>;
   'providers.save': void;
   /** Whether the provider existed. */
   'providers.delete': boolean;
   'jobs.enqueue': void;
-  'monitors.ack': void;
+  /** Whether this process settled the batch (false: another one did first). */
+  'monitors.ack': boolean;
 }
 
 export type WriteResult<W extends StoreWrite> = WriteResults[W['kind']];
@@ -78,6 +83,7 @@ export interface BatchStores {
   calls: CallsStore;
   feedback: FeedbackStore;
   costs: CostsStore;
+  annotationQueues: AnnotationQueuesStore;
   providers: ProvidersStore;
   jobs: JobsStore;
   monitors: MonitorsStore;
@@ -110,6 +116,8 @@ export function startWrite(store: BatchStores, write: StoreWrite): Promise<unkno
       return store.costs.createPrices(write.prices);
     case 'costs.purge':
       return store.costs.purgePrices(write.purge);
+    case 'queues.progress':
+      return store.annotationQueues.recordProgress(write.progress);
     case 'providers.save':
       return store.providers.saveProvider(write.provider);
     case 'providers.delete':

@@ -8,12 +8,12 @@
  * and is then forwarded, so the list is a fast path, not a correctness condition.
  *
  * `apply(batch)` forwards the batch, which is data, as one unit: the writer applies the unit
- * under one savepoint, every write of it or none.
+ * under one savepoint, every write of it or none. Write arguments are plain data (an annotation
+ * progress change included: see AnnotationQueuesStore.ProgressChange), so they cross as they are.
  */
 import type { Store } from '../store/Store.js';
 import { startWrite, type WriteBatch } from '../store/WriteBatch.js';
 import type { WriteOp } from './messages.js';
-import { decodeArgs, encodeArgs } from './portableFunctions.js';
 
 export const WRITE_METHODS: Readonly<Record<string, ReadonlySet<string>>> = {
   calls: new Set(['writeCalls', 'updateCallDisplayName', 'deleteCalls']),
@@ -45,7 +45,7 @@ export function forwardingStore(local: Store, forward: ForwardWrites): Store {
         const fn = value as (...args: unknown[]) => unknown;
         const writes = WRITE_METHODS[group]?.has(prop) ?? false;
         return (...args: unknown[]) => {
-          const op: WriteOp = { group, method: prop, args: writes ? encodeArgs(args) : args };
+          const op: WriteOp = { group, method: prop, args };
           if (writes) return forwardOne(op);
           const result = fn.apply(t, args);
           if (result instanceof Promise)
@@ -85,7 +85,7 @@ export function applyWriteOp(store: Store, op: WriteOp): Promise<unknown> {
   const fn = group?.[op.method];
   if (typeof fn !== 'function') return Promise.reject(new Error(`No store method ${op.group}.${op.method}`));
   try {
-    return Promise.resolve((fn as (...args: unknown[]) => unknown).apply(group, decodeArgs(op.args)));
+    return Promise.resolve((fn as (...args: unknown[]) => unknown).apply(group, op.args));
   } catch (err) {
     return Promise.reject(err);
   }

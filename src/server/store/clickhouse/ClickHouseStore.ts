@@ -7,22 +7,22 @@
  * half its endpoints with "not implemented"; the conformance suites run the finished ones.
  */
 import type { CallsStore, FilesStore, ProjectsStore, Store, TablesStore, ThreadsStore } from '../Store.js';
-import type { AnnotationQueuesStore } from '../AnnotationQueuesStore.js';
-import type { CostsStore } from '../CostsStore.js';
-import type { FeedbackStore } from '../FeedbackStore.js';
-import type { JobsStore } from '../JobsStore.js';
-import type { MonitorsStore } from '../MonitorsStore.js';
-import type { ProvidersStore } from '../ProvidersStore.js';
 import type { StatsStore } from '../StatsStore.js';
 import { startWrite, type BatchResults, type WriteBatch } from '../WriteBatch.js';
 import { ClickHouseAccountsStore } from './accounts.js';
+import { ClickHouseAnnotationQueuesStore } from './annotationQueues.js';
 import { ClickHouseCallsStore } from './calls.js';
+import { ClickHouseCostsStore } from './costs.js';
+import { checkFeedbackRows, ClickHouseFeedbackStore } from './feedback.js';
 import { ClickHouseDatabase, type ClickHouseOptions } from './ClickHouseDatabase.js';
 import { appliedVersion, checkServerVersion } from './migrate.js';
 import { LATEST_CLICKHOUSE_VERSION } from './migrations.js';
 import { ClickHouseFilesStore } from './files.js';
+import { ClickHouseJobsStore } from './jobs.js';
+import { ClickHouseMonitorsStore } from './monitors.js';
 import { ClickHouseObjectsStore } from './objects.js';
 import { ClickHouseProjectsStore } from './projects.js';
+import { ClickHouseProvidersStore } from './providers.js';
 import { ClickHouseStatsStore } from './stats.js';
 import { ClickHouseTablesStore } from './tables.js';
 import { ClickHouseThreadsStore } from './threads.js';
@@ -35,29 +35,7 @@ const PROJECT_SIZES = {
 };
 
 /** Sub-stores this backend does not implement yet. */
-export const PENDING_SUBSTORES = [
-  'feedback',
-  'costs',
-  'threads (costs, search, ranges, attributes)',
-  'annotationQueues',
-  'providers',
-  'jobs',
-  'monitors',
-  'write batches of feedback, costs and providers',
-  'calls queries ($expr)',
-] as const;
-
-/** A sub-store that is not built: every call says so. Only tests can reach one (see openStore). */
-function pending<T extends object>(name: string): T {
-  return new Proxy({} as T, {
-    get(_target, prop) {
-      if (prop === 'then') return undefined; // not a thenable
-      return () => {
-        throw new Error(`ClickHouse ${name}.${String(prop)} is not implemented yet`);
-      };
-    },
-  });
-}
+export const PENDING_SUBSTORES = ['threads (search, ranges, attributes)', 'calls queries ($expr)'] as const;
 
 export class ClickHouseStore implements Store {
   readonly backend = 'clickhouse';
@@ -69,13 +47,13 @@ export class ClickHouseStore implements Store {
   readonly objects: ClickHouseObjectsStore;
   readonly tables: TablesStore;
   readonly files: FilesStore;
-  readonly feedback = pending<FeedbackStore>('feedback');
-  readonly costs = pending<CostsStore>('costs');
+  readonly feedback: ClickHouseFeedbackStore;
+  readonly costs: ClickHouseCostsStore;
   readonly stats: StatsStore;
-  readonly annotationQueues = pending<AnnotationQueuesStore>('annotationQueues');
-  readonly providers = pending<ProvidersStore>('providers');
-  readonly jobs = pending<JobsStore>('jobs');
-  readonly monitors = pending<MonitorsStore>('monitors');
+  readonly annotationQueues: ClickHouseAnnotationQueuesStore;
+  readonly providers: ClickHouseProvidersStore;
+  readonly jobs: ClickHouseJobsStore;
+  readonly monitors: ClickHouseMonitorsStore;
 
   private constructor(db: ClickHouseDatabase) {
     this.db = db;
@@ -87,6 +65,12 @@ export class ClickHouseStore implements Store {
     this.threads = new ClickHouseThreadsStore(db);
     this.objects = new ClickHouseObjectsStore(db);
     this.files = new ClickHouseFilesStore(db);
+    this.feedback = new ClickHouseFeedbackStore(db);
+    this.costs = new ClickHouseCostsStore(db);
+    this.jobs = new ClickHouseJobsStore(db);
+    this.monitors = new ClickHouseMonitorsStore(db, this.jobs);
+    this.annotationQueues = new ClickHouseAnnotationQueuesStore(db, () => this.feedback);
+    this.providers = new ClickHouseProvidersStore(db);
   }
 
   /**
@@ -113,19 +97,30 @@ export class ClickHouseStore implements Store {
       await db.close();
       throw err;
     }
-    return new ClickHouseStore(db);
+    const store = new ClickHouseStore(db);
+    try {
+      await store.costs.seedDefaults();
+    } catch (err) {
+      await db.close();
+      throw err;
+    }
+    return store;
   }
 
   /**
    * ClickHouse has no multi-table transactions, so this keeps Store.apply's promise for such a
    * backend: every write that can be refused is checked before anything is written (an object's
-   * name/type collision), then the writes are applied in order, each awaited, each idempotent,
+   * name/type collision, a feedback row missing a required value, an annotation progress change), then the writes are applied in order, each awaited, each idempotent,
    * and the first failure rejects. A crash part-way leaves a prefix written, and the caller's
    * retry of the same batch converges (the "call writes in any order, retried" suite).
    */
   async apply<const B extends WriteBatch>(batch: B): Promise<BatchResults<B>> {
     for (const write of batch) {
       if (write.kind === 'objects.create') await this.objects.checkCreate(write.object);
+      if (write.kind === 'feedback.create') checkFeedbackRows(write.rows);
+      if (write.kind === 'feedback.replace') checkFeedbackRows([write.replace.row]);
+      // A refused or missing progress change refuses the batch, answers included.
+      if (write.kind === 'queues.progress') await this.annotationQueues.checkProgress(write.progress);
     }
     const results: unknown[] = [];
     for (const write of batch) results.push(await startWrite(this, write));

@@ -32,17 +32,19 @@ export class ClickHouseCallsStore implements CallsStore {
       else entry.end = w;
       parts.set(key, entry);
     }
+    // Each part is stamped with when it reached this process: the monitor sweeper finds newly
+    // ended calls by these (monitors.ts), as ended_at is the client's clock.
+    const now = Date.now() * 1000;
     const rows = [...parts.values()].map(({ start, end }) => {
       const head = (start ?? end)!;
       return {
         project_id: head.projectId,
         id: head.id,
-        ...(end ? endColumns(end) : {}),
-        ...(start ? startColumns(start) : {}),
+        ...(end ? { ...endColumns(end), end_seen_at: now } : {}),
+        ...(start ? { ...startColumns(start), start_seen_at: now } : {}),
       };
     });
     // Projects first: a call never lands in a project that listProjects cannot see.
-    const now = Date.now() * 1000;
     await this.#db.insert(
       'projects',
       [...new Set(writes.map((w) => w.projectId))].map((p) => ({ project_id: p, entity: p.split('/')[0], created_at: now })),

@@ -54,7 +54,7 @@ for (const backend of testBackends().filter((b) => b.name === 'clickhouse')) {
 
     it('keeps `weft serve` from starting on ClickHouse while sub-stores are missing, saying which', async () => {
       await expect(openStore({ kind: 'clickhouse', dataDir: '.', clickhouseUrl: url, clickhouseDatabase: database })).rejects.toThrow(
-        /not complete in this version \(still missing: feedback, costs/,
+        /not complete in this version \(still missing: [a-z]/,
       );
     });
   });

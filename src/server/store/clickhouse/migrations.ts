@@ -150,6 +150,150 @@ export const clickhouseMigrations: ClickHouseMigration[] = [
       ) ENGINE = ReplacingMergeTree(version, is_deleted) ORDER BY (project_id, object_id, alias)`,
     ],
   },
+  {
+    version: 4,
+    name: 'feedback and LLM prices',
+    statements: [
+      // One row per feedback id after merging: the newest version wins, and a tombstone
+      // (is_deleted = 1, the row's values kept) hides it from FINAL reads. A retried create is
+      // the same row again; replace inserts the old id's tombstone and the new row as one block.
+      `CREATE TABLE IF NOT EXISTS feedback (
+        project_id String,
+        id String,
+        weave_ref String,
+        wb_user_id Nullable(String),
+        creator Nullable(String),
+        created_at Int64,
+        feedback_type String,
+        payload String,
+        annotation_ref Nullable(String),
+        runnable_ref Nullable(String),
+        call_ref Nullable(String),
+        trigger_ref Nullable(String),
+        queue_id Nullable(String),
+        version UInt64,
+        is_deleted UInt8,
+        INDEX i_ref weave_ref TYPE bloom_filter GRANULARITY 1,
+        INDEX i_created created_at TYPE minmax GRANULARITY 1
+      ) ENGINE = ReplacingMergeTree(version, is_deleted) ORDER BY (project_id, id)`,
+      // Prices of both levels keyed by their level id (the project, or 'default'), so one
+      // project's write can never replace another's price; purges and re-seeding are tombstones.
+      `CREATE TABLE IF NOT EXISTS llm_token_prices (
+        id String,
+        pricing_level String,
+        pricing_level_id String,
+        provider_id String,
+        llm_id String,
+        effective_date Int64,
+        prompt_token_cost Float64,
+        completion_token_cost Float64,
+        cache_read_input_token_cost Float64,
+        cache_creation_input_token_cost Float64,
+        prompt_token_cost_unit String,
+        completion_token_cost_unit String,
+        created_by String,
+        created_at Int64,
+        version UInt64,
+        is_deleted UInt8
+      ) ENGINE = ReplacingMergeTree(version, is_deleted) ORDER BY (pricing_level_id, id)`,
+    ],
+  },
+  {
+    version: 5,
+    name: 'jobs and monitor sweeps',
+    statements: [
+      // A job as enqueued; everything that happens to it is a row in job_slots. An id names one
+      // job, so enqueueing it again (a retry, a monitor batch applied twice) collapses.
+      `CREATE TABLE IF NOT EXISTS jobs (
+        project_id String, id String, kind String, payload String, created_by String, created_at Int64
+      ) ENGINE = ReplacingMergeTree ORDER BY (project_id, id)`,
+      // A job's transitions (claim, succeeded, failed, cancelled) as a log decided slot by slot
+      // (jobs.ts, consensus.ts): every proposal for a slot is inserted with the deduplication
+      // token "<job>/<slot>", so one row per slot is stored however many processes race, and
+      // the window keeps the tokens of the last 10,000 proposals. A row that still got in (a
+      // proposer stalled past the window) loses to the earliest by (decided_at, token).
+      `CREATE TABLE IF NOT EXISTS job_slots (
+        job_id String, slot UInt32, action LowCardinality(String), owner String, token String, at Int64,
+        error Nullable(String), result Nullable(String),
+        decided_at Int64 DEFAULT toUnixTimestamp64Micro(now64(6))
+      ) ENGINE = MergeTree ORDER BY (job_id, slot) SETTINGS non_replicated_deduplication_window = 10000`,
+      // Owner-only marks, keyed by the claim (slot) that wrote them, so a late write of a
+      // superseded owner never counts for the claim that replaced it.
+      `CREATE TABLE IF NOT EXISTS job_heartbeats (job_id String, slot UInt32, at Int64)
+        ENGINE = ReplacingMergeTree(at) ORDER BY (job_id, slot)`,
+      `CREATE TABLE IF NOT EXISTS job_progress (job_id String, slot UInt32, done Int64, total Nullable(Int64), version UInt64)
+        ENGINE = ReplacingMergeTree(version) ORDER BY (job_id, slot)`,
+      `CREATE TABLE IF NOT EXISTS job_cancels (job_id String, requested_at Int64) ENGINE = ReplacingMergeTree ORDER BY job_id`,
+      // The jobs a claim must look at: a row per job when enqueued, replaced by a deleted row
+      // (version 1) by the process that decides the job's final transition, so FINAL reads only
+      // the open ones. A close lost in a crash leaves a finished job in the scan, where its
+      // decided slots still show it finished.
+      `CREATE TABLE IF NOT EXISTS jobs_open (job_id String, project_id String, version UInt8, is_deleted UInt8)
+        ENGINE = ReplacingMergeTree(version, is_deleted) ORDER BY job_id`,
+      // When each part of a call reached a Weft process (its clock, µs): the monitor sweeper
+      // finds newly ended calls by these, since ended_at is the client's clock and arrives late.
+      // And the monitor sweep that handed the call out (a part of its own, coalesced into the
+      // call like a rename), so it is never handed out again, also after a retried end.
+      `ALTER TABLE calls ADD COLUMN IF NOT EXISTS start_seen_at Nullable(Int64), ADD COLUMN IF NOT EXISTS end_seen_at Nullable(Int64),
+        ADD COLUMN IF NOT EXISTS monitor_swept_slot Nullable(UInt32)`,
+      `ALTER TABLE calls ADD INDEX IF NOT EXISTS i_seen greatest(ifNull(start_seen_at, 0), ifNull(end_seen_at, 0)) TYPE minmax GRANULARITY 1`,
+      // The monitor sweeps of a project, one decided batch per slot (monitors.ts), as job_slots.
+      `CREATE TABLE IF NOT EXISTS monitor_sweeps (
+        project_id String, slot UInt32, token String, high Int64, call_ids Array(String), jobs String,
+        decided_at Int64 DEFAULT toUnixTimestamp64Micro(now64(6))
+      ) ENGINE = MergeTree ORDER BY (project_id, slot) SETTINGS non_replicated_deduplication_window = 10000`,
+      // Projects whose monitors were all inactive when last swept, up to which Monitor version.
+      `CREATE TABLE IF NOT EXISTS monitor_forgotten (project_id String, monitors_up_to Int64)
+        ENGINE = ReplacingMergeTree(monitors_up_to) ORDER BY project_id`,
+    ],
+  },
+  {
+    version: 6,
+    name: 'annotation queues, their items, progress, reservations and superseded answers; model providers',
+    statements: [
+      // A queue row is rewritten whole by each change (read, merge, insert a newer version), so
+      // two concurrent updates of different fields keep the later one's row: last writer wins.
+      `CREATE TABLE IF NOT EXISTS annotation_queues (
+        project_id String, id String, name String, description String, scorer_refs String,
+        display_fields Nullable(String), reviewers_per_item UInt32, created_by String,
+        created_at Int64, updated_at Int64, deleted_at Nullable(Int64), version UInt64
+      ) ENGINE = ReplacingMergeTree(version) ORDER BY (project_id, id)`,
+      // Keyed by call, so adding the same call twice (a retry, or two replicas at once)
+      // collapses into one item: the first add wins (rank falls with time, as in the files table).
+      `CREATE TABLE IF NOT EXISTS annotation_queue_items (
+        project_id String, queue_id String, call_id String, id String,
+        call_started_at Int64, call_ended_at Nullable(Int64), call_op_name String, call_trace_id String,
+        display_fields String, added_by Nullable(String), created_by String, created_at Int64, updated_at Int64,
+        thread_id Nullable(String), rank UInt64,
+        INDEX i_id id TYPE bloom_filter GRANULARITY 1
+      ) ENGINE = ReplacingMergeTree(rank) ORDER BY (project_id, queue_id, call_id)`,
+      // One record per (item, annotator); the newest version wins. The item's aggregated state
+      // is the record with the greatest (updated_at, version, annotator), computed at read time.
+      `CREATE TABLE IF NOT EXISTS annotator_progress (
+        project_id String, queue_item_id String, annotator_id String, queue_id String,
+        annotation_state LowCardinality(String), created_at Int64, updated_at Int64, version UInt64
+      ) ENGINE = ReplacingMergeTree(version) ORDER BY (project_id, queue_item_id, annotator_id)`,
+      // Who holds an item until when; a release or a move inserts a tombstone (is_deleted = 1),
+      // and an expired row counts for nothing at read time, so nothing needs sweeping.
+      `CREATE TABLE IF NOT EXISTS annotation_item_reservations (
+        project_id String, queue_id String, queue_item_id String, annotator_id String,
+        expires_at Int64, version UInt64, is_deleted UInt8
+      ) ENGINE = ReplacingMergeTree(version, is_deleted) ORDER BY (project_id, queue_id, queue_item_id, annotator_id)`,
+      // Queue answers a reviewer replaced by editing an item: the feedback row as it was.
+      `CREATE TABLE IF NOT EXISTS feedback_superseded (
+        project_id String, id String, weave_ref String, wb_user_id Nullable(String), creator Nullable(String),
+        created_at Int64, feedback_type String, payload String, annotation_ref Nullable(String),
+        queue_id String, queue_item_id String, superseded_at Int64
+      ) ENGINE = ReplacingMergeTree ORDER BY (project_id, queue_id, id)`,
+      // Model providers; api_key_sealed is the secret box's ciphertext (auth/secretBox.ts), as on SQLite.
+      `CREATE TABLE IF NOT EXISTS model_providers (
+        project_id String, id String, name String, base_url String,
+        api_key_sealed Nullable(String), api_key_mask Nullable(String), auth_style String,
+        extra_headers String, models String, price_ids String, created_by String,
+        created_at Int64, updated_at Int64, version UInt64, is_deleted UInt8
+      ) ENGINE = ReplacingMergeTree(version, is_deleted) ORDER BY (project_id, id)`,
+    ],
+  },
 ];
 
 /** The newest schema version this build knows. */

@@ -4,13 +4,17 @@
  * with writes and any replica answers the same. The numbers follow core/threadStats.ts:
  * `quantileExactInclusive` is numpy's linear method, as core/percentile.ts; ties break by id.
  *
- * Not here yet (refused, not approximated): thread costs (they wait for the ClickHouse
- * CostsStore), the Weft text search, statistic ranges and attribute filters.
+ * Costs (threadCosts.ts) follow SQLite's rule. A sort by cost prices every matching thread in
+ * the same query; any other sort pages first and prices only the page.
+ *
+ * Not here yet (refused, not approximated): the Weft text search, statistic ranges and
+ * attribute filters.
  */
 import type { ThreadRecord, ThreadsQuery, ThreadsStore } from '../Store.js';
 import { num, numOrNull, type ClickHouseDatabase, type Params } from './ClickHouseDatabase.js';
 import { UnsupportedCallsQuery } from './callsList.js';
 import { USAGE_RULE } from '../../core/usage.js';
+import { threadCostsSql } from './threadCosts.js';
 
 /** One count of a usage entry `u` (a (model, raw JSON) tuple): a JSON number truncated to an integer, else 0 (core/usage.ts `usageCount`). */
 const count = (key: string) => `if(JSONType(u.2, '${key}') IN ('Int64', 'UInt64', 'Double'), toInt64(JSONExtractFloat(u.2, '${key}')), 0)`;
@@ -47,6 +51,7 @@ const SORTABLE = new Set([
   'p99_turn_duration_ms',
   'error_count',
   'total_tokens',
+  'total_cost',
 ]);
 
 interface StatsRow {
@@ -61,6 +66,7 @@ interface StatsRow {
   p99_turn_duration_ms: number | null;
   error_count: string;
   total_tokens: number;
+  total_cost?: number | null;
 }
 
 const fromRow = (r: StatsRow): ThreadRecord => ({
@@ -75,10 +81,25 @@ const fromRow = (r: StatsRow): ThreadRecord => ({
   p99TurnDurationMs: r.p99_turn_duration_ms,
   errorCount: num(r.error_count),
   totalTokens: num(r.total_tokens),
-  totalCost: null,
+  totalCost: r.total_cost ?? null,
 });
 
-function compile(q: ThreadsQuery): { sql: string; params: Params } {
+/** The statistics columns, as the stats query names them. */
+const STATS_NAMES = [
+  'thread_id',
+  'turn_count',
+  'finished_turn_count',
+  'start_time',
+  'last_updated',
+  'first_turn_id',
+  'last_turn_id',
+  'p50_turn_duration_ms',
+  'p99_turn_duration_ms',
+  'error_count',
+  'total_tokens',
+];
+
+function compile(q: ThreadsQuery): { sql: string; params: Params; where: string } {
   if (q.search || q.min || q.max || (q.attributes && Object.keys(q.attributes).length)) {
     throw new UnsupportedCallsQuery('The ClickHouse store does not filter threads by search, ranges or attributes yet.');
   }
@@ -97,7 +118,7 @@ function compile(q: ThreadsQuery): { sql: string; params: Params } {
     where.push('thread_id IN {threads:Array(String)}');
     params.threads = q.threadIds;
   }
-  return { sql: `SELECT ${STATS} FROM calls FINAL WHERE ${where.join(' AND ')} GROUP BY thread_id`, params };
+  return { sql: `SELECT ${STATS} FROM calls FINAL WHERE ${where.join(' AND ')} GROUP BY thread_id`, params, where: where.join(' AND ') };
 }
 
 export class ClickHouseThreadsStore implements ThreadsStore {
@@ -107,7 +128,13 @@ export class ClickHouseThreadsStore implements ThreadsStore {
   }
 
   async *queryThreads(q: ThreadsQuery): AsyncIterable<ThreadRecord> {
-    const { sql, params } = compile(q);
+    const { sql: statsSql, params, where } = compile(q);
+    const byCost = q.sortBy.some((s) => s.field === 'total_cost');
+    // Sorting by cost prices every matching thread; otherwise only the page is priced, below.
+    const sql = byCost
+      ? `SELECT ${STATS_NAMES.map((c) => `s.${c} AS ${c}`).join(', ')}, c.total_cost AS total_cost
+         FROM (${statsSql}) AS s LEFT JOIN (${threadCostsSql(where)}) AS c ON c.thread_id = s.thread_id`
+      : statsSql;
     // NULLs sort first ascending and last descending, as the SQLite store's comparison does.
     const order = q.sortBy.map(({ field, direction }) => {
       if (!SORTABLE.has(field)) throw new UnsupportedCallsQuery(`The ClickHouse store does not sort threads by "${field}" yet.`);
@@ -117,7 +144,20 @@ export class ClickHouseThreadsStore implements ThreadsStore {
     params.limit = q.limit ?? 0;
     params.offset = q.offset ?? 0;
     const limit = q.limit != null ? 'LIMIT {limit:UInt64} OFFSET {offset:UInt64}' : 'LIMIT 18446744073709551615 OFFSET {offset:UInt64}';
-    for await (const row of this.#db.stream<StatsRow>(`${sql} ORDER BY ${order.join(', ')} ${limit}`, params)) yield fromRow(row);
+    if (byCost) {
+      for await (const row of this.#db.stream<StatsRow>(`${sql} ORDER BY ${order.join(', ')} ${limit}`, params)) yield fromRow(row);
+      return;
+    }
+    const page = (await this.#db.all<StatsRow>(`${sql} ORDER BY ${order.join(', ')} ${limit}`, params)).map(fromRow);
+    if (page.length > 0) {
+      const costs = await this.#db.all<{ thread_id: string; total_cost: number }>(
+        threadCostsSql(`${where} AND thread_id IN {page:Array(String)}`),
+        { ...params, page: page.map((t) => t.threadId) },
+      );
+      const byThread = new Map(costs.map((c) => [c.thread_id, c.total_cost]));
+      for (const t of page) t.totalCost = byThread.get(t.threadId) ?? null;
+    }
+    yield* page;
   }
 
   async countThreads(q: ThreadsQuery): Promise<number> {

@@ -1,13 +1,12 @@
 /**
  * Conformance suite for AnnotationQueuesStore: queue CRUD and listing, adding calls (copied
  * fields, duplicates, unknown and deleted calls), item filters, sort and positions, progress
- * written through a transition (atomic with its feedback) and the stats. Every backend's test
- * file calls `describeAnnotationQueuesConformance(open)`.
+ * written as a change stated as data (in one batch with its feedback), what concurrent submits
+ * converge to, and the stats. Every backend runs `describeAnnotationQueuesConformance(open, openPair)`.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BadRequestError } from '../../errors.js';
-import type { OpenStore } from '../../testing/tempStore.js';
-import type { ProgressState, ProgressTransition } from '../AnnotationQueuesStore.js';
+import type { OpenStore, OpenStorePair } from '../../testing/tempStore.js';
+import type { ProgressChange, ProgressOutcome, ProgressState } from '../AnnotationQueuesStore.js';
 import type { FeedbackWrite } from '../FeedbackStore.js';
 import type { CallStartWrite, Store } from '../Store.js';
 
@@ -52,15 +51,19 @@ const feedback = (id: string): FeedbackWrite => ({
   queueId: 'q1',
 });
 
-/** A transition that records what it was shown and answers `next`. */
-const to =
-  (next: ProgressState | null, seen: (ProgressState | null)[] = []): ProgressTransition =>
-  (current) => {
-    seen.push(current);
-    return next;
-  };
+/** A change with one outcome from every current state. */
+const every = (outcome: ProgressOutcome): ProgressChange => ({ none: outcome, in_progress: outcome, completed: outcome, skipped: outcome });
+/** A change that writes `next` whatever the current state. */
+const to = (next: ProgressState): ProgressChange => every({ write: next });
+/** A first completion only, as a submit states it. */
+const firstOnly = (next: ProgressState): ProgressChange => ({
+  none: { write: next },
+  in_progress: { write: next },
+  completed: { refuse: 'already completed' },
+  skipped: { refuse: 'already skipped' },
+});
 
-export function describeAnnotationQueuesConformance(open: OpenStore): void {
+export function describeAnnotationQueuesConformance(open: OpenStore, openPair: OpenStorePair): void {
   describe('AnnotationQueuesStore conformance', () => {
     let store: Store;
     let close: () => Promise<void>;
@@ -80,8 +83,14 @@ export function describeAnnotationQueuesConformance(open: OpenStore): void {
     const items = (queueId: string, over: Partial<Parameters<Store['annotationQueues']['queryItems']>[0]> = {}) =>
       store.annotationQueues.queryItems({ projectId: P, queueId, sortBy: [], includePosition: false, ...over });
     const itemIds = async (queueId: string, over: Parameters<typeof items>[1] = {}) => (await items(queueId, over))!.map((i) => i.callId);
-    const progress = (queueId: string, itemId: string, annotator: string, transition: ProgressTransition, now = T0, fb?: FeedbackWrite[]) =>
-      store.annotationQueues.recordProgress({ projectId: P, queueId, itemId, annotator, transition, feedback: fb, now });
+    const progress = (queueId: string, itemId: string, annotator: string, change: ProgressChange, now = T0) =>
+      store.annotationQueues.recordProgress({ projectId: P, queueId, itemId, annotator, change, now });
+    /** A submit as the domain sends it: the progress write, then its answers, in one batch. */
+    const submit = (s: Store, queueId: string, itemId: string, annotator: string, change: ProgressChange, fb: FeedbackWrite[]) =>
+      s.apply([
+        { kind: 'queues.progress', progress: { projectId: P, queueId, itemId, annotator, change, now: T0 } },
+        { kind: 'feedback.create', rows: fb },
+      ]);
     const itemOf = async (queueId: string, callId: string) => (await items(queueId, { filter: { call_id: callId } }))![0]!;
 
     beforeAll(async () => {
@@ -211,18 +220,23 @@ export function describeAnnotationQueuesConformance(open: OpenStore): void {
       expect((await items('q1', { ...sorted, filter: { annotation_states: ['completed'] } }))!.map((i) => i.positionInQueue)).toEqual([2]);
     });
 
-    it('shows a transition the current state, writes what it answers, and nothing for null', async () => {
+    it('applies the outcome the change states for the current record, and writes nothing when it keeps', async () => {
       const c2 = await itemOf('q1', 'c2');
-      const seen: (ProgressState | null)[] = [];
-      expect(await progress('q1', c2.id, 'alice', to('in_progress', seen))).toMatchObject({
-        annotationState: 'in_progress',
-        annotatorUserId: 'alice',
-      });
-      expect(await progress('q1', c2.id, 'alice', to(null, seen), T0, [feedback('unwritten')])).toMatchObject({
-        annotationState: 'in_progress',
-      });
-      expect(await progress('q1', c2.id, 'alice', to('completed', seen))).toMatchObject({ annotationState: 'completed' });
-      expect(seen).toEqual([null, 'in_progress', 'in_progress']);
+      const stepwise: ProgressChange = {
+        none: { write: 'in_progress' },
+        in_progress: { write: 'completed' },
+        completed: { refuse: 'no going back' },
+        skipped: { keep: true },
+      };
+      expect(await progress('q1', c2.id, 'alice', stepwise)).toEqual({ written: 'in_progress' });
+      expect(await itemOf('q1', 'c2')).toMatchObject({ annotationState: 'in_progress', annotatorUserId: 'alice' });
+      expect(await progress('q1', c2.id, 'alice', every({ keep: true }), T0 + 7)).toEqual({ written: null });
+      expect(await store.annotationQueues.queueProgress({ projectId: P, queueId: 'q1' })).toContainEqual(
+        expect.objectContaining({ itemId: c2.id, annotator: 'alice', state: 'in_progress' }),
+      );
+      expect(await progress('q1', c2.id, 'alice', stepwise)).toEqual({ written: 'completed' });
+      await expect(progress('q1', c2.id, 'alice', stepwise)).rejects.toMatchObject({ status: 400, message: 'no going back' });
+      expect(await itemOf('q1', 'c2')).toMatchObject({ annotationState: 'completed' });
       expect(await store.feedback.queryFeedback({ projectId: P, fields: ['id'] })).toEqual([]);
     });
 
@@ -235,7 +249,7 @@ export function describeAnnotationQueuesConformance(open: OpenStore): void {
       expect(await itemOf('q1', 'c1')).toMatchObject({ annotationState: 'completed', annotatorUserId: 'alice' });
     });
 
-    it('writes feedback with the progress, and neither when the transition refuses', async () => {
+    it('writes feedback in the batch of the progress, and neither when the change refuses', async () => {
       await store.annotationQueues.addCalls({
         projectId: P,
         queueId: 'q2',
@@ -245,19 +259,21 @@ export function describeAnnotationQueuesConformance(open: OpenStore): void {
         createdAt: T0,
       });
       const [a, b] = (await items('q2'))!;
-      const refuse: ProgressTransition = () => {
-        throw new BadRequestError('no');
-      };
-      await expect(progress('q2', a!.id, 'alice', refuse, T0, [feedback('f-refused')])).rejects.toThrow('no');
+      await expect(submit(store, 'q2', a!.id, 'alice', every({ refuse: 'no' }), [feedback('f-refused')])).rejects.toThrow('no');
       expect(await itemOf('q2', a!.callId)).toMatchObject({ annotationState: 'unstarted' });
-      await progress('q2', b!.id, 'alice', to('completed'), T0, [feedback('f-kept')]);
+      expect(await submit(store, 'q2', b!.id, 'alice', to('completed'), [feedback('f-kept')])).toEqual([
+        { written: 'completed' },
+        undefined,
+      ]);
       expect(await store.feedback.queryFeedback({ projectId: P, fields: ['id', 'queue_id'] })).toEqual([{ id: 'f-kept', queue_id: 'q1' }]);
     });
 
-    it('answers null for an item of another queue or an unknown item', async () => {
+    it('refuses (404) an item of another queue or an unknown item, with its batch', async () => {
       const c1 = await itemOf('q1', 'c1');
-      expect(await progress('q2', c1.id, 'alice', to('completed'))).toBeNull();
-      expect(await progress('q1', 'nope', 'alice', to('completed'))).toBeNull();
+      await expect(progress('q2', c1.id, 'alice', to('completed'))).rejects.toMatchObject({ status: 404 });
+      await expect(progress('q1', 'nope', 'alice', to('completed'))).rejects.toMatchObject({ status: 404 });
+      await expect(submit(store, 'q1', 'nope', 'alice', to('completed'), [feedback('f-orphan')])).rejects.toMatchObject({ status: 404 });
+      expect((await store.feedback.queryFeedback({ projectId: P, fields: ['id'] })).map((r) => r.id)).toEqual(['f-kept']);
     });
 
     it('counts all items and those completed or skipped by anyone, for live queues only', async () => {
@@ -279,8 +295,185 @@ export function describeAnnotationQueuesConformance(open: OpenStore): void {
       expect(await store.annotationQueues.updateQueue({ ...q, name: 'x', updatedAt: T0 })).toBeNull();
       expect(await store.annotationQueues.addCalls({ ...q, callIds: ['c3'], displayFields: [], addedBy: 'a', createdAt: T0 })).toBeNull();
       expect(await items('q2')).toBeNull();
-      expect(await progress('q2', c1.id, 'alice', to('completed'))).toBeNull();
+      await expect(progress('q2', c1.id, 'alice', to('completed'))).rejects.toMatchObject({ status: 404 });
       expect((await store.annotationQueues.queueStats({ projectId: P, queueIds: ['q2'] })).size).toBe(0);
+    });
+  });
+
+  describe('AnnotationQueuesStore threads and reservations', () => {
+    let store: Store;
+    let close: () => Promise<void>;
+    const Q = { projectId: P, queueId: 'qt' };
+    beforeAll(async () => {
+      ({ store, close } = await open());
+      await store.calls.writeCalls([
+        start('turn-late', 2, { threadId: 't1', turnId: 'turn-late' }),
+        start('turn-early', 1, { threadId: 't1', turnId: 'turn-early' }),
+        start('inner', 0, { threadId: 't1', turnId: 'turn-early', parentId: 'turn-early' }),
+        start('root', 3, { threadId: 't2' }),
+        start('child', 1, { threadId: 't2', parentId: 'root' }),
+      ]);
+      await store.annotationQueues.createQueue({
+        ...Q,
+        id: 'qt',
+        name: 'threads',
+        description: '',
+        scorerRefs: [],
+        displayFields: null,
+        reviewersPerItem: 1,
+        createdBy: 'alice',
+        createdAt: T0,
+        updatedAt: T0,
+      });
+    });
+    afterAll(() => close());
+
+    it('adds a thread as one item on its first turn (else its earliest root), repeats counted as duplicates', async () => {
+      const add = (threadIds: string[]) =>
+        store.annotationQueues.addThreads({ ...Q, threadIds, displayFields: [], addedBy: 'alice', createdAt: T0 });
+      expect(await add(['t1', 't2', 'nope', 't1'])).toEqual({ added: 2, duplicates: 0 });
+      expect(await add(['t1'])).toEqual({ added: 0, duplicates: 1 });
+      const listed = (await store.annotationQueues.queryItems({ ...Q, sortBy: [], includePosition: false }))!;
+      expect(listed.map((i) => [i.callId, i.threadId])).toEqual([
+        ['turn-early', 't1'],
+        ['root', 't2'],
+      ]);
+    });
+
+    it('reserves the next item per reviewer, releases it on completion, and lets an expired hold go', async () => {
+      // Real times: an item read shows holds unexpired at the wall clock.
+      const NOW = Date.now() * 1000;
+      const next = (annotator: string, now = NOW) =>
+        store.annotationQueues.reserveNext({ ...Q, annotator, now, expiresAt: now + 60 * SECOND });
+      const alice = await next('alice');
+      expect(alice).toMatchObject({ item: { callId: 'turn-early', reservedBy: 'alice', positionInQueue: 1 }, available: 2 });
+      // Asking again resumes the held item; bob is given the other one.
+      expect((await next('alice'))!.item!.callId).toBe('turn-early');
+      expect(await next('bob')).toMatchObject({ item: { callId: 'root', reservedBy: 'bob' }, available: 1 });
+      expect((await next('carol'))!.item).toBeNull();
+      await store.annotationQueues.recordProgress({ ...Q, itemId: alice!.item!.id, annotator: 'alice', change: to('completed'), now: NOW });
+      expect((await store.annotationQueues.queueReservations({ ...Q, now: NOW })).map((r) => [r.annotator, r.expiresAt])).toEqual([
+        ['bob', NOW + 60 * SECOND],
+      ]);
+      // After bob's hold expires, carol gets the item; alice, who finished hers, gets nothing.
+      const later = NOW + 61 * SECOND;
+      expect((await next('carol', later))!.item).toMatchObject({ callId: 'root', reservedBy: 'carol' });
+      expect((await next('alice', later))!.item).toBeNull();
+      expect((await store.annotationQueues.queueReservations({ ...Q, now: later })).map((r) => r.annotator)).toEqual(['carol']);
+    });
+  });
+
+  describe('AnnotationQueuesStore concurrent progress (two processes)', () => {
+    let a: Store;
+    let b: Store;
+    let close: () => Promise<void>;
+    const itemIdOf = async (s: Store, callId: string) =>
+      (await s.annotationQueues.queryItems({
+        projectId: P,
+        queueId: 'q1',
+        filter: { call_id: callId },
+        sortBy: [],
+        includePosition: false,
+      }))![0]!;
+    const submitFrom = (s: Store, itemId: string, annotator: string, change: ProgressChange, fb: FeedbackWrite[]) =>
+      s.apply([
+        { kind: 'queues.progress', progress: { projectId: P, queueId: 'q1', itemId, annotator, change, now: T0 } },
+        { kind: 'feedback.create', rows: fb },
+      ]);
+
+    beforeAll(async () => {
+      ({ a, b, close } = await openPair());
+      await a.calls.writeCalls([start('c1', 1), start('c2', 2)]);
+      await a.annotationQueues.createQueue({
+        projectId: P,
+        id: 'q1',
+        name: 'race',
+        description: '',
+        scorerRefs: [],
+        displayFields: null,
+        reviewersPerItem: 2,
+        createdBy: 'alice',
+        createdAt: T0,
+        updatedAt: T0,
+      });
+      await a.annotationQueues.addCalls({
+        projectId: P,
+        queueId: 'q1',
+        callIds: ['c1', 'c2'],
+        displayFields: [],
+        addedBy: 'alice',
+        createdAt: T0,
+      });
+    });
+    afterAll(() => close());
+
+    it('converges when one reviewer submits the same item from several places at once', async () => {
+      const item = await itemIdOf(a, 'c1');
+      const attempts = [a, b, a, b].map((s, i) =>
+        submitFrom(s, item.id, 'alice', firstOnly('completed'), [{ ...feedback(`race-${i}`), weaveRef: `weave:///${P}/call/c1` }]),
+      );
+      const outcomes = await Promise.allSettled(attempts);
+      const won = outcomes.flatMap((o, i) => (o.status === 'fulfilled' ? [`race-${i}`] : []));
+      // Every attempt either applied whole or was refused by the state check, never half.
+      for (const o of outcomes) if (o.status === 'rejected') expect(o.reason).toMatchObject({ status: 400, message: 'already completed' });
+      expect(won.length).toBeGreaterThanOrEqual(1);
+      // SQLite decides and writes in one transaction, so exactly one first submit wins; ClickHouse
+      // has no row locks, so concurrent first submits may all pass (AnnotationQueuesStore.recordProgress).
+      if (a.backend === 'sqlite') expect(won).toHaveLength(1);
+      for (const s of [a, b]) {
+        const records = (await s.annotationQueues.queueProgress({ projectId: P, queueId: 'q1' }))!.filter((r) => r.itemId === item.id);
+        expect(records.map((r) => [r.annotator, r.state])).toEqual([['alice', 'completed']]);
+        expect(await itemIdOf(s, 'c1')).toMatchObject({ annotationState: 'completed', annotatorUserId: 'alice', completedReviews: 1 });
+        const stored = await s.feedback.queryFeedback({ projectId: P, fields: ['id'] });
+        expect(stored.map((r) => r.id).sort()).toEqual(won.sort());
+      }
+      // A retry after the race is refused like any later submit, and changes nothing.
+      await expect(submitFrom(b, item.id, 'alice', firstOnly('completed'), [feedback('late')])).rejects.toMatchObject({ status: 400 });
+      expect((await a.feedback.queryFeedback({ projectId: P, fields: ['id'] })).length).toBe(won.length);
+    });
+
+    it("keeps every reviewer's record when two act at once, and the item shows the latest", async () => {
+      const item = await itemIdOf(a, 'c2');
+      await Promise.all([
+        a.annotationQueues.recordProgress({
+          projectId: P,
+          queueId: 'q1',
+          itemId: item.id,
+          annotator: 'alice',
+          change: to('completed'),
+          now: T0,
+        }),
+        b.annotationQueues.recordProgress({
+          projectId: P,
+          queueId: 'q1',
+          itemId: item.id,
+          annotator: 'bob',
+          change: to('skipped'),
+          now: T0,
+        }),
+      ]);
+      const views: unknown[] = [];
+      for (const s of [a, b]) {
+        const records = (await s.annotationQueues.queueProgress({ projectId: P, queueId: 'q1' }))!.filter((r) => r.itemId === item.id);
+        expect(records.map((r) => [r.annotator, r.state]).sort()).toEqual([
+          ['alice', 'completed'],
+          ['bob', 'skipped'],
+        ]);
+        // The item shows a record with the latest update time (two writers racing on ClickHouse
+        // can stamp the same time; then the backend breaks the tie, the same way for every reader).
+        const newest = Math.max(...records.map((r) => r.updatedAt));
+        const shown = await itemIdOf(s, 'c2');
+        expect(records.filter((r) => r.updatedAt === newest).map((r) => [r.annotator, r.state])).toContainEqual([
+          shown.annotatorUserId,
+          shown.annotationState,
+        ]);
+        expect(shown.completedReviews).toBe(1);
+        views.push([shown.annotatorUserId, shown.annotationState]);
+        expect(Object.fromEntries(await s.annotationQueues.queueStats({ projectId: P, queueIds: ['q1'] }))).toEqual({
+          q1: { total: 2, completed: 2 },
+        });
+      }
+      expect(views[0]).toEqual(views[1]);
     });
   });
 }

@@ -92,6 +92,22 @@ export function describeCostsConformance(open: OpenStore): void {
       expect(rows).toEqual([{ id: 'p2', pricing_level: 'project', created_by: 'alice' }]);
     });
 
+    it("lists the instance providers' prices in every project, replaces them as a whole, and never purges them from one", async () => {
+      const instance = (id: string, llmId: string) =>
+        price(`instance:local:${id}`, { pricingLevel: 'default', pricingLevelId: 'default', llmId });
+      await store.costs.replaceInstancePrices([instance('a', 'local-a'), instance('b', 'local-b')]);
+      const listed = async (projectId: string) =>
+        (await store.costs.queryPrices({ projectId, fields: ['id'] })).map((r) => r.id).filter((id) => String(id).startsWith('instance:'));
+      expect((await listed('acme/any')).sort()).toEqual(['instance:local:a', 'instance:local:b']);
+      expect(await store.costs.purgePrices({ projectId: 'acme/any', ids: ['instance:local:a'] })).toBe(0);
+      await store.costs.replaceInstancePrices([instance('b', 'local-b2')]);
+      expect(await listed(P)).toEqual(['instance:local:b']);
+      const candidates = await store.costs.pricesFor({ projectId: P, llmIds: ['local-b2', 'local-a'] });
+      expect(candidates.map((p) => p.id)).toEqual(['instance:local:b']);
+      await store.costs.replaceInstancePrices([]);
+      expect(await listed(P)).toEqual([]);
+    });
+
     it("purges only the project's listed prices", async () => {
       expect(await store.costs.purgePrices({ projectId: P, ids: ['p1', 'x1'] })).toBe(1);
       expect((await store.costs.queryPrices({ projectId: P })).map((r) => r.id)).toEqual(['p2', 'p3']);

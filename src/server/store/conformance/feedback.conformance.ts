@@ -119,6 +119,54 @@ export function describeFeedbackConformance(open: OpenStore): void {
       expect(await ids({ projectId: P, sortBy: [{ field: 'payload.tag', direction: 'asc' }], limit: 2, offset: 1 })).toEqual(['f2', 'f4']);
     });
 
+    // Corners of the query language every backend must print alike (store/query/tablePlan.ts).
+    const corners: [string, Parameters<Store['feedback']['queryFeedback']>[0]['query'], string[]][] = [
+      ['a list index', eq('payload.nested.list.0', 1), ['f2']],
+      [
+        'an index on an object finds nothing',
+        { $expr: { $eq: [{ $getField: 'payload.nested.0' }, { $literal: null }] } },
+        ['f1', 'f2', 'f3', 'f4'],
+      ],
+      ['$size of a list', { $expr: { $eq: [{ $size: { $getField: 'payload.nested.list' } }, { $literal: 2 }] } }, ['f2']],
+      [
+        '$convert to double of a numeric string',
+        { $expr: { $gt: [{ $convert: { input: { $getField: 'payload.score' }, to: 'double' } }, { $literal: 6 }] } },
+        ['f3', 'f4'],
+      ],
+      [
+        '$convert to int',
+        { $expr: { $eq: [{ $convert: { input: { $getField: 'payload.score' }, to: 'int' } }, { $literal: 7 }] } },
+        ['f4'],
+      ],
+      [
+        'exists, as a condition of its own',
+        { $expr: { $and: [{ $convert: { input: { $getField: 'payload.ok' }, to: 'exists' } }, { $literal: true }] } },
+        ['f2', 'f3'],
+      ],
+      ['$in with null', { $expr: { $in: [{ $getField: 'payload.tag' }, [{ $literal: 'a' }, { $literal: null }]] } }, ['f1', 'f3']],
+      ['$not of a missing value', { $expr: { $not: [{ $gt: [{ $getField: 'payload.score' }, { $literal: 6 }] }] } }, ['f1', 'f2']],
+      ['a boolean as text', { $expr: { $eq: [{ $getField: 'payload.ok' }, { $literal: 'true' }] } }, ['f2']],
+      [
+        'an object as its JSON text',
+        { $expr: { $contains: { input: { $getField: 'payload.nested' }, substr: { $literal: '"x":"y"' } } } },
+        ['f2'],
+      ],
+      [
+        'a number column by a datetime in unix seconds',
+        { $expr: { $lt: [{ $getField: 'created_at' }, { $literal: T0 / 1e6 + 0.0000025 }] } },
+        ['f1', 'f2'],
+      ],
+      ['$or, $and of one', { $expr: { $or: [{ $and: [eq('id', 'f1').$expr] }, eq('payload.tag', 'c').$expr] } }, ['f1', 'f4']],
+    ];
+    for (const [what, query, expected] of corners) {
+      it(`filters on ${what}`, async () => expect(await ids({ projectId: P, query })).toEqual(expected));
+    }
+
+    it('counts the rows a query matches, ignoring paging', async () => {
+      expect(await store.feedback.countFeedback({ projectId: P })).toBe(4);
+      expect(await store.feedback.countFeedback({ projectId: P, query: eq('weave_ref', ref('c2')), limit: 1 })).toBe(2);
+    });
+
     it('refuses unknown fields with a 400', async () => {
       await expect(store.feedback.queryFeedback({ projectId: P, fields: ['nope'] })).rejects.toMatchObject({ status: 400 });
       await expect(store.feedback.queryFeedback({ projectId: P, query: eq('secret', 1) })).rejects.toBeInstanceOf(ApiError);
@@ -154,6 +202,26 @@ export function describeFeedbackConformance(open: OpenStore): void {
       await store.feedback.createFeedback([row('dup', { payload: { v: 1 } }), row('dup', { payload: { v: 2 } })]);
       const rows = await store.feedback.queryFeedback({ projectId: P, fields: ['payload.v'], query: eq('id', 'dup') });
       expect(rows).toEqual([{ 'payload.v': 2 }]);
+    });
+
+    it('converges when a create is retried, also from a second batch', async () => {
+      const once = row('retry', { createdAt: T0 + 7, payload: { v: 'same' } });
+      await store.feedback.createFeedback([once]);
+      await store.feedback.createFeedback([once, once]);
+      expect(await store.feedback.queryFeedback({ projectId: P, fields: ['id', 'payload'], query: eq('id', 'retry') })).toEqual([
+        { id: 'retry', payload: { v: 'same' } },
+      ]);
+      expect(await store.feedback.countFeedback({ projectId: P, query: eq('id', 'retry') })).toBe(1);
+    });
+
+    it('purges idempotently: a repeated purge finds nothing more', async () => {
+      await store.feedback.createFeedback([row('gone', { createdAt: T0 + 8 })]);
+      expect(await store.feedback.purgeFeedback({ projectId: P, ids: ['gone', 'gone'] })).toBe(1);
+      expect(await store.feedback.purgeFeedback({ projectId: P, ids: ['gone'] })).toBe(0);
+      expect(await store.feedback.feedbackForRefs({ projectId: P, weaveRefs: [ref('c1')] })).not.toContainEqual(
+        expect.objectContaining({ id: 'gone' }),
+      );
+      expect(await store.feedback.replaceFeedback({ projectId: P, feedbackId: 'gone', row: row('gone2') })).toBe(false);
     });
 
     it('purges only listed ids of the project', async () => {

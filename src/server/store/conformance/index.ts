@@ -11,10 +11,13 @@ import { describeCallsQueryConformance } from './callsQuery.conformance.js';
 import { describeCostsConformance } from './costs.conformance.js';
 import { describeFeedbackConformance } from './feedback.conformance.js';
 import { describeFilesConformance } from './files.conformance.js';
+import { describeJobsConformance } from './jobs.conformance.js';
+import { describeMonitorsConformance } from './monitors.conformance.js';
 import { describeMultiWriterConformance } from './multiWriter.conformance.js';
 import { describeObjectsConformance } from './objects.conformance.js';
 import { describeOrderIndependenceConformance } from './orderIndependence.conformance.js';
 import { describeProjectsConformance } from './projects.conformance.js';
+import { describeProvidersConformance } from './providers.conformance.js';
 import { describeStatsConformance } from './stats.conformance.js';
 import { describeTablesConformance } from './tables.conformance.js';
 import { describeThreadsConformance } from './threads.conformance.js';
@@ -35,7 +38,10 @@ export function describeStoreConformance(backend: TestBackend): void {
     feedback: () => describeFeedbackConformance(open),
     costs: () => describeCostsConformance(open),
     stats: () => describeStatsConformance(open),
-    annotationQueues: () => describeAnnotationQueuesConformance(open),
+    annotationQueues: () => describeAnnotationQueuesConformance(open, backend.openPair),
+    providers: () => describeProvidersConformance(open),
+    jobs: () => describeJobsConformance(open, backend.openPair),
+    monitors: () => describeMonitorsConformance(open, backend.openPair),
     writeBatch: () => describeWriteBatchConformance(open),
     multiWriter: () => describeMultiWriterConformance(open, backend.openPair),
     orderIndependence: () => describeOrderIndependenceConformance(open),

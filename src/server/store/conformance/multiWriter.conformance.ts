@@ -5,6 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { OpenStore, OpenStorePair } from '../../testing/tempStore.js';
+import type { PriceRecord } from '../CostsStore.js';
+import type { FeedbackWrite } from '../FeedbackStore.js';
 import type { CallWrite, Store } from '../Store.js';
 import { endWrite, SECOND, startWrite, T0, usageSummary } from './callWrites.js';
 
@@ -33,6 +35,44 @@ history.push((s) => s.calls.deleteCalls({ projectId: P, ids: ['turn3'], deletedA
 // A retry of an already applied start and end changes nothing.
 write(startWrite(P, 'turn0', { threadId: 'th0', turnId: 'turn0', startedAt: T0 }), endWrite(P, 'turn0', { endedAt: T0 + 3 * SECOND }));
 
+// Feedback and prices: creates (one retried from the other writer), a replace and purges.
+const feedback = (id: string, call: string, createdAt: number): FeedbackWrite => ({
+  projectId: P,
+  id,
+  weaveRef: `weave:///${P}/call/${call}`,
+  wbUserId: 'alice',
+  creator: null,
+  createdAt,
+  feedbackType: 'wandb.reaction.1',
+  payloadJson: JSON.stringify({ emoji: id }),
+  annotationRef: null,
+  runnableRef: null,
+  callRef: null,
+  triggerRef: null,
+  queueId: null,
+});
+const price = (id: string): PriceRecord => ({
+  id,
+  pricingLevel: 'project',
+  pricingLevelId: P,
+  providerId: 'openai',
+  llmId: 'gpt-4o',
+  effectiveDate: T0,
+  promptTokenCost: 1e-6,
+  completionTokenCost: 2e-6,
+  promptTokenCostUnit: 'USD',
+  completionTokenCostUnit: 'USD',
+  createdBy: 'alice',
+  createdAt: T0,
+});
+history.push((s) => s.feedback.createFeedback([feedback('fa', 'turn0', T0 + 1), feedback('fb', 'turn1', T0 + 2)]));
+history.push((s) => s.feedback.createFeedback([feedback('fa', 'turn0', T0 + 1)]));
+history.push((s) => s.feedback.replaceFeedback({ projectId: P, feedbackId: 'fb', row: feedback('fc', 'turn1', T0 + 3) }));
+history.push((s) => s.costs.createPrices([price('pa'), price('pb')]));
+history.push((s) => s.feedback.purgeFeedback({ projectId: P, ids: ['fa'] }));
+history.push((s) => s.costs.purgePrices({ projectId: P, ids: ['pa'] }));
+history.push((s) => s.feedback.createFeedback([feedback('fd', 'turn2', T0 + 4)]));
+
 /** Everything a reader can see of the project. */
 async function snapshot(s: Store) {
   const calls = [];
@@ -40,7 +80,9 @@ async function snapshot(s: Store) {
   const threads = [];
   for await (const t of s.threads.queryThreads({ projectId: P, sortBy: [{ field: 'thread_id', direction: 'asc' }] })) threads.push(t);
   const projects = await s.projects.listProjects({ entities: 'all', projectIds: [P] });
-  return { calls, threads, projects };
+  const feedbackRows = await s.feedback.queryFeedback({ projectId: P });
+  const prices = await s.costs.queryPrices({ projectId: P, fields: ['id', 'llm_id', 'prompt_token_cost'] });
+  return { calls, threads, projects, feedbackRows, prices };
 }
 
 export function describeMultiWriterConformance(open: OpenStore, openPair: OpenStorePair): void {
@@ -57,6 +99,8 @@ export function describeMultiWriterConformance(open: OpenStore, openPair: OpenSt
         }
         const expected = await snapshot(single.store);
         expect(expected.calls.length).toBe(11); // 13 written, a turn and its child deleted
+        expect(expected.feedbackRows.map((f) => f.id)).toEqual(['fc', 'fd']);
+        expect(expected.prices.map((p) => p.id)).toEqual(['pb']);
         expect(await snapshot(pair.a)).toEqual(expected);
         expect(await snapshot(pair.b)).toEqual(expected);
       } finally {

@@ -119,6 +119,74 @@ export function describeThreadsConformance(open: OpenStore): void {
       expect(thread?.totalTokens).toBe(60);
     });
 
+    it("prices each thread's usage per model at its start (in force, project over default, newest), sorts by cost with unpriced last", async () => {
+      const C = 'acme/thread-costs';
+      const price = (id: string, level: 'project' | 'default', llmId: string, effective: number, prompt: number, completion: number) => ({
+        id,
+        pricingLevel: level,
+        pricingLevelId: level === 'project' ? C : 'default',
+        providerId: 'test',
+        llmId,
+        effectiveDate: effective,
+        promptTokenCost: prompt,
+        completionTokenCost: completion,
+        promptTokenCostUnit: 'USD',
+        completionTokenCostUnit: 'USD',
+        createdBy: 'test',
+        createdAt: T0,
+      });
+      await store.costs.createPrices([
+        price('cm-old', 'default', 'cm-1', T0 - 1, 1e-3, 2e-3),
+        price('cm-new', 'default', 'cm-1', T0 + 60 * SECOND, 1e-2, 2e-2),
+        price('cm-project', 'project', 'cm-1', T0 + 40 * SECOND, 5e-3, 5e-3),
+        { ...price('cm-elsewhere', 'project', 'cm-1', T0 - 1, 1, 1), pricingLevelId: 'acme/another-project' },
+      ]);
+      const usage = (u: Record<string, [number, number]>) =>
+        JSON.stringify({
+          usage: Object.fromEntries(Object.entries(u).map(([m, [p, c]]) => [m, { prompt_tokens: p, completion_tokens: c }])),
+        });
+      const t = (thread: string, id: string, at: number, summary: string) => [
+        startWrite(C, id, { threadId: thread, turnId: id, startedAt: T0 + at * SECOND }),
+        endWrite(C, id, { endedAt: T0 + (at + 1) * SECOND, summaryJson: summary }),
+      ];
+      await store.calls.writeCalls([
+        ...t('a', 'a1', 0, usage({ 'cm-1': [1000, 100] })),
+        ...t('a', 'a2', 100, usage({ 'cm-1': [1000, 100] })),
+        ...t('b', 'b1', 50, usage({ 'cm-1': [10, 10], 'cm-unpriced': [5, 5] })),
+        ...t('c', 'c1', 20, usage({ 'cm-unpriced': [5, 5] })),
+        ...t('d', 'd1', 30, '{}'),
+      ]);
+      const costs = async (q: Partial<ThreadsQuery>) => {
+        const out: [string, string | null][] = [];
+        for await (const r of store.threads.queryThreads({ projectId: C, sortBy: [{ field: 'thread_id', direction: 'asc' }], ...q }))
+          out.push([r.threadId, r.totalCost === null ? null : r.totalCost.toFixed(9)]);
+        return out;
+      };
+      // a starts at T0: the old default price for both turns; b at 50 s: the project's own price.
+      const expected: [string, string | null][] = [
+        ['a', (2.4).toFixed(9)],
+        ['b', (0.1).toFixed(9)],
+        ['c', null],
+        ['d', null],
+      ];
+      expect(await costs({})).toEqual(expected);
+      expect(await costs({ sortBy: [{ field: 'total_cost', direction: 'desc' }] })).toEqual(expected);
+      expect(await costs({ sortBy: [{ field: 'total_cost', direction: 'asc' }] })).toEqual([
+        expected[2],
+        expected[3],
+        expected[1],
+        expected[0],
+      ]);
+      expect(await costs({ sortBy: [{ field: 'total_cost', direction: 'desc' }], limit: 1, offset: 1 })).toEqual([expected[1]]);
+      // After 10 s only a's second turn counts for it, priced at that turn's start (the project's price).
+      expect(await costs({ afterMicros: T0 + 10 * SECOND, sortBy: [{ field: 'total_cost', direction: 'desc' }] })).toEqual([
+        ['a', (5.5).toFixed(9)],
+        ['b', (0.1).toFixed(9)],
+        ['c', null],
+        ['d', null],
+      ]);
+    });
+
     it('follows writes: a new turn and a deleted turn change the statistics', async () => {
       await store.calls.writeCalls(turn('t4', 't4b', 40, 3));
       expect((await byId()).get('t4')).toMatchObject({ turnCount: 2, finishedTurnCount: 1, p50TurnDurationMs: 3000 });

@@ -45,3 +45,20 @@ export { planFilter } from './callsFilter.js';
 export { callFromRow, type CallRow } from './callRow.js';
 export { planThreadsFilter, rangeMatches, searchWords, type ThreadsFilterPlan } from './threadsFilter.js';
 export { compareThreads } from './threadsOrder.js';
+export {
+  planTableQuery,
+  planTableWhere,
+  resolveTableField,
+  tableRowToWire,
+  tableValueRep,
+  type JsonPathPart,
+  type TableColumns,
+  type TableColumnType,
+  type TableCond,
+  type TableField,
+  type TablePlan,
+  type TableQueryInput,
+  type TableRep,
+  type TableSortKey,
+  type TableValue,
+} from './tablePlan.js';

@@ -1,5 +1,6 @@
 /** SQLite implementation of AnnotationQueuesStore. */
 import { uuidv7 } from '../../core/ids.js';
+import { decideProgress, itemNotFound } from '../progressChange.js';
 import type {
   AddCallsReq,
   AddThreadsReq,
@@ -10,6 +11,7 @@ import type {
   AnnotationQueuesStore,
   ItemsQuery,
   ProgressState,
+  ProgressResult,
   ProgressWrite,
   QueueItemRecord,
   QueueRecord,
@@ -27,7 +29,6 @@ import {
   releaseReservation,
   supersedeAnswers,
 } from './annotationQueueReviews.js';
-import { insertFeedback } from './feedback.js';
 import type { SqliteDatabase } from './SqliteDatabase.js';
 
 /** Sortable queue fields and their columns: a whitelist, whatever the caller checked. */
@@ -248,35 +249,33 @@ export class SqliteAnnotationQueuesStore implements AnnotationQueuesStore {
     return this.#db.all<ItemRow>(sql, params).map(itemFromRow);
   }
 
-  async recordProgress(req: ProgressWrite): Promise<QueueItemRecord | null> {
+  async recordProgress(req: ProgressWrite): Promise<ProgressResult> {
     return this.#db.transaction(() => {
-      if (!this.#liveItem(req.projectId, req.queueId, req.itemId)) return null;
+      if (!this.#liveItem(req.projectId, req.queueId, req.itemId)) throw itemNotFound(req.itemId, req.queueId);
       const key = [req.projectId, req.itemId];
       const mine = this.#db.get<{ annotation_state: ProgressState }>(
         'SELECT annotation_state FROM annotator_queue_items_progress WHERE project_id = ? AND queue_item_id = ? AND annotator_id = ?',
         [...key, req.annotator],
       );
-      const next = req.transition(mine?.annotation_state ?? null);
-      if (next !== null) {
-        // Strictly after every record of the item, so this write is "the latest" even when
-        // two annotators act within the same millisecond.
-        const { latest } = this.#db.get<{ latest: number | null }>(
-          'SELECT MAX(updated_at) AS latest FROM annotator_queue_items_progress WHERE project_id = ? AND queue_item_id = ?',
-          key,
-        )!;
-        const at = Math.max(req.now, (latest ?? 0) + 1);
-        this.#db.run(
-          `INSERT INTO annotator_queue_items_progress (project_id, queue_item_id, annotator_id, queue_id, annotation_state, created_at, updated_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?)
-           ON CONFLICT (project_id, queue_item_id, annotator_id) DO UPDATE SET annotation_state = excluded.annotation_state, updated_at = excluded.updated_at`,
-          [...key, req.annotator, req.queueId, next, at, at],
-        );
-        if (req.supersede) supersedeAnswers(this.#db, { ...req, weaveRef: req.supersede.weaveRef });
-        insertFeedback(this.#db, req.feedback ?? []);
-        // Finishing an item releases the annotator's hold on it.
-        if (next !== 'in_progress') releaseReservation(this.#db, req);
-      }
-      return this.#readItem(req.projectId, req.queueId, req.itemId);
+      const next = decideProgress(req.change, mine?.annotation_state ?? null);
+      if (next === null) return { written: null };
+      // Strictly after every record of the item, so this write is "the latest" even when
+      // two annotators act within the same millisecond.
+      const { latest } = this.#db.get<{ latest: number | null }>(
+        'SELECT MAX(updated_at) AS latest FROM annotator_queue_items_progress WHERE project_id = ? AND queue_item_id = ?',
+        key,
+      )!;
+      const at = Math.max(req.now, (latest ?? 0) + 1);
+      this.#db.run(
+        `INSERT INTO annotator_queue_items_progress (project_id, queue_item_id, annotator_id, queue_id, annotation_state, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (project_id, queue_item_id, annotator_id) DO UPDATE SET annotation_state = excluded.annotation_state, updated_at = excluded.updated_at`,
+        [...key, req.annotator, req.queueId, next, at, at],
+      );
+      if (req.supersede) supersedeAnswers(this.#db, { ...req, weaveRef: req.supersede.weaveRef });
+      // Finishing an item releases the annotator's hold on it.
+      if (next !== 'in_progress') releaseReservation(this.#db, req);
+      return { written: next };
     });
   }
 

@@ -42,6 +42,18 @@ const toRecord = (r: Row): JobRecord => ({
   heartbeatAt: r.heartbeat_at,
 });
 
+/** Queues a job inside the caller's transaction; an id already queued keeps its first job (JobsStore.enqueue). */
+export function insertJob(db: SqliteDatabase, job: Parameters<JobsStore['enqueue']>[0]): void {
+  db.run(`INSERT OR IGNORE INTO jobs (id, project_id, kind, payload, status, created_by, created_at) VALUES (?, ?, ?, ?, 'queued', ?, ?)`, [
+    job.id,
+    job.projectId,
+    job.kind,
+    JSON.stringify(job.payload),
+    job.createdBy,
+    job.createdAt,
+  ]);
+}
+
 export class SqliteJobsStore implements JobsStore {
   readonly #db: SqliteDatabase;
   constructor(db: SqliteDatabase) {
@@ -56,16 +68,7 @@ export class SqliteJobsStore implements JobsStore {
     createdBy: string;
     createdAt: number;
   }) {
-    this.#db.transaction(() =>
-      this.#db.run(`INSERT INTO jobs (id, project_id, kind, payload, status, created_by, created_at) VALUES (?, ?, ?, ?, 'queued', ?, ?)`, [
-        job.id,
-        job.projectId,
-        job.kind,
-        JSON.stringify(job.payload),
-        job.createdBy,
-        job.createdAt,
-      ]),
-    );
+    this.#db.transaction(() => insertJob(this.#db, job));
   }
 
   async claimNext(req: { owner: string; now: number; staleBefore: number; maxAttempts: number }): Promise<JobRecord | null> {

@@ -1,6 +1,13 @@
 /** SQLite implementation of MonitorsStore (tables monitor_inbox and monitored_projects, migration 14). */
-import { InboxTakenError, type EndedCall, type MonitorsStore } from '../MonitorsStore.js';
+import type { EndedBatch, MonitorJob, MonitorsStore } from '../MonitorsStore.js';
+import { insertJob } from './jobs.js';
 import type { SqliteDatabase } from './SqliteDatabase.js';
+
+/** A batch is a prefix of the inbox: its last position and length. */
+interface InboxCursor {
+  upToSeq: number;
+  count: number;
+}
 
 export class SqliteMonitorsStore implements MonitorsStore {
   readonly #db: SqliteDatabase;
@@ -8,22 +15,31 @@ export class SqliteMonitorsStore implements MonitorsStore {
     this.#db = db;
   }
 
-  async pendingEnded(req: { limit: number }): Promise<EndedCall[]> {
-    return this.#db
-      .all<{ seq: number; project_id: string; call_id: string }>(
-        'SELECT seq, project_id, call_id FROM monitor_inbox ORDER BY seq LIMIT ?',
-        [req.limit],
-      )
-      .map((r) => ({ seq: r.seq, projectId: r.project_id, callId: r.call_id }));
+  /** One batch: the oldest `limit` queued ended calls, across projects. */
+  async pendingEnded(req: { limit: number; now: number }): Promise<EndedBatch[]> {
+    const rows = this.#db.all<{ seq: number; project_id: string; call_id: string }>(
+      'SELECT seq, project_id, call_id FROM monitor_inbox ORDER BY seq LIMIT ?',
+      [req.limit],
+    );
+    if (rows.length === 0) return [];
+    const cursor: InboxCursor = { upToSeq: rows[rows.length - 1]!.seq, count: rows.length };
+    return [{ calls: rows.map((r) => ({ projectId: r.project_id, callId: r.call_id })), cursor: JSON.stringify(cursor) }];
   }
 
-  async ackEnded(req: { upToSeq: number; count: number }): Promise<void> {
-    this.#db.transaction(() => {
-      if (this.#db.run('DELETE FROM monitor_inbox WHERE seq <= ?', [req.upToSeq]).changes !== req.count) throw new InboxTakenError();
+  async ackEnded(req: { batch: EndedBatch; jobs: MonitorJob[]; now: number }): Promise<boolean> {
+    const { upToSeq, count } = JSON.parse(req.batch.cursor) as InboxCursor;
+    // One write transaction: when fewer of the batch's calls are left, another server process
+    // settled them (and queued their jobs), so this one writes nothing.
+    return this.#db.transaction(() => {
+      const left = this.#db.get<{ n: number }>('SELECT count(*) AS n FROM monitor_inbox WHERE seq <= ?', [upToSeq])!.n;
+      if (left !== count) return false;
+      for (const job of req.jobs) insertJob(this.#db, job);
+      this.#db.run('DELETE FROM monitor_inbox WHERE seq <= ?', [upToSeq]);
+      return true;
     });
   }
 
-  async forgetProject(req: { projectId: string }): Promise<void> {
+  async forgetProject(req: { projectId: string; monitorsUpTo: number }): Promise<void> {
     // Only when no live, active Monitor version is latest, checked in the same statement so a
     // monitor activated meanwhile keeps its project (its insert re-adds the row anyway).
     this.#db.transaction(() =>

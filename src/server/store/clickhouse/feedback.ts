@@ -1,0 +1,223 @@
+/**
+ * ClickHouse implementation of FeedbackStore over `feedback`, a ReplacingMergeTree(version,
+ * is_deleted) keyed by (project_id, id) and read with FINAL, so answers never depend on when
+ * merges run (migrations.ts v4).
+ *
+ * Where ClickHouse is weaker than SQLite, and what is promised instead:
+ * - Writes are versioned rows, not transactions. A create is one INSERT block (one part, all or
+ *   nothing); a retried create of the same id is the same row again and converges; of two writes
+ *   of one id the newer version wins (the writer's clock in µs, strictly increasing per process:
+ *   across replicas, clocks decide, as in the reference's ReplacingMergeTree).
+ * - `replaceFeedback` reads that the old id is live, then inserts its tombstone and the new row
+ *   as one block (atomic: nobody sees both or neither). The existence check and the insert are
+ *   not atomic together: two replicas replacing the same id at the same moment can both answer
+ *   true and both new rows stay (SQLite lets exactly one win).
+ * - `purgeFeedback` counts the live ids it finds, then inserts a tombstone for each; two purges
+ *   racing may both count the same row. A purged id written again later is live again, as in SQLite.
+ */
+import type { Feedback } from '../../../contract/feedback.js';
+import { formatMicros } from '../../core/datetime.js';
+import type { FeedbackQuery, FeedbackRefsRow, FeedbackStore, FeedbackWindow, FeedbackWrite } from '../FeedbackStore.js';
+import { planTableQuery, planTableWhere, tableRowToWire, type TableColumns } from '../query/index.js';
+import { nextVersion, num, type ClickHouseDatabase } from './ClickHouseDatabase.js';
+import { printTableSelect, printTableWhere } from './tableQuery.js';
+
+/** The columns `/feedback/query` can name, in the order rows list them (the same as SQLite's). */
+export const FEEDBACK_COLUMNS: TableColumns = {
+  id: 'text',
+  project_id: 'text',
+  weave_ref: 'text',
+  wb_user_id: 'text',
+  creator: 'text',
+  created_at: 'datetime',
+  feedback_type: 'text',
+  payload: 'json',
+  annotation_ref: 'text',
+  runnable_ref: 'text',
+  call_ref: 'text',
+  trigger_ref: 'text',
+  queue_id: 'text',
+};
+
+const COLUMN_LIST = Object.keys(FEEDBACK_COLUMNS).join(', ');
+
+/** A stored row as ClickHouse returns it (Int64 quoted). */
+interface FeedbackRow {
+  id: string;
+  project_id: string;
+  weave_ref: string;
+  wb_user_id: string | null;
+  creator: string | null;
+  created_at: string | number;
+  feedback_type: string;
+  payload: string;
+  annotation_ref: string | null;
+  runnable_ref: string | null;
+  call_ref: string | null;
+  trigger_ref: string | null;
+  queue_id: string | null;
+}
+
+/**
+ * The rows to insert for feedback writes (one version each, in order, so a later write of a
+ * repeated id wins). Exported for the stores that write feedback along with their own rows.
+ */
+export function feedbackInsertRows(rows: FeedbackWrite[]): object[] {
+  return rows.map((r) => ({
+    project_id: r.projectId,
+    id: r.id,
+    weave_ref: r.weaveRef,
+    wb_user_id: r.wbUserId,
+    creator: r.creator,
+    created_at: r.createdAt,
+    feedback_type: r.feedbackType,
+    payload: r.payloadJson,
+    annotation_ref: r.annotationRef,
+    runnable_ref: r.runnableRef,
+    call_ref: r.callRef,
+    trigger_ref: r.triggerRef,
+    queue_id: r.queueId,
+    version: nextVersion(),
+    is_deleted: 0,
+  }));
+}
+
+/**
+ * Refuses rows the table cannot hold (what SQLite's NOT NULL constraints refuse), before anything
+ * is written: Store.apply checks a whole batch with this first, so a refused row leaves nothing.
+ */
+export function checkFeedbackRows(rows: FeedbackWrite[]): void {
+  for (const r of rows) {
+    for (const [key, value] of Object.entries({
+      projectId: r.projectId,
+      id: r.id,
+      weaveRef: r.weaveRef,
+      feedbackType: r.feedbackType,
+      payloadJson: r.payloadJson,
+    })) {
+      if (typeof value !== 'string') throw new Error(`Feedback ${String(r.id)} has no ${key}`);
+    }
+    if (!Number.isFinite(r.createdAt)) throw new Error(`Feedback ${r.id} has no created_at`);
+  }
+}
+
+/** A tombstone of a stored row: its values kept (every column is non-null where the table says so). */
+const tombstone = (r: FeedbackRow) => ({ ...r, created_at: num(r.created_at), version: nextVersion(), is_deleted: 1 });
+
+const fromRow = (r: FeedbackRow): Feedback => ({ ...r, created_at: formatMicros(num(r.created_at)), payload: JSON.parse(r.payload) });
+
+const SCOPE = 'project_id = {p:String}';
+
+export class ClickHouseFeedbackStore implements FeedbackStore {
+  readonly #db: ClickHouseDatabase;
+  constructor(db: ClickHouseDatabase) {
+    this.#db = db;
+  }
+
+  async createFeedback(rows: FeedbackWrite[]): Promise<void> {
+    checkFeedbackRows(rows);
+    await this.#db.insert('feedback', feedbackInsertRows(rows));
+  }
+
+  async replaceFeedback(req: { projectId: string; feedbackId: string; row: FeedbackWrite }): Promise<boolean> {
+    checkFeedbackRows([req.row]);
+    const old = await this.#live(req.projectId, [req.feedbackId]);
+    if (old.length === 0) return false;
+    const gone = req.row.id === req.feedbackId && req.row.projectId === req.projectId ? [] : old.map(tombstone);
+    await this.#db.insert('feedback', [...gone, ...feedbackInsertRows([req.row])]);
+    return true;
+  }
+
+  async queryFeedback(q: FeedbackQuery): Promise<Record<string, unknown>[]> {
+    const plan = planTableQuery(FEEDBACK_COLUMNS, q);
+    // The reference leaves the order open; creation order is the useful default (ties by id here,
+    // by insertion on SQLite).
+    const { sql, params } = printTableSelect({
+      from: 'feedback FINAL',
+      scope: SCOPE,
+      params: { p: q.projectId },
+      plan,
+      tieBreak: ['created_at ASC', 'id ASC'],
+    });
+    const rows = await this.#db.all<Record<string, unknown>>(sql, params);
+    return rows.map((row) =>
+      tableRowToWire(
+        FEEDBACK_COLUMNS,
+        plan.fields,
+        plan.fields.map((_, i) => row[`f${i}`]),
+      ),
+    );
+  }
+
+  async countFeedback(q: FeedbackQuery): Promise<number> {
+    const where = q.query ? planTableWhere(FEEDBACK_COLUMNS, q.query) : null;
+    const printed = printTableWhere({ scope: SCOPE, params: { p: q.projectId }, plan: { where } });
+    return num(
+      (await this.#db.get<{ n: string }>(`SELECT count() AS n FROM feedback FINAL WHERE ${printed.where}`, printed.params))?.n ?? 0,
+    );
+  }
+
+  async purgeFeedback(req: { projectId: string; ids: string[] }): Promise<number> {
+    if (req.ids.length === 0) return 0;
+    const live = await this.#live(req.projectId, [...new Set(req.ids)]);
+    await this.#db.insert('feedback', live.map(tombstone));
+    return live.length;
+  }
+
+  async feedbackForRefs(req: { projectId: string; weaveRefs: string[] }): Promise<Feedback[]> {
+    if (req.weaveRefs.length === 0) return [];
+    const rows = await this.#db.all<FeedbackRow>(
+      `SELECT ${COLUMN_LIST} FROM feedback FINAL WHERE ${SCOPE} AND weave_ref IN {refs:Array(String)} ORDER BY created_at, id`,
+      { p: req.projectId, refs: req.weaveRefs },
+    );
+    return rows.map(fromRow);
+  }
+
+  async *feedbackRefsInWindow(req: { projectId: string; start: number; end: number }): AsyncIterable<FeedbackRefsRow> {
+    const sql = `SELECT created_at, feedback_type, weave_ref, runnable_ref, trigger_ref FROM feedback FINAL
+      WHERE ${SCOPE} AND created_at >= {start:Int64} AND created_at < {end:Int64} ORDER BY created_at, id`;
+    type Row = { created_at: string; feedback_type: string; weave_ref: string; runnable_ref: string | null; trigger_ref: string | null };
+    for await (const r of this.#db.stream<Row>(sql, { p: req.projectId, start: req.start, end: req.end })) {
+      yield {
+        createdAt: num(r.created_at),
+        feedbackType: r.feedback_type,
+        weaveRef: r.weave_ref,
+        runnableRef: r.runnable_ref,
+        triggerRef: r.trigger_ref,
+      };
+    }
+  }
+
+  async *feedbackPayloads(w: FeedbackWindow): AsyncIterable<{ createdAt: number; payload: unknown }> {
+    const clauses = [SCOPE, 'created_at >= {start:Int64}', 'created_at < {end:Int64}'];
+    const params: Record<string, unknown> = { p: w.projectId, start: w.start, end: w.end };
+    if (w.feedbackType) {
+      clauses.push('feedback_type = {type:String}');
+      params.type = w.feedbackType;
+    }
+    if (w.triggerRef?.endsWith(':*')) {
+      clauses.push("startsWith(ifNull(trigger_ref, ''), {trigger:String})");
+      params.trigger = w.triggerRef.slice(0, -1);
+    } else if (w.triggerRef) {
+      clauses.push('trigger_ref = {trigger:String}');
+      params.trigger = w.triggerRef;
+    }
+    let order = 'created_at ASC, id ASC';
+    if (w.newest !== undefined) {
+      order = 'created_at DESC, id DESC LIMIT {newest:UInt64}';
+      params.newest = w.newest;
+    }
+    const sql = `SELECT created_at, payload FROM feedback FINAL WHERE ${clauses.join(' AND ')} ORDER BY ${order}`;
+    for await (const row of this.#db.stream<{ created_at: string; payload: string }>(sql, params)) {
+      yield { createdAt: num(row.created_at), payload: JSON.parse(row.payload) };
+    }
+  }
+
+  /** The live rows of the listed ids. */
+  async #live(projectId: string, ids: string[]): Promise<FeedbackRow[]> {
+    return this.#db.all<FeedbackRow>(`SELECT ${COLUMN_LIST} FROM feedback FINAL WHERE ${SCOPE} AND id IN {ids:Array(String)}`, {
+      p: projectId,
+      ids,
+    });
+  }
+}

@@ -1,0 +1,23 @@
+/**
+ * The one usage rule (core/usage.ts `USAGE_RULE`) printed as ClickHouse SQL over one usage
+ * entry `u`, a (model, raw JSON) tuple from `JSONExtractKeysAndValuesRaw(summary, 'usage')`.
+ * Only fixed text from USAGE_RULE enters SQL.
+ */
+import { USAGE_RULE } from '../../core/usage.js';
+
+/** The usage entries of a call's summary, as (model, raw JSON) tuples; callers keep the object ones (USAGE_ENTRY_IS_OBJECT). */
+export const USAGE_ENTRIES = "JSONExtractKeysAndValuesRaw(ifNull(summary, '{}'), 'usage')";
+export const USAGE_ENTRY_IS_OBJECT = "JSONType(u.2) = 'Object'";
+
+/** One count of entry `u`: a JSON number truncated to an integer, else 0 (`usageCount`). */
+export const usageCountSql = (key: string) =>
+  `if(JSONType(u.2, '${key}') IN ('Int64', 'UInt64', 'Double'), toInt64(JSONExtractFloat(u.2, '${key}')), 0)`;
+
+const sumSql = (keys: readonly string[]) => `(${keys.map(usageCountSql).join(' + ')})`;
+
+/** Input (prompt) and output (completion) tokens of entry `u`. */
+export const ENTRY_INPUT_TOKENS = sumSql(USAGE_RULE.input);
+export const ENTRY_OUTPUT_TOKENS = sumSql(USAGE_RULE.output);
+
+/** Total tokens of entry `u`: a positive reported total, else input + output. */
+export const ENTRY_TOTAL_TOKENS = `if(${usageCountSql(USAGE_RULE.reportedTotal)} > 0, ${usageCountSql(USAGE_RULE.reportedTotal)}, ${ENTRY_INPUT_TOKENS} + ${ENTRY_OUTPUT_TOKENS})`;
