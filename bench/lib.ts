@@ -2,6 +2,7 @@
  * What the HTTP benchmarks share: an in-process server on a prepared data directory, called as
  * the admin, and median timings.
  */
+import { readFileSync } from 'node:fs';
 import { loadConfig } from '../src/server/config.js';
 import { startServer, type RunningServer } from '../src/server/main.js';
 
@@ -42,7 +43,7 @@ export async function startBenchServer(
 export async function spawnWeft(
   dataDir: string,
   options: { serverDir?: string; args?: string[]; env?: Record<string, string> } = {},
-): Promise<{ url: string; stop: () => Promise<void> }> {
+): Promise<{ url: string; stop: () => Promise<void>; cpu: () => ServerCpu }> {
   const { spawn } = await import('node:child_process');
   const { join, resolve } = await import('node:path');
   const serverDir = resolve(options.serverDir ?? '.');
@@ -68,7 +69,11 @@ export async function spawnWeft(
     });
     child.once('exit', (code) => reject(new Error(`server exited with ${code}:\n${out}`)));
   });
-  return { url, stop: () => new Promise((r) => (child.once('exit', () => r()), child.kill('SIGINT'))) };
+  return {
+    url,
+    stop: () => new Promise((r) => (child.once('exit', () => r()), child.kill('SIGINT'))),
+    cpu: () => serverCpu(child.pid!),
+  };
 }
 
 /** `KEY=value KEY2=value` (BENCH_SERVER_ENV) as an object. */
@@ -79,3 +84,27 @@ export const envFromString = (text: string | undefined): Record<string, string> 
       .filter(Boolean)
       .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
   );
+
+/** CPU seconds (user + system) a server process used so far: all its threads, and its main thread alone. */
+export interface ServerCpu {
+  process: number;
+  main: number;
+}
+
+/**
+ * Read from /proc (Linux): CPU time, unlike wall time, hardly depends on what else the machine
+ * runs, so it compares two servers fairly on a shared machine. NaN where /proc is missing.
+ */
+export function serverCpu(pid: number): ServerCpu {
+  const ticks = (path: string): number => {
+    try {
+      const stat = readFileSync(path, 'utf8');
+      // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      return (Number(fields[11]) + Number(fields[12])) / 100;
+    } catch {
+      return NaN;
+    }
+  };
+  return { process: ticks(`/proc/${pid}/stat`), main: ticks(`/proc/${pid}/task/${pid}/stat`) };
+}

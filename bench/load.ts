@@ -186,6 +186,7 @@ async function run(): Promise<void> {
   latencies.clear();
   errors.clear();
   const load = [1, 5, 15].map((_, i) => loadavg()[i]!.toFixed(2)).join(' ');
+  const cpuBefore = server.cpu();
   const deadline = performance.now() + SECONDS * 1000;
   const t0 = performance.now();
   const probe = (async () => {
@@ -209,6 +210,7 @@ async function run(): Promise<void> {
     }),
   ]);
   const elapsed = (performance.now() - t0) / 1000;
+  const cpuAfter = server.cpu();
   await server.stop();
   rmSync(dataDir, { recursive: true, force: true });
 
@@ -231,6 +233,12 @@ async function run(): Promise<void> {
   }
   const total = [...latencies.entries()].filter(([k]) => k !== '/health').reduce((n, [, xs]) => n + xs.length, 0);
   console.log(`\nall API requests: ${(total / elapsed).toFixed(1)} req/s; errors: ${totalErrors} (goal 0)${totalErrors ? ' ✗' : ' ✓'}`);
+  // CPU per request hardly depends on the machine's other load, so it compares servers run at different moments.
+  const cpuMs = (seconds: number) => ((seconds * 1000) / Math.max(1, total)).toFixed(2);
+  const mainCpu = cpuAfter.main - cpuBefore.main;
+  console.log(
+    `server CPU per API request: ${cpuMs(cpuAfter.process - cpuBefore.process)} ms (all threads), ${cpuMs(mainCpu)} ms on the main thread (busy ${((100 * mainCpu) / elapsed).toFixed(0)}% of the run)`,
+  );
   for (const s of samples) console.log(`  e.g. ${s}`);
 }
 

@@ -104,3 +104,40 @@ describe('GroupCommitter', () => {
     expect(await stored('rolled-back')).toBe(false);
   });
 });
+
+describe('GroupCommitter and derived thread statistics', () => {
+  let dir: string;
+  let store: SqliteStore;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'weft-group-threads-'));
+    store = new SqliteStore(join(dir, 'weft.sqlite'));
+  });
+  afterEach(async () => {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const turn = (id: string, threadId: string, projectId: string = PROJECT): CallStartWrite => ({
+    ...start(id, projectId),
+    threadId,
+    turnId: id,
+  });
+
+  it('counts the turns of every committed unit once, and none of a unit rolled back', async () => {
+    const committer = new GroupCommitter(store);
+    const outcomes = await Promise.allSettled([
+      committer.submit([{ group: 'calls', method: 'writeCalls', args: [[turn('t1', 'thread-a')]] }]),
+      committer.submit([{ group: 'calls', method: 'writeCalls', args: [[turn('t2', 'thread-a'), turn('t3', 'thread-b')]] }]),
+      committer.submit([
+        { group: 'calls', method: 'writeCalls', args: [[turn('t4', 'thread-c')]] },
+        { group: 'calls', method: 'writeCalls', args: [[turn('t5', 'thread-c', null as unknown as string)]] },
+      ]),
+      committer.submit([{ group: 'calls', method: 'writeCalls', args: [[turn('t6', 'thread-b')]] }]),
+    ]);
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
+    expect(committer.counts.commits).toBe(1);
+    const threads: Record<string, number> = {};
+    for await (const t of store.threads.queryThreads({ projectId: PROJECT, sortBy: [] })) threads[t.threadId] = t.turnCount;
+    expect(threads).toEqual({ 'thread-a': 2, 'thread-b': 2 });
+  });
+});

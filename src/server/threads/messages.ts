@@ -52,6 +52,8 @@ export type ToWorker =
 
 export type FromWorker =
   | { t: 'ready' }
+  /** A response that was complete at once (most are): status, headers and body in one message. */
+  | { t: 'whole'; id: number; status: number; headers: [string, string][]; body: Uint8Array | null }
   | { t: 'head'; id: number; status: number; headers: [string, string][] }
   | { t: 'chunk'; id: number; data: Uint8Array }
   | { t: 'end'; id: number }

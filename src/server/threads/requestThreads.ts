@@ -31,7 +31,9 @@
  * them all), and a write's own work is applied on the writer, where a statement cannot be
  * stopped without losing the atomicity of its group commit.
  */
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Worker } from 'node:worker_threads';
+import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import type { Context } from 'hono';
 import type { Authenticator } from '../auth/authenticate.js';
 import { clientAddressOf } from '../http/clientAddress.js';
@@ -72,6 +74,12 @@ const ABORT_GRACE_MS = 1000;
 /** Requests in flight on every write thread before another one is started (up to the pool size). */
 const WRITE_GROW_AT = 2;
 const NO_BODY_STATUSES = new Set([101, 204, 205, 304]);
+/**
+ * Bytes written to the client before the thread is told it may send that many more: credit is
+ * returned in steps (well below the thread's 1 MiB window), so a response under the step, which
+ * is nearly every one, costs no credit message at all.
+ */
+const CREDIT_STEP = 256 * 1024;
 
 interface Slot {
   worker: Worker;
@@ -87,13 +95,18 @@ interface Pending {
   message: Extract<ToWorker, { t: 'request' }>;
   transfer: ArrayBuffer[];
   slot: Slot | null;
+  /** Settles the route handler: with a response made here, or with RESPONSE_ALREADY_SENT. */
   respond: (res: Response) => void;
+  /** The client's response, written directly as the thread's messages arrive. */
+  outgoing: ServerResponse;
+  /** Answered: by the thread's head, or by a response made here (503, 504, 500). */
   headReceived: boolean;
+  /** The thread's head went to the client: a failure from now on can only cut the connection. */
+  streaming: boolean;
   finished: boolean;
-  chunks: Uint8Array[];
   ended: boolean;
-  failure: Error | null;
-  wake: (() => void) | null;
+  /** Bytes the client has taken that the thread was not yet credited for. */
+  uncredited: number;
   budgetTimer: NodeJS.Timeout | null;
   killTimer: NodeJS.Timeout | null;
 }
@@ -117,24 +130,32 @@ export class RequestThreads {
    * without threads), and moved to the thread without a copy.
    */
   async handle(c: Context, kind: RequestKind, options: HandOff = {}): Promise<Response> {
-    const req = c.req.raw;
+    // The Node request and response, used directly: `c.req.raw.signal` or `.body` would make
+    // @hono/node-server build a whole web Request (with a web stream over the socket), and a web
+    // Response would be pulled through a web stream again; per request both cost the main thread
+    // more than the hand-off itself (measured in bench:load with --cpu-prof).
+    const env = c.env as { incoming?: IncomingMessage; outgoing?: ServerResponse } | undefined;
+    const incoming = env?.incoming;
+    const outgoing = env?.outgoing;
+    if (!incoming || !outgoing) throw new Error('request threads serve through the Node HTTP server (startServer), not app.fetch');
+    const method = c.req.method;
     if (options.authenticate) {
       const refusal = await this.#checkCredentialsHeader(c);
       if (refusal) return refusal;
     }
     let body: ArrayBuffer | null = null;
-    // Not `req.body`: touching it makes @hono/node-server start a web stream over the socket,
-    // which readLimitedBody's direct read of the Node request would then compete with.
-    if (req.method !== 'GET' && req.method !== 'HEAD') {
+    // readLimitedBody reads the Node request directly (no web stream over the socket).
+    if (method !== 'GET' && method !== 'HEAD') {
       try {
         const bytes = await readLimitedBody(c, this.#options.setup.limits, options.bodyLimit ?? 'maxBodyBytes');
         if (bytes.byteLength > 0)
           body =
             bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? (bytes.buffer as ArrayBuffer) : bytes.slice().buffer;
       } catch (err) {
-        return toErrorResponse(err, this.#options.log, `${req.method} ${c.req.path}`);
+        return toErrorResponse(err, this.#options.log, `${method} ${c.req.path}`);
       }
     }
+    if (outgoing.destroyed) return RESPONSE_ALREADY_SENT;
     return new Promise<Response>((respond) => {
       const id = this.#nextId++;
       const p: Pending = {
@@ -143,26 +164,27 @@ export class RequestThreads {
         message: {
           t: 'request',
           id,
-          method: req.method,
-          url: req.url,
-          headers: [...req.headers],
+          method,
+          url: c.req.url,
+          headers: headerPairs(incoming.rawHeaders),
           body,
           remoteIp: clientAddressOf(c),
         },
         transfer: body ? [body] : [],
         slot: null,
         respond,
+        outgoing,
         headReceived: false,
+        streaming: false,
         finished: false,
-        chunks: [],
         ended: false,
-        failure: null,
-        wake: null,
+        uncredited: 0,
         budgetTimer: null,
         killTimer: null,
       };
       if (kind === 'read' && this.#options.readBudgetMs > 0) p.budgetTimer = setTimeout(() => this.#expire(p), this.#options.readBudgetMs);
-      req.signal.addEventListener('abort', () => this.#abort(p), { once: true });
+      // 'close' comes after a complete response too (then the request is finished already).
+      outgoing.once('close', () => this.#abort(p));
       this.#waiting[kind].push(p);
       this.#drain(kind);
     });
@@ -299,61 +321,76 @@ export class RequestThreads {
         return;
     }
     const p = slot.requests.get(msg.id);
-    if (!p) return;
+    if (!p || p.finished) return;
     switch (msg.t) {
-      case 'head':
-        this.#respond(p, msg.status, msg.headers);
+      case 'whole':
+        this.#writeHead(p, msg.status, msg.headers, msg.body?.byteLength ?? 0);
+        p.ended = true;
+        if (msg.body && !NO_BODY_STATUSES.has(msg.status)) p.outgoing.end(msg.body);
+        else p.outgoing.end();
+        this.#finish(p);
         return;
-      case 'chunk':
-        p.chunks.push(msg.data);
-        break;
+      case 'head':
+        this.#writeHead(p, msg.status, msg.headers, null);
+        this.#awaitRows(p);
+        return;
+      case 'chunk': {
+        this.#clearBudget(p);
+        const bytes = msg.data.byteLength;
+        const more = p.outgoing.write(msg.data, () => this.#credit(p, bytes));
+        // A client that does not read holds the rows back in the thread; that wait is not the read's.
+        if (more) this.#awaitRows(p);
+        else p.outgoing.once('drain', () => this.#awaitRows(p));
+        return;
+      }
       case 'end':
         p.ended = true;
+        p.outgoing.end();
         this.#finish(p);
-        break;
+        return;
       case 'fail':
-        p.failure = new Error(msg.message);
+        this.#cut(p, new Error(msg.message));
         this.#finish(p);
-        break;
+        return;
     }
-    p.wake?.();
   }
 
-  #respond(p: Pending, status: number, headers: [string, string][]): void {
+  /** Sends the thread's status and headers to the client; a response that came whole gets its length. */
+  #writeHead(p: Pending, status: number, headers: [string, string][], length: number | null): void {
     if (p.headReceived) return;
     p.headReceived = true;
+    p.streaming = true;
+    this.#clearBudget(p);
+    const raw = headers.flat();
+    if (length !== null && !NO_BODY_STATUSES.has(status) && !headers.some(([name]) => name === 'content-length'))
+      raw.push('content-length', String(length));
+    p.outgoing.writeHead(status, raw);
+    p.respond(RESPONSE_ALREADY_SENT);
+  }
+
+  /** Waiting on the thread for the next rows of a streamed read: the budget applies again to that wait. */
+  #awaitRows(p: Pending): void {
+    if (p.finished || p.kind !== 'read' || this.#options.readBudgetMs <= 0) return;
+    this.#clearBudget(p);
+    p.budgetTimer = setTimeout(() => this.#expire(p), this.#options.readBudgetMs);
+  }
+
+  #clearBudget(p: Pending): void {
     if (p.budgetTimer) clearTimeout(p.budgetTimer);
     p.budgetTimer = null;
-    if (NO_BODY_STATUSES.has(status)) {
-      p.respond(new Response(null, { status, headers }));
-      return;
-    }
-    const body = new ReadableStream<Uint8Array>(
-      {
-        pull: async (controller) => {
-          for (;;) {
-            const chunk = p.chunks.shift();
-            if (chunk) {
-              controller.enqueue(chunk);
-              if (p.slot && !p.finished) this.#post(p.slot, { t: 'credit', id: p.id, bytes: chunk.byteLength });
-              return;
-            }
-            if (p.failure) return controller.error(p.failure);
-            if (p.ended) return controller.close();
-            // Waiting on the thread for the next rows: the budget applies again to that wait.
-            if (p.kind === 'read' && this.#options.readBudgetMs > 0)
-              p.budgetTimer = setTimeout(() => this.#expire(p), this.#options.readBudgetMs);
-            await new Promise<void>((resolve) => (p.wake = resolve));
-            p.wake = null;
-            if (p.budgetTimer) clearTimeout(p.budgetTimer);
-            p.budgetTimer = null;
-          }
-        },
-        cancel: () => this.#abort(p),
-      },
-      { highWaterMark: 0 },
-    );
-    p.respond(new Response(body, { status, headers }));
+  }
+
+  /** The client took `bytes` more: the thread may send as much again (in CREDIT_STEP steps). */
+  #credit(p: Pending, bytes: number): void {
+    p.uncredited += bytes;
+    if (p.uncredited < CREDIT_STEP || p.finished || !p.slot) return;
+    this.#post(p.slot, { t: 'credit', id: p.id, bytes: p.uncredited });
+    p.uncredited = 0;
+  }
+
+  /** A response whose head was sent fails: the connection is cut, so the client sees a failed transfer, not a short answer. */
+  #cut(p: Pending, err: Error): void {
+    if (p.streaming && !p.outgoing.destroyed) p.outgoing.destroy(err);
   }
 
   /**
@@ -383,7 +420,7 @@ export class RequestThreads {
       p.headReceived = true;
       p.respond(Response.json({ reason, budget_ms: budget }, { status: 504 }));
     } else {
-      p.failure = new Error(reason);
+      this.#cut(p, new Error(reason));
     }
     this.#options.log.warn(`${where} 504 time budget of ${budget} ms exceeded`);
     this.#stop(p);
@@ -412,13 +449,12 @@ export class RequestThreads {
       this.#kill(slot, 'the request thread was stopped');
     }
     this.#finish(p);
-    p.wake?.();
   }
 
   #finish(p: Pending): void {
     if (p.finished) return;
     p.finished = true;
-    if (p.budgetTimer) clearTimeout(p.budgetTimer);
+    this.#clearBudget(p);
     if (p.killTimer) clearTimeout(p.killTimer);
     const queue = this.#waiting[p.kind];
     const queued = queue.indexOf(p);
@@ -442,10 +478,9 @@ export class RequestThreads {
         p.headReceived = true;
         p.respond(Response.json({ reason: `Internal server error: ${why}` }, { status: 500 }));
       } else if (!p.ended) {
-        p.failure ??= new Error(why);
+        this.#cut(p, new Error(why));
       }
       this.#finish(p);
-      p.wake?.();
     }
     if (this.#closed) return;
     // Replace it at once, so the next request finds a warm thread.
@@ -463,4 +498,11 @@ export class RequestThreads {
       slot.worker.postMessage({ t: 'written', wid: msg.wid, ok: false, error: toErrorData(err) } satisfies ToWorker);
     }
   }
+}
+
+/** The request's headers as name/value pairs from Node's raw list (HTTP/2 pseudo-headers left out). */
+function headerPairs(raw: string[]): [string, string][] {
+  const pairs: [string, string][] = [];
+  for (let i = 0; i < raw.length; i += 2) if (raw[i]!.charCodeAt(0) !== 58) pairs.push([raw[i]!, raw[i + 1]!]);
+  return pairs;
 }

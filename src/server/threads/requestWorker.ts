@@ -112,25 +112,48 @@ async function serve(msg: Extract<ToWorker, { t: 'request' }>): Promise<void> {
     });
     const secure = msg.url.startsWith('https:');
     const res = await app.fetch(request, { incoming: { socket: { remoteAddress: msg.remoteIp, encrypted: secure } } });
-    post({ t: 'head', id: msg.id, status: res.status, headers: [...res.headers] });
+    const headers = [...res.headers];
+    const reader = res.body?.getReader();
+    // Most answers are one chunk (a JSON body): read up to the second, and if the body ended by
+    // then, send status, headers and body as one message. A streamed answer is sent as its
+    // head and its chunks, at most one chunk later than it could have been.
+    const first = reader ? await reader.read() : { done: true as const, value: undefined };
+    let second: ReadableStreamReadResult<Uint8Array>;
+    try {
+      second = first.done ? first : await reader!.read();
+    } catch (err) {
+      // Rows had been read when the stream failed: as without threads, the 200 starts and is cut.
+      post({ t: 'head', id: msg.id, status: res.status, headers });
+      headSent = true;
+      const data = owned(first.value!);
+      post({ t: 'chunk', id: msg.id, data }, [data.buffer as ArrayBuffer]);
+      throw err;
+    }
+    if (second.done) {
+      const body = first.value ? owned(first.value) : null;
+      post({ t: 'whole', id: msg.id, status: res.status, headers, body }, body ? [body.buffer as ArrayBuffer] : []);
+      headSent = true;
+      return;
+    }
+    post({ t: 'head', id: msg.id, status: res.status, headers });
     headSent = true;
-    if (res.body) {
-      const reader = res.body.getReader();
-      for (;;) {
-        while (state.credit <= 0 && !state.abort.signal.aborted) await new Promise<void>((r) => (state.wake = r));
-        state.wake = null;
-        if (state.abort.signal.aborted) {
-          await reader.cancel().catch(() => {});
-          break;
-        }
-        const { done, value } = await reader.read();
-        if (done) break;
-        state.credit -= value.byteLength;
-        // Transfer the bytes when the chunk owns its buffer; copy a view into a shared one.
-        const own = value.byteOffset === 0 && value.byteLength === value.buffer.byteLength && !(value.buffer instanceof SharedArrayBuffer);
-        const data = own ? value : value.slice();
-        post({ t: 'chunk', id: msg.id, data }, [data.buffer as ArrayBuffer]);
+    const send = (value: Uint8Array) => {
+      state.credit -= value.byteLength;
+      const data = owned(value);
+      post({ t: 'chunk', id: msg.id, data }, [data.buffer as ArrayBuffer]);
+    };
+    send(first.value!);
+    send(second.value);
+    for (;;) {
+      while (state.credit <= 0 && !state.abort.signal.aborted) await new Promise<void>((r) => (state.wake = r));
+      state.wake = null;
+      if (state.abort.signal.aborted) {
+        await reader!.cancel().catch(() => {});
+        break;
       }
+      const { done, value } = await reader!.read();
+      if (done) break;
+      send(value);
     }
     post({ t: 'end', id: msg.id });
   } catch (err) {
@@ -140,13 +163,17 @@ async function serve(msg: Extract<ToWorker, { t: 'request' }>): Promise<void> {
     } else {
       log.error(`${msg.method} ${new URL(msg.url).pathname} 500`, err);
       const body = new TextEncoder().encode(JSON.stringify({ reason: 'Internal server error' }));
-      post({ t: 'head', id: msg.id, status: 500, headers: [['content-type', 'application/json']] });
-      post({ t: 'chunk', id: msg.id, data: body }, [body.buffer as ArrayBuffer]);
-      post({ t: 'end', id: msg.id });
+      post({ t: 'whole', id: msg.id, status: 500, headers: [['content-type', 'application/json']], body }, [body.buffer as ArrayBuffer]);
     }
   } finally {
     active.delete(msg.id);
   }
+}
+
+/** The bytes in a buffer of their own, to transfer: the chunk's own when it has one, else a copy. */
+function owned(value: Uint8Array): Uint8Array {
+  const own = value.byteOffset === 0 && value.byteLength === value.buffer.byteLength && !(value.buffer instanceof SharedArrayBuffer);
+  return own ? value : value.slice();
 }
 
 post({ t: 'ready' });

@@ -95,6 +95,25 @@ export class SqliteDatabase {
     }
   }
 
+  /**
+   * Derived-data refreshes postponed to the end of the running group commit, by key (see
+   * `refreshAtCommit`); null outside a group commit.
+   */
+  #atCommit: Map<string, () => void> | null = null;
+
+  /**
+   * Runs a refresh of derived data (thread statistics, the stats rollup) that must happen
+   * before the write transaction commits. Inside a group commit it runs once, after every
+   * unit, instead of once per unit: the refreshes fold whatever the units left (journal rows,
+   * dirty marks) and cost about as much for one unit as for a hundred, so per unit they were
+   * most of a small write's time on the writer. A unit rolled back to its savepoint leaves
+   * nothing for them to fold. Outside a group commit it runs at once.
+   */
+  refreshAtCommit(key: string, fn: () => void): void {
+    if (this.#atCommit) this.#atCommit.set(key, fn);
+    else fn();
+  }
+
   /** Set while `atomically` runs: the first failure of a `transaction` nested in it. */
   #atomic: { failure?: { err: unknown } } | null = null;
 
@@ -130,9 +149,11 @@ export class SqliteDatabase {
   groupCommit(units: (() => void)[]): ({ err: unknown } | null)[] {
     if (this.#atomic) throw new Error('groupCommit() does not nest');
     const outcomes: ({ err: unknown } | null)[] = [];
+    const atCommit = new Map<string, () => void>();
     try {
       this.writer
         .transaction(() => {
+          this.#atCommit = atCommit;
           for (const unit of units) {
             const state: { failure?: { err: unknown } } = {};
             this.#atomic = state;
@@ -149,10 +170,14 @@ export class SqliteDatabase {
               this.#atomic = null;
             }
           }
+          // A failing refresh fails the commit as a whole (the caller then retries unit by unit).
+          this.#atCommit = null;
+          for (const refresh of atCommit.values()) refresh();
         })
         .immediate();
     } finally {
       this.#atomic = null;
+      this.#atCommit = null;
     }
     return outcomes;
   }

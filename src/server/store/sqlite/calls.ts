@@ -46,6 +46,16 @@ const FULL_SQL = upsertSql([...START_COLUMNS, ...END_COLUMNS]);
 
 const PROJECT_SQL = 'INSERT OR IGNORE INTO projects (project_id, entity, created_at) VALUES (?, ?, ?)';
 
+/**
+ * Folds what call writes left for the derived tables (thread statistics, the stats rollup)
+ * before the transaction commits; once per group commit when the writer batches requests.
+ */
+const refreshDerived = (db: SqliteDatabase): void =>
+  db.refreshAtCommit('calls', () => {
+    refreshDirtyThreads(db);
+    refreshStatsRollup(db);
+  });
+
 const refs = (list: string[]): string | null => (list.length ? JSON.stringify(list) : null);
 
 const startValues = (w: CallStartWrite) => [
@@ -98,8 +108,7 @@ export class SqliteCallsStore implements CallsStore {
         else if (start) statements.start.run(...head, ...startValues(start));
         else statements.end.run(...head, ...endValues(end!));
       }
-      refreshDirtyThreads(db);
-      refreshStatsRollup(db);
+      refreshDerived(db);
     });
   }
 
@@ -139,8 +148,7 @@ export class SqliteCallsStore implements CallsStore {
         AND id IN (SELECT id FROM doomed)`;
     return this.#db.transaction(() => {
       const deleted = this.#db.run(sql, [req.projectId, JSON.stringify(req.ids), req.projectId, req.deletedAt, req.projectId]).changes;
-      refreshDirtyThreads(this.#db);
-      refreshStatsRollup(this.#db);
+      refreshDerived(this.#db);
       return deleted;
     });
   }
