@@ -51,8 +51,10 @@ export default defineConfig({
   },
   test: {
     include: ['src/**/*.test.ts', 'bench/**/*.test.ts'],
-    testTimeout: 30_000,
-    hookTimeout: 30_000,
+    // Generous, because a test server's start (migrations, request threads) and a whole suite
+    // share 2 cores with everything else on the machine: these bound a hang, they time nothing.
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
     pool: 'forks',
     // One ClickHouse engine per run for the ClickHouse store suites (WEFT_TEST_STORES).
     globalSetup: ['src/server/testing/clickhouseGlobalSetup.ts'],
