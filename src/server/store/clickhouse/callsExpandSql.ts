@@ -12,6 +12,8 @@
  * where SQLite's lookup would cut the ref apart: `o:<object id>\0<digest>` at the first ':' after
  * the project prefix, `r:<digest>` after the first rows edge. No value enters the SQL text.
  */
+import { jsonText, withValue } from './callsJsonSql.js';
+
 const ROWS_EDGE = '/attr/rows/id/';
 
 const VALUES = `(SELECT mapFromArrays(groupArray(k), groupArray(v)) FROM (
@@ -32,8 +34,7 @@ function refKey(ref: string): string {
     ''), '')`;
 }
 
-/** The JSON text the ref (a text expression) points to, or NULL. */
-export function referencedValue(ref: string): string {
-  const key = refKey(ref);
-  return `if(mapContains(${VALUES}, ${key}), ${VALUES}[${key}], NULL)`;
+/** The JSON text the ref at `raw` (raw JSON text, callsJsonSql.ts) points to, or NULL; no stored value is ''. */
+export function referencedValue(raw: string): string {
+  return withValue(raw, (x) => `nullIf(${VALUES}[${refKey(jsonText(x))}], '')`);
 }

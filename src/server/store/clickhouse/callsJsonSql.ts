@@ -33,12 +33,21 @@ export function jsonRaw(source: string, path: string[], p: ParamSet): string {
     flush();
     const index = Number(part) + 1;
     // An index no list can reach (beyond Int64 parameters) is simply missing.
-    expr = Number.isSafeInteger(index) ? `if(JSONType(${expr}) = 'Array', JSONExtractRaw(${expr}, ${p.add(index, 'Int64')}), '')` : "''";
+    expr = Number.isSafeInteger(index)
+      ? withValue(expr, (list) => `if(JSONType(${list}) = 'Array', JSONExtractRaw(${list}, ${p.add(index, 'Int64')}), '')`)
+      : "''";
   }
   // Also with no keys left: reading the whole text through JSONExtractRaw validates and minifies it.
   flush();
   return expr;
 }
+
+/**
+ * `body` over the value of `expr`, which the SQL text holds once: a one-element lambda call.
+ * Without it, each step that reads its input twice would double the text of nested paths and
+ * expanded refs (ClickHouse merges the repeated work, but the text must stay under max_query_size).
+ */
+export const withValue = (expr: string, body: (x: string) => string): string => `arrayMap(x_ -> ${body('x_')}, [${expr}])[1]`;
 
 /** Missing or JSON null. */
 export const jsonIsNull = (raw: string): string => `(${raw} IN ('', 'null'))`;

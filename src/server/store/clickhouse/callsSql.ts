@@ -69,7 +69,7 @@ export class CallsSqlPrinter {
   /** The raw JSON text of a JSON field: its column, the feedback row's payload, or what its ref points to. */
   #raw(f: JsonField): string {
     const source = f.via
-      ? `ifNull(${referencedValue(jsonText(this.#raw(f.via)))}, '')`
+      ? `ifNull(${referencedValue(this.#raw(f.via))}, '')`
       : f.column === 'feedback.payload'
         ? 'fb.payload'
         : `ifNull(${f.column}, '')`;
