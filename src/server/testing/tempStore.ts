@@ -116,7 +116,7 @@ export async function createTempClickHouseDatabase(): Promise<{ url: string; dat
 const clickhouse: TestBackend = {
   name: 'clickhouse',
   // `threadsFilters` (priced date ranges, attribute filters) waits for its costs and filters.
-  pending: ['threadsFilters', 'callsQuery', 'callsFeedbackQuery'],
+  pending: ['threadsFilters'],
   open: async () => {
     const db = await createTempClickHouseDatabase();
     const store = await ClickHouseStore.open(db);
@@ -142,8 +142,13 @@ const clickhouse: TestBackend = {
       },
     };
   },
+  /** A fresh database name each time: startTestServer migrates it first and drops it on close. */
   get serverEnv() {
-    return { WEFT_STORE: 'clickhouse', WEFT_CLICKHOUSE_URL: clickhouseUrl() ?? '' };
+    return {
+      WEFT_STORE: 'clickhouse',
+      WEFT_CLICKHOUSE_URL: clickhouseUrl() ?? '',
+      WEFT_CLICKHOUSE_DATABASE: `weft_s_${randomBytes(6).toString('hex')}`,
+    };
   },
 };
 

@@ -13,8 +13,12 @@ import { join } from 'node:path';
 import { createClient, type WeftClient } from '../../client/index.js';
 import { createApiKey } from '../auth/apiKeys.js';
 import { hashSecret } from '../auth/secrets.js';
-import { loadConfig } from '../config.js';
+import { loadConfig, storeConfigOf } from '../config.js';
+import type { ClickHouseOptions } from '../store/clickhouse/ClickHouseDatabase.js';
+import { clickhouseOptions } from '../store/openStore.js';
 import { startServer, type RunningServer } from '../main.js';
+import { ClickHouseDatabase } from '../store/clickhouse/ClickHouseDatabase.js';
+import { migrateClickHouse, quoteIdentifier } from '../store/clickhouse/migrate.js';
 import type { Clock } from '../services.js';
 
 export const ADMIN_PASSWORD = 'admin-test-password';
@@ -68,6 +72,9 @@ export async function startTestServer(options: { env?: Record<string, string>; c
     WEFT_WRITE_THREADS: '1',
     ...options.env,
   });
+  // A ClickHouse database is migrated first, as `weft migrate` would be run before `weft serve`.
+  const clickhouse = config.store === 'clickhouse' ? clickhouseOptions(storeConfigOf(config)) : null;
+  if (clickhouse) await migrateClickHouse(clickhouse);
   const server = await startServer(config, options.clock ? { clock: options.clock } : {});
   const url = server.url;
   const clientAs = (auth: { username: string; password: string } | null) => createClient({ baseUrl: url, auth });
@@ -114,6 +121,17 @@ export async function startTestServer(options: { env?: Record<string, string>; c
     close: async () => {
       await server.close();
       rmSync(dataDir, { recursive: true, force: true });
+      if (clickhouse) await dropClickHouseDatabase(clickhouse);
     },
   };
+}
+
+/** Drops a test server's ClickHouse database (tempStore.ts names a fresh one per server). */
+async function dropClickHouseDatabase(options: ClickHouseOptions): Promise<void> {
+  const admin = new ClickHouseDatabase({ ...options, database: 'default' });
+  try {
+    await admin.command(`DROP DATABASE IF EXISTS ${quoteIdentifier(options.database)} SYNC`);
+  } finally {
+    await admin.close();
+  }
 }

@@ -254,5 +254,117 @@ export function describeCallsQueryConformance(backend: TestBackend): void {
         expect(b!.summary).toMatchObject({ weave: { status: 'error', latency_ms: 2000 } });
       });
     });
+
+    /**
+     * Reading through refs (`expand_columns`), the usage fields and ASCII-only case folding, in a
+     * project of their own: x1 refers to model m1 and dataset row 1, x2 to m2 and row 2, x3 to
+     * m1, x4 to a deleted object, x5 to another project's object; their usage is priced below.
+     */
+    describe('expand_columns, usage fields and case folding', () => {
+      let px: string;
+      const ids = async (req: QueryReq): Promise<string[]> => {
+        const out: string[] = [];
+        for await (const c of t.alice.client.callsStreamQuery({ project_id: px, ...req })) out.push(c.id);
+        return out;
+      };
+
+      beforeAll(async () => {
+        px = `${t.alice.entity}/qx`;
+        const object = async (object_id: string, val: Record<string, JsonValue>) => {
+          const { digest } = await t.alice.client.objCreate({ obj: { project_id: px, object_id, val } });
+          return `weave:///${px}/object/${object_id}:${digest}`;
+        };
+        const prompt = await object('prompt', { text: 'be brief' });
+        const m1 = await object('model', { name: 'm1', temperature: 0.2, prompt });
+        const m2 = await object('model', { name: 'm2', temperature: 0.9 });
+        const gone = await object('gone', { name: 'm1' });
+        await t.alice.client.objDelete({ project_id: px, object_id: 'gone' });
+        const table = await t.alice.client.tableCreate({
+          table: {
+            project_id: px,
+            rows: [
+              { q: 'what?', a: 1 },
+              { q: 'why?', a: 2 },
+            ],
+          },
+        });
+        const dataset = await object('ds', { name: 'ds', rows: `weave:///${px}/table/${table.digest}` });
+        const row = (i: number) => `${dataset}/attr/rows/id/${table.row_digests[i]}`;
+        const at = (seconds: number) => new Date(Date.UTC(2024, 0, 1) + seconds * 1000).toISOString();
+        // cheap is in force when the calls start; its later price and dear's future one are not.
+        await t.alice.client.costCreate({
+          project_id: px,
+          costs: { cheap: { prompt_token_cost: 1e-6, completion_token_cost: 1e-6, effective_date: at(-10) } },
+        });
+        await t.alice.client.costCreate({
+          project_id: px,
+          costs: {
+            cheap: { prompt_token_cost: 1, completion_token_cost: 1, effective_date: at(100) },
+            dear: { prompt_token_cost: 1e-4, completion_token_cost: 1e-4, effective_date: at(-10) },
+          },
+        });
+        const usage = {
+          x1: { cheap: { prompt_tokens: 9000, completion_tokens: 1000 } }, // 10,000 tokens, $0.01
+          x2: { dear: { prompt_tokens: 150, completion_tokens: 50 } }, // 200 tokens, $0.02
+          x3: { cheap: { total_tokens: 300, prompt_tokens: 100, completion_tokens: 100 }, unpriced: { prompt_tokens: 50 } }, // 350, $0.0002
+          x4: { unknown: { prompt_tokens: 20000, completion_tokens: 1 } }, // 20,001 tokens, no price
+          x5: null,
+        };
+        const inputs = {
+          x1: { model: m1, example: row(0), s: 'Ärger im Büro' },
+          x2: { model: m2, example: row(1) },
+          x3: { model: m1 },
+          x4: { model: gone },
+          x5: { model: `weave:///${t.bob.entity}/other/object/model:${m1.split(':').at(-1)}` },
+        };
+        await t.alice.client.callUpsertBatch({
+          batch: (['x1', 'x2', 'x3', 'x4', 'x5'] as const).flatMap((id, i) => [
+            {
+              mode: 'start' as const,
+              req: { start: { project_id: px, id, trace_id: id, op_name: 'llm', started_at: at(i), attributes: {}, inputs: inputs[id] } },
+            },
+            {
+              mode: 'end' as const,
+              req: { end: { project_id: px, id, ended_at: at(i + 1), summary: usage[id] ? { usage: usage[id] } : {} } },
+            },
+          ]),
+        });
+      });
+
+      it('filters on fields of the referenced object, nested refs and dataset rows', async () => {
+        const model = { expand_columns: ['inputs.model'] };
+        expect(await ids({ ...model, query: { $expr: eq('inputs.model.name', 'm1') } })).toEqual(['x1', 'x3']);
+        expect(await ids({ query: { $expr: eq('inputs.model.name', 'm1') } })).toEqual([]);
+        const nested = { expand_columns: ['inputs.model', 'inputs.model.prompt'] };
+        expect(await ids({ ...nested, query: { $expr: eq('inputs.model.prompt.text', 'be brief') } })).toEqual(['x1', 'x3']);
+        const example = { expand_columns: ['inputs.example'] };
+        expect(await ids({ ...example, query: { $expr: eq('inputs.example.q', 'why?') } })).toEqual(['x2']);
+        expect(await ids({ ...example, query: { $expr: { $gt: [f('inputs.example.a'), l(1.5)] } } })).toEqual(['x2']);
+        const stats = await t.alice.client.callsQueryStats({ project_id: px, ...model, query: { $expr: eq('inputs.model.name', 'm1') } });
+        expect(stats.count).toBe(2);
+      });
+
+      it('sorts by a field of the referenced object; deleted and foreign refs have none', async () => {
+        const model = { expand_columns: ['inputs.model'] };
+        expect(await ids({ ...model, sort_by: [by('inputs.model.temperature', 'desc')] })).toEqual(['x2', 'x1', 'x3', 'x4', 'x5']);
+        expect(await ids({ ...model, sort_by: [by('inputs.model.temperature', 'asc')] })).toEqual(['x1', 'x3', 'x2', 'x4', 'x5']);
+      });
+
+      it('sorts and filters by tokens and by cost at the prices in force', async () => {
+        expect(await ids({ sort_by: [by('summary.weave.total_tokens', 'desc')] })).toEqual(['x4', 'x1', 'x3', 'x2', 'x5']);
+        expect(await ids({ sort_by: [by('summary.weave.input_tokens', 'asc')] })).toEqual(['x2', 'x3', 'x1', 'x4', 'x5']);
+        expect(await ids({ sort_by: [by('summary.weave.total_cost', 'desc')] })).toEqual(['x2', 'x1', 'x3', 'x4', 'x5']);
+        expect(await ids({ sort_by: [by('summary.weave.total_cost', 'asc')] })).toEqual(['x3', 'x1', 'x2', 'x4', 'x5']);
+        expect(await ids({ query: { $expr: { $gt: [f('summary.weave.total_cost'), l(0.015)] } } })).toEqual(['x2']);
+        expect(await ids({ query: { $expr: eq('summary.weave.output_tokens', 1) } })).toEqual(['x4']);
+      });
+
+      it('case_insensitive folds ASCII letters only', async () => {
+        expect(await ids({ query: { $expr: has('inputs.s', 'RGER', true) } })).toEqual(['x1']);
+        expect(await ids({ query: { $expr: has('inputs.s', 'ärger', true) } })).toEqual([]);
+        expect(await ids({ query: { $expr: hasToken('inputs.s', 'büro', true) } })).toEqual(['x1']);
+        expect(await ids({ query: { $expr: hasToken('inputs.s', 'BÜRO', true) } })).toEqual([]);
+      });
+    });
   });
 }
