@@ -50,11 +50,14 @@ export function clusterSettingsFrom(env: NodeJS.ProcessEnv, flags: Record<string
   }
   if (onCluster !== '0' && onCluster !== '1') throw new Error(`WEFT_CLICKHOUSE_ON_CLUSTER must be 0 or 1, not "${onCluster}"`);
   if (layout === 'single') {
-    if (cluster) throw new Error(`WEFT_CLICKHOUSE_CLUSTER is set but WEFT_CLICKHOUSE_LAYOUT is "single"; choose ${LAYOUTS.slice(1).join(', ')}`);
+    if (cluster)
+      throw new Error(`WEFT_CLICKHOUSE_CLUSTER is set but WEFT_CLICKHOUSE_LAYOUT is "single"; choose ${LAYOUTS.slice(1).join(', ')}`);
     return SINGLE_NODE;
   }
   if (!cluster || !IDENTIFIER.test(cluster)) {
-    throw new Error(`WEFT_CLICKHOUSE_LAYOUT=${layout} needs WEFT_CLICKHOUSE_CLUSTER, the cluster's name in remote_servers (letters, digits, _)`);
+    throw new Error(
+      `WEFT_CLICKHOUSE_LAYOUT=${layout} needs WEFT_CLICKHOUSE_CLUSTER, the cluster's name in remote_servers (letters, digits, _)`,
+    );
   }
   return { layout: layout as ClickHouseLayout, cluster, onCluster: onCluster === '1' };
 }
@@ -159,7 +162,10 @@ export function rewriteStatement(sql: string, database: string, settings: Cluste
     if (!sharded) return [out];
     const key = SHARD_KEYS[table];
     if (!key) throw new Error(`Table ${table} has no shard key in clusterLayout.ts SHARD_KEYS; say where its rows live`);
-    return [out, `CREATE TABLE IF NOT EXISTS ${table}${on} AS ${local} ENGINE = Distributed('${cluster}', '${database}', '${local}', ${key})`];
+    return [
+      out,
+      `CREATE TABLE IF NOT EXISTS ${table}${on} AS ${local} ENGINE = Distributed('${cluster}', '${database}', '${local}', ${key})`,
+    ];
   }
 
   const alter = ALTER.exec(text);
@@ -169,9 +175,12 @@ export function rewriteStatement(sql: string, database: string, settings: Cluste
     const local = `ALTER TABLE ${table}_local${on} ${ops}`;
     const columns = COLUMN_OP.test(ops);
     const localOnly = LOCAL_OP.test(ops);
-    if (columns && localOnly) throw new Error(`Split this ALTER into column changes and the rest, for the sharded layouts: ${text.slice(0, 80)}`);
+    if (columns && localOnly)
+      throw new Error(`Split this ALTER into column changes and the rest, for the sharded layouts: ${text.slice(0, 80)}`);
     if (columns) return [local, `ALTER TABLE ${table}${on} ${ops}`];
     if (localOnly) return [local];
   }
-  throw new Error(`The cluster layouts cannot rewrite this statement (only CREATE TABLE IF NOT EXISTS and ALTER TABLE): ${text.slice(0, 80)}`);
+  throw new Error(
+    `The cluster layouts cannot rewrite this statement (only CREATE TABLE IF NOT EXISTS and ALTER TABLE): ${text.slice(0, 80)}`,
+  );
 }
