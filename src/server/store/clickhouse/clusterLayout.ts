@@ -79,7 +79,10 @@ export function clusterSettingsFrom(env: NodeJS.ProcessEnv, flags: Record<string
  *   spread: a slot is decided by insert deduplication, which only holds inside one table's
  *   window, so every proposal of every slot goes to the same shard (the Distributed insert
  *   forwards the deduplication token; checked in cluster.clickhouse.test.ts). The other jobs
- *   tables stay with them so a claim's joins read one shard's worth of rows.
+ *   tables stay with them so a claim's joins read one shard's worth of rows. Why not a copy on
+ *   every node (a Keeper path without {shard}) instead: without replication (`sharded`) each
+ *   node's copy would be a different table, and so a slot decided twice; the first shard's
+ *   tables are still replicated within that shard in `replicated-sharded`.
  */
 const ONE_SHARD = '0';
 const BY_PROJECT = 'sipHash64(project_id)';
