@@ -14,6 +14,8 @@ export function startClickHouseEngine(options: {
   dataDir: string;
   httpPort?: number;
   tcpPort?: number;
+  /** Server configuration XML (`<clickhouse>...</clickhouse>`), passed as --config-file. */
+  config?: string;
   quiet?: boolean;
 }): Promise<ClickHouseEngine>;
 export function findLibChdb(): string | null;

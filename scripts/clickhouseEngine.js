@@ -113,9 +113,12 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /**
  * Starts an engine on a data directory and resolves once it answers /ping.
+ * `config` is server configuration XML (`<clickhouse>...</clickhouse>`: remote_servers, macros,
+ * a testkeeper `zookeeper`), written into the data directory and passed as `--config-file`;
+ * give a `tcpPort` too when other engines reach this one through a `Distributed` table.
  * Returns { url, httpPort, tcpPort, pid, launcher, startMs, stop() }.
  */
-export async function startClickHouseEngine({ dataDir, httpPort, tcpPort, quiet = true } = {}) {
+export async function startClickHouseEngine({ dataDir, httpPort, tcpPort, config, quiet = true } = {}) {
   const lib = findLibChdb();
   if (!lib) throw new Error(`libchdb not found. ${ENGINE_HELP}`);
   const launcher = launcherCommand();
@@ -123,8 +126,11 @@ export async function startClickHouseEngine({ dataDir, httpPort, tcpPort, quiet 
   mkdirSync(dataDir, { recursive: true });
   const http = httpPort ?? (await freePort());
   const listen = tcpPort ? 'SYSTEM START LISTEN HTTP; SYSTEM START LISTEN TCP;' : 'SYSTEM START LISTEN HTTP;';
+  const configFile = join(dataDir, 'weft-engine.xml');
+  if (config) writeFileSync(configFile, config);
   const args = [
     ...launcher.args,
+    ...(config ? [`--config-file=${configFile}`] : []),
     `--path=${dataDir}`,
     `--http_port=${http}`,
     ...(tcpPort ? [`--tcp_port=${tcpPort}`] : []),

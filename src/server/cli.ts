@@ -11,6 +11,7 @@ import { LIMIT_SPECS } from './limits.js';
 import { ensureAdmin } from './auth/bootstrap.js';
 import { announceListening, forkWorkers, isClusterWorker } from './cluster.js';
 import { startServer } from './main.js';
+import { CLUSTER_FLAGS, clusterSettingsFrom } from './store/clickhouse/clusterLayout.js';
 import { migrateClickHouse } from './store/clickhouse/migrate.js';
 import { clickhouseOptions, openStore } from './store/openStore.js';
 import { mountDashboard } from './dashboard.js';
@@ -40,12 +41,16 @@ Usage:
                                        load a realistic demo project
   weft dev                             run the service with the dashboard from Vite (hot reload)
   weft migrate [--store clickhouse] [--clickhouse-url http://127.0.0.1:8123] [--clickhouse-database weft]
+               [--clickhouse-layout single|replicated|sharded|replicated-sharded]
+               [--clickhouse-cluster <name>] [--clickhouse-on-cluster 1|0]
                                        create or upgrade the ClickHouse schema: an explicit deploy
-                                       step, idempotent, safe to run from several replicas at once
+                                       step, idempotent, safe to run from several replicas at once;
+                                       on a cluster, for the layout (0: run it per node)
 
 Settings come from the environment too: PORT, HOST, WEFT_DATA_DIR, WEFT_ADMIN_PASSWORD,
 WEFT_STORE, WEFT_CLICKHOUSE_URL, WEFT_CLICKHOUSE_USER, WEFT_CLICKHOUSE_PASSWORD,
-WEFT_CLICKHOUSE_DATABASE, WEFT_LOG_LEVEL, WEFT_WORKERS, WEFT_TLS=1, WEFT_TLS_CERT,
+WEFT_CLICKHOUSE_DATABASE, WEFT_CLICKHOUSE_LAYOUT, WEFT_CLICKHOUSE_CLUSTER, WEFT_CLICKHOUSE_ON_CLUSTER,
+WEFT_LOG_LEVEL, WEFT_WORKERS, WEFT_TLS=1, WEFT_TLS_CERT,
 WEFT_TLS_KEY, WEFT_THREADS, WEFT_READ_THREADS, WEFT_WRITE_THREADS, WEFT_READ_BUDGET_MS,
 WEFT_TRUSTED_PROXIES, and the
 request limits (${LIMIT_SPECS.map((l) => l.env).join(', ')}), also as --max-... flags of serve;
@@ -95,14 +100,14 @@ const serverFlags = {
 
 /** `weft migrate`: the ClickHouse schema, as its own deploy step (SQLite migrates itself on open). */
 async function migrateCommand(args: string[]): Promise<void> {
-  const { values } = parseArgs({ args, options: serverFlags, strict: true });
+  const { values } = parseArgs({ args, options: { ...serverFlags, ...CLUSTER_FLAGS }, strict: true });
   if (values.help) return void console.log(HELP);
   const config = loadConfig(process.env, stringFlags(values));
   if (config.store !== 'clickhouse') {
     return void console.log('The SQLite store migrates itself when it opens; weft migrate is for WEFT_STORE=clickhouse.');
   }
   const options = clickhouseOptions(storeConfigOf(config));
-  const { from, to } = await migrateClickHouse(options);
+  const { from, to } = await migrateClickHouse(options, clusterSettingsFrom(process.env, stringFlags(values)));
   console.log(
     from === to
       ? `ClickHouse database "${options.database}" is at schema version ${to}; nothing to do.`

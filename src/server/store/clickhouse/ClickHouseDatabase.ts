@@ -28,6 +28,13 @@ export const RESULT_SETTINGS: ClickHouseSettings = {
   // FINAL reads must merge across partitions as well.
   do_not_merge_across_partitions_select_final: 0,
   mutations_sync: '2',
+  // On a sharded cluster (clusterLayout.ts) the tables Weft names are Distributed tables. An
+  // insert answers once its rows are on their shards (not queued on the node that took it), and
+  // a subquery or JOIN over another Distributed table runs once on the node that took the query
+  // and is shipped to the shards (GLOBAL IN / GLOBAL JOIN), which is right whatever the two
+  // tables' shard keys (calls are sharded by call, the rest by project). No effect on one server.
+  distributed_foreground_insert: 1,
+  distributed_product_mode: 'global',
   max_execution_time: 60,
 };
 

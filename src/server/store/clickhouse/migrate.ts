@@ -3,6 +3,7 @@
  * enough, and the database's schema is the one this build expects.
  */
 import { ClickHouseDatabase, num, type ClickHouseOptions } from './ClickHouseDatabase.js';
+import { rewriteStatement, SINGLE_NODE, type ClusterSettings } from './clusterLayout.js';
 import { clickhouseMigrations, LATEST_CLICKHOUSE_VERSION, SCHEMA_TABLE } from './migrations.js';
 
 /**
@@ -37,23 +38,35 @@ export async function appliedVersion(db: ClickHouseDatabase): Promise<number> {
 /**
  * Creates the database if needed and applies every migration not yet recorded. Safe to run
  * from several replicas at once: each statement is idempotent, and recording twice is harmless.
+ *
+ * On a cluster (clusterLayout.ts) each statement is rewritten for the layout. With `ON CLUSTER`
+ * one run migrates every node, and the record goes to a table every node reads (replicated, or
+ * one shard's behind a Distributed table). Without it (`onCluster: false`; the npm test engine,
+ * where distributed DDL is disabled) run this against each node in turn: each node then keeps
+ * its own record, so a node not yet migrated is seen as such by the replicas that use it.
  */
-export async function migrateClickHouse(options: ClickHouseOptions): Promise<{ from: number; to: number }> {
+export async function migrateClickHouse(
+  options: ClickHouseOptions,
+  cluster: ClusterSettings = SINGLE_NODE,
+): Promise<{ from: number; to: number }> {
+  const database = quoteIdentifier(options.database);
+  const on = cluster.layout !== 'single' && cluster.onCluster ? ` ON CLUSTER ${cluster.cluster}` : '';
   // CREATE DATABASE goes through a connection to `default`, since the target may not exist yet.
   const admin = new ClickHouseDatabase({ ...options, database: 'default' });
   try {
     await checkServerVersion(admin);
-    await admin.command(`CREATE DATABASE IF NOT EXISTS ${quoteIdentifier(options.database)}`);
+    await admin.command(`CREATE DATABASE IF NOT EXISTS ${database}${on}`);
   } finally {
     await admin.close();
   }
+  const rewrite = (sql: string) => rewriteStatement(sql, options.database, cluster);
   const db = new ClickHouseDatabase(options);
   try {
-    await db.command(SCHEMA_TABLE);
+    for (const statement of on ? rewrite(SCHEMA_TABLE) : [SCHEMA_TABLE]) await db.command(statement);
     const from = await appliedVersion(db);
     for (const m of clickhouseMigrations) {
       if (m.version <= from) continue;
-      for (const statement of m.statements) await db.command(statement);
+      for (const statement of m.statements.flatMap(rewrite)) await db.command(statement);
       await db.insert('weft_schema_migrations', [{ version: m.version, name: m.name, applied_at: Date.now() * 1000 }]);
     }
     return { from, to: LATEST_CLICKHOUSE_VERSION };
