@@ -1,19 +1,31 @@
 /**
- * Browser tests for the dashboard: a real Weft server on a temporary SQLite file (started in
- * e2e/fixtures/globalSetup.ts) and a real Chromium from the system — never a browser download.
- * Run through `npm run test:e2e` (scripts/e2e.js finds the Chromium).
+ * Browser tests for the dashboard: real Weft servers (started in e2e/fixtures/globalSetup.ts)
+ * and a real Chromium from the system — never a browser download. One project per store in
+ * WEFT_TEST_STORES (default both): `sqlite` runs every spec, `clickhouse` the specs of
+ * CLICKHOUSE_SPECS against a server on a ClickHouse engine.
+ * Run through `npm run test:e2e` (scripts/e2e.js finds the Chromium and the engine).
  */
 import { defineConfig } from '@playwright/test';
+import { selectedTestStores } from './src/server/testing/testStores.js';
+import { CLICKHOUSE_SPECS } from './e2e/fixtures/stores.js';
+import type { E2eOptions } from './e2e/fixtures/test.js';
 
-export default defineConfig({
+const projects = [
+  { name: 'sqlite', use: { store: 'sqlite' as const } },
+  { name: 'clickhouse', testMatch: CLICKHOUSE_SPECS, use: { store: 'clickhouse' as const } },
+];
+const stores = selectedTestStores(process.env).names;
+
+export default defineConfig<E2eOptions>({
   testDir: 'e2e',
   globalSetup: './e2e/fixtures/globalSetup.ts',
+  projects: projects.filter((p) => stores.includes(p.name)),
   fullyParallel: true,
   forbidOnly: !!process.env.CI,
   retries: process.env.CI ? 1 : 0,
   timeout: 30_000,
   expect: { timeout: 10_000 },
-  // `list` prints "N passed / N failed", which scripts/test.js reads.
+  // `list` prints "N passed / N failed" over both projects, which scripts/test.js reads.
   reporter: [['list']],
   outputDir: 'test-results',
   use: {

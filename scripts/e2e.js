@@ -1,11 +1,20 @@
 #!/usr/bin/env node
-// `npm run test:e2e`: the dashboard's browser tests (Playwright, e2e/*.spec.ts) against a real
-// Weft server on a temporary SQLite file, in a real Chromium. Never downloads a browser: it uses
-// CHROMIUM_PATH, Debian's /usr/bin/chromium, or a Chromium Playwright installed earlier.
-// Without one it says so loudly and skips; with CI set, skipping is a failure.
+// `npm run test:e2e`: the dashboard's browser tests (Playwright, e2e/*.spec.ts) in a real
+// Chromium against real Weft servers: one on a temporary SQLite file (every spec) and, when
+// WEFT_TEST_STORES includes clickhouse (the default), one on a ClickHouse engine (the specs of
+// e2e/fixtures/stores.ts). Never downloads a browser: it uses CHROMIUM_PATH, Debian's
+// /usr/bin/chromium, or a Chromium Playwright installed earlier. Without one, or without a
+// ClickHouse engine, it says so loudly and skips what needs it; with CI set, skipping is a failure.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { register } from 'tsx/esm/api';
+import { ENGINE_HELP, findLibChdb, launcherCommand } from './clickhouseEngine.js';
+
+register();
+const { selectedTestStores } = await import('../src/server/testing/testStores.ts');
+
+const bar = '!'.repeat(72);
 
 function findChromium() {
   const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'];
@@ -20,7 +29,6 @@ function findChromium() {
 
 const chromium = findChromium();
 if (!chromium) {
-  const bar = '!'.repeat(72);
   console.error(`\n${bar}\n  E2E TESTS SKIPPED: no Chromium found.\n`);
   console.error("  Looked at $CHROMIUM_PATH, /usr/bin/chromium and Playwright's own browser.");
   console.error('  Install one with:   sudo apt-get install chromium');
@@ -29,9 +37,18 @@ if (!chromium) {
   process.exit(process.env.CI ? 1 : 0);
 }
 
+// The ClickHouse project needs an engine (or a running server); as in the vitest suites, one
+// that cannot start fails CI or an explicit WEFT_TEST_STORES, and is otherwise left out loudly.
+const env = { ...process.env, CHROMIUM_PATH: chromium };
+const stores = selectedTestStores(process.env);
+if (stores.names.includes('clickhouse') && !process.env.WEFT_TEST_CLICKHOUSE_URL && !(findLibChdb() && launcherCommand())) {
+  console.error(
+    `\n${bar}\n  CLICKHOUSE E2E TESTS ${process.env.CI || stores.explicit ? 'CANNOT RUN' : 'LEFT OUT'}: no ClickHouse engine.\n  ${ENGINE_HELP}\n${bar}\n`,
+  );
+  if (process.env.CI || stores.explicit) process.exit(1);
+  env.WEFT_TEST_STORES = stores.names.filter((name) => name !== 'clickhouse').join(',');
+}
+
 const cli = createRequire(import.meta.url).resolve('@playwright/test/cli');
-const result = spawnSync(process.execPath, [cli, 'test', ...process.argv.slice(2)], {
-  stdio: 'inherit',
-  env: { ...process.env, CHROMIUM_PATH: chromium },
-});
+const result = spawnSync(process.execPath, [cli, 'test', ...process.argv.slice(2)], { stdio: 'inherit', env });
 process.exit(result.status ?? 1);

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// `npm test`: the server and unit tests (vitest, real HTTP on real SQLite files), then the
-// browser end-to-end tests (scripts/e2e.js, which says loudly when no Chromium is found).
-// Ends with one plain line, "weft: N passed, N failed", that CI reads.
+// `npm test`: the server and unit tests (vitest, real HTTP on real SQLite files and a ClickHouse
+// engine), then the browser end-to-end tests on both stores (scripts/e2e.js, which says loudly
+// when no Chromium or engine is found). Ends with one plain line, "weft: N passed, N failed",
+// that CI reads: Playwright's totals cover both stores' projects.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
