@@ -22,16 +22,22 @@ const HELP = `weft — tracing and evaluation for LLM applications
 
 Usage:
   weft serve [--port 8420] [--host 127.0.0.1] [--data-dir ./.weft] [--workers 1|N|auto]
+             [--store sqlite|clickhouse --clickhouse-url http://127.0.0.1:8123
+              --clickhouse-user default --clickhouse-database weft]
              [--tls [--tls-cert cert.pem --tls-key key.pem]]
              [--threads 1|0] [--read-threads N] [--write-threads N] [--read-budget-ms 30000]
              [--trusted-proxies 10.0.0.0/8,::1]
                                        run the service and the dashboard; --tls serves HTTPS with
                                        the given certificate, or a self-signed one kept in the data dir;
                                        requests run in threads (--threads 0: all on the main thread),
-                                       a read past --read-budget-ms is stopped (504)
+                                       a read past --read-budget-ms is stopped (504); with
+                                       --store clickhouse requests run in the process (no threads:
+                                       ClickHouse queries never block it) and every replica polls
+                                       the database for revoked credentials about once a second
   weft user add <name> --entity <e> [--entity <e2>] [--admin] [--password <p>]
                                        create a user (or add entities to one); the first entity
-                                       is their default
+                                       is their default; user and key commands take --data-dir
+                                       or --store clickhouse --clickhouse-url ... like serve
   weft user default-entity <name> <entity>
                                        choose where <name>'s bare project names go
                                        (weave.init("project"))
@@ -75,14 +81,19 @@ export async function main(argv: string[]): Promise<void> {
   }
 }
 
-const serverFlags = {
-  port: { type: 'string' },
-  host: { type: 'string' },
+/** Where the data is: every command that opens the store takes these. */
+const storeFlags = {
   'data-dir': { type: 'string' },
   store: { type: 'string' },
   'clickhouse-url': { type: 'string' },
   'clickhouse-user': { type: 'string' },
   'clickhouse-database': { type: 'string' },
+} as const;
+
+const serverFlags = {
+  port: { type: 'string' },
+  host: { type: 'string' },
+  ...storeFlags,
   'log-level': { type: 'string' },
   workers: { type: 'string' },
   tls: { type: 'boolean' },
@@ -129,8 +140,9 @@ async function serveCommand(args: string[]): Promise<void> {
   if (config.workers > 1) {
     // Migrate and create the admin once, before the workers open the same file.
     const store = await openStore(storeConfigOf(config));
-    const generated = await ensureAdmin(store, config.adminPassword);
-    await store.close();
+    const admin = await ensureAdmin(store, config.adminPassword).finally(() => store.close());
+    if (admin.notice) console.error(admin.notice);
+    const generated = admin.generated;
     // Make (or renew) the certificate once, so the workers all read the same files.
     const tls = config.tls ? await loadTlsMaterial(config.tls, { dataDir: config.dataDir, host: config.host }) : null;
     const url = await forkWorkers(config.workers, (msg) => console.error(msg));
@@ -154,7 +166,8 @@ function printBanner(o: {
   tls: TlsMaterial | null;
 }): void {
   const processes = o.config.workers > 1 ? `, ${o.config.workers} processes` : '';
-  console.log(`\nWeft is running at ${o.url}  (data: ${o.config.dataDir}, store: ${o.config.store}${processes})`);
+  const data = o.config.store === 'clickhouse' ? `ClickHouse database "${o.config.clickhouseDatabase}"` : o.config.dataDir;
+  console.log(`\nWeft is running at ${o.url}  (data: ${data}, store: ${o.config.store}${processes})`);
   if (o.generated) {
     console.log(`\n  First start: log in as  admin / ${o.generated}`);
     console.log('  This password is shown once. Set WEFT_ADMIN_PASSWORD to choose your own.\n');
@@ -183,7 +196,7 @@ async function defaultEntityCommand(args: string[]): Promise<void> {
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
-    options: { 'data-dir': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    options: { ...storeFlags, help: { type: 'boolean', short: 'h' } },
   });
   if (values.help) {
     return void console.log(`weft user default-entity <name> <entity> [--data-dir ./.weft]
@@ -217,7 +230,7 @@ async function userAddCommand(args: string[]): Promise<void> {
       entity: { type: 'string', multiple: true },
       admin: { type: 'boolean' },
       password: { type: 'string' },
-      'data-dir': { type: 'string' },
+      ...storeFlags,
     },
   });
   const username = positionals[0];
@@ -244,7 +257,7 @@ async function userAddCommand(args: string[]): Promise<void> {
 }
 
 async function keyCreateCommand(args: string[]): Promise<void> {
-  const { values } = parseArgs({ args, options: { user: { type: 'string' }, name: { type: 'string' }, 'data-dir': { type: 'string' } } });
+  const { values } = parseArgs({ args, options: { user: { type: 'string' }, name: { type: 'string' }, ...storeFlags } });
   if (!values.user) throw new Error('say whose key it is: weft key create --user <name>');
   const config = loadConfig(process.env, stringFlags(values));
   const store = await openStore(storeConfigOf(config));

@@ -9,11 +9,13 @@ import type { AddressInfo } from 'node:net';
 import { answerClientErrorsAsJson } from './http/clientErrors.js';
 import { createApp } from './app.js';
 import { Authenticator } from './auth/authenticate.js';
+import { AccountsEpochWatch } from './auth/accountsEpoch.js';
 import { ensureAdmin } from './auth/bootstrap.js';
 import { broadcastForget, isClusterWorker, onForgetFromOthers } from './cluster.js';
 import { storeConfigOf, type ServerConfig } from './config.js';
 import { createLogger, type Logger } from './logger.js';
 import { systemClock, type Clock, type Services } from './services.js';
+import { ClickHouseStore } from './store/clickhouse/ClickHouseStore.js';
 import { openStore } from './store/openStore.js';
 import { SqliteStore } from './store/sqlite/SqliteStore.js';
 import { SqliteFailureLog } from './store/sqlite/loginFailures.js';
@@ -57,7 +59,17 @@ export interface StartOptions {
 export async function startServer(config: ServerConfig, options: StartOptions = {}): Promise<RunningServer> {
   const log = createLogger(config.logLevel);
   const store = await openStore(storeConfigOf(config));
-  const generatedAdminPassword = await ensureAdmin(store, config.adminPassword);
+  const admin = await ensureAdmin(store, config.adminPassword).catch(async (err: unknown) => {
+    await store.close();
+    throw err;
+  });
+  if (admin.notice) log.warn(admin.notice);
+  const generatedAdminPassword = admin.generated;
+  if (store instanceof ClickHouseStore && !config.secret) {
+    log.warn(
+      `WEFT_SECRET is not set: provider keys are sealed with ${config.dataDir}/secret.key, which other replicas do not have. Give every replica the same WEFT_SECRET.`,
+    );
+  }
   const instanceProviders = loadInstanceProviders({
     env: config.env,
     openaiApiKey: config.openaiApiKey,
@@ -90,6 +102,13 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     sessions: config.sessions,
   });
   if (isClusterWorker()) onForgetFromOthers(() => authenticator.forgetLocally());
+  // Replicas on one ClickHouse hear each other's revocations through the accounts epoch
+  // (auth/accountsEpoch.ts says why SQLite keeps the relay above).
+  const epochWatch =
+    store instanceof ClickHouseStore
+      ? new AccountsEpochWatch({ read: () => store.accounts.epoch(), forget: () => authenticator.forgetLocally(), log })
+      : null;
+  await epochWatch?.start();
   const services: Services = {
     store,
     authenticator,
@@ -103,8 +122,13 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     mountDashboard: options.mountDashboard,
     trustedProxies: config.trustedProxies,
   };
-  // Requests run in worker threads over the SQLite file (see threads/) unless WEFT_THREADS=0;
-  // for other backends (and an in-memory database) the in-process app serves them.
+  // Requests run in worker threads over the SQLite file (see threads/) unless WEFT_THREADS=0.
+  // The threads exist for SQLite: better-sqlite3 blocks the thread that queries and cannot be
+  // interrupted there, so reads get threads of their own to be timed out in and to keep /health
+  // answering, and writes are parsed beside the one writer. A ClickHouse query is an HTTP request
+  // that never blocks the event loop and is bounded by the server (max_execution_time), so a
+  // ClickHouse store (and an in-memory database) serves requests in this process; more CPU
+  // comes from --workers and more replicas.
   let threads: RequestThreads | null = null;
   if (config.threads && store instanceof SqliteStore && store.file !== ':memory:') {
     threads = new RequestThreads({
@@ -151,6 +175,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     tls,
     threads,
     close: async () => {
+      await epochWatch?.stop();
       await monitors.stop();
       await jobs.stop();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -8,7 +8,8 @@
  * Verified credential headers are cached in memory for `CACHE_MS`, keyed by a SHA-256 of the
  * header, so a password's scrypt cost is paid once per client rather than once per request; a
  * revoked key or changed password stops working within `CACHE_MS` (at once where `forget()` is
- * called). Password attempts are throttled per address and username (auth/loginThrottle.ts) and
+ * called, and within about a second on every replica of a ClickHouse-backed server, which polls
+ * the accounts epoch: auth/accountsEpoch.ts). Password attempts are throttled per address and username (auth/loginThrottle.ts) and
  * their hashing bounded (auth/hashLimiter.ts); an unknown username costs the same scrypt work as
  * a known one, so the time to answer does not tell which usernames exist.
  */
@@ -86,6 +87,8 @@ export class Authenticator {
   readonly #store: Store;
   readonly #cache = new Map<string, { user: AuthUser; until: number }>();
   readonly #inflight = new Map<string, Promise<AuthUser>>();
+  /** Counts `forgetLocally()` calls: an answer checked before the latest one is not cached. */
+  #generation = 0;
   readonly #onForget: (() => void) | undefined;
   readonly #throttle: LoginThrottle;
   readonly #hashes: HashLimiter;
@@ -116,12 +119,16 @@ export class Authenticator {
     // one password hash, not one per request.
     const pending = this.#inflight.get(cacheKey);
     if (pending) return pending;
+    const generation = this.#generation;
     const verifying = this.#checker
       ? this.#checker.verifyHeader(header, options.address ?? '')
       : this.verifyHeader(header, options.address ?? '');
     this.#inflight.set(cacheKey, verifying);
     try {
       const user = await verifying;
+      // A revocation seen while this check ran may have come after the key was read: answer
+      // this request, but do not keep the answer for the next ones.
+      if (generation !== this.#generation) return user;
       if (this.#cache.size >= CACHE_MAX) this.#cache.clear();
       this.#cache.set(cacheKey, { user, until: Date.now() + CACHE_MS });
       return user;
@@ -166,6 +173,7 @@ export class Authenticator {
 
   /** Forgets this process's cached credentials only (another process already changed them). */
   forgetLocally(): void {
+    this.#generation++;
     this.#cache.clear();
   }
 

@@ -4,8 +4,10 @@
  *
  * Weaker than SQLite, and said so: a change is read-merge-insert, so two replicas changing the
  * same user or key in the same instant end with the later insert (last writer wins), and two
- * concurrent revocations of one key may both answer true. Every change that must reach other
- * replicas' credential caches bumps `accounts_epoch` (see `epoch()`).
+ * concurrent revocations of one key may both answer true. Ending a session and revoking a key
+ * are final, though: no concurrent rewrite brings them back (FINAL_VERSION_OFFSET). Every change
+ * that must reach other replicas' credential caches bumps `accounts_epoch` (see `epoch()`), which
+ * each replica polls (auth/accountsEpoch.ts).
  */
 import type { AccountsStore, ApiKeyRecord, SessionRecord, UserRecord } from '../Store.js';
 import { nextVersion, num, numOrNull, type ClickHouseDatabase } from './ClickHouseDatabase.js';
@@ -60,6 +62,16 @@ const sessionFromRow = (r: SessionRow): SessionRecord => ({
   address: r.address,
 });
 
+/**
+ * Added to the version of a final change (an ended session, a revoked key), so it outranks every
+ * ordinary rewrite of the same row. Those rewrites are read-merge-insert: a session touch or a
+ * key's hash upgrade on one replica may read the row just before another replica ends it, and
+ * insert after. With plain clock versions that later insert would bring the session or key
+ * back; with this offset the end stays final. 2^52 keeps versions exact as JavaScript numbers
+ * (below 2^53) until the clock in µs itself passes 2^52, in the year 2112.
+ */
+const FINAL_VERSION_OFFSET = 2 ** 52;
+
 const sessionRow = (s: SessionRecord, isDeleted = 0) => ({
   session_id: s.sessionId,
   token_hash: s.tokenHash,
@@ -69,7 +81,7 @@ const sessionRow = (s: SessionRecord, isDeleted = 0) => ({
   expires_at: s.expiresAt,
   user_agent: s.userAgent,
   address: s.address,
-  version: nextVersion(),
+  version: nextVersion() + (isDeleted ? FINAL_VERSION_OFFSET : 0),
   is_deleted: isDeleted,
 });
 
@@ -85,8 +97,14 @@ export class ClickHouseAccountsStore implements AccountsStore {
     return num(row?.e ?? 0);
   }
 
+  /**
+   * One more than the highest epoch stored, computed by the server: a replica whose clock runs
+   * behind another's still moves the epoch (a clock value could land below the maximum and go
+   * unseen). Two bumps at once may store the same value; readers still see it move once, after
+   * both changes were written.
+   */
   async #bumpEpoch(): Promise<void> {
-    await this.#db.insert('accounts_epoch', [{ id: 0, epoch: nextVersion() }]);
+    await this.#db.command('INSERT INTO accounts_epoch (id, epoch) SELECT 0, max(epoch) + 1 FROM accounts_epoch');
   }
 
   async #users(where: string, params: Record<string, unknown>): Promise<UserRecord[]> {
@@ -168,7 +186,7 @@ export class ClickHouseAccountsStore implements AccountsStore {
       name: k.name,
       created_at: k.createdAt,
       revoked_at: k.revokedAt,
-      version: nextVersion(),
+      version: nextVersion() + (k.revokedAt !== null ? FINAL_VERSION_OFFSET : 0),
     };
   }
 
