@@ -115,8 +115,7 @@ export async function createTempClickHouseDatabase(): Promise<{ url: string; dat
 
 const clickhouse: TestBackend = {
   name: 'clickhouse',
-  // `threadsFilters` (priced date ranges, attribute filters) waits for its costs and filters.
-  pending: ['threadsFilters', 'callsQuery', 'callsFeedbackQuery'],
+  pending: ['callsQuery', 'callsFeedbackQuery'],
   open: async () => {
     const db = await createTempClickHouseDatabase();
     const store = await ClickHouseStore.open(db);
