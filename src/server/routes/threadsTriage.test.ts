@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import type { CallUpsertBatchReq } from '../../contract/calls.js';
 import type { ThreadSchema } from '../../contract/threads.js';
-import { createTempClickHouseDatabase, testBackends } from '../testing/tempStore.js';
+import { ownServerEnv, testBackends } from '../testing/tempStore.js';
 import { startTestServer, type TestServer } from '../testing/testServer.js';
 
 type Item = z.input<typeof CallUpsertBatchReq>['batch'][number];
@@ -79,15 +79,11 @@ const count = async (filter: Record<string, unknown> | null) => (await t.alice.c
 // Once per store backend: the dashboard's thread queries must answer the same on each.
 for (const backend of testBackends()) {
   describe(`${backend.name} store`, () => {
-    let dropDatabase = async () => {};
+    let dropStore = async () => {};
     beforeAll(async () => {
-      let env: Record<string, string> = {};
-      if (backend.name === 'clickhouse') {
-        const db = await createTempClickHouseDatabase();
-        dropDatabase = db.drop;
-        env = { ...backend.serverEnv, WEFT_CLICKHOUSE_DATABASE: db.database };
-      }
-      t = await startTestServer({ env });
+      const own = await ownServerEnv(backend);
+      dropStore = own.drop;
+      t = await startTestServer({ env: own.env });
       // $1 per 1M prompt tokens, $2 per 1M completion tokens (per token: 1e-6 and 2e-6).
       await t.alice.client.costCreate({
         project_id: P,
@@ -142,7 +138,7 @@ for (const backend of testBackends()) {
     });
     afterAll(async () => {
       await t.close();
-      await dropDatabase();
+      await dropStore();
     });
 
     describe('POST /threads/stream_query (Weft filters)', () => {

@@ -163,3 +163,14 @@ export function testBackends(env: NodeJS.ProcessEnv = process.env): TestBackend[
       return backend;
     });
 }
+
+/**
+ * Server settings (for `startTestServer`) selecting `backend` over a store of the test's own:
+ * a fresh ClickHouse database for clickhouse (the test server's data directory is already
+ * fresh for SQLite). `drop` disposes of it once the server is closed.
+ */
+export async function ownServerEnv(backend: TestBackend): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
+  if (backend.name !== 'clickhouse') return { env: backend.serverEnv, drop: async () => {} };
+  const db = await createTempClickHouseDatabase();
+  return { env: { ...backend.serverEnv, WEFT_CLICKHOUSE_DATABASE: db.database }, drop: db.drop };
+}
