@@ -8,14 +8,15 @@
  * RE2 pattern that finds it in that text as FTS5 finds `"word"*`: the word's tokens in a row,
  * the last one as a prefix, each starting at a token boundary. Tokens are runs of letters,
  * digits and private-use characters; case folds (RE2 `(?i)`); a Latin letter with diacritics
- * matches its base letter; the combining diacritics unicode61 drops are skipped wherever they
- * stand. Only a word's letters, digits and private-use characters enter the pattern, none of
- * them RE2 syntax, so typed text is never pattern syntax.
+ * matches its base letter; the combining diacritics unicode61 drops are removed from the text
+ * and the word. Only a word's letters, digits and private-use characters enter the pattern,
+ * none of them RE2 syntax, so typed text is never pattern syntax. threadSearch.clickhouse.test.ts
+ * checks the rule against SQLite on awkward text.
  *
- * Known differences from FTS5 (none touches ordinary text): RE2 folds case by Unicode simple
- * case folding where unicode61 lowercases (so `ς` finds `σ` here only); a multi-token word
- * (`e-mail`) is found within one turn's text, where SQLite's one document per thread could
- * also join the end of one turn to the start of another.
+ * Known differences from FTS5, none in ordinary text: unicode61 has Unicode 6.1's tables, so
+ * letters cased or added since (Cherokee, Georgian Mtavruli, Latin Extended-D) fold or split
+ * differently here; and a multi-token word (`e-mail`) is found within one turn's text, where
+ * SQLite's one document per thread could also join the end of one turn to the next.
  */
 import type { Params } from './ClickHouseDatabase.js';
 
@@ -40,8 +41,8 @@ const escape = (ch: string) => `\\x{${ch.codePointAt(0)!.toString(16)}}`;
 
 const DIACRITICS = `[${DIACRITIC_RANGES.map(([a, b]) => (a === b ? escape(String.fromCodePoint(a)) : `${escape(String.fromCodePoint(a))}-${escape(String.fromCodePoint(b))}`)).join('')}]`;
 
-/** A character between tokens: neither a token character nor a dropped diacritic. */
-const SEPARATOR = `[^\\p{L}\\p{N}\\p{Co}${DIACRITICS.slice(1, -1)}]`;
+/** A character between tokens (the text's dropped diacritics are already gone). */
+const SEPARATOR = '[^\\p{L}\\p{N}\\p{Co}]';
 
 /** Latin letters unicode61 leaves as they are, although they decompose into a base letter and diacritics. */
 const KEPT = new Set('ǠǡǢǣǮǯǼǽǾǿ');
@@ -77,17 +78,17 @@ const VARIANTS: ReadonlyMap<string, string[]> = (() => {
 })();
 
 /**
- * One character of a search word: itself, or any variant of its base letter, then any dropped
- * diacritics. RE2's `(?i)` adds the other case, so a variant whose lower case is listed is
- * left out. Only letters, digits and private-use characters get here, and none of them is RE2
- * syntax, so they stand as themselves (escapes would triple the pattern, which travels in the
- * request URL).
+ * One character of a search word: itself, or any variant of its base letter. RE2's `(?i)` adds
+ * the other case, so a variant whose lower case is listed is left out. Only letters, digits and
+ * private-use characters get here, none of them RE2 syntax, so they stand as themselves: the
+ * pattern travels in the request URL, and a 500-character word stays within ClickHouse's
+ * 128 KiB per parameter (escapes would triple it).
  */
 function charPattern(ch: string): string {
   const base = baseLetter(ch);
   const all = new Set([base, ...(VARIANTS.get(variantKey(base)) ?? [])]);
   const members = [...all].filter((v) => v.toLowerCase() === v || !all.has(v.toLowerCase()));
-  return `${members.length === 1 ? members[0] : `[${members.join('')}]`}${DIACRITICS}*`;
+  return members.length === 1 ? members[0]! : `[${members.join('')}]`;
 }
 
 /**
@@ -101,7 +102,7 @@ export function searchWordPattern(word: string): string | null {
     .split(/[^\p{L}\p{N}\p{Co}]+/u)
     .filter(Boolean);
   if (tokens.length === 0) return null;
-  const body = tokens.map((t) => `${DIACRITICS}*${[...t].map(charPattern).join('')}`).join(`${SEPARATOR}+`);
+  const body = tokens.map((t) => [...t].map(charPattern).join('')).join(`${SEPARATOR}+`);
   return `(?i)(?:^|${SEPARATOR})${body}`;
 }
 
@@ -119,8 +120,13 @@ const stringsOf = (column: string) =>
   `substringUTF8(arrayStringConcat(arrayMap(g -> if(position(g[1], '\\\\') > 0, JSONExtractString(concat('"', g[1], '"')), g[1]),
     arrayFilter(g -> g[2] = '', extractAllGroups(ifNull(${column}, ''), {json_string:String}))), ' '), 1, ${TEXT_PER_SIDE})`;
 
-/** A turn's searchable text, over a `calls` row (binds `{json_string:String}`). */
+/**
+ * A turn's searchable text, over a `calls` row, without the diacritics unicode61 drops: they
+ * are token characters that vanish, so removing them first tokenizes the same (binds
+ * `{json_string:String}` and `{diacritics:String}`).
+ */
 export function turnTextSql(params: Params): string {
   params.json_string = JSON_STRING;
-  return `concat(${stringsOf('inputs')}, ' ', ${stringsOf('output')})`;
+  params.diacritics = DIACRITICS;
+  return `replaceRegexpAll(concat(${stringsOf('inputs')}, ' ', ${stringsOf('output')}), {diacritics:String}, '')`;
 }
