@@ -2,7 +2,7 @@
 import { join } from 'node:path';
 import type { Store } from './Store.js';
 import { SqliteStore } from './sqlite/SqliteStore.js';
-import { ClickHouseStore, PENDING_SUBSTORES } from './clickhouse/ClickHouseStore.js';
+import { ClickHouseStore } from './clickhouse/ClickHouseStore.js';
 
 export interface StoreConfig {
   kind: 'sqlite' | 'clickhouse';
@@ -28,13 +28,6 @@ export function clickhouseOptions(config: StoreConfig) {
 
 export async function openStore(config: StoreConfig): Promise<Store> {
   if (config.kind === 'clickhouse') {
-    // A server that answered some endpoints with "not implemented" would be worse than none.
-    if (PENDING_SUBSTORES.length > 0) {
-      throw new Error(
-        `WEFT_STORE=clickhouse is not complete in this version (still missing: ${PENDING_SUBSTORES.join(', ')}); ` +
-          'unset WEFT_STORE to use the embedded SQLite store.',
-      );
-    }
     return ClickHouseStore.open(clickhouseOptions(config));
   }
   return new SqliteStore(join(config.dataDir, 'weft.sqlite'), { synchronous: config.sqliteSync });

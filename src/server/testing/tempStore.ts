@@ -48,11 +48,6 @@ export type ConformanceSuite =
 
 export interface TestBackend {
   name: string;
-  /**
-   * Suites whose sub-store this backend does not implement yet (its store refuses to open for
-   * `weft serve` until this is empty); every other suite runs unchanged.
-   */
-  pending?: readonly ConformanceSuite[];
   open: OpenStore;
   openPair: OpenStorePair;
   /** Environment for `startTestServer` that selects this backend. */
@@ -115,8 +110,6 @@ export async function createTempClickHouseDatabase(): Promise<{ url: string; dat
 
 const clickhouse: TestBackend = {
   name: 'clickhouse',
-  // `threadsFilters` (priced date ranges, attribute filters) waits for its costs and filters.
-  pending: ['threadsFilters'],
   open: async () => {
     const db = await createTempClickHouseDatabase();
     const store = await ClickHouseStore.open(db);

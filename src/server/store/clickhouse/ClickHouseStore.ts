@@ -1,10 +1,7 @@
 /**
  * The scale-out backend: every table in one ClickHouse database, reached over HTTP. The Weft
  * process keeps nothing but caches, so any number of replicas can share one database.
- *
- * Not every sub-store is built yet. `PENDING_SUBSTORES` names the ones that are not, and
- * `openStore` refuses `WEFT_STORE=clickhouse` while it is non-empty, so a server never answers
- * half its endpoints with "not implemented"; the conformance suites run the finished ones.
+ * Every sub-store passes the same conformance suites as SQLite's (store/conformance/).
  */
 import type { CallsStore, FilesStore, ProjectsStore, Store, TablesStore, ThreadsStore } from '../Store.js';
 import type { StatsStore } from '../StatsStore.js';
@@ -34,8 +31,6 @@ const PROJECT_SIZES = {
   objects: 'SELECT sum(size_bytes) AS n FROM object_versions FINAL WHERE project_id = {p:String} AND deleted_at IS NULL',
 };
 
-/** Sub-stores this backend does not implement yet. */
-export const PENDING_SUBSTORES: readonly string[] = [];
 
 export class ClickHouseStore implements Store {
   readonly backend = 'clickhouse';

@@ -1,33 +1,34 @@
 /**
- * What threads cost, as ClickHouse SQL: each thread's usage per model (summed over its turns,
- * by the one usage rule) priced at the thread's start, with the price core/pickPrice.ts would
- * pick (in force at the start first, then the project's own price over the default list, then
- * the newest), NULL when none of its models has a price. The same rule as SQLite's
- * `threadCostSql`; over a date range both the turns and the start are the ones inside it.
+ * What threads cost, as ClickHouse SQL over a thread's aggregated usage: each model's tokens
+ * (summed over the thread's turns, by the one usage rule) priced at the thread's start with the
+ * price core/pickPrice.ts would pick (in force at the start first, then the project's own price
+ * over the default list, then the newest), NULL when none of its models has a price. The same
+ * rule as SQLite's `threadCostSql`; over a date range both the turns and the start are the ones
+ * inside it.
+ *
+ * The prices of the project and the default list are one sorted array, read once per query by
+ * a scalar sub-query (a few dozen rows), so pricing a thread is a scan of that small array per
+ * model rather than a join.
  */
-import { ENTRY_INPUT_TOKENS, ENTRY_OUTPUT_TOKENS, USAGE_ENTRIES, USAGE_ENTRY_IS_OBJECT } from './usageSql.js';
+
+/** `WITH` item binding `prices`: (llm_id, effective_date, prompt cost, completion cost), project's own first, newest first. */
+export const PRICES_SQL = `(SELECT arrayMap(x -> (x.1, x.4, x.5, x.6),
+    arraySort(groupArray((llm_id, pricing_level != 'project', -effective_date, effective_date, prompt_token_cost, completion_token_cost))))
+  FROM llm_token_prices FINAL
+  WHERE pricing_level_id IN ({p:String}, 'default')
+    AND ((pricing_level = 'project' AND pricing_level_id = {p:String}) OR (pricing_level = 'default' AND pricing_level_id = 'default'))) AS prices`;
 
 /**
- * `SELECT thread_id, total_cost` of the threads whose turns match `turnsWhere` (a condition over
- * `calls FINAL` that binds the project as `{p:String}`); threads without any priced model are absent.
+ * A thread's cost from `usage`, the tuple of arrays (models, prompt tokens, completion tokens, …)
+ * that `sumMap` gives, priced at `start` (epoch µs). Needs `prices` (PRICES_SQL) in scope.
  */
-export function threadCostsSql(turnsWhere: string): string {
-  return `SELECT thread_id, sum(cost) AS total_cost FROM (
-      SELECT us.thread_id AS thread_id, us.model AS model,
-        argMin(us.prompt * pr.prompt_token_cost + us.completion * pr.completion_token_cost,
-          (pr.effective_date > st.start_time, pr.pricing_level != 'project', -pr.effective_date)) AS cost
-      FROM (
-        SELECT thread_id, u.1 AS model, sum(${ENTRY_INPUT_TOKENS}) AS prompt, sum(${ENTRY_OUTPUT_TOKENS}) AS completion
-        FROM (SELECT thread_id, arrayJoin(${USAGE_ENTRIES}) AS u FROM calls FINAL WHERE ${turnsWhere})
-        WHERE ${USAGE_ENTRY_IS_OBJECT}
-        GROUP BY thread_id, model
-      ) AS us
-      INNER JOIN (SELECT thread_id, min(started_at) AS start_time FROM calls FINAL WHERE ${turnsWhere} GROUP BY thread_id) AS st
-        ON st.thread_id = us.thread_id
-      INNER JOIN (
-        SELECT llm_id, pricing_level, effective_date, prompt_token_cost, completion_token_cost FROM llm_token_prices FINAL
-        WHERE (pricing_level = 'project' AND pricing_level_id = {p:String}) OR (pricing_level = 'default' AND pricing_level_id = 'default')
-      ) AS pr ON pr.llm_id = us.model
-      GROUP BY thread_id, model
-    ) GROUP BY thread_id`;
+export function threadCostSql(usage: string, start: string): string {
+  // In sorted order the first price of the model in force at the start is the one pickPrice
+  // picks; when none is in force, the first of the model at all.
+  const inForce = `arrayMap(m -> arrayFirstIndex(x -> x.1 = m AND x.2 <= ${start}, prices), ${usage}.1)`;
+  const any = `arrayMap(m -> arrayFirstIndex(x -> x.1 = m, prices), ${usage}.1)`;
+  const costs = `arrayMap((i, j, pt, ct) -> if(i > 0, pt * prices[i].3 + ct * prices[i].4, if(j > 0, pt * prices[j].3 + ct * prices[j].4, NULL)),
+    ${inForce}, ${any}, ${usage}.2, ${usage}.3)`;
+  // sumOrNull skips the unpriced models and is NULL when there is no priced one.
+  return `arrayReduce('sumOrNull', ${costs})`;
 }

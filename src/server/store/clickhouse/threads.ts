@@ -1,58 +1,95 @@
 /**
- * ClickHouse implementation of ThreadsStore: statistics computed per request in one SQL query
- * over the merged turn calls (shared/design/clickhouse.md §4.3), so nothing is kept in step
- * with writes and any replica answers the same. The numbers follow core/threadStats.ts:
- * `quantileExactInclusive` is numpy's linear method, as core/percentile.ts; ties break by id.
+ * ClickHouse implementation of ThreadsStore: statistics computed per request in one pass over
+ * the merged turn calls grouped by thread (shared/design/clickhouse.md §4.3), so nothing is
+ * kept in step with writes and any replica answers the same. The numbers follow
+ * core/threadStats.ts: `quantileExactInclusive` is numpy's linear method, as core/percentile.ts;
+ * ties break by id. Filters mean what query/threadsFilter.ts says:
  *
- * Costs (threadCosts.ts) follow SQLite's rule. A sort by cost prices every matching thread in
- * the same query; any other sort pages first and prices only the page.
+ * - A date range keeps the turns that started inside it for the statistics and the cost (priced
+ *   at the first turn inside); a thread without such a turn is not listed.
+ * - Content search (threadSearch.ts) and attribute tests (threadFilters.ts) are judged over all
+ *   of a thread's live turns, as SQLite's indexes are, so with a date range the one pass reads
+ *   every turn and the statistics aggregate only those inside (`-If` combinators).
+ * - Statistic bounds are HAVING conditions on the thread row.
  *
- * Not here yet (refused, not approximated): the Weft text search, statistic ranges and
- * attribute filters.
+ * Cost (threadCosts.ts): the pass sums each thread's tokens per model; a sort or bound on cost
+ * prices every thread in the pass, any other query prices only the page, after LIMIT.
  */
 import type { ThreadRecord, ThreadsQuery, ThreadsStore } from '../Store.js';
+import { planThreadsFilter } from '../query/threadsFilter.js';
 import { num, numOrNull, type ClickHouseDatabase, type Params } from './ClickHouseDatabase.js';
-import { UnsupportedCallsQuery } from './callsList.js';
+import { PRICES_SQL, threadCostSql } from './threadCosts.js';
+import { attributesMatchSql, binder, boundsSql } from './threadFilters.js';
+import { searchWordPattern, turnTextSql } from './threadSearch.js';
 import { USAGE_RULE } from '../../core/usage.js';
-import { threadCostsSql } from './threadCosts.js';
+import { ENTRY_INPUT_TOKENS, ENTRY_OUTPUT_TOKENS, USAGE_ENTRIES, USAGE_ENTRY_IS_OBJECT, usageCountSql } from './usageSql.js';
 
-/** One count of a usage entry `u` (a (model, raw JSON) tuple): a JSON number truncated to an integer, else 0 (core/usage.ts `usageCount`). */
-const count = (key: string) => `if(JSONType(u.2, '${key}') IN ('Int64', 'UInt64', 'Double'), toInt64(JSONExtractFloat(u.2, '${key}')), 0)`;
-const sum = (keys: readonly string[]) => `(${keys.map(count).join(' + ')})`;
+/** A turn is a live, started call whose turn_id is its own id, in a thread. */
+const TURN_WHERE =
+  "project_id = {p:String} AND started_at IS NOT NULL AND deleted_at IS NULL AND turn_id = id AND ifNull(thread_id, '') != ''";
 
-/** Total tokens of one entry by the one usage rule (core/usage.ts USAGE_RULE): a positive reported total, else input + output. */
-const ENTRY_TOKENS = `if(${count(USAGE_RULE.reportedTotal)} > 0, ${count(USAGE_RULE.reportedTotal)}, ${sum(USAGE_RULE.input)} + ${sum(USAGE_RULE.output)})`;
-
-const TURN_TOKENS = `arraySum(u -> if(JSONType(u.2) = 'Object', ${ENTRY_TOKENS}, 0),
-  JSONExtractKeysAndValuesRaw(ifNull(summary, '{}'), 'usage'))`;
+/**
+ * Per-turn facts: failure, and each usage entry's (model, input, output, reported total) read
+ * once from the summary; a turn's tokens are ENTRY_TOTAL_TOKENS's rule over those counts (a
+ * positive reported total, else input + output).
+ */
+const TURN_FACTS = `thread_id, id, started_at, ended_at,
+  exception IS NOT NULL OR JSONExtractInt(ifNull(summary, '{}'), 'status_counts', 'error') > 0 AS failed,
+  arrayMap(u -> (u.1, ${ENTRY_INPUT_TOKENS}, ${ENTRY_OUTPUT_TOKENS}, ${usageCountSql(USAGE_RULE.reportedTotal)}),
+    arrayFilter(u -> ${USAGE_ENTRY_IS_OBJECT}, ${USAGE_ENTRIES})) AS entries,
+  arrayMap(e -> e.1, entries) AS models,
+  arrayMap(e -> e.2, entries) AS prompt_tokens,
+  arrayMap(e -> e.3, entries) AS completion_tokens,
+  arraySum(e -> if(e.4 > 0, e.4, e.2 + e.3), entries) AS tokens`;
 
 const DURATION_MS = '(ended_at - started_at) / 1000';
 
-const STATS = `
-  thread_id,
-  count() AS turn_count,
-  countIf(ended_at IS NOT NULL) AS finished_turn_count,
-  min(started_at) AS start_time,
-  if(finished_turn_count > 0, max(ended_at), max(started_at)) AS last_updated,
-  argMin(id, (started_at, id)) AS first_turn_id,
-  if(finished_turn_count > 0, argMinIf(id, (-ifNull(ended_at, 0), id), ended_at IS NOT NULL), NULL) AS last_turn_id,
-  if(finished_turn_count > 0, quantileExactInclusiveIf(0.5)(${DURATION_MS}, ended_at IS NOT NULL), NULL) AS p50_turn_duration_ms,
-  if(finished_turn_count > 0, quantileExactInclusiveIf(0.99)(${DURATION_MS}, ended_at IS NOT NULL), NULL) AS p99_turn_duration_ms,
-  countIf(exception IS NOT NULL OR JSONExtractInt(ifNull(summary, '{}'), 'status_counts', 'error') > 0) AS error_count,
-  sum(${TURN_TOKENS}) AS total_tokens`;
+/** A thread's statistics over its turns, or over those where `inRange` holds. */
+function statsSql(inRange: string | null): string {
+  const and = (c: string) => (inRange ? `${c} AND ${inRange}` : c);
+  const agg = (fn: string, args: string) => (inRange ? `${fn}If(${args}, ${inRange})` : `${fn}(${args})`);
+  const finished = and('ended_at IS NOT NULL');
+  return `thread_id,
+  ${inRange ? `countIf(${inRange})` : 'count()'} AS turn_count,
+  countIf(${finished}) AS finished_turn_count,
+  ${agg('min', 'started_at')} AS start_time,
+  if(finished_turn_count > 0, ${agg('max', 'ended_at')}, ${agg('max', 'started_at')}) AS last_updated,
+  ${agg('argMin', 'id, (started_at, id)')} AS first_turn_id,
+  if(finished_turn_count > 0, argMinIf(id, (-ifNull(ended_at, 0), id), ${finished}), NULL) AS last_turn_id,
+  if(finished_turn_count > 0, quantileExactInclusiveIf(0.5)(${DURATION_MS}, ${finished}), NULL) AS p50_turn_duration_ms,
+  if(finished_turn_count > 0, quantileExactInclusiveIf(0.99)(${DURATION_MS}, ${finished}), NULL) AS p99_turn_duration_ms,
+  countIf(${and('failed')}) AS error_count,
+  ${agg('sum', 'tokens')} AS total_tokens,
+  ${agg('sumMap', 'models, prompt_tokens, completion_tokens, arrayMap(m -> toUInt64(1), models)')} AS usage_by_model`;
+}
 
-/** Sort keys (a fixed whitelist: nothing from the request enters SQL). */
-const SORTABLE = new Set([
+/** The thread row's columns as the answer reads them. */
+const RECORD_COLUMNS = [
   'thread_id',
   'turn_count',
+  'finished_turn_count',
   'start_time',
   'last_updated',
+  'first_turn_id',
+  'last_turn_id',
   'p50_turn_duration_ms',
   'p99_turn_duration_ms',
   'error_count',
   'total_tokens',
-  'total_cost',
-]);
+];
+
+/** Sort keys as thread row columns (a fixed whitelist: nothing from the request enters SQL). */
+const COLUMN: Record<ThreadsQuery['sortBy'][number]['field'], string> = {
+  thread_id: 'thread_id',
+  turn_count: 'turn_count',
+  start_time: 'start_time',
+  last_updated: 'last_updated',
+  p50_turn_duration_ms: 'p50_turn_duration_ms',
+  p99_turn_duration_ms: 'p99_turn_duration_ms',
+  error_count: 'error_count',
+  total_tokens: 'total_tokens',
+  total_cost: 'total_cost',
+};
 
 interface StatsRow {
   thread_id: string;
@@ -65,8 +102,8 @@ interface StatsRow {
   p50_turn_duration_ms: number | null;
   p99_turn_duration_ms: number | null;
   error_count: string;
-  total_tokens: number;
-  total_cost?: number | null;
+  total_tokens: string;
+  total_cost: number | null;
 }
 
 const fromRow = (r: StatsRow): ThreadRecord => ({
@@ -81,44 +118,53 @@ const fromRow = (r: StatsRow): ThreadRecord => ({
   p99TurnDurationMs: r.p99_turn_duration_ms,
   errorCount: num(r.error_count),
   totalTokens: num(r.total_tokens),
-  totalCost: r.total_cost ?? null,
+  totalCost: r.total_cost,
 });
 
-/** The statistics columns, as the stats query names them. */
-const STATS_NAMES = [
-  'thread_id',
-  'turn_count',
-  'finished_turn_count',
-  'start_time',
-  'last_updated',
-  'first_turn_id',
-  'last_turn_id',
-  'p50_turn_duration_ms',
-  'p99_turn_duration_ms',
-  'error_count',
-  'total_tokens',
-];
+/** Whether cost decides the order or a bound (then every matching thread is priced in the pass). */
+const costDecides = (q: ThreadsQuery) =>
+  q.sortBy.some((s) => s.field === 'total_cost') || q.min?.total_cost != null || q.max?.total_cost != null;
 
-function compile(q: ThreadsQuery): { sql: string; params: Params; where: string } {
-  if (q.search || q.min || q.max || (q.attributes && Object.keys(q.attributes).length)) {
-    throw new UnsupportedCallsQuery('The ClickHouse store does not filter threads by search, ranges or attributes yet.');
+/**
+ * The matching threads, one row each (with `usage_by_model`, and `total_cost` when `priced`),
+ * as one SELECT over `calls FINAL` grouped by thread.
+ */
+function threadRowsSql(q: ThreadsQuery, params: Params, priced: boolean): string {
+  const plan = planThreadsFilter(q);
+  const bind = binder(params);
+  params.p = plan.projectId;
+  const where = [TURN_WHERE];
+  const having: string[] = [];
+  const turnColumns = [TURN_FACTS];
+  if (plan.threadIds) where.push(`thread_id IN ${bind(plan.threadIds, 'Array(String)')}`);
+  const patterns = (plan.search?.words ?? []).flatMap((w) => searchWordPattern(w) ?? []);
+  if (plan.search && patterns.length === 0) where.push(`thread_id = ${bind(plan.search.text, 'String')}`);
+  if (plan.search && patterns.length > 0) {
+    // Every word on some turn of the thread (not necessarily the same one), or the exact thread id.
+    turnColumns.push(`${turnTextSql(params)} AS text`);
+    const words = patterns.map((p) => `countIf(match(text, ${bind(p, 'String')})) > 0`);
+    having.push(`(thread_id = ${bind(plan.search.text, 'String')} OR (${words.join(' AND ')}))`);
   }
-  const params: Params = { p: q.projectId };
-  // A turn is a call whose turn_id is its own id; only live, started ones count.
-  const where = ['project_id = {p:String}', 'started_at IS NOT NULL', 'deleted_at IS NULL', 'turn_id = id', "ifNull(thread_id, '') != ''"];
-  if (q.afterMicros != null) {
-    where.push('started_at > {after:Int64}');
-    params.after = q.afterMicros;
+  if (plan.attributes.length > 0) {
+    // Every tested value on one same turn.
+    turnColumns.push(`${attributesMatchSql(plan.attributes, bind)} AS attributes_match`);
+    having.push('countIf(attributes_match) > 0');
   }
-  if (q.beforeMicros != null) {
-    where.push('started_at < {before:Int64}');
-    params.before = q.beforeMicros;
-  }
-  if (q.threadIds) {
-    where.push('thread_id IN {threads:Array(String)}');
-    params.threads = q.threadIds;
-  }
-  return { sql: `SELECT ${STATS} FROM calls FINAL WHERE ${where.join(' AND ')} GROUP BY thread_id`, params, where: where.join(' AND ') };
+  const range: string[] = [];
+  if (q.afterMicros != null) range.push(`started_at > ${bind(q.afterMicros, 'Int64')}`);
+  if (q.beforeMicros != null) range.push(`started_at < ${bind(q.beforeMicros, 'Int64')}`);
+  let inRange: string | null = null;
+  if (range.length > 0 && (patterns.length > 0 || plan.attributes.length > 0)) {
+    // Search and attributes see every turn; the statistics only those inside the range.
+    turnColumns.push(`${range.join(' AND ')} AS in_range`);
+    inRange = 'in_range';
+    having.push('turn_count > 0');
+  } else where.push(...range);
+  having.push(...boundsSql(plan.min, plan.max, bind));
+  const cost = priced ? `, ${threadCostSql('usage_by_model', 'start_time')} AS total_cost` : '';
+  return `${priced ? `WITH ${PRICES_SQL} ` : ''}SELECT ${statsSql(inRange)}${cost}
+    FROM (SELECT ${turnColumns.join(', ')} FROM calls FINAL WHERE ${where.join(' AND ')})
+    GROUP BY thread_id${having.length > 0 ? ` HAVING ${having.join(' AND ')}` : ''}`;
 }
 
 export class ClickHouseThreadsStore implements ThreadsStore {
@@ -128,41 +174,32 @@ export class ClickHouseThreadsStore implements ThreadsStore {
   }
 
   async *queryThreads(q: ThreadsQuery): AsyncIterable<ThreadRecord> {
-    const { sql: statsSql, params, where } = compile(q);
-    const byCost = q.sortBy.some((s) => s.field === 'total_cost');
-    // Sorting by cost prices every matching thread; otherwise only the page is priced, below.
-    const sql = byCost
-      ? `SELECT ${STATS_NAMES.map((c) => `s.${c} AS ${c}`).join(', ')}, c.total_cost AS total_cost
-         FROM (${statsSql}) AS s LEFT JOIN (${threadCostsSql(where)}) AS c ON c.thread_id = s.thread_id`
-      : statsSql;
-    // NULLs sort first ascending and last descending, as the SQLite store's comparison does.
-    const order = q.sortBy.map(({ field, direction }) => {
-      if (!SORTABLE.has(field)) throw new UnsupportedCallsQuery(`The ClickHouse store does not sort threads by "${field}" yet.`);
-      return direction === 'desc' ? `${field} DESC NULLS LAST` : `${field} ASC NULLS FIRST`;
-    });
+    const params: Params = {};
+    const byCost = costDecides(q);
+    const rows = threadRowsSql(q, params, byCost);
+    // NULLs sort first ascending and last descending, as query/threadsOrder.ts compares them.
+    const order = q.sortBy.map(({ field, direction }) =>
+      direction === 'desc' ? `${COLUMN[field]} DESC NULLS LAST` : `${COLUMN[field]} ASC NULLS FIRST`,
+    );
     order.push('thread_id ASC');
-    params.limit = q.limit ?? 0;
-    params.offset = q.offset ?? 0;
-    const limit = q.limit != null ? 'LIMIT {limit:UInt64} OFFSET {offset:UInt64}' : 'LIMIT 18446744073709551615 OFFSET {offset:UInt64}';
-    if (byCost) {
-      for await (const row of this.#db.stream<StatsRow>(`${sql} ORDER BY ${order.join(', ')} ${limit}`, params)) yield fromRow(row);
-      return;
+    let page = `${rows} ORDER BY ${order.join(', ')}`;
+    if (q.limit != null || q.offset != null) {
+      params.limit = q.limit ?? '18446744073709551615';
+      params.offset = q.offset ?? 0;
+      page += ' LIMIT {limit:UInt64} OFFSET {offset:UInt64}';
     }
-    const page = (await this.#db.all<StatsRow>(`${sql} ORDER BY ${order.join(', ')} ${limit}`, params)).map(fromRow);
-    if (page.length > 0) {
-      const costs = await this.#db.all<{ thread_id: string; total_cost: number }>(
-        threadCostsSql(`${where} AND thread_id IN {page:Array(String)}`),
-        { ...params, page: page.map((t) => t.threadId) },
-      );
-      const byThread = new Map(costs.map((c) => [c.thread_id, c.total_cost]));
-      for (const t of page) t.totalCost = byThread.get(t.threadId) ?? null;
-    }
-    yield* page;
+    // Unless cost decided the page, only the page's threads are priced.
+    const sql = byCost
+      ? `SELECT ${RECORD_COLUMNS.join(', ')}, total_cost FROM (${page}) ORDER BY ${order.join(', ')}`
+      : `WITH ${PRICES_SQL} SELECT ${RECORD_COLUMNS.join(', ')}, ${threadCostSql('usage_by_model', 'start_time')} AS total_cost
+         FROM (${page}) ORDER BY ${order.join(', ')}`;
+    for await (const row of this.#db.stream<StatsRow>(sql, params)) yield fromRow(row);
   }
 
   async countThreads(q: ThreadsQuery): Promise<number> {
-    const { sql, params } = compile(q);
-    return num((await this.#db.get<{ n: string }>(`SELECT count() AS n FROM (${sql})`, params))?.n ?? 0);
+    const params: Params = {};
+    const rows = threadRowsSql(q, params, q.min?.total_cost != null || q.max?.total_cost != null);
+    return num((await this.#db.get<{ n: string }>(`SELECT count() AS n FROM (${rows})`, params))?.n ?? 0);
   }
 
   async previews(projectId: string, ids: { firstInput: string[]; lastOutput: string[] }) {

@@ -1,8 +1,7 @@
 /**
  * Conformance suite for the thread filters that need more than the turns' own statistics: a
  * date range priced and ordered as the turns inside it (threads crossing a bound included), and
- * attribute filters that must hold on one same turn. Separate from threads.conformance.ts so a
- * backend still being built can run the core thread statistics without these (TestBackend.pending).
+ * attribute filters that must hold on one same turn.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OpenStore } from '../../testing/tempStore.js';
