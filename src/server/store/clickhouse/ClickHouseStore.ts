@@ -35,7 +35,7 @@ const PROJECT_SIZES = {
 };
 
 /** Sub-stores this backend does not implement yet. */
-export const PENDING_SUBSTORES = ['threads (search, ranges, attributes)', 'calls queries ($expr)'] as const;
+export const PENDING_SUBSTORES = [] as const;
 
 export class ClickHouseStore implements Store {
   readonly backend = 'clickhouse';
