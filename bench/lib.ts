@@ -20,11 +20,17 @@ export async function timeMedian(fn: () => Promise<unknown> | unknown, runs = 5)
   return median(times);
 }
 
-/** Weft on `dataDir` on a free port (admin password "bench"), and a POST with JSON as the admin. */
+/**
+ * Weft on `dataDir` on a free port (admin password "bench"), and a POST with JSON as the admin.
+ * `env` adds settings, e.g. a ClickHouse dataset's (backend.ts).
+ */
 export async function startBenchServer(
   dataDir: string,
+  env: Record<string, string> = {},
 ): Promise<{ server: RunningServer; post(path: string, body: unknown): Promise<Response> }> {
-  const server = await startServer(loadConfig({ WEFT_DATA_DIR: dataDir, WEFT_ADMIN_PASSWORD: 'bench', PORT: '0', WEFT_LOG_LEVEL: 'warn' }));
+  const server = await startServer(
+    loadConfig({ WEFT_DATA_DIR: dataDir, WEFT_ADMIN_PASSWORD: 'bench', PORT: '0', WEFT_LOG_LEVEL: 'warn', ...env }),
+  );
   const authorization = `Basic ${Buffer.from('admin:bench').toString('base64')}`;
   const post = (path: string, body: unknown) =>
     fetch(`${server.url}${path}`, {
