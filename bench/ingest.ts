@@ -1,16 +1,20 @@
 /**
  * Ingest benchmark: how close does `/call/upsert_batch` over HTTP come to the physical limit,
- * a raw better-sqlite3 insert of the same rows into the same schema?
+ * a raw insert of the same rows into the same schema (SQLite: better-sqlite3 in this process;
+ * ClickHouse: `@clickhouse/client` into a database migrated like Weft's, with the same batch
+ * size and requests in flight, to the same engine)?
  *
- *   npm run bench:ingest [-- --calls 50000 --batch 500 --concurrency 4]
+ *   npm run bench:ingest [-- --store clickhouse --calls 50000 --batch 500 --concurrency 4]
  *
  * The server runs as a separate process (`weft serve` on a temporary data directory); this
  * process generates realistic ~1 KB calls (start + end of each), sends them, and then
  * inserts the very same rows with a prepared statement in transactions of the same size.
- * It prints both rates and their ratio (the goal is at least 0.7 with one process), and the CPU
- * time per call of each side: wall-clock rates swing with the machine's other load, CPU time
- * hardly does, so the CPU ratio compares two runs (or two checkouts: --server-dir) fairly.
+ * It prints both rates and their ratio (the goal is at least 0.7 with one process on SQLite,
+ * 0.5 on ClickHouse), and the CPU time per call of each side: wall-clock rates swing with the
+ * machine's other load, CPU time hardly does, so the CPU ratio compares two runs (or two
+ * checkouts: --server-dir) fairly. On ClickHouse the engine's CPU per call is printed too.
  */
+import { createClient as createClickHouseClient } from '@clickhouse/client';
 import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,14 +26,16 @@ import type { z } from 'zod';
 import { createApiKey } from '../src/server/auth/apiKeys.js';
 import { parseIsoToMicros } from '../src/server/core/datetime.js';
 import { uuidv7 } from '../src/server/core/ids.js';
+import { RESULT_SETTINGS } from '../src/server/store/clickhouse/ClickHouseDatabase.js';
 import { migrations } from '../src/server/store/sqlite/migrations/index.js';
-import { SqliteStore } from '../src/server/store/sqlite/SqliteStore.js';
-import { spawnWeft } from './lib.js';
+import { benchStoreKind, loadAverage, startBenchBackend, STORE_OPTION, type BenchBackend, type BenchDataset } from './backend.js';
+import { serverCpu, spawnWeft } from './lib.js';
 
 type BatchItem = z.input<typeof CallUpsertBatchReq>['batch'][number];
 
 const { values } = parseArgs({
   options: {
+    ...STORE_OPTION,
     calls: { type: 'string', default: '50000' },
     batch: { type: 'string', default: '500' },
     concurrency: { type: 'string', default: '4' },
@@ -125,19 +131,34 @@ function makeBatches(): BatchItem[][] {
   return batches;
 }
 
-async function benchServer(batches: BatchItem[][], workers: number): Promise<{ rate: number; cpuPerCall: number }> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'weft-bench-'));
-  const setup = new SqliteStore(join(dataDir, 'weft.sqlite'));
-  await setup.accounts.upsertUser({ username: 'bench', entities: ['bench'] });
-  const { key } = await createApiKey(setup, 'bench');
-  await setup.close();
-  const server = await spawnWeft(dataDir, { args: ['--workers', String(workers)], serverDir: values['server-dir'] });
+interface IngestResult {
+  rate: number;
+  /** CPU seconds per call of Weft's process (or of the raw inserting process). */
+  cpuPerCall: number;
+  /** CPU seconds per call of the ClickHouse engine (NaN on SQLite). */
+  engineCpuPerCall: number;
+}
+
+/** CPU seconds the ClickHouse engine has used so far (NaN on SQLite). */
+const engineCpu = (backend: BenchBackend) => (backend.enginePid ? serverCpu(backend.enginePid).process : NaN);
+
+async function benchServer(backend: BenchBackend, batches: BatchItem[][], workers: number): Promise<IngestResult> {
+  const dataset = await backend.dataset(`bench_ingest_${workers}`);
+  await dataset.store.accounts.upsertUser({ username: 'bench', entities: ['bench'] });
+  const { key } = await createApiKey(dataset.store, 'bench');
+  await dataset.store.close();
+  const server = await spawnWeft(dataset.dataDir, {
+    args: ['--workers', String(workers)],
+    serverDir: values['server-dir'],
+    env: dataset.env,
+  });
   try {
     const client = createClient({ baseUrl: server.url, auth: { username: 'api', password: key } });
     await client.callUpsertBatch({ batch: batches[0]!.slice(0, 2) }); // warm up auth and statements
     const bodies = batches.map((batch) => JSON.stringify({ batch }));
     let next = 0;
     const cpu0 = server.cpu().process;
+    const engine0 = engineCpu(backend);
     const t0 = performance.now();
     await Promise.all(
       Array.from({ length: CONCURRENCY }, async () => {
@@ -156,17 +177,38 @@ async function benchServer(batches: BatchItem[][], workers: number): Promise<{ r
     const seconds = (performance.now() - t0) / 1000;
     // The cluster's worker processes are children of this one: with --workers > 1 only the primary is counted.
     const cpu = server.cpu().process - cpu0;
+    const engineCpuPerCall = (engineCpu(backend) - engine0) / CALLS;
     const { count } = await client.callsQueryStats({ project_id: PROJECT });
     if (count < CALLS) throw new Error(`only ${count} of ${CALLS} calls stored`);
-    return { rate: CALLS / seconds, cpuPerCall: workers === 1 ? cpu / CALLS : NaN };
+    return { rate: CALLS / seconds, cpuPerCall: workers === 1 ? cpu / CALLS : NaN, engineCpuPerCall };
   } finally {
-    server.stop();
-    rmSync(dataDir, { recursive: true, force: true });
+    await server.stop();
   }
 }
 
+/** The columns of one call's merged row, as a raw insert writes them. */
+function mergedRow(batch: BatchItem[], i: number) {
+  const s = (batch[i] as Extract<BatchItem, { mode: 'start' }>).req.start;
+  const e = (batch[i + 1] as Extract<BatchItem, { mode: 'end' }>).req.end;
+  return {
+    project_id: PROJECT,
+    id: s.id!,
+    trace_id: s.trace_id!,
+    parent_id: s.parent_id ?? null,
+    op_name: s.op_name,
+    op_base_name: 'openai.chat.completions.create',
+    started_at: parseIsoToMicros(s.started_at),
+    attributes: JSON.stringify(s.attributes),
+    inputs: JSON.stringify(s.inputs),
+    ended_at: parseIsoToMicros(e.ended_at),
+    output: JSON.stringify(e.output),
+    summary: JSON.stringify(e.summary),
+    wb_user_id: 'bench',
+  };
+}
+
 /** The physical limit: the same rows, one merged row per call, straight into SQLite. */
-function benchRawInsert(batches: BatchItem[][]): { rate: number; cpuPerCall: number } {
+function benchRawSqliteInsert(batches: BatchItem[][]): IngestResult {
   const dir = mkdtempSync(join(tmpdir(), 'weft-bench-raw-'));
   const db = new Database(join(dir, 'raw.sqlite'));
   db.pragma('journal_mode = WAL');
@@ -179,22 +221,21 @@ function benchRawInsert(batches: BatchItem[][]): { rate: number; cpuPerCall: num
   for (const batch of batches) {
     db.transaction(() => {
       for (let i = 0; i < batch.length; i += 2) {
-        const s = (batch[i] as Extract<BatchItem, { mode: 'start' }>).req.start;
-        const e = (batch[i + 1] as Extract<BatchItem, { mode: 'end' }>).req.end;
+        const r = mergedRow(batch, i);
         insert.run(
-          PROJECT,
-          s.id,
-          s.trace_id,
-          s.parent_id,
-          s.op_name,
-          'openai.chat.completions.create',
-          parseIsoToMicros(s.started_at),
-          JSON.stringify(s.attributes),
-          JSON.stringify(s.inputs),
-          parseIsoToMicros(e.ended_at),
-          JSON.stringify(e.output),
-          JSON.stringify(e.summary),
-          'bench',
+          r.project_id,
+          r.id,
+          r.trace_id,
+          r.parent_id,
+          r.op_name,
+          r.op_base_name,
+          r.started_at,
+          r.attributes,
+          r.inputs,
+          r.ended_at,
+          r.output,
+          r.summary,
+          r.wb_user_id,
         );
       }
     })();
@@ -203,21 +244,69 @@ function benchRawInsert(batches: BatchItem[][]): { rate: number; cpuPerCall: num
   db.close();
   rmSync(dir, { recursive: true, force: true });
   const cpu = process.cpuUsage(cpu0);
-  return { rate: CALLS / seconds, cpuPerCall: (cpu.user + cpu.system) / 1e6 / CALLS };
+  return { rate: CALLS / seconds, cpuPerCall: (cpu.user + cpu.system) / 1e6 / CALLS, engineCpuPerCall: NaN };
 }
 
-const batches = makeBatches();
-const bytesPerCall = JSON.stringify(batches[0]).length / (batches[0]!.length / 2);
-console.log(
-  `Ingest: ${CALLS} calls of ~${Math.round(bytesPerCall)} bytes (start + end), ${BATCH_CALLS} calls per request, ${CONCURRENCY} requests in flight`,
-);
-const raw = benchRawInsert(batches);
-const µs = (seconds: number) => `${(seconds * 1e6).toFixed(0)} µs CPU/call`;
-console.log(`raw better-sqlite3 insert             : ${Math.round(raw.rate).toLocaleString('en')} calls/s   ${µs(raw.cpuPerCall)}`);
-for (const workers of WORKER_COUNTS) {
-  const { rate, cpuPerCall } = await benchServer(batches, workers);
-  const label = `weft over HTTP, ${workers} process${workers > 1 ? 'es' : ''}`.padEnd(37);
-  const goal = workers === 1 ? ` (goal ≥ 0.7${rate / raw.rate >= 0.7 ? ' ✓' : ' ✗'})` : '';
-  const cpu = Number.isNaN(cpuPerCall) ? '' : `   ${µs(cpuPerCall)}, CPU ratio ${(raw.cpuPerCall / cpuPerCall).toFixed(2)}`;
-  console.log(`${label} : ${Math.round(rate).toLocaleString('en')} calls/s   ratio ${(rate / raw.rate).toFixed(2)}${goal}${cpu}`);
+/**
+ * The physical limit on ClickHouse: the same merged rows (with the stamps Weft adds) inserted
+ * with @clickhouse/client, as many calls per insert and as many inserts in flight as the HTTP
+ * run, with Weft's insert settings (synchronous, deduplicated).
+ */
+async function benchRawClickHouseInsert(backend: BenchBackend, batches: BatchItem[][]): Promise<IngestResult> {
+  const dataset: BenchDataset = await backend.dataset('bench_ingest_raw');
+  await dataset.store.close();
+  const client = createClickHouseClient({ url: dataset.clickhouse!.url, database: dataset.clickhouse!.database });
+  const cpu0 = process.cpuUsage();
+  const engine0 = engineCpu(backend);
+  const t0 = performance.now();
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next < batches.length) {
+        const batch = batches[next++]!;
+        const values = [];
+        const now = Date.now() * 1000;
+        for (let i = 0; i < batch.length; i += 2) {
+          const row = mergedRow(batch, i);
+          // Weft's row also carries when each part arrived (the monitor sweeper's stamps).
+          values.push({ ...row, part_ts: row.started_at, start_seen_at: now, end_seen_at: now });
+        }
+        await client.insert({ table: 'calls', values, format: 'JSONEachRow', clickhouse_settings: RESULT_SETTINGS });
+      }
+    }),
+  );
+  const seconds = (performance.now() - t0) / 1000;
+  const cpu = process.cpuUsage(cpu0);
+  const engineCpuPerCall = (engineCpu(backend) - engine0) / CALLS;
+  await client.close();
+  return { rate: CALLS / seconds, cpuPerCall: (cpu.user + cpu.system) / 1e6 / CALLS, engineCpuPerCall };
+}
+
+const backend = await startBenchBackend(benchStoreKind(values.store));
+try {
+  const batches = makeBatches();
+  const bytesPerCall = JSON.stringify(batches[0]).length / (batches[0]!.length / 2);
+  console.log(
+    `Ingest on ${backend.kind}: ${CALLS} calls of ~${Math.round(bytesPerCall)} bytes (start + end), ${BATCH_CALLS} calls per request, ` +
+      `${CONCURRENCY} requests in flight; load average ${loadAverage()}`,
+  );
+  const raw = backend.kind === 'sqlite' ? benchRawSqliteInsert(batches) : await benchRawClickHouseInsert(backend, batches);
+  const goalRatio = backend.kind === 'sqlite' ? 0.7 : 0.5;
+  const µs = (seconds: number) => `${(seconds * 1e6).toFixed(0)} µs CPU/call`;
+  const engine = (r: IngestResult) => (Number.isNaN(r.engineCpuPerCall) ? '' : `, engine ${µs(r.engineCpuPerCall)}`);
+  const rawLabel = backend.kind === 'sqlite' ? 'raw better-sqlite3 insert' : 'raw @clickhouse/client insert';
+  console.log(`${rawLabel.padEnd(37)} : ${Math.round(raw.rate).toLocaleString('en')} calls/s   ${µs(raw.cpuPerCall)}${engine(raw)}`);
+  for (const workers of WORKER_COUNTS) {
+    const result = await benchServer(backend, batches, workers);
+    const { rate, cpuPerCall } = result;
+    const label = `weft over HTTP, ${workers} process${workers > 1 ? 'es' : ''}`.padEnd(37);
+    const goal = workers === 1 ? ` (goal ≥ ${goalRatio}${rate / raw.rate >= goalRatio ? ' ✓' : ' ✗'})` : '';
+    const cpu = Number.isNaN(cpuPerCall) ? '' : `   ${µs(cpuPerCall)}, CPU ratio ${(raw.cpuPerCall / cpuPerCall).toFixed(2)}`;
+    console.log(
+      `${label} : ${Math.round(rate).toLocaleString('en')} calls/s   ratio ${(rate / raw.rate).toFixed(2)}${goal}${cpu}${engine(result)}`,
+    );
+  }
+  console.log(`load average ${loadAverage()}`);
+} finally {
+  await backend.close();
 }

@@ -20,11 +20,45 @@ export async function timeMedian(fn: () => Promise<unknown> | unknown, runs = 5)
   return median(times);
 }
 
-/** Weft on `dataDir` on a free port (admin password "bench"), and a POST with JSON as the admin. */
+/**
+ * CPU seconds used so far by this process (an in-process server's threads included) and by
+ * `otherPid` (a ClickHouse engine) if given. On a machine loaded far beyond its cores, wall time
+ * mostly measures the queue for a core; CPU time per request hardly moves with the load.
+ */
+export function cpuSeconds(otherPid?: number | null): number {
+  const own = process.cpuUsage();
+  return (own.user + own.system) / 1e6 + (otherPid ? serverCpu(otherPid).process : 0);
+}
+
+/** timeMedian, and the median CPU milliseconds `cpu` (a running total in seconds) grew by per run. */
+export async function timeAndCpuMedian(
+  fn: () => Promise<unknown> | unknown,
+  cpu: () => number,
+  runs = 5,
+): Promise<{ ms: number; cpuMs: number }> {
+  const times: number[] = [];
+  const cpus: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const c0 = cpu();
+    const t0 = performance.now();
+    await fn();
+    times.push(performance.now() - t0);
+    cpus.push((cpu() - c0) * 1000);
+  }
+  return { ms: median(times), cpuMs: median(cpus) };
+}
+
+/**
+ * Weft on `dataDir` on a free port (admin password "bench"), and a POST with JSON as the admin.
+ * `env` adds settings, e.g. a ClickHouse dataset's (backend.ts).
+ */
 export async function startBenchServer(
   dataDir: string,
+  env: Record<string, string> = {},
 ): Promise<{ server: RunningServer; post(path: string, body: unknown): Promise<Response> }> {
-  const server = await startServer(loadConfig({ WEFT_DATA_DIR: dataDir, WEFT_ADMIN_PASSWORD: 'bench', PORT: '0', WEFT_LOG_LEVEL: 'warn' }));
+  const server = await startServer(
+    loadConfig({ WEFT_DATA_DIR: dataDir, WEFT_ADMIN_PASSWORD: 'bench', PORT: '0', WEFT_LOG_LEVEL: 'warn', ...env }),
+  );
   const authorization = `Basic ${Buffer.from('admin:bench').toString('base64')}`;
   const post = (path: string, body: unknown) =>
     fetch(`${server.url}${path}`, {

@@ -2,27 +2,29 @@
  * Call statistics benchmark: a project of 1,000,000 calls over 30 days (traces of an agent
  * root with tool and LLM children, 8 ops, 3 models, ~6 % errors), then `/calls/stats` over
  * HTTP for the dashboard's questions — count, error count and latency p50/p95/p99 per bucket,
- * tokens and cost by model — timed next to a plain better-sqlite3 scan of the same rows into
- * JS (what any exact answer has to pay) and the exact path of the same request.
+ * tokens and cost by model — timed next to a plain scan (SQLite: better-sqlite3 reading the
+ * same rows into JS, what any exact answer has to pay; ClickHouse: one GROUP BY per day of
+ * count, errors and latency percentiles straight to the engine) and the exact path of the same
+ * request. Then the calls page's first 50 trace roots (`/calls/stream_query`), goal 100 ms.
  *
- *   npm run bench:stats [-- --calls 1000000 --days 30]
+ *   npm run bench:stats [-- --store clickhouse --calls 1000000 --days 30]
  *
  * Goal (issue "Call statistics"): the dashboard's request over 30 days of 1,000,000 calls
  * within 500 ms. The 5-minute case (8,640 buckets, ~6 MB of JSON) is shown for scale.
  */
 import Database from 'better-sqlite3';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { CallStatsReq } from '../src/contract/stats.js';
 import { callStats } from '../src/server/domain/callStats.js';
 import { createRng } from '../src/server/demo/seededRandom.js';
-import type { CallWrite } from '../src/server/store/Store.js';
-import { SqliteStore } from '../src/server/store/sqlite/SqliteStore.js';
+import { ClickHouseDatabase } from '../src/server/store/clickhouse/ClickHouseDatabase.js';
+import type { CallWrite, Store } from '../src/server/store/Store.js';
+import { benchStoreKind, loadAverage, startBenchBackend, STORE_OPTION, type BenchDataset } from './backend.js';
 import { startBenchServer, timeMedian } from './lib.js';
 
-const { values } = parseArgs({ options: { calls: { type: 'string', default: '1000000' }, days: { type: 'string', default: '30' } } });
+const { values } = parseArgs({
+  options: { ...STORE_OPTION, calls: { type: 'string', default: '1000000' }, days: { type: 'string', default: '30' } },
+});
 const CALLS = Number(values.calls);
 const DAYS = Number(values.days);
 const PROJECT = 'bench/stats';
@@ -94,7 +96,7 @@ function* traces(): Generator<CallWrite> {
   }
 }
 
-async function build(store: SqliteStore): Promise<void> {
+async function build(store: Store): Promise<void> {
   let batch: CallWrite[] = [];
   let written = 0;
   const t0 = performance.now();
@@ -124,13 +126,46 @@ const request = (over: Partial<CallStatsReq> = {}): CallStatsReq => ({
   ...over,
 });
 
-const dataDir = mkdtempSync(join(tmpdir(), 'weft-bench-stats-'));
-try {
-  const setup = new SqliteStore(join(dataDir, 'weft.sqlite'));
-  await build(setup);
-  await setup.close();
+/** The plain scan the HTTP answers are compared with: the physical limit on each backend. */
+function plainScan(dataset: BenchDataset): { label: string; run: () => Promise<unknown> | unknown; close: () => Promise<void> } {
+  if (dataset.sqliteFile) {
+    const raw = new Database(dataset.sqliteFile, { readonly: true });
+    const scan = raw.prepare(`SELECT started_at, (ended_at - started_at) / 1000 AS latency_ms, exception IS NOT NULL AS failed,
+      json_extract(summary, '$.usage') AS usage FROM calls
+      WHERE project_id = ? AND started_at >= ? AND started_at < ? AND started_at IS NOT NULL AND deleted_at IS NULL`);
+    return { label: 'plain scan of the calls into JS', run: () => scan.all(PROJECT, START, END), close: async () => void raw.close() };
+  }
+  const db = new ClickHouseDatabase(dataset.clickhouse!);
+  const sql = `SELECT intDiv(started_at, 86400000000) AS day, count() AS n, countIf(exception IS NOT NULL) AS failed,
+      quantilesExactInclusive(0.5, 0.95, 0.99)((ended_at - started_at) / 1000) AS latency
+    FROM calls FINAL WHERE project_id = {p:String} AND started_at >= {s:Int64} AND started_at < {e:Int64} AND deleted_at IS NULL
+    GROUP BY day ORDER BY day`;
+  return {
+    label: 'plain GROUP BY day (count, errors, latency percentiles)',
+    run: () => db.all(sql, { p: PROJECT, s: START, e: END }),
+    close: () => db.close(),
+  };
+}
 
-  const { server, post } = await startBenchServer(dataDir);
+/** The calls page's first request (src/web/entities/calls/listRequest.ts): trace roots, newest first, list columns. */
+const firstCallsPage = (query: object | null) => ({
+  project_id: PROJECT,
+  filter: { trace_roots_only: true },
+  query,
+  sort_by: [{ field: 'started_at', direction: 'desc' }],
+  columns: ['id', 'trace_id', 'parent_id', 'op_name', 'display_name', 'started_at', 'ended_at', 'exception', 'summary', 'inputs'],
+  limit: 50,
+  offset: 0,
+});
+
+const backend = await startBenchBackend(benchStoreKind(values.store));
+try {
+  console.log(`Call statistics on ${backend.kind}: ${CALLS.toLocaleString('en')} calls over ${DAYS} days; load average ${loadAverage()}`);
+  const dataset = await backend.dataset('bench_stats');
+  await build(dataset.store);
+  await dataset.store.close();
+
+  const { server, post } = await startBenchServer(dataset.dataDir, dataset.env);
   const stats = async (body: CallStatsReq) => {
     const res = await post('/calls/stats', body);
     if (!res.ok) throw new Error(`/calls/stats answered ${res.status}: ${await res.text()}`);
@@ -139,12 +174,9 @@ try {
   const first = await stats(request());
   const counted = first.call_buckets.reduce((n, b) => n + b.count, 0);
 
-  const raw = new Database(join(dataDir, 'weft.sqlite'), { readonly: true });
-  const scan = raw.prepare(`SELECT started_at, (ended_at - started_at) / 1000 AS latency_ms, exception IS NOT NULL AS failed,
-    json_extract(summary, '$.usage') AS usage FROM calls
-    WHERE project_id = ? AND started_at >= ? AND started_at < ? AND started_at IS NOT NULL AND deleted_at IS NULL`);
-  const plainMs = await timeMedian(() => scan.all(PROJECT, START, END), 3);
-  console.log(`plain scan of the ${counted.toLocaleString('en')} calls into JS: ${plainMs.toFixed(0)} ms\n`);
+  const plain = plainScan(dataset);
+  const plainMs = await timeMedian(plain.run, 3);
+  console.log(`${plain.label}, ${counted.toLocaleString('en')} calls: ${plainMs.toFixed(0)} ms\n`);
 
   console.log('/calls/stats over HTTP (median of 5)           ms    × plain scan');
   const timings: number[] = [];
@@ -159,13 +191,35 @@ try {
     timings.push(ms);
     console.log(`${label.padEnd(44)} ${ms.toFixed(0).padStart(6)} ${(ms / plainMs).toFixed(2).padStart(9)}`);
   }
-  const exactMs = await timeMedian(() => callStats(server.store, request(), { mode: 'exact' }), 3);
+  // On ClickHouse the exact path streams every call's facts over HTTP: once is enough to show its scale.
+  const exactMs = await timeMedian(() => callStats(server.store, request(), { mode: 'exact' }), backend.kind === 'sqlite' ? 3 : 1);
   console.log(
     `${'same request, exact scan path (in process)'.padEnd(44)} ${exactMs.toFixed(0).padStart(6)} ${(exactMs / plainMs).toFixed(2).padStart(9)}`,
   );
   console.log(`\ndashboard request (30 days, auto buckets): ${timings[0]!.toFixed(0)} ms (goal: within 500 ms)`);
-  raw.close();
+
+  console.log('\n/calls/stream_query, first page of 50 trace roots (median of 5)   ms   goal');
+  const since = new Date(END / 1000 - 86_400_000).toISOString();
+  const pages: [string, object | null][] = [
+    ['newest first, no filter', null],
+    // The page's "since" range is a $expr query (filterModel.ts compileQuery).
+    ['newest first, since 24 hours ($expr)', { $expr: { $gte: [{ $getField: 'started_at' }, { $literal: since }] } }],
+  ];
+  for (const [label, query] of pages) {
+    try {
+      const ms = await timeMedian(async () => {
+        const res = await post('/calls/stream_query', firstCallsPage(query));
+        const text = await res.text();
+        if (!res.ok || text.trim().split('\n').length !== 50) throw new Error(`answered ${res.status}: ${text.slice(0, 160)}`);
+      });
+      console.log(`${label.padEnd(60)} ${ms.toFixed(0).padStart(6)}   100`);
+    } catch (err) {
+      console.log(`${label.padEnd(60)} failed: ${(err as Error).message.replace(/\s+/g, ' ')}`);
+    }
+  }
+  console.log(`load average ${loadAverage()}`);
+  await plain.close();
   await server.close();
 } finally {
-  rmSync(dataDir, { recursive: true, force: true });
+  await backend.close();
 }

@@ -31,7 +31,6 @@ const PROJECT_SIZES = {
   objects: 'SELECT sum(size_bytes) AS n FROM object_versions FINAL WHERE project_id = {p:String} AND deleted_at IS NULL',
 };
 
-
 export class ClickHouseStore implements Store {
   readonly backend = 'clickhouse';
   readonly db: ClickHouseDatabase;

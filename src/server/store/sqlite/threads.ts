@@ -17,6 +17,7 @@ import { pricesFor } from './costs.js';
 import { refreshThreadExtras } from './threadExtras.js';
 import { rangeMatches } from '../query/threadsFilter.js';
 import { compareThreads } from '../query/threadsOrder.js';
+import { threadCostBySpans } from './threadsCost.js';
 import { compileThreadFilter } from './threadsFilter.js';
 import { callTokensSql, completionTokensSql, promptTokensSql, threadCostSql, USAGE_ENTRY_WHERE, usageEntriesSql } from './usageSql.js';
 
@@ -148,10 +149,8 @@ export class SqliteThreadsStore implements ThreadsStore {
 
   async *queryThreads(q: ThreadsQuery): AsyncIterable<ThreadRecord> {
     if (q.afterMicros != null || q.beforeMicros != null) yield* await this.#inRange(q, q);
-    else if (costDecides(q)) {
-      const start = q.offset ?? 0;
-      yield* this.#hydrate(q.projectId, this.#pricedOrder(q).slice(start, q.limit == null ? undefined : start + q.limit));
-    } else yield* this.#readStats(q);
+    else if (costDecides(q)) yield* this.#costOrdered(q, q);
+    else yield* this.#readStats(q);
   }
 
   async countThreads(q: ThreadsQuery): Promise<number> {
@@ -165,7 +164,10 @@ export class SqliteThreadsStore implements ThreadsStore {
       ])!.n;
       return n + this.#crossing(q, range).filter((r) => rangeMatches(r, q.min, q.max)).length;
     }
-    if (costDecides(q)) return this.#pricedOrder({ ...q, sortBy: [], limit: null, offset: null }).length;
+    if (costDecides(q)) {
+      const { sql, params } = this.#costOrderedSql({ ...q, sortBy: [] }, { sql: '1', params: [] });
+      return this.#db.get<{ n: number }>(`SELECT count(*) AS n FROM (${sql})`, params)!.n;
+    }
     const filter = compileThreadFilter(q, 's');
     return this.#db.get<{ n: number }>(`SELECT count(*) AS n FROM thread_stats s WHERE ${filter.sql}`, filter.params)!.n;
   }
@@ -185,57 +187,38 @@ export class SqliteThreadsStore implements ThreadsStore {
   }
 
   /**
-   * Sorting or bounding by cost prices every matching thread. Pricing them here (one price
-   * look-up per model, then arithmetic per thread) is several times faster than a price
-   * sub-query per row in SQL. Only what the order needs is read (id, start, the sort columns
-   * and the usage, as arrays), so the answer's records hold just those and their cost, sorted
-   * and bounded by cost but not paged: `#hydrate` reads the full rows of the page. `extra`
-   * narrows the rows (the threads inside a date range).
+   * Sorting or bounding by cost prices every matching thread: one query prices each in SQL
+   * (threadsCost.ts: the price spans are resolved once per request, not per thread), bounds,
+   * sorts and pages them. `extra` narrows the rows (the threads inside a date range).
    */
-  #pricedOrder(q: ThreadsQuery, extra: { sql: string; params: unknown[] } = { sql: '1', params: [] }): ThreadRecord[] {
-    const withoutCost = (r: ThreadsQuery['min']) => (r ? { ...r, total_cost: null } : r);
-    const filter = compileThreadFilter({ ...q, min: withoutCost(q.min), max: withoutCost(q.max) }, 's');
-    const columns = [...new Set(q.sortBy.map((s) => COLUMN[s.field]))].filter(
-      (c) => !['thread_id', 'start_time', 'total_cost'].includes(c),
-    );
-    const sql = `SELECT s.thread_id, s.start_time, tu.model, tu.prompt_tokens, tu.completion_tokens${columns.map((c) => `, s.${c}`).join('')}
-      FROM thread_stats s LEFT JOIN thread_usage tu ON tu.project_id = s.project_id AND tu.thread_id = s.thread_id
-      WHERE ${filter.sql} AND ${extra.sql}`;
-    const rows = this.#db
-      .prepare(sql)
-      .raw(true)
-      .all(...filter.params, ...extra.params) as [string, number, string | null, number, number, ...unknown[]][];
-    const prices = pricesFor(this.#db, {
-      projectId: q.projectId,
-      llmIds: [...new Set(rows.flatMap((r) => (r[2] === null ? [] : [r[2]])))],
-    });
-    const byId = new Map<string, ThreadRecord>();
-    for (const [threadId, startTime, model, prompt, completion, ...sortValues] of rows) {
-      let r = byId.get(threadId);
-      if (!r) {
-        const row = { thread_id: threadId, start_time: startTime, total_cost: null } as Partial<StatsRow> as StatsRow;
-        columns.forEach((c, i) => ((row as unknown as Record<string, unknown>)[c] = sortValues[i]));
-        byId.set(threadId, (r = fromStatsRow(row)));
-      }
-      const price = model === null ? null : pickPrice({ prices, llmId: model, startedAt: startTime, projectId: q.projectId });
-      if (price) r.totalCost = (r.totalCost ?? 0) + prompt * price.promptTokenCost + completion * price.completionTokenCost;
-    }
-    const costBounds = (range: ThreadsQuery['min']) => (range?.total_cost != null ? { total_cost: range.total_cost } : null);
-    return [...byId.values()].filter((r) => rangeMatches(r, costBounds(q.min), costBounds(q.max))).sort(compareThreads(q.sortBy));
+  #costOrdered(
+    q: ThreadsQuery,
+    page: Pick<ThreadsQuery, 'limit' | 'offset'>,
+    extra: { sql: string; params: unknown[] } = { sql: '1', params: [] },
+  ): ThreadRecord[] {
+    const { sql, params } = this.#costOrderedSql(q, extra);
+    return this.#db.all<StatsRow>(`${sql} LIMIT ? OFFSET ?`, [...params, page.limit ?? -1, page.offset ?? 0]).map(fromStatsRow);
   }
 
-  /** The full rows of records from #pricedOrder, keeping their order and cost. */
-  #hydrate(projectId: string, records: ThreadRecord[]): ThreadRecord[] {
-    if (records.length === 0) return [];
-    const rows = this.#db.all<StatsRow>(
-      `SELECT ${STATS_COLUMNS}, NULL AS total_cost FROM thread_stats WHERE project_id = ? AND thread_id IN (SELECT value FROM json_each(?))`,
-      [projectId, JSON.stringify(records.map((r) => r.threadId))],
-    );
-    const full = new Map(rows.map((row) => [row.thread_id, row]));
-    return records.flatMap((r) => {
-      const row = full.get(r.threadId);
-      return row ? [{ ...fromStatsRow(row), totalCost: r.totalCost }] : [];
-    });
+  #costOrderedSql(q: ThreadsQuery, extra: { sql: string; params: unknown[] }): { sql: string; params: unknown[] } {
+    const withoutCost = (r: ThreadsQuery['min']) => (r ? { ...r, total_cost: null } : r);
+    const filter = compileThreadFilter({ ...q, min: withoutCost(q.min), max: withoutCost(q.max) }, 's');
+    const priced = threadCostBySpans(this.#db, q.projectId, 's');
+    const bounds = ['1'];
+    const boundParams: unknown[] = [];
+    if (q.min?.total_cost != null) {
+      bounds.push('total_cost >= ?');
+      boundParams.push(q.min.total_cost);
+    }
+    if (q.max?.total_cost != null) {
+      bounds.push('total_cost <= ?');
+      boundParams.push(q.max.total_cost);
+    }
+    return {
+      sql: `${priced.with} SELECT * FROM (SELECT ${STATS_COLUMNS}, ${priced.cost} AS total_cost FROM thread_stats s
+        WHERE ${filter.sql} AND ${extra.sql}) WHERE ${bounds.join(' AND ')} ORDER BY ${orderSql(q.sortBy)}`,
+      params: [priced.param, ...filter.params, ...extra.params, ...boundParams],
+    };
   }
 
   /**
@@ -264,12 +247,10 @@ export class SqliteThreadsStore implements ThreadsStore {
   async *#readStats(q: ThreadsQuery): AsyncGenerator<ThreadRecord> {
     const filter = compileThreadFilter(q, 's');
     const params = [...filter.params];
-    const order = q.sortBy.map((s) => `${COLUMN[s.field]} ${s.direction === 'desc' ? 'DESC' : 'ASC'}`);
-    order.push('thread_id ASC');
     params.push(q.limit ?? -1, q.offset ?? 0);
     // The cost is computed per row; SQLite only prices every thread when it sorts by cost.
     const sql = `SELECT ${STATS_COLUMNS}, ${threadCostSql('s')} AS total_cost FROM thread_stats s
-      WHERE ${filter.sql} ORDER BY ${order.join(', ')} LIMIT ? OFFSET ?`;
+      WHERE ${filter.sql} ORDER BY ${orderSql(q.sortBy)} LIMIT ? OFFSET ?`;
     for await (const row of this.#db.stream<StatsRow>(sql, params)) yield fromStatsRow(row);
   }
 
@@ -289,24 +270,14 @@ export class SqliteThreadsStore implements ThreadsStore {
     const compare = compareThreads(page.sortBy);
     if (costDecides(q)) {
       await this.#priceInRange(q.projectId, crossing, range);
-      const inside = this.#pricedOrder({ ...q, sortBy: page.sortBy }, range.inside);
-      const crossingIds = new Set(crossing.map((r) => r.threadId));
-      const all = [...inside, ...crossing.filter((r) => rangeMatches(r, q.min, q.max))].sort(compare).slice(start, end);
-      const full = new Map(
-        this.#hydrate(
-          q.projectId,
-          all.filter((r) => !crossingIds.has(r.threadId)),
-        ).map((r) => [r.threadId, r]),
-      );
-      return all.map((r) => (crossingIds.has(r.threadId) ? r : full.get(r.threadId)!));
+      const inside = this.#costOrdered({ ...q, sortBy: page.sortBy }, { limit: end ?? null, offset: 0 }, range.inside);
+      return [...inside, ...crossing.filter((r) => rangeMatches(r, q.min, q.max))].sort(compare).slice(start, end);
     }
     const filter = compileThreadFilter(q, 's');
-    const order = page.sortBy.map((s) => `${COLUMN[s.field]} ${s.direction === 'desc' ? 'DESC' : 'ASC'}`);
-    order.push('thread_id ASC');
     const inside = this.#db
       .all<StatsRow>(
         `SELECT ${STATS_COLUMNS}, NULL AS total_cost FROM thread_stats s WHERE ${filter.sql} AND ${range.inside.sql}
-         ORDER BY ${order.join(', ')} LIMIT ?`,
+         ORDER BY ${orderSql(page.sortBy)} LIMIT ?`,
         [...filter.params, ...range.inside.params, end ?? -1],
       )
       .map(fromStatsRow);
@@ -420,6 +391,10 @@ function rangeOf(q: ThreadsQuery): DateRange {
     calls: { sql: `(${calls.join(' AND ')})`, params: turnParams },
   };
 }
+
+/** ORDER BY of thread_stats columns (or the priced total_cost), ties by thread id as compareThreads. */
+const orderSql = (sortBy: ThreadsQuery['sortBy']) =>
+  [...sortBy.map((s) => `${COLUMN[s.field]} ${s.direction === 'desc' ? 'DESC' : 'ASC'}`), 'thread_id ASC'].join(', ');
 
 /** Whether cost decides the order or a bound (then every matching thread must be priced). */
 const costDecides = (q: ThreadsQuery) =>

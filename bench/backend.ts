@@ -1,0 +1,86 @@
+/**
+ * The backend a benchmark runs on, chosen with `--store sqlite` (the default: SQLite files in a
+ * temporary directory) or `--store clickhouse` (a ClickHouse engine of its own on a temporary
+ * directory, scripts/clickhouseEngine.js, each dataset a database migrated as `weft migrate`
+ * does). Benchmarks seed a dataset through its Store, close it, and serve Weft on it with the
+ * dataset's environment, so both backends run the same requests.
+ */
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startClickHouseEngine } from '../scripts/clickhouseEngine.js';
+import { ClickHouseStore } from '../src/server/store/clickhouse/ClickHouseStore.js';
+import { migrateClickHouse } from '../src/server/store/clickhouse/migrate.js';
+import { SqliteStore } from '../src/server/store/sqlite/SqliteStore.js';
+import type { Store } from '../src/server/store/Store.js';
+
+export type BenchStoreKind = 'sqlite' | 'clickhouse';
+
+/** The `--store` option of every benchmark that runs on both backends. */
+export const STORE_OPTION = { store: { type: 'string', default: 'sqlite' } } as const;
+
+export function benchStoreKind(value: string): BenchStoreKind {
+  if (value !== 'sqlite' && value !== 'clickhouse') throw new Error(`--store must be sqlite or clickhouse, not "${value}"`);
+  return value;
+}
+
+export interface BenchDataset {
+  /** Weft's data directory for this dataset. */
+  dataDir: string;
+  /** Open while seeding; the benchmark closes it before serving. */
+  store: Store;
+  /** The environment of a Weft server on this dataset (WEFT_DATA_DIR included). */
+  env: Record<string, string>;
+  /** The ClickHouse server and database holding it (null on SQLite). */
+  clickhouse: { url: string; database: string } | null;
+  /** The SQLite file (null on ClickHouse). */
+  sqliteFile: string | null;
+}
+
+export interface BenchBackend {
+  kind: BenchStoreKind;
+  /** A new, empty dataset; `name` is letters, digits and _ (a ClickHouse database name). */
+  dataset(name: string): Promise<BenchDataset>;
+  /** The ClickHouse engine's process id, for its CPU time (null on SQLite). */
+  enginePid: number | null;
+  /** Stops the engine (ClickHouse) and removes every file. */
+  close(): Promise<void>;
+}
+
+export async function startBenchBackend(kind: BenchStoreKind): Promise<BenchBackend> {
+  const root = mkdtempSync(join(tmpdir(), `weft-bench-${kind}-`));
+  const engine = kind === 'clickhouse' ? await startClickHouseEngine({ dataDir: join(root, 'clickhouse') }) : null;
+  if (engine) console.log(`ClickHouse engine (${engine.launcher} launcher) up in ${engine.startMs} ms at ${engine.url}`);
+  return {
+    kind,
+    enginePid: engine?.pid ?? null,
+    async dataset(name): Promise<BenchDataset> {
+      const dataDir = join(root, name);
+      mkdirSync(dataDir, { recursive: true });
+      if (!engine) {
+        const sqliteFile = join(dataDir, 'weft.sqlite');
+        return { dataDir, store: new SqliteStore(sqliteFile), env: { WEFT_DATA_DIR: dataDir }, clickhouse: null, sqliteFile };
+      }
+      const clickhouse = { url: engine.url, database: name };
+      await migrateClickHouse(clickhouse);
+      return {
+        dataDir,
+        store: await ClickHouseStore.open(clickhouse),
+        env: { WEFT_DATA_DIR: dataDir, WEFT_STORE: 'clickhouse', WEFT_CLICKHOUSE_URL: engine.url, WEFT_CLICKHOUSE_DATABASE: name },
+        clickhouse,
+        sqliteFile: null,
+      };
+    },
+    async close() {
+      await engine?.stop();
+      rmSync(root, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The 1-, 5- and 15-minute load averages, printed beside figures taken on a shared machine. */
+export function loadAverage(): string {
+  return loadavg()
+    .map((n) => n.toFixed(2))
+    .join(', ');
+}
