@@ -35,7 +35,12 @@ export const RESULT_SETTINGS: ClickHouseSettings = {
   // tables' shard keys (calls are sharded by call, the rest by project). No effect on one server.
   distributed_foreground_insert: 1,
   distributed_product_mode: 'global',
-  max_execution_time: 60,
+  // A query stops on the server before the client gives up on it (request_timeout below), so a
+  // slow read ends as ClickHouse's TIMEOUT_EXCEEDED, never as a dropped socket.
+  max_execution_time: 50,
+  // A long but valid `$expr` (up to WEFT_MAX_QUERY_OPERANDS items of a `$and`) prints to more
+  // than the default 256 KiB of SQL text; the request limits, not this, bound a query.
+  max_query_size: String(16 * 1024 * 1024),
 };
 
 export type Params = Record<string, unknown>;
@@ -52,7 +57,8 @@ export class ClickHouseDatabase {
       password: options.password ?? '',
       database: options.database,
       clickhouse_settings: RESULT_SETTINGS,
-      request_timeout: 120_000,
+      // 60 s at most: above it @clickhouse/client warns on every start about idle proxies.
+      request_timeout: 60_000,
     });
   }
 

@@ -20,9 +20,6 @@ export interface CallsList {
   columns: string[];
 }
 
-/** What the ClickHouse thread listing (threads.ts) cannot print yet; calls queries print everything. */
-export class UnsupportedCallsQuery extends Error {}
-
 export function compileCallsList(q: CallsQuery): CallsList {
   const params: Params = { p: q.projectId };
   const printer = new CallsSqlPrinter(params);

@@ -91,6 +91,12 @@ const QUERY_CASES: [string, Operation, Letter[]][] = [
   ['$convert bool', { $eq: [convert('inputs.b', 'bool'), l(false)] }, ['B']],
   ['$convert exists as a condition', { $and: [convert('inputs.list', 'exists')] }, ['D']],
   ['$convert exists compared with false', { $eq: [convert('inputs.n', 'exists'), l(false)] }, ['E']],
+  // As long as the request limits allow (1,999 operations): several hundred KiB of SQL text.
+  [
+    'a $or of 1,998 JSON comparisons',
+    { $or: [...Array.from({ length: 1997 }, (_, i) => eq('inputs.nested.k', `miss-${i}`)), eq('inputs.n', 10)] },
+    ['B'],
+  ],
 ];
 
 /** Queries the reference refuses: [what, operation, HTTP status]. */
