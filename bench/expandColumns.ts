@@ -29,6 +29,7 @@ async function build(store: SqliteStore): Promise<void> {
       val: fromPlain({ name: `model-${m}`, temperature: m / 20, system: 'x'.repeat(200) }),
       builtinObjectClass: null,
       wbUserId: 'bench',
+      now: Date.now() * 1000,
     });
     await store.objects.createObject(write);
     refs.push(`weave:///${PROJECT}/object/model:${write.digest}`);

@@ -6,19 +6,13 @@
  * means adding it here and where the object is built, nowhere else.
  */
 import type { Authenticator } from './auth/authenticate.js';
-import { nowMicros } from './core/datetime.js';
+import type { Clock } from './core/clock.js';
 import type { Limits } from './limits.js';
 import type { Logger } from './logger.js';
 import type { InferenceServices } from './providers/InferenceServices.js';
 import type { Store } from './store/Store.js';
 
-/** Where handlers take "now" from, so tests can fix it. */
-export interface Clock {
-  /** Epoch microseconds, the store's unit of time. */
-  nowMicros(): number;
-}
-
-export const systemClock: Clock = { nowMicros };
+export { systemClock, type Clock } from './core/clock.js';
 
 export interface Services {
   store: Store;

@@ -9,7 +9,8 @@ import type { AuthUser, Authenticator } from '../auth/authenticate.js';
 import { createApiKey } from '../auth/apiKeys.js';
 import { ConflictError, ForbiddenError, NotFoundError } from '../errors.js';
 import type { ApiKeyRecord, Store, UserRecord } from '../store/Store.js';
-import { formatMicros, formatMicrosOrNull, nowMicros } from '../core/datetime.js';
+import type { Clock } from '../core/clock.js';
+import { formatMicros, formatMicrosOrNull } from '../core/datetime.js';
 import { defaultEntityOf } from './defaultEntity.js';
 import { ValidationError } from '../errors.js';
 
@@ -68,12 +69,16 @@ export async function createOwnApiKey(store: Store, caller: AuthUser, name: stri
 }
 
 /** Revokes a key of the caller's (any key, for admins) and makes it fail from the next request on. */
-export async function revokeApiKey(deps: { store: Store; authenticator: Authenticator }, caller: AuthUser, keyId: string): Promise<ApiKey> {
+export async function revokeApiKey(
+  deps: { store: Store; authenticator: Authenticator; clock: Clock },
+  caller: AuthUser,
+  keyId: string,
+): Promise<ApiKey> {
   const record = await deps.store.accounts.getApiKey(keyId);
   if (!record) throw new NotFoundError(`No API key with id ${keyId}`);
   if (record.username !== caller.username) requireAdmin(caller, "revoke other users' API keys");
   if (record.revokedAt === null) {
-    await deps.store.accounts.revokeApiKey(keyId, nowMicros());
+    await deps.store.accounts.revokeApiKey(keyId, deps.clock.nowMicros());
     // Verified credentials are cached for a minute; a revoked key must not ride on that.
     deps.authenticator.forget();
   }

@@ -152,7 +152,7 @@ function datasetRow(row: AnnotationQueueResultRow, questions: string[], contents
 /** Saves the answered items (or all, with `includeSkipped`) as a new Dataset version. */
 export async function saveQueueAsDataset(
   store: Store,
-  req: { queue: QueueRecord; userId: string; name: string; description?: string | null; includeSkipped?: boolean | null },
+  req: { queue: QueueRecord; userId: string; now: number; name: string; description?: string | null; includeSkipped?: boolean | null },
 ) {
   const { rows } = await queueResults(store, { queue: req.queue });
   const kept = req.includeSkipped ? rows : rows.filter((r) => r.reviews.some((v) => v.annotation_state === 'completed'));
@@ -166,7 +166,7 @@ export async function saveQueueAsDataset(
   const [entity, project] = req.queue.projectId.split('/') as [string, string];
   const created = await createDataset(
     store,
-    { projectId: req.queue.projectId, userId: req.userId, body: fromPlain({ rows: datasetRows }) },
+    { projectId: req.queue.projectId, userId: req.userId, now: req.now, body: fromPlain({ rows: datasetRows }) },
     { entity, project, name: req.name, description, rows: datasetRows as Record<string, JsonValue>[] },
   );
   return {

@@ -19,7 +19,7 @@ import type { Store } from '../store/Store.js';
 import { toItemSchema } from './annotationQueues.js';
 import { itemNotFound } from './annotationSubmit.js';
 import { callRef } from './callExtras.js';
-import { formatMicros, nowMicros } from '../core/datetime.js';
+import { formatMicros } from '../core/datetime.js';
 
 /** Distinct values listed per question; the long tail is summed into nothing (counts stay exact). */
 const MAX_COUNTS = 50;
@@ -86,9 +86,9 @@ export async function queueResults(
 type Summary = z.infer<typeof AnnotationQueueSummaryRes>;
 
 /** Progress per reviewer, items per state, and per question the answer distribution and agreement. */
-export async function queueSummary(store: Store, queue: QueueRecord): Promise<Summary> {
+export async function queueSummary(store: Store, queue: QueueRecord, now: number): Promise<Summary> {
   const { items, progress, answers } = await readQueueWork(store, queue);
-  const reservations = await store.annotationQueues.queueReservations({ projectId: queue.projectId, queueId: queue.id, now: nowMicros() });
+  const reservations = await store.annotationQueues.queueReservations({ projectId: queue.projectId, queueId: queue.id, now });
   const itemsByState: Record<AnnotationState, number> = { unstarted: 0, in_progress: 0, completed: 0, skipped: 0 };
   for (const i of items) itemsByState[i.annotationState] += 1;
 

@@ -28,7 +28,7 @@ import type { Store } from '../store/Store.js';
 import { itemNotFound } from '../store/progressChange.js';
 import { readItem, replaceChange, submitChange, toItemSchema } from './annotationQueues.js';
 import { callRef } from './callExtras.js';
-import { formatMicros, nowMicros } from '../core/datetime.js';
+import { formatMicros } from '../core/datetime.js';
 import { checkAnnotationSpec, toFeedbackWrite } from './feedback.js';
 import { parseRef } from './refs.js';
 
@@ -58,7 +58,7 @@ function answerToFeedback(req: SubmitReq, queue: QueueRecord, callId: string, an
 /** Validates every answer, then records the submit atomically; answers the item and the feedback written. */
 export async function submitItem(
   store: Store,
-  { req, queue, annotator }: { req: SubmitReq; queue: QueueRecord; annotator: string },
+  { req, queue, annotator, now }: { req: SubmitReq; queue: QueueRecord; annotator: string; now: number },
 ): Promise<SubmitRes> {
   if (req.skip && req.annotations.length > 0)
     throw new BadRequestError('A skipped item takes no annotations: send skip or annotations, not both');
@@ -68,7 +68,6 @@ export async function submitItem(
   const item = await readItem(store, { projectId: req.project_id, queueId: queue.id, itemId: req.item_id });
   if (!item) throw itemNotFound(req.item_id, queue.id);
 
-  const now = nowMicros();
   const requests = req.annotations.map((answer) => answerToFeedback(req, queue, item.callId, answer));
   const rows: FeedbackWrite[] = requests.map((r) => toFeedbackWrite(r, annotator, now));
   for (const r of requests) await checkAnnotationSpec(store, r);

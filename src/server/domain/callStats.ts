@@ -38,6 +38,8 @@ const EXACT_SCAN_CALLS = 20_000;
 export interface CallStatsOptions {
   /** `auto` (default) picks as described above; the others are for tests and benchmarks. */
   mode?: 'auto' | 'exact' | 'rollup';
+  /** Ends a window the request leaves open: the services clock's now (the system clock when absent). */
+  now?: number;
 }
 
 const COST_METRICS = new Set<UsageMetric>(['input_cost', 'output_cost', 'total_cost']);
@@ -55,7 +57,7 @@ interface Plan {
 /** `/calls/stats`. */
 export async function callStats(store: Store, req: CallStatsReq, options: CallStatsOptions = {}): Promise<CallStatsRes> {
   const start = parseIsoToMicros(req.start)!;
-  const end = req.end ? parseIsoToMicros(req.end)! : nowMicros();
+  const end = req.end ? parseIsoToMicros(req.end)! : (options.now ?? nowMicros());
   if (end < start) throw new BadRequestError('end must not be before start');
   const granularity = chooseGranularity((end - start) / 1e6, req.granularity);
   const timezone = req.timezone ?? 'UTC';

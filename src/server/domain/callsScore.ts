@@ -14,12 +14,11 @@ import type { JobContext } from '../jobs/JobRunner.js';
 import { BadRequestError } from '../errors.js';
 import type { ProviderRegistry } from '../providers/providerRegistry.js';
 import type { Store } from '../store/Store.js';
-import { nowMicros } from '../core/datetime.js';
 import { checkModelServed } from './evaluateModel.js';
 import { toFeedbackWrite } from './feedback.js';
 import { uuidv7 } from '../core/ids.js';
 import { loadJudge, type JudgeScorer } from './llmObjects.js';
-import { CallWriter, ensureOps, runJudge } from './llmRun.js';
+import { CallWriter, ensureOps, runJudge, type ModelRunDeps } from './llmRun.js';
 
 export const CALLS_SCORE_JOB = 'calls_score';
 /** The attributes that mark calls written by server-side scoring, so monitors never score them (domain/monitors.ts). */
@@ -53,7 +52,7 @@ const callRef = (projectId: string, id: string) => `weave:///${projectId}/call/$
 
 /** Applies one judge to one stored call and stores the feedback; answers whether it was scored. */
 export async function scoreCall(
-  deps: { store: Store; registry: ProviderRegistry },
+  deps: ModelRunDeps,
   req: {
     projectId: string;
     userId: string;
@@ -68,7 +67,7 @@ export async function scoreCall(
 ): Promise<'scored' | 'skipped' | 'failed'> {
   const call = await deps.store.calls.readCall({ projectId: req.projectId, id: req.callId });
   if (!call || !call.ended_at) return 'skipped';
-  const writer = new CallWriter(deps.store, req.projectId, req.userId, SCORER_SOURCE_ATTRIBUTES);
+  const writer = new CallWriter(deps, req.projectId, req.userId, SCORER_SOURCE_ATTRIBUTES);
   const traceId = uuidv7();
   const inputs = call.inputs && typeof call.inputs === 'object' ? (call.inputs as Record<string, unknown>) : {};
   const scored = await runJudge(
@@ -89,14 +88,14 @@ export async function scoreCall(
       creator: req.jobId ? `job:${req.jobId}` : null,
     },
     req.userId,
-    nowMicros(),
+    deps.clock.nowMicros(),
   );
   await deps.store.feedback.createFeedback([feedback]);
   return 'scored';
 }
 
 export async function runCallsScoreJob(
-  deps: { store: Store; registry: ProviderRegistry },
+  deps: ModelRunDeps,
   job: { id: string; projectId: string; createdBy: string; payload: Record<string, unknown> },
   ctx: JobContext,
 ): Promise<unknown> {
@@ -110,10 +109,7 @@ export async function runCallsScoreJob(
     judges.push(judge);
   }
   const triggerRef = typeof job.payload.trigger_ref === 'string' ? job.payload.trigger_ref : null;
-  const ops = await ensureOps(deps.store, job.projectId, job.createdBy, [
-    'LLMStructuredCompletionModel.predict',
-    'LLMAsAJudgeScorer.score',
-  ]);
+  const ops = await ensureOps(deps, job.projectId, job.createdBy, ['LLMStructuredCompletionModel.predict', 'LLMAsAJudgeScorer.score']);
   const total = callIds.length * judges.length;
   const counts = { scored: 0, skipped: 0, failed: 0 };
   let done = 0;

@@ -15,7 +15,8 @@ import { ProviderError } from '../providers/ModelProvider.js';
 import { NoProviderError, type ProviderRegistry } from '../providers/providerRegistry.js';
 import type { Store } from '../store/Store.js';
 import { toEndWrite, toStartWrite } from './calls.js';
-import { formatMicros, nowMicros } from '../core/datetime.js';
+import type { Clock } from '../core/clock.js';
+import { formatMicros } from '../core/datetime.js';
 import { uuidv7 } from '../core/ids.js';
 import {
   chatThroughProvider,
@@ -31,6 +32,7 @@ import { readRefs } from './refsRead.js';
 interface Deps {
   store: Store;
   registry: ProviderRegistry;
+  clock: Clock;
   userId: string;
 }
 
@@ -85,7 +87,7 @@ export async function createCompletion(
   } catch (err) {
     return { response: { error: `Failed to resolve and apply prompt: ${(err as Error).message}` }, weave_call_id: null };
   }
-  const startedAt = nowMicros();
+  const startedAt = deps.clock.nowMicros();
   const outcome = await chatThroughProvider(deps.registry, {
     projectId: req.project_id,
     inputs: { ...req.inputs, messages: messages.combined },
@@ -103,6 +105,7 @@ export async function createCompletion(
       summary: usageSummary(outcome.model, outcome.response),
       exception: outcome.error,
       startedAt,
+      endedAt: deps.clock.nowMicros(),
     }),
   );
   return { response: outcome.response, weave_call_id: id };
@@ -176,7 +179,7 @@ export async function* streamCompletion(
           id,
           trace_id: id,
           op_name: COMPLETIONS_CREATE_OP,
-          started_at: formatMicros(nowMicros()),
+          started_at: formatMicros(deps.clock.nowMicros()),
           attributes: {},
           inputs: trackedInputs({ ...req.inputs, model: req.inputs.model }, messages.initial),
         },
@@ -203,7 +206,7 @@ export async function* streamCompletion(
         toEndWrite({
           project_id: req.project_id,
           id,
-          ended_at: formatMicros(nowMicros()),
+          ended_at: formatMicros(deps.clock.nowMicros()),
           output: accumulated,
           summary: usageSummary(resolved.model, accumulated),
           exception: error ?? (signal?.aborted ? 'The client closed the stream' : null),

@@ -22,12 +22,11 @@ import type { ProviderRegistry } from '../providers/providerRegistry.js';
 import { NoProviderError } from '../providers/providerRegistry.js';
 import type { Store } from '../store/Store.js';
 import { BadRequestError } from '../errors.js';
-import { nowMicros } from '../core/datetime.js';
 import { childrenOf, isPredictAndScore } from './evaluationCalls.js';
 import { summarizeRun, type RowResult } from './evaluationSummary.js';
 import { uuidv7 } from '../core/ids.js';
 import { loadEvaluation, loadStructuredModel, type LoadedEvaluation, type StructuredModel } from './llmObjects.js';
-import { addUsage, CallWriter, ensureOps, runJudge, runPredict, type RunContext, type UsageMap } from './llmRun.js';
+import { addUsage, CallWriter, ensureOps, runJudge, runPredict, type ModelRunDeps, type RunContext, type UsageMap } from './llmRun.js';
 
 export const EVALUATE_MODEL_JOB = 'evaluate_model';
 const ROW_CONCURRENCY = 4;
@@ -100,14 +99,14 @@ async function pool<T>(items: T[], limit: number, signal: AbortSignal, work: (it
 
 /** The job: runs (or resumes) one evaluation. */
 export async function runEvaluateModelJob(
-  deps: { store: Store; registry: ProviderRegistry },
+  deps: ModelRunDeps,
   job: { projectId: string; createdBy: string; payload: Record<string, unknown> },
   ctx: JobContext,
 ): Promise<unknown> {
   const payload = job.payload as unknown as EvaluateModelPayload;
   const { store } = deps;
   const projectId = job.projectId;
-  const writer = new CallWriter(store, projectId, job.createdBy);
+  const writer = new CallWriter(deps, projectId, job.createdBy);
   const rootId = payload.call_id;
 
   const existing = await store.calls.readCall({ projectId, id: rootId });
@@ -115,7 +114,7 @@ export async function runEvaluateModelJob(
 
   let evaluation: LoadedEvaluation;
   let model: StructuredModel;
-  const ops = await ensureOps(store, projectId, job.createdBy, [
+  const ops = await ensureOps(deps, projectId, job.createdBy, [
     'Evaluation.evaluate',
     'Evaluation.predict_and_score',
     'Evaluation.summarize',
@@ -151,7 +150,7 @@ export async function runEvaluateModelJob(
   if (existing) {
     const rows = ((await childrenOf(store, projectId, [rootId])).get(rootId) ?? []).filter(isPredictAndScore);
     const open = rows.filter((r) => !r.ended_at);
-    if (open.length) await store.calls.deleteCalls({ projectId, ids: open.map((r) => r.id), deletedAt: nowMicros() });
+    if (open.length) await store.calls.deleteCalls({ projectId, ids: open.map((r) => r.id), deletedAt: deps.clock.nowMicros() });
     for (const r of rows.filter((r) => r.ended_at)) {
       results.push(r.output as RowResult);
       addUsage(usage, (r.summary?.usage ?? {}) as UsageMap);

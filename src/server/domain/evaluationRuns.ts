@@ -20,7 +20,6 @@ import type { EvaluationRunRead } from '../../contract/evaluationRuns.js';
 import { ConflictError, NotFoundError } from '../errors.js';
 import type { Store } from '../store/Store.js';
 import { withWeaveSummary } from './calls.js';
-import { nowMicros } from '../core/datetime.js';
 import {
   allOf,
   childrenOf,
@@ -39,7 +38,7 @@ import { summarizeRun, type RowResult } from './evaluationSummary.js';
 import { uuidv7 } from '../core/ids.js';
 import { requireLiveRef } from './liveRefs.js';
 import { PLACEHOLDER_SOURCE } from './v2ObjectValues.js';
-import { WritePlan } from './writePlan.js';
+import { WritePlan, type Writer } from './writePlan.js';
 
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 
@@ -67,13 +66,13 @@ export async function requireRun(store: Store, projectId: string, runId: string)
 
 export async function createRun(
   store: Store,
-  ctx: { projectId: string; userId: string },
+  ctx: Writer,
   req: { evaluation: string; model: string; source_evaluation_run_id?: string | null },
 ): Promise<{ evaluation_run_id: string }> {
   await requireLiveRef(store, { projectId: ctx.projectId, ref: req.evaluation, field: 'evaluation', kinds: ['object'] });
   await requireLiveRef(store, { projectId: ctx.projectId, ref: req.model, field: 'model' });
   if (req.source_evaluation_run_id) await requireRun(store, ctx.projectId, req.source_evaluation_run_id);
-  const plan = new WritePlan(ctx.projectId, ctx.userId);
+  const plan = new WritePlan(ctx);
   const id = uuidv7();
   const attributes: Record<string, unknown> = { evaluation_run: 'true', evaluation: req.evaluation, model: req.model };
   if (req.source_evaluation_run_id) attributes.source_evaluation_run_id = req.source_evaluation_run_id;
@@ -84,7 +83,7 @@ export async function createRun(
     opRef: plan.op(EVALUATE_OP, PLACEHOLDER_SOURCE.evaluate),
     attributes,
     inputs: { self: req.evaluation, model: req.model },
-    at: nowMicros(),
+    at: ctx.now,
   });
   await plan.apply(store);
   return { evaluation_run_id: id };
@@ -125,14 +124,14 @@ export async function* listRuns(
 }
 
 /** Soft-deletes the runs among `ids` with all their calls; answers how many calls went. */
-export async function deleteRuns(store: Store, projectId: string, ids: string[]): Promise<number> {
+export async function deleteRuns(store: Store, projectId: string, ids: string[], now: number): Promise<number> {
   const runs = (await collectCalls(store, projectId, { call_ids: ids })).filter(isRun);
-  return store.calls.deleteCalls({ projectId, ids: runs.map((c) => c.id), deletedAt: nowMicros() });
+  return store.calls.deleteCalls({ projectId, ids: runs.map((c) => c.id), deletedAt: now });
 }
 
 export async function finishRun(
   store: Store,
-  ctx: { projectId: string; userId: string },
+  ctx: Writer,
   req: { runId: string; summary?: Record<string, unknown> | null },
 ): Promise<void> {
   const run = await requireRun(store, ctx.projectId, req.runId);
@@ -144,8 +143,8 @@ export async function finishRun(
     ctx.projectId,
     open.map((r) => r.id),
   );
-  const plan = new WritePlan(ctx.projectId, ctx.userId);
-  const now = nowMicros();
+  const plan = new WritePlan(ctx);
+  const { now } = ctx;
   const results: RowResult[] = rows.map((row) => {
     if (row.ended_at) return row.output as RowResult;
     const output = predictAndScoreOutput(grandchildren.get(row.id) ?? []);

@@ -25,16 +25,16 @@ import type {
 } from '../../contract/feedback.js';
 import { BadRequestError } from '../errors.js';
 import type { FeedbackStore } from '../store/FeedbackStore.js';
-import { formatMicros, nowMicros, parseIsoToMicros } from '../core/datetime.js';
+import { formatMicros, parseIsoToMicros } from '../core/datetime.js';
 import { percentile } from '../core/percentile.js';
 import { bucketIndex, bucketStarts, chooseGranularity } from './statsTime.js';
 
 const SECOND = 1_000_000;
 
-/** The window as epoch microseconds; 400 when it is empty or unreadable. */
-function resolveWindow(start: string, end: string | null | undefined): [number, number] {
+/** The window as epoch microseconds, up to `now` when open; 400 when it is empty or unreadable. */
+function resolveWindow(start: string, end: string | null | undefined, now: number): [number, number] {
   const from = parseIsoToMicros(start);
-  const to = end ? parseIsoToMicros(end) : nowMicros();
+  const to = end ? parseIsoToMicros(end) : now;
   if (from === null || to === null) throw new BadRequestError('start and end must be ISO 8601 datetimes');
   if (to <= from) throw new BadRequestError('end must be after start');
   return [from, to];
@@ -92,9 +92,9 @@ function summarize(spec: FeedbackMetricSpec, values: (number | boolean | string)
 
 const slugOf = (jsonPath: string) => jsonPath.replace(/\./g, '_');
 
-/** `/feedback/stats`. */
-export async function feedbackStats(store: FeedbackStore, req: FeedbackStatsReq): Promise<FeedbackStatsRes> {
-  const [start, end] = resolveWindow(req.start, req.end);
+/** `/feedback/stats`; `now` (the services clock) ends a window the request leaves open. */
+export async function feedbackStats(store: FeedbackStore, req: FeedbackStatsReq, now: number): Promise<FeedbackStatsRes> {
+  const [start, end] = resolveWindow(req.start, req.end, now);
   const timezone = req.timezone ?? 'UTC';
   const granularity = chooseGranularity((end - start) / SECOND, req.granularity);
   checkTimeZone(timezone);
@@ -157,9 +157,9 @@ function collectLeaves(value: unknown, path: string, out: Map<string, ValueType 
   out.set(path, seen === undefined || seen === type ? type : 'mixed');
 }
 
-/** `/feedback/payload_schema`. */
-export async function feedbackPayloadSchema(store: FeedbackStore, req: FeedbackPayloadSchemaReq) {
-  const [start, end] = resolveWindow(req.start, req.end);
+/** `/feedback/payload_schema`; `now` ends a window the request leaves open. */
+export async function feedbackPayloadSchema(store: FeedbackStore, req: FeedbackPayloadSchemaReq, now: number) {
+  const [start, end] = resolveWindow(req.start, req.end, now);
   const newest = Math.min(req.sample_limit ?? 2000, 5000);
   const leaves = new Map<string, ValueType | 'mixed'>();
   const rows = store.feedbackPayloads({

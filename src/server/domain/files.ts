@@ -4,7 +4,6 @@
  */
 import { ConflictError, NotFoundError } from '../errors.js';
 import type { Store } from '../store/Store.js';
-import { nowMicros } from '../core/datetime.js';
 import { bytesDigest } from './digests.js';
 
 /** Stored chunk size: big enough for few rows, small enough to stream a large file evenly. */
@@ -13,7 +12,7 @@ export const FILE_CHUNK_BYTES = 1024 * 1024;
 /** file/create: idempotent by content; the part's filename is kept (else `<unnamed_file>`). */
 export async function createFile(
   store: Store,
-  req: { projectId: string; file: Blob; expectedDigest?: string | null },
+  req: { projectId: string; file: Blob; expectedDigest?: string | null; now: number },
 ): Promise<{ digest: string }> {
   // The multipart parser has already buffered the part; this is the one copy we hash and store.
   const bytes = new Uint8Array(await req.file.arrayBuffer());
@@ -24,7 +23,7 @@ export async function createFile(
   const chunks: Uint8Array[] = [];
   for (let at = 0; at < bytes.byteLength; at += FILE_CHUNK_BYTES) chunks.push(bytes.subarray(at, at + FILE_CHUNK_BYTES));
   const name = req.file instanceof File && req.file.name ? req.file.name : '<unnamed_file>';
-  await store.files.createFile({ projectId: req.projectId, digest, name, chunks, createdAt: nowMicros() });
+  await store.files.createFile({ projectId: req.projectId, digest, name, chunks, createdAt: req.now });
   return { digest };
 }
 

@@ -18,7 +18,7 @@ import type { ImageGenerationCreateReq } from '../../contract/completions.js';
 import { ProviderError } from '../providers/ModelProvider.js';
 import { NoProviderError, type ProviderRegistry } from '../providers/providerRegistry.js';
 import type { Store } from '../store/Store.js';
-import { nowMicros } from '../core/datetime.js';
+import type { Clock } from '../core/clock.js';
 import { uuidv7 } from '../core/ids.js';
 import { finishedCallWrites, IMAGE_GENERATION_CREATE_OP } from './llmCalls.js';
 import { WritePlan } from './writePlan.js';
@@ -60,7 +60,7 @@ async function download(url: string): Promise<{ bytes: Uint8Array; mimetype: str
 }
 
 export async function createImage(
-  deps: { store: Store; registry: ProviderRegistry; userId: string },
+  deps: { store: Store; registry: ProviderRegistry; clock: Clock; userId: string },
   req: Req,
 ): Promise<{ response: Record<string, unknown>; weave_call_id: string | null }> {
   let resolved;
@@ -71,7 +71,7 @@ export async function createImage(
     // The reference only knows the OpenAI key; with no provider at all it says exactly this.
     return { response: { error: err.message.startsWith('No model provider') ? NO_KEY : err.message }, weave_call_id: null };
   }
-  const startedAt = nowMicros();
+  const startedAt = deps.clock.nowMicros();
   let upstream: Record<string, unknown>;
   try {
     // DALL-E 3 makes one image per request (the reference forces n = 1 for it).
@@ -82,7 +82,7 @@ export async function createImage(
     throw err;
   }
 
-  const plan = new WritePlan(req.project_id, deps.userId);
+  const plan = new WritePlan({ projectId: req.project_id, userId: deps.userId, now: deps.clock.nowMicros() });
   const response: Record<string, unknown> = { ...upstream, model: req.inputs.model };
   const usage = upstream.usage as Record<string, number | undefined> | undefined;
   if (usage && typeof usage === 'object') {
@@ -130,6 +130,7 @@ export async function createImage(
         output: response,
         summary: response.usage ? { usage: { [req.inputs.model]: response.usage } } : {},
         startedAt,
+        endedAt: deps.clock.nowMicros(),
       }),
     );
   }

@@ -13,7 +13,7 @@ import type { ProviderRegistry } from '../providers/providerRegistry.js';
 import { NoProviderError } from '../providers/providerRegistry.js';
 import { ProviderError, type ChatResponse } from '../providers/ModelProvider.js';
 import { toEndWrite, toStartWrite } from './calls.js';
-import { formatMicros, nowMicros } from '../core/datetime.js';
+import { formatMicros } from '../core/datetime.js';
 import { uuidv7 } from '../core/ids.js';
 
 export const COMPLETIONS_CREATE_OP = 'weave.completions_create';
@@ -111,7 +111,7 @@ export function finishedCallWrites(call: {
   summary?: Record<string, unknown>;
   exception?: string | null;
   startedAt: number;
-  endedAt?: number;
+  endedAt: number;
   displayName?: string | null;
 }): [CallStartWrite, CallEndWrite] {
   const id = call.id ?? uuidv7();
@@ -133,7 +133,7 @@ export function finishedCallWrites(call: {
     toEndWrite({
       project_id: call.projectId,
       id,
-      ended_at: formatMicros(call.endedAt ?? nowMicros()),
+      ended_at: formatMicros(call.endedAt),
       output: call.output,
       summary: call.summary ?? {},
       exception: call.exception ?? null,

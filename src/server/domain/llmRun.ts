@@ -16,11 +16,12 @@
  * itself when it does not parse). Rate-limited completions are retried after Retry-After (at
  * most 3 times, at most 30 s each).
  */
+import type { Clock } from '../core/clock.js';
 import type { ProviderRegistry } from '../providers/providerRegistry.js';
 import type { Store } from '../store/Store.js';
 import { toEndWrite, toStartWrite } from './calls.js';
 import { fillTemplate } from './completions.js';
-import { formatMicros, nowMicros } from '../core/datetime.js';
+import { formatMicros } from '../core/datetime.js';
 import { uuidv7 } from '../core/ids.js';
 import { chatThroughProvider, completionText, COMPLETIONS_CREATE_OP, type ChatOutcome } from './llmCalls.js';
 import type { JudgeScorer, StructuredModel } from './llmObjects.js';
@@ -41,15 +42,28 @@ export function addUsage(into: UsageMap, more: UsageMap | undefined): UsageMap {
 export const PREDICT_OP = 'LLMStructuredCompletionModel.predict';
 export const JUDGE_SCORE_OP = 'LLMAsAJudgeScorer.score';
 
-/** Writes calls of one project as they start and end. */
+/** What running models on the server needs: where calls go, the providers, and the services clock. */
+export interface ModelRunDeps {
+  store: Store;
+  registry: ProviderRegistry;
+  clock: Clock;
+}
+
+/** Writes calls of one project as they start and end, each stamped by the clock when it happens. */
 export class CallWriter {
+  readonly store: Store;
+  readonly clock: Clock;
+
   constructor(
-    readonly store: Store,
+    deps: { store: Store; clock: Clock },
     readonly projectId: string,
     readonly userId: string,
     /** Attributes every call this writer starts carries (scoring marks its calls so monitors skip them). */
     readonly baseAttributes: Record<string, unknown> = {},
-  ) {}
+  ) {
+    this.store = deps.store;
+    this.clock = deps.clock;
+  }
 
   async start(call: {
     id?: string;
@@ -68,7 +82,7 @@ export class CallWriter {
           trace_id: call.traceId,
           parent_id: call.parentId,
           op_name: call.opName,
-          started_at: formatMicros(nowMicros()),
+          started_at: formatMicros(this.clock.nowMicros()),
           attributes: { ...this.baseAttributes, ...call.attributes },
           inputs: call.inputs,
         },
@@ -84,7 +98,7 @@ export class CallWriter {
       toEndWrite({
         project_id: this.projectId,
         id: call.id,
-        ended_at: formatMicros(nowMicros()),
+        ended_at: formatMicros(this.clock.nowMicros()),
         output: call.output,
         summary,
         exception: call.exception ?? null,
@@ -95,15 +109,15 @@ export class CallWriter {
 
 /** The op refs the server-run calls use (stored once per project, like the SDKs' ops). */
 export async function ensureOps(
-  store: Store,
+  deps: { store: Store; clock: Clock },
   projectId: string,
   userId: string,
   names: (keyof typeof OP_SOURCES)[],
 ): Promise<Record<string, string>> {
-  const plan = new WritePlan(projectId, userId);
+  const plan = new WritePlan({ projectId, userId, now: deps.clock.nowMicros() });
   const refs: Record<string, string> = {};
   for (const name of names) refs[name] = plan.op(name, OP_SOURCES[name]);
-  await plan.apply(store);
+  await plan.apply(deps.store);
   return refs;
 }
 

@@ -6,7 +6,6 @@
  */
 import { BadRequestError, NotFoundError } from '../errors.js';
 import type { Store } from '../store/Store.js';
-import { nowMicros } from '../core/datetime.js';
 import { readLiveObject } from './objects.js';
 
 const MAX_TAG_LENGTH = 256;
@@ -35,10 +34,10 @@ function checkAlias(alias: string): void {
 type VersionRef = { projectId: string; objectId: string; version: string };
 
 /** Adds tags to a live version (404 when there is none). */
-export async function addTags(store: Store, req: VersionRef & { tags: string[] }): Promise<void> {
+export async function addTags(store: Store, req: VersionRef & { tags: string[]; now: number }): Promise<void> {
   req.tags.forEach(checkTag);
   const { digest } = await readLiveObject(store, { ...req, metadataOnly: true });
-  await store.objects.addTags({ projectId: req.projectId, objectId: req.objectId, digest, tags: req.tags, createdAt: nowMicros() });
+  await store.objects.addTags({ projectId: req.projectId, objectId: req.objectId, digest, tags: req.tags, createdAt: req.now });
 }
 
 /** Removes tags; an unknown version or absent tag is not an error (as the reference). */
@@ -51,7 +50,7 @@ export async function removeTags(store: Store, req: VersionRef & { tags: string[
 }
 
 /** Points each alias at a live version (404 when there is none), moving it if set elsewhere. */
-export async function setAliases(store: Store, req: VersionRef & { aliases: string[] }): Promise<void> {
+export async function setAliases(store: Store, req: VersionRef & { aliases: string[]; now: number }): Promise<void> {
   req.aliases.forEach(checkAlias);
   const { digest } = await readLiveObject(store, { ...req, metadataOnly: true });
   await store.objects.setAliases({
@@ -59,7 +58,7 @@ export async function setAliases(store: Store, req: VersionRef & { aliases: stri
     objectId: req.objectId,
     digest,
     aliases: req.aliases,
-    createdAt: nowMicros(),
+    createdAt: req.now,
   });
 }
 

@@ -6,7 +6,7 @@
 import { OBJECT_SORT_FIELDS, type ObjectSortField, type ObjQueryReq, type ObjSchema } from '../../contract/objects.js';
 import { BadRequestError, ConflictError, NotFoundError } from '../errors.js';
 import type { ObjectRecord, ObjectWrite, Store, VersionSelector } from '../store/Store.js';
-import { formatMicros, formatMicrosOrNull, nowMicros } from '../core/datetime.js';
+import { formatMicros, formatMicrosOrNull } from '../core/datetime.js';
 import { bytesDigest, isContentDigest } from './digests.js';
 import { toCompactJson, toPythonJson, type LosslessValue } from './losslessJson.js';
 import { processObjectVal } from './objectClasses.js';
@@ -28,6 +28,7 @@ export function toObjectWrite(req: {
   val: LosslessValue;
   builtinObjectClass: string | null;
   wbUserId: string;
+  now: number;
 }): ObjectWrite {
   const processed = processObjectVal(req.val, req.builtinObjectClass);
   const hashed = toPythonJson(processed.val);
@@ -41,7 +42,7 @@ export function toObjectWrite(req: {
     valJson: toCompactJson(processed.val),
     sizeBytes: Buffer.byteLength(hashed),
     wbUserId: req.wbUserId,
-    createdAt: nowMicros(),
+    createdAt: req.now,
   };
 }
 
@@ -55,6 +56,7 @@ export async function createObject(
     builtinObjectClass: string | null;
     expectedDigest: string | null;
     wbUserId: string;
+    now: number;
   },
 ): Promise<{ digest: string; object_id: string }> {
   const write = toObjectWrite(req);
@@ -103,7 +105,7 @@ export async function queryObjects(store: Store, req: ObjQueryReq): Promise<ObjS
  */
 export async function deleteObjects(
   store: Store,
-  req: { projectId: string; objectId: string; versions: string[] | null },
+  req: { projectId: string; objectId: string; versions: string[] | null; now: number },
 ): Promise<number> {
   const versions = req.versions?.length ? req.versions : null;
   if (versions && versions.length > MAX_DELETE_DIGESTS) {
@@ -129,7 +131,7 @@ export async function deleteObjects(
     projectId: req.projectId,
     objectId: req.objectId,
     digests,
-    deletedAt: nowMicros(),
+    deletedAt: req.now,
   });
   if (numDeleted === 0) throw new NotFoundError(`Object ${req.objectId} not found when deleting.`);
   return numDeleted;

@@ -15,7 +15,6 @@ import type { CallSchema } from '../../contract/calls.js';
 import type { PredictionRead } from '../../contract/predictions.js';
 import { NotFoundError } from '../errors.js';
 import type { Store } from '../store/Store.js';
-import { nowMicros } from '../core/datetime.js';
 import {
   allOf,
   callsById,
@@ -34,9 +33,7 @@ import { requireRun } from './evaluationRuns.js';
 import { uuidv7 } from '../core/ids.js';
 import { requireLiveRef } from './liveRefs.js';
 import { PLACEHOLDER_SOURCE } from './v2ObjectValues.js';
-import { WritePlan } from './writePlan.js';
-
-type Ctx = { projectId: string; userId: string };
+import { WritePlan, type Writer } from './writePlan.js';
 
 /**
  * The wire shape; the run is the `evaluation_run_id` attribute or, for predictions made by
@@ -65,7 +62,7 @@ export async function requirePrediction(store: Store, projectId: string, id: str
 
 export async function createPrediction(
   store: Store,
-  ctx: Ctx,
+  ctx: Writer,
   req: {
     model: string;
     inputs: Record<string, unknown>;
@@ -76,9 +73,9 @@ export async function createPrediction(
 ): Promise<{ prediction_id: string }> {
   const model = await requireLiveRef(store, { projectId: ctx.projectId, ref: req.model, field: 'model' });
   const run = req.evaluation_run_id ? await requireRun(store, ctx.projectId, req.evaluation_run_id) : null;
-  const plan = new WritePlan(ctx.projectId, ctx.userId);
+  const plan = new WritePlan(ctx);
   const id = uuidv7();
-  const now = nowMicros();
+  const { now } = ctx;
   const spans = req.genai_span_ref?.length ? { genai_span_ref: req.genai_span_ref } : {};
   let parentId: string | null = null;
   if (run) {
@@ -142,16 +139,16 @@ export async function* listPredictions(
 }
 
 /** Soft-deletes the predictions among `ids`; answers how many calls went. */
-export async function deletePredictions(store: Store, projectId: string, ids: string[]): Promise<number> {
+export async function deletePredictions(store: Store, projectId: string, ids: string[], now: number): Promise<number> {
   const predictions = (await collectCalls(store, projectId, { call_ids: ids })).filter(isPrediction);
-  return store.calls.deleteCalls({ projectId, ids: predictions.map((c) => c.id), deletedAt: nowMicros() });
+  return store.calls.deleteCalls({ projectId, ids: predictions.map((c) => c.id), deletedAt: now });
 }
 
 /** Ends the prediction if it still runs, and its predict_and_score row with what the row holds now. */
-export async function finishPrediction(store: Store, ctx: Ctx, id: string): Promise<void> {
+export async function finishPrediction(store: Store, ctx: Writer, id: string): Promise<void> {
   const call = await requirePrediction(store, ctx.projectId, id);
-  const plan = new WritePlan(ctx.projectId, ctx.userId);
-  const now = nowMicros();
+  const plan = new WritePlan(ctx);
+  const { now } = ctx;
   if (!call.ended_at) planEnd(plan, { id, output: call.output ?? null, at: now });
   const parent = call.parent_id ? await store.calls.readCall({ projectId: ctx.projectId, id: call.parent_id }) : null;
   if (parent && isPredictAndScore(parent)) {

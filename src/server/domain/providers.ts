@@ -15,7 +15,7 @@ import type { ProviderRegistry } from '../providers/providerRegistry.js';
 import type { PriceRecord } from '../store/CostsStore.js';
 import type { ProviderModelRecord, ProviderRecord } from '../store/ProvidersStore.js';
 import type { Store } from '../store/Store.js';
-import { formatMicros, nowMicros } from '../core/datetime.js';
+import { formatMicros } from '../core/datetime.js';
 import { uuidv7 } from '../core/ids.js';
 
 const toModelRecord = (m: ProviderModel): ProviderModelRecord => ({
@@ -98,10 +98,10 @@ async function save(store: Store, record: ProviderRecord, oldPriceIds: string[])
 }
 
 export async function createProvider(
-  deps: { store: Store; registry: ProviderRegistry; userId: string },
+  deps: { store: Store; registry: ProviderRegistry; userId: string; now: number },
   req: z.output<typeof ProviderCreateReq>,
 ): Promise<ProviderRead> {
-  const now = nowMicros();
+  const { now } = deps;
   const id = uuidv7();
   const record: ProviderRecord = {
     id,
@@ -129,7 +129,7 @@ async function requireProvider(store: Store, projectId: string, id: string): Pro
 }
 
 export async function updateProvider(
-  deps: { store: Store; registry: ProviderRegistry },
+  deps: { store: Store; registry: ProviderRegistry; now: number },
   req: z.output<typeof ProviderUpdateReq>,
 ): Promise<ProviderRead> {
   const old = await requireProvider(deps.store, req.project_id, req.provider_id);
@@ -140,7 +140,7 @@ export async function updateProvider(
     authStyle: req.auth_style ?? old.authStyle,
     extraHeaders: req.headers ?? old.extraHeaders,
     models: req.models ? req.models.map(toModelRecord) : old.models,
-    updatedAt: nowMicros(),
+    updatedAt: deps.now,
   };
   if (req.api_key === null) {
     record.apiKeySealed = null;

@@ -19,7 +19,7 @@ import { uuidv7 } from '../core/ids.js';
 import { isRefString } from './refs.js';
 import { readRefs } from './refsRead.js';
 import { loadJudge } from './llmObjects.js';
-import { addUsage, CallWriter, ensureOps, runJudge, type UsageMap } from './llmRun.js';
+import { addUsage, CallWriter, ensureOps, runJudge, type ModelRunDeps, type UsageMap } from './llmRun.js';
 
 export const RESCORE_JOB = 'evaluation_rescore';
 
@@ -47,7 +47,7 @@ export async function startRescore(
 }
 
 export async function runRescoreJob(
-  deps: { store: Store; registry: ProviderRegistry },
+  deps: ModelRunDeps,
   job: { projectId: string; createdBy: string; payload: Record<string, unknown> },
   ctx: JobContext,
 ): Promise<unknown> {
@@ -56,18 +56,18 @@ export async function runRescoreJob(
   const rootId = job.payload.call_id as string;
   const existing = await store.calls.readCall({ projectId, id: rootId });
   if (existing?.ended_at) return { call_id: rootId };
-  if (existing) await store.calls.deleteCalls({ projectId, ids: [rootId], deletedAt: Date.now() * 1000 });
+  if (existing) await store.calls.deleteCalls({ projectId, ids: [rootId], deletedAt: deps.clock.nowMicros() });
   const source = await requireRun(store, projectId, job.payload.source_evaluation_run_id as string);
   const run = toRunRead(source);
   const judges = await Promise.all((job.payload.scorer_refs as string[]).map((r) => loadJudge(store, projectId, r)));
-  const ops = await ensureOps(store, projectId, job.createdBy, [
+  const ops = await ensureOps(deps, projectId, job.createdBy, [
     'Evaluation.evaluate',
     'Evaluation.predict_and_score',
     'Evaluation.summarize',
     'LLMStructuredCompletionModel.predict',
     'LLMAsAJudgeScorer.score',
   ]);
-  const writer = new CallWriter(store, projectId, job.createdBy);
+  const writer = new CallWriter(deps, projectId, job.createdBy);
   // A resumed job starts the new run over under a fresh id: the old partial root was deleted above.
   const id = existing ? uuidv7() : rootId;
   await writer.start({

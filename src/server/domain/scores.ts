@@ -16,7 +16,6 @@ import type { ScoreRead } from '../../contract/scores.js';
 import { NotFoundError } from '../errors.js';
 import type { Store } from '../store/Store.js';
 import { callRef } from './callExtras.js';
-import { nowMicros } from '../core/datetime.js';
 import { allOf, collectCalls, isScore, planEnd, planStart, weaveAttrIs, weaveAttrs } from './evaluationCalls.js';
 import { requireRun } from './evaluationRuns.js';
 import { toFeedbackWrite } from './feedback.js';
@@ -24,7 +23,7 @@ import { uuidv7 } from '../core/ids.js';
 import { requireLiveRef } from './liveRefs.js';
 import { requirePrediction } from './predictions.js';
 import { PLACEHOLDER_SOURCE } from './v2ObjectValues.js';
-import { WritePlan } from './writePlan.js';
+import { WritePlan, type Writer } from './writePlan.js';
 
 function toScoreRead(call: CallSchema): ScoreRead {
   const attrs = weaveAttrs(call);
@@ -40,15 +39,15 @@ function toScoreRead(call: CallSchema): ScoreRead {
 
 export async function createScore(
   store: Store,
-  ctx: { projectId: string; userId: string },
+  ctx: Writer,
   req: { prediction_id: string; scorer: string; value: unknown; evaluation_run_id?: string | null },
 ): Promise<{ score_id: string }> {
   const prediction = await requirePrediction(store, ctx.projectId, req.prediction_id);
   const scorer = await requireLiveRef(store, { projectId: ctx.projectId, ref: req.scorer, field: 'scorer', kinds: ['object'] });
   const run = req.evaluation_run_id ? await requireRun(store, ctx.projectId, req.evaluation_run_id) : null;
-  const plan = new WritePlan(ctx.projectId, ctx.userId);
+  const plan = new WritePlan(ctx);
   const id = uuidv7();
-  const now = nowMicros();
+  const { now } = ctx;
   const attributes: Record<string, unknown> = { score: 'true', prediction_id: prediction.id, scorer: req.scorer };
   if (run) attributes.evaluation_run_id = run.id;
   planStart(plan, {
@@ -100,7 +99,7 @@ export async function* listScores(
 }
 
 /** Soft-deletes the scores among `ids` and purges the feedback they wrote, together. */
-export async function deleteScores(store: Store, projectId: string, ids: string[]): Promise<number> {
+export async function deleteScores(store: Store, projectId: string, ids: string[], now: number): Promise<number> {
   const scores = (await collectCalls(store, projectId, { call_ids: ids })).filter(isScore);
   if (!scores.length) return 0;
   const refs = scores.map((s) => ({ $literal: callRef(projectId, s.id) }));
@@ -110,7 +109,7 @@ export async function deleteScores(store: Store, projectId: string, ids: string[
     query: { $expr: { $in: [{ $getField: 'call_ref' }, refs] } },
   });
   const [deleted] = await store.apply([
-    { kind: 'calls.delete', delete: { projectId, ids: scores.map((s) => s.id), deletedAt: nowMicros() } },
+    { kind: 'calls.delete', delete: { projectId, ids: scores.map((s) => s.id), deletedAt: now } },
     { kind: 'feedback.purge', purge: { projectId, ids: feedback.map((f) => String(f.id)) } },
   ]);
   return deleted;

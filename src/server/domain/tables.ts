@@ -5,7 +5,6 @@
 import type { TableQueryReq, TableRowSchema } from '../../contract/tables.js';
 import { BadRequestError, ConflictError, NotFoundError } from '../errors.js';
 import type { Store } from '../store/Store.js';
-import { nowMicros } from '../core/datetime.js';
 import { bytesDigest, tableDigest } from './digests.js';
 import { isLosslessObject, losslessAt, toCompactJson, toPythonJson, type LosslessValue } from './losslessJson.js';
 
@@ -27,23 +26,26 @@ function checkExpected(expected: string | null | undefined, actual: string, rowC
 }
 
 /** table/create: stores the rows once per digest and the table as their ordered digests. */
-export async function createTable(store: Store, req: { projectId: string; rows: LosslessValue[]; expectedDigest?: string | null }) {
+export async function createTable(
+  store: Store,
+  req: { projectId: string; rows: LosslessValue[]; expectedDigest?: string | null; now: number },
+) {
   const rows = req.rows.map(hashRow);
   const rowDigests = rows.map((r) => r.digest);
   const digest = tableDigest(rowDigests);
   checkExpected(req.expectedDigest, digest, rows.length);
-  await store.tables.createTable({ projectId: req.projectId, digest, rowDigests, rows, createdAt: nowMicros() });
+  await store.tables.createTable({ projectId: req.projectId, digest, rowDigests, rows, createdAt: req.now });
   return { digest, row_digests: rowDigests };
 }
 
 /** table/create_from_digests: the row digests are not checked for existence (as the reference). */
 export async function createTableFromDigests(
   store: Store,
-  req: { projectId: string; rowDigests: string[]; expectedDigest?: string | null },
+  req: { projectId: string; rowDigests: string[]; expectedDigest?: string | null; now: number },
 ) {
   const digest = tableDigest(req.rowDigests);
   checkExpected(req.expectedDigest, digest, req.rowDigests.length);
-  await store.tables.createTable({ projectId: req.projectId, digest, rowDigests: req.rowDigests, rows: [], createdAt: nowMicros() });
+  await store.tables.createTable({ projectId: req.projectId, digest, rowDigests: req.rowDigests, rows: [], createdAt: req.now });
   return { digest };
 }
 
@@ -51,7 +53,7 @@ export async function createTableFromDigests(
  * table/update: applies append / pop / insert in order to the base table's row digests and
  * stores the result as a new table. `updates` are the request's update specs, read losslessly.
  */
-export async function updateTable(store: Store, req: { projectId: string; baseDigest: string; updates: LosslessValue[] }) {
+export async function updateTable(store: Store, req: { projectId: string; baseDigest: string; updates: LosslessValue[]; now: number }) {
   const digests = await store.tables.readRowDigests({ projectId: req.projectId, digest: req.baseDigest });
   if (!digests) throw new NotFoundError(`Table ${req.baseDigest} not found`);
   const newRows = new Map<string, HashedRow>();
@@ -82,7 +84,7 @@ export async function updateTable(store: Store, req: { projectId: string; baseDi
     digest,
     rowDigests: digests,
     rows: [...newRows.values()],
-    createdAt: nowMicros(),
+    createdAt: req.now,
   });
   return { digest, updated_row_digests: updated };
 }

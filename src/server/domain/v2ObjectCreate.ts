@@ -12,12 +12,10 @@ import { requireLiveRef } from './liveRefs.js';
 import { losslessAt, type LosslessValue } from './losslessJson.js';
 import { formatObjectRef } from './refs.js';
 import { datasetVal, evaluationVal, modelVal, objectIdFor, PLACEHOLDER_SOURCE, scorerVal } from './v2ObjectValues.js';
-import { SOURCE_FILE_NAME, WritePlan } from './writePlan.js';
+import { SOURCE_FILE_NAME, WritePlan, type Writer } from './writePlan.js';
 
 /** Who creates, and the request body read losslessly (for rows and attributes). */
-export interface CreateContext {
-  projectId: string;
-  userId: string;
+export interface CreateContext extends Writer {
   body: LosslessValue;
 }
 
@@ -44,13 +42,13 @@ const refTo = (ctx: CreateContext, created: Created) =>
   formatObjectRef({ kind: 'object', projectId: ctx.projectId, name: created.object_id, digest: created.digest });
 
 export async function createOp(store: Store, ctx: CreateContext, req: z.infer<typeof OpCreateReq>): Promise<Created> {
-  const plan = new WritePlan(ctx.projectId, ctx.userId);
+  const plan = new WritePlan(ctx);
   plan.op(objectIdFor(req.name, 'Op'), req.source_code ?? PLACEHOLDER_SOURCE.op);
   return applyCreated(store, plan);
 }
 
 export async function createDataset(store: Store, ctx: CreateContext, req: z.infer<typeof DatasetCreateReq>): Promise<Created> {
-  const plan = new WritePlan(ctx.projectId, ctx.userId);
+  const plan = new WritePlan(ctx);
   const objectId = objectIdFor(req.name, 'Dataset');
   const rows = losslessAt(ctx.body, ['rows']);
   const tableRef = `weave:///${ctx.projectId}/table/${plan.table(Array.isArray(rows) ? rows : [])}`;
@@ -60,7 +58,7 @@ export async function createDataset(store: Store, ctx: CreateContext, req: z.inf
 
 /** A scorer object with its two ops, `<id>_score` (the given code) and `<id>_summarize`. */
 export async function createScorer(store: Store, ctx: CreateContext, req: z.infer<typeof ScorerCreateReq>) {
-  const plan = new WritePlan(ctx.projectId, ctx.userId);
+  const plan = new WritePlan(ctx);
   const objectId = objectIdFor(req.name, 'Scorer');
   const scoreRef = plan.op(`${objectId}_score`, req.op_source_code);
   const summarizeRef = plan.op(`${objectId}_summarize`, PLACEHOLDER_SOURCE.scorerSummarize);
@@ -70,7 +68,7 @@ export async function createScorer(store: Store, ctx: CreateContext, req: z.infe
 }
 
 export async function createModel(store: Store, ctx: CreateContext, req: z.infer<typeof ModelCreateReq>) {
-  const plan = new WritePlan(ctx.projectId, ctx.userId);
+  const plan = new WritePlan(ctx);
   const objectId = objectIdFor(req.name, 'Model');
   const sourceDigest = plan.file(SOURCE_FILE_NAME, req.source_code);
   const attributes = req.attributes ? losslessAt(ctx.body, ['attributes']) : undefined;
@@ -88,7 +86,7 @@ export async function createEvaluation(store: Store, ctx: CreateContext, req: z.
   await requireLiveRef(store, { projectId: ctx.projectId, ref: req.dataset, field: 'dataset', kinds: ['object'] });
   const scorers = req.scorers ?? [];
   for (const ref of scorers) await requireLiveRef(store, { projectId: ctx.projectId, ref, field: 'scorers' });
-  const plan = new WritePlan(ctx.projectId, ctx.userId);
+  const plan = new WritePlan(ctx);
   const objectId = objectIdFor(req.name, 'Evaluation');
   const ops = {
     evaluate: plan.op(`${objectId}_evaluate`, PLACEHOLDER_SOURCE.evaluate),

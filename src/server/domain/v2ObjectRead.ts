@@ -123,7 +123,7 @@ export async function readV2<K extends V2Kind>(
 export async function deleteV2(
   store: Store,
   kind: V2Kind,
-  req: { projectId: string; objectId: string; digests?: string[] | null },
+  req: { projectId: string; objectId: string; digests?: string[] | null; now: number },
 ): Promise<number> {
   const latest = await store.objects.readObject({
     projectId: req.projectId,
@@ -132,5 +132,5 @@ export async function deleteV2(
     metadataOnly: true,
   });
   if (latest && !isOfKind(latest, kind)) throw kindNotFound(kind, req.objectId, 'latest');
-  return deleteObjects(store, { projectId: req.projectId, objectId: req.objectId, versions: req.digests ?? null });
+  return deleteObjects(store, { projectId: req.projectId, objectId: req.objectId, versions: req.digests ?? null, now: req.now });
 }

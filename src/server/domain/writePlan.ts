@@ -7,7 +7,6 @@
 import type { FeedbackWrite } from '../store/FeedbackStore.js';
 import type { CallWrite, ObjectWrite, Store } from '../store/Store.js';
 import type { StoreWrite } from '../store/WriteBatch.js';
-import { nowMicros } from '../core/datetime.js';
 import { bytesDigest, tableDigest } from './digests.js';
 import { FILE_CHUNK_BYTES } from './files.js';
 import type { LosslessObject, LosslessValue } from './losslessJson.js';
@@ -34,6 +33,13 @@ interface TableWrite {
   createdAt: number;
 }
 
+/** Who writes, into which project, and when (epoch µs, read once from the services clock). */
+export interface Writer {
+  projectId: string;
+  userId: string;
+  now: number;
+}
+
 export class WritePlan {
   readonly files: FileWrite[] = [];
   readonly tables: TableWrite[] = [];
@@ -41,10 +47,16 @@ export class WritePlan {
   readonly calls: CallWrite[] = [];
   readonly feedback: FeedbackWrite[] = [];
 
-  constructor(
-    readonly projectId: string,
-    readonly userId: string,
-  ) {}
+  readonly projectId: string;
+  readonly userId: string;
+  /** Every record's creation time. */
+  readonly now: number;
+
+  constructor(writer: Writer) {
+    this.projectId = writer.projectId;
+    this.userId = writer.userId;
+    this.now = writer.now;
+  }
 
   /** A text file; answers its digest. */
   file(name: string, text: string): string {
@@ -56,7 +68,7 @@ export class WritePlan {
     const digest = bytesDigest(bytes);
     const chunks: Uint8Array[] = [];
     for (let at = 0; at < bytes.byteLength; at += FILE_CHUNK_BYTES) chunks.push(bytes.subarray(at, at + FILE_CHUNK_BYTES));
-    this.files.push({ projectId: this.projectId, digest, name, chunks, createdAt: nowMicros() });
+    this.files.push({ projectId: this.projectId, digest, name, chunks, createdAt: this.now });
     return digest;
   }
 
@@ -65,13 +77,20 @@ export class WritePlan {
     const hashed = rows.map(hashRow);
     const rowDigests = hashed.map((r) => r.digest);
     const digest = tableDigest(rowDigests);
-    this.tables.push({ projectId: this.projectId, digest, rowDigests, rows: hashed, createdAt: nowMicros() });
+    this.tables.push({ projectId: this.projectId, digest, rowDigests, rows: hashed, createdAt: this.now });
     return digest;
   }
 
   /** An object version; answers its digest. */
   object(objectId: string, val: LosslessObject): string {
-    const write = toObjectWrite({ projectId: this.projectId, objectId, val, builtinObjectClass: null, wbUserId: this.userId });
+    const write = toObjectWrite({
+      projectId: this.projectId,
+      objectId,
+      val,
+      builtinObjectClass: null,
+      wbUserId: this.userId,
+      now: this.now,
+    });
     this.objects.push(write);
     return write.digest;
   }

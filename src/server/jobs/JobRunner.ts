@@ -14,7 +14,7 @@
  *   by the next start instead of being marked failed.
  */
 import { randomUUID } from 'node:crypto';
-import { nowMicros } from '../core/datetime.js';
+import { systemClock, type Clock } from '../core/clock.js';
 import { uuidv7 } from '../core/ids.js';
 import type { Logger } from '../logger.js';
 import type { JobRecord } from '../store/JobsStore.js';
@@ -40,6 +40,8 @@ export interface JobRunnerOptions {
   maxAttempts?: number;
   /** How often idle runners look for work another process queued. */
   pollMs?: number;
+  /** Stamps jobs, claims and heartbeats: the services clock (the system clock when absent). */
+  clock?: Clock;
 }
 
 const CANCELLED = 'cancelled';
@@ -55,7 +57,7 @@ export class JobRunner {
   #filling: Promise<void> | null = null;
 
   constructor(options: JobRunnerOptions) {
-    this.#options = { maxAttempts: 3, pollMs: Math.min(1000, options.staleMs), ...options };
+    this.#options = { maxAttempts: 3, pollMs: Math.min(1000, options.staleMs), clock: systemClock, ...options };
   }
 
   start(): void {
@@ -76,7 +78,7 @@ export class JobRunner {
   }): Promise<string> {
     if (!this.#options.handlers[job.kind]) throw new Error(`No handler for job kind ${job.kind}`);
     const id = job.id ?? uuidv7();
-    await this.#options.store.jobs.enqueue({ ...job, id, createdAt: nowMicros() });
+    await this.#options.store.jobs.enqueue({ ...job, id, createdAt: this.#options.clock.nowMicros() });
     this.kick();
     return id;
   }
@@ -104,7 +106,7 @@ export class JobRunner {
 
   async #fill(): Promise<void> {
     while (!this.#stopped && this.#running.size < this.#options.concurrency) {
-      const now = nowMicros();
+      const now = this.#options.clock.nowMicros();
       const job = await this.#options.store.jobs.claimNext({
         owner: this.owner,
         now,
@@ -125,7 +127,7 @@ export class JobRunner {
     const { store, log } = this.#options;
     const beat = setInterval(
       () => {
-        store.jobs.heartbeat({ id: job.id, owner: this.owner, now: nowMicros() }).then(
+        store.jobs.heartbeat({ id: job.id, owner: this.owner, now: this.#options.clock.nowMicros() }).then(
           ({ cancelRequested, owned }) => {
             if (cancelRequested) controller.abort(CANCELLED);
             else if (!owned) controller.abort(STOPPING);
@@ -152,7 +154,7 @@ export class JobRunner {
         status: cancelled ? 'cancelled' : 'succeeded',
         error: cancelled ? 'Cancelled' : null,
         result: result ?? null,
-        now: nowMicros(),
+        now: this.#options.clock.nowMicros(),
       });
     } catch (err) {
       if (controller.signal.reason === STOPPING) return;
@@ -165,7 +167,7 @@ export class JobRunner {
           status: cancelled ? 'cancelled' : 'failed',
           error: cancelled ? 'Cancelled' : (err as Error).message || String(err),
           result: null,
-          now: nowMicros(),
+          now: this.#options.clock.nowMicros(),
         })
         .catch((e) => log.error(`job runner: could not record the failure of job ${job.id}`, e));
     } finally {

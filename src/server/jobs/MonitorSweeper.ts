@@ -3,7 +3,7 @@
  * jobs: one batch at a time, never overlapping, never on the request path. A batch that fails
  * (say the disk is full) stays in the inbox and is tried again at the next tick.
  */
-import { nowMicros } from '../core/datetime.js';
+import { systemClock, type Clock } from '../core/clock.js';
 import { sweepMonitorInbox } from '../domain/monitors.js';
 import type { Logger } from '../logger.js';
 import type { Store } from '../store/Store.js';
@@ -16,6 +16,8 @@ export interface MonitorSweeperOptions {
   pollMs: number;
   /** Ended calls handled per batch. */
   batch?: number;
+  /** Where a sweep's "now" comes from: the services clock (the system clock when absent). */
+  clock?: Clock;
 }
 
 export class MonitorSweeper {
@@ -45,10 +47,10 @@ export class MonitorSweeper {
   }
 
   async #drain(): Promise<void> {
-    const { store, kick } = this.#options;
+    const { store, kick, clock = systemClock } = this.#options;
     const batch = this.#options.batch ?? 500;
     while (this.#timer) {
-      const { handled } = await sweepMonitorInbox(store, { batch, now: nowMicros(), kick });
+      const { handled } = await sweepMonitorInbox(store, { batch, now: clock.nowMicros(), kick });
       if (handled < batch) return;
     }
   }

@@ -2,11 +2,16 @@
 import { CALLS_SCORE_JOB, runCallsScoreJob } from '../domain/callsScore.js';
 import { EVALUATE_MODEL_JOB, runEvaluateModelJob } from '../domain/evaluateModel.js';
 import { RESCORE_JOB, runRescoreJob } from '../domain/rescore.js';
-import type { ProviderRegistry } from '../providers/providerRegistry.js';
-import type { Store } from '../store/Store.js';
+import { systemClock } from '../core/clock.js';
+import type { ModelRunDeps } from '../domain/llmRun.js';
 import type { JobHandler } from './JobRunner.js';
 
-export function createJobHandlers(deps: { store: Store; registry: ProviderRegistry }): Record<string, JobHandler> {
+/** The handlers stamp what they write with `clock` (the services clock; the system clock when absent). */
+export function createJobHandlers({
+  clock = systemClock,
+  ...rest
+}: Omit<ModelRunDeps, 'clock'> & { clock?: ModelRunDeps['clock'] }): Record<string, JobHandler> {
+  const deps: ModelRunDeps = { ...rest, clock };
   return {
     [EVALUATE_MODEL_JOB]: (job, ctx) => runEvaluateModelJob(deps, job, ctx),
     [CALLS_SCORE_JOB]: (job, ctx) => runCallsScoreJob(deps, job, ctx),

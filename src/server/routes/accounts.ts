@@ -39,6 +39,8 @@ export const accountRoutes = defineRoutes({
 
   apiKeyRevoke: {
     projects: noProjects,
-    handler: async (req, { store, authenticator, user }) => ({ api_key: await revokeApiKey({ store, authenticator }, user, req.key_id) }),
+    handler: async (req, { store, authenticator, clock, user }) => ({
+      api_key: await revokeApiKey({ store, authenticator, clock }, user, req.key_id),
+    }),
   },
 });

@@ -161,7 +161,8 @@ export const annotationQueueRoutes = defineRoutes({
   },
 
   annotationQueueItemSubmit: {
-    handler: async (req, { store, user }) => submitItem(store, { req, queue: await requireQueue(store, req), annotator: user.username }),
+    handler: async (req, { store, user, clock }) =>
+      submitItem(store, { req, queue: await requireQueue(store, req), annotator: user.username, now: clock.nowMicros() }),
   },
 
   annotationQueueNextItem: {
@@ -207,7 +208,7 @@ export const annotationQueueRoutes = defineRoutes({
   },
 
   annotationQueueSummary: {
-    handler: async (req, { store }) => queueSummary(store, await requireQueue(store, req)),
+    handler: async (req, { store, clock }) => queueSummary(store, await requireQueue(store, req), clock.nowMicros()),
   },
 
   annotationItemHistory: {
@@ -219,10 +220,11 @@ export const annotationQueueRoutes = defineRoutes({
   },
 
   annotationQueueSaveDataset: {
-    handler: async (req, { store, user }) =>
+    handler: async (req, { store, user, clock }) =>
       saveQueueAsDataset(store, {
         queue: await requireQueue(store, req),
         userId: user.username,
+        now: clock.nowMicros(),
         name: req.name,
         description: req.description,
         includeSkipped: req.include_skipped,

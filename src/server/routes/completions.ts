@@ -5,15 +5,17 @@ import { defineRoutes } from '../http/defineRoutes.js';
 
 export const completionRoutes = defineRoutes({
   completionsCreate: {
-    handler: (req, { store, inference, user }) => createCompletion({ store, registry: inference.registry, userId: user.username }, req),
+    handler: (req, { store, inference, clock, user }) =>
+      createCompletion({ store, registry: inference.registry, clock, userId: user.username }, req),
   },
 
   completionsCreateStream: {
-    handler: (req, { store, inference, user, request }) =>
-      streamCompletion({ store, registry: inference.registry, userId: user.username }, req, request.signal),
+    handler: (req, { store, inference, clock, user, request }) =>
+      streamCompletion({ store, registry: inference.registry, clock, userId: user.username }, req, request.signal),
   },
 
   imageCreate: {
-    handler: (req, { store, inference, user }) => createImage({ store, registry: inference.registry, userId: user.username }, req),
+    handler: (req, { store, inference, clock, user }) =>
+      createImage({ store, registry: inference.registry, clock, userId: user.username }, req),
   },
 });

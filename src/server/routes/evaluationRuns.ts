@@ -6,16 +6,20 @@
 import { createPrediction, deletePredictions, finishPrediction, listPredictions, readPrediction } from '../domain/predictions.js';
 import { createRun, deleteRuns, finishRun, listRuns, requireRun, toRunRead } from '../domain/evaluationRuns.js';
 import { createScore, deleteScores, listScores, readScore } from '../domain/scores.js';
+import type { Clock } from '../core/clock.js';
+import type { Writer } from '../domain/writePlan.js';
 import { defineRoutes } from '../http/defineRoutes.js';
 import { v2ProjectId, v2Projects } from './v2Objects.js';
 
-const writer = (input: { entity: string; project: string }, user: { username: string }) => ({
+/** Who writes, where and when: the request's project, user and the services clock's now. */
+const writer = (input: { entity: string; project: string }, { user, clock }: { user: { username: string }; clock: Clock }): Writer => ({
   projectId: v2ProjectId(input),
   userId: user.username,
+  now: clock.nowMicros(),
 });
 
 export const evaluationRunRoutes = defineRoutes({
-  evaluationRunCreate: { projects: v2Projects, handler: (req, { store, user }) => createRun(store, writer(req, user), req) },
+  evaluationRunCreate: { projects: v2Projects, handler: (req, context) => createRun(context.store, writer(req, context), req) },
   evaluationRunList: {
     projects: v2Projects,
     handler: (req, { store }) =>
@@ -34,17 +38,19 @@ export const evaluationRunRoutes = defineRoutes({
   },
   evaluationRunDelete: {
     projects: v2Projects,
-    handler: async (req, { store }) => ({ num_deleted: await deleteRuns(store, v2ProjectId(req), req.evaluation_run_ids) }),
+    handler: async (req, { store, clock }) => ({
+      num_deleted: await deleteRuns(store, v2ProjectId(req), req.evaluation_run_ids, clock.nowMicros()),
+    }),
   },
   evaluationRunFinish: {
     projects: v2Projects,
-    handler: async (req, { store, user }) => {
-      await finishRun(store, writer(req, user), { runId: req.evaluation_run_id, summary: req.summary });
+    handler: async (req, context) => {
+      await finishRun(context.store, writer(req, context), { runId: req.evaluation_run_id, summary: req.summary });
       return { success: true };
     },
   },
 
-  predictionCreate: { projects: v2Projects, handler: (req, { store, user }) => createPrediction(store, writer(req, user), req) },
+  predictionCreate: { projects: v2Projects, handler: (req, context) => createPrediction(context.store, writer(req, context), req) },
   predictionList: {
     projects: v2Projects,
     handler: (req, { store }) =>
@@ -53,17 +59,19 @@ export const evaluationRunRoutes = defineRoutes({
   predictionRead: { projects: v2Projects, handler: (req, { store }) => readPrediction(store, v2ProjectId(req), req.prediction_id) },
   predictionDelete: {
     projects: v2Projects,
-    handler: async (req, { store }) => ({ num_deleted: await deletePredictions(store, v2ProjectId(req), req.prediction_ids) }),
+    handler: async (req, { store, clock }) => ({
+      num_deleted: await deletePredictions(store, v2ProjectId(req), req.prediction_ids, clock.nowMicros()),
+    }),
   },
   predictionFinish: {
     projects: v2Projects,
-    handler: async (req, { store, user }) => {
-      await finishPrediction(store, writer(req, user), req.prediction_id);
+    handler: async (req, context) => {
+      await finishPrediction(context.store, writer(req, context), req.prediction_id);
       return { success: true };
     },
   },
 
-  scoreCreate: { projects: v2Projects, handler: (req, { store, user }) => createScore(store, writer(req, user), req) },
+  scoreCreate: { projects: v2Projects, handler: (req, context) => createScore(context.store, writer(req, context), req) },
   scoreList: {
     projects: v2Projects,
     handler: (req, { store }) =>
@@ -72,6 +80,8 @@ export const evaluationRunRoutes = defineRoutes({
   scoreRead: { projects: v2Projects, handler: (req, { store }) => readScore(store, v2ProjectId(req), req.score_id) },
   scoreDelete: {
     projects: v2Projects,
-    handler: async (req, { store }) => ({ num_deleted: await deleteScores(store, v2ProjectId(req), req.score_ids) }),
+    handler: async (req, { store, clock }) => ({
+      num_deleted: await deleteScores(store, v2ProjectId(req), req.score_ids, clock.nowMicros()),
+    }),
   },
 });

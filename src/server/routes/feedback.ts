@@ -75,7 +75,7 @@ export const feedbackRoutes = defineRoutes({
   },
 
   feedbackStats: {
-    handler: (req, { store }) => feedbackStats(store.feedback, req),
+    handler: (req, { store, clock }) => feedbackStats(store.feedback, req, clock.nowMicros()),
   },
 
   feedbackAggregate: {
@@ -83,6 +83,6 @@ export const feedbackRoutes = defineRoutes({
   },
 
   feedbackPayloadSchema: {
-    handler: (req, { store }) => feedbackPayloadSchema(store.feedback, req),
+    handler: (req, { store, clock }) => feedbackPayloadSchema(store.feedback, req, clock.nowMicros()),
   },
 });

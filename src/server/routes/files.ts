@@ -6,8 +6,8 @@ import { createFile, fileContentResponse } from '../domain/files.js';
 import { defineRoutes, type RouteDef } from '../http/defineRoutes.js';
 
 const create: RouteDef<'fileCreate'> & RouteDef<'filesCreate'> = {
-  handler: (req, { store }) =>
-    createFile(store, { projectId: req.project_id, file: req.file, expectedDigest: req.expected_digest || null }),
+  handler: (req, { store, clock }) =>
+    createFile(store, { projectId: req.project_id, file: req.file, expectedDigest: req.expected_digest || null, now: clock.nowMicros() }),
 };
 
 const content: RouteDef<'fileContent'> & RouteDef<'filesContent'> = {

@@ -7,7 +7,7 @@ import { defineRoutes } from '../http/defineRoutes.js';
 export const objectRoutes = defineRoutes({
   objCreate: {
     projects: (input) => [input.obj.project_id],
-    handler: ({ obj }, { store, user, rawBody }) =>
+    handler: ({ obj }, { store, user, clock, rawBody }) =>
       createObject(store, {
         projectId: obj.project_id,
         objectId: obj.object_id,
@@ -16,6 +16,7 @@ export const objectRoutes = defineRoutes({
         builtinObjectClass: obj.builtin_object_class ?? obj.set_base_object_class ?? null,
         expectedDigest: obj.expected_digest ?? null,
         wbUserId: user.username,
+        now: clock.nowMicros(),
       }),
   },
 
@@ -36,14 +37,25 @@ export const objectRoutes = defineRoutes({
   },
 
   objDelete: {
-    handler: async (req, { store }) => ({
-      num_deleted: await deleteObjects(store, { projectId: req.project_id, objectId: req.object_id, versions: req.digests ?? null }),
+    handler: async (req, { store, clock }) => ({
+      num_deleted: await deleteObjects(store, {
+        projectId: req.project_id,
+        objectId: req.object_id,
+        versions: req.digests ?? null,
+        now: clock.nowMicros(),
+      }),
     }),
   },
 
   objAddTags: {
-    handler: async (req, { store }) => {
-      await addTags(store, { projectId: req.project_id, objectId: req.object_id, version: req.digest, tags: req.tags });
+    handler: async (req, { store, clock }) => {
+      await addTags(store, {
+        projectId: req.project_id,
+        objectId: req.object_id,
+        version: req.digest,
+        tags: req.tags,
+        now: clock.nowMicros(),
+      });
       return {};
     },
   },
@@ -56,8 +68,14 @@ export const objectRoutes = defineRoutes({
   },
 
   objSetAliases: {
-    handler: async (req, { store }) => {
-      await setAliases(store, { projectId: req.project_id, objectId: req.object_id, version: req.digest, aliases: req.aliases });
+    handler: async (req, { store, clock }) => {
+      await setAliases(store, {
+        projectId: req.project_id,
+        objectId: req.object_id,
+        version: req.digest,
+        aliases: req.aliases,
+        now: clock.nowMicros(),
+      });
       return {};
     },
   },

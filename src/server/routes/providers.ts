@@ -35,13 +35,15 @@ export const providerRoutes = defineRoutes({
   },
 
   providerCreate: {
-    handler: async (req, { store, inference, user }) => ({
-      provider: await createProvider({ store, registry: inference.registry, userId: user.username }, req),
+    handler: async (req, { store, inference, user, clock }) => ({
+      provider: await createProvider({ store, registry: inference.registry, userId: user.username, now: clock.nowMicros() }, req),
     }),
   },
 
   providerUpdate: {
-    handler: async (req, { store, inference }) => ({ provider: await updateProvider({ store, registry: inference.registry }, req) }),
+    handler: async (req, { store, inference, clock }) => ({
+      provider: await updateProvider({ store, registry: inference.registry, now: clock.nowMicros() }, req),
+    }),
   },
 
   providerDelete: {

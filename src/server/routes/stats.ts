@@ -5,7 +5,7 @@ import { defineRoutes } from '../http/defineRoutes.js';
 
 export const statsRoutes = defineRoutes({
   callStats: {
-    handler: (req, { store }) => callStats(store, req),
+    handler: (req, { store, clock }) => callStats(store, req, { now: clock.nowMicros() }),
   },
   callsUsage: {
     handler: (req, { store }) => callsUsage(store, req),

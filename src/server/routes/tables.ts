@@ -12,22 +12,33 @@ function losslessList(rawBody: string | null, parsed: unknown, path: string[]) {
 export const tableRoutes = defineRoutes({
   tableCreate: {
     projects: (input) => [input.table.project_id],
-    handler: (req, { store, rawBody }) =>
+    handler: (req, { store, clock, rawBody }) =>
       createTable(store, {
         projectId: req.table.project_id,
         rows: losslessList(rawBody, req, ['table', 'rows']),
         expectedDigest: req.table.expected_digest,
+        now: clock.nowMicros(),
       }),
   },
 
   tableCreateFromDigests: {
-    handler: (req, { store }) =>
-      createTableFromDigests(store, { projectId: req.project_id, rowDigests: req.row_digests, expectedDigest: req.expected_digest }),
+    handler: (req, { store, clock }) =>
+      createTableFromDigests(store, {
+        projectId: req.project_id,
+        rowDigests: req.row_digests,
+        expectedDigest: req.expected_digest,
+        now: clock.nowMicros(),
+      }),
   },
 
   tableUpdate: {
-    handler: (req, { store, rawBody }) =>
-      updateTable(store, { projectId: req.project_id, baseDigest: req.base_digest, updates: losslessList(rawBody, req, ['updates']) }),
+    handler: (req, { store, clock, rawBody }) =>
+      updateTable(store, {
+        projectId: req.project_id,
+        baseDigest: req.base_digest,
+        updates: losslessList(rawBody, req, ['updates']),
+        now: clock.nowMicros(),
+      }),
   },
 
   tableQuery: {

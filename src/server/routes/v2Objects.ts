@@ -9,6 +9,7 @@ import { deleteV2, listV2, readV2, type V2Kind } from '../domain/v2ObjectRead.js
 import type { AuthUser } from '../auth/authenticate.js';
 import { defineRoutes } from '../http/defineRoutes.js';
 import type { Store } from '../store/Store.js';
+import type { Clock } from '../core/clock.js';
 
 type PathInput = { entity: string; project: string };
 
@@ -17,13 +18,17 @@ export const v2ProjectId = (input: PathInput): string => `${input.entity}/${inpu
 /** `projects` of every v2 route: the path's project is access-checked (403). */
 export const v2Projects = (input: PathInput): string[] => [v2ProjectId(input)];
 
-const createContext = (input: PathInput, user: AuthUser, rawBody: string | null): CreateContext => ({
+const createContext = (
+  input: PathInput,
+  { user, clock, rawBody }: { user: AuthUser; clock: Clock; rawBody: string | null },
+): CreateContext => ({
   projectId: v2ProjectId(input),
   userId: user.username,
+  now: clock.nowMicros(),
   body: losslessBody(rawBody, input),
 });
 
-type Ctx = { store: Store };
+type Ctx = { store: Store; clock: Clock };
 
 /** List, read and delete of one kind. */
 function kindRoutes<K extends V2Kind>(kind: K) {
@@ -40,8 +45,13 @@ function kindRoutes<K extends V2Kind>(kind: K) {
     },
     delete: {
       projects: v2Projects,
-      handler: async (req: PathInput & { object_id: string; digests?: string[] | null }, { store }: Ctx) => ({
-        num_deleted: await deleteV2(store, kind, { projectId: v2ProjectId(req), objectId: req.object_id, digests: req.digests }),
+      handler: async (req: PathInput & { object_id: string; digests?: string[] | null }, { store, clock }: Ctx) => ({
+        num_deleted: await deleteV2(store, kind, {
+          projectId: v2ProjectId(req),
+          objectId: req.object_id,
+          digests: req.digests,
+          now: clock.nowMicros(),
+        }),
       }),
     },
   };
@@ -54,14 +64,14 @@ const models = kindRoutes('model');
 const evaluations = kindRoutes('evaluation');
 
 export const v2ObjectRoutes = defineRoutes({
-  opCreate: { projects: v2Projects, handler: (req, { store, user, rawBody }) => createOp(store, createContext(req, user, rawBody), req) },
+  opCreate: { projects: v2Projects, handler: (req, context) => createOp(context.store, createContext(req, context), req) },
   opList: ops.list,
   opRead: ops.read,
   opDelete: ops.delete,
 
   datasetCreate: {
     projects: v2Projects,
-    handler: (req, { store, user, rawBody }) => createDataset(store, createContext(req, user, rawBody), req),
+    handler: (req, context) => createDataset(context.store, createContext(req, context), req),
   },
   datasetList: datasets.list,
   datasetRead: datasets.read,
@@ -69,7 +79,7 @@ export const v2ObjectRoutes = defineRoutes({
 
   scorerCreate: {
     projects: v2Projects,
-    handler: (req, { store, user, rawBody }) => createScorer(store, createContext(req, user, rawBody), req),
+    handler: (req, context) => createScorer(context.store, createContext(req, context), req),
   },
   scorerList: scorers.list,
   scorerRead: scorers.read,
@@ -77,7 +87,7 @@ export const v2ObjectRoutes = defineRoutes({
 
   modelCreate: {
     projects: v2Projects,
-    handler: (req, { store, user, rawBody }) => createModel(store, createContext(req, user, rawBody), req),
+    handler: (req, context) => createModel(context.store, createContext(req, context), req),
   },
   modelList: models.list,
   modelRead: models.read,
@@ -85,7 +95,7 @@ export const v2ObjectRoutes = defineRoutes({
 
   evaluationCreate: {
     projects: v2Projects,
-    handler: (req, { store, user, rawBody }) => createEvaluation(store, createContext(req, user, rawBody), req),
+    handler: (req, context) => createEvaluation(context.store, createContext(req, context), req),
   },
   evaluationList: evaluations.list,
   evaluationRead: evaluations.read,

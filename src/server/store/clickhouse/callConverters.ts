@@ -1,9 +1,9 @@
 /** Row ↔ domain conversion for the ClickHouse calls table (Int64 columns arrive as strings). */
 import { opDisplayName } from '../../core/opNames.js';
-import { formatMicros, formatMicrosOrNull } from '../../core/datetime.js';
 import type { CallEndWrite, CallRecord, CallStartWrite } from '../Store.js';
 import { numOrNull } from './ClickHouseDatabase.js';
 import { CALL_COLUMNS } from '../query/callsPlan.js';
+import { callFromRow as neutralCallFromRow } from '../query/callRow.js';
 
 /** The call columns a read returns: the neutral list (CallSchema order) and the OTel dump. */
 export const CALL_READ_COLUMNS = [...CALL_COLUMNS, 'otel_dump'] as const;
@@ -15,37 +15,22 @@ export type CallRow = Partial<Record<(typeof CALL_READ_COLUMNS)[number], string 
   total_storage_size_bytes?: string | number | null;
 };
 
-const parse = (text: string | null | undefined): unknown => (text == null ? null : JSON.parse(text));
-
-/** A stored row in wire form; calls ingested from OpenTelemetry show their span as `attributes.otel_span`. */
+/**
+ * A stored row in wire form, by the neutral converter (query/callRow.ts, the one home of a
+ * call's wire format) once the Int64 columns ClickHouse quotes are numbers again.
+ */
 export function callFromRow(row: CallRow): CallRecord {
-  const attributes = (parse(row.attributes) as Record<string, unknown>) ?? {};
-  const startedAt = numOrNull(row.started_at);
-  const call: CallRecord = {
-    id: row.id,
-    project_id: row.project_id,
-    op_name: row.op_name ?? '',
-    display_name: row.display_name || null,
-    trace_id: row.trace_id ?? '',
-    parent_id: row.parent_id ?? null,
-    thread_id: row.thread_id ?? null,
-    turn_id: row.turn_id ?? null,
-    started_at: startedAt == null ? '' : formatMicros(startedAt),
-    ended_at: formatMicrosOrNull(numOrNull(row.ended_at)),
-    attributes: row.otel_dump ? { ...attributes, otel_span: JSON.parse(row.otel_dump) } : attributes,
-    inputs: (parse(row.inputs) as Record<string, unknown>) ?? {},
-    output: parse(row.output),
-    exception: row.exception ?? null,
-    summary: (parse(row.summary) as Record<string, unknown>) ?? {},
-    wb_user_id: row.wb_user_id ?? null,
-    wb_run_id: row.wb_run_id ?? null,
-    wb_run_step: numOrNull(row.wb_run_step),
-    wb_run_step_end: numOrNull(row.wb_run_step_end),
-    deleted_at: formatMicrosOrNull(numOrNull(row.deleted_at)),
-  };
-  if (row.storage_size_bytes !== undefined) call.storage_size_bytes = numOrNull(row.storage_size_bytes);
-  if (row.total_storage_size_bytes !== undefined) call.total_storage_size_bytes = numOrNull(row.total_storage_size_bytes);
-  return call;
+  const { started_at, ended_at, deleted_at, wb_run_step, wb_run_step_end, storage_size_bytes, total_storage_size_bytes, ...text } = row;
+  return neutralCallFromRow({
+    ...text,
+    started_at: numOrNull(started_at),
+    ended_at: numOrNull(ended_at),
+    deleted_at: numOrNull(deleted_at),
+    wb_run_step: numOrNull(wb_run_step),
+    wb_run_step_end: numOrNull(wb_run_step_end),
+    ...(storage_size_bytes !== undefined ? { storage_size_bytes: numOrNull(storage_size_bytes) } : {}),
+    ...(total_storage_size_bytes !== undefined ? { total_storage_size_bytes: numOrNull(total_storage_size_bytes) } : {}),
+  });
 }
 
 const refs = (list: string[]): string | null => (list.length ? JSON.stringify(list) : null);

@@ -16,8 +16,8 @@
  *   racing may both count the same row. A purged id written again later is live again, as in SQLite.
  */
 import type { Feedback } from '../../../contract/feedback.js';
-import { formatMicros } from '../../core/datetime.js';
 import type { FeedbackQuery, FeedbackRefsRow, FeedbackStore, FeedbackWindow, FeedbackWrite } from '../FeedbackStore.js';
+import { feedbackFromRow, type FeedbackRow as NeutralFeedbackRow } from '../query/feedbackRow.js';
 import { planTableQuery, planTableWhere, tableRowToWire, type TableColumns } from '../query/index.js';
 import { nextVersion, num, type ClickHouseDatabase } from './ClickHouseDatabase.js';
 import { printTableSelect, printTableWhere } from './tableQuery.js';
@@ -42,21 +42,7 @@ export const FEEDBACK_COLUMNS: TableColumns = {
 const COLUMN_LIST = Object.keys(FEEDBACK_COLUMNS).join(', ');
 
 /** A stored row as ClickHouse returns it (Int64 quoted). */
-interface FeedbackRow {
-  id: string;
-  project_id: string;
-  weave_ref: string;
-  wb_user_id: string | null;
-  creator: string | null;
-  created_at: string | number;
-  feedback_type: string;
-  payload: string;
-  annotation_ref: string | null;
-  runnable_ref: string | null;
-  call_ref: string | null;
-  trigger_ref: string | null;
-  queue_id: string | null;
-}
+type FeedbackRow = Omit<NeutralFeedbackRow, 'created_at'> & { created_at: string | number };
 
 /**
  * The rows to insert for feedback writes (one version each, in order, so a later write of a
@@ -104,7 +90,7 @@ export function checkFeedbackRows(rows: FeedbackWrite[]): void {
 /** A tombstone of a stored row: its values kept (every column is non-null where the table says so). */
 const tombstone = (r: FeedbackRow) => ({ ...r, created_at: num(r.created_at), version: nextVersion(), is_deleted: 1 });
 
-const fromRow = (r: FeedbackRow): Feedback => ({ ...r, created_at: formatMicros(num(r.created_at)), payload: JSON.parse(r.payload) });
+const fromRow = (r: FeedbackRow): Feedback => feedbackFromRow({ ...r, created_at: num(r.created_at) });
 
 const SCOPE = 'project_id = {p:String}';
 

@@ -1,7 +1,7 @@
 /** SQLite implementation of FeedbackStore. */
 import type { Feedback } from '../../../contract/feedback.js';
-import { formatMicros } from '../../core/datetime.js';
 import type { FeedbackQuery, FeedbackRefsRow, FeedbackStore, FeedbackWindow, FeedbackWrite } from '../FeedbackStore.js';
+import { feedbackFromRow, type FeedbackRow } from '../query/feedbackRow.js';
 import type { SqliteDatabase } from './SqliteDatabase.js';
 import { countTable, deleteTableIds, queryTable, type TableColumns } from './tableQuery.js';
 
@@ -51,24 +51,6 @@ export function insertFeedback(db: SqliteDatabase, rows: FeedbackWrite[]): void 
   const insert = db.prepare(INSERT_SQL);
   for (const row of rows) insert.run(...values(row));
 }
-
-interface FeedbackRow {
-  id: string;
-  project_id: string;
-  weave_ref: string;
-  wb_user_id: string | null;
-  creator: string | null;
-  created_at: number;
-  feedback_type: string;
-  payload: string;
-  annotation_ref: string | null;
-  runnable_ref: string | null;
-  call_ref: string | null;
-  trigger_ref: string | null;
-  queue_id: string | null;
-}
-
-const fromRow = (r: FeedbackRow): Feedback => ({ ...r, created_at: formatMicros(r.created_at), payload: JSON.parse(r.payload) });
 
 /** Ids per statement: well under SQLite's bound-parameter limit. */
 const CHUNK = 500;
@@ -126,7 +108,7 @@ export class SqliteFeedbackStore implements FeedbackStore {
       const refs = req.weaveRefs.slice(i, i + CHUNK);
       const sql = `SELECT * FROM feedback WHERE project_id = ? AND weave_ref IN (${refs.map(() => '?').join(', ')})
         ORDER BY created_at, rowid`;
-      out.push(...this.#db.all<FeedbackRow>(sql, [req.projectId, ...refs]).map(fromRow));
+      out.push(...this.#db.all<FeedbackRow>(sql, [req.projectId, ...refs]).map(feedbackFromRow));
     }
     return out;
   }

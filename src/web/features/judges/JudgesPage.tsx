@@ -7,7 +7,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
-import { Spinner } from '../../components/ui/Spinner.js';
+import { ListTable } from '../../components/table/ListTable.js';
 import { formatRelative } from '../../lib/format.js';
 import { modelsQueryOptions } from '../playground/playgroundQueries.js';
 import { JudgeEditor } from './JudgeEditor.js';
@@ -77,51 +77,35 @@ export function JudgesPage() {
           An LLM judge scores a call&apos;s output with a prompt and a model. Use it from the <Link to={`/${projectId}/calls`}>Calls</Link>{' '}
           page (“Score with…”), in a <Link to={`/${projectId}/monitors`}>monitor</Link>, or as a scorer of an evaluation.
         </p>
-        {judges.isPending ? (
-          <Spinner showLabel label="Loading judges" />
-        ) : !judges.data?.length ? (
-          <p className="muted">No judges yet.</p>
-        ) : (
-          <table className="simple-table" aria-label="Judges">
-            <thead>
-              <tr>
-                <th>Name</th>
-                <th>Model</th>
-                <th>Scoring prompt</th>
-                <th>Version</th>
-                <th>Saved</th>
-                <th />
-              </tr>
-            </thead>
-            <tbody>
-              {judges.data.map((j) => (
-                <tr key={j.name}>
-                  <td className="mono">{j.name}</td>
-                  <td>{typeof j.val.model === 'string' ? refObjectName(j.val.model) : 'inline'}</td>
-                  <td className="prompt-cell" title={String(j.val.scoring_prompt ?? '')}>
-                    {String(j.val.scoring_prompt ?? '')}
-                  </td>
-                  <td>
-                    <Link to={history(j)} aria-label={`Versions of ${j.name}`}>
-                      v{j.version}
-                    </Link>
-                  </td>
-                  <td className="muted">{formatRelative(j.createdAt)}</td>
-                  <td>
-                    <button
-                      type="button"
-                      className="button small"
-                      aria-label={`Edit judge ${j.name}`}
-                      onClick={() => setEditing({ kind: 'judge', form: fromJudgeValue(j.name, j.val), existing: true })}
-                    >
-                      Edit
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
+        <ListTable
+          items={judges.data}
+          pending={judges.isPending}
+          noun="judges"
+          label="Judges"
+          head={
+            <>
+              <th>Name</th>
+              <th>Model</th>
+              <th>Scoring prompt</th>
+              <VersionHead />
+            </>
+          }
+          row={(j) => (
+            <tr key={j.name}>
+              <td className="mono">{j.name}</td>
+              <td>{typeof j.val.model === 'string' ? refObjectName(j.val.model) : 'inline'}</td>
+              <td className="prompt-cell" title={String(j.val.scoring_prompt ?? '')}>
+                {String(j.val.scoring_prompt ?? '')}
+              </td>
+              <VersionCells
+                object={j}
+                history={history(j)}
+                editLabel={`Edit judge ${j.name}`}
+                onEdit={() => setEditing({ kind: 'judge', form: fromJudgeValue(j.name, j.val), existing: true })}
+              />
+            </tr>
+          )}
+        />
       </section>
 
       <section className="card" aria-label="Judge models">
@@ -129,52 +113,36 @@ export function JudgesPage() {
         <p className="muted small">
           A model is a provider model with its prompt and parameters. Judges run on one; evaluations from the browser evaluate one.
         </p>
-        {models.isPending ? (
-          <Spinner showLabel label="Loading models" />
-        ) : !models.data?.length ? (
-          <p className="muted">No models yet.</p>
-        ) : (
-          <table className="simple-table" aria-label="Models">
-            <thead>
-              <tr>
-                <th>Name</th>
-                <th>Provider model</th>
-                <th>Answers</th>
-                <th>Version</th>
-                <th>Saved</th>
-                <th />
+        <ListTable
+          items={models.data}
+          pending={models.isPending}
+          noun="models"
+          label="Models"
+          head={
+            <>
+              <th>Name</th>
+              <th>Provider model</th>
+              <th>Answers</th>
+              <VersionHead />
+            </>
+          }
+          row={(m) => {
+            const form = fromModelValue(m.name, m.val);
+            return (
+              <tr key={m.name}>
+                <td className="mono">{m.name}</td>
+                <td className="mono">{form.llmModelId}</td>
+                <td>{form.responseFormat === 'json' ? 'JSON' : 'Text'}</td>
+                <VersionCells
+                  object={m}
+                  history={history(m)}
+                  editLabel={`Edit model ${m.name}`}
+                  onEdit={() => setEditing({ kind: 'model', form, existing: true })}
+                />
               </tr>
-            </thead>
-            <tbody>
-              {models.data.map((m) => {
-                const form = fromModelValue(m.name, m.val);
-                return (
-                  <tr key={m.name}>
-                    <td className="mono">{m.name}</td>
-                    <td className="mono">{form.llmModelId}</td>
-                    <td>{form.responseFormat === 'json' ? 'JSON' : 'Text'}</td>
-                    <td>
-                      <Link to={history(m)} aria-label={`Versions of ${m.name}`}>
-                        v{m.version}
-                      </Link>
-                    </td>
-                    <td className="muted">{formatRelative(m.createdAt)}</td>
-                    <td>
-                      <button
-                        type="button"
-                        className="button small"
-                        aria-label={`Edit model ${m.name}`}
-                        onClick={() => setEditing({ kind: 'model', form, existing: true })}
-                      >
-                        Edit
-                      </button>
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        )}
+            );
+          }}
+        />
       </section>
 
       {editing?.kind === 'judge' && (
@@ -190,5 +158,45 @@ export function JudgesPage() {
         <ModelEditor projectId={projectId} initial={editing.form} existing={editing.existing} onClose={() => setEditing(null)} />
       )}
     </div>
+  );
+}
+
+/** The header cells of VersionCells. */
+function VersionHead() {
+  return (
+    <>
+      <th>Version</th>
+      <th>Saved</th>
+      <th />
+    </>
+  );
+}
+
+/** The latest version (linking to the object's history), when it was saved, and Edit. */
+function VersionCells({
+  object,
+  history,
+  editLabel,
+  onEdit,
+}: {
+  object: LlmObject;
+  history: string;
+  editLabel: string;
+  onEdit: () => void;
+}) {
+  return (
+    <>
+      <td>
+        <Link to={history} aria-label={`Versions of ${object.name}`}>
+          v{object.version}
+        </Link>
+      </td>
+      <td className="muted">{formatRelative(object.createdAt)}</td>
+      <td>
+        <button type="button" className="button small" aria-label={editLabel} onClick={onEdit}>
+          Edit
+        </button>
+      </td>
+    </>
   );
 }

@@ -9,6 +9,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { describeError } from '../../components/ui/ErrorState.js';
+import { ListTable } from '../../components/table/ListTable.js';
 import { Spinner } from '../../components/ui/Spinner.js';
 import { api } from '../../lib/api.js';
 import { formatRelative } from '../../lib/format.js';
@@ -96,68 +97,64 @@ export function MonitorsPage() {
           A monitor scores a share of the calls that end from now on with its <Link to={`/${projectId}/judges`}>judges</Link>, in the
           background. Scores show in the Scores column of the <Link to={`/${projectId}/calls`}>Calls</Link> page.
         </p>
-        {monitors.isPending ? (
-          <Spinner showLabel label="Loading monitors" />
-        ) : !monitors.data?.length ? (
-          <p className="muted">No monitors yet.</p>
-        ) : (
-          <table className="simple-table" aria-label="Monitor list">
-            <thead>
-              <tr>
-                <th>Name</th>
-                <th>Judges</th>
-                <th>Ops</th>
-                <th className="num">Sampling</th>
-                <th>Status</th>
-                <th>Version</th>
-                <th />
+        <ListTable
+          items={monitors.data}
+          pending={monitors.isPending}
+          noun="monitors"
+          label="Monitor list"
+          head={
+            <>
+              <th>Name</th>
+              <th>Judges</th>
+              <th>Ops</th>
+              <th className="num">Sampling</th>
+              <th>Status</th>
+              <th>Version</th>
+              <th />
+            </>
+          }
+          row={(m) => {
+            const form = fromMonitorValue(m.name, m.val);
+            return (
+              <tr key={m.name}>
+                <td className="mono">{m.name}</td>
+                <td>{form.scorers.map(refObjectName).join(', ')}</td>
+                <td className="mono">{form.ops.length ? form.ops.join(', ') : 'every op'}</td>
+                <td className="num">{form.samplingPercent}%</td>
+                <td>
+                  <span className={`status ${form.active ? 'status-success' : ''}`}>
+                    <span className="status-dot" aria-hidden="true" />
+                    {form.active ? 'Active' : 'Paused'}
+                  </span>
+                </td>
+                <td>
+                  <Link to={`/${projectId}/objects/${encodeURIComponent(m.name)}`} aria-label={`Versions of ${m.name}`}>
+                    v{m.version}
+                  </Link>
+                </td>
+                <td className="row">
+                  <button
+                    type="button"
+                    className="button small"
+                    aria-label={`${form.active ? 'Pause' : 'Resume'} ${m.name}`}
+                    disabled={toggle.isPending}
+                    onClick={() => toggle.mutate(m)}
+                  >
+                    {form.active ? 'Pause' : 'Resume'}
+                  </button>
+                  <button
+                    type="button"
+                    className="button small"
+                    aria-label={`Edit monitor ${m.name}`}
+                    onClick={() => setEditing({ form, existing: true })}
+                  >
+                    Edit
+                  </button>
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {monitors.data.map((m) => {
-                const form = fromMonitorValue(m.name, m.val);
-                return (
-                  <tr key={m.name}>
-                    <td className="mono">{m.name}</td>
-                    <td>{form.scorers.map(refObjectName).join(', ')}</td>
-                    <td className="mono">{form.ops.length ? form.ops.join(', ') : 'every op'}</td>
-                    <td className="num">{form.samplingPercent}%</td>
-                    <td>
-                      <span className={`status ${form.active ? 'status-success' : ''}`}>
-                        <span className="status-dot" aria-hidden="true" />
-                        {form.active ? 'Active' : 'Paused'}
-                      </span>
-                    </td>
-                    <td>
-                      <Link to={`/${projectId}/objects/${encodeURIComponent(m.name)}`} aria-label={`Versions of ${m.name}`}>
-                        v{m.version}
-                      </Link>
-                    </td>
-                    <td className="row">
-                      <button
-                        type="button"
-                        className="button small"
-                        aria-label={`${form.active ? 'Pause' : 'Resume'} ${m.name}`}
-                        disabled={toggle.isPending}
-                        onClick={() => toggle.mutate(m)}
-                      >
-                        {form.active ? 'Pause' : 'Resume'}
-                      </button>
-                      <button
-                        type="button"
-                        className="button small"
-                        aria-label={`Edit monitor ${m.name}`}
-                        onClick={() => setEditing({ form, existing: true })}
-                      >
-                        Edit
-                      </button>
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        )}
+            );
+          }}
+        />
         {toggle.error && (
           <p className="form-error" role="alert">
             {describeError(toggle.error).detail}

@@ -1,0 +1,14 @@
+/**
+ * Where server code takes "now" from. The services object carries one clock (services.ts);
+ * a route reads it once per request and hands the instant (`now`) down to the domain, and
+ * what measures time across awaits (a model call, a job) takes the clock itself. Tests fix
+ * it, so every timestamp the server makes is the clock's.
+ */
+import { nowMicros } from './datetime.js';
+
+export interface Clock {
+  /** Epoch microseconds, the store's unit of time. */
+  nowMicros(): number;
+}
+
+export const systemClock: Clock = { nowMicros };

@@ -1,0 +1,34 @@
+/**
+ * A short list of a project's things (judges, models, monitors) as a plain table: a spinner
+ * while it loads, "No <things> yet." when there are none, else the rows. Lists that page or
+ * sort use DataTable instead.
+ */
+import type { ReactNode } from 'react';
+import { Spinner } from '../ui/Spinner.js';
+
+export interface ListTableProps<T> {
+  /** The rows; undefined while loading. */
+  items: T[] | undefined;
+  pending: boolean;
+  /** The things listed, plural and lower case ("judges"): "Loading judges", "No judges yet." */
+  noun: string;
+  /** The table's accessible name. */
+  label: string;
+  /** The header cells (`<th>`s). */
+  head: ReactNode;
+  /** One `<tr>` per item. */
+  row: (item: T) => ReactNode;
+}
+
+export function ListTable<T>({ items, pending, noun, label, head, row }: ListTableProps<T>) {
+  if (pending) return <Spinner showLabel label={`Loading ${noun}`} />;
+  if (!items?.length) return <p className="muted">No {noun} yet.</p>;
+  return (
+    <table className="simple-table" aria-label={label}>
+      <thead>
+        <tr>{head}</tr>
+      </thead>
+      <tbody>{items.map(row)}</tbody>
+    </table>
+  );
+}
