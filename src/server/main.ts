@@ -85,14 +85,16 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     instance: instanceProviders,
     timeoutMs: config.providerTimeoutMs,
   });
+  const clock = options.clock ?? systemClock;
   const jobs = new JobRunner({
     store,
     log,
-    handlers: createJobHandlers({ store, registry }),
+    clock,
+    handlers: createJobHandlers({ store, registry, clock }),
     concurrency: config.jobConcurrency,
     staleMs: config.jobStaleMs,
   });
-  const monitors = new MonitorSweeper({ store, log, kick: () => jobs.kick(), pollMs: config.monitorPollMs });
+  const monitors = new MonitorSweeper({ store, log, clock, kick: () => jobs.kick(), pollMs: config.monitorPollMs });
   const authenticator = new Authenticator(store, {
     ...(isClusterWorker() ? { onForget: broadcastForget } : {}),
     throttle: config.loginThrottle,
@@ -113,7 +115,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     store,
     authenticator,
     log,
-    clock: options.clock ?? systemClock,
+    clock,
     inference: { registry, jobs },
     limits: config.limits,
   };
