@@ -5,6 +5,7 @@
  * shared/design/clickhouse.md §2.5). Values never enter SQL text: `{name:Type}` parameters only.
  */
 import { createClient, type ClickHouseClient, type ClickHouseSettings } from '@clickhouse/client';
+import { packParams } from './packParams.js';
 
 export interface ClickHouseOptions {
   url: string;
@@ -64,7 +65,7 @@ export class ClickHouseDatabase {
 
   /** Rows of a SELECT as objects (JSONEachRow). */
   async all<T>(query: string, params: Params = {}): Promise<T[]> {
-    const rs = await this.client.query({ query, query_params: params, format: 'JSONEachRow', clickhouse_settings: RESULT_SETTINGS });
+    const rs = await this.client.query({ ...statement(query, params), format: 'JSONEachRow', clickhouse_settings: RESULT_SETTINGS });
     return rs.json<T>();
   }
 
@@ -75,7 +76,7 @@ export class ClickHouseDatabase {
 
   /** Rows one by one, without holding the result in memory. */
   async *stream<T>(query: string, params: Params = {}): AsyncIterable<T> {
-    const rs = await this.client.query({ query, query_params: params, format: 'JSONEachRow', clickhouse_settings: RESULT_SETTINGS });
+    const rs = await this.client.query({ ...statement(query, params), format: 'JSONEachRow', clickhouse_settings: RESULT_SETTINGS });
     for await (const rows of rs.stream<T>()) {
       for (const row of rows) yield row.json();
     }
@@ -83,7 +84,7 @@ export class ClickHouseDatabase {
 
   /** A statement without a result (DDL, DELETE, INSERT ... SELECT). */
   async command(query: string, params: Params = {}): Promise<void> {
-    await this.client.command({ query, query_params: params, clickhouse_settings: RESULT_SETTINGS });
+    await this.client.command({ ...statement(query, params), clickhouse_settings: RESULT_SETTINGS });
   }
 
   /** Inserts rows as one block: one part, applied all or nothing. */
@@ -95,6 +96,12 @@ export class ClickHouseDatabase {
   async close(): Promise<void> {
     await this.client.close();
   }
+}
+
+/** A statement as sent: many parameters packed into a few (packParams.ts says why). */
+function statement(query: string, params: Params): { query: string; query_params: Params } {
+  const packed = packParams(query, params);
+  return { query: packed.query, query_params: packed.params };
 }
 
 /** Int64/UInt64 columns arrive quoted; this reads them (and nulls) as numbers. */

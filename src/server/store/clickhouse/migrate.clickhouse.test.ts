@@ -54,6 +54,5 @@ for (const backend of testBackends().filter((b) => b.name === 'clickhouse')) {
       expect(tables.map((t) => t.name)).toEqual(expect.arrayContaining(['calls', 'users', 'weft_schema_migrations']));
       await store.close();
     });
-
   });
 }
