@@ -7,7 +7,7 @@
  * `{__weft_String:Array(String)}[3]`. Parameters are substituted before analysis, so an element of
  * a constant array is a constant like the literal was; LIMIT/OFFSET operands stay as they are.
  */
-import type { Params } from './ClickHouseDatabase.js';
+type Params = Record<string, unknown>;
 
 /** Below this many parameters a statement is sent as printed. */
 export const PACK_ABOVE = 200;
