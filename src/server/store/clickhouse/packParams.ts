@@ -10,7 +10,7 @@
 type Params = Record<string, unknown>;
 
 /** Below this many parameters a statement is sent as printed. */
-export const PACK_ABOVE = 200;
+const PACK_ABOVE = 200;
 
 /** Types whose values pack as array elements unchanged (the printers' scalar parameters). */
 const SCALAR = /^(Nullable\()?(String|Bool|U?Int(8|16|32|64)|Float(32|64))\)?$/;
