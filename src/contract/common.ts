@@ -10,9 +10,10 @@ import { z } from 'zod';
 import { parseIsoToMicros } from './datetime.js';
 
 /** `<entity>/<project>`: both parts non-empty, no further slashes. */
+export const PROJECT_ID_PATTERN = /^[^/\s]+\/[^/\s]+$/;
 export const ProjectId = z
   .string()
-  .regex(/^[^/\s]+\/[^/\s]+$/, 'must be "<entity>/<project>"')
+  .regex(PROJECT_ID_PATTERN, 'must be "<entity>/<project>"')
   .describe('Project identifier, "<entity>/<project>"');
 
 /** Any ISO-8601 datetime, with or without an offset (no offset means UTC). */

@@ -6,6 +6,7 @@ import { defineRoutes } from '../http/defineRoutes.js';
 import type { CallWrite } from '../store/Store.js';
 import { queryCalls } from '../domain/callsQuery.js';
 import { addCallExtras } from '../domain/callExtras.js';
+import { fastCallEndInput, fastCallStartInput, fastUpsertBatchInput } from './callWriteInput.js';
 
 const MAX_DELETE_IDS = 1000;
 
@@ -25,6 +26,7 @@ function checkSameProject(path: V2Path, projectIds: string[]): void {
 
 export const callRoutes = defineRoutes({
   callStart: {
+    fastInput: fastCallStartInput,
     projects: (input) => [input.start.project_id],
     handler: async ({ start }, { store, user }) => {
       const write = toStartWrite(start, user.username);
@@ -34,6 +36,7 @@ export const callRoutes = defineRoutes({
   },
 
   callEnd: {
+    fastInput: fastCallEndInput,
     projects: (input) => [input.end.project_id],
     handler: async ({ end }, { store }) => {
       await store.calls.writeCalls([toEndWrite(end)]);
@@ -42,6 +45,7 @@ export const callRoutes = defineRoutes({
   },
 
   callUpsertBatch: {
+    fastInput: fastUpsertBatchInput,
     projects: (input) => input.batch.map((item) => (item.mode === 'start' ? item.req.start.project_id : item.req.end.project_id)),
     handler: async ({ batch }, { store, user }) => {
       const writes: CallWrite[] = batch.map((item) =>
