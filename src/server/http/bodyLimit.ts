@@ -23,6 +23,12 @@ export async function readLimitedBody(c: Context, limits: Limits, key: BodyLimit
   const tooLarge = (size: string) => new TooLargeError(`The request body is ${size} bytes; ${limitText(key, limits)}`);
   const declared = c.req.header('content-length');
   if (declared !== undefined && Number(declared) > max) throw tooLarge(declared);
+  // A request thread is handed the body whole (threads/requestWorker.ts): no stream to read it from again.
+  const handed = (c.env as { bodyBytes?: Uint8Array | null } | undefined)?.bodyBytes;
+  if (handed) {
+    if (handed.byteLength > max) throw tooLarge(String(handed.byteLength));
+    return handed;
+  }
   const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
   if (incoming && !incoming.readableEnded && incoming.readableFlowing === null) {
     return readIncoming(incoming, max, () => tooLarge(`over ${max}`));
@@ -58,7 +64,7 @@ function readIncoming(incoming: IncomingMessage, max: number, tooLarge: () => Er
     };
     const onEnd = () => {
       done();
-      resolve(new Uint8Array(Buffer.concat(chunks, size)));
+      resolve(joined(chunks, size));
     };
     const onError = (err: Error) => {
       done();
@@ -88,5 +94,15 @@ async function readWebStream(body: ReadableStream<Uint8Array> | null, max: numbe
     }
     chunks.push(value);
   }
-  return new Uint8Array(Buffer.concat(chunks, size));
+  return joined(chunks, size);
+}
+
+/**
+ * The chunks as one Uint8Array over the joined buffer's memory (`new Uint8Array(buffer)` would
+ * copy the whole body once more). A body past a few KiB has an ArrayBuffer of its own, which a
+ * request hand-off transfers to its thread as it is.
+ */
+function joined(chunks: Uint8Array[], size: number): Uint8Array {
+  const all = Buffer.concat(chunks, size);
+  return new Uint8Array(all.buffer, all.byteOffset, all.byteLength);
 }

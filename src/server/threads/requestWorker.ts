@@ -111,7 +111,11 @@ async function serve(msg: Extract<ToWorker, { t: 'request' }>): Promise<void> {
       signal: state.abort.signal,
     });
     const secure = msg.url.startsWith('https:');
-    const res = await app.fetch(request, { incoming: { socket: { remoteAddress: msg.remoteIp, encrypted: secure } } });
+    // The body bytes go along whole (http/bodyLimit.ts reads them), not read back out of the Request's stream.
+    const res = await app.fetch(request, {
+      incoming: { socket: { remoteAddress: msg.remoteIp, encrypted: secure } },
+      bodyBytes: hasBody ? new Uint8Array(msg.body!) : null,
+    });
     const headers = [...res.headers];
     const reader = res.body?.getReader();
     // Most answers are one chunk (a JSON body): read up to the second, and if the body ended by
