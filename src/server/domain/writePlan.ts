@@ -70,7 +70,12 @@ function hashedOp(name: string, source: string): HashedOp {
     ['weave_type', new Map([['type', 'Op']])],
     ['files', new Map([[SOURCE_FILE_NAME, fileDigest]])],
   ]);
-  const { projectId: _p, wbUserId: _u, createdAt: _c, ...object } = toObjectWrite({
+  const {
+    projectId: _p,
+    wbUserId: _u,
+    createdAt: _c,
+    ...object
+  } = toObjectWrite({
     projectId: '',
     objectId: name,
     val,
