@@ -74,6 +74,8 @@ interface ServerFigures {
   latency: number;
   /** This process's CPU (the client: fetch, JSON) per prediction (seconds). */
   clientCpuPerPrediction: number;
+  /** This process's threads' run-queue wait per prediction (seconds). */
+  clientRunQueuePerPrediction: number;
 }
 
 async function benchServer(): Promise<ServerFigures> {
@@ -106,6 +108,7 @@ async function benchServer(): Promise<ServerFigures> {
     const cpu0 = server.cpu().process;
     const sched0 = schedSeconds(server.pid);
     const client0 = process.cpuUsage();
+    const clientSched0 = schedSeconds(process.pid);
     const t0 = performance.now();
     await Promise.all(
       Array.from({ length: CONCURRENCY }, async () => {
@@ -116,6 +119,7 @@ async function benchServer(): Promise<ServerFigures> {
     const cpu = server.cpu().process - cpu0;
     const sched = schedSeconds(server.pid);
     const clientCpu = process.cpuUsage(client0);
+    const clientSched = schedSeconds(process.pid);
     await client.evaluationRunFinish({ ...f.path, evaluation_run_id: run });
     return {
       perSecond: PREDICTIONS / seconds,
@@ -124,6 +128,7 @@ async function benchServer(): Promise<ServerFigures> {
       runQueuePerPrediction: (sched.waiting - sched0.waiting) / PREDICTIONS,
       latency: (seconds * CONCURRENCY) / (PREDICTIONS * REQUESTS_PER_PREDICTION),
       clientCpuPerPrediction: (clientCpu.user + clientCpu.system) / 1e6 / PREDICTIONS,
+      clientRunQueuePerPrediction: (clientSched.waiting - clientSched0.waiting) / PREDICTIONS,
     };
   } finally {
     await server.stop();
@@ -246,5 +251,6 @@ where a request's time goes (${REQUESTS_PER_PREDICTION} requests per prediction)
   server CPU per request                                 : ${msOf(server.cpuPerPrediction / REQUESTS_PER_PREDICTION)}
   server threads waiting for a core (run queue), per req.: ${msOf(server.runQueuePerPrediction / REQUESTS_PER_PREDICTION)}
   client CPU per request (this process: fetch, JSON)      : ${msOf(server.clientCpuPerPrediction / REQUESTS_PER_PREDICTION)}
+  client threads waiting for a core, per request          : ${msOf(server.clientRunQueuePerPrediction / REQUESTS_PER_PREDICTION)}
   so one prediction costs ${msOf(perCore)} of CPU, server and client together: at most ${(1 / perCore).toFixed(0)} predictions/s
     per free core (the server alone: ${(1 / server.cpuPerPrediction).toFixed(0)}/s)`);
