@@ -9,9 +9,18 @@
  *   npm run bench:evaluations -- --server-dir /tmp/weft-main   # the same against another checkout
  *
  * The server is a separate `weft serve` process on a fresh data directory.
+ *
+ * Besides the rates it prints where a request's time goes, since on a shared machine wall time
+ * mostly measures the queue for a core: the server's CPU per request, how long its threads
+ * waited in the kernel's run queue for a core (/proc schedstat), the client's own CPU, and so
+ * how many predictions per second a free core could carry at these costs.
+ *
+ * The request shape is the official SDK's: weave's EvaluationLoggerV2 (Python) sends one
+ * prediction_create, one score_create per score and one prediction_finish per prediction, each
+ * a blocking request of its own (no batching), concurrency coming from the caller's threads.
  */
 import Database from 'better-sqlite3';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -30,8 +39,46 @@ const { values } = parseArgs({
 });
 const PREDICTIONS = Number(values.predictions);
 const CONCURRENCY = Number(values.concurrency);
+const REQUESTS_PER_PREDICTION = 5;
 
-async function benchServer(): Promise<{ perSecond: number; requests: number; cpuPerPrediction: number }> {
+/**
+ * Seconds the process's threads ran, and waited runnable for a core, so far (Linux
+ * /proc/<pid>/task/<tid>/schedstat: on-CPU ns, run-queue ns). Threads that ended are not counted.
+ */
+function schedSeconds(pid: number): { running: number; waiting: number } {
+  let running = 0;
+  let waiting = 0;
+  try {
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      try {
+        const [run, wait] = readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ').map(Number);
+        running += run! / 1e9;
+        waiting += wait! / 1e9;
+      } catch {
+        // the thread ended meanwhile
+      }
+    }
+  } catch {
+    return { running: NaN, waiting: NaN };
+  }
+  return { running, waiting };
+}
+
+interface ServerFigures {
+  perSecond: number;
+  requests: number;
+  cpuPerPrediction: number;
+  /** Server threads' time runnable but waiting for a core, per prediction (seconds). */
+  runQueuePerPrediction: number;
+  /** Mean wall time of one request as the client saw it (seconds). */
+  latency: number;
+  /** This process's CPU (the client: fetch, JSON) per prediction (seconds). */
+  clientCpuPerPrediction: number;
+  /** This process's threads' run-queue wait per prediction (seconds). */
+  clientRunQueuePerPrediction: number;
+}
+
+async function benchServer(): Promise<ServerFigures> {
   const dataDir = mkdtempSync(join(tmpdir(), 'weft-bench-evals-'));
   const server = await spawnWeft(dataDir, { serverDir: values['server-dir'], env: envFromString(process.env.BENCH_SERVER_ENV) });
   try {
@@ -54,9 +101,14 @@ async function benchServer(): Promise<{ perSecond: number; requests: number; cpu
       }
       await client.predictionFinish({ ...f.path, prediction_id });
     };
-    await one(-1); // warm-up: threads, statements, credentials
+    // Warm-up at full concurrency: credentials, statements, and the extra request threads the
+    // server starts under concurrent writes are ready before the measured run.
+    await Promise.all(Array.from({ length: CONCURRENCY }, (_, k) => one(-1 - k).then(() => one(-1 - CONCURRENCY - k))));
     let next = 0;
     const cpu0 = server.cpu().process;
+    const sched0 = schedSeconds(server.pid);
+    const client0 = process.cpuUsage();
+    const clientSched0 = schedSeconds(process.pid);
     const t0 = performance.now();
     await Promise.all(
       Array.from({ length: CONCURRENCY }, async () => {
@@ -65,8 +117,19 @@ async function benchServer(): Promise<{ perSecond: number; requests: number; cpu
     );
     const seconds = (performance.now() - t0) / 1000;
     const cpu = server.cpu().process - cpu0;
+    const sched = schedSeconds(server.pid);
+    const clientCpu = process.cpuUsage(client0);
+    const clientSched = schedSeconds(process.pid);
     await client.evaluationRunFinish({ ...f.path, evaluation_run_id: run });
-    return { perSecond: PREDICTIONS / seconds, requests: (PREDICTIONS * 5) / seconds, cpuPerPrediction: cpu / PREDICTIONS };
+    return {
+      perSecond: PREDICTIONS / seconds,
+      requests: (PREDICTIONS * REQUESTS_PER_PREDICTION) / seconds,
+      cpuPerPrediction: cpu / PREDICTIONS,
+      runQueuePerPrediction: (sched.waiting - sched0.waiting) / PREDICTIONS,
+      latency: (seconds * CONCURRENCY) / (PREDICTIONS * REQUESTS_PER_PREDICTION),
+      clientCpuPerPrediction: (clientCpu.user + clientCpu.system) / 1e6 / PREDICTIONS,
+      clientRunQueuePerPrediction: (clientSched.waiting - clientSched0.waiting) / PREDICTIONS,
+    };
   } finally {
     await server.stop();
     rmSync(dataDir, { recursive: true, force: true });
@@ -174,9 +237,20 @@ console.log(
 console.log(`load average before the run: ${load}\n`);
 // CPU time per prediction hardly depends on the machine's other load (wall-clock rates do).
 const ms = (seconds: number) => `${(seconds * 1000).toFixed(2)} ms CPU/prediction`;
+const msOf = (seconds: number) => `${(seconds * 1000).toFixed(2)} ms`;
 console.log(
   `raw better-sqlite3 insert of the same calls and feedback : ${raw.perSecond.toFixed(0).padStart(6)} predictions/s   ${ms(raw.cpuPerPrediction)}`,
 );
 console.log(
   `weft v2 API over HTTP                                    : ${server.perSecond.toFixed(0).padStart(6)} predictions/s (${server.requests.toFixed(0)} requests/s)   goal ≥ 1,000 ${server.perSecond >= 1000 ? '✓' : '✗'}   ${ms(server.cpuPerPrediction)} (server, all threads)`,
 );
+const perCore = server.cpuPerPrediction + server.clientCpuPerPrediction;
+console.log(`
+where a request's time goes (${REQUESTS_PER_PREDICTION} requests per prediction):
+  wall time per request, as the client saw it            : ${msOf(server.latency)}
+  server CPU per request                                 : ${msOf(server.cpuPerPrediction / REQUESTS_PER_PREDICTION)}
+  server threads waiting for a core (run queue), per req.: ${msOf(server.runQueuePerPrediction / REQUESTS_PER_PREDICTION)}
+  client CPU per request (this process: fetch, JSON)      : ${msOf(server.clientCpuPerPrediction / REQUESTS_PER_PREDICTION)}
+  client threads waiting for a core, per request          : ${msOf(server.clientRunQueuePerPrediction / REQUESTS_PER_PREDICTION)}
+  so one prediction costs ${msOf(perCore)} of CPU, server and client together: at most ${(1 / perCore).toFixed(0)} predictions/s
+    per free core (the server alone: ${(1 / server.cpuPerPrediction).toFixed(0)}/s)`);

@@ -77,7 +77,7 @@ export async function startBenchServer(
 export async function spawnWeft(
   dataDir: string,
   options: { serverDir?: string; args?: string[]; env?: Record<string, string> } = {},
-): Promise<{ url: string; stop: () => Promise<void>; cpu: () => ServerCpu }> {
+): Promise<{ url: string; pid: number; stop: () => Promise<void>; cpu: () => ServerCpu }> {
   const { spawn } = await import('node:child_process');
   const { join, resolve } = await import('node:path');
   const serverDir = resolve(options.serverDir ?? '.');
@@ -105,6 +105,7 @@ export async function spawnWeft(
   });
   return {
     url,
+    pid: child.pid!,
     stop: () => new Promise((r) => (child.once('exit', () => r()), child.kill('SIGINT'))),
     cpu: () => serverCpu(child.pid!),
   };

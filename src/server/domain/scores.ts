@@ -25,6 +25,19 @@ import { requirePrediction } from './predictions.js';
 import { PLACEHOLDER_SOURCE } from './v2ObjectValues.js';
 import { WritePlan, type Writer } from './writePlan.js';
 
+/**
+ * The run a score goes into: its id and trace. A prediction made in that same run (the usual
+ * case: an evaluation logger scoring its own predictions) already names it, and lies in its
+ * trace under it, so the run is not read again: a deleted run took the prediction with it
+ * (deletes reach descendants), and the prediction's 404 comes first as before. Any other run
+ * is read, and is a 404 when it is not one.
+ */
+async function scoredRun(store: Store, projectId: string, prediction: CallSchema, runId: string): Promise<{ id: string; traceId: string }> {
+  if (weaveAttrs(prediction).evaluation_run_id === runId) return { id: runId, traceId: prediction.trace_id };
+  const run = await requireRun(store, projectId, runId);
+  return { id: run.id, traceId: run.trace_id };
+}
+
 function toScoreRead(call: CallSchema): ScoreRead {
   const attrs = weaveAttrs(call);
   return {
@@ -44,7 +57,7 @@ export async function createScore(
 ): Promise<{ score_id: string }> {
   const prediction = await requirePrediction(store, ctx.projectId, req.prediction_id);
   const scorer = await requireLiveRef(store, { projectId: ctx.projectId, ref: req.scorer, field: 'scorer', kinds: ['object'] });
-  const run = req.evaluation_run_id ? await requireRun(store, ctx.projectId, req.evaluation_run_id) : null;
+  const run = req.evaluation_run_id ? await scoredRun(store, ctx.projectId, prediction, req.evaluation_run_id) : null;
   const plan = new WritePlan(ctx);
   const id = uuidv7();
   const { now } = ctx;
@@ -52,7 +65,7 @@ export async function createScore(
   if (run) attributes.evaluation_run_id = run.id;
   planStart(plan, {
     id,
-    traceId: run ? run.trace_id : id,
+    traceId: run ? run.traceId : id,
     parentId: run ? (prediction.parent_id ?? run.id) : null,
     opRef: plan.op(`${scorer.name}.score`, PLACEHOLDER_SOURCE.score),
     attributes,

@@ -40,6 +40,55 @@ export interface Writer {
   now: number;
 }
 
+interface HashedOp {
+  fileDigest: string;
+  chunks: Uint8Array[];
+  /** The op object's write but for its project, user and time, which its digest does not cover. */
+  object: Omit<ObjectWrite, 'projectId' | 'wbUserId' | 'createdAt'>;
+}
+
+/**
+ * The v2 APIs write the same few placeholder ops (`<model>.predict`, `<scorer>.score`,
+ * `Evaluation.predict_and_score`) with every prediction and score: their file and object
+ * digests depend only on name and source, so each is hashed once per process instead of per
+ * request (hashing and serialising them was a tenth of a prediction's request-thread CPU in
+ * cpu-prof). Bounded: past OP_CACHE_SIZE names the oldest is forgotten.
+ */
+const OP_CACHE_SIZE = 1000;
+const hashedOps = new Map<string, HashedOp>();
+
+function hashedOp(name: string, source: string): HashedOp {
+  const key = `${name}\u0000${source}`;
+  const known = hashedOps.get(key);
+  if (known) return known;
+  const bytes = new TextEncoder().encode(source);
+  const fileDigest = bytesDigest(bytes);
+  const chunks: Uint8Array[] = [];
+  for (let at = 0; at < bytes.byteLength; at += FILE_CHUNK_BYTES) chunks.push(bytes.subarray(at, at + FILE_CHUNK_BYTES));
+  const val: LosslessObject = new Map<string, LosslessValue>([
+    ['_type', 'CustomWeaveType'],
+    ['weave_type', new Map([['type', 'Op']])],
+    ['files', new Map([[SOURCE_FILE_NAME, fileDigest]])],
+  ]);
+  const {
+    projectId: _p,
+    wbUserId: _u,
+    createdAt: _c,
+    ...object
+  } = toObjectWrite({
+    projectId: '',
+    objectId: name,
+    val,
+    builtinObjectClass: null,
+    wbUserId: '',
+    now: 0,
+  });
+  const op: HashedOp = { fileDigest, chunks, object };
+  if (hashedOps.size >= OP_CACHE_SIZE) hashedOps.delete(hashedOps.keys().next().value!);
+  hashedOps.set(key, op);
+  return op;
+}
+
 export class WritePlan {
   readonly files: FileWrite[] = [];
   readonly tables: TableWrite[] = [];
@@ -99,15 +148,14 @@ export class WritePlan {
    * An op whose code is `source`, stored as the SDKs store one: the source as the file obj.py
    * and a `CustomWeaveType` object of type Op pointing at it. Answers the op's ref. (The TS SDK
    * also writes `load_op: "NO_LOAD_OP"`; the reference's v2 ops do not, and neither do we.)
+   * Both writes are still made every time (they are idempotent, and recreate what was
+   * purged); only their hashing is remembered, see `hashedOp`.
    */
   op(name: string, source: string): string {
-    const files: LosslessObject = new Map([[SOURCE_FILE_NAME, this.file(SOURCE_FILE_NAME, source)]]);
-    const val: LosslessObject = new Map<string, LosslessValue>([
-      ['_type', 'CustomWeaveType'],
-      ['weave_type', new Map([['type', 'Op']])],
-      ['files', files],
-    ]);
-    return formatObjectRef({ kind: 'op', projectId: this.projectId, name, digest: this.object(name, val) });
+    const op = hashedOp(name, source);
+    this.files.push({ projectId: this.projectId, digest: op.fileDigest, name: SOURCE_FILE_NAME, chunks: op.chunks, createdAt: this.now });
+    this.objects.push({ ...op.object, projectId: this.projectId, wbUserId: this.userId, createdAt: this.now });
+    return formatObjectRef({ kind: 'op', projectId: this.projectId, name, digest: op.object.digest });
   }
 
   /** The plan as one write batch: files and tables before the objects and calls that refer to them. */

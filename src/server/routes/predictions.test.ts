@@ -229,6 +229,21 @@ describe('POST /v2/:entity/:project/scores', () => {
     expect((await send('/v2/bob-co/preds/scores', { json: { prediction_id: pid, scorer: f.scorers.exact, value: 1 } })).status).toBe(403);
     expect(await feedbackOn(pid)).toEqual([]);
   });
+
+  it('answers 404 for an unknown run, and for a prediction whose run was deleted', async () => {
+    const pid = await predict({}, 1, runId);
+    const score = (prediction_id: string, evaluation_run_id: string) =>
+      send(`${base}/scores`, { json: { prediction_id, scorer: f.scorers.exact, value: 1, evaluation_run_id } });
+    expect((await score(pid, 'nope')).status).toBe(404);
+    const run = (await t.alice.client.evaluationRunCreate({ ...f.path, evaluation: f.evaluation, model: f.models.a })).evaluation_run_id;
+    const inDeleted = await predict({}, 1, run);
+    await t.alice.client.evaluationRunDelete({ ...f.path, evaluation_run_ids: [run] });
+    const refused = await score(inDeleted, run);
+    expect(refused.status).toBe(404);
+    expect((refused.body as { reason: string }).reason).toMatch(/^Prediction .* not found$/);
+    expect(await feedbackOn(pid)).toEqual([]);
+    expect(await feedbackOn(inDeleted)).toEqual([]);
+  });
 });
 
 describe('GET /v2/:entity/:project/scores', () => {
