@@ -5,7 +5,8 @@
  * after navigation and its wait for the first byte (Playwright's resource timing), and the
  * critical one (the last API answer before the rows); then each API request replayed alone
  * from Node, serially, as the server's own time for it (median of 3); and the client's share:
- * from the last API answer to the rows on screen.
+ * from the last API answer to the rows on screen, and the renderer main thread's busy time until
+ * then (Chromium's Performance metrics: CPU, so less at the mercy of the machine's load).
  */
 import type { Browser, Page, Request } from '@playwright/test';
 import { pageList, type PagesSeed } from './dashboardPages.js';
@@ -45,12 +46,20 @@ async function visit(page: Page, url: string, path: string, ready: (page: Page) 
   const pending: Promise<void>[] = [];
   const onFinished = (req: Request) => void pending.push(record(req));
   page.on('requestfinished', onFinished);
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Performance.enable');
+  const metrics = async () => new Map((await cdp.send('Performance.getMetrics')).metrics.map((m) => [m.name, m.value * 1000] as const));
+  const m0 = await metrics();
   await page.goto(url + path);
   await ready(page);
   const readyAt = Date.now() - started;
+  const m1 = await metrics();
+  // The renderer's main-thread time (cumulative counters; a navigation that swapped renderers restarts them).
+  const cpu = (name: string) => Math.round((m1.get(name) ?? 0) - ((m1.get(name) ?? 0) >= (m0.get(name) ?? 0) ? (m0.get(name) ?? 0) : 0));
+  const main = { task: cpu('TaskDuration'), script: cpu('ScriptDuration'), layout: cpu('LayoutDuration') + cpu('RecalcStyleDuration') };
   page.off('requestfinished', onFinished);
   await Promise.all(pending);
-  return { seen: seen.sort((a, b) => a.start - b.start), readyAt };
+  return { seen: seen.sort((a, b) => a.start - b.start), readyAt, main };
 }
 
 /** The server's time for one request alone: median of 3 serial replays from Node. */
@@ -84,7 +93,7 @@ export async function profilePages(
   for (const view of pageList(seed)) {
     const page = await signedInPage(browser, url);
     await visit(page, url, view.path, view.ready);
-    const { seen, readyAt } = await visit(page, url, `${view.path}${view.path.includes('?') ? '&' : '?'}r=warm`, view.ready);
+    const { seen, readyAt, main } = await visit(page, url, `${view.path}${view.path.includes('?') ? '&' : '?'}r=warm`, view.ready);
     const cookie = (await page.context().cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
     await page.context().close();
     // Requests of the first visit that finished during this one are not this visit's.
@@ -101,5 +110,8 @@ export async function profilePages(
       );
     }
     if (critical) console.log(`  client: ${readyAt - critical.end} ms from the last API answer (*) to the rows on screen`);
+    console.log(
+      `  renderer main thread until the rows: ${main.task} ms busy, ${main.script} ms of it script, ${main.layout} ms style and layout`,
+    );
   }
 }
