@@ -193,7 +193,7 @@ async function pagesBench(): Promise<void> {
   }
 }
 
-/** Where part 4's time goes (dashboardProfile.ts), on a copy of the seeded project. */
+/** Where part 4's time goes (dashboardProfile.ts), on a copy of the seeded project; BENCH_BASELINE's first. */
 async function pagesProfile(): Promise<void> {
   const dataDir = process.env.BENCH_DATA_DIR ?? mkdtempSync(join(tmpdir(), 'weft-bench-pages-'));
   mkdirSync(dataDir, { recursive: true });
@@ -203,9 +203,14 @@ async function pagesProfile(): Promise<void> {
     const seed = existsSync(join(dataDir, 'bench-pages-seed.json'))
       ? await seedPages('', dataDir)
       : await withWeft({ dataDir }, (url) => seedPages(url, dataDir));
-    rmSync(copy, { recursive: true, force: true });
-    cpSync(dataDir, copy, { recursive: true });
-    await withWeft({ dataDir: copy }, (url) => profilePages(browser, url, signedInPage, seed));
+    // With BENCH_BASELINE, that checkout first, on its own copy of the same data.
+    const baseline = process.env.BENCH_BASELINE;
+    for (const root of baseline ? [baseline, undefined] : [undefined]) {
+      if (baseline) console.log(root ? `\nBaseline (${root}):` : '\nThis checkout:');
+      rmSync(copy, { recursive: true, force: true });
+      cpSync(dataDir, copy, { recursive: true });
+      await withWeft({ dataDir: copy, root }, (url) => profilePages(browser, url, signedInPage, seed));
+    }
   } finally {
     await browser.close();
     rmSync(copy, { recursive: true, force: true });
