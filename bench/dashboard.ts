@@ -17,7 +17,8 @@
  *    calls, threads, runs, a run, a comparison, a review; goal ≤ 300 ms warm, ≤ 500 ms cold.
  *
  * Environment: CHROMIUM_PATH (default /usr/bin/chromium), BENCH_CALLS (default 100000),
- * BENCH_DASHBOARD=pages (only parts 1 and 4), BENCH_PAGE_CALLS (default 42000), BENCH_PAGE_TRIES
+ * BENCH_DASHBOARD=pages (only parts 1 and 4), BENCH_DASHBOARD=profile (where part 4's time goes:
+ * dashboardProfile.ts), BENCH_PAGE_CALLS (default 42000), BENCH_PAGE_TRIES
  * (default 5), BENCH_DATA_DIR (keep and reuse the seeded part-4 project), BENCH_BASELINE (another
  * checkout, dist/ built, measured in the same run for before/after figures).
  */
@@ -31,6 +32,7 @@ import { E2E_ADMIN } from '../e2e/fixtures/credentials.js';
 import { agentTrace } from '../e2e/fixtures/seed.js';
 import { buildDashboardIfStale, startWeft } from '../e2e/fixtures/weftServer.js';
 import { measureInitialJs, printInitialJs } from './initialJs.js';
+import { profilePages } from './dashboardProfile.js';
 import { measurePages, printPages, seedPages, type PageTiming } from './dashboardPages.js';
 
 const CALLS = Number(process.env.BENCH_CALLS ?? 100_000);
@@ -140,6 +142,7 @@ async function main(): Promise<void> {
   await buildDashboardIfStale();
   printInitialJs(measureInitialJs(join(PROJECT_ROOT, 'dist')));
 
+  if (process.env.BENCH_DASHBOARD === 'profile') return pagesProfile();
   if (process.env.BENCH_DASHBOARD !== 'pages') await callsBench();
   await pagesBench();
 }
@@ -186,6 +189,31 @@ async function pagesBench(): Promise<void> {
     printPages(await measureOnCopy(), baseline);
   } finally {
     await browser.close();
+    if (!process.env.BENCH_DATA_DIR) rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** Where part 4's time goes (dashboardProfile.ts), on a copy of the seeded project; BENCH_BASELINE's first. */
+async function pagesProfile(): Promise<void> {
+  const dataDir = process.env.BENCH_DATA_DIR ?? mkdtempSync(join(tmpdir(), 'weft-bench-pages-'));
+  mkdirSync(dataDir, { recursive: true });
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  const copy = `${dataDir}-profile`;
+  try {
+    const seed = existsSync(join(dataDir, 'bench-pages-seed.json'))
+      ? await seedPages('', dataDir)
+      : await withWeft({ dataDir }, (url) => seedPages(url, dataDir));
+    // With BENCH_BASELINE, that checkout first, on its own copy of the same data.
+    const baseline = process.env.BENCH_BASELINE;
+    for (const root of baseline ? [baseline, undefined] : [undefined]) {
+      if (baseline) console.log(root ? `\nBaseline (${root}):` : '\nThis checkout:');
+      rmSync(copy, { recursive: true, force: true });
+      cpSync(dataDir, copy, { recursive: true });
+      await withWeft({ dataDir: copy, root }, (url) => profilePages(browser, url, signedInPage, seed));
+    }
+  } finally {
+    await browser.close();
+    rmSync(copy, { recursive: true, force: true });
     if (!process.env.BENCH_DATA_DIR) rmSync(dataDir, { recursive: true, force: true });
   }
 }

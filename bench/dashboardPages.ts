@@ -164,18 +164,9 @@ const TRIES = Number(process.env.BENCH_PAGE_TRIES ?? 5);
 /** The middle value (the upper one of the two for an even count). */
 export const middle = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-/**
- * Times each page's first rows, TRIES times cold (a fresh browser context: empty cache, new
- * session cookie) and as often warm (the same page again in that context, cache filled).
- */
-export async function measurePages(
-  browser: Browser,
-  url: string,
-  signedInPage: (browser: Browser, url: string) => Promise<Page>,
-  seed: PagesSeed,
-): Promise<PageTiming[]> {
-  const { runs, queue } = seed;
-  const pages = [
+/** The pages measured, with what shows their first rows. */
+export function pageList({ runs, queue }: PagesSeed): { name: string; path: string; ready: (page: Page) => Promise<unknown> }[] {
+  return [
     { name: 'calls (trace roots)', path: `/${PROJECT}/calls`, ready: firstRow('Calls') },
     { name: 'threads', path: `/${PROJECT}/threads`, ready: firstRow('Threads') },
     { name: 'evaluation runs', path: `/${PROJECT}/evaluations`, ready: firstRow('Evaluation runs') },
@@ -191,6 +182,19 @@ export async function measurePages(
           .waitFor({ timeout: 60_000 }),
     },
   ];
+}
+
+/**
+ * Times each page's first rows, TRIES times cold (a fresh browser context: empty cache, new
+ * session cookie) and as often warm (the same page again in that context, cache filled).
+ */
+export async function measurePages(
+  browser: Browser,
+  url: string,
+  signedInPage: (browser: Browser, url: string) => Promise<Page>,
+  seed: PagesSeed,
+): Promise<PageTiming[]> {
+  const pages = pageList(seed);
   // One request first, so the figures are the pages', not a just-started server's.
   await createClient({ baseUrl: url, auth: E2E_ADMIN }).callsQueryStats({ project_id: PROJECT });
   const timings: PageTiming[] = [];

@@ -20,6 +20,7 @@ function toLogin() {
 const queryClient = createQueryClient(toLogin);
 const routes = createRoutes(queryClient);
 onSignedOutElsewhere(toLogin);
+routes.startLoaderEarly(new URL(window.location.href));
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
@@ -27,7 +28,7 @@ createRoot(document.getElementById('root')!).render(
       <BrowserRouter>
         <NavigationBridge />
         {/* The first page's code is on its way. */}
-        <Suspense fallback={<Splash />}>{routes}</Suspense>
+        <Suspense fallback={<Splash />}>{routes.element}</Suspense>
       </BrowserRouter>
     </QueryClientProvider>
   </StrictMode>,

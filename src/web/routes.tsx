@@ -9,7 +9,7 @@ import { lazy, type ComponentType } from 'react';
 import { Navigate, Outlet, Route, Routes, useParams } from 'react-router-dom';
 import { AppLayout } from './app/AppLayout.js';
 import { comingSoonPages } from './app/sections.js';
-import { deferLoader, RequireSession, RouteErrors, RoutePage } from './app/routing.js';
+import { deferLoader, RequireSession, RouteErrors, RoutePage, startLoaderEarly, type ProjectPage } from './app/routing.js';
 
 /** A page component from a lazily imported module. */
 const page = <M, P extends object = object>(load: () => Promise<M>, pick: (m: M) => ComponentType<P>) =>
@@ -110,7 +110,10 @@ function ToCalls() {
   return <Navigate replace to={`/${entity}/${project}/calls`} />;
 }
 
-/** The route table, given the app's query client (loaders prefetch into it). */
+/**
+ * The route table, given the app's query client (loaders prefetch into it), and what starts the
+ * first page's loader before the session check answers.
+ */
 export function createRoutes(queryClient: QueryClient) {
   const evaluations = () => import('./features/evaluations/evaluationLoaders.js');
   const objects = () => import('./features/objects/objectLoaders.js');
@@ -163,7 +166,32 @@ export function createRoutes(queryClient: QueryClient) {
       (m) => m.reviewShouldRevalidate,
     ),
   };
-  return (
+  // A project's pages: routed below and matched by `startLoaderEarly` (first page load). The
+  // links the Weave SDKs print with WANDB_BASE_URL pointing here are a call
+  // (`<base>/<entity>/<project>/r/call/<id>`) and the project (`.../weave`, ToCalls below).
+  const projectPages: ProjectPage[] = [
+    { path: 'calls', page: CallsPage, loader: loaders.calls },
+    { path: 'traces/:traceId', page: TracePage, loader: loaders.trace },
+    { path: 'threads', page: ThreadsPage, loader: loaders.threads },
+    { path: 'threads/:threadId', page: ThreadPage, loader: loaders.thread },
+    { path: 'evaluations', page: EvaluationsPage, loader: loaders.evaluations },
+    { path: 'evaluations/runs/:runId', page: RunPage, loader: loaders.run },
+    { path: 'evaluations/compare', page: ComparePage, loader: loaders.compare },
+    { path: 'playground', page: PlaygroundPage },
+    { path: 'judges', page: JudgesPage },
+    { path: 'monitors', page: MonitorsPage },
+    { path: 'dashboards', page: DashboardPage, loader: loaders.dashboard },
+    { path: 'calls/:callId', loader: loaders.callRef },
+    { path: 'r/call/:callId', loader: loaders.callRef },
+    { path: 'objects', page: ObjectsPage, loader: loaders.objects },
+    { path: 'objects/:objectId', page: ObjectPage, loader: loaders.object },
+    { path: 'tables/:digest', page: TablePage, loader: loaders.table },
+    { path: 'settings', page: SettingsPage, loader: loaders.settings },
+    { path: 'annotation', page: QueuesPage, loader: loaders.queues },
+    { path: 'annotation/:queueId', page: QueuePage, loader: loaders.queue },
+    { path: 'annotation/:queueId/review', page: ReviewPage, loader: loaders.review },
+  ];
+  const element = (
     <Routes>
       <Route path="/login" element={<RoutePage page={LoginPage} />} />
       <Route
@@ -187,29 +215,10 @@ export function createRoutes(queryClient: QueryClient) {
           <Route index element={<RoutePage page={ProjectsPage} loader={loaders.projects} />} />
           <Route path=":entity/:project">
             <Route index element={<ToCalls />} />
-            <Route path="calls" element={<RoutePage page={CallsPage} loader={loaders.calls} />} />
-            <Route path="traces/:traceId" element={<RoutePage page={TracePage} loader={loaders.trace} />} />
-            <Route path="threads" element={<RoutePage page={ThreadsPage} loader={loaders.threads} />} />
-            <Route path="threads/:threadId" element={<RoutePage page={ThreadPage} loader={loaders.thread} />} />
-            <Route path="evaluations" element={<RoutePage page={EvaluationsPage} loader={loaders.evaluations} />} />
-            <Route path="evaluations/runs/:runId" element={<RoutePage page={RunPage} loader={loaders.run} />} />
-            <Route path="evaluations/compare" element={<RoutePage page={ComparePage} loader={loaders.compare} />} />
-            <Route path="playground" element={<RoutePage page={PlaygroundPage} />} />
-            <Route path="judges" element={<RoutePage page={JudgesPage} />} />
-            <Route path="monitors" element={<RoutePage page={MonitorsPage} />} />
-            <Route path="dashboards" element={<RoutePage page={DashboardPage} loader={loaders.dashboard} />} />
-            <Route path="calls/:callId" element={<RoutePage loader={loaders.callRef} />} />
-            {/* The links the Weave SDKs print with WANDB_BASE_URL pointing here: a call
-                (`<base>/<entity>/<project>/r/call/<id>`) and the project (`.../weave`). */}
-            <Route path="r/call/:callId" element={<RoutePage loader={loaders.callRef} />} />
+            {projectPages.map(({ path, page, loader }) => (
+              <Route key={path} path={path} element={<RoutePage page={page} loader={loader} />} />
+            ))}
             <Route path="weave" element={<ToCalls />} />
-            <Route path="objects" element={<RoutePage page={ObjectsPage} loader={loaders.objects} />} />
-            <Route path="objects/:objectId" element={<RoutePage page={ObjectPage} loader={loaders.object} />} />
-            <Route path="tables/:digest" element={<RoutePage page={TablePage} loader={loaders.table} />} />
-            <Route path="settings" element={<RoutePage page={SettingsPage} loader={loaders.settings} />} />
-            <Route path="annotation" element={<RoutePage page={QueuesPage} loader={loaders.queues} />} />
-            <Route path="annotation/:queueId" element={<RoutePage page={QueuePage} loader={loaders.queue} />} />
-            <Route path="annotation/:queueId/review" element={<RoutePage page={ReviewPage} loader={loaders.review} />} />
             {comingSoonPages.map((p) => (
               <Route key={p.path} path={p.path} element={<ComingSoon page={p} />} />
             ))}
@@ -220,4 +229,5 @@ export function createRoutes(queryClient: QueryClient) {
       </Route>
     </Routes>
   );
+  return { element, startLoaderEarly: (url: URL) => startLoaderEarly(projectPages, url) };
 }

@@ -149,7 +149,8 @@ export async function loadEvalRows(
     rows.set(digest, row);
     const trials = row.trials.get(pas.parent_id!) ?? [];
     const children = req.children === true ? (grandchildren?.get(pas.id) ?? []) : (grandchildren?.get(pas.id) ?? null);
-    row.trials.set(pas.parent_id!, [...trials, toTrial(pas, children, prices)]);
+    trials.push(toTrial(pas, children, prices));
+    row.trials.set(pas.parent_id!, trials);
     row.calls!.set(pas.id, pas);
   }
   return [...rows.values()];

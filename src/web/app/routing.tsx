@@ -25,6 +25,7 @@ import {
   type ReactNode,
 } from 'react';
 import {
+  matchPath,
   Navigate,
   useLocation,
   useNavigate,
@@ -76,6 +77,31 @@ export interface RoutePageProps {
   /** The page's component, code-split; none for loader-only routes (redirects). */
   page?: LazyExoticComponent<ComponentType>;
   loader?: () => Promise<LoadedLoader>;
+}
+
+/** A page of a project (`/:entity/:project/<path>`) with its loader. */
+export interface ProjectPage extends RoutePageProps {
+  path: string;
+}
+
+/**
+ * On the first page load, starts that page's loader at once, beside the session check, instead
+ * of after it: `RoutePage` runs only once whoami has answered, and waiting for it put a round
+ * trip and the shell's first render before every page's data (issue 18). `RoutePage` runs the
+ * loader again when it renders (a prefetch of fresh data is a no-op) and handles its redirect
+ * or failure; this run's outcome is ignored. Signed out, its requests fail 401 and the app goes
+ * to /login, as the session check does.
+ */
+export function startLoaderEarly(pages: readonly ProjectPage[], url: URL): void {
+  for (const { path, loader } of pages) {
+    const match = loader && matchPath(`/:entity/:project/${path}`, url.pathname);
+    if (!match) continue;
+    const args = { params: match.params, request: new Request(url), context: undefined } as unknown as LoaderFunctionArgs;
+    void loader()
+      .then(({ loader: run }) => run(args))
+      .catch(() => undefined);
+    return;
+  }
 }
 
 /** A page with its loader; see the module comment. */

@@ -7,7 +7,7 @@
  * baseline defaults to the oldest run.
  */
 import { keepPreviousData, useQueries, useQuery, type UseQueryResult } from '@tanstack/react-query';
-import { useMemo } from 'react';
+import { lazy, Suspense, useDeferredValue, useMemo } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { ErrorState } from '../../../components/ui/ErrorState.js';
 import { Spinner } from '../../../components/ui/Spinner.js';
@@ -15,7 +15,6 @@ import { formatInteger } from '../../../lib/format.js';
 import { useUrlView } from '../../../lib/useUrlView.js';
 import type { CompareTableRow } from './compareColumns.js';
 import { rowDiffers, toCompareRows } from './compareModel.js';
-import { CompareCharts } from './CompareCharts.js';
 import { CompareRowView } from './CompareRowView.js';
 import { CompareSummary, type CompareRunFigures } from './CompareSummary.js';
 import { CompareTable } from './CompareTable.js';
@@ -35,6 +34,12 @@ import { readCompareView, writeCompareView, type CompareView } from '../evalView
 import { metricsOf } from '../scoreModel.js';
 import { SetupWarning } from '../SetupWarning.js';
 import '../evaluations.css';
+
+/**
+ * The charts are fetched and drawn after the table's first rows: recharts is most of this page's
+ * code (370 KB) and of its rendering, and the rows must not wait for either (issue 18).
+ */
+const CompareCharts = lazy(() => import('./CompareCharts.js').then((m) => ({ default: m.CompareCharts })));
 
 const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 
@@ -71,6 +76,9 @@ export function ComparePage() {
     enabled: runIds.length > 1,
     placeholderData: keepPreviousData,
   });
+  // Deferred: the render that shows the first rows leaves the charts out; they follow in a
+  // background render.
+  const showCharts = useDeferredValue(!rowsQuery.isPending);
 
   const summaries = summary.data?.summary?.evaluations;
   const metrics = useMemo(() => metricsOf(summaries ?? []), [summaries]);
@@ -147,7 +155,11 @@ export function ComparePage() {
       ) : (
         <>
           <CompareSummary runs={figures} baselineId={baselineId} metrics={metrics} />
-          <CompareCharts runs={figures} baselineId={baselineId} metrics={metrics} />
+          {showCharts && (
+            <Suspense>
+              <CompareCharts runs={figures} baselineId={baselineId} metrics={metrics} />
+            </Suspense>
+          )}
         </>
       )}
       <CompareToolbar

@@ -4,7 +4,7 @@
  * score false, or a continuous score below a threshold — and sortable, all from the URL.
  */
 import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import { useMemo } from 'react';
+import { lazy, Suspense, useDeferredValue, useMemo } from 'react';
 import { useParams } from 'react-router-dom';
 import { ErrorState } from '../../../components/ui/ErrorState.js';
 import { Spinner } from '../../../components/ui/Spinner.js';
@@ -15,9 +15,14 @@ import { runQueryOptions, runResultsQueryOptions, runSummaryQueryOptions } from 
 import { readRunView, writeRunView, type RunView } from '../evalViewState.js';
 import { RunHeader } from './RunHeader.js';
 import { RunResultsTable } from './RunResultsTable.js';
-import { ScoreCharts } from './ScoreCharts.js';
 import { metricsOf } from '../scoreModel.js';
 import '../evaluations.css';
+
+/**
+ * The charts are fetched and drawn after the results' first rows: recharts is most of this page's
+ * code (370 KB) and of its rendering, and the rows must not wait for either (issue 18).
+ */
+const ScoreCharts = lazy(() => import('./ScoreCharts.js').then((m) => ({ default: m.ScoreCharts })));
 
 /** Run page. */
 export function RunPage() {
@@ -35,6 +40,9 @@ export function RunPage() {
     enabled: !view.failures || summaryQuery.isSuccess,
     placeholderData: keepPreviousData,
   });
+  // Deferred: the render that shows the first rows leaves the charts out; they follow in a
+  // background render.
+  const showCharts = useDeferredValue(!list.isPending);
 
   if (run.error)
     return (
@@ -57,7 +65,11 @@ export function RunPage() {
     <div className="page calls-page eval-run-page">
       <RunHeader projectId={projectId} run={run.data} summary={summary} rowCount={summaryQuery.data?.total_rows} />
       {summaryQuery.error && <ErrorState error={summaryQuery.error} onRetry={() => void summaryQuery.refetch()} compact />}
-      <ScoreCharts projectId={projectId} runId={runId} summary={summary} metrics={metrics} />
+      {showCharts && (
+        <Suspense>
+          <ScoreCharts projectId={projectId} runId={runId} summary={summary} metrics={metrics} />
+        </Suspense>
+      )}
       <div className="toolbar-wrap toolbar" role="group" aria-label="Result filters">
         <label className="toggle">
           <input type="checkbox" checked={view.failures} onChange={(e) => update({ failures: e.target.checked })} />
