@@ -58,7 +58,7 @@ const BOUNDS = `arrayFlatten(arrayMap((s, d, n) -> arrayMap(k -> s + k * d, rang
 
 function boundRuns(bounds: number[]): { rs: number[]; rd: number[]; rn: number[] } {
   const runs = { rs: [] as number[], rd: [] as number[], rn: [] as number[] };
-  for (let i = 0; i < bounds.length; ) {
+  for (let i = 0; i < bounds.length;) {
     const step = i + 1 < bounds.length ? bounds[i + 1]! - bounds[i]! : 0;
     let n = 1;
     while (i + n < bounds.length && bounds[i + n]! - bounds[i + n - 1]! === step) n++;
