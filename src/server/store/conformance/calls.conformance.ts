@@ -99,7 +99,7 @@ export function describeCallsConformance(open: OpenStore): void {
       await store.calls.writeCalls(writes);
       const doomed = [...live.keys()].filter((id) => !id.endsWith('-c')).slice(-250);
       await store.calls.deleteCalls({ projectId: L, ids: doomed, deletedAt: T0 });
-      for (const id of doomed) live.delete(id) && live.delete(`${id}-c`);
+      for (const id of doomed) for (const gone of [id, `${id}-c`]) live.delete(gone);
       // A newest root whose end came first.
       await store.calls.writeCalls([endWrite(L, 'late', { endedAt: T0 + 5000 * SECOND })]);
       await store.calls.writeCalls([startWrite(L, 'late', { startedAt: T0 + 4000 * SECOND })]);
