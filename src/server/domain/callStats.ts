@@ -15,6 +15,9 @@
  * for sum/avg/count only, at most a quarter of the window left to read exactly (so a
  * granularity below 5 minutes scans), and — unless forced — more than EXACT_SCAN_CALLS calls
  * in the window: below that an exact scan is cheap and its percentiles are exact.
+ * A backend that aggregates at read time (ClickHouse) has no stored cells, and every query is a
+ * scan of its own there: it answers the request's buckets themselves as cells in one scan
+ * (spans, addSpans), under the same conditions and with the same histograms.
  *
  * Decisions: end < start is a 400 (the reference's InvalidRequest); end = start answers no
  * buckets. The time filter is on started_at (the reference's sortable_datetime), deleted
@@ -73,8 +76,11 @@ export async function callStats(store: Store, req: CallStatsReq, options: CallSt
   const buckets = new StatsBuckets(plan.starts, plan.callPlans, plan.usagePlans);
   const pricing = new Pricing(store, req.project_id);
   if (plan.starts.length && (plan.callPlans.length || plan.usagePlans.length)) {
+    const mode = options.mode ?? 'auto';
     const usedRollup =
-      options.mode !== 'exact' && rollupCanAnswer(plan) && (await addRollup(store, plan, buckets, pricing, options.mode ?? 'auto'));
+      mode !== 'exact' &&
+      rollupCanAnswer(plan) &&
+      ((await addSpans(store, plan, buckets, pricing, mode)) ?? (await addRollup(store, plan, buckets, pricing, mode)));
     if (!usedRollup) await scan(store, plan, [[start, end]], buckets, pricing);
   }
   return {
@@ -188,6 +194,40 @@ async function addRollup(store: Store, plan: Plan, buckets: StatsBuckets, pricin
     }
   }
   await scan(store, plan, uncovered, buckets, pricing);
+  return true;
+}
+
+/**
+ * Adds cells of the request's own buckets, for a backend that aggregates at read time
+ * (StatsStore.spanCells): each bucket's part of the window is one span, split where a model's
+ * price changes so every span is priced whole; false (having added nothing) when the exact scan
+ * should answer instead, null when the backend has no spans.
+ */
+async function addSpans(
+  store: Store,
+  plan: Plan,
+  buckets: StatsBuckets,
+  pricing: Pricing,
+  mode: 'auto' | 'rollup',
+): Promise<boolean | null> {
+  const withUsage = plan.usagePlans.length > 0;
+  const spans = (bounds: number[]) =>
+    store.stats.spanCells({ projectId: plan.projectId, opNames: plan.filter?.op_names, bounds, withUsage });
+  let bounds = [plan.start, ...plan.starts.slice(1), plan.end];
+  let got = await spans(bounds);
+  if (!got) return null;
+  if (plan.usagePlans.some((p) => COST_METRICS.has(p.metric))) {
+    await pricing.load(got.usage.map((u) => u.model));
+    const cuts = pricing.changes().filter((t) => t > plan.start && t < plan.end && !bounds.includes(t));
+    if (cuts.length) {
+      bounds = [...new Set([...bounds, ...cuts])].sort((a, b) => a - b);
+      got = (await spans(bounds))!;
+    }
+  }
+  const counted = got.calls.reduce((n, c) => n + c.count, 0);
+  if (mode === 'auto' && counted < EXACT_SCAN_CALLS) return false;
+  for (const c of got.calls) buckets.addCallCell(bucketIndex(plan.starts, bounds[c.cell]!), c);
+  for (const u of got.usage) buckets.addUsageCell(bucketIndex(plan.starts, bounds[u.cell]!), u, pricing.priceAt(u.model, bounds[u.cell]!));
   return true;
 }
 

@@ -7,6 +7,9 @@
  *   usage), kept current inside every write transaction, so a month of a busy project is a
  *   few thousand hour rows; 5-minute cells fill in where hour cells do not fit the buckets.
  *   A backend without such cells returns null and every request takes the exact path.
+ * - `spanCells`: cells of any bounds, for a backend that aggregates at read time (ClickHouse):
+ *   the request's buckets themselves, in one scan, instead of hour and 5-minute cells plus
+ *   exact scans of the edges, each of which would be a scan of its own there.
  * Cells hold what merges exactly (counts, sums, latency min/max) plus a latency histogram
  * (core/statsHistogram.ts); they never hold costs, since prices may change after ingest.
  */
@@ -70,6 +73,17 @@ export interface StatsStore {
     width: RollupWidth;
     fromCell: number;
     toCell: number;
+    withUsage: boolean;
+  }): Promise<{ calls: CallCell[]; usage: UsageCell[] } | null>;
+  /**
+   * The visible calls of the ops matching `opNames` that started in each span
+   * [bounds[i], bounds[i+1]) of the ascending `bounds`, as cells numbered by span (`cell` = i),
+   * or null when this backend answers from stored cells only (rollupCells).
+   */
+  spanCells(q: {
+    projectId: string;
+    opNames?: string[] | null;
+    bounds: number[];
     withUsage: boolean;
   }): Promise<{ calls: CallCell[]; usage: UsageCell[] } | null>;
 }

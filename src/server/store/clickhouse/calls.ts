@@ -8,7 +8,7 @@
 import type { CallEndWrite, CallRecord, CallsQuery, CallsStore, CallStartWrite, CallWrite } from '../Store.js';
 import { CALL_READ_COLUMNS, callFromRow, endColumns, startColumns, type CallRow } from './callConverters.js';
 import { num, type ClickHouseDatabase } from './ClickHouseDatabase.js';
-import { compileCallsList, VISIBLE } from './callsList.js';
+import { compileCallsList, VISIBLE, type CallsList } from './callsList.js';
 
 /** Bytes a call's payloads take, as `storage_size_bytes` counts them. */
 export const STORAGE_SIZE_SQL = ['attributes', 'inputs', 'output', 'summary', 'exception']
@@ -61,6 +61,14 @@ export class ClickHouseCallsStore implements CallsStore {
     );
     if (this.#knownProjects.size + newProjects.length > MAX_KNOWN_PROJECTS) this.#knownProjects.clear();
     for (const p of newProjects) this.#knownProjects.add(p);
+    // Each start's row in start order first (migrations.ts v7): a call is never in calls
+    // without it, and a row whose call never lands is ignored by the reads.
+    await this.#db.insert(
+      'calls_by_start',
+      [...parts.values()].flatMap(({ start: s }) =>
+        s ? [{ project_id: s.projectId, started_at: s.startedAt, id: s.id, is_root: s.parentId === null ? 1 : 0 }] : [],
+      ),
+    );
     await this.#db.insert('calls', rows);
   }
 
@@ -126,7 +134,7 @@ export class ClickHouseCallsStore implements CallsStore {
     const list = compileCallsList(query);
     // Two phases (as Weave's query builder does): the page's ids from the sort and filter
     // columns only, then those ids' rows, so FINAL reads whole rows for one page, not the project.
-    const ids = await this.#db.all<{ id: string }>(list.idsSql, list.params);
+    const ids = (await this.#idsByStart(query, list)) ?? (await this.#db.all<{ id: string }>(list.idsSql, list.params));
     if (ids.length === 0) return;
     const order = new Map(ids.map((r, i) => [r.id, i]));
     for (let i = 0; i < ids.length; i += 1000) {
@@ -138,6 +146,32 @@ export class ClickHouseCallsStore implements CallsStore {
       rows.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
       for (const row of rows) yield callFromRow(row);
     }
+  }
+
+  /**
+   * The ids of a page sorted by start time first, from the newest (or oldest) starts only: the
+   * edge is the start of the k-th newest row of calls_by_start (trace roots only, if so
+   * filtered), and the page is computed over the calls that started at or after it, found by id.
+   * Every call's current start has a row there, so a call left out started before the edge and
+   * sorts after every call in the window: when the window fills the page, the page is exact.
+   * Otherwise (deletes, a filter, restarted calls) the window grows; null when it would be the
+   * whole project, or the page is deep, and the plain ids query answers.
+   */
+  async #idsByStart(query: CallsQuery, list: CallsList): Promise<{ id: string }[] | null> {
+    if (!list.byStart || !query.limit) return null;
+    const wanted = (query.offset ?? 0) + query.limit;
+    const roots = query.filter?.trace_roots_only ? ' AND is_root = 1' : '';
+    for (let k = Math.max(4 * wanted, 200); k <= 200_000; k *= 8) {
+      const edge = await this.#db.get<{ t: string }>(
+        `SELECT started_at AS t FROM calls_by_start WHERE project_id = {p:String}${roots}
+         ORDER BY started_at ${list.byStart.direction} LIMIT 1 OFFSET {k:UInt64}`,
+        { p: query.projectId, k: k - 1 },
+      );
+      if (!edge) return null;
+      const ids = await this.#db.all<{ id: string }>(list.byStart.idsSql, { ...list.params, edge: edge.t });
+      if (ids.length === query.limit) return ids;
+    }
+    return null;
   }
 
   async countCalls(query: CallsQuery): Promise<number> {

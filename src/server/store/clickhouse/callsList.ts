@@ -16,6 +16,12 @@ export const VISIBLE = 'started_at IS NOT NULL AND deleted_at IS NULL';
 export interface CallsList {
   idsSql: string;
   params: Params;
+  /**
+   * For a query sorted by start time first (with a limit): its direction, and the ids query
+   * restricted to the calls that started at or after (newest first; at or before, oldest first)
+   * `{edge:Int64}`, read from calls_by_start (calls.ts idsByStart). Null otherwise.
+   */
+  byStart: { direction: 'ASC' | 'DESC'; idsSql: string } | null;
   /** Columns the rows phase loads (OTel calls also need their span, shown in attributes). */
   columns: string[];
 }
@@ -24,17 +30,28 @@ export function compileCallsList(q: CallsQuery): CallsList {
   const params: Params = { p: q.projectId };
   const printer = new CallsSqlPrinter(params);
   const where = printWhere(q, printer);
-  const order = planCallsOrder(q).map((key) => printer.sortKey(key));
-  let idsSql = `SELECT id FROM calls FINAL WHERE ${where} ORDER BY ${order.join(', ')}`;
+  const keys = planCallsOrder(q);
+  const order = keys.map((key) => printer.sortKey(key)).join(', ');
+  let page = '';
   if (q.limit != null || q.offset != null) {
     params.limit = q.limit ?? 0;
     params.offset = q.offset ?? 0;
     // LIMIT 0 answers nothing, as in SQLite; no limit at all is the largest UInt64.
-    idsSql += q.limit != null ? ' LIMIT {limit:UInt64} OFFSET {offset:UInt64}' : ' LIMIT 18446744073709551615 OFFSET {offset:UInt64}';
+    page = q.limit != null ? ' LIMIT {limit:UInt64} OFFSET {offset:UInt64}' : ' LIMIT 18446744073709551615 OFFSET {offset:UInt64}';
+  }
+  const idsSql = `SELECT id FROM calls FINAL WHERE ${where} ORDER BY ${order}${page}`;
+  const first = keys[0]!;
+  let byStart: CallsList['byStart'] = null;
+  if (q.limit != null && first.value.k === 'field' && first.value.field.kind === 'column' && first.value.field.column === 'started_at') {
+    const direction = first.direction === 'desc' ? 'DESC' : 'ASC';
+    const cmp = direction === 'DESC' ? '>=' : '<=';
+    const roots = q.filter?.trace_roots_only ? ' AND is_root = 1' : '';
+    const window = `started_at ${cmp} {edge:Int64} AND id IN (SELECT id FROM calls_by_start WHERE project_id = {p:String}${roots} AND started_at ${cmp} {edge:Int64})`;
+    byStart = { direction, idsSql: `SELECT id FROM calls FINAL WHERE ${where} AND ${window} ORDER BY ${order}${page}` };
   }
   const columns: string[] = plannedColumns(q.columns);
   if (columns.includes('attributes')) columns.push('otel_dump');
-  return { idsSql, params, columns };
+  return { idsSql, params, columns, byStart };
 }
 
 /** The WHERE condition (over `calls FINAL`) of a query's project, visibility, filter clauses and `$expr`. */

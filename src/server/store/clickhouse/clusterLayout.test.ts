@@ -4,6 +4,8 @@ import { clusterSettingsFrom, rewriteStatement, SHARD_KEYS, type ClusterSettings
 import { clickhouseMigrations, SCHEMA_TABLE } from './migrations.js';
 
 const ALL = [SCHEMA_TABLE, ...clickhouseMigrations.flatMap((m) => m.statements)];
+/** The DDL among them (the rest are backfills, INSERT ... SELECT). */
+const DDL = ALL.filter((s) => !s.trim().startsWith('INSERT'));
 const tableOf = (sql: string) => /^(?:CREATE TABLE IF NOT EXISTS|ALTER TABLE) (\w+)/.exec(sql.trim())?.[1];
 const layout = (l: ClusterSettings['layout'], onCluster = true): ClusterSettings => ({ layout: l, cluster: 'weft', onCluster });
 
@@ -13,8 +15,8 @@ describe('cluster layouts of the ClickHouse schema', () => {
   });
 
   it('replicates every table with a per-shard Keeper path, keeping the engine’s own arguments', () => {
-    const out = ALL.flatMap((s) => rewriteStatement(s, 'weft', layout('replicated')));
-    expect(out).toHaveLength(ALL.length);
+    const out = DDL.flatMap((s) => rewriteStatement(s, 'weft', layout('replicated')));
+    expect(out).toHaveLength(DDL.length);
     for (const sql of out) expect(sql).toMatch(/^(CREATE TABLE IF NOT EXISTS|ALTER TABLE) \w+ ON CLUSTER weft /);
     const feedback = out.find((s) => s.startsWith('CREATE TABLE IF NOT EXISTS feedback '))!;
     expect(feedback).toContain(
@@ -29,7 +31,7 @@ describe('cluster layouts of the ClickHouse schema', () => {
 
   it('gives every table a local table and a Distributed one with its shard key; column changes reach both, indexes only the local', () => {
     const settings = layout('replicated-sharded', false);
-    for (const sql of ALL) {
+    for (const sql of DDL) {
       const out = rewriteStatement(sql, 'weft', settings);
       const table = tableOf(sql)!;
       expect(out[0]).toMatch(new RegExp(`^(CREATE TABLE IF NOT EXISTS|ALTER TABLE) ${table}_local `));
@@ -45,6 +47,14 @@ describe('cluster layouts of the ClickHouse schema', () => {
     expect(SHARD_KEYS.calls).toBe('sipHash64(project_id, id)');
     expect(SHARD_KEYS.job_slots).toBe('0');
     expect(SHARD_KEYS.monitor_sweeps).toBe('0');
+  });
+
+  it('keeps a backfill as written: it names the tables Weft reads and writes, which every layout has', () => {
+    const backfills = ALL.filter((s) => s.trim().startsWith('INSERT INTO'));
+    expect(backfills.length).toBeGreaterThan(0);
+    for (const sql of backfills)
+      for (const l of ['replicated', 'sharded', 'replicated-sharded'] as const)
+        expect(rewriteStatement(sql, 'weft', layout(l))).toEqual([sql.trim()]);
   });
 
   it('refuses what it cannot place: a table without a shard key, a mixed ALTER, other statements', () => {

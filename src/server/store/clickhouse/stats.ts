@@ -1,15 +1,16 @@
 /**
- * ClickHouse implementation of StatsStore. Call facts stream from the merged calls; the rollup
- * cells are not stored but computed per request in SQL over `calls FINAL` (shared/design/
- * clickhouse.md §4.4), grouped by cell, so nothing has to be kept in step with writes across
- * replicas and a cell always equals the facts (late ends, re-sent ends, deletes included).
- * Cells are summed over ops (the interface allows one row or several per cell). The latency
+ * ClickHouse implementation of StatsStore. Call facts stream from the merged calls; cells are
+ * not stored but computed per request in SQL over `calls FINAL` (shared/design/clickhouse.md
+ * §4.4), so nothing has to be kept in step with writes across replicas and a cell always equals
+ * the facts (late ends, re-sent ends, deletes included). Any bounds cost one scan, so cells are
+ * spans (the request's buckets, StatsStore.spanCells), calls and usage in one pass, summed over
+ * ops; there are no stored rollup cells (rollupCells answers null). The latency
  * histogram is binned in SQL with core/statsHistogram.ts's constants; usage cells follow the one
  * usage rule (usageSql.ts). Prices are never in cells: the domain prices them (CostsStore).
  */
 import type { CallsFilter } from '../../../contract/calls.js';
 import { addToEncoded, HISTOGRAM_KEY } from '../../core/statsHistogram.js';
-import type { CallCell, CallFacts, RollupWidth, StatsStore, UsageCell } from '../StatsStore.js';
+import type { CallCell, CallFacts, StatsStore, UsageCell } from '../StatsStore.js';
 import { num, numOrNull, type ClickHouseDatabase } from './ClickHouseDatabase.js';
 import { compileCallsWhere } from './callsList.js';
 import {
@@ -27,8 +28,8 @@ import { USAGE_RULE } from '../../core/usage.js';
 const BIN_KEY = `(if(lat < 0, -1, 1) * if(abs(lat) <= {exact:Int64}, abs(lat),
   {exact:Int64} + 1 + toInt64(ceil(log(greatest(abs(lat), 1)) / {lg:Float64})) - {lb:Int64}))`;
 
-interface CallCellRow {
-  cell: string;
+interface SpanRow {
+  span: string;
   n: string;
   errors: string;
   latency_count: string;
@@ -37,17 +38,8 @@ interface CallCellRow {
   latency_max: string | null;
   hist_keys: string[];
   hist_counts: string[];
-}
-
-interface UsageCellRow {
-  cell: string;
-  model: string;
-  entries: string;
-  input_tokens: string;
-  output_tokens: string;
-  total_tokens: string;
-  cache_read: string;
-  cache_creation: string;
+  /** Models, then entries, input, output, total, cache read and cache creation tokens per model. */
+  usage?: [string[], string[], string[], string[], string[], string[], string[]];
 }
 
 interface FactRow {
@@ -55,6 +47,27 @@ interface FactRow {
   latency_ms: string | null;
   failed: number;
   usage?: string;
+}
+
+/**
+ * Span bounds travel as runs of evenly spaced bounds (first, step, count), which the query
+ * expands: 10,000 buckets as a list would pass the server's limit on one parameter's length,
+ * and buckets are evenly spaced but for a time zone's changes and price changes.
+ */
+const BOUNDS = `arrayFlatten(arrayMap((s, d, n) -> arrayMap(k -> s + k * d, range(n)), {rs:Array(Int64)}, {rd:Array(Int64)}, {rn:Array(UInt32)}))`;
+
+function boundRuns(bounds: number[]): { rs: number[]; rd: number[]; rn: number[] } {
+  const runs = { rs: [] as number[], rd: [] as number[], rn: [] as number[] };
+  for (let i = 0; i < bounds.length;) {
+    const step = i + 1 < bounds.length ? bounds[i + 1]! - bounds[i]! : 0;
+    let n = 1;
+    while (i + n < bounds.length && bounds[i + n]! - bounds[i + n - 1]! === step) n++;
+    runs.rs.push(bounds[i]!);
+    runs.rd.push(step);
+    runs.rn.push(n);
+    i += n;
+  }
+  return runs;
 }
 
 export class ClickHouseStatsStore implements StatsStore {
@@ -83,40 +96,57 @@ export class ClickHouseStatsStore implements StatsStore {
     }
   }
 
-  async rollupCells(q: {
+  /** No stored cells: spanCells computes any cells per request. */
+  async rollupCells(): Promise<null> {
+    return null;
+  }
+
+  async spanCells(q: {
     projectId: string;
     opNames?: string[] | null;
-    width: RollupWidth;
-    fromCell: number;
-    toCell: number;
+    bounds: number[];
     withUsage: boolean;
   }): Promise<{ calls: CallCell[]; usage: UsageCell[] }> {
+    if (q.bounds.length < 2) return { calls: [], usage: [] };
     const { where, params } = compileCallsWhere({ projectId: q.projectId, filter: q.opNames?.length ? { op_names: q.opNames } : null });
-    const inCells = `${where} AND started_at >= {from:Int64} AND started_at < {to:Int64}`;
-    const all = {
-      ...params,
-      w: q.width,
-      from: q.fromCell * q.width,
-      to: q.toCell * q.width,
-      exact: HISTOGRAM_KEY.exactLimit,
-      lg: HISTOGRAM_KEY.logGamma,
-      lb: HISTOGRAM_KEY.logBase,
-    };
-    const callRows = await this.#db.all<CallCellRow>(
-      `SELECT cell, count() AS n, countIf(failed) AS errors, countIf(lat IS NOT NULL) AS latency_count, sum(lat) AS latency_sum,
+    // Calls and usage in one pass over the calls: the usage entries of a call are arrays (model,
+    // then one per count) that sumMap adds up per span and model.
+    const usageRow = q.withUsage
+      ? `, arrayFilter(u -> ${USAGE_ENTRY_IS_OBJECT}, ${USAGE_ENTRIES}) AS ents, arrayMap(u -> u.1, ents) AS models,
+         arrayMap(u -> toInt64(1), ents) AS entries, arrayMap(u -> ${ENTRY_INPUT_TOKENS}, ents) AS input,
+         arrayMap(u -> ${ENTRY_OUTPUT_TOKENS}, ents) AS output, arrayMap(u -> ${ENTRY_TOTAL_TOKENS}, ents) AS total,
+         arrayMap(u -> ${usageCountSql(USAGE_RULE.cacheRead)}, ents) AS cache_read,
+         arrayMap(u -> ${usageCountSql(USAGE_RULE.cacheCreation)}, ents) AS cache_creation`
+      : '';
+    const usageCells = q.withUsage ? ', sumMap(models, entries, input, output, total, cache_read, cache_creation) AS usage' : '';
+    const rows = await this.#db.all<SpanRow>(
+      `SELECT span, count() AS n, countIf(failed) AS errors, countIf(lat IS NOT NULL) AS latency_count, sum(lat) AS latency_sum,
          min(lat) AS latency_min, max(lat) AS latency_max,
-         sumMapIf([${BIN_KEY}], [toUInt64(1)], lat IS NOT NULL) AS hist, hist.1 AS hist_keys, hist.2 AS hist_counts
-       FROM (SELECT intDiv(started_at, {w:Int64}) AS cell, exception IS NOT NULL AS failed, intDiv(ended_at - started_at, 1000) AS lat
-             FROM calls FINAL WHERE ${inCells})
-       GROUP BY cell ORDER BY cell`,
-      all,
+         sumMapIf([${BIN_KEY}], [toUInt64(1)], lat IS NOT NULL) AS hist, hist.1 AS hist_keys, hist.2 AS hist_counts${usageCells}
+       FROM (SELECT roundDown(started_at, ${BOUNDS}) AS span, exception IS NOT NULL AS failed,
+               intDiv(ended_at - started_at, 1000) AS lat${usageRow}
+             FROM calls FINAL WHERE ${where} AND started_at >= {from:Int64} AND started_at < {to:Int64})
+       GROUP BY span`,
+      {
+        ...params,
+        ...boundRuns(q.bounds),
+        from: q.bounds[0],
+        to: q.bounds.at(-1),
+        exact: HISTOGRAM_KEY.exactLimit,
+        lg: HISTOGRAM_KEY.logGamma,
+        lb: HISTOGRAM_KEY.logBase,
+      },
     );
-    const calls = callRows.map((r): CallCell => {
+    const spanOf = new Map(q.bounds.map((b, i) => [b, i]));
+    const calls: CallCell[] = [];
+    const usage: UsageCell[] = [];
+    for (const r of rows) {
+      const cell = spanOf.get(num(r.span))!;
       const latencyCount = num(r.latency_count);
       const hist = new Map<number, number>();
       r.hist_keys.forEach((k, i) => hist.set(num(k), num(r.hist_counts[i])));
-      return {
-        cell: num(r.cell),
+      calls.push({
+        cell,
         count: num(r.n),
         errors: num(r.errors),
         latencyCount,
@@ -124,30 +154,23 @@ export class ClickHouseStatsStore implements StatsStore {
         latencyMin: latencyCount ? numOrNull(r.latency_min) : null,
         latencyMax: latencyCount ? numOrNull(r.latency_max) : null,
         latencyHist: latencyCount ? addToEncoded(null, hist) : null,
-      };
-    });
-    if (!q.withUsage) return { calls, usage: [] };
-    const usageRows = await this.#db.all<UsageCellRow>(
-      `SELECT cell, u.1 AS model, count() AS entries, sum(${ENTRY_INPUT_TOKENS}) AS input_tokens, sum(${ENTRY_OUTPUT_TOKENS}) AS output_tokens,
-         sum(${ENTRY_TOTAL_TOKENS}) AS total_tokens, sum(${usageCountSql(USAGE_RULE.cacheRead)}) AS cache_read,
-         sum(${usageCountSql(USAGE_RULE.cacheCreation)}) AS cache_creation
-       FROM (SELECT intDiv(started_at, {w:Int64}) AS cell, arrayJoin(${USAGE_ENTRIES}) AS u FROM calls FINAL WHERE ${inCells})
-       WHERE ${USAGE_ENTRY_IS_OBJECT}
-       GROUP BY cell, model ORDER BY cell, model`,
-      all,
-    );
-    const usage = usageRows.map((r): UsageCell => ({
-      cell: num(r.cell),
-      model: r.model,
-      entries: num(r.entries),
-      inputTokens: num(r.input_tokens),
-      outputTokens: num(r.output_tokens),
-      totalTokens: num(r.total_tokens),
-      // Every entry has a total under the one usage rule (reported, else input + output).
-      totalTokensCount: num(r.entries),
-      cacheReadInputTokens: num(r.cache_read),
-      cacheCreationInputTokens: num(r.cache_creation),
-    }));
+      });
+      const [models, entries, input, output, total, cacheRead, cacheCreation] = r.usage ?? [[], [], [], [], [], [], []];
+      models.forEach((model, i) =>
+        usage.push({
+          cell,
+          model,
+          entries: num(entries[i]),
+          inputTokens: num(input[i]),
+          outputTokens: num(output[i]),
+          totalTokens: num(total[i]),
+          // Every entry has a total under the one usage rule (reported, else input + output).
+          totalTokensCount: num(entries[i]),
+          cacheReadInputTokens: num(cacheRead[i]),
+          cacheCreationInputTokens: num(cacheCreation[i]),
+        }),
+      );
+    }
     return { calls, usage };
   }
 }

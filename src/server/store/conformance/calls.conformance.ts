@@ -82,5 +82,49 @@ export function describeCallsConformance(open: OpenStore): void {
       expect(await store.calls.countCalls({ projectId: P })).toBe(all.length);
       expect(await store.calls.countCalls({ projectId: P, limit: 2 })).toBe(2);
     });
+
+    it('pages by start time exactly in a large project: deleted newest traces, ties, a late start, a filter', async () => {
+      // Enough calls that a store may read pages from the newest starts only (and has to look
+      // further back when the newest are deleted or filtered out).
+      const L = `${P}-pages`;
+      const live = new Map<string, { at: number; root: boolean; op: string }>();
+      const writes = [];
+      for (let i = 0; i < 2000; i++) {
+        // Pairs of roots start together, and each child with its root: ties everywhere.
+        const at = T0 + Math.floor(i / 2) * SECOND;
+        const root = `r${String(i).padStart(4, '0')}`;
+        writes.push(startWrite(L, root, { startedAt: at }), startWrite(L, `${root}-c`, { startedAt: at, parentId: root, opName: 'child' }));
+        live.set(root, { at, root: true, op: 'op' }).set(`${root}-c`, { at, root: false, op: 'child' });
+      }
+      await store.calls.writeCalls(writes);
+      const doomed = [...live.keys()].filter((id) => !id.endsWith('-c')).slice(-250);
+      await store.calls.deleteCalls({ projectId: L, ids: doomed, deletedAt: T0 });
+      for (const id of doomed) for (const gone of [id, `${id}-c`]) live.delete(gone);
+      // A newest root whose end came first.
+      await store.calls.writeCalls([endWrite(L, 'late', { endedAt: T0 + 5000 * SECOND })]);
+      await store.calls.writeCalls([startWrite(L, 'late', { startedAt: T0 + 4000 * SECOND })]);
+      live.set('late', { at: T0 + 4000 * SECOND, root: true, op: 'op' });
+
+      const expected = (keep: (c: { root: boolean; op: string }) => boolean, dir: 1 | -1, offset: number, limit: number) =>
+        [...live]
+          .filter(([, c]) => keep(c))
+          .sort(([a, x], [b, y]) => dir * (x.at - y.at) || (a < b ? -1 : 1))
+          .slice(offset, offset + limit)
+          .map(([id]) => id);
+      const page = async (q: Omit<Parameters<Store['calls']['queryCalls']>[0], 'projectId'>) => {
+        const out: string[] = [];
+        for await (const c of store.calls.queryCalls({ projectId: L, ...q })) out.push(c.id);
+        return out;
+      };
+      const desc = [{ field: 'started_at', direction: 'desc' as const }];
+      expect(await page({ filter: { trace_roots_only: true }, sortBy: desc, limit: 50 })).toEqual(expected((c) => c.root, -1, 0, 50));
+      expect(await page({ sortBy: desc, limit: 40, offset: 25 })).toEqual(expected(() => true, -1, 25, 40));
+      expect(await page({ sortBy: [{ field: 'started_at', direction: 'asc' }], limit: 30, offset: 20 })).toEqual(
+        expected(() => true, 1, 20, 30),
+      );
+      expect(await page({ filter: { op_names: ['child'] }, sortBy: desc, limit: 10 })).toEqual(
+        expected((c) => c.op === 'child', -1, 0, 10),
+      );
+    });
   });
 }

@@ -1,10 +1,10 @@
 /**
  * Conformance suite for StatsStore: `callFacts` sees exactly the visible calls, and the rollup
- * cells always equal an aggregation of those facts — after plain writes, late ends, ends that
+ * cells and span cells always equal an aggregation of those facts — after plain writes, late ends, ends that
  * overtake their starts, re-sent ends, renames and deletes. Then `/calls/stats` computed from the
  * rollup agrees with an exact scan (percentiles within 1 %) across time zones and a price change.
  * Every backend's test file calls `describeStatsConformance(open)`; a backend without a rollup
- * (rollupCells → null) skips the cell checks.
+ * (rollupCells → null) or without spans (spanCells → null) skips those checks.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CallStatsReq } from '../../../contract/stats.js';
@@ -13,7 +13,7 @@ import { addToHistogram, histogramPercentiles, mergeEncodedHistogram, type Histo
 import { usageEntries } from '../../core/usage.js';
 import { createRng } from '../../demo/seededRandom.js';
 import type { OpenStore } from '../../testing/tempStore.js';
-import { ROLLUP_WIDTHS, type RollupWidth } from '../StatsStore.js';
+import { ROLLUP_WIDTHS, type CallCell, type RollupWidth, type UsageCell } from '../StatsStore.js';
 import type { CallEndWrite, CallStartWrite, Store } from '../Store.js';
 
 const P = 'acme/stats';
@@ -123,11 +123,26 @@ async function rollupTotals(store: Store, opNames: string[] | null, width: Rollu
     toCell: Math.ceil((T0 * 2) / width),
     withUsage: true,
   });
-  if (!cells) return null;
+  return cells && totalsOf(cells, (cell) => cell);
+}
+
+/**
+ * Per cell of `width`, from spans: one per cell that has calls by the facts, and the gaps
+ * between them (which must be empty), keyed by the cell their span starts.
+ */
+async function spanTotals(store: Store, opNames: string[] | null, width: number): Promise<Map<number, CellTotals> | null> {
+  const bounds = new Set([0, T0 * 2]);
+  for (const cell of (await expectedCells(store, opNames, width)).keys()) bounds.add(cell * width).add((cell + 1) * width);
+  const sorted = [...bounds].sort((a, b) => a - b);
+  const cells = await store.stats.spanCells({ projectId: P, opNames, bounds: sorted, withUsage: true });
+  return cells && totalsOf(cells, (span) => sorted[span]! / width);
+}
+
+function totalsOf(cells: { calls: CallCell[]; usage: UsageCell[] }, cellOf: (cell: number) => number): Map<number, CellTotals> {
   const out = new Map<number, CellTotals & { hist: Histogram }>();
   for (const c of cells.calls) {
-    const t = out.get(c.cell) ?? emptyTotals();
-    out.set(c.cell, t);
+    const t = out.get(cellOf(c.cell)) ?? emptyTotals();
+    out.set(cellOf(c.cell), t);
     t.count += c.count;
     t.errors += c.errors;
     t.latencyCount += c.latencyCount;
@@ -137,7 +152,7 @@ async function rollupTotals(store: Store, opNames: string[] | null, width: Rollu
     if (c.latencyHist) mergeEncodedHistogram(t.hist, c.latencyHist);
   }
   for (const u of cells.usage) {
-    out.get(u.cell)!.usage[u.model] = [
+    out.get(cellOf(u.cell))!.usage[u.model] = [
       u.entries,
       u.inputTokens,
       u.outputTokens,
@@ -157,8 +172,11 @@ function finish(cells: Map<number, CellTotals & { hist: Histogram }>): Map<numbe
 async function expectRollupMatchesFacts(store: Store): Promise<void> {
   for (const width of ROLLUP_WIDTHS) {
     for (const ops of [null, ['weave:///acme/stats/op/llm:*'], [OPS[0]!]]) {
+      const expected = await expectedCells(store, ops, width);
       const rollup = await rollupTotals(store, ops, width);
-      if (rollup) expect(rollup).toEqual(await expectedCells(store, ops, width));
+      if (rollup) expect(rollup).toEqual(expected);
+      const spans = await spanTotals(store, ops, width);
+      if (spans) expect(spans).toEqual(expected);
     }
   }
 }
@@ -246,6 +264,8 @@ export function describeStatsConformance(open: OpenStore): void {
         withUsage: true,
       });
       if (gone) expect(gone).toEqual({ calls: [], usage: [] });
+      const goneSpans = await store.stats.spanCells({ projectId: P, bounds: [T0, T0 + width], withUsage: true });
+      if (goneSpans) expect(goneSpans).toEqual({ calls: [], usage: [] });
     });
 
     it('answers /calls/stats from the rollup as an exact scan does', async () => {
@@ -312,9 +332,12 @@ export function describeStatsConformance(open: OpenStore): void {
           (async function* () {
             for await (const f of store.stats.callFacts(q)) yield (scanned++, f);
           })();
-        const counting: Store = { ...store, stats: { rollupCells: (q) => store.stats.rollupCells(q), callFacts } };
+        const counting: Store = {
+          ...store,
+          stats: { rollupCells: (q) => store.stats.rollupCells(q), spanCells: (q) => store.stats.spanCells(q), callFacts },
+        };
         expectClose(await callStats(counting, req(over), { mode: 'rollup' }), exact);
-        // Only the edges of the window (and cells a price change cuts) are scanned.
+        // Only the edges of the window (and cells a price change cuts) are scanned; spans scan nothing.
         expect(scanned).toBeLessThan(total / 10);
       }
     });

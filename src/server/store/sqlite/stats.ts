@@ -127,4 +127,9 @@ export class SqliteStatsStore implements StatsStore {
       })),
     };
   }
+
+  /** SQLite keeps stored cells (rollupCells); aggregating any bounds would scan the calls. */
+  async spanCells(): Promise<null> {
+    return null;
+  }
 }
