@@ -20,6 +20,7 @@
  */
 import type { ThreadRecord, ThreadsQuery, ThreadsStore } from '../Store.js';
 import { planThreadsFilter } from '../query/threadsFilter.js';
+import { threadSortColumn } from '../query/threadsOrder.js';
 import { num, numOrNull, type ClickHouseDatabase, type Params } from './ClickHouseDatabase.js';
 import { PRICES_SQL, threadCostSql } from './threadCosts.js';
 import { attributesMatchSql, binder, boundsSql, type Bind } from './threadFilters.js';
@@ -85,19 +86,6 @@ const RECORD_COLUMNS = [
   'error_count',
   'total_tokens',
 ];
-
-/** Sort keys as thread row columns (a fixed whitelist: nothing from the request enters SQL). */
-const COLUMN: Record<ThreadsQuery['sortBy'][number]['field'], string> = {
-  thread_id: 'thread_id',
-  turn_count: 'turn_count',
-  start_time: 'start_time',
-  last_updated: 'last_updated',
-  p50_turn_duration_ms: 'p50_turn_duration_ms',
-  p99_turn_duration_ms: 'p99_turn_duration_ms',
-  error_count: 'error_count',
-  total_tokens: 'total_tokens',
-  total_cost: 'total_cost',
-};
 
 interface StatsRow {
   thread_id: string;
@@ -193,7 +181,7 @@ export class ClickHouseThreadsStore implements ThreadsStore {
     const rows = threadRowsSql(q, params, byCost ? 'priced' : 'usage');
     // NULLs sort first ascending and last descending, as query/threadsOrder.ts compares them.
     const order = q.sortBy.map(({ field, direction }) =>
-      direction === 'desc' ? `${COLUMN[field]} DESC NULLS LAST` : `${COLUMN[field]} ASC NULLS FIRST`,
+      direction === 'desc' ? `${threadSortColumn(field)} DESC NULLS LAST` : `${threadSortColumn(field)} ASC NULLS FIRST`,
     );
     order.push('thread_id ASC');
     let page = `${rows} ORDER BY ${order.join(', ')}`;
