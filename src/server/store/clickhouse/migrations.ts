@@ -13,6 +13,8 @@
  * the SQLite store, so no time zone or DateTime parsing takes part anywhere; JSON payloads are
  * JSON text in String columns.
  */
+import { SUMMARY_TOKENS, SUMMARY_USAGE } from './usageSql.js';
+
 export interface ClickHouseMigration {
   version: number;
   name: string;
@@ -307,6 +309,28 @@ export const clickhouseMigrations: ClickHouseMigration[] = [
         ENGINE = ReplacingMergeTree ORDER BY (project_id, started_at, id)`,
       // The calls written before this migration; run twice (two migrators), it only duplicates rows.
       `INSERT INTO calls_by_start SELECT project_id, started_at, id, parent_id IS NULL FROM calls WHERE started_at IS NOT NULL`,
+    ],
+  },
+  {
+    version: 8,
+    name: "a call's error flag, token total and usage by model from its summary, as columns",
+    statements: [
+      // What thread statistics read of a summary, computed once when the end part is inserted
+      // (a column default: writers send only the summary) instead of parsing JSON per turn on
+      // every threads request. NULL without a summary, so a start or rename part never
+      // coalesces over the end's value. Usage by model is a JSON array of [model, input,
+      // output] (an array cannot be Nullable), read with one typed JSONExtract. Tokens follow
+      // the one usage rule (usageSql.ts) as printed when this migration was written: a later
+      // change of the rule needs a new migration that recomputes them.
+      `ALTER TABLE calls
+        ADD COLUMN IF NOT EXISTS summary_error Nullable(UInt8)
+          DEFAULT if(summary IS NULL, NULL, JSONExtractInt(summary, 'status_counts', 'error') > 0),
+        ADD COLUMN IF NOT EXISTS summary_tokens Nullable(Int64)
+          DEFAULT if(summary IS NULL, NULL, ${SUMMARY_TOKENS}),
+        ADD COLUMN IF NOT EXISTS summary_usage Nullable(String)
+          DEFAULT if(summary IS NULL, NULL, ${SUMMARY_USAGE})`,
+      // Rows written before this migration get the columns too (a mutation, run in the background).
+      'ALTER TABLE calls MATERIALIZE COLUMN summary_error, MATERIALIZE COLUMN summary_tokens, MATERIALIZE COLUMN summary_usage',
     ],
   },
 ];

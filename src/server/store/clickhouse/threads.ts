@@ -12,40 +12,45 @@
  *   every turn and the statistics aggregate only those inside (`-If` combinators).
  * - Statistic bounds are HAVING conditions on the thread row.
  *
- * Cost (threadCosts.ts): the pass sums each thread's tokens per model; a sort or bound on cost
- * prices every thread in the pass, any other query prices only the page, after LIMIT.
+ * Failure, tokens and usage by model come from columns computed from the summary at insert
+ * (migration 8), so no request parses the summary JSON. Cost (threadCosts.ts): the pass sums
+ * each thread's tokens per model; a sort or bound on cost prices every thread in the pass, any
+ * other query prices only the page, after LIMIT; a count reads no usage unless a cost bound
+ * needs it.
  */
 import type { ThreadRecord, ThreadsQuery, ThreadsStore } from '../Store.js';
 import { planThreadsFilter } from '../query/threadsFilter.js';
+import { threadSortColumn } from '../query/threadsOrder.js';
 import { num, numOrNull, type ClickHouseDatabase, type Params } from './ClickHouseDatabase.js';
 import { PRICES_SQL, threadCostSql } from './threadCosts.js';
-import { attributesMatchSql, binder, boundsSql } from './threadFilters.js';
+import { attributesMatchSql, binder, boundsSql, type Bind } from './threadFilters.js';
 import { searchWordPattern, turnTextSql } from './threadSearch.js';
-import { USAGE_RULE } from '../../core/usage.js';
-import { ENTRY_INPUT_TOKENS, ENTRY_OUTPUT_TOKENS, USAGE_ENTRIES, USAGE_ENTRY_IS_OBJECT, usageCountSql } from './usageSql.js';
 
 /** A turn is a live, started call whose turn_id is its own id, in a thread. */
 const TURN_WHERE =
   "project_id = {p:String} AND started_at IS NOT NULL AND deleted_at IS NULL AND turn_id = id AND ifNull(thread_id, '') != ''";
 
 /**
- * Per-turn facts: failure, and each usage entry's (model, input, output, reported total) read
- * once from the summary; a turn's tokens are ENTRY_TOTAL_TOKENS's rule over those counts (a
- * positive reported total, else input + output).
+ * Per-turn facts: failure and token total, from the summary's columns computed at insert
+ * (migration 8), so no request parses summaries.
  */
 const TURN_FACTS = `thread_id, id, started_at, ended_at,
-  exception IS NOT NULL OR JSONExtractInt(ifNull(summary, '{}'), 'status_counts', 'error') > 0 AS failed,
-  arrayMap(u -> (u.1, ${ENTRY_INPUT_TOKENS}, ${ENTRY_OUTPUT_TOKENS}, ${usageCountSql(USAGE_RULE.reportedTotal)}),
-    arrayFilter(u -> ${USAGE_ENTRY_IS_OBJECT}, ${USAGE_ENTRIES})) AS entries,
+  exception IS NOT NULL OR ifNull(summary_error, 0) = 1 AS failed,
+  ifNull(summary_tokens, 0) AS tokens`;
+
+/** Per-turn usage by model, (model, input, output) per entry, from the summary's usage column (migration 8). */
+const TURN_USAGE = `JSONExtract(ifNull(summary_usage, '[]'), 'Array(Tuple(String, Int64, Int64))') AS entries,
   arrayMap(e -> e.1, entries) AS models,
   arrayMap(e -> e.2, entries) AS prompt_tokens,
-  arrayMap(e -> e.3, entries) AS completion_tokens,
-  arraySum(e -> if(e.4 > 0, e.4, e.2 + e.3), entries) AS tokens`;
+  arrayMap(e -> e.3, entries) AS completion_tokens`;
 
 const DURATION_MS = '(ended_at - started_at) / 1000';
 
-/** A thread's statistics over its turns, or over those where `inRange` holds. */
-function statsSql(inRange: string | null): string {
+/** The usage-by-model aggregate threadCostSql prices (`agg` adds the range condition). */
+const USAGE_BY_MODEL = 'models, prompt_tokens, completion_tokens, arrayMap(m -> toUInt64(1), models)';
+
+/** A thread's statistics over its turns, or over those where `inRange` holds; `usage_by_model` when `withUsage`. */
+function statsSql(inRange: string | null, withUsage: boolean): string {
   const and = (c: string) => (inRange ? `${c} AND ${inRange}` : c);
   const agg = (fn: string, args: string) => (inRange ? `${fn}If(${args}, ${inRange})` : `${fn}(${args})`);
   const finished = and('ended_at IS NOT NULL');
@@ -59,8 +64,12 @@ function statsSql(inRange: string | null): string {
   if(finished_turn_count > 0, quantileExactInclusiveIf(0.5)(${DURATION_MS}, ${finished}), NULL) AS p50_turn_duration_ms,
   if(finished_turn_count > 0, quantileExactInclusiveIf(0.99)(${DURATION_MS}, ${finished}), NULL) AS p99_turn_duration_ms,
   countIf(${and('failed')}) AS error_count,
-  ${agg('sum', 'tokens')} AS total_tokens,
-  ${agg('sumMap', 'models, prompt_tokens, completion_tokens, arrayMap(m -> toUInt64(1), models)')} AS usage_by_model`;
+  ${agg('sum', 'tokens')} AS total_tokens${
+    withUsage
+      ? `,
+  ${agg('sumMap', USAGE_BY_MODEL)} AS usage_by_model`
+      : ''
+  }`;
 }
 
 /** The thread row's columns as the answer reads them. */
@@ -77,19 +86,6 @@ const RECORD_COLUMNS = [
   'error_count',
   'total_tokens',
 ];
-
-/** Sort keys as thread row columns (a fixed whitelist: nothing from the request enters SQL). */
-const COLUMN: Record<ThreadsQuery['sortBy'][number]['field'], string> = {
-  thread_id: 'thread_id',
-  turn_count: 'turn_count',
-  start_time: 'start_time',
-  last_updated: 'last_updated',
-  p50_turn_duration_ms: 'p50_turn_duration_ms',
-  p99_turn_duration_ms: 'p99_turn_duration_ms',
-  error_count: 'error_count',
-  total_tokens: 'total_tokens',
-  total_cost: 'total_cost',
-};
 
 interface StatsRow {
   thread_id: string;
@@ -125,17 +121,25 @@ const fromRow = (r: StatsRow): ThreadRecord => ({
 const costDecides = (q: ThreadsQuery) =>
   q.sortBy.some((s) => s.field === 'total_cost') || q.min?.total_cost != null || q.max?.total_cost != null;
 
-/**
- * The matching threads, one row each (with `usage_by_model`, and `total_cost` when `priced`),
- * as one SELECT over `calls FINAL` grouped by thread.
- */
-function threadRowsSql(q: ThreadsQuery, params: Params, priced: boolean): string {
+/** What the thread rows carry besides the statistics: nothing, `usage_by_model`, or that and `total_cost`. */
+type Usage = 'none' | 'usage' | 'priced';
+
+/** The date range as conditions on a turn's start. */
+function rangeSql(q: ThreadsQuery, bind: Bind): string[] {
+  const range: string[] = [];
+  if (q.afterMicros != null) range.push(`started_at > ${bind(q.afterMicros, 'Int64')}`);
+  if (q.beforeMicros != null) range.push(`started_at < ${bind(q.beforeMicros, 'Int64')}`);
+  return range;
+}
+
+/** The matching threads, one row each, as one SELECT over `calls FINAL` grouped by thread. */
+function threadRowsSql(q: ThreadsQuery, params: Params, usage: Usage): string {
   const plan = planThreadsFilter(q);
   const bind = binder(params);
   params.p = plan.projectId;
   const where = [TURN_WHERE];
   const having: string[] = [];
-  const turnColumns = [TURN_FACTS];
+  const turnColumns = usage === 'none' ? [TURN_FACTS] : [TURN_FACTS, TURN_USAGE];
   if (plan.threadIds) where.push(`thread_id IN ${bind(plan.threadIds, 'Array(String)')}`);
   const patterns = (plan.search?.words ?? []).flatMap((w) => searchWordPattern(w) ?? []);
   if (plan.search && patterns.length === 0) where.push(`thread_id = ${bind(plan.search.text, 'String')}`);
@@ -150,9 +154,7 @@ function threadRowsSql(q: ThreadsQuery, params: Params, priced: boolean): string
     turnColumns.push(`${attributesMatchSql(plan.attributes, bind)} AS attributes_match`);
     having.push('countIf(attributes_match) > 0');
   }
-  const range: string[] = [];
-  if (q.afterMicros != null) range.push(`started_at > ${bind(q.afterMicros, 'Int64')}`);
-  if (q.beforeMicros != null) range.push(`started_at < ${bind(q.beforeMicros, 'Int64')}`);
+  const range = rangeSql(q, bind);
   let inRange: string | null = null;
   if (range.length > 0 && (patterns.length > 0 || plan.attributes.length > 0)) {
     // Search and attributes see every turn; the statistics only those inside the range.
@@ -161,8 +163,8 @@ function threadRowsSql(q: ThreadsQuery, params: Params, priced: boolean): string
     having.push('turn_count > 0');
   } else where.push(...range);
   having.push(...boundsSql(plan.min, plan.max, bind));
-  const cost = priced ? `, ${threadCostSql('usage_by_model', 'start_time')} AS total_cost` : '';
-  return `${priced ? `WITH ${PRICES_SQL} ` : ''}SELECT ${statsSql(inRange)}${cost}
+  const cost = usage === 'priced' ? `, ${threadCostSql('usage_by_model', 'start_time')} AS total_cost` : '';
+  return `${usage === 'priced' ? `WITH ${PRICES_SQL} ` : ''}SELECT ${statsSql(inRange, usage !== 'none')}${cost}
     FROM (SELECT ${turnColumns.join(', ')} FROM calls FINAL WHERE ${where.join(' AND ')})
     GROUP BY thread_id${having.length > 0 ? ` HAVING ${having.join(' AND ')}` : ''}`;
 }
@@ -176,10 +178,10 @@ export class ClickHouseThreadsStore implements ThreadsStore {
   async *queryThreads(q: ThreadsQuery): AsyncIterable<ThreadRecord> {
     const params: Params = {};
     const byCost = costDecides(q);
-    const rows = threadRowsSql(q, params, byCost);
+    const rows = threadRowsSql(q, params, byCost ? 'priced' : 'usage');
     // NULLs sort first ascending and last descending, as query/threadsOrder.ts compares them.
     const order = q.sortBy.map(({ field, direction }) =>
-      direction === 'desc' ? `${COLUMN[field]} DESC NULLS LAST` : `${COLUMN[field]} ASC NULLS FIRST`,
+      direction === 'desc' ? `${threadSortColumn(field)} DESC NULLS LAST` : `${threadSortColumn(field)} ASC NULLS FIRST`,
     );
     order.push('thread_id ASC');
     let page = `${rows} ORDER BY ${order.join(', ')}`;
@@ -198,7 +200,7 @@ export class ClickHouseThreadsStore implements ThreadsStore {
 
   async countThreads(q: ThreadsQuery): Promise<number> {
     const params: Params = {};
-    const rows = threadRowsSql(q, params, q.min?.total_cost != null || q.max?.total_cost != null);
+    const rows = threadRowsSql(q, params, q.min?.total_cost != null || q.max?.total_cost != null ? 'priced' : 'none');
     return num((await this.#db.get<{ n: string }>(`SELECT count() AS n FROM (${rows})`, params))?.n ?? 0);
   }
 

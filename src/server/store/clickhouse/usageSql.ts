@@ -21,3 +21,9 @@ export const ENTRY_OUTPUT_TOKENS = sumSql(USAGE_RULE.output);
 
 /** Total tokens of entry `u`: a positive reported total, else input + output. */
 export const ENTRY_TOTAL_TOKENS = `if(${usageCountSql(USAGE_RULE.reportedTotal)} > 0, ${usageCountSql(USAGE_RULE.reportedTotal)}, ${ENTRY_INPUT_TOKENS} + ${ENTRY_OUTPUT_TOKENS})`;
+
+/** A call's total tokens: the sum of ENTRY_TOTAL_TOKENS over its summary's object usage entries (0 without any). */
+export const SUMMARY_TOKENS = `arraySum(u -> if(${USAGE_ENTRY_IS_OBJECT}, ${ENTRY_TOTAL_TOKENS}, 0), ${USAGE_ENTRIES})`;
+
+/** A call's input and output tokens per model, as JSON text `[[model, input, output], …]` over its object usage entries. */
+export const SUMMARY_USAGE = `toJSONString(arrayMap(u -> (u.1, ${ENTRY_INPUT_TOKENS}, ${ENTRY_OUTPUT_TOKENS}), arrayFilter(u -> ${USAGE_ENTRY_IS_OBJECT}, ${USAGE_ENTRIES})))`;

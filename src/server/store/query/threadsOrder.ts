@@ -1,5 +1,16 @@
 /** How threads sort (the thread query's `sort_by`), backend-neutral. */
+import { THREAD_SORT_FIELDS } from '../../../contract/threadSortFields.js';
 import type { ThreadRecord, ThreadsQuery } from '../ThreadsStore.js';
+
+/**
+ * A sort key as a column of the thread row a backend sorts in SQL: both stores name those
+ * columns as the contract names the fields. Only a field of the contract's list gets through
+ * (a whitelist: nothing from the request enters SQL).
+ */
+export function threadSortColumn(field: ThreadsQuery['sortBy'][number]['field']): string {
+  if (!(THREAD_SORT_FIELDS as readonly string[]).includes(field)) throw new Error(`Unknown thread sort field "${field}"`);
+  return field;
+}
 
 /**
  * The order of threads, for statistics computed in memory: by each key in turn, NULL lowest

@@ -16,7 +16,7 @@ import { pickPrice } from '../../core/pickPrice.js';
 import { pricesFor } from './costs.js';
 import { refreshThreadExtras } from './threadExtras.js';
 import { rangeMatches } from '../query/threadsFilter.js';
-import { compareThreads } from '../query/threadsOrder.js';
+import { compareThreads, threadSortColumn } from '../query/threadsOrder.js';
 import { threadCostBySpans } from './threadsCost.js';
 import { compileThreadFilter } from './threadsFilter.js';
 import { callTokensSql, completionTokensSql, promptTokensSql, threadCostSql, USAGE_ENTRY_WHERE, usageEntriesSql } from './usageSql.js';
@@ -123,20 +123,6 @@ const fromStatsRow = (r: StatsRow): ThreadRecord => ({
   totalTokens: r.total_tokens,
   totalCost: r.total_cost,
 });
-
-/** Sort keys as columns of thread_stats (a fixed whitelist: nothing from the request enters SQL). */
-const COLUMN: Record<ThreadsQuery['sortBy'][number]['field'], keyof StatsRow> = {
-  thread_id: 'thread_id',
-  turn_count: 'turn_count',
-  start_time: 'start_time',
-  last_updated: 'last_updated',
-  p50_turn_duration_ms: 'p50_turn_duration_ms',
-  p99_turn_duration_ms: 'p99_turn_duration_ms',
-  // Weft extensions.
-  error_count: 'error_count',
-  total_tokens: 'total_tokens',
-  total_cost: 'total_cost',
-};
 
 export class SqliteThreadsStore implements ThreadsStore {
   readonly #db: SqliteDatabase;
@@ -394,7 +380,7 @@ function rangeOf(q: ThreadsQuery): DateRange {
 
 /** ORDER BY of thread_stats columns (or the priced total_cost), ties by thread id as compareThreads. */
 const orderSql = (sortBy: ThreadsQuery['sortBy']) =>
-  [...sortBy.map((s) => `${COLUMN[s.field]} ${s.direction === 'desc' ? 'DESC' : 'ASC'}`), 'thread_id ASC'].join(', ');
+  [...sortBy.map((s) => `${threadSortColumn(s.field)} ${s.direction === 'desc' ? 'DESC' : 'ASC'}`), 'thread_id ASC'].join(', ');
 
 /** Whether cost decides the order or a bound (then every matching thread must be priced). */
 const costDecides = (q: ThreadsQuery) =>
