@@ -134,8 +134,8 @@ const ENGINE = /\)\s*ENGINE\s*=\s*(\w*MergeTree)(?:\(([^)]*)\))?/;
 const ALTER = /^ALTER TABLE (\w+)\s+([\s\S]*)$/;
 /** ALTER operations a Distributed table takes too (its columns mirror the local table's). */
 const COLUMN_OP = /\b(ADD|DROP|MODIFY|RENAME|COMMENT) COLUMN\b/i;
-/** ALTER operations only the local table has (Distributed has no indexes, data or settings). */
-const LOCAL_OP = /\b(INDEX|PROJECTION|CONSTRAINT|TTL|SETTING|DELETE|UPDATE)\b/i;
+/** ALTER operations only the local table has (Distributed has no indexes, data, mutations or settings). */
+const LOCAL_OP = /\b(INDEX|PROJECTION|CONSTRAINT|TTL|SETTING|DELETE|UPDATE|MATERIALIZE)\b/i;
 
 /**
  * One statement of migrations.ts as the statements to run for a layout (a CREATE becomes two in
