@@ -20,7 +20,7 @@ import { createRng } from '../src/server/demo/seededRandom.js';
 import { ClickHouseDatabase } from '../src/server/store/clickhouse/ClickHouseDatabase.js';
 import type { CallWrite, Store } from '../src/server/store/Store.js';
 import { benchStoreKind, loadAverage, startBenchBackend, STORE_OPTION, type BenchDataset } from './backend.js';
-import { startBenchServer, timeMedian } from './lib.js';
+import { serverCpu, startBenchServer, timeAndCpuMedian, timeMedian } from './lib.js';
 
 const { values } = parseArgs({
   options: { ...STORE_OPTION, calls: { type: 'string', default: '1000000' }, days: { type: 'string', default: '30' } },
@@ -178,7 +178,9 @@ try {
   const plainMs = await timeMedian(plain.run, 3);
   console.log(`${plain.label}, ${counted.toLocaleString('en')} calls: ${plainMs.toFixed(0)} ms\n`);
 
-  console.log('/calls/stats over HTTP (median of 5)           ms    × plain scan');
+  // The engine's CPU per request (ClickHouse) is the figure the machine's load moves least.
+  const engineCpu = () => (backend.enginePid ? serverCpu(backend.enginePid).process : NaN);
+  console.log('/calls/stats over HTTP (median of 5)           ms    × plain scan   engine CPU ms');
   const timings: number[] = [];
   const cases: [string, Partial<CallStatsReq>][] = [
     ['30 days, auto (1 day buckets), UTC', {}],
@@ -187,9 +189,11 @@ try {
     ['30 days, LLM op only, 6 hours', { granularity: 21_600, filter: { op_names: [op('openai.chat.completions.create')] } }],
   ];
   for (const [label, over] of cases) {
-    const ms = await timeMedian(() => stats(request(over)));
+    const { ms, cpuMs } = await timeAndCpuMedian(() => stats(request(over)), engineCpu);
     timings.push(ms);
-    console.log(`${label.padEnd(44)} ${ms.toFixed(0).padStart(6)} ${(ms / plainMs).toFixed(2).padStart(9)}`);
+    console.log(
+      `${label.padEnd(44)} ${ms.toFixed(0).padStart(6)} ${(ms / plainMs).toFixed(2).padStart(9)} ${cpuMs.toFixed(0).padStart(15)}`,
+    );
   }
   // On ClickHouse the exact path streams every call's facts over HTTP: once is enough to show its scale.
   const exactMs = await timeMedian(() => callStats(server.store, request(), { mode: 'exact' }), backend.kind === 'sqlite' ? 3 : 1);

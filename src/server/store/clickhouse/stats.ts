@@ -5,23 +5,15 @@
  * the facts (late ends, re-sent ends, deletes included). Any bounds cost one scan, so cells are
  * spans (the request's buckets, StatsStore.spanCells), calls and usage in one pass, summed over
  * ops; there are no stored rollup cells (rollupCells answers null). The latency
- * histogram is binned in SQL with core/statsHistogram.ts's constants; usage cells follow the one
- * usage rule (usageSql.ts). Prices are never in cells: the domain prices them (CostsStore).
+ * histogram is binned in SQL with core/statsHistogram.ts's constants; usage cells add up each
+ * call's `summary_usage_cells`, computed at insert under the one usage rule (usageSql.ts). Prices are never in cells: the domain prices them (CostsStore).
  */
 import type { CallsFilter } from '../../../contract/calls.js';
 import { addToEncoded, HISTOGRAM_KEY } from '../../core/statsHistogram.js';
 import type { CallCell, CallFacts, StatsStore, UsageCell } from '../StatsStore.js';
 import { num, numOrNull, type ClickHouseDatabase } from './ClickHouseDatabase.js';
 import { compileCallsWhere } from './callsList.js';
-import {
-  ENTRY_INPUT_TOKENS,
-  ENTRY_OUTPUT_TOKENS,
-  ENTRY_TOTAL_TOKENS,
-  USAGE_ENTRIES,
-  USAGE_ENTRY_IS_OBJECT,
-  usageCountSql,
-} from './usageSql.js';
-import { USAGE_RULE } from '../../core/usage.js';
+import { SUMMARY_USAGE_CELLS_TYPE } from './usageSql.js';
 
 /** The histogram bin key of latency `lat` (core/statsHistogram.ts `binKey`), with its constants as parameters. */
 // `if` evaluates both branches in ClickHouse, so the log never sees 0.
@@ -109,14 +101,13 @@ export class ClickHouseStatsStore implements StatsStore {
   }): Promise<{ calls: CallCell[]; usage: UsageCell[] }> {
     if (q.bounds.length < 2) return { calls: [], usage: [] };
     const { where, params } = compileCallsWhere({ projectId: q.projectId, filter: q.opNames?.length ? { op_names: q.opNames } : null });
-    // Calls and usage in one pass over the calls: the usage entries of a call are arrays (model,
+    // Calls and usage in one pass over the calls: a call's usage cells (the summary_usage_cells
+    // column, computed at insert under the one usage rule, usageSql.ts) become arrays (model,
     // then one per count) that sumMap adds up per span and model.
     const usageRow = q.withUsage
-      ? `, arrayFilter(u -> ${USAGE_ENTRY_IS_OBJECT}, ${USAGE_ENTRIES}) AS ents, arrayMap(u -> u.1, ents) AS models,
-         arrayMap(u -> toInt64(1), ents) AS entries, arrayMap(u -> ${ENTRY_INPUT_TOKENS}, ents) AS input,
-         arrayMap(u -> ${ENTRY_OUTPUT_TOKENS}, ents) AS output, arrayMap(u -> ${ENTRY_TOTAL_TOKENS}, ents) AS total,
-         arrayMap(u -> ${usageCountSql(USAGE_RULE.cacheRead)}, ents) AS cache_read,
-         arrayMap(u -> ${usageCountSql(USAGE_RULE.cacheCreation)}, ents) AS cache_creation`
+      ? `, JSONExtract(ifNull(summary_usage_cells, '[]'), '${SUMMARY_USAGE_CELLS_TYPE}') AS ents, arrayMap(u -> u.1, ents) AS models,
+         arrayMap(u -> toInt64(1), ents) AS entries, arrayMap(u -> u.2, ents) AS input, arrayMap(u -> u.3, ents) AS output,
+         arrayMap(u -> u.4, ents) AS total, arrayMap(u -> u.5, ents) AS cache_read, arrayMap(u -> u.6, ents) AS cache_creation`
       : '';
     const usageCells = q.withUsage ? ', sumMap(models, entries, input, output, total, cache_read, cache_creation) AS usage' : '';
     const rows = await this.#db.all<SpanRow>(

@@ -25,5 +25,16 @@ export const ENTRY_TOTAL_TOKENS = `if(${usageCountSql(USAGE_RULE.reportedTotal)}
 /** A call's total tokens: the sum of ENTRY_TOTAL_TOKENS over its summary's object usage entries (0 without any). */
 export const SUMMARY_TOKENS = `arraySum(u -> if(${USAGE_ENTRY_IS_OBJECT}, ${ENTRY_TOTAL_TOKENS}, 0), ${USAGE_ENTRIES})`;
 
+const OBJECT_ENTRIES = `arrayFilter(u -> ${USAGE_ENTRY_IS_OBJECT}, ${USAGE_ENTRIES})`;
+
 /** A call's input and output tokens per model, as JSON text `[[model, input, output], …]` over its object usage entries. */
-export const SUMMARY_USAGE = `toJSONString(arrayMap(u -> (u.1, ${ENTRY_INPUT_TOKENS}, ${ENTRY_OUTPUT_TOKENS}), arrayFilter(u -> ${USAGE_ENTRY_IS_OBJECT}, ${USAGE_ENTRIES})))`;
+export const SUMMARY_USAGE = `toJSONString(arrayMap(u -> (u.1, ${ENTRY_INPUT_TOKENS}, ${ENTRY_OUTPUT_TOKENS}), ${OBJECT_ENTRIES}))`;
+
+/**
+ * Everything a stats usage cell (StatsStore.ts UsageCell) adds up of a call, one element per
+ * object usage entry, as JSON text `[[model, input, output, total, cache read, cache creation], …]`;
+ * read back with SUMMARY_USAGE_CELLS_TYPE.
+ */
+export const SUMMARY_USAGE_CELLS = `toJSONString(arrayMap(u -> (u.1, ${ENTRY_INPUT_TOKENS}, ${ENTRY_OUTPUT_TOKENS}, ${ENTRY_TOTAL_TOKENS},
+  ${usageCountSql(USAGE_RULE.cacheRead)}, ${usageCountSql(USAGE_RULE.cacheCreation)}), ${OBJECT_ENTRIES}))`;
+export const SUMMARY_USAGE_CELLS_TYPE = 'Array(Tuple(String, Int64, Int64, Int64, Int64, Int64))';
