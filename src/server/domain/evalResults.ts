@@ -33,15 +33,19 @@ export async function queryEvalResults(store: Store, projectId: string, req: Eva
 
   const children = req.include_predict_and_score_children ?? true;
   const costs = req.include_costs ?? false;
+  // A page in the default order (by row digest) needs only the rows' keys to be chosen: every
+  // row call is read without its output, summary and attributes, and only the page's in full.
+  const keysOnly = includeRows && !includeSummary && !filters.length && !sortBy.length && req.limit != null;
   // A summary with children counts every trial's tokens and cost, so it reads every row's
   // children; rows alone read only the answered page's (completeTrials below).
   const lazy = children && !includeSummary;
-  const rows = await loadEvalRows(store, { projectId, evalIds, children: lazy ? 'open' : children, costs });
+  const rows = await loadEvalRows(store, { projectId, evalIds, children: keysOnly ? false : lazy ? 'open' : children, costs, keysOnly });
   const fields = [...filters.flatMap((f) => queryFields(f.query)), ...sortBy.map((s) => s.field)];
   const needInputs = fields.some((f) => f === 'inputs' || f.startsWith('inputs.'));
   const includeRaw = includeRows && (req.include_raw_data_rows ?? false);
   const resolve = includeRaw && (req.resolve_row_refs ?? false);
-  const resolved = needInputs || resolve ? await resolveRowRefs(store, projectId, rows) : new Map<string, unknown>();
+  // Filters and sorts on inputs read every row's dataset row; otherwise only the page's is read.
+  const resolved = needInputs ? await resolveRowRefs(store, projectId, rows) : new Map<string, unknown>();
   const inputOf = (row: EvalRow) => (rowRefDigest(row.example) ? resolved.get(row.rowDigest) : row.example);
 
   const warnings: string[] = [];
@@ -55,7 +59,8 @@ export async function queryEvalResults(store: Store, projectId: string, req: Eva
       { filters, logic, sortBy, requireIntersection, offset: req.offset ?? 0, limit: req.limit ?? null },
       { evalIds, inputOf },
     ));
-    if (lazy) await completeTrials(store, projectId, page, costs);
+    if (lazy || keysOnly) await completeTrials(store, projectId, page, { children, costs, reload: keysOnly });
+    if (resolve && !needInputs) for (const [digest, row] of await resolveRowRefs(store, projectId, page)) resolved.set(digest, row);
     const unresolved = resolve ? page.filter((r) => rowRefDigest(r.example) && !resolved.has(r.rowDigest)).length : 0;
     if (unresolved) warnings.push(`Could not resolve ${unresolved} dataset row ref(s); their raw_data_row is the ref`);
   }

@@ -25,7 +25,16 @@ import type { PriceRecord } from '../store/CostsStore.js';
 import type { Store } from '../store/Store.js';
 import { costsForUsage, type Usage } from './costs.js';
 import { bytesDigest } from './digests.js';
-import { childrenOf, isPredictAndScore, isScore, latencySeconds, predictAndScoreOutput, refName, weaveAttrs } from './evaluationCalls.js';
+import {
+  callsById,
+  childrenOf,
+  isPredictAndScore,
+  isScore,
+  latencySeconds,
+  predictAndScoreOutput,
+  refName,
+  weaveAttrs,
+} from './evaluationCalls.js';
 import { opDisplayName } from '../core/opNames.js';
 import { usageTotalsOf } from '../core/usage.js';
 import { fromPlain, toPythonJson } from './losslessJson.js';
@@ -115,6 +124,9 @@ function toTrial(pas: CallSchema, children: CallSchema[] | null, prices: PriceRe
   };
 }
 
+/** The columns of a row call that grouping reads: its evaluation (parent) and example (inputs). */
+const ROW_KEY_COLUMNS = ['parent_id', 'inputs'];
+
 /**
  * Every row of the given evaluation roots, in first-seen order. `children` reads the
  * predict/score calls under each row (the reference's include_predict_and_score_children);
@@ -125,12 +137,16 @@ function toTrial(pas: CallSchema, children: CallSchema[] | null, prices: PriceRe
  * scores, latency), which is all filters and sorts read. `completeTrials` then reads the
  * children of the page that is answered, so a page of 50 rows of a 100,000-row run reads 50
  * rows' children, not 400,000 calls.
+ *
+ * With `keysOnly` the row calls are read without their output, summary and attributes (only
+ * what grouping needs: parent and inputs), and trials hold only their call ids: enough to
+ * choose a page in the default order, whose trials `completeTrials` then rebuilds in full.
  */
 export async function loadEvalRows(
   store: Store,
-  req: { projectId: string; evalIds: string[]; children: boolean | 'open'; costs: boolean },
+  req: { projectId: string; evalIds: string[]; children: boolean | 'open'; costs: boolean; keysOnly?: boolean },
 ): Promise<EvalRow[]> {
-  const byRoot = await childrenOf(store, req.projectId, req.evalIds);
+  const byRoot = await childrenOf(store, req.projectId, req.evalIds, req.keysOnly ? ROW_KEY_COLUMNS : undefined);
   const pasCalls = req.evalIds.flatMap((id) => (byRoot.get(id) ?? []).filter(isPredictAndScore));
   const withChildren = req.children === 'open' ? pasCalls.filter((c) => !c.ended_at) : req.children ? pasCalls : [];
   const grandchildren = withChildren.length
@@ -161,19 +177,29 @@ async function pricesOf(store: Store, projectId: string, grandchildren: Map<stri
   return llmIds.size ? await store.costs.pricesFor({ projectId, llmIds: [...llmIds] }) : [];
 }
 
-/** Rebuilds the trials of rows loaded with `children: 'open'` with their children (and costs). */
-export async function completeTrials(store: Store, projectId: string, rows: EvalRow[], costs: boolean): Promise<void> {
+/**
+ * Rebuilds the trials of rows loaded with `children: 'open'` or `keysOnly`: with their
+ * children (and costs) when `children`; `reload` first reads their row calls again in full
+ * (after `keysOnly`). A row call deleted meanwhile keeps the trial it had.
+ */
+export async function completeTrials(
+  store: Store,
+  projectId: string,
+  rows: EvalRow[],
+  opts: { children: boolean; costs: boolean; reload: boolean },
+): Promise<void> {
   const pasIds = rows.flatMap((r) => [...(r.calls?.keys() ?? [])]);
   if (!pasIds.length) return;
-  const grandchildren = await childrenOf(store, projectId, pasIds);
-  const prices = costs ? await pricesOf(store, projectId, grandchildren) : [];
+  const full = opts.reload ? await callsById(store, projectId, pasIds) : null;
+  const grandchildren = opts.children ? await childrenOf(store, projectId, pasIds) : null;
+  const prices = opts.costs && grandchildren ? await pricesOf(store, projectId, grandchildren) : [];
   for (const row of rows) {
     for (const [evalId, trials] of row.trials) {
       row.trials.set(
         evalId,
         trials.map((t) => {
-          const pas = row.calls?.get(t.predict_and_score_call_id);
-          return pas ? toTrial(pas, grandchildren.get(pas.id) ?? [], prices) : t;
+          const pas = full ? full.get(t.predict_and_score_call_id) : row.calls?.get(t.predict_and_score_call_id);
+          return pas ? toTrial(pas, grandchildren ? (grandchildren.get(pas.id) ?? []) : null, prices) : t;
         }),
       );
     }
