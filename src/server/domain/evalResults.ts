@@ -17,7 +17,7 @@ import type { CallSchema } from '../../contract/calls.js';
 import type { EvalResultsQueryReq, EvalResultsQueryRes } from '../../contract/evalResults.js';
 import type { Store } from '../store/Store.js';
 import { callsById } from './evaluationCalls.js';
-import { completeTrials, loadEvalRows, resolveRowRefs, rowRefDigest, type EvalRow } from './evalResultsRows.js';
+import { completeTrials, loadEvalRows, loadRowKeys, resolveRowRefs, rowRefDigest, type EvalRow } from './evalResultsRows.js';
 import { checkFields, intersect, selectRows } from './evalResultsSelect.js';
 import { summarizeEvalRows } from './evalResultsSummary.js';
 import { queryFields } from './queryEval.js';
@@ -33,13 +33,15 @@ export async function queryEvalResults(store: Store, projectId: string, req: Eva
 
   const children = req.include_predict_and_score_children ?? true;
   const costs = req.include_costs ?? false;
-  // A page in the default order (by row digest) needs only the rows' keys to be chosen: every
-  // row call is read without its output, summary and attributes, and only the page's in full.
+  // A page in the default order (by row digest) is chosen from the rows' keys (loadRowKeys):
+  // only the page's row calls are read whole.
   const keysOnly = includeRows && !includeSummary && !filters.length && !sortBy.length && req.limit != null;
   // A summary with children counts every trial's tokens and cost, so it reads every row's
   // children; rows alone read only the answered page's (completeTrials below).
   const lazy = children && !includeSummary;
-  const rows = await loadEvalRows(store, { projectId, evalIds, children: keysOnly ? false : lazy ? 'open' : children, costs, keysOnly });
+  const rows = keysOnly
+    ? await loadRowKeys(store, projectId, evalIds)
+    : await loadEvalRows(store, { projectId, evalIds, children: lazy ? 'open' : children, costs });
   const fields = [...filters.flatMap((f) => queryFields(f.query)), ...sortBy.map((s) => s.field)];
   const needInputs = fields.some((f) => f === 'inputs' || f.startsWith('inputs.'));
   const includeRaw = includeRows && (req.include_raw_data_rows ?? false);

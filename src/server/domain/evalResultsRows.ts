@@ -22,7 +22,7 @@
 import type { CallSchema } from '../../contract/calls.js';
 import type { EvalResultsTrial } from '../../contract/evalResults.js';
 import type { PriceRecord } from '../store/CostsStore.js';
-import type { Store } from '../store/Store.js';
+import type { ChildInput, Store } from '../store/Store.js';
 import { costsForUsage, type Usage } from './costs.js';
 import { bytesDigest } from './digests.js';
 import {
@@ -124,9 +124,6 @@ function toTrial(pas: CallSchema, children: CallSchema[] | null, prices: PriceRe
   };
 }
 
-/** The columns of a row call that grouping reads: its evaluation (parent) and example (inputs). */
-const ROW_KEY_COLUMNS = ['parent_id', 'inputs'];
-
 /**
  * Every row of the given evaluation roots, in first-seen order. `children` reads the
  * predict/score calls under each row (the reference's include_predict_and_score_children);
@@ -137,16 +134,12 @@ const ROW_KEY_COLUMNS = ['parent_id', 'inputs'];
  * scores, latency), which is all filters and sorts read. `completeTrials` then reads the
  * children of the page that is answered, so a page of 50 rows of a 100,000-row run reads 50
  * rows' children, not 400,000 calls.
- *
- * With `keysOnly` the row calls are read without their output, summary and attributes (only
- * what grouping needs: parent and inputs), and trials hold only their call ids: enough to
- * choose a page in the default order, whose trials `completeTrials` then rebuilds in full.
  */
 export async function loadEvalRows(
   store: Store,
-  req: { projectId: string; evalIds: string[]; children: boolean | 'open'; costs: boolean; keysOnly?: boolean },
+  req: { projectId: string; evalIds: string[]; children: boolean | 'open'; costs: boolean },
 ): Promise<EvalRow[]> {
-  const byRoot = await childrenOf(store, req.projectId, req.evalIds, req.keysOnly ? ROW_KEY_COLUMNS : undefined);
+  const byRoot = await childrenOf(store, req.projectId, req.evalIds);
   const pasCalls = req.evalIds.flatMap((id) => (byRoot.get(id) ?? []).filter(isPredictAndScore));
   const withChildren = req.children === 'open' ? pasCalls.filter((c) => !c.ended_at) : req.children ? pasCalls : [];
   const grandchildren = withChildren.length
@@ -172,15 +165,57 @@ export async function loadEvalRows(
   return [...rows.values()];
 }
 
+/**
+ * Every row of the given evaluation roots from its row calls' keys alone (id, evaluation and
+ * example, CallsStore.childInputs), in the order loadEvalRows gives: enough to choose a page in
+ * the default order (by row digest) without reading every row call whole. Trials carry only
+ * their call id until `completeTrials` (with `reload`) reads the page's.
+ */
+export async function loadRowKeys(store: Store, projectId: string, evalIds: string[]): Promise<EvalRow[]> {
+  const byRoot = new Map<string, ChildInput[]>();
+  for (const key of await store.calls.childInputs({ projectId, parentIds: evalIds, key: 'example' })) {
+    if (!isPredictAndScore(key)) continue;
+    const siblings = byRoot.get(key.parent_id);
+    if (siblings) siblings.push(key);
+    else byRoot.set(key.parent_id, [key]);
+  }
+  const rows = new Map<string, EvalRow>();
+  for (const evalId of evalIds) {
+    for (const key of byRoot.get(evalId) ?? []) {
+      // Parsed as a whole call's inputs are (query/callRow.ts), so the digest is the same.
+      const example: unknown = key.input === null ? undefined : JSON.parse(key.input);
+      const digest = rowDigestOf(example);
+      const row = rows.get(digest) ?? { rowDigest: digest, example, trials: new Map() };
+      rows.set(digest, row);
+      const trials = row.trials.get(evalId) ?? [];
+      trials.push({ ...NO_TRIAL, predict_and_score_call_id: key.id });
+      row.trials.set(evalId, trials);
+    }
+  }
+  return [...rows.values()];
+}
+
+const NO_TRIAL: EvalResultsTrial = {
+  predict_and_score_call_id: '',
+  predict_call_id: null,
+  model_output: null,
+  scores: {},
+  scorer_call_ids: {},
+  model_latency_seconds: null,
+  total_tokens: null,
+  total_cost: null,
+  genai_span_ref: null,
+};
+
 async function pricesOf(store: Store, projectId: string, grandchildren: Map<string, CallSchema[]>): Promise<PriceRecord[]> {
   const llmIds = new Set([...grandchildren.values()].flat().flatMap((c) => Object.keys(usageOf(c))));
   return llmIds.size ? await store.costs.pricesFor({ projectId, llmIds: [...llmIds] }) : [];
 }
 
 /**
- * Rebuilds the trials of rows loaded with `children: 'open'` or `keysOnly`: with their
- * children (and costs) when `children`; `reload` first reads their row calls again in full
- * (after `keysOnly`). A row call deleted meanwhile keeps the trial it had.
+ * Rebuilds the trials of rows loaded with `children: 'open'` or by loadRowKeys: with their
+ * children (and costs) when `children`; `reload` first reads their row calls whole (after
+ * loadRowKeys). A row call deleted meanwhile keeps the trial it had.
  */
 export async function completeTrials(
   store: Store,
@@ -188,7 +223,7 @@ export async function completeTrials(
   rows: EvalRow[],
   opts: { children: boolean; costs: boolean; reload: boolean },
 ): Promise<void> {
-  const pasIds = rows.flatMap((r) => [...(r.calls?.keys() ?? [])]);
+  const pasIds = rows.flatMap((r) => [...r.trials.values()].flatMap((trials) => trials.map((t) => t.predict_and_score_call_id)));
   if (!pasIds.length) return;
   const full = opts.reload ? await callsById(store, projectId, pasIds) : null;
   const grandchildren = opts.children ? await childrenOf(store, projectId, pasIds) : null;
@@ -198,7 +233,7 @@ export async function completeTrials(
       row.trials.set(
         evalId,
         trials.map((t) => {
-          const pas = full ? full.get(t.predict_and_score_call_id) : row.calls?.get(t.predict_and_score_call_id);
+          const pas = (full ?? row.calls)?.get(t.predict_and_score_call_id);
           return pas ? toTrial(pas, grandchildren ? (grandchildren.get(pas.id) ?? []) : null, prices) : t;
         }),
       );

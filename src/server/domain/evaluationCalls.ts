@@ -31,7 +31,8 @@ export const weaveAttrs = (call: CallSchema): Record<string, unknown> => {
   return weave && typeof weave === 'object' && !Array.isArray(weave) ? (weave as Record<string, unknown>) : {};
 };
 
-export const isPredictAndScore = (call: CallSchema): boolean => PREDICT_AND_SCORE_OPS.includes(opDisplayName(call.op_name));
+export const isPredictAndScore = (call: Pick<CallSchema, 'op_name'>): boolean =>
+  PREDICT_AND_SCORE_OPS.includes(opDisplayName(call.op_name));
 export const isPrediction = (call: CallSchema): boolean => weaveAttrs(call).prediction === 'true';
 export const isScore = (call: CallSchema): boolean => weaveAttrs(call).score === 'true';
 
@@ -75,35 +76,21 @@ export function refName(ref: unknown): string | null {
   }
 }
 
-/**
- * Every live call matching a filter (and query) of a project, read into memory; `columns`
- * limits the columns read (CallsQuery.columns), else every column is.
- */
-export async function collectCalls(
-  store: Store,
-  projectId: string,
-  filter: CallsFilter,
-  query?: Query | null,
-  columns?: string[],
-): Promise<CallSchema[]> {
+/** Every live call matching a filter (and query) of a project, read into memory. */
+export async function collectCalls(store: Store, projectId: string, filter: CallsFilter, query?: Query | null): Promise<CallSchema[]> {
   const out: CallSchema[] = [];
-  for await (const call of store.calls.queryCalls({ projectId, filter, query, columns })) out.push(call);
+  for await (const call of store.calls.queryCalls({ projectId, filter, query })) out.push(call);
   return out;
 }
 
 /** Ids per store filter: well under SQLite's bound-parameter limit. */
 const CHUNK = 500;
 
-/** The live children of many parents, grouped by parent id; `columns` as in collectCalls. */
-export async function childrenOf(
-  store: Store,
-  projectId: string,
-  parentIds: string[],
-  columns?: string[],
-): Promise<Map<string, CallSchema[]>> {
+/** The live children of many parents, grouped by parent id. */
+export async function childrenOf(store: Store, projectId: string, parentIds: string[]): Promise<Map<string, CallSchema[]>> {
   const byParent = new Map<string, CallSchema[]>();
   for (let at = 0; at < parentIds.length; at += CHUNK) {
-    for (const call of await collectCalls(store, projectId, { parent_ids: parentIds.slice(at, at + CHUNK) }, null, columns)) {
+    for (const call of await collectCalls(store, projectId, { parent_ids: parentIds.slice(at, at + CHUNK) })) {
       // Appended in place: copying the list per child was quadratic in a run's rows (100k rows: 5e9 copies).
       const siblings = byParent.get(call.parent_id!);
       if (siblings) siblings.push(call);
