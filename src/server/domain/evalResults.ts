@@ -1,7 +1,9 @@
 /**
  * eval_results/query (api/evaluation-and-more.md §2.3): loads the rows of the requested
  * evaluation roots (evalResultsRows.ts), selects and orders a page (evalResultsSelect.ts) and
- * summarizes (evalResultsSummary.ts).
+ * summarizes (evalResultsSummary.ts). A page in the default order without a summary is chosen
+ * from the rows' keys alone (loadRowKeys), so only the page's row calls, children and dataset
+ * rows are read whole; filters, sorts and summaries read every row call.
  *
  * As the reference: ids are `evaluation_call_ids` then `evaluation_run_ids`, de-duplicated in
  * order; no ids answers an empty result (with an empty summary when one is asked for); the
