@@ -1,7 +1,9 @@
 /**
  * eval_results/query (api/evaluation-and-more.md §2.3): loads the rows of the requested
  * evaluation roots (evalResultsRows.ts), selects and orders a page (evalResultsSelect.ts) and
- * summarizes (evalResultsSummary.ts).
+ * summarizes (evalResultsSummary.ts). A page in the default order without a summary is chosen
+ * from the rows' keys alone (loadRowKeys), so only the page's row calls, children and dataset
+ * rows are read whole; filters, sorts and summaries read every row call.
  *
  * As the reference: ids are `evaluation_call_ids` then `evaluation_run_ids`, de-duplicated in
  * order; no ids answers an empty result (with an empty summary when one is asked for); the
@@ -17,7 +19,7 @@ import type { CallSchema } from '../../contract/calls.js';
 import type { EvalResultsQueryReq, EvalResultsQueryRes } from '../../contract/evalResults.js';
 import type { Store } from '../store/Store.js';
 import { callsById } from './evaluationCalls.js';
-import { completeTrials, loadEvalRows, resolveRowRefs, rowRefDigest, type EvalRow } from './evalResultsRows.js';
+import { completeTrials, loadEvalRows, loadRowKeys, resolveRowRefs, rowRefDigest, type EvalRow } from './evalResultsRows.js';
 import { checkFields, intersect, selectRows } from './evalResultsSelect.js';
 import { summarizeEvalRows } from './evalResultsSummary.js';
 import { queryFields } from './queryEval.js';
@@ -33,15 +35,21 @@ export async function queryEvalResults(store: Store, projectId: string, req: Eva
 
   const children = req.include_predict_and_score_children ?? true;
   const costs = req.include_costs ?? false;
+  // A page in the default order (by row digest) is chosen from the rows' keys (loadRowKeys):
+  // only the page's row calls are read whole.
+  const keysOnly = includeRows && !includeSummary && !filters.length && !sortBy.length && req.limit != null;
   // A summary with children counts every trial's tokens and cost, so it reads every row's
   // children; rows alone read only the answered page's (completeTrials below).
   const lazy = children && !includeSummary;
-  const rows = await loadEvalRows(store, { projectId, evalIds, children: lazy ? 'open' : children, costs });
+  const rows = keysOnly
+    ? await loadRowKeys(store, projectId, evalIds)
+    : await loadEvalRows(store, { projectId, evalIds, children: lazy ? 'open' : children, costs });
   const fields = [...filters.flatMap((f) => queryFields(f.query)), ...sortBy.map((s) => s.field)];
   const needInputs = fields.some((f) => f === 'inputs' || f.startsWith('inputs.'));
   const includeRaw = includeRows && (req.include_raw_data_rows ?? false);
   const resolve = includeRaw && (req.resolve_row_refs ?? false);
-  const resolved = needInputs || resolve ? await resolveRowRefs(store, projectId, rows) : new Map<string, unknown>();
+  // Filters and sorts on inputs read every row's dataset row; otherwise only the page's is read.
+  const resolved = needInputs ? await resolveRowRefs(store, projectId, rows) : new Map<string, unknown>();
   const inputOf = (row: EvalRow) => (rowRefDigest(row.example) ? resolved.get(row.rowDigest) : row.example);
 
   const warnings: string[] = [];
@@ -55,7 +63,8 @@ export async function queryEvalResults(store: Store, projectId: string, req: Eva
       { filters, logic, sortBy, requireIntersection, offset: req.offset ?? 0, limit: req.limit ?? null },
       { evalIds, inputOf },
     ));
-    if (lazy) await completeTrials(store, projectId, page, costs);
+    if (lazy || keysOnly) await completeTrials(store, projectId, page, { children, costs, reload: keysOnly });
+    if (resolve && !needInputs) for (const [digest, row] of await resolveRowRefs(store, projectId, page)) resolved.set(digest, row);
     const unresolved = resolve ? page.filter((r) => rowRefDigest(r.example) && !resolved.has(r.rowDigest)).length : 0;
     if (unresolved) warnings.push(`Could not resolve ${unresolved} dataset row ref(s); their raw_data_row is the ref`);
   }

@@ -22,10 +22,19 @@
 import type { CallSchema } from '../../contract/calls.js';
 import type { EvalResultsTrial } from '../../contract/evalResults.js';
 import type { PriceRecord } from '../store/CostsStore.js';
-import type { Store } from '../store/Store.js';
+import type { ChildInput, Store } from '../store/Store.js';
 import { costsForUsage, type Usage } from './costs.js';
 import { bytesDigest } from './digests.js';
-import { childrenOf, isPredictAndScore, isScore, latencySeconds, predictAndScoreOutput, refName, weaveAttrs } from './evaluationCalls.js';
+import {
+  callsById,
+  childrenOf,
+  isPredictAndScore,
+  isScore,
+  latencySeconds,
+  predictAndScoreOutput,
+  refName,
+  weaveAttrs,
+} from './evaluationCalls.js';
 import { opDisplayName } from '../core/opNames.js';
 import { usageTotalsOf } from '../core/usage.js';
 import { fromPlain, toPythonJson } from './losslessJson.js';
@@ -156,24 +165,76 @@ export async function loadEvalRows(
   return [...rows.values()];
 }
 
+/**
+ * Every row of the given evaluation roots from its row calls' keys alone (id, evaluation and
+ * example, CallsStore.childInputs), in the order loadEvalRows gives: enough to choose a page in
+ * the default order (by row digest) without reading every row call whole. Trials carry only
+ * their call id until `completeTrials` (with `reload`) reads the page's.
+ */
+export async function loadRowKeys(store: Store, projectId: string, evalIds: string[]): Promise<EvalRow[]> {
+  const byRoot = new Map<string, ChildInput[]>();
+  for (const key of await store.calls.childInputs({ projectId, parentIds: evalIds, key: 'example' })) {
+    if (!isPredictAndScore(key)) continue;
+    const siblings = byRoot.get(key.parent_id);
+    if (siblings) siblings.push(key);
+    else byRoot.set(key.parent_id, [key]);
+  }
+  const rows = new Map<string, EvalRow>();
+  for (const evalId of evalIds) {
+    for (const key of byRoot.get(evalId) ?? []) {
+      // Parsed as a whole call's inputs are (query/callRow.ts), so the digest is the same.
+      const example: unknown = key.input === null ? undefined : JSON.parse(key.input);
+      const digest = rowDigestOf(example);
+      const row = rows.get(digest) ?? { rowDigest: digest, example, trials: new Map() };
+      rows.set(digest, row);
+      const trials = row.trials.get(evalId) ?? [];
+      trials.push({ ...NO_TRIAL, predict_and_score_call_id: key.id });
+      row.trials.set(evalId, trials);
+    }
+  }
+  return [...rows.values()];
+}
+
+const NO_TRIAL: EvalResultsTrial = {
+  predict_and_score_call_id: '',
+  predict_call_id: null,
+  model_output: null,
+  scores: {},
+  scorer_call_ids: {},
+  model_latency_seconds: null,
+  total_tokens: null,
+  total_cost: null,
+  genai_span_ref: null,
+};
+
 async function pricesOf(store: Store, projectId: string, grandchildren: Map<string, CallSchema[]>): Promise<PriceRecord[]> {
   const llmIds = new Set([...grandchildren.values()].flat().flatMap((c) => Object.keys(usageOf(c))));
   return llmIds.size ? await store.costs.pricesFor({ projectId, llmIds: [...llmIds] }) : [];
 }
 
-/** Rebuilds the trials of rows loaded with `children: 'open'` with their children (and costs). */
-export async function completeTrials(store: Store, projectId: string, rows: EvalRow[], costs: boolean): Promise<void> {
-  const pasIds = rows.flatMap((r) => [...(r.calls?.keys() ?? [])]);
+/**
+ * Rebuilds the trials of rows loaded with `children: 'open'` or by loadRowKeys: with their
+ * children (and costs) when `children`; `reload` first reads their row calls whole (after
+ * loadRowKeys). A row call deleted meanwhile keeps the trial it had.
+ */
+export async function completeTrials(
+  store: Store,
+  projectId: string,
+  rows: EvalRow[],
+  opts: { children: boolean; costs: boolean; reload: boolean },
+): Promise<void> {
+  const pasIds = rows.flatMap((r) => [...r.trials.values()].flatMap((trials) => trials.map((t) => t.predict_and_score_call_id)));
   if (!pasIds.length) return;
-  const grandchildren = await childrenOf(store, projectId, pasIds);
-  const prices = costs ? await pricesOf(store, projectId, grandchildren) : [];
+  const full = opts.reload ? await callsById(store, projectId, pasIds) : null;
+  const grandchildren = opts.children ? await childrenOf(store, projectId, pasIds) : null;
+  const prices = opts.costs && grandchildren ? await pricesOf(store, projectId, grandchildren) : [];
   for (const row of rows) {
     for (const [evalId, trials] of row.trials) {
       row.trials.set(
         evalId,
         trials.map((t) => {
-          const pas = row.calls?.get(t.predict_and_score_call_id);
-          return pas ? toTrial(pas, grandchildren.get(pas.id) ?? [], prices) : t;
+          const pas = (full ?? row.calls)?.get(t.predict_and_score_call_id);
+          return pas ? toTrial(pas, grandchildren ? (grandchildren.get(pas.id) ?? []) : null, prices) : t;
         }),
       );
     }

@@ -31,7 +31,8 @@ export const weaveAttrs = (call: CallSchema): Record<string, unknown> => {
   return weave && typeof weave === 'object' && !Array.isArray(weave) ? (weave as Record<string, unknown>) : {};
 };
 
-export const isPredictAndScore = (call: CallSchema): boolean => PREDICT_AND_SCORE_OPS.includes(opDisplayName(call.op_name));
+export const isPredictAndScore = (call: Pick<CallSchema, 'op_name'>): boolean =>
+  PREDICT_AND_SCORE_OPS.includes(opDisplayName(call.op_name));
 export const isPrediction = (call: CallSchema): boolean => weaveAttrs(call).prediction === 'true';
 export const isScore = (call: CallSchema): boolean => weaveAttrs(call).score === 'true';
 

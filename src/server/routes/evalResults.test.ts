@@ -272,6 +272,30 @@ describe('POST /v2/:entity/:project/eval_results/query', () => {
     expect(await questions({ evaluation_call_ids: [runA, 'sdk-eval'], require_intersection: true, resolve_row_refs: true })).toEqual([TWO]);
   });
 
+  it('pages in the default order exactly as slices of the whole answer', async () => {
+    // A page in the default order is chosen from the rows' keys and read in full alone; the
+    // whole answer (no limit) reads every row in full, so the two must agree row for row.
+    const cases: Query[] = [
+      both,
+      { ...both, require_intersection: true, include_raw_data_rows: true },
+      { ...both, include_predict_and_score_children: false },
+      { evaluation_call_ids: [runA, 'sdk-eval'], include_costs: true, include_raw_data_rows: true, resolve_row_refs: true },
+    ];
+    for (const req of cases) {
+      const whole = await query(req);
+      expect(whole.rows.length).toBeGreaterThan(1);
+      for (let offset = 0; offset <= whole.rows.length; offset++) {
+        for (const limit of [1, 2]) {
+          const rows = whole.rows.slice(offset, offset + limit);
+          // Warnings count the page's unresolved refs (their raw_data_row stays the ref).
+          const unresolved = rows.filter((r) => typeof r.raw_data_row === 'string').length;
+          const warnings = unresolved ? [`Could not resolve ${unresolved} dataset row ref(s); their raw_data_row is the ref`] : [];
+          expect(await query({ ...req, offset, limit })).toEqual({ ...whole, rows, warnings });
+        }
+      }
+    }
+  });
+
   it('answers empty results without ids, 400 for an unknown field, 422 for a bad body, 403 elsewhere', async () => {
     expect(await query({ include_summary: true })).toEqual({
       rows: [],

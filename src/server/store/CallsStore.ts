@@ -58,6 +58,15 @@ export interface CallsQuery {
 /** A stored call in wire form, before the domain adds `summary.weave`. */
 export type CallRecord = CallSchema;
 
+/** A child call's keys and one of its inputs (CallsStore.childInputs). */
+export interface ChildInput {
+  id: string;
+  parent_id: string;
+  op_name: string;
+  /** `inputs.<key>` as JSON text; null when the call has no such input. */
+  input: string | null;
+}
+
 export interface CallsStore {
   /** Applies starts and ends in order, in one transaction. */
   writeCalls(writes: CallWrite[]): Promise<void>;
@@ -74,6 +83,12 @@ export interface CallsStore {
   deleteCalls(req: { projectId: string; ids: string[]; deletedAt: number }): Promise<number>;
   /** Streams matching calls in order without holding the whole result in memory. */
   queryCalls(query: CallsQuery): AsyncIterable<CallRecord>;
+  /**
+   * The live children of the given parents, in the default order (start time, then id), with
+   * one top-level input each (`key`: letters, digits and _): a light read for grouping many
+   * calls by an input (eval_results/query's row keys) without parsing or loading whole calls.
+   */
+  childInputs(req: { projectId: string; parentIds: string[]; key: string }): Promise<ChildInput[]>;
   /** Counts matching calls, capped at `limit` when given. */
   countCalls(query: CallsQuery): Promise<number>;
   /** Sum of storage sizes of the matching root calls' traces. */

@@ -5,10 +5,11 @@
  * deletes and retries from any number of replicas merge to the same row in any order, with no
  * read on the ingest path. Reads use FINAL and see only calls whose start has arrived.
  */
-import type { CallEndWrite, CallRecord, CallsQuery, CallsStore, CallStartWrite, CallWrite } from '../Store.js';
+import type { CallEndWrite, CallRecord, CallsQuery, CallsStore, CallStartWrite, CallWrite, ChildInput } from '../Store.js';
+import { inputKey } from '../query/index.js';
 import { CALL_READ_COLUMNS, callFromRow, endColumns, startColumns, type CallRow } from './callConverters.js';
 import { num, type ClickHouseDatabase } from './ClickHouseDatabase.js';
-import { compileCallsList, VISIBLE, type CallsList } from './callsList.js';
+import { compileCallsList, compileCallsWhere, VISIBLE, type CallsList } from './callsList.js';
 
 /** Bytes a call's payloads take, as `storage_size_bytes` counts them. */
 export const STORAGE_SIZE_SQL = ['attributes', 'inputs', 'output', 'summary', 'exception']
@@ -146,6 +147,18 @@ export class ClickHouseCallsStore implements CallsStore {
       rows.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
       for (const row of rows) yield callFromRow(row);
     }
+  }
+
+  async childInputs(req: { projectId: string; parentIds: string[]; key: string }): Promise<ChildInput[]> {
+    if (!req.parentIds.length) return [];
+    const { where, params } = compileCallsWhere({ projectId: req.projectId, filter: { parent_ids: req.parentIds } });
+    // JSONExtractRaw answers the input's JSON text, '' when absent.
+    const rows = await this.#db.all<ChildInput>(
+      `SELECT id, parent_id, op_name, nullIf(JSONExtractRaw(ifNull(inputs, ''), {inputKey:String}), '') AS input
+       FROM calls FINAL WHERE ${where} ORDER BY started_at ASC, id ASC`,
+      { ...params, inputKey: inputKey(req.key) },
+    );
+    return rows;
   }
 
   /**

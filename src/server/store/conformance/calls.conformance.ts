@@ -71,6 +71,31 @@ export function describeCallsConformance(open: OpenStore): void {
       expect(await store.calls.countCalls({ projectId: D })).toBe(1);
     });
 
+    it("reads one input of many parents' live children, in start order, as JSON text", async () => {
+      const C = `${P}-inputs`;
+      const child = (id: string, parentId: string, s: number, inputsJson: string) =>
+        startWrite(C, id, { parentId, traceId: 'root', startedAt: T0 + s * SECOND, opName: `op-${id}`, inputsJson });
+      await store.calls.writeCalls([
+        child('late', 'p1', 3, '{"q":"hi"}'),
+        child('mid-b', 'p1', 2, '{"example":{"a":1.5,"b":[1,"x",null]}}'),
+        child('mid-a', 'p2', 2, '{"example":"weave:///e/p/object/d:v/attr/rows/id/abc"}'),
+        child('early', 'p1', 1, '{"example":7}'),
+        child('gone', 'p1', 1, '{"example":1}'),
+        child('elsewhere', 'p3', 1, '{"example":2}'),
+        endWrite(C, 'unstarted'),
+      ]);
+      await store.calls.deleteCalls({ projectId: C, ids: ['gone'], deletedAt: T0 + 9 * SECOND });
+      const read = await store.calls.childInputs({ projectId: C, parentIds: ['p1', 'p2'], key: 'example' });
+      expect(read.map((r) => ({ ...r, input: r.input === null ? null : (JSON.parse(r.input) as unknown) }))).toEqual([
+        { id: 'early', parent_id: 'p1', op_name: 'op-early', input: 7 },
+        { id: 'mid-a', parent_id: 'p2', op_name: 'op-mid-a', input: 'weave:///e/p/object/d:v/attr/rows/id/abc' },
+        { id: 'mid-b', parent_id: 'p1', op_name: 'op-mid-b', input: { a: 1.5, b: [1, 'x', null] } },
+        { id: 'late', parent_id: 'p1', op_name: 'op-late', input: null },
+      ]);
+      expect(await store.calls.childInputs({ projectId: C, parentIds: [], key: 'example' })).toEqual([]);
+      await expect(store.calls.childInputs({ projectId: C, parentIds: ['p1'], key: "x') OR 1" })).rejects.toThrow();
+    });
+
     it('keeps projects apart', async () => {
       expect(await read('a1', 'other/project')).toBeNull();
       expect(await store.calls.countCalls({ projectId: 'other/project' })).toBe(0);

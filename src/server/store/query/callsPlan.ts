@@ -50,6 +50,12 @@ export function selectedColumns(columns: string[] | null | undefined): CallColum
   return CALL_COLUMNS.filter((c) => wanted.has(c));
 }
 
+/** A top-level input name a store reads by itself (CallsStore.childInputs): letters, digits and _. */
+export function inputKey(key: string): string {
+  if (!/^\w+$/.test(key)) throw new Error(`Not an input name: ${JSON.stringify(key)}`);
+  return key;
+}
+
 /**
  * Which calls of `projectId` match: the visible ones (their start has arrived, they are not
  * deleted) that satisfy every filter clause and the `$expr` condition.

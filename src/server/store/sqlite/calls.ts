@@ -1,6 +1,7 @@
 /** SQLite implementation of CallsStore. */
 import { opDisplayName } from '../../core/opNames.js';
-import type { CallEndWrite, CallRecord, CallsQuery, CallsStore, CallStartWrite, CallWrite } from '../Store.js';
+import type { CallEndWrite, CallRecord, CallsQuery, CallsStore, CallStartWrite, CallWrite, ChildInput } from '../Store.js';
+import { inputKey } from '../query/index.js';
 import { callFromRow, type CallRow } from '../query/callRow.js';
 import { storageSizeSql, TOTAL_STORAGE_SIZE_SQL } from './callsColumnsSql.js';
 import { compileCount, compileSelect, compileWhere } from './callsQuery.js';
@@ -156,6 +157,16 @@ export class SqliteCallsStore implements CallsStore {
   async *queryCalls(query: CallsQuery): AsyncIterable<CallRecord> {
     const { sql, params } = compileSelect(query);
     for await (const row of this.#db.stream<CallRow>(sql, params)) yield callFromRow(row);
+  }
+
+  async childInputs(req: { projectId: string; parentIds: string[]; key: string }): Promise<ChildInput[]> {
+    if (!req.parentIds.length) return [];
+    const where = compileWhere({ projectId: req.projectId, filter: { parent_ids: req.parentIds } });
+    // `->` answers the input's JSON text (a string input keeps its quotes), null when absent.
+    const sql = `SELECT id, parent_id, op_name, inputs -> ? AS input FROM calls WHERE ${where.sql} ORDER BY +started_at ASC, id ASC`;
+    const out: ChildInput[] = [];
+    for await (const row of this.#db.stream<ChildInput>(sql, [`$.${inputKey(req.key)}`, ...where.params])) out.push(row);
+    return out;
   }
 
   async countCalls(query: CallsQuery): Promise<number> {
