@@ -50,12 +50,21 @@ describe('cluster layouts of the ClickHouse schema', () => {
     expect(SHARD_KEYS.monitor_sweeps).toBe('0');
   });
 
-  it('keeps a backfill as written: it names the tables Weft reads and writes, which every layout has', () => {
+  it('keeps a backfill as written ON CLUSTER; node by node, each sharded node fills its own shard from its local tables', () => {
     const backfills = ALL.filter((s) => s.trim().startsWith('INSERT INTO'));
     expect(backfills.length).toBeGreaterThan(0);
-    for (const sql of backfills)
+    for (const sql of backfills) {
       for (const l of ['replicated', 'sharded', 'replicated-sharded'] as const)
         expect(rewriteStatement(sql, 'weft', layout(l))).toEqual([sql.trim()]);
+      expect(rewriteStatement(sql, 'weft', layout('replicated', false))).toEqual([sql.trim()]);
+      const [, target, source] = /^INSERT INTO (\w+) SELECT [\s\S]* FROM (\w+)/.exec(sql.trim())!;
+      // Local to local keeps every row on its shard only when both tables are sharded alike.
+      expect(SHARD_KEYS[target!]).toBe(SHARD_KEYS[source!]);
+      for (const l of ['sharded', 'replicated-sharded'] as const) {
+        const [local] = rewriteStatement(sql, 'weft', layout(l, false));
+        expect(local).toMatch(new RegExp(`^INSERT INTO ${target}_local SELECT [\\s\\S]* FROM ${source}_local\\b`));
+      }
+    }
   });
 
   it('refuses what it cannot place: a table without a shard key, a mixed ALTER, other statements', () => {

@@ -184,8 +184,17 @@ export function rewriteStatement(sql: string, database: string, settings: Cluste
     if (columns) return [local, `ALTER TABLE ${table}${on} ${ops}`];
     if (localOnly) return [local];
   }
-  // A backfill names the tables Weft reads and writes, which every layout has: as written.
-  if (/^INSERT INTO \w+ SELECT\b/.test(text)) return [text];
+  // A backfill names the tables Weft reads and writes, which every layout has. Migrated ON
+  // CLUSTER, every node has the new table before this runs, and the one migrating node fills it
+  // through the Distributed tables: as written. Migrated node by node (WEFT_CLICKHOUSE_ON_CLUSTER=0),
+  // another node may not have its table yet, so each node fills its own shard, local table from
+  // local table (a backfill's source and target share a shard key, so rows stay on their shard).
+  const backfill = /^INSERT INTO (\w+) SELECT\b([\s\S]*)\bFROM (\w+)\b([\s\S]*)$/.exec(text);
+  if (backfill) {
+    if (!sharded || settings.onCluster) return [text];
+    const [, target, columns, source, rest] = backfill as unknown as [string, string, string, string, string];
+    return [`INSERT INTO ${target}_local SELECT${columns}FROM ${source}_local${rest}`];
+  }
   throw new Error(
     `The cluster layouts cannot rewrite this statement (only CREATE TABLE IF NOT EXISTS, ALTER TABLE and INSERT ... SELECT): ${text.slice(0, 80)}`,
   );
