@@ -124,7 +124,7 @@ for (const size of [
       // The trace of the first turn, opened from the thread.
       await page.getByRole('listbox', { name: 'Turns' }).getByRole('link', { name: 'Open the trace of turn 1' }).click();
       await expect(page.getByRole('tree', { name: 'Call tree' }).getByRole('treeitem')).toHaveCount(2);
-      await expect(page.getByRole('link', { name: '← Thread' })).toBeVisible();
+      await expect(page.getByRole('link', { name: '← Thread', exact: true })).toBeVisible();
       await page.screenshot({ path: info.outputPath(`trace-${size.name}.png`) });
       await expect.poll(() => fitsWidth(page)).toBe(true);
 

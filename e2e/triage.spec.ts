@@ -162,7 +162,7 @@ test('walk threads by keyboard, step to the next thread, and come back to the sa
   await page.getByRole('listbox', { name: 'Turns' }).getByRole('link', { name: 'Open the trace of turn 2' }).click();
   await expect(page).toHaveURL(new RegExp(`/traces/${traces.password![1]}`));
   await expect(page.getByRole('link', { name: '← Calls' })).toHaveCount(0);
-  await page.getByRole('link', { name: '← Thread' }).click();
+  await page.getByRole('link', { name: '← Thread', exact: true }).click();
   await expect(page).toHaveURL(new RegExp(`/threads/${ids.password}`));
   await expect(page.getByRole('listbox', { name: 'Turns' }).getByRole('option').nth(1)).toHaveAttribute('aria-selected', 'true');
 

@@ -38,12 +38,24 @@ export function TraceTree({ tree, rows, selectedId, onSelect, onToggle }: TraceT
     if (selectedIndex >= 0) virtualizer.scrollToIndex(selectedIndex, { align: 'auto' });
   }, [selectedIndex, virtualizer]);
 
+  // The selection lives in the URL, which changes a render after onSelect: a key pressed before
+  // that render (a quick ↓↓) must move on from the call the previous key chose, not from the one
+  // still shown, or the second press is lost.
+  const chosen = useRef(selectedId);
+  useEffect(() => {
+    chosen.current = selectedId;
+  }, [selectedId]);
+
   const onKeyDown = (e: KeyboardEvent) => {
-    const action = keyboardAction(e.key, rows, selectedIndex);
+    const from = rows.findIndex((r) => r.node.call.id === chosen.current);
+    const action = keyboardAction(e.key, rows, from >= 0 ? from : selectedIndex);
     if (!action) return;
     e.preventDefault();
     if (action.toggle) onToggle(action.toggle.id, action.toggle.expanded);
-    if (action.select) onSelect(action.select);
+    if (action.select) {
+      chosen.current = action.select;
+      onSelect(action.select);
+    }
   };
 
   const span = tree.end - tree.start;
