@@ -173,13 +173,8 @@ export class ClickHouseCallsStore implements CallsStore {
   async #idsByStart(query: CallsQuery, list: CallsList): Promise<{ id: string }[] | null> {
     if (!list.byStart || !query.limit) return null;
     const wanted = (query.offset ?? 0) + query.limit;
-    const roots = query.filter?.trace_roots_only ? ' AND is_root = 1' : '';
     for (let k = Math.max(4 * wanted, 200); k <= 200_000; k *= 8) {
-      const edge = await this.#db.get<{ t: string }>(
-        `SELECT started_at AS t FROM calls_by_start WHERE project_id = {p:String}${roots}
-         ORDER BY started_at ${list.byStart.direction} LIMIT 1 OFFSET {k:UInt64}`,
-        { p: query.projectId, k: k - 1 },
-      );
+      const edge = await this.#db.get<{ t: string }>(list.byStart.edgeSql, { p: query.projectId, k: k - 1 });
       if (!edge) return null;
       const ids = await this.#db.all<{ id: string }>(list.byStart.idsSql, { ...list.params, edge: edge.t });
       if (ids.length === query.limit) return ids;

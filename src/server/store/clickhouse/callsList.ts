@@ -17,11 +17,12 @@ export interface CallsList {
   idsSql: string;
   params: Params;
   /**
-   * For a query sorted by start time first (with a limit): its direction, and the ids query
+   * For a query sorted by start time first (with a limit): the ids query
    * restricted to the calls that started at or after (newest first; at or before, oldest first)
-   * `{edge:Int64}`, read from calls_by_start (calls.ts idsByStart). Null otherwise.
+   * `{edge:Int64}`, and the query of the edge itself: the start of the `{k:UInt64}`-th row of
+   * calls_by_start in that order (calls.ts idsByStart). Null otherwise.
    */
-  byStart: { direction: 'ASC' | 'DESC'; idsSql: string } | null;
+  byStart: { idsSql: string; edgeSql: string } | null;
   /** Columns the rows phase loads (OTel calls also need their span, shown in attributes). */
   columns: string[];
 }
@@ -46,8 +47,12 @@ export function compileCallsList(q: CallsQuery): CallsList {
     const direction = first.direction === 'desc' ? 'DESC' : 'ASC';
     const cmp = direction === 'DESC' ? '>=' : '<=';
     const roots = q.filter?.trace_roots_only ? ' AND is_root = 1' : '';
-    const window = `started_at ${cmp} {edge:Int64} AND id IN (SELECT id FROM calls_by_start WHERE project_id = {p:String}${roots} AND started_at ${cmp} {edge:Int64})`;
-    byStart = { direction, idsSql: `SELECT id FROM calls FINAL WHERE ${where} AND ${window} ORDER BY ${order}${page}` };
+    const starts = `calls_by_start WHERE project_id = {p:String}${roots}`;
+    const window = `started_at ${cmp} {edge:Int64} AND id IN (SELECT id FROM ${starts} AND started_at ${cmp} {edge:Int64})`;
+    byStart = {
+      idsSql: `SELECT id FROM calls FINAL WHERE ${where} AND ${window} ORDER BY ${order}${page}`,
+      edgeSql: `SELECT started_at AS t FROM ${starts} ORDER BY started_at ${direction} LIMIT 1 OFFSET {k:UInt64}`,
+    };
   }
   const columns: string[] = plannedColumns(q.columns);
   if (columns.includes('attributes')) columns.push('otel_dump');
