@@ -135,6 +135,8 @@ interface IngestResult {
   rate: number;
   /** CPU seconds per call of Weft's process (or of the raw inserting process). */
   cpuPerCall: number;
+  /** Of which on Weft's main thread (the writer; NaN for the raw insert). */
+  mainCpuPerCall: number;
   /** CPU seconds per call of the ClickHouse engine (NaN on SQLite). */
   engineCpuPerCall: number;
 }
@@ -157,7 +159,7 @@ async function benchServer(backend: BenchBackend, batches: BatchItem[][], worker
     await client.callUpsertBatch({ batch: batches[0]!.slice(0, 2) }); // warm up auth and statements
     const bodies = batches.map((batch) => JSON.stringify({ batch }));
     let next = 0;
-    const cpu0 = server.cpu().process;
+    const cpu0 = server.cpu();
     const engine0 = engineCpu(backend);
     const t0 = performance.now();
     await Promise.all(
@@ -176,11 +178,17 @@ async function benchServer(backend: BenchBackend, batches: BatchItem[][], worker
     );
     const seconds = (performance.now() - t0) / 1000;
     // The cluster's worker processes are children of this one: with --workers > 1 only the primary is counted.
-    const cpu = server.cpu().process - cpu0;
+    const cpu1 = server.cpu();
+    const cpu = cpu1.process - cpu0.process;
     const engineCpuPerCall = (engineCpu(backend) - engine0) / CALLS;
     const { count } = await client.callsQueryStats({ project_id: PROJECT });
     if (count < CALLS) throw new Error(`only ${count} of ${CALLS} calls stored`);
-    return { rate: CALLS / seconds, cpuPerCall: workers === 1 ? cpu / CALLS : NaN, engineCpuPerCall };
+    return {
+      rate: CALLS / seconds,
+      cpuPerCall: workers === 1 ? cpu / CALLS : NaN,
+      mainCpuPerCall: workers === 1 ? (cpu1.main - cpu0.main) / CALLS : NaN,
+      engineCpuPerCall,
+    };
   } finally {
     await server.stop();
   }
@@ -244,7 +252,7 @@ function benchRawSqliteInsert(batches: BatchItem[][]): IngestResult {
   db.close();
   rmSync(dir, { recursive: true, force: true });
   const cpu = process.cpuUsage(cpu0);
-  return { rate: CALLS / seconds, cpuPerCall: (cpu.user + cpu.system) / 1e6 / CALLS, engineCpuPerCall: NaN };
+  return { rate: CALLS / seconds, cpuPerCall: (cpu.user + cpu.system) / 1e6 / CALLS, mainCpuPerCall: NaN, engineCpuPerCall: NaN };
 }
 
 /**
@@ -279,7 +287,7 @@ async function benchRawClickHouseInsert(backend: BenchBackend, batches: BatchIte
   const cpu = process.cpuUsage(cpu0);
   const engineCpuPerCall = (engineCpu(backend) - engine0) / CALLS;
   await client.close();
-  return { rate: CALLS / seconds, cpuPerCall: (cpu.user + cpu.system) / 1e6 / CALLS, engineCpuPerCall };
+  return { rate: CALLS / seconds, cpuPerCall: (cpu.user + cpu.system) / 1e6 / CALLS, mainCpuPerCall: NaN, engineCpuPerCall };
 }
 
 const backend = await startBenchBackend(benchStoreKind(values.store));
@@ -298,10 +306,12 @@ try {
   console.log(`${rawLabel.padEnd(37)} : ${Math.round(raw.rate).toLocaleString('en')} calls/s   ${µs(raw.cpuPerCall)}${engine(raw)}`);
   for (const workers of WORKER_COUNTS) {
     const result = await benchServer(backend, batches, workers);
-    const { rate, cpuPerCall } = result;
+    const { rate, cpuPerCall, mainCpuPerCall } = result;
     const label = `weft over HTTP, ${workers} process${workers > 1 ? 'es' : ''}`.padEnd(37);
     const goal = workers === 1 ? ` (goal ≥ ${goalRatio}${rate / raw.rate >= goalRatio ? ' ✓' : ' ✗'})` : '';
-    const cpu = Number.isNaN(cpuPerCall) ? '' : `   ${µs(cpuPerCall)}, CPU ratio ${(raw.cpuPerCall / cpuPerCall).toFixed(2)}`;
+    // The main thread is the writer (group commit); the others are the request threads (parsing, validation), GC and the loader.
+    const split = ` (main thread ${(mainCpuPerCall * 1e6).toFixed(0)}, other threads ${((cpuPerCall - mainCpuPerCall) * 1e6).toFixed(0)})`;
+    const cpu = Number.isNaN(cpuPerCall) ? '' : `   ${µs(cpuPerCall)}${split}, CPU ratio ${(raw.cpuPerCall / cpuPerCall).toFixed(2)}`;
     console.log(
       `${label} : ${Math.round(rate).toLocaleString('en')} calls/s   ratio ${(rate / raw.rate).toFixed(2)}${goal}${cpu}${engine(result)}`,
     );

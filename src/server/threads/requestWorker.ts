@@ -104,14 +104,10 @@ async function serve(msg: Extract<ToWorker, { t: 'request' }>): Promise<void> {
   let headSent = false;
   try {
     const hasBody = msg.body !== null && msg.method !== 'GET' && msg.method !== 'HEAD';
-    const request = new Request(msg.url, {
-      method: msg.method,
-      headers: msg.headers,
-      body: hasBody ? msg.body : null,
-      signal: state.abort.signal,
-    });
+    // The Request carries no body: every body is read from `bodyBytes` (http/bodyLimit.ts), and
+    // wrapping a large one in the Request's stream cost ~4 µs per ingested call (bench:ingest cpu-prof).
+    const request = new Request(msg.url, { method: msg.method, headers: msg.headers, signal: state.abort.signal });
     const secure = msg.url.startsWith('https:');
-    // The body bytes go along whole (http/bodyLimit.ts reads them), not read back out of the Request's stream.
     const res = await app.fetch(request, {
       incoming: { socket: { remoteAddress: msg.remoteIp, encrypted: secure } },
       bodyBytes: hasBody ? new Uint8Array(msg.body!) : null,
