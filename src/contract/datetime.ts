@@ -53,7 +53,7 @@ function parseCanonical(text: string): number | null {
   return Date.UTC(y, mo - 1, d, h, mi, s) * 1000 + micros;
 }
 
-/** Any ISO 8601 datetime the contract takes: a space for `T`, no seconds, an offset, surrounding blanks (exported for datetime.test.ts). */
+/** Any ISO 8601 datetime the contract takes: a space for `T`, no seconds, an offset, surrounding blanks (exported for server/core/datetime.test.ts). */
 export function parseAnyIso(text: string): number | null {
   const m = ISO.exec(text.trim());
   if (!m) return null;

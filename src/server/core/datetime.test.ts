@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseAnyIso, parseIsoToMicros } from './datetime.js';
+import { parseAnyIso, parseIsoToMicros } from '../../contract/datetime.js';
 
 /** Strings in and around the canonical form, valid and not, with a fixed seed so a failure repeats. */
 function nearCanonical(count: number): string[] {
