@@ -40,7 +40,12 @@ const t = useTestServer({
   },
 });
 
-describe('failed-login throttling', () => {
+// The throttling and oracle tests each wait on ten or more sequential password hashes (~0.6 s of
+// scrypt apiece on a quiet core, several times that when another test file hashes beside them):
+// a generous bound on a hang, not a timing.
+const HASH_BOUND_TESTS = { timeout: 180_000 };
+
+describe('failed-login throttling', HASH_BOUND_TESTS, () => {
   const throttled = useTestServer({
     env: { WEFT_LOGIN_MAX_FAILURES_PER_USER: '4', WEFT_LOGIN_MAX_FAILURES_PER_ADDRESS: '9', WEFT_LOGIN_WINDOW_SECONDS: '600' },
   });
@@ -89,7 +94,7 @@ describe('failed-login throttling', () => {
   });
 });
 
-describe('username oracle', () => {
+describe('username oracle', HASH_BOUND_TESTS, () => {
   it('takes about as long to refuse an unknown username as a known one', async () => {
     const time = async (authorization: string) => {
       const started = performance.now();
