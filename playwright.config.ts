@@ -5,6 +5,7 @@
  * CLICKHOUSE_SPECS against a server on a ClickHouse engine.
  * Run through `npm run test:e2e` (scripts/e2e.js finds the Chromium and the engine).
  */
+import { availableParallelism } from 'node:os';
 import { defineConfig } from '@playwright/test';
 import { selectedTestStores } from './src/server/testing/testStores.js';
 import { CLICKHOUSE_SPECS } from './e2e/fixtures/stores.js';
@@ -21,10 +22,16 @@ export default defineConfig<E2eOptions>({
   globalSetup: './e2e/fixtures/globalSetup.ts',
   projects: projects.filter((p) => stores.includes(p.name)),
   fullyParallel: true,
+  // One worker per core, at least two: Playwright's default of half the cores is one worker on
+  // the 2-core CI machine, which left a core idle while a test waited on its page or the servers.
+  // Tests share nothing but the two servers (each writes its own uniquely named project).
+  workers: Math.max(availableParallelism(), 2),
   forbidOnly: !!process.env.CI,
   retries: process.env.CI ? 1 : 0,
-  timeout: 30_000,
-  expect: { timeout: 10_000 },
+  // Generous, as two tests share the cores with the servers (and a sign-in's scrypt): these bound
+  // a hang, they time nothing.
+  timeout: 45_000,
+  expect: { timeout: 15_000 },
   // `list` prints "N passed / N failed" over both projects, which scripts/test.js reads.
   reporter: [['list']],
   outputDir: 'test-results',

@@ -3,6 +3,7 @@
  * dev server (proxying API paths to a running Weft service), and vitest.
  */
 import type { IncomingMessage } from 'node:http';
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
@@ -56,6 +57,12 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // One test file per core. vitest's default is cores - 1, which on a 2-core CI machine runs the
+    // files one at a time; but a server test file spends much of its time waiting (HTTP round
+    // trips, request threads, scrypt on libuv's pool, the ClickHouse engine, child processes), so
+    // a second file in flight uses the core the first leaves idle. Files share nothing but the
+    // ClickHouse engine, where each has databases of its own (temp dirs, port 0, forks' own env).
+    maxWorkers: Math.max(availableParallelism(), 2),
     // One ClickHouse engine per run for the ClickHouse store suites (WEFT_TEST_STORES).
     globalSetup: ['src/server/testing/clickhouseGlobalSetup.ts'],
   },

@@ -38,9 +38,22 @@ async function callCount(t: TestServer, project_id: string): Promise<number> {
   return (await t.admin.callsQueryStats({ project_id })).count;
 }
 
-describe('POST /weft/session and DELETE /weft/session', () => {
-  const t = useTestServer();
+/**
+ * A user of their own, with alice's password (her hash copied, so no hash is computed here), for
+ * tests that count a user's sessions on the shared server, where alice and bob sign in often.
+ */
+async function newUser(t: TestServer, username: string): Promise<{ username: string; password: string }> {
+  const passwordHash = (await t.server.store.accounts.getUser('alice'))!.passwordHash;
+  await t.server.store.accounts.upsertUser({ username, entities: [`${username}-co`], passwordHash });
+  return { username, password: t.alice.password };
+}
 
+// One server for every test but the expiry ones (their own session settings): each server start
+// hashes the admin password and boots request threads, and these tests need nothing fresh but the
+// users whose sessions they count (newUser).
+const t = useTestServer();
+
+describe('POST /weft/session and DELETE /weft/session', () => {
   it('refuses a wrong password with 401 and no cookie', async () => {
     const { res, setCookie } = await signIn(t, 'alice', 'wrong-password');
     expect(res.status).toBe(401);
@@ -106,11 +119,10 @@ describe('POST /weft/session and DELETE /weft/session', () => {
 });
 
 describe('GET /weft/sessions, DELETE /weft/sessions/:id, DELETE /weft/users/:username/sessions', () => {
-  const t = useTestServer();
-
   it("lists the caller's sessions with the current one marked, and ends another one", async () => {
-    const laptop = await signIn(t, 'bob', t.bob.password, 'laptop-browser');
-    const phone = await signIn(t, 'bob', t.bob.password, 'phone-browser');
+    const dora = await newUser(t, 'dora');
+    const laptop = await signIn(t, dora.username, dora.password, 'laptop-browser');
+    const phone = await signIn(t, dora.username, dora.password, 'phone-browser');
     const list = await asCookie(t, '/weft/sessions', laptop.cookie);
     expect(list.status).toBe(200);
     const sessions = list.json.sessions as {
@@ -153,14 +165,8 @@ describe('GET /weft/sessions, DELETE /weft/sessions/:id, DELETE /weft/users/:use
 });
 
 describe('POST /weft/password and PUT /weft/users/:username/password', () => {
-  const t = useTestServer();
-
   it('changes your password after checking the current one, ending your other sessions', async () => {
-    await t.server.store.accounts.upsertUser({
-      username: 'carol',
-      entities: ['carol-co'],
-      passwordHash: (await t.server.store.accounts.getUser('alice'))!.passwordHash,
-    });
+    await newUser(t, 'carol');
     const here = await signIn(t, 'carol', t.alice.password);
     const there = await signIn(t, 'carol', t.alice.password);
     const change = (current: string) =>
@@ -186,19 +192,20 @@ describe('POST /weft/password and PUT /weft/users/:username/password', () => {
   });
 
   it("lets an admin set a user's password, ending all their sessions; nobody else may", async () => {
-    const bob = await signIn(t, 'bob', t.bob.password);
+    const erin = await newUser(t, 'erin');
+    const signedIn = await signIn(t, erin.username, erin.password);
     const alice = await signIn(t, 'alice', t.alice.password);
-    const byAlice = await asCookie(t, '/weft/users/bob/password', alice.cookie, {
+    const byAlice = await asCookie(t, '/weft/users/erin/password', alice.cookie, {
       method: 'PUT',
       headers: JSON_TYPE,
       body: JSON.stringify({ new_password: 'hijacked-password' }),
     });
     expect(byAlice.status).toBe(403);
 
-    expect(await t.admin.userPasswordReset({ username: 'bob', new_password: 'bob-reset-password' })).toEqual({ num_sessions_ended: 1 });
-    expect((await asCookie(t, '/weft/whoami', bob.cookie)).status).toBe(401);
-    expect((await signIn(t, 'bob', 'bob-reset-password')).res.status).toBe(200);
-    expect((await signIn(t, 'bob', t.bob.password)).res.status).toBe(401);
+    expect(await t.admin.userPasswordReset({ username: 'erin', new_password: 'erin-reset-password' })).toEqual({ num_sessions_ended: 1 });
+    expect((await asCookie(t, '/weft/whoami', signedIn.cookie)).status).toBe(401);
+    expect((await signIn(t, 'erin', 'erin-reset-password')).res.status).toBe(200);
+    expect((await signIn(t, 'erin', erin.password)).res.status).toBe(401);
     await expect(t.admin.userPasswordReset({ username: 'nobody', new_password: 'whatever-password' })).rejects.toMatchObject({
       status: 404,
     });
@@ -231,8 +238,6 @@ describe('session expiry', () => {
 });
 
 describe('CSRF: cross-site writes and form content types', () => {
-  const t = useTestServer();
-
   it('refuses a cookie-authenticated write from another site (Origin or Sec-Fetch-Site), and writes nothing', async () => {
     const project = `${t.alice.entity}/csrf-cookie`;
     const { cookie } = await signIn(t, 'alice', t.alice.password);
@@ -337,8 +342,6 @@ describe('CSRF: cross-site writes and form content types', () => {
 });
 
 describe('security headers', () => {
-  const t = useTestServer();
-
   const expectHeaders = (res: RawResponse) => {
     const csp = String(res.headers['content-security-policy']);
     expect(csp).toContain("frame-ancestors 'none'");

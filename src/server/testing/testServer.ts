@@ -13,9 +13,9 @@ import { join } from 'node:path';
 import { createClient, type WeftClient } from '../../client/index.js';
 import { createApiKey } from '../auth/apiKeys.js';
 import { hashSecret } from '../auth/secrets.js';
-import { loadConfig, storeConfigOf } from '../config.js';
+import { loadConfig, storeConfigOf, type ServerConfig } from '../config.js';
 import type { ClickHouseOptions } from '../store/clickhouse/ClickHouseDatabase.js';
-import { clickhouseOptions } from '../store/openStore.js';
+import { clickhouseOptions, openStore } from '../store/openStore.js';
 import { startServer, type RunningServer } from '../main.js';
 import { ClickHouseDatabase } from '../store/clickhouse/ClickHouseDatabase.js';
 import { migrateClickHouse, quoteIdentifier } from '../store/clickhouse/migrate.js';
@@ -62,7 +62,6 @@ export async function startTestServer(options: { env?: Record<string, string>; c
   const dataDir = mkdtempSync(join(tmpdir(), 'weft-test-'));
   const config = loadConfig({
     WEFT_DATA_DIR: dataDir,
-    WEFT_ADMIN_PASSWORD: ADMIN_PASSWORD,
     PORT: '0',
     WEFT_LOG_LEVEL: 'silent',
     WEFT_VALIDATE_RESPONSES: '1',
@@ -75,6 +74,7 @@ export async function startTestServer(options: { env?: Record<string, string>; c
   // A ClickHouse database is migrated first, as `weft migrate` would be run before `weft serve`.
   const clickhouse = config.store === 'clickhouse' ? clickhouseOptions(storeConfigOf(config)) : null;
   if (clickhouse) await migrateClickHouse(clickhouse);
+  await addAdmin(config);
   const server = await startServer(config, options.clock ? { clock: options.clock } : {});
   const url = server.url;
   const clientAs = (auth: { username: string; password: string } | null) => createClient({ baseUrl: url, auth });
@@ -124,6 +124,22 @@ export async function startTestServer(options: { env?: Record<string, string>; c
       if (clickhouse) await dropClickHouseDatabase(clickhouse);
     },
   };
+}
+
+/**
+ * Writes the admin (password ADMIN_PASSWORD) before the server starts, with the hash made once
+ * per test process: the server then finds an admin, as on a restart, and hashes nothing, where
+ * WEFT_ADMIN_PASSWORD would cost each of a test run's ~80 server starts a ~0.6 s scrypt. The
+ * first start that creates the admin from WEFT_ADMIN_PASSWORD is bootstrap.test.ts's, and every
+ * test that spawns `weft serve` (durability, TLS, jobs, replicas) starts that way.
+ */
+async function addAdmin(config: ServerConfig): Promise<void> {
+  const store = await openStore(storeConfigOf(config));
+  try {
+    await store.accounts.upsertUser({ username: 'admin', passwordHash: await hashOnce(ADMIN_PASSWORD), isAdmin: true });
+  } finally {
+    await store.close();
+  }
 }
 
 /** Drops a test server's ClickHouse database (tempStore.ts names a fresh one per server). */
