@@ -87,10 +87,13 @@ export class ClickHouseDatabase {
     await this.client.command({ ...statement(query, params), clickhouse_settings: RESULT_SETTINGS });
   }
 
-  /** Inserts rows as one block: one part, applied all or nothing. */
-  async insert(table: string, rows: object[]): Promise<void> {
+  /**
+   * Inserts rows as one block: one part, applied all or nothing. `columns` names the columns
+   * sent when they include an EPHEMERAL one (which an insert without a column list ignores).
+   */
+  async insert(table: string, rows: object[], columns?: [string, ...string[]]): Promise<void> {
     if (rows.length === 0) return;
-    await this.client.insert({ table, values: rows, format: 'JSONEachRow', clickhouse_settings: RESULT_SETTINGS });
+    await this.client.insert({ table, values: rows, format: 'JSONEachRow', columns, clickhouse_settings: RESULT_SETTINGS });
   }
 
   async close(): Promise<void> {

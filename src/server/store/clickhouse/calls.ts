@@ -19,6 +19,28 @@ export const STORAGE_SIZE_SQL = ['attributes', 'inputs', 'output', 'summary', 'e
 /** Projects remembered as stored (see #knownProjects); past this many the memory starts over. */
 const MAX_KNOWN_PROJECTS = 10_000;
 
+/** The columns of a thread_turns row the writer sends (summary is EPHEMERAL: named, or ignored). */
+const THREAD_TURN_COLUMNS: [string, ...string[]] = ['project_id', 'id', 'thread_id', 'started_at', 'ended_at', 'has_exception', 'summary'];
+
+/**
+ * The thread_turns row of a call's parts in one batch (migrations.ts v10): a turn's start with
+ * its end if present; nothing for another call's start, nor for its end in the same batch;
+ * an end alone, since it cannot tell whether its call is a turn.
+ */
+function threadTurnRow({ start, end }: { start?: CallStartWrite; end?: CallEndWrite }): object[] {
+  const isTurn = start && start.turnId === start.id && !!start.threadId;
+  if (start && !isTurn) return [];
+  const head = (start ?? end)!;
+  return [
+    {
+      project_id: head.projectId,
+      id: head.id,
+      ...(start ? { thread_id: start.threadId, started_at: start.startedAt } : {}),
+      ...(end ? { ended_at: end.endedAt, has_exception: end.exception === null ? null : 1, summary: end.summaryJson } : {}),
+    },
+  ];
+}
+
 export class ClickHouseCallsStore implements CallsStore {
   readonly #db: ClickHouseDatabase;
   /**
@@ -70,6 +92,8 @@ export class ClickHouseCallsStore implements CallsStore {
         s ? [{ project_id: s.projectId, started_at: s.startedAt, id: s.id, is_root: s.parentId === null ? 1 : 0 }] : [],
       ),
     );
+    // Then the parts thread statistics read (migrations.ts v10), also before the call's insert.
+    await this.#db.insert('thread_turns', [...parts.values()].flatMap(threadTurnRow), THREAD_TURN_COLUMNS);
     await this.#db.insert('calls', rows);
   }
 
@@ -123,6 +147,10 @@ export class ClickHouseCallsStore implements CallsStore {
        )
        SELECT DISTINCT id FROM doomed`,
       { p: req.projectId, ids: req.ids },
+    );
+    await this.#db.insert(
+      'thread_turns',
+      doomed.map((d) => ({ project_id: req.projectId, id: d.id, deleted_at: req.deletedAt })),
     );
     await this.#db.insert(
       'calls',

@@ -153,6 +153,34 @@ describe.runIf(canRun)('a sharded ClickHouse cluster of two engine processes', (
     }
   });
 
+  it('computes thread statistics from turn parts written through either node (summary facts computed on the shards)', async () => {
+    const P = 'acme/threads';
+    const turns = Array.from({ length: 12 }, (_, i) => `turn${String(i).padStart(2, '0')}`);
+    await a.calls.writeCalls(turns.map((id, i) => startWrite(P, id, { threadId: `th${i % 3}`, turnId: id, startedAt: T0 + i * SECOND })));
+    await b.calls.writeCalls(
+      turns.map((id, i) =>
+        endWrite(P, id, {
+          endedAt: T0 + (i + 2) * SECOND,
+          summaryJson: JSON.stringify({
+            status_counts: { error: i === 4 ? 1 : 0 },
+            usage: { 'gpt-4o': { prompt_tokens: i, completion_tokens: 1 } },
+          }),
+        }),
+      ),
+    );
+    await b.calls.deleteCalls({ projectId: P, ids: ['turn00'], deletedAt: T0 + 99 * SECOND });
+    for (const store of [a, b]) {
+      const threads = [];
+      for await (const t of store.threads.queryThreads({ projectId: P, sortBy: [{ field: 'thread_id', direction: 'asc' }] }))
+        threads.push(t);
+      expect(threads.map((t) => [t.threadId, t.turnCount, t.finishedTurnCount, t.errorCount, t.totalTokens, t.p50TurnDurationMs])).toEqual([
+        ['th0', 3, 3, 0, 3 + 6 + 9 + 3, 2000],
+        ['th1', 4, 4, 1, 1 + 4 + 7 + 10 + 4, 2000],
+        ['th2', 4, 4, 0, 2 + 5 + 8 + 11 + 4, 2000],
+      ]);
+    }
+  });
+
   it('numbers object versions and keeps feedback the same whichever node wrote them', async () => {
     const P = 'acme/objects';
     const object = (digest: string, createdAt: number) => ({

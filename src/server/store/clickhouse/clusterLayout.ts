@@ -69,7 +69,9 @@ export function clusterSettingsFrom(env: NodeJS.ProcessEnv, flags: Record<string
  *   sweep mark) carries both columns and so lands on one shard, where CoalescingMergeTree merges
  *   them and `FINAL` (which the Distributed table runs per shard) is exact. A project's calls
  *   spread over all shards, which is where the volume is. (Weave keys by trace_id, which
- *   Weft's end parts do not carry.)
+ *   Weft's end parts do not carry.) `calls_by_start` and `thread_turns` hold parts of calls
+ *   too, by the same key: a thread_turns row merges with the other parts of its call there,
+ *   and a backfill from calls stays on its shard.
  * - Project-scoped tables: `sipHash64(project_id)`. Their ORDER BY keys start with project_id,
  *   so all versions of a row meet on one shard and `FINAL` stays exact; small next to calls.
  * - `ONE_SHARD` (constant key 0: the first shard): tables without a project, or read across
@@ -89,6 +91,7 @@ const BY_PROJECT = 'sipHash64(project_id)';
 export const SHARD_KEYS: Readonly<Record<string, string>> = {
   calls: 'sipHash64(project_id, id)',
   calls_by_start: 'sipHash64(project_id, id)',
+  thread_turns: 'sipHash64(project_id, id)',
   projects: BY_PROJECT,
   table_rows: BY_PROJECT,
   table_entries: BY_PROJECT,

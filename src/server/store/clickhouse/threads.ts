@@ -1,6 +1,6 @@
 /**
  * ClickHouse implementation of ThreadsStore: statistics computed per request in one pass over
- * the merged turn calls grouped by thread (shared/design/clickhouse.md §4.3), so nothing is
+ * the merged turns grouped by thread (shared/design/clickhouse.md §4.3), so no statistic is
  * kept in step with writes and any replica answers the same. The numbers follow
  * core/threadStats.ts: `quantileExactInclusive` is numpy's linear method, as core/percentile.ts;
  * ties break by id. Filters mean what query/threadsFilter.ts says:
@@ -12,8 +12,10 @@
  *   every turn and the statistics aggregate only those inside (`-If` combinators).
  * - Statistic bounds are HAVING conditions on the thread row.
  *
+ * The turns are read from thread_turns (migration 10: turns only, narrow), merged with FINAL
+ * like calls, unless a search or attribute test needs a turn's text, which only calls holds.
  * Failure, tokens and usage by model come from columns computed from the summary at insert
- * (migration 8), so no request parses the summary JSON. Cost (threadCosts.ts): the pass sums
+ * (migrations 8 and 10), so no request parses the summary JSON. Cost (threadCosts.ts): the pass sums
  * each thread's tokens per model; a sort or bound on cost prices every thread in the pass, any
  * other query prices only the page, after LIMIT; a count reads no usage unless a cost bound
  * needs it.
@@ -26,17 +28,29 @@ import { PRICES_SQL, threadCostSql } from './threadCosts.js';
 import { attributesMatchSql, binder, boundsSql, type Bind } from './threadFilters.js';
 import { searchWordPattern, turnTextSql } from './threadSearch.js';
 
-/** A turn is a live, started call whose turn_id is its own id, in a thread. */
-const TURN_WHERE =
-  "project_id = {p:String} AND started_at IS NOT NULL AND deleted_at IS NULL AND turn_id = id AND ifNull(thread_id, '') != ''";
-
 /**
- * Per-turn facts: failure and token total, from the summary's columns computed at insert
- * (migration 8), so no request parses summaries.
+ * Where a thread's turns are read from, merged: thread_turns (migration 10), which holds what
+ * the statistics need of turns only; or calls, when a filter reads a turn's text or attributes.
+ * A turn is a live, started call whose turn_id is its own id, in a thread (thread_turns has a
+ * thread_id for those only). Failure and token total come from the summary's columns computed
+ * at insert (migrations 8 and 10), so no request parses summaries.
  */
-const TURN_FACTS = `thread_id, id, started_at, ended_at,
+const TURN_SOURCES = {
+  turns: {
+    from: 'thread_turns FINAL',
+    where: 'project_id = {p:String} AND started_at IS NOT NULL AND deleted_at IS NULL AND thread_id IS NOT NULL',
+    facts: `thread_id, id, started_at, ended_at,
+  ifNull(has_exception, 0) = 1 OR ifNull(summary_error, 0) = 1 AS failed,
+  ifNull(summary_tokens, 0) AS tokens`,
+  },
+  calls: {
+    from: 'calls FINAL',
+    where: "project_id = {p:String} AND started_at IS NOT NULL AND deleted_at IS NULL AND turn_id = id AND ifNull(thread_id, '') != ''",
+    facts: `thread_id, id, started_at, ended_at,
   exception IS NOT NULL OR ifNull(summary_error, 0) = 1 AS failed,
-  ifNull(summary_tokens, 0) AS tokens`;
+  ifNull(summary_tokens, 0) AS tokens`,
+  },
+};
 
 /** Per-turn usage by model, (model, input, output) per entry, from the summary's usage column (migration 8). */
 const TURN_USAGE = `JSONExtract(ifNull(summary_usage, '[]'), 'Array(Tuple(String, Int64, Int64))') AS entries,
@@ -132,14 +146,16 @@ function rangeSql(q: ThreadsQuery, bind: Bind): string[] {
   return range;
 }
 
-/** The matching threads, one row each, as one SELECT over `calls FINAL` grouped by thread. */
+/** The matching threads, one row each, as one SELECT over the merged turns grouped by thread. */
 function threadRowsSql(q: ThreadsQuery, params: Params, usage: Usage): string {
   const plan = planThreadsFilter(q);
   const bind = binder(params);
   params.p = plan.projectId;
-  const where = [TURN_WHERE];
+  // Search and attribute tests read the turns' text and attributes, which only calls holds.
+  const source = plan.search || plan.attributes.length > 0 ? TURN_SOURCES.calls : TURN_SOURCES.turns;
+  const where = [source.where];
   const having: string[] = [];
-  const turnColumns = usage === 'none' ? [TURN_FACTS] : [TURN_FACTS, TURN_USAGE];
+  const turnColumns = usage === 'none' ? [source.facts] : [source.facts, TURN_USAGE];
   if (plan.threadIds) where.push(`thread_id IN ${bind(plan.threadIds, 'Array(String)')}`);
   const patterns = (plan.search?.words ?? []).flatMap((w) => searchWordPattern(w) ?? []);
   if (plan.search && patterns.length === 0) where.push(`thread_id = ${bind(plan.search.text, 'String')}`);
@@ -165,7 +181,7 @@ function threadRowsSql(q: ThreadsQuery, params: Params, usage: Usage): string {
   having.push(...boundsSql(plan.min, plan.max, bind));
   const cost = usage === 'priced' ? `, ${threadCostSql('usage_by_model', 'start_time')} AS total_cost` : '';
   return `${usage === 'priced' ? `WITH ${PRICES_SQL} ` : ''}SELECT ${statsSql(inRange, usage !== 'none')}${cost}
-    FROM (SELECT ${turnColumns.join(', ')} FROM calls FINAL WHERE ${where.join(' AND ')})
+    FROM (SELECT ${turnColumns.join(', ')} FROM ${source.from} WHERE ${where.join(' AND ')})
     GROUP BY thread_id${having.length > 0 ? ` HAVING ${having.join(' AND ')}` : ''}`;
 }
 

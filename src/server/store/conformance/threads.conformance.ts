@@ -187,6 +187,59 @@ export function describeThreadsConformance(open: OpenStore): void {
       ]);
     });
 
+    it('gives the same statistics however the parts of a turn arrive: late starts, retries, lone ends, deletes', async () => {
+      const Q = 'acme/thread-parts';
+      const at = (secs: number) => T0 + secs * SECOND;
+      const start = (id: string, secs: number, over: Parameters<typeof startWrite>[2] = {}) =>
+        startWrite(Q, id, { threadId: 'x', turnId: id, startedAt: at(secs), ...over });
+      const end = (id: string, secs: number, over: Parameters<typeof endWrite>[2] = {}) =>
+        endWrite(Q, id, { endedAt: at(secs), summaryJson: '{}', ...over });
+      const batches = [
+        // xa: its end arrives before its start (another process, or a lost start retried late).
+        [end('xa', 12, { summaryJson: usageSummary('gpt-4o', 10, 5) })],
+        [start('xa', 10)],
+        // xb: the start retried, the end alone (as from another process) and retried, failed.
+        [start('xb', 20)],
+        [start('xb', 20)],
+        [end('xb', 24, { exception: 'boom' })],
+        [end('xb', 24, { exception: 'boom' })],
+        // xc: a turn deleted later; xd: never ends; xe: start and end in one batch, an error in its summary.
+        [start('xc', 30), end('xc', 31)],
+        [start('xd', 40)],
+        [
+          start('xe', 50),
+          end('xe', 51, { summaryJson: '{"status_counts":{"error":1},"usage":{"gpt-4o":{"prompt_tokens":3,"completion_tokens":4}}}' }),
+        ],
+        // A call inside turn xa is no turn, whether its end comes alone or with its start.
+        [start('xa-child', 11, { turnId: 'xa', parentId: 'xa', traceId: 'xa' })],
+        [end('xa-child', 99)],
+        [start('xa-child2', 11, { turnId: 'xa', parentId: 'xa', traceId: 'xa' }), end('xa-child2', 98)],
+        // y: its only turn sits under a call that is no turn, and goes when that call is deleted.
+        [startWrite(Q, 'yroot', { startedAt: at(60) })],
+        [start('ya', 61, { threadId: 'y', parentId: 'yroot', traceId: 'yroot' })],
+        [end('ya', 62)],
+      ];
+      for (const batch of batches) await store.calls.writeCalls(batch);
+      await store.calls.deleteCalls({ projectId: Q, ids: ['xc', 'yroot'], deletedAt: at(99) });
+      const threads: ThreadRecord[] = [];
+      for await (const t of store.threads.queryThreads({ projectId: Q, sortBy: [{ field: 'thread_id', direction: 'asc' }] }))
+        threads.push(t);
+      expect(threads.map((t) => t.threadId)).toEqual(['x']);
+      expect(threads[0]).toMatchObject({
+        turnCount: 4,
+        finishedTurnCount: 3,
+        startTime: at(10),
+        lastUpdated: at(51),
+        firstTurnId: 'xa',
+        lastTurnId: 'xe',
+        p50TurnDurationMs: 2000,
+        p99TurnDurationMs: expect.closeTo(3960, 6),
+        errorCount: 2,
+        totalTokens: 22,
+      });
+      expect(await store.threads.countThreads({ projectId: Q, sortBy: [], min: { error_count: 2 } })).toBe(1);
+    });
+
     it('follows writes: a new turn and a deleted turn change the statistics', async () => {
       await store.calls.writeCalls(turn('t4', 't4b', 40, 3));
       expect((await byId()).get('t4')).toMatchObject({ turnCount: 2, finishedTurnCount: 1, p50TurnDurationMs: 3000 });

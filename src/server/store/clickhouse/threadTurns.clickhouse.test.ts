@@ -1,0 +1,82 @@
+/**
+ * Migration 10's backfill of thread_turns from calls gives the threads the writer's own
+ * thread_turns rows give: the same calls, written part by part in awkward orders, read once as
+ * written, then with thread_turns emptied and refilled by the migration's INSERT (twice, as two
+ * migrators would). The conformance suites cover what the writer's rows give on both backends.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTempClickHouseDatabase, testBackends } from '../../testing/tempStore.js';
+import { endWrite, SECOND, startWrite, T0, usageSummary } from '../conformance/callWrites.js';
+import type { CallWrite, ThreadRecord } from '../Store.js';
+import { ClickHouseDatabase } from './ClickHouseDatabase.js';
+import { ClickHouseStore } from './ClickHouseStore.js';
+import { clickhouseMigrations } from './migrations.js';
+
+const P = 'acme/backfill';
+
+if (testBackends().some((b) => b.name === 'clickhouse')) {
+  describe('ClickHouse thread_turns backfill (migration 10)', () => {
+    let store: ClickHouseStore;
+    let raw: ClickHouseDatabase;
+    let drop: () => Promise<void>;
+    beforeAll(async () => {
+      const db = await createTempClickHouseDatabase();
+      drop = db.drop;
+      store = await ClickHouseStore.open(db);
+      raw = new ClickHouseDatabase(db);
+    });
+    afterAll(async () => {
+      await store.close();
+      await raw.close();
+      await drop();
+    });
+
+    const threads = async () => {
+      const out: ThreadRecord[] = [];
+      for await (const t of store.threads.queryThreads({ projectId: P, sortBy: [{ field: 'thread_id', direction: 'asc' }] })) out.push(t);
+      return out;
+    };
+
+    it('refills thread_turns from calls to the same threads', { timeout: 180_000 }, async () => {
+      const at = (secs: number) => T0 + secs * SECOND;
+      // Three batches: starts with their ends, ends before their starts, ends after them (alone).
+      const batches: CallWrite[][] = [[], [], []];
+      for (let i = 0; i < 30; i++) {
+        const id = `turn${String(i).padStart(2, '0')}`;
+        const start = startWrite(P, id, { threadId: `th${i % 3}`, turnId: id, startedAt: at(i) });
+        const end = endWrite(P, id, {
+          endedAt: at(i + 1 + (i % 5)),
+          exception: i % 7 === 0 ? 'boom' : null,
+          summaryJson: i % 3 === 0 ? usageSummary('gpt-4o', i, 2) : '{"status_counts":{"error":1}}',
+        });
+        const child = startWrite(P, `${id}-llm`, { threadId: `th${i % 3}`, turnId: id, parentId: id, traceId: id, startedAt: at(i) });
+        const childEnd = endWrite(P, `${id}-llm`, { endedAt: at(i + 1) });
+        if (i % 4 === 0) batches[0]!.push(start, end, child, childEnd);
+        else if (i % 4 === 1) {
+          batches[0]!.push(end, childEnd);
+          batches[1]!.push(start, child);
+        } else if (i % 4 === 2) {
+          batches[1]!.push(start, child);
+          batches[2]!.push(end, childEnd);
+        } else batches[1]!.push(start); // never ends
+      }
+      for (const batch of batches) await store.calls.writeCalls(batch);
+      await store.calls.deleteCalls({ projectId: P, ids: ['turn05', 'turn10'], deletedAt: at(99) });
+      const written = await threads();
+      expect(written.map((t) => [t.threadId, t.turnCount])).toEqual([
+        ['th0', 10],
+        ['th1', 9],
+        ['th2', 9],
+      ]);
+
+      await raw.command('TRUNCATE TABLE thread_turns');
+      expect(await threads()).toEqual([]);
+      const backfill = clickhouseMigrations.find((m) => m.version === 10)!.statements.filter((s) => s.trim().startsWith('INSERT'));
+      expect(backfill).toHaveLength(1);
+      await raw.command(backfill[0]!);
+      expect(await threads()).toEqual(written);
+      await raw.command(backfill[0]!);
+      expect(await threads()).toEqual(written);
+    });
+  });
+}
