@@ -7,6 +7,7 @@ import { maxHeaderSize, type Server as HttpServer } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { answerClientErrorsAsJson } from './http/clientErrors.js';
+import { keepIdleConnections } from './http/keepAlive.js';
 import { createApp } from './app.js';
 import { Authenticator } from './auth/authenticate.js';
 import { AccountsEpochWatch } from './auth/accountsEpoch.js';
@@ -162,6 +163,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     s.once('error', reject);
   });
   answerClientErrorsAsJson(server as HttpServer, maxHeaderSize);
+  keepIdleConnections(server as HttpServer);
   // Boot one thread of each kind now that the port is open, so the first requests find them warm.
   threads?.warm();
   const { port } = server.address() as AddressInfo;

@@ -6,6 +6,7 @@ import {
   addToHistogram,
   HISTOGRAM_RELATIVE_ERROR,
   histogramPercentiles,
+  HistogramSum,
   mergeEncodedHistogram,
   type Histogram,
 } from './statsHistogram.js';
@@ -76,5 +77,25 @@ describe('latency histogram', () => {
     mergeEncodedHistogram(into, encoded);
     expect(into.get(5)).toBe(3);
     expect(pct(new Map(), 0.5)).toBeNull();
+  });
+
+  it('sums encoded cells, decoded bins and single values into the percentiles of their union', () => {
+    const rng = createRng(11);
+    const parts = Array.from({ length: 6 }, () => Array.from({ length: 300 }, () => Math.round(Math.exp(rng.next() * 9)) - 20));
+    // Magnitudes beyond the dense keys (|key| > 4096) are counted too, in order.
+    const singles = [-1e31, 3, 1e30, 2e31];
+    const sum = new HistogramSum();
+    for (const part of parts.slice(0, 4)) sum.addEncoded(addToEncoded(null, histOf(part)));
+    for (const part of parts.slice(4)) sum.addBins(histOf(part));
+    for (const v of singles) sum.add(v);
+    const all = histOf([...parts.flat(), ...singles]);
+    const qs = [0, 0.001, 0.25, 0.5, 0.9, 0.99, 0.999, 1];
+    expect(sum.percentiles(qs)).toEqual(histogramPercentiles(all, qs));
+    expect(Math.abs(sum.percentiles([0])[0]! / -1e31 - 1)).toBeLessThanOrEqual(HISTOGRAM_RELATIVE_ERROR);
+    // Each sum starts from nothing: the counts of the one before are not left behind.
+    const alone = new HistogramSum();
+    alone.add(500);
+    expect(alone.percentiles([0, 1])).toEqual([500, 500]);
+    expect(new HistogramSum().percentiles([0.5])).toEqual([null]);
   });
 });

@@ -10,7 +10,7 @@
  * percentiles null. Percentile columns are `p<N>_<metric>`, N printed as given (`p99.5_…`).
  */
 import type { AggregationType } from '../../contract/stats.js';
-import { addToHistogram, histogramPercentiles, mergeEncodedHistogram, type Histogram } from '../core/statsHistogram.js';
+import { HistogramSum, type Histogram } from '../core/statsHistogram.js';
 import { percentile } from '../core/percentile.js';
 
 /** One requested metric with its aggregations; a spec with neither gets `sum`, as the reference does. */
@@ -61,7 +61,7 @@ export class MetricAcc {
   zeros = 0;
   /** Exact values, kept only when a percentile is asked for and no histogram is in use. */
   values: number[] | null;
-  hist: Histogram | null = null;
+  hist: HistogramSum | null = null;
 
   constructor(keepValues: boolean) {
     this.values = keepValues ? [] : null;
@@ -75,7 +75,7 @@ export class MetricAcc {
     if (v > this.max) this.max = v;
     if (v === 1) this.ones += 1;
     else if (v === 0) this.zeros += 1;
-    if (this.hist) addToHistogram(this.hist, v);
+    if (this.hist) this.hist.add(v);
     else this.values?.push(v);
   }
 
@@ -90,11 +90,11 @@ export class MetricAcc {
     this.zeros += s.zeros ?? 0;
     if (!s.hist || this.values === null) return;
     if (!this.hist) {
-      this.hist = new Map();
-      for (const v of this.values) addToHistogram(this.hist, v);
+      this.hist = new HistogramSum();
+      for (const v of this.values) this.hist.add(v);
     }
-    if (s.hist instanceof Map) for (const [k, c] of s.hist) this.hist.set(k, (this.hist.get(k) ?? 0) + c);
-    else mergeEncodedHistogram(this.hist, s.hist);
+    if (s.hist instanceof Map) this.hist.addBins(s.hist);
+    else this.hist.addEncoded(s.hist);
   }
 
   #aggregate(agg: AggregationType): number | null {
@@ -123,7 +123,7 @@ export class MetricAcc {
     if (plan.percentiles.length === 0) return;
     const qs = plan.percentiles.map((p) => Math.round((p / 100) * 1e6) / 1e6);
     const sorted = this.hist || this.n === 0 ? null : [...(this.values ?? [])].sort((a, b) => a - b);
-    const values = this.hist ? histogramPercentiles(this.hist, qs) : qs.map((q) => (sorted ? percentile(sorted, q) : null));
+    const values = this.hist ? this.hist.percentiles(qs) : qs.map((q) => (sorted ? percentile(sorted, q) : null));
     plan.percentileColumns.forEach((column, i) => (out[column] = values[i]));
   }
 }

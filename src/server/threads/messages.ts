@@ -74,3 +74,8 @@ export interface WorkerSetup {
   /** Dashboard session lifetimes and cookie security (auth/sessions.ts). */
   sessions: SessionLimits;
 }
+
+/** A request thread's workerData: the setup, and how far below the main thread it runs (workerBoot.mjs). */
+export interface WorkerData extends WorkerSetup {
+  niceness: number;
+}

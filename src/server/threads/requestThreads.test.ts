@@ -3,8 +3,10 @@
  * other work, a read past its time budget gets a clear 504, a client that leaves frees its
  * thread, and concurrent writes are committed together without one bad request failing others.
  */
+import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../testing/testServer.js';
+import { THREAD_NICENESS } from './requestThreads.js';
 
 const PROJECT = 'alice-co/threads';
 
@@ -90,6 +92,20 @@ describe('request threads', () => {
       const first = await t.fetch('/calls/stream_query', { json: { project_id: PROJECT, limit: 5 } });
       expect((await first.text()).trim().split('\n')).toHaveLength(5);
       await reader.cancel();
+    });
+
+    // setpriority() is per thread on Linux only; elsewhere the threads keep the process's priority.
+    it.runIf(process.platform === 'linux')('runs the write thread below the priority of the main thread', () => {
+      // A task's nice value is the 19th field of its /proc stat (after the parenthesised name).
+      const niceOf = (path: string) => {
+        const stat = readFileSync(path, 'utf8');
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+      };
+      const main = niceOf('/proc/self/stat');
+      const threads = readdirSync('/proc/self/task').map((tid) => niceOf(`/proc/self/task/${tid}/stat`));
+      const lowered = threads.filter((nice) => nice > main);
+      expect(lowered.length).toBeGreaterThan(0);
+      expect(new Set(lowered)).toEqual(new Set([Math.min(19, main + THREAD_NICENESS.write)]));
     });
 
     it('commits concurrent writes together, and one invalid request fails alone', async () => {

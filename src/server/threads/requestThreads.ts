@@ -43,7 +43,7 @@ import type { Logger } from '../logger.js';
 import { toErrorData } from './errorData.js';
 import { answerAuthCall } from './mainThreadAuth.js';
 import type { GroupCommitter } from './groupCommit.js';
-import type { FromWorker, ToWorker, WorkerSetup } from './messages.js';
+import type { FromWorker, ToWorker, WorkerData, WorkerSetup } from './messages.js';
 
 export type RequestKind = 'read' | 'write';
 
@@ -74,6 +74,15 @@ const ABORT_GRACE_MS = 1000;
 /** Requests in flight on every write thread before another one is started (up to the pool size). */
 const WRITE_GROW_AT = 2;
 const NO_BODY_STATUSES = new Set([101, 204, 205, 304]);
+/**
+ * How far each kind of thread runs below the main thread's scheduling priority (nice levels;
+ * Linux only, workerBoot.mjs). Under load the cores go to the main thread (it answers /health,
+ * moves every request's bytes and commits the writes) and to the reads (someone is waiting for a
+ * page) before a write's parsing and validation: an SDK sends in the background and batches
+ * while it waits. The reads stay at the main thread's level: below it, they would also yield to
+ * every other process on the host.
+ */
+export const THREAD_NICENESS: Readonly<Record<RequestKind, number>> = { read: 0, write: 5 };
 /**
  * Bytes written to the client before the thread is told it may send that many more: credit is
  * returned in steps (well below the thread's 1 MiB window), so a response under the step, which
@@ -283,7 +292,7 @@ export class RequestThreads {
 
   #spawn(kind: RequestKind): void {
     const worker = new Worker(new URL('./workerBoot.mjs', import.meta.url), {
-      workerData: this.#options.setup,
+      workerData: { ...this.#options.setup, niceness: THREAD_NICENESS[kind] } satisfies WorkerData,
       // The boot file registers tsx itself; the parent's flags (--import tsx, vitest's) are not
       // wanted. WEFT_THREAD_NODE_ARGS passes flags to the threads (e.g. --cpu-prof to profile them).
       execArgv: process.env.WEFT_THREAD_NODE_ARGS?.split(' ').filter(Boolean) ?? [],
