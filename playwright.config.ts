@@ -5,7 +5,6 @@
  * CLICKHOUSE_SPECS against a server on a ClickHouse engine.
  * Run through `npm run test:e2e` (scripts/e2e.js finds the Chromium and the engine).
  */
-import { availableParallelism } from 'node:os';
 import { defineConfig } from '@playwright/test';
 import { selectedTestStores } from './src/server/testing/testStores.js';
 import { CLICKHOUSE_SPECS } from './e2e/fixtures/stores.js';
@@ -22,14 +21,14 @@ export default defineConfig<E2eOptions>({
   globalSetup: './e2e/fixtures/globalSetup.ts',
   projects: projects.filter((p) => stores.includes(p.name)),
   fullyParallel: true,
-  // One worker per core, at least two: Playwright's default of half the cores is one worker on
-  // the 2-core CI machine, which left a core idle while a test waited on its page or the servers.
-  // Tests share nothing but the two servers (each writes its own uniquely named project).
-  workers: Math.max(availableParallelism(), 2),
+  // One worker: the browser, the two servers and the ClickHouse engine already keep both cores
+  // of the CI machine busy. Two workers took as long in CI (10.6 min against 10.4) with every
+  // test twice as slow, and a 10 MB payload's expansion then passed its 15 s expect bound.
+  workers: 1,
   forbidOnly: !!process.env.CI,
   retries: process.env.CI ? 1 : 0,
-  // Generous, as two tests share the cores with the servers (and a sign-in's scrypt): these bound
-  // a hang, they time nothing.
+  // Generous, as each test shares the cores with the servers and the engine (and a sign-in's
+  // scrypt): these bound a hang, they time nothing.
   timeout: 45_000,
   expect: { timeout: 15_000 },
   // `list` prints "N passed / N failed" over both projects, which scripts/test.js reads.
