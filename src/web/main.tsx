@@ -5,6 +5,7 @@ import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router-dom';
 import { NavigationBridge, outsideNavigation } from './app/routing.js';
 import { Splash } from './app/Splash.js';
+import { whoamiQueryOptions } from './features/auth/authQueries.js';
 import { createQueryClient } from './lib/queryClient.js';
 import { loginUrl, onSignedOutElsewhere } from './lib/signOut.js';
 import { createRoutes } from './routes.js';
@@ -20,6 +21,9 @@ function toLogin() {
 const queryClient = createQueryClient(toLogin);
 const routes = createRoutes(queryClient);
 onSignedOutElsewhere(toLogin);
+// The session check before anything else: every page waits for its answer, and the first render
+// (whose RequireSession would ask) waits behind the page modules startLoaderEarly fetches.
+if (window.location.pathname !== '/login') void queryClient.prefetchQuery(whoamiQueryOptions());
 routes.startLoaderEarly(new URL(window.location.href));
 
 createRoot(document.getElementById('root')!).render(

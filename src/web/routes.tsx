@@ -1,6 +1,6 @@
 /**
  * Every dashboard route, as react-router's declarative `<Routes>` (routing.tsx says why not the
- * data router). Pages are code-split with `lazy` so the first load carries only the shell;
+ * data router). Pages are code-split (`lazyPage`) so the first load carries only the shell;
  * loaders are fetched on first use and run when their route renders, so a page's queries start
  * at the same moment as its code download instead of after it (STYLE.md §4 rule 8).
  */
@@ -9,97 +9,97 @@ import { lazy, type ComponentType } from 'react';
 import { Navigate, Outlet, Route, Routes, useParams } from 'react-router-dom';
 import { AppLayout } from './app/AppLayout.js';
 import { comingSoonPages } from './app/sections.js';
-import { deferLoader, RequireSession, RouteErrors, RoutePage, startLoaderEarly, type ProjectPage } from './app/routing.js';
+import { deferLoader, lazyPage, RequireSession, RouteErrors, RoutePage, startLoaderEarly, type ProjectPage } from './app/routing.js';
 
-/** A page component from a lazily imported module. */
-const page = <M, P extends object = object>(load: () => Promise<M>, pick: (m: M) => ComponentType<P>) =>
+/** A component from a lazily imported module, for the routes that are not a `RoutePage`. */
+const lazyComponent = <M, P extends object>(load: () => Promise<M>, pick: (m: M) => ComponentType<P>) =>
   lazy(() => load().then((m) => ({ default: pick(m) })));
 
-const NotFound = page(
+const NotFound = lazyComponent(
   () => import('./app/NotFound.js'),
   (m) => m.NotFound,
 );
-const ComingSoon = page(
+const ComingSoon = lazyComponent(
   () => import('./app/ComingSoon.js'),
   (m) => m.ComingSoon,
 );
-const LoginPage = page(
+const LoginPage = lazyPage(
   () => import('./app/LoginPage.js'),
   (m) => m.LoginPage,
 );
-const ProjectsPage = page(
+const ProjectsPage = lazyPage(
   () => import('./features/projects/ProjectsPage.js'),
   (m) => m.ProjectsPage,
 );
-const CallsPage = page(
+const CallsPage = lazyPage(
   () => import('./features/calls/CallsPage.js'),
   (m) => m.CallsPage,
 );
-const TracePage = page(
+const TracePage = lazyPage(
   () => import('./features/traces/TracePage.js'),
   (m) => m.TracePage,
 );
-const ThreadsPage = page(
+const ThreadsPage = lazyPage(
   () => import('./features/threads/ThreadsPage.js'),
   (m) => m.ThreadsPage,
 );
-const ThreadPage = page(
+const ThreadPage = lazyPage(
   () => import('./features/threads/thread/ThreadPage.js'),
   (m) => m.ThreadPage,
 );
-const EvaluationsPage = page(
+const EvaluationsPage = lazyPage(
   () => import('./features/evaluations/EvaluationsPage.js'),
   (m) => m.EvaluationsPage,
 );
-const RunPage = page(
+const RunPage = lazyPage(
   () => import('./features/evaluations/runs/RunPage.js'),
   (m) => m.RunPage,
 );
-const ComparePage = page(
+const ComparePage = lazyPage(
   () => import('./features/evaluations/compare/ComparePage.js'),
   (m) => m.ComparePage,
 );
-const PlaygroundPage = page(
+const PlaygroundPage = lazyPage(
   () => import('./features/playground/PlaygroundPage.js'),
   (m) => m.PlaygroundPage,
 );
-const JudgesPage = page(
+const JudgesPage = lazyPage(
   () => import('./features/judges/JudgesPage.js'),
   (m) => m.JudgesPage,
 );
-const MonitorsPage = page(
+const MonitorsPage = lazyPage(
   () => import('./features/monitors/MonitorsPage.js'),
   (m) => m.MonitorsPage,
 );
-const DashboardPage = page(
+const DashboardPage = lazyPage(
   () => import('./features/dashboards/DashboardPage.js'),
   (m) => m.DashboardPage,
 );
-const ObjectsPage = page(
+const ObjectsPage = lazyPage(
   () => import('./features/objects/ObjectsPage.js'),
   (m) => m.ObjectsPage,
 );
-const ObjectPage = page(
+const ObjectPage = lazyPage(
   () => import('./features/objects/ObjectPage.js'),
   (m) => m.ObjectPage,
 );
-const TablePage = page(
+const TablePage = lazyPage(
   () => import('./features/objects/tables/TablePage.js'),
   (m) => m.TablePage,
 );
-const SettingsPage = page(
+const SettingsPage = lazyPage(
   () => import('./features/settings/SettingsPage.js'),
   (m) => m.SettingsPage,
 );
-const QueuesPage = page(
+const QueuesPage = lazyPage(
   () => import('./features/annotation/queues/QueuesPage.js'),
   (m) => m.QueuesPage,
 );
-const QueuePage = page(
+const QueuePage = lazyPage(
   () => import('./features/annotation/queues/QueuePage.js'),
   (m) => m.QueuePage,
 );
-const ReviewPage = page(
+const ReviewPage = lazyPage(
   () => import('./features/annotation/review/ReviewPage.js'),
   (m) => m.ReviewPage,
 );

@@ -6,8 +6,8 @@
 import { useSuspenseQuery } from '@tanstack/react-query';
 import { Suspense, useEffect, useRef, useState } from 'react';
 import { Link, NavLink, Outlet, useLocation, useParams } from 'react-router-dom';
-import { Spinner } from '../components/ui/Spinner.js';
 import { whoamiQueryOptions } from '../features/auth/authQueries.js';
+import { PageLoading } from './PageLoading.js';
 import { ProjectSwitcher } from './ProjectSwitcher.js';
 import { sections } from './sections.js';
 import { ThemeToggle } from './ThemeToggle.js';
@@ -86,13 +86,7 @@ export function AppLayout() {
           </nav>
         )}
         <main className="main" id="main" ref={mainRef} tabIndex={-1}>
-          <Suspense
-            fallback={
-              <div className="page-loading">
-                <Spinner showLabel />
-              </div>
-            }
-          >
+          <Suspense fallback={<PageLoading />}>
             <Outlet />
           </Suspense>
         </main>

@@ -5,25 +5,20 @@
  * ≤ 100 KB), and the dashboard's loaders only start queries, so they need little of it:
  *
  * - `RoutePage` runs a page's loader when the route renders, in the same render that starts the
- *   page's code download (React.lazy), so data and code still load in parallel (STYLE.md §4
+ *   page's code download (`lazyPage`), so data and code still load in parallel (STYLE.md §4
  *   rule 8). It runs again when the URL changes, unless the route's `shouldRevalidate` says no.
  *   A loader answering `redirect(...)` replaces the URL; one that throws shows the error page.
+ * - A page mounts once its code is in and its loader has settled, with a plain spinner until
+ *   then, never a Suspense fallback: React 19 holds back the reveal of a suspended boundary until
+ *   300 ms after its fallback showed (FALLBACK_THROTTLE_MS), which put every page's first rows
+ *   at least 300 ms after the session check (issue 18). So a loader whose page reads queries
+ *   with suspense returns a promise of them, and the page mounts with them in the cache.
  * - `RouteErrorBoundary` catches what a page throws (a failed suspense query, a loader error)
  *   and shows `RouteError` inside the shell; Retry remounts the page, rerunning its loader.
  * - `RequireSession` sends signed-out visitors to /login, remembering where they were going.
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import {
-  Component,
-  lazy,
-  Suspense,
-  useEffect,
-  useRef,
-  useState,
-  type ComponentType,
-  type LazyExoticComponent,
-  type ReactNode,
-} from 'react';
+import { Component, lazy, Suspense, useEffect, useReducer, useRef, useState, type ComponentType, type ReactNode } from 'react';
 import {
   matchPath,
   Navigate,
@@ -37,12 +32,16 @@ import {
 import { HttpError } from '../../client/index.js';
 import { whoamiQueryOptions } from '../features/auth/authQueries.js';
 import { loginUrl } from '../lib/signOut.js';
+import { PageLoading } from './PageLoading.js';
 import { Splash } from './Splash.js';
 
 /** The error page, fetched when first needed: most visits never show it. */
 const RouteError = lazy(() => import('./RouteError.js').then((m) => ({ default: m.RouteError })));
 
-/** A route loader: starts the page's queries; may answer a redirect Response or throw. */
+/**
+ * A route loader: starts the page's queries; may answer a redirect Response or throw, or a
+ * promise of either, which the page waits for before it mounts (see the module comment).
+ */
 export type RouteLoader = (args: LoaderFunctionArgs) => unknown;
 /** Whether a URL change reruns the loader (react-router's signature; the default reruns). */
 export type ShouldRevalidate = (args: ShouldRevalidateFunctionArgs) => boolean;
@@ -66,6 +65,31 @@ export function deferLoader<M>(
   return () => (loaded ??= load().then((m) => ({ loader: make(m), shouldRevalidate: revalidate?.(m) })));
 }
 
+/** A page's component, code-split: its module is fetched on first use, or early (`startLoaderEarly`). */
+export interface LazyPage {
+  /** Fetches the module once; a failed fetch is tried again on the next call. */
+  load(): Promise<ComponentType>;
+  /** The component, once its module is in. */
+  loaded(): ComponentType | null;
+}
+
+/** A `LazyPage` from a module import and the component it exports. */
+export function lazyPage<M>(load: () => Promise<M>, pick: (m: M) => ComponentType): LazyPage {
+  let component: ComponentType | null = null;
+  let loading: Promise<ComponentType> | null = null;
+  return {
+    load: () =>
+      (loading ??= load().then(
+        (m) => (component = pick(m)),
+        (error: unknown) => {
+          loading = null;
+          throw error;
+        },
+      )),
+    loaded: () => component,
+  };
+}
+
 /** The redirect a loader answered (`redirect(url)` builds a 302 Response), if it did. */
 function redirectOf(result: unknown): string | null {
   if (!(result instanceof Response) || result.status < 300 || result.status >= 400) return null;
@@ -75,7 +99,7 @@ function redirectOf(result: unknown): string | null {
 /** Props of one routed page. */
 export interface RoutePageProps {
   /** The page's component, code-split; none for loader-only routes (redirects). */
-  page?: LazyExoticComponent<ComponentType>;
+  page?: LazyPage;
   loader?: () => Promise<LoadedLoader>;
 }
 
@@ -93,11 +117,13 @@ export interface ProjectPage extends RoutePageProps {
  * to /login, as the session check does.
  */
 export function startLoaderEarly(pages: readonly ProjectPage[], url: URL): void {
-  for (const { path, loader } of pages) {
-    const match = loader && matchPath(`/:entity/:project/${path}`, url.pathname);
+  for (const { path, page, loader } of pages) {
+    const match = matchPath(`/:entity/:project/${path}`, url.pathname);
     if (!match) continue;
+    // The page's code too: otherwise its download starts only when whoami has answered.
+    page?.load().catch(() => undefined);
     const args = { params: match.params, request: new Request(url), context: undefined } as unknown as LoaderFunctionArgs;
-    void loader()
+    loader?.()
       .then(({ loader: run }) => run(args))
       .catch(() => undefined);
     return;
@@ -105,11 +131,14 @@ export function startLoaderEarly(pages: readonly ProjectPage[], url: URL): void 
 }
 
 /** A page with its loader; see the module comment. */
-export function RoutePage({ page: Page, loader }: RoutePageProps) {
+export function RoutePage({ page, loader }: RoutePageProps) {
   const params = useParams();
   const location = useLocation();
   const navigate = useNavigate();
   const [failure, setFailure] = useState<{ error: unknown; url: string } | null>(null);
+  // Whether the first loader run has settled: the page mounts after it, and stays mounted.
+  const [loaderSettled, settleLoader] = useReducer(() => true, !loader);
+  const [, codeArrived] = useReducer((n: number) => n + 1, 0);
   const url = new URL(location.pathname + location.search, window.location.origin).href;
   const lastRun = useRef<string | null>(null);
   // In render, not in an effect: the loader's requests start with the page's code download.
@@ -140,10 +169,16 @@ export function RoutePage({ page: Page, loader }: RoutePageProps) {
         (error: unknown) => {
           if (lastRun.current === url) setFailure({ error, url });
         },
-      );
+      )
+      .finally(settleLoader);
   }
+  const Page = page?.loaded();
+  useEffect(() => {
+    if (page && !Page) page.load().then(codeArrived, (error: unknown) => setFailure({ error, url }));
+  }, [page, Page, url]);
   if (failure?.url === url) throw failure.error;
-  return Page ? <Page /> : null;
+  if (!page) return null;
+  return Page && loaderSettled ? <Page /> : <PageLoading />;
 }
 
 /** Catches a page's errors and shows them in place; a new path or Retry clears them. */

@@ -31,12 +31,16 @@ export function evaluationsLoader(queryClient: QueryClient) {
   };
 }
 
-/** Starts a run, its summary and the first page of its results (after the summary when filtering failures). */
+/** Starts a run, its summary, the first page of its results (after the summary when filtering failures) and the header's lists. */
 export function runLoader(queryClient: QueryClient) {
   return ({ params, request }: LoaderFunctionArgs) => {
     const ids = { projectId: projectOf(params), runId: params.runId! };
     const view = readRunView(new URL(request.url).searchParams);
     void queryClient.prefetchQuery(runQueryOptions(ids));
+    // The header's labels and run picker.
+    void queryClient.prefetchQuery(evaluationObjectsQueryOptions(ids.projectId));
+    void queryClient.prefetchQuery(modelObjectsQueryOptions(ids.projectId));
+    void queryClient.prefetchQuery(runsQueryOptions(ids.projectId));
     const summary = queryClient.ensureQueryData(runSummaryQueryOptions(ids));
     const results = (metrics: ReturnType<typeof metricsOf>) =>
       queryClient.prefetchInfiniteQuery(
@@ -57,6 +61,9 @@ export function compareLoader(queryClient: QueryClient) {
     const view = readCompareView(new URL(request.url).searchParams);
     if (view.runIds.length === 0) return null;
     for (const runId of view.runIds) void queryClient.prefetchQuery(runQueryOptions({ projectId, runId }));
+    // The runs' labels.
+    void queryClient.prefetchQuery(evaluationObjectsQueryOptions(projectId));
+    void queryClient.prefetchQuery(modelObjectsQueryOptions(projectId));
     void queryClient.prefetchQuery(compareSummaryQueryOptions({ projectId, runIds: view.runIds }));
     void queryClient.prefetchQuery(
       resultsQueryOptions({ projectId, kind: 'compare-rows', req: compareRowsRequest({ runIds: view.runIds, sort: view.sort }) }),

@@ -5,15 +5,16 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { LoaderFunctionArgs } from 'react-router-dom';
 import { roundedNow } from '../../entities/calls/listRequest.js';
-import { threadsListQueryOptions } from './threadQueries.js';
+import { threadsCountQueryOptions, threadsListQueryOptions } from './threadQueries.js';
 import { readThreadsView, toThreadsRequest } from './threadsViewState.js';
 
-/** Starts the list's first page; the page reads it from the cache. */
+/** Starts the list's first page and its count; the page reads them from the cache. */
 export function threadsLoader(queryClient: QueryClient) {
   return ({ params, request }: LoaderFunctionArgs) => {
     const view = readThreadsView(new URL(request.url).searchParams);
     const req = toThreadsRequest({ projectId: `${params.entity}/${params.project}`, view, now: roundedNow() });
     void queryClient.prefetchInfiniteQuery(threadsListQueryOptions(req));
+    void queryClient.prefetchQuery(threadsCountQueryOptions(req));
     return null;
   };
 }
