@@ -1,16 +1,38 @@
-/** Number, time and duration formatting shared by every page, so figures read the same everywhere. */
+/**
+ * Number, time and duration formatting shared by every page, so figures read the same everywhere.
+ *
+ * Counts and timestamps are formatted by hand, as en-US `Intl` would (format.test.ts compares
+ * them over many values): a page process's first `Intl` format loads ICU's locale data, which
+ * cost 20-60 ms of the first render of every page opened in a new tab (issue 18). `Intl` stays
+ * for what is rarer (fractions, the charts' axes).
+ */
 
 const integer = new Intl.NumberFormat('en-US');
-const compact = new Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 1 });
+const COMPACT = [
+  { at: 1e12, suffix: 'T' },
+  { at: 1e9, suffix: 'B' },
+  { at: 1e6, suffix: 'M' },
+  { at: 1e3, suffix: 'K' },
+];
+
+/** `1234567` → `1,234,567`, for the digits of a non-negative integer. */
+const groupThousands = (digits: string) => digits.replace(/\B(?=(\d{3})+$)/g, ',');
 
 /** `12,345`. */
 export function formatInteger(n: number): string {
-  return integer.format(n);
+  if (!Number.isSafeInteger(n)) return integer.format(n);
+  return n < 0 ? `-${groupThousands(String(-n))}` : groupThousands(String(n));
 }
 
-/** `12.3K` for big numbers, exact below 10,000. */
+/** `12.3K` for big numbers (one decimal at most), exact below 10,000. */
 export function formatCompact(n: number): string {
-  return n < 10_000 ? integer.format(n) : compact.format(n);
+  if (!(n >= 10_000) || !Number.isFinite(n)) return formatInteger(n);
+  let unit = COMPACT.findIndex((u) => n >= u.at);
+  // n * 10 first: exact for integers, so halves round as Intl's decimal arithmetic rounds them.
+  let tenths = Math.round((n * 10) / COMPACT[unit]!.at);
+  // 999,950 rounds to 1000.0K, which is 1M.
+  if (tenths >= 10_000 && unit > 0) tenths = Math.round((n * 10) / COMPACT[--unit]!.at);
+  return `${Math.floor(tenths / 10)}${tenths % 10 ? `.${tenths % 10}` : ''}${COMPACT[unit]!.suffix}`;
 }
 
 /** `850 ms`, `2.41 s`, `3m 05s`, `1h 02m`. */
@@ -31,19 +53,14 @@ export function formatCost(usd: number): string {
   return `$${usd.toFixed(2)}`;
 }
 
-const dateTime = new Intl.DateTimeFormat('en-US', {
-  month: 'short',
-  day: 'numeric',
-  hour: '2-digit',
-  minute: '2-digit',
-  second: '2-digit',
-  hour12: false,
-});
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+const twoDigits = (n: number) => String(n).padStart(2, '0');
 
-/** `Mar 4, 14:02:11` in the viewer's time zone. */
+/** `Mar 4, 14:02:11` in the viewer's time zone; midnight is 00 (en-US `Intl` with `hour12: false` wrote 24). */
 export function formatDateTime(iso: string): string {
   const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? iso : dateTime.format(d);
+  if (Number.isNaN(d.getTime())) return iso;
+  return `${MONTHS[d.getMonth()]} ${d.getDate()}, ${twoDigits(d.getHours())}:${twoDigits(d.getMinutes())}:${twoDigits(d.getSeconds())}`;
 }
 
 /** `3m ago`, `2h ago`, `5d ago`; exact dates beyond a month. */
