@@ -91,6 +91,19 @@ describe('GET / (dashboard)', () => {
     expect(again.status).toBe(304);
   });
 
+  it('serves a rebuilt index.html at once, though it keeps files in memory', async () => {
+    const index = join(tmp, 'dist', 'index.html');
+    expect(await (await fetch(`${url}/calls`, { headers: HTML })).text()).toBe(INDEX);
+    const rebuilt = INDEX.replace('Weft', 'Weft, rebuilt');
+    writeFileSync(index, rebuilt);
+    try {
+      expect(await (await fetch(`${url}/calls`, { headers: HTML })).text()).toBe(rebuilt);
+    } finally {
+      writeFileSync(index, INDEX);
+    }
+    expect(await (await fetch(`${url}/calls`, { headers: HTML })).text()).toBe(INDEX);
+  });
+
   it('keeps API paths JSON, also for browsers', async () => {
     const health = await fetch(`${url}/health`, { headers: HTML });
     expect(await health.json()).toEqual({ status: 'ok' });

@@ -2,8 +2,9 @@
  * Serves the dashboard, the single-page app Vite builds into dist/, at `/`. Mounted after every
  * API route, so it only sees requests no endpoint took:
  *
- * - a file under dist/ is served as itself, with its content type. `/assets/*` names carry a
- *   content hash, so they are cached for a year; anything else is revalidated (ETag);
+ * - a file under dist/ is served as itself, with its content type, from memory once read (up to
+ *   1 MB). `/assets/*` names carry a content hash, so they are cached for a year; anything else
+ *   is revalidated (ETag);
  * - any other GET that asks for HTML and is not an API path gets index.html, so a reload on a
  *   client-side route (`/calls`, `/p/acme/bot/calls?x=1`) lands in the app;
  * - everything else falls through to the JSON 404, so API clients never receive HTML.
@@ -12,7 +13,7 @@
  * refused with 400, and the file found must resolve (symlinks included) inside dist/. Without a
  * build, HTML requests get a short page saying how to make one.
  */
-import { createReadStream, realpathSync, statSync, type Stats } from 'node:fs';
+import { createReadStream, readFileSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { extname, join, sep } from 'node:path';
 import { Readable } from 'node:stream';
 import type { Context, Hono, Next } from 'hono';
@@ -121,8 +122,33 @@ function sendFile(c: Context, file: { path: string; stat: Stats }, cacheControl:
   if (c.req.header('if-none-match') === etag) return new Response(null, { status: 304, headers });
   // Hono answers HEAD with the GET handler; opening the file would only leak a descriptor.
   if (c.req.method === 'HEAD') return new Response(null, { headers: { ...headers, 'content-length': String(file.stat.size) } });
+  const cached = cachedBytes(file, etag);
+  if (cached) return new Response(cached, { headers: { ...headers, 'content-length': String(file.stat.size) } });
   const body = Readable.toWeb(createReadStream(file.path)) as ReadableStream<Uint8Array>;
   return new Response(body, { headers: { ...headers, 'content-length': String(file.stat.size) } });
+}
+
+/** Files up to this size are kept in memory once read: the whole app is about 2 MB. */
+const MEMORY_MAX_BYTES = 1024 * 1024;
+const memory = new Map<string, { etag: string; bytes: Uint8Array<ArrayBuffer> }>();
+
+/**
+ * A small file's bytes from memory, read on first use and again when it changes (its ETag, size
+ * and mtime, moves). Every page load asks for index.html, whose stream through the file
+ * thread pool cost 10-100 ms to first byte under load; a buffer answers at once.
+ */
+function cachedBytes(file: { path: string; stat: Stats }, etag: string): Uint8Array<ArrayBuffer> | null {
+  if (file.stat.size > MEMORY_MAX_BYTES) return null;
+  const hit = memory.get(file.path);
+  if (hit?.etag === etag) return hit.bytes;
+  try {
+    const bytes = new Uint8Array(readFileSync(file.path));
+    // A file rewritten between stat and read: serve it, but do not keep it under the old ETag.
+    if (bytes.byteLength === file.stat.size) memory.set(file.path, { etag, bytes });
+    return bytes.byteLength === file.stat.size ? bytes : null;
+  } catch {
+    return null;
+  }
 }
 
 function acceptsHtml(c: Context): boolean {
