@@ -1,6 +1,6 @@
 /**
  * Every dashboard route, as react-router's declarative `<Routes>` (routing.tsx says why not the
- * data router). Pages are code-split (`lazyPage`) so the first load carries only the shell;
+ * data router). Pages are code-split (`deferComponent`) so the first load carries only the shell;
  * loaders are fetched on first use and run when their route renders, so a page's queries start
  * at the same moment as its code download instead of after it (STYLE.md §4 rule 8).
  */
@@ -9,7 +9,8 @@ import { lazy, type ComponentType } from 'react';
 import { Navigate, Outlet, Route, Routes, useParams } from 'react-router-dom';
 import { AppLayout } from './app/AppLayout.js';
 import { comingSoonPages } from './app/sections.js';
-import { deferLoader, lazyPage, RequireSession, RouteErrors, RoutePage, startLoaderEarly, type ProjectPage } from './app/routing.js';
+import { deferComponent } from './lib/deferredComponent.js';
+import { deferLoader, RequireSession, RouteErrors, RoutePage, startLoaderEarly, type ProjectPage } from './app/routing.js';
 
 /** A component from a lazily imported module, for the routes that are not a `RoutePage`. */
 const lazyComponent = <M, P extends object>(load: () => Promise<M>, pick: (m: M) => ComponentType<P>) =>
@@ -23,83 +24,83 @@ const ComingSoon = lazyComponent(
   () => import('./app/ComingSoon.js'),
   (m) => m.ComingSoon,
 );
-const LoginPage = lazyPage(
+const LoginPage = deferComponent(
   () => import('./app/LoginPage.js'),
   (m) => m.LoginPage,
 );
-const ProjectsPage = lazyPage(
+const ProjectsPage = deferComponent(
   () => import('./features/projects/ProjectsPage.js'),
   (m) => m.ProjectsPage,
 );
-const CallsPage = lazyPage(
+const CallsPage = deferComponent(
   () => import('./features/calls/CallsPage.js'),
   (m) => m.CallsPage,
 );
-const TracePage = lazyPage(
+const TracePage = deferComponent(
   () => import('./features/traces/TracePage.js'),
   (m) => m.TracePage,
 );
-const ThreadsPage = lazyPage(
+const ThreadsPage = deferComponent(
   () => import('./features/threads/ThreadsPage.js'),
   (m) => m.ThreadsPage,
 );
-const ThreadPage = lazyPage(
+const ThreadPage = deferComponent(
   () => import('./features/threads/thread/ThreadPage.js'),
   (m) => m.ThreadPage,
 );
-const EvaluationsPage = lazyPage(
+const EvaluationsPage = deferComponent(
   () => import('./features/evaluations/EvaluationsPage.js'),
   (m) => m.EvaluationsPage,
 );
-const RunPage = lazyPage(
+const RunPage = deferComponent(
   () => import('./features/evaluations/runs/RunPage.js'),
   (m) => m.RunPage,
 );
-const ComparePage = lazyPage(
+const ComparePage = deferComponent(
   () => import('./features/evaluations/compare/ComparePage.js'),
   (m) => m.ComparePage,
 );
-const PlaygroundPage = lazyPage(
+const PlaygroundPage = deferComponent(
   () => import('./features/playground/PlaygroundPage.js'),
   (m) => m.PlaygroundPage,
 );
-const JudgesPage = lazyPage(
+const JudgesPage = deferComponent(
   () => import('./features/judges/JudgesPage.js'),
   (m) => m.JudgesPage,
 );
-const MonitorsPage = lazyPage(
+const MonitorsPage = deferComponent(
   () => import('./features/monitors/MonitorsPage.js'),
   (m) => m.MonitorsPage,
 );
-const DashboardPage = lazyPage(
+const DashboardPage = deferComponent(
   () => import('./features/dashboards/DashboardPage.js'),
   (m) => m.DashboardPage,
 );
-const ObjectsPage = lazyPage(
+const ObjectsPage = deferComponent(
   () => import('./features/objects/ObjectsPage.js'),
   (m) => m.ObjectsPage,
 );
-const ObjectPage = lazyPage(
+const ObjectPage = deferComponent(
   () => import('./features/objects/ObjectPage.js'),
   (m) => m.ObjectPage,
 );
-const TablePage = lazyPage(
+const TablePage = deferComponent(
   () => import('./features/objects/tables/TablePage.js'),
   (m) => m.TablePage,
 );
-const SettingsPage = lazyPage(
+const SettingsPage = deferComponent(
   () => import('./features/settings/SettingsPage.js'),
   (m) => m.SettingsPage,
 );
-const QueuesPage = lazyPage(
+const QueuesPage = deferComponent(
   () => import('./features/annotation/queues/QueuesPage.js'),
   (m) => m.QueuesPage,
 );
-const QueuePage = lazyPage(
+const QueuePage = deferComponent(
   () => import('./features/annotation/queues/QueuePage.js'),
   (m) => m.QueuePage,
 );
-const ReviewPage = lazyPage(
+const ReviewPage = deferComponent(
   () => import('./features/annotation/review/ReviewPage.js'),
   (m) => m.ReviewPage,
 );

@@ -1,65 +1,50 @@
-/** The current project in the top bar; opens a searchable list of the other projects. */
-import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
-import { Link, useLocation } from 'react-router-dom';
+/**
+ * The current project in the top bar; opens a searchable list of the other projects. The list
+ * (its code and the projects with their call counts) is fetched when a pointer or the focus
+ * comes to the button, not with every page: most page loads never open it, and counting every
+ * project's calls competed with the page's own first requests.
+ */
+import { useQueryClient } from '@tanstack/react-query';
 import { Popover } from '../components/ui/Popover.js';
 import { projectsQueryOptions } from '../features/projects/projectQueries.js';
-import { formatCompact } from '../lib/format.js';
+import { deferComponent, useDeferred } from '../lib/deferredComponent.js';
 
-/** Keeps the section (calls, threads, ...) when switching, but not its filters. */
-function sectionOf(pathname: string): string {
-  const part = pathname.split('/')[3];
-  return part && part !== 'traces' ? part : 'calls';
-}
+const ProjectMenu = deferComponent(
+  () => import('./ProjectMenu.js'),
+  (m) => m.ProjectMenu,
+);
 
 /** Project switcher. */
 export function ProjectSwitcher({ entity, project }: { entity: string; project: string }) {
-  const { data, isPending, error } = useQuery(projectsQueryOptions());
-  const [search, setSearch] = useState('');
-  const { pathname } = useLocation();
-  const section = sectionOf(pathname);
-  const shown = (data ?? []).filter((p) => p.external_project_id.toLowerCase().includes(search.toLowerCase()));
-
+  const queryClient = useQueryClient();
+  const warm = () => {
+    ProjectMenu.load().catch(() => undefined);
+    void queryClient.prefetchQuery(projectsQueryOptions());
+  };
   return (
-    <Popover
-      ariaLabel={`Project ${entity}/${project}, switch project`}
-      className="button ghost project-button"
-      label={
-        <>
-          <span className="muted">{entity} /</span> <strong>{project}</strong> <span aria-hidden="true">▾</span>
-        </>
-      }
-    >
-      {(close) => (
-        <div className="menu project-menu">
-          <input
-            className="input"
-            autoFocus
-            placeholder="Find a project"
-            aria-label="Find a project"
-            value={search}
-            onChange={(e) => setSearch(e.target.value)}
-          />
-          {isPending && <div className="menu-note muted">Loading projects…</div>}
-          {error && <div className="menu-note">Could not load projects: {error.message}</div>}
-          <ul className="menu-list">
-            {shown.map((p) => (
-              <li key={p.external_project_id}>
-                <Link className="menu-item" to={`/${p.entity}/${p.project}/${section}`} onClick={close}>
-                  <span>
-                    <span className="muted">{p.entity} / </span>
-                    {p.project}
-                  </span>
-                  <span className="muted small">{formatCompact(p.call_count)} calls</span>
-                </Link>
-              </li>
-            ))}
-          </ul>
-          <Link className="menu-item menu-footer" to="/" onClick={close}>
-            All projects…
-          </Link>
-        </div>
-      )}
-    </Popover>
+    <span className="project-switcher" onPointerOver={warm} onFocus={warm}>
+      <Popover
+        ariaLabel={`Project ${entity}/${project}, switch project`}
+        className="button ghost project-button"
+        label={
+          <>
+            <span className="muted">{entity} /</span> <strong>{project}</strong> <span aria-hidden="true">▾</span>
+          </>
+        }
+      >
+        {(close) => <Menu close={close} />}
+      </Popover>
+    </span>
+  );
+}
+
+/** The list once its code is in. */
+function Menu({ close }: { close: () => void }) {
+  const { Component, error } = useDeferred(ProjectMenu);
+  if (Component) return <Component close={close} />;
+  return (
+    <div className="menu project-menu">
+      <div className="menu-note muted">{error ? 'Could not load the project list: reload the page.' : 'Loading projects…'}</div>
+    </div>
   );
 }

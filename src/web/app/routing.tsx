@@ -5,20 +5,20 @@
  * ≤ 100 KB), and the dashboard's loaders only start queries, so they need little of it:
  *
  * - `RoutePage` runs a page's loader when the route renders, in the same render that starts the
- *   page's code download (`lazyPage`), so data and code still load in parallel (STYLE.md §4
+ *   page's code download (`deferComponent`), so data and code still load in parallel (STYLE.md §4
  *   rule 8). It runs again when the URL changes, unless the route's `shouldRevalidate` says no.
  *   A loader answering `redirect(...)` replaces the URL; one that throws shows the error page.
  * - A page mounts once its code is in and its loader has settled, with a plain spinner until
- *   then, never a Suspense fallback: React 19 holds back the reveal of a suspended boundary until
- *   300 ms after its fallback showed (FALLBACK_THROTTLE_MS), which put every page's first rows
- *   at least 300 ms after the session check (issue 18). So a loader whose page reads queries
- *   with suspense returns a promise of them, and the page mounts with them in the cache.
+ *   then, never a Suspense fallback (deferredComponent.ts says why): the fallback's 300 ms
+ *   reveal throttle put every page's first rows at least 300 ms after the session check (issue
+ *   18). So a loader whose page reads queries with suspense returns a promise of them, and the
+ *   page mounts with them in the cache.
  * - `RouteErrorBoundary` catches what a page throws (a failed suspense query, a loader error)
  *   and shows `RouteError` inside the shell; Retry remounts the page, rerunning its loader.
  * - `RequireSession` sends signed-out visitors to /login, remembering where they were going.
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Component, lazy, Suspense, useEffect, useReducer, useRef, useState, type ComponentType, type ReactNode } from 'react';
+import { Component, lazy, Suspense, useEffect, useReducer, useRef, useState, type ReactNode } from 'react';
 import {
   matchPath,
   Navigate,
@@ -31,6 +31,7 @@ import {
 } from 'react-router-dom';
 import { HttpError } from '../../client/index.js';
 import { whoamiQueryOptions } from '../features/auth/authQueries.js';
+import { useDeferred, type DeferredComponent } from '../lib/deferredComponent.js';
 import { loginUrl } from '../lib/signOut.js';
 import { PageLoading } from './PageLoading.js';
 import { Splash } from './Splash.js';
@@ -65,31 +66,6 @@ export function deferLoader<M>(
   return () => (loaded ??= load().then((m) => ({ loader: make(m), shouldRevalidate: revalidate?.(m) })));
 }
 
-/** A page's component, code-split: its module is fetched on first use, or early (`startLoaderEarly`). */
-export interface LazyPage {
-  /** Fetches the module once; a failed fetch is tried again on the next call. */
-  load(): Promise<ComponentType>;
-  /** The component, once its module is in. */
-  loaded(): ComponentType | null;
-}
-
-/** A `LazyPage` from a module import and the component it exports. */
-export function lazyPage<M>(load: () => Promise<M>, pick: (m: M) => ComponentType): LazyPage {
-  let component: ComponentType | null = null;
-  let loading: Promise<ComponentType> | null = null;
-  return {
-    load: () =>
-      (loading ??= load().then(
-        (m) => (component = pick(m)),
-        (error: unknown) => {
-          loading = null;
-          throw error;
-        },
-      )),
-    loaded: () => component,
-  };
-}
-
 /** The redirect a loader answered (`redirect(url)` builds a 302 Response), if it did. */
 function redirectOf(result: unknown): string | null {
   if (!(result instanceof Response) || result.status < 300 || result.status >= 400) return null;
@@ -99,7 +75,7 @@ function redirectOf(result: unknown): string | null {
 /** Props of one routed page. */
 export interface RoutePageProps {
   /** The page's component, code-split; none for loader-only routes (redirects). */
-  page?: LazyPage;
+  page?: DeferredComponent;
   loader?: () => Promise<LoadedLoader>;
 }
 
@@ -138,7 +114,7 @@ export function RoutePage({ page, loader }: RoutePageProps) {
   const [failure, setFailure] = useState<{ error: unknown; url: string } | null>(null);
   // Whether the first loader run has settled: the page mounts after it, and stays mounted.
   const [loaderSettled, settleLoader] = useReducer(() => true, !loader);
-  const [, codeArrived] = useReducer((n: number) => n + 1, 0);
+  const { Component: Page, error: codeFailed } = useDeferred(page);
   const url = new URL(location.pathname + location.search, window.location.origin).href;
   const lastRun = useRef<string | null>(null);
   // In render, not in an effect: the loader's requests start with the page's code download.
@@ -172,11 +148,8 @@ export function RoutePage({ page, loader }: RoutePageProps) {
       )
       .finally(settleLoader);
   }
-  const Page = page?.loaded();
-  useEffect(() => {
-    if (page && !Page) page.load().then(codeArrived, (error: unknown) => setFailure({ error, url }));
-  }, [page, Page, url]);
   if (failure?.url === url) throw failure.error;
+  if (codeFailed) throw codeFailed;
   if (!page) return null;
   return Page && loaderSettled ? <Page /> : <PageLoading />;
 }
