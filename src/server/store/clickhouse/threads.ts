@@ -16,9 +16,12 @@
  * like calls, unless a search or attribute test needs a turn's text, which only calls holds.
  * Failure, tokens and usage by model come from columns computed from the summary at insert
  * (migrations 8 and 10), so no request parses the summary JSON. Cost (threadCosts.ts): the pass sums
- * each thread's tokens per model; a sort or bound on cost prices every thread in the pass, any
- * other query prices only the page, after LIMIT; a count reads no usage unless a cost bound
+ * each thread's tokens per model and prices them; a count reads no usage unless a cost bound
  * needs it.
+ *
+ * A page (a limit or offset) takes two passes: the first finds the page's threads computing
+ * only what the order and the filters read, the second every statistic and the cost of those
+ * threads only, from thread_turns (queryThreads).
  */
 import type { ThreadRecord, ThreadsQuery, ThreadsStore } from '../Store.js';
 import { planThreadsFilter } from '../query/threadsFilter.js';
@@ -135,8 +138,8 @@ const fromRow = (r: StatsRow): ThreadRecord => ({
 const costDecides = (q: ThreadsQuery) =>
   q.sortBy.some((s) => s.field === 'total_cost') || q.min?.total_cost != null || q.max?.total_cost != null;
 
-/** What the thread rows carry besides the statistics: nothing, `usage_by_model`, or that and `total_cost`. */
-type Usage = 'none' | 'usage' | 'priced';
+/** What the thread rows carry besides the statistics: nothing, or `usage_by_model` and `total_cost`. */
+type Usage = 'none' | 'priced';
 
 /** The date range as conditions on a turn's start. */
 function rangeSql(q: ThreadsQuery, bind: Bind): string[] {
@@ -146,8 +149,11 @@ function rangeSql(q: ThreadsQuery, bind: Bind): string[] {
   return range;
 }
 
-/** The matching threads, one row each, as one SELECT over the merged turns grouped by thread. */
-function threadRowsSql(q: ThreadsQuery, params: Params, usage: Usage): string {
+/**
+ * The matching threads, one row each, as one SELECT over the merged turns grouped by thread;
+ * with `within` (a SELECT of thread ids), only those threads.
+ */
+function threadRowsSql(q: ThreadsQuery, params: Params, usage: Usage, within?: string): string {
   const plan = planThreadsFilter(q);
   const bind = binder(params);
   params.p = plan.projectId;
@@ -155,8 +161,9 @@ function threadRowsSql(q: ThreadsQuery, params: Params, usage: Usage): string {
   const source = plan.search || plan.attributes.length > 0 ? TURN_SOURCES.calls : TURN_SOURCES.turns;
   const where = [source.where];
   const having: string[] = [];
-  const turnColumns = usage === 'none' ? [source.facts] : [source.facts, TURN_USAGE];
+  const turnColumns = usage === 'priced' ? [source.facts, TURN_USAGE] : [source.facts];
   if (plan.threadIds) where.push(`thread_id IN ${bind(plan.threadIds, 'Array(String)')}`);
+  if (within) where.push(`thread_id IN (${within})`);
   const patterns = (plan.search?.words ?? []).flatMap((w) => searchWordPattern(w) ?? []);
   if (plan.search && patterns.length === 0) where.push(`thread_id = ${bind(plan.search.text, 'String')}`);
   if (plan.search && patterns.length > 0) {
@@ -180,7 +187,7 @@ function threadRowsSql(q: ThreadsQuery, params: Params, usage: Usage): string {
   } else where.push(...range);
   having.push(...boundsSql(plan.min, plan.max, bind));
   const cost = usage === 'priced' ? `, ${threadCostSql('usage_by_model', 'start_time')} AS total_cost` : '';
-  return `${usage === 'priced' ? `WITH ${PRICES_SQL} ` : ''}SELECT ${statsSql(inRange, usage !== 'none')}${cost}
+  return `${usage === 'priced' ? `WITH ${PRICES_SQL} ` : ''}SELECT ${statsSql(inRange, usage === 'priced')}${cost}
     FROM (SELECT ${turnColumns.join(', ')} FROM ${source.from} WHERE ${where.join(' AND ')})
     GROUP BY thread_id${having.length > 0 ? ` HAVING ${having.join(' AND ')}` : ''}`;
 }
@@ -193,24 +200,26 @@ export class ClickHouseThreadsStore implements ThreadsStore {
 
   async *queryThreads(q: ThreadsQuery): AsyncIterable<ThreadRecord> {
     const params: Params = {};
-    const byCost = costDecides(q);
-    const rows = threadRowsSql(q, params, byCost ? 'priced' : 'usage');
+    const paged = q.limit != null || q.offset != null;
     // NULLs sort first ascending and last descending, as query/threadsOrder.ts compares them.
     const order = q.sortBy.map(({ field, direction }) =>
       direction === 'desc' ? `${threadSortColumn(field)} DESC NULLS LAST` : `${threadSortColumn(field)} ASC NULLS FIRST`,
     );
     order.push('thread_id ASC');
-    let page = `${rows} ORDER BY ${order.join(', ')}`;
-    if (q.limit != null || q.offset != null) {
+    // A page's first pass leaves out the usage unless cost decides; the engine also drops the
+    // statistics that neither the order nor a bound reads (the turn ids and the other
+    // percentiles were most of a sort's time), since only the thread ids are read from it.
+    let page = `${threadRowsSql(q, params, paged && !costDecides(q) ? 'none' : 'priced')} ORDER BY ${order.join(', ')}`;
+    if (paged) {
       params.limit = q.limit ?? '18446744073709551615';
       params.offset = q.offset ?? 0;
-      page += ' LIMIT {limit:UInt64} OFFSET {offset:UInt64}';
+      const ids = `SELECT thread_id FROM (${page} LIMIT {limit:UInt64} OFFSET {offset:UInt64})`;
+      // The second pass: those threads' rows over the same turns (search and attributes only
+      // chose the threads; the range still bounds the statistics), read from thread_turns.
+      const turns: ThreadsQuery = { projectId: q.projectId, afterMicros: q.afterMicros, beforeMicros: q.beforeMicros, sortBy: q.sortBy };
+      page = threadRowsSql(turns, params, 'priced', ids);
     }
-    // Unless cost decided the page, only the page's threads are priced.
-    const sql = byCost
-      ? `SELECT ${RECORD_COLUMNS.join(', ')}, total_cost FROM (${page}) ORDER BY ${order.join(', ')}`
-      : `WITH ${PRICES_SQL} SELECT ${RECORD_COLUMNS.join(', ')}, ${threadCostSql('usage_by_model', 'start_time')} AS total_cost
-         FROM (${page}) ORDER BY ${order.join(', ')}`;
+    const sql = `SELECT ${RECORD_COLUMNS.join(', ')}, total_cost FROM (${page}) ORDER BY ${order.join(', ')}`;
     for await (const row of this.#db.stream<StatsRow>(sql, params)) yield fromRow(row);
   }
 
