@@ -178,6 +178,19 @@ describe.runIf(canRun)('a sharded ClickHouse cluster of two engine processes', (
         ['th1', 4, 4, 1, 1 + 4 + 7 + 10 + 4, 2000],
         ['th2', 4, 4, 0, 2 + 5 + 8 + 11 + 4, 2000],
       ]);
+      // A page is found in one pass over the shards and its rows computed in a second.
+      const page = [];
+      for await (const t of store.threads.queryThreads({
+        projectId: P,
+        sortBy: [{ field: 'total_tokens', direction: 'desc' }],
+        limit: 2,
+        offset: 1,
+      }))
+        page.push([t.threadId, t.turnCount, t.totalTokens]);
+      expect(page).toEqual([
+        ['th1', 4, 26],
+        ['th0', 3, 21],
+      ]);
     }
   });
 

@@ -13,6 +13,8 @@ export type Bind = (value: unknown, type: string) => string;
 export function binder(params: Params): Bind {
   let n = 0;
   return (value, type) => {
+    // Several binders may fill one query's parameters: each skips the names already taken.
+    while (Object.hasOwn(params, `f${n}`)) n++;
     const name = `f${n++}`;
     params[name] = value;
     return `{${name}:${type}}`;

@@ -2,7 +2,7 @@
  * ClickHouse's thread search finds what SQLite's FTS5 index finds: the same turns written to
  * both stores, the same search words, the same threads. The texts are the awkward cases of the
  * unicode61 tokenizer (case, Latin diacritics precomposed or combining, the Latin letters it
- * keeps, other scripts, punctuation inside words, JSON escapes and keys).
+ * keeps, other scripts, punctuation inside words, JSON escapes (\u ones too) and keys).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTempClickHouseDatabase, openTempSqliteStore, testBackends } from '../../testing/tempStore.js';
@@ -12,8 +12,8 @@ import { ClickHouseStore } from './ClickHouseStore.js';
 
 const P = 'acme/search';
 
-/** One thread per text, its one turn's inputs holding it (the last ones in the output). */
-const TEXTS: { inputs: unknown; output?: unknown }[] = [
+/** One thread per text, its one turn's inputs holding it (the last ones in the output; `json`: the inputs as written). */
+const TEXTS: { inputs: unknown; output?: unknown; json?: string }[] = [
   { inputs: { q: 'Café au lait' } },
   { inputs: { q: 'naïve ÉLAN' } },
   { inputs: { q: 'Straße Ångström' } },
@@ -32,6 +32,8 @@ const TEXTS: { inputs: unknown; output?: unknown }[] = [
   { inputs: { messages: [{ role: 'user', content: 'quoted "inner" words' }], n: 42, ok: true } },
   { inputs: { keyonly: 'value' }, output: { nested: ['deep', { deeper: 'deepest' }] } },
   { inputs: {}, output: 'plain output string' },
+  // Letters written as \u escapes (Python's json.dumps writes every non-ASCII character so).
+  { inputs: null, json: '{"q":"cr\\u00e8me br\\u00fbl\\u00e9e \\u0063ustard"}' },
 ];
 
 const WORDS = [
@@ -114,6 +116,10 @@ const WORDS = [
   'deepest',
   'plain',
   'output',
+  'creme',
+  'crème',
+  'brulee',
+  'custard',
 ];
 
 if (testBackends().some((b) => b.name === 'clickhouse')) {
@@ -132,7 +138,7 @@ if (testBackends().some((b) => b.name === 'clickhouse')) {
       const writes = TEXTS.flatMap((t, i) => {
         const id = `t${String(i).padStart(2, '0')}`;
         return [
-          startWrite(P, id, { threadId: id, turnId: id, inputsJson: JSON.stringify(t.inputs) }),
+          startWrite(P, id, { threadId: id, turnId: id, inputsJson: t.json ?? JSON.stringify(t.inputs) }),
           endWrite(P, id, { outputJson: JSON.stringify(t.output ?? null) }),
         ];
       });

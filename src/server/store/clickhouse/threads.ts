@@ -8,20 +8,22 @@
  * - A date range keeps the turns that started inside it for the statistics and the cost (priced
  *   at the first turn inside); a thread without such a turn is not listed.
  * - Content search (threadSearch.ts) and attribute tests (threadFilters.ts) are judged over all
- *   of a thread's live turns, as SQLite's indexes are, so with a date range the one pass reads
- *   every turn and the statistics aggregate only those inside (`-If` combinators).
+ *   of a thread's live turns, as SQLite's indexes are, whatever the date range: they pick the
+ *   threads (matchingThreadsSql), over calls, which alone holds a turn's text and attributes.
  * - Statistic bounds are HAVING conditions on the thread row.
  *
- * The turns are read from thread_turns (migration 10: turns only, narrow), merged with FINAL
- * like calls, unless a search or attribute test needs a turn's text, which only calls holds.
- * Failure, tokens and usage by model come from columns computed from the summary at insert
- * (migrations 8 and 10), so no request parses the summary JSON. Cost (threadCosts.ts): the pass sums
- * each thread's tokens per model; a sort or bound on cost prices every thread in the pass, any
- * other query prices only the page, after LIMIT; a count reads no usage unless a cost bound
- * needs it.
+ * The statistics read thread_turns (migration 10: turns only, narrow), merged with FINAL like
+ * calls. Failure, tokens and usage by model come from columns computed from the summary at
+ * insert (migrations 8 and 10), so no request parses the summary JSON. Cost (threadCosts.ts):
+ * the pass sums each thread's tokens per model and prices them; a count reads no usage unless a
+ * cost bound needs it.
+ *
+ * A page (a limit or offset) takes two passes: the first finds the page's threads computing
+ * only what the order and the filters read, the second every statistic and the cost of those
+ * threads only, from thread_turns (queryThreads).
  */
 import type { ThreadRecord, ThreadsQuery, ThreadsStore } from '../Store.js';
-import { planThreadsFilter } from '../query/threadsFilter.js';
+import { planThreadsFilter, type ThreadsFilterPlan } from '../query/threadsFilter.js';
 import { threadSortColumn } from '../query/threadsOrder.js';
 import { num, numOrNull, type ClickHouseDatabase, type Params } from './ClickHouseDatabase.js';
 import { PRICES_SQL, threadCostSql } from './threadCosts.js';
@@ -29,27 +31,17 @@ import { attributesMatchSql, binder, boundsSql, type Bind } from './threadFilter
 import { searchWordPattern, turnTextSql } from './threadSearch.js';
 
 /**
- * Where a thread's turns are read from, merged: thread_turns (migration 10), which holds what
- * the statistics need of turns only; or calls, when a filter reads a turn's text or attributes.
- * A turn is a live, started call whose turn_id is its own id, in a thread (thread_turns has a
- * thread_id for those only). Failure and token total come from the summary's columns computed
- * at insert (migrations 8 and 10), so no request parses summaries.
+ * A thread's turns, merged, from thread_turns (migration 10), which holds what the statistics
+ * need of turns only: a turn is a live, started call whose turn_id is its own id, in a thread
+ * (thread_turns has a thread_id for those only). Failure and token total come from the
+ * summary's columns computed at insert, so no request parses summaries.
  */
-const TURN_SOURCES = {
-  turns: {
-    from: 'thread_turns FINAL',
-    where: 'project_id = {p:String} AND started_at IS NOT NULL AND deleted_at IS NULL AND thread_id IS NOT NULL',
-    facts: `thread_id, id, started_at, ended_at,
+const TURNS = {
+  from: 'thread_turns FINAL',
+  where: 'project_id = {p:String} AND started_at IS NOT NULL AND deleted_at IS NULL AND thread_id IS NOT NULL',
+  facts: `thread_id, id, started_at, ended_at,
   ifNull(has_exception, 0) = 1 OR ifNull(summary_error, 0) = 1 AS failed,
   ifNull(summary_tokens, 0) AS tokens`,
-  },
-  calls: {
-    from: 'calls FINAL',
-    where: "project_id = {p:String} AND started_at IS NOT NULL AND deleted_at IS NULL AND turn_id = id AND ifNull(thread_id, '') != ''",
-    facts: `thread_id, id, started_at, ended_at,
-  exception IS NOT NULL OR ifNull(summary_error, 0) = 1 AS failed,
-  ifNull(summary_tokens, 0) AS tokens`,
-  },
 };
 
 /** Per-turn usage by model, (model, input, output) per entry, from the summary's usage column (migration 8). */
@@ -60,28 +52,22 @@ const TURN_USAGE = `JSONExtract(ifNull(summary_usage, '[]'), 'Array(Tuple(String
 
 const DURATION_MS = '(ended_at - started_at) / 1000';
 
-/** The usage-by-model aggregate threadCostSql prices (`agg` adds the range condition). */
-const USAGE_BY_MODEL = 'models, prompt_tokens, completion_tokens, arrayMap(m -> toUInt64(1), models)';
-
-/** A thread's statistics over its turns, or over those where `inRange` holds; `usage_by_model` when `withUsage`. */
-function statsSql(inRange: string | null, withUsage: boolean): string {
-  const and = (c: string) => (inRange ? `${c} AND ${inRange}` : c);
-  const agg = (fn: string, args: string) => (inRange ? `${fn}If(${args}, ${inRange})` : `${fn}(${args})`);
-  const finished = and('ended_at IS NOT NULL');
+/** A thread's statistics over its turns; `usage_by_model` (what threadCostSql prices) when `withUsage`. */
+function statsSql(withUsage: boolean): string {
   return `thread_id,
-  ${inRange ? `countIf(${inRange})` : 'count()'} AS turn_count,
-  countIf(${finished}) AS finished_turn_count,
-  ${agg('min', 'started_at')} AS start_time,
-  if(finished_turn_count > 0, ${agg('max', 'ended_at')}, ${agg('max', 'started_at')}) AS last_updated,
-  ${agg('argMin', 'id, (started_at, id)')} AS first_turn_id,
-  if(finished_turn_count > 0, argMinIf(id, (-ifNull(ended_at, 0), id), ${finished}), NULL) AS last_turn_id,
-  if(finished_turn_count > 0, quantileExactInclusiveIf(0.5)(${DURATION_MS}, ${finished}), NULL) AS p50_turn_duration_ms,
-  if(finished_turn_count > 0, quantileExactInclusiveIf(0.99)(${DURATION_MS}, ${finished}), NULL) AS p99_turn_duration_ms,
-  countIf(${and('failed')}) AS error_count,
-  ${agg('sum', 'tokens')} AS total_tokens${
+  count() AS turn_count,
+  countIf(ended_at IS NOT NULL) AS finished_turn_count,
+  min(started_at) AS start_time,
+  if(finished_turn_count > 0, max(ended_at), max(started_at)) AS last_updated,
+  argMin(id, (started_at, id)) AS first_turn_id,
+  if(finished_turn_count > 0, argMinIf(id, (-ifNull(ended_at, 0), id), ended_at IS NOT NULL), NULL) AS last_turn_id,
+  if(finished_turn_count > 0, quantileExactInclusiveIf(0.5)(${DURATION_MS}, ended_at IS NOT NULL), NULL) AS p50_turn_duration_ms,
+  if(finished_turn_count > 0, quantileExactInclusiveIf(0.99)(${DURATION_MS}, ended_at IS NOT NULL), NULL) AS p99_turn_duration_ms,
+  countIf(failed) AS error_count,
+  sum(tokens) AS total_tokens${
     withUsage
       ? `,
-  ${agg('sumMap', USAGE_BY_MODEL)} AS usage_by_model`
+  sumMap(models, prompt_tokens, completion_tokens, arrayMap(m -> toUInt64(1), models)) AS usage_by_model`
       : ''
   }`;
 }
@@ -135,8 +121,8 @@ const fromRow = (r: StatsRow): ThreadRecord => ({
 const costDecides = (q: ThreadsQuery) =>
   q.sortBy.some((s) => s.field === 'total_cost') || q.min?.total_cost != null || q.max?.total_cost != null;
 
-/** What the thread rows carry besides the statistics: nothing, `usage_by_model`, or that and `total_cost`. */
-type Usage = 'none' | 'usage' | 'priced';
+/** What the thread rows carry besides the statistics: nothing, or `usage_by_model` and `total_cost`. */
+type Usage = 'none' | 'priced';
 
 /** The date range as conditions on a turn's start. */
 function rangeSql(q: ThreadsQuery, bind: Bind): string[] {
@@ -146,42 +132,55 @@ function rangeSql(q: ThreadsQuery, bind: Bind): string[] {
   return range;
 }
 
-/** The matching threads, one row each, as one SELECT over the merged turns grouped by thread. */
-function threadRowsSql(q: ThreadsQuery, params: Params, usage: Usage): string {
-  const plan = planThreadsFilter(q);
-  const bind = binder(params);
-  params.p = plan.projectId;
-  // Search and attribute tests read the turns' text and attributes, which only calls holds.
-  const source = plan.search || plan.attributes.length > 0 ? TURN_SOURCES.calls : TURN_SOURCES.turns;
-  const where = [source.where];
+/**
+ * The threads whose live turns pass the search and the attribute tests (judged over every live
+ * turn, whatever the date range), as a SELECT of thread ids; null without such tests. Only calls
+ * holds a turn's text and attributes, and only the live turns' parts of it are merged: PREWHERE
+ * on its sorting key (id IN the turns of thread_turns) filters parts before FINAL merges them,
+ * safe since all parts of a call share its id, so the other calls' text (four in five in a
+ * typical agent) is never read past the id, nor the turn columns of calls at all.
+ */
+function matchingThreadsSql(plan: ThreadsFilterPlan, patterns: string[], params: Params, bind: Bind): string | null {
+  const columns = ['thread_id'];
   const having: string[] = [];
-  const turnColumns = usage === 'none' ? [source.facts] : [source.facts, TURN_USAGE];
-  if (plan.threadIds) where.push(`thread_id IN ${bind(plan.threadIds, 'Array(String)')}`);
-  const patterns = (plan.search?.words ?? []).flatMap((w) => searchWordPattern(w) ?? []);
-  if (plan.search && patterns.length === 0) where.push(`thread_id = ${bind(plan.search.text, 'String')}`);
   if (plan.search && patterns.length > 0) {
     // Every word on some turn of the thread (not necessarily the same one), or the exact thread id.
-    turnColumns.push(`${turnTextSql(params)} AS text`);
+    columns.push(`${turnTextSql(params)} AS text`);
     const words = patterns.map((p) => `countIf(match(text, ${bind(p, 'String')})) > 0`);
     having.push(`(thread_id = ${bind(plan.search.text, 'String')} OR (${words.join(' AND ')}))`);
   }
   if (plan.attributes.length > 0) {
     // Every tested value on one same turn.
-    turnColumns.push(`${attributesMatchSql(plan.attributes, bind)} AS attributes_match`);
+    columns.push(`${attributesMatchSql(plan.attributes, bind)} AS attributes_match`);
     having.push('countIf(attributes_match) > 0');
   }
-  const range = rangeSql(q, bind);
-  let inRange: string | null = null;
-  if (range.length > 0 && (patterns.length > 0 || plan.attributes.length > 0)) {
-    // Search and attributes see every turn; the statistics only those inside the range.
-    turnColumns.push(`${range.join(' AND ')} AS in_range`);
-    inRange = 'in_range';
-    having.push('turn_count > 0');
-  } else where.push(...range);
-  having.push(...boundsSql(plan.min, plan.max, bind));
+  if (having.length === 0) return null;
+  return `SELECT thread_id FROM (SELECT ${columns.join(', ')} FROM calls FINAL
+      PREWHERE project_id = {p:String} AND id IN (SELECT id FROM ${TURNS.from} WHERE ${TURNS.where}))
+    GROUP BY thread_id HAVING ${having.join(' AND ')}`;
+}
+
+/**
+ * The matching threads, one row each, as one SELECT over the merged turns grouped by thread;
+ * with `within` (a SELECT of thread ids), only those threads.
+ */
+function threadRowsSql(q: ThreadsQuery, params: Params, usage: Usage, within?: string): string {
+  const plan = planThreadsFilter(q);
+  const bind = binder(params);
+  params.p = plan.projectId;
+  const where = [TURNS.where];
+  if (plan.threadIds) where.push(`thread_id IN ${bind(plan.threadIds, 'Array(String)')}`);
+  if (within) where.push(`thread_id IN (${within})`);
+  const patterns = (plan.search?.words ?? []).flatMap((w) => searchWordPattern(w) ?? []);
+  if (plan.search && patterns.length === 0) where.push(`thread_id = ${bind(plan.search.text, 'String')}`);
+  const matching = matchingThreadsSql(plan, patterns, params, bind);
+  if (matching) where.push(`thread_id IN (${matching})`);
+  where.push(...rangeSql(q, bind));
+  const having = boundsSql(plan.min, plan.max, bind);
+  const turnColumns = usage === 'priced' ? [TURNS.facts, TURN_USAGE] : [TURNS.facts];
   const cost = usage === 'priced' ? `, ${threadCostSql('usage_by_model', 'start_time')} AS total_cost` : '';
-  return `${usage === 'priced' ? `WITH ${PRICES_SQL} ` : ''}SELECT ${statsSql(inRange, usage !== 'none')}${cost}
-    FROM (SELECT ${turnColumns.join(', ')} FROM ${source.from} WHERE ${where.join(' AND ')})
+  return `${usage === 'priced' ? `WITH ${PRICES_SQL} ` : ''}SELECT ${statsSql(usage === 'priced')}${cost}
+    FROM (SELECT ${turnColumns.join(', ')} FROM ${TURNS.from} WHERE ${where.join(' AND ')})
     GROUP BY thread_id${having.length > 0 ? ` HAVING ${having.join(' AND ')}` : ''}`;
 }
 
@@ -193,24 +192,26 @@ export class ClickHouseThreadsStore implements ThreadsStore {
 
   async *queryThreads(q: ThreadsQuery): AsyncIterable<ThreadRecord> {
     const params: Params = {};
-    const byCost = costDecides(q);
-    const rows = threadRowsSql(q, params, byCost ? 'priced' : 'usage');
+    const paged = q.limit != null || q.offset != null;
     // NULLs sort first ascending and last descending, as query/threadsOrder.ts compares them.
     const order = q.sortBy.map(({ field, direction }) =>
       direction === 'desc' ? `${threadSortColumn(field)} DESC NULLS LAST` : `${threadSortColumn(field)} ASC NULLS FIRST`,
     );
     order.push('thread_id ASC');
-    let page = `${rows} ORDER BY ${order.join(', ')}`;
-    if (q.limit != null || q.offset != null) {
+    // A page's first pass leaves out the usage unless cost decides; the engine also drops the
+    // statistics that neither the order nor a bound reads (the turn ids and the other
+    // percentiles were most of a sort's time), since only the thread ids are read from it.
+    let page = `${threadRowsSql(q, params, paged && !costDecides(q) ? 'none' : 'priced')} ORDER BY ${order.join(', ')}`;
+    if (paged) {
       params.limit = q.limit ?? '18446744073709551615';
       params.offset = q.offset ?? 0;
-      page += ' LIMIT {limit:UInt64} OFFSET {offset:UInt64}';
+      const ids = `SELECT thread_id FROM (${page} LIMIT {limit:UInt64} OFFSET {offset:UInt64})`;
+      // The second pass: those threads' rows over the same turns (search and attributes only
+      // chose the threads; the range still bounds the statistics).
+      const turns: ThreadsQuery = { projectId: q.projectId, afterMicros: q.afterMicros, beforeMicros: q.beforeMicros, sortBy: q.sortBy };
+      page = threadRowsSql(turns, params, 'priced', ids);
     }
-    // Unless cost decided the page, only the page's threads are priced.
-    const sql = byCost
-      ? `SELECT ${RECORD_COLUMNS.join(', ')}, total_cost FROM (${page}) ORDER BY ${order.join(', ')}`
-      : `WITH ${PRICES_SQL} SELECT ${RECORD_COLUMNS.join(', ')}, ${threadCostSql('usage_by_model', 'start_time')} AS total_cost
-         FROM (${page}) ORDER BY ${order.join(', ')}`;
+    const sql = `SELECT ${RECORD_COLUMNS.join(', ')}, total_cost FROM (${page}) ORDER BY ${order.join(', ')}`;
     for await (const row of this.#db.stream<StatsRow>(sql, params)) yield fromRow(row);
   }
 
