@@ -230,5 +230,10 @@ export function createRoutes(queryClient: QueryClient) {
       </Route>
     </Routes>
   );
-  return { element, startLoaderEarly: (url: URL) => startLoaderEarly(projectPages, url) };
+  const firstPages = [
+    { pattern: '/', page: ProjectsPage, loader: loaders.projects },
+    { pattern: '/settings', page: SettingsPage, loader: loaders.settings },
+    ...projectPages.map((p) => ({ ...p, pattern: `/:entity/:project/${p.path}` })),
+  ];
+  return { element, startLoaderEarly: (url: URL) => startLoaderEarly(firstPages, url) };
 }

@@ -92,9 +92,9 @@ export interface ProjectPage extends RoutePageProps {
  * or failure; this run's outcome is ignored. Signed out, its requests fail 401 and the app goes
  * to /login, as the session check does.
  */
-export function startLoaderEarly(pages: readonly ProjectPage[], url: URL): void {
-  for (const { path, page, loader } of pages) {
-    const match = matchPath(`/:entity/:project/${path}`, url.pathname);
+export function startLoaderEarly(pages: readonly (RoutePageProps & { pattern: string })[], url: URL): void {
+  for (const { pattern, page, loader } of pages) {
+    const match = matchPath(pattern, url.pathname);
     if (!match) continue;
     // The page's code too: otherwise its download starts only when whoami has answered.
     page?.load().catch(() => undefined);
