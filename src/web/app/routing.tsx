@@ -53,6 +53,13 @@ export interface LoadedLoader {
   shouldRevalidate?: ShouldRevalidate;
 }
 
+/** A route's loader from a module fetched on first use (`deferLoader`). */
+export interface DeferredLoader {
+  (): Promise<LoadedLoader>;
+  /** The loader, once its module is in: a later page visit runs it in the same render. */
+  loaded(): LoadedLoader | null;
+}
+
 /**
  * A loader whose module is fetched on first use: the loaders (and the query modules they import)
  * stay out of the initial JavaScript; the small loader chunk downloads alongside the page's own.
@@ -61,9 +68,11 @@ export function deferLoader<M>(
   load: () => Promise<M>,
   make: (m: M) => RouteLoader,
   revalidate?: (m: M) => ShouldRevalidate,
-): () => Promise<LoadedLoader> {
-  let loaded: Promise<LoadedLoader> | null = null;
-  return () => (loaded ??= load().then((m) => ({ loader: make(m), shouldRevalidate: revalidate?.(m) })));
+): DeferredLoader {
+  let loading: Promise<LoadedLoader> | null = null;
+  let loaded: LoadedLoader | null = null;
+  const get = () => (loading ??= load().then((m) => (loaded = { loader: make(m), shouldRevalidate: revalidate?.(m) })));
+  return Object.assign(get, { loaded: () => loaded });
 }
 
 /** The redirect a loader answered (`redirect(url)` builds a 302 Response), if it did. */
@@ -76,7 +85,7 @@ function redirectOf(result: unknown): string | null {
 export interface RoutePageProps {
   /** The page's component, code-split; none for loader-only routes (redirects). */
   page?: DeferredComponent;
-  loader?: () => Promise<LoadedLoader>;
+  loader?: DeferredLoader;
 }
 
 /** A page of a project (`/:entity/:project/<path>`) with its loader. */
@@ -112,8 +121,11 @@ export function RoutePage({ page, loader }: RoutePageProps) {
   const location = useLocation();
   const navigate = useNavigate();
   const [failure, setFailure] = useState<{ error: unknown; url: string } | null>(null);
-  // Whether the first loader run has settled: the page mounts after it, and stays mounted.
+  // Whether the first loader run has settled: the page mounts after it, and stays mounted. A
+  // loader already fetched that answers at once settles in the render that ran it (`settledNow`),
+  // so moving to a page seen before shows no spinner for a frame.
   const [loaderSettled, settleLoader] = useReducer(() => true, !loader);
+  const settledNow = useRef(false);
   const { Component: Page, error: codeFailed } = useDeferred(page);
   const url = new URL(location.pathname + location.search, window.location.origin).href;
   const lastRun = useRef<string | null>(null);
@@ -123,20 +135,29 @@ export function RoutePage({ page, loader }: RoutePageProps) {
     const previous = lastRun.current;
     lastRun.current = url;
     const args = { params, request: new Request(url), context: undefined } as unknown as LoaderFunctionArgs;
-    void loader()
-      .then(({ loader: run, shouldRevalidate }) => {
-        const rerun =
-          previous === null ||
-          !shouldRevalidate ||
-          shouldRevalidate({
-            currentUrl: new URL(previous),
-            nextUrl: new URL(url),
-            currentParams: params,
-            nextParams: params,
-            defaultShouldRevalidate: true,
-          } as ShouldRevalidateFunctionArgs);
-        return rerun ? run(args) : null;
-      })
+    const run = ({ loader: load, shouldRevalidate }: LoadedLoader) => {
+      const rerun =
+        previous === null ||
+        !shouldRevalidate ||
+        shouldRevalidate({
+          currentUrl: new URL(previous),
+          nextUrl: new URL(url),
+          currentParams: params,
+          nextParams: params,
+          defaultShouldRevalidate: true,
+        } as ShouldRevalidateFunctionArgs);
+      return rerun ? load(args) : null;
+    };
+    const ready = loader.loaded();
+    let outcome: Promise<unknown>;
+    try {
+      const result = ready ? run(ready) : loader().then(run);
+      if (!(result instanceof Promise)) settledNow.current = true;
+      outcome = Promise.resolve(result);
+    } catch (error) {
+      outcome = Promise.reject(error);
+    }
+    void outcome
       .then(
         (result) => {
           const to = redirectOf(result);
@@ -151,7 +172,7 @@ export function RoutePage({ page, loader }: RoutePageProps) {
   if (failure?.url === url) throw failure.error;
   if (codeFailed) throw codeFailed;
   if (!page) return null;
-  return Page && loaderSettled ? <Page /> : <PageLoading />;
+  return Page && (loaderSettled || settledNow.current) ? <Page /> : <PageLoading />;
 }
 
 /** Catches a page's errors and shows them in place; a new path or Retry clears them. */
