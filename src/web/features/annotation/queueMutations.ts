@@ -118,6 +118,8 @@ export function useSubmitItem({ projectId, queueId, user }: { projectId: string;
         ...(old ?? []).filter((a) => !replace || a.callId !== item.call_id),
         ...mine,
       ]);
+      // The review loader keeps my next item a moment (annotationLoaders.ts): not this one any more.
+      queryClient.removeQueries({ queryKey: [...annotationKeys.queue(projectId, queueId), 'next'] });
       void queryClient.invalidateQueries({ queryKey: [...annotationKeys.project(projectId), 'stats'] });
       void queryClient.invalidateQueries({ queryKey: annotationKeys.summary(projectId, queueId) });
       void queryClient.invalidateQueries({ queryKey: annotationKeys.results(projectId, queueId) });
