@@ -28,7 +28,7 @@ import { threadSortColumn } from '../query/threadsOrder.js';
 import { num, numOrNull, type ClickHouseDatabase, type Params } from './ClickHouseDatabase.js';
 import { PRICES_SQL, threadCostSql } from './threadCosts.js';
 import { attributesMatchSql, binder, boundsSql, type Bind } from './threadFilters.js';
-import { searchWordPattern, turnTextSql } from './threadSearch.js';
+import { searchWordPattern, TURN_TEXT_SQL } from './threadSearch.js';
 
 /**
  * A thread's turns, merged, from thread_turns (migration 10), which holds what the statistics
@@ -134,18 +134,16 @@ function rangeSql(q: ThreadsQuery, bind: Bind): string[] {
 
 /**
  * The threads whose live turns pass the search and the attribute tests (judged over every live
- * turn, whatever the date range), as a SELECT of thread ids; null without such tests. Only calls
- * holds a turn's text and attributes, and only the live turns' parts of it are merged: PREWHERE
- * on its sorting key (id IN the turns of thread_turns) filters parts before FINAL merges them,
- * safe since all parts of a call share its id, so the other calls' text (four in five in a
- * typical agent) is never read past the id, nor the turn columns of calls at all.
+ * turn, whatever the date range), as a SELECT of thread ids; null without such tests. A turn's
+ * searchable text and attributes are thread_turns columns (migration 11), so this merges that
+ * narrow table alone: no turn's payload is read, no JSON parsed but the tested attributes.
  */
-function matchingThreadsSql(plan: ThreadsFilterPlan, patterns: string[], params: Params, bind: Bind): string | null {
+function matchingThreadsSql(plan: ThreadsFilterPlan, patterns: string[], bind: Bind): string | null {
   const columns = ['thread_id'];
   const having: string[] = [];
   if (plan.search && patterns.length > 0) {
     // Every word on some turn of the thread (not necessarily the same one), or the exact thread id.
-    columns.push(`${turnTextSql(params)} AS text`);
+    columns.push(`${TURN_TEXT_SQL} AS text`);
     const words = patterns.map((p) => `countIf(match(text, ${bind(p, 'String')})) > 0`);
     having.push(`(thread_id = ${bind(plan.search.text, 'String')} OR (${words.join(' AND ')}))`);
   }
@@ -155,8 +153,7 @@ function matchingThreadsSql(plan: ThreadsFilterPlan, patterns: string[], params:
     having.push('countIf(attributes_match) > 0');
   }
   if (having.length === 0) return null;
-  return `SELECT thread_id FROM (SELECT ${columns.join(', ')} FROM calls FINAL
-      PREWHERE project_id = {p:String} AND id IN (SELECT id FROM ${TURNS.from} WHERE ${TURNS.where}))
+  return `SELECT thread_id FROM (SELECT ${columns.join(', ')} FROM ${TURNS.from} WHERE ${TURNS.where})
     GROUP BY thread_id HAVING ${having.join(' AND ')}`;
 }
 
@@ -173,7 +170,7 @@ function threadRowsSql(q: ThreadsQuery, params: Params, usage: Usage, within?: s
   if (within) where.push(`thread_id IN (${within})`);
   const patterns = (plan.search?.words ?? []).flatMap((w) => searchWordPattern(w) ?? []);
   if (plan.search && patterns.length === 0) where.push(`thread_id = ${bind(plan.search.text, 'String')}`);
-  const matching = matchingThreadsSql(plan, patterns, params, bind);
+  const matching = matchingThreadsSql(plan, patterns, bind);
   if (matching) where.push(`thread_id IN (${matching})`);
   where.push(...rangeSql(q, bind));
   const having = boundsSql(plan.min, plan.max, bind);
