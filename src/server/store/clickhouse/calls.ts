@@ -46,7 +46,9 @@ function threadTurnRow({ start, end }: { start?: CallStartWrite; end?: CallEndWr
     {
       project_id: head.projectId,
       id: head.id,
-      ...(start ? { thread_id: start.threadId, started_at: start.startedAt, attributes: start.attributesJson, inputs: start.inputsJson } : {}),
+      ...(start
+        ? { thread_id: start.threadId, started_at: start.startedAt, attributes: start.attributesJson, inputs: start.inputsJson }
+        : {}),
       ...(end
         ? { ended_at: end.endedAt, has_exception: end.exception === null ? null : 1, summary: end.summaryJson, output: end.outputJson }
         : {}),

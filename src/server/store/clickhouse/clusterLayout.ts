@@ -195,7 +195,14 @@ export function rewriteStatement(sql: string, database: string, settings: Cluste
   const backfill = /^INSERT INTO (\w+)(\s*\([\w\s,]*\))? SELECT\b([\s\S]*)\bFROM (\w+)\b([\s\S]*)$/.exec(text);
   if (backfill) {
     if (!sharded || settings.onCluster) return [text];
-    const [, target, into = '', columns, source, rest] = backfill as unknown as [string, string, string | undefined, string, string, string];
+    const [, target, into = '', columns, source, rest] = backfill as unknown as [
+      string,
+      string,
+      string | undefined,
+      string,
+      string,
+      string,
+    ];
     return [`INSERT INTO ${target}_local${into} SELECT${columns}FROM ${source}_local${rest}`];
   }
   throw new Error(

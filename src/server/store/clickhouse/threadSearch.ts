@@ -1,7 +1,9 @@
 /**
  * Thread content search on ClickHouse with the matching rule of SQLite's FTS5 index
  * (query/threadsFilter.ts; sqlite/threadExtras.ts, tokenizer `unicode61 remove_diacritics 2`),
- * computed at read time: no index is kept in step with writes.
+ * matched at read time over each turn's text, which is computed once at insert: thread_turns'
+ * `inputs_text` and `output_text` (migrations.ts v11, whose DEFAULTs print turnSideTextSql), so
+ * a search merges that narrow table and parses no JSON. No index is kept in step with writes.
  *
  * A turn's text is what SQLite indexes: the JSON string values (not keys, not numbers) of its
  * inputs, then of its output, each side cut to 8000 characters. Each search word becomes one

@@ -9,12 +9,14 @@
  *   at the first turn inside); a thread without such a turn is not listed.
  * - Content search (threadSearch.ts) and attribute tests (threadFilters.ts) are judged over all
  *   of a thread's live turns, as SQLite's indexes are, whatever the date range: they pick the
- *   threads (matchingThreadsSql), over calls, which alone holds a turn's text and attributes.
+ *   threads (matchingThreadsSql) by each turn's searchable text and attributes in thread_turns.
  * - Statistic bounds are HAVING conditions on the thread row.
  *
- * The statistics read thread_turns (migration 10: turns only, narrow), merged with FINAL like
- * calls. Failure, tokens and usage by model come from columns computed from the summary at
- * insert (migrations 8 and 10), so no request parses the summary JSON. Cost (threadCosts.ts):
+ * Everything reads thread_turns (migrations 10 and 11: turns only, narrow), merged with FINAL
+ * like calls; calls FINAL, with every call's payloads, is read for the previews alone. Failure,
+ * tokens and usage by model come from columns computed from the summary at insert, and a turn's
+ * searchable text from its inputs and output (migration 11), so no request parses a summary
+ * or a payload: only the tested attributes are parsed. Cost (threadCosts.ts):
  * the pass sums each thread's tokens per model and prices them; a count reads no usage unless a
  * cost bound needs it.
  *
@@ -31,10 +33,10 @@ import { attributesMatchSql, binder, boundsSql, type Bind } from './threadFilter
 import { searchWordPattern, TURN_TEXT_SQL } from './threadSearch.js';
 
 /**
- * A thread's turns, merged, from thread_turns (migration 10), which holds what the statistics
- * need of turns only: a turn is a live, started call whose turn_id is its own id, in a thread
- * (thread_turns has a thread_id for those only). Failure and token total come from the
- * summary's columns computed at insert, so no request parses summaries.
+ * A thread's turns, merged, from thread_turns (migrations 10 and 11), which holds what the
+ * statistics and the filters need of turns only: a turn is a live, started call whose turn_id
+ * is its own id, in a thread (thread_turns has a thread_id for those only). Failure and token
+ * total come from the summary's columns computed at insert, so no request parses summaries.
  */
 const TURNS = {
   from: 'thread_turns FINAL',
