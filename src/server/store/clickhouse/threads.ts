@@ -9,7 +9,8 @@
  *   at the first turn inside); a thread without such a turn is not listed.
  * - Content search (threadSearch.ts) and attribute tests (threadFilters.ts) are judged over all
  *   of a thread's live turns, as SQLite's indexes are, whatever the date range: they pick the
- *   threads (matchingThreadsSql) by each turn's searchable text and attributes in thread_turns.
+ *   threads (threadTestsSql) by each turn's searchable text and attributes in thread_turns: in
+ *   the statistics' own pass without a date range, in a pass of their own with one.
  * - Statistic bounds are HAVING conditions on the thread row.
  *
  * Everything reads thread_turns (migrations 10 and 11: turns only, narrow), merged with FINAL
@@ -135,13 +136,13 @@ function rangeSql(q: ThreadsQuery, bind: Bind): string[] {
 }
 
 /**
- * The threads whose live turns pass the search and the attribute tests (judged over every live
- * turn, whatever the date range), as a SELECT of thread ids; null without such tests. A turn's
- * searchable text and attributes are thread_turns columns (migration 11), so this merges that
- * narrow table alone: no turn's payload is read, no JSON parsed but the tested attributes.
+ * The search and the attribute tests, judged over every live turn of a thread whatever the date
+ * range: turn columns (`AS` names) and HAVING conditions over them for a GROUP BY thread_id of
+ * the turns. A turn's searchable text and attributes are thread_turns columns (migration 11), so
+ * no turn's payload is read and no JSON parsed but the tested attributes.
  */
-function matchingThreadsSql(plan: ThreadsFilterPlan, patterns: string[], bind: Bind): string | null {
-  const columns = ['thread_id'];
+function threadTestsSql(plan: ThreadsFilterPlan, patterns: string[], bind: Bind): { columns: string[]; having: string[] } {
+  const columns: string[] = [];
   const having: string[] = [];
   if (plan.search && patterns.length > 0) {
     // Every word on some turn of the thread (not necessarily the same one), or the exact thread id.
@@ -154,9 +155,7 @@ function matchingThreadsSql(plan: ThreadsFilterPlan, patterns: string[], bind: B
     columns.push(`${attributesMatchSql(plan.attributes, bind)} AS attributes_match`);
     having.push('countIf(attributes_match) > 0');
   }
-  if (having.length === 0) return null;
-  return `SELECT thread_id FROM (SELECT ${columns.join(', ')} FROM ${TURNS.from} WHERE ${TURNS.where})
-    GROUP BY thread_id HAVING ${having.join(' AND ')}`;
+  return { columns, having };
 }
 
 /**
@@ -172,11 +171,20 @@ function threadRowsSql(q: ThreadsQuery, params: Params, usage: Usage, within?: s
   if (within) where.push(`thread_id IN (${within})`);
   const patterns = (plan.search?.words ?? []).flatMap((w) => searchWordPattern(w) ?? []);
   if (plan.search && patterns.length === 0) where.push(`thread_id = ${bind(plan.search.text, 'String')}`);
-  const matching = matchingThreadsSql(plan, patterns, bind);
-  if (matching) where.push(`thread_id IN (${matching})`);
-  where.push(...rangeSql(q, bind));
-  const having = boundsSql(plan.min, plan.max, bind);
   const turnColumns = usage === 'priced' ? [TURNS.facts, TURN_USAGE] : [TURNS.facts];
+  const having = boundsSql(plan.min, plan.max, bind);
+  const range = rangeSql(q, bind);
+  const tests = threadTestsSql(plan, patterns, bind);
+  if (tests.having.length > 0 && range.length === 0) {
+    // The statistics' turns are every live turn of the thread: the tests join the one pass.
+    turnColumns.push(...tests.columns);
+    having.push(...tests.having);
+  } else if (tests.having.length > 0) {
+    // The range leaves turns out: the tests pick the threads in a pass of their own.
+    where.push(`thread_id IN (SELECT thread_id FROM (SELECT thread_id, ${tests.columns.join(', ')} FROM ${TURNS.from} WHERE ${TURNS.where})
+      GROUP BY thread_id HAVING ${tests.having.join(' AND ')})`);
+  }
+  where.push(...range);
   const cost = usage === 'priced' ? `, ${threadCostSql('usage_by_model', 'start_time')} AS total_cost` : '';
   return `${usage === 'priced' ? `WITH ${PRICES_SQL} ` : ''}SELECT ${statsSql(usage === 'priced')}${cost}
     FROM (SELECT ${turnColumns.join(', ')} FROM ${TURNS.from} WHERE ${where.join(' AND ')})
