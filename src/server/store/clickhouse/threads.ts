@@ -9,8 +9,7 @@
  *   at the first turn inside); a thread without such a turn is not listed.
  * - Content search (threadSearch.ts) and attribute tests (threadFilters.ts) are judged over all
  *   of a thread's live turns, as SQLite's indexes are, whatever the date range: they pick the
- *   threads (threadTestsSql) by each turn's searchable text and attributes in thread_turns: in
- *   the statistics' own pass without a date range, in a pass of their own with one.
+ *   threads (matchingThreadsSql) by each turn's searchable text and attributes in thread_turns.
  * - Statistic bounds are HAVING conditions on the thread row.
  *
  * Everything reads thread_turns (migrations 10 and 11: turns only, narrow), merged with FINAL
@@ -136,13 +135,13 @@ function rangeSql(q: ThreadsQuery, bind: Bind): string[] {
 }
 
 /**
- * The search and the attribute tests, judged over every live turn of a thread whatever the date
- * range: turn columns (`AS` names) and HAVING conditions over them for a GROUP BY thread_id of
- * the turns. A turn's searchable text and attributes are thread_turns columns (migration 11), so
- * no turn's payload is read and no JSON parsed but the tested attributes.
+ * The threads whose live turns pass the search and the attribute tests (judged over every live
+ * turn, whatever the date range), as a SELECT of thread ids; null without such tests. A turn's
+ * searchable text and attributes are thread_turns columns (migration 11), so this merges that
+ * narrow table alone: no turn's payload is read, no JSON parsed but the tested attributes.
  */
-function threadTestsSql(plan: ThreadsFilterPlan, patterns: string[], bind: Bind): { columns: string[]; having: string[] } {
-  const columns: string[] = [];
+function matchingThreadsSql(plan: ThreadsFilterPlan, patterns: string[], bind: Bind): string | null {
+  const columns = ['thread_id'];
   const having: string[] = [];
   if (plan.search && patterns.length > 0) {
     // Every word on some turn of the thread (not necessarily the same one), or the exact thread id.
@@ -155,7 +154,9 @@ function threadTestsSql(plan: ThreadsFilterPlan, patterns: string[], bind: Bind)
     columns.push(`${attributesMatchSql(plan.attributes, bind)} AS attributes_match`);
     having.push('countIf(attributes_match) > 0');
   }
-  return { columns, having };
+  if (having.length === 0) return null;
+  return `SELECT thread_id FROM (SELECT ${columns.join(', ')} FROM ${TURNS.from} WHERE ${TURNS.where})
+    GROUP BY thread_id HAVING ${having.join(' AND ')}`;
 }
 
 /**
@@ -171,20 +172,11 @@ function threadRowsSql(q: ThreadsQuery, params: Params, usage: Usage, within?: s
   if (within) where.push(`thread_id IN (${within})`);
   const patterns = (plan.search?.words ?? []).flatMap((w) => searchWordPattern(w) ?? []);
   if (plan.search && patterns.length === 0) where.push(`thread_id = ${bind(plan.search.text, 'String')}`);
-  const turnColumns = usage === 'priced' ? [TURNS.facts, TURN_USAGE] : [TURNS.facts];
+  const matching = matchingThreadsSql(plan, patterns, bind);
+  if (matching) where.push(`thread_id IN (${matching})`);
+  where.push(...rangeSql(q, bind));
   const having = boundsSql(plan.min, plan.max, bind);
-  const range = rangeSql(q, bind);
-  const tests = threadTestsSql(plan, patterns, bind);
-  if (tests.having.length > 0 && range.length === 0) {
-    // The statistics' turns are every live turn of the thread: the tests join the one pass.
-    turnColumns.push(...tests.columns);
-    having.push(...tests.having);
-  } else if (tests.having.length > 0) {
-    // The range leaves turns out: the tests pick the threads in a pass of their own.
-    where.push(`thread_id IN (SELECT thread_id FROM (SELECT thread_id, ${tests.columns.join(', ')} FROM ${TURNS.from} WHERE ${TURNS.where})
-      GROUP BY thread_id HAVING ${tests.having.join(' AND ')})`);
-  }
-  where.push(...range);
+  const turnColumns = usage === 'priced' ? [TURNS.facts, TURN_USAGE] : [TURNS.facts];
   const cost = usage === 'priced' ? `, ${threadCostSql('usage_by_model', 'start_time')} AS total_cost` : '';
   return `${usage === 'priced' ? `WITH ${PRICES_SQL} ` : ''}SELECT ${statsSql(usage === 'priced')}${cost}
     FROM (SELECT ${turnColumns.join(', ')} FROM ${TURNS.from} WHERE ${where.join(' AND ')})
