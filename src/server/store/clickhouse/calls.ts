@@ -19,12 +19,23 @@ export const STORAGE_SIZE_SQL = ['attributes', 'inputs', 'output', 'summary', 'e
 /** Projects remembered as stored (see #knownProjects); past this many the memory starts over. */
 const MAX_KNOWN_PROJECTS = 10_000;
 
-/** The columns of a thread_turns row the writer sends (summary is EPHEMERAL: named, or ignored). */
-const THREAD_TURN_COLUMNS: [string, ...string[]] = ['project_id', 'id', 'thread_id', 'started_at', 'ended_at', 'has_exception', 'summary'];
+/** The columns of a thread_turns row the writer sends (summary, inputs and output are EPHEMERAL: named, or ignored). */
+const THREAD_TURN_COLUMNS: [string, ...string[]] = [
+  'project_id',
+  'id',
+  'thread_id',
+  'started_at',
+  'attributes',
+  'inputs',
+  'ended_at',
+  'has_exception',
+  'summary',
+  'output',
+];
 
 /**
- * The thread_turns row of a call's parts in one batch (migrations.ts v10): a turn's start with
- * its end if present; nothing for another call's start, nor for its end in the same batch;
+ * The thread_turns row of a call's parts in one batch (migrations.ts v10, v11): a turn's start
+ * with its end if present; nothing for another call's start, nor for its end in the same batch;
  * an end alone, since it cannot tell whether its call is a turn.
  */
 function threadTurnRow({ start, end }: { start?: CallStartWrite; end?: CallEndWrite }): object[] {
@@ -35,8 +46,12 @@ function threadTurnRow({ start, end }: { start?: CallStartWrite; end?: CallEndWr
     {
       project_id: head.projectId,
       id: head.id,
-      ...(start ? { thread_id: start.threadId, started_at: start.startedAt } : {}),
-      ...(end ? { ended_at: end.endedAt, has_exception: end.exception === null ? null : 1, summary: end.summaryJson } : {}),
+      ...(start
+        ? { thread_id: start.threadId, started_at: start.startedAt, attributes: start.attributesJson, inputs: start.inputsJson }
+        : {}),
+      ...(end
+        ? { ended_at: end.endedAt, has_exception: end.exception === null ? null : 1, summary: end.summaryJson, output: end.outputJson }
+        : {}),
     },
   ];
 }

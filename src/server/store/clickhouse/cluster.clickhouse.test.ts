@@ -153,14 +153,25 @@ describe.runIf(canRun)('a sharded ClickHouse cluster of two engine processes', (
     }
   });
 
-  it('computes thread statistics from turn parts written through either node (summary facts computed on the shards)', async () => {
+  it('computes thread statistics, search and attribute filters from turn parts written through either node (facts computed on the shards)', async () => {
     const P = 'acme/threads';
     const turns = Array.from({ length: 12 }, (_, i) => `turn${String(i).padStart(2, '0')}`);
-    await a.calls.writeCalls(turns.map((id, i) => startWrite(P, id, { threadId: `th${i % 3}`, turnId: id, startedAt: T0 + i * SECOND })));
+    await a.calls.writeCalls(
+      turns.map((id, i) =>
+        startWrite(P, id, {
+          threadId: `th${i % 3}`,
+          turnId: id,
+          startedAt: T0 + i * SECOND,
+          inputsJson: JSON.stringify({ q: `question${i}` }),
+          attributesJson: JSON.stringify({ env: i % 6 === 1 ? 'prod' : 'dev' }),
+        }),
+      ),
+    );
     await b.calls.writeCalls(
       turns.map((id, i) =>
         endWrite(P, id, {
           endedAt: T0 + (i + 2) * SECOND,
+          outputJson: JSON.stringify({ a: `answer${i}` }),
           summaryJson: JSON.stringify({
             status_counts: { error: i === 4 ? 1 : 0 },
             usage: { 'gpt-4o': { prompt_tokens: i, completion_tokens: 1 } },
@@ -191,6 +202,16 @@ describe.runIf(canRun)('a sharded ClickHouse cluster of two engine processes', (
         ['th1', 4, 26],
         ['th0', 3, 21],
       ]);
+      // A turn's text and attributes (thread_turns, migration 11) from its start on one node and its end on the other.
+      const matching = async (filter: { search?: string; attributes?: Record<string, string> }) => {
+        const ids = [];
+        for await (const t of store.threads.queryThreads({ projectId: P, sortBy: [{ field: 'thread_id', direction: 'asc' }], ...filter }))
+          ids.push(t.threadId);
+        return ids;
+      };
+      expect(await matching({ search: 'question answer5' })).toEqual(['th2']);
+      expect(await matching({ search: 'answer0' })).toEqual([]);
+      expect(await matching({ attributes: { env: 'prod' } })).toEqual(['th1']);
     }
   });
 

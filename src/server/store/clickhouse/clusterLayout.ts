@@ -192,11 +192,18 @@ export function rewriteStatement(sql: string, database: string, settings: Cluste
   // through the Distributed tables: as written. Migrated node by node (WEFT_CLICKHOUSE_ON_CLUSTER=0),
   // another node may not have its table yet, so each node fills its own shard, local table from
   // local table (a backfill's source and target share a shard key, so rows stay on their shard).
-  const backfill = /^INSERT INTO (\w+) SELECT\b([\s\S]*)\bFROM (\w+)\b([\s\S]*)$/.exec(text);
+  const backfill = /^INSERT INTO (\w+)(\s*\([\w\s,]*\))? SELECT\b([\s\S]*)\bFROM (\w+)\b([\s\S]*)$/.exec(text);
   if (backfill) {
     if (!sharded || settings.onCluster) return [text];
-    const [, target, columns, source, rest] = backfill as unknown as [string, string, string, string, string];
-    return [`INSERT INTO ${target}_local SELECT${columns}FROM ${source}_local${rest}`];
+    const [, target, into = '', columns, source, rest] = backfill as unknown as [
+      string,
+      string,
+      string | undefined,
+      string,
+      string,
+      string,
+    ];
+    return [`INSERT INTO ${target}_local${into} SELECT${columns}FROM ${source}_local${rest}`];
   }
   throw new Error(
     `The cluster layouts cannot rewrite this statement (only CREATE TABLE IF NOT EXISTS, ALTER TABLE and INSERT ... SELECT): ${text.slice(0, 80)}`,

@@ -13,6 +13,7 @@
  * the SQLite store, so no time zone or DateTime parsing takes part anywhere; JSON payloads are
  * JSON text in String columns.
  */
+import { turnSideTextSql } from './threadSearch.js';
 import { SUMMARY_TOKENS, SUMMARY_USAGE, SUMMARY_USAGE_CELLS } from './usageSql.js';
 
 export interface ClickHouseMigration {
@@ -375,13 +376,46 @@ export const clickhouseMigrations: ClickHouseMigration[] = [
       ) ENGINE = CoalescingMergeTree ORDER BY (project_id, id)`,
       // The calls written before this migration, part by part as the writer would have written
       // them (a turn's start with its thread, other calls' starts not at all, ends and deletes
-      // of any call); run twice (two migrators), the parts coalesce to the same rows.
-      `INSERT INTO thread_turns SELECT project_id, id,
+      // of any call); run twice (two migrators), the parts coalesce to the same rows. The column
+      // list (added with migration 11, same rows) keeps it valid on a table with later columns,
+      // where a migrator running behind another one would run it.
+      `INSERT INTO thread_turns (project_id, id, thread_id, started_at, ended_at, has_exception,
+          summary_error, summary_tokens, summary_usage, deleted_at) SELECT project_id, id,
           if(turn_id = id AND ifNull(thread_id, '') != '', thread_id, NULL),
           if(turn_id = id AND ifNull(thread_id, '') != '', started_at, NULL),
           ended_at, if(exception IS NULL, NULL, 1), summary_error, summary_tokens, summary_usage, deleted_at
         FROM calls
         WHERE (turn_id = id AND ifNull(thread_id, '') != '') OR (started_at IS NULL AND (ended_at IS NOT NULL OR deleted_at IS NOT NULL))`,
+    ],
+  },
+  {
+    version: 11,
+    name: "thread turns' searchable text and attributes",
+    statements: [
+      // What thread search and attribute filters read of a turn, beside its statistics, so a
+      // filtered threads request merges thread_turns alone instead of the turns' rows of calls
+      // with their whole payloads, and parses no JSON (threads.ts). The writer sends a turn's
+      // start with its inputs and attributes, and every end it sends with its output (calls.ts);
+      // inputs and output are EPHEMERAL (never stored): the columns keep only the searchable
+      // text of each (threadSearch.ts, at most 8000 characters a side), Nullable and NULL
+      // without the payload so a part without it never coalesces over it. The text rule is
+      // printed here as it was when this migration was written: a change of it needs a new
+      // migration that recomputes the columns.
+      `ALTER TABLE thread_turns
+        ADD COLUMN IF NOT EXISTS inputs Nullable(String) EPHEMERAL,
+        ADD COLUMN IF NOT EXISTS output Nullable(String) EPHEMERAL,
+        ADD COLUMN IF NOT EXISTS inputs_text Nullable(String) DEFAULT if(inputs IS NULL, NULL, ${turnSideTextSql('inputs')}),
+        ADD COLUMN IF NOT EXISTS output_text Nullable(String) DEFAULT if(output IS NULL, NULL, ${turnSideTextSql('output')}),
+        ADD COLUMN IF NOT EXISTS attributes Nullable(String)`,
+      // The calls written before this migration, part by part as the writer would have written
+      // them (migration 10's backfill): a turn's start part with its inputs and attributes (and
+      // its output when the part holds the end too), an end part with its output. Run twice,
+      // the parts coalesce to the same rows.
+      `INSERT INTO thread_turns (project_id, id, inputs, output, attributes) SELECT project_id, id,
+          if(turn_id = id AND ifNull(thread_id, '') != '', inputs, NULL), output,
+          if(turn_id = id AND ifNull(thread_id, '') != '', attributes, NULL)
+        FROM calls
+        WHERE (turn_id = id AND ifNull(thread_id, '') != '') OR (started_at IS NULL AND output IS NOT NULL)`,
     ],
   },
 ];

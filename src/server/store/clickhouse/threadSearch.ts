@@ -1,7 +1,9 @@
 /**
  * Thread content search on ClickHouse with the matching rule of SQLite's FTS5 index
  * (query/threadsFilter.ts; sqlite/threadExtras.ts, tokenizer `unicode61 remove_diacritics 2`),
- * computed at read time: no index is kept in step with writes.
+ * matched at read time over each turn's text, which is computed once at insert: thread_turns'
+ * `inputs_text` and `output_text` (migrations.ts v11, whose DEFAULTs print turnSideTextSql), so
+ * a search merges that narrow table and parses no JSON. No index is kept in step with writes.
  *
  * A turn's text is what SQLite indexes: the JSON string values (not keys, not numbers) of its
  * inputs, then of its output, each side cut to 8000 characters. Each search word becomes one
@@ -18,8 +20,6 @@
  * differently here; and a multi-token word (`e-mail`) is found within one turn's text, where
  * SQLite's one document per thread could also join the end of one turn to the next.
  */
-import type { Params } from './ClickHouseDatabase.js';
-
 /** The combining marks unicode61 counts as diacritics: token characters that are then dropped (checked against SQLite). */
 const DIACRITIC_RANGES: readonly [number, number][] = [
   [0x300, 0x304],
@@ -115,18 +115,22 @@ const TEXT_PER_SIDE = 8000;
  */
 const JSON_STRING = '"((?:[^"\\\\]|\\\\.)*)"(\\s*:)?';
 
-/** The string values of one JSON text column, space-separated and cut as SQLite cuts them; escapes decoded. */
-const stringsOf = (column: string) =>
-  `substringUTF8(arrayStringConcat(arrayMap(g -> if(position(g[1], '\\\\') > 0, JSONExtractString(concat('"', g[1], '"')), g[1]),
-    arrayFilter(g -> g[2] = '', extractAllGroups(ifNull(${column}, ''), {json_string:String}))), ' '), 1, ${TEXT_PER_SIDE})`;
+/** A text as a ClickHouse string literal: DDL (a column's DEFAULT) cannot bind parameters. */
+const literal = (text: string) => `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 
 /**
- * A turn's searchable text, over a `calls` row, without the diacritics unicode61 drops: they
- * are token characters that vanish, so removing them first tokenizes the same (binds
- * `{json_string:String}` and `{diacritics:String}`).
+ * The searchable text of one side of a turn, over a JSON text column (`inputs` or `output`):
+ * its string values, space-separated, escapes decoded, cut as SQLite cuts them, without the
+ * diacritics unicode61 drops (token characters that vanish, so removing them first tokenizes
+ * the same; removed per side, as no diacritic spans the joining space). It is the DEFAULT of
+ * thread_turns' `inputs_text` and `output_text` (migrations.ts v11), computed once at insert:
+ * a change of this rule needs a new migration that recomputes them.
  */
-export function turnTextSql(params: Params): string {
-  params.json_string = JSON_STRING;
-  params.diacritics = DIACRITICS;
-  return `replaceRegexpAll(concat(${stringsOf('inputs')}, ' ', ${stringsOf('output')}), {diacritics:String}, '')`;
+export function turnSideTextSql(column: string): string {
+  const strings = `substringUTF8(arrayStringConcat(arrayMap(g -> if(position(g[1], '\\\\') > 0, JSONExtractString(concat('"', g[1], '"')), g[1]),
+    arrayFilter(g -> g[2] = '', extractAllGroups(ifNull(${column}, ''), ${literal(JSON_STRING)}))), ' '), 1, ${TEXT_PER_SIDE})`;
+  return `replaceRegexpAll(${strings}, ${literal(DIACRITICS)}, '')`;
 }
+
+/** A turn's searchable text over a thread_turns row: its inputs' text, then its output's. */
+export const TURN_TEXT_SQL = "concat(ifNull(inputs_text, ''), ' ', ifNull(output_text, ''))";

@@ -1,13 +1,14 @@
 /**
- * Migration 10's backfill of thread_turns from calls gives the threads the writer's own
- * thread_turns rows give: the same calls, written part by part in awkward orders, read once as
- * written, then with thread_turns emptied and refilled by the migration's INSERT (twice, as two
- * migrators would). The conformance suites cover what the writer's rows give on both backends.
+ * The backfills of thread_turns from calls (migrations 10 and 11) give the threads the writer's
+ * own thread_turns rows give, searched and filtered by attributes too: the same calls, written
+ * part by part in awkward orders, read once as written, then with thread_turns emptied and
+ * refilled by the migrations' INSERTs (twice, as two migrators would). The conformance suites
+ * cover what the writer's rows give on both backends.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTempClickHouseDatabase, testBackends } from '../../testing/tempStore.js';
 import { endWrite, SECOND, startWrite, T0, usageSummary } from '../conformance/callWrites.js';
-import type { CallWrite, ThreadRecord } from '../Store.js';
+import type { CallWrite, ThreadRecord, ThreadsQuery } from '../Store.js';
 import { ClickHouseDatabase } from './ClickHouseDatabase.js';
 import { ClickHouseStore } from './ClickHouseStore.js';
 import { clickhouseMigrations } from './migrations.js';
@@ -15,7 +16,7 @@ import { clickhouseMigrations } from './migrations.js';
 const P = 'acme/backfill';
 
 if (testBackends().some((b) => b.name === 'clickhouse')) {
-  describe('ClickHouse thread_turns backfill (migration 10)', () => {
+  describe('ClickHouse thread_turns backfills (migrations 10 and 11)', () => {
     let store: ClickHouseStore;
     let raw: ClickHouseDatabase;
     let drop: () => Promise<void>;
@@ -31,9 +32,29 @@ if (testBackends().some((b) => b.name === 'clickhouse')) {
       await drop();
     });
 
-    const threads = async () => {
+    const threads = async (filter: Pick<ThreadsQuery, 'search' | 'attributes'> = {}) => {
       const out: ThreadRecord[] = [];
-      for await (const t of store.threads.queryThreads({ projectId: P, sortBy: [{ field: 'thread_id', direction: 'asc' }] })) out.push(t);
+      for await (const t of store.threads.queryThreads({ projectId: P, sortBy: [{ field: 'thread_id', direction: 'asc' }], ...filter }))
+        out.push(t);
+      return out;
+    };
+    /** Each thread's id under each search and attribute test (the inputs, outputs and attributes vary by turn). */
+    const FILTERS: Pick<ThreadsQuery, 'search' | 'attributes'>[] = [
+      { search: 'question' },
+      { search: 'answer9' },
+      { search: 'answer14' },
+      { search: 'answer7' },
+      { search: 'late' },
+      { search: 'reply' },
+      { search: 'question answer' },
+      { attributes: { env: 'prod' } },
+      { attributes: { env: 'prod', 'n.0': 2 } },
+      { attributes: { env: 'prod', 'n.0': 0 } },
+      { search: 'question', attributes: { env: 'dev' } },
+    ];
+    const filtered = async () => {
+      const out: string[][] = [];
+      for (const f of FILTERS) out.push((await threads(f)).map((t) => t.threadId));
       return out;
     };
 
@@ -43,14 +64,21 @@ if (testBackends().some((b) => b.name === 'clickhouse')) {
       const batches: CallWrite[][] = [[], [], []];
       for (let i = 0; i < 30; i++) {
         const id = `turn${String(i).padStart(2, '0')}`;
-        const start = startWrite(P, id, { threadId: `th${i % 3}`, turnId: id, startedAt: at(i) });
+        const start = startWrite(P, id, {
+          threadId: `th${i % 3}`,
+          turnId: id,
+          startedAt: at(i),
+          inputsJson: JSON.stringify({ q: `question${i}`, late: i % 4 === 2 ? 'late' : '' }),
+          attributesJson: JSON.stringify({ env: i % 5 === 0 ? 'prod' : 'dev', n: [i % 3] }),
+        });
         const end = endWrite(P, id, {
           endedAt: at(i + 1 + (i % 5)),
+          outputJson: JSON.stringify({ a: `answer${i}` }),
           exception: i % 7 === 0 ? 'boom' : null,
           summaryJson: i % 3 === 0 ? usageSummary('gpt-4o', i, 2) : '{"status_counts":{"error":1}}',
         });
         const child = startWrite(P, `${id}-llm`, { threadId: `th${i % 3}`, turnId: id, parentId: id, traceId: id, startedAt: at(i) });
-        const childEnd = endWrite(P, `${id}-llm`, { endedAt: at(i + 1) });
+        const childEnd = endWrite(P, `${id}-llm`, { endedAt: at(i + 1), outputJson: '"reply"' });
         if (i % 4 === 0) batches[0]!.push(start, end, child, childEnd);
         else if (i % 4 === 1) {
           batches[0]!.push(end, childEnd);
@@ -68,15 +96,23 @@ if (testBackends().some((b) => b.name === 'clickhouse')) {
         ['th1', 9],
         ['th2', 9],
       ]);
+      const matches = await filtered();
+      // An end before its start (turn09), after it (turn14), never (turn07); the children's
+      // "reply" is no turn's text; turn05 and turn10 are deleted.
+      const all = ['th0', 'th1', 'th2'];
+      expect(matches).toEqual([all, ['th0'], ['th2'], [], all, [], all, all, ['th2'], ['th0'], all]);
 
       await raw.command('TRUNCATE TABLE thread_turns');
       expect(await threads()).toEqual([]);
-      const backfill = clickhouseMigrations.find((m) => m.version === 10)!.statements.filter((s) => s.trim().startsWith('INSERT'));
-      expect(backfill).toHaveLength(1);
-      await raw.command(backfill[0]!);
-      expect(await threads()).toEqual(written);
-      await raw.command(backfill[0]!);
-      expect(await threads()).toEqual(written);
+      const backfills = clickhouseMigrations
+        .filter((m) => m.version === 10 || m.version === 11)
+        .flatMap((m) => m.statements.filter((s) => s.trim().startsWith('INSERT')));
+      expect(backfills).toHaveLength(2);
+      for (const round of [1, 2]) {
+        for (const sql of backfills) await raw.command(sql);
+        expect(await threads(), `round ${round}`).toEqual(written);
+        expect(await filtered(), `round ${round}`).toEqual(matches);
+      }
     });
   });
 }

@@ -9,12 +9,14 @@
  *   at the first turn inside); a thread without such a turn is not listed.
  * - Content search (threadSearch.ts) and attribute tests (threadFilters.ts) are judged over all
  *   of a thread's live turns, as SQLite's indexes are, whatever the date range: they pick the
- *   threads (matchingThreadsSql), over calls, which alone holds a turn's text and attributes.
+ *   threads (matchingThreadsSql) by each turn's searchable text and attributes in thread_turns.
  * - Statistic bounds are HAVING conditions on the thread row.
  *
- * The statistics read thread_turns (migration 10: turns only, narrow), merged with FINAL like
- * calls. Failure, tokens and usage by model come from columns computed from the summary at
- * insert (migrations 8 and 10), so no request parses the summary JSON. Cost (threadCosts.ts):
+ * Everything reads thread_turns (migrations 10 and 11: turns only, narrow), merged with FINAL
+ * like calls; calls FINAL, with every call's payloads, is read for the previews alone. Failure,
+ * tokens and usage by model come from columns computed from the summary at insert, and a turn's
+ * searchable text from its inputs and output (migration 11), so no request parses a summary
+ * or a payload: only the tested attributes are parsed. Cost (threadCosts.ts):
  * the pass sums each thread's tokens per model and prices them; a count reads no usage unless a
  * cost bound needs it.
  *
@@ -28,13 +30,13 @@ import { threadSortColumn } from '../query/threadsOrder.js';
 import { num, numOrNull, type ClickHouseDatabase, type Params } from './ClickHouseDatabase.js';
 import { PRICES_SQL, threadCostSql } from './threadCosts.js';
 import { attributesMatchSql, binder, boundsSql, type Bind } from './threadFilters.js';
-import { searchWordPattern, turnTextSql } from './threadSearch.js';
+import { searchWordPattern, TURN_TEXT_SQL } from './threadSearch.js';
 
 /**
- * A thread's turns, merged, from thread_turns (migration 10), which holds what the statistics
- * need of turns only: a turn is a live, started call whose turn_id is its own id, in a thread
- * (thread_turns has a thread_id for those only). Failure and token total come from the
- * summary's columns computed at insert, so no request parses summaries.
+ * A thread's turns, merged, from thread_turns (migrations 10 and 11), which holds what the
+ * statistics and the filters need of turns only: a turn is a live, started call whose turn_id
+ * is its own id, in a thread (thread_turns has a thread_id for those only). Failure and token
+ * total come from the summary's columns computed at insert, so no request parses summaries.
  */
 const TURNS = {
   from: 'thread_turns FINAL',
@@ -134,18 +136,16 @@ function rangeSql(q: ThreadsQuery, bind: Bind): string[] {
 
 /**
  * The threads whose live turns pass the search and the attribute tests (judged over every live
- * turn, whatever the date range), as a SELECT of thread ids; null without such tests. Only calls
- * holds a turn's text and attributes, and only the live turns' parts of it are merged: PREWHERE
- * on its sorting key (id IN the turns of thread_turns) filters parts before FINAL merges them,
- * safe since all parts of a call share its id, so the other calls' text (four in five in a
- * typical agent) is never read past the id, nor the turn columns of calls at all.
+ * turn, whatever the date range), as a SELECT of thread ids; null without such tests. A turn's
+ * searchable text and attributes are thread_turns columns (migration 11), so this merges that
+ * narrow table alone: no turn's payload is read, no JSON parsed but the tested attributes.
  */
-function matchingThreadsSql(plan: ThreadsFilterPlan, patterns: string[], params: Params, bind: Bind): string | null {
+function matchingThreadsSql(plan: ThreadsFilterPlan, patterns: string[], bind: Bind): string | null {
   const columns = ['thread_id'];
   const having: string[] = [];
   if (plan.search && patterns.length > 0) {
     // Every word on some turn of the thread (not necessarily the same one), or the exact thread id.
-    columns.push(`${turnTextSql(params)} AS text`);
+    columns.push(`${TURN_TEXT_SQL} AS text`);
     const words = patterns.map((p) => `countIf(match(text, ${bind(p, 'String')})) > 0`);
     having.push(`(thread_id = ${bind(plan.search.text, 'String')} OR (${words.join(' AND ')}))`);
   }
@@ -155,8 +155,7 @@ function matchingThreadsSql(plan: ThreadsFilterPlan, patterns: string[], params:
     having.push('countIf(attributes_match) > 0');
   }
   if (having.length === 0) return null;
-  return `SELECT thread_id FROM (SELECT ${columns.join(', ')} FROM calls FINAL
-      PREWHERE project_id = {p:String} AND id IN (SELECT id FROM ${TURNS.from} WHERE ${TURNS.where}))
+  return `SELECT thread_id FROM (SELECT ${columns.join(', ')} FROM ${TURNS.from} WHERE ${TURNS.where})
     GROUP BY thread_id HAVING ${having.join(' AND ')}`;
 }
 
@@ -173,7 +172,7 @@ function threadRowsSql(q: ThreadsQuery, params: Params, usage: Usage, within?: s
   if (within) where.push(`thread_id IN (${within})`);
   const patterns = (plan.search?.words ?? []).flatMap((w) => searchWordPattern(w) ?? []);
   if (plan.search && patterns.length === 0) where.push(`thread_id = ${bind(plan.search.text, 'String')}`);
-  const matching = matchingThreadsSql(plan, patterns, params, bind);
+  const matching = matchingThreadsSql(plan, patterns, bind);
   if (matching) where.push(`thread_id IN (${matching})`);
   where.push(...rangeSql(q, bind));
   const having = boundsSql(plan.min, plan.max, bind);
