@@ -399,8 +399,8 @@ export const clickhouseMigrations: ClickHouseMigration[] = [
       // inputs and output are EPHEMERAL (never stored): the columns keep only the searchable
       // text of each (threadSearch.ts, at most 8000 characters a side), Nullable and NULL
       // without the payload so a part without it never coalesces over it. The text rule is
-      // printed here as it was when this migration was written: a change of it needs a new
-      // migration that recomputes the columns.
+      // threadSearch.ts's: a change of it must come with a new migration that recomputes the
+      // columns, or databases migrated before the change keep text made by the old rule.
       `ALTER TABLE thread_turns
         ADD COLUMN IF NOT EXISTS inputs Nullable(String) EPHEMERAL,
         ADD COLUMN IF NOT EXISTS output Nullable(String) EPHEMERAL,
