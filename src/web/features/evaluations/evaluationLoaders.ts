@@ -20,13 +20,18 @@ import { metricsOf } from './scoreModel.js';
 
 const projectOf = (params: LoaderFunctionArgs['params']) => `${params.entity}/${params.project}`;
 
+/** The evaluation and model version lists, which every evaluation page's run labels read. */
+function prefetchVersions(queryClient: QueryClient, projectId: string): void {
+  void queryClient.prefetchQuery(evaluationObjectsQueryOptions(projectId));
+  void queryClient.prefetchQuery(modelObjectsQueryOptions(projectId));
+}
+
 /** Starts the runs list and the version lists its labels use. */
 export function evaluationsLoader(queryClient: QueryClient) {
   return ({ params }: LoaderFunctionArgs) => {
     const projectId = projectOf(params);
     void queryClient.prefetchQuery(runsQueryOptions(projectId));
-    void queryClient.prefetchQuery(evaluationObjectsQueryOptions(projectId));
-    void queryClient.prefetchQuery(modelObjectsQueryOptions(projectId));
+    prefetchVersions(queryClient, projectId);
     return null;
   };
 }
@@ -38,8 +43,7 @@ export function runLoader(queryClient: QueryClient) {
     const view = readRunView(new URL(request.url).searchParams);
     void queryClient.prefetchQuery(runQueryOptions(ids));
     // The header's labels and run picker.
-    void queryClient.prefetchQuery(evaluationObjectsQueryOptions(ids.projectId));
-    void queryClient.prefetchQuery(modelObjectsQueryOptions(ids.projectId));
+    prefetchVersions(queryClient, ids.projectId);
     void queryClient.prefetchQuery(runsQueryOptions(ids.projectId));
     const summary = queryClient.ensureQueryData(runSummaryQueryOptions(ids));
     const results = (metrics: ReturnType<typeof metricsOf>) =>
@@ -61,9 +65,7 @@ export function compareLoader(queryClient: QueryClient) {
     const view = readCompareView(new URL(request.url).searchParams);
     if (view.runIds.length === 0) return null;
     for (const runId of view.runIds) void queryClient.prefetchQuery(runQueryOptions({ projectId, runId }));
-    // The runs' labels.
-    void queryClient.prefetchQuery(evaluationObjectsQueryOptions(projectId));
-    void queryClient.prefetchQuery(modelObjectsQueryOptions(projectId));
+    prefetchVersions(queryClient, projectId);
     void queryClient.prefetchQuery(compareSummaryQueryOptions({ projectId, runIds: view.runIds }));
     void queryClient.prefetchQuery(
       resultsQueryOptions({ projectId, kind: 'compare-rows', req: compareRowsRequest({ runIds: view.runIds, sort: view.sort }) }),
