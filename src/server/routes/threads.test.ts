@@ -121,6 +121,9 @@ for (const backend of testBackends()) {
           p50_turn_duration_ms: 10000,
           p99_turn_duration_ms: 10000,
           last_turn_id: 'b1',
+          // One turn is both the first and the last: its start gives the input, its end the output.
+          first_input_preview: '{"q":"in-b1"}',
+          last_output_preview: '"out-b1"',
         });
         expect(byId.get('c')).toMatchObject({ turn_count: 2, first_turn_id: 'c1', last_turn_id: 'c1', p50_turn_duration_ms: 3000 });
         expect(byId.get('d')).toMatchObject({
