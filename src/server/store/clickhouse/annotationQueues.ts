@@ -366,7 +366,7 @@ export class ClickHouseAnnotationQueuesStore implements AnnotationQueuesStore {
       (
         await this.#db.all<{ id: string; started_at: string; ended_at: string | null; op_name: string | null; trace_id: string | null }>(
           `SELECT id, started_at, ended_at, op_name, trace_id FROM calls FINAL
-           WHERE project_id = {p:String} AND id IN {ids:Array(String)} AND started_at IS NOT NULL AND deleted_at IS NULL`,
+           PREWHERE project_id = {p:String} AND id IN {ids:Array(String)} WHERE started_at IS NOT NULL AND deleted_at IS NULL`,
           params,
         )
       ).map((r) => [r.id, r]),

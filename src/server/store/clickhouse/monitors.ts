@@ -139,7 +139,7 @@ export class ClickHouseMonitorsStore implements MonitorsStore {
     const known = this.#partTs.get(projectId);
     if (known && ids.every((id) => known.has(id))) return known;
     const rows = await this.#db.all<{ id: string; part_ts: string }>(
-      'SELECT id, part_ts FROM calls FINAL WHERE project_id = {p:String} AND id IN {ids:Array(String)}',
+      'SELECT id, part_ts FROM calls FINAL PREWHERE project_id = {p:String} AND id IN {ids:Array(String)}',
       { p: projectId, ids },
     );
     return new Map(rows.map((r) => [r.id, num(r.part_ts)]));
@@ -167,7 +167,7 @@ export class ClickHouseMonitorsStore implements MonitorsStore {
     const slot = num(row.slot);
     if (this.#settled.get(row.project_id) === slot || row.call_ids.length === 0) return;
     const marked = await this.#db.get<{ n: string }>(
-      'SELECT count() AS n FROM calls FINAL WHERE project_id = {p:String} AND id = {c:String} AND monitor_swept_slot IS NOT NULL',
+      'SELECT count() AS n FROM calls FINAL PREWHERE project_id = {p:String} AND id = {c:String} WHERE monitor_swept_slot IS NOT NULL',
       { p: row.project_id, c: row.call_ids[0] },
     );
     if (num(marked?.n ?? 0) === 0) {
