@@ -49,6 +49,8 @@ const CONCURRENCY = Number(values.concurrency);
 /** Server process counts to measure (`weft serve --workers N`), e.g. "1,2". */
 const WORKER_COUNTS = values.workers.split(',').map(Number);
 const PROJECT = 'bench/ingest';
+/** Calls sent before the measured run (two batches per request in flight). */
+const WARMUP_CALLS = 2 * CONCURRENCY * BATCH_CALLS;
 
 /** One realistic LLM call of about 1 KB: chat messages in, a completion out, token usage. */
 function makeCall(i: number, traceId: string, parentId: string | null): [BatchItem, BatchItem] {
@@ -109,12 +111,12 @@ function makeCall(i: number, traceId: string, parentId: string | null): [BatchIt
   ];
 }
 
-function makeBatches(): BatchItem[][] {
+function makeBatches(calls: number): BatchItem[][] {
   const batches: BatchItem[][] = [];
   let current: BatchItem[] = [];
   let traceId = uuidv7();
   let rootId: string | null = null;
-  for (let i = 0; i < CALLS; i++) {
+  for (let i = 0; i < calls; i++) {
     if (i % 5 === 0) {
       traceId = uuidv7();
       rootId = null;
@@ -145,6 +147,7 @@ interface IngestResult {
 const engineCpu = (backend: BenchBackend) => (backend.enginePid ? serverCpu(backend.enginePid).process : NaN);
 
 async function benchServer(backend: BenchBackend, batches: BatchItem[][], workers: number): Promise<IngestResult> {
+  const warmup = makeBatches(WARMUP_CALLS);
   const dataset = await backend.dataset(`bench_ingest_${workers}`);
   await dataset.store.accounts.upsertUser({ username: 'bench', entities: ['bench'] });
   const { key } = await createApiKey(dataset.store, 'bench');
@@ -156,33 +159,38 @@ async function benchServer(backend: BenchBackend, batches: BatchItem[][], worker
   });
   try {
     const client = createClient({ baseUrl: server.url, auth: { username: 'api', password: key } });
-    await client.callUpsertBatch({ batch: batches[0]!.slice(0, 2) }); // warm up auth and statements
+    const send = async (bodies: string[]) => {
+      let next = 0;
+      await Promise.all(
+        Array.from({ length: CONCURRENCY }, async () => {
+          while (next < bodies.length) {
+            const body = bodies[next++]!;
+            const res = await fetch(`${server.url}/call/upsert_batch`, {
+              method: 'POST',
+              headers: { authorization: `Basic ${Buffer.from(`api:${key}`).toString('base64')}`, 'content-type': 'application/json' },
+              body,
+            });
+            if (!res.ok) throw new Error(`upsert_batch answered ${res.status}: ${await res.text()}`);
+            await res.arrayBuffer();
+          }
+        }),
+      );
+    };
+    // Warm-up, unmeasured: other calls, two batches per request in flight, so the server's
+    // request threads have started and its write path is compiled before the clock starts.
+    await send(warmup.map((batch) => JSON.stringify({ batch })));
     const bodies = batches.map((batch) => JSON.stringify({ batch }));
-    let next = 0;
     const cpu0 = server.cpu();
     const engine0 = engineCpu(backend);
     const t0 = performance.now();
-    await Promise.all(
-      Array.from({ length: CONCURRENCY }, async () => {
-        while (next < bodies.length) {
-          const body = bodies[next++]!;
-          const res = await fetch(`${server.url}/call/upsert_batch`, {
-            method: 'POST',
-            headers: { authorization: `Basic ${Buffer.from(`api:${key}`).toString('base64')}`, 'content-type': 'application/json' },
-            body,
-          });
-          if (!res.ok) throw new Error(`upsert_batch answered ${res.status}: ${await res.text()}`);
-          await res.arrayBuffer();
-        }
-      }),
-    );
+    await send(bodies);
     const seconds = (performance.now() - t0) / 1000;
     // The cluster's worker processes are children of this one: with --workers > 1 only the primary is counted.
     const cpu1 = server.cpu();
     const cpu = cpu1.process - cpu0.process;
     const engineCpuPerCall = (engineCpu(backend) - engine0) / CALLS;
     const { count } = await client.callsQueryStats({ project_id: PROJECT });
-    if (count < CALLS) throw new Error(`only ${count} of ${CALLS} calls stored`);
+    if (count < CALLS + WARMUP_CALLS) throw new Error(`only ${count} of ${CALLS + WARMUP_CALLS} calls stored`);
     return {
       rate: CALLS / seconds,
       cpuPerCall: workers === 1 ? cpu / CALLS : NaN,
@@ -292,7 +300,7 @@ async function benchRawClickHouseInsert(backend: BenchBackend, batches: BatchIte
 
 const backend = await startBenchBackend(benchStoreKind(values.store));
 try {
-  const batches = makeBatches();
+  const batches = makeBatches(CALLS);
   const bytesPerCall = JSON.stringify(batches[0]).length / (batches[0]!.length / 2);
   console.log(
     `Ingest on ${backend.kind}: ${CALLS} calls of ~${Math.round(bytesPerCall)} bytes (start + end), ${BATCH_CALLS} calls per request, ` +
