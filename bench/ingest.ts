@@ -7,7 +7,8 @@
  *   npm run bench:ingest [-- --store clickhouse --calls 50000 --batch 500 --concurrency 4]
  *
  * The server runs as a separate process (`weft serve` on a temporary data directory); this
- * process generates realistic ~1 KB calls (start + end of each), sends them, and then
+ * process generates realistic ~1 KB calls (start + end of each), sends them (after a warm-up
+ * of other calls, unmeasured: steady-state ingest is what is compared), and then
  * inserts the very same rows with a prepared statement in transactions of the same size.
  * It prints both rates and their ratio (the goal is at least 0.7 with one process on SQLite,
  * 0.5 on ClickHouse), and the CPU time per call of each side: wall-clock rates swing with the
