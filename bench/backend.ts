@@ -9,6 +9,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startClickHouseEngine } from '../scripts/clickhouseEngine.js';
+import { ClickHouseDatabase } from '../src/server/store/clickhouse/ClickHouseDatabase.js';
 import { ClickHouseStore } from '../src/server/store/clickhouse/ClickHouseStore.js';
 import { migrateClickHouse } from '../src/server/store/clickhouse/migrate.js';
 import { SqliteStore } from '../src/server/store/sqlite/SqliteStore.js';
@@ -83,4 +84,30 @@ export function loadAverage(): string {
   return loadavg()
     .map((n) => n.toFixed(2))
     .join(', ');
+}
+
+/**
+ * Waits until the engine has run no merge on the dataset's database for three seconds in a row
+ * (at most `maxSeconds`), so timings do not share the machine with the background merges that
+ * seeding leaves behind: right after seeding 1M calls one 2-s merge lands inside some queries,
+ * and after 10M the merges ran for minutes. Nothing to wait for on SQLite.
+ */
+export async function settleMerges(dataset: BenchDataset, maxSeconds = 900): Promise<void> {
+  if (!dataset.clickhouse) return;
+  const db = new ClickHouseDatabase(dataset.clickhouse);
+  const t0 = performance.now();
+  try {
+    for (let quiet = 0; quiet < 3 && performance.now() - t0 < maxSeconds * 1000;) {
+      const row = await db.get<{ n: string }>('SELECT count() AS n FROM system.merges WHERE database = {d:String}', {
+        d: dataset.clickhouse.database,
+      });
+      const running = Number(row?.n ?? 0);
+      quiet = running === 0 ? quiet + 1 : 0;
+      process.stdout.write(`\rWaiting for background merges: ${running} running, ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+  } finally {
+    await db.close();
+  }
+  console.log('');
 }

@@ -19,7 +19,7 @@ import { callStats } from '../src/server/domain/callStats.js';
 import { createRng } from '../src/server/demo/seededRandom.js';
 import { ClickHouseDatabase } from '../src/server/store/clickhouse/ClickHouseDatabase.js';
 import type { CallWrite, Store } from '../src/server/store/Store.js';
-import { benchStoreKind, loadAverage, startBenchBackend, STORE_OPTION, type BenchDataset } from './backend.js';
+import { benchStoreKind, loadAverage, settleMerges, startBenchBackend, STORE_OPTION, type BenchDataset } from './backend.js';
 import { serverCpu, startBenchServer, timeAndCpuMedian, timeMedian } from './lib.js';
 
 const { values } = parseArgs({
@@ -164,6 +164,7 @@ try {
   const dataset = await backend.dataset('bench_stats');
   await build(dataset.store);
   await dataset.store.close();
+  await settleMerges(dataset);
 
   const { server, post } = await startBenchServer(dataset.dataDir, dataset.env);
   const stats = async (body: CallStatsReq) => {

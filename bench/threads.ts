@@ -16,7 +16,7 @@ import { parseArgs } from 'node:util';
 import { THREAD_SORT_FIELDS } from '../src/contract/threads.js';
 import { ClickHouseDatabase } from '../src/server/store/clickhouse/ClickHouseDatabase.js';
 import type { CallWrite, Store } from '../src/server/store/Store.js';
-import { benchStoreKind, loadAverage, startBenchBackend, STORE_OPTION, type BenchDataset } from './backend.js';
+import { benchStoreKind, loadAverage, settleMerges, startBenchBackend, STORE_OPTION, type BenchDataset } from './backend.js';
 import { cpuSeconds, startBenchServer, timeAndCpuMedian, timeMedian } from './lib.js';
 
 const { values } = parseArgs({
@@ -124,6 +124,7 @@ try {
   const dataset = await backend.dataset('bench_threads');
   await build(dataset.store);
   await dataset.store.close();
+  await settleMerges(dataset);
 
   const { server, post } = await startBenchServer(dataset.dataDir, dataset.env);
   const query = async (body: object) => {
