@@ -147,12 +147,12 @@ function plainScan(dataset: BenchDataset): { label: string; run: () => Promise<u
   };
 }
 
-/** The calls page's first request (src/web/entities/calls/listRequest.ts): trace roots, newest first, list columns. */
-const firstCallsPage = (query: object | null) => ({
+/** The calls page's first request (src/web/entities/calls/listRequest.ts): trace roots, newest first unless `sort` says, list columns. */
+const firstCallsPage = (query: object | null, sort = { field: 'started_at', direction: 'desc' }) => ({
   project_id: PROJECT,
   filter: { trace_roots_only: true },
   query,
-  sort_by: [{ field: 'started_at', direction: 'desc' }],
+  sort_by: [sort],
   columns: ['id', 'trace_id', 'parent_id', 'op_name', 'display_name', 'started_at', 'ended_at', 'exception', 'summary', 'inputs'],
   limit: 50,
   offset: 0,
@@ -205,23 +205,31 @@ try {
 
   console.log('\n/calls/stream_query, first page of 50 trace roots (median of 5)   ms   goal');
   const since = new Date(END / 1000 - 86_400_000).toISOString();
-  const pages: [string, object | null][] = [
+  const pages: [string, object | null, { field: string; direction: string }?][] = [
     ['newest first, no filter', null],
     // The page's "since" range is a $expr query (filterModel.ts compileQuery).
     ['newest first, since 24 hours ($expr)', { $expr: { $gte: [{ $getField: 'started_at' }, { $literal: since }] } }],
+    // Rows whose ids are spread over the whole project (ClickHouse reads them by id, calls.ts).
+    ['slowest first (latency desc)', null, { field: 'summary.weave.latency_ms', direction: 'desc' }],
   ];
-  for (const [label, query] of pages) {
+  for (const [label, query, sort] of pages) {
     try {
       const ms = await timeMedian(async () => {
-        const res = await post('/calls/stream_query', firstCallsPage(query));
+        const res = await post('/calls/stream_query', firstCallsPage(query, sort));
         const text = await res.text();
         if (!res.ok || text.trim().split('\n').length !== 50) throw new Error(`answered ${res.status}: ${text.slice(0, 160)}`);
       });
-      console.log(`${label.padEnd(60)} ${ms.toFixed(0).padStart(6)}   100`);
+      console.log(`${label.padEnd(60)} ${ms.toFixed(0).padStart(6)}${sort ? '' : '   100'}`);
     } catch (err) {
       console.log(`${label.padEnd(60)} failed: ${(err as Error).message.replace(/\s+/g, ' ')}`);
     }
   }
+  const oneCall = await timeMedian(async () => {
+    const res = await post('/call/read', { project_id: PROJECT, id: `r${4 * Math.floor(CALLS / 8)}` });
+    if (!res.ok) throw new Error(`call/read answered ${res.status}`);
+    await res.arrayBuffer();
+  });
+  console.log(`${'/call/read, one call'.padEnd(60)} ${oneCall.toFixed(0).padStart(6)}`);
   console.log(`load average ${loadAverage()}`);
   await plain.close();
   await server.close();
