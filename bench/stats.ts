@@ -5,7 +5,8 @@
  * tokens and cost by model — timed next to a plain scan (SQLite: better-sqlite3 reading the
  * same rows into JS, what any exact answer has to pay; ClickHouse: one GROUP BY per day of
  * count, errors and latency percentiles straight to the engine) and the exact path of the same
- * request. Then the calls page's first 50 trace roots (`/calls/stream_query`), goal 100 ms.
+ * request. Then the calls page's first 50 trace roots (`/calls/stream_query`), goal 100 ms, the
+ * same page sorted by latency (rows spread over the project) and one `/call/read`, for scale.
  *
  *   npm run bench:stats [-- --store clickhouse --calls 1000000 --days 30]
  *
