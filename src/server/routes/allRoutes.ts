@@ -12,7 +12,7 @@ import { callRoutes } from './calls.js';
 import { completionRoutes } from './completions.js';
 import { costRoutes } from './costs.js';
 import { evaluationRunRoutes } from './evaluationRuns.js';
-import { evaluationRoutes } from './evaluations.js';
+import { evaluationJobRoutes, evaluationRoutes } from './evaluations.js';
 import { exportRoutes } from './export.js';
 import { feedbackRoutes } from './feedback.js';
 import { fileRoutes } from './files.js';
@@ -68,6 +68,7 @@ export const allRoutes: TotalRouteTable<ServedElsewhere> = combineRoutes([
   v2ObjectRoutes,
   evaluationRunRoutes,
   evaluationRoutes,
+  evaluationJobRoutes,
   accountRoutes,
   completionRoutes,
   inferenceRoutes,

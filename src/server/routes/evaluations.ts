@@ -1,8 +1,12 @@
 /**
- * Evaluation results and orchestration: eval_results/query (under `/v2/:entity/:project`),
- * evaluation status, and the model-backed jobs: `/evaluations/evaluate_model` and
- * `/calls/score` validate their refs, queue a background job (jobs/JobRunner.ts) and answer at
- * once; `/evaluations/status` and `/weft/jobs` report progress.
+ * Evaluation results and orchestration, as two tables:
+ * - `evaluationRoutes`, reads of the store: eval_results/query (under `/v2/:entity/:project`) and
+ *   `/evaluations/status`. A threaded server serves them on its read threads (readEndpoints.ts);
+ * - `evaluationJobRoutes`, the model-backed jobs: `/evaluations/evaluate_model`,
+ *   `/evaluations/rescore` and `/calls/score` validate their refs, queue a background job
+ *   (jobs/JobRunner.ts) and answer at once. They need the providers and the job runner, which
+ *   live on the main thread (threads/threadedApp.ts). `/evaluations/status` and `/weft/jobs`
+ *   report progress.
  */
 import { queryEvalResults } from '../domain/evalResults.js';
 import { startCallsScore } from '../domain/callsScore.js';
@@ -18,7 +22,9 @@ export const evaluationRoutes = defineRoutes({
   evaluationStatus: {
     handler: async (req, { store }) => ({ status: await evaluationStatus(store, { projectId: req.project_id, callId: req.call_id }) }),
   },
+});
 
+export const evaluationJobRoutes = defineRoutes({
   evaluateModel: {
     handler: (req, { store, inference, user }) =>
       startEvaluateModel(

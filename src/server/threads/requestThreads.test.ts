@@ -208,5 +208,23 @@ describe('request threads', () => {
       }
       expect(lines).toBeGreaterThan(2000);
     });
+
+    it('serves evaluation results and status on the read threads, not on the main thread', async () => {
+      // Both once ran on the main thread with the model-backed jobs: a 100k-row eval_results
+      // query then held /health and every other request's hand-off for its whole run. On a read
+      // thread they queue like any read, so with the only one held they get the same 503.
+      const held = await t.fetch('/calls/stream_query', { json: { project_id: PROJECT } });
+      const reader = held.body!.getReader();
+      await reader.read();
+      const [results, status] = await Promise.all([
+        t.fetch(`/v2/${PROJECT}/eval_results/query`, { json: { evaluation_call_ids: ['no-such-run'] } }),
+        t.fetch('/evaluations/status', { json: { project_id: PROJECT, call_id: 'no-such-run' } }),
+      ]);
+      expect([results.status, status.status]).toEqual([503, 503]);
+      expect((await fetch(`${t.url}/health`)).status).toBe(200);
+      await reader.cancel();
+      // With the thread free again, both answer.
+      expect((await t.fetch(`/v2/${PROJECT}/eval_results/query`, { json: { evaluation_call_ids: ['no-such-run'] } })).status).toBe(200);
+    });
   });
 });

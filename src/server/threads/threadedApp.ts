@@ -9,7 +9,7 @@ import type { Context, Hono } from 'hono';
 import { endpoints, type EndpointDef, type EndpointName } from '../../contract/endpoints.js';
 import { isTraceServerEndpoint, mountRoutes, TRACE_PREFIX, type MountOptions, type RouteTable } from '../http/defineRoutes.js';
 import { completionRoutes } from '../routes/completions.js';
-import { evaluationRoutes } from '../routes/evaluations.js';
+import { evaluationJobRoutes } from '../routes/evaluations.js';
 import { inferenceRoutes } from '../routes/inference.js';
 import { providerRoutes } from '../routes/providers.js';
 import type { Services } from '../services.js';
@@ -20,7 +20,7 @@ import type { RequestThreads } from './requestThreads.js';
 const ON_MAIN = new Set<string>([
   'health',
   'geolocate',
-  ...[completionRoutes, inferenceRoutes, providerRoutes, evaluationRoutes].flatMap(Object.keys),
+  ...[completionRoutes, inferenceRoutes, providerRoutes, evaluationJobRoutes].flatMap(Object.keys),
 ]);
 
 /** Mounts every route of `tables`: main-thread ones as themselves, the others as hand-offs to a thread. */
