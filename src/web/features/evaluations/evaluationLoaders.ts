@@ -4,9 +4,8 @@
  */
 import type { QueryClient } from '@tanstack/react-query';
 import type { LoaderFunctionArgs } from 'react-router-dom';
-import { compareRowsRequest, runResultsRequest } from './evalRequests.js';
+import { compareRequest, runResultsRequest } from './evalRequests.js';
 import {
-  compareSummaryQueryOptions,
   evaluationObjectsQueryOptions,
   modelObjectsQueryOptions,
   resultsQueryOptions,
@@ -58,7 +57,7 @@ export function runLoader(queryClient: QueryClient) {
   };
 }
 
-/** Starts the compared runs, their summaries and the aligned rows. */
+/** Starts the compared runs and their aligned rows with the summaries. */
 export function compareLoader(queryClient: QueryClient) {
   return ({ params, request }: LoaderFunctionArgs) => {
     const projectId = projectOf(params);
@@ -66,9 +65,8 @@ export function compareLoader(queryClient: QueryClient) {
     if (view.runIds.length === 0) return null;
     for (const runId of view.runIds) void queryClient.prefetchQuery(runQueryOptions({ projectId, runId }));
     prefetchVersions(queryClient, projectId);
-    void queryClient.prefetchQuery(compareSummaryQueryOptions({ projectId, runIds: view.runIds }));
     void queryClient.prefetchQuery(
-      resultsQueryOptions({ projectId, kind: 'compare-rows', req: compareRowsRequest({ runIds: view.runIds, sort: view.sort }) }),
+      resultsQueryOptions({ projectId, kind: 'compare', req: compareRequest({ runIds: view.runIds, sort: view.sort }) }),
     );
     return null;
   };

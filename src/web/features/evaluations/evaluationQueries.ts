@@ -140,12 +140,6 @@ export function runScoresQueryOptions({ projectId, runId }: { projectId: string;
   return resultsQueryOptions({ projectId, kind: 'scores', req });
 }
 
-/** Several runs' summaries side by side, over every row of each. */
-export function compareSummaryQueryOptions({ projectId, runIds }: { projectId: string; runIds: string[] }) {
-  const req = { evaluation_call_ids: runIds, include_summary: true, include_costs: true, limit: 0 };
-  return resultsQueryOptions({ projectId, kind: 'compare-summary', req });
-}
-
 /** A run's results for the table, page by page (dataset rows; each row holds its trials). */
 export function runResultsQueryOptions({ projectId, req }: { projectId: string; req: ResultsReq }) {
   return infiniteQueryOptions({

@@ -20,9 +20,8 @@ import { CompareSummary, type CompareRunFigures } from './CompareSummary.js';
 import { CompareTable } from './CompareTable.js';
 import { CompareToolbar } from './CompareToolbar.js';
 import { refLabel, versionIndexByRef } from '../evalRefs.js';
-import { compareRowsRequest } from '../evalRequests.js';
+import { compareRequest } from '../evalRequests.js';
 import {
-  compareSummaryQueryOptions,
   evaluationObjectsQueryOptions,
   modelObjectsQueryOptions,
   resultsQueryOptions,
@@ -70,9 +69,9 @@ export function ComparePage() {
   const baselineId = view.baseline ?? oldestRun(runIds, runs.data) ?? '';
   const models = useQuery(modelObjectsQueryOptions(projectId));
   const evaluations = useQuery(evaluationObjectsQueryOptions(projectId));
-  const summary = useQuery({ ...compareSummaryQueryOptions({ projectId, runIds }), enabled: runIds.length > 1 });
+  // The rows and the summaries in one request (evalRequests.ts says why).
   const rowsQuery = useQuery({
-    ...resultsQueryOptions({ projectId, kind: 'compare-rows', req: compareRowsRequest({ runIds, sort: view.sort }) }),
+    ...resultsQueryOptions({ projectId, kind: 'compare', req: compareRequest({ runIds, sort: view.sort }) }),
     enabled: runIds.length > 1,
     placeholderData: keepPreviousData,
   });
@@ -80,7 +79,7 @@ export function ComparePage() {
   // background render.
   const showCharts = useDeferredValue(!rowsQuery.isPending);
 
-  const summaries = summary.data?.summary?.evaluations;
+  const summaries = rowsQuery.data?.summary?.evaluations;
   const metrics = useMemo(() => metricsOf(summaries ?? []), [summaries]);
   const allRows = useMemo(() => toCompareRows(rowsQuery.data?.rows ?? []), [rowsQuery.data]);
   const versions = useMemo(
@@ -144,15 +143,11 @@ export function ComparePage() {
           ← Evaluations
         </Link>
         <h1>Compare {runIds.length} runs</h1>
-        {(summary.isFetching || rowsQuery.isFetching) && <Spinner label="Updating" />}
+        {rowsQuery.isFetching && <Spinner label="Updating" />}
       </header>
       {runs.error && <ErrorState error={runs.error} compact />}
       <SetupWarning projectId={projectId} runs={setupRuns} />
-      {summary.error ? (
-        <ErrorState error={summary.error} onRetry={() => void summary.refetch()} compact />
-      ) : summary.isPending ? (
-        <Spinner showLabel label="Loading summaries" />
-      ) : (
+      {rowsQuery.data && (
         <>
           <CompareSummary runs={figures} baselineId={baselineId} metrics={metrics} />
           {showCharts && (
@@ -190,7 +185,7 @@ export function ComparePage() {
         <ErrorState error={rowsQuery.error} onRetry={() => void rowsQuery.refetch()} />
       ) : rowsQuery.isPending ? (
         <div className="page-loading">
-          <Spinner showLabel label="Loading rows" />
+          <Spinner showLabel label="Loading results" />
         </div>
       ) : (
         <CompareTable
