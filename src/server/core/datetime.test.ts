@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseAnyIso, parseIsoToMicros } from '../../contract/datetime.js';
+import { formatMicros } from './datetime.js';
 
 /** Strings in and around the canonical form, valid and not, with a fixed seed so a failure repeats. */
 function nearCanonical(count: number): string[] {
@@ -50,5 +51,26 @@ describe('parseIsoToMicros', () => {
     const valid = texts.filter((t) => parseAnyIso(t) !== null).length;
     expect(valid).toBeGreaterThan(texts.length / 10);
     expect(valid).toBeLessThan(texts.length * 0.9);
+  });
+});
+
+describe('formatMicros', () => {
+  it('prints what parseIsoToMicros reads, across minutes, and before 1970', () => {
+    const texts = [
+      '2024-01-02T03:04:05Z',
+      '2024-01-02T03:04:05.000001Z',
+      '2024-01-02T03:04:59.999999Z',
+      '2024-01-02T03:05:00Z',
+      '1970-01-01T00:00:00Z',
+      '1969-12-31T23:59:59.999999Z',
+      '1957-11-11T20:42:58.631623Z',
+      '2200-12-31T23:59:59.999999Z',
+    ];
+    // In this order and reversed: the formatter keeps the previous minute, which must never leak.
+    for (const text of [...texts, ...texts.reverse()]) expect(formatMicros(parseIsoToMicros(text)!)).toBe(text);
+    // Calls a second apart share the minute's text and still print their own seconds.
+    const start = parseIsoToMicros('2026-11-28T12:00:00Z')!;
+    for (let s = 0; s < 120; s++)
+      expect(formatMicros(start + s * 1_000_000)).toBe(new Date(Date.UTC(2026, 10, 28, 12, 0, s)).toISOString().replace('.000', ''));
   });
 });
