@@ -6,7 +6,7 @@
  */
 import { endpoints, type EndpointName } from '../../contract/endpoints.js';
 
-const READ_POSTS = [
+export const READ_POSTS = [
   'projectsInfo',
   'callRead',
   'callsQueryStats',
