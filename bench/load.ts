@@ -11,6 +11,12 @@
  * errors, the probe's p99, and the goals (`/health` p99 ≤ 50 ms, every read p99 ≤ 500 ms,
  * 0 errors). The server is a separate `weft serve` process on a copy of a prepared database.
  *
+ * Before the load, each read is timed alone (server CPU per request), which gives the floor the
+ * reads' goal puts on the machine: 40 connections looping on a read wait 500 ms at most only if
+ * it is served at least 80 times a second. The reads' rate under load trades against the writes'
+ * (WEFT_READ_THREADS, the write threads' nice level): more read threads served more reads and
+ * fewer writes in issue 18's runs, at the same total CPU.
+ *
  *   npm run bench:load [-- --calls 150000 --seconds 25 --warmup 5 --connections 200 --workers 1]
  *   npm run bench:load -- --server-dir /tmp/weft-main      # the same load against another checkout
  *   WEFT_THREADS=0 npm run bench:load                      # the same with every request on the main thread
@@ -20,7 +26,7 @@
  * a before/after pair measures the same data.
  */
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Worker } from 'node:worker_threads';
@@ -46,6 +52,8 @@ const WARMUP_SECONDS = Number(values.warmup);
 const CONNECTIONS = Number(values.connections);
 const PROJECT = 'bench/load';
 const THREADS = Math.max(1, Math.round(CALLS / 75));
+/** Requests of each read timed alone before the load. */
+const ALONE_RUNS = 50;
 const DAY_US = 86_400_000_000;
 
 /** A prepared data directory with CALLS calls over the last 7 days, a third of them thread turns. */
@@ -188,6 +196,18 @@ async function run(): Promise<void> {
   };
   // Two of five connections write (a start then an end); the rest read, evenly.
   const roles = Array.from({ length: CONNECTIONS }, (_, i) => (['write', 'write', 'calls', 'threads', 'stats'] as const)[i % 5]!);
+  // Each read alone first (not counted): its server CPU bounds what the reads' goal can ask of
+  // this machine (printed at the end).
+  const readRoles = { 'calls/stream_query': 'calls', 'threads/stream_query': 'threads', 'calls/stats': 'stats' } as const;
+  const aloneCpu = new Map<Kind, number>();
+  for (const kind of READS) {
+    const loop = loops[readRoles[kind as keyof typeof readRoles]]!;
+    // Warmed up first: a fresh server's first reads also compile its code.
+    for (let i = 0; i < ALONE_RUNS; i++) await loop();
+    const before = server.cpu().process;
+    for (let i = 0; i < ALONE_RUNS; i++) await loop();
+    aloneCpu.set(kind, (server.cpu().process - before) / ALONE_RUNS);
+  }
   // Warm-up, not counted: one of each (the first threads start), then the full load for a few
   // seconds, so the server's thread pools grow to their size before the measured seconds (a
   // thread's start-up is seconds of CPU: it belongs to the first burst after a restart, not to
@@ -242,6 +262,17 @@ async function run(): Promise<void> {
     `server CPU per API request: ${cpuMs(cpuAfter.process - cpuBefore.process)} ms (all threads), ${cpuMs(mainCpu)} ms on the main thread (busy ${((100 * mainCpu) / elapsed).toFixed(0)}% of the run)`,
   );
   for (const s of samples) console.log(`  e.g. ${s}`);
+  // A closed loop's mean wait is its connections over its rate (Little's law), and the p99 is at
+  // least the mean: the reads' goal needs this many reads per second, whatever the server does.
+  const perKind = roles.filter((r) => r === 'calls').length;
+  const needed = perKind / 0.5;
+  const cores = READS.reduce((n, kind) => n + needed * aloneCpu.get(kind)!, 0);
+  console.log(
+    `\neach read alone (${ALONE_RUNS} in a row after as many unmeasured, before the load): ${READS.map((k) => `${k} ${(aloneCpu.get(k)! * 1000).toFixed(1)} ms`).join(', ')} of server CPU`,
+  );
+  console.log(
+    `p99 ≤ 500 ms with ${perKind} connections looping on each read needs ≥ ${needed} reads/s of each: ${cores.toFixed(1)} cores of server CPU for the reads alone (this machine has ${availableParallelism()})`,
+  );
 }
 
 /**
