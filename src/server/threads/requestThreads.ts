@@ -75,6 +75,15 @@ const ABORT_GRACE_MS = 1000;
 const WRITE_GROW_AT = 2;
 const NO_BODY_STATUSES = new Set([101, 204, 205, 304]);
 /**
+ * A write thread's young generation, larger than V8's default: an SDK batch parses into
+ * megabytes of objects that die with the request, and with more room for them fewer survive a
+ * scavenge. bench:ingest at 200,000 calls, alternating: the write threads spent 12-14 µs per
+ * call against 14-18 µs with the default (48 MB measured the same as the default), and ingest
+ * ran 1-5% faster (issue 18). The room is
+ * only taken as the thread allocates it: peak RSS over 200,000 ingested calls rose 10 MB (536 MB).
+ */
+const WRITE_YOUNG_GENERATION_MB = 96;
+/**
  * How far each kind of thread runs below the main thread's scheduling priority (nice levels;
  * Linux only, workerBoot.mjs). Under load the cores go to the main thread (it answers /health,
  * moves every request's bytes and commits the writes) and to the reads (someone is waiting for a
@@ -296,6 +305,7 @@ export class RequestThreads {
       // The boot file registers tsx itself; the parent's flags (--import tsx, vitest's) are not
       // wanted. WEFT_THREAD_NODE_ARGS passes flags to the threads (e.g. --cpu-prof to profile them).
       execArgv: process.env.WEFT_THREAD_NODE_ARGS?.split(' ').filter(Boolean) ?? [],
+      resourceLimits: kind === 'write' ? { maxYoungGenerationSizeMb: WRITE_YOUNG_GENERATION_MB } : undefined,
     });
     const slot: Slot = { worker, kind, ready: false, dead: false, requests: new Map() };
     this.#slots[kind].push(slot);
