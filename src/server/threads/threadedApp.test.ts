@@ -1,8 +1,9 @@
 /**
- * Where a threaded server serves each endpoint (requestThreads.test.ts checks the same over HTTP). The main thread keeps only what needs its
- * services (the providers, the job runner) or must never wait (`/health`): a read served there
- * holds /health and every other request's hand-off for as long as it runs. eval_results/query
- * once sat there because its route table also held the model-backed jobs (issue 18).
+ * Where a threaded server serves each endpoint (requestThreads.test.ts checks it over HTTP for
+ * evaluation results). The main thread keeps only what needs its services (the providers, the
+ * job runner) or must never wait (`/health`): a read served there holds /health and every other
+ * request's hand-off for as long as it runs. eval_results/query once sat there because its route
+ * table also held the model-backed jobs (issue 18).
  */
 import { describe, expect, it } from 'vitest';
 import { READ_POSTS } from './readEndpoints.js';

@@ -16,7 +16,10 @@ import type { Services } from '../services.js';
 import { READ_ENDPOINTS } from './readEndpoints.js';
 import type { RequestThreads } from './requestThreads.js';
 
-/** Endpoints served on the main thread, beside the dashboard's static files (threadedApp.test.ts: no read listed in readEndpoints.ts). */
+/**
+ * Endpoints served on the main thread, beside the dashboard's static files. None of the reads
+ * readEndpoints.ts lists may be here (threadedApp.test.ts).
+ */
 export const ON_MAIN: ReadonlySet<string> = new Set<string>([
   'health',
   'geolocate',
