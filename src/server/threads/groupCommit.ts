@@ -16,7 +16,7 @@ import { writeWeight } from '../store/WriteBatch.js';
 
 /**
  * About one SDK batch of 500 calls (1,000 starts and ends). With 4,000, one commit took up to
- * four such batches, 30-40 ms in which the next requests waited unread and the answers unsent,
+ * four such batches, 20-30 ms in which the next requests waited unread and the answers unsent,
  * then the write thread parsed while the writer had nothing to do: bench:ingest at 200,000
  * calls ran 29.4-29.6k calls/s with 4,000 and 30.9-31.6k with 1,000, three runs each,
  * alternating (issue 18). Small units (an evaluation's score, a few rows) still share a commit

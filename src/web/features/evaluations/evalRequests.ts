@@ -2,7 +2,7 @@
  * The eval_results requests a view stands for, shared by the loaders and the pages so both ask
  * for exactly the same thing (and so hit the same cache entry).
  */
-import { ROWS_LIMIT, type ResultsReq } from './evaluationQueries.js';
+import { resultsQueryOptions, ROWS_LIMIT, type ResultsReq } from './evaluationQueries.js';
 import type { CompareSort, RunView } from './evalViewState.js';
 import { failureQuery, type ScoreMetric } from './scoreModel.js';
 
@@ -38,4 +38,9 @@ export function compareRequest({ runIds, sort }: { runIds: string[]; sort: Compa
     sort_by: sortBy,
     limit: ROWS_LIMIT,
   };
+}
+
+/** The compare page's one query (compareRequest), for its loader and the page alike. */
+export function compareQueryOptions({ projectId, runIds, sort }: { projectId: string; runIds: string[]; sort: CompareSort | null }) {
+  return resultsQueryOptions({ projectId, kind: 'compare', req: compareRequest({ runIds, sort }) });
 }

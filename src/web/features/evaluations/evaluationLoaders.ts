@@ -4,11 +4,10 @@
  */
 import type { QueryClient } from '@tanstack/react-query';
 import type { LoaderFunctionArgs } from 'react-router-dom';
-import { compareRequest, runResultsRequest } from './evalRequests.js';
+import { compareQueryOptions, runResultsRequest } from './evalRequests.js';
 import {
   evaluationObjectsQueryOptions,
   modelObjectsQueryOptions,
-  resultsQueryOptions,
   runQueryOptions,
   runResultsQueryOptions,
   runsQueryOptions,
@@ -65,9 +64,7 @@ export function compareLoader(queryClient: QueryClient) {
     if (view.runIds.length === 0) return null;
     for (const runId of view.runIds) void queryClient.prefetchQuery(runQueryOptions({ projectId, runId }));
     prefetchVersions(queryClient, projectId);
-    void queryClient.prefetchQuery(
-      resultsQueryOptions({ projectId, kind: 'compare', req: compareRequest({ runIds: view.runIds, sort: view.sort }) }),
-    );
+    void queryClient.prefetchQuery(compareQueryOptions({ projectId, runIds: view.runIds, sort: view.sort }));
     return null;
   };
 }

@@ -20,11 +20,10 @@ import { CompareSummary, type CompareRunFigures } from './CompareSummary.js';
 import { CompareTable } from './CompareTable.js';
 import { CompareToolbar } from './CompareToolbar.js';
 import { refLabel, versionIndexByRef } from '../evalRefs.js';
-import { compareRequest } from '../evalRequests.js';
+import { compareQueryOptions } from '../evalRequests.js';
 import {
   evaluationObjectsQueryOptions,
   modelObjectsQueryOptions,
-  resultsQueryOptions,
   ROWS_LIMIT,
   runQueryOptions,
   type EvaluationRun,
@@ -71,7 +70,7 @@ export function ComparePage() {
   const evaluations = useQuery(evaluationObjectsQueryOptions(projectId));
   // The rows and the summaries in one request (evalRequests.ts says why).
   const rowsQuery = useQuery({
-    ...resultsQueryOptions({ projectId, kind: 'compare', req: compareRequest({ runIds, sort: view.sort }) }),
+    ...compareQueryOptions({ projectId, runIds, sort: view.sort }),
     enabled: runIds.length > 1,
     placeholderData: keepPreviousData,
   });
