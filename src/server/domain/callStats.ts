@@ -7,8 +7,9 @@
  * - rollup: 1-hour and 5-minute cells per op (StatsStore), so 30 days of a million calls are
  *   720 rows per op instead of a million. Hour cells wholly inside one bucket are used first,
  *   then 5-minute cells for what is left (bucket edges an hour cell does not fit, as in a
- *   +05:30 zone); what no cell fits is read exactly: the partial cells at the window's edges,
- *   cells a bucket boundary cuts (a zone whose offset is not a multiple of 5 minutes), and
+ *   +05:30 zone); the cell the window's end cuts counts whole when no call started after the
+ *   end in it (a window ending now); what no cell fits is read exactly: the partial cells at
+ *   the window's start, and its end's when calls follow it, cells a bucket boundary cuts (a zone whose offset is not a multiple of 5 minutes), and
  *   cells in which a model's price changes. Latency percentiles from the rollup are within 1 %
  *   (statsHistogram.ts); everything else is exact.
  * The rollup is used when it can answer: a filter on op_names at most, usage metrics asked
@@ -131,19 +132,35 @@ function cellRuns(cells: Set<number>): [number, number][] {
   return runs.length > 32 ? [[sorted[0]!, sorted[sorted.length - 1]! + 1]] : runs;
 }
 
-/** `ranges` minus the given cells of `width`. */
+/** `ranges` minus the given cells of `width` (a cell past a range's end covers it to that end). */
 function subtractCells(ranges: Ranges, cells: Set<number>, width: number): Ranges {
   const out: Ranges = [];
   for (const [a, b] of ranges) {
     let from = a;
-    for (let c = Math.ceil(a / width); (c + 1) * width <= b; c++) {
+    for (let c = Math.ceil(a / width); c * width < b; c++) {
       if (!cells.has(c)) continue;
       if (c * width > from) out.push([from, c * width]);
-      from = (c + 1) * width;
+      from = Math.min((c + 1) * width, b);
     }
     if (b > from) out.push([from, b]);
   }
   return out;
+}
+
+/**
+ * The cell of `width` the window's end cuts, when it can stand for the window's part of it: it
+ * starts inside the last uncovered range, no bucket start cuts it, and no matching call started
+ * between the end and the cell's end. That is the usual case of a window that ends now: the
+ * current cell holds every call since its start, and a busy project's (a thousand a second)
+ * would otherwise be scanned call by call on every request.
+ */
+async function endCell(store: Store, plan: Plan, uncovered: Ranges, width: number, cut: Set<number>): Promise<number | null> {
+  const cell = Math.floor(plan.end / width);
+  const last = uncovered[uncovered.length - 1];
+  if (plan.end % width === 0 || !last || last[1] !== plan.end || cell * width < last[0] || cut.has(cell)) return null;
+  const after = { projectId: plan.projectId, filter: plan.filter, from: plan.end, to: (cell + 1) * width, withUsage: false, limit: 1 };
+  for await (const _ of store.stats.callFacts(after)) return null;
+  return cell;
 }
 
 /**
@@ -159,6 +176,8 @@ async function addRollup(store: Store, plan: Plan, buckets: StatsBuckets, pricin
     const cut = cutCells(plan.starts, width);
     const cells = new Set<number>();
     for (const [a, b] of uncovered) for (let c = Math.ceil(a / width); (c + 1) * width <= b; c++) if (!cut.has(c)) cells.add(c);
+    const atEnd = await endCell(store, plan, uncovered, width, cut);
+    if (atEnd !== null) cells.add(atEnd);
     if (cells.size === 0) continue;
     let rows: { calls: CallCell[]; usage: UsageCell[] } = { calls: [], usage: [] };
     for (const [fromCell, toCell] of cellRuns(cells)) {

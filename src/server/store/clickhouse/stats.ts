@@ -84,14 +84,15 @@ export class ClickHouseStatsStore implements StatsStore {
     from: number;
     to: number;
     withUsage: boolean;
+    limit?: number;
   }): AsyncIterable<CallFacts> {
     const { where, params } = compileCallsWhere({ projectId: q.projectId, filter: q.filter });
     // Whole milliseconds, truncated as SQLite's integer division does.
     const usage = q.withUsage ? ", JSONExtractRaw(ifNull(summary, '{}'), 'usage') AS usage" : '';
     const rows = this.#db.stream<FactRow>(
       `SELECT started_at, intDiv(ended_at - started_at, 1000) AS latency_ms, exception IS NOT NULL AS failed${usage}
-       FROM calls FINAL WHERE ${where} AND started_at >= {from:Int64} AND started_at < {to:Int64} ORDER BY started_at, id`,
-      { ...params, from: q.from, to: q.to },
+       FROM calls FINAL WHERE ${where} AND started_at >= {from:Int64} AND started_at < {to:Int64} ORDER BY started_at, id${q.limit === undefined ? '' : ' LIMIT {limit:UInt32}'}`,
+      { ...params, from: q.from, to: q.to, ...(q.limit === undefined ? {} : { limit: q.limit }) },
     );
     for await (const r of rows) {
       yield { startedAt: num(r.started_at), latencyMs: numOrNull(r.latency_ms), failed: r.failed === 1, usageJson: r.usage || null };

@@ -341,5 +341,56 @@ export function describeStatsConformance(open: OpenStore): void {
         expect(scanned).toBeLessThan(total / 10);
       }
     });
+
+    it('counts the cell a window ends in whole only when no call started after the end in it', async () => {
+      const Q = 'acme/stats-end';
+      const base = Date.UTC(2024, 5, 3) * 1000;
+      // One call a second for 14 minutes: the third 5-minute cell holds calls up to 14:00 only.
+      const writes = [];
+      for (let i = 0; i < 840; i++) {
+        const at = base + i * SEC;
+        writes.push(
+          { ...start(`e${i}`, at, OPS[i % 3]), projectId: Q },
+          {
+            ...end(`e${i}`, at + (50 + (i % 700)) * 1000, { usage: { 'gpt-4o': { prompt_tokens: i, completion_tokens: 3 } } }),
+            projectId: Q,
+          },
+        );
+      }
+      await store.calls.writeCalls(writes);
+      const statsTo = (endSeconds: number): CallStatsReq => ({
+        project_id: Q,
+        start: new Date((base - 2 * 3_600 * SEC) / 1000).toISOString(),
+        end: new Date((base + endSeconds * SEC) / 1000).toISOString(),
+        granularity: 3_600,
+        call_metrics: [{ metric: 'latency_ms', aggregations: ['avg', 'count'], percentiles: [50, 99] }, { metric: 'call_count' }],
+        usage_metrics: [{ metric: 'input_tokens', aggregations: ['sum'] }],
+      });
+      let scanned = 0;
+      const counting: Store = {
+        ...store,
+        stats: {
+          rollupCells: (q) => store.stats.rollupCells(q),
+          spanCells: (q) => store.stats.spanCells(q),
+          callFacts: (q) =>
+            (async function* () {
+              for await (const f of store.stats.callFacts(q)) yield (scanned++, f);
+            })(),
+        },
+      };
+      const hasCells =
+        (await store.stats.rollupCells({ projectId: Q, width: ROLLUP_WIDTHS[0], fromCell: 0, toCell: 1, withUsage: false })) !== null;
+      // Calls follow the end (12:30) in its cell: the part before the end is read call by call.
+      const cutShort = await callStats(store, statsTo(750), { mode: 'exact' });
+      expect(cutShort.call_buckets.reduce((n, b) => n + (b.count as number), 0)).toBe(750);
+      expectClose(await callStats(counting, statsTo(750), { mode: 'rollup' }), cutShort);
+      if (hasCells) expect(scanned).toBeGreaterThanOrEqual(150);
+      // None follows the end (14:30) in its cell: the cell counts whole and nothing is scanned.
+      scanned = 0;
+      const afterLast = await callStats(store, statsTo(870), { mode: 'exact' });
+      expect(afterLast.call_buckets.reduce((n, b) => n + (b.count as number), 0)).toBe(840);
+      expectClose(await callStats(counting, statsTo(870), { mode: 'rollup' }), afterLast);
+      expect(scanned).toBe(0);
+    });
   });
 }

@@ -56,6 +56,7 @@ export class SqliteStatsStore implements StatsStore {
     from: number;
     to: number;
     withUsage: boolean;
+    limit?: number;
   }): AsyncIterable<CallFacts> {
     // compileWhere's `started_at IS NOT NULL` would become the index seek's lower bound, and
     // SQLite would then walk the project's whole calls_by_start index up to `to`; the range
@@ -63,9 +64,10 @@ export class SqliteStatsStore implements StatsStore {
     const filter = q.filter ? compileFilter(q.filter) : [];
     const where = ['project_id = ?', 'started_at >= ?', 'started_at < ?', 'deleted_at IS NULL', ...filter.map((f) => f.sql)].join(' AND ');
     const usage = q.withUsage ? ", json_extract(summary, '$.usage') AS usage" : '';
-    const sql = `SELECT started_at, ${LATENCY_MS_SQL} AS latency_ms, exception IS NOT NULL AS failed${usage} FROM calls WHERE ${where}`;
-    const params = [q.projectId, q.from, q.to, ...filter.flatMap((f) => f.params)];
-    for await (const r of this.#db.stream<FactRow>(sql, params, 5000)) {
+    const limit = q.limit === undefined ? '' : ' LIMIT ?';
+    const sql = `SELECT started_at, ${LATENCY_MS_SQL} AS latency_ms, exception IS NOT NULL AS failed${usage} FROM calls WHERE ${where}${limit}`;
+    const params = [q.projectId, q.from, q.to, ...filter.flatMap((f) => f.params), ...(q.limit === undefined ? [] : [q.limit])];
+    for await (const r of this.#db.stream<FactRow>(sql, params, Math.min(5000, q.limit ?? 5000))) {
       yield { startedAt: r.started_at, latencyMs: r.latency_ms, failed: r.failed === 1, usageJson: r.usage ?? null };
     }
   }
