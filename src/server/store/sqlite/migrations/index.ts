@@ -8,6 +8,7 @@ import { monitorInboxMigration } from './monitorInbox.js';
 import { threadRangeFacts } from './v15ThreadRangeFacts.js';
 import { usageRuleMigration } from './v16UsageRule.js';
 import { loginFailuresMigration } from './v17LoginFailures.js';
+import { latencyBinsMigration } from './v18LatencyBins.js';
 
 export type { Migration } from './migration.js';
 
@@ -565,4 +566,5 @@ export const migrations: Migration[] = [
   threadRangeFacts,
   usageRuleMigration,
   loginFailuresMigration,
+  latencyBinsMigration,
 ];
