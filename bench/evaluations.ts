@@ -28,6 +28,7 @@ import { createClient } from '../src/client/index.js';
 import { uuidv7 } from '../src/server/core/ids.js';
 import { publishEvaluation } from '../src/server/testing/evaluationFixture.js';
 import { migrations } from '../src/server/store/sqlite/migrations/index.js';
+import { leanFetch } from './leanFetch.js';
 import { envFromString, spawnWeft } from './lib.js';
 
 const { values } = parseArgs({
@@ -82,7 +83,7 @@ async function benchServer(): Promise<ServerFigures> {
   const dataDir = mkdtempSync(join(tmpdir(), 'weft-bench-evals-'));
   const server = await spawnWeft(dataDir, { serverDir: values['server-dir'], env: envFromString(process.env.BENCH_SERVER_ENV) });
   try {
-    const client = createClient({ baseUrl: server.url, auth: { username: 'admin', password: 'bench' } });
+    const client = createClient({ baseUrl: server.url, auth: { username: 'admin', password: 'bench' }, fetch: leanFetch(CONCURRENCY) });
     const f = await publishEvaluation(client, 'bench', 'evals');
     const third = (await client.scorerCreate({ ...f.path, name: 'length', op_source_code: 'def score(output): return len(output)' }))
       .scorer;
@@ -250,7 +251,7 @@ where a request's time goes (${REQUESTS_PER_PREDICTION} requests per prediction)
   wall time per request, as the client saw it            : ${msOf(server.latency)}
   server CPU per request                                 : ${msOf(server.cpuPerPrediction / REQUESTS_PER_PREDICTION)}
   server threads waiting for a core (run queue), per req.: ${msOf(server.runQueuePerPrediction / REQUESTS_PER_PREDICTION)}
-  client CPU per request (this process: fetch, JSON)      : ${msOf(server.clientCpuPerPrediction / REQUESTS_PER_PREDICTION)}
+  client CPU per request (this process: HTTP, JSON)       : ${msOf(server.clientCpuPerPrediction / REQUESTS_PER_PREDICTION)}
   client threads waiting for a core, per request          : ${msOf(server.clientRunQueuePerPrediction / REQUESTS_PER_PREDICTION)}
   so one prediction costs ${msOf(perCore)} of CPU, server and client together: at most ${(1 / perCore).toFixed(0)} predictions/s
     per free core (the server alone: ${(1 / server.cpuPerPrediction).toFixed(0)}/s)`);
