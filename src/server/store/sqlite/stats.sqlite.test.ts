@@ -123,8 +123,9 @@ describe('migration 16: token sums recomputed under the one usage rule', () => {
       before.db.run('UPDATE usage_stats_cells SET total_tokens = 0, total_tokens_count = 0');
       before.db.run('UPDATE thread_stats SET total_tokens = 19');
       before.db.run('UPDATE thread_turn_facts SET tokens = 0');
-      // A version-15 database has no later table either (migration 17's login_failures).
+      // A version-15 database has no later table or index either (migrations 17 and 19).
       before.db.run('DROP TABLE login_failures');
+      before.db.run('DROP INDEX thread_stats_by_last_updated');
       before.db.writer.pragma('user_version = 15');
       await before.close();
       const after = new SqliteStore(file);

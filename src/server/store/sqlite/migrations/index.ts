@@ -9,6 +9,7 @@ import { threadRangeFacts } from './v15ThreadRangeFacts.js';
 import { usageRuleMigration } from './v16UsageRule.js';
 import { loginFailuresMigration } from './v17LoginFailures.js';
 import { latencyBinsMigration } from './v18LatencyBins.js';
+import { threadsByLastUpdated } from './v19ThreadsByLastUpdated.js';
 
 export type { Migration } from './migration.js';
 
@@ -567,4 +568,5 @@ export const migrations: Migration[] = [
   usageRuleMigration,
   loginFailuresMigration,
   latencyBinsMigration,
+  threadsByLastUpdated,
 ];
