@@ -60,17 +60,19 @@ export interface UsageCell {
   cacheCreationInputTokens: number;
 }
 
+/** Which calls' facts to read: the visible calls matching `filter` that started in [from, to) (epoch µs). */
+export interface CallFactsQuery {
+  projectId: string;
+  filter?: CallsFilter | null;
+  from: number;
+  to: number;
+  withUsage: boolean;
+  /** At most this many (any of them): enough to learn whether a range has calls at all. */
+  limit?: number;
+}
+
 export interface StatsStore {
-  /** Facts of the visible calls matching `filter` that started in [from, to) (epoch µs). */
-  callFacts(q: {
-    projectId: string;
-    filter?: CallsFilter | null;
-    from: number;
-    to: number;
-    withUsage: boolean;
-    /** At most this many (any of them): enough to learn whether a range has calls at all. */
-    limit?: number;
-  }): AsyncIterable<CallFacts>;
+  callFacts(q: CallFactsQuery): AsyncIterable<CallFacts>;
   /**
    * The cells of `width` in [fromCell, toCell) of the ops matching `opNames` (all ops when null;
    * entries ending in ":*" match every version), or null when this backend keeps no rollup.

@@ -9,9 +9,8 @@
  * call's `summary_usage_cells`, computed at insert under the one usage rule (usageSql.ts), in
  * a second scan sent with the first. Prices are never in cells: the domain prices them (CostsStore).
  */
-import type { CallsFilter } from '../../../contract/calls.js';
 import { addToEncoded, HISTOGRAM_KEY } from '../../core/statsHistogram.js';
-import type { CallCell, CallFacts, StatsStore, UsageCell } from '../StatsStore.js';
+import type { CallCell, CallFacts, CallFactsQuery, StatsStore, UsageCell } from '../StatsStore.js';
 import { num, numOrNull, type ClickHouseDatabase } from './ClickHouseDatabase.js';
 import { compileCallsWhere } from './callsList.js';
 import { SUMMARY_USAGE_CELLS_TYPE } from './usageSql.js';
@@ -78,14 +77,7 @@ export class ClickHouseStatsStore implements StatsStore {
     this.#db = db;
   }
 
-  async *callFacts(q: {
-    projectId: string;
-    filter?: CallsFilter | null;
-    from: number;
-    to: number;
-    withUsage: boolean;
-    limit?: number;
-  }): AsyncIterable<CallFacts> {
+  async *callFacts(q: CallFactsQuery): AsyncIterable<CallFacts> {
     const { where, params } = compileCallsWhere({ projectId: q.projectId, filter: q.filter });
     // Whole milliseconds, truncated as SQLite's integer division does.
     const usage = q.withUsage ? ", JSONExtractRaw(ifNull(summary, '{}'), 'usage') AS usage" : '';

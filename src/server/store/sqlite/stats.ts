@@ -3,8 +3,7 @@
  * filter compiler, so `/calls/stats` filters exactly as `/calls/stream_query` does), and the
  * rollup cells that statsRollup.ts keeps current.
  */
-import type { CallsFilter } from '../../../contract/calls.js';
-import type { CallFacts } from '../StatsStore.js';
+import type { CallFacts, CallFactsQuery } from '../StatsStore.js';
 import type { CallCell, RollupWidth, StatsStore, UsageCell } from '../StatsStore.js';
 import { LATENCY_MS_SQL } from './callsColumnsSql.js';
 import { compileFilter } from './callsQuery.js';
@@ -50,14 +49,7 @@ export class SqliteStatsStore implements StatsStore {
     if (!db.readOnly) installStatsJournal(db);
   }
 
-  async *callFacts(q: {
-    projectId: string;
-    filter?: CallsFilter | null;
-    from: number;
-    to: number;
-    withUsage: boolean;
-    limit?: number;
-  }): AsyncIterable<CallFacts> {
+  async *callFacts(q: CallFactsQuery): AsyncIterable<CallFacts> {
     // compileWhere's `started_at IS NOT NULL` would become the index seek's lower bound, and
     // SQLite would then walk the project's whole calls_by_start index up to `to`; the range
     // itself implies the call has started, so only the filter part is reused.
