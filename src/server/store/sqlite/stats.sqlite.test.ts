@@ -53,6 +53,7 @@ describe('SQLite stats rollup backfill', () => {
       expect(expected?.calls[0]).toMatchObject({ count: 3, latencyCount: 3, latencySum: 15 });
       // As a database from before the rollup: calls but no cells.
       before.db.run('DELETE FROM call_stats_cells');
+      before.db.run('DELETE FROM call_stats_totals');
       before.db.run('DELETE FROM usage_stats_cells');
       before.db.run('UPDATE stats_rollup_state SET backfilled = 0');
       await before.close();
@@ -123,9 +124,10 @@ describe('migration 16: token sums recomputed under the one usage rule', () => {
       before.db.run('UPDATE usage_stats_cells SET total_tokens = 0, total_tokens_count = 0');
       before.db.run('UPDATE thread_stats SET total_tokens = 19');
       before.db.run('UPDATE thread_turn_facts SET tokens = 0');
-      // A version-15 database has no later table or index either (migrations 17 and 19).
+      // A version-15 database has no later table or index either (migrations 17, 19 and 20).
       before.db.run('DROP TABLE login_failures');
       before.db.run('DROP INDEX thread_stats_by_last_updated');
+      before.db.run('DROP TABLE call_stats_totals');
       before.db.writer.pragma('user_version = 15');
       await before.close();
       const after = new SqliteStore(file);

@@ -83,9 +83,11 @@ export class SqliteStatsStore implements StatsStore {
       where += ` AND ${ops.sql}`;
       params.push(...ops.params);
     }
+    // Without an op filter, each cell's all-ops row (statsRollup.ts): one row per cell, not per op.
+    const cells = q.opNames?.length ? 'call_stats_cells' : 'call_stats_totals';
     const calls = this.#db.all<CallCellRow>(
       `SELECT cell, call_count, error_count, latency_count, latency_sum, latency_min, latency_max, latency_hist
-       FROM call_stats_cells WHERE ${where}`,
+       FROM ${cells} WHERE ${where}`,
       params,
     );
     const usage = q.withUsage

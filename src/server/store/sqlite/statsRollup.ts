@@ -12,6 +12,12 @@
  * that lost a finished call gets its min/max recomputed from `calls` (one indexed query).
  * Each journal row is read once, into the narrowest cells; wider cells are folded from those,
  * so ingest pays per call once and per touched cell (a handful per batch) for the rest.
+ *
+ * Each cell is kept twice: per op (`call_stats_cells`, for requests filtered by op) and for all
+ * ops together (`call_stats_totals`, for the unfiltered requests every stats chart sends). A
+ * request then reads one row per cell instead of one per op and cell: a week of hourly cells of
+ * a project with 30 ops is 168 rows, not 5,040, and their histograms are merged once, here.
+ * Usage cells stay per op: a read sums them by model in SQL.
  */
 import { usageEntries, type UsageEntry } from '../../core/usage.js';
 import { addToEncoded, addToHistogram, mergeHistogram, type Histogram } from '../../core/statsHistogram.js';
@@ -101,11 +107,14 @@ export function refreshStatsRollup(db: SqliteDatabase): void {
     }
     if (usageJson !== null) for (const e of usageEntries(usageJson)) addUsage(d, e, sign);
   }
-  for (const delta of withWiderCells(calls)) {
-    applyCallDelta(db, delta);
+  const deltas = withWiderCells(calls);
+  for (const delta of deltas) {
+    applyCallDelta(db, delta, PER_OP);
     for (const [model, sums] of delta.usage)
       db.run(USAGE_UPSERT, [delta.key.projectId, delta.key.width, delta.key.cell, delta.key.opName, model, ...sums]);
   }
+  // After the per-op rows: a cell's totals read their latency range from those when it shrank.
+  for (const delta of allOpsOf(deltas)) applyCallDelta(db, delta, ALL_OPS);
   db.run('DELETE FROM stats_journal');
 }
 
@@ -127,29 +136,40 @@ function addUsage(d: CallDelta, e: UsageEntry, sign: number): void {
 function withWiderCells(narrow: Map<string, CallDelta>): CallDelta[] {
   const out = [...narrow.values()];
   for (const width of ROLLUP_WIDTHS.slice(0, -1)) {
-    const wide = new Map<string, CallDelta>();
-    for (const from of narrow.values()) {
-      const key = { ...from.key, width, cell: Math.floor((from.key.cell * from.key.width) / width) };
-      const k = keyText(key);
-      let d = wide.get(k);
-      if (!d) wide.set(k, (d = emptyCall(key)));
-      d.count += from.count;
-      d.errors += from.errors;
-      d.latencyCount += from.latencyCount;
-      d.latencySum += from.latencySum;
-      d.latencyMin = Math.min(d.latencyMin, from.latencyMin);
-      d.latencyMax = Math.max(d.latencyMax, from.latencyMax);
-      d.lostLatency ||= from.lostLatency;
-      mergeHistogram(d.hist, from.hist);
-      for (const [model, sums] of from.usage) {
-        const into = d.usage.get(model);
-        if (into) sums.forEach((v, i) => (into[i]! += v));
-        else d.usage.set(model, [...sums]);
-      }
-    }
-    for (const d of wide.values()) out.push(d);
+    out.push(...folded(narrow.values(), (key) => ({ ...key, width, cell: Math.floor((key.cell * key.width) / width) })));
   }
   return out;
+}
+
+/** The deltas of every op of a cell summed into one (usage left out: it stays per op). */
+function allOpsOf(deltas: CallDelta[]): CallDelta[] {
+  return folded(deltas, (key) => ({ ...key, opName: '' }), { withUsage: false });
+}
+
+/** `deltas` summed per the cell `keyOf` maps each one's key to. */
+function folded(deltas: Iterable<CallDelta>, keyOf: (key: CellKey) => CellKey, o = { withUsage: true }): CallDelta[] {
+  const into = new Map<string, CallDelta>();
+  for (const from of deltas) {
+    const key = keyOf(from.key);
+    const k = keyText(key);
+    let d = into.get(k);
+    if (!d) into.set(k, (d = emptyCall(key)));
+    d.count += from.count;
+    d.errors += from.errors;
+    d.latencyCount += from.latencyCount;
+    d.latencySum += from.latencySum;
+    d.latencyMin = Math.min(d.latencyMin, from.latencyMin);
+    d.latencyMax = Math.max(d.latencyMax, from.latencyMax);
+    d.lostLatency ||= from.lostLatency;
+    mergeHistogram(d.hist, from.hist);
+    if (!o.withUsage) continue;
+    for (const [model, sums] of from.usage) {
+      const sum = d.usage.get(model);
+      if (sum) sums.forEach((v, i) => (sum[i]! += v));
+      else d.usage.set(model, [...sums]);
+    }
+  }
+  return [...into.values()];
 }
 
 interface CallCellRow {
@@ -162,15 +182,48 @@ interface CallCellRow {
   latency_hist: Buffer | null;
 }
 
-const CELL_WHERE = 'project_id = ? AND width = ? AND cell = ? AND op_name = ?';
+/** A table of call cells: its key, and how a cell's latency range is found again once it shrank. */
+interface CellTable {
+  table: 'call_stats_cells' | 'call_stats_totals';
+  keyColumns: string[];
+  keyOf: (key: CellKey) => unknown[];
+  /** Min and max latency of the cell's finished calls (they cannot be subtracted). */
+  latencyRange: (db: SqliteDatabase, key: CellKey) => { lo: number | null; hi: number | null } | undefined;
+}
 
-function applyCallDelta(db: SqliteDatabase, d: CallDelta): void {
+const PER_OP: CellTable = {
+  table: 'call_stats_cells',
+  keyColumns: ['project_id', 'width', 'cell', 'op_name'],
+  keyOf: (k) => [k.projectId, k.width, k.cell, k.opName],
+  latencyRange: (db, k) =>
+    db.get(
+      `SELECT min((ended_at - started_at) / 1000) AS lo, max((ended_at - started_at) / 1000) AS hi FROM calls
+       WHERE project_id = ? AND op_name = ? AND started_at >= ? AND started_at < ? AND deleted_at IS NULL AND ended_at IS NOT NULL`,
+      [k.projectId, k.opName, k.cell * k.width, (k.cell + 1) * k.width],
+    ),
+};
+
+const ALL_OPS: CellTable = {
+  table: 'call_stats_totals',
+  keyColumns: ['project_id', 'width', 'cell'],
+  keyOf: (k) => [k.projectId, k.width, k.cell],
+  // From the cell's per-op rows, updated first: a few rows instead of every call of the cell.
+  latencyRange: (db, k) =>
+    db.get(`SELECT min(latency_min) AS lo, max(latency_max) AS hi FROM call_stats_cells WHERE project_id = ? AND width = ? AND cell = ?`, [
+      k.projectId,
+      k.width,
+      k.cell,
+    ]),
+};
+
+function applyCallDelta(db: SqliteDatabase, d: CallDelta, t: CellTable): void {
   const { key } = d;
-  const params = [key.projectId, key.width, key.cell, key.opName];
-  const e = db.get<CallCellRow>(`SELECT * FROM call_stats_cells WHERE ${CELL_WHERE}`, params);
+  const params = t.keyOf(key);
+  const where = t.keyColumns.map((c) => `${c} = ?`).join(' AND ');
+  const e = db.get<CallCellRow>(`SELECT * FROM ${t.table} WHERE ${where}`, params);
   const count = (e?.call_count ?? 0) + d.count;
   if (count <= 0) {
-    db.run(`DELETE FROM call_stats_cells WHERE ${CELL_WHERE}`, params);
+    db.run(`DELETE FROM ${t.table} WHERE ${where}`, params);
     return;
   }
   const hist = addToEncoded(e?.latency_hist ?? null, d.hist);
@@ -178,19 +231,14 @@ function applyCallDelta(db: SqliteDatabase, d: CallDelta): void {
   let min: number | null = Math.min(e?.latency_min ?? Infinity, d.latencyMin);
   let max: number | null = Math.max(e?.latency_max ?? -Infinity, d.latencyMax);
   if (d.lostLatency && latencyCount > 0) {
-    const start = key.cell * key.width;
-    const exact = db.get<{ lo: number | null; hi: number | null }>(
-      `SELECT min((ended_at - started_at) / 1000) AS lo, max((ended_at - started_at) / 1000) AS hi FROM calls
-       WHERE project_id = ? AND op_name = ? AND started_at >= ? AND started_at < ? AND deleted_at IS NULL AND ended_at IS NOT NULL`,
-      [key.projectId, key.opName, start, start + key.width],
-    );
+    const exact = t.latencyRange(db, key);
     min = exact?.lo ?? null;
     max = exact?.hi ?? null;
   }
   if (latencyCount <= 0) min = max = null;
   db.run(
-    `INSERT OR REPLACE INTO call_stats_cells (project_id, width, cell, op_name, call_count, error_count, latency_count, latency_sum,
-      latency_min, latency_max, latency_hist) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT OR REPLACE INTO ${t.table} (${t.keyColumns.join(', ')}, call_count, error_count, latency_count, latency_sum,
+      latency_min, latency_max, latency_hist) VALUES (${[...params, 0, 0, 0, 0, 0, 0, 0].map(() => '?').join(', ')})`,
     [
       ...params,
       count,

@@ -10,6 +10,7 @@ import { usageRuleMigration } from './v16UsageRule.js';
 import { loginFailuresMigration } from './v17LoginFailures.js';
 import { latencyBinsMigration } from './v18LatencyBins.js';
 import { threadsByLastUpdated } from './v19ThreadsByLastUpdated.js';
+import { callStatsTotals } from './v20CallStatsTotals.js';
 
 export type { Migration } from './migration.js';
 
@@ -569,4 +570,5 @@ export const migrations: Migration[] = [
   loginFailuresMigration,
   latencyBinsMigration,
   threadsByLastUpdated,
+  callStatsTotals,
 ];
