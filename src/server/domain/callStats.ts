@@ -8,10 +8,11 @@
  *   720 rows per op instead of a million. Hour cells wholly inside one bucket are used first,
  *   then 5-minute cells for what is left (bucket edges an hour cell does not fit, as in a
  *   +05:30 zone); the cell the window's end cuts counts whole when no call started after the
- *   end in it (a window ending now); what no cell fits is read exactly: the partial cells at
- *   the window's start, and its end's when calls follow it, cells a bucket boundary cuts (a zone whose offset is not a multiple of 5 minutes), and
- *   cells in which a model's price changes. Latency percentiles from the rollup are within 1 %
- *   (statsHistogram.ts); everything else is exact.
+ *   end in it (a window ending now). What no cell fits is read exactly: the partial cell at the
+ *   window's start, the end's when calls follow the end in it, cells a bucket boundary cuts (a
+ *   zone whose offset is not a multiple of 5 minutes), and cells in which a model's price
+ *   changes. Latency percentiles from the rollup are within 1 % (statsHistogram.ts); everything
+ *   else is exact. (The SQLite store keeps each cell for all ops together too, statsRollup.ts.)
  * The rollup is used when it can answer: a filter on op_names at most, usage metrics asked
  * for sum/avg/count only, at most a quarter of the window left to read exactly (so a
  * granularity below 5 minutes scans), and — unless forced — more than EXACT_SCAN_CALLS calls

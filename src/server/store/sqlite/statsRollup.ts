@@ -238,7 +238,9 @@ function applyCallDelta(db: SqliteDatabase, d: CallDelta, t: CellTable): void {
   if (latencyCount <= 0) min = max = null;
   db.run(
     `INSERT OR REPLACE INTO ${t.table} (${t.keyColumns.join(', ')}, call_count, error_count, latency_count, latency_sum,
-      latency_min, latency_max, latency_hist) VALUES (${[...params, 0, 0, 0, 0, 0, 0, 0].map(() => '?').join(', ')})`,
+      latency_min, latency_max, latency_hist) VALUES (${Array(params.length + 7)
+        .fill('?')
+        .join(', ')})`,
     [
       ...params,
       count,
