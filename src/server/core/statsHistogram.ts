@@ -2,12 +2,14 @@
  * A mergeable histogram of integer values (latencies in ms) for percentiles over pre-aggregated
  * 5-minute cells. Values with |v| ≤ 50 get a bin of their own, so they are exact; larger ones
  * fall in logarithmic bins (ratio γ = 1.01/0.99) whose representative is within 1 % of every
- * value in the bin. 50 is where a log bin is 1 ms wide: below it an exact bin is no wider than
- * the log bin it replaces, above it exact bins only multiply the bins. (Exact up to 1,024, a cell
- * of LLM calls, 200 ms to 1 s apart, held ~200 bins against ~85; a week of hourly cells was 1.1
- * MB to read and merge per `/calls/stats` request, the dearest read of bench:load.) Percentiles interpolate linearly between the representatives of the two
+ * value in the bin. Percentiles interpolate linearly between the representatives of the two
  * order statistics, as numpy's default does between values, so the result is within 1 % of
  * the exact percentile (a convex combination of values each within 1 % is itself within 1 %).
+ *
+ * Why 50: a log bin is 1 ms wide there, so below it an exact bin is no finer than the log bin it
+ * replaces, and above it exact bins only multiply the bins. Exact up to 1,024 (until migration
+ * 18), a cell of LLM calls 200 ms to 1 s long held ~200 bins against ~85 now, and a week of
+ * hourly cells was 1.1 MB to read and merge per `/calls/stats` request.
  *
  * Bins are keyed by a signed integer (negative values mirror positive ones: clock skew can
  * make a latency negative). Encoded as little-endian int32 pairs [key, count], sorted by key.
