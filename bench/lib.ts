@@ -103,6 +103,11 @@ export async function spawnWeft(
     });
     child.once('exit', (code) => reject(new Error(`server exited with ${code}:\n${out}`)));
   });
+  // A benchmark that dies before stop() (an error, its output piped into `head`) must not leave
+  // the server running: idle ones still hold memory, and one under load skews every later figure.
+  const orphan = () => child.kill('SIGKILL');
+  process.once('exit', orphan);
+  child.once('exit', () => process.off('exit', orphan));
   return {
     url,
     pid: child.pid!,
