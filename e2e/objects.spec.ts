@@ -132,7 +132,9 @@ test('refs in a call open the object, the row and the op', async ({ signedInPage
     .getByRole('link', { name: /answer/ })
     .first()
     .click();
-  await expect(page.getByRole('heading', { name: 'answer' })).toBeVisible();
+  // The call page has 'answer' headings of its own (its title and its op): wait until the op's page is in.
+  await expect(page).toHaveURL(/\/objects\/answer\?version=/);
+  await expect(page.getByRole('heading', { level: 1, name: 'answer' })).toBeVisible();
   await expect(page.getByRole('tab', { name: 'Code' })).toHaveAttribute('aria-selected', 'true');
   const code = page.getByLabel('Source code');
   await expect(code).toContainText('def answer(question: str');
