@@ -32,7 +32,7 @@ export interface CallFacts {
 export const ROLLUP_WIDTHS = [3_600_000_000, 300_000_000] as const;
 export type RollupWidth = (typeof ROLLUP_WIDTHS)[number];
 
-/** The visible calls of one op that started in one cell. */
+/** The visible calls of one op (or of every op, rollupCells says when) that started in one cell. */
 export interface CallCell {
   cell: number;
   count: number;
@@ -75,7 +75,9 @@ export interface StatsStore {
   callFacts(q: CallFactsQuery): AsyncIterable<CallFacts>;
   /**
    * The cells of `width` in [fromCell, toCell) of the ops matching `opNames` (all ops when null;
-   * entries ending in ":*" match every version), or null when this backend keeps no rollup.
+   * entries ending in ":*" match every version), or null when this backend keeps no rollup. A
+   * cell may come as one row per op or as one row for all of them (SQLite keeps both, and answers
+   * an unfiltered request from the latter): callers add up the rows of a cell.
    */
   rollupCells(q: {
     projectId: string;
