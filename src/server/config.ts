@@ -6,7 +6,7 @@ import { DEFAULT_THROTTLE_LIMITS, type ThrottleLimits } from './auth/loginThrott
 import { DEFAULT_SESSION_LIMITS, type SessionLimits } from './auth/sessions.js';
 import { TrustedProxies } from './http/clientAddress.js';
 import { loadLimits, type Limits } from './limits.js';
-import { parseLogLevel, type LogLevel } from './logger.js';
+import { createLogger, parseLogLevel, type LogLevel } from './logger.js';
 import type { StoreConfig } from './store/openStore.js';
 import type { TlsSettings } from './tls.js';
 
@@ -221,5 +221,7 @@ export function storeConfigOf(config: ServerConfig): StoreConfig {
     clickhouseUser: config.clickhouseUser,
     clickhousePassword: config.clickhousePassword,
     clickhouseDatabase: config.clickhouseDatabase,
+    // Every command that opens the store (serve, user, key) may be the first to open an old file.
+    progress: (message) => createLogger(config.logLevel).info(message),
   };
 }

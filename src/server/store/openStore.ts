@@ -13,6 +13,8 @@ export interface StoreConfig {
   clickhousePassword?: string | null;
   /** Default `weft`. */
   clickhouseDatabase?: string | null;
+  /** Long work at open (a SQLite schema upgrade, the stats backfill), for the log. */
+  progress?: (message: string) => void;
 }
 
 /** The ClickHouse connection settings of a config; refuses a missing URL. */
@@ -30,5 +32,5 @@ export async function openStore(config: StoreConfig): Promise<Store> {
   if (config.kind === 'clickhouse') {
     return ClickHouseStore.open(clickhouseOptions(config));
   }
-  return new SqliteStore(join(config.dataDir, 'weft.sqlite'), { synchronous: config.sqliteSync });
+  return new SqliteStore(join(config.dataDir, 'weft.sqlite'), { synchronous: config.sqliteSync, progress: config.progress });
 }

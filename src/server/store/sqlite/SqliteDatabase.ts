@@ -25,12 +25,20 @@ export interface SqliteOptions {
    * writes go to the process's one writer. A write attempted here fails with SQLITE_READONLY.
    */
   readOnly?: boolean;
+  /**
+   * Told about long work at open, for the operator's log: a schema upgrade, and the stats
+   * backfill that follows some upgrades (seconds at a million calls, in which the server does
+   * not listen yet). Nothing is said when there is nothing to do, or for a new file.
+   */
+  progress?: (message: string) => void;
 }
 
 export class SqliteDatabase {
   /** The main connection: the writer, or the read-only connection of a request thread. */
   readonly writer: Db;
   readonly readOnly: boolean;
+  /** See SqliteOptions.progress. */
+  readonly progress: (message: string) => void;
   readonly #file: string;
   readonly #idle: Db[] = [];
   readonly #statements = new WeakMap<Db, Map<string, Statement>>();
@@ -38,6 +46,7 @@ export class SqliteDatabase {
   constructor(file: string, options: SqliteOptions = {}) {
     this.#file = file;
     this.readOnly = options.readOnly === true;
+    this.progress = options.progress ?? (() => {});
     if (this.readOnly) {
       this.writer = new Database(file, { readonly: true, fileMustExist: true });
       this.writer.pragma('busy_timeout = 5000');
@@ -58,8 +67,12 @@ export class SqliteDatabase {
   /** Applies the migrations this file has not seen yet. */
   private migrate(): void {
     const current = this.writer.pragma('user_version', { simple: true }) as number;
-    for (const m of migrations) {
-      if (m.version <= current) continue;
+    const pending = migrations.filter((m) => m.version > current);
+    // A new file (version 0) is created, not upgraded: quick, and not worth a line.
+    const told = current > 0 && pending.length > 0;
+    const began = performance.now();
+    if (told) this.progress(`Upgrading ${this.#file} from schema version ${current} to ${pending.at(-1)!.version} ...`);
+    for (const m of pending) {
       this.writer
         .transaction(() => {
           // Re-checked under the write lock: another process may have migrated meanwhile.
@@ -69,6 +82,7 @@ export class SqliteDatabase {
         })
         .immediate();
     }
+    if (told) this.progress(`Upgraded ${this.#file} in ${seconds(began)}.`);
   }
 
   /** A cached prepared statement on the given connection (the writer by default). */
@@ -239,3 +253,6 @@ export class SqliteDatabase {
     this.writer.close();
   }
 }
+
+/** Seconds since `began` (a performance.now() reading), for progress lines: "1.2 s". */
+export const seconds = (began: number): string => `${((performance.now() - began) / 1000).toFixed(1)} s`;

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROLLUP_WIDTHS } from '../StatsStore.js';
+import { migrations } from './migrations/index.js';
 import { SqliteStore } from './SqliteStore.js';
 
 describe('SQLite stats rollup backfill', () => {
@@ -57,9 +58,19 @@ describe('SQLite stats rollup backfill', () => {
       before.db.run('DELETE FROM usage_stats_cells');
       before.db.run('UPDATE stats_rollup_state SET backfilled = 0');
       await before.close();
-      const after = new SqliteStore(file);
+      const told: string[] = [];
+      const after = new SqliteStore(file, { progress: (m) => told.push(m) });
       expect(await cells(after)).toEqual(expected);
+      // The backfill says what it does and when it is done (a large one also says how far it got).
+      expect(told).toEqual([
+        expect.stringMatching(/^Counting the stored calls/),
+        expect.stringMatching(/^Stats rollup ready in \d+\.\d s\.$/),
+      ]);
       await after.close();
+      // Opened again, there is nothing left to do, and nothing is said.
+      told.length = 0;
+      await new SqliteStore(file, { progress: (m) => told.push(m) }).close();
+      expect(told).toEqual([]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -130,7 +141,13 @@ describe('migration 16: token sums recomputed under the one usage rule', () => {
       before.db.run('DROP TABLE call_stats_totals');
       before.db.writer.pragma('user_version = 15');
       await before.close();
-      const after = new SqliteStore(file);
+      const told: string[] = [];
+      const after = new SqliteStore(file, { progress: (m) => told.push(m) });
+      // The upgrade is announced (the server does not listen until it is done) and timed.
+      expect(told.slice(0, 2)).toEqual([
+        `Upgrading ${file} from schema version 15 to ${migrations.at(-1)!.version} ...`,
+        expect.stringMatching(new RegExp(`^Upgraded .*weft\\.sqlite in \\d+\\.\\d s\\.$`)),
+      ]);
       expect(await cells(after)).toEqual(expected);
       expect((await thread(after))?.totalTokens).toBe(24);
       await after.close();

@@ -11,7 +11,7 @@
  * at open and folds its own journal inside its own write transactions, and Weft owns its SQLite
  * file, so every write to `calls` is journaled; a write by a foreign connection would not be.
  */
-import type { SqliteDatabase } from './SqliteDatabase.js';
+import { seconds, type SqliteDatabase } from './SqliteDatabase.js';
 import { refreshStatsRollup } from './statsRollup.js';
 
 /** A visible version of a row (`OLD` or `NEW`) as a journal row, with its sign. */
@@ -68,13 +68,19 @@ export function installStatsJournal(db: SqliteDatabase): void {
     // Asked again under the write lock: another process (weft serve --workers) may have done it.
     if (backfilled()) return;
     const last = db.get<{ n: number | null }>('SELECT max(rowid) AS n FROM calls')!.n ?? 0;
+    const began = performance.now();
+    if (last > 0) db.progress("Counting the stored calls into the stats charts' rollup ...");
     for (let from = 0; from < last; from += BACKFILL_CHUNK) {
       db.run(`INSERT INTO stats_journal SELECT ${row(1, 'calls')} FROM calls WHERE rowid > ? AND rowid <= ? AND ${visible('calls')}`, [
         from,
         from + BACKFILL_CHUNK,
       ]);
       refreshStatsRollup(db);
+      // Rows by rowid: deleted rows leave gaps, so this is the share of the table, not of calls.
+      const done = Math.min(from + BACKFILL_CHUNK, last);
+      if (done < last) db.progress(`Stats rollup: ${Math.floor((100 * done) / last)}% counted`);
     }
     db.run('UPDATE stats_rollup_state SET backfilled = 1');
+    if (last > 0) db.progress(`Stats rollup ready in ${seconds(began)}.`);
   });
 }
