@@ -16,10 +16,12 @@ import { fromErrorData, toErrorData } from './errorData.js';
 import type { FromWorker, ToWorker, WorkerSetup, WriteOp } from './messages.js';
 import { mainThreadChecker } from './mainThreadAuth.js';
 import { forwardingStore } from './storeForwarding.js';
+import { installLightResponse, threadRequest, wholeBody } from './lightFetch.js';
 
 /** Bytes a response may send ahead of what the client has taken. */
 const WINDOW_BYTES = 1 << 20;
 
+installLightResponse();
 const port = parentPort!;
 const setup = workerData as WorkerSetup;
 const post = (msg: FromWorker, transfer: ArrayBuffer[] = []) => port.postMessage(msg, transfer);
@@ -106,15 +108,22 @@ async function serve(msg: Extract<ToWorker, { t: 'request' }>): Promise<void> {
     const hasBody = msg.body !== null && msg.method !== 'GET' && msg.method !== 'HEAD';
     // The Request carries no body: every body is read from `bodyBytes` (http/bodyLimit.ts), and
     // wrapping a large one in the Request's stream cost ~4 µs per ingested call (bench:ingest cpu-prof).
-    const request = new Request(msg.url, { method: msg.method, headers: msg.headers, signal: state.abort.signal });
+    const request = threadRequest(msg.url, msg.method, msg.headers, state.abort.signal);
     const secure = msg.url.startsWith('https:');
     const res = await app.fetch(request, {
       incoming: { socket: { remoteAddress: msg.remoteIp, encrypted: secure } },
       bodyBytes: hasBody ? new Uint8Array(msg.body!) : null,
     });
+    // Most answers are JSON text, sent whole without a stream (lightFetch.ts).
+    const whole = wholeBody(res);
+    if (whole) {
+      post({ t: 'whole', id: msg.id, ...whole }, whole.body ? [whole.body.buffer as ArrayBuffer] : []);
+      headSent = true;
+      return;
+    }
     const headers = [...res.headers];
     const reader = res.body?.getReader();
-    // Most answers are one chunk (a JSON body): read up to the second, and if the body ended by
+    // Other answers may still be one chunk: read up to the second, and if the body ended by
     // then, send status, headers and body as one message. A streamed answer is sent as its
     // head and its chunks, at most one chunk later than it could have been.
     const first = reader ? await reader.read() : { done: true as const, value: undefined };
