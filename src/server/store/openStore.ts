@@ -32,5 +32,9 @@ export async function openStore(config: StoreConfig): Promise<Store> {
   if (config.kind === 'clickhouse') {
     return ClickHouseStore.open(clickhouseOptions(config));
   }
-  return new SqliteStore(join(config.dataDir, 'weft.sqlite'), { synchronous: config.sqliteSync, progress: config.progress });
+  return new SqliteStore(join(config.dataDir, 'weft.sqlite'), {
+    synchronous: config.sqliteSync,
+    progress: config.progress,
+    checkpointThread: true,
+  });
 }

@@ -12,6 +12,7 @@
 import Database from 'better-sqlite3';
 import { migrations } from './migrations/index.js';
 import { prepareDatabaseFile, restrictDatabaseFiles } from './privateFiles.js';
+import { BACKSTOP_PAGES, WalCheckpointer } from './walCheckpointer.js';
 
 type Db = Database.Database;
 type Statement = Database.Statement;
@@ -31,6 +32,8 @@ export interface SqliteOptions {
    * not listen yet). Nothing is said when there is nothing to do, or for a new file.
    */
   progress?: (message: string) => void;
+  /** Checkpoint the WAL on a thread of its own (walCheckpointer.ts): what a server does. */
+  checkpointThread?: boolean;
 }
 
 export class SqliteDatabase {
@@ -62,7 +65,14 @@ export class SqliteDatabase {
     this.writer.pragma('busy_timeout = 5000');
     this.writer.pragma('cache_size = -65536');
     this.migrate();
+    if (options.checkpointThread && file !== ':memory:') {
+      this.writer.pragma(`wal_autocheckpoint = ${BACKSTOP_PAGES}`);
+      this.checkpointer = new WalCheckpointer(file);
+    }
   }
+
+  /** The thread checkpointing the WAL, when the options asked for one. */
+  readonly checkpointer: WalCheckpointer | null = null;
 
   /** Applies the migrations this file has not seen yet. */
   private migrate(): void {

@@ -73,6 +73,7 @@ export class SqliteStore implements Store {
   }
 
   async close(): Promise<void> {
+    await this.db.checkpointer?.stop();
     this.db.close();
   }
 }

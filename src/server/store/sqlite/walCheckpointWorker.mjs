@@ -1,0 +1,30 @@
+// The thread that copies the WAL back into the database file (walCheckpointer.ts says why).
+// Plain JavaScript: it needs no app code, so it starts without the TypeScript loader.
+import Database from 'better-sqlite3';
+import { parentPort, workerData } from 'node:worker_threads';
+
+const { file, intervalMs } = workerData;
+const db = new Database(file, { fileMustExist: true });
+// PASSIVE never waits for the writer or the readers: it copies what it can and returns.
+const checkpoint = db.prepare('PRAGMA wal_checkpoint(PASSIVE)');
+let backfilled = -1;
+const timer = setInterval(() => {
+  try {
+    const [result] = checkpoint.all();
+    // Frames copied so far in this WAL (it restarts from 0 after a complete checkpoint): told
+    // only when it moved, so an idle server's main thread is not woken for nothing.
+    if (result.checkpointed !== backfilled) parentPort.postMessage({ t: 'checkpointed', frames: result.log, copied: result.checkpointed });
+    backfilled = result.checkpointed;
+  } catch (err) {
+    // The file went away or is locked for longer than a moment: the writer's own checkpoints
+    // (its backstop) still bound the WAL. Try again next time.
+    parentPort.postMessage({ t: 'failed', message: String(err?.message ?? err) });
+  }
+}, intervalMs);
+
+parentPort.on('message', (msg) => {
+  if (msg !== 'stop') return;
+  clearInterval(timer);
+  db.close();
+  parentPort.close();
+});

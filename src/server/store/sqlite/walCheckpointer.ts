@@ -1,0 +1,66 @@
+/**
+ * WAL checkpoints on a thread of their own. In WAL mode every commit appends its pages to the
+ * `-wal` file, and a checkpoint copies them back into the database file and fsyncs it. SQLite
+ * runs that checkpoint inside the commit that crosses `wal_autocheckpoint` (1,000 pages by
+ * default), that is on the writer's thread: the main thread of `weft serve`, which also answers
+ * `/health` and moves every request's bytes. There it was 5 % of the main thread's CPU under
+ * evaluation logging (perf, bench:evaluations), and each one waits for an fsync, which on a busy
+ * disk takes milliseconds.
+ *
+ * Here a worker thread runs a PASSIVE checkpoint every CHECKPOINT_INTERVAL_MS on its own
+ * connection (walCheckpointWorker.mjs): it copies whatever the writer has committed without
+ * waiting for it or for readers. The writer keeps its own automatic checkpoint as a backstop at
+ * BACKSTOP_PAGES: a PASSIVE checkpoint under a steady stream of commits never catches up to the
+ * last page, and only a WAL copied completely starts over from its beginning, so without the
+ * backstop the file would grow for as long as the writes go on. The writer's checkpoint then
+ * only has the last few pages left to copy.
+ */
+import { Worker } from 'node:worker_threads';
+
+const CHECKPOINT_INTERVAL_MS = 250;
+/** Pages (4 KiB) the WAL may reach before the writer checkpoints it itself: ~40 MiB. */
+export const BACKSTOP_PAGES = 10_000;
+
+export class WalCheckpointer {
+  readonly #worker: Worker;
+  #exited = false;
+  /** What the last checkpoint found: frames in the WAL, and how many it has copied (tests). */
+  last: { frames: number; copied: number } | null = null;
+  /** Checkpoints that failed, and the last reason (tests; the writer's backstop covers them). */
+  failures = 0;
+  lastFailure: string | null = null;
+
+  constructor(file: string) {
+    this.#worker = new Worker(new URL('./walCheckpointWorker.mjs', import.meta.url), {
+      workerData: { file, intervalMs: CHECKPOINT_INTERVAL_MS },
+      // Not the parent's flags (tsx's loader, a test runner's): the worker is plain JavaScript.
+      execArgv: [],
+    });
+    // A checkpointer never keeps the process alive by itself.
+    this.#worker.unref();
+    this.#worker.once('exit', () => (this.#exited = true));
+    this.#worker.on('message', (msg: { t: 'checkpointed'; frames: number; copied: number } | { t: 'failed'; message: string }) => {
+      if (msg.t === 'checkpointed') this.last = { frames: msg.frames, copied: msg.copied };
+      else {
+        this.failures++;
+        this.lastFailure = msg.message;
+      }
+    });
+    // A thread that failed to start or died leaves the writer's backstop checkpoints in charge.
+    this.#worker.on('error', (err) => {
+      this.failures++;
+      this.lastFailure = err.message;
+    });
+  }
+
+  /** Stops the thread; its connection closes first, so the writer stays the last one open. */
+  async stop(): Promise<void> {
+    if (this.#exited) return;
+    const exited = new Promise<void>((resolve) => this.#worker.once('exit', () => resolve()));
+    // Held again until it is gone: a CLI command awaiting this with nothing else left to do
+    // would otherwise end (exit code 13, a top-level await that never settled).
+    this.#worker.ref();
+    this.#worker.postMessage('stop');
+    await exited;
+  }
+}
