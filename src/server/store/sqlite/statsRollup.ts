@@ -187,14 +187,36 @@ interface CellTable {
   table: 'call_stats_cells' | 'call_stats_totals';
   keyColumns: string[];
   keyOf: (key: CellKey) => unknown[];
+  /** The statements on one cell, made once (they run a dozen times per commit). */
+  sql: { select: string; delete: string; upsert: string };
   /** Min and max latency of the cell's finished calls (they cannot be subtracted). */
   latencyRange: (db: SqliteDatabase, key: CellKey) => { lo: number | null; hi: number | null } | undefined;
+}
+
+function cellSql(table: CellTable['table'], keyColumns: string[]): CellTable['sql'] {
+  const where = keyColumns.map((c) => `${c} = ?`).join(' AND ');
+  const columns = [
+    ...keyColumns,
+    'call_count',
+    'error_count',
+    'latency_count',
+    'latency_sum',
+    'latency_min',
+    'latency_max',
+    'latency_hist',
+  ];
+  return {
+    select: `SELECT * FROM ${table} WHERE ${where}`,
+    delete: `DELETE FROM ${table} WHERE ${where}`,
+    upsert: `INSERT OR REPLACE INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`,
+  };
 }
 
 const PER_OP: CellTable = {
   table: 'call_stats_cells',
   keyColumns: ['project_id', 'width', 'cell', 'op_name'],
   keyOf: (k) => [k.projectId, k.width, k.cell, k.opName],
+  sql: cellSql('call_stats_cells', ['project_id', 'width', 'cell', 'op_name']),
   latencyRange: (db, k) =>
     db.get(
       `SELECT min((ended_at - started_at) / 1000) AS lo, max((ended_at - started_at) / 1000) AS hi FROM calls
@@ -207,6 +229,7 @@ const ALL_OPS: CellTable = {
   table: 'call_stats_totals',
   keyColumns: ['project_id', 'width', 'cell'],
   keyOf: (k) => [k.projectId, k.width, k.cell],
+  sql: cellSql('call_stats_totals', ['project_id', 'width', 'cell']),
   // From the cell's per-op rows, updated first: a few rows instead of every call of the cell.
   latencyRange: (db, k) =>
     db.get(`SELECT min(latency_min) AS lo, max(latency_max) AS hi FROM call_stats_cells WHERE project_id = ? AND width = ? AND cell = ?`, [
@@ -219,11 +242,10 @@ const ALL_OPS: CellTable = {
 function applyCallDelta(db: SqliteDatabase, d: CallDelta, t: CellTable): void {
   const { key } = d;
   const params = t.keyOf(key);
-  const where = t.keyColumns.map((c) => `${c} = ?`).join(' AND ');
-  const e = db.get<CallCellRow>(`SELECT * FROM ${t.table} WHERE ${where}`, params);
+  const e = db.get<CallCellRow>(t.sql.select, params);
   const count = (e?.call_count ?? 0) + d.count;
   if (count <= 0) {
-    db.run(`DELETE FROM ${t.table} WHERE ${where}`, params);
+    db.run(t.sql.delete, params);
     return;
   }
   const hist = addToEncoded(e?.latency_hist ?? null, d.hist);
@@ -236,20 +258,14 @@ function applyCallDelta(db: SqliteDatabase, d: CallDelta, t: CellTable): void {
     max = exact?.hi ?? null;
   }
   if (latencyCount <= 0) min = max = null;
-  db.run(
-    `INSERT OR REPLACE INTO ${t.table} (${t.keyColumns.join(', ')}, call_count, error_count, latency_count, latency_sum,
-      latency_min, latency_max, latency_hist) VALUES (${Array(params.length + 7)
-        .fill('?')
-        .join(', ')})`,
-    [
-      ...params,
-      count,
-      (e?.error_count ?? 0) + d.errors,
-      latencyCount,
-      (e?.latency_sum ?? 0) + d.latencySum,
-      min,
-      max,
-      hist.byteLength ? hist : null,
-    ],
-  );
+  db.run(t.sql.upsert, [
+    ...params,
+    count,
+    (e?.error_count ?? 0) + d.errors,
+    latencyCount,
+    (e?.latency_sum ?? 0) + d.latencySum,
+    min,
+    max,
+    hist.byteLength ? hist : null,
+  ]);
 }
