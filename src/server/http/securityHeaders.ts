@@ -44,12 +44,17 @@ export function inlineScriptHashes(html: string): string[] {
 }
 
 const DEFAULT_CSP = contentSecurityPolicy();
+/** The header @hono/node-server's RESPONSE_ALREADY_SENT carries. */
+const ALREADY_SENT = 'x-hono-already-sent';
 
 /** Middleware adding the headers to every response (keeping a CSP a route chose itself). */
 export function securityHeaders() {
   return async function addSecurityHeaders(c: Context, next: Next) {
     await next();
     let headers = c.res.headers;
+    // Written to the client already, by a request thread whose own app added these headers
+    // (threads/requestThreads.ts): nothing here reaches the client.
+    if (headers.has(ALREADY_SENT)) return;
     try {
       headers.set('x-frame-options', 'DENY');
     } catch {
