@@ -118,8 +118,9 @@ export class SqliteDatabase {
     if (!atomic) return this.#run.immediate(fn) as T;
     // Inside `atomically` or a group commit's unit, which fails as a whole when this does: run
     // in it, and remember the failure for it. A savepoint of its own would undo nothing the
-    // unit's rollback does not, and cost its SAVEPOINT and RELEASE (a score's write makes four
-    // such calls; with better-sqlite3's wrapper made per call, ~7 % of the writer's time).
+    // unit's rollback does not, and cost its SAVEPOINT and RELEASE: a score's write makes four
+    // such calls, and with a better-sqlite3 wrapper made for each, the wrappers alone were ~7 %
+    // of the main thread's time under evaluation logging (cpu-prof).
     try {
       return fn();
     } catch (err) {
