@@ -25,6 +25,17 @@ export interface ErrorData {
   headers?: Record<string, string>;
 }
 
+/** A response complete at once, for request `id`. */
+export interface WholeResponse {
+  id: number;
+  status: number;
+  headers: [string, string][];
+  body: Uint8Array | null;
+}
+
+/** One unit's outcome: the values its write ops answered, or why it did not commit. */
+export type WriteResult = { wid: number; ok: true; values: unknown[] } | { wid: number; ok: false; error: ErrorData };
+
 /** A credentials check a request thread asks of its main thread (threads/mainThreadAuth.ts). */
 export type AuthCall =
   | { op: 'verifyHeader'; header: string; address: string }
@@ -44,23 +55,29 @@ export type ToWorker =
   | { t: 'abort'; id: number }
   /** The main thread sent `bytes` more of the response to the client: the worker may send more. */
   | { t: 'credit'; id: number; bytes: number }
-  | { t: 'written'; wid: number; ok: true; values: unknown[] }
-  | { t: 'written'; wid: number; ok: false; error: ErrorData }
+  /** How the writes of one group commit went, for the units this thread sent. */
+  | { t: 'written'; results: WriteResult[] }
   | { t: 'authed'; aid: number; ok: true; value: unknown }
   | { t: 'authed'; aid: number; ok: false; error: ErrorData }
   | { t: 'forget' };
 
 export type FromWorker =
   | { t: 'ready' }
-  /** A response that was complete at once (most are): status, headers and body in one message. */
-  | { t: 'whole'; id: number; status: number; headers: [string, string][]; body: Uint8Array | null }
+  /**
+   * Responses that were complete at once (most are): status, headers and body each, sent
+   * together when the thread finished them in one turn of its event loop.
+   */
+  | { t: 'wholes'; responses: WholeResponse[] }
   | { t: 'head'; id: number; status: number; headers: [string, string][] }
   | { t: 'chunk'; id: number; data: Uint8Array }
   | { t: 'end'; id: number }
   /** The response body failed after its head was sent: the main thread cuts the connection. */
   | { t: 'fail'; id: number; message: string }
-  /** One request's writes, applied together (one savepoint) in the next group commit. */
-  | { t: 'write'; wid: number; ops: WriteOp[] }
+  /**
+   * Writes of requests, each unit one request's (one savepoint), sent together when the thread
+   * made them in one turn of its event loop, so they reach the same group commit.
+   */
+  | { t: 'writes'; units: { wid: number; ops: WriteOp[] }[] }
   | { t: 'auth'; aid: number; call: AuthCall }
   | { t: 'forget' };
 

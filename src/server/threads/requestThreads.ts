@@ -43,7 +43,7 @@ import type { Logger } from '../logger.js';
 import { toErrorData } from './errorData.js';
 import { answerAuthCall } from './mainThreadAuth.js';
 import type { GroupCommitter } from './groupCommit.js';
-import type { FromWorker, ToWorker, WorkerData, WorkerSetup } from './messages.js';
+import type { FromWorker, ToWorker, WholeResponse, WorkerData, WorkerSetup, WriteResult } from './messages.js';
 
 export type RequestKind = 'read' | 'write';
 
@@ -105,6 +105,8 @@ interface Slot {
   ready: boolean;
   dead: boolean;
   requests: Map<number, Pending>;
+  /** Answers to this thread's writes not sent yet (#answerWrite). */
+  unanswered: WriteResult[];
 }
 
 interface Pending {
@@ -307,7 +309,7 @@ export class RequestThreads {
       execArgv: process.env.WEFT_THREAD_NODE_ARGS?.split(' ').filter(Boolean) ?? [],
       resourceLimits: kind === 'write' ? { maxYoungGenerationSizeMb: WRITE_YOUNG_GENERATION_MB } : undefined,
     });
-    const slot: Slot = { worker, kind, ready: false, dead: false, requests: new Map() };
+    const slot: Slot = { worker, kind, ready: false, dead: false, requests: new Map(), unanswered: [] };
     this.#slots[kind].push(slot);
     worker.on('message', (msg: FromWorker) => this.#onMessage(slot, msg));
     worker.on('error', (err) => {
@@ -325,11 +327,12 @@ export class RequestThreads {
         slot.ready = true;
         this.#drain(slot.kind);
         return;
-      case 'write':
-        this.#options.committer.submit(msg.ops).then(
-          (values) => this.#post(slot, { t: 'written', wid: msg.wid, ok: true, values }),
-          (err: unknown) => this.#post(slot, { t: 'written', wid: msg.wid, ok: false, error: toErrorData(err) }),
-        );
+      case 'writes':
+        for (const { wid, ops } of msg.units)
+          this.#options.committer.submit(ops).then(
+            (values) => this.#answerWrite(slot, { wid, ok: true, values }),
+            (err: unknown) => this.#answerWrite(slot, { wid, ok: false, error: toErrorData(err) }),
+          );
         return;
       case 'auth':
         void answerAuthCall(this.#options.authenticator, msg.aid, msg.call).then((answer) => this.#post(slot, answer));
@@ -338,17 +341,13 @@ export class RequestThreads {
         this.forgetAll(slot);
         this.#options.onForget();
         return;
+      case 'wholes':
+        for (const response of msg.responses) this.#answerWhole(slot, response);
+        return;
     }
     const p = slot.requests.get(msg.id);
     if (!p || p.finished) return;
     switch (msg.t) {
-      case 'whole':
-        this.#writeHead(p, msg.status, msg.headers, msg.body?.byteLength ?? 0);
-        p.ended = true;
-        if (msg.body && !NO_BODY_STATUSES.has(msg.status)) p.outgoing.end(msg.body);
-        else p.outgoing.end();
-        this.#finish(p);
-        return;
       case 'head':
         this.#writeHead(p, msg.status, msg.headers, null);
         this.#awaitRows(p);
@@ -372,6 +371,17 @@ export class RequestThreads {
         this.#finish(p);
         return;
     }
+  }
+
+  /** A response the thread finished at once: head and body to the client together. */
+  #answerWhole(slot: Slot, response: WholeResponse): void {
+    const p = slot.requests.get(response.id);
+    if (!p || p.finished) return;
+    this.#writeHead(p, response.status, response.headers, response.body?.byteLength ?? 0);
+    p.ended = true;
+    if (response.body && !NO_BODY_STATUSES.has(response.status)) p.outgoing.end(response.body);
+    else p.outgoing.end();
+    this.#finish(p);
   }
 
   /** Sends the thread's status and headers to the client; a response that came whole gets its length. */
@@ -509,13 +519,33 @@ export class RequestThreads {
 
   #post(slot: Slot, msg: ToWorker, transfer: ArrayBuffer[] = []): void {
     if (slot.dead) return;
-    try {
-      slot.worker.postMessage(msg, transfer);
-    } catch (err) {
-      if (msg.t !== 'written') throw err;
-      // A result that cannot cross threads (should not happen): the request gets an error.
-      slot.worker.postMessage({ t: 'written', wid: msg.wid, ok: false, error: toErrorData(err) } satisfies ToWorker);
-    }
+    slot.worker.postMessage(msg, transfer);
+  }
+
+  /**
+   * Answers a unit's write. The units of one group commit settle in the same round of
+   * microtasks (each through the same chain of promises), so their answers to one thread go as
+   * one message, sent once that round is over.
+   */
+  #answerWrite(slot: Slot, result: WriteResult): void {
+    if (slot.unanswered.push(result) > 1) return;
+    queueMicrotask(() => {
+      const results = slot.unanswered;
+      slot.unanswered = [];
+      if (slot.dead) return;
+      try {
+        slot.worker.postMessage({ t: 'written', results } satisfies ToWorker);
+      } catch {
+        // A result that cannot cross threads (should not happen): that request gets an error.
+        for (const r of results) {
+          try {
+            slot.worker.postMessage({ t: 'written', results: [r] } satisfies ToWorker);
+          } catch (err) {
+            slot.worker.postMessage({ t: 'written', results: [{ wid: r.wid, ok: false, error: toErrorData(err) }] } satisfies ToWorker);
+          }
+        }
+      }
+    });
   }
 }
 

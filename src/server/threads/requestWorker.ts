@@ -13,7 +13,7 @@ import { createLogger, parseLogLevel } from '../logger.js';
 import { systemClock, type Services } from '../services.js';
 import { SqliteStore } from '../store/sqlite/SqliteStore.js';
 import { fromErrorData, toErrorData } from './errorData.js';
-import type { FromWorker, ToWorker, WorkerSetup, WriteOp } from './messages.js';
+import type { FromWorker, ToWorker, WholeResponse, WorkerSetup, WriteOp } from './messages.js';
 import { mainThreadChecker } from './mainThreadAuth.js';
 import { forwardingStore } from './storeForwarding.js';
 import { installLightResponse, threadRequest, wholeBody } from './lightFetch.js';
@@ -29,13 +29,52 @@ const post = (msg: FromWorker, transfer: ArrayBuffer[] = []) => port.postMessage
 const local = new SqliteStore(setup.file, { readOnly: true });
 const writes = new Map<number, { resolve: (v: unknown[]) => void; reject: (e: unknown) => void }>();
 let nextWriteId = 1;
+/**
+ * Writes made in this turn of the event loop, sent as one message when it ends. The thread takes
+ * the requests waiting for it one after another in a turn, each running up to its write, so their
+ * writes reach the main thread together and share one group commit (sent one by one, the main
+ * thread often committed the first before the next had arrived), for one message instead of many.
+ */
+let unsent: { wid: number; ops: WriteOp[] }[] = [];
+const sendWrites = () => {
+  const units = unsent;
+  unsent = [];
+  try {
+    post({ t: 'writes', units });
+  } catch {
+    // A write that cannot cross threads (should not happen) fails its own request, not the others.
+    for (const unit of units) {
+      try {
+        post({ t: 'writes', units: [unit] });
+      } catch (err) {
+        const w = writes.get(unit.wid);
+        writes.delete(unit.wid);
+        w?.reject(err);
+      }
+    }
+  }
+};
+/** Whole responses finished in this turn, sent as one message when it ends (as the writes are). */
+let unsentResponses: WholeResponse[] = [];
+const sendResponses = () => {
+  const responses = unsentResponses;
+  unsentResponses = [];
+  post(
+    { t: 'wholes', responses },
+    responses.flatMap((r) => (r.body ? [r.body.buffer as ArrayBuffer] : [])),
+  );
+};
+/** Answers a request with a response complete at once; its body moves to the main thread. */
+const answerWhole = (response: WholeResponse) => {
+  if (unsentResponses.push(response) === 1) setImmediate(sendResponses);
+};
 const store = forwardingStore(
   local,
   (ops: WriteOp[]) =>
     new Promise((resolve, reject) => {
       const wid = nextWriteId++;
       writes.set(wid, { resolve, reject });
-      post({ t: 'write', wid, ops });
+      if (unsent.push({ wid, ops }) === 1) setImmediate(sendWrites);
     }),
 );
 const log = createLogger(parseLogLevel(setup.logLevel));
@@ -85,13 +124,14 @@ port.on('message', (msg: ToWorker) => {
       a.wake?.();
       return;
     }
-    case 'written': {
-      const w = writes.get(msg.wid);
-      writes.delete(msg.wid);
-      if (msg.ok) w?.resolve(msg.values);
-      else w?.reject(fromErrorData(msg.error));
+    case 'written':
+      for (const result of msg.results) {
+        const w = writes.get(result.wid);
+        writes.delete(result.wid);
+        if (result.ok) w?.resolve(result.values);
+        else w?.reject(fromErrorData(result.error));
+      }
       return;
-    }
     case 'authed':
       auth.settle(msg);
       return;
@@ -117,7 +157,7 @@ async function serve(msg: Extract<ToWorker, { t: 'request' }>): Promise<void> {
     // Most answers are JSON text, sent whole without a stream (lightFetch.ts).
     const whole = wholeBody(res);
     if (whole) {
-      post({ t: 'whole', id: msg.id, ...whole }, whole.body ? [whole.body.buffer as ArrayBuffer] : []);
+      answerWhole({ id: msg.id, ...whole });
       headSent = true;
       return;
     }
@@ -140,7 +180,7 @@ async function serve(msg: Extract<ToWorker, { t: 'request' }>): Promise<void> {
     }
     if (second.done) {
       const body = first.value ? owned(first.value) : null;
-      post({ t: 'whole', id: msg.id, status: res.status, headers, body }, body ? [body.buffer as ArrayBuffer] : []);
+      answerWhole({ id: msg.id, status: res.status, headers, body });
       headSent = true;
       return;
     }
@@ -172,7 +212,7 @@ async function serve(msg: Extract<ToWorker, { t: 'request' }>): Promise<void> {
     } else {
       log.error(`${msg.method} ${new URL(msg.url).pathname} 500`, err);
       const body = new TextEncoder().encode(JSON.stringify({ reason: 'Internal server error' }));
-      post({ t: 'whole', id: msg.id, status: 500, headers: [['content-type', 'application/json']], body }, [body.buffer as ArrayBuffer]);
+      answerWhole({ id: msg.id, status: 500, headers: [['content-type', 'application/json']], body });
     }
   } finally {
     active.delete(msg.id);
