@@ -31,7 +31,7 @@ interface Unit {
 }
 
 /** Rows of work in an op: a list argument weighs its length, a write batch the sum of its writes, anything else 1. */
-function weightOf(op: WriteOp): number {
+export function weightOf(op: WriteOp): number {
   if ('batch' in op) return op.batch.reduce((n, write) => n + writeWeight(write), 0);
   const first = op.args[0];
   return Array.isArray(first) ? Math.max(1, first.length) : 1;
