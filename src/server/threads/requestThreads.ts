@@ -43,6 +43,7 @@ import type { Logger } from '../logger.js';
 import { toErrorData } from './errorData.js';
 import { answerAuthCall } from './mainThreadAuth.js';
 import type { GroupCommitter } from './groupCommit.js';
+import { Outbox } from './outbox.js';
 import type { FromWorker, ToWorker, WholeResponse, WorkerData, WorkerSetup, WriteResult } from './messages.js';
 
 export type RequestKind = 'read' | 'write';
@@ -105,8 +106,8 @@ interface Slot {
   ready: boolean;
   dead: boolean;
   requests: Map<number, Pending>;
-  /** Answers to this thread's writes not sent yet (#answerWrite). */
-  unanswered: WriteResult[];
+  /** Answers to this thread's writes: a commit's go as one message (answersTo). */
+  answers: Outbox<WriteResult>;
 }
 
 interface Pending {
@@ -309,7 +310,7 @@ export class RequestThreads {
       execArgv: process.env.WEFT_THREAD_NODE_ARGS?.split(' ').filter(Boolean) ?? [],
       resourceLimits: kind === 'write' ? { maxYoungGenerationSizeMb: WRITE_YOUNG_GENERATION_MB } : undefined,
     });
-    const slot: Slot = { worker, kind, ready: false, dead: false, requests: new Map(), unanswered: [] };
+    const slot: Slot = { worker, kind, ready: false, dead: false, requests: new Map(), answers: answersTo(worker, () => slot.dead) };
     this.#slots[kind].push(slot);
     worker.on('message', (msg: FromWorker) => this.#onMessage(slot, msg));
     worker.on('error', (err) => {
@@ -330,8 +331,8 @@ export class RequestThreads {
       case 'writes':
         for (const { wid, ops } of msg.units)
           this.#options.committer.submit(ops).then(
-            (values) => this.#answerWrite(slot, { wid, ok: true, values }),
-            (err: unknown) => this.#answerWrite(slot, { wid, ok: false, error: toErrorData(err) }),
+            (values) => slot.answers.add({ wid, ok: true, values }),
+            (err: unknown) => slot.answers.add({ wid, ok: false, error: toErrorData(err) }),
           );
         return;
       case 'auth':
@@ -521,32 +522,6 @@ export class RequestThreads {
     if (slot.dead) return;
     slot.worker.postMessage(msg, transfer);
   }
-
-  /**
-   * Answers a unit's write. The units of one group commit settle in the same round of
-   * microtasks (each through the same chain of promises), so their answers to one thread go as
-   * one message, sent once that round is over.
-   */
-  #answerWrite(slot: Slot, result: WriteResult): void {
-    if (slot.unanswered.push(result) > 1) return;
-    queueMicrotask(() => {
-      const results = slot.unanswered;
-      slot.unanswered = [];
-      if (slot.dead) return;
-      try {
-        slot.worker.postMessage({ t: 'written', results } satisfies ToWorker);
-      } catch {
-        // A result that cannot cross threads (should not happen): that request gets an error.
-        for (const r of results) {
-          try {
-            slot.worker.postMessage({ t: 'written', results: [r] } satisfies ToWorker);
-          } catch (err) {
-            slot.worker.postMessage({ t: 'written', results: [{ wid: r.wid, ok: false, error: toErrorData(err) }] } satisfies ToWorker);
-          }
-        }
-      }
-    });
-  }
 }
 
 /** The request's headers as name/value pairs from Node's raw list (HTTP/2 pseudo-headers left out). */
@@ -554,4 +529,27 @@ function headerPairs(raw: string[]): [string, string][] {
   const pairs: [string, string][] = [];
   for (let i = 0; i < raw.length; i += 2) if (raw[i]!.charCodeAt(0) !== 58) pairs.push([raw[i]!, raw[i + 1]!]);
   return pairs;
+}
+
+/**
+ * The outbox of a thread's write answers. The units of one group commit settle in the same round
+ * of microtasks (each through the same chain of promises), so their answers go as one message
+ * once that round is over.
+ */
+function answersTo(worker: Worker, dead: () => boolean): Outbox<WriteResult> {
+  return new Outbox<WriteResult>((results) => {
+    if (dead()) return;
+    try {
+      worker.postMessage({ t: 'written', results } satisfies ToWorker);
+    } catch {
+      // A result that cannot cross threads (should not happen): that request gets an error.
+      for (const r of results) {
+        try {
+          worker.postMessage({ t: 'written', results: [r] } satisfies ToWorker);
+        } catch (err) {
+          worker.postMessage({ t: 'written', results: [{ wid: r.wid, ok: false, error: toErrorData(err) }] } satisfies ToWorker);
+        }
+      }
+    }
+  }, queueMicrotask);
 }

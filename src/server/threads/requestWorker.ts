@@ -17,6 +17,7 @@ import type { FromWorker, ToWorker, WholeResponse, WorkerSetup, WriteOp } from '
 import { mainThreadChecker } from './mainThreadAuth.js';
 import { forwardingStore } from './storeForwarding.js';
 import { weightOf } from './groupCommit.js';
+import { Outbox } from './outbox.js';
 import { installLightResponse, threadRequest, wholeBody } from './lightFetch.js';
 
 /** Bytes a response may send ahead of what the client has taken. */
@@ -31,22 +32,16 @@ const local = new SqliteStore(setup.file, { readOnly: true });
 const writes = new Map<number, { resolve: (v: unknown[]) => void; reject: (e: unknown) => void }>();
 let nextWriteId = 1;
 /**
- * Writes made in this turn of the event loop, sent as one message when it ends. The thread takes
- * the requests waiting for it one after another in a turn, each running up to its write, so their
- * writes reach the main thread together and share one group commit (sent one by one, the main
- * thread often committed the first before the next had arrived), for one message instead of many.
- * That wait is only worth it for small writes behind small requests: a write of HEAVY_WRITE rows
- * or more goes at once, and so does everything waiting when a request of BIG_BODY_BYTES comes in
- * (the writer would otherwise sit idle while this thread parses it: bench:ingest, whose requests
- * are 500 calls, fell from 0.66-0.71 of the raw insert to 0.62-0.63 when they waited).
+ * A write thread's writes and whole responses wait for the end of the turn (outbox.ts), so the
+ * writes of every request it ran up to its write in one turn share a group commit. That wait is
+ * only worth it for small writes behind small requests: a write of HEAVY_WRITE rows or more goes
+ * at once, and so does everything waiting when a request of BIG_BODY_BYTES comes in (the writer
+ * would otherwise sit idle while this thread parses it: bench:ingest, whose requests are 500
+ * calls, fell from 0.66-0.71 of the raw insert to 0.62-0.63 when they waited).
  */
 const HEAVY_WRITE = 100;
 const BIG_BODY_BYTES = 32 * 1024;
-let unsent: { wid: number; ops: WriteOp[] }[] = [];
-const sendWrites = () => {
-  const units = unsent;
-  if (!units.length) return;
-  unsent = [];
+const unsentWrites = new Outbox<{ wid: number; ops: WriteOp[] }>((units) => {
   try {
     post({ t: 'writes', units });
   } catch {
@@ -61,30 +56,22 @@ const sendWrites = () => {
       }
     }
   }
-};
-/** Whole responses finished in this turn, sent as one message when it ends (as the writes are). */
-let unsentResponses: WholeResponse[] = [];
-const sendResponses = () => {
-  const responses = unsentResponses;
-  if (!responses.length) return;
-  unsentResponses = [];
+});
+/** Responses complete at once; their bodies move to the main thread. */
+const unsentResponses = new Outbox<WholeResponse>((responses) =>
   post(
     { t: 'wholes', responses },
     responses.flatMap((r) => (r.body ? [r.body.buffer as ArrayBuffer] : [])),
-  );
-};
-/** Answers a request with a response complete at once; its body moves to the main thread. */
-const answerWhole = (response: WholeResponse) => {
-  if (unsentResponses.push(response) === 1) setImmediate(sendResponses);
-};
+  ),
+);
 const store = forwardingStore(
   local,
   (ops: WriteOp[]) =>
     new Promise((resolve, reject) => {
       const wid = nextWriteId++;
       writes.set(wid, { resolve, reject });
-      if (unsent.push({ wid, ops }) === 1) setImmediate(sendWrites);
-      if (ops.reduce((n, op) => n + weightOf(op), 0) >= HEAVY_WRITE) sendWrites();
+      unsentWrites.add({ wid, ops });
+      if (ops.reduce((n, op) => n + weightOf(op), 0) >= HEAVY_WRITE) unsentWrites.flush();
     }),
 );
 const log = createLogger(parseLogLevel(setup.logLevel));
@@ -153,8 +140,8 @@ port.on('message', (msg: ToWorker) => {
 async function serve(msg: Extract<ToWorker, { t: 'request' }>): Promise<void> {
   // What is waiting goes before a large body is parsed, not after (see HEAVY_WRITE).
   if (msg.body && msg.body.byteLength >= BIG_BODY_BYTES) {
-    sendWrites();
-    sendResponses();
+    unsentWrites.flush();
+    unsentResponses.flush();
   }
   const state: Active = { abort: new AbortController(), credit: WINDOW_BYTES, wake: null };
   active.set(msg.id, state);
@@ -172,7 +159,7 @@ async function serve(msg: Extract<ToWorker, { t: 'request' }>): Promise<void> {
     // Most answers are JSON text, sent whole without a stream (lightFetch.ts).
     const whole = wholeBody(res);
     if (whole) {
-      answerWhole({ id: msg.id, ...whole });
+      unsentResponses.add({ id: msg.id, ...whole });
       headSent = true;
       return;
     }
@@ -195,7 +182,7 @@ async function serve(msg: Extract<ToWorker, { t: 'request' }>): Promise<void> {
     }
     if (second.done) {
       const body = first.value ? owned(first.value) : null;
-      answerWhole({ id: msg.id, status: res.status, headers, body });
+      unsentResponses.add({ id: msg.id, status: res.status, headers, body });
       headSent = true;
       return;
     }
@@ -227,7 +214,7 @@ async function serve(msg: Extract<ToWorker, { t: 'request' }>): Promise<void> {
     } else {
       log.error(`${msg.method} ${new URL(msg.url).pathname} 500`, err);
       const body = new TextEncoder().encode(JSON.stringify({ reason: 'Internal server error' }));
-      answerWhole({ id: msg.id, status: 500, headers: [['content-type', 'application/json']], body });
+      unsentResponses.add({ id: msg.id, status: 500, headers: [['content-type', 'application/json']], body });
     }
   } finally {
     active.delete(msg.id);

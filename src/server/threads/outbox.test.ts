@@ -1,0 +1,44 @@
+/** What is added in one burst leaves as one message; flush sends at once. */
+import { describe, expect, it } from 'vitest';
+import { Outbox } from './outbox.js';
+
+const turnEnd = () => new Promise((r) => setImmediate(r));
+
+describe('Outbox', () => {
+  it('sends what was added in one turn of the event loop as one message, at its end', async () => {
+    const sent: number[][] = [];
+    const box = new Outbox<number>((items) => sent.push(items));
+    box.add(1);
+    box.add(2);
+    await Promise.resolve();
+    box.add(3);
+    expect(sent).toEqual([]);
+    await turnEnd();
+    expect(sent).toEqual([[1, 2, 3]]);
+    box.add(4);
+    await turnEnd();
+    expect(sent).toEqual([[1, 2, 3], [4]]);
+  });
+
+  it('flush sends at once, and the scheduled send then has nothing to send', async () => {
+    const sent: number[][] = [];
+    const box = new Outbox<number>((items) => sent.push(items));
+    box.add(1);
+    box.flush();
+    expect(sent).toEqual([[1]]);
+    box.flush();
+    await turnEnd();
+    expect(sent).toEqual([[1]]);
+  });
+
+  it('with queueMicrotask, sends at the end of the round of microtasks', async () => {
+    const sent: string[][] = [];
+    const box = new Outbox<string>((items) => sent.push(items), queueMicrotask);
+    // Two chains of the same depth, as the units of one group commit settle.
+    void Promise.resolve().then(() => box.add('a'));
+    void Promise.resolve().then(() => box.add('b'));
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(sent).toEqual([['a', 'b']]);
+  });
+});
