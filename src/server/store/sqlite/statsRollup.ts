@@ -184,8 +184,6 @@ interface CallCellRow {
 
 /** A table of call cells: its key, and how a cell's latency range is found again once it shrank. */
 interface CellTable {
-  table: 'call_stats_cells' | 'call_stats_totals';
-  keyColumns: string[];
   keyOf: (key: CellKey) => unknown[];
   /** The statements on one cell, made once (they run a dozen times per commit). */
   sql: { select: string; delete: string; upsert: string };
@@ -193,7 +191,11 @@ interface CellTable {
   latencyRange: (db: SqliteDatabase, key: CellKey) => { lo: number | null; hi: number | null } | undefined;
 }
 
-function cellSql(table: CellTable['table'], keyColumns: string[]): CellTable['sql'] {
+function cellTable(
+  table: 'call_stats_cells' | 'call_stats_totals',
+  keyColumns: string[],
+  rest: Pick<CellTable, 'keyOf' | 'latencyRange'>,
+): CellTable {
   const where = keyColumns.map((c) => `${c} = ?`).join(' AND ');
   const columns = [
     ...keyColumns,
@@ -206,30 +208,27 @@ function cellSql(table: CellTable['table'], keyColumns: string[]): CellTable['sq
     'latency_hist',
   ];
   return {
-    select: `SELECT * FROM ${table} WHERE ${where}`,
-    delete: `DELETE FROM ${table} WHERE ${where}`,
-    upsert: `INSERT OR REPLACE INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`,
+    ...rest,
+    sql: {
+      select: `SELECT * FROM ${table} WHERE ${where}`,
+      delete: `DELETE FROM ${table} WHERE ${where}`,
+      upsert: `INSERT OR REPLACE INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`,
+    },
   };
 }
 
-const PER_OP: CellTable = {
-  table: 'call_stats_cells',
-  keyColumns: ['project_id', 'width', 'cell', 'op_name'],
+const PER_OP = cellTable('call_stats_cells', ['project_id', 'width', 'cell', 'op_name'], {
   keyOf: (k) => [k.projectId, k.width, k.cell, k.opName],
-  sql: cellSql('call_stats_cells', ['project_id', 'width', 'cell', 'op_name']),
   latencyRange: (db, k) =>
     db.get(
       `SELECT min((ended_at - started_at) / 1000) AS lo, max((ended_at - started_at) / 1000) AS hi FROM calls
        WHERE project_id = ? AND op_name = ? AND started_at >= ? AND started_at < ? AND deleted_at IS NULL AND ended_at IS NOT NULL`,
       [k.projectId, k.opName, k.cell * k.width, (k.cell + 1) * k.width],
     ),
-};
+});
 
-const ALL_OPS: CellTable = {
-  table: 'call_stats_totals',
-  keyColumns: ['project_id', 'width', 'cell'],
+const ALL_OPS = cellTable('call_stats_totals', ['project_id', 'width', 'cell'], {
   keyOf: (k) => [k.projectId, k.width, k.cell],
-  sql: cellSql('call_stats_totals', ['project_id', 'width', 'cell']),
   // From the cell's per-op rows, updated first: a few rows instead of every call of the cell.
   latencyRange: (db, k) =>
     db.get(`SELECT min(latency_min) AS lo, max(latency_max) AS hi FROM call_stats_cells WHERE project_id = ? AND width = ? AND cell = ?`, [
@@ -237,7 +236,7 @@ const ALL_OPS: CellTable = {
       k.width,
       k.cell,
     ]),
-};
+});
 
 function applyCallDelta(db: SqliteDatabase, d: CallDelta, t: CellTable): void {
   const { key } = d;
