@@ -33,12 +33,36 @@ describe('Outbox', () => {
 
   it('with queueMicrotask, sends at the end of the round of microtasks', async () => {
     const sent: string[][] = [];
-    const box = new Outbox<string>((items) => sent.push(items), queueMicrotask);
+    const box = new Outbox<string>((items) => sent.push(items), { schedule: queueMicrotask });
     // Two chains of the same depth, as the units of one group commit settle.
     void Promise.resolve().then(() => box.add('a'));
     void Promise.resolve().then(() => box.add('b'));
     await Promise.resolve();
     await Promise.resolve();
     expect(sent).toEqual([['a', 'b']]);
+  });
+
+  it('when a send fails, sends each item alone, and hands one that still fails to `failed`', () => {
+    const sent: string[][] = [];
+    const failed: string[] = [];
+    const box = new Outbox<string>(
+      (items) => {
+        if (items.includes('bad')) throw new Error('cannot be cloned');
+        sent.push(items);
+      },
+      { failed: (item) => failed.push(item) },
+    );
+    box.add('a');
+    box.add('bad');
+    box.add('b');
+    box.flush();
+    expect(sent).toEqual([['a'], ['b']]);
+    expect(failed).toEqual(['bad']);
+    // Without `failed`, the error is the caller's.
+    const strict = new Outbox<string>(() => {
+      throw new Error('cannot be cloned');
+    });
+    strict.add('x');
+    expect(() => strict.flush()).toThrow('cannot be cloned');
   });
 });

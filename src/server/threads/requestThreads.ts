@@ -537,19 +537,12 @@ function headerPairs(raw: string[]): [string, string][] {
  * once that round is over.
  */
 function answersTo(worker: Worker, dead: () => boolean): Outbox<WriteResult> {
-  return new Outbox<WriteResult>((results) => {
-    if (dead()) return;
-    try {
-      worker.postMessage({ t: 'written', results } satisfies ToWorker);
-    } catch {
-      // A result that cannot cross threads (should not happen): that request gets an error.
-      for (const r of results) {
-        try {
-          worker.postMessage({ t: 'written', results: [r] } satisfies ToWorker);
-        } catch (err) {
-          worker.postMessage({ t: 'written', results: [{ wid: r.wid, ok: false, error: toErrorData(err) }] } satisfies ToWorker);
-        }
-      }
-    }
-  }, queueMicrotask);
+  const post = (results: WriteResult[]) => {
+    if (!dead()) worker.postMessage({ t: 'written', results } satisfies ToWorker);
+  };
+  return new Outbox<WriteResult>(post, {
+    schedule: queueMicrotask,
+    // A result that cannot cross threads (should not happen): that request gets the error.
+    failed: (r, err) => post([{ wid: r.wid, ok: false, error: toErrorData(err) }]),
+  });
 }

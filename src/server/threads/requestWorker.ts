@@ -41,21 +41,13 @@ let nextWriteId = 1;
  */
 const HEAVY_WRITE = 100;
 const BIG_BODY_BYTES = 32 * 1024;
-const unsentWrites = new Outbox<{ wid: number; ops: WriteOp[] }>((units) => {
-  try {
-    post({ t: 'writes', units });
-  } catch {
-    // A write that cannot cross threads (should not happen) fails its own request, not the others.
-    for (const unit of units) {
-      try {
-        post({ t: 'writes', units: [unit] });
-      } catch (err) {
-        const w = writes.get(unit.wid);
-        writes.delete(unit.wid);
-        w?.reject(err);
-      }
-    }
-  }
+const unsentWrites = new Outbox<{ wid: number; ops: WriteOp[] }>((units) => post({ t: 'writes', units }), {
+  // A write that cannot cross threads (should not happen) fails its own request, not the others.
+  failed: (unit, err) => {
+    const w = writes.get(unit.wid);
+    writes.delete(unit.wid);
+    w?.reject(err);
+  },
 });
 /** Responses complete at once; their bodies move to the main thread. */
 const unsentResponses = new Outbox<WholeResponse>((responses) =>
