@@ -10,10 +10,11 @@
  * Here a worker thread runs a PASSIVE checkpoint every CHECKPOINT_INTERVAL_MS on its own
  * connection (walCheckpointWorker.mjs): it copies whatever the writer has committed without
  * waiting for it or for readers. The writer keeps its own automatic checkpoint as a backstop at
- * BACKSTOP_PAGES: a PASSIVE checkpoint under a steady stream of commits never catches up to the
- * last page, and only a WAL copied completely starts over from its beginning, so without the
- * backstop the file would grow for as long as the writes go on. The writer's checkpoint then
- * only has the last few pages left to copy.
+ * BACKSTOP_PAGES: a WAL starts over from its beginning only once it has been copied completely,
+ * and a PASSIVE checkpoint racing a stream of commits with no pause may never copy the last
+ * page, so without the backstop nothing would bound the file. When it runs, the writer's
+ * checkpoint only has what this thread has not copied yet. (In bench:ingest, 50,000 calls in
+ * 500-call batches, the WAL stayed at or under 4.4 MB: the writes' pauses were enough.)
  */
 import { Worker } from 'node:worker_threads';
 
