@@ -85,7 +85,7 @@ export async function createRun(
     inputs: { self: req.evaluation, model: req.model },
     at: ctx.now,
   });
-  await plan.apply(store);
+  await plan.applyLast(store);
   return { evaluation_run_id: id };
 }
 
@@ -165,5 +165,5 @@ export async function finishRun(
   });
   planEnd(plan, { id: summarizeId, output: summary, at: now });
   planEnd(plan, { id: run.id, output: summary, summary: req.summary ?? {}, at: now });
-  await plan.apply(store);
+  await plan.applyLast(store);
 }

@@ -102,7 +102,7 @@ export async function createPrediction(
     at: now,
   });
   planEnd(plan, { id, output: req.output, at: now });
-  await plan.apply(store);
+  await plan.applyLast(store);
   return { prediction_id: id };
 }
 
@@ -155,5 +155,5 @@ export async function finishPrediction(store: Store, ctx: Writer, id: string): P
     const children = (await childrenOf(store, ctx.projectId, [parent.id])).get(parent.id) ?? [];
     planEnd(plan, { id: parent.id, output: predictAndScoreOutput(children), at: now });
   }
-  await plan.apply(store);
+  await plan.applyLast(store);
 }

@@ -87,7 +87,7 @@ export async function createScore(
       now,
     ),
   );
-  await plan.apply(store);
+  await plan.applyLast(store);
   return { score_id: id };
 }
 

@@ -173,4 +173,9 @@ export class WritePlan {
   async apply(store: Store): Promise<void> {
     await store.apply(this.batch());
   }
+
+  /** The same as the request's last store call, which lets its answer be built while it commits (Store.applyLast). */
+  applyLast(store: Store): Promise<void> {
+    return store.applyLast(this.batch());
+  }
 }

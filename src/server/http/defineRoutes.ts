@@ -17,6 +17,7 @@ import {
 } from '../../contract/endpoints.js';
 import { assertProjectAccess, type AuthUser, type RequestCredentials } from '../auth/authenticate.js';
 import type { Services } from '../services.js';
+import type { Store } from '../store/Store.js';
 import { ApiError } from '../errors.js';
 import { clientAddressOf } from './clientAddress.js';
 import { jsonLinesResponse } from './jsonLines.js';
@@ -124,6 +125,8 @@ async function handle(
     if (user) assertProjectAccess(user, route.projects ? route.projects(input) : defaultProjects(input));
     const ctx: RequestContext & { user: AuthUser } = {
       ...services,
+      // A request thread hands each request a store of its own (threads/storeForwarding.ts requestStore).
+      store: (c.env as { store?: Store } | undefined)?.store ?? services.store,
       user: user!,
       remoteIp: remoteIp(c),
       request: c.req.raw,

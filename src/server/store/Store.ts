@@ -73,5 +73,14 @@ export interface Store {
    *   Results (counts, found-or-not) describe what this attempt changed, so a retry may count less.
    */
   apply<const B extends WriteBatch>(batch: B): Promise<BatchResults<B>>;
+  /**
+   * `apply` for a request's last writes, whose results it does not use (a new prediction, a
+   * score). A store behind request threads hands the batch to the writer and returns at once, so
+   * the request builds its answer while the batch commits; the answer still leaves only after the
+   * commit, and becomes the commit's error when there is none (threads/requestThreads.ts). So it
+   * must be the request's last store call: a read after it may not see the batch yet. Every
+   * other store simply applies the batch.
+   */
+  applyLast(batch: WriteBatch): Promise<void>;
   close(): Promise<void>;
 }

