@@ -5,10 +5,14 @@
  * predict_and_score row, the prediction, three score calls) and the scores' feedback rows.
  * Goal: ≥ 1,000 predictions/s.
  *
- *   npm run bench:evaluations [-- --predictions 1200 --warmup 1000 --concurrency 8]
+ *   npm run bench:evaluations [-- --predictions 3000 --warmup 1000 --concurrency 8,20]
  *   npm run bench:evaluations -- --server-dir /tmp/weft-main   # the same against another checkout
  *
- * The server is a separate `weft serve` process on a fresh data directory.
+ * The server is a separate `weft serve` process on a fresh data directory, one per concurrency.
+ * Two concurrencies by default: 8, and 20, the Python SDK's own default for an evaluation's
+ * parallel work (weave/trace/env.py get_weave_parallelism, WEAVE_PARALLELISM). The client runs
+ * on the same two cores as the server, so at 8 requests in flight each request mostly waits its
+ * turn between threads rather than works (see "where a request's time goes").
  *
  * Besides the rates it prints where a request's time goes, since on a shared machine wall time
  * mostly measures the queue for a core: the server's CPU per request, how long its threads
@@ -33,16 +37,18 @@ import { envFromString, spawnWeft } from './lib.js';
 
 const { values } = parseArgs({
   options: {
-    predictions: { type: 'string', default: '1200' },
+    predictions: { type: 'string', default: '3000' },
     warmup: { type: 'string', default: '1000' },
-    concurrency: { type: 'string', default: '8' },
+    concurrency: { type: 'string', default: '8,20' },
     'server-dir': { type: 'string', default: '.' },
   },
 });
 const PREDICTIONS = Number(values.predictions);
-const CONCURRENCY = Number(values.concurrency);
+const CONCURRENCIES = values.concurrency.split(',').map(Number);
 const WARMUP_PREDICTIONS = Number(values.warmup);
 const REQUESTS_PER_PREDICTION = 5;
+/** weave/trace/env.py: get_weave_parallelism() defaults to 20. */
+const WEAVE_PARALLELISM = 20;
 
 /**
  * Seconds the process's threads ran, and waited runnable for a core, so far (Linux
@@ -81,7 +87,7 @@ interface ServerFigures {
   clientRunQueuePerPrediction: number;
 }
 
-async function benchServer(): Promise<ServerFigures> {
+async function benchServer(CONCURRENCY: number): Promise<ServerFigures> {
   const dataDir = mkdtempSync(join(tmpdir(), 'weft-bench-evals-'));
   const server = await spawnWeft(dataDir, { serverDir: values['server-dir'], env: envFromString(process.env.BENCH_SERVER_ENV) });
   try {
@@ -240,28 +246,35 @@ function benchRaw(): { perSecond: number; cpuPerPrediction: number } {
 const load = loadavg()
   .map((x) => x.toFixed(2))
   .join(' ');
-const server = await benchServer();
+const runs: { concurrency: number; figures: ServerFigures }[] = [];
+for (const concurrency of CONCURRENCIES) runs.push({ concurrency, figures: await benchServer(concurrency) });
 const raw = benchRaw();
-console.log(
-  `\nbench:evaluations  ${PREDICTIONS} predictions × (prediction + 3 scores + finish), concurrency ${CONCURRENCY}, server ${resolve(values['server-dir'])}`,
-);
+console.log(`\nbench:evaluations  ${PREDICTIONS} predictions × (prediction + 3 scores + finish), server ${resolve(values['server-dir'])}`);
 console.log(`load average before the run: ${load}\n`);
 // CPU time per prediction hardly depends on the machine's other load (wall-clock rates do).
 const ms = (seconds: number) => `${(seconds * 1000).toFixed(2)} ms CPU/prediction`;
-const msOf = (seconds: number) => `${(seconds * 1000).toFixed(2)} ms`;
+const inFlight = (concurrency: number) =>
+  `${concurrency} in flight${concurrency === WEAVE_PARALLELISM ? " (the Python SDK's default)" : ''}`.padEnd(39);
 console.log(
-  `raw better-sqlite3 insert of the same calls and feedback : ${raw.perSecond.toFixed(0).padStart(6)} predictions/s   ${ms(raw.cpuPerPrediction)}`,
+  `raw better-sqlite3 insert of the same calls and feedback      : ${raw.perSecond.toFixed(0).padStart(6)} predictions/s   ${ms(raw.cpuPerPrediction)}`,
 );
-console.log(
-  `weft v2 API over HTTP                                    : ${server.perSecond.toFixed(0).padStart(6)} predictions/s (${server.requests.toFixed(0)} requests/s)   goal ≥ 1,000 ${server.perSecond >= 1000 ? '✓' : '✗'}   ${ms(server.cpuPerPrediction)} (server, all threads)`,
-);
-const perCore = server.cpuPerPrediction + server.clientCpuPerPrediction;
+for (const { concurrency, figures } of runs) {
+  console.log(
+    `weft v2 API over HTTP, ${inFlight(concurrency)}: ${figures.perSecond.toFixed(0).padStart(6)} predictions/s (${figures.requests.toFixed(0)} requests/s)   goal ≥ 1,000 ${figures.perSecond >= 1000 ? '✓' : '✗'}   ${ms(figures.cpuPerPrediction)} (server, all threads)`,
+  );
+}
+const row = (label: string, value: (f: ServerFigures) => number) =>
+  `  ${label.padEnd(55)}: ${runs.map(({ figures }) => `${(value(figures) * 1000).toFixed(2)} ms`.padStart(13)).join('')}`;
 console.log(`
-where a request's time goes (${REQUESTS_PER_PREDICTION} requests per prediction):
-  wall time per request, as the client saw it            : ${msOf(server.latency)}
-  server CPU per request                                 : ${msOf(server.cpuPerPrediction / REQUESTS_PER_PREDICTION)}
-  server threads waiting for a core (run queue), per req.: ${msOf(server.runQueuePerPrediction / REQUESTS_PER_PREDICTION)}
-  client CPU per request (this process: HTTP, JSON)       : ${msOf(server.clientCpuPerPrediction / REQUESTS_PER_PREDICTION)}
-  client threads waiting for a core, per request          : ${msOf(server.clientRunQueuePerPrediction / REQUESTS_PER_PREDICTION)}
-  so one prediction costs ${msOf(perCore)} of CPU, server and client together: at most ${(1 / perCore).toFixed(0)} predictions/s
-    per free core (the server alone: ${(1 / server.cpuPerPrediction).toFixed(0)}/s)`);
+${`where a request's time goes (${REQUESTS_PER_PREDICTION} requests per prediction)`.padEnd(59)}${runs.map(({ concurrency }) => `${concurrency} in flight`.padStart(13)).join('')}
+${row('wall time per request, as the client saw it', (f) => f.latency)}
+${row('server CPU per request', (f) => f.cpuPerPrediction / REQUESTS_PER_PREDICTION)}
+${row('server threads waiting for a core (run queue), per req.', (f) => f.runQueuePerPrediction / REQUESTS_PER_PREDICTION)}
+${row('client CPU per request (this process: HTTP, JSON)', (f) => f.clientCpuPerPrediction / REQUESTS_PER_PREDICTION)}
+${row('client threads waiting for a core, per request', (f) => f.clientRunQueuePerPrediction / REQUESTS_PER_PREDICTION)}`);
+for (const { concurrency, figures } of runs) {
+  const perCore = figures.cpuPerPrediction + figures.clientCpuPerPrediction;
+  console.log(
+    `  ${concurrency} in flight: one prediction costs ${(perCore * 1000).toFixed(2)} ms of CPU, server and client together: at most ${(1 / perCore).toFixed(0)} predictions/s per free core (the server alone: ${(1 / figures.cpuPerPrediction).toFixed(0)}/s)`,
+  );
+}
