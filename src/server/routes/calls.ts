@@ -30,7 +30,7 @@ export const callRoutes = defineRoutes({
     projects: (input) => [input.start.project_id],
     handler: async ({ start }, { store, user }) => {
       const write = toStartWrite(start, user.username);
-      await store.calls.writeCalls([write]);
+      await store.applyLast([{ kind: 'calls.write', calls: [write] }]);
       return { id: write.id, trace_id: write.traceId };
     },
   },
@@ -39,7 +39,7 @@ export const callRoutes = defineRoutes({
     fastInput: fastCallEndInput,
     projects: (input) => [input.end.project_id],
     handler: async ({ end }, { store }) => {
-      await store.calls.writeCalls([toEndWrite(end)]);
+      await store.applyLast([{ kind: 'calls.write', calls: [toEndWrite(end)] }]);
       return {};
     },
   },
@@ -51,7 +51,7 @@ export const callRoutes = defineRoutes({
       const writes: CallWrite[] = batch.map((item) =>
         item.mode === 'start' ? toStartWrite(item.req.start, user.username) : toEndWrite(item.req.end),
       );
-      await store.calls.writeCalls(writes);
+      await store.applyLast([{ kind: 'calls.write', calls: writes }]);
       return { res: writes.map((w) => (w.kind === 'start' ? { id: w.id, trace_id: w.traceId } : ({} as Record<string, never>))) };
     },
   },
@@ -127,7 +127,7 @@ export const callRoutes = defineRoutes({
         req,
         req.batch.map((c) => c.project_id),
       );
-      await store.calls.writeCalls(req.batch.flatMap((call) => toCompleteWrites(call, user.username)));
+      await store.applyLast([{ kind: 'calls.write', calls: req.batch.flatMap((call) => toCompleteWrites(call, user.username)) }]);
       return {};
     },
   },
@@ -138,7 +138,7 @@ export const callRoutes = defineRoutes({
     handler: async (req, { store, user }) => {
       checkSameProject(req, [req.start.project_id]);
       const write = toStartWrite(req.start, user.username);
-      await store.calls.writeCalls([write]);
+      await store.applyLast([{ kind: 'calls.write', calls: [write] }]);
       return { id: write.id, trace_id: write.traceId };
     },
   },
@@ -147,7 +147,7 @@ export const callRoutes = defineRoutes({
     projects: (input) => [pathProject(input), input.end.project_id],
     handler: async (req, { store }) => {
       checkSameProject(req, [req.end.project_id]);
-      await store.calls.writeCalls([toEndWrite(req.end)]);
+      await store.applyLast([{ kind: 'calls.write', calls: [toEndWrite(req.end)] }]);
       return {};
     },
   },
