@@ -32,7 +32,7 @@ export const feedbackRoutes = defineRoutes({
   feedbackCreate: {
     handler: async (req, { store, user, clock }) => {
       const [row] = await toWrites(store, [req], user.username, clock.nowMicros());
-      await store.feedback.createFeedback([row!]);
+      await store.applyLast([{ kind: 'feedback.create', rows: [row!] }]);
       return createdRes(row!);
     },
   },
@@ -41,7 +41,7 @@ export const feedbackRoutes = defineRoutes({
     projects: (input) => input.batch.map((item) => item.project_id),
     handler: async ({ batch }, { store, user, clock }) => {
       const rows = await toWrites(store, batch, user.username, clock.nowMicros());
-      await store.feedback.createFeedback(rows);
+      await store.applyLast([{ kind: 'feedback.create', rows }]);
       return { res: rows.map(createdRes) };
     },
   },
