@@ -2,8 +2,8 @@
  * Conformance suite for `Store.apply`: a write batch spanning sub-stores (calls, feedback on
  * them, files, tables, objects, prices, providers) lands together and answers each write's
  * result in position; a batch with a refused write leaves nothing; the same batch applied twice
- * equals it applied once (what a backend without transactions relies on for retries).
- * Every backend's test file calls `describeWriteBatchConformance(open)`.
+ * equals it applied once (what a backend without transactions relies on for retries);
+ * `applyLast` applies a batch the same way. Every backend's test file calls `describeWriteBatchConformance(open)`.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OpenStore } from '../../testing/tempStore.js';
@@ -218,6 +218,17 @@ export function describeWriteBatchConformance(open: OpenStore): void {
       expect(await store.tables.readRowDigests({ projectId: P, digest: 't9' })).toEqual(['t9-a']);
       const versions = await store.objects.queryObjects({ projectId: P, filter: { object_ids: ['o9'] } });
       expect(versions.map((v) => v.digest)).toEqual(['digest-o9']);
+    });
+
+    it('applyLast applies a batch as apply does, all of it or none, and rejects with the error', async () => {
+      await expect(store.applyLast([{ kind: 'calls.write', calls: [start('c11')] }, refused('f11')])).rejects.toThrow();
+      expect(await callExists('c11')).toBe(false);
+      await store.applyLast([
+        { kind: 'calls.write', calls: [start('c11')] },
+        { kind: 'feedback.create', rows: [feedback('f11', callRef('c11'))] },
+      ]);
+      expect(await callExists('c11')).toBe(true);
+      expect(await feedbackIds()).toEqual(['f1', 'f11', 'f4', 'f6', 'f9']);
     });
 
     it('leaves the store usable for ordinary writes afterwards', async () => {
