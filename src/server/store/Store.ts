@@ -74,8 +74,8 @@ export interface Store {
    */
   apply<const B extends WriteBatch>(batch: B): Promise<BatchResults<B>>;
   /**
-   * `apply` for a request's last writes, whose results it does not use (a new prediction, a
-   * score). A store behind request threads hands the batch to the writer and returns at once, so
+   * `apply` for a request's last writes, whose results it does not use (a call's start or end,
+   * a prediction, a score). A store behind request threads hands the batch to the writer and returns at once, so
    * the request builds its answer while the batch commits; the answer still leaves only after the
    * commit, and becomes the commit's error when there is none (threads/requestThreads.ts). So it
    * must be the request's last store call: a read after it may not see the batch yet. Every

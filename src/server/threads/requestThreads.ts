@@ -10,7 +10,9 @@
  *   the thread is replaced at once. Reads wait in one FIFO queue when every thread is busy,
  *   and the pool grows on demand up to its size;
  * - write threads take any number of requests at once: a write request mostly waits for its
- *   group commit, and its parsing and validation are the CPU it takes off the writer.
+ *   group commit, and its parsing and validation are the CPU it takes off the writer. A request
+ *   whose writes are its last act (Store.applyLast) does not even wait: the thread sends them as
+ *   a gated unit with the answer right behind, and the answer is held here until they commit.
  *
  * The budget (WEFT_READ_BUDGET_MS) bounds a read's work: from the moment a thread takes it to its
  * answer; for a streamed answer, each wait for the next rows gets the budget again, while a slow
