@@ -78,7 +78,7 @@ export function forwardingStore(local: Store, forward: ForwardWrites): Store {
  * (or the commit's error instead), so the answer costs no round trip between the threads after
  * the commit, and the thread no message for it. bench:evaluations, whose five requests per
  * prediction all end so, at concurrency 20: 930-947 predictions/s before, 1,010-1,015 after, at
- * 0.20 ms of server CPU per request instead of 0.22 (at concurrency 8 both read 690-800/s).
+ * 0.20 ms of server CPU per request instead of 0.22 (at concurrency 8 both read 690-765/s).
  */
 export function requestStore(store: Store, gate: (batch: WriteBatch) => void): Store {
   return Object.create(store, {
