@@ -87,11 +87,11 @@ interface ServerFigures {
   clientRunQueuePerPrediction: number;
 }
 
-async function benchServer(CONCURRENCY: number): Promise<ServerFigures> {
+async function benchServer(concurrency: number): Promise<ServerFigures> {
   const dataDir = mkdtempSync(join(tmpdir(), 'weft-bench-evals-'));
   const server = await spawnWeft(dataDir, { serverDir: values['server-dir'], env: envFromString(process.env.BENCH_SERVER_ENV) });
   try {
-    const client = createClient({ baseUrl: server.url, auth: { username: 'admin', password: 'bench' }, fetch: leanFetch(CONCURRENCY) });
+    const client = createClient({ baseUrl: server.url, auth: { username: 'admin', password: 'bench' }, fetch: leanFetch(concurrency) });
     const f = await publishEvaluation(client, 'bench', 'evals');
     const third = (await client.scorerCreate({ ...f.path, name: 'length', op_source_code: 'def score(output): return len(output)' }))
       .scorer;
@@ -117,7 +117,7 @@ async function benchServer(CONCURRENCY: number): Promise<ServerFigures> {
     // request; 6,000 read 425-457/s at 0.52-0.55 ms: the short run measured V8 warming up.
     let warm = 0;
     await Promise.all(
-      Array.from({ length: CONCURRENCY }, async () => {
+      Array.from({ length: concurrency }, async () => {
         while (warm < WARMUP_PREDICTIONS) await one(-1 - warm++);
       }),
     );
@@ -128,7 +128,7 @@ async function benchServer(CONCURRENCY: number): Promise<ServerFigures> {
     const clientSched0 = schedSeconds(process.pid);
     const t0 = performance.now();
     await Promise.all(
-      Array.from({ length: CONCURRENCY }, async () => {
+      Array.from({ length: concurrency }, async () => {
         while (next < PREDICTIONS) await one(next++);
       }),
     );
@@ -143,7 +143,7 @@ async function benchServer(CONCURRENCY: number): Promise<ServerFigures> {
       requests: (PREDICTIONS * REQUESTS_PER_PREDICTION) / seconds,
       cpuPerPrediction: cpu / PREDICTIONS,
       runQueuePerPrediction: (sched.waiting - sched0.waiting) / PREDICTIONS,
-      latency: (seconds * CONCURRENCY) / (PREDICTIONS * REQUESTS_PER_PREDICTION),
+      latency: (seconds * concurrency) / (PREDICTIONS * REQUESTS_PER_PREDICTION),
       clientCpuPerPrediction: (clientCpu.user + clientCpu.system) / 1e6 / PREDICTIONS,
       clientRunQueuePerPrediction: (clientSched.waiting - clientSched0.waiting) / PREDICTIONS,
     };
