@@ -174,7 +174,7 @@ export class WritePlan {
     await store.apply(this.batch());
   }
 
-  /** The same as the request's last store call, which lets its answer be built while it commits (Store.applyLast). */
+  /** Applies everything as the request's last store call: its answer may be built while the writes commit (Store.applyLast). */
   applyLast(store: Store): Promise<void> {
     return store.applyLast(this.batch());
   }

@@ -5,7 +5,6 @@
  */
 import type { Database } from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { GroupCommitter } from './groupCommit.js';
 import type { WriteOp } from './messages.js';
 import { publishEvaluation, type EvaluationFixture } from '../testing/evaluationFixture.js';
 import { collect } from '../testing/serverSuite.js';
@@ -31,7 +30,7 @@ const predict = (question: string) =>
 
 /** The writer's group committer with its commits held back until `release` is called. */
 function holdCommits(): { handed: WriteOp[][]; release: () => void } {
-  const committer = t.server.threads!.committer as GroupCommitter & { submit: GroupCommitter['submit'] };
+  const committer = t.server.threads!.committer;
   const submit = committer.submit.bind(committer);
   const handed: WriteOp[][] = [];
   let release!: () => void;
@@ -63,6 +62,7 @@ describe("a request's last writes", () => {
       await new Promise((r) => setTimeout(r, 300));
       // ...but the client has no answer while they are uncommitted, and no read sees them.
       expect(answered).toBe(false);
+      expect(await predictions()).not.toContainEqual({ question: 'held?' });
     } finally {
       held.release();
     }

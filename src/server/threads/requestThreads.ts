@@ -46,7 +46,7 @@ import { toErrorData } from './errorData.js';
 import { answerAuthCall } from './mainThreadAuth.js';
 import type { GroupCommitter } from './groupCommit.js';
 import { Outbox } from './outbox.js';
-import type { FromWorker, ToWorker, WholeResponse, WorkerData, WorkerSetup, WriteResult } from './messages.js';
+import type { FromWorker, ToWorker, WholeResponse, WorkerData, WorkerSetup, WriteResult, WriteUnit } from './messages.js';
 
 export type RequestKind = 'read' | 'write';
 
@@ -337,25 +337,7 @@ export class RequestThreads {
         this.#drain(slot.kind);
         return;
       case 'writes':
-        for (const { wid, ops, gate } of msg.units) {
-          const committed = this.#options.committer.submit(ops);
-          if (gate === undefined) {
-            committed.then(
-              (values) => slot.answers.add({ wid, ok: true, values }),
-              (err: unknown) => slot.answers.add({ wid, ok: false, error: toErrorData(err) }),
-            );
-            continue;
-          }
-          const p = slot.requests.get(gate);
-          if (p) {
-            p.gates++;
-            p.held ??= [];
-          }
-          committed.then(
-            () => p && this.#ungate(p),
-            (err: unknown) => (p ? this.#gateFailed(p, err) : this.#options.log.error('A write of a finished request failed', err)),
-          );
-        }
+        this.#submit(slot, msg.units);
         return;
       case 'auth':
         void answerAuthCall(this.#options.authenticator, msg.aid, msg.call).then((answer) => this.#post(slot, answer));
@@ -401,6 +383,32 @@ export class RequestThreads {
         this.#cut(p, new Error(msg.message));
         this.#finish(p);
         return;
+    }
+  }
+
+  /**
+   * Hands a thread's units of writes to the group commit. An ungated unit's outcome goes back to
+   * the thread; a gated one holds its request's answer until it committed (messages.ts WriteUnit).
+   */
+  #submit(slot: Slot, units: WriteUnit[]): void {
+    for (const { wid, ops, gate } of units) {
+      const committed = this.#options.committer.submit(ops);
+      if (gate === undefined) {
+        committed.then(
+          (values) => slot.answers.add({ wid, ok: true, values }),
+          (err: unknown) => slot.answers.add({ wid, ok: false, error: toErrorData(err) }),
+        );
+        continue;
+      }
+      const p = slot.requests.get(gate);
+      if (p) {
+        p.gates++;
+        p.held ??= [];
+      }
+      committed.then(
+        () => p && this.#ungate(p),
+        (err: unknown) => (p ? this.#gateFailed(p, err) : this.#options.log.error('A write of a finished request failed', err)),
+      );
     }
   }
 
