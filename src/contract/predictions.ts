@@ -41,4 +41,8 @@ export const PredictionReadReq = z.object({ ...V2Path, prediction_id: z.string()
 export const PredictionDeleteReq = z.object({ ...V2Path, prediction_ids: z.array(z.string()).min(1).max(1000) });
 
 // POST /v2/:entity/:project/predictions/:prediction_id/finish
-export const PredictionFinishReq = PredictionReadReq;
+export const PredictionFinishReq = PredictionReadReq.extend({
+  output: JsonValue.optional().describe(
+    "The prediction's final output, replacing the one it was created with (null included); absent, the stored output stays",
+  ),
+});

@@ -6,10 +6,16 @@
  * and makes the prediction its child; finishing the prediction ends that row with
  * `{output, scores, model_latency}`.
  *
+ * Finishing may carry the final `output`: the Python SDK's EvaluationLoggerV2 sends it (its
+ * `finish` sends `PredictionFinishReq(output=...)`, the output the prediction holds by then, which
+ * `finish(output=...)` or the `output` setter may have changed since `log_prediction`), so it
+ * replaces the stored output, null included; without it the stored output stays.
+ *
  * Decisions beyond the reference: the model must be a live ref of this project (400 / 404);
  * reads and deletes only concern prediction calls (others: 404 / ignored); finishing keeps the
- * prediction's stored output and timing (the reference re-ends it with a null output) and may
- * be repeated, each time re-ending the row with the scores it has by then.
+ * prediction's timing (the reference re-ends it at the finish, with a null output or the one
+ * sent, so its latency would include the scoring) and may be repeated, each time re-ending the
+ * row with the scores it has by then.
  */
 import type { CallSchema } from '../../contract/calls.js';
 import type { PredictionRead } from '../../contract/predictions.js';
@@ -30,6 +36,7 @@ import {
   weaveAttrs,
 } from './evaluationCalls.js';
 import { requireRun } from './evaluationRuns.js';
+import { parseIsoToMicros } from '../core/datetime.js';
 import { uuidv7 } from '../core/ids.js';
 import { requireLiveRef } from './liveRefs.js';
 import { PLACEHOLDER_SOURCE } from './v2ObjectValues.js';
@@ -144,16 +151,24 @@ export async function deletePredictions(store: Store, projectId: string, ids: st
   return store.calls.deleteCalls({ projectId, ids: predictions.map((c) => c.id), deletedAt: now });
 }
 
-/** Ends the prediction if it still runs, and its predict_and_score row with what the row holds now. */
-export async function finishPrediction(store: Store, ctx: Writer, id: string): Promise<void> {
+/**
+ * Ends the prediction if it still runs (with `final.output` when given), or gives it
+ * `final.output` keeping its end; then ends its predict_and_score row with what the row holds now.
+ */
+export async function finishPrediction(store: Store, ctx: Writer, id: string, final: { output?: unknown } = {}): Promise<void> {
   const call = await requirePrediction(store, ctx.projectId, id);
   const plan = new WritePlan(ctx);
   const { now } = ctx;
-  if (!call.ended_at) planEnd(plan, { id, output: call.output ?? null, at: now });
+  const given = final.output !== undefined;
+  const output = given ? final.output : (call.output ?? null);
+  const endedAt = call.ended_at ? parseIsoToMicros(call.ended_at) : null;
+  if (endedAt === null || given) planEnd(plan, { id, output, at: endedAt ?? now });
   const parent = call.parent_id ? await store.calls.readCall({ projectId: ctx.projectId, id: call.parent_id }) : null;
   if (parent && isPredictAndScore(parent)) {
     const children = (await childrenOf(store, ctx.projectId, [parent.id])).get(parent.id) ?? [];
-    planEnd(plan, { id: parent.id, output: predictAndScoreOutput(children), at: now });
+    // The row reads the prediction as this request leaves it, not as stored before it.
+    const current = children.map((c) => (c.id === id ? { ...c, output } : c));
+    planEnd(plan, { id: parent.id, output: predictAndScoreOutput(current), at: now });
   }
   await plan.applyLast(store);
 }

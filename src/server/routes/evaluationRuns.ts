@@ -66,7 +66,7 @@ export const evaluationRunRoutes = defineRoutes({
   predictionFinish: {
     projects: v2Projects,
     handler: async (req, context) => {
-      await finishPrediction(context.store, writer(req, context), req.prediction_id);
+      await finishPrediction(context.store, writer(req, context), req.prediction_id, { output: req.output });
       return { success: true };
     },
   },

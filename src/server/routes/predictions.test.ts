@@ -176,6 +176,33 @@ describe('POST /v2/:entity/:project/predictions/:prediction_id/finish', () => {
     expect(prediction.output).toBe('blue');
   });
 
+  it("takes the final output the Python SDK's EvaluationLoggerV2 sends, keeping the prediction's timing; null is an output too", async () => {
+    const id = await predict({ q: 'sea' }, 'draft', runId);
+    const before = await call(id);
+    await t.alice.client.scoreCreate({ ...f.path, prediction_id: id, scorer: f.scorers.exact, value: false, evaluation_run_id: runId });
+    // As the SDK sends it: the path's ids again in the body, and wb_user_id, beside the output.
+    const res = await send(`${base}/predictions/${id}/finish`, {
+      json: { project_id: f.projectId, prediction_id: id, output: { answer: 'final' }, wb_user_id: null },
+    });
+    expect(res.status).toBe(200);
+    const prediction = await call(id);
+    expect(prediction.output).toEqual({ answer: 'final' });
+    expect(prediction.ended_at).toBe(before.ended_at);
+    expect((await call(prediction.parent_id!)).output).toEqual({
+      output: { answer: 'final' },
+      scores: { exact: false },
+      model_latency: { mean: 0 },
+    });
+    expect((await t.alice.client.predictionRead({ ...f.path, prediction_id: id })).output).toEqual({ answer: 'final' });
+
+    await t.alice.client.predictionFinish({ ...f.path, prediction_id: id, output: null });
+    expect((await call(id)).output).toBeNull();
+    expect((await call(prediction.parent_id!)).output).toMatchObject({ output: null });
+    // Without an output the stored one stays.
+    await t.alice.client.predictionFinish({ ...f.path, prediction_id: id });
+    expect((await call(id)).output).toBeNull();
+  });
+
   it('answers 404 for an unknown prediction, 403 in another entity', async () => {
     expect((await send(`${base}/predictions/nope/finish`, { json: {} })).status).toBe(404);
     expect((await send('/v2/bob-co/preds/predictions/nope/finish', { json: {} })).status).toBe(403);
