@@ -9,8 +9,8 @@
  *   npm run bench:evaluations -- --server-dir /tmp/weft-main   # the same against another checkout
  *
  * The server is a separate `weft serve` process on a fresh data directory, one per concurrency.
- * Two concurrencies by default: 8, and 20, the Python SDK's own default for an evaluation's
- * parallel work (weave/trace/env.py get_weave_parallelism, WEAVE_PARALLELISM). The client runs
+ * Two concurrencies by default: 8, and 20, the Python SDK's default parallelism for an
+ * evaluation's work (weave/trace/env.py get_weave_parallelism, WEAVE_PARALLELISM). The client runs
  * on the same two cores as the server, so at 8 requests in flight each request mostly waits its
  * turn between threads rather than works (see "where a request's time goes").
  *
@@ -21,7 +21,11 @@
  *
  * The request shape is the official SDK's: weave's EvaluationLoggerV2 (Python) sends one
  * prediction_create, one score_create per score and one prediction_finish per prediction, each
- * a blocking request of its own (no batching), concurrency coming from the caller's threads.
+ * a blocking request of its own (no batching). Its newest version sends them from a pool of
+ * `max_workers` background threads, 1 unless the caller asks for more (weave/evaluation/
+ * eval_imperative_v2.py, _DEFAULT_MAX_WORKERS: "users on a remote HTTP backend who want more
+ * parallelism can bump this"), a prediction's scores after its create and its finish after
+ * its scores, as here. `--concurrency 1` measures that default.
  */
 import Database from 'better-sqlite3';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -254,7 +258,7 @@ console.log(`load average before the run: ${load}\n`);
 // CPU time per prediction hardly depends on the machine's other load (wall-clock rates do).
 const ms = (seconds: number) => `${(seconds * 1000).toFixed(2)} ms CPU/prediction`;
 const inFlight = (concurrency: number) =>
-  `${concurrency} in flight${concurrency === WEAVE_PARALLELISM ? " (the Python SDK's default)" : ''}`.padEnd(39);
+  `${concurrency} in flight${concurrency === WEAVE_PARALLELISM ? ' (WEAVE_PARALLELISM default)' : ''}`.padEnd(39);
 console.log(
   `raw better-sqlite3 insert of the same calls and feedback      : ${raw.perSecond.toFixed(0).padStart(6)} predictions/s   ${ms(raw.cpuPerPrediction)}`,
 );
