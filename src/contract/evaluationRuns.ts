@@ -54,5 +54,11 @@ export const EvaluationRunFinishReq = z.object({
   ...V2Path,
   evaluation_run_id: RunId,
   summary: JsonObject.nullish().describe("Stored as the run call's summary"),
+  exception: z
+    .string()
+    .nullish()
+    .describe(
+      "Why the run failed (the Python SDK's EvaluationLoggerV2.fail sends str(exception)): the run ends with it and reads as failed",
+    ),
 });
 export const SuccessRes = z.object({ success: z.boolean() });

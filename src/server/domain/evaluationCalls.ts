@@ -146,7 +146,10 @@ export function planStart(
 }
 
 /** Adds the end of a call to the plan. */
-export function planEnd(plan: WritePlan, call: { id: string; output: unknown; summary?: Record<string, unknown>; at: number }): void {
+export function planEnd(
+  plan: WritePlan,
+  call: { id: string; output: unknown; summary?: Record<string, unknown>; exception?: string | null; at: number },
+): void {
   plan.calls.push(
     toEndWrite({
       project_id: plan.projectId,
@@ -154,6 +157,7 @@ export function planEnd(plan: WritePlan, call: { id: string; output: unknown; su
       ended_at: formatMicros(call.at),
       output: call.output,
       summary: call.summary ?? {},
+      exception: call.exception ?? null,
     }),
   );
 }

@@ -11,7 +11,9 @@
  *   from the call's inputs;
  * - finishing ends every predict_and_score row still open (as finishing its prediction would),
  *   summarizes all rows like the SDK (evaluationSummary.ts) into an `Evaluation.summarize`
- *   child and the run's output, and stores the request's summary; finishing twice is a 409;
+ *   child and the run's output, and stores the request's summary; an `exception` (what the
+ *   Python SDK's EvaluationLoggerV2 sends when the evaluation failed) ends the run with it, so
+ *   it reads as failed; finishing twice is a 409;
  * - deleting only deletes runs: other call ids among `evaluation_run_ids` are ignored.
  */
 import type { CallSchema } from '../../contract/calls.js';
@@ -132,7 +134,7 @@ export async function deleteRuns(store: Store, projectId: string, ids: string[],
 export async function finishRun(
   store: Store,
   ctx: Writer,
-  req: { runId: string; summary?: Record<string, unknown> | null },
+  req: { runId: string; summary?: Record<string, unknown> | null; exception?: string | null },
 ): Promise<void> {
   const run = await requireRun(store, ctx.projectId, req.runId);
   if (run.ended_at) throw new ConflictError(`Evaluation run ${req.runId} is already finished`);
@@ -164,6 +166,6 @@ export async function finishRun(
     at: now,
   });
   planEnd(plan, { id: summarizeId, output: summary, at: now });
-  planEnd(plan, { id: run.id, output: summary, summary: req.summary ?? {}, at: now });
+  planEnd(plan, { id: run.id, output: summary, summary: req.summary ?? {}, exception: req.exception, at: now });
   await plan.applyLast(store);
 }

@@ -165,6 +165,21 @@ describe('POST /v2/:entity/:project/evaluation_runs/:evaluation_run_id/finish', 
     expect(read).toMatchObject({ status: 'completed', finished_at: run.ended_at });
   });
 
+  it("ends a failed run with the exception the Python SDK's EvaluationLoggerV2.fail sends, so it reads as failed", async () => {
+    const id = await newRun();
+    const res = await send(`${base}/evaluation_runs/${id}/finish`, {
+      json: { project_id: f.projectId, evaluation_run_id: id, summary: null, exception: 'RuntimeError: judge timed out', wb_user_id: null },
+    });
+    expect(res.status).toBe(200);
+    const run = await call(id);
+    expect(run.exception).toBe('RuntimeError: judge timed out');
+    expect(run.summary).toMatchObject({ weave: { status: 'error' } });
+    expect(await t.alice.client.evaluationRunRead({ ...f.path, evaluation_run_id: id })).toMatchObject({
+      status: 'failed',
+      finished_at: run.ended_at,
+    });
+  });
+
   it('answers 409 when already finished, 404 for an unknown run, 403 in another entity', async () => {
     const id = await newRun();
     await t.alice.client.evaluationRunFinish({ ...f.path, evaluation_run_id: id });
