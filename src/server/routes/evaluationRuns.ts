@@ -45,7 +45,11 @@ export const evaluationRunRoutes = defineRoutes({
   evaluationRunFinish: {
     projects: v2Projects,
     handler: async (req, context) => {
-      await finishRun(context.store, writer(req, context), { runId: req.evaluation_run_id, summary: req.summary, exception: req.exception });
+      await finishRun(context.store, writer(req, context), {
+        runId: req.evaluation_run_id,
+        summary: req.summary,
+        exception: req.exception,
+      });
       return { success: true };
     },
   },
