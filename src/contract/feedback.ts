@@ -83,7 +83,7 @@ export type FeedbackAggregation = z.infer<typeof FeedbackAggregation>;
 
 export const FeedbackMetricSpec = z.object({
   json_path: z.string().min(1).describe('Dotted path inside the payload, e.g. output.score'),
-  value_type: FeedbackValueType,
+  value_type: FeedbackValueType.default('numeric').describe('Default numeric, as the reference'),
   aggregations: z.array(FeedbackAggregation).nullish(),
   percentiles: z.array(z.number().min(0).max(100)).nullish(),
 });

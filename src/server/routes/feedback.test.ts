@@ -258,7 +258,8 @@ describe('POST /feedback/stats', () => {
         start,
         feedback_type: 'judge',
         metrics: [
-          { json_path: 'score', value_type: 'numeric', percentiles: [50] },
+          // value_type defaults to numeric, as in the reference (SDK clients may leave it out).
+          { json_path: 'score', percentiles: [50] },
           { json_path: 'ok', value_type: 'boolean' },
         ],
       }),
