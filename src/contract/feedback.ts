@@ -6,6 +6,32 @@
 import { z } from 'zod';
 import { DateTime, JsonObject, Limit, Offset, ProjectId, Query, SortBy } from './common.js';
 
+/**
+ * What a scorer concluded and which span it scored, typed beside the payload, as the newest
+ * reference's feedback rows hold them (its agent monitors write them; so can any client of
+ * `/feedback/create`). `/feedback/aggregate` counts the tags and ratings and groups by the
+ * span fields. Ratings and confidences are meant to lie in 0-1; like the reference, any number
+ * is kept.
+ */
+export const ScorerFeedbackFields = {
+  scorer_tags: z.array(z.string()).nullish().describe('Tags the scorer applied to the ref'),
+  scorer_tag_reasons: z.record(z.string(), z.string()).nullish().describe('Reason per tag'),
+  scorer_tag_confidences: z.record(z.string(), z.number()).nullish().describe('Confidence (0-1) per tag'),
+  scorer_ratings: z
+    .record(z.string(), z.number())
+    .nullish()
+    .describe('Ratings (0-1) by name; `_rating_` is the one rating_min / rating_max filter on'),
+  scorer_rating_reasons: z.record(z.string(), z.string()).nullish().describe('Reason per rating'),
+  scorer_rating_confidences: z.record(z.string(), z.number()).nullish().describe('Confidence (0-1) per rating'),
+  scorer_trace_id: z.string().nullish().describe("Trace of the scorer's own (judge) call"),
+  span_agent_name: z.string().nullish().describe('Name of the scored agent'),
+  span_agent_version: z.string().nullish().describe('Version of the scored agent'),
+  span_conversation_id: z.string().nullish().describe('Conversation the scored turn belongs to'),
+  span_status_code: z.string().nullish().describe('Status of the scored turn'),
+  span_trace_id: z.string().nullish().describe('Trace of the scored turn'),
+};
+export type ScorerFeedback = { [K in keyof typeof ScorerFeedbackFields]?: z.infer<(typeof ScorerFeedbackFields)[K]> };
+
 /** A stored feedback row as `/feedback/query` returns it without `fields`. */
 export const Feedback = z.object({
   id: z.string(),
@@ -21,6 +47,18 @@ export const Feedback = z.object({
   call_ref: z.string().nullable(),
   trigger_ref: z.string().nullable(),
   queue_id: z.string().nullable(),
+  scorer_tags: z.array(z.string()),
+  scorer_tag_reasons: z.record(z.string(), z.string()),
+  scorer_tag_confidences: z.record(z.string(), z.number()),
+  scorer_ratings: z.record(z.string(), z.number()),
+  scorer_rating_reasons: z.record(z.string(), z.string()),
+  scorer_rating_confidences: z.record(z.string(), z.number()),
+  scorer_trace_id: z.string().nullable(),
+  span_agent_name: z.string().nullable(),
+  span_agent_version: z.string().nullable(),
+  span_conversation_id: z.string().nullable(),
+  span_status_code: z.string().nullable(),
+  span_trace_id: z.string().nullable(),
 });
 export type Feedback = z.infer<typeof Feedback>;
 
@@ -37,6 +75,7 @@ export const FeedbackCreateReq = z.object({
   call_ref: z.string().nullish(),
   trigger_ref: z.string().nullish(),
   queue_id: z.string().nullish(),
+  ...ScorerFeedbackFields,
   wb_user_id: z.string().nullish().describe('Ignored: the server sets the authenticated user'),
 });
 export type FeedbackCreateReq = z.infer<typeof FeedbackCreateReq>;
@@ -130,6 +169,7 @@ const FEEDBACK_AGG_MAX_DAYS = 31;
 const FEEDBACK_AGG_MAX_BUCKETS = 256;
 const DAY_MS = 24 * 3600 * 1000;
 export const FeedbackAggregateGroupBy = z.enum(['scorer_id', 'span_agent_name', 'span_agent_version', 'span_status_code']);
+export type FeedbackAggregateGroupBy = z.infer<typeof FeedbackAggregateGroupBy>;
 export const FeedbackAggregateReq = z
   .object({
     project_id: ProjectId,

@@ -15,7 +15,7 @@
  * - any other type: `annotation_ref`, `runnable_ref`, `call_ref` and `trigger_ref` are refused.
  * - every type: `weave_ref` is a `weave:///` ref and the stored payload's JSON is ≤ 1 MiB.
  */
-import type { FeedbackCreateReq } from '../../contract/feedback.js';
+import { ScorerFeedbackFields, type FeedbackCreateReq, type ScorerFeedback } from '../../contract/feedback.js';
 import { ApiError, BadRequestError } from '../errors.js';
 import type { FeedbackWrite } from '../store/FeedbackStore.js';
 import type { Store } from '../store/Store.js';
@@ -150,5 +150,13 @@ export function toFeedbackWrite(req: FeedbackCreateReq, userId: string, now: num
     callRef: req.call_ref ?? null,
     triggerRef: req.trigger_ref ?? null,
     queueId: req.queue_id ?? null,
+    scorer: scorerFieldsOf(req),
   };
+}
+
+/** The typed scorer fields a create carries (contract ScorerFeedbackFields). */
+function scorerFieldsOf(req: FeedbackCreateReq): ScorerFeedback {
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(ScorerFeedbackFields) as (keyof ScorerFeedback)[]) if (req[key] != null) out[key] = req[key];
+  return out as ScorerFeedback;
 }

@@ -10,12 +10,15 @@
  * `span_types` match the second-to-last segment of `weave_ref`. Rows come back ordered by bucket,
  * else by the group values.
  *
- * Decision: the reference also stores typed scorer outputs on feedback (scorer_tags,
- * scorer_ratings, span_agent_*), written by its hosted agent monitors. Weft's feedback has no
- * such columns, so no row carries a tag or rating: tag/rating counts are empty, scored_count is
- * 0, a tag or rating filter matches nothing, and the span_agent_* dimensions group under "".
+ * The counts read the typed scorer results a row carries (contract ScorerFeedbackFields):
+ * `tag_counts` counts each tag, `rating_sums` / `rating_counts` add up each rating by name (a
+ * client averages across buckets with them), `scored_count` counts rows with any tag or rating.
+ * `tags` keeps rows carrying any of them; `rating_min` / `rating_max` keep rows whose `_rating_`
+ * (the agent monitors' score) lies within, so rows without one drop out; `span_agent_names`
+ * matches exactly. A row without a span field groups under "" for it (the reference's columns
+ * default to the empty string).
  */
-import type { FeedbackAggregateReq } from '../../contract/feedback.js';
+import type { FeedbackAggregateGroupBy, FeedbackAggregateReq } from '../../contract/feedback.js';
 import type { FeedbackRefsRow, FeedbackStore } from '../store/FeedbackStore.js';
 
 type Bucket = {
@@ -33,8 +36,20 @@ const objectIdOf = (ref: string | null): string => (ref ?? '').split('/').at(-1)
 
 const matchesId = (id: string, wanted: string[]) => wanted.some((w) => (w.endsWith('*') ? id.startsWith(w.slice(0, -1)) : id === w));
 
-function dimension(row: FeedbackRefsRow, name: string): string {
-  return name === 'scorer_id' ? objectIdOf(row.runnableRef) : '';
+/** The reference's rating filter reads this rating. */
+const RATING_KEY = '_rating_';
+
+function dimension(row: FeedbackRefsRow, name: FeedbackAggregateGroupBy): string {
+  switch (name) {
+    case 'scorer_id':
+      return objectIdOf(row.runnableRef);
+    case 'span_agent_name':
+      return row.spanAgentName ?? '';
+    case 'span_agent_version':
+      return row.spanAgentVersion ?? '';
+    case 'span_status_code':
+      return row.spanStatusCode ?? '';
+  }
 }
 
 function keep(row: FeedbackRefsRow, req: FeedbackAggregateReq): boolean {
@@ -42,8 +57,14 @@ function keep(row: FeedbackRefsRow, req: FeedbackAggregateReq): boolean {
   if (req.monitor_ids?.length && !matchesId(objectIdOf(row.triggerRef), req.monitor_ids)) return false;
   if (req.scorer_ids?.length && !matchesId(objectIdOf(row.runnableRef), req.scorer_ids)) return false;
   if (req.span_types?.length && !req.span_types.includes(row.weaveRef.split('/').at(-2) as 'agent_turn')) return false;
-  // No stored scorer tags, ratings or agent names: filters on them match nothing.
-  if (req.tags?.length || req.span_agent_names?.length || req.rating_min != null || req.rating_max != null) return false;
+  if (req.span_agent_names?.length && !req.span_agent_names.includes(row.spanAgentName ?? '')) return false;
+  if (req.tags?.length && !row.scorerTags.some((t) => req.tags!.includes(t))) return false;
+  if (req.rating_min != null || req.rating_max != null) {
+    const rating = row.scorerRatings[RATING_KEY];
+    if (typeof rating !== 'number') return false;
+    if (req.rating_min != null && rating < req.rating_min) return false;
+    if (req.rating_max != null && rating > req.rating_max) return false;
+  }
   return true;
 }
 
@@ -64,6 +85,13 @@ export async function feedbackAggregate(store: FeedbackStore, req: FeedbackAggre
       buckets.set(key, bucket);
     }
     bucket.total_count += 1;
+    const ratings = Object.entries(row.scorerRatings).filter(([, v]) => typeof v === 'number');
+    if (row.scorerTags.length || ratings.length) bucket.scored_count += 1;
+    for (const tag of row.scorerTags) bucket.tag_counts[tag] = (bucket.tag_counts[tag] ?? 0) + 1;
+    for (const [name, value] of ratings) {
+      bucket.rating_counts[name] = (bucket.rating_counts[name] ?? 0) + 1;
+      bucket.rating_sums[name] = (bucket.rating_sums[name] ?? 0) + value;
+    }
   }
   const ordered = [...buckets.values()].sort((a, b) => {
     if (width !== null) return a.time_bucket_start_ms! - b.time_bucket_start_ms!;

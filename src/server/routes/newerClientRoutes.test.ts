@@ -223,6 +223,91 @@ describe('POST /feedback/aggregate', () => {
     expect(hourly.body.buckets[0].time_bucket_start_ms % 3600_000).toBe(0);
   });
 
+  it("counts the scorer tags and ratings feedback carries, filters on them and groups by the scored agent's span", async () => {
+    const P = project();
+    const monitor = (n: number, extra: Record<string, unknown>) =>
+      pyPost(t, '/feedback/create', {
+        project_id: P,
+        weave_ref: `weave:///${P}/call/turn${n}`,
+        feedback_type: 'wandb.runnable.tone-judge',
+        runnable_ref: `weave:///${P}/object/tone-judge:abc123`,
+        payload: { output: n },
+        ...extra,
+      });
+    // As the Python SDK's FeedbackCreateReq sends them.
+    const created = await monitor(1, {
+      scorer_tags: ['toxic', 'rude'],
+      scorer_tag_reasons: { toxic: 'insult' },
+      scorer_tag_confidences: { toxic: 0.9 },
+      scorer_ratings: { _rating_: 0.2, tone: 0.4 },
+      span_agent_name: 'support-bot',
+      span_agent_version: 'v1',
+      span_status_code: 'OK',
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    await monitor(2, {
+      scorer_tags: ['rude'],
+      scorer_ratings: { _rating_: 0.8 },
+      span_agent_name: 'support-bot',
+      span_agent_version: 'v2',
+    });
+    await monitor(3, { span_agent_name: 'sales-bot' });
+    await monitor(4, {});
+    const now = Date.now();
+    const base = { project_id: P, after_ms: now - 3600_000, before_ms: now + 3600_000 };
+    const byAgent = await pyPost(t, '/feedback/aggregate', { ...base, group_by: ['span_agent_name'] });
+    expect(byAgent.status, JSON.stringify(byAgent.body)).toBe(200);
+    expect(byAgent.body.buckets).toEqual([
+      {
+        time_bucket_start_ms: null,
+        group: { span_agent_name: '' },
+        total_count: 1,
+        scored_count: 0,
+        tag_counts: {},
+        rating_counts: {},
+        rating_sums: {},
+      },
+      {
+        time_bucket_start_ms: null,
+        group: { span_agent_name: 'sales-bot' },
+        total_count: 1,
+        scored_count: 0,
+        tag_counts: {},
+        rating_counts: {},
+        rating_sums: {},
+      },
+      {
+        time_bucket_start_ms: null,
+        group: { span_agent_name: 'support-bot' },
+        total_count: 2,
+        scored_count: 2,
+        tag_counts: { toxic: 1, rude: 2 },
+        rating_counts: { _rating_: 2, tone: 1 },
+        rating_sums: { _rating_: 1, tone: 0.4 },
+      },
+    ]);
+    const totals = async (filters: Record<string, unknown>) =>
+      (await pyPost(t, '/feedback/aggregate', { ...base, ...filters })).body.buckets.map((b: { total_count: number }) => b.total_count);
+    expect(await totals({ tags: ['toxic'] })).toEqual([1]);
+    expect(await totals({ tags: ['rude', 'nope'] })).toEqual([2]);
+    expect(await totals({ rating_min: 0.5 })).toEqual([1]);
+    expect(await totals({ rating_max: 0.5 })).toEqual([1]);
+    expect(await totals({ span_agent_names: ['sales-bot'] })).toEqual([1]);
+    const versions = await pyPost(t, '/feedback/aggregate', {
+      ...base,
+      span_agent_names: ['support-bot'],
+      group_by: ['span_agent_version'],
+    });
+    expect(versions.body.buckets.map((b: { group: object }) => b.group)).toEqual([
+      { span_agent_version: 'v1' },
+      { span_agent_version: 'v2' },
+    ]);
+    // And /feedback/query returns what was sent, empty collections for a row without any.
+    const rows = (await pyPost(t, '/feedback/query', { project_id: P, sort_by: [{ field: 'weave_ref', direction: 'asc' }] })).body.result;
+    expect(rows[0]).toMatchObject({ scorer_tags: ['toxic', 'rude'], scorer_tag_reasons: { toxic: 'insult' }, span_status_code: 'OK' });
+    expect(rows[3]).toMatchObject({ scorer_tags: [], scorer_ratings: {}, span_agent_name: null });
+  });
+
   it('validates the window as the reference does, and checks project access', async () => {
     const P = project();
     const now = Date.now();

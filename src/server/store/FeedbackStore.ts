@@ -2,7 +2,7 @@
  * The feedback part of the storage seam (see Store.ts for the contract every store keeps).
  * Validation and payload processing happen before a write reaches the store (domain/feedback.ts).
  */
-import type { Feedback } from '../../contract/feedback.js';
+import type { Feedback, ScorerFeedback } from '../../contract/feedback.js';
 import type { ProjectTableQuery } from './ProjectTableQuery.js';
 
 /** One feedback row to store. */
@@ -22,15 +22,22 @@ export interface FeedbackWrite {
   callRef: string | null;
   triggerRef: string | null;
   queueId: string | null;
+  /** A scorer's typed results and the scored span (contract ScorerFeedbackFields); absent, none. */
+  scorer?: ScorerFeedback;
 }
 
-/** What `/feedback/aggregate` groups and filters feedback rows by. */
+/** What `/feedback/aggregate` groups, filters and counts feedback rows by. */
 export interface FeedbackRefsRow {
   createdAt: number;
   feedbackType: string;
   weaveRef: string;
   runnableRef: string | null;
   triggerRef: string | null;
+  scorerTags: string[];
+  scorerRatings: Record<string, number>;
+  spanAgentName: string | null;
+  spanAgentVersion: string | null;
+  spanStatusCode: string | null;
 }
 
 /** A `/feedback/query` request, minus the wire names; no `fields` means every column. */

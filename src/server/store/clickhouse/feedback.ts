@@ -17,27 +17,16 @@
  */
 import type { Feedback } from '../../../contract/feedback.js';
 import type { FeedbackQuery, FeedbackRefsRow, FeedbackStore, FeedbackWindow, FeedbackWrite } from '../FeedbackStore.js';
-import { feedbackFromRow, type FeedbackRow as NeutralFeedbackRow } from '../query/feedbackRow.js';
-import { planTableQuery, planTableWhere, tableRowToWire, type TableColumns } from '../query/index.js';
+import {
+  FEEDBACK_COLUMNS,
+  feedbackFromRow,
+  scorerColumnValues,
+  scorerJson,
+  type FeedbackRow as NeutralFeedbackRow,
+} from '../query/feedbackRow.js';
+import { planTableQuery, planTableWhere, tableRowToWire } from '../query/index.js';
 import { nextVersion, num, type ClickHouseDatabase } from './ClickHouseDatabase.js';
 import { printTableSelect, printTableWhere } from './tableQuery.js';
-
-/** The columns `/feedback/query` can name, in the order rows list them (the same as SQLite's). */
-export const FEEDBACK_COLUMNS: TableColumns = {
-  id: 'text',
-  project_id: 'text',
-  weave_ref: 'text',
-  wb_user_id: 'text',
-  creator: 'text',
-  created_at: 'datetime',
-  feedback_type: 'text',
-  payload: 'json',
-  annotation_ref: 'text',
-  runnable_ref: 'text',
-  call_ref: 'text',
-  trigger_ref: 'text',
-  queue_id: 'text',
-};
 
 const COLUMN_LIST = Object.keys(FEEDBACK_COLUMNS).join(', ');
 
@@ -63,6 +52,7 @@ export function feedbackInsertRows(rows: FeedbackWrite[]): object[] {
     call_ref: r.callRef,
     trigger_ref: r.triggerRef,
     queue_id: r.queueId,
+    ...scorerColumnValues(r.scorer),
     version: nextVersion(),
     is_deleted: 0,
   }));
@@ -160,9 +150,10 @@ export class ClickHouseFeedbackStore implements FeedbackStore {
   }
 
   async *feedbackRefsInWindow(req: { projectId: string; start: number; end: number }): AsyncIterable<FeedbackRefsRow> {
-    const sql = `SELECT created_at, feedback_type, weave_ref, runnable_ref, trigger_ref FROM feedback FINAL
+    const sql = `SELECT created_at, feedback_type, weave_ref, runnable_ref, trigger_ref, scorer_tags, scorer_ratings,
+        span_agent_name, span_agent_version, span_status_code FROM feedback FINAL
       WHERE ${SCOPE} AND created_at >= {start:Int64} AND created_at < {end:Int64} ORDER BY created_at, id`;
-    type Row = { created_at: string; feedback_type: string; weave_ref: string; runnable_ref: string | null; trigger_ref: string | null };
+    type Row = Omit<FeedbackRow, 'id' | 'project_id' | 'payload'>;
     for await (const r of this.#db.stream<Row>(sql, { p: req.projectId, start: req.start, end: req.end })) {
       yield {
         createdAt: num(r.created_at),
@@ -170,6 +161,11 @@ export class ClickHouseFeedbackStore implements FeedbackStore {
         weaveRef: r.weave_ref,
         runnableRef: r.runnable_ref,
         triggerRef: r.trigger_ref,
+        scorerTags: scorerJson('scorer_tags', r.scorer_tags),
+        scorerRatings: scorerJson('scorer_ratings', r.scorer_ratings),
+        spanAgentName: r.span_agent_name,
+        spanAgentVersion: r.span_agent_version,
+        spanStatusCode: r.span_status_code,
       };
     }
   }

@@ -34,6 +34,22 @@ const row = (id: string, over: Partial<FeedbackWrite> & { payload?: unknown } = 
   };
 };
 
+/** What a row written without a scorer's typed results reads as. */
+const NO_SCORER = {
+  scorer_tags: [],
+  scorer_tag_reasons: {},
+  scorer_tag_confidences: {},
+  scorer_ratings: {},
+  scorer_rating_reasons: {},
+  scorer_rating_confidences: {},
+  scorer_trace_id: null,
+  span_agent_name: null,
+  span_agent_version: null,
+  span_conversation_id: null,
+  span_status_code: null,
+  span_trace_id: null,
+};
+
 const eq = (field: string, value: JsonValue) => ({ $expr: { $eq: [{ $getField: field }, { $literal: value }] as [never, never] } });
 
 export function describeFeedbackConformance(open: OpenStore): void {
@@ -82,7 +98,44 @@ export function describeFeedbackConformance(open: OpenStore): void {
         call_ref: null,
         trigger_ref: null,
         queue_id: null,
+        ...NO_SCORER,
       });
+    });
+
+    it("keeps a scorer's typed results: read back, selected, filtered on, and in the aggregate window", async () => {
+      const scorer = {
+        scorer_tags: ['toxic', 'off_topic'],
+        scorer_tag_reasons: { toxic: 'insults the user' },
+        scorer_tag_confidences: { toxic: 0.9 },
+        scorer_ratings: { _rating_: 0.25, helpfulness: 0.5 },
+        scorer_rating_reasons: { _rating_: 'rude' },
+        scorer_rating_confidences: { _rating_: 0.75 },
+        scorer_trace_id: 'judge-trace',
+        span_agent_name: 'support-bot',
+        span_agent_version: 'v3',
+        span_conversation_id: 'conv-1',
+        span_status_code: 'ERROR',
+        span_trace_id: 'turn-trace',
+      };
+      const S = 'acme/fb-scored';
+      await store.feedback.createFeedback([
+        row('s1', { projectId: S, createdAt: T0 + 1, scorer }),
+        row('s2', { projectId: S, createdAt: T0 + 2, scorer: { span_agent_name: 'other-bot' } }),
+      ]);
+      const [s1, s2] = await store.feedback.queryFeedback({ projectId: S });
+      expect(s1).toMatchObject(scorer);
+      expect(s2).toMatchObject({ ...NO_SCORER, span_agent_name: 'other-bot' });
+      expect(
+        await store.feedback.queryFeedback({ projectId: S, fields: ['scorer_tags', 'scorer_ratings'], query: eq('id', 's1') }),
+      ).toEqual([{ scorer_tags: scorer.scorer_tags, scorer_ratings: scorer.scorer_ratings }]);
+      expect(await ids({ projectId: S, query: eq('span_agent_name', 'support-bot') })).toEqual(['s1']);
+      expect((await store.feedback.feedbackForRefs({ projectId: S, weaveRefs: [ref('c1')] }))[0]).toMatchObject(scorer);
+      const window = [];
+      for await (const r of store.feedback.feedbackRefsInWindow({ projectId: S, start: T0, end: T0 + 10 })) window.push(r);
+      expect(window.map((r) => [r.scorerTags, r.scorerRatings, r.spanAgentName, r.spanAgentVersion, r.spanStatusCode])).toEqual([
+        [scorer.scorer_tags, scorer.scorer_ratings, 'support-bot', 'v3', 'ERROR'],
+        [[], {}, 'other-bot', null, null],
+      ]);
     });
 
     it('selects payload paths with their JSON types', async () => {

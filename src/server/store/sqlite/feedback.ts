@@ -1,26 +1,9 @@
 /** SQLite implementation of FeedbackStore. */
 import type { Feedback } from '../../../contract/feedback.js';
 import type { FeedbackQuery, FeedbackRefsRow, FeedbackStore, FeedbackWindow, FeedbackWrite } from '../FeedbackStore.js';
-import { feedbackFromRow, type FeedbackRow } from '../query/feedbackRow.js';
+import { FEEDBACK_COLUMNS as COLUMNS, feedbackFromRow, scorerColumnValues, scorerJson, type FeedbackRow } from '../query/feedbackRow.js';
 import type { SqliteDatabase } from './SqliteDatabase.js';
-import { countTable, deleteTableIds, queryTable, type TableColumns } from './tableQuery.js';
-
-/** The columns `/feedback/query` can name, in the order rows list them. */
-const COLUMNS: TableColumns = {
-  id: 'text',
-  project_id: 'text',
-  weave_ref: 'text',
-  wb_user_id: 'text',
-  creator: 'text',
-  created_at: 'datetime',
-  feedback_type: 'text',
-  payload: 'json',
-  annotation_ref: 'text',
-  runnable_ref: 'text',
-  call_ref: 'text',
-  trigger_ref: 'text',
-  queue_id: 'text',
-};
+import { countTable, deleteTableIds, queryTable } from './tableQuery.js';
 
 const INSERT_SQL = `INSERT OR REPLACE INTO feedback (${Object.keys(COLUMNS).join(', ')})
   VALUES (${Object.keys(COLUMNS)
@@ -41,6 +24,7 @@ const values = (r: FeedbackWrite) => [
   r.callRef,
   r.triggerRef,
   r.queueId,
+  ...Object.values(scorerColumnValues(r.scorer)),
 ];
 
 /**
@@ -114,9 +98,22 @@ export class SqliteFeedbackStore implements FeedbackStore {
   }
 
   async *feedbackRefsInWindow(req: { projectId: string; start: number; end: number }): AsyncIterable<FeedbackRefsRow> {
-    const sql = `SELECT created_at, feedback_type, weave_ref, runnable_ref, trigger_ref FROM feedback
+    const sql = `SELECT created_at, feedback_type, weave_ref, runnable_ref, trigger_ref, scorer_tags, scorer_ratings,
+        span_agent_name, span_agent_version, span_status_code FROM feedback
       WHERE project_id = ? AND created_at >= ? AND created_at < ? ORDER BY created_at`;
-    type Row = { created_at: number; feedback_type: string; weave_ref: string; runnable_ref: string | null; trigger_ref: string | null };
+    type Row = Pick<
+      FeedbackRow,
+      | 'created_at'
+      | 'feedback_type'
+      | 'weave_ref'
+      | 'runnable_ref'
+      | 'trigger_ref'
+      | 'scorer_tags'
+      | 'scorer_ratings'
+      | 'span_agent_name'
+      | 'span_agent_version'
+      | 'span_status_code'
+    >;
     for await (const r of this.#db.stream<Row>(sql, [req.projectId, req.start, req.end])) {
       yield {
         createdAt: r.created_at,
@@ -124,6 +121,11 @@ export class SqliteFeedbackStore implements FeedbackStore {
         weaveRef: r.weave_ref,
         runnableRef: r.runnable_ref,
         triggerRef: r.trigger_ref,
+        scorerTags: scorerJson('scorer_tags', r.scorer_tags),
+        scorerRatings: scorerJson('scorer_ratings', r.scorer_ratings),
+        spanAgentName: r.span_agent_name,
+        spanAgentVersion: r.span_agent_version,
+        spanStatusCode: r.span_status_code,
       };
     }
   }

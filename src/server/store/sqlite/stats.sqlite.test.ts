@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { ROLLUP_WIDTHS } from '../StatsStore.js';
 import { migrations } from './migrations/index.js';
 import { SqliteStore } from './SqliteStore.js';
+import { FEEDBACK_COLUMNS } from '../query/feedbackRow.js';
 
 describe('SQLite stats rollup backfill', () => {
   it('folds calls stored before the rollup existed in at the next open', async () => {
@@ -135,10 +136,13 @@ describe('migration 16: token sums recomputed under the one usage rule', () => {
       before.db.run('UPDATE usage_stats_cells SET total_tokens = 0, total_tokens_count = 0');
       before.db.run('UPDATE thread_stats SET total_tokens = 19');
       before.db.run('UPDATE thread_turn_facts SET tokens = 0');
-      // A version-15 database has no later table or index either (migrations 17, 19 and 20).
+      // A version-15 database has no later table, index or column either (migrations 17, 19, 20 and 21).
       before.db.run('DROP TABLE login_failures');
       before.db.run('DROP INDEX thread_stats_by_last_updated');
       before.db.run('DROP TABLE call_stats_totals');
+      for (const column of Object.keys(FEEDBACK_COLUMNS).filter((c) => c.startsWith('scorer_') || c.startsWith('span_'))) {
+        before.db.run(`ALTER TABLE feedback DROP COLUMN ${column}`);
+      }
       before.db.writer.pragma('user_version = 15');
       await before.close();
       const told: string[] = [];

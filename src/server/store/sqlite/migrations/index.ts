@@ -11,6 +11,7 @@ import { loginFailuresMigration } from './v17LoginFailures.js';
 import { latencyBinsMigration } from './v18LatencyBins.js';
 import { threadsByLastUpdated } from './v19ThreadsByLastUpdated.js';
 import { callStatsTotals } from './v20CallStatsTotals.js';
+import { scorerFeedback } from './v21ScorerFeedback.js';
 
 export type { Migration } from './migration.js';
 
@@ -571,4 +572,5 @@ export const migrations: Migration[] = [
   latencyBinsMigration,
   threadsByLastUpdated,
   callStatsTotals,
+  scorerFeedback,
 ];
