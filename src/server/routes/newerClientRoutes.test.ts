@@ -257,25 +257,18 @@ describe('POST /feedback/aggregate', () => {
     const base = { project_id: P, after_ms: now - 3600_000, before_ms: now + 3600_000 };
     const byAgent = await pyPost(t, '/feedback/aggregate', { ...base, group_by: ['span_agent_name'] });
     expect(byAgent.status, JSON.stringify(byAgent.body)).toBe(200);
+    const unscored = (agent: string) => ({
+      time_bucket_start_ms: null,
+      group: { span_agent_name: agent },
+      total_count: 1,
+      scored_count: 0,
+      tag_counts: {},
+      rating_counts: {},
+      rating_sums: {},
+    });
     expect(byAgent.body.buckets).toEqual([
-      {
-        time_bucket_start_ms: null,
-        group: { span_agent_name: '' },
-        total_count: 1,
-        scored_count: 0,
-        tag_counts: {},
-        rating_counts: {},
-        rating_sums: {},
-      },
-      {
-        time_bucket_start_ms: null,
-        group: { span_agent_name: 'sales-bot' },
-        total_count: 1,
-        scored_count: 0,
-        tag_counts: {},
-        rating_counts: {},
-        rating_sums: {},
-      },
+      unscored(''),
+      unscored('sales-bot'),
       {
         time_bucket_start_ms: null,
         group: { span_agent_name: 'support-bot' },

@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JsonValue } from '../../../contract/common.js';
+import { NO_SCORER_FEEDBACK } from '../../../contract/scorerFeedback.js';
 import { ApiError } from '../../errors.js';
 import type { OpenStore } from '../../testing/tempStore.js';
 import type { FeedbackWrite } from '../FeedbackStore.js';
@@ -32,22 +33,6 @@ const row = (id: string, over: Partial<FeedbackWrite> & { payload?: unknown } = 
     queueId: null,
     ...rest,
   };
-};
-
-/** What a row written without a scorer's typed results reads as. */
-const NO_SCORER = {
-  scorer_tags: [],
-  scorer_tag_reasons: {},
-  scorer_tag_confidences: {},
-  scorer_ratings: {},
-  scorer_rating_reasons: {},
-  scorer_rating_confidences: {},
-  scorer_trace_id: null,
-  span_agent_name: null,
-  span_agent_version: null,
-  span_conversation_id: null,
-  span_status_code: null,
-  span_trace_id: null,
 };
 
 const eq = (field: string, value: JsonValue) => ({ $expr: { $eq: [{ $getField: field }, { $literal: value }] as [never, never] } });
@@ -98,7 +83,7 @@ export function describeFeedbackConformance(open: OpenStore): void {
         call_ref: null,
         trigger_ref: null,
         queue_id: null,
-        ...NO_SCORER,
+        ...NO_SCORER_FEEDBACK,
       });
     });
 
@@ -124,7 +109,7 @@ export function describeFeedbackConformance(open: OpenStore): void {
       ]);
       const [s1, s2] = await store.feedback.queryFeedback({ projectId: S });
       expect(s1).toMatchObject(scorer);
-      expect(s2).toMatchObject({ ...NO_SCORER, span_agent_name: 'other-bot' });
+      expect(s2).toMatchObject({ ...NO_SCORER_FEEDBACK, span_agent_name: 'other-bot' });
       expect(
         await store.feedback.queryFeedback({ projectId: S, fields: ['scorer_tags', 'scorer_ratings'], query: eq('id', 's1') }),
       ).toEqual([{ scorer_tags: scorer.scorer_tags, scorer_ratings: scorer.scorer_ratings }]);

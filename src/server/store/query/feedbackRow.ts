@@ -5,33 +5,18 @@
  * text converts first). The columns `/feedback/query` can name are the same on every backend.
  */
 import type { Feedback, ScorerFeedback } from '../../../contract/feedback.js';
+import { NO_SCORER_FEEDBACK } from '../../../contract/scorerFeedback.js';
 import { formatMicros } from '../../core/datetime.js';
 import type { TableColumns } from './tablePlan.js';
 
 /**
- * The scorer's typed collections (contract ScorerFeedbackFields), stored as JSON text and never
- * NULL: a row without them holds the empty list or object, which is what reads and
- * `/feedback/query` answer for it, as the reference's Array and Map columns do.
+ * The scorer's typed results are columns of their own, one per field: the collections as JSON
+ * text, never NULL (a row without them holds the empty list or object, which reads and
+ * `/feedback/query` answer for it), the text fields NULL when not given.
  */
-const SCORER_JSON_COLUMNS = {
-  scorer_tags: '[]',
-  scorer_tag_reasons: '{}',
-  scorer_tag_confidences: '{}',
-  scorer_ratings: '{}',
-  scorer_rating_reasons: '{}',
-  scorer_rating_confidences: '{}',
-} as const;
-/** The scorer's typed text fields; NULL when not given. */
-const SCORER_TEXT_COLUMNS = [
-  'scorer_trace_id',
-  'span_agent_name',
-  'span_agent_version',
-  'span_conversation_id',
-  'span_status_code',
-  'span_trace_id',
-] as const;
-type ScorerJsonColumn = keyof typeof SCORER_JSON_COLUMNS;
-type ScorerTextColumn = (typeof SCORER_TEXT_COLUMNS)[number];
+type ScorerColumn = keyof typeof NO_SCORER_FEEDBACK;
+const SCORER_COLUMNS = Object.keys(NO_SCORER_FEEDBACK) as ScorerColumn[];
+const isCollection = (column: ScorerColumn): boolean => NO_SCORER_FEEDBACK[column] !== null;
 
 /** The columns `/feedback/query` can name, in the order rows list them. */
 export const FEEDBACK_COLUMNS: TableColumns = {
@@ -48,22 +33,20 @@ export const FEEDBACK_COLUMNS: TableColumns = {
   call_ref: 'text',
   trigger_ref: 'text',
   queue_id: 'text',
-  ...Object.fromEntries(Object.keys(SCORER_JSON_COLUMNS).map((c) => [c, 'json'])),
-  ...Object.fromEntries(SCORER_TEXT_COLUMNS.map((c) => [c, 'text'])),
+  ...Object.fromEntries(SCORER_COLUMNS.map((c) => [c, isCollection(c) ? 'json' : 'text'])),
 };
 
-/** The stored values of the scorer columns, by column name, for a write. */
-export function scorerColumnValues(scorer: ScorerFeedback | undefined): Record<ScorerJsonColumn | ScorerTextColumn, string | null> {
-  const out = {} as Record<ScorerJsonColumn | ScorerTextColumn, string | null>;
-  for (const [column, empty] of Object.entries(SCORER_JSON_COLUMNS) as [ScorerJsonColumn, string][]) {
-    const value = scorer?.[column];
-    out[column] = value == null ? empty : JSON.stringify(value);
+/** The stored values of the scorer columns, by column name (in column order), for a write. */
+export function scorerColumnValues(scorer: ScorerFeedback | undefined): Record<ScorerColumn, string | null> {
+  const out = {} as Record<ScorerColumn, string | null>;
+  for (const column of SCORER_COLUMNS) {
+    const value = scorer?.[column] ?? null;
+    out[column] = isCollection(column) ? JSON.stringify(value ?? NO_SCORER_FEEDBACK[column]) : (value as string | null);
   }
-  for (const column of SCORER_TEXT_COLUMNS) out[column] = scorer?.[column] ?? null;
   return out;
 }
 
-export interface FeedbackRow extends Record<ScorerJsonColumn, string | null>, Record<ScorerTextColumn, string | null> {
+export interface FeedbackRow extends Record<ScorerColumn, string | null> {
   id: string;
   project_id: string;
   weave_ref: string;
@@ -80,17 +63,11 @@ export interface FeedbackRow extends Record<ScorerJsonColumn, string | null>, Re
 }
 
 /** A stored scorer collection, parsed; the empty one for NULL. */
-export const scorerJson = <T>(column: ScorerJsonColumn, text: string | null | undefined): T =>
-  JSON.parse(text ?? SCORER_JSON_COLUMNS[column]) as T;
+export const scorerJson = <T>(column: ScorerColumn, text: string | null | undefined): T =>
+  JSON.parse(text ?? JSON.stringify(NO_SCORER_FEEDBACK[column])) as T;
 
-export const feedbackFromRow = (r: FeedbackRow): Feedback => ({
-  ...r,
-  created_at: formatMicros(r.created_at),
-  payload: JSON.parse(r.payload),
-  scorer_tags: scorerJson('scorer_tags', r.scorer_tags),
-  scorer_tag_reasons: scorerJson('scorer_tag_reasons', r.scorer_tag_reasons),
-  scorer_tag_confidences: scorerJson('scorer_tag_confidences', r.scorer_tag_confidences),
-  scorer_ratings: scorerJson('scorer_ratings', r.scorer_ratings),
-  scorer_rating_reasons: scorerJson('scorer_rating_reasons', r.scorer_rating_reasons),
-  scorer_rating_confidences: scorerJson('scorer_rating_confidences', r.scorer_rating_confidences),
-});
+export function feedbackFromRow(r: FeedbackRow): Feedback {
+  const row: Record<string, unknown> = { ...r, created_at: formatMicros(r.created_at), payload: JSON.parse(r.payload) };
+  for (const column of SCORER_COLUMNS) if (isCollection(column)) row[column] = scorerJson(column, r[column]);
+  return row as Feedback;
+}

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { NO_SCORER_FEEDBACK } from '../../../contract/scorerFeedback.js';
 import { compileClause } from '../calls/filterModel.js';
 import { specOf } from './annotationSpecs.js';
 import {
@@ -30,18 +31,7 @@ function row(feedback_type: string, payload: Record<string, unknown>, wb_user_id
     call_ref: null,
     trigger_ref: null,
     queue_id: null,
-    scorer_tags: [],
-    scorer_tag_reasons: {},
-    scorer_tag_confidences: {},
-    scorer_ratings: {},
-    scorer_rating_reasons: {},
-    scorer_rating_confidences: {},
-    scorer_trace_id: null,
-    span_agent_name: null,
-    span_agent_version: null,
-    span_conversation_id: null,
-    span_status_code: null,
-    span_trace_id: null,
+    ...NO_SCORER_FEEDBACK,
   };
 }
 
