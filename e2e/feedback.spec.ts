@@ -101,3 +101,30 @@ test('annotate a call, show the annotation as a column, filter on its value', as
   await expect(page.getByRole('list', { name: 'Active filters' })).toContainText('quality (annotation) > 3');
   await expect(table.getByRole('row').nth(1)).toContainText('4');
 });
+
+test("a scorer's score shows in the call's detail with the tags and ratings it typed, reasons on hover", async ({
+  signedInPage: page,
+  api,
+  project,
+}) => {
+  const [trace] = await seedAgentTraces(api, { projectId: project, count: 1, failEvery: 0 });
+  // As a monitor's judge writes it through /feedback/create (the reference's typed scorer fields).
+  await api.feedbackCreate({
+    project_id: project,
+    weave_ref: `weave:///${project}/call/${trace!.rootId}`,
+    feedback_type: 'wandb.runnable.tone-judge',
+    runnable_ref: `weave:///${project}/object/tone-judge:abc123`,
+    payload: { output: { score: 0.2 } },
+    scorer_tags: ['rude'],
+    scorer_tag_reasons: { rude: 'calls the user lazy' },
+    scorer_tag_confidences: { rude: 0.9 },
+    scorer_ratings: { _rating_: 0.2 },
+  });
+  await page.goto(`/${project}/traces/${trace!.traceId}?call=${trace!.rootId}`);
+  const scores = page.getByRole('complementary', { name: 'Call details' }).getByRole('list', { name: 'Scores' });
+  await expect(scores).toContainText('tone-judge');
+  await expect(scores).toContainText('0.2');
+  await expect(scores.getByText('rude', { exact: true })).toHaveAttribute('title', 'rude: calls the user lazy (90% sure)');
+  await expect(scores.getByText('rating 0.2')).toBeVisible();
+  await expect(scores).toContainText('admin');
+});

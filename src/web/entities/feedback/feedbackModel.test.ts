@@ -10,6 +10,7 @@ import {
   notesOf,
   NOTE_FIELD,
   REACTION_FIELD,
+  scorerResultsOf,
   summarizeFeedback,
   type FeedbackRow,
 } from './feedbackModel.js';
@@ -107,5 +108,30 @@ describe('filter clauses on feedback', () => {
       $lt: [{ $convert: { input: { $getField: field }, to: 'double' } }, { $literal: 3 }],
     });
     expect(compileClause({ field: 'inputs.n', op: 'lt', value: '3' }, now)).toHaveProperty('$not');
+  });
+});
+
+describe('scorerResultsOf', () => {
+  it("lists scorers' rows and rows with typed tags or ratings, with each tag's and rating's reason and confidence", () => {
+    const judged = {
+      ...row('wandb.runnable.tone', { output: { score: 0.2 } }),
+      scorer_tags: ['rude'],
+      scorer_tag_reasons: { rude: 'insults the user' },
+      scorer_tag_confidences: { rude: 0.9 },
+      scorer_ratings: { _rating_: 0.2 },
+      scorer_rating_reasons: { _rating_: 'hostile' },
+    };
+    const plain = row('wandb.runnable.exact', { output: true });
+    const typedOnly = { ...row('custom.review', {}), scorer_ratings: { clarity: 0.5 } };
+    const results = scorerResultsOf([row('wandb.note.1', { note: 'hi' }), judged, plain, typedOnly, row('custom.other', {})]);
+    expect(results.map((r) => [r.scorer, r.output])).toEqual([
+      ['tone', { score: 0.2 }],
+      ['exact', true],
+      ['custom.review', undefined],
+    ]);
+    expect(results[0]!.tags).toEqual([{ name: 'rude', reason: 'insults the user', confidence: 0.9 }]);
+    expect(results[0]!.ratings).toEqual([{ name: '_rating_', value: 0.2, reason: 'hostile', confidence: undefined }]);
+    expect(results[1]!.tags).toEqual([]);
+    expect(results[2]!.ratings).toEqual([{ name: 'clarity', value: 0.5, reason: undefined, confidence: undefined }]);
   });
 });

@@ -1,6 +1,7 @@
 /**
  * Feedback on calls, as the dashboard reads it: reactions (`wandb.reaction.1`), notes
- * (`wandb.note.1`) and annotations (`wandb.annotation.<name>`), from `/feedback/query` rows or
+ * (`wandb.note.1`), annotations (`wandb.annotation.<name>`) and scores (`wandb.runnable.<scorer>`,
+ * with the tags and ratings a scorer may type beside them), from `/feedback/query` rows or
  * a call's `summary.weave.feedback` (api/core.md §3.7). Pure functions, shared by the detail
  * panel and the calls table so both tell the same story.
  */
@@ -14,6 +15,8 @@ export type FeedbackRow = Feedback;
 export const REACTION_TYPE = 'wandb.reaction.1';
 export const NOTE_TYPE = 'wandb.note.1';
 export const ANNOTATION_PREFIX = 'wandb.annotation.';
+/** What judges, monitors and SDK scorers write: `wandb.runnable.<scorer name>`, payload `{output}`. */
+export const RUNNABLE_PREFIX = 'wandb.runnable.';
 
 /** Thumbs first, then the reactions the picker offers. */
 export const THUMBS_UP = '👍';
@@ -135,4 +138,42 @@ export function summarizeFeedback(rows: readonly FeedbackRow[]): FeedbackSummary
     notes: notesOf(rows).length,
     annotations: rows.filter((r) => r.feedback_type.startsWith(ANNOTATION_PREFIX)).length,
   };
+}
+
+/** A scorer's conclusion about a call: its output, and the tags and ratings it typed beside it. */
+export interface ScorerResult {
+  row: FeedbackRow;
+  /** The scorer's name (`wandb.runnable.<name>`), or the feedback type of other typed feedback. */
+  scorer: string;
+  /** The payload's `output`, when the row is a scorer's. */
+  output: unknown;
+  tags: { name: string; reason?: string; confidence?: number }[];
+  ratings: { name: string; value: number; reason?: string; confidence?: number }[];
+}
+
+/**
+ * The scores among a call's feedback, oldest first: every scorer's row, and any other row that
+ * carries typed tags or ratings (a client may write them under its own feedback type).
+ */
+export function scorerResultsOf(rows: readonly FeedbackRow[]): ScorerResult[] {
+  const out: ScorerResult[] = [];
+  for (const row of rows) {
+    const runnable = row.feedback_type.startsWith(RUNNABLE_PREFIX);
+    const tags = row.scorer_tags ?? [];
+    const ratings = Object.entries(row.scorer_ratings ?? {});
+    if (!runnable && !tags.length && !ratings.length) continue;
+    out.push({
+      row,
+      scorer: runnable ? row.feedback_type.slice(RUNNABLE_PREFIX.length) : row.feedback_type,
+      output: runnable ? (row.payload as { output?: unknown }).output : undefined,
+      tags: tags.map((name) => ({ name, reason: row.scorer_tag_reasons?.[name], confidence: row.scorer_tag_confidences?.[name] })),
+      ratings: ratings.map(([name, value]) => ({
+        name,
+        value,
+        reason: row.scorer_rating_reasons?.[name],
+        confidence: row.scorer_rating_confidences?.[name],
+      })),
+    });
+  }
+  return out;
 }
