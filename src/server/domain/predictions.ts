@@ -13,9 +13,9 @@
  *
  * Decisions beyond the reference: the model must be a live ref of this project (400 / 404);
  * reads and deletes only concern prediction calls (others: 404 / ignored); finishing keeps the
- * prediction's timing (the reference re-ends it at the finish, with a null output or the one
- * sent, so its latency would include the scoring) and may be repeated, each time re-ending the
- * row with the scores it has by then.
+ * prediction's timing (the reference re-ends it at the finish, with an empty output or, in its
+ * newest version, the one sent, so its latency would include the scoring) and may be repeated,
+ * each time re-ending the row with the scores it has by then.
  */
 import type { CallSchema } from '../../contract/calls.js';
 import type { PredictionRead } from '../../contract/predictions.js';

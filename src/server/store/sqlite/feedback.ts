@@ -101,19 +101,7 @@ export class SqliteFeedbackStore implements FeedbackStore {
     const sql = `SELECT created_at, feedback_type, weave_ref, runnable_ref, trigger_ref, scorer_tags, scorer_ratings,
         span_agent_name, span_agent_version, span_status_code FROM feedback
       WHERE project_id = ? AND created_at >= ? AND created_at < ? ORDER BY created_at`;
-    type Row = Pick<
-      FeedbackRow,
-      | 'created_at'
-      | 'feedback_type'
-      | 'weave_ref'
-      | 'runnable_ref'
-      | 'trigger_ref'
-      | 'scorer_tags'
-      | 'scorer_ratings'
-      | 'span_agent_name'
-      | 'span_agent_version'
-      | 'span_status_code'
-    >;
+    type Row = Omit<FeedbackRow, 'id' | 'project_id' | 'payload'>;
     for await (const r of this.#db.stream<Row>(sql, [req.projectId, req.start, req.end])) {
       yield {
         createdAt: r.created_at,

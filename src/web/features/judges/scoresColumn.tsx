@@ -6,19 +6,18 @@
  */
 import { createColumnHelper, type ColumnDef } from '@tanstack/react-table';
 import type { Call } from '../../entities/calls/callFields.js';
-import { feedbackOfCall } from '../../entities/feedback/feedbackModel.js';
+import { feedbackOfCall, RUNNABLE_PREFIX } from '../../entities/feedback/feedbackModel.js';
 import { scoreText } from './judgeObjects.js';
 import './judges.css';
 
-const RUNNABLE = 'wandb.runnable.';
 const col = createColumnHelper<Call>();
 
 /** Each judge's newest score of a call, by judge name. */
 export function callScores(call: Call): { name: string; text: string; monitor: boolean }[] {
   const newest = new Map<string, { at: string; text: string; monitor: boolean }>();
   for (const row of feedbackOfCall(call) ?? []) {
-    if (!row.feedback_type.startsWith(RUNNABLE)) continue;
-    const name = row.feedback_type.slice(RUNNABLE.length);
+    if (!row.feedback_type.startsWith(RUNNABLE_PREFIX)) continue;
+    const name = row.feedback_type.slice(RUNNABLE_PREFIX.length);
     const seen = newest.get(name);
     if (seen && seen.at >= row.created_at) continue;
     const payload = row.payload as { output?: unknown } | null;
