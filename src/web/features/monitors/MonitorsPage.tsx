@@ -19,6 +19,7 @@ import { modelsQueryOptions } from '../playground/playgroundQueries.js';
 import { MonitorEditor } from './MonitorEditor.js';
 import { emptyMonitorForm, fromMonitorValue, toMonitorValue, type MonitorForm } from './monitorObjects.js';
 import '../judges/judges.css';
+import { RUNNABLE_PREFIX } from '../../entities/feedback/feedbackModel.js';
 
 const MONITOR_CLASS = 'Monitor';
 
@@ -194,7 +195,7 @@ export function MonitorsPage() {
                   <tr key={String(f.id)}>
                     <td className="muted">{formatRelative(String(f.created_at))}</td>
                     <td className="mono">{refObjectName(String(f.trigger_ref ?? ''))}</td>
-                    <td className="mono">{String(f.feedback_type ?? '').replace('wandb.runnable.', '')}</td>
+                    <td className="mono">{String(f.feedback_type ?? '').replace(RUNNABLE_PREFIX, '')}</td>
                     <td>
                       <Link className="mono" to={`/${projectId}/calls/${callId}`}>
                         {callId.slice(-8)}
