@@ -19,6 +19,7 @@ import { assertProjectAccess, type AuthUser, type RequestCredentials } from '../
 import type { Services } from '../services.js';
 import type { Store } from '../store/Store.js';
 import { ApiError } from '../errors.js';
+import { OverMainThreadBudget } from '../threads/mainThreadBudget.js';
 import { clientAddressOf } from './clientAddress.js';
 import { jsonLinesResponse } from './jsonLines.js';
 import { readInput, type FastInput } from './readInput.js';
@@ -103,11 +104,21 @@ export function mountRoutes(app: Hono, tables: RouteTable[], services: Services,
   for (const table of tables) {
     for (const [name, route] of Object.entries(table) as [EndpointName, RouteDef<EndpointName>][]) {
       const endpoint: EndpointDef = endpoints[name];
-      const serve = (c: Context) => handle(c, name, route, services, options);
+      const serve = routeHandler(name, route, services, options);
       app.on(endpoint.method, endpoint.path, serve);
       if (isTraceServerEndpoint(endpoint)) app.on(endpoint.method, TRACE_PREFIX + endpoint.path, serve);
     }
   }
+}
+
+/** What mountRoutes mounts for one endpoint (threads/threadedApp.ts mounts some itself). */
+export function routeHandler(
+  name: EndpointName,
+  route: RouteDef<EndpointName>,
+  services: Services,
+  options: MountOptions,
+): (c: Context) => Promise<Response> {
+  return (c) => handle(c, name, route, services, options);
 }
 
 async function handle(
@@ -150,6 +161,8 @@ async function handle(
     ctx.responseHeaders.forEach((value, key) => res.headers.append(key, value));
     return res;
   } catch (err) {
+    // Not an answer: the main thread hands the request to a request thread (threadedApp.ts).
+    if (err instanceof OverMainThreadBudget) throw err;
     return toErrorResponse(err, log, `${endpoint.method} ${endpoint.path}`);
   }
 }

@@ -2,7 +2,8 @@
  * The request threads, seen from the main thread. Every API request is handed whole to a
  * worker thread (requestWorker.ts), so no request's SQLite work, JSON parsing, validation or
  * response encoding runs on the main thread, which only moves bytes, applies the writes
- * (groupCommit.ts) and answers `/health`. Two pools:
+ * (groupCommit.ts) and answers `/health`; the exceptions are an evaluation logger's small writes,
+ * whose work is bounded and smaller than a hand-off (threadedApp.ts ON_MAIN_WHEN_SMALL). Two pools:
  *
  * - read threads serve one request at a time, so a read that exceeds its time budget, or
  *   whose client disconnected, can be stopped by terminating its thread (SQLite cannot be
@@ -146,6 +147,8 @@ export class RequestThreads {
   #closed = false;
   /** Read threads terminated for a budget or a disconnect (tests and benchmarks read it). */
   terminated = 0;
+  /** Requests handed to a thread, by kind (tests read it: which requests the main thread served itself). */
+  readonly handed: Record<RequestKind, number> = { read: 0, write: 0 };
 
   constructor(options: RequestThreadsOptions) {
     this.#options = options;
@@ -154,9 +157,9 @@ export class RequestThreads {
   /**
    * Hands the request to a thread of its kind and resolves with the thread's answer. The body
    * is read here, counted against the endpoint's limit as it streams in (the same 413 as
-   * without threads), and moved to the thread without a copy.
+   * without threads), and moved to the thread without a copy; or it was read already (`read`).
    */
-  async handle(c: Context, kind: RequestKind, options: HandOff = {}): Promise<Response> {
+  async handle(c: Context, kind: RequestKind, options: HandOff = {}, read?: Uint8Array): Promise<Response> {
     // The Node request and response, used directly: `c.req.raw.signal` or `.body` would make
     // @hono/node-server build a whole web Request (with a web stream over the socket), and a web
     // Response would be pulled through a web stream again; per request both cost the main thread
@@ -174,7 +177,7 @@ export class RequestThreads {
     // readLimitedBody reads the Node request directly (no web stream over the socket).
     if (method !== 'GET' && method !== 'HEAD') {
       try {
-        const bytes = await readLimitedBody(c, this.#options.setup.limits, options.bodyLimit ?? 'maxBodyBytes');
+        const bytes = read ?? (await readLimitedBody(c, this.#options.setup.limits, options.bodyLimit ?? 'maxBodyBytes'));
         if (bytes.byteLength > 0)
           body =
             bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? (bytes.buffer as ArrayBuffer) : bytes.slice().buffer;
@@ -183,6 +186,7 @@ export class RequestThreads {
       }
     }
     if (outgoing.destroyed) return RESPONSE_ALREADY_SENT;
+    this.handed[kind]++;
     return new Promise<Response>((respond) => {
       const id = this.#nextId++;
       const p: Pending = {
