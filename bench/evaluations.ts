@@ -17,7 +17,10 @@
  * Besides the rates it prints where a request's time goes, since on a shared machine wall time
  * mostly measures the queue for a core: the server's CPU per request, how long its threads
  * waited in the kernel's run queue for a core (/proc schedstat), the client's own CPU, and so
- * how many predictions per second a free core could carry at these costs.
+ * how many predictions per second a free core could carry at these costs. A probe asks `/health`
+ * every 50 ms meanwhile: the server serves an evaluation logger's small writes on its main
+ * thread (threads/threadedApp.ts), which must still answer everyone else at once (issue 18's
+ * goal for `/health` under load: p99 ≤ 50 ms).
  *
  * The request shape is the official SDK's: weave's EvaluationLoggerV2 (Python) sends one
  * prediction_create, one score_create per score and one prediction_finish per prediction, each
@@ -37,7 +40,7 @@ import { uuidv7 } from '../src/server/core/ids.js';
 import { publishEvaluation } from '../src/server/testing/evaluationFixture.js';
 import { migrations } from '../src/server/store/sqlite/migrations/index.js';
 import { leanFetch } from './leanFetch.js';
-import { envFromString, spawnWeft } from './lib.js';
+import { envFromString, percentile, probeHealth, spawnWeft } from './lib.js';
 
 const { values } = parseArgs({
   options: {
@@ -89,6 +92,8 @@ interface ServerFigures {
   clientCpuPerPrediction: number;
   /** This process's threads' run-queue wait per prediction (seconds). */
   clientRunQueuePerPrediction: number;
+  /** A `/health` probe's answers during the measured run, every 50 ms (ms, ascending). */
+  health: number[];
 }
 
 async function benchServer(concurrency: number): Promise<ServerFigures> {
@@ -131,12 +136,15 @@ async function benchServer(concurrency: number): Promise<ServerFigures> {
     const client0 = process.cpuUsage();
     const clientSched0 = schedSeconds(process.pid);
     const t0 = performance.now();
+    const probe = probeHealth(`${server.url}/health`);
     await Promise.all(
       Array.from({ length: concurrency }, async () => {
         while (next < PREDICTIONS) await one(next++);
       }),
     );
     const seconds = (performance.now() - t0) / 1000;
+    const health = await probe.stop();
+    if (health.errors) throw new Error(`${health.errors} /health probes failed during the run`);
     const cpu = server.cpu().process - cpu0;
     const sched = schedSeconds(server.pid);
     const clientCpu = process.cpuUsage(client0);
@@ -150,6 +158,7 @@ async function benchServer(concurrency: number): Promise<ServerFigures> {
       latency: (seconds * concurrency) / (PREDICTIONS * REQUESTS_PER_PREDICTION),
       clientCpuPerPrediction: (clientCpu.user + clientCpu.system) / 1e6 / PREDICTIONS,
       clientRunQueuePerPrediction: (clientSched.waiting - clientSched0.waiting) / PREDICTIONS,
+      health: health.ok,
     };
   } finally {
     await server.stop();
@@ -275,7 +284,9 @@ ${row('wall time per request, as the client saw it', (f) => f.latency)}
 ${row('server CPU per request', (f) => f.cpuPerPrediction / REQUESTS_PER_PREDICTION)}
 ${row('server threads waiting for a core (run queue), per req.', (f) => f.runQueuePerPrediction / REQUESTS_PER_PREDICTION)}
 ${row('client CPU per request (this process: HTTP, JSON)', (f) => f.clientCpuPerPrediction / REQUESTS_PER_PREDICTION)}
-${row('client threads waiting for a core, per request', (f) => f.clientRunQueuePerPrediction / REQUESTS_PER_PREDICTION)}`);
+${row('client threads waiting for a core, per request', (f) => f.clientRunQueuePerPrediction / REQUESTS_PER_PREDICTION)}
+${row('/health meanwhile (every 50 ms), p99; goal ≤ 50 ms', (f) => percentile(f.health, 0.99) / 1000)}
+${row('/health meanwhile, max', (f) => (f.health.at(-1) ?? NaN) / 1000)}`);
 for (const { concurrency, figures } of runs) {
   const perCore = figures.cpuPerPrediction + figures.clientCpuPerPrediction;
   console.log(

@@ -3,6 +3,7 @@
  * the admin, and median timings.
  */
 import { readFileSync } from 'node:fs';
+import { Worker } from 'node:worker_threads';
 import { loadConfig } from '../src/server/config.js';
 import { startServer, type RunningServer } from '../src/server/main.js';
 
@@ -148,3 +149,47 @@ export function serverCpu(pid: number): ServerCpu {
   };
   return { process: ticks(`/proc/${pid}/stat`), main: ticks(`/proc/${pid}/task/${pid}/stat`) };
 }
+
+/**
+ * `/health` every 50 ms until `stop`, from a thread of its own: in a benchmark's event loop, busy
+ * with its own connections, the probe's wait for its turn would be counted as the server's.
+ * `stop` answers each answered probe's milliseconds, sorted, and how many failed.
+ */
+export function probeHealth(url: string): { stop: () => Promise<{ ok: number[]; errors: number }> } {
+  const code = `
+    const { parentPort, workerData } = require('node:worker_threads');
+    let stopped = false;
+    parentPort.once('message', () => (stopped = true));
+    (async () => {
+      const ok = [];
+      let errors = 0;
+      while (!stopped) {
+        const t = performance.now();
+        try {
+          const res = await fetch(workerData.url);
+          await res.text();
+          if (res.ok) ok.push(performance.now() - t);
+          else errors++;
+        } catch {
+          errors++;
+        }
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      parentPort.postMessage({ ok: ok.sort((a, b) => a - b), errors });
+    })();`;
+  const worker = new Worker(code, { eval: true, workerData: { url } });
+  const result = new Promise<{ ok: number[]; errors: number }>((resolve, reject) => {
+    worker.once('message', (r: { ok: number[]; errors: number }) => void worker.terminate().then(() => resolve(r)));
+    worker.once('error', reject);
+  });
+  return {
+    stop: () => {
+      worker.postMessage('stop');
+      return result;
+    },
+  };
+}
+
+/** The value at fraction `p` (0-1) of an ascending list; NaN for none. */
+export const percentile = (sorted: number[], p: number): number =>
+  sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((sorted.length - 1) * p))]! : NaN;

@@ -29,13 +29,12 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:f
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { Worker } from 'node:worker_threads';
 import { createApiKey } from '../src/server/auth/apiKeys.js';
 import { uuidv7 } from '../src/server/core/ids.js';
 import type { CallWrite } from '../src/server/store/Store.js';
 import { SqliteStore } from '../src/server/store/sqlite/SqliteStore.js';
 import { leanFetch } from './leanFetch.js';
-import { envFromString, spawnWeft } from './lib.js';
+import { envFromString, percentile, probeHealth, spawnWeft } from './lib.js';
 
 const { values } = parseArgs({
   options: {
@@ -123,9 +122,6 @@ async function prepare(): Promise<{ file: string; key: string }> {
 
 type Kind = 'call/start' | 'call/end' | 'calls/stream_query' | 'threads/stream_query' | 'calls/stats' | '/health';
 const READS: Kind[] = ['calls/stream_query', 'threads/stream_query', 'calls/stats'];
-
-const percentile = (sorted: number[], p: number) =>
-  sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((sorted.length - 1) * p))]! : NaN;
 
 async function run(): Promise<void> {
   const { file, key } = await prepare();
@@ -229,9 +225,9 @@ async function run(): Promise<void> {
   const cpuBefore = server.cpu();
   const t0 = performance.now();
   measureFrom = t0;
-  const probe = probeHealth(`${server.url}/health`, SECONDS);
+  const probe = probeHealth(`${server.url}/health`);
   await running;
-  const probed = await probe;
+  const probed = await probe.stop();
   latencies.set('/health', probed.ok);
   if (probed.errors) errors.set('/health', probed.errors);
   const elapsed = (performance.now() - t0) / 1000;
@@ -276,37 +272,6 @@ async function run(): Promise<void> {
   console.log(
     `p99 ≤ 500 ms with ${perKind} connections looping on each read needs ≥ ${needed} reads/s of each: ${cores.toFixed(1)} cores of server CPU for the reads alone (this machine has ${availableParallelism()})`,
   );
-}
-
-/**
- * `/health` every 50 ms for `seconds`, from a thread of its own: in the benchmark's event loop,
- * busy with 200 connections, the probe's wait for its turn would be counted as the server's.
- */
-function probeHealth(url: string, seconds: number): Promise<{ ok: number[]; errors: number }> {
-  const code = `
-    const { parentPort, workerData } = require('node:worker_threads');
-    (async () => {
-      const ok = [];
-      let errors = 0;
-      while (Date.now() < workerData.until) {
-        const t = performance.now();
-        try {
-          const res = await fetch(workerData.url);
-          await res.text();
-          if (res.ok) ok.push(performance.now() - t);
-          else errors++;
-        } catch {
-          errors++;
-        }
-        await new Promise((r) => setTimeout(r, 50));
-      }
-      parentPort.postMessage({ ok, errors });
-    })();`;
-  const worker = new Worker(code, { eval: true, workerData: { url, until: Date.now() + seconds * 1000 } });
-  return new Promise((resolve, reject) => {
-    worker.once('message', (result: { ok: number[]; errors: number }) => void worker.terminate().then(() => resolve(result)));
-    worker.once('error', reject);
-  });
 }
 
 await run();
