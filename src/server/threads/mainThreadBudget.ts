@@ -1,47 +1,81 @@
 /**
  * The store a request served on the main thread sees (threadedApp.ts ON_MAIN_WHEN_SMALL): its
  * reads run on the writer's own connection, its writes join the group commit like a request
- * thread's (storeForwarding.ts), and its reads are held to a row budget. The main thread answers
+ * thread's (storeForwarding.ts), and its reads are held to a budget. The main thread answers
  * `/health` and moves every other request's bytes, so it may only take work whose size is known
  * to be small. A small body bounds what such a request writes; what it reads depends on what is
- * stored (a prediction's finish reads every score of its row, and a client may have sent
- * thousands), so reads past MAIN_THREAD_ROWS rows in all throw OverMainThreadBudget: a streamed
- * read (an AsyncIterable, as every Store query that pages is) at the row that passes it, a read
- * that answers a whole list as soon as the list arrives.
- * Nothing has been written by then (these requests write last: Store.applyLast), and the caller
- * hands the request, body and all, to a request thread, which serves it from the start.
+ * stored: a prediction's finish reads every score of its row (a client may have sent thousands),
+ * and a score reads its prediction, whose inputs a client may have sent in megabytes through a
+ * write thread (parsing a megabyte of JSON takes ~5-10 ms, in which no one else is served).
+ *
+ * So a budgeted read throws OverMainThreadBudget, before it loads anything, when the calls it
+ * would read hold more than MAIN_THREAD_BYTES of JSON or MAIN_THREAD_ROWS rows in all (measured
+ * in SQL from the rows' headers: SqliteCallsStore.readCallWithin, storedSize), and so does a calls
+ * query of another kind, whose size cannot be measured so. Other reads (object metadata, lists) count their rows as they
+ * arrive. Nothing has been written by then (these requests write last: Store.applyLast), and the
+ * caller hands the request, body and all, to a request thread, which serves it from the start.
  */
-import type { Store } from '../store/Store.js';
+import type { SqliteCallsStore } from '../store/sqlite/calls.js';
+import type { CallsQuery, Store } from '../store/Store.js';
 import type { GroupCommitter } from './groupCommit.js';
 import { forwardingStore } from './storeForwarding.js';
 
 /**
  * Rows a main-thread request may read. An evaluation's prediction finish reads its row's scores,
  * a few per scorer; 64 leaves room for dozens of scorers while bounding the read to well under a
- * millisecond (a call row is read and parsed in ~5-10 µs).
+ * millisecond (a small call row is read and parsed in ~5-10 µs).
  */
 export const MAIN_THREAD_ROWS = 64;
+/**
+ * Bytes of stored JSON a main-thread request may read: ~1-2 ms of parsing at most. An evaluation
+ * logger's rows are a few hundred bytes each; a score copies its prediction's inputs and output.
+ */
+export const MAIN_THREAD_BYTES = 256 * 1024;
 
 /** Thrown by a budgeted read past the budget; http/defineRoutes.ts lets it through to the caller. */
 export class OverMainThreadBudget extends Error {
-  constructor() {
-    super(`A request on the main thread read more than ${MAIN_THREAD_ROWS} rows; it goes to a request thread`);
+  constructor(why: string) {
+    super(`A request on the main thread would read ${why}; it goes to a request thread`);
     this.name = 'OverMainThreadBudget';
   }
 }
+
+/** The SQLite calls store's reads that measure before they load (SqliteCallsStore). */
+export type MeasuredCalls = Pick<SqliteCallsStore, 'storedSize' | 'readCallWithin'>;
 
 /** The writer's store with its writes going through the group commit, for main-thread requests. */
 export function committedStore(store: Store, committer: GroupCommitter): Store {
   return forwardingStore(store, (ops) => committer.submit(ops));
 }
 
-/** `store` for one request, its reads counted together against MAIN_THREAD_ROWS (see above). */
-export function budgetedStore(store: Store): Store {
+/** `store` for one request, its reads counted together against the budget (see above). */
+export function budgetedStore(store: Store, measured: MeasuredCalls): Store {
   let rows = 0;
-  const spend = (n: number) => {
+  let bytes = 0;
+  const spend = (n: number, b = 0) => {
     rows += n;
-    if (rows > MAIN_THREAD_ROWS) throw new OverMainThreadBudget();
+    bytes += b;
+    if (rows > MAIN_THREAD_ROWS) throw new OverMainThreadBudget(`more than ${MAIN_THREAD_ROWS} rows`);
+    if (bytes > MAIN_THREAD_BYTES) throw new OverMainThreadBudget(`more than ${MAIN_THREAD_BYTES} bytes`);
   };
+  /** A point read of a call, loaded only within what is left of the budget. */
+  const readCall = async (req: { projectId: string; id: string; includeStorageSize?: boolean; includeTotalStorageSize?: boolean }) => {
+    if (req.includeStorageSize || req.includeTotalStorageSize) throw new OverMainThreadBudget('a call with its storage sizes');
+    const read = measured.readCallWithin(req, MAIN_THREAD_BYTES - bytes);
+    if (read === 'too large') throw new OverMainThreadBudget(`more than ${MAIN_THREAD_BYTES} bytes`);
+    spend(read.call ? 1 : 0, read.bytes);
+    return read.call;
+  };
+  /** Measures the calls a query would load and spends them, or refuses a query it cannot measure. */
+  const measureQuery = (q: CallsQuery) => {
+    const filter = q.filter ?? {};
+    const keys = Object.keys(filter).filter((k) => (filter as Record<string, unknown>)[k] != null);
+    const only = (key: 'call_ids' | 'parent_ids') => !q.query && keys.length === 1 && keys[0] === key;
+    if (only('call_ids')) return spendSize(measured.storedSize(q.projectId, { ids: filter.call_ids! }));
+    if (only('parent_ids')) return spendSize(measured.storedSize(q.projectId, { parentIds: filter.parent_ids! }));
+    throw new OverMainThreadBudget('calls of a query it cannot measure first');
+  };
+  const spendSize = (size: { rows: number; bytes: number }) => spend(size.rows, size.bytes);
   const counted = (result: unknown): unknown => {
     if (result instanceof Promise) return result.then((value: unknown) => (Array.isArray(value) && spend(value.length), value));
     if (!isAsyncIterable(result)) return result;
@@ -66,8 +100,16 @@ export function budgetedStore(store: Store): Store {
           (group = new Proxy(value, {
             get(t, method) {
               const fn: unknown = Reflect.get(t, method, t);
-              if (typeof fn !== 'function') return fn;
-              return (...args: unknown[]) => counted((fn as (...a: unknown[]) => unknown).apply(t, args));
+              if (typeof fn !== 'function' || typeof method !== 'string') return fn;
+              const call = (args: unknown[]) => (fn as (...a: unknown[]) => unknown).apply(t, args);
+              // Calls are measured before they are read (the rows are spent then, not counted again).
+              if (prop === 'calls' && method === 'readCall') return readCall;
+              if (prop === 'calls' && method === 'queryCalls')
+                return (q: CallsQuery) => {
+                  measureQuery(q);
+                  return call([q]);
+                };
+              return (...args: unknown[]) => counted(call(args));
             },
           })),
         );

@@ -1,14 +1,14 @@
 /**
  * An evaluation logger's small writes are served on the main thread (threadedApp.ts
  * ON_MAIN_WHEN_SMALL), and whatever could make one of them large goes to a write thread as
- * before: a body over SMALL_BODY_BYTES, a body without a declared length, and a read past the
- * main thread's row budget (mainThreadBudget.ts), which is then served from the start on the
- * thread with nothing written twice.
+ * before: a body over SMALL_BODY_BYTES or without a declared length, and reads past
+ * the main thread's budget of rows or bytes (mainThreadBudget.ts); such a request is then served
+ * from the start on the thread.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { publishEvaluation, type EvaluationFixture } from '../testing/evaluationFixture.js';
 import { useTestServer } from '../testing/serverSuite.js';
-import { MAIN_THREAD_ROWS } from './mainThreadBudget.js';
+import { MAIN_THREAD_BYTES, MAIN_THREAD_ROWS } from './mainThreadBudget.js';
 import { SMALL_BODY_BYTES } from './threadedApp.js';
 
 const t = useTestServer();
@@ -72,6 +72,18 @@ describe('evaluation writes on the main thread', () => {
       } as RequestInit),
     );
     expect(chunked).toMatchObject({ status: 200, handed: 1 });
+  });
+
+  it('hands a score of a prediction holding more than the byte budget to a write thread', async () => {
+    // Created on a thread (its body is over the size limit); its score would read it all.
+    const big = 'y'.repeat(MAIN_THREAD_BYTES);
+    const created = await handedWrites(() => predict({ document: big }));
+    expect(created).toMatchObject({ status: 200, handed: 1 });
+    const id = created.body.prediction_id as string;
+    expect(await handedWrites(() => score(id, 0.5))).toMatchObject({ status: 200, handed: 1 });
+    // The score call holds the prediction's inputs, as the reference's does.
+    const scores = (await t.alice.client.callsQuery({ project_id: f.projectId, filter: { parent_ids: [(await rowOf(id)).id] } })).calls;
+    expect(scores.find((c) => c.id !== id)?.inputs).toMatchObject({ inputs: { document: big } });
   });
 
   it('hands a finish that reads past the row budget to a write thread, which reads every score', async () => {

@@ -11,8 +11,9 @@
  * own message), and the SDK sends five per prediction, one at a time. bench:evaluations, same
  * machine state, handed off vs here: 8 in flight 697 vs 991 predictions/s, 20 in flight 908 vs
  * 1,230, server CPU per prediction 1.47 vs 1.01 ms. What bounds their work here is the body
- * limit below (what they parse and write) and the row budget of their reads
- * (mainThreadBudget.ts); a request past either is handed to a write thread as any other.
+ * limit below (what they parse and write) and the budget of
+ * their reads, rows and bytes measured before they are read (mainThreadBudget.ts); a request past
+ * either is handed to a write thread as any other.
  */
 import type { Context, Hono } from 'hono';
 import { endpoints, type EndpointDef, type EndpointName } from '../../contract/endpoints.js';
@@ -32,6 +33,7 @@ import { evaluationJobRoutes } from '../routes/evaluations.js';
 import { inferenceRoutes } from '../routes/inference.js';
 import { providerRoutes } from '../routes/providers.js';
 import type { Services } from '../services.js';
+import type { SqliteStore } from '../store/sqlite/SqliteStore.js';
 import { budgetedStore, committedStore, OverMainThreadBudget } from './mainThreadBudget.js';
 import { READ_ENDPOINTS } from './readEndpoints.js';
 import type { RequestThreads } from './requestThreads.js';
@@ -60,6 +62,8 @@ export function mountThreaded(app: Hono, tables: RouteTable[], services: Service
   const local = tables.map((table) => Object.fromEntries(Object.entries(table).filter(([name]) => ON_MAIN.has(name))) as RouteTable);
   mountRoutes(app, local, services, options);
   const committed = committedStore(services.store, threads.committer);
+  // Request threads exist only over a SQLite file (main.ts).
+  const measured = (services.store as SqliteStore).calls;
   for (const table of tables) {
     for (const [name, route] of Object.entries(table) as [EndpointName, RouteDef<EndpointName>][]) {
       if (ON_MAIN.has(name)) continue;
@@ -72,7 +76,8 @@ export function mountThreaded(app: Hono, tables: RouteTable[], services: Service
       const here = ON_MAIN_WHEN_SMALL.has(name) ? routeHandler(name, route, services, options) : null;
       const serve = here
         ? async (c: Context) => {
-            // Only a body that says it is small: one sent in chunks could be any size.
+            // Only a body that says it is small: one sent in chunks could be any size. (JSON
+            // bodies are never decompressed: http/readInput.ts decodes binary ones only.)
             if (!(Number(c.req.header('content-length') ?? Infinity) <= SMALL_BODY_BYTES)) return threads.handle(c, kind, handOff);
             let body: Uint8Array;
             try {
@@ -81,7 +86,7 @@ export function mountThreaded(app: Hono, tables: RouteTable[], services: Service
               return toErrorResponse(err, services.log, `${c.req.method} ${c.req.path}`);
             }
             // The handler reads the body and the store from the request's env (http/bodyLimit.ts, defineRoutes.ts).
-            Object.assign(c.env as object, { bodyBytes: body, store: budgetedStore(committed) });
+            Object.assign(c.env as object, { bodyBytes: body, store: budgetedStore(committed, measured) });
             try {
               return await here(c);
             } catch (err) {

@@ -3,7 +3,7 @@ import { opDisplayName } from '../../core/opNames.js';
 import type { CallEndWrite, CallRecord, CallsQuery, CallsStore, CallStartWrite, CallWrite, ChildInput } from '../Store.js';
 import { inputKey } from '../query/index.js';
 import { callFromRow, type CallRow } from '../query/callRow.js';
-import { storageSizeSql, TOTAL_STORAGE_SIZE_SQL } from './callsColumnsSql.js';
+import { STORED_BYTES_SQL, storageSizeSql, TOTAL_STORAGE_SIZE_SQL } from './callsColumnsSql.js';
 import { compileCount, compileSelect, compileWhere } from './callsQuery.js';
 import type { SqliteDatabase } from './SqliteDatabase.js';
 import { refreshStatsRollup } from './statsRollup.js';
@@ -128,6 +128,42 @@ export class SqliteCallsStore implements CallsStore {
       [req.projectId, req.id],
     );
     return row ? callFromRow(row) : null;
+  }
+
+  /**
+   * readCall, held to `maxBytes` of stored JSON: the row is only loaded when it holds no more, so
+   * a larger one costs no more than its size (threads/mainThreadBudget.ts). Answers the call
+   * (null when there is none) with its bytes, or 'too large'. SQLite only; synchronous.
+   */
+  readCallWithin(req: { projectId: string; id: string }, maxBytes: number): { call: CallRecord | null; bytes: number } | 'too large' {
+    const row = this.#db.get<CallRow & { stored_bytes: number }>(
+      `SELECT *, ${STORED_BYTES_SQL} AS stored_bytes FROM calls
+       WHERE project_id = ? AND id = ? AND started_at IS NOT NULL AND deleted_at IS NULL AND ${STORED_BYTES_SQL} <= ?`,
+      [req.projectId, req.id, maxBytes],
+    );
+    if (row) return { call: callFromRow(row), bytes: row.stored_bytes };
+    // None within the bound: none at all (the 404 path), or one too large (measured, not read).
+    return this.storedSize(req.projectId, { ids: [req.id] }).rows ? 'too large' : { call: null, bytes: 0 };
+  }
+
+  /**
+   * How many rows, and how many bytes of JSON in all, the live calls with these ids (or these
+   * parents) hold, measured without reading them: what a main-thread request may read is
+   * bounded by it (threads/mainThreadBudget.ts). SQLite only; synchronous.
+   */
+  storedSize(projectId: string, by: { ids: string[] } | { parentIds: string[] }): { rows: number; bytes: number } {
+    const column = 'ids' in by ? 'id' : 'parent_id';
+    const list = 'ids' in by ? by.ids : by.parentIds;
+    // One id (nearly every probe) is looked up directly: json_each costs a third more.
+    const [match, param] = list.length === 1 ? ['= ?', list[0]] : ['IN (SELECT value FROM json_each(?))', JSON.stringify(list)];
+    // `+started_at`: not an index term, or SQLite may walk calls_by_start through the whole
+    // project instead of looking the ids up (measured: 10 ms a probe at 40k calls).
+    const row = this.#db.get<{ rows: number; bytes: number | null }>(
+      `SELECT count(*) AS rows, sum(${STORED_BYTES_SQL}) AS bytes FROM calls
+       WHERE project_id = ? AND ${column} ${match} AND +started_at IS NOT NULL AND deleted_at IS NULL`,
+      [projectId, param],
+    );
+    return { rows: row?.rows ?? 0, bytes: row?.bytes ?? 0 };
   }
 
   async updateCallDisplayName(req: { projectId: string; id: string; displayName: string }): Promise<void> {

