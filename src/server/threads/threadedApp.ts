@@ -10,10 +10,9 @@
  * than its hand-off to a thread and back costs (two messages, two thread wake-ups, the answer's
  * own message), and the SDK sends five per prediction, one at a time. bench:evaluations, same
  * machine state, handed off vs here: 8 in flight 697 vs 991 predictions/s, 20 in flight 908 vs
- * 1,230, server CPU per prediction 1.47 vs 1.01 ms. What bounds their work here is the body
- * limit below (what they parse and write) and the budget of
- * their reads, rows and bytes measured before they are read (mainThreadBudget.ts); a request past
- * either is handed to a write thread as any other.
+ * 1,230, server CPU per prediction 1.47 vs 1.01 ms. What bounds their work here is the body limit
+ * below (what they parse and write) and the budget of their reads, rows and bytes measured before
+ * anything is loaded (mainThreadBudget.ts); a request past either goes to a write thread instead.
  */
 import type { Context, Hono } from 'hono';
 import { endpoints, type EndpointDef, type EndpointName } from '../../contract/endpoints.js';
@@ -36,7 +35,7 @@ import type { Services } from '../services.js';
 import type { SqliteStore } from '../store/sqlite/SqliteStore.js';
 import { budgetedStore, committedStore, OverMainThreadBudget } from './mainThreadBudget.js';
 import { READ_ENDPOINTS } from './readEndpoints.js';
-import type { RequestThreads } from './requestThreads.js';
+import type { HandOff, RequestKind, RequestThreads } from './requestThreads.js';
 
 /**
  * Endpoints served on the main thread, beside the dashboard's static files. None of the reads
@@ -50,7 +49,7 @@ export const ON_MAIN: ReadonlySet<string> = new Set<string>([
 
 /**
  * Write endpoints served on the main thread when their body is at most SMALL_BODY_BYTES (see
- * above). Each must write only as its last act (Store.applyLast), so a request stopped by the row
+ * above). Each must write only as its last act (Store.applyLast), so a request stopped by the read
  * budget has changed nothing when a thread serves it again, and answer JSON, not a stream.
  */
 export const ON_MAIN_WHEN_SMALL: ReadonlySet<EndpointName> = new Set<EndpointName>(['predictionCreate', 'scoreCreate', 'predictionFinish']);
@@ -61,9 +60,6 @@ export const SMALL_BODY_BYTES = 16 * 1024;
 export function mountThreaded(app: Hono, tables: RouteTable[], services: Services, options: MountOptions, threads: RequestThreads): void {
   const local = tables.map((table) => Object.fromEntries(Object.entries(table).filter(([name]) => ON_MAIN.has(name))) as RouteTable);
   mountRoutes(app, local, services, options);
-  const committed = committedStore(services.store, threads.committer);
-  // Request threads exist only over a SQLite file (main.ts).
-  const measured = (services.store as SqliteStore).calls;
   for (const table of tables) {
     for (const [name, route] of Object.entries(table) as [EndpointName, RouteDef<EndpointName>][]) {
       if (ON_MAIN.has(name)) continue;
@@ -72,32 +68,49 @@ export function mountThreaded(app: Hono, tables: RouteTable[], services: Service
       // File uploads are held to the file limit, everything else to the body limit, as in http/readInput.ts.
       const limit = endpoint.body === 'multipart' ? 'maxFileBytes' : 'maxBodyBytes';
       const authenticate = !endpoint.public && endpoint.auth !== 'handler';
-      const handOff = { bodyLimit: limit, authenticate } as const;
-      const here = ON_MAIN_WHEN_SMALL.has(name) ? routeHandler(name, route, services, options) : null;
-      const serve = here
-        ? async (c: Context) => {
-            // Only a body that says it is small: one sent in chunks could be any size. (JSON
-            // bodies are never decompressed: http/readInput.ts decodes binary ones only.)
-            if (!(Number(c.req.header('content-length') ?? Infinity) <= SMALL_BODY_BYTES)) return threads.handle(c, kind, handOff);
-            let body: Uint8Array;
-            try {
-              body = await readLimitedBody(c, services.limits, limit);
-            } catch (err) {
-              return toErrorResponse(err, services.log, `${c.req.method} ${c.req.path}`);
-            }
-            // The handler reads the body and the store from the request's env (http/bodyLimit.ts, defineRoutes.ts).
-            Object.assign(c.env as object, { bodyBytes: body, store: budgetedStore(committed, measured) });
-            try {
-              return await here(c);
-            } catch (err) {
-              if (!(err instanceof OverMainThreadBudget)) throw err;
-              // Already authenticated here: the thread finds the credentials in the process's cache.
-              return threads.handle(c, kind, { ...handOff, authenticate: false }, body);
-            }
-          }
+      const handOff: HandOff = { bodyLimit: limit, authenticate };
+      const serve = ON_MAIN_WHEN_SMALL.has(name)
+        ? serveSmallHere(routeHandler(name, route, services, options), services, threads, kind, handOff)
         : (c: Context) => threads.handle(c, kind, handOff);
       app.on(endpoint.method, endpoint.path, serve);
       if (isTraceServerEndpoint(endpoint)) app.on(endpoint.method, TRACE_PREFIX + endpoint.path, serve);
     }
   }
+}
+
+/**
+ * Serves a request of an ON_MAIN_WHEN_SMALL endpoint here when its body says it is small, over a
+ * store held to the main thread's read budget; hands it to a thread otherwise, or once a read
+ * would pass the budget (mainThreadBudget.ts).
+ */
+function serveSmallHere(
+  here: (c: Context) => Promise<Response>,
+  services: Services,
+  threads: RequestThreads,
+  kind: RequestKind,
+  handOff: HandOff,
+): (c: Context) => Promise<Response> {
+  const committed = committedStore(services.store, threads.committer);
+  // Request threads exist only over a SQLite file (main.ts).
+  const measured = (services.store as SqliteStore).calls;
+  return async (c) => {
+    // Only a body that says it is small: one sent in chunks could be any size. (JSON bodies are
+    // never decompressed: http/readInput.ts decodes binary ones only.)
+    if (!(Number(c.req.header('content-length') ?? Infinity) <= SMALL_BODY_BYTES)) return threads.handle(c, kind, handOff);
+    let body: Uint8Array;
+    try {
+      body = await readLimitedBody(c, services.limits, handOff.bodyLimit ?? 'maxBodyBytes');
+    } catch (err) {
+      return toErrorResponse(err, services.log, `${c.req.method} ${c.req.path}`);
+    }
+    // The handler takes the body and the store from the request's env (http/bodyLimit.ts, defineRoutes.ts).
+    Object.assign(c.env as object, { bodyBytes: body, store: budgetedStore(committed, measured) });
+    try {
+      return await here(c);
+    } catch (err) {
+      if (!(err instanceof OverMainThreadBudget)) throw err;
+      // The credentials were checked here; the thread checks them again from the process's cache.
+      return threads.handle(c, kind, { ...handOff, authenticate: false }, body);
+    }
+  };
 }
