@@ -8,11 +8,13 @@
  * An evaluation logger's own requests (ON_MAIN_WHEN_SMALL) are served on the main thread when
  * their body is small: each is a few point reads and one small write, ~50-75 µs of work, less
  * than its hand-off to a thread and back costs (two messages, two thread wake-ups, the answer's
- * own message), and the SDK sends five per prediction, one at a time. bench:evaluations, same
- * machine state, handed off vs here: 8 in flight 697 vs 991 predictions/s, 20 in flight 908 vs
- * 1,230, server CPU per prediction 1.47 vs 1.01 ms. What bounds their work here is the body limit
- * below (what they parse and write) and the budget of their reads, rows and bytes measured before
- * anything is loaded (mainThreadBudget.ts); a request past either goes to a write thread instead.
+ * own message), and the SDK sends five per prediction, one at a time. bench:evaluations, three
+ * rounds alternating with the hand-off: 1 in flight 221-243 → 333-359 predictions/s, 8 in flight
+ * 607-687 → 851-878, 20 in flight 794-887 → 1,038-1,110; server CPU per prediction at 8 in flight
+ * 1.47-1.68 → 1.16-1.20 ms; a /health probe's p99 meanwhile 3-13 → 7-16 ms. What bounds their
+ * work here is the body limit below (what they parse and write) and the budget of their reads,
+ * rows and bytes measured before anything is loaded (mainThreadBudget.ts); a request past either
+ * goes to a write thread instead.
  */
 import type { Context, Hono } from 'hono';
 import { endpoints, type EndpointDef, type EndpointName } from '../../contract/endpoints.js';
