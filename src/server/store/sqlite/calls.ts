@@ -131,9 +131,10 @@ export class SqliteCallsStore implements CallsStore {
   }
 
   /**
-   * readCall, held to `maxBytes` of stored JSON: the row is only loaded when it holds no more, so
-   * a larger one costs no more than its size (threads/mainThreadBudget.ts). Answers the call
-   * (null when there is none) with its bytes, or 'too large'. SQLite only; synchronous.
+   * readCall, held to `maxBytes` of stored text (STORED_BYTES_SQL): the row is loaded only when
+   * it holds no more, so a larger one costs only the measuring (threads/mainThreadBudget.ts).
+   * Answers the call (null when there is none) with its bytes, or 'too large'. SQLite only;
+   * synchronous.
    */
   readCallWithin(req: { projectId: string; id: string }, maxBytes: number): { call: CallRecord | null; bytes: number } | 'too large' {
     const row = this.#db.get<CallRow & { stored_bytes: number }>(
@@ -147,8 +148,8 @@ export class SqliteCallsStore implements CallsStore {
   }
 
   /**
-   * How many rows, and how many bytes of JSON in all, the live calls with these ids (or these
-   * parents) hold, measured without reading them: what a main-thread request may read is
+   * How many rows, and how many bytes of text in all (STORED_BYTES_SQL), the live calls with these
+   * ids (or these parents) hold, measured without reading them: what a main-thread request may read is
    * bounded by it (threads/mainThreadBudget.ts). SQLite only; synchronous.
    */
   storedSize(projectId: string, by: { ids: string[] } | { parentIds: string[] }): { rows: number; bytes: number } {

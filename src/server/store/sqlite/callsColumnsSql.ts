@@ -12,10 +12,13 @@ export function storageSizeSql(table = 'calls'): string {
 }
 
 /**
- * The same columns' stored bytes, read without loading them: octet_length takes a value's size
- * from its record header (~2 µs for a 10 MB value, where length() counts its characters: ~3 ms).
+ * Every text a call row may hold in quantity, in bytes, read without loading it: octet_length
+ * takes a value's size from its record header (~2 µs for a 10 MB value, where length() counts
+ * its characters: ~3 ms). Ids and names are bounded by the request that wrote them.
  */
-export const STORED_BYTES_SQL = `(${['attributes', 'inputs', 'output', 'summary', 'exception'].map((c) => `coalesce(octet_length(${c}), 0)`).join(' + ')})`;
+export const STORED_BYTES_SQL = `(${['attributes', 'inputs', 'output', 'summary', 'exception', 'otel_dump', 'input_refs', 'output_refs']
+  .map((c) => `coalesce(octet_length(${c}), 0)`)
+  .join(' + ')})`;
 
 /** Storage of a whole trace, reported on its root call only. */
 export const TOTAL_STORAGE_SIZE_SQL =
