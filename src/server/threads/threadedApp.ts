@@ -111,6 +111,7 @@ function serveSmallHere(
       return await here(c);
     } catch (err) {
       if (!(err instanceof OverMainThreadBudget)) throw err;
+      services.log.debug(`${c.req.method} ${c.req.path}: ${err.message}`);
       // The credentials were checked here; the thread checks them again from the process's cache.
       return threads.handle(c, kind, { ...handOff, authenticate: false }, body);
     }
