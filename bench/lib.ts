@@ -1,6 +1,6 @@
 /**
  * What the HTTP benchmarks share: an in-process server on a prepared data directory, called as
- * the admin, and median timings.
+ * the admin, or a `weft serve` process; median timings, CPU readings and a `/health` probe.
  */
 import { readFileSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
