@@ -15,9 +15,11 @@
  * turn between threads rather than works (see "where a request's time goes").
  *
  * Besides the rates it prints where a request's time goes, since on a shared machine wall time
- * mostly measures the queue for a core: the server's CPU per request, how long its threads
- * waited in the kernel's run queue for a core (/proc schedstat), the client's own CPU, and so
- * how many predictions per second a free core could carry at these costs. A probe asks `/health`
+ * mostly measures the queue for a core: the server's CPU per request and its main thread's (at 8
+ * in flight that thread is the bottleneck, so the rate is about one over its time per
+ * prediction), how long its threads waited in the kernel's run queue for a core (/proc
+ * schedstat), the client's own CPU, and so how many predictions per second a free core could
+ * carry at these costs. A probe asks `/health`
  * every 50 ms meanwhile: the server serves an evaluation logger's small writes on its main
  * thread (threads/threadedApp.ts), which must still answer everyone else at once (issue 18's
  * goal for `/health` under load: p99 ≤ 50 ms).
@@ -84,6 +86,8 @@ interface ServerFigures {
   perSecond: number;
   requests: number;
   cpuPerPrediction: number;
+  /** Of it, the main thread's (HTTP, the group commit, the evaluation writes it serves itself). */
+  mainCpuPerPrediction: number;
   /** Server threads' time runnable but waiting for a core, per prediction (seconds). */
   runQueuePerPrediction: number;
   /** Mean wall time of one request as the client saw it (seconds). */
@@ -131,7 +135,7 @@ async function benchServer(concurrency: number): Promise<ServerFigures> {
       }),
     );
     let next = 0;
-    const cpu0 = server.cpu().process;
+    const { process: cpu0, main: main0 } = server.cpu();
     const sched0 = schedSeconds(server.pid);
     const client0 = process.cpuUsage();
     const clientSched0 = schedSeconds(process.pid);
@@ -145,7 +149,8 @@ async function benchServer(concurrency: number): Promise<ServerFigures> {
     const seconds = (performance.now() - t0) / 1000;
     const health = await probe.stop();
     if (health.errors) throw new Error(`${health.errors} /health probes failed during the run`);
-    const cpu = server.cpu().process - cpu0;
+    const { process: cpu1, main: main1 } = server.cpu();
+    const cpu = cpu1 - cpu0;
     const sched = schedSeconds(server.pid);
     const clientCpu = process.cpuUsage(client0);
     const clientSched = schedSeconds(process.pid);
@@ -154,6 +159,7 @@ async function benchServer(concurrency: number): Promise<ServerFigures> {
       perSecond: PREDICTIONS / seconds,
       requests: (PREDICTIONS * REQUESTS_PER_PREDICTION) / seconds,
       cpuPerPrediction: cpu / PREDICTIONS,
+      mainCpuPerPrediction: (main1 - main0) / PREDICTIONS,
       runQueuePerPrediction: (sched.waiting - sched0.waiting) / PREDICTIONS,
       latency: (seconds * concurrency) / (PREDICTIONS * REQUESTS_PER_PREDICTION),
       clientCpuPerPrediction: (clientCpu.user + clientCpu.system) / 1e6 / PREDICTIONS,
@@ -282,6 +288,7 @@ console.log(`
 ${`where a request's time goes (${REQUESTS_PER_PREDICTION} requests per prediction)`.padEnd(59)}${runs.map(({ concurrency }) => `${concurrency} in flight`.padStart(13)).join('')}
 ${row('wall time per request, as the client saw it', (f) => f.latency)}
 ${row('server CPU per request', (f) => f.cpuPerPrediction / REQUESTS_PER_PREDICTION)}
+${row('  of it on the main thread', (f) => f.mainCpuPerPrediction / REQUESTS_PER_PREDICTION)}
 ${row('server threads waiting for a core (run queue), per req.', (f) => f.runQueuePerPrediction / REQUESTS_PER_PREDICTION)}
 ${row('client CPU per request (this process: HTTP, JSON)', (f) => f.clientCpuPerPrediction / REQUESTS_PER_PREDICTION)}
 ${row('client threads waiting for a core, per request', (f) => f.clientRunQueuePerPrediction / REQUESTS_PER_PREDICTION)}
