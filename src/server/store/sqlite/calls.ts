@@ -46,6 +46,8 @@ const END_SQL = upsertSql(END_COLUMNS);
 const FULL_SQL = upsertSql([...START_COLUMNS, ...END_COLUMNS]);
 
 const PROJECT_SQL = 'INSERT OR IGNORE INTO projects (project_id, entity, created_at) VALUES (?, ?, ?)';
+/** The call readCall and readCallWithin answer: started (an early end alone is not a call yet) and not deleted. */
+const LIVE_CALL_BY_ID = 'project_id = ? AND id = ? AND started_at IS NOT NULL AND deleted_at IS NULL';
 
 /**
  * Folds what call writes left for the derived tables (thread statistics, the stats rollup)
@@ -123,10 +125,7 @@ export class SqliteCallsStore implements CallsStore {
       req.includeStorageSize ? `, ${storageSizeSql()} AS storage_size_bytes` : '',
       req.includeTotalStorageSize ? `, ${TOTAL_STORAGE_SIZE_SQL} AS total_storage_size_bytes` : '',
     ].join('');
-    const row = this.#db.get<CallRow>(
-      `SELECT *${extra} FROM calls WHERE project_id = ? AND id = ? AND started_at IS NOT NULL AND deleted_at IS NULL`,
-      [req.projectId, req.id],
-    );
+    const row = this.#db.get<CallRow>(`SELECT *${extra} FROM calls WHERE ${LIVE_CALL_BY_ID}`, [req.projectId, req.id]);
     return row ? callFromRow(row) : null;
   }
 
@@ -139,7 +138,7 @@ export class SqliteCallsStore implements CallsStore {
   readCallWithin(req: { projectId: string; id: string }, maxBytes: number): { call: CallRecord | null; bytes: number } | 'too large' {
     const row = this.#db.get<CallRow & { stored_bytes: number }>(
       `SELECT *, ${STORED_BYTES_SQL} AS stored_bytes FROM calls
-       WHERE project_id = ? AND id = ? AND started_at IS NOT NULL AND deleted_at IS NULL AND ${STORED_BYTES_SQL} <= ?`,
+       WHERE ${LIVE_CALL_BY_ID} AND ${STORED_BYTES_SQL} <= ?`,
       [req.projectId, req.id, maxBytes],
     );
     if (row) return { call: callFromRow(row), bytes: row.stored_bytes };
