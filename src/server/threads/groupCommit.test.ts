@@ -52,6 +52,25 @@ describe('GroupCommitter', () => {
     for (const id of ids) expect(await stored(id)).toBe(true);
   });
 
+  it('waits a turn of the event loop for the units of other clients, so they share the commit', async () => {
+    const committer = new GroupCommitter(store);
+    const first = committer.submit([{ group: 'calls', method: 'writeCalls', args: [[start('early')]] }]);
+    await new Promise((resolve) => setImmediate(resolve));
+    const second = committer.submit([{ group: 'calls', method: 'writeCalls', args: [[start('next-turn')]] }]);
+    await Promise.all([first, second]);
+    expect(committer.counts).toEqual({ commits: 1, units: 2 });
+  });
+
+  it('commits at once when a unit fills a commit, without waiting for more', async () => {
+    const committer = new GroupCommitter(store);
+    const many = Array.from({ length: 1000 }, (_, i) => start(`bulk-${i}`));
+    let acknowledged = false;
+    const big = committer.submit([{ group: 'calls', method: 'writeCalls', args: [many] }]).then(() => (acknowledged = true));
+    for (let i = 0; i < 2; i++) await new Promise((resolve) => setImmediate(resolve));
+    expect(acknowledged).toBe(true);
+    await big;
+  });
+
   it('fails only the bad unit, rolling back all of its writes, while the others commit', async () => {
     const committer = new GroupCommitter(store);
     const bad = null as unknown as string; // a unit whose second write throws inside its transaction
