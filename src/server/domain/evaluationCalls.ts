@@ -77,20 +77,32 @@ export function refName(ref: unknown): string | null {
 }
 
 /** Every live call matching a filter (and query) of a project, read into memory. */
-export async function collectCalls(store: Store, projectId: string, filter: CallsFilter, query?: Query | null): Promise<CallSchema[]> {
+export async function collectCalls(
+  store: Store,
+  projectId: string,
+  filter: CallsFilter,
+  query?: Query | null,
+  columns?: readonly string[],
+): Promise<CallSchema[]> {
   const out: CallSchema[] = [];
-  for await (const call of store.calls.queryCalls({ projectId, filter, query })) out.push(call);
+  for await (const call of store.calls.queryCalls({ projectId, filter, query, columns: columns ? [...columns] : null })) out.push(call);
   return out;
 }
 
 /** Ids per store filter: well under SQLite's bound-parameter limit. */
 const CHUNK = 500;
 
-/** The live children of many parents, grouped by parent id. */
-export async function childrenOf(store: Store, projectId: string, parentIds: string[]): Promise<Map<string, CallSchema[]>> {
+/** The live children of many parents, grouped by parent id; with `columns`, only those are loaded (and `parent_id`). */
+export async function childrenOf(
+  store: Store,
+  projectId: string,
+  parentIds: string[],
+  columns?: readonly string[],
+): Promise<Map<string, CallSchema[]>> {
   const byParent = new Map<string, CallSchema[]>();
+  const loaded = columns ? ['parent_id', ...columns] : undefined;
   for (let at = 0; at < parentIds.length; at += CHUNK) {
-    for (const call of await collectCalls(store, projectId, { parent_ids: parentIds.slice(at, at + CHUNK) })) {
+    for (const call of await collectCalls(store, projectId, { parent_ids: parentIds.slice(at, at + CHUNK) }, null, loaded)) {
       // Appended in place: copying the list per child was quadratic in a run's rows (100k rows: 5e9 copies).
       const siblings = byParent.get(call.parent_id!);
       if (siblings) siblings.push(call);
@@ -167,6 +179,12 @@ export function planEnd(
  * scores of its score children keyed by scorer name, and the prediction's latency, as
  * `{output, scores, model_latency: {mean}}` (the Python SDK's shape).
  */
+/**
+ * The columns of a row's children predictAndScoreOutput reads (with childrenOf's). Not their
+ * inputs: each score's inputs copy the prediction's inputs and output, the bulk of a row.
+ */
+export const ROW_OUTPUT_COLUMNS = ['attributes', 'output', 'ended_at'] as const;
+
 export function predictAndScoreOutput(children: CallSchema[]): {
   output: unknown;
   scores: Record<string, unknown>;

@@ -32,6 +32,7 @@ import {
   planEnd,
   planStart,
   predictAndScoreOutput,
+  ROW_OUTPUT_COLUMNS,
   RUN_QUERY_EXPR,
   SUMMARIZE_OP,
   weaveAttrs,
@@ -144,6 +145,7 @@ export async function finishRun(
     store,
     ctx.projectId,
     open.map((r) => r.id),
+    ROW_OUTPUT_COLUMNS,
   );
   const plan = new WritePlan(ctx);
   const { now } = ctx;

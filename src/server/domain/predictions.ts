@@ -32,6 +32,7 @@ import {
   planStart,
   PREDICT_AND_SCORE_OP,
   predictAndScoreOutput,
+  ROW_OUTPUT_COLUMNS,
   weaveAttrIs,
   weaveAttrs,
 } from './evaluationCalls.js';
@@ -165,7 +166,7 @@ export async function finishPrediction(store: Store, ctx: Writer, id: string, fi
   if (endedAt === null || given) planEnd(plan, { id, output, at: endedAt ?? now });
   const parent = call.parent_id ? await store.calls.readCall({ projectId: ctx.projectId, id: call.parent_id }) : null;
   if (parent && isPredictAndScore(parent)) {
-    const children = (await childrenOf(store, ctx.projectId, [parent.id])).get(parent.id) ?? [];
+    const children = (await childrenOf(store, ctx.projectId, [parent.id], ROW_OUTPUT_COLUMNS)).get(parent.id) ?? [];
     // The row reads the prediction as this request leaves it, not as stored before it.
     const current = children.map((c) => (c.id === id ? { ...c, output } : c));
     planEnd(plan, { id: parent.id, output: predictAndScoreOutput(current), at: now });
