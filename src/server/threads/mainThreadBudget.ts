@@ -41,7 +41,7 @@ export class OverMainThreadBudget extends Error {
 }
 
 /** The SQLite calls store's reads that measure before they load (SqliteCallsStore). */
-export type MeasuredCalls = Pick<SqliteCallsStore, 'storedSize' | 'readCallWithin'>;
+export type MeasuredCalls = Pick<SqliteCallsStore, 'storedSize' | 'readCallWithin' | 'queryCallsNow'>;
 
 /** The writer's store with its writes going through the group commit, for main-thread requests. */
 export function committedStore(store: Store, committer: GroupCommitter): Store {
@@ -102,12 +102,13 @@ export function budgetedStore(store: Store, measured: MeasuredCalls): Store {
               const fn: unknown = Reflect.get(t, method, t);
               if (typeof fn !== 'function' || typeof method !== 'string') return fn;
               const call = (args: unknown[]) => (fn as (...a: unknown[]) => unknown).apply(t, args);
-              // Calls are measured before they are read (the rows are spent then, not counted again).
+              // Calls are measured before they are read (the rows are spent then, not counted again),
+              // and a measured query is then read at once on the writer's connection (queryCallsNow).
               if (prop === 'calls' && method === 'readCall') return readCall;
               if (prop === 'calls' && method === 'queryCalls')
                 return (q: CallsQuery) => {
                   measureQuery(q);
-                  return call([q]);
+                  return eachOf(measured.queryCallsNow(q));
                 };
               return (...args: unknown[]) => counted(call(args));
             },
@@ -116,6 +117,10 @@ export function budgetedStore(store: Store, measured: MeasuredCalls): Store {
       return group;
     },
   });
+}
+
+async function* eachOf<T>(rows: T[]): AsyncIterable<T> {
+  yield* rows;
 }
 
 function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
