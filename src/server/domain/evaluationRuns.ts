@@ -60,9 +60,9 @@ export function toRunRead(call: CallSchema): EvaluationRunRead {
   };
 }
 
-/** The run call, or 404. */
-export async function requireRun(store: Store, projectId: string, runId: string): Promise<CallSchema> {
-  const call = await store.calls.readCall({ projectId, id: runId });
+/** The run's call, or 404; with `columns`, only those are loaded (and what tells a run). */
+export async function requireRun(store: Store, projectId: string, runId: string, columns?: readonly string[]): Promise<CallSchema> {
+  const call = await store.calls.readCall({ projectId, id: runId, columns: columns && ['attributes', 'parent_id', ...columns] });
   if (!call || !isRun(call)) throw new NotFoundError(`Evaluation run ${runId} not found`);
   return call;
 }

@@ -61,9 +61,9 @@ function toPredictionRead(call: CallSchema, parent: CallSchema | undefined): Pre
   };
 }
 
-/** The prediction call, or 404. */
-export async function requirePrediction(store: Store, projectId: string, id: string): Promise<CallSchema> {
-  const call = await store.calls.readCall({ projectId, id });
+/** The prediction call, or 404; with `columns`, only those are loaded (and what tells a prediction). */
+export async function requirePrediction(store: Store, projectId: string, id: string, columns?: readonly string[]): Promise<CallSchema> {
+  const call = await store.calls.readCall({ projectId, id, columns: columns && ['attributes', ...columns] });
   if (!call || !isPrediction(call)) throw new NotFoundError(`Prediction ${id} not found`);
   return call;
 }
@@ -80,7 +80,7 @@ export async function createPrediction(
   },
 ): Promise<{ prediction_id: string }> {
   const model = await requireLiveRef(store, { projectId: ctx.projectId, ref: req.model, field: 'model' });
-  const run = req.evaluation_run_id ? await requireRun(store, ctx.projectId, req.evaluation_run_id) : null;
+  const run = req.evaluation_run_id ? await requireRun(store, ctx.projectId, req.evaluation_run_id, ['inputs']) : null;
   const plan = new WritePlan(ctx);
   const id = uuidv7();
   const { now } = ctx;
@@ -157,14 +157,14 @@ export async function deletePredictions(store: Store, projectId: string, ids: st
  * `final.output` keeping its end; then ends its predict_and_score row with what the row holds now.
  */
 export async function finishPrediction(store: Store, ctx: Writer, id: string, final: { output?: unknown } = {}): Promise<void> {
-  const call = await requirePrediction(store, ctx.projectId, id);
+  const call = await requirePrediction(store, ctx.projectId, id, ['parent_id', 'output', 'ended_at']);
   const plan = new WritePlan(ctx);
   const { now } = ctx;
   const given = final.output !== undefined;
   const output = given ? final.output : (call.output ?? null);
   const endedAt = call.ended_at ? parseIsoToMicros(call.ended_at) : null;
   if (endedAt === null || given) planEnd(plan, { id, output, at: endedAt ?? now });
-  const parent = call.parent_id ? await store.calls.readCall({ projectId: ctx.projectId, id: call.parent_id }) : null;
+  const parent = call.parent_id ? await store.calls.readCall({ projectId: ctx.projectId, id: call.parent_id, columns: ['op_name'] }) : null;
   if (parent && isPredictAndScore(parent)) {
     const children = (await childrenOf(store, ctx.projectId, [parent.id], ROW_OUTPUT_COLUMNS)).get(parent.id) ?? [];
     // The row reads the prediction as this request leaves it, not as stored before it.

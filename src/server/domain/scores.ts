@@ -34,7 +34,7 @@ import { WritePlan, type Writer } from './writePlan.js';
  */
 async function scoredRun(store: Store, projectId: string, prediction: CallSchema, runId: string): Promise<{ id: string; traceId: string }> {
   if (weaveAttrs(prediction).evaluation_run_id === runId) return { id: runId, traceId: prediction.trace_id };
-  const run = await requireRun(store, projectId, runId);
+  const run = await requireRun(store, projectId, runId, []);
   return { id: run.id, traceId: run.trace_id };
 }
 
@@ -55,7 +55,8 @@ export async function createScore(
   ctx: Writer,
   req: { prediction_id: string; scorer: string; value: unknown; evaluation_run_id?: string | null },
 ): Promise<{ score_id: string }> {
-  const prediction = await requirePrediction(store, ctx.projectId, req.prediction_id);
+  // What a score copies and links: not the prediction's summary, exception or OTel dump.
+  const prediction = await requirePrediction(store, ctx.projectId, req.prediction_id, ['parent_id', 'inputs', 'output']);
   const scorer = await requireLiveRef(store, { projectId: ctx.projectId, ref: req.scorer, field: 'scorer', kinds: ['object'] });
   const run = req.evaluation_run_id ? await scoredRun(store, ctx.projectId, prediction, req.evaluation_run_id) : null;
   const plan = new WritePlan(ctx);

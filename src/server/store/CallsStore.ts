@@ -67,16 +67,20 @@ export interface ChildInput {
   input: string | null;
 }
 
+export interface ReadCallRequest {
+  projectId: string;
+  id: string;
+  includeStorageSize?: boolean;
+  includeTotalStorageSize?: boolean;
+  /** Top-level columns to load, as CallsQuery.columns; null means all. */
+  columns?: readonly string[] | null;
+}
+
 export interface CallsStore {
   /** Applies starts and ends in order, in one transaction. */
   writeCalls(writes: CallWrite[]): Promise<void>;
   /** One call, or null when unknown, deleted, or only its end has arrived. */
-  readCall(req: {
-    projectId: string;
-    id: string;
-    includeStorageSize?: boolean;
-    includeTotalStorageSize?: boolean;
-  }): Promise<CallRecord | null>;
+  readCall(req: ReadCallRequest): Promise<CallRecord | null>;
   /** Sets the display name; an unknown id is not an error. */
   updateCallDisplayName(req: { projectId: string; id: string; displayName: string }): Promise<void>;
   /** Soft-deletes the calls and all their descendants; returns how many were deleted. */

@@ -13,8 +13,8 @@
  * PREWHERE; one call in 52 against 22 ms. Any other condition stays in WHERE, after the merge
  * (a delete's row must meet its start).
  */
-import type { CallEndWrite, CallRecord, CallsQuery, CallsStore, CallStartWrite, CallWrite, ChildInput } from '../Store.js';
-import { inputKey } from '../query/index.js';
+import type { CallEndWrite, CallRecord, CallsQuery, CallsStore, CallStartWrite, CallWrite, ChildInput, ReadCallRequest } from '../Store.js';
+import { inputKey, loadedColumns } from '../query/index.js';
 import { CALL_READ_COLUMNS, callFromRow, endColumns, startColumns, type CallRow } from './callConverters.js';
 import { num, type ClickHouseDatabase } from './ClickHouseDatabase.js';
 import { compileCallsList, compileCallsWhere, VISIBLE, type CallsList } from './callsList.js';
@@ -120,15 +120,12 @@ export class ClickHouseCallsStore implements CallsStore {
     await this.#db.insert('calls', rows);
   }
 
-  async readCall(req: {
-    projectId: string;
-    id: string;
-    includeStorageSize?: boolean;
-    includeTotalStorageSize?: boolean;
-  }): Promise<CallRecord | null> {
+  async readCall(req: ReadCallRequest): Promise<CallRecord | null> {
     const extra = req.includeStorageSize ? `, ${STORAGE_SIZE_SQL} AS storage_size_bytes` : '';
+    // The trace's size is reported on its root only: parent_id tells which.
+    const columns = req.columns?.length ? loadedColumns([...req.columns, 'parent_id']) : CALL_READ_COLUMNS;
     const row = await this.#db.get<CallRow>(
-      `SELECT ${CALL_READ_COLUMNS.join(', ')}${extra} FROM calls FINAL
+      `SELECT ${columns.join(', ')}${extra} FROM calls FINAL
        PREWHERE project_id = {p:String} AND id = {id:String} WHERE ${VISIBLE}`,
       { p: req.projectId, id: req.id },
     );

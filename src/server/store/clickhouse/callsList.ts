@@ -5,7 +5,7 @@
  * rows phase loads. The semantics (which fields exist, what a filter means, the default order
  * and the id tie-break, every 400/422) come from the planner, so both backends answer the same.
  */
-import { planCallsOrder, planCallsWhere, selectedColumns as plannedColumns } from '../query/index.js';
+import { loadedColumns, planCallsOrder, planCallsWhere } from '../query/index.js';
 import type { CallsQuery } from '../Store.js';
 import type { Params } from './ClickHouseDatabase.js';
 import { CallsSqlPrinter } from './callsSql.js';
@@ -54,9 +54,7 @@ export function compileCallsList(q: CallsQuery): CallsList {
       edgeSql: `SELECT started_at AS t FROM ${starts} ORDER BY started_at ${direction} LIMIT 1 OFFSET {k:UInt64}`,
     };
   }
-  const columns: string[] = plannedColumns(q.columns);
-  if (columns.includes('attributes')) columns.push('otel_dump');
-  return { idsSql, params, columns, byStart };
+  return { idsSql, params, columns: loadedColumns(q.columns), byStart };
 }
 
 /** The WHERE condition (over `calls FINAL`) of a query's project, visibility, filter clauses and `$expr`. */

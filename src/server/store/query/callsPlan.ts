@@ -50,6 +50,12 @@ export function selectedColumns(columns: string[] | null | undefined): CallColum
   return CALL_COLUMNS.filter((c) => wanted.has(c));
 }
 
+/** What a store loads for a `columns` request: selectedColumns, and `otel_dump` with the attributes (an OTel call shows its span as attributes.otel_span, callRow.ts). */
+export function loadedColumns(columns: readonly string[] | null | undefined): string[] {
+  const selected: string[] = selectedColumns(columns ? [...columns] : null);
+  return selected.includes('attributes') ? [...selected, 'otel_dump'] : selected;
+}
+
 /** A top-level input name a store reads by itself (CallsStore.childInputs): letters, digits and _. */
 export function inputKey(key: string): string {
   if (!/^\w+$/.test(key)) throw new Error(`Not an input name: ${JSON.stringify(key)}`);

@@ -39,7 +39,7 @@
  */
 export type * from './ir.js';
 export { isFeedbackPath, resolveCallField, resolveFeedbackField } from './callFields.js';
-export { CALL_COLUMNS, inputKey, planCallsOrder, planCallsWhere, selectedColumns, type CallColumn, type CallsWhere } from './callsPlan.js';
+export { CALL_COLUMNS, inputKey, planCallsOrder, planCallsWhere, loadedColumns, type CallColumn, type CallsWhere } from './callsPlan.js';
 export { planExpr } from './callsExpr.js';
 export { planFilter } from './callsFilter.js';
 export { callFromRow, type CallRow } from './callRow.js';

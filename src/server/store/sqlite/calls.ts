@@ -1,7 +1,7 @@
 /** SQLite implementation of CallsStore. */
 import { opDisplayName } from '../../core/opNames.js';
-import type { CallEndWrite, CallRecord, CallsQuery, CallsStore, CallStartWrite, CallWrite, ChildInput } from '../Store.js';
-import { inputKey } from '../query/index.js';
+import type { CallEndWrite, CallRecord, CallsQuery, CallsStore, CallStartWrite, CallWrite, ChildInput, ReadCallRequest } from '../Store.js';
+import { inputKey, loadedColumns } from '../query/index.js';
 import { callFromRow, type CallRow } from '../query/callRow.js';
 import { STORED_BYTES_SQL, storageSizeSql, TOTAL_STORAGE_SIZE_SQL } from './callsColumnsSql.js';
 import { compileCount, compileSelect, compileWhere } from './callsQuery.js';
@@ -59,6 +59,12 @@ const refreshDerived = (db: SqliteDatabase): void =>
     refreshStatsRollup(db);
   });
 
+/**
+ * A point read's SELECT list: the requested columns (a score's prediction, read to copy its inputs
+ * and output, loads 10 of the 24 columns: ~3 µs less SQL, and fewer JSON texts parsed), or all.
+ */
+const columnsSql = (columns: readonly string[] | null | undefined): string => (columns?.length ? loadedColumns(columns).join(', ') : '*');
+
 const refs = (list: string[]): string | null => (list.length ? JSON.stringify(list) : null);
 
 const startValues = (w: CallStartWrite) => [
@@ -115,17 +121,15 @@ export class SqliteCallsStore implements CallsStore {
     });
   }
 
-  async readCall(req: {
-    projectId: string;
-    id: string;
-    includeStorageSize?: boolean;
-    includeTotalStorageSize?: boolean;
-  }): Promise<CallRecord | null> {
+  async readCall(req: ReadCallRequest): Promise<CallRecord | null> {
     const extra = [
       req.includeStorageSize ? `, ${storageSizeSql()} AS storage_size_bytes` : '',
       req.includeTotalStorageSize ? `, ${TOTAL_STORAGE_SIZE_SQL} AS total_storage_size_bytes` : '',
     ].join('');
-    const row = this.#db.get<CallRow>(`SELECT *${extra} FROM calls WHERE ${LIVE_CALL_BY_ID}`, [req.projectId, req.id]);
+    const row = this.#db.get<CallRow>(`SELECT ${columnsSql(req.columns)}${extra} FROM calls WHERE ${LIVE_CALL_BY_ID}`, [
+      req.projectId,
+      req.id,
+    ]);
     return row ? callFromRow(row) : null;
   }
 
@@ -135,9 +139,12 @@ export class SqliteCallsStore implements CallsStore {
    * Answers the call (null when there is none) with its bytes, or 'too large'. SQLite only;
    * synchronous.
    */
-  readCallWithin(req: { projectId: string; id: string }, maxBytes: number): { call: CallRecord | null; bytes: number } | 'too large' {
+  readCallWithin(
+    req: Pick<ReadCallRequest, 'projectId' | 'id' | 'columns'>,
+    maxBytes: number,
+  ): { call: CallRecord | null; bytes: number } | 'too large' {
     const row = this.#db.get<CallRow & { stored_bytes: number }>(
-      `SELECT *, ${STORED_BYTES_SQL} AS stored_bytes FROM calls
+      `SELECT ${columnsSql(req.columns)}, ${STORED_BYTES_SQL} AS stored_bytes FROM calls
        WHERE ${LIVE_CALL_BY_ID} AND ${STORED_BYTES_SQL} <= ?`,
       [req.projectId, req.id, maxBytes],
     );

@@ -5,7 +5,7 @@
  * names from fixed lists and `?` placeholders do.
  */
 import type { CallsFilter } from '../../../contract/calls.js';
-import { planCallsOrder, planCallsWhere, planFilter, selectedColumns } from '../query/index.js';
+import { loadedColumns, planCallsOrder, planCallsWhere, planFilter } from '../query/index.js';
 import type { CallsQuery } from '../Store.js';
 import { storageSizeSql, TOTAL_STORAGE_SIZE_SQL } from './callsColumnsSql.js';
 import { printCondition, printFilterClause, printSortKey } from './callsSql.js';
@@ -42,9 +42,7 @@ export function compileSelect(q: CallsQuery): SqlFragment {
   // the whole project (2.5 s for the children of one call at 1M calls); `+started_at` cannot
   // use that index, so the few rows are found by id and sorted.
   const order = byIds && (q.sortBy ?? null) === null ? raw('+started_at ASC, id ASC') : joinSql(planCallsOrder(q).map(printSortKey), ', ');
-  const selected = selectedColumns(q.columns);
-  // OTel calls show their span as attributes.otel_span (see query/callRow.ts).
-  const cols = (selected.includes('attributes') ? [...selected, 'otel_dump'] : selected).join(', ');
+  const cols = loadedColumns(q.columns).join(', ');
   const extra = [
     q.includeStorageSize ? `, ${storageSizeSql()} AS storage_size_bytes` : '',
     q.includeTotalStorageSize ? `, ${TOTAL_STORAGE_SIZE_SQL} AS total_storage_size_bytes` : '',
