@@ -13,6 +13,7 @@ import type { Context } from 'hono';
 import type { IncomingMessage } from 'node:http';
 import { limitText, type Limits } from '../limits.js';
 import { TooLargeError } from '../errors.js';
+import { requestHeader } from './requestHeader.js';
 
 /** Which limit a body is held to: the JSON/binary body limit or the file-upload limit. */
 export type BodyLimitKey = 'maxBodyBytes' | 'maxFileBytes';
@@ -21,7 +22,7 @@ export type BodyLimitKey = 'maxBodyBytes' | 'maxFileBytes';
 export async function readLimitedBody(c: Context, limits: Limits, key: BodyLimitKey): Promise<Uint8Array> {
   const max = limits[key];
   const tooLarge = (size: string) => new TooLargeError(`The request body is ${size} bytes; ${limitText(key, limits)}`);
-  const declared = c.req.header('content-length');
+  const declared = requestHeader(c, 'content-length');
   if (declared !== undefined && Number(declared) > max) throw tooLarge(declared);
   // A request thread is handed the body whole (threads/requestWorker.ts): no stream to read it from again.
   const handed = (c.env as { bodyBytes?: Uint8Array | null } | undefined)?.bodyBytes;

@@ -15,6 +15,7 @@
  */
 import type { Context, Next } from 'hono';
 import { BlockList, isIP } from 'node:net';
+import { requestHeader } from './requestHeader.js';
 
 const KEY = 'weftClientAddress';
 
@@ -88,7 +89,7 @@ function peerOf(c: Context): string {
 /** Middleware resolving the client address once per request. */
 export function resolveClientAddress(trusted: TrustedProxies) {
   return async function clientAddress(c: Context, next: Next) {
-    c.set(KEY as never, trusted.clientAddress(peerOf(c), c.req.header('x-forwarded-for')) as never);
+    c.set(KEY as never, trusted.clientAddress(peerOf(c), requestHeader(c, 'x-forwarded-for')) as never);
     return next();
   };
 }

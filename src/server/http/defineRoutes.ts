@@ -24,6 +24,7 @@ import { clientAddressOf } from './clientAddress.js';
 import { jsonLinesResponse } from './jsonLines.js';
 import { readInput, type FastInput } from './readInput.js';
 import { toErrorResponse } from './respond.js';
+import { requestHeader } from './requestHeader.js';
 
 /** What every handler gets besides its input: the services, and what this request brought. */
 export interface RequestContext extends Services {
@@ -149,7 +150,7 @@ async function handle(
     if (endpoint.stream) {
       const rows = result as unknown as AsyncIterable<unknown>;
       const checked = options.validateResponses ? checkEach(rows, endpoint.res, name) : rows;
-      return await jsonLinesResponse(checked, c.req.header('accept'), (err) => {
+      return await jsonLinesResponse(checked, requestHeader(c, 'accept'), (err) => {
         log.error(`${endpoint.method} ${endpoint.path} failed mid-stream; the connection was cut`, err);
         return abortResponse(c);
       });
@@ -187,9 +188,9 @@ function defaultProjects(input: unknown): string[] {
  */
 function credentialsOf(c: Context): RequestCredentials {
   return {
-    authorization: c.req.header('authorization'),
-    apiKey: c.req.header('wandb-api-key'),
-    cookie: c.req.header('cookie'),
+    authorization: requestHeader(c, 'authorization'),
+    apiKey: requestHeader(c, 'wandb-api-key'),
+    cookie: requestHeader(c, 'cookie'),
     address: remoteIp(c),
   };
 }

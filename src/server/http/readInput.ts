@@ -17,6 +17,7 @@ import { assertJsonContentType } from './contentType.js';
 import { assertJsonDepth } from './jsonDepth.js';
 import { assertRequestLimits } from './requestLimits.js';
 import { coerceStrings, validate, type InputSource } from './validate.js';
+import { requestHeader } from './requestHeader.js';
 
 /** A request's decoded input. */
 export interface DecodedInput<I> {
@@ -40,7 +41,7 @@ export async function readInput<I>(c: Context, endpoint: EndpointDef, limits: Li
   const bytes = binary ? await readBinaryBody(c, limits, 'maxBodyBytes') : null;
   const fieldsFrom =
     binary || endpoint.method === 'GET' || endpoint.method === 'DELETE' ? 'query' : endpoint.body === 'multipart' ? 'form' : 'json';
-  if (fieldsFrom === 'json') assertJsonContentType(c.req.header('content-type'));
+  if (fieldsFrom === 'json') assertJsonContentType(requestHeader(c, 'content-type'));
   const { raw, sourceOf, text, body } = await readFields(c, fieldsFrom, limits);
   // Query sizes first: they are checked in time linear in the list lengths, before walking the whole body.
   assertRequestLimits(raw, limits);
@@ -61,7 +62,7 @@ const inflateAsync = promisify(inflate);
 async function readBinaryBody(c: Context, limits: Limits, key: BodyLimitKey): Promise<Uint8Array> {
   const maxBytes = limits[key];
   const bytes = await readLimitedBody(c, limits, key);
-  const encoding = (c.req.header('content-encoding') ?? 'identity').trim().toLowerCase();
+  const encoding = (requestHeader(c, 'content-encoding') ?? 'identity').trim().toLowerCase();
   if (encoding === 'identity' || encoding === '') return bytes;
   const decode = encoding === 'gzip' || encoding === 'x-gzip' ? gunzipAsync : encoding === 'deflate' ? inflateAsync : null;
   if (!decode) throw new ApiError(415, `Unsupported Content-Encoding "${encoding}"; send gzip, deflate or none`);
@@ -117,7 +118,7 @@ async function readFields(c: Context, fieldsFrom: 'query' | 'json' | 'form', lim
  */
 async function readFormFields(c: Context, limits: Limits): Promise<Map<string, FormDataEntryValue>> {
   const bytes = await readBinaryBody(c, limits, 'maxFileBytes');
-  const contentType = c.req.header('content-type') ?? '';
+  const contentType = requestHeader(c, 'content-type') ?? '';
   try {
     return new Map(await new Response(bytes as Uint8Array<ArrayBuffer>, { headers: { 'content-type': contentType } }).formData());
   } catch (err) {

@@ -20,6 +20,7 @@ import { readSessionCookie } from '../auth/sessions.js';
 import { ForbiddenError } from '../errors.js';
 import { toErrorResponse } from './respond.js';
 import type { Logger } from '../logger.js';
+import { requestHeader } from './requestHeader.js';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -36,16 +37,16 @@ export function sameOriginWrites(log: Logger) {
 
 function needsCheck(c: Context): boolean {
   if (c.req.path === endpoints.sessionCreate.path) return true;
-  if (c.req.header('authorization') || c.req.header('wandb-api-key')) return false;
-  return readSessionCookie(c.req.header('cookie')) !== null;
+  if (requestHeader(c, 'authorization') || requestHeader(c, 'wandb-api-key')) return false;
+  return readSessionCookie(requestHeader(c, 'cookie')) !== null;
 }
 
 /** Why the request is not same-origin, or null when it is (or comes from no browser). */
 function crossOriginReason(c: Context): string | null {
-  const site = c.req.header('sec-fetch-site');
+  const site = requestHeader(c, 'sec-fetch-site');
   const why = 'Cross-site request refused: a signed-in dashboard session may only be used by pages of this server';
   if (site !== undefined) return site === 'same-origin' ? null : `${why} (Sec-Fetch-Site: ${site})`;
-  const origin = c.req.header('origin');
+  const origin = requestHeader(c, 'origin');
   if (origin === undefined) return null;
   let host: string;
   try {
@@ -54,5 +55,5 @@ function crossOriginReason(c: Context): string | null {
     return `${why} (Origin: ${origin})`;
   }
   // Compare hosts, not schemes: behind a TLS-terminating proxy the browser says https and we see http.
-  return host === (c.req.header('host') ?? new URL(c.req.url).host) ? null : `${why} (Origin: ${origin})`;
+  return host === (requestHeader(c, 'host') ?? new URL(c.req.url).host) ? null : `${why} (Origin: ${origin})`;
 }

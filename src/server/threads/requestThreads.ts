@@ -48,6 +48,7 @@ import { answerAuthCall } from './mainThreadAuth.js';
 import type { GroupCommitter } from './groupCommit.js';
 import { Outbox } from './outbox.js';
 import type { FromWorker, ToWorker, WholeResponse, WorkerData, WorkerSetup, WriteResult, WriteUnit } from './messages.js';
+import { requestHeader } from '../http/requestHeader.js';
 
 export type RequestKind = 'read' | 'write';
 
@@ -232,8 +233,8 @@ export class RequestThreads {
    * cookie is left to the thread (a quick lookup, no hash).
    */
   async #checkCredentialsHeader(c: Context): Promise<Response | null> {
-    const authorization = c.req.header('authorization');
-    const apiKey = c.req.header('wandb-api-key');
+    const authorization = requestHeader(c, 'authorization');
+    const apiKey = requestHeader(c, 'wandb-api-key');
     if (!authorization && !apiKey) return null;
     try {
       await this.#options.authenticator.authenticateRequest({ authorization, apiKey, address: clientAddressOf(c) });

@@ -38,6 +38,7 @@ import type { SqliteStore } from '../store/sqlite/SqliteStore.js';
 import { budgetedStore, committedStore, OverMainThreadBudget } from './mainThreadBudget.js';
 import { READ_ENDPOINTS } from './readEndpoints.js';
 import type { HandOff, RequestKind, RequestThreads } from './requestThreads.js';
+import { requestHeader } from '../http/requestHeader.js';
 
 /**
  * Endpoints served on the main thread, beside the dashboard's static files. None of the reads
@@ -98,7 +99,7 @@ function serveSmallHere(
   return async (c) => {
     // Only a body that says it is small: one sent in chunks could be any size. (JSON bodies are
     // never decompressed: http/readInput.ts decodes binary ones only.)
-    if (!(Number(c.req.header('content-length') ?? Infinity) <= SMALL_BODY_BYTES)) return threads.handle(c, kind, handOff);
+    if (!(Number(requestHeader(c, 'content-length') ?? Infinity) <= SMALL_BODY_BYTES)) return threads.handle(c, kind, handOff);
     let body: Uint8Array;
     try {
       body = await readLimitedBody(c, services.limits, handOff.bodyLimit ?? 'maxBodyBytes');
