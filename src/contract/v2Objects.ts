@@ -11,7 +11,9 @@ import { z } from 'zod';
 import { JsonObject, Limit, Offset } from './common.js';
 
 /** `/v2/:entity/:project`: the project is `<entity>/<project>`. */
-const Segment = z.string().regex(/^[^/\s]+$/, 'must be non-empty, without "/" or spaces');
+/** An entity or project name in a `/v2/:entity/:project` path. */
+export const V2_SEGMENT_PATTERN = /^[^/\s]+$/;
+const Segment = z.string().regex(V2_SEGMENT_PATTERN, 'must be non-empty, without "/" or spaces');
 export const V2Path = {
   entity: Segment.describe('Entity (first half of the project id)'),
   project: Segment.describe('Project name (second half of the project id)'),

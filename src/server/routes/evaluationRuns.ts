@@ -10,6 +10,7 @@ import type { Clock } from '../core/clock.js';
 import type { Writer } from '../domain/writePlan.js';
 import { defineRoutes } from '../http/defineRoutes.js';
 import { v2ProjectId, v2Projects } from './v2Objects.js';
+import { fastPredictionCreateInput, fastPredictionFinishInput, fastScoreCreateInput } from './evaluationInput.js';
 
 /** Who writes, where and when: the request's project, user and the services clock's now. */
 const writer = (input: { entity: string; project: string }, { user, clock }: { user: { username: string }; clock: Clock }): Writer => ({
@@ -54,7 +55,11 @@ export const evaluationRunRoutes = defineRoutes({
     },
   },
 
-  predictionCreate: { projects: v2Projects, handler: (req, context) => createPrediction(context.store, writer(req, context), req) },
+  predictionCreate: {
+    projects: v2Projects,
+    fastInput: fastPredictionCreateInput,
+    handler: (req, context) => createPrediction(context.store, writer(req, context), req),
+  },
   predictionList: {
     projects: v2Projects,
     handler: (req, { store }) =>
@@ -69,13 +74,18 @@ export const evaluationRunRoutes = defineRoutes({
   },
   predictionFinish: {
     projects: v2Projects,
+    fastInput: fastPredictionFinishInput,
     handler: async (req, context) => {
       await finishPrediction(context.store, writer(req, context), req.prediction_id, { output: req.output });
       return { success: true };
     },
   },
 
-  scoreCreate: { projects: v2Projects, handler: (req, context) => createScore(context.store, writer(req, context), req) },
+  scoreCreate: {
+    projects: v2Projects,
+    fastInput: fastScoreCreateInput,
+    handler: (req, context) => createScore(context.store, writer(req, context), req),
+  },
   scoreList: {
     projects: v2Projects,
     handler: (req, { store }) =>
