@@ -42,15 +42,16 @@ export function describeCallsConformance(open: OpenStore): void {
     });
 
     it('reads only the columns asked for, with the ones every call carries', async () => {
-      await store.calls.writeCalls([startWrite(P, 'cols'), endWrite(P, 'cols', { summaryJson: '{"x":1}' })]);
-      const full = (await read('cols')) as CallRecord;
-      const some = await store.calls.readCall({ projectId: P, id: 'cols', columns: ['output', 'ended_at'] });
+      const C = `${P}-columns`;
+      await store.calls.writeCalls([startWrite(C, 'cols'), endWrite(C, 'cols', { summaryJson: '{"x":1}' })]);
+      const full = (await read('cols', C)) as CallRecord;
+      const some = await store.calls.readCall({ projectId: C, id: 'cols', columns: ['output', 'ended_at'] });
       expect(some).toMatchObject({ id: 'cols', trace_id: full.trace_id, op_name: 'op', started_at: full.started_at, output: 'ok' });
       expect(some?.ended_at).toBe(full.ended_at);
       // Not loaded: the empty values of an unloaded column (query/callRow.ts).
       expect(some?.inputs).toEqual({});
       expect(some?.summary).toEqual({});
-      expect(await store.calls.readCall({ projectId: P, id: 'nope', columns: ['output'] })).toBeNull();
+      expect(await store.calls.readCall({ projectId: C, id: 'nope', columns: ['output'] })).toBeNull();
     });
 
     it('treats a retried start or end as the same write', async () => {
