@@ -24,7 +24,7 @@ export interface CallsList {
    */
   byStart: { idsSql: string; edgeSql: string } | null;
   /** Columns the rows phase loads (OTel calls also need their span, shown in attributes). */
-  columns: string[];
+  columns: readonly string[];
 }
 
 export function compileCallsList(q: CallsQuery): CallsList {

@@ -50,11 +50,25 @@ export function selectedColumns(columns: string[] | null | undefined): CallColum
   return CALL_COLUMNS.filter((c) => wanted.has(c));
 }
 
-/** What a store loads for a `columns` request: selectedColumns, and `otel_dump` with the attributes (an OTel call shows its span as attributes.otel_span, callRow.ts). */
-export function loadedColumns(columns: readonly string[] | null | undefined): string[] {
-  const selected: string[] = selectedColumns(columns ? [...columns] : null);
-  return selected.includes('attributes') ? [...selected, 'otel_dump'] : selected;
+/**
+ * What a store loads for a `columns` request: selectedColumns, and `otel_dump` with the attributes
+ * (an OTel call shows its span as attributes.otel_span, callRow.ts). Remembered per list: the
+ * main thread asks it for the same few lists at every point read of an evaluation logger's requests.
+ */
+export function loadedColumns(columns: readonly string[] | null | undefined): readonly string[] {
+  const key = columns?.join('\u0000') ?? '';
+  let loaded = LOADED.get(key);
+  if (!loaded) {
+    const selected: string[] = selectedColumns(columns ? [...columns] : null);
+    loaded = Object.freeze(selected.includes('attributes') ? [...selected, 'otel_dump'] : selected);
+    // Lists also come from clients (calls/stream_query `columns`): remember a bounded number.
+    if (LOADED.size < MAX_REMEMBERED_LISTS) LOADED.set(key, loaded);
+  }
+  return loaded;
 }
+
+const MAX_REMEMBERED_LISTS = 256;
+const LOADED = new Map<string, readonly string[]>();
 
 /** A top-level input name a store reads by itself (CallsStore.childInputs): letters, digits and _. */
 export function inputKey(key: string): string {
