@@ -10,9 +10,10 @@
 import { z } from 'zod';
 import { JsonObject, Limit, Offset } from './common.js';
 
-/** `/v2/:entity/:project`: the project is `<entity>/<project>`. */
-/** An entity or project name in a `/v2/:entity/:project` path. */
+/** An entity or project name in a `/v2/:entity/:project` path (the server's fast parses check it too). */
 export const V2_SEGMENT_PATTERN = /^[^/\s]+$/;
+
+/** `/v2/:entity/:project`: the project is `<entity>/<project>`. */
 const Segment = z.string().regex(V2_SEGMENT_PATTERN, 'must be non-empty, without "/" or spaces');
 export const V2Path = {
   entity: Segment.describe('Entity (first half of the project id)'),

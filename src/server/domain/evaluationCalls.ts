@@ -175,16 +175,16 @@ export function planEnd(
 }
 
 /**
- * What a predict_and_score call ends with once its prediction is in: the model output, the
- * scores of its score children keyed by scorer name, and the prediction's latency, as
- * `{output, scores, model_latency: {mean}}` (the Python SDK's shape).
- */
-/**
  * The columns of a row's children predictAndScoreOutput reads (with childrenOf's). Not their
  * inputs: each score's inputs copy the prediction's inputs and output, the bulk of a row.
  */
 export const ROW_OUTPUT_COLUMNS = ['attributes', 'output', 'ended_at'] as const;
 
+/**
+ * What a predict_and_score call ends with once its prediction is in: the model output, the
+ * scores of its score children keyed by scorer name, and the prediction's latency, as
+ * `{output, scores, model_latency: {mean}}` (the Python SDK's shape).
+ */
 export function predictAndScoreOutput(children: CallSchema[]): {
   output: unknown;
   scores: Record<string, unknown>;

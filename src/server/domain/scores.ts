@@ -34,6 +34,7 @@ import { WritePlan, type Writer } from './writePlan.js';
  */
 async function scoredRun(store: Store, projectId: string, prediction: CallSchema, runId: string): Promise<{ id: string; traceId: string }> {
   if (weaveAttrs(prediction).evaluation_run_id === runId) return { id: runId, traceId: prediction.trace_id };
+  // Only its id and trace: no columns beyond what tells a run.
   const run = await requireRun(store, projectId, runId, []);
   return { id: run.id, traceId: run.trace_id };
 }

@@ -3,8 +3,9 @@
  *
  * Hono's `c.req.header()` reads the fetch `Headers` of the request, which @hono/node-server
  * builds from the raw headers on first use (one validated `append` per header). On the main
- * thread, which serves an evaluation logger's small writes, that was ~2% of its time per
- * request; Node has already parsed the same headers into `incoming.headers`. A request made
+ * thread, which serves an evaluation logger's small writes, undici's Headers were ~3% of its
+ * samples in a cpu-profile of bench:evaluations (too little to tell apart in its rate); Node
+ * has already parsed the same headers into `incoming.headers`. A request made
  * in-process (`app.request`, tests) or on a request thread (threads/requestWorker.ts) has no
  * Node request and reads Hono's.
  *

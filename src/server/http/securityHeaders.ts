@@ -56,8 +56,8 @@ export function securityHeaders() {
       // Set on Node's response, where the answer's own headers (writeHead) take precedence: a
       // page's CSP naming its scripts replaces the default. Reading `c.res.headers` after the
       // handler instead made @hono/node-server build a fetch Response for every JSON answer
-      // it otherwise writes straight from the handler's plain header object (~3% of the main
-      // thread's time per request under an evaluation logger's load).
+      // it otherwise writes straight from the handler's plain header object (with the request
+      // headers' Headers, ~3% of the main thread's samples in a cpu-profile of bench:evaluations).
       for (const [name, value] of FIXED) outgoing.setHeader(name, value);
       outgoing.setHeader('content-security-policy', DEFAULT_CSP);
       return next();

@@ -119,6 +119,7 @@ export function budgetedStore(store: Store, measured: MeasuredCalls): Store {
   });
 }
 
+/** Rows read at once, as the async iterable queryCalls answers. */
 async function* eachOf<T>(rows: T[]): AsyncIterable<T> {
   yield* rows;
 }
