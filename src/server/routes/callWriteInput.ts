@@ -35,7 +35,8 @@ const END_ID = lengthBounds(EndedCall.shape.id);
  * A plain JSON object whose own keys zod would copy as they are: JSON.parse makes `"__proto__"`
  * an own key, which zod's copy drops, so such an object is left to zod.
  */
-const isObject = (v: unknown): v is Raw => typeof v === 'object' && v !== null && !Array.isArray(v) && !Object.hasOwn(v, '__proto__');
+export const isObject = (v: unknown): v is Raw =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) && !Object.hasOwn(v, '__proto__');
 const isNullish = (v: unknown): v is null | undefined => v === null || v === undefined;
 /**
  * Within bounds counted in UTF-16 units. zod counts characters, never more than the units, so a

@@ -16,6 +16,7 @@ import type { PredictionCreateReq, PredictionFinishReq } from '../../contract/pr
 import type { ScoreCreateReq } from '../../contract/scores.js';
 import type { JsonValue } from '../../contract/common.js';
 import { V2_SEGMENT_PATTERN } from '../../contract/v2Objects.js';
+import { isObject } from './callWriteInput.js';
 
 type Raw = Record<string, unknown>;
 
@@ -25,11 +26,6 @@ const MAX_WALK_DEPTH = 64;
 const isSegment = (v: unknown): v is string => typeof v === 'string' && V2_SEGMENT_PATTERN.test(v);
 const isNonEmpty = (v: unknown): v is string => typeof v === 'string' && v.length > 0;
 const isNullishString = (v: unknown): v is string | null | undefined => v === undefined || v === null || typeof v === 'string';
-/**
- * A plain JSON object zod copies key for key: JSON.parse makes `"__proto__"` an own key, which
- * zod's copy drops, so such an object is left to zod.
- */
-const isObject = (v: unknown): v is Raw => typeof v === 'object' && v !== null && !Array.isArray(v) && !Object.hasOwn(v, '__proto__');
 
 /**
  * A value the contract's JsonValue accepts as it is: a string, a boolean, null, a finite number

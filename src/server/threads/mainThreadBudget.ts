@@ -16,7 +16,7 @@
  * caller hands the request, body and all, to a request thread, which serves it from the start.
  */
 import type { SqliteCallsStore } from '../store/sqlite/calls.js';
-import type { CallsQuery, Store } from '../store/Store.js';
+import type { CallsQuery, ReadCallRequest, Store } from '../store/Store.js';
 import type { GroupCommitter } from './groupCommit.js';
 import { forwardingStore } from './storeForwarding.js';
 
@@ -59,7 +59,7 @@ export function budgetedStore(store: Store, measured: MeasuredCalls): Store {
     if (bytes > MAIN_THREAD_BYTES) throw new OverMainThreadBudget(`more than ${MAIN_THREAD_BYTES} bytes`);
   };
   /** A point read of a call, loaded only within what is left of the budget. */
-  const readCall = async (req: { projectId: string; id: string; includeStorageSize?: boolean; includeTotalStorageSize?: boolean }) => {
+  const readCall = async (req: ReadCallRequest) => {
     if (req.includeStorageSize || req.includeTotalStorageSize) throw new OverMainThreadBudget('a call with its storage sizes');
     const read = measured.readCallWithin(req, MAIN_THREAD_BYTES - bytes);
     if (read === 'too large') throw new OverMainThreadBudget(`more than ${MAIN_THREAD_BYTES} bytes`);
