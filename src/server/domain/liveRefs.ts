@@ -5,7 +5,7 @@
  */
 import { BadRequestError } from '../errors.js';
 import type { Store } from '../store/Store.js';
-import { readLiveObject } from './objects.js';
+import { requireLiveVersion } from './objects.js';
 import { parseRef } from './refs.js';
 
 export interface LiveRef {
@@ -27,6 +27,6 @@ export async function requireLiveRef(
   if (parsed.projectId !== req.projectId) {
     throw new BadRequestError(`${req.field} ${req.ref} is not in project ${req.projectId}`);
   }
-  await readLiveObject(store, { projectId: req.projectId, objectId: parsed.name, version: parsed.digest, metadataOnly: true });
+  await requireLiveVersion(store, { projectId: req.projectId, objectId: parsed.name, version: parsed.digest });
   return { kind: parsed.kind, name: parsed.name, digest: parsed.digest };
 }

@@ -5,7 +5,7 @@
  */
 import { OBJECT_SORT_FIELDS, type ObjectSortField, type ObjQueryReq, type ObjSchema } from '../../contract/objects.js';
 import { BadRequestError, ConflictError, NotFoundError } from '../errors.js';
-import type { ObjectRecord, ObjectWrite, Store, VersionSelector } from '../store/Store.js';
+import type { ObjectRecord, ObjectWrite, Store, VersionSelector, VersionState } from '../store/Store.js';
 import { formatMicros, formatMicrosOrNull } from '../core/datetime.js';
 import { bytesDigest, isContentDigest } from './digests.js';
 import { toCompactJson, toPythonJson, type LosslessValue } from './losslessJson.js';
@@ -75,12 +75,21 @@ export async function readLiveObject(
   req: { projectId: string; objectId: string; version: string; metadataOnly?: boolean },
 ): Promise<ObjectRecord> {
   const record = await store.objects.readObject({ ...req, version: parseVersion(req.version) });
-  if (!record) throw new NotFoundError(`Obj ${req.objectId}:${req.version} not found`);
-  if (record.deletedAt !== null) {
-    const deletedAt = formatMicros(record.deletedAt);
-    throw new NotFoundError(`${req.objectId}:v${record.versionIndex} was deleted at ${deletedAt}`, { deleted_at: deletedAt });
-  }
+  throwUnlessLive(req, record);
   return record;
+}
+
+/** readLiveObject's check alone, without reading the version's metadata (a ref a write names). */
+export async function requireLiveVersion(store: Store, req: { projectId: string; objectId: string; version: string }): Promise<void> {
+  throwUnlessLive(req, await store.objects.readVersionState({ ...req, version: parseVersion(req.version) }));
+}
+
+function throwUnlessLive<S extends VersionState>(req: { objectId: string; version: string }, state: S | null): asserts state is S {
+  if (!state) throw new NotFoundError(`Obj ${req.objectId}:${req.version} not found`);
+  if (state.deletedAt !== null) {
+    const deletedAt = formatMicros(state.deletedAt);
+    throw new NotFoundError(`${req.objectId}:v${state.versionIndex} was deleted at ${deletedAt}`, { deleted_at: deletedAt });
+  }
 }
 
 const isObjectSortField = (field: string): field is ObjectSortField => (OBJECT_SORT_FIELDS as readonly string[]).includes(field);

@@ -90,6 +90,21 @@ describe('POST /v2/:entity/:project/predictions', () => {
     expect((await send(`${base}/predictions`, { json: { model: f.models.a, inputs: {} } })).status).toBe(422);
     expect((await send('/v2/bob-co/preds/predictions', { json: { model: f.models.a, inputs: {}, output: 1 } })).status).toBe(403);
   });
+  it('answers 404 with deleted_at for a deleted model version, and for a deleted scorer', async () => {
+    const path = { entity: 'alice-co', project: 'preds-deleted' };
+    const g = await publishEvaluation(t.alice.client, path.entity, path.project);
+    const { prediction_id } = await t.alice.client.predictionCreate({ ...path, model: g.models.b, inputs: {}, output: 1 });
+    const digestOf = (ref: string) => ref.slice(ref.lastIndexOf(':') + 1);
+    await t.alice.client.objDelete({ project_id: g.projectId, object_id: 'model-b', digests: [digestOf(g.models.b)] });
+    await t.alice.client.objDelete({ project_id: g.projectId, object_id: 'exact', digests: [digestOf(g.scorers.exact)] });
+    const gone = await send(`/v2/${g.projectId}/predictions`, { json: { model: g.models.b, inputs: {}, output: 1 } });
+    expect(gone.status).toBe(404);
+    expect(gone.body.reason).toMatch(/^model-b:v0 was deleted at /);
+    expect(gone.body.deleted_at).toMatch(/^\d{4}-\d\d-\d\dT/);
+    const score = await send(`/v2/${g.projectId}/scores`, { json: { prediction_id, scorer: g.scorers.exact, value: 1 } });
+    expect(score.status).toBe(404);
+    expect(score.body.reason).toMatch(/^exact:v0 was deleted at /);
+  });
 });
 
 describe('GET /v2/:entity/:project/predictions', () => {

@@ -10,7 +10,7 @@
  * collapse into one version (one creation per generation).
  */
 import { ObjectNameTypeCollisionError } from '../../errors.js';
-import type { ObjectRecord, ObjectsQuery, ObjectsStore, ObjectWrite, VersionSelector } from '../Store.js';
+import type { ObjectRecord, ObjectsQuery, ObjectsStore, ObjectWrite, VersionSelector, VersionState } from '../Store.js';
 import { nextVersion, num, numOrNull, type ClickHouseDatabase, type Params } from './ClickHouseDatabase.js';
 
 interface VersionRow {
@@ -191,6 +191,12 @@ export class ClickHouseObjectsStore implements ObjectsStore {
       { p: req.projectId, o: req.objectId, ...params },
     );
     return rows[0] ? toRecord(rows[0]) : null;
+  }
+
+  /** readObject's row, narrowed: a ClickHouse query costs its round trip whatever it selects. */
+  async readVersionState(req: { projectId: string; objectId: string; version: VersionSelector }): Promise<VersionState | null> {
+    const record = await this.readObject({ ...req, metadataOnly: true });
+    return record && { versionIndex: record.versionIndex, deletedAt: record.deletedAt };
   }
 
   async queryObjects(q: ObjectsQuery): Promise<ObjectRecord[]> {

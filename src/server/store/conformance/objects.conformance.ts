@@ -96,6 +96,22 @@ export function describeObjectsConformance(open: OpenStore): void {
       expect(await store.objects.deleteObjects({ projectId: 'e/p5', objectId: 'obj', digests: [c.digest], deletedAt: 43 })).toBe(0);
     });
 
+    it('readVersionState answers the index and deletion of the version readObject reads, or null', async () => {
+      const [a, b] = [write('e/p8', 'obj'), write('e/p8', 'obj')];
+      for (const w of [a, b]) await store.objects.createObject(w);
+      await store.objects.setAliases({ projectId: 'e/p8', objectId: 'obj', digest: a.digest, aliases: ['prod'], createdAt: 1 });
+      await store.objects.deleteObjects({ projectId: 'e/p8', objectId: 'obj', digests: [b.digest], deletedAt: 77 });
+      const state = (version: Parameters<Store['objects']['readVersionState']>[0]['version']) =>
+        store.objects.readVersionState({ projectId: 'e/p8', objectId: 'obj', version });
+      expect(await state({ digest: a.digest })).toEqual({ versionIndex: 0, deletedAt: null });
+      expect(await state({ digest: b.digest })).toEqual({ versionIndex: 1, deletedAt: 77 });
+      expect(await state({ alias: 'prod' })).toEqual({ versionIndex: 0, deletedAt: null });
+      expect(await state({ latest: true })).toEqual({ versionIndex: 0, deletedAt: null });
+      expect(await state({ index: 1 })).toEqual({ versionIndex: 1, deletedAt: 77 });
+      expect(await state({ digest: write('e/p8', 'obj').digest })).toBeNull();
+      expect(await store.objects.readVersionState({ projectId: 'e/other', objectId: 'obj', version: { digest: a.digest } })).toBeNull();
+    });
+
     it('re-creating a deleted digest revives it as the newest version', async () => {
       const [a, b] = [write('e/p6', 'obj'), write('e/p6', 'obj')];
       await store.objects.createObject(a);

@@ -4,7 +4,7 @@
  * version_index and is_latest are stored columns kept right by every write (all inside one
  * transaction), so reads are plain index lookups.
  */
-import type { ObjectRecord, ObjectsQuery, ObjectsStore, ObjectWrite, VersionSelector } from '../Store.js';
+import type { ObjectRecord, ObjectsQuery, ObjectsStore, ObjectWrite, VersionSelector, VersionState } from '../Store.js';
 import type { SqliteDatabase } from './SqliteDatabase.js';
 import { ObjectNameTypeCollisionError } from '../../errors.js';
 
@@ -154,6 +154,17 @@ export class SqliteObjectsStore implements ObjectsStore {
       [req.projectId, req.objectId, ...params],
     );
     return row ? toRecord(row) : null;
+  }
+
+  async readVersionState(req: { projectId: string; objectId: string; version: VersionSelector }): Promise<VersionState | null> {
+    const [condition, params] = versionCondition(req.version);
+    const row = this.#db.get<{ version_index: number; deleted_at: number | null }>(
+      `SELECT o.version_index, o.deleted_at FROM objects o
+       WHERE o.project_id = ? AND o.object_id = ? AND ${condition}
+       ORDER BY o.deleted_at IS NULL DESC, o.version_index DESC LIMIT 1`,
+      [req.projectId, req.objectId, ...params],
+    );
+    return row ? { versionIndex: row.version_index, deletedAt: row.deleted_at } : null;
   }
 
   async queryObjects(q: ObjectsQuery): Promise<ObjectRecord[]> {
