@@ -62,15 +62,17 @@ export function coerceStrings(schema: z.ZodType, raw: Record<string, unknown>, i
   for (const [key, value] of Object.entries(raw)) {
     if (!isString(key) || !shape[key]) continue;
     const kind = baseKind(shape[key]);
-    const convert = (v: unknown) => {
-      if (typeof v !== 'string') return v;
-      if (kind.item === 'number') return v.trim() !== '' && !Number.isNaN(Number(v)) ? Number(v) : v;
-      if (kind.item === 'boolean') return v === 'true' ? true : v === 'false' ? false : v;
-      return v;
-    };
-    if (kind.array) raw[key] = (Array.isArray(value) ? value : [value]).map(convert);
-    else raw[key] = convert(Array.isArray(value) ? value[value.length - 1] : value);
+    if (kind.array) raw[key] = (Array.isArray(value) ? value : [value]).map((v) => coerced(v, kind.item));
+    else raw[key] = coerced(Array.isArray(value) ? value[value.length - 1] : value, kind.item);
   }
+}
+
+/** A path or query string as the number or boolean its field takes, when it reads as one. */
+function coerced(v: unknown, item: string): unknown {
+  if (typeof v !== 'string') return v;
+  if (item === 'number') return v.trim() !== '' && !Number.isNaN(Number(v)) ? Number(v) : v;
+  if (item === 'boolean') return v === 'true' ? true : v === 'false' ? false : v;
+  return v;
 }
 
 function baseKind(schema: z.ZodType): { array: boolean; item: string } {
