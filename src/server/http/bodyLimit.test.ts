@@ -103,4 +103,46 @@ describe('request body limit', () => {
     const res = await t.fetch('/calls/stream_query', { json: { project_id: `${t.alice.entity}/after` } });
     expect(res.status).toBe(200);
   });
+
+  it('reads a body that came with its head and one that trickles in after it alike, and an empty one', async () => {
+    /** A POST whose body is written in `parts`, `gapMs` apart, with its Content-Length declared. */
+    const post = (path: string, parts: string[], gapMs: number) =>
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const req = request(new URL(path, t.url), {
+          method: 'POST',
+          headers: {
+            authorization: t.alice.authHeader,
+            'content-type': 'application/json',
+            'content-length': String(Buffer.byteLength(parts.join(''))),
+          },
+        });
+        req.on('response', (res) => {
+          let body = '';
+          res.setEncoding('utf8');
+          res.on('data', (d: string) => (body += d));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+        });
+        req.on('error', reject);
+        const next = (i: number) => {
+          if (i === parts.length) return void req.end();
+          req.write(parts[i]);
+          setTimeout(() => next(i + 1), gapMs);
+        };
+        next(0);
+      });
+    const project_id = `${t.alice.entity}/trickle`;
+    await t.alice.client.callStart({ start: { project_id, op_name: 'op', started_at: new Date().toISOString(), attributes: {}, inputs: {} } });
+    const json = JSON.stringify({ project_id });
+    const whole = await post('/calls/query_stats', [json], 0);
+    const trickled = await post('/calls/query_stats', [json.slice(0, 5), json.slice(5, 12), json.slice(12)], 30);
+    expect(whole.status).toBe(200);
+    expect(JSON.parse(whole.body)).toMatchObject({ count: 1 });
+    expect(trickled).toEqual(whole);
+    // Served on the main thread (an evaluation logger's endpoint, small body): the same either way.
+    const finish = `/v2/${project_id}/predictions/no-such-prediction/finish`;
+    const [a, b] = [await post(finish, ['{}'], 0), await post(finish, ['{', '}'], 30)];
+    expect(a.status).toBe(404);
+    expect(b).toEqual(a);
+    expect((await post('/calls/query_stats', [], 0)).status).toBe(422);
+  });
 });
