@@ -65,6 +65,23 @@ const refreshDerived = (db: SqliteDatabase): void =>
  */
 const columnsSql = (columns: readonly string[] | null | undefined): string => (columns?.length ? loadedColumns(columns).join(', ') : '*');
 
+/**
+ * readCallWithin's SQL, made once per list of columns: the main thread runs it at most of an
+ * evaluation logger's requests, and a statement is found by its text, which a new string has
+ * to hash whole (~700 characters) where a remembered one has its hash already.
+ */
+const readWithinSql = (columns: readonly string[] | null | undefined): string => {
+  const loaded = columns?.length ? loadedColumns(columns) : null;
+  let sql = loaded ? READ_WITHIN_SQL.get(loaded) : READ_WITHIN_ALL;
+  if (sql === undefined) READ_WITHIN_SQL.set(loaded!, (sql = readWithin(loaded!.join(', '))));
+  return sql;
+};
+const readWithin = (selected: string) =>
+  `SELECT ${selected}, ${STORED_BYTES_SQL} AS stored_bytes FROM calls WHERE ${LIVE_CALL_BY_ID} AND ${STORED_BYTES_SQL} <= ?`;
+const READ_WITHIN_ALL = readWithin('*');
+/** By loadedColumns' list, which it remembers (and so hands out the same list for the same columns). */
+const READ_WITHIN_SQL = new WeakMap<readonly string[], string>();
+
 const refs = (list: string[]): string | null => (list.length ? JSON.stringify(list) : null);
 
 const startValues = (w: CallStartWrite) => [
@@ -143,11 +160,7 @@ export class SqliteCallsStore implements CallsStore {
     req: Pick<ReadCallRequest, 'projectId' | 'id' | 'columns'>,
     maxBytes: number,
   ): { call: CallRecord | null; bytes: number } | 'too large' {
-    const row = this.#db.get<CallRow & { stored_bytes: number }>(
-      `SELECT ${columnsSql(req.columns)}, ${STORED_BYTES_SQL} AS stored_bytes FROM calls
-       WHERE ${LIVE_CALL_BY_ID} AND ${STORED_BYTES_SQL} <= ?`,
-      [req.projectId, req.id, maxBytes],
-    );
+    const row = this.#db.get<CallRow & { stored_bytes: number }>(readWithinSql(req.columns), [req.projectId, req.id, maxBytes]);
     if (row) return { call: callFromRow(row), bytes: row.stored_bytes };
     // None within the bound: none at all (the 404 path), or one too large (measured, not read).
     return this.storedSize(req.projectId, { ids: [req.id] }).rows ? 'too large' : { call: null, bytes: 0 };
