@@ -43,8 +43,9 @@ const usageOf = (call: CallSchema): Record<string, Usage> => {
 
 /** Sets keys under `summary.weave` of a call, keeping what is there. */
 function withWeaveKeys(call: CallSchema, keys: Record<string, unknown>): CallSchema {
-  const summary = { ...(call.summary ?? {}) } as Record<string, unknown>;
-  summary.weave = { ...((summary.weave as Record<string, unknown> | undefined) ?? {}), ...keys };
+  // Object.assign, not spreads: see withWeaveSummary (domain/calls.ts).
+  const summary: Record<string, unknown> = Object.assign({}, call.summary);
+  summary.weave = Object.assign({}, summary.weave as Record<string, unknown> | undefined, keys);
   return { ...call, summary };
 }
 
