@@ -77,7 +77,7 @@ export function toEndWrite(end: EndedCall): CallEndWrite {
  * so it is stored, rolled up and read exactly like a call sent in two parts.
  */
 export function toCompleteWrites(call: CompletedCall, userId: string): [CallStartWrite, CallEndWrite] {
-  const start = toStartWrite({ ...call, wb_user_id: null }, userId);
+  const start = toStartWrite(call, userId);
   const end = toEndWrite({
     project_id: call.project_id,
     id: call.id,
