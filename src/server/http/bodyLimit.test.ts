@@ -131,7 +131,9 @@ describe('request body limit', () => {
         next(0);
       });
     const project_id = `${t.alice.entity}/trickle`;
-    await t.alice.client.callStart({ start: { project_id, op_name: 'op', started_at: new Date().toISOString(), attributes: {}, inputs: {} } });
+    await t.alice.client.callStart({
+      start: { project_id, op_name: 'op', started_at: new Date().toISOString(), attributes: {}, inputs: {} },
+    });
     const json = JSON.stringify({ project_id });
     const whole = await post('/calls/query_stats', [json], 0);
     const trickled = await post('/calls/query_stats', [json.slice(0, 5), json.slice(5, 12), json.slice(12)], 30);
