@@ -12,7 +12,7 @@
  * file, so every write to `calls` is journaled; a write by a foreign connection would not be.
  */
 import { seconds, type SqliteDatabase } from './SqliteDatabase.js';
-import { installHistogramAdd, refreshStatsRollup } from './statsRollup.js';
+import { refreshStatsRollup } from './statsRollup.js';
 
 /** A visible version of a row (`OLD` or `NEW`) as a journal row, with its sign. */
 const row = (sign: number, r: string) => `${sign}, ${r}.project_id, coalesce(${r}.op_name, ''), ${r}.started_at,
@@ -62,7 +62,6 @@ const BACKFILL_CHUNK = 50_000;
 export function installStatsJournal(db: SqliteDatabase): void {
   db.writer.pragma('temp_store = MEMORY');
   db.writer.exec(JOURNAL_SQL);
-  installHistogramAdd(db);
   const backfilled = () => db.get<{ backfilled: number }>('SELECT backfilled FROM stats_rollup_state')!.backfilled === 1;
   if (backfilled()) return;
   db.transaction(() => {

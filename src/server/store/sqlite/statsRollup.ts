@@ -20,7 +20,7 @@
  * Usage cells stay per op: a read sums them by model in SQL.
  */
 import { usageEntries, type UsageEntry } from '../../core/usage.js';
-import { addToEncoded, addToHistogram, mergeEncodedHistogram, mergeHistogram, type Histogram } from '../../core/statsHistogram.js';
+import { addToEncoded, addToHistogram, mergeHistogram, type Histogram } from '../../core/statsHistogram.js';
 import { ROLLUP_WIDTHS } from '../StatsStore.js';
 import type { SqliteDatabase } from './SqliteDatabase.js';
 
@@ -76,20 +76,6 @@ const emptyCall = (key: CellKey): CallDelta => ({
   hist: new Map(),
   usage: new Map(),
 });
-
-/** The SQL function the rollup's upserts add a delta's encoded histogram with (installHistogramAdd). */
-const HISTOGRAM_ADD_FUNCTION = 'weft_histogram_add';
-
-/** Installs HISTOGRAM_ADD_FUNCTION on the writer's connection: an encoded histogram plus another. */
-export function installHistogramAdd(db: SqliteDatabase): void {
-  db.writer.function(HISTOGRAM_ADD_FUNCTION, { deterministic: true }, (stored: unknown, delta: unknown) => {
-    if (!(delta instanceof Uint8Array)) return stored;
-    const bins: Histogram = new Map();
-    mergeEncodedHistogram(bins, delta);
-    const sum = addToEncoded(stored instanceof Uint8Array ? stored : null, bins);
-    return sum.byteLength ? sum : null;
-  });
-}
 
 /** Folds `stats_journal` into the rollup cells. Call inside a write transaction. */
 export function refreshStatsRollup(db: SqliteDatabase): void {
@@ -200,7 +186,7 @@ interface CallCellRow {
 interface CellTable {
   keyOf: (key: CellKey) => unknown[];
   /** The statements on one cell, made once (they run a dozen times per commit). */
-  sql: { select: string; delete: string; upsert: string; add: string };
+  sql: { select: string; delete: string; upsert: string };
   /** Min and max latency of the cell's finished calls (they cannot be subtracted). */
   latencyRange: (db: SqliteDatabase, key: CellKey) => { lo: number | null; hi: number | null } | undefined;
 }
@@ -227,16 +213,6 @@ function cellTable(
       select: `SELECT * FROM ${table} WHERE ${where}`,
       delete: `DELETE FROM ${table} WHERE ${where}`,
       upsert: `INSERT OR REPLACE INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`,
-      // min() of SQLite is NULL when either side is: a cell or a delta without finished calls has none.
-      add: `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})
-        ON CONFLICT (${keyColumns.join(', ')}) DO UPDATE SET
-          call_count = call_count + excluded.call_count,
-          error_count = error_count + excluded.error_count,
-          latency_count = latency_count + excluded.latency_count,
-          latency_sum = latency_sum + excluded.latency_sum,
-          latency_min = coalesce(min(latency_min, excluded.latency_min), latency_min, excluded.latency_min),
-          latency_max = coalesce(max(latency_max, excluded.latency_max), latency_max, excluded.latency_max),
-          latency_hist = ${HISTOGRAM_ADD_FUNCTION}(latency_hist, excluded.latency_hist)`,
     },
   };
 }
@@ -265,23 +241,6 @@ const ALL_OPS = cellTable('call_stats_totals', ['project_id', 'width', 'cell'], 
 function applyCallDelta(db: SqliteDatabase, d: CallDelta, t: CellTable): void {
   const { key } = d;
   const params = t.keyOf(key);
-  // A delta that only adds (calls new to the cell, ends of calls it holds) cannot empty the cell
-  // or shrink its latency range: one upsert folds it in, where reading the cell first cost a
-  // statement more per cell (a dozen per commit under evaluation logging). Anything else is
-  // read, recomputed and written whole, below.
-  if (d.count > 0 && !d.lostLatency) {
-    db.run(t.sql.add, [
-      ...params,
-      d.count,
-      d.errors,
-      d.latencyCount,
-      d.latencySum,
-      Number.isFinite(d.latencyMin) ? d.latencyMin : null,
-      Number.isFinite(d.latencyMax) ? d.latencyMax : null,
-      d.hist.size ? addToEncoded(null, d.hist) : null,
-    ]);
-    return;
-  }
   const e = db.get<CallCellRow>(t.sql.select, params);
   const count = (e?.call_count ?? 0) + d.count;
   if (count <= 0) {
