@@ -61,8 +61,8 @@ export interface ObjectsStore {
   /**
    * The version readObject would answer, as its index and deletion only, or null: the check a
    * write makes of each ref it names (a prediction's model, a score's scorer). On SQLite this is
-   * one indexed lookup; readObject's tags and aliases made it ~3 times dearer (9.7 against
-   * ~3 µs a statement, under evaluation logging).
+   * one indexed lookup without readObject's tags and aliases (6.9 against 9.7 µs a statement in
+   * the server under evaluation logging, four per prediction).
    */
   readVersionState(req: { projectId: string; objectId: string; version: VersionSelector }): Promise<VersionState | null>;
   /** Live versions matching the query, in order. */
