@@ -90,6 +90,7 @@ describe('POST /v2/:entity/:project/predictions', () => {
     expect((await send(`${base}/predictions`, { json: { model: f.models.a, inputs: {} } })).status).toBe(422);
     expect((await send('/v2/bob-co/preds/predictions', { json: { model: f.models.a, inputs: {}, output: 1 } })).status).toBe(403);
   });
+
   it('answers 404 with deleted_at for a deleted model version, and for a deleted scorer', async () => {
     const path = { entity: 'alice-co', project: 'preds-deleted' };
     const g = await publishEvaluation(t.alice.client, path.entity, path.project);
