@@ -104,7 +104,7 @@ describe('request body limit', () => {
     expect(res.status).toBe(200);
   });
 
-  it('reads a body that came with its head and one that trickles in after it alike, and an empty one', async () => {
+  it('reads a body sent with its head, one that trickles in after it, and an empty one alike', async () => {
     /** A POST whose body is written in `parts`, `gapMs` apart, with its Content-Length declared. */
     const post = (path: string, parts: string[], gapMs: number) =>
       new Promise<{ status: number; body: string }>((resolve, reject) => {
