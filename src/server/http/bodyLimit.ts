@@ -31,7 +31,7 @@ export async function readLimitedBody(c: Context, limits: Limits, key: BodyLimit
   }
   const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
   if (incoming && !incoming.readableEnded && incoming.readableFlowing === null) {
-    return new Promise((resolve, reject) => new IncomingBody(incoming, max, () => tooLarge(`over ${max}`, limits, key), resolve, reject));
+    return IncomingBody.read(incoming, max, () => tooLarge(`over ${max}`, limits, key));
   }
   return readWebStream(c.req.raw.body, max, () => tooLarge(`over ${max}`, limits, key));
 }
@@ -56,7 +56,12 @@ class IncomingBody {
   readonly #onError = this.#error.bind(this);
   readonly #onAborted = this.#aborted.bind(this);
 
-  constructor(
+  /** The body, or `tooLarge()` as soon as it passes `max` bytes. */
+  static read(incoming: IncomingMessage, max: number, tooLarge: () => Error): Promise<Uint8Array> {
+    return new Promise((resolve, reject) => void new IncomingBody(incoming, max, tooLarge, resolve, reject));
+  }
+
+  private constructor(
     readonly incoming: IncomingMessage,
     readonly max: number,
     readonly tooLarge: () => Error,

@@ -50,7 +50,7 @@ export function committedStore(store: Store, committer: GroupCommitter): Store {
 
 /** `store` for one request, its reads counted together against the budget (see above). */
 export function budgetedStore(store: Store, measured: MeasuredCalls): Store {
-  return new Proxy(store, new BudgetedStore(new ReadBudget(measured)));
+  return new Proxy(store, new BudgetedStoreHandler(new ReadBudget(measured)));
 }
 
 /*
@@ -114,8 +114,8 @@ class ReadBudget {
   }
 }
 
-/** The store's handler: each group of methods (calls, objects, ...) behind a BudgetedGroup. */
-class BudgetedStore implements ProxyHandler<Store> {
+/** The store's handler: each group of methods (calls, objects, ...) behind a BudgetedGroupHandler. */
+class BudgetedStoreHandler implements ProxyHandler<Store> {
   readonly #groups = new Map<string, object>();
   constructor(readonly budget: ReadBudget) {}
 
@@ -123,13 +123,13 @@ class BudgetedStore implements ProxyHandler<Store> {
     const value: unknown = Reflect.get(target, prop, target);
     if (typeof prop !== 'string' || value === null || typeof value !== 'object' || prop === 'db') return value;
     let group = this.#groups.get(prop);
-    if (!group) this.#groups.set(prop, (group = new Proxy(value, new BudgetedGroup(this.budget, prop))));
+    if (!group) this.#groups.set(prop, (group = new Proxy(value, new BudgetedGroupHandler(this.budget, prop))));
     return group;
   }
 }
 
 /** A group's handler: calls are measured before they are read (and not counted again), the rest counted. */
-class BudgetedGroup implements ProxyHandler<object> {
+class BudgetedGroupHandler implements ProxyHandler<object> {
   constructor(
     readonly budget: ReadBudget,
     readonly group: string,
