@@ -103,6 +103,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     ...(store instanceof SqliteStore ? { failureLog: new SqliteFailureLog(store.db) } : {}),
     hashLimits: config.hashLimits,
     sessions: config.sessions,
+    clock,
   });
   if (isClusterWorker()) onForgetFromOthers(() => authenticator.forgetLocally());
   // Replicas on one ClickHouse hear each other's revocations through the accounts epoch

@@ -15,6 +15,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { ForbiddenError, UnauthorizedError } from '../errors.js';
+import type { Clock } from '../core/clock.js';
 import type { Store, UserRecord } from '../store/Store.js';
 import { KEY_ID_LENGTH, KEY_LENGTH } from './apiKeys.js';
 import { HashLimiter, type HashLimits } from './hashLimiter.js';
@@ -65,6 +66,8 @@ export interface AuthenticatorOptions {
   checker?: CredentialChecker;
   hashLimits?: HashLimits;
   sessions?: SessionLimits;
+  /** The sessions' clock (idle and absolute expiry); the system clock unless a test fixes it. */
+  clock?: Clock;
 }
 
 const CACHE_MS = 60_000;
@@ -102,7 +105,7 @@ export class Authenticator {
     this.#throttle = new LoginThrottle(options.throttle, options.failureLog);
     this.#hashes = new HashLimiter(options.hashLimits);
     this.#checker = options.checker ?? null;
-    this.sessions = new SessionManager(store, options.sessions);
+    this.sessions = new SessionManager(store, options.sessions, options.clock);
   }
 
   /**

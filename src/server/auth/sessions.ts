@@ -17,6 +17,7 @@
  *   ended session stops working at once in every tab and every server process.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
+import { systemClock, type Clock } from '../core/clock.js';
 import type { SessionRecord, Store } from '../store/Store.js';
 import { fastHash } from './secrets.js';
 
@@ -41,15 +42,17 @@ const USER_AGENT_MAX = 512;
 export class SessionManager {
   readonly #store: Store;
   readonly limits: SessionLimits;
+  readonly #clock: Clock;
 
-  constructor(store: Store, limits: SessionLimits = DEFAULT_SESSION_LIMITS) {
+  constructor(store: Store, limits: SessionLimits = DEFAULT_SESSION_LIMITS, clock: Clock = systemClock) {
     this.#store = store;
     this.limits = limits;
+    this.#clock = clock;
   }
 
   /** Starts a session; the token goes into the cookie and nowhere else. */
   async create(req: { username: string; userAgent: string; address: string }): Promise<{ token: string; session: SessionRecord }> {
-    const now = Date.now() * 1000;
+    const now = this.#clock.nowMicros();
     await this.#store.accounts.deleteExpiredSessions(now, now - this.limits.idleSeconds * 1e6);
     const token = randomBytes(32).toString('base64url');
     const session: SessionRecord = {
@@ -70,7 +73,7 @@ export class SessionManager {
   async resolve(token: string): Promise<SessionRecord | null> {
     const session = await this.#store.accounts.getSessionByTokenHash(fastHash(token));
     if (!session) return null;
-    const now = Date.now() * 1000;
+    const now = this.#clock.nowMicros();
     if (session.expiresAt <= now || session.lastSeenAt + this.limits.idleSeconds * 1e6 <= now) {
       await this.#store.accounts.deleteSession(session.sessionId);
       return null;

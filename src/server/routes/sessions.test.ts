@@ -213,26 +213,31 @@ describe('POST /weft/password and PUT /weft/users/:username/password', () => {
 });
 
 describe('session expiry', () => {
-  const idle = useTestServer({ env: { WEFT_SESSION_IDLE_SECONDS: '1' } });
-  const absolute = useTestServer({ env: { WEFT_SESSION_MAX_AGE_SECONDS: '1' } });
+  // A clock the tests move: sessions expire by the server's clock, so no test sleeps.
+  let now = Date.now() * 1000;
+  const clock = { nowMicros: () => now };
+  const advanceSeconds = (s: number) => void (now += s * 1e6);
+  const idle = useTestServer({ env: { WEFT_SESSION_IDLE_SECONDS: '60' }, clock });
+  const absolute = useTestServer({ env: { WEFT_SESSION_MAX_AGE_SECONDS: '60' }, clock });
 
   it('ends a session left idle longer than WEFT_SESSION_IDLE_SECONDS', async () => {
     const { cookie } = await signIn(idle, 'alice', idle.alice.password);
+    advanceSeconds(59);
     expect((await asCookie(idle, '/weft/whoami', cookie)).status).toBe(200);
-    await new Promise((r) => setTimeout(r, 1500));
+    advanceSeconds(59); // 118 s after sign-in, but only 59 s idle: still alive
+    expect((await asCookie(idle, '/weft/whoami', cookie)).status).toBe(200);
+    advanceSeconds(61);
     expect((await asCookie(idle, '/weft/whoami', cookie)).status).toBe(401);
   });
 
   it('ends a session WEFT_SESSION_MAX_AGE_SECONDS after sign-in however busy, and says so in Max-Age', async () => {
     const { cookie, setCookie } = await signIn(absolute, 'alice', absolute.alice.password);
-    expect(setCookie).toContain('Max-Age=1;');
-    const until = Date.now() + 1500;
-    while (Date.now() < until) {
+    expect(setCookie).toContain('Max-Age=60;');
+    for (let i = 0; i < 5; i++) {
+      advanceSeconds(11);
       expect((await asCookie(absolute, '/weft/whoami', cookie)).status).toBe(200);
-      await new Promise((r) => setTimeout(r, 300));
-      if (Date.now() >= until - 600) break;
     }
-    await new Promise((r) => setTimeout(r, 1100));
+    advanceSeconds(6);
     expect((await asCookie(absolute, '/weft/whoami', cookie)).status).toBe(401);
   });
 });

@@ -65,10 +65,7 @@ export async function startTestServer(options: { env?: Record<string, string>; c
     PORT: '0',
     WEFT_LOG_LEVEL: 'silent',
     WEFT_VALIDATE_RESPONSES: '1',
-    // Request threads are on, as for users; two read threads and one write thread keep the
-    // threads' start-up cheap across the many servers a test run starts.
-    WEFT_READ_THREADS: '2',
-    WEFT_WRITE_THREADS: '1',
+    ...threadsEnv(options.env),
     ...options.env,
   });
   // A ClickHouse database is migrated first, as `weft migrate` would be run before `weft serve`.
@@ -124,6 +121,16 @@ export async function startTestServer(options: { env?: Record<string, string>; c
       if (clickhouse) await dropClickHouseDatabase(clickhouse);
     },
   };
+}
+
+/**
+ * Request threads only for the tests that ask for them (any WEFT_*THREADS* or budget setting):
+ * each thread loads the whole server, which cost most of a route test's time. The threads keep
+ * their own suites in threads/, and sameAnswers.test.ts compares threaded with unthreaded answers.
+ */
+function threadsEnv(env: Record<string, string> | undefined): Record<string, string> {
+  const asksForThreads = Object.keys(env ?? {}).some((k) => k.includes('THREADS') || k === 'WEFT_READ_BUDGET_MS');
+  return asksForThreads ? { WEFT_READ_THREADS: '2', WEFT_WRITE_THREADS: '1' } : { WEFT_THREADS: '0' };
 }
 
 /**

@@ -11,7 +11,7 @@ import { useTestServer } from '../testing/serverSuite.js';
 import { MAIN_THREAD_BYTES, MAIN_THREAD_ROWS } from './mainThreadBudget.js';
 import { SMALL_BODY_BYTES } from './threadedApp.js';
 
-const t = useTestServer();
+const t = useTestServer({ env: { WEFT_THREADS: '1' } });
 let f: EvaluationFixture;
 let base: string;
 let runId: string;

@@ -108,7 +108,7 @@ async function signIn(t: TestServer): Promise<string> {
 }
 
 describe('the same answers with request threads on and off', () => {
-  const threaded = useTestServer({ env: SETTINGS });
+  const threaded = useTestServer({ env: { ...SETTINGS, WEFT_THREADS: '1' } });
   const single = useTestServer({ env: { ...SETTINGS, WEFT_THREADS: '0' } });
 
   it('runs requests in threads by default, and on the main thread with WEFT_THREADS=0', () => {
