@@ -51,7 +51,16 @@ type Output<K extends EndpointName> = Endpoints[K] extends { stream: true }
     ? Promise<Response>
     : Promise<ResOf<K>>;
 
+/**
+ * Where a threaded server runs a route's requests (docs/request-threads.md): `read` threads
+ * (time budget, stopped when the client leaves), `write` threads, or the `main` thread (what needs
+ * the providers and job runner). `main-when-small`: on the main thread when the body is small,
+ * else a write thread. Every route must say, so a read-only POST cannot land on a writer unseen.
+ */
+export type RunsOn = 'read' | 'write' | 'main' | 'main-when-small';
+
 export interface RouteDef<K extends EndpointName> {
+  runs: RunsOn;
   handler: (input: Input<K>, ctx: RequestContext & { user: AuthUser }) => Output<K>;
   /** Projects the request touches; default: its `project_id`. Each is access-checked. */
   projects?: (input: Input<K>) => Iterable<string>;
@@ -60,6 +69,7 @@ export interface RouteDef<K extends EndpointName> {
 }
 
 export interface PublicRouteDef<K extends EndpointName> {
+  runs: RunsOn;
   handler: (input: Input<K>, ctx: RequestContext) => Output<K>;
 }
 

@@ -7,6 +7,7 @@ const noProjects = () => [];
 
 export const accountRoutes = defineRoutes({
   usersList: {
+    runs: 'read',
     projects: noProjects,
     handler: async (_req, { store, user }) => {
       requireAdmin(user, 'list users');
@@ -15,6 +16,7 @@ export const accountRoutes = defineRoutes({
   },
 
   userCreate: {
+    runs: 'write',
     projects: noProjects,
     handler: async (req, { store, authenticator, user }) => {
       requireAdmin(user, 'create users');
@@ -23,21 +25,25 @@ export const accountRoutes = defineRoutes({
   },
 
   apiKeysList: {
+    runs: 'read',
     projects: noProjects,
     handler: async (req, { store, user }) => ({ keys: await listApiKeys(store, user, req.username) }),
   },
 
   apiKeyCreate: {
+    runs: 'write',
     projects: noProjects,
     handler: (req, { store, user }) => createOwnApiKey(store, user, req.name),
   },
 
   defaultEntitySet: {
+    runs: 'write',
     projects: noProjects,
     handler: async (req, { store, user }) => ({ user: await setDefaultEntity(store, user, req) }),
   },
 
   apiKeyRevoke: {
+    runs: 'write',
     projects: noProjects,
     handler: async (req, { store, authenticator, clock, user }) => ({
       api_key: await revokeApiKey({ store, authenticator, clock }, user, req.key_id),

@@ -34,6 +34,7 @@ async function requireQueue(store: Store, req: { project_id: string; queue_id: s
 
 export const annotationQueueRoutes = defineRoutes({
   annotationQueueCreate: {
+    runs: 'write',
     handler: async (req, { store, user, clock }) => {
       const now = clock.nowMicros();
       const id = uuidv7();
@@ -54,6 +55,7 @@ export const annotationQueueRoutes = defineRoutes({
   },
 
   annotationQueuesQuery: {
+    runs: 'read',
     handler: async function* (req, { store }) {
       const queues = store.annotationQueues.queryQueues({
         projectId: req.project_id,
@@ -67,6 +69,7 @@ export const annotationQueueRoutes = defineRoutes({
   },
 
   annotationQueuesStats: {
+    runs: 'read',
     handler: async (req, { store }) => {
       const stats = await store.annotationQueues.queueStats({ projectId: req.project_id, queueIds: req.queue_ids });
       // One entry per requested id, in request order; unknown and deleted queues read as zeros.
@@ -81,10 +84,12 @@ export const annotationQueueRoutes = defineRoutes({
   },
 
   annotationQueueRead: {
+    runs: 'read',
     handler: async (req, { store }) => ({ queue: toQueueSchema(await requireQueue(store, req)) }),
   },
 
   annotationQueueUpdate: {
+    runs: 'write',
     handler: async (req, { store, clock }) => {
       const queue = await store.annotationQueues.updateQueue({
         projectId: req.project_id,
@@ -102,6 +107,7 @@ export const annotationQueueRoutes = defineRoutes({
   },
 
   annotationQueueDelete: {
+    runs: 'write',
     handler: async (req, { store, clock }) => {
       const queue = await store.annotationQueues.deleteQueue({
         projectId: req.project_id,
@@ -114,6 +120,7 @@ export const annotationQueueRoutes = defineRoutes({
   },
 
   annotationQueueAddCalls: {
+    runs: 'write',
     handler: async (req, { store, user, clock }) => {
       const result = await store.annotationQueues.addCalls({
         projectId: req.project_id,
@@ -129,6 +136,7 @@ export const annotationQueueRoutes = defineRoutes({
   },
 
   annotationQueueItemsQuery: {
+    runs: 'read',
     handler: async (req, { store }) => {
       const items = await store.annotationQueues.queryItems({
         projectId: req.project_id,
@@ -145,6 +153,7 @@ export const annotationQueueRoutes = defineRoutes({
   },
 
   annotatorQueueItemsProgressUpdate: {
+    runs: 'write',
     handler: async (req, { store, user, clock }) => {
       await requireQueue(store, req);
       const target = { projectId: req.project_id, queueId: req.queue_id, itemId: req.item_id };
@@ -161,11 +170,13 @@ export const annotationQueueRoutes = defineRoutes({
   },
 
   annotationQueueItemSubmit: {
+    runs: 'write',
     handler: async (req, { store, user, clock }) =>
       submitItem(store, { req, queue: await requireQueue(store, req), annotator: user.username, now: clock.nowMicros() }),
   },
 
   annotationQueueNextItem: {
+    runs: 'write',
     handler: async (req, { store, user, clock }) => {
       const now = clock.nowMicros();
       const expiresAt = now + (req.reservation_seconds ?? DEFAULT_RESERVATION_SECONDS) * 1_000_000;
@@ -187,6 +198,7 @@ export const annotationQueueRoutes = defineRoutes({
   },
 
   annotationQueueAddThreads: {
+    runs: 'write',
     handler: async (req, { store, user, clock }) => {
       const queue = await requireQueue(store, req);
       const result = await store.annotationQueues.addThreads({
@@ -203,23 +215,28 @@ export const annotationQueueRoutes = defineRoutes({
   },
 
   annotationQueueResults: {
+    runs: 'write',
     handler: async (req, { store }) =>
       queueResults(store, { queue: await requireQueue(store, req), states: req.annotation_states, limit: req.limit, offset: req.offset }),
   },
 
   annotationQueueSummary: {
+    runs: 'write',
     handler: async (req, { store, clock }) => queueSummary(store, await requireQueue(store, req), clock.nowMicros()),
   },
 
   annotationItemHistory: {
+    runs: 'write',
     handler: async (req, { store }) => itemHistory(store, { queue: await requireQueue(store, req), itemId: req.item_id }),
   },
 
   annotationQueueExport: {
+    runs: 'write',
     handler: async (req, { store }) => exportQueue(store, await requireQueue(store, req), req.format),
   },
 
   annotationQueueSaveDataset: {
+    runs: 'write',
     handler: async (req, { store, user, clock }) =>
       saveQueueAsDataset(store, {
         queue: await requireQueue(store, req),

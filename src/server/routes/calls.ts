@@ -26,6 +26,7 @@ function checkSameProject(path: V2Path, projectIds: string[]): void {
 
 export const callRoutes = defineRoutes({
   callStart: {
+    runs: 'write',
     fastInput: fastCallStartInput,
     projects: (input) => [input.start.project_id],
     handler: async ({ start }, { store, user }) => {
@@ -36,6 +37,7 @@ export const callRoutes = defineRoutes({
   },
 
   callEnd: {
+    runs: 'write',
     fastInput: fastCallEndInput,
     projects: (input) => [input.end.project_id],
     handler: async ({ end }, { store }) => {
@@ -45,6 +47,7 @@ export const callRoutes = defineRoutes({
   },
 
   callUpsertBatch: {
+    runs: 'write',
     fastInput: fastUpsertBatchInput,
     projects: (input) => input.batch.map((item) => (item.mode === 'start' ? item.req.start.project_id : item.req.end.project_id)),
     handler: async ({ batch }, { store, user }) => {
@@ -57,6 +60,7 @@ export const callRoutes = defineRoutes({
   },
 
   callRead: {
+    runs: 'read',
     handler: async (req, { store }) => {
       const call = await store.calls.readCall({
         projectId: req.project_id,
@@ -72,6 +76,7 @@ export const callRoutes = defineRoutes({
   },
 
   callUpdate: {
+    runs: 'write',
     handler: async (req, { store }) => {
       if (req.display_name == null) throw new BadRequestError('display_name is the only updatable field and must not be null');
       await store.calls.updateCallDisplayName({ projectId: req.project_id, id: req.call_id, displayName: req.display_name });
@@ -80,6 +85,7 @@ export const callRoutes = defineRoutes({
   },
 
   callsDelete: {
+    runs: 'write',
     handler: async (req, { store, clock }) => {
       if (req.call_ids.length > MAX_DELETE_IDS) {
         throw new TooLargeError(`Cannot delete more than ${MAX_DELETE_IDS} calls at once; send them in smaller batches`);
@@ -90,6 +96,7 @@ export const callRoutes = defineRoutes({
   },
 
   callsQueryStats: {
+    runs: 'read',
     handler: async (req, { store }) => {
       if (req.limit != null && req.limit < 1) throw new BadRequestError('limit must be at least 1');
       const query = {
@@ -106,11 +113,13 @@ export const callRoutes = defineRoutes({
   },
 
   callsStreamQuery: {
+    runs: 'read',
     handler: (req, { store }) => queryCalls(store, req),
   },
 
   // The legacy non-streaming query: the same calls, gathered into `{calls: [...]}`.
   callsQuery: {
+    runs: 'write',
     handler: async (req, { store }) => {
       const calls: CallSchema[] = [];
       for await (const call of queryCalls(store, req)) calls.push(call);
@@ -121,6 +130,7 @@ export const callRoutes = defineRoutes({
   // "Calls complete" mode (the newest Python client): finished calls in one batch, stored as
   // the start and end each amounts to, in one transaction.
   callsComplete: {
+    runs: 'write',
     projects: (input) => [pathProject(input), ...input.batch.map((c) => c.project_id)],
     handler: async (req, { store, user }) => {
       checkSameProject(
@@ -134,6 +144,7 @@ export const callRoutes = defineRoutes({
 
   // Its eager path: a call that must show while it runs is started and ended separately.
   callStartV2: {
+    runs: 'write',
     projects: (input) => [pathProject(input), input.start.project_id],
     handler: async (req, { store, user }) => {
       checkSameProject(req, [req.start.project_id]);
@@ -144,6 +155,7 @@ export const callRoutes = defineRoutes({
   },
 
   callEndV2: {
+    runs: 'write',
     projects: (input) => [pathProject(input), input.end.project_id],
     handler: async (req, { store }) => {
       checkSameProject(req, [req.end.project_id]);

@@ -5,16 +5,19 @@ import { defineRoutes } from '../http/defineRoutes.js';
 
 export const completionRoutes = defineRoutes({
   completionsCreate: {
+    runs: 'main',
     handler: (req, { store, inference, clock, user }) =>
       createCompletion({ store, registry: inference.registry, clock, userId: user.username }, req),
   },
 
   completionsCreateStream: {
+    runs: 'main',
     handler: (req, { store, inference, clock, user, request }) =>
       streamCompletion({ store, registry: inference.registry, clock, userId: user.username }, req, request.signal),
   },
 
   imageCreate: {
+    runs: 'main',
     handler: (req, { store, inference, clock, user }) =>
       createImage({ store, registry: inference.registry, clock, userId: user.username }, req),
   },

@@ -20,8 +20,13 @@ const writer = (input: { entity: string; project: string }, { user, clock }: { u
 });
 
 export const evaluationRunRoutes = defineRoutes({
-  evaluationRunCreate: { projects: v2Projects, handler: (req, context) => createRun(context.store, writer(req, context), req) },
+  evaluationRunCreate: {
+    runs: 'write',
+    projects: v2Projects,
+    handler: (req, context) => createRun(context.store, writer(req, context), req),
+  },
   evaluationRunList: {
+    runs: 'read',
     projects: v2Projects,
     handler: (req, { store }) =>
       listRuns(store, {
@@ -34,16 +39,19 @@ export const evaluationRunRoutes = defineRoutes({
       }),
   },
   evaluationRunRead: {
+    runs: 'read',
     projects: v2Projects,
     handler: async (req, { store }) => toRunRead(await requireRun(store, v2ProjectId(req), req.evaluation_run_id)),
   },
   evaluationRunDelete: {
+    runs: 'write',
     projects: v2Projects,
     handler: async (req, { store, clock }) => ({
       num_deleted: await deleteRuns(store, v2ProjectId(req), req.evaluation_run_ids, clock.nowMicros()),
     }),
   },
   evaluationRunFinish: {
+    runs: 'write',
     projects: v2Projects,
     handler: async (req, context) => {
       await finishRun(context.store, writer(req, context), {
@@ -56,23 +64,31 @@ export const evaluationRunRoutes = defineRoutes({
   },
 
   predictionCreate: {
+    runs: 'main-when-small',
     projects: v2Projects,
     fastInput: fastPredictionCreateInput,
     handler: (req, context) => createPrediction(context.store, writer(req, context), req),
   },
   predictionList: {
+    runs: 'read',
     projects: v2Projects,
     handler: (req, { store }) =>
       listPredictions(store, { projectId: v2ProjectId(req), runId: req.evaluation_run_id, limit: req.limit, offset: req.offset }),
   },
-  predictionRead: { projects: v2Projects, handler: (req, { store }) => readPrediction(store, v2ProjectId(req), req.prediction_id) },
+  predictionRead: {
+    runs: 'read',
+    projects: v2Projects,
+    handler: (req, { store }) => readPrediction(store, v2ProjectId(req), req.prediction_id),
+  },
   predictionDelete: {
+    runs: 'write',
     projects: v2Projects,
     handler: async (req, { store, clock }) => ({
       num_deleted: await deletePredictions(store, v2ProjectId(req), req.prediction_ids, clock.nowMicros()),
     }),
   },
   predictionFinish: {
+    runs: 'main-when-small',
     projects: v2Projects,
     fastInput: fastPredictionFinishInput,
     handler: async (req, context) => {
@@ -82,17 +98,20 @@ export const evaluationRunRoutes = defineRoutes({
   },
 
   scoreCreate: {
+    runs: 'main-when-small',
     projects: v2Projects,
     fastInput: fastScoreCreateInput,
     handler: (req, context) => createScore(context.store, writer(req, context), req),
   },
   scoreList: {
+    runs: 'read',
     projects: v2Projects,
     handler: (req, { store }) =>
       listScores(store, { projectId: v2ProjectId(req), runId: req.evaluation_run_id, limit: req.limit, offset: req.offset }),
   },
-  scoreRead: { projects: v2Projects, handler: (req, { store }) => readScore(store, v2ProjectId(req), req.score_id) },
+  scoreRead: { runs: 'read', projects: v2Projects, handler: (req, { store }) => readScore(store, v2ProjectId(req), req.score_id) },
   scoreDelete: {
+    runs: 'write',
     projects: v2Projects,
     handler: async (req, { store, clock }) => ({
       num_deleted: await deleteScores(store, v2ProjectId(req), req.score_ids, clock.nowMicros()),

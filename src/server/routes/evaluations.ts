@@ -17,15 +17,17 @@ import { defineRoutes } from '../http/defineRoutes.js';
 import { v2ProjectId, v2Projects } from './v2Objects.js';
 
 export const evaluationRoutes = defineRoutes({
-  evalResultsQuery: { projects: v2Projects, handler: (req, { store }) => queryEvalResults(store, v2ProjectId(req), req) },
+  evalResultsQuery: { runs: 'read', projects: v2Projects, handler: (req, { store }) => queryEvalResults(store, v2ProjectId(req), req) },
 
   evaluationStatus: {
+    runs: 'read',
     handler: async (req, { store }) => ({ status: await evaluationStatus(store, { projectId: req.project_id, callId: req.call_id }) }),
   },
 });
 
 export const evaluationJobRoutes = defineRoutes({
   evaluateModel: {
+    runs: 'main',
     handler: (req, { store, inference, user }) =>
       startEvaluateModel(
         { store, registry: inference.registry, enqueue: (job) => inference.jobs.enqueue(job) },
@@ -34,6 +36,7 @@ export const evaluationJobRoutes = defineRoutes({
   },
 
   evaluationRescore: {
+    runs: 'main',
     handler: (req, { store, inference, user }) =>
       startRescore(
         { store, registry: inference.registry, enqueue: (job) => inference.jobs.enqueue(job) },
@@ -42,6 +45,7 @@ export const evaluationJobRoutes = defineRoutes({
   },
 
   callsScore: {
+    runs: 'main',
     handler: async (req, { store, inference, user }) => {
       await startCallsScore(
         { store, registry: inference.registry, enqueue: (job) => inference.jobs.enqueue(job) },
@@ -52,6 +56,7 @@ export const evaluationJobRoutes = defineRoutes({
   },
 
   callsScoreJob: {
+    runs: 'main',
     handler: async (req, { store, inference, user }) => ({
       job_id: await startCallsScore(
         { store, registry: inference.registry, enqueue: (job) => inference.jobs.enqueue(job) },

@@ -21,6 +21,7 @@ import type { Store } from '../store/Store.js';
 
 export const exportRoutes = defineRoutes({
   callsExport: {
+    runs: 'read',
     handler: (req, { store }) => exportCalls(store, req),
   },
 });

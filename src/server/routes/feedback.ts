@@ -30,6 +30,7 @@ async function toWrites(store: Store, reqs: FeedbackCreateReq[], userId: string,
 
 export const feedbackRoutes = defineRoutes({
   feedbackCreate: {
+    runs: 'write',
     handler: async (req, { store, user, clock }) => {
       const [row] = await toWrites(store, [req], user.username, clock.nowMicros());
       await store.applyLast([{ kind: 'feedback.create', rows: [row!] }]);
@@ -38,6 +39,7 @@ export const feedbackRoutes = defineRoutes({
   },
 
   feedbackBatchCreate: {
+    runs: 'write',
     projects: (input) => input.batch.map((item) => item.project_id),
     handler: async ({ batch }, { store, user, clock }) => {
       const rows = await toWrites(store, batch, user.username, clock.nowMicros());
@@ -47,6 +49,7 @@ export const feedbackRoutes = defineRoutes({
   },
 
   feedbackQuery: {
+    runs: 'read',
     // total_count (newest FeedbackQueryRes): every row the query matches, whatever the page.
     handler: async (req, { store }) => {
       const query = toProjectTableQuery(req);
@@ -56,6 +59,7 @@ export const feedbackRoutes = defineRoutes({
   },
 
   feedbackPurge: {
+    runs: 'write',
     handler: async (req, { store }) => {
       const ids = idsFromPurgeQuery(req.query, { allowIn: false, message: PURGE_MESSAGE });
       await store.feedback.purgeFeedback({ projectId: req.project_id, ids });
@@ -64,6 +68,7 @@ export const feedbackRoutes = defineRoutes({
   },
 
   feedbackReplace: {
+    runs: 'write',
     handler: async ({ feedback_id, ...req }, { store, user, clock }) => {
       const [row] = await toWrites(store, [req], user.username, clock.nowMicros());
       // Unlike the reference (which purges, then creates whatever it was given), an unknown
@@ -75,14 +80,17 @@ export const feedbackRoutes = defineRoutes({
   },
 
   feedbackStats: {
+    runs: 'read',
     handler: (req, { store, clock }) => feedbackStats(store.feedback, req, clock.nowMicros()),
   },
 
   feedbackAggregate: {
+    runs: 'write',
     handler: (req, { store }) => feedbackAggregate(store.feedback, req),
   },
 
   feedbackPayloadSchema: {
+    runs: 'read',
     handler: (req, { store, clock }) => feedbackPayloadSchema(store.feedback, req, clock.nowMicros()),
   },
 });

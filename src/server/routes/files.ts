@@ -6,11 +6,13 @@ import { createFile, fileContentResponse } from '../domain/files.js';
 import { defineRoutes, type RouteDef } from '../http/defineRoutes.js';
 
 const create: RouteDef<'fileCreate'> & RouteDef<'filesCreate'> = {
+  runs: 'write',
   handler: (req, { store, clock }) =>
     createFile(store, { projectId: req.project_id, file: req.file, expectedDigest: req.expected_digest || null, now: clock.nowMicros() }),
 };
 
 const content: RouteDef<'fileContent'> & RouteDef<'filesContent'> = {
+  runs: 'read',
   handler: (req, { store }) => fileContentResponse(store, { projectId: req.project_id, digest: req.digest }),
 };
 
@@ -20,13 +22,16 @@ export const fileRoutes = defineRoutes({
   fileContent: content,
   filesContent: content,
   filesQueryStats: {
+    runs: 'read',
     handler: async (req, { store }) => ({ total_size_bytes: await store.files.totalSize(req.project_id) }),
   },
   // The stored Python client's name for the same question.
   filesStats: {
+    runs: 'write',
     handler: async (req, { store }) => ({ total_size_bytes: await store.files.totalSize(req.project_id) }),
   },
   projectStats: {
+    runs: 'write',
     handler: (req, { store }) =>
       store.projects.storageStats({
         projectId: req.project_id,

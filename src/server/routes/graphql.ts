@@ -4,6 +4,7 @@ import { defineRoutes } from '../http/defineRoutes.js';
 
 export const graphqlRoutes = defineRoutes({
   wandbGraphql: {
+    runs: 'write',
     // Credentials are checked inside, so a bad key is answered as a GraphQL error (see executeGraphql.ts).
     handler: async (req, { store, authenticator, request, remoteIp, log }) => {
       const { status, headers, body } = await executeWandbGraphql({

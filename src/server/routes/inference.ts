@@ -8,11 +8,18 @@ import { defineRoutes } from '../http/defineRoutes.js';
 import { UnauthorizedError } from '../errors.js';
 
 export const inferenceRoutes = defineRoutes({
-  inferenceOpenRouterModels: { handler: async (_req, { inference }) => ({ data: await openRouterListing(inference.registry) }) },
+  inferenceOpenRouterModels: {
+    runs: 'main',
+    handler: async (_req, { inference }) => ({ data: await openRouterListing(inference.registry) }),
+  },
 
-  inferenceAnalysisModels: { handler: async (_req, { inference }) => ({ data: await openRouterListing(inference.registry) }) },
+  inferenceAnalysisModels: {
+    runs: 'main',
+    handler: async (_req, { inference }) => ({ data: await openRouterListing(inference.registry) }),
+  },
 
   inferenceHardware: {
+    runs: 'main',
     handler: async (req, { inference, authenticator, request }) => {
       const key = /^Bearer\s+(\S+)$/i.exec(request.headers.get('authorization') ?? '')?.[1];
       if (!key) throw new UnauthorizedError('Send Authorization: Bearer <api key>');
@@ -21,5 +28,5 @@ export const inferenceRoutes = defineRoutes({
     },
   },
 
-  inferenceCatalogModels: { handler: async (_req, { inference }) => ({ models: await catalogModels(inference.registry) }) },
+  inferenceCatalogModels: { runs: 'main', handler: async (_req, { inference }) => ({ models: await catalogModels(inference.registry) }) },
 });

@@ -6,6 +6,7 @@ import { defineRoutes } from '../http/defineRoutes.js';
 
 export const objectRoutes = defineRoutes({
   objCreate: {
+    runs: 'write',
     projects: (input) => [input.obj.project_id],
     handler: ({ obj }, { store, user, clock, rawBody }) =>
       createObject(store, {
@@ -21,6 +22,7 @@ export const objectRoutes = defineRoutes({
   },
 
   objRead: {
+    runs: 'read',
     handler: async (req, { store }) => {
       const record = await readLiveObject(store, {
         projectId: req.project_id,
@@ -33,10 +35,12 @@ export const objectRoutes = defineRoutes({
   },
 
   objsQuery: {
+    runs: 'read',
     handler: async (req, { store }) => ({ objs: await queryObjects(store, req) }),
   },
 
   objDelete: {
+    runs: 'write',
     handler: async (req, { store, clock }) => ({
       num_deleted: await deleteObjects(store, {
         projectId: req.project_id,
@@ -48,6 +52,7 @@ export const objectRoutes = defineRoutes({
   },
 
   objAddTags: {
+    runs: 'write',
     handler: async (req, { store, clock }) => {
       await addTags(store, {
         projectId: req.project_id,
@@ -61,6 +66,7 @@ export const objectRoutes = defineRoutes({
   },
 
   objRemoveTags: {
+    runs: 'write',
     handler: async (req, { store }) => {
       await removeTags(store, { projectId: req.project_id, objectId: req.object_id, version: req.digest, tags: req.tags });
       return {};
@@ -68,6 +74,7 @@ export const objectRoutes = defineRoutes({
   },
 
   objSetAliases: {
+    runs: 'write',
     handler: async (req, { store, clock }) => {
       await setAliases(store, {
         projectId: req.project_id,
@@ -81,6 +88,7 @@ export const objectRoutes = defineRoutes({
   },
 
   objRemoveAliases: {
+    runs: 'write',
     handler: async (req, { store }) => {
       await removeAliases(store, { projectId: req.project_id, objectId: req.object_id, aliases: req.aliases });
       return {};
@@ -88,10 +96,12 @@ export const objectRoutes = defineRoutes({
   },
 
   tagsList: {
+    runs: 'read',
     handler: async (req, { store }) => ({ tags: await store.objects.listTags(req.project_id) }),
   },
 
   aliasesList: {
+    runs: 'read',
     handler: async (req, { store }) => ({ aliases: await store.objects.listAliases(req.project_id) }),
   },
 });

@@ -4,6 +4,7 @@ import { defineRoutes } from '../http/defineRoutes.js';
 
 export const otelRoutes = defineRoutes({
   otelExport: {
+    runs: 'write',
     // The projects are named inside the body (or a header), so exportTraces checks access.
     projects: () => [],
     handler: (_req, { store, user, body, request, limits }) =>

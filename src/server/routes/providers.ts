@@ -27,6 +27,7 @@ export const toJobRead = (j: JobRecord): JobRead => ({
 
 export const providerRoutes = defineRoutes({
   providersList: {
+    runs: 'main',
     handler: async (req, { store, inference }) => {
       const own = (await store.providers.listProviders(req.project_id)).map(toProviderRead);
       const instance = inference.registry.instanceProviders.filter((p) => !own.some((o) => o.name === p.name)).map(instanceProviderRead);
@@ -35,26 +36,31 @@ export const providerRoutes = defineRoutes({
   },
 
   providerCreate: {
+    runs: 'main',
     handler: async (req, { store, inference, user, clock }) => ({
       provider: await createProvider({ store, registry: inference.registry, userId: user.username, now: clock.nowMicros() }, req),
     }),
   },
 
   providerUpdate: {
+    runs: 'main',
     handler: async (req, { store, inference, clock }) => ({
       provider: await updateProvider({ store, registry: inference.registry, now: clock.nowMicros() }, req),
     }),
   },
 
   providerDelete: {
+    runs: 'main',
     handler: async (req, { store }) => ({ deleted: await deleteProvider(store, req) }),
   },
 
   providerTest: {
+    runs: 'main',
     handler: (req, { store, inference }) => testProvider({ store, registry: inference.registry }, req),
   },
 
   modelsList: {
+    runs: 'main',
     handler: async (req, { store, inference }) => {
       const { models, errors } = await inference.registry.listModels(req.project_id);
       const configured = inference.registry.hasInstanceProvider() || (await store.providers.listProviders(req.project_id)).length > 0;
@@ -77,12 +83,14 @@ export const providerRoutes = defineRoutes({
   },
 
   jobsList: {
+    runs: 'main',
     handler: async (req, { store }) => ({
       jobs: (await store.jobs.listJobs({ projectId: req.project_id, kind: req.kind, limit: req.limit })).map(toJobRead),
     }),
   },
 
   jobRead: {
+    runs: 'main',
     handler: async (req, { store }) => {
       const job = await store.jobs.getJob({ projectId: req.project_id, id: req.job_id });
       if (!job) throw new NotFoundError(`Job ${req.job_id} not found`);
@@ -91,6 +99,7 @@ export const providerRoutes = defineRoutes({
   },
 
   jobCancel: {
+    runs: 'main',
     handler: async (req, { store, clock }) => {
       const job = await store.jobs.requestCancel({ projectId: req.project_id, id: req.job_id, now: clock.nowMicros() });
       if (!job) throw new NotFoundError(`Job ${req.job_id} not found`);

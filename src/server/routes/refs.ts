@@ -4,6 +4,7 @@ import { defineRoutes } from '../http/defineRoutes.js';
 
 export const refRoutes = defineRoutes({
   refsReadBatch: {
+    runs: 'read',
     projects: (input) => refProjects(input.refs),
     handler: async (req, { store }) => ({ vals: await readRefs(store, req.refs) }),
   },

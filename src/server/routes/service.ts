@@ -9,15 +9,17 @@ import type { Store } from '../store/Store.js';
 import { WEFT_VERSION } from '../version.js';
 
 export const serviceRoutes = defineRoutes({
-  health: { handler: async () => ({ status: 'ok' as const }) },
+  health: { runs: 'main', handler: async () => ({ status: 'ok' as const }) },
 
   serverInfo: {
+    runs: 'read',
     handler: async () => ({ min_required_weave_python_version: '0.0.1', trace_server_version: WEFT_VERSION }),
   },
 
-  version: { handler: async () => ({ version: WEFT_VERSION, name: 'weft' as const }) },
+  version: { runs: 'read', handler: async () => ({ version: WEFT_VERSION, name: 'weft' as const }) },
 
   projectsInfo: {
+    runs: 'read',
     // Lists only what the caller may see, so there is nothing further to check.
     projects: () => [],
     handler: async (req, { store, user }) => {
@@ -41,6 +43,7 @@ export const serviceRoutes = defineRoutes({
   },
 
   geolocate: {
+    runs: 'main',
     // `allowed` says whether inference may be used: true once any model provider is configured
     // (instance-wide, or for one of the caller's projects); Weft has no geo-IP database to say more.
     handler: async (req, { remoteIp, inference, store, user }) => {
@@ -50,6 +53,7 @@ export const serviceRoutes = defineRoutes({
   },
 
   whoami: {
+    runs: 'read',
     projects: () => [],
     handler: async (_req, { store, user }) => {
       const record = await store.accounts.getUser(user.username);

@@ -8,6 +8,7 @@ const noProjects = () => [];
 
 export const sessionRoutes = defineRoutes({
   sessionCreate: {
+    runs: 'write',
     handler: async (req, { store, authenticator, request, remoteIp, responseHeaders }) => {
       const userAgent = request.headers.get('user-agent') ?? '';
       const { token, user, session } = await signIn({ store, authenticator }, { ...req, userAgent, address: remoteIp });
@@ -25,6 +26,7 @@ export const sessionRoutes = defineRoutes({
   },
 
   sessionEnd: {
+    runs: 'write',
     handler: async (_req, { store, authenticator, request, responseHeaders }) => {
       const ended = await signOut({ store, authenticator }, request.headers.get('cookie') ?? undefined);
       responseHeaders.append('set-cookie', authenticator.sessions.clearingCookie(request.url));
@@ -33,6 +35,7 @@ export const sessionRoutes = defineRoutes({
   },
 
   sessionsList: {
+    runs: 'read',
     projects: noProjects,
     handler: async (req, { store, authenticator, user }) => ({
       sessions: await listSessions({ store, authenticator }, user, req.username),
@@ -40,6 +43,7 @@ export const sessionRoutes = defineRoutes({
   },
 
   sessionRevoke: {
+    runs: 'write',
     projects: noProjects,
     handler: async (req, { store, authenticator, user }) => ({
       ended: await revokeSession({ store, authenticator }, user, req.session_id),
@@ -47,6 +51,7 @@ export const sessionRoutes = defineRoutes({
   },
 
   userSessionsRevoke: {
+    runs: 'write',
     projects: noProjects,
     handler: async (req, { store, authenticator, user }) => ({
       num_ended: await revokeUserSessions({ store, authenticator }, user, req.username),
@@ -54,6 +59,7 @@ export const sessionRoutes = defineRoutes({
   },
 
   passwordChange: {
+    runs: 'write',
     projects: noProjects,
     handler: async (req, { store, authenticator, user, remoteIp }) => ({
       num_sessions_ended: await changeOwnPassword({ store, authenticator }, user, { ...req, address: remoteIp }),
@@ -61,6 +67,7 @@ export const sessionRoutes = defineRoutes({
   },
 
   userPasswordReset: {
+    runs: 'write',
     projects: noProjects,
     handler: async (req, { store, authenticator, user }) => ({
       num_sessions_ended: await resetPassword({ store, authenticator }, user, req),

@@ -5,12 +5,15 @@ import { defineRoutes } from '../http/defineRoutes.js';
 
 export const statsRoutes = defineRoutes({
   callStats: {
+    runs: 'read',
     handler: (req, { store, clock }) => callStats(store, req, { now: clock.nowMicros() }),
   },
   callsUsage: {
+    runs: 'read',
     handler: (req, { store }) => callsUsage(store, req),
   },
   traceUsage: {
+    runs: 'read',
     handler: (req, { store }) => traceUsage(store, req),
   },
 });

@@ -11,6 +11,7 @@ function losslessList(rawBody: string | null, parsed: unknown, path: string[]) {
 
 export const tableRoutes = defineRoutes({
   tableCreate: {
+    runs: 'write',
     projects: (input) => [input.table.project_id],
     handler: (req, { store, clock, rawBody }) =>
       createTable(store, {
@@ -22,6 +23,7 @@ export const tableRoutes = defineRoutes({
   },
 
   tableCreateFromDigests: {
+    runs: 'write',
     handler: (req, { store, clock }) =>
       createTableFromDigests(store, {
         projectId: req.project_id,
@@ -32,6 +34,7 @@ export const tableRoutes = defineRoutes({
   },
 
   tableUpdate: {
+    runs: 'write',
     handler: (req, { store, clock, rawBody }) =>
       updateTable(store, {
         projectId: req.project_id,
@@ -42,6 +45,7 @@ export const tableRoutes = defineRoutes({
   },
 
   tableQuery: {
+    runs: 'read',
     handler: async (req, { store }) => {
       const rows = [];
       for await (const row of queryTable(store, req)) rows.push(row);
@@ -50,10 +54,12 @@ export const tableRoutes = defineRoutes({
   },
 
   tableQueryStream: {
+    runs: 'read',
     handler: (req, { store }) => queryTable(store, req),
   },
 
   tableQueryStats: {
+    runs: 'read',
     handler: async (req, { store }) => {
       const [stats] = await store.tables.tableStats({ projectId: req.project_id, digests: [req.digest], includeStorageSize: false });
       // An unknown table counts 0 rows, as in the newest reference (older builds errored).
@@ -62,6 +68,7 @@ export const tableRoutes = defineRoutes({
   },
 
   tableQueryStatsBatch: {
+    runs: 'read',
     handler: async (req, { store }) => {
       const stats = await store.tables.tableStats({
         projectId: req.project_id,

@@ -34,16 +34,19 @@ type Ctx = { store: Store; clock: Clock };
 function kindRoutes<K extends V2Kind>(kind: K) {
   return {
     list: {
+      runs: 'read' as const,
       projects: v2Projects,
       handler: (req: PathInput & { limit?: number | null; offset?: number | null }, { store }: Ctx) =>
         listV2(store, kind, { projectId: v2ProjectId(req), limit: req.limit, offset: req.offset }),
     },
     read: {
+      runs: 'read' as const,
       projects: v2Projects,
       handler: (req: PathInput & { object_id: string; digest: string }, { store }: Ctx) =>
         readV2(store, kind, { projectId: v2ProjectId(req), objectId: req.object_id, digest: req.digest }),
     },
     delete: {
+      runs: 'write' as const,
       projects: v2Projects,
       handler: async (req: PathInput & { object_id: string; digests?: string[] | null }, { store, clock }: Ctx) => ({
         num_deleted: await deleteV2(store, kind, {
@@ -64,12 +67,13 @@ const models = kindRoutes('model');
 const evaluations = kindRoutes('evaluation');
 
 export const v2ObjectRoutes = defineRoutes({
-  opCreate: { projects: v2Projects, handler: (req, context) => createOp(context.store, createContext(req, context), req) },
+  opCreate: { runs: 'write', projects: v2Projects, handler: (req, context) => createOp(context.store, createContext(req, context), req) },
   opList: ops.list,
   opRead: ops.read,
   opDelete: ops.delete,
 
   datasetCreate: {
+    runs: 'write',
     projects: v2Projects,
     handler: (req, context) => createDataset(context.store, createContext(req, context), req),
   },
@@ -78,6 +82,7 @@ export const v2ObjectRoutes = defineRoutes({
   datasetDelete: datasets.delete,
 
   scorerCreate: {
+    runs: 'write',
     projects: v2Projects,
     handler: (req, context) => createScorer(context.store, createContext(req, context), req),
   },
@@ -86,6 +91,7 @@ export const v2ObjectRoutes = defineRoutes({
   scorerDelete: scorers.delete,
 
   modelCreate: {
+    runs: 'write',
     projects: v2Projects,
     handler: (req, context) => createModel(context.store, createContext(req, context), req),
   },
@@ -94,6 +100,7 @@ export const v2ObjectRoutes = defineRoutes({
   modelDelete: models.delete,
 
   evaluationCreate: {
+    runs: 'write',
     projects: v2Projects,
     handler: (req, context) => createEvaluation(context.store, createContext(req, context), req),
   },

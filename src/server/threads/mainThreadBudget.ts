@@ -1,5 +1,5 @@
 /**
- * The store a request served on the main thread sees (threadedApp.ts ON_MAIN_WHEN_SMALL): its
+ * The store a request served on the main thread sees (`main-when-small` routes, threadedApp.ts): its
  * reads run on the writer's own connection, its writes join the group commit like a request
  * thread's (storeForwarding.ts), and its reads are held to a budget. The main thread answers
  * `/health` and moves every other request's bytes, so it may only take work whose size is known

@@ -1,6 +1,6 @@
 /**
- * An evaluation logger's small writes are served on the main thread (threadedApp.ts
- * ON_MAIN_WHEN_SMALL), and whatever could make one of them large goes to a write thread as
+ * An evaluation logger's small writes are served on the main thread (their routes
+ * run `main-when-small`), and whatever could make one of them large goes to a write thread as
  * before: a body over SMALL_BODY_BYTES or without a declared length, and reads past
  * the main thread's budget of rows or bytes (mainThreadBudget.ts); such a request is then served
  * from the start on the thread.

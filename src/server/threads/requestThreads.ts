@@ -3,7 +3,7 @@
  * worker thread (requestWorker.ts), so no request's SQLite work, JSON parsing, validation or
  * response encoding runs on the main thread, which only moves bytes, applies the writes
  * (groupCommit.ts) and answers `/health`; the exceptions are an evaluation logger's small writes,
- * whose work is bounded and smaller than a hand-off (threadedApp.ts ON_MAIN_WHEN_SMALL). Two pools:
+ * whose work is bounded and smaller than a hand-off (`main-when-small` routes, threadedApp.ts). Two pools:
  *
  * - read threads serve one request at a time, so a read that exceeds its time budget, or
  *   whose client disconnected, can be stopped by terminating its thread (SQLite cannot be
