@@ -44,7 +44,8 @@ export type ConformanceSuite =
   | 'multiWriter'
   | 'orderIndependence'
   | 'callsQuery'
-  | 'callsFeedbackQuery';
+  | 'callsFeedbackQuery'
+  | 'referenceObjects';
 
 export interface TestBackend {
   name: string;
