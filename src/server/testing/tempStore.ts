@@ -45,7 +45,8 @@ export type ConformanceSuite =
   | 'orderIndependence'
   | 'callsQuery'
   | 'callsFeedbackQuery'
-  | 'referenceObjects';
+  | 'referenceObjects'
+  | 'referenceFeedback';
 
 export interface TestBackend {
   name: string;

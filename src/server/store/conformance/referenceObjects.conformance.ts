@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../testing/testServer.js';
 import type { TestBackend } from '../../testing/tempStore.js';
+import type { PyJson } from '../../testing/pythonClient.js';
 import { referenceHttp, type ReferenceHttp } from './referenceHttp.js';
 
 export function describeReferenceObjectsConformance(backend: TestBackend): void {
@@ -23,7 +24,7 @@ export function describeReferenceObjectsConformance(backend: TestBackend): void 
     const publish = async (P: string, object_id: string, val: unknown): Promise<string> =>
       (await http.ok('/obj/create', { obj: { project_id: P, object_id, val } })).digest;
     const objs = async (P: string, req: Record<string, unknown> = {}) =>
-      (await http.ok('/objs/query', { project_id: P, ...req })).objs as any[];
+      (await http.ok('/objs/query', { project_id: P, ...req })).objs as PyJson[];
     const versionsOf = (P: string, object_id: string) =>
       objs(P, { filter: { object_ids: [object_id] }, sort_by: [{ field: 'created_at', direction: 'asc' }] });
     const del = (P: string, object_id: string, digests: string[] | null) => http.post('/obj/delete', { project_id: P, object_id, digests });
@@ -260,7 +261,7 @@ export function describeReferenceObjectsConformance(backend: TestBackend): void 
       let digest: string;
       let rowDigests: string[];
       const query = async (req: Record<string, unknown>) =>
-        (await http.ok('/table/query', { project_id: P, digest, ...req })).rows as { val: any; digest: string }[];
+        (await http.ok('/table/query', { project_id: P, digest, ...req })).rows as { val: PyJson; digest: string }[];
       const stats = async (d: string) => (await http.ok('/table/query_stats', { project_id: P, digest: d })).count;
       beforeAll(async () => {
         P = http.project('table');
