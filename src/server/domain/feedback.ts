@@ -12,7 +12,11 @@
  *   Schema) of the AnnotationSpec object the ref names (`checkAnnotationSpec`).
  * - `wandb.runnable.<name>`: `runnable_ref` is an op or object ref named `<name>`, an op needs
  *   a `call_ref` (a call ref), and the payload has an `output`.
+ * - `wandb.agent_monitor`: `runnable_ref`, `call_ref` and `trigger_ref` are all required.
  * - any other type: `annotation_ref`, `runnable_ref`, `call_ref` and `trigger_ref` are refused.
+ * - the typed scorer results (`scorer_tags`, `scorer_ratings` and their reasons and
+ *   confidences) only on `wandb.runnable.*`, `wandb.agent_monitor` and
+ *   `wandb.agent_user_feedback`, and the last needs a non-empty `scorer_tags`.
  * - every type: `weave_ref` is a `weave:///` ref and the stored payload's JSON is ≤ 1 MiB.
  */
 import { ScorerFeedbackFields, type FeedbackCreateReq, type ScorerFeedback } from '../../contract/feedback.js';
@@ -29,6 +33,17 @@ const REACTION_TYPE = 'wandb.reaction.1';
 const NOTE_TYPE = 'wandb.note.1';
 const ANNOTATION_PREFIX = 'wandb.annotation';
 const RUNNABLE_PREFIX = 'wandb.runnable';
+const AGENT_MONITOR_TYPE = 'wandb.agent_monitor';
+const AGENT_USER_FEEDBACK_TYPE = 'wandb.agent_user_feedback';
+/** The typed scorer results; the span_* and trace fields are allowed on any type. */
+const SCORER_RESULT_FIELDS = [
+  'scorer_tags',
+  'scorer_tag_reasons',
+  'scorer_tag_confidences',
+  'scorer_ratings',
+  'scorer_rating_reasons',
+  'scorer_rating_confidences',
+] as const;
 const MAX_NOTE_LENGTH = 1024;
 const MAX_PAYLOAD_BYTES = 1 << 20;
 
@@ -86,6 +101,10 @@ export function validateFeedback(req: FeedbackCreateReq): void {
     if (nameOf(ref) !== name) throw new BadRequestError(`runnable_ref must point to an object with name ${name}`);
     if (ref.kind === 'op' && !req.call_ref) throw new BadRequestError('call_ref is required for runnable feedback on ops');
     if (!('output' in payload)) invalidPayload(req, 'output is required');
+  } else if (req.feedback_type === AGENT_MONITOR_TYPE) {
+    if (!req.runnable_ref) throw new BadRequestError('runnable_ref is required for agent monitor feedback');
+    if (req.call_ref == null) throw new BadRequestError('call_ref is required for agent monitor feedback');
+    if (req.trigger_ref == null) throw new BadRequestError('trigger_ref is required for agent monitor feedback');
   } else if (req.runnable_ref) {
     throw new BadRequestError('runnable_ref is not allowed for non-runnable feedback');
   } else if (req.call_ref) {
@@ -93,8 +112,25 @@ export function validateFeedback(req: FeedbackCreateReq): void {
   } else if (req.trigger_ref) {
     throw new BadRequestError('trigger_ref is not allowed for non-runnable feedback');
   }
+  validateScorerResults(req);
+  if (req.runnable_ref) refOf(req.runnable_ref, 'runnable_ref', ['op', 'object']);
   if (req.call_ref) refOf(req.call_ref, 'call_ref', ['call']);
   if (req.trigger_ref) refOf(req.trigger_ref, 'trigger_ref', ['object']);
+}
+
+/** Scorer results belong to scorer-written feedback; an empty list or map counts as unset. */
+function validateScorerResults(req: FeedbackCreateReq): void {
+  const isSet = (v: unknown) => (Array.isArray(v) ? v.length > 0 : v != null && typeof v === 'object' && Object.keys(v).length > 0);
+  const type = req.feedback_type;
+  const allowed = type.startsWith(RUNNABLE_PREFIX) || type === AGENT_MONITOR_TYPE || type === AGENT_USER_FEEDBACK_TYPE;
+  if (!allowed && SCORER_RESULT_FIELDS.some((field) => isSet(req[field]))) {
+    throw new BadRequestError(
+      `${SCORER_RESULT_FIELDS.join(', ')} are only allowed on ${AGENT_MONITOR_TYPE}, ${AGENT_USER_FEEDBACK_TYPE}, or ${RUNNABLE_PREFIX} feedback`,
+    );
+  }
+  if (type === AGENT_USER_FEEDBACK_TYPE && !isSet(req.scorer_tags)) {
+    throw new BadRequestError('scorer_tags is required for agent user feedback');
+  }
 }
 
 /**

@@ -44,7 +44,9 @@ export type ConformanceSuite =
   | 'multiWriter'
   | 'orderIndependence'
   | 'callsQuery'
-  | 'callsFeedbackQuery';
+  | 'callsFeedbackQuery'
+  | 'referenceObjects'
+  | 'referenceFeedback';
 
 export interface TestBackend {
   name: string;

@@ -147,6 +147,12 @@ export class TablePrinter {
         const fold = (s: string) => (c.caseInsensitive ? `lower(${s})` : s);
         return `ifNull(position(${fold(this.value(c.hay))}, ${fold(this.value(c.needle))}) > 0, 0)`;
       }
+      case 'listHas': {
+        const list = `JSONExtract(${c.column}, 'Array(String)')`;
+        const needle = this.value(c.needle);
+        if (!c.caseInsensitive) return `ifNull(has(${list}, ${needle}), 0)`;
+        return `ifNull(arrayExists(x -> lower(x) = lower(${needle}), ${list}), 0)`;
+      }
       case 'isNull':
         return this.isNull(c.value);
     }

@@ -18,6 +18,8 @@ import { describeObjectsConformance } from './objects.conformance.js';
 import { describeOrderIndependenceConformance } from './orderIndependence.conformance.js';
 import { describeProjectsConformance } from './projects.conformance.js';
 import { describeProvidersConformance } from './providers.conformance.js';
+import { describeReferenceFeedbackConformance } from './referenceFeedback.conformance.js';
+import { describeReferenceObjectsConformance } from './referenceObjects.conformance.js';
 import { describeStatsConformance } from './stats.conformance.js';
 import { describeTablesConformance } from './tables.conformance.js';
 import { describeThreadsConformance } from './threads.conformance.js';
@@ -48,6 +50,9 @@ export function describeStoreConformance(backend: TestBackend): void {
     // Through HTTP: the query language as the SDKs and the dashboard use it.
     callsQuery: () => describeCallsQueryConformance(backend),
     callsFeedbackQuery: () => describeCallsFeedbackQueryConformance(backend),
+    // The reference's own tests, re-sent over HTTP (docs/reference/coverage.md).
+    referenceObjects: () => describeReferenceObjectsConformance(backend),
+    referenceFeedback: () => describeReferenceFeedbackConformance(backend),
   };
   for (const describeSuite of Object.values(suites)) describeSuite();
 }

@@ -33,7 +33,7 @@ export const FEEDBACK_COLUMNS: TableColumns = {
   call_ref: 'text',
   trigger_ref: 'text',
   queue_id: 'text',
-  ...Object.fromEntries(SCORER_COLUMNS.map((c) => [c, isCollection(c) ? 'json' : 'text'])),
+  ...Object.fromEntries(SCORER_COLUMNS.map((c) => [c, c === 'scorer_tags' ? 'jsonList' : isCollection(c) ? 'json' : 'text'])),
 };
 
 /** The stored values of the scorer columns, by column name (in column order), for a write. */

@@ -18,6 +18,9 @@
  * - Datetime columns take ISO 8601 strings or unix seconds, like `maybe_convert_datetime_operands`.
  * - A condition on a missing value is false, also under `$not`.
  * - `$containsToken` is a calls-only operation here (400).
+ * - `$contains` on a list-of-strings column (`jsonList`: feedback's `scorer_tags`) asks whether
+ *   an element equals the text, not whether it occurs in the list's JSON, as the reference's
+ *   `has()` on its Array column does: "ns" does not find the tag "nsfw".
  * - Unknown fields are 400 (the reference raises ValueError "Unknown field"), as is anything
  *   that cannot be compared (a number with text, an empty `$and`).
  */
@@ -25,7 +28,10 @@ import type { ContainsSpec, JsonValue, Operand, Operation, Query, SortBy } from 
 import { formatMicros, parseIsoToMicros } from '../../core/datetime.js';
 import { BadRequestError } from '../../errors.js';
 
-export type TableColumnType = 'text' | 'number' | 'datetime' | 'json';
+/** `jsonList`: a JSON column holding a list of strings, where `$contains` tests membership. */
+export type TableColumnType = 'text' | 'number' | 'datetime' | 'json' | 'jsonList';
+
+const isJson = (type: TableColumnType | undefined) => type === 'json' || type === 'jsonList';
 
 /** A table a query may read: wire field name → column type (the stored column has the same name). */
 export type TableColumns = Readonly<Record<string, TableColumnType>>;
@@ -74,6 +80,7 @@ export type TableValue =
  *   (a `$convert` of a mismatched column): then the numeric side compares as its text;
  * - in: the value equals one of `items`, or (`orNull`) the value is NULL / a missing JSON path;
  * - contains: `needle` occurs in `hay` (ASCII case folded when `caseInsensitive`);
+ * - listHas: a string element of the JSON list in `column` equals `needle` (folded likewise);
  * - isNull: the value is NULL; for a JSON path, missing or JSON null.
  */
 export type TableCond =
@@ -83,6 +90,7 @@ export type TableCond =
   | { k: 'compare'; op: '=' | '>' | '>=' | '<' | '<='; a: TableValue; b: TableValue }
   | { k: 'in'; value: TableValue; items: TableValue[]; orNull: boolean }
   | { k: 'contains'; hay: TableValue; needle: TableValue; caseInsensitive: boolean }
+  | { k: 'listHas'; column: string; needle: TableValue; caseInsensitive: boolean }
   | { k: 'isNull'; value: TableValue }
   | { k: 'false' };
 
@@ -108,7 +116,7 @@ export interface TablePlan {
 export function tableValueRep(v: TableValue): TableRep {
   switch (v.k) {
     case 'column':
-      return v.type === 'json' ? 'text' : v.type;
+      return isJson(v.type) ? 'text' : (v.type as TableRep);
     case 'columnText':
       return 'text';
     case 'json':
@@ -132,7 +140,7 @@ export function resolveTableField(columns: TableColumns, name: string): TableFie
   if (type) return { kind: 'column', name, type };
   const parts = name.split(/(?<!\\)\./).map((p) => p.replace(/\\\./g, '.'));
   const [head, ...rest] = parts;
-  if (head && columns[head] === 'json' && rest.length > 0 && rest.every((p) => p !== '' && !p.includes('"'))) {
+  if (head && isJson(columns[head]) && rest.length > 0 && rest.every((p) => p !== '' && !p.includes('"'))) {
     return { kind: 'json', column: head, path: rest.map((p) => (/^\d+$/.test(p) ? { index: Number(p) } : { key: p })) };
   }
   throw new BadRequestError(`Unknown field: ${name}`);
@@ -182,7 +190,7 @@ function ownType(v: Operandish): ScalarType | null {
   if (v.kind === 'literal') return literalType(v.value);
   if (v.kind === 'value') return v.type;
   if (v.field.kind === 'json') return null;
-  return v.field.type === 'json' ? 'text' : v.field.type;
+  return isJson(v.field.type) ? 'text' : (v.field.type as ScalarType);
 }
 
 function commonType(a: Operandish, b: Operandish): ScalarType {
@@ -233,7 +241,7 @@ class ExprPlanner {
     const number = (value: TableValue): Operandish => ({ kind: 'value', value, type: 'number' });
     if (v.kind === 'literal') return number({ k: 'literal', value: Array.isArray(v.value) ? v.value.length : null, rep: 'number' });
     if (v.kind === 'field' && v.field.kind === 'json') return number({ k: 'size', column: v.field.column, path: v.field.path });
-    if (v.kind === 'field' && v.field.kind === 'column' && v.field.type === 'json')
+    if (v.kind === 'field' && v.field.kind === 'column' && isJson(v.field.type))
       return number({ k: 'size', column: v.field.name, path: null });
     return number({ k: 'literal', value: null, rep: 'number' });
   }
@@ -288,9 +296,13 @@ class ExprPlanner {
   }
 
   contains(spec: ContainsSpec): TableCond {
-    const hay = as(this.operand(spec.input), 'text');
+    const input = this.operand(spec.input);
     const needle = as(this.operand(spec.substr), 'text');
-    return { k: 'contains', hay, needle, caseInsensitive: spec.case_insensitive === true };
+    const caseInsensitive = spec.case_insensitive === true;
+    if (input.kind === 'field' && input.field.kind === 'column' && input.field.type === 'jsonList') {
+      return { k: 'listHas', column: input.field.name, needle, caseInsensitive };
+    }
+    return { k: 'contains', hay: as(input, 'text'), needle, caseInsensitive };
   }
 
   isNull(v: Operandish): TableCond {
@@ -338,7 +350,7 @@ export function tableRowToWire(columns: TableColumns, fields: { name: string }[]
     const type = columns[name];
     if (value === null || value === undefined) out[name] = null;
     else if (type === 'datetime') out[name] = formatMicros(Number(value));
-    else if (type === 'json' || type === undefined) out[name] = JSON.parse(value as string);
+    else if (isJson(type) || type === undefined) out[name] = JSON.parse(value as string);
     else out[name] = value;
   });
   return out;

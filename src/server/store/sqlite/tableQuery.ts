@@ -123,6 +123,15 @@ function cond(c: TableCond): SqlFragment {
       const fold = (f: SqlFragment) => (c.caseInsensitive ? wrap('lower(', f, ')') : f);
       return wrap('coalesce(instr(', join([fold(value(c.hay)), fold(value(c.needle))], ', '), ') > 0, 0)');
     }
+    case 'listHas': {
+      const element = c.caseInsensitive ? 'lower(e.value)' : 'e.value';
+      const needle = c.caseInsensitive ? wrap('lower(', value(c.needle), ')') : value(c.needle);
+      return wrap(
+        `EXISTS (SELECT 1 FROM json_each(CASE json_type(${c.column}) WHEN 'array' THEN ${c.column} ELSE '[]' END) AS e WHERE e.type = 'text' AND ${element} = `,
+        needle,
+        ')',
+      );
+    }
     case 'isNull':
       return isNull(c.value);
   }
