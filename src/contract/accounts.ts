@@ -4,6 +4,7 @@
  * (a new API key); what is stored and listed never holds them.
  */
 import { z } from 'zod';
+import { NamePart } from './common.js';
 
 /** A login name: letters, digits, `.`, `_`, `-`; "api" is taken by API-key logins. */
 export const Username = z
@@ -12,8 +13,8 @@ export const Username = z
   .refine((u) => u !== 'api', '"api" is reserved for API-key logins')
   .describe('Login name');
 
-/** An entity, the first half of `<entity>/<project>`. */
-export const Entity = z.string().regex(/^[^/\s]+$/, 'must not contain "/" or spaces');
+/** An entity, the first half of `<entity>/<project>`: a name as every project part is (common.ts). */
+export const Entity = NamePart;
 
 /** A user as listed: no password hash, ever. */
 export const User = z.object({

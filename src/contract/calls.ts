@@ -4,7 +4,7 @@
  * see api/core.md §2 and §3.2.
  */
 import { z } from 'zod';
-import { DateTime, JsonObject, Limit, Offset, ProjectId, Query, SortBy } from './common.js';
+import { DateTime, JsonObject, Limit, NamePart, Offset, ProjectId, Query, SortBy } from './common.js';
 
 const Id = z.string().min(1).max(128);
 const IdList = z.array(z.string()).max(1000).nullish();
@@ -215,7 +215,7 @@ export const CompletedCall = z.object({
 export type CompletedCall = z.infer<typeof CompletedCall>;
 
 /** The `/v2/{entity}/{project}/...` path parameters. */
-const V2Path = { entity: z.string().min(1), project: z.string().min(1) };
+const V2Path = { entity: NamePart, project: NamePart };
 
 // POST /v2/{entity}/{project}/calls/complete
 export const CallsUpsertCompleteReq = z.object({ ...V2Path, batch: z.array(CompletedCall).max(10_000) });

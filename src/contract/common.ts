@@ -9,11 +9,24 @@
 import { z } from 'zod';
 import { parseIsoToMicros } from './datetime.js';
 
-/** `<entity>/<project>`: both parts non-empty, no further slashes. */
-export const PROJECT_ID_PATTERN = /^[^/\s]+\/[^/\s]+$/;
+/**
+ * The one rule for an entity or project name, wherever one is created (any write's
+ * `project_id`, `/v2/{entity}/{project}`, GraphQL `upsertModel`, OTLP, user entities): not
+ * empty, not `.` or `..`, and none of `/ \ # ? % :` (what W&B refuses in project names; they
+ * also break refs and dashboard URLs), whitespace or control characters (NUL included). See
+ * docs/security/inputs.md.
+ */
+export const NAME_PART_PATTERN = /^(?!\.\.?$)[^/\\#?%:\s\p{Cc}]+$/u;
+/** What a name that breaks NAME_PART_PATTERN is told. */
+export const NAME_PART_RULE = 'without "/", "\\", "#", "?", "%", ":", spaces or control characters, and not "." or ".."';
+/** An entity or project name, as NAME_PART_PATTERN says. */
+export const NamePart = z.string().regex(NAME_PART_PATTERN, `must be a name ${NAME_PART_RULE}`);
+
+/** `<entity>/<project>`: two names, each as NAME_PART_PATTERN says. */
+export const PROJECT_ID_PATTERN = /^(?!\.\.?\/)[^/\\#?%:\s\p{Cc}]+\/(?!\.\.?$)[^/\\#?%:\s\p{Cc}]+$/u;
 export const ProjectId = z
   .string()
-  .regex(PROJECT_ID_PATTERN, 'must be "<entity>/<project>"')
+  .regex(PROJECT_ID_PATTERN, `must be "<entity>/<project>", each part ${NAME_PART_RULE}`)
   .describe('Project identifier, "<entity>/<project>"');
 
 /** Any ISO-8601 datetime, with or without an offset (no offset means UTC). */

@@ -8,16 +8,15 @@
  * "Body" models are.
  */
 import { z } from 'zod';
-import { JsonObject, Limit, Offset } from './common.js';
+import { JsonObject, Limit, NAME_PART_PATTERN, NamePart, Offset } from './common.js';
 
 /** An entity or project name in a `/v2/:entity/:project` path (the server's fast parses check it too). */
-export const V2_SEGMENT_PATTERN = /^[^/\s]+$/;
+export const V2_SEGMENT_PATTERN = NAME_PART_PATTERN;
 
 /** `/v2/:entity/:project`: the project is `<entity>/<project>`. */
-const Segment = z.string().regex(V2_SEGMENT_PATTERN, 'must be non-empty, without "/" or spaces');
 export const V2Path = {
-  entity: Segment.describe('Entity (first half of the project id)'),
-  project: Segment.describe('Project name (second half of the project id)'),
+  entity: NamePart.describe('Entity (first half of the project id)'),
+  project: NamePart.describe('Project name (second half of the project id)'),
 };
 
 export const V2ListReq = z.object({ ...V2Path, limit: Limit, offset: Offset });

@@ -7,6 +7,7 @@ import { createApiKey } from './auth/apiKeys.js';
 import { hashSecret } from './auth/secrets.js';
 import { loadConfig, storeConfigOf, type ServerConfig } from './config.js';
 import { defaultEntityOf } from './domain/defaultEntity.js';
+import { NAME_PART_PATTERN, NAME_PART_RULE } from '../contract/common.js';
 import { LIMIT_SPECS } from './limits.js';
 import { ensureAdmin } from './auth/bootstrap.js';
 import { announceListening, forkWorkers, isClusterWorker } from './cluster.js';
@@ -26,7 +27,7 @@ Usage:
               --clickhouse-user default --clickhouse-database weft]
              [--tls [--tls-cert cert.pem --tls-key key.pem]]
              [--threads 1|0] [--read-threads N] [--write-threads N] [--read-budget-ms 30000]
-             [--trusted-proxies 10.0.0.0/8,::1]
+             [--trusted-proxies 10.0.0.0/8,::1] [--public-url https://weft.example.com]
                                        run the service and the dashboard; --tls serves HTTPS with
                                        the given certificate, or a self-signed one kept in the data dir;
                                        requests run in threads (--threads 0: all on the main thread),
@@ -104,6 +105,7 @@ const serverFlags = {
   'write-threads': { type: 'string' },
   'read-budget-ms': { type: 'string' },
   'trusted-proxies': { type: 'string' },
+  'public-url': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   // The request limits (limits.ts): --max-body-bytes, --max-json-depth, ...
   ...(Object.fromEntries(LIMIT_SPECS.map((l) => [l.flag, { type: 'string' }])) as Record<string, { type: 'string' }>),
@@ -237,6 +239,9 @@ async function userAddCommand(args: string[]): Promise<void> {
   if (!username) throw new Error('name the user: weft user add <name> --entity <entity>');
   if (username === 'api') throw new Error('"api" is reserved for API-key logins; choose another name');
   if (!values.entity?.length && !values.admin) throw new Error('give the user at least one --entity, or --admin');
+  for (const entity of values.entity ?? []) {
+    if (!NAME_PART_PATTERN.test(entity)) throw new Error(`--entity ${JSON.stringify(entity)}: an entity name must be ${NAME_PART_RULE}`);
+  }
   const config = loadConfig(process.env, stringFlags(values));
   const store = await openStore(storeConfigOf(config));
   try {

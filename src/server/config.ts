@@ -64,6 +64,11 @@ export interface ServerConfig {
   threads: { read: number; write: number; readBudgetMs: number } | null;
   /** Peers whose X-Forwarded-For names the client (http/clientAddress.ts); default none. */
   trustedProxies: TrustedProxies;
+  /**
+   * The URL people reach this server at (WEFT_PUBLIC_URL, without a trailing `/`), which GraphQL
+   * `serverInfo.frontendHost` answers; null: the address it listens on (main.ts).
+   */
+  publicUrl: string | null;
 }
 
 /**
@@ -133,7 +138,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Record<s
           readBudgetMs: budget(get('read-budget-ms', 'WEFT_READ_BUDGET_MS')),
         },
     trustedProxies: trustedProxies(get('trusted-proxies', 'WEFT_TRUSTED_PROXIES')),
+    publicUrl: publicUrl(get('public-url', 'WEFT_PUBLIC_URL')),
   };
+}
+
+/** An http(s) URL with no query or fragment, as its origin and path without the trailing `/`. */
+function publicUrl(value: string | undefined): string | null {
+  if (value === undefined || value === '') return null;
+  let url: URL | null = null;
+  try {
+    url = new URL(value);
+  } catch {
+    // Answered below.
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.search || url.hash || url.username || url.password) {
+    throw new Error(`WEFT_PUBLIC_URL / --public-url must be an http(s) URL such as https://weft.example.com, not "${value}"`);
+  }
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
 }
 
 /** A whole number ≥ `min` from the environment, or the default when unset. */

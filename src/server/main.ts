@@ -6,6 +6,7 @@ import { serve, type ServerType } from '@hono/node-server';
 import { maxHeaderSize, type Server as HttpServer } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { hostname } from 'node:os';
 import { answerClientErrorsAsJson } from './http/clientErrors.js';
 import { keepIdleConnections } from './http/keepAlive.js';
 import { createApp } from './app.js';
@@ -120,6 +121,8 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     clock,
     inference: { registry, jobs },
     limits: config.limits,
+    // Known once the port is open (it may be 0, "any"): set below, before the first request.
+    publicUrl: config.publicUrl ?? listenUrl(config, config.port),
   };
   const appOptions = {
     validateResponses: config.validateResponses,
@@ -134,15 +137,17 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
   // ClickHouse store (and an in-memory database) serves requests in this process; more CPU
   // comes from --workers and more replicas.
   let threads: RequestThreads | null = null;
+  const threadSetup = {
+    file: store instanceof SqliteStore ? store.file : '',
+    logLevel: config.logLevel,
+    limits: config.limits,
+    validateResponses: config.validateResponses,
+    sessions: config.sessions,
+    publicUrl: services.publicUrl,
+  };
   if (config.threads && store instanceof SqliteStore && store.file !== ':memory:') {
     threads = new RequestThreads({
-      setup: {
-        file: store.file,
-        logLevel: config.logLevel,
-        limits: config.limits,
-        validateResponses: config.validateResponses,
-        sessions: config.sessions,
-      },
+      setup: threadSetup,
       readThreads: config.threads.read,
       writeThreads: config.threads.write,
       readBudgetMs: config.threads.readBudgetMs,
@@ -165,9 +170,11 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
   });
   answerClientErrorsAsJson(server as HttpServer, maxHeaderSize);
   keepIdleConnections(server as HttpServer);
+  const { port } = server.address() as AddressInfo;
+  // Still in the turn the port opened in, so no request has been read yet; threads start below.
+  services.publicUrl = threadSetup.publicUrl = config.publicUrl ?? listenUrl(config, port);
   // Boot one thread of each kind now that the port is open, so the first requests find them warm.
   threads?.warm();
-  const { port } = server.address() as AddressInfo;
   jobs.start();
   monitors.start();
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
@@ -188,4 +195,14 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
       await store.close();
     },
   };
+}
+
+/**
+ * The address the server listens on, as a URL: what it says of itself without WEFT_PUBLIC_URL.
+ * Bound to every interface, the machine's name stands for them.
+ */
+function listenUrl(config: ServerConfig, port: number): string {
+  const wildcard = config.host === '0.0.0.0' || config.host === '::' || config.host === '';
+  const host = wildcard ? hostname() : config.host.includes(':') ? `[${config.host}]` : config.host;
+  return `${config.tls ? 'https' : 'http'}://${host}:${port}`;
 }

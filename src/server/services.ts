@@ -23,4 +23,9 @@ export interface Services {
   inference: InferenceServices;
   /** What one request may ask (limits.ts). */
   limits: Limits;
+  /**
+   * The URL this server is reached at: WEFT_PUBLIC_URL, else the address it listens on. What
+   * the server says of itself, never taken from a request's `Host` (docs/security/inputs.md).
+   */
+  publicUrl: string;
 }

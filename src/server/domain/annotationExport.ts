@@ -7,12 +7,14 @@
  * Questions become columns named after their AnnotationSpec (`wandb.annotation.<name>` loses
  * its prefix, as the reference UI shows it). Where several reviewers answered one item the
  * dataset row holds the most frequent answer (ties: the earliest reviewer's) and, in
- * `reviews`, everyone's, so disagreement is not lost.
+ * `reviews`, everyone's, so disagreement is not lost. CSV cells go through core/csv.ts, which
+ * neutralises what a spreadsheet would run as a formula.
  */
 import type { AnnotationQueueResultRow } from '../../contract/annotationQueueLeads.js';
 import type { JsonValue } from '../../contract/common.js';
 import type { QueueRecord } from '../store/AnnotationQueuesStore.js';
 import type { Store } from '../store/Store.js';
+import { csvRow } from '../core/csv.js';
 import { queueResults } from './annotationResults.js';
 import { fromPlain } from './losslessJson.js';
 import { parseRef } from './refs.js';
@@ -83,11 +85,6 @@ async function exportRecords(store: Store, queue: QueueRecord): Promise<ExportRe
   });
 }
 
-/** One RFC 4180 record, as /weft/calls/export writes them. */
-const csvRow = (fields: string[]) => `${fields.map((f) => (/[",\r\n]/.test(f) ? `"${f.replaceAll('"', '""')}"` : f)).join(',')}\r\n`;
-
-const cell = (v: unknown) => (v === null || v === undefined ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v));
-
 /** The file body and its type: JSON lines, or CSV with a column per question. */
 export async function exportQueue(store: Store, queue: QueueRecord, format: 'jsonl' | 'csv'): Promise<Response> {
   const records = await exportRecords(store, queue);
@@ -108,7 +105,7 @@ export async function exportQueue(store: Store, queue: QueueRecord, format: 'jso
     ] as const;
     body =
       csvRow([...fixed, ...questions]) +
-      records.map((r) => csvRow([...fixed.map((k) => cell(r[k])), ...questions.map((q) => cell(r.answers[q]))])).join('');
+      records.map((r) => csvRow([...fixed.map((k) => r[k]), ...questions.map((q) => r.answers[q])])).join('');
   }
   const fileName = queue.name.replace(/[^\w.-]+/g, '_') || 'queue';
   return new Response(body, {

@@ -157,6 +157,7 @@ async function handle(
       clock: services.clock,
       inference: services.inference,
       limits,
+      publicUrl: services.publicUrl,
       user: user!,
       remoteIp: remoteIp(c),
       request: c.req.raw,

@@ -1,7 +1,7 @@
 /**
  * Input decoding for every endpoint: where an endpoint's fields come from (path, query string,
- * JSON body, multipart form), the body read within its size limit (and gzip/deflate decoded
- * for binary bodies), the request-size and JSON-depth checks, string coercion for path and
+ * JSON body, multipart form), the body read within its size limit (gzip/deflate decoded for
+ * binary and multipart bodies; a compressed JSON body is refused with 415), the request-size and JSON-depth checks, string coercion for path and
  * query values, and validation against the endpoint's request schema (422 on failure). The
  * JSON body text is kept for handlers that re-read it losslessly (digests tell `1.0` from `1`).
  * defineRoutes.ts calls `readInput` once per request, after authentication.
@@ -41,7 +41,10 @@ export async function readInput<I>(c: Context, endpoint: EndpointDef, limits: Li
   const bytes = binary ? await readBinaryBody(c, limits, 'maxBodyBytes') : null;
   const fieldsFrom =
     binary || endpoint.method === 'GET' || endpoint.method === 'DELETE' ? 'query' : endpoint.body === 'multipart' ? 'form' : 'json';
-  if (fieldsFrom === 'json') assertJsonContentType(requestHeader(c, 'content-type'));
+  if (fieldsFrom === 'json') {
+    assertJsonContentType(requestHeader(c, 'content-type'));
+    assertIdentityEncoding(requestHeader(c, 'content-encoding'));
+  }
   const { raw, sourceOf, text, body } = await readFields(c, fieldsFrom, limits);
   // Query sizes first: they are checked in time linear in the list lengths, before walking the whole body.
   assertRequestLimits(raw, limits);
@@ -76,6 +79,21 @@ async function readBinaryBody(c: Context, limits: Limits, key: BodyLimitKey): Pr
     }
     throw new BadRequestError(`Cannot decode the ${encoding} body: ${(err as Error).message}`);
   }
+}
+
+/**
+ * JSON bodies are read as sent: no Weave client compresses them, and decoding them would let a
+ * small compressed body on a path served on the main thread expand to the whole body limit
+ * there. Refusing says so, where reading the compressed bytes as JSON would blame the JSON.
+ * See docs/security/inputs.md.
+ */
+function assertIdentityEncoding(header: string | undefined): void {
+  const encoding = (header ?? '').trim().toLowerCase();
+  if (encoding === '' || encoding === 'identity') return;
+  throw new ApiError(
+    415,
+    `Content-Encoding "${encoding}" is not accepted for JSON bodies: send the JSON uncompressed (only the OTLP and file-upload endpoints decode gzip or deflate)`,
+  );
 }
 
 /**

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CallSchema } from '../../contract/calls.js';
 import { HttpError } from '../../client/index.js';
+import { parseCsv } from '../testing/csvReader.js';
 import { startTestServer, type TestServer } from '../testing/testServer.js';
 
 let t: TestServer;
@@ -46,42 +47,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await t.close();
 });
-
-/** A strict RFC 4180 reader, so the test checks the quoting rather than trusting it. */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field: string;
-  let i = 0;
-  while (i < text.length) {
-    if (text[i] === '"') {
-      let close = i + 1;
-      for (;;) {
-        close = text.indexOf('"', close);
-        if (text[close + 1] === '"') close += 2;
-        else break;
-      }
-      field = text.slice(i + 1, close).replaceAll('""', '"');
-      i = close + 1;
-    } else {
-      const stop = text.slice(i).search(/,|\r\n/);
-      const to = stop < 0 ? text.length : i + stop;
-      field = text.slice(i, to);
-      i = to;
-    }
-    row.push(field);
-    if (text.startsWith('\r\n', i)) {
-      rows.push(row);
-      row = [];
-      i += 2;
-    } else if (text[i] === ',') {
-      i += 1;
-    } else if (i < text.length) {
-      throw new Error(`unexpected ${JSON.stringify(text[i])} at ${i}`);
-    }
-  }
-  return rows;
-}
 
 describe('POST /weft/calls/export', () => {
   it('downloads JSON lines, one CallSchema per line, as an attachment', async () => {

@@ -6,7 +6,8 @@
  * - `csv`: RFC 4180 with CRLF line ends and a header row. The default columns flatten what a
  *   spreadsheet user wants first (status, latency, total tokens) and keep inputs, output,
  *   attributes and summary as JSON text, one cell each; `columns` picks others, including
- *   dotted paths such as `summary.weave.status` or `inputs.model`.
+ *   dotted paths such as `summary.weave.status` or `inputs.model`. Cells a spreadsheet would
+ *   run as a formula are neutralised (core/csv.ts).
  *
  * There is no row cap (a `limit` in the request still applies) and nothing is buffered: rows go
  * out as the store reads them, and `pull` lets a slow download slow the query down instead of
@@ -15,6 +16,7 @@
  * layer from `project_id`.
  */
 import type { CallSchema, CallsExportReq } from '../../contract/calls.js';
+import { csvRow } from '../core/csv.js';
 import { queryCalls } from '../domain/callsQuery.js';
 import { defineRoutes } from '../http/defineRoutes.js';
 import type { Store } from '../store/Store.js';
@@ -79,7 +81,7 @@ async function* jsonLines(rows: AsyncIterable<CallSchema>): AsyncIterable<string
 
 async function* csvLines(rows: AsyncIterable<CallSchema>, columns: string[]): AsyncIterable<string> {
   yield csvRow(columns);
-  for await (const call of rows) yield csvRow(columns.map((c) => cellText(columnValue(call, c))));
+  for await (const call of rows) yield csvRow(columns.map((c) => columnValue(call, c)));
 }
 
 function columnValue(call: CallSchema, column: string): unknown {
@@ -90,18 +92,6 @@ function columnValue(call: CallSchema, column: string): unknown {
     value = (value as Record<string, unknown>)[key];
   }
   return value;
-}
-
-/** Scalars as themselves, objects and lists as JSON text, missing values as an empty cell. */
-function cellText(value: unknown): string {
-  if (value === null || value === undefined) return '';
-  if (typeof value === 'object') return JSON.stringify(value);
-  return String(value);
-}
-
-/** One RFC 4180 record: fields holding a comma, quote or line break are quoted. */
-export function csvRow(fields: string[]): string {
-  return `${fields.map((f) => (/[",\r\n]/.test(f) ? `"${f.replaceAll('"', '""')}"` : f)).join(',')}\r\n`;
 }
 
 function weaveSummary(call: CallSchema): Record<string, unknown> {

@@ -6,13 +6,14 @@ export const graphqlRoutes = defineRoutes({
   wandbGraphql: {
     runs: 'write',
     // Credentials are checked inside, so a bad key is answered as a GraphQL error (see executeGraphql.ts).
-    handler: async (req, { store, authenticator, request, remoteIp, log }) => {
+    handler: async (req, { store, authenticator, request, remoteIp, log, publicUrl }) => {
       const { status, headers, body } = await executeWandbGraphql({
         store,
         authenticator,
         authorization: request.headers.get('authorization'),
         address: remoteIp,
-        origin: new URL(request.url).origin,
+        // What the server says of itself, not the request's Host header (docs/security/inputs.md).
+        origin: publicUrl,
         req,
         onInternalError: (err) => log.error('POST /graphql resolver failed', err),
       });

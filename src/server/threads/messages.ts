@@ -102,6 +102,8 @@ export interface WorkerSetup {
   validateResponses: boolean;
   /** Dashboard session lifetimes and cookie security (auth/sessions.ts). */
   sessions: SessionLimits;
+  /** The URL the server is reached at (Services.publicUrl). */
+  publicUrl: string;
 }
 
 /** A request thread's workerData: the setup, and how far below the main thread it runs (workerBoot.mjs). */

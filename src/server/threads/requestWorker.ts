@@ -105,6 +105,7 @@ const services: Services = {
   clock: systemClock,
   inference,
   limits: setup.limits,
+  publicUrl: setup.publicUrl,
 };
 const app = createApp(services, { validateResponses: setup.validateResponses });
 

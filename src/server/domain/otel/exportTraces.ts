@@ -10,6 +10,7 @@
  *   the first 20 reasons with "; " (then "; ..."), as the reference does.
  */
 import type { OtelExportRes } from '../../../contract/otel.js';
+import { NAME_PART_RULE, PROJECT_ID_PATTERN } from '../../../contract/common.js';
 import { assertProjectAccess, type AuthUser } from '../../auth/authenticate.js';
 import { BadRequestError } from '../../errors.js';
 import type { CallWrite, Store } from '../../store/Store.js';
@@ -21,7 +22,6 @@ import { SpanTimeError, spanToCall } from './spanToCall.js';
 import { findTooDeep } from '../../http/jsonDepth.js';
 
 const MAX_MESSAGES = 20;
-const PROJECT_ID = /^[^/\s]+\/[^/\s]+$/;
 
 /** The project a resource's spans go to. */
 function projectOf(rs: OtlpResourceSpans, headerProjectId: string | null): string {
@@ -34,7 +34,9 @@ function projectOf(rs: OtlpResourceSpans, headerProjectId: string | null): strin
       'No project: set the resource attributes wandb.entity and wandb.project, or send a "project_id: <entity>/<project>" header',
     );
   }
-  if (!PROJECT_ID.test(projectId)) throw new BadRequestError(`Invalid project "${projectId}": expected "<entity>/<project>"`);
+  if (!PROJECT_ID_PATTERN.test(projectId)) {
+    throw new BadRequestError(`Invalid project ${JSON.stringify(projectId)}: expected "<entity>/<project>", each part ${NAME_PART_RULE}`);
+  }
   return projectId;
 }
 

@@ -5,6 +5,7 @@
  * project exist so it is listed before its first trace.
  */
 import { GraphQLError } from 'graphql';
+import { NAME_PART_PATTERN, NAME_PART_RULE } from '../../../contract/common.js';
 import { canAccessProject, type AuthUser } from '../../auth/authenticate.js';
 import type { Store, UserRecord } from '../../store/Store.js';
 import { defaultEntityOf } from '../defaultEntity.js';
@@ -28,8 +29,8 @@ interface UpsertArgs {
   input: { id?: string | null; name?: string | null; entityName?: string | null; description?: string | null; repo?: string | null };
 }
 
-/** One part of a project id: what `ProjectId` in the contract accepts on either side of the `/`. */
-const PART = /^[^/\s]+$/;
+/** One part of a project id: the contract's one rule for entity and project names. */
+const PART = NAME_PART_PATTERN;
 
 const projectNode = (entity: string, name: string, description: string | null = null) => ({
   id: `${entity}/${name}`,
@@ -67,7 +68,7 @@ export const rootResolvers = {
   upsertModel: async ({ input }: UpsertArgs, ctx: GraphqlContext) => {
     const name = input.name ?? null;
     const entity = input.entityName ?? defaultEntityOf(ctx.record);
-    if (!name || !PART.test(name)) throw badInput(`upsertModel needs a project name without "/" or spaces, not ${JSON.stringify(name)}`);
+    if (!name || !PART.test(name)) throw badInput(`upsertModel needs a project name ${NAME_PART_RULE}, not ${JSON.stringify(name)}`);
     if (!entity || !PART.test(entity)) throw badInput(noEntityMessage(ctx, entity));
     const projectId = `${entity}/${name}`;
     if (!canAccessProject(ctx.user, projectId)) throw permissionError(ctx.user, projectId);
@@ -110,6 +111,6 @@ function badInput(message: string): GraphQLError {
 }
 
 function noEntityMessage(ctx: GraphqlContext, entity: string | null): string {
-  if (entity) return `Entity names have no "/" or spaces, not ${JSON.stringify(entity)}`;
+  if (entity) return `An entity name must be ${NAME_PART_RULE}, not ${JSON.stringify(entity)}`;
   return `User "${ctx.user.username}" has no entity; an admin can add one with \`npx weft user add ${ctx.user.username} --entity <entity>\``;
 }
