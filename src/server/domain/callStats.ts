@@ -31,6 +31,7 @@ import type { CallMetric, CallStatsReq, CallStatsRes, UsageMetric } from '../../
 import { BadRequestError } from '../errors.js';
 import { ROLLUP_WIDTHS, type CallCell, type UsageCell } from '../store/StatsStore.js';
 import type { Store } from '../store/Store.js';
+import { planFilter } from '../store/query/index.js';
 import { formatMicros, nowMicros, parseIsoToMicros } from '../core/datetime.js';
 import { Pricing, StatsBuckets } from './statsBuckets.js';
 import { usageEntries } from '../core/usage.js';
@@ -97,8 +98,8 @@ export async function callStats(store: Store, req: CallStatsReq, options: CallSt
 
 /** The rollup holds counts, sums and latency histograms per op: which requests fit. */
 function rollupCanAnswer(plan: Plan): boolean {
-  const f = plan.filter ?? {};
-  const otherFilters = Object.entries(f).some(([k, v]) => k !== 'op_names' && (Array.isArray(v) ? v.length > 0 : Boolean(v)));
+  // The filter's own rule of which fields are set (an empty thread_ids still filters).
+  const otherFilters = planFilter(plan.filter ?? {}, plan.projectId).some((c) => c.k !== 'opNames');
   if (otherFilters) return false;
   const latencyCounts = plan.callPlans.some(
     (p) => p.metric === 'latency_ms' && p.aggregations.some((a) => a === 'count_true' || a === 'count_false'),

@@ -55,9 +55,12 @@ export const jsonIsNull = (raw: string): string => `(${raw} IN ('', 'null'))`;
 /** True when the path holds a value other than JSON null. */
 export const jsonExists = (raw: string): string => `(${raw} NOT IN ('', 'null'))`;
 
-/** Strings as they are, true/false as 'true'/'false', numbers their digits, objects and lists their JSON. */
+/**
+ * Strings as they are, true/false as 'true'/'false', numbers their digits, objects and lists
+ * their JSON, a missing path and JSON null ''.
+ */
 export const jsonText = (raw: string): string =>
-  `multiIf(${jsonIsNull(raw)}, NULL, JSONType(${raw}) = 'String', JSONExtractString(${raw}), ${raw})`;
+  `multiIf(${jsonIsNull(raw)}, '', JSONType(${raw}) = 'String', JSONExtractString(${raw}), ${raw})`;
 
 /** JSON numbers, and strings that hold exactly a JSON number ("42"); anything else is NULL. */
 export const jsonNumber = (raw: string): string =>
@@ -66,8 +69,8 @@ export const jsonNumber = (raw: string): string =>
 /** JSON true/false as 1/0; anything else is NULL. */
 export const jsonBool = (raw: string): string => `if(JSONType(${raw}) = 'Bool', JSONExtractBool(${raw}), NULL)`;
 
-/** The minified JSON text, to compare with an object or list literal; NULL when missing or null. */
-export const jsonDoc = (raw: string): string => `if(${jsonIsNull(raw)}, NULL, ${raw})`;
+/** The minified JSON text, to compare with an object or list literal; '' when missing or null. */
+export const jsonDoc = (raw: string): string => `if(${jsonIsNull(raw)}, '', ${raw})`;
 
 /** The length of the list at the path; NULL for anything else. */
 export const jsonArrayLength = (raw: string): string => `if(JSONType(${raw}) = 'Array', JSONLength(${raw}), NULL)`;

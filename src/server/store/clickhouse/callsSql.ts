@@ -8,9 +8,8 @@
  * nothing here throws for a request's content.
  *
  * How the plan's meanings map to ClickHouse:
- * - NULL is undecidable: comparisons with it are NULL, which WHERE drops; `not` reads an
- *   undecidable item as false first (`NOT ifNull(…, 0)`), and the whole condition is wrapped
- *   the same way, since `and`/`or` are three-valued as in SQLite;
+ * - NULL is undecidable: comparisons with it are NULL, and `and`/`or`/`not` are three-valued as
+ *   in SQLite; the whole condition is read as false when NULL (`ifNull(…, 0)`);
  * - ClickHouse has no correlated subqueries on the minimum server version, so a feedback
  *   condition is the call's ref `IN` the refs of the feedback rows that satisfy it (the condition
  *   reads only the feedback row, the planner sees to that), and a sort by the newest feedback
@@ -122,7 +121,8 @@ export class CallsSqlPrinter {
       case 'or':
         return c.items.length === 1 ? this.condition(c.items[0]!) : `${c.k}(${c.items.map((i) => this.condition(i)).join(', ')})`;
       case 'not':
-        return `(NOT ifNull(${this.condition(c.item)}, 0))`;
+        // Three-valued: NOT of an undecidable (NULL) item stays NULL, which `where` reads as false.
+        return `(NOT ${this.condition(c.item)})`;
       case 'truthy':
         return this.scalar(c.value);
       case 'compare':
@@ -192,7 +192,7 @@ export class CallsSqlPrinter {
   filterClause(c: FilterClause): string {
     switch (c.k) {
       case 'in':
-        return `${c.column} IN ${this.#p.add(c.values, 'Array(String)')}`;
+        return c.values.length === 0 ? '0' : `${c.column} IN ${this.#p.add(c.values, 'Array(String)')}`;
       case 'opNames': {
         const parts: string[] = [];
         if (c.exact.length) parts.push(`op_name IN ${this.#p.add(c.exact, 'Array(String)')}`);

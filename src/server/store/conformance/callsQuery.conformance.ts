@@ -10,7 +10,7 @@ import type { CallsFilter, CallsQueryReq } from '../../../contract/calls.js';
 import type { ConvertTo, JsonValue, Operation, SortBy } from '../../../contract/common.js';
 import { startTestServer, type TestServer } from '../../testing/testServer.js';
 import type { TestBackend } from '../../testing/tempStore.js';
-import { letterOf, opRef, seedCalls, type Letter } from './callsQueryFixture.js';
+import { letterOf, opRef, seedCalls, seedFilterCalls, type Letter } from './callsQueryFixture.js';
 
 type QueryReq = Omit<z.input<typeof CallsQueryReq>, 'project_id'>;
 
@@ -68,10 +68,21 @@ const QUERY_CASES: [string, Operation, Letter[]][] = [
   ['$containsToken', hasToken('inputs.s', 'World'), ['A']],
   ['$containsToken case_insensitive', hasToken('inputs.s', 'world', true), ['A', 'B']],
   ['$containsToken needs a whole token', hasToken('inputs.s', 'Hell'), []],
-  ['$not', { $not: [eq('inputs.b', true)] }, ['B', 'C', 'D', 'E']],
-  ['$not keeps calls where the field is null', { $not: [eq('thread_id', 'th1')] }, ['C', 'D', 'E']],
+  // Three-valued: a comparison that cannot be decided (no boolean there, no thread) stays so under $not.
+  ['$not', { $not: [eq('inputs.b', true)] }, ['B']],
+  ['$not leaves out calls where the column is null', { $not: [eq('thread_id', 'th1')] }, []],
+  ['$not over $gt leaves out calls without the number', { $not: [{ $gt: [f('inputs.n'), l(5)] }] }, ['A']],
+  [
+    '$or holding a $not stays undecidable without the value',
+    { $or: [{ $not: [{ $gt: [f('inputs.n'), l(5)] }] }, eq('id', 'call-4')] },
+    ['A', 'E'],
+  ],
+  // A JSON path read as text is never NULL: a missing path reads as '', as the reference's JSON_VALUE.
+  ['$not over a text comparison keeps calls without the path', { $not: [eq('attributes.env', 'prod')] }, ['B', 'C', 'D', 'E']],
+  ['$contains "" matches calls without the path', has('attributes.env', ''), ['A', 'B', 'C', 'D', 'E']],
+  ['$eq "" matches a missing path', eq('attributes.env', ''), ['B', 'C', 'E']],
   ['$and', { $and: [eq('thread_id', 'th1'), { $gt: [f('summary.weave.latency_ms'), l(1000)] }] }, ['B']],
-  ['$or', { $or: [eq('turn_id', 'tu2'), eq('wb_run_id', 'run2')] }, ['B', 'C']],
+  ['$or', { $or: [eq('turn_id', 'tu2'), { $contains: { input: f('wb_run_id'), substr: l('/run2') } }] }, ['B', 'C']],
   ['$and with one element is that element', { $and: [eq('turn_id', 'tu1')] }, ['A']],
   [
     'nested $or inside $and',
@@ -99,6 +110,41 @@ const QUERY_CASES: [string, Operation, Letter[]][] = [
   ],
 ];
 
+const asInt = (path: string) => convert(path, 'int');
+const not = (op: Operation): Operation => ({ $not: [op] });
+
+/**
+ * Every case of the reference's `test_trace_call_filter` (tests/trace/test_client_trace.py), with
+ * its counts for the ClickHouse server, over the 13 calls of `seedFilterCalls`; the reference
+ * checks each with calls_query and calls_query_stats, and so does this suite. (Its SQLite server
+ * answers 7, 6, 11 and 6 for the two `$not`s, "like all" and `$or`: it casts text to 0 and
+ * reads a missing path as NULL; both Weft stores answer as its ClickHouse server.)
+ */
+const REFERENCE_FILTER_CASES: [string, number, Operation][] = [
+  ['simple true', 13, { $eq: [l(1), l(1)] }],
+  ['simple false', 0, { $eq: [l(1), l(2)] }],
+  ['eq', 1, { $eq: [l(5), asInt('inputs.in_val.prim')] }],
+  ['eq string', 1, { $eq: [l('simple_primitive'), f('inputs.in_val')] }],
+  ['eq string out', 1, { $eq: [l('simple_primitive'), f('output')] }],
+  ['gt', 4, { $gt: [asInt('inputs.in_val.prim'), l(5)] }],
+  ['gte', 5, { $gte: [asInt('inputs.in_val.prim'), l(5)] }],
+  ['not gt = lte', 6, not({ $gt: [asInt('inputs.in_val.prim'), l(5)] })],
+  ['not gte = lt', 5, not({ $gte: [asInt('inputs.in_val.prim'), l(5)] })],
+  ['like all', 13, has('inputs.in_val.str', '')],
+  ['like select', 10, has('inputs.in_val.str', 'str')],
+  ['like is case-sensitive', 0, has('inputs.in_val.str', 'STR')],
+  ['like case_insensitive', 10, has('inputs.in_val.str', 'STR', true)],
+  ['and', 3, { $and: [not({ $gt: [asInt('inputs.in_val.prim'), l(7)] }), { $gte: [asInt('inputs.in_val.prim'), l(5)] }] }],
+  ['or', 5, { $or: [not({ $gt: [asInt('inputs.in_val.prim'), l(3)] }), { $gte: [asInt('inputs.in_val.prim'), l(9)] }] }],
+  ['invalid type safely matches none', 0, { $eq: [l(5), asInt('inputs.in_val.str')] }],
+  ['cast across type', 1, { $eq: [l('5'), convert('inputs.in_val.prim', 'string')] }],
+  ['list index by dot', 4, { $gt: [asInt('inputs.in_val.list.0'), l(5)] }],
+  ['nested key', 4, { $gt: [asInt('inputs.in_val.dict.inner'), l(5)] }],
+  ['output key', 4, { $gt: [asInt('output.prim'), l(5)] }],
+  ['output list index', 4, { $gt: [asInt('output.list.0'), l(5)] }],
+  ['output nested key', 4, { $gt: [asInt('output.dict.inner'), l(5)] }],
+];
+
 /** Queries the reference refuses: [what, operation, HTTP status]. */
 const ERROR_CASES: [string, Operation, number][] = [
   ['empty $and', { $and: [] }, 400],
@@ -123,10 +169,25 @@ const FILTER_CASES: [string, CallsFilter, Letter[]][] = [
   ['call_ids', { call_ids: ['call-5', 'call-2'] }, ['C', 'D']],
   ['thread_ids', { thread_ids: ['th1'] }, ['A', 'B']],
   ['turn_ids', { turn_ids: ['tu2'] }, ['B']],
-  ['wb_run_ids', { wb_run_ids: ['run2'] }, ['C']],
+  ['wb_run_ids, qualified', { wb_run_ids: ['ENTITY/q/run2'] }, ['C']],
+  // A bare run id is one of the query's project, as the newest reference qualifies it.
+  ['wb_run_ids, bare', { wb_run_ids: ['run2'] }, ['C']],
+  ['wb_run_ids, bare and qualified', { wb_run_ids: ['run1', 'ENTITY/q/run2'] }, ['A', 'C']],
+  ['wb_run_ids, a bare id of no run', { wb_run_ids: ['NOT_A_RUN'] }, []],
+  ["wb_run_ids, another project's run", { wb_run_ids: ['ENTITY/q-other/run2'] }, []],
   ['wb_user_ids', { wb_user_ids: ['nobody'] }, []],
   ['trace_roots_only', { trace_roots_only: true }, ['A', 'C', 'D', 'E']],
   ['several fields AND together', { thread_ids: ['th1'], trace_roots_only: true }, ['A']],
+  // Empty lists (docs/reference/query-semantics.md): thread_ids and turn_ids apply whenever they
+  // are not null, so [] matches nothing; every other list filters nothing when empty.
+  ['thread_ids: [] matches nothing', { thread_ids: [] }, []],
+  ['turn_ids: [] matches nothing', { turn_ids: [] }, []],
+  ['turn_ids: [] beside another field', { turn_ids: [], trace_roots_only: true }, []],
+  ['thread_ids: null filters nothing', { thread_ids: null, turn_ids: null }, ['A', 'B', 'C', 'D', 'E']],
+  ...(['op_names', 'input_refs', 'output_refs', 'parent_ids', 'trace_ids', 'call_ids', 'wb_user_ids', 'wb_run_ids'] as const).map(
+    (key): [string, CallsFilter, Letter[]] => [`${key}: [] filters nothing`, { [key]: [] }, ['A', 'B', 'C', 'D', 'E']],
+  ),
+  ['trace_roots_only: false filters nothing', { trace_roots_only: false }, ['A', 'B', 'C', 'D', 'E']],
 ];
 
 /** sort_by cases: [what, sort_by, calls in the expected order]. */
@@ -201,6 +262,20 @@ export function describeCallsQueryConformance(backend: TestBackend): void {
       });
     });
 
+    describe("the reference's test_trace_call_filter", () => {
+      beforeAll(async () => {
+        await seedFilterCalls(t.alice.client, t.alice.entity);
+      });
+
+      it.each(REFERENCE_FILTER_CASES)('%s: %i calls', async (_what, expected, expr) => {
+        const req = { project_id: `${t.alice.entity}/qf`, query: { $expr: expr } };
+        let streamed = 0;
+        for await (const _ of t.alice.client.callsStreamQuery(req)) streamed++;
+        expect(streamed).toBe(expected);
+        expect((await t.alice.client.callsQueryStats(req)).count).toBe(expected);
+      });
+    });
+
     describe('POST /calls/stream_query filter', () => {
       it('op_names: exact refs, `:*` prefixes and plain names', async () => {
         const entity = t.alice.entity;
@@ -218,7 +293,9 @@ export function describeCallsQueryConformance(backend: TestBackend): void {
         expect(await query({ filter: { input_refs: [out] } })).toEqual([]);
       });
 
-      it.each(FILTER_CASES)('%s', async (_what, filter, expected) => {
+      it.each(FILTER_CASES)('%s', async (_what, raw, expected) => {
+        // ENTITY stands for the test user's entity, known once the server runs.
+        const filter = JSON.parse(JSON.stringify(raw).replaceAll('ENTITY/', `${t.alice.entity}/`)) as CallsFilter;
         expect(await query({ filter })).toEqual(expected);
         expect(await count({ filter })).toBe(expected.length);
       });

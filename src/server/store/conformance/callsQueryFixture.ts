@@ -9,6 +9,7 @@
 import type { z } from 'zod';
 import type { CallUpsertBatchReq, EndedCall, StartedCall } from '../../../contract/calls.js';
 import type { WeftClient } from '../../../client/index.js';
+import type { JsonValue } from '../../../contract/common.js';
 
 export type Letter = 'A' | 'B' | 'C' | 'D' | 'E';
 
@@ -52,7 +53,7 @@ function seed(entity: string): SeedCall[] {
         trace_id: 'tr1',
         thread_id: 'th1',
         turn_id: 'tu1',
-        wb_run_id: 'run1',
+        wb_run_id: `${entity}/q/run1`,
         wb_run_step: 1,
         attributes: { env: 'prod' },
         inputs: {
@@ -85,7 +86,7 @@ function seed(entity: string): SeedCall[] {
       start: {
         op_name: opRef(entity, 'predict:v2'),
         trace_id: 'tr2',
-        wb_run_id: 'run2',
+        wb_run_id: `${entity}/q/run2`,
         inputs: { n: 5.5, s: 'Goodbye 100%_off', b: 'true' },
       },
     },
@@ -142,4 +143,28 @@ export async function seedCalls(client: WeftClient, entity: string): Promise<voi
   await client.callUpsertBatch({ batch: batchItems(project_id, [...seed(entity), stray('call-9')]) });
   await client.callsDelete({ project_id, call_ids: ['call-9'] });
   await client.callUpsertBatch({ batch: batchItems(`${entity}/q-other`, [stray('call-8')]) });
+}
+
+/**
+ * The calls of the reference's `test_trace_call_filter` (tests/trace/test_client_trace.py), in
+ * project `<entity>/qf`: an op `basic_op(in_val, delay)` returning `in_val`, called with
+ * `{prim: i, list: [i], dict: {inner: i}, str: "str_<i>"}` for i = 0..9, then once with every
+ * key of another type, once with the string "simple_primitive" and once with 42: 13 calls.
+ */
+export async function seedFilterCalls(client: WeftClient, entity: string): Promise<void> {
+  const project_id = `${entity}/qf`;
+  const inVals: JsonValue[] = [
+    ...Array.from({ length: 10 }, (_, i) => ({ prim: i, list: [i], dict: { inner: i }, str: `str_${i}` })),
+    { prim: 'Different Type', list: 'Different Type', dict: 'Different Type', str: false },
+    'simple_primitive',
+    42,
+  ];
+  const delays = [...Array.from({ length: 10 }, (_, i) => i / 10), 0.1, 0.1, 0.1];
+  const calls: SeedCall[] = inVals.map((in_val, i) => ({
+    id: `f-${String(i).padStart(2, '0')}`,
+    startedAt: i,
+    start: { op_name: `weave:///${project_id}/op/basic_op:v1`, trace_id: `tf-${i}`, inputs: { in_val, delay: delays[i]! } },
+    end: { at: i + 0.5, output: in_val },
+  }));
+  await client.callUpsertBatch({ batch: batchItems(project_id, calls) });
 }

@@ -93,6 +93,8 @@ export function describeThreadsConformance(open: OpenStore): void {
 
     it('filters by thread ids and by turn start time', async () => {
       expect((await query({ threadIds: ['t2', 'nope'] })).map((t) => t.threadId)).toEqual(['t2']);
+      // As the reference's threads query reads it: an empty list filters nothing.
+      expect((await query({ threadIds: [] })).map((t) => t.threadId)).toEqual(['t1', 't2', 't4']);
       const late = await query({ afterMicros: T0 + 9 * SECOND });
       expect(late.map((t) => t.threadId)).toEqual(['t1', 't2']);
       expect(late[0]).toMatchObject({ turnCount: 2, firstTurnId: 't1b' });

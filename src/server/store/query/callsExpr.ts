@@ -18,8 +18,10 @@
  *   matches nothing, as in Mongo.
  * - Datetime columns: a string literal is ISO 8601; a number literal is unix seconds, as the
  *   reference's `maybe_convert_datetime_operands` reads it.
- * - A condition that cannot be decided (a NULL operand) counts as false, also under `$not`:
- *   `$not $eq [thread_id, "t"]` keeps calls without a thread, as Mongo would.
+ * - Three-valued logic, as the reference's SQL has it: a comparison with a NULL operand is
+ *   undecidable and stays so under `$not`, so `$not $gt [$convert inputs.x, 5]` and
+ *   `$not $eq [thread_id, "t"]` leave out calls without the value. A JSON path read as text is
+ *   never NULL: a missing path reads as '' (docs/reference/query-semantics.md).
  */
 import type { ContainsSpec, Operand, Operation } from '../../../contract/common.js';
 import { BadRequestError } from '../../errors.js';

@@ -96,7 +96,7 @@ const resolverFor =
 
 /** Plans the filter, then `$expr` (so a bad filter is reported before a bad expression). */
 export function planCallsWhere(q: WhereInput): CallsWhere {
-  const filter = q.filter ? planFilter(q.filter) : [];
+  const filter = q.filter ? planFilter(q.filter, q.projectId) : [];
   const expr = q.query ? planExpr(q.query.$expr, resolverFor(q.expandColumns)) : null;
   return { projectId: q.projectId, filter, expr };
 }

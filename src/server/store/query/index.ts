@@ -8,7 +8,8 @@
  *   refs (`expand_columns`), and feedback fields;
  * - how `$expr` operands are typed and compared (callsValues.ts, callsExpr.ts): a JSON path takes
  *   its peer's type, datetime literals are ISO text or unix seconds, `$convert` and `$size`
- *   rules, how NULL is treated (undecidable is false, also under `$not`), `$in` per type group;
+ *   rules, how NULL is treated (three-valued, as SQL: undecidable stays so under `$not`; a
+ *   missing JSON path reads as '' in text), `$in` per type group;
  * - feedback conditions (callsFeedback.ts): "some row of that type satisfies it", `null` means
  *   "no row has a value", one type per comparison, literals only beside a feedback field;
  * - `sort_by` (callsOrder.ts): keys, NULLs last both ways, JSON paths as three keys, the id
@@ -27,8 +28,8 @@
  * - restrict to the project and to visible calls (start arrived, not deleted), then AND the
  *   filter clauses and the condition;
  * - read JSON through the four views (text, number, bool, doc) exactly as ir.ts `Scalar`
- *   describes, including "a numeric string is a number" and "JSON null is missing";
- * - treat NULL as false in conditions (`not` must turn an undecidable item into true);
+ *   describes, including "a numeric string is a number" and "missing reads as '' in text";
+ * - combine conditions three-valued (NOT NULL is NULL), then read a NULL condition as false;
  * - resolve expanded refs (`JsonField.via`) to the referenced object or dataset row of the
  *   same project, NULL otherwise;
  * - sort NULLs last in both directions, then by the keys in order;

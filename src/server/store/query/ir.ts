@@ -115,7 +115,8 @@ export type JsonView = 'text' | 'number' | 'bool' | 'doc';
  * - `json`: a JSON path read as one view. text: strings as they are, true/false as 'true' /
  *   'false', numbers as their digits, objects and lists as their JSON; number: JSON numbers and
  *   strings that hold exactly a JSON number ("42"), else NULL; bool: JSON true/false, else NULL;
- *   doc: the minified JSON text of the value. Missing paths and JSON null are NULL.
+ *   doc: the minified JSON text of the value. A missing path and JSON null read as '' in the
+ *   text and doc views (as the reference's JSON_VALUE reads them) and as NULL in the others.
  * - `jsonExists`: the path holds a value other than JSON null (never NULL itself).
  * - `jsonArrayLength`: the length of the list at the path; NULL when it is not a list.
  * - `arrayLength`: the same for a text/doc value holding JSON.
@@ -145,14 +146,16 @@ export type Scalar =
 export type Comparison = '=' | '>' | '>=' | '<' | '<=';
 
 /**
- * A condition over one call. A condition that cannot be decided (a NULL operand) counts as
- * false, also under `not`.
+ * A condition over one call, three-valued as in SQL: a comparison with a NULL operand is
+ * undecidable (NULL), `and`/`or`/`not` combine as SQL's do, and a call matches only when the
+ * whole condition is true.
  * - `and`/`or`: at least one item (printers may balance long lists).
- * - `not`: true when the item is false or undecidable.
+ * - `not`: true when the item is false, false when it is true, undecidable when it is.
  * - `truthy`: a bool-typed value used as a condition.
  * - `compare`: both sides already of `type`.
  * - `isNull`: the value is NULL; `jsonMissing`: the path is missing or holds JSON null.
- * - `in`: `left` equals one of `items`, per type group; any of the groups or `orNull` holds.
+ * - `in`: `left` equals one of `items`, per type group; any of the groups or `orNull` holds. A
+ *   group whose `left` is NULL is undecidable, as SQL's IN is.
  * - `contains`: `substr` is a substring of `input` (no wildcards); case-insensitive folds ASCII.
  * - `containsToken`: `token` appears in `input` as a whole token, tokens being runs of
  *   characters other than ASCII punctuation, whitespace and controls (ClickHouse hasToken).
@@ -195,7 +198,7 @@ export interface SortKey {
 // CallsFilter (the structured filter beside `$expr`)
 // ---------------------------------------------------------------------------------------
 
-/** A list-valued CallsFilter field: the column equals one of `values`. */
+/** A list-valued CallsFilter field: the column equals one of `values` (none: matches nothing). */
 export type FilterListColumn = 'parent_id' | 'trace_id' | 'id' | 'thread_id' | 'turn_id' | 'wb_user_id' | 'wb_run_id';
 
 /**

@@ -2,7 +2,8 @@
  * The thread filters (Weft's extensions beside the reference's thread ids), backend-neutral:
  * what `search`, `attributes`, `min` and `max` mean. store/sqlite/threadsFilter.ts prints them.
  *
- * - `threadIds`: the thread is one of them.
+ * - `threadIds`: the thread is one of them; an empty list filters nothing, as the reference's
+ *   threads query reads it (unlike `thread_ids` of a calls query, docs/reference/query-semantics.md).
  * - `search` (trimmed; blank means none): the thread id equals it, or every search word
  *   (`searchWords`) occurs as a word prefix in the string values of the thread's turns' inputs
  *   or outputs, case- and accent-insensitive (SQLite: FTS5, unicode61, diacritics removed).
@@ -53,7 +54,7 @@ export function planThreadsFilter(q: ThreadsQuery): ThreadsFilterPlan {
   const search = q.search?.trim();
   return {
     projectId: q.projectId,
-    threadIds: q.threadIds ?? null,
+    threadIds: q.threadIds?.length ? q.threadIds : null,
     search: search ? { text: search, words: searchWords(search) } : null,
     attributes: Object.entries(q.attributes ?? {}).map(([key, value]) => ({ path: splitFieldPath(key), value })),
     min: bounded(q.min),

@@ -28,8 +28,8 @@ export function compileWhere(q: CallsQuery): SqlFragment {
 }
 
 /** One fragment per set CallsFilter field; lists are OR within a field. */
-export function compileFilter(filter: CallsFilter): SqlFragment[] {
-  return planFilter(filter).map(printFilterClause);
+export function compileFilter(filter: CallsFilter, projectId: string): SqlFragment[] {
+  return planFilter(filter, projectId).map(printFilterClause);
 }
 
 /** The full SELECT for a stream query. */

@@ -89,9 +89,8 @@ export function printCondition(c: Condition): SqlFragment {
     case 'or':
       return balanced(c.items.map(printCondition), c.k === 'and' ? ' AND ' : ' OR ');
     case 'not':
-      // Without NOT, an undecidable (NULL) branch already acts as false in WHERE, so only NOT
-      // wraps it in coalesce (keeping indexes usable elsewhere).
-      return sql`(NOT coalesce(${printCondition(c.item)}, 0))`;
+      // Three-valued, as SQL's NOT: an undecidable (NULL) item stays undecidable, which WHERE drops.
+      return sql`(NOT ${printCondition(c.item)})`;
     case 'truthy':
       return printScalar(c.value);
     case 'compare':
@@ -167,6 +166,7 @@ export function printSortKey(key: SortKey): SqlFragment {
 export function printFilterClause(c: FilterClause): SqlFragment {
   switch (c.k) {
     case 'in':
+      if (c.values.length === 0) return raw('0');
       return { sql: `${c.column} IN (SELECT value FROM json_each(?))`, params: [JSON.stringify(c.values)] };
     case 'opNames': {
       const parts: string[] = [];

@@ -36,11 +36,11 @@ export const jsonIsNull = (at: JsonAt): SqlFragment => sql`(coalesce(${typeAt(at
 
 /**
  * As text, the way the reference's JSON_VALUE reads it: booleans are 'true'/'false', numbers
- * their digits, objects and lists their JSON.
+ * their digits, objects and lists their JSON, a missing path and JSON null ''.
  */
 export const jsonText = (at: JsonAt): SqlFragment =>
   sql`(CASE ${typeAt(at)} WHEN 'true' THEN 'true' WHEN 'false' THEN 'false'
-    ELSE CAST(${valueAt(at)} AS TEXT) END)`;
+    ELSE coalesce(CAST(${valueAt(at)} AS TEXT), '') END)`;
 
 /** As a number: JSON numbers, and strings that hold a JSON number ("42"); anything else is NULL. */
 export const jsonNumber = (at: JsonAt): SqlFragment =>
@@ -50,8 +50,8 @@ export const jsonNumber = (at: JsonAt): SqlFragment =>
 /** JSON true/false as 1/0; anything else is NULL. */
 export const jsonBool = (at: JsonAt): SqlFragment => sql`(CASE ${typeAt(at)} WHEN 'true' THEN 1 WHEN 'false' THEN 0 END)`;
 
-/** As minified JSON text, to compare with an object or list literal. */
-export const jsonDoc = (at: JsonAt): SqlFragment => sql`(${at.source} -> ${param(at.path)})`;
+/** As minified JSON text, to compare with an object or list literal; a missing path and JSON null ''. */
+export const jsonDoc = (at: JsonAt): SqlFragment => sql`(CASE WHEN ${jsonExists(at)} THEN ${at.source} -> ${param(at.path)} ELSE '' END)`;
 
 /** The length of the list at the path; NULL for anything else (json_array_length would say 0). */
 export function jsonArrayLength(at: JsonAt): SqlFragment {

@@ -53,7 +53,7 @@ export class SqliteStatsStore implements StatsStore {
     // compileWhere's `started_at IS NOT NULL` would become the index seek's lower bound, and
     // SQLite would then walk the project's whole calls_by_start index up to `to`; the range
     // itself implies the call has started, so only the filter part is reused.
-    const filter = q.filter ? compileFilter(q.filter) : [];
+    const filter = q.filter ? compileFilter(q.filter, q.projectId) : [];
     const where = ['project_id = ?', 'started_at >= ?', 'started_at < ?', 'deleted_at IS NULL', ...filter.map((f) => f.sql)].join(' AND ');
     const usage = q.withUsage ? ", json_extract(summary, '$.usage') AS usage" : '';
     const limit = q.limit === undefined ? '' : ' LIMIT ?';
@@ -79,7 +79,7 @@ export class SqliteStatsStore implements StatsStore {
     let where = 'project_id = ? AND width = ? AND cell >= ? AND cell < ?';
     const params: unknown[] = [q.projectId, q.width, q.fromCell, q.toCell];
     if (q.opNames?.length) {
-      const ops = compileFilter({ op_names: q.opNames })[0]!;
+      const ops = compileFilter({ op_names: q.opNames }, q.projectId)[0]!;
       where += ` AND ${ops.sql}`;
       params.push(...ops.params);
     }
