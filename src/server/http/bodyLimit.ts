@@ -14,6 +14,7 @@ import type { IncomingMessage } from 'node:http';
 import { limitText, type Limits } from '../limits.js';
 import { TooLargeError } from '../errors.js';
 import { requestHeader } from './requestHeader.js';
+import { requestEnv } from './requestEnv.js';
 
 /** Which limit a body is held to: the JSON/binary body limit or the file-upload limit. */
 export type BodyLimitKey = 'maxBodyBytes' | 'maxFileBytes';
@@ -24,12 +25,11 @@ export async function readLimitedBody(c: Context, limits: Limits, key: BodyLimit
   const declared = requestHeader(c, 'content-length');
   if (declared !== undefined && Number(declared) > max) throw tooLarge(declared, limits, key);
   // A request thread is handed the body whole (threads/requestWorker.ts): no stream to read it from again.
-  const handed = (c.env as { bodyBytes?: Uint8Array | null } | undefined)?.bodyBytes;
+  const { bodyBytes: handed, incoming } = requestEnv(c);
   if (handed) {
     if (handed.byteLength > max) throw tooLarge(String(handed.byteLength), limits, key);
     return handed;
   }
-  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
   if (incoming && !incoming.readableEnded && incoming.readableFlowing === null) {
     return IncomingBody.read(incoming, max, () => tooLarge(`over ${max}`, limits, key));
   }

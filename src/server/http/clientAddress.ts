@@ -16,6 +16,7 @@
 import type { Context, Next } from 'hono';
 import { BlockList, isIP } from 'node:net';
 import { requestHeader } from './requestHeader.js';
+import { requestEnv } from './requestEnv.js';
 
 const KEY = 'weftClientAddress';
 
@@ -82,8 +83,8 @@ function unmapped(address: string): string {
 }
 
 function peerOf(c: Context): string {
-  const incoming = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming;
-  return incoming?.socket?.remoteAddress ?? '';
+  const env = requestEnv(c);
+  return env.peerAddress ?? env.incoming?.socket.remoteAddress ?? '';
 }
 
 /** Middleware resolving the client address once per request. */

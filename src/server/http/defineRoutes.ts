@@ -17,7 +17,6 @@ import {
 } from '../../contract/endpoints.js';
 import { assertProjectAccess, type AuthUser, type RequestCredentials } from '../auth/authenticate.js';
 import type { Services } from '../services.js';
-import type { Store } from '../store/Store.js';
 import { ApiError } from '../errors.js';
 import { OverMainThreadBudget } from '../threads/mainThreadBudget.js';
 import { clientAddressOf } from './clientAddress.js';
@@ -25,6 +24,7 @@ import { jsonLinesResponse } from './jsonLines.js';
 import { readInput, type FastInput } from './readInput.js';
 import { toErrorResponse } from './respond.js';
 import { requestHeader } from './requestHeader.js';
+import { requestEnv } from './requestEnv.js';
 
 /** What every handler gets besides its input: the services, and what this request brought. */
 export interface RequestContext extends Services {
@@ -151,7 +151,7 @@ async function handle(
     // evaluation logging. The type still asks for every service.
     const ctx: RequestContext & { user: AuthUser } = {
       // A request thread hands each request a store of its own (threads/storeForwarding.ts requestStore).
-      store: (c.env as { store?: Store } | undefined)?.store ?? services.store,
+      store: requestEnv(c).store ?? services.store,
       authenticator: services.authenticator,
       log,
       clock: services.clock,
@@ -189,7 +189,7 @@ async function handle(
 
 /** Destroys the Node response (and so the socket) under `c`; false when there is none (in-process requests). */
 function abortResponse(c: Context): boolean {
-  const outgoing = (c.env as { outgoing?: { destroy(): void; destroyed?: boolean } } | undefined)?.outgoing;
+  const outgoing = requestEnv(c).outgoing;
   if (!outgoing) return false;
   outgoing.destroy();
   return true;

@@ -12,12 +12,12 @@
  * Node keeps the first of duplicated singleton headers (Authorization, Content-Type, Host...)
  * and joins the others with ", " (Cookie with "; "), as RFC 9110 allows a recipient to.
  */
-import type { IncomingMessage } from 'node:http';
 import type { Context } from 'hono';
+import { requestEnv } from './requestEnv.js';
 
 /** The header `name` (lower case), or undefined. */
 export function requestHeader(c: Context, name: string): string | undefined {
-  const headers = (c.env as { incoming?: Partial<IncomingMessage> } | undefined)?.incoming?.headers;
+  const headers = requestEnv(c).incoming?.headers;
   if (!headers) return c.req.header(name);
   const value = headers[name];
   return Array.isArray(value) ? value.join(', ') : value;

@@ -15,8 +15,8 @@
  *   out to another site must not hand them over.
  */
 import { createHash } from 'node:crypto';
-import type { ServerResponse } from 'node:http';
 import type { Context, Next } from 'hono';
+import { requestEnv } from './requestEnv.js';
 
 const BASE_POLICY = {
   'default-src': ["'self'"],
@@ -51,7 +51,7 @@ const ALREADY_SENT = 'x-hono-already-sent';
 /** Middleware adding the headers to every response (keeping a CSP a route chose itself). */
 export function securityHeaders() {
   return async function addSecurityHeaders(c: Context, next: Next) {
-    const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
+    const outgoing = requestEnv(c).outgoing;
     if (outgoing) {
       // Set on Node's response, where the answer's own headers (writeHead) take precedence: a
       // page's CSP naming its scripts replaces the default. Reading `c.res.headers` after the

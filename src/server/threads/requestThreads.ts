@@ -34,7 +34,7 @@
  * them all), and a write's own work is applied on the writer, where a statement cannot be
  * stopped without losing the atomicity of its group commit.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
 import { Worker } from 'node:worker_threads';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import type { Context } from 'hono';
@@ -49,6 +49,7 @@ import type { GroupCommitter } from './groupCommit.js';
 import { Outbox } from './outbox.js';
 import type { FromWorker, ToWorker, WholeResponse, WorkerData, WorkerSetup, WriteResult, WriteUnit } from './messages.js';
 import { requestHeader } from '../http/requestHeader.js';
+import { requestEnv } from '../http/requestEnv.js';
 
 export type RequestKind = 'read' | 'write';
 
@@ -165,9 +166,7 @@ export class RequestThreads {
     // @hono/node-server build a whole web Request (with a web stream over the socket), and a web
     // Response would be pulled through a web stream again; per request both cost the main thread
     // more than the hand-off itself (measured in bench:load with --cpu-prof).
-    const env = c.env as { incoming?: IncomingMessage; outgoing?: ServerResponse } | undefined;
-    const incoming = env?.incoming;
-    const outgoing = env?.outgoing;
+    const { incoming, outgoing } = requestEnv(c);
     if (!incoming || !outgoing) throw new Error('request threads serve through the Node HTTP server (startServer), not app.fetch');
     const method = c.req.method;
     if (options.authenticate) {

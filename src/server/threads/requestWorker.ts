@@ -20,6 +20,7 @@ import { forwardingStore, requestStore } from './storeForwarding.js';
 import { weightOf } from './groupCommit.js';
 import { Outbox } from './outbox.js';
 import { installLightResponse, threadRequest, wholeBody } from './lightFetch.js';
+import type { RequestEnv } from '../http/requestEnv.js';
 
 /** Bytes a response may send ahead of what the client has taken. */
 const WINDOW_BYTES = 1 << 20;
@@ -160,12 +161,12 @@ async function serve(msg: Extract<ToWorker, { t: 'request' }>): Promise<void> {
     // The Request carries no body: every body is read from `bodyBytes` (http/bodyLimit.ts), and
     // wrapping a large one in the Request's stream cost ~4 µs per ingested call (bench:ingest cpu-prof).
     const request = threadRequest(msg.url, msg.method, msg.headers, state.abort.signal);
-    const secure = msg.url.startsWith('https:');
-    const res = await app.fetch(request, {
-      incoming: { socket: { remoteAddress: msg.remoteIp, encrypted: secure } },
+    const env: RequestEnv = {
+      peerAddress: msg.remoteIp,
       bodyBytes: hasBody ? new Uint8Array(msg.body!) : null,
       store: storeOfRequest(msg.id),
-    });
+    };
+    const res = await app.fetch(request, env);
     // Most answers are JSON text, sent whole without a stream (lightFetch.ts).
     const whole = wholeBody(res);
     if (whole) {

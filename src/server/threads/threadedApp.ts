@@ -26,6 +26,7 @@ import type { SqliteStore } from '../store/sqlite/SqliteStore.js';
 import { budgetedStore, committedStore, OverMainThreadBudget } from './mainThreadBudget.js';
 import type { HandOff, RequestKind, RequestThreads } from './requestThreads.js';
 import { requestHeader } from '../http/requestHeader.js';
+import { requestEnv } from '../http/requestEnv.js';
 
 /** A prediction's inputs and output or a score's value: the SDK's bodies are well under this. */
 export const SMALL_BODY_BYTES = 16 * 1024;
@@ -82,7 +83,7 @@ function serveSmallHere(
       return toErrorResponse(err, services.log, `${c.req.method} ${c.req.path}`);
     }
     // The handler takes the body and the store from the request's env (http/bodyLimit.ts, defineRoutes.ts).
-    Object.assign(c.env as object, { bodyBytes: body, store: budgetedStore(committed, measured) });
+    Object.assign(requestEnv(c), { bodyBytes: body, store: budgetedStore(committed, measured) });
     try {
       return await here(c);
     } catch (err) {
