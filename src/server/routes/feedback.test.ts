@@ -184,6 +184,20 @@ describe('POST /feedback/query', () => {
     expect(result).toEqual([{ id: 'q2', 'payload.score': 20 }]);
   });
 
+  it('answers one row {"count(*)": N} for fields ["count(*)"], with or without a query', async () => {
+    const count = (over: Record<string, unknown> = {}) =>
+      t.alice.client.feedbackQuery({ project_id: Q, fields: ['count(*)'], ...over } as ReqOf<'feedbackQuery'>);
+    expect(await count()).toEqual({ result: [{ 'count(*)': 3 }], total_count: 3 });
+    const above10 = { $expr: { $gt: [{ $getField: 'payload.score' }, { $literal: 10 }] } } as ReqOf<'feedbackQuery'>['query'];
+    expect((await count({ query: above10 })).result).toEqual([{ 'count(*)': 2 }]);
+    // The name comes back as asked; the single row can still be paged past.
+    expect((await count({ fields: ['COUNT(*)'] })).result).toEqual([{ 'COUNT(*)': 3 }]);
+    expect((await count({ offset: 1 })).result).toEqual([]);
+    const mixed = await post('/feedback/query', { project_id: Q, fields: ['id', 'count(*)'] });
+    expect(mixed.status).toBe(400);
+    expect(mixed.body.reason).toMatch(/count\(\*\) cannot be combined/);
+  });
+
   it('answers 400 for an unknown field, 422 for a malformed query, 403 in another entity', async () => {
     const unknown = await post('/feedback/query', { project_id: Q, fields: ['password'] });
     expect(unknown.status).toBe(400);
