@@ -50,6 +50,26 @@ describe('POST /feedback/create', () => {
     expect(res.payload).toEqual({ emoji: '👍🏽', alias: ':thumbs_up_medium_skin_tone:', detoned: '👍', detoned_alias: ':thumbs_up:' });
   });
 
+  it("names any emoji of the reference's table (🎱 is :pool_8_ball:), and refuses two emojis", async () => {
+    // tests/trace/test_client_feedback.py::test_feedback_apis
+    const react = (emoji: string) =>
+      post('/feedback/create', { project_id: P, weave_ref: ref('c1'), feedback_type: 'wandb.reaction.1', payload: { emoji } });
+    expect((await react('🎱')).body.payload).toEqual({
+      emoji: '🎱',
+      alias: ':pool_8_ball:',
+      detoned: '🎱',
+      detoned_alias: ':pool_8_ball:',
+    });
+    expect((await react('🤝🏻')).body.payload).toMatchObject({
+      alias: ':handshake_light_skin_tone:',
+      detoned: '🤝',
+      detoned_alias: ':handshake:',
+    });
+    const two = await react('👍👎');
+    expect(two.status).toBe(400);
+    expect(two.body.reason).toMatch(/exactly one emoji/);
+  });
+
   it('accepts annotations whose value fits their AnnotationSpec, and runnables with their refs', async () => {
     const { digest } = await t.alice.client.objCreate({
       obj: { project_id: P, object_id: 'quality', val: { field_schema: { type: 'integer', minimum: 1, maximum: 5 } } },
