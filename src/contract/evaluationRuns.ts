@@ -26,8 +26,14 @@ export type EvaluationRunRead = z.infer<typeof EvaluationRunRead>;
 // POST /v2/:entity/:project/evaluation_runs
 export const EvaluationRunCreateReq = z.object({
   ...V2Path,
-  evaluation: z.string().min(1).describe('Evaluation object ref'),
-  model: z.string().min(1).describe('Model object (or op) ref'),
+  evaluation: z
+    .string()
+    .min(1)
+    .describe('Evaluation object ref (a weave:/// ref must be a live version here); any other string is kept as given'),
+  model: z
+    .string()
+    .min(1)
+    .describe('Model object (or op) ref (a weave:/// ref must be a live version here); any other string is kept as given'),
   source_evaluation_run_id: z.string().nullish().describe('Provenance when this run rescores another'),
 });
 export const EvaluationRunCreateRes = z.object({ evaluation_run_id: z.string() });

@@ -93,7 +93,10 @@ export const FeedbackBatchCreateRes = z.object({ res: z.array(FeedbackCreateRes)
 // POST /feedback/query
 export const FeedbackQueryReq = z.object({
   project_id: ProjectId,
-  fields: z.array(z.string()).nullish().describe('Columns or payload.<path>; default every column'),
+  fields: z
+    .array(z.string())
+    .nullish()
+    .describe('Columns or payload.<path>; default every column. ["count(*)"] alone answers one row {"count(*)": <matches>}'),
   query: Query.nullish(),
   sort_by: z.array(SortBy).nullish(),
   limit: Limit,

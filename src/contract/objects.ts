@@ -93,7 +93,16 @@ export const ObjDeleteReq = z.object({
   object_id: z.string(),
   digests: z.array(VersionSpec).nullish().describe('Versions to delete; absent or empty: all'),
 });
-export const ObjDeleteRes = z.object({ num_deleted: z.number().int() });
+export const DeletedObjVersion = z.object({
+  digest: z.string().describe('Content digest (an alias or v<N> in the request is resolved)'),
+  base_object_class: z.string().nullable(),
+  leaf_object_class: z.string().nullable(),
+});
+export const ObjDeleteRes = z.object({
+  num_deleted: z.number().int(),
+  deleted_versions: z.array(DeletedObjVersion).describe('The versions deleted, oldest version first'),
+});
+export type ObjDeleteRes = z.infer<typeof ObjDeleteRes>;
 
 // PUT /objs/:object_id/versions/:digest/tags and POST .../tags/remove
 export const ObjTagsReq = z.object({

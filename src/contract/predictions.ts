@@ -23,7 +23,10 @@ export type PredictionRead = z.infer<typeof PredictionRead>;
 // POST /v2/:entity/:project/predictions
 export const PredictionCreateReq = z.object({
   ...V2Path,
-  model: z.string().min(1).describe('Model object (or op) ref'),
+  model: z
+    .string()
+    .min(1)
+    .describe('Model object (or op) ref (a weave:/// ref must be a live version here); any other string is kept as given'),
   inputs: JsonObject.describe('The dataset row the model saw'),
   output: JsonValue.describe("The model's output (any JSON, null included)"),
   evaluation_run_id: z.string().nullish().describe('Run the prediction belongs to; it gets a predict_and_score parent'),

@@ -104,6 +104,12 @@ export class NotFoundError extends ApiError {
   }
 }
 
+/**
+ * 404: a queue item that is not live in its queue. Its own class so an endpoint can answer it
+ * otherwise (progress updates answer 400, as the reference does).
+ */
+export class QueueItemNotFoundError extends NotFoundError {}
+
 /** 409: the request conflicts with what is stored. */
 export class ConflictError extends ApiError {
   constructor(reason: string) {

@@ -1,141 +1,169 @@
 /**
- * Emoji handling for `wandb.reaction.1` feedback, mirroring what the reference does with the
- * Python `emoji` package: count the emojis in a string, name one (`:thumbs_up:`, "demojize"),
- * and strip skin tones ("detone").
+ * Emoji handling for `wandb.reaction.1` feedback, as the reference does it with the Python
+ * `emoji` package: count the emojis in a string (`emoji_count`), name them (`demojize`:
+ * `🎱` → `:pool_8_ball:`) and strip skin tones (the reference's `detone_emojis`: demojize,
+ * drop the tone words from the name, emojize back).
  *
- * Recognition uses Unicode's own emoji properties (RGI sequences, then any pictographic
- * character), so every emoji counts as one, ZWJ and skin-tone sequences included. Names come
- * from a table of the emojis people react with; like `emoji.demojize`, an emoji the table
- * does not know is left as it is.
+ * The table is that package's own (every emoji it knows, 5,244 in version 2.16.0), generated
+ * into emojiTable.json by scripts/emoji-table.py (docs/reference/shapes.md). The tokenizer below
+ * follows the package's: longest match in the table, code point by code point, ZWJ sequences the
+ * table does not hold split into the emojis they join, stray variation selectors dropped.
  */
+import { readFileSync } from 'node:fs';
 
-const EMOJI = new RegExp('\\p{RGI_Emoji}|\\p{Extended_Pictographic}', 'gv');
+interface EmojiTable {
+  status: { component: number; fully_qualified: number };
+  /** [emoji, ":name:", status], in the package's order. */
+  entries: [string, string, number][];
+}
 
-/** Skin-tone modifiers and the words CLDR names append for them. */
-const TONES: Record<string, string> = {
-  '\u{1F3FB}': 'light_skin_tone',
-  '\u{1F3FC}': 'medium-light_skin_tone',
-  '\u{1F3FD}': 'medium_skin_tone',
-  '\u{1F3FE}': 'medium-dark_skin_tone',
-  '\u{1F3FF}': 'dark_skin_tone',
-};
-const TONE = /[\u{1F3FB}-\u{1F3FF}]/gu;
+const TABLE = JSON.parse(readFileSync(new URL('./emojiTable.json', import.meta.url), 'utf8')) as EmojiTable;
+const COMPONENT = TABLE.status.component;
 
-/** CLDR short names, as `emoji.demojize` writes them, without the colons. */
-const NAMES: Record<string, string> = {
-  '👍': 'thumbs_up',
-  '👎': 'thumbs_down',
-  '👏': 'clapping_hands',
-  '🙌': 'raising_hands',
-  '🙏': 'folded_hands',
-  '👌': 'OK_hand',
-  '✌️': 'victory_hand',
-  '🤝': 'handshake',
-  '💪': 'flexed_biceps',
-  '👋': 'waving_hand',
-  '👀': 'eyes',
-  '🧠': 'brain',
-  '🤔': 'thinking_face',
-  '🤯': 'exploding_head',
-  '🤷': 'person_shrugging',
-  '🤦': 'person_facepalming',
-  '😀': 'grinning_face',
-  '😃': 'grinning_face_with_big_eyes',
-  '😄': 'grinning_face_with_smiling_eyes',
-  '😁': 'beaming_face_with_smiling_eyes',
-  '😅': 'grinning_face_with_sweat',
-  '😂': 'face_with_tears_of_joy',
-  '🤣': 'rolling_on_the_floor_laughing',
-  '🙂': 'slightly_smiling_face',
-  '😉': 'winking_face',
-  '😊': 'smiling_face_with_smiling_eyes',
-  '😍': 'smiling_face_with_heart-eyes',
-  '🥰': 'smiling_face_with_hearts',
-  '😎': 'smiling_face_with_sunglasses',
-  '🤩': 'star-struck',
-  '🥳': 'partying_face',
-  '😐': 'neutral_face',
-  '😑': 'expressionless_face',
-  '🙄': 'face_with_rolling_eyes',
-  '😬': 'grimacing_face',
-  '😕': 'confused_face',
-  '😟': 'worried_face',
-  '😮': 'face_with_open_mouth',
-  '😲': 'astonished_face',
-  '😳': 'flushed_face',
-  '😢': 'crying_face',
-  '😭': 'loudly_crying_face',
-  '😱': 'face_screaming_in_fear',
-  '😡': 'enraged_face',
-  '😠': 'angry_face',
-  '🤬': 'face_with_symbols_on_mouth',
-  '😴': 'sleeping_face',
-  '🤢': 'nauseated_face',
-  '🤮': 'face_vomiting',
-  '💀': 'skull',
-  '🤖': 'robot',
-  '👻': 'ghost',
-  '💩': 'pile_of_poo',
-  '❤️': 'red_heart',
-  '❤': 'red_heart',
-  '💔': 'broken_heart',
-  '💯': 'hundred_points',
-  '🔥': 'fire',
-  '✨': 'sparkles',
-  '⭐': 'star',
-  '🌟': 'glowing_star',
-  '🎉': 'party_popper',
-  '🎊': 'confetti_ball',
-  '🚀': 'rocket',
-  '🏆': 'trophy',
-  '🥇': '1st_place_medal',
-  '🎯': 'direct_hit',
-  '💡': 'light_bulb',
-  '📌': 'pushpin',
-  '📝': 'memo',
-  '🐛': 'bug',
-  '🐞': 'lady_beetle',
-  '⚠️': 'warning',
-  '🚨': 'police_car_light',
-  '🛑': 'stop_sign',
-  '⛔': 'no_entry',
-  '🚫': 'prohibited',
-  '❗': 'red_exclamation_mark',
-  '❓': 'red_question_mark',
-  '✅': 'check_mark_button',
-  '✔️': 'check_mark',
-  '☑️': 'check_box_with_check',
-  '❌': 'cross_mark',
-  '❎': 'cross_mark_button',
-  '➕': 'plus',
-  '➖': 'minus',
-  '⏳': 'hourglass_not_done',
-  '🐢': 'turtle',
-  '🐌': 'snail',
-  '🤡': 'clown_face',
-  '🙈': 'see-no-evil_monkey',
-  '🫠': 'melting_face',
-  '🫡': 'saluting_face',
-};
+const ZWJ = '\u200d';
+const VARIATION_SELECTORS = new Set(['\ufe0e', '\ufe0f']);
 
-/** How many emojis the text holds (an emoji sequence counts once). */
+interface Trie {
+  next: Map<string, Trie>;
+  /** The entry's name and status when the path so far is an emoji. */
+  data?: { name: string; status: number };
+}
+
+const DATA = new Map<string, { name: string; status: number }>();
+/** Name → the first emoji carrying it that is fully qualified or a component (what emojize picks). */
+const BY_NAME = new Map<string, string>();
+const TREE: Trie = { next: new Map() };
+for (const [emoji, name, status] of TABLE.entries) {
+  DATA.set(emoji, { name, status });
+  if (status <= TABLE.status.fully_qualified && !BY_NAME.has(name)) BY_NAME.set(name, emoji);
+  let node = TREE;
+  for (const cp of emoji) {
+    let child = node.next.get(cp);
+    if (!child) node.next.set(cp, (child = { next: new Map() }));
+    node = child;
+  }
+  node.data = { name, status };
+}
+
+/** A character of text, or an emoji of the table (`name` set). */
+interface Token {
+  chars: string;
+  name?: string;
+}
+
+const cpLength = (s: string) => [...s].length;
+
+/**
+ * The text as characters and emojis. A ZWJ that joins emojis into a sequence the table does not
+ * hold is skipped, or kept as a character with `keepZwj`.
+ */
+function tokenize(text: string, keepZwj: boolean): Token[] {
+  const cps = [...text];
+  const out: Token[] = [];
+  let pending: Token[] = [];
+  const ignore = new Set<number>();
+  let i = 0;
+  while (i < cps.length) {
+    const ch = cps[i]!;
+    let consumed = false;
+    if (ignore.has(i)) {
+      i += 1;
+      if (ch === ZWJ && keepZwj) pending.push({ chars: ch });
+      continue;
+    }
+    const root = TREE.next.get(ch);
+    if (root) {
+      let j = i + 1;
+      let node = root;
+      while (j < cps.length && node.next.has(cps[j]!) && !ignore.has(j)) node = node.next.get(cps[j++]!)!;
+      if (node.data) {
+        pending.push({ chars: cps.slice(i, j).join(''), name: node.data.name });
+        i = j - 1;
+        consumed = true;
+      }
+    } else if (ch === ZWJ && pending.length > 0 && DATA.has(pending.at(-1)!.chars) && i > 0 && TREE.next.has(cps[i - 1]!)) {
+      // The ZWJ does not continue a known sequence: skip it and read the emoji before it again.
+      ignore.add(i);
+      if (DATA.get(pending.at(-1)!.chars)!.status === COMPONENT) {
+        i -= pending.slice(-2).reduce((n, t) => n + cpLength(t.chars), 0);
+        if (cps[i] === ZWJ) {
+          i += 1;
+          pending.pop();
+        } else {
+          pending.splice(-2);
+        }
+      } else {
+        i -= cpLength(pending.pop()!.chars);
+      }
+      continue;
+    } else if (pending.length > 0) {
+      out.push(...pending);
+      pending = [];
+    }
+    if (!consumed && !VARIATION_SELECTORS.has(ch)) pending.push({ chars: ch });
+    i += 1;
+  }
+  out.push(...pending);
+  return out;
+}
+
+/** How many emojis the text holds (a sequence the table knows counts once), as `emoji_count`. */
 export function countEmojis(text: string): number {
-  return text.match(EMOJI)?.length ?? 0;
+  return tokenize(text, false).filter((t) => t.name !== undefined).length;
 }
 
-/** The text with every emoji replaced by `:its_name:` where the name is known. */
+/** The text with every emoji replaced by its `:name:`, as `emoji.demojize`. */
 export function demojize(text: string): string {
-  return text.replace(EMOJI, (e) => {
-    const known = NAMES[e];
-    if (known) return `:${known}:`;
-    const tones = e.match(TONE);
-    const base = NAMES[e.replace(TONE, '')];
-    if (!base || !tones || tones.length !== 1) return e;
-    return `:${base}_${TONES[tones[0]!]}:`;
-  });
+  return tokenize(text, true)
+    .map((t) => t.name ?? t.chars)
+    .join('');
 }
 
-/** The text with skin-tone modifiers removed from its emojis. */
+/** Characters `emoji.emojize` reads inside `:name:` (Python's `\w` plus its extra list). */
+// The combining marks stand alone in the class on purpose, as in the package's pattern.
+const NAME_PATTERN =
+  // eslint-disable-next-line no-misleading-character-class
+  /:[\p{L}\p{N}_\-&.’”“()!#*+,/«»\u0300\u0301\u0302\u0303\u0306\u0308\u030a\u0327\u064b\u064e\u064f\u0650\u0653\u0654\u3099\u30fb\u309a\u0655]+:/gu;
+
+/** The text with every `:name:` the table knows replaced by its emoji, as `emoji.emojize`. */
+function emojize(text: string): string {
+  return text.replace(NAME_PATTERN, (m) => BY_NAME.get(`:${m.slice(1, -1).normalize('NFKC')}:`) ?? m);
+}
+
+const TONE_WORDS = /_(light|medium-light|medium|medium-dark|dark)_skin_tone/g;
+
+/**
+ * `analyze(text, non_emoji=True)`: characters, and emojis where emojis joined by a ZWJ into a
+ * sequence the table does not hold come as one token.
+ */
+function analyze(text: string): { chars: string; emoji: boolean }[] {
+  const out: { chars: string; emoji: boolean }[] = [];
+  let acc: { chars: string; emoji: boolean }[] = [];
+  let previousIsEmoji = false;
+  let previousIsZwj = false;
+  for (const token of tokenize(text, true)) {
+    const prePreviousIsEmoji = previousIsEmoji;
+    if (previousIsEmoji && token.name === undefined && token.chars === ZWJ) {
+      previousIsZwj = true;
+    } else if (token.name !== undefined) {
+      if (prePreviousIsEmoji && previousIsZwj) acc.at(-1)!.chars += ZWJ + token.chars;
+      else acc.push({ chars: token.chars, emoji: true });
+      previousIsEmoji = true;
+      previousIsZwj = false;
+    } else {
+      previousIsEmoji = false;
+      previousIsZwj = false;
+      out.push(...acc, { chars: token.chars, emoji: false });
+      acc = [];
+    }
+  }
+  out.push(...acc);
+  return out;
+}
+
+/** The text with skin tones removed from its emojis, as the reference's `detone_emojis`. */
 export function detone(text: string): string {
-  return text.replace(EMOJI, (e) => e.replace(TONE, ''));
+  return analyze(text)
+    .map((t) => (t.emoji ? emojize(demojize(t.chars).replace(TONE_WORDS, '')) : t.chars))
+    .join('');
 }

@@ -4,8 +4,9 @@
  * `{self: <evaluation>, model}`, whose op is a placeholder op of that name.
  *
  * Decisions beyond the reference:
- * - the evaluation and model refs must be live versions of this project (400 / 404), and a
- *   `source_evaluation_run_id` must name a run (404); it is kept as
+ * - an evaluation or model given as a `weave:///` ref must be a live version of this project
+ *   (400 / 404); any other string is kept verbatim, as the reference keeps both (liveRefOrLabel);
+ * - a `source_evaluation_run_id` must name a run (404); it is kept as
  *   `attributes.weave.source_evaluation_run_id`;
  * - evaluations run by the SDKs are runs too (see `isRun`): their evaluation and model come
  *   from the call's inputs;
@@ -39,7 +40,7 @@ import {
 } from './evaluationCalls.js';
 import { summarizeRun, type RowResult } from './evaluationSummary.js';
 import { uuidv7 } from '../core/ids.js';
-import { requireLiveRef } from './liveRefs.js';
+import { liveRefOrLabel } from './liveRefs.js';
 import { PLACEHOLDER_SOURCE } from './v2ObjectValues.js';
 import { WritePlan, type Writer } from './writePlan.js';
 
@@ -72,8 +73,8 @@ export async function createRun(
   ctx: Writer,
   req: { evaluation: string; model: string; source_evaluation_run_id?: string | null },
 ): Promise<{ evaluation_run_id: string }> {
-  await requireLiveRef(store, { projectId: ctx.projectId, ref: req.evaluation, field: 'evaluation', kinds: ['object'] });
-  await requireLiveRef(store, { projectId: ctx.projectId, ref: req.model, field: 'model' });
+  await liveRefOrLabel(store, { projectId: ctx.projectId, ref: req.evaluation, field: 'evaluation', kinds: ['object'] });
+  await liveRefOrLabel(store, { projectId: ctx.projectId, ref: req.model, field: 'model' });
   if (req.source_evaluation_run_id) await requireRun(store, ctx.projectId, req.source_evaluation_run_id);
   const plan = new WritePlan(ctx);
   const id = uuidv7();

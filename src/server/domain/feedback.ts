@@ -167,6 +167,20 @@ export function processPayload(req: FeedbackCreateReq): Record<string, unknown> 
   return payload;
 }
 
+/**
+ * The field as the request spelled it when `fields` asks for the match count (`count(*)`, any
+ * case), else null. The count is an aggregate: beside another field it is a 400, as no row
+ * could hold both.
+ */
+export function countStarField(fields: readonly string[] | null | undefined): string | null {
+  const counts = (fields ?? []).filter((f) => f.toLowerCase() === 'count(*)');
+  if (counts.length === 0) return null;
+  if (counts.length !== fields!.length) {
+    throw new BadRequestError(`count(*) cannot be combined with other fields: ask for ["count(*)"] alone, or for columns`);
+  }
+  return counts[0]!;
+}
+
 /** A validated request as the row to store, created by `userId` at `now` (epoch µs). */
 export function toFeedbackWrite(req: FeedbackCreateReq, userId: string, now: number): FeedbackWrite {
   validateFeedback(req);

@@ -6,7 +6,7 @@
 import { BadRequestError } from '../errors.js';
 import type { Store } from '../store/Store.js';
 import { requireLiveVersion } from './objects.js';
-import { parseRef } from './refs.js';
+import { isRefString, parseRef } from './refs.js';
 
 export interface LiveRef {
   kind: 'object' | 'op';
@@ -29,4 +29,17 @@ export async function requireLiveRef(
   }
   await requireLiveVersion(store, { projectId: req.projectId, objectId: parsed.name, version: parsed.digest });
   return { kind: parsed.kind, name: parsed.name, digest: parsed.digest };
+}
+
+/**
+ * A `weave:///` ref checked as `requireLiveRef` checks it; any other string is an opaque label,
+ * kept as given (null). The reference stores a run's evaluation and a prediction's model
+ * verbatim, whatever they hold, and its own tests name them `eval://a`, `model://a`
+ * (docs/reference/shapes.md).
+ */
+export async function liveRefOrLabel(
+  store: Store,
+  req: { projectId: string; ref: string; field: string; kinds?: LiveRef['kind'][] },
+): Promise<LiveRef | null> {
+  return isRefString(req.ref) ? requireLiveRef(store, req) : null;
 }

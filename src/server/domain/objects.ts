@@ -3,7 +3,7 @@
  * `latest` / `v<N>` / alias names to one version, the 404s (with `deleted_at` for deleted
  * versions), and the wire form of a version.
  */
-import { OBJECT_SORT_FIELDS, type ObjectSortField, type ObjQueryReq, type ObjSchema } from '../../contract/objects.js';
+import { OBJECT_SORT_FIELDS, type ObjDeleteRes, type ObjectSortField, type ObjQueryReq, type ObjSchema } from '../../contract/objects.js';
 import { BadRequestError, ConflictError, NotFoundError } from '../errors.js';
 import type { ObjectRecord, ObjectWrite, Store, VersionSelector, VersionState } from '../store/Store.js';
 import { formatMicros, formatMicrosOrNull } from '../core/datetime.js';
@@ -110,12 +110,13 @@ export async function queryObjects(store: Store, req: ObjQueryReq): Promise<ObjS
 
 /**
  * obj/delete: every named version must be live (else 404, as the reference); no names means
- * all versions, and an object with none live is a 404 too.
+ * all versions, and an object with none live is a 404 too. Answers the `/obj/delete` body: the
+ * count and the versions deleted, aliases (`latest`, `v<N>`, named) resolved to their digests.
  */
 export async function deleteObjects(
   store: Store,
   req: { projectId: string; objectId: string; versions: string[] | null; now: number },
-): Promise<number> {
+): Promise<ObjDeleteRes> {
   const versions = req.versions?.length ? req.versions : null;
   if (versions && versions.length > MAX_DELETE_DIGESTS) {
     throw new BadRequestError(
@@ -136,14 +137,21 @@ export async function deleteObjects(
       digests.push(record.digest);
     }
   }
-  const numDeleted = await store.objects.deleteObjects({
+  const deleted = await store.objects.deleteObjects({
     projectId: req.projectId,
     objectId: req.objectId,
     digests,
     deletedAt: req.now,
   });
-  if (numDeleted === 0) throw new NotFoundError(`Object ${req.objectId} not found when deleting.`);
-  return numDeleted;
+  if (deleted.length === 0) throw new NotFoundError(`Object ${req.objectId} not found when deleting.`);
+  return {
+    num_deleted: deleted.length,
+    deleted_versions: deleted.map((v) => ({
+      digest: v.digest,
+      base_object_class: v.baseObjectClass,
+      leaf_object_class: v.leafObjectClass,
+    })),
+  };
 }
 
 /** The wire form; the latest version also carries the virtual alias `latest`. */

@@ -11,7 +11,9 @@
  * `finish(output=...)` or the `output` setter may have changed since `log_prediction`), so it
  * replaces the stored output, null included; without it the stored output stays.
  *
- * Decisions beyond the reference: the model must be a live ref of this project (400 / 404);
+ * Decisions beyond the reference: a model given as a `weave:///` ref must be a live version of
+ * this project (400 / 404); any other string is kept verbatim and its op is `Model.predict`, as
+ * the reference names it when the model is no object or op ref;
  * reads and deletes only concern prediction calls (others: 404 / ignored); finishing keeps the
  * prediction's timing (the reference re-ends it at the finish, with an empty output or, in its
  * newest version, the one sent, so its latency would include the scoring) and may be repeated,
@@ -39,7 +41,7 @@ import {
 import { requireRun } from './evaluationRuns.js';
 import { parseIsoToMicros } from '../core/datetime.js';
 import { uuidv7 } from '../core/ids.js';
-import { requireLiveRef } from './liveRefs.js';
+import { liveRefOrLabel } from './liveRefs.js';
 import { PLACEHOLDER_SOURCE } from './v2ObjectValues.js';
 import { WritePlan, type Writer } from './writePlan.js';
 
@@ -79,7 +81,7 @@ export async function createPrediction(
     genai_span_ref?: unknown[] | null;
   },
 ): Promise<{ prediction_id: string }> {
-  const model = await requireLiveRef(store, { projectId: ctx.projectId, ref: req.model, field: 'model' });
+  const model = await liveRefOrLabel(store, { projectId: ctx.projectId, ref: req.model, field: 'model' });
   const run = req.evaluation_run_id ? await requireRun(store, ctx.projectId, req.evaluation_run_id, ['inputs']) : null;
   const plan = new WritePlan(ctx);
   const id = uuidv7();
@@ -104,7 +106,7 @@ export async function createPrediction(
     id,
     traceId: run ? run.trace_id : id,
     parentId,
-    opRef: plan.op(`${model.name}.predict`, PLACEHOLDER_SOURCE.predict),
+    opRef: plan.op(`${model?.name ?? 'Model'}.predict`, PLACEHOLDER_SOURCE.predict),
     attributes,
     inputs: { self: req.model, inputs: req.inputs },
     at: now,

@@ -132,5 +132,6 @@ export async function deleteV2(
     metadataOnly: true,
   });
   if (latest && !isOfKind(latest, kind)) throw kindNotFound(kind, req.objectId, 'latest');
-  return deleteObjects(store, { projectId: req.projectId, objectId: req.objectId, versions: req.digests ?? null, now: req.now });
+  return (await deleteObjects(store, { projectId: req.projectId, objectId: req.objectId, versions: req.digests ?? null, now: req.now }))
+    .num_deleted;
 }

@@ -110,12 +110,17 @@ describe('POST /annotation_queues/:queue_id/items/:item_id/progress', () => {
     expect(stats).toEqual([{ queue_id: id, total_items: CALLS.length, completed_items: 2 }]);
   });
 
-  it('answers 404 for an unknown item or an item of another queue, 403 for bob, 401 without credentials', async () => {
+  it('answers 400 for an unknown item or an item of another queue (as the reference), 403 for bob, 401 without credentials', async () => {
     const first = await newQueue();
     const second = await newQueue();
     const body = { project_id: P, annotation_state: 'completed' };
-    expect((await post(`/annotation_queues/${first.id}/items/nope/progress`, body)).status).toBe(404);
-    expect((await post(`/annotation_queues/${second.id}/items/${first.items[0]!.id}/progress`, body)).status).toBe(404);
+    const unknown = await post(`/annotation_queues/${first.id}/items/nope/progress`, body);
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.reason).toBe(`Queue item 'nope' not found in queue '${first.id}'`);
+    const elsewhere = await post(`/annotation_queues/${second.id}/items/${first.items[0]!.id}/progress`, body);
+    expect(elsewhere.status).toBe(400);
+    expect(elsewhere.body.reason).toBe(`Queue item '${first.items[0]!.id}' not found in queue '${second.id}'`);
+    expect((await post(`/annotation_queues/nope/items/${first.items[0]!.id}/progress`, body)).status).toBe(404);
     expect((await post(`/annotation_queues/${first.id}/items/${first.items[0]!.id}/progress`, body, t.bob.authHeader)).status).toBe(403);
     expect((await post(`/annotation_queues/${first.id}/items/${first.items[0]!.id}/progress`, body, '')).status).toBe(401);
     expect((await post(`/annotation_queues/${first.id}/items/${first.items[0]!.id}/progress`, { project_id: P })).status).toBe(422);

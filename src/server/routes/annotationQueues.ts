@@ -5,18 +5,19 @@
  * - adding calls to, listing items of, or progressing items in a missing or deleted queue is
  *   a 404 (the reference does not look at the queue and writes orphan rows);
  * - a deleted queue hides its items (they stay stored, unlisted) and its stats read as zeros;
- * - an unknown item is a 404, where the reference raises a plain ValueError (400).
+ * - an unknown item is a 404, where the reference raises a plain ValueError (400); except in a
+ *   progress update, which answers the reference's 400 (docs/reference/shapes.md).
  *
  * The endpoints after `annotationQueueItemSubmit` are Weft's own (annotationQueueLeads.ts).
  */
 import { exportQueue, saveQueueAsDataset } from '../domain/annotationExport.js';
 import { itemHistory, queueResults, queueSummary } from '../domain/annotationResults.js';
-import { itemNotFound, submitItem } from '../domain/annotationSubmit.js';
+import { submitItem } from '../domain/annotationSubmit.js';
 import { itemSortKeys, progressChange, queueSortKeys, readItem, toItemSchema, toQueueSchema } from '../domain/annotationQueues.js';
 import { formatMicros } from '../core/datetime.js';
 import { uuidv7 } from '../core/ids.js';
 import { defineRoutes } from '../http/defineRoutes.js';
-import { NotFoundError } from '../errors.js';
+import { BadRequestError, NotFoundError, QueueItemNotFoundError } from '../errors.js';
 import type { QueueRecord } from '../store/AnnotationQueuesStore.js';
 import type { Store } from '../store/Store.js';
 
@@ -157,14 +158,20 @@ export const annotationQueueRoutes = defineRoutes({
     handler: async (req, { store, user, clock }) => {
       await requireQueue(store, req);
       const target = { projectId: req.project_id, queueId: req.queue_id, itemId: req.item_id };
-      await store.annotationQueues.recordProgress({
-        ...target,
-        annotator: user.username,
-        change: progressChange(req.annotation_state),
-        now: clock.nowMicros(),
-      });
+      // The reference's answer and wording for an item that is not in the queue.
+      const notInQueue = () => new BadRequestError(`Queue item '${req.item_id}' not found in queue '${req.queue_id}'`);
+      try {
+        await store.annotationQueues.recordProgress({
+          ...target,
+          annotator: user.username,
+          change: progressChange(req.annotation_state),
+          now: clock.nowMicros(),
+        });
+      } catch (err) {
+        throw err instanceof QueueItemNotFoundError ? notInQueue() : err;
+      }
       const item = await readItem(store, target);
-      if (!item) throw itemNotFound(req.item_id, req.queue_id);
+      if (!item) throw notInQueue();
       return { item: toItemSchema(item) };
     },
   },

@@ -58,8 +58,35 @@ describe('POST /v2/:entity/:project/evaluation_runs', () => {
     ).toBe(404);
   });
 
-  it('answers 400 for a ref that is not one, 422 without a model, 403 in another entity', async () => {
-    expect((await send(`${base}/evaluation_runs`, { json: { evaluation: 'eval', model: f.models.a } })).status).toBe(400);
+  it('keeps refs that are not weave:/// ones verbatim, as the reference does; its eval_results tests rely on it', async () => {
+    // As tests/trace/test_trace_server_v2_api.py (eval_results): a run, a prediction and a score
+    // on eval://, model:// labels, then read back through runs, predictions and eval_results.
+    const created = await send(`${base}/evaluation_runs`, { json: { evaluation: 'eval://basic', model: 'model://basic' } });
+    expect(created.status).toBe(200);
+    const runId = created.body.evaluation_run_id as string;
+    expect(await t.alice.client.evaluationRunRead({ ...f.path, evaluation_run_id: runId })).toMatchObject({
+      evaluation: 'eval://basic',
+      model: 'model://basic',
+    });
+    const listed = await collect(t.alice.client.evaluationRunList({ ...f.path, evaluations: ['eval://basic'], models: ['model://basic'] }));
+    expect(listed.map((r) => r.evaluation_run_id)).toEqual([runId]);
+    const prediction = await send(`${base}/predictions`, {
+      json: { model: 'model://basic', inputs: { x: 1 }, output: 'result', evaluation_run_id: runId },
+    });
+    expect(prediction.status).toBe(200);
+    const { prediction_id } = prediction.body as { prediction_id: string };
+    expect((await call(prediction_id)).op_name).toMatch(/\/op\/Model\.predict:/);
+    await t.alice.client.scoreCreate({ ...f.path, prediction_id, scorer: f.scorers.closeness, value: 0.9, evaluation_run_id: runId });
+    await t.alice.client.predictionFinish({ ...f.path, prediction_id });
+    const results = await t.alice.client.evalResultsQuery({ ...f.path, evaluation_call_ids: [runId] });
+    expect(results.total_rows).toBe(1);
+    expect(results.rows[0]!.evaluations[0]!.trials[0]!.scores).toEqual({ closeness: 0.9 });
+  });
+
+  it('answers 400 for a malformed weave:/// ref, 422 without a model, 403 in another entity', async () => {
+    const malformed = `weave:///${f.projectId}/object/no-digest`;
+    expect((await send(`${base}/evaluation_runs`, { json: { evaluation: malformed, model: f.models.a } })).status).toBe(400);
+    expect((await send(`${base}/evaluation_runs`, { json: { evaluation: f.evaluation, model: malformed } })).status).toBe(400);
     expect((await send(`${base}/evaluation_runs`, { json: { evaluation: f.evaluation } })).status).toBe(422);
     expect((await send('/v2/bob-co/runs/evaluation_runs', { json: { evaluation: f.evaluation, model: f.models.a } })).status).toBe(403);
   });

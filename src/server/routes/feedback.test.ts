@@ -50,6 +50,26 @@ describe('POST /feedback/create', () => {
     expect(res.payload).toEqual({ emoji: '👍🏽', alias: ':thumbs_up_medium_skin_tone:', detoned: '👍', detoned_alias: ':thumbs_up:' });
   });
 
+  it("names any emoji of the reference's table (🎱 is :pool_8_ball:), and refuses two emojis", async () => {
+    // tests/trace/test_client_feedback.py::test_feedback_apis
+    const react = (emoji: string) =>
+      post('/feedback/create', { project_id: P, weave_ref: ref('c1'), feedback_type: 'wandb.reaction.1', payload: { emoji } });
+    expect((await react('🎱')).body.payload).toEqual({
+      emoji: '🎱',
+      alias: ':pool_8_ball:',
+      detoned: '🎱',
+      detoned_alias: ':pool_8_ball:',
+    });
+    expect((await react('🤝🏻')).body.payload).toMatchObject({
+      alias: ':handshake_light_skin_tone:',
+      detoned: '🤝',
+      detoned_alias: ':handshake:',
+    });
+    const two = await react('👍👎');
+    expect(two.status).toBe(400);
+    expect(two.body.reason).toMatch(/exactly one emoji/);
+  });
+
   it('accepts annotations whose value fits their AnnotationSpec, and runnables with their refs', async () => {
     const { digest } = await t.alice.client.objCreate({
       obj: { project_id: P, object_id: 'quality', val: { field_schema: { type: 'integer', minimum: 1, maximum: 5 } } },
@@ -182,6 +202,20 @@ describe('POST /feedback/query', () => {
       offset: 1,
     });
     expect(result).toEqual([{ id: 'q2', 'payload.score': 20 }]);
+  });
+
+  it('answers one row {"count(*)": N} for fields ["count(*)"], with or without a query', async () => {
+    const count = (over: Record<string, unknown> = {}) =>
+      t.alice.client.feedbackQuery({ project_id: Q, fields: ['count(*)'], ...over } as ReqOf<'feedbackQuery'>);
+    expect(await count()).toEqual({ result: [{ 'count(*)': 3 }], total_count: 3 });
+    const above10 = { $expr: { $gt: [{ $getField: 'payload.score' }, { $literal: 10 }] } } as ReqOf<'feedbackQuery'>['query'];
+    expect((await count({ query: above10 })).result).toEqual([{ 'count(*)': 2 }]);
+    // The name comes back as asked; the single row can still be paged past.
+    expect((await count({ fields: ['COUNT(*)'] })).result).toEqual([{ 'COUNT(*)': 3 }]);
+    expect((await count({ offset: 1 })).result).toEqual([]);
+    const mixed = await post('/feedback/query', { project_id: Q, fields: ['id', 'count(*)'] });
+    expect(mixed.status).toBe(400);
+    expect(mixed.body.reason).toMatch(/count\(\*\) cannot be combined/);
   });
 
   it('answers 400 for an unknown field, 422 for a malformed query, 403 in another entity', async () => {

@@ -1,7 +1,7 @@
 /** Feedback endpoints: thin maps from endpoint name to domain and store calls. */
 import type { FeedbackCreateReq } from '../../contract/feedback.js';
 import { formatMicros } from '../core/datetime.js';
-import { checkAnnotationSpec, toFeedbackWrite } from '../domain/feedback.js';
+import { checkAnnotationSpec, countStarField, toFeedbackWrite } from '../domain/feedback.js';
 import { feedbackPayloadSchema, feedbackStats } from '../domain/feedbackStats.js';
 import { feedbackAggregate } from '../domain/feedbackAggregate.js';
 import { idsFromPurgeQuery } from '../domain/purgeQuery.js';
@@ -53,6 +53,13 @@ export const feedbackRoutes = defineRoutes({
     // total_count (newest FeedbackQueryRes): every row the query matches, whatever the page.
     handler: async (req, { store }) => {
       const query = toProjectTableQuery(req);
+      const countField = countStarField(req.fields);
+      if (countField !== null) {
+        // One row holding the count, which the page can still skip (docs/reference/shapes.md).
+        const total_count = await store.feedback.countFeedback(query);
+        const rows = [{ [countField]: total_count }].slice(req.offset ?? 0);
+        return { result: req.limit == null ? rows : rows.slice(0, req.limit), total_count };
+      }
       const [result, total_count] = await Promise.all([store.feedback.queryFeedback(query), store.feedback.countFeedback(query)]);
       return { result, total_count };
     },

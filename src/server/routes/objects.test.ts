@@ -158,17 +158,34 @@ describe('POST /obj/delete', () => {
     const project_id = project();
     const v0 = await create(project_id, 'o', { i: 0 });
     const v1 = await create(project_id, 'o', { i: 1 });
-    expect(await t.alice.client.objDelete({ project_id, object_id: 'o', digests: ['latest'] })).toEqual({ num_deleted: 1 });
+    // The alias is resolved to the content digest in the report (tests/trace/test_obj_delete.py).
+    expect(await t.alice.client.objDelete({ project_id, object_id: 'o', digests: ['latest'] })).toEqual({
+      num_deleted: 1,
+      deleted_versions: [{ digest: v1.digest, base_object_class: null, leaf_object_class: null }],
+    });
     expect((await read(project_id, 'o', 'latest')).obj.digest).toBe(v0.digest);
     await create(project_id, 'o', { i: 1 });
     expect((await read(project_id, 'o', 'latest')).obj).toMatchObject({ digest: v1.digest, version_index: 2, deleted_at: null });
   });
 
-  it('deletes all versions when none are named', async () => {
+  it('deletes all versions when none are named, reporting each with its classes', async () => {
     const project_id = project();
-    await create(project_id, 'o', { i: 0 });
-    await create(project_id, 'o', { i: 1 });
-    expect(await t.alice.client.objDelete({ project_id, object_id: 'o' })).toEqual({ num_deleted: 2 });
+    const prompt = (content: string) => ({
+      _type: 'StringPrompt',
+      _class_name: 'StringPrompt',
+      _bases: ['Prompt', 'Object', 'BaseModel'],
+      content,
+    });
+    const p0 = await create(project_id, 'o', prompt('hello'));
+    const p1 = await create(project_id, 'o', prompt('world'));
+    const classes = { base_object_class: 'Prompt', leaf_object_class: 'StringPrompt' };
+    expect(await t.alice.client.objDelete({ project_id, object_id: 'o' })).toEqual({
+      num_deleted: 2,
+      deleted_versions: [
+        { digest: p0.digest, ...classes },
+        { digest: p1.digest, ...classes },
+      ],
+    });
     expect((await t.alice.client.objsQuery({ project_id })).objs).toEqual([]);
   });
 

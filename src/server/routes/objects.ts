@@ -41,14 +41,13 @@ export const objectRoutes = defineRoutes({
 
   objDelete: {
     runs: 'write',
-    handler: async (req, { store, clock }) => ({
-      num_deleted: await deleteObjects(store, {
+    handler: (req, { store, clock }) =>
+      deleteObjects(store, {
         projectId: req.project_id,
         objectId: req.object_id,
         versions: req.digests ?? null,
         now: clock.nowMicros(),
       }),
-    }),
   },
 
   objAddTags: {

@@ -18,6 +18,13 @@ export interface ObjectWrite {
   createdAt: number;
 }
 
+/** A version a delete soft-deleted: its digest and classes, as `/obj/delete` reports them. */
+export interface DeletedObjectVersion {
+  digest: string;
+  baseObjectClass: string | null;
+  leafObjectClass: string | null;
+}
+
 /** How a request names one version of an object: digest, `v<N>`, `latest` or an alias. */
 export type VersionSelector = { digest: string } | { index: number } | { latest: true } | { alias: string };
 
@@ -69,9 +76,10 @@ export interface ObjectsStore {
   queryObjects(query: ObjectsQuery): Promise<ObjectRecord[]>;
   /**
    * Soft-deletes the given live versions (null: all of them), drops their tags and aliases and
-   * makes the newest surviving version the latest. Returns how many were deleted.
+   * makes the newest surviving version the latest. Returns the versions it deleted, oldest
+   * version index first (already deleted or unknown digests are not among them).
    */
-  deleteObjects(req: { projectId: string; objectId: string; digests: string[] | null; deletedAt: number }): Promise<number>;
+  deleteObjects(req: { projectId: string; objectId: string; digests: string[] | null; deletedAt: number }): Promise<DeletedObjectVersion[]>;
   /** Adds tags to a version (a set: adding twice is a no-op). */
   addTags(req: { projectId: string; objectId: string; digest: string; tags: string[]; createdAt: number }): Promise<void>;
   /** Removes tags from a version; absent tags are ignored. */

@@ -10,7 +10,15 @@
  * collapse into one version (one creation per generation).
  */
 import { ObjectNameTypeCollisionError } from '../../errors.js';
-import type { ObjectRecord, ObjectsQuery, ObjectsStore, ObjectWrite, VersionSelector, VersionState } from '../Store.js';
+import type {
+  DeletedObjectVersion,
+  ObjectRecord,
+  ObjectsQuery,
+  ObjectsStore,
+  ObjectWrite,
+  VersionSelector,
+  VersionState,
+} from '../Store.js';
 import { nextVersion, num, numOrNull, type ClickHouseDatabase, type Params } from './ClickHouseDatabase.js';
 
 interface VersionRow {
@@ -239,13 +247,24 @@ export class ClickHouseObjectsStore implements ObjectsStore {
     return rows.map(toRecord);
   }
 
-  async deleteObjects(req: { projectId: string; objectId: string; digests: string[] | null; deletedAt: number }): Promise<number> {
+  async deleteObjects(req: {
+    projectId: string;
+    objectId: string;
+    digests: string[] | null;
+    deletedAt: number;
+  }): Promise<DeletedObjectVersion[]> {
     const live = await this.#db.all<Record<string, unknown> & { digest: string }>(
       `SELECT * FROM object_versions FINAL WHERE project_id = {p:String} AND object_id = {o:String} AND deleted_at IS NULL
        ${req.digests ? 'AND digest IN {ds:Array(String)}' : ''}`,
       { p: req.projectId, o: req.objectId, ds: req.digests ?? [] },
     );
-    if (live.length === 0) return 0;
+    if (live.length === 0) return [];
+    // The report lists them oldest version index first, as SQLite does; the index is computed.
+    const ordered = await this.#db.all<{ digest: string; base_object_class: string | null; leaf_object_class: string | null }>(
+      `SELECT digest, base_object_class, leaf_object_class FROM (${versionsSql(true, true)})
+       WHERE digest IN {ds:Array(String)} ORDER BY version_index`,
+      { p: req.projectId, o: req.objectId, ds: live.map((r) => r.digest) },
+    );
     const version = nextVersion();
     await this.#db.insert(
       'object_versions',
@@ -269,7 +288,7 @@ export class ClickHouseObjectsStore implements ObjectsStore {
       aliases.map((a) => ({ alias: a.alias, digest: '' })),
       1,
     );
-    return live.length;
+    return ordered.map((r) => ({ digest: r.digest, baseObjectClass: r.base_object_class, leafObjectClass: r.leaf_object_class }));
   }
 
   async #tagRows(projectId: string, objectId: string, tags: { digest: string; tag: string }[], isDeleted: number, createdAt = 0) {

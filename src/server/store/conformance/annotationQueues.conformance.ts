@@ -5,6 +5,7 @@
  * converge to, and the stats. Every backend runs `describeAnnotationQueuesConformance(open, openPair)`.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { QueueItemNotFoundError } from '../../errors.js';
 import type { OpenStore, OpenStorePair } from '../../testing/tempStore.js';
 import type { ProgressChange, ProgressOutcome, ProgressState } from '../AnnotationQueuesStore.js';
 import type { FeedbackWrite } from '../FeedbackStore.js';
@@ -270,7 +271,9 @@ export function describeAnnotationQueuesConformance(open: OpenStore, openPair: O
 
     it('refuses (404) an item of another queue or an unknown item, with its batch', async () => {
       const c1 = await itemOf('q1', 'c1');
-      await expect(progress('q2', c1.id, 'alice', to('completed'))).rejects.toMatchObject({ status: 404 });
+      // As a QueueItemNotFoundError: the progress endpoint answers that one with the reference's 400.
+      await expect(progress('q2', c1.id, 'alice', to('completed'))).rejects.toBeInstanceOf(QueueItemNotFoundError);
+      await expect(progress('q1', 'nope', 'alice', to('completed'))).rejects.toBeInstanceOf(QueueItemNotFoundError);
       await expect(progress('q1', 'nope', 'alice', to('completed'))).rejects.toMatchObject({ status: 404 });
       await expect(submit(store, 'q1', 'nope', 'alice', to('completed'), [feedback('f-orphan')])).rejects.toMatchObject({ status: 404 });
       expect((await store.feedback.queryFeedback({ projectId: P, fields: ['id'] })).map((r) => r.id)).toEqual(['f-kept']);

@@ -86,14 +86,14 @@ export function describeObjectsConformance(open: OpenStore): void {
     it('deleting the latest makes the newest survivor latest; deleted versions read with deletedAt', async () => {
       const [a, b, c] = [write('e/p5', 'obj'), write('e/p5', 'obj'), write('e/p5', 'obj')];
       for (const w of [a, b, c]) await store.objects.createObject(w);
-      expect(await store.objects.deleteObjects({ projectId: 'e/p5', objectId: 'obj', digests: [c.digest], deletedAt: 42 })).toBe(1);
+      expect(await store.objects.deleteObjects({ projectId: 'e/p5', objectId: 'obj', digests: [c.digest], deletedAt: 42 })).toHaveLength(1);
       expect(await versions('e/p5', 'obj')).toEqual([
         [0, false],
         [1, true],
       ]);
       const gone = await store.objects.readObject({ projectId: 'e/p5', objectId: 'obj', version: { digest: c.digest } });
       expect(gone).toMatchObject({ deletedAt: 42, isLatest: false });
-      expect(await store.objects.deleteObjects({ projectId: 'e/p5', objectId: 'obj', digests: [c.digest], deletedAt: 43 })).toBe(0);
+      expect(await store.objects.deleteObjects({ projectId: 'e/p5', objectId: 'obj', digests: [c.digest], deletedAt: 43 })).toEqual([]);
     });
 
     it('readVersionState answers the index and deletion of the version readObject reads, or null', async () => {
@@ -126,10 +126,30 @@ export function describeObjectsConformance(open: OpenStore): void {
       ]);
     });
 
+    it('reports the versions a delete removed, with their classes, oldest version first', async () => {
+      const classes = { baseObjectClass: 'Prompt', leafObjectClass: 'StringPrompt' };
+      const [a, b, c] = [write('e/p9', 'obj', classes), write('e/p9', 'obj', classes), write('e/p9', 'obj', classes)];
+      for (const w of [a, b, c]) await store.objects.createObject(w);
+      const del = (digests: string[] | null, deletedAt: number) =>
+        store.objects.deleteObjects({ projectId: 'e/p9', objectId: 'obj', digests, deletedAt });
+      // Listed newest first and with an unknown digest: the report follows the versions.
+      expect(await del([c.digest, 'unknown', a.digest], 1)).toEqual([
+        { digest: a.digest, ...classes },
+        { digest: c.digest, ...classes },
+      ]);
+      expect(await del([a.digest], 2)).toEqual([]);
+      expect(await del(null, 3)).toEqual([{ digest: b.digest, ...classes }]);
+      const plain = write('e/p9', 'plain');
+      await store.objects.createObject(plain);
+      expect(await store.objects.deleteObjects({ projectId: 'e/p9', objectId: 'plain', digests: null, deletedAt: 4 })).toEqual([
+        { digest: plain.digest, baseObjectClass: null, leafObjectClass: null },
+      ]);
+    });
+
     it('deleting every version leaves none latest', async () => {
       await store.objects.createObject(write('e/p7', 'obj'));
       await store.objects.createObject(write('e/p7', 'obj'));
-      expect(await store.objects.deleteObjects({ projectId: 'e/p7', objectId: 'obj', digests: null, deletedAt: 9 })).toBe(2);
+      expect(await store.objects.deleteObjects({ projectId: 'e/p7', objectId: 'obj', digests: null, deletedAt: 9 })).toHaveLength(2);
       expect(await store.objects.readObject({ projectId: 'e/p7', objectId: 'obj', version: { latest: true } })).toBeNull();
       expect(await versions('e/p7', 'obj')).toEqual([]);
     });

@@ -4,7 +4,15 @@
  * version_index and is_latest are stored columns kept right by every write (all inside one
  * transaction), so reads are plain index lookups.
  */
-import type { ObjectRecord, ObjectsQuery, ObjectsStore, ObjectWrite, VersionSelector, VersionState } from '../Store.js';
+import type {
+  DeletedObjectVersion,
+  ObjectRecord,
+  ObjectsQuery,
+  ObjectsStore,
+  ObjectWrite,
+  VersionSelector,
+  VersionState,
+} from '../Store.js';
 import type { SqliteDatabase } from './SqliteDatabase.js';
 import { ObjectNameTypeCollisionError } from '../../errors.js';
 
@@ -208,16 +216,29 @@ export class SqliteObjectsStore implements ObjectsStore {
     return rows.map(toRecord);
   }
 
-  async deleteObjects(req: { projectId: string; objectId: string; digests: string[] | null; deletedAt: number }): Promise<number> {
+  async deleteObjects(req: {
+    projectId: string;
+    objectId: string;
+    digests: string[] | null;
+    deletedAt: number;
+  }): Promise<DeletedObjectVersion[]> {
     const db = this.#db;
     const key = [req.projectId, req.objectId];
     const only = req.digests ? ` AND digest ${IN_LIST}` : '';
     const digests = req.digests ? [JSON.stringify(req.digests)] : [];
     return db.transaction(() => {
-      const { changes } = db.run(
-        `UPDATE objects SET deleted_at = ?, is_latest = 0 WHERE project_id = ? AND object_id = ? AND deleted_at IS NULL${only}`,
-        [req.deletedAt, ...key, ...digests],
-      );
+      const doomed = db
+        .all<{ digest: string; base_object_class: string | null; leaf_object_class: string | null }>(
+          `SELECT digest, base_object_class, leaf_object_class FROM objects
+           WHERE project_id = ? AND object_id = ? AND deleted_at IS NULL${only} ORDER BY version_index`,
+          [...key, ...digests],
+        )
+        .map((r) => ({ digest: r.digest, baseObjectClass: r.base_object_class, leafObjectClass: r.leaf_object_class }));
+      db.run(`UPDATE objects SET deleted_at = ?, is_latest = 0 WHERE project_id = ? AND object_id = ? AND deleted_at IS NULL${only}`, [
+        req.deletedAt,
+        ...key,
+        ...digests,
+      ]);
       // Tags and aliases of deleted versions go with them (as in the newest reference).
       const gone = 'digest IN (SELECT digest FROM objects WHERE project_id = ? AND object_id = ? AND deleted_at IS NOT NULL)';
       db.run(`DELETE FROM object_tags WHERE project_id = ? AND object_id = ? AND ${gone}`, [...key, ...key]);
@@ -229,7 +250,7 @@ export class SqliteObjectsStore implements ObjectsStore {
          AND NOT EXISTS (SELECT 1 FROM objects WHERE project_id = ? AND object_id = ? AND is_latest = 1)`,
         [...key, ...key, ...key],
       );
-      return changes;
+      return doomed;
     });
   }
 
