@@ -58,7 +58,7 @@ WEFT_STORE, WEFT_CLICKHOUSE_URL, WEFT_CLICKHOUSE_USER, WEFT_CLICKHOUSE_PASSWORD,
 WEFT_CLICKHOUSE_DATABASE, WEFT_CLICKHOUSE_LAYOUT, WEFT_CLICKHOUSE_CLUSTER, WEFT_CLICKHOUSE_ON_CLUSTER,
 WEFT_LOG_LEVEL, WEFT_WORKERS, WEFT_TLS=1, WEFT_TLS_CERT,
 WEFT_TLS_KEY, WEFT_THREADS, WEFT_READ_THREADS, WEFT_WRITE_THREADS, WEFT_READ_BUDGET_MS,
-WEFT_TRUSTED_PROXIES, and the
+WEFT_TRUSTED_PROXIES, WEFT_OUTBOUND_ALLOW, and the
 request limits (${LIMIT_SPECS.map((l) => l.env).join(', ')}), also as --max-... flags of serve;
 see the README.`;
 
@@ -104,6 +104,7 @@ const serverFlags = {
   'write-threads': { type: 'string' },
   'read-budget-ms': { type: 'string' },
   'trusted-proxies': { type: 'string' },
+  'outbound-allow': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   // The request limits (limits.ts): --max-body-bytes, --max-json-depth, ...
   ...(Object.fromEntries(LIMIT_SPECS.map((l) => [l.flag, { type: 'string' }])) as Record<string, { type: 'string' }>),

@@ -7,6 +7,7 @@ import { DEFAULT_SESSION_LIMITS, type SessionLimits } from './auth/sessions.js';
 import { TrustedProxies } from './http/clientAddress.js';
 import { loadLimits, type Limits } from './limits.js';
 import { createLogger, parseLogLevel, type LogLevel } from './logger.js';
+import { OutboundAllowList } from './outbound/addresses.js';
 import type { StoreConfig } from './store/openStore.js';
 import type { TlsSettings } from './tls.js';
 
@@ -64,6 +65,8 @@ export interface ServerConfig {
   threads: { read: number; write: number; readBudgetMs: number } | null;
   /** Peers whose X-Forwarded-For names the client (http/clientAddress.ts); default none. */
   trustedProxies: TrustedProxies;
+  /** Non-public destinations instance providers and admins' providers may reach (WEFT_OUTBOUND_ALLOW; outbound/). */
+  outboundAllow: OutboundAllowList;
 }
 
 /**
@@ -133,6 +136,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Record<s
           readBudgetMs: budget(get('read-budget-ms', 'WEFT_READ_BUDGET_MS')),
         },
     trustedProxies: trustedProxies(get('trusted-proxies', 'WEFT_TRUSTED_PROXIES')),
+    outboundAllow: OutboundAllowList.parse(get('outbound-allow', 'WEFT_OUTBOUND_ALLOW')),
   };
 }
 
