@@ -98,7 +98,7 @@ export class OutboundClient {
     } catch {
       return;
     }
-    for (const { address } of addresses) this.#checkAddress(target.host, address, target.port, trusted);
+    if (addresses.length) this.#passing(target.host, addresses, target.port, trusted);
   }
 
   async request(url: string, req: OutboundRequest): Promise<OutboundResponse> {
@@ -248,9 +248,25 @@ export class OutboundClient {
       throw new OutboundError('network', `cannot resolve ${hostname}`, code);
     }
     if (!addresses.length) throw new OutboundError('network', `cannot resolve ${hostname}`, 'ENOTFOUND');
-    // Every address is checked, not only the first: the connection may fall back to any of them.
-    for (const { address } of addresses) this.#checkAddress(hostname, address, port, trusted);
-    return addresses;
+    // The socket is given only the addresses that pass (it may try any of them), so `localhost`
+    // answering ::1 and 127.0.0.1 reaches 127.0.0.1 when only that is allowed.
+    return this.#passing(hostname, addresses, port, trusted);
+  }
+
+  /** The addresses that pass; when none does, the refusal of the first. */
+  #passing<T extends { address: string }>(hostname: string, addresses: T[], port: number, trusted: boolean): T[] {
+    const passing: T[] = [];
+    let refusal: unknown = null;
+    for (const a of addresses) {
+      try {
+        this.#checkAddress(hostname, a.address, port, trusted);
+        passing.push(a);
+      } catch (err) {
+        refusal ??= err;
+      }
+    }
+    if (!passing.length) throw refusal;
+    return passing;
   }
 
   #checkAddress(hostname: string, address: string, port: number, trusted: boolean): void {
