@@ -26,7 +26,7 @@ const AuthStyle = z.enum(['bearer', 'api-key']).describe('bearer: Authorization:
 export const ProviderRead = z.object({
   id: z.string(),
   name: z.string(),
-  base_url: z.string(),
+  base_url: z.string().nullable().describe("null for an instance provider unless the caller is an admin (it names the operator's network)"),
   source: z.enum(['project', 'instance']).describe('instance providers come from the server environment and cannot be edited here'),
   api_key_mask: z.string().nullable().describe('The key is never returned; this shows its first 3 and last 4 characters'),
   auth_style: AuthStyle,
@@ -67,7 +67,14 @@ export const ProviderUpdateReq = z.object({
   provider_id: z.string().min(1),
   name: ProviderName.optional(),
   base_url: z.url({ protocol: /^https?$/ }).optional(),
-  api_key: z.string().min(1).max(4096).nullish().describe('Absent: keep the stored key; null: remove it; a string: replace it'),
+  api_key: z
+    .string()
+    .min(1)
+    .max(4096)
+    .nullish()
+    .describe(
+      'Absent: keep the stored key (refused with 400 when base_url, headers or auth_style change); null: remove it; a string: replace it',
+    ),
   auth_style: AuthStyle.optional(),
   headers: z.record(z.string().min(1), z.string()).optional(),
   models: z.array(ProviderModel).max(500).optional(),

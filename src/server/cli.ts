@@ -1,5 +1,5 @@
 /**
- * The `weft` command line: `serve`, `user add`, `key create`, `demo`, `dev`.
+ * The `weft` command line: `serve`, `user add`, `key create`, `demo`, `dev`, `migrate`, `doctor`.
  * Each command prints what it did and, on failure, what to do next.
  */
 import { parseArgs } from 'node:util';
@@ -9,6 +9,7 @@ import { loadConfig, storeConfigOf, type ServerConfig } from './config.js';
 import { defaultEntityOf } from './domain/defaultEntity.js';
 import { NAME_PART_PATTERN, NAME_PART_RULE } from '../contract/common.js';
 import { LIMIT_SPECS } from './limits.js';
+import { runDoctor } from './doctor.js';
 import { ensureAdmin } from './auth/bootstrap.js';
 import { announceListening, forkWorkers, isClusterWorker } from './cluster.js';
 import { startServer } from './main.js';
@@ -47,6 +48,8 @@ Usage:
   weft demo [--project demo/agents] [--url http://127.0.0.1:8420]
                                        load a realistic demo project
   weft dev                             run the service with the dashboard from Vite (hot reload)
+  weft doctor [--store clickhouse ...] check the settings for what is unsafe (a ClickHouse user
+                                       without a password, ...); exit status 1 on any warning
   weft migrate [--store clickhouse] [--clickhouse-url http://127.0.0.1:8123] [--clickhouse-database weft]
                [--clickhouse-layout single|replicated|sharded|replicated-sharded]
                [--clickhouse-cluster <name>] [--clickhouse-on-cluster 1|0]
@@ -59,7 +62,7 @@ WEFT_STORE, WEFT_CLICKHOUSE_URL, WEFT_CLICKHOUSE_USER, WEFT_CLICKHOUSE_PASSWORD,
 WEFT_CLICKHOUSE_DATABASE, WEFT_CLICKHOUSE_LAYOUT, WEFT_CLICKHOUSE_CLUSTER, WEFT_CLICKHOUSE_ON_CLUSTER,
 WEFT_LOG_LEVEL, WEFT_WORKERS, WEFT_TLS=1, WEFT_TLS_CERT,
 WEFT_TLS_KEY, WEFT_THREADS, WEFT_READ_THREADS, WEFT_WRITE_THREADS, WEFT_READ_BUDGET_MS,
-WEFT_TRUSTED_PROXIES, and the
+WEFT_TRUSTED_PROXIES, WEFT_OUTBOUND_ALLOW, and the
 request limits (${LIMIT_SPECS.map((l) => l.env).join(', ')}), also as --max-... flags of serve;
 see the README.`;
 
@@ -73,6 +76,7 @@ export async function main(argv: string[]): Promise<void> {
     if (command === 'key' && sub === 'create') return await keyCreateCommand(argv.slice(2));
     if (command === 'demo') return await (await import('./demo/demoCommand.js')).demoCommand(argv.slice(1));
     if (command === 'migrate') return await migrateCommand(argv.slice(1));
+    if (command === 'doctor') return await doctorCommand(argv.slice(1));
     if (command === 'dev') return await (await import('./devCommand.js')).devCommand(argv.slice(1));
     console.error(`Unknown command "${argv.join(' ')}".\n\n${HELP}`);
     process.exitCode = 2;
@@ -106,10 +110,20 @@ const serverFlags = {
   'read-budget-ms': { type: 'string' },
   'trusted-proxies': { type: 'string' },
   'public-url': { type: 'string' },
+  'outbound-allow': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   // The request limits (limits.ts): --max-body-bytes, --max-json-depth, ...
   ...(Object.fromEntries(LIMIT_SPECS.map((l) => [l.flag, { type: 'string' }])) as Record<string, { type: 'string' }>),
 } as const;
+
+/** `weft doctor`: warns about unsafe settings; exit status 1 when any check warns. */
+async function doctorCommand(args: string[]): Promise<void> {
+  const { values } = parseArgs({ args, options: serverFlags, strict: true });
+  if (values.help) return void console.log(HELP);
+  const findings = await runDoctor(loadConfig(process.env, stringFlags(values)));
+  for (const f of findings) console.log(`${f.level === 'ok' ? 'ok  ' : 'WARN'} ${f.check}: ${f.message}`);
+  if (findings.some((f) => f.level === 'warn')) process.exitCode = 1;
+}
 
 /** `weft migrate`: the ClickHouse schema, as its own deploy step (SQLite migrates itself on open). */
 async function migrateCommand(args: string[]): Promise<void> {

@@ -7,6 +7,7 @@ import { DEFAULT_SESSION_LIMITS, type SessionLimits } from './auth/sessions.js';
 import { TrustedProxies } from './http/clientAddress.js';
 import { loadLimits, type Limits } from './limits.js';
 import { createLogger, parseLogLevel, type LogLevel } from './logger.js';
+import { OutboundAllowList } from './outbound/addresses.js';
 import type { StoreConfig } from './store/openStore.js';
 import type { TlsSettings } from './tls.js';
 
@@ -69,6 +70,8 @@ export interface ServerConfig {
    * `serverInfo.frontendHost` answers; null: the address it listens on (main.ts).
    */
   publicUrl: string | null;
+  /** Non-public destinations instance providers and admins' providers may reach (WEFT_OUTBOUND_ALLOW; outbound/). */
+  outboundAllow: OutboundAllowList;
 }
 
 /**
@@ -139,6 +142,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Record<s
         },
     trustedProxies: trustedProxies(get('trusted-proxies', 'WEFT_TRUSTED_PROXIES')),
     publicUrl: publicUrl(get('public-url', 'WEFT_PUBLIC_URL')),
+    outboundAllow: OutboundAllowList.parse(get('outbound-allow', 'WEFT_OUTBOUND_ALLOW')),
   };
 }
 

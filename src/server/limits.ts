@@ -19,6 +19,11 @@ export interface Limits {
   /** Bytes of a multipart file upload (`/file/create`, `/files/create`), the whole body. */
   maxFileBytes: number;
   /**
+   * Bytes of one model provider's answer (a chat completion, streamed or not, or a model list),
+   * counted while it arrives: past it the answer is cut off, so no provider can fill the memory.
+   */
+  maxProviderAnswerBytes: number;
+  /**
    * Nesting of JSON objects and arrays in a request body, counting the body itself. Whatever
    * is stored comes from a body, so stored JSON stays within it too; 256 leaves room below
    * SQLite's JSON depth of 1,000 and ClickHouse's default max_parser_depth of 1,000.
@@ -61,6 +66,13 @@ export const LIMIT_SPECS: readonly LimitSpec[] = [
     flag: 'max-file-bytes',
     default: 64 * 1024 * 1024,
     what: 'bytes of a multipart file upload; 413 past it',
+  },
+  {
+    key: 'maxProviderAnswerBytes',
+    env: 'WEFT_MAX_PROVIDER_ANSWER_BYTES',
+    flag: 'max-provider-answer-bytes',
+    default: 16 * 1024 * 1024,
+    what: "bytes of one model provider's chat or model-list answer; past it the answer is cut off and reported as an error",
   },
   {
     key: 'maxJsonDepth',

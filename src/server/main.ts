@@ -32,6 +32,8 @@ import { MonitorSweeper } from './jobs/MonitorSweeper.js';
 import { instancePriceRecords } from './providers/instancePrices.js';
 import { loadInstanceProviders } from './providers/instanceProviders.js';
 import { ProviderRegistry } from './providers/providerRegistry.js';
+import { OutboundClient, type ResolveHost } from './outbound/outboundClient.js';
+import { unreachableInstanceProviders } from './outbound/instanceReach.js';
 import { loadTlsMaterial, type TlsMaterial } from './tls.js';
 
 export interface RunningServer {
@@ -56,6 +58,8 @@ export interface StartOptions {
    * (WEFT_THREADS) keep the system clock: a clock is code, and cannot be sent to them.
    */
   clock?: Clock;
+  /** How outbound requests resolve host names (tests map names to addresses); the system resolver when absent. */
+  resolveHost?: ResolveHost;
 }
 
 export async function startServer(config: ServerConfig, options: StartOptions = {}): Promise<RunningServer> {
@@ -81,11 +85,16 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
   });
   // The operator's model prices join the cost table, so calls and /costs/query price them.
   await store.costs.replaceInstancePrices(instancePriceRecords(instanceProviders));
+  const outbound = new OutboundClient({ allow: config.outboundAllow, ...(options.resolveHost ? { resolve: options.resolveHost } : {}) });
+  for (const warning of await unreachableInstanceProviders(instanceProviders, outbound)) log.warn(warning);
   const registry = new ProviderRegistry({
     store,
     box: SecretBox.open({ secret: config.secret, dataDir: config.dataDir }),
     instance: instanceProviders,
+    outbound,
     timeoutMs: config.providerTimeoutMs,
+    maxAnswerBytes: config.limits.maxProviderAnswerBytes,
+    maxImageBytes: config.limits.maxFileBytes,
   });
   const clock = options.clock ?? systemClock;
   const jobs = new JobRunner({
@@ -192,6 +201,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
       await jobs.stop();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await threads?.close();
+      outbound.close();
       await store.close();
     },
   };

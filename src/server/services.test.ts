@@ -74,7 +74,7 @@ describe('the services clock', () => {
   });
 
   it('stamps a model provider created and updated, and an API key revoked', async () => {
-    const { provider } = await t.alice.client.providerCreate({ project_id: PROJECT, name: 'local', base_url: 'http://localhost:9/v1' });
+    const { provider } = await t.alice.client.providerCreate({ project_id: PROJECT, name: 'local', base_url: 'https://models.example/v1' });
     const updated = await t.alice.client.providerUpdate({ project_id: PROJECT, provider_id: provider.id, name: 'renamed' });
     expect([provider.created_at, updated.provider.updated_at]).toEqual([FIXED_ISO, FIXED_ISO]);
     const { api_key } = await t.alice.client.apiKeyCreate({ name: 'laptop' });

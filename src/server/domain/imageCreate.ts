@@ -53,14 +53,11 @@ export function planContent(
   };
 }
 
-async function download(url: string): Promise<{ bytes: Uint8Array; mimetype: string }> {
-  const res = await fetch(url, { signal: AbortSignal.timeout(30_000) });
-  if (!res.ok) throw new Error(`Downloading the image failed (HTTP ${res.status})`);
-  return { bytes: new Uint8Array(await res.arrayBuffer()), mimetype: res.headers.get('content-type')?.split(';')[0] ?? 'image/png' };
-}
+/** An image URL is fetched within this; b64_json answers (asked for first) need no second request. */
+const DOWNLOAD_TIMEOUT_MS = 30_000;
 
 export async function createImage(
-  deps: { store: Store; registry: ProviderRegistry; clock: Clock; userId: string },
+  deps: { store: Store; registry: ProviderRegistry; clock: Clock; userId: string; maxFileBytes: number },
   req: Req,
 ): Promise<{ response: Record<string, unknown>; weave_call_id: string | null }> {
   let resolved;
@@ -95,23 +92,36 @@ export async function createImage(
   }
   const data = Array.isArray(upstream.data) ? (upstream.data as Record<string, unknown>[]) : [];
   response.data = [];
+  // Every image of the answer together stays within the file limit (WEFT_MAX_FILE_BYTES).
+  let budget = deps.maxFileBytes;
   for (const [index, item] of data.entries()) {
     const out: Record<string, unknown> = { ...item };
     try {
       if (typeof item.b64_json === 'string' && item.b64_json) {
         const bytes = new Uint8Array(Buffer.from(item.b64_json, 'base64'));
+        budget -= bytes.byteLength;
         out.b64_json = planContent(plan, bytes, {
           mimetype: 'image/png',
           extension: '.png',
           metadata: { source_index: index, _original_schema: 'b64_json' },
         });
       } else if (typeof item.url === 'string' && item.url) {
-        const { bytes, mimetype } = await download(item.url);
-        const extension = `.${mimetype.split('/')[1] ?? 'png'}`;
-        out.url = planContent(plan, bytes, { mimetype, extension, metadata: { source_index: index, _original_schema: 'url' } });
+        if (budget <= 0)
+          throw new ProviderError('upstream', `The images exceed the file limit of ${deps.maxFileBytes} bytes (WEFT_MAX_FILE_BYTES)`);
+        const { bytes, mimetype } = await resolved.provider.downloadImage(item.url, budget, { timeoutMs: DOWNLOAD_TIMEOUT_MS });
+        budget -= bytes.byteLength;
+        // The upstream's Content-Type names the stored file: only a plain image type is kept.
+        const image = /^image\/(png|jpeg|gif|webp)$/i.exec(mimetype);
+        const type = image ? `image/${image[1]!.toLowerCase()}` : 'image/png';
+        out.url = planContent(plan, bytes, {
+          mimetype: type,
+          extension: `.${type.slice(6)}`,
+          metadata: { source_index: index, _original_schema: 'url' },
+        });
       }
     } catch (err) {
       response.error = (err as Error).message;
+      break;
     }
     (response.data as unknown[]).push(out);
   }

@@ -4,11 +4,17 @@
  * its mask). A provider's model prices become project-level prices in the cost table (llm_id =
  * the upstream model name, provider_id = the provider name), replaced whenever the provider
  * changes and removed with it — in the same transaction as the provider itself.
+ *
+ * Where a provider may send its key is guarded here (docs/security/outbound.md): a base URL must
+ * reach only addresses the outbound policy allows (an address WEFT_OUTBOUND_ALLOW opens only an
+ * admin may name), and a change of base URL, headers or auth style must give the key again, so
+ * a stored key is never sent to a host its owner did not choose.
  */
 import type { z } from 'zod';
 import type { ProviderCreateReq, ProviderModel, ProviderRead, ProviderUpdateReq } from '../../contract/providers.js';
 import { maskSecret } from '../auth/secretBox.js';
-import { NotFoundError } from '../errors.js';
+import { BadRequestError, ForbiddenError, NotFoundError } from '../errors.js';
+import { OutboundError } from '../outbound/outboundClient.js';
 import type { InstanceProviderConfig } from '../providers/instanceProviders.js';
 import { ProviderError } from '../providers/ModelProvider.js';
 import type { ProviderRegistry } from '../providers/providerRegistry.js';
@@ -50,11 +56,12 @@ export function toProviderRead(p: ProviderRecord): ProviderRead {
   };
 }
 
-export function instanceProviderRead(p: InstanceProviderConfig): ProviderRead {
+/** An instance provider as a caller sees it: only admins see where it points (the operator's network). */
+export function instanceProviderRead(p: InstanceProviderConfig, viewer: { isAdmin: boolean }): ProviderRead {
   return {
     id: `instance:${p.name}`,
     name: p.name,
-    base_url: p.baseUrl,
+    base_url: viewer.isAdmin ? p.baseUrl : null,
     source: 'instance',
     api_key_mask: maskSecret(p.apiKey),
     auth_style: p.authStyle,
@@ -97,10 +104,64 @@ async function save(store: Store, record: ProviderRecord, oldPriceIds: string[])
   ]);
 }
 
+/** Request headers a provider may not set: they would redirect the request or break its framing. */
+const RESERVED_HEADERS = new Set([
+  'host',
+  'content-length',
+  'content-type',
+  'transfer-encoding',
+  'connection',
+  'keep-alive',
+  'upgrade',
+  'te',
+  'trailer',
+  'expect',
+  'proxy-authorization',
+  'proxy-connection',
+  'forwarded',
+  'x-forwarded-host',
+  'accept-encoding',
+]);
+
+function checkHeaders(headers: Record<string, string>): void {
+  for (const [name, value] of Object.entries(headers)) {
+    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) throw new BadRequestError(`Header name "${name}" is not a valid HTTP header name`);
+    if (RESERVED_HEADERS.has(name.toLowerCase()) || name.toLowerCase().startsWith('proxy-'))
+      throw new BadRequestError(`Header "${name}" cannot be set on a provider; give the key as api_key, and the address as base_url`);
+    if (/[\r\n\0]/.test(value)) throw new BadRequestError(`The value of header "${name}" contains a line break or NUL`);
+  }
+}
+
+/**
+ * Whether this user may save this base URL: one naming an address WEFT_OUTBOUND_ALLOW opens is
+ * an admin's to save (it reaches the operator's network), and none may resolve to an address the
+ * policy refuses.
+ */
+async function checkBaseUrl(registry: ProviderRegistry, baseUrl: string, isAdmin: boolean): Promise<void> {
+  const named = registry.projectUrlTrusted(baseUrl);
+  if (named && !isAdmin) {
+    throw new ForbiddenError(
+      `Only an admin may point a provider at ${new URL(baseUrl).host}: WEFT_OUTBOUND_ALLOW opens it for the operator's own model servers. Ask an admin to add this provider.`,
+    );
+  }
+  try {
+    await registry.outbound.checkUrl(baseUrl, named);
+  } catch (err) {
+    if (err instanceof OutboundError) throw new BadRequestError(`base_url cannot be used: ${err.message}`);
+    throw err;
+  }
+}
+
+const sameUrl = (a: string, b: string) => new URL(a).href === new URL(b).href;
+const sameHeaders = (a: Record<string, string>, b: Record<string, string>) =>
+  JSON.stringify(Object.entries(a).sort()) === JSON.stringify(Object.entries(b).sort());
+
 export async function createProvider(
-  deps: { store: Store; registry: ProviderRegistry; userId: string; now: number },
+  deps: { store: Store; registry: ProviderRegistry; userId: string; isAdmin: boolean; now: number },
   req: z.output<typeof ProviderCreateReq>,
 ): Promise<ProviderRead> {
+  checkHeaders(req.headers);
+  await checkBaseUrl(deps.registry, req.base_url, deps.isAdmin);
   const { now } = deps;
   const id = uuidv7();
   const record: ProviderRecord = {
@@ -129,10 +190,28 @@ async function requireProvider(store: Store, projectId: string, id: string): Pro
 }
 
 export async function updateProvider(
-  deps: { store: Store; registry: ProviderRegistry; now: number },
+  deps: { store: Store; registry: ProviderRegistry; isAdmin: boolean; now: number },
   req: z.output<typeof ProviderUpdateReq>,
 ): Promise<ProviderRead> {
   const old = await requireProvider(deps.store, req.project_id, req.provider_id);
+  const urlChanged = req.base_url !== undefined && !sameUrl(req.base_url, old.baseUrl);
+  const headersChanged = req.headers !== undefined && !sameHeaders(req.headers, old.extraHeaders);
+  const styleChanged = req.auth_style !== undefined && req.auth_style !== old.authStyle;
+  // The stored key (and header values, which may be keys too) go only where their owner sent
+  // them: whoever moves the provider must give them again.
+  if (old.apiKeySealed && req.api_key === undefined && (urlChanged || headersChanged || styleChanged)) {
+    const what = [urlChanged && 'base_url', headersChanged && 'headers', styleChanged && 'auth_style'].filter(Boolean).join(', ');
+    throw new BadRequestError(
+      `Changing ${what} would send the stored API key somewhere new: give api_key again in the same request (or null to remove the key).`,
+    );
+  }
+  if (urlChanged && Object.keys(old.extraHeaders).length && req.headers === undefined) {
+    throw new BadRequestError(
+      'Changing base_url would send the stored header values to a new host: give headers again in the same request ({} to remove them).',
+    );
+  }
+  if (req.headers) checkHeaders(req.headers);
+  if (urlChanged) await checkBaseUrl(deps.registry, req.base_url!, deps.isAdmin);
   const record: ProviderRecord = {
     ...old,
     name: req.name ?? old.name,

@@ -30,6 +30,7 @@ const env = () =>
     WEFT_DATA_DIR: dataDir,
     WEFT_ADMIN_PASSWORD: 'restart-admin',
     OPENAI_BASE_URL: fake.baseUrl,
+    WEFT_OUTBOUND_ALLOW: '127.0.0.1',
     WEFT_JOB_STALE_MS: '1000',
     WEFT_JOB_CONCURRENCY: '1',
   });

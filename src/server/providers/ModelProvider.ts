@@ -48,6 +48,8 @@ export interface ModelProvider {
   generateImages(req: ImageRequest, options?: CallOptions): Promise<ImageResponse>;
   /** The upstream's model names (`GET /models`). */
   listModels(options?: CallOptions): Promise<string[]>;
+  /** An image the provider answered as a URL, at most `budget` bytes, reached as the provider may reach. */
+  downloadImage(url: string, budget: number, options?: CallOptions): Promise<{ bytes: Uint8Array; mimetype: string }>;
 }
 
 export type ProviderErrorKind = 'auth' | 'rate_limit' | 'timeout' | 'unreachable' | 'bad_request' | 'upstream' | 'cancelled';

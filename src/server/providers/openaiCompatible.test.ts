@@ -1,16 +1,24 @@
 /** The OpenAI-compatible provider against the local stand-in (testing/fakeOpenAi.ts): answers, streams, images, every failure kind. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OutboundAllowList } from '../outbound/addresses.js';
+import { OutboundClient } from '../outbound/outboundClient.js';
 import { startFakeOpenAi, type FakeOpenAi } from '../testing/fakeOpenAi.js';
 import { ProviderError, type ChatChunk } from './ModelProvider.js';
 import { joinUrl, OpenAiCompatibleProvider, parseRetryAfter } from './openaiCompatible.js';
 
 let fake: FakeOpenAi;
 let provider: OpenAiCompatibleProvider;
+// The stand-in listens on 127.0.0.1, which only an allowed, trusted provider may reach.
+const outbound = new OutboundClient({ allow: OutboundAllowList.parse('127.0.0.1') });
+const reach = { outbound, trusted: true };
 beforeAll(async () => {
   fake = await startFakeOpenAi({ apiKey: 'sk-right-key-1234', acceptApiKeyHeader: true });
-  provider = new OpenAiCompatibleProvider({ name: 'fake', baseUrl: fake.baseUrl, apiKey: 'sk-right-key-1234' });
+  provider = new OpenAiCompatibleProvider({ name: 'fake', baseUrl: fake.baseUrl, apiKey: 'sk-right-key-1234', ...reach });
 });
-afterAll(() => fake.close());
+afterAll(async () => {
+  outbound.close();
+  await fake.close();
+});
 
 const failure = async (p: Promise<unknown>): Promise<ProviderError> => {
   const err = await p.then(
@@ -46,6 +54,7 @@ describe('chat', () => {
       baseUrl: `${fake.baseUrl}?api-version=2024-10-21`,
       apiKey: 'sk-right-key-1234',
       authStyle: 'api-key',
+      ...reach,
     });
     await azure.chat({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] });
     expect(fake.requests.at(-1)!.headers['api-key']).toBe('sk-right-key-1234');
@@ -71,10 +80,12 @@ describe('images and models', () => {
 
 describe('failures become ProviderErrors with a clear message', () => {
   it('a wrong key is an auth error', async () => {
-    const wrong = new OpenAiCompatibleProvider({ name: 'fake', baseUrl: fake.baseUrl, apiKey: 'sk-wrong' });
+    const wrong = new OpenAiCompatibleProvider({ name: 'fake', baseUrl: fake.baseUrl, apiKey: 'sk-wrong', ...reach });
     const err = await failure(wrong.chat({ model: 'gpt-4o', messages: [{ role: 'user', content: 'x' }] }));
     expect(err.kind).toBe('auth');
-    expect(err.message).toContain('refused the API key (HTTP 401): Incorrect API key provided.');
+    // OpenAI's error code is repeated; its free text (any upstream's body) is not.
+    expect(err.message).toContain('refused the API key (HTTP 401) (invalid_api_key).');
+    expect(err.message).not.toContain('Incorrect API key');
   });
 
   it('429 carries Retry-After', async () => {
@@ -87,7 +98,8 @@ describe('failures become ProviderErrors with a clear message', () => {
     fake.failNext({ status: 503, message: 'overloaded' });
     const err = await failure(provider.chat({ model: 'gpt-4o', messages: [{ role: 'user', content: 'x' }] }));
     expect(err).toMatchObject({ kind: 'upstream', status: 503 });
-    expect(err.message).toContain('overloaded');
+    expect(err.message).toContain('failed (HTTP 503)');
+    expect(err.message).not.toContain('overloaded');
   });
 
   it('a slow upstream times out', async () => {
@@ -97,10 +109,10 @@ describe('failures become ProviderErrors with a clear message', () => {
   });
 
   it('an unreachable base URL says so', async () => {
-    const gone = new OpenAiCompatibleProvider({ name: 'gone', baseUrl: 'http://127.0.0.1:9/v1', apiKey: null });
+    const gone = new OpenAiCompatibleProvider({ name: 'gone', baseUrl: 'http://127.0.0.1:9/v1', apiKey: null, ...reach });
     const err = await failure(gone.listModels());
     expect(err.kind).toBe('unreachable');
-    expect(err.message).toContain('Cannot reach gone at http://127.0.0.1:9/v1');
+    expect(err.message).toContain('Cannot reach gone (ECONNREFUSED)');
   });
 
   it('a cancelled request is cancelled', async () => {

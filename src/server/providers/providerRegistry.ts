@@ -17,6 +17,7 @@
  * are stored under the same names.
  */
 import type { SecretBox } from '../auth/secretBox.js';
+import type { OutboundClient } from '../outbound/outboundClient.js';
 import type { ProviderModelRecord, ProviderRecord } from '../store/ProvidersStore.js';
 import type { Store } from '../store/Store.js';
 import type { InstanceProviderConfig } from './instanceProviders.js';
@@ -63,17 +64,50 @@ export class ProviderRegistry {
   readonly #box: SecretBox;
   readonly #instance: InstanceProviderConfig[];
   readonly #timeoutMs: number | undefined;
+  readonly #outbound: OutboundClient;
+  readonly #maxAnswerBytes: number | undefined;
+  readonly #maxImageBytes: number | undefined;
   readonly #discovered = new Map<string, { at: number; models: string[] }>();
 
-  constructor(options: { store: Store; box: SecretBox; instance: InstanceProviderConfig[]; timeoutMs?: number }) {
+  constructor(options: {
+    store: Store;
+    box: SecretBox;
+    instance: InstanceProviderConfig[];
+    outbound: OutboundClient;
+    timeoutMs?: number;
+    /** WEFT_MAX_PROVIDER_ANSWER_BYTES and WEFT_MAX_FILE_BYTES. */
+    maxAnswerBytes?: number;
+    maxImageBytes?: number;
+  }) {
     this.#store = options.store;
     this.#box = options.box;
     this.#instance = options.instance;
+    this.#outbound = options.outbound;
     this.#timeoutMs = options.timeoutMs;
+    this.#maxAnswerBytes = options.maxAnswerBytes;
+    this.#maxImageBytes = options.maxImageBytes;
   }
 
   get box(): SecretBox {
     return this.#box;
+  }
+
+  get outbound(): OutboundClient {
+    return this.#outbound;
+  }
+
+  /**
+   * Whether a project provider's base URL may reach what WEFT_OUTBOUND_ALLOW opens: only when
+   * the URL names an entry itself, which only an admin may save (domain/providers.ts). A name
+   * that merely resolves into an allowed range is not enough, or any member could point one there.
+   */
+  projectUrlTrusted(baseUrl: string): boolean {
+    try {
+      const url = new URL(baseUrl);
+      return this.#outbound.allow.namesHost(url.hostname, url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80);
+    } catch {
+      return false;
+    }
   }
 
   /** The instance-wide providers' names and settings (keys excluded). */
@@ -99,12 +133,23 @@ export class ProviderRegistry {
       apiKey,
       authStyle: record.authStyle,
       extraHeaders: record.extraHeaders,
-      timeoutMs: this.#timeoutMs,
+      ...this.#reach(this.projectUrlTrusted(record.baseUrl)),
     });
   }
 
   instanceProvider(config: InstanceProviderConfig): ModelProvider {
-    return new OpenAiCompatibleProvider({ ...config, timeoutMs: this.#timeoutMs });
+    // The operator configured it: it may reach what WEFT_OUTBOUND_ALLOW opens.
+    return new OpenAiCompatibleProvider({ ...config, ...this.#reach(true) });
+  }
+
+  #reach(trusted: boolean) {
+    return {
+      outbound: this.#outbound,
+      trusted,
+      timeoutMs: this.#timeoutMs,
+      maxAnswerBytes: this.#maxAnswerBytes,
+      maxImageBytes: this.#maxImageBytes,
+    };
   }
 
   /** The provider and upstream model for a model name in a project; NoProviderError when none serves it. */

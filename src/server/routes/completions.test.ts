@@ -14,7 +14,12 @@ let t: TestServer;
 beforeAll(async () => {
   fake = await startFakeOpenAi({ apiKey: 'sk-test-key-0001' });
   t = await startTestServer({
-    env: { OPENAI_API_KEY: 'sk-test-key-0001', OPENAI_BASE_URL: fake.baseUrl, WEFT_PROVIDER_TIMEOUT_MS: '1000' },
+    env: {
+      OPENAI_API_KEY: 'sk-test-key-0001',
+      OPENAI_BASE_URL: fake.baseUrl,
+      WEFT_OUTBOUND_ALLOW: '127.0.0.1',
+      WEFT_PROVIDER_TIMEOUT_MS: '1000',
+    },
   });
 });
 afterAll(async () => {

@@ -18,7 +18,7 @@ export const completionRoutes = defineRoutes({
 
   imageCreate: {
     runs: 'main',
-    handler: (req, { store, inference, clock, user }) =>
-      createImage({ store, registry: inference.registry, clock, userId: user.username }, req),
+    handler: (req, { store, inference, clock, user, limits }) =>
+      createImage({ store, registry: inference.registry, clock, userId: user.username, maxFileBytes: limits.maxFileBytes }, req),
   },
 });

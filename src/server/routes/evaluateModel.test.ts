@@ -12,7 +12,7 @@ let fake: FakeOpenAi;
 let t: TestServer;
 beforeAll(async () => {
   fake = await startFakeOpenAi();
-  t = await startTestServer({ env: { OPENAI_BASE_URL: fake.baseUrl, WEFT_JOB_STALE_MS: '2000' } });
+  t = await startTestServer({ env: { OPENAI_BASE_URL: fake.baseUrl, WEFT_OUTBOUND_ALLOW: '127.0.0.1', WEFT_JOB_STALE_MS: '2000' } });
 });
 afterAll(async () => {
   await t.close();

@@ -34,7 +34,7 @@ beforeAll(async () => {
       ],
     }),
   );
-  t = await startTestServer({ env: { WEFT_PROVIDERS_FILE: providersFile } });
+  t = await startTestServer({ env: { WEFT_PROVIDERS_FILE: providersFile, WEFT_OUTBOUND_ALLOW: '127.0.0.1' } });
 });
 afterAll(async () => {
   await t.close();

@@ -22,7 +22,7 @@ let fake: FakeOpenAi;
 let t: TestServer;
 beforeAll(async () => {
   fake = await startFakeOpenAi();
-  t = await startTestServer({ env: { OPENAI_BASE_URL: fake.baseUrl, WEFT_MONITOR_POLL_MS: '100' } });
+  t = await startTestServer({ env: { OPENAI_BASE_URL: fake.baseUrl, WEFT_OUTBOUND_ALLOW: '127.0.0.1', WEFT_MONITOR_POLL_MS: '100' } });
 });
 afterAll(async () => {
   await t.close();
@@ -189,6 +189,7 @@ describe('monitors across a restart', () => {
       PORT: '0',
       WEFT_LOG_LEVEL: 'silent',
       OPENAI_BASE_URL: fake.baseUrl,
+      WEFT_OUTBOUND_ALLOW: '127.0.0.1',
     };
     const admin = { username: 'admin', password: 'monitor-admin' };
     const p = 'admin/monitor-restart';

@@ -9,14 +9,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ModelsListRes, ProvidersListRes } from '../../contract/providers.js';
 import { startFakeOpenAi, type FakeOpenAi } from '../testing/fakeOpenAi.js';
 import { projectNames, sendAsAlice } from '../testing/serverSuite.js';
-import { startTestServer, type TestServer } from '../testing/testServer.js';
+import { ADMIN_PASSWORD, startTestServer, type TestServer } from '../testing/testServer.js';
 
 const SECRET_KEY = 'sk-project-secret-abcd';
 let fake: FakeOpenAi;
 let t: TestServer;
 beforeAll(async () => {
   fake = await startFakeOpenAi({ apiKey: SECRET_KEY, models: ['llama3.2', 'qwen2.5'] });
-  t = await startTestServer();
+  t = await startTestServer({ env: ALLOW_FAKE });
 });
 afterAll(async () => {
   await t.close();
@@ -24,9 +24,24 @@ afterAll(async () => {
 });
 const project = projectNames('alice-co/providers');
 const send = (path: string, init: { method?: string; json?: unknown } = {}) => sendAsAlice(t)(path, init);
+// The stand-in listens on 127.0.0.1: the server may reach it for admins' providers only.
+const ALLOW_FAKE = { WEFT_OUTBOUND_ALLOW: '127.0.0.1' };
+const ADMIN = `Basic ${Buffer.from(`admin:${ADMIN_PASSWORD}`).toString('base64')}`;
+/** As `send`, as the admin. */
+const sendAsAdmin =
+  (server: TestServer) =>
+  async (path: string, init: { method?: string; json?: unknown } = {}) => {
+    const res = await server.fetch(path, {
+      method: init.method ?? (init.json !== undefined ? 'POST' : 'GET'),
+      headers: { authorization: ADMIN },
+      body: JSON.stringify(init.json),
+    });
+    return { status: res.status, body: (await res.json().catch(() => null)) as any };
+  };
+const admin = (path: string, init: { method?: string; json?: unknown } = {}) => sendAsAdmin(t)(path, init);
 
 async function addProvider(p: string, extra: Record<string, unknown> = {}) {
-  const res = await send('/weft/providers', {
+  const res = await admin('/weft/providers', {
     json: {
       project_id: p,
       name: 'local',
@@ -110,7 +125,7 @@ describe('/weft/providers', () => {
   it('refuses a taken name (409), a bad URL (422) and other projects (403)', async () => {
     const p = project();
     await addProvider(p);
-    expect((await send('/weft/providers', { json: { project_id: p, name: 'local', base_url: fake.baseUrl } })).status).toBe(409);
+    expect((await admin('/weft/providers', { json: { project_id: p, name: 'local', base_url: fake.baseUrl } })).status).toBe(409);
     expect((await send('/weft/providers', { json: { project_id: p, name: 'x', base_url: 'not a url' } })).status).toBe(422);
     expect((await send('/weft/providers', { json: { project_id: p, name: 'bad name!', base_url: fake.baseUrl } })).status).toBe(422);
     expect((await send('/weft/providers', { json: { project_id: 'bob-co/x', name: 'x', base_url: fake.baseUrl } })).status).toBe(403);
@@ -134,7 +149,7 @@ describe('GET /weft/models', () => {
 describe('the inference catalogues and geolocate', () => {
   let withEnv: TestServer;
   beforeAll(async () => {
-    withEnv = await startTestServer({ env: { OPENAI_API_KEY: SECRET_KEY, OPENAI_BASE_URL: fake.baseUrl } });
+    withEnv = await startTestServer({ env: { OPENAI_API_KEY: SECRET_KEY, OPENAI_BASE_URL: fake.baseUrl, ...ALLOW_FAKE } });
   });
   afterAll(() => withEnv.close());
 
@@ -167,10 +182,10 @@ describe('the inference catalogues and geolocate', () => {
 
   it('geolocate allows inference once a provider is configured', async () => {
     expect((await (await withEnv.fetch('/geolocate')).json()).allowed).toBe(true);
-    const fresh = await startTestServer();
+    const fresh = await startTestServer({ env: ALLOW_FAKE });
     try {
       expect((await (await fresh.fetch('/geolocate')).json()).allowed).toBe(false);
-      await sendAsAlice(fresh)('/weft/providers', { json: { project_id: 'alice-co/geo', name: 'p', base_url: fake.baseUrl } });
+      await sendAsAdmin(fresh)('/weft/providers', { json: { project_id: 'alice-co/geo', name: 'p', base_url: fake.baseUrl } });
       expect((await (await fresh.fetch('/geolocate')).json()).allowed).toBe(true);
     } finally {
       await fresh.close();

@@ -28,9 +28,11 @@ export const toJobRead = (j: JobRecord): JobRead => ({
 export const providerRoutes = defineRoutes({
   providersList: {
     runs: 'main',
-    handler: async (req, { store, inference }) => {
+    handler: async (req, { store, inference, user }) => {
       const own = (await store.providers.listProviders(req.project_id)).map(toProviderRead);
-      const instance = inference.registry.instanceProviders.filter((p) => !own.some((o) => o.name === p.name)).map(instanceProviderRead);
+      const instance = inference.registry.instanceProviders
+        .filter((p) => !own.some((o) => o.name === p.name))
+        .map((p) => instanceProviderRead(p, user));
       return { providers: [...own, ...instance] };
     },
   },
@@ -38,14 +40,17 @@ export const providerRoutes = defineRoutes({
   providerCreate: {
     runs: 'main',
     handler: async (req, { store, inference, user, clock }) => ({
-      provider: await createProvider({ store, registry: inference.registry, userId: user.username, now: clock.nowMicros() }, req),
+      provider: await createProvider(
+        { store, registry: inference.registry, userId: user.username, isAdmin: user.isAdmin, now: clock.nowMicros() },
+        req,
+      ),
     }),
   },
 
   providerUpdate: {
     runs: 'main',
-    handler: async (req, { store, inference, clock }) => ({
-      provider: await updateProvider({ store, registry: inference.registry, now: clock.nowMicros() }, req),
+    handler: async (req, { store, inference, clock, user }) => ({
+      provider: await updateProvider({ store, registry: inference.registry, isAdmin: user.isAdmin, now: clock.nowMicros() }, req),
     }),
   },
 

@@ -16,7 +16,7 @@ import { hashSecret } from '../auth/secrets.js';
 import { loadConfig, storeConfigOf, type ServerConfig } from '../config.js';
 import type { ClickHouseOptions } from '../store/clickhouse/ClickHouseDatabase.js';
 import { clickhouseOptions, openStore } from '../store/openStore.js';
-import { startServer, type RunningServer } from '../main.js';
+import { startServer, type RunningServer, type StartOptions } from '../main.js';
 import { ClickHouseDatabase } from '../store/clickhouse/ClickHouseDatabase.js';
 import { migrateClickHouse, quoteIdentifier } from '../store/clickhouse/migrate.js';
 import type { Clock } from '../services.js';
@@ -58,7 +58,9 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export async function startTestServer(options: { env?: Record<string, string>; clock?: Clock } = {}): Promise<TestServer> {
+export async function startTestServer(
+  options: { env?: Record<string, string>; clock?: Clock; resolveHost?: StartOptions['resolveHost'] } = {},
+): Promise<TestServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'weft-test-'));
   const config = loadConfig({
     WEFT_DATA_DIR: dataDir,
@@ -72,7 +74,10 @@ export async function startTestServer(options: { env?: Record<string, string>; c
   const clickhouse = config.store === 'clickhouse' ? clickhouseOptions(storeConfigOf(config)) : null;
   if (clickhouse) await migrateClickHouse(clickhouse);
   await addAdmin(config);
-  const server = await startServer(config, options.clock ? { clock: options.clock } : {});
+  const server = await startServer(config, {
+    ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.resolveHost ? { resolveHost: options.resolveHost } : {}),
+  });
   const url = server.url;
   const clientAs = (auth: { username: string; password: string } | null) => createClient({ baseUrl: url, auth });
 

@@ -70,7 +70,7 @@ export function ProvidersSection({ projectId }: { projectId: string }) {
                 <td>
                   {p.name} {p.source === 'instance' && <span className="muted">(server)</span>}
                 </td>
-                <td className="mono">{p.base_url}</td>
+                <td className="mono">{p.base_url ?? 'set by the operator'}</td>
                 <td className="mono">{p.api_key_mask ?? <span className="muted">none</span>}</td>
                 <td>{p.discovers_models ? <span className="muted">from GET /models</span> : p.models.map((m) => m.name).join(', ')}</td>
                 <td>
