@@ -5,6 +5,6 @@ import { defineRoutes } from '../http/defineRoutes.js';
 export const refRoutes = defineRoutes({
   refsReadBatch: {
     projects: (input) => refProjects(input.refs),
-    handler: async (req, { store }) => ({ vals: await readRefs(store, req.refs) }),
+    handler: async (req, { store, limits }) => ({ vals: await readRefs(store, req.refs, limits) }),
   },
 });
