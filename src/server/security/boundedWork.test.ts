@@ -59,6 +59,37 @@ async function evaluation(p: string, f: { datasetRef: string }, scorers: string[
 
 const jobsOf = async (p: string) => (await sendAsAlice(t)(`/weft/jobs?project_id=${encodeURIComponent(p)}`)).body.jobs as any[];
 
+// First in the file: its claims, made as dead processes, take the oldest queued job.
+describe('a job that brought its process down', () => {
+  it('a job whose process died twice is failed, not resumed a third time', async () => {
+    const p = project();
+    const f = await publishLlmEvaluation(t.alice.client, p, { model: 'gpt-4o-mini' });
+    const jobId = uuidv7();
+    const store = t.server.store;
+    const now = Date.now() * 1000;
+    const second = 1_000_000;
+    // Two processes claimed it and died mid-run (their heartbeats stopped). Queued and claimed
+    // with no await on a timer in between, so this server's runner cannot take it first.
+    await store.jobs.enqueue({
+      id: jobId,
+      projectId: p,
+      kind: 'evaluate_model',
+      payload: { evaluation_ref: f.evaluationRef, model_ref: f.modelRef, call_id: uuidv7() },
+      createdBy: 'alice',
+      createdAt: now - 30 * second,
+    });
+    const first = await store.jobs.claimNext({ owner: 'died-1', now: now - 20 * second, staleBefore: now - 25 * second, maxAttempts: 9 });
+    const again = await store.jobs.claimNext({ owner: 'died-2', now: now - 10 * second, staleBefore: now - 15 * second, maxAttempts: 9 });
+    expect([first?.id, again?.id, again?.attempts]).toEqual([jobId, jobId, 2]);
+    const job = await waitFor(
+      async () => (await t.alice.client.jobRead({ project_id: p, job_id: jobId })).job,
+      (j) => j.status !== 'running' && j.status !== 'queued',
+    );
+    expect(job).toMatchObject({ status: 'failed', attempts: 2 });
+    expect(job.error).toMatch(/Interrupted 2 time\(s\) by a server restart or crash/);
+  });
+});
+
 describe('evaluate_model and calls/score are bounded before they are queued', () => {
   it('refuses trials past WEFT_MAX_EVAL_TRIALS with 400 and queues nothing', async () => {
     const p = project();
@@ -169,34 +200,6 @@ describe('jobs already queued are held to the limits when they run', () => {
     const calls = await collect(t.alice.client.callsStreamQuery({ project_id: p, filter: { trace_ids: [callId] } }));
     expect(calls).toHaveLength(1);
     expect(calls[0]!.exception).toMatch(/WEFT_MAX_EVAL_TRIALS/);
-  });
-
-  it('a job whose process died twice is failed, not resumed a third time', async () => {
-    const p = project();
-    const f = await publishLlmEvaluation(t.alice.client, p, { model: 'gpt-4o-mini' });
-    const jobId = uuidv7();
-    const store = t.server.store;
-    const now = Date.now() * 1000;
-    const second = 1_000_000;
-    // Two processes claimed it and died mid-run (their heartbeats stopped). Queued and claimed
-    // with no await on a timer in between, so this server's runner cannot take it first.
-    await store.jobs.enqueue({
-      id: jobId,
-      projectId: p,
-      kind: 'evaluate_model',
-      payload: { evaluation_ref: f.evaluationRef, model_ref: f.modelRef, call_id: uuidv7() },
-      createdBy: 'alice',
-      createdAt: now - 30 * second,
-    });
-    const first = await store.jobs.claimNext({ owner: 'died-1', now: now - 20 * second, staleBefore: now - 25 * second, maxAttempts: 9 });
-    const again = await store.jobs.claimNext({ owner: 'died-2', now: now - 10 * second, staleBefore: now - 15 * second, maxAttempts: 9 });
-    expect([first?.id, again?.id, again?.attempts]).toEqual([jobId, jobId, 2]);
-    const job = await waitFor(
-      async () => (await t.alice.client.jobRead({ project_id: p, job_id: jobId })).job,
-      (j) => j.status !== 'running' && j.status !== 'queued',
-    );
-    expect(job).toMatchObject({ status: 'failed', attempts: 2 });
-    expect(job.error).toMatch(/Interrupted 2 time\(s\) by a server restart or crash/);
   });
 });
 
