@@ -203,21 +203,18 @@ export class ClickHouseJobsStore implements JobsStore {
         stale: req.staleBefore,
       });
       const running = new Map<string, number>();
-      const heads = new Map<string, Candidate & { projectId: string; createdAt: number }>();
+      const claimable: (Candidate & { projectId: string; createdAt: number })[] = [];
       for (const r of rows) {
-        if (r.last_action === 'claim' && !num(r.stale ?? 0)) {
-          running.set(r.project_id, (running.get(r.project_id) ?? 0) + 1);
-          continue;
-        }
-        const c = { ...r, projectId: r.project_id, createdAt: num(r.created_at) };
-        const head = heads.get(r.project_id);
-        if (!head || c.createdAt < head.createdAt || (c.createdAt === head.createdAt && c.id < head.id)) heads.set(r.project_id, c);
+        if (r.last_action === 'claim' && !num(r.stale ?? 0)) running.set(r.project_id, (running.get(r.project_id) ?? 0) + 1);
+        else claimable.push({ ...r, projectId: r.project_id, createdAt: num(r.created_at) });
       }
-      // One job per project a round: after a lost slot the shares are read again, so a race
-      // cannot put a project past its share.
-      const candidates = fairOrder([...heads.values()], running, req.maxRunningPerProject).slice(0, CANDIDATES_PER_ROUND);
+      const candidates = fairOrder(claimable, running, req.maxRunningPerProject).slice(0, CANDIDATES_PER_ROUND);
       if (candidates.length === 0) return null;
+      const cap = req.maxRunningPerProject ?? Infinity;
       for (const c of candidates) {
+        // A slot lost in this project may have been a claim: counted as one, so a race cannot
+        // put the project past its share.
+        if ((running.get(c.project_id) ?? 0) >= cap) continue;
         const stale = c.last_action === 'claim';
         const attempts = num(c.attempts);
         // As SQLite: a stale job out of attempts is failed with the reason, a stale job whose
@@ -236,6 +233,7 @@ export class ClickHouseJobsStore implements JobsStore {
         // A lost slot was decided by another process (a claim, a finish, a cancel): back off.
         if (won && transition.action === 'claim') return this.getJob({ projectId: c.project_id, id: c.id });
         if (won) await this.#close(c.id);
+        else running.set(c.project_id, (running.get(c.project_id) ?? 0) + 1);
       }
     }
     return null;
