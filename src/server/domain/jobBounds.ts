@@ -7,8 +7,6 @@
 import { BadRequestError } from '../errors.js';
 import { DEFAULT_LIMITS, limitText, type Limits } from '../limits.js';
 
-export type JobLimits = Pick<Limits, 'maxEvalTrials' | 'maxJobScorers' | 'maxJobModelCalls'>;
-
 /** The refs once each, first occurrence first: a scorer named twice would only score twice. */
 export function uniqueRefs<T>(refs: readonly T[]): T[] {
   return [...new Set(refs)];

@@ -37,7 +37,7 @@ for (const backend of testBackends()) {
           WEFT_JOB_STALE_MS: '2000',
         },
       });
-    }, 60_000);
+    }, 150_000);
     afterAll(async () => {
       await t?.close();
       await fake?.close();
@@ -64,8 +64,8 @@ for (const backend of testBackends()) {
     it("a second tenant's job runs while the first tenant's long jobs are queued", async () => {
       const slow = 'alice-co/long-evals';
       const quick = 'bob-co/quick-eval';
-      // Each of alice's evaluations waits 30 s on its model: far longer than this test may take.
-      const a = await publishLlmEvaluation(t.alice.client, slow, { model: 'slow-30000', rows: [{ question: 'q' }] });
+      // Each of alice's evaluations waits 120 s on its model: far longer than this test may take.
+      const a = await publishLlmEvaluation(t.alice.client, slow, { model: 'slow-120000', rows: [{ question: 'q' }] });
       for (let i = 0; i < 3; i++) expect((await evaluate(t.alice, slow, a)).status).toBe(200);
       const b = await publishLlmEvaluation(t.bob.client, quick, { model: 'gpt-4o-mini', rows: [{ question: 'q' }] });
       const res = await evaluate(t.bob, quick, b);
@@ -74,7 +74,8 @@ for (const backend of testBackends()) {
         const [bobs] = await waitFor(
           () => jobs(t.bob, quick),
           (js) => js[0]?.status === 'succeeded' || js[0]?.status === 'failed',
-          300,
+          // Up to a minute: a loaded ClickHouse engine answers slowly.
+          1200,
         );
         expect(bobs!.status).toBe('succeeded');
         // Meanwhile alice's first job runs and the others wait their turn.
@@ -83,11 +84,11 @@ for (const backend of testBackends()) {
       } finally {
         await cancelAll(t.alice, slow);
       }
-    }, 60_000);
+    }, 150_000);
 
     it('refuses a job past WEFT_JOB_PROJECT_QUEUE with 429 naming it; other projects are not affected', async () => {
       const p = 'alice-co/full-queue';
-      const f = await publishLlmEvaluation(t.alice.client, p, { model: 'slow-30000', rows: [{ question: 'q' }] });
+      const f = await publishLlmEvaluation(t.alice.client, p, { model: 'slow-120000', rows: [{ question: 'q' }] });
       try {
         for (let i = 0; i < 4; i++) expect((await evaluate(t.alice, p, f)).status).toBe(200);
         const refused = await evaluate(t.alice, p, f);
@@ -112,6 +113,6 @@ for (const backend of testBackends()) {
         ).status,
       ).toBe(200);
       await cancelAll(t.alice, p);
-    }, 60_000);
+    }, 150_000);
   });
 }
