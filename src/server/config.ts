@@ -46,6 +46,12 @@ export interface ServerConfig {
   jobConcurrency: number;
   /** A running job whose heartbeat is older than this lost its process and is resumed (jobs/JobRunner.ts). */
   jobStaleMs: number;
+  /** Jobs of one project running at once across every process (WEFT_JOB_PROJECT_CONCURRENCY; jobs/JobRunner.ts). */
+  jobProjectConcurrency: number;
+  /** Jobs of one project queued or running; past it an enqueue answers 429 (WEFT_JOB_PROJECT_QUEUE). */
+  jobProjectQueue: number;
+  /** Claims of one job, the first included, before a job whose process died is failed instead of resumed. */
+  jobMaxAttempts: number;
   /** How often ended calls are checked against the monitors (WEFT_MONITOR_POLL_MS). */
   monitorPollMs: number;
   /** The whole environment, for `api_key_env` in the providers file. */
@@ -113,6 +119,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Record<s
     providerTimeoutMs: positive('WEFT_PROVIDER_TIMEOUT_MS', env.WEFT_PROVIDER_TIMEOUT_MS, 120_000),
     jobConcurrency: positive('WEFT_JOB_CONCURRENCY', env.WEFT_JOB_CONCURRENCY, 2),
     jobStaleMs: positive('WEFT_JOB_STALE_MS', env.WEFT_JOB_STALE_MS, 30_000),
+    jobProjectConcurrency: positiveInt(env, 'WEFT_JOB_PROJECT_CONCURRENCY', 1),
+    jobProjectQueue: positiveInt(env, 'WEFT_JOB_PROJECT_QUEUE', 100),
+    jobMaxAttempts: positiveInt(env, 'WEFT_JOB_MAX_ATTEMPTS', 2),
     monitorPollMs: positive('WEFT_MONITOR_POLL_MS', env.WEFT_MONITOR_POLL_MS, 1000),
     env,
     loginThrottle: {

@@ -41,6 +41,19 @@ export interface Limits {
   maxQueryDepth: number;
   /** Ids in one id list of a request (`call_ids`, `thread_ids`, `filter.trace_ids`, ...). */
   maxIdList: number;
+  /** Refs in one `refs/read_batch` (the reference's 1,000). */
+  maxRefBatch: number;
+  /** Bytes of the values one `refs/read_batch` answers, every position counted. */
+  maxRefBatchBytes: number;
+  /** `trials` of an Evaluation run by `/evaluations/evaluate_model`. */
+  maxEvalTrials: number;
+  /** Distinct scorers one background job applies (an Evaluation's, a rescore's, a `calls/score`'s, a monitor's). */
+  maxJobScorers: number;
+  /**
+   * Model requests one background job may make, counted before it is queued: evaluate_model
+   * rows × trials × (1 + scorers), rescore rows × scorers, calls/score calls × scorers.
+   */
+  maxJobModelCalls: number;
 }
 
 /** A limit: its field, environment variable, `weft serve` flag, default and what it bounds. */
@@ -108,6 +121,41 @@ export const LIMIT_SPECS: readonly LimitSpec[] = [
     flag: 'max-id-list',
     default: 100_000,
     what: 'ids in one id list (`call_ids`, `thread_ids`, `filter.trace_ids`, ...); 422',
+  },
+  {
+    key: 'maxRefBatch',
+    env: 'WEFT_MAX_REF_BATCH',
+    flag: 'max-ref-batch',
+    default: 1000,
+    what: 'refs in one `refs/read_batch` (repeated refs are read once but counted); 400',
+  },
+  {
+    key: 'maxRefBatchBytes',
+    env: 'WEFT_MAX_REF_BATCH_BYTES',
+    flag: 'max-ref-batch-bytes',
+    default: 32 * 1024 * 1024,
+    what: 'bytes of the values one `refs/read_batch` answers, each position counted; 413',
+  },
+  {
+    key: 'maxEvalTrials',
+    env: 'WEFT_MAX_EVAL_TRIALS',
+    flag: 'max-eval-trials',
+    default: 100,
+    what: '`trials` of an Evaluation run by `/evaluations/evaluate_model`; 400',
+  },
+  {
+    key: 'maxJobScorers',
+    env: 'WEFT_MAX_JOB_SCORERS',
+    flag: 'max-job-scorers',
+    default: 32,
+    what: 'distinct scorers of one evaluate_model, rescore, calls/score or monitor (repeats collapse); 400',
+  },
+  {
+    key: 'maxJobModelCalls',
+    env: 'WEFT_MAX_JOB_MODEL_CALLS',
+    flag: 'max-job-model-calls',
+    default: 100_000,
+    what: 'model requests one background job may make: rows × trials × (1 + scorers), or calls × scorers; 400',
   },
 ];
 

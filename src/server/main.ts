@@ -101,9 +101,12 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     store,
     log,
     clock,
-    handlers: createJobHandlers({ store, registry, clock }),
+    handlers: createJobHandlers({ store, registry, clock, limits: config.limits }),
     concurrency: config.jobConcurrency,
     staleMs: config.jobStaleMs,
+    maxAttempts: config.jobMaxAttempts,
+    maxRunningPerProject: config.jobProjectConcurrency,
+    maxQueuedPerProject: config.jobProjectQueue,
   });
   const monitors = new MonitorSweeper({ store, log, clock, kick: () => jobs.kick(), pollMs: config.monitorPollMs });
   const authenticator = new Authenticator(store, {

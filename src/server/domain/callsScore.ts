@@ -11,10 +11,11 @@
  * the pairs that already have this scorer's feedback from this job.
  */
 import type { JobContext } from '../jobs/JobRunner.js';
-import { BadRequestError } from '../errors.js';
 import type { ProviderRegistry } from '../providers/providerRegistry.js';
 import type { Store } from '../store/Store.js';
-import { checkModelServed } from './evaluateModel.js';
+import { DEFAULT_LIMITS, type Limits } from '../limits.js';
+import { checkModelServed, type JobDeps } from './evaluateModel.js';
+import { checkModelCalls, checkScorerCount, uniqueRefs } from './jobBounds.js';
 import { toFeedbackWrite } from './feedback.js';
 import { uuidv7 } from '../core/ids.js';
 import { loadJudge, type JudgeScorer } from './llmObjects.js';
@@ -23,27 +24,29 @@ import { CallWriter, ensureOps, runJudge, type ModelRunDeps } from './llmRun.js'
 export const CALLS_SCORE_JOB = 'calls_score';
 /** The attributes that mark calls written by server-side scoring, so monitors never score them (domain/monitors.ts). */
 export const SCORER_SOURCE_ATTRIBUTES = { weft: { source: 'scorer' } };
-const MAX_PAIRS = 10_000;
 
 export async function startCallsScore(
   deps: {
     store: Store;
     registry: ProviderRegistry;
+    limits?: Limits;
     enqueue: (job: { projectId: string; kind: string; payload: Record<string, unknown>; createdBy: string }) => Promise<string>;
   },
   req: { projectId: string; userId: string; callIds: string[]; scorerRefs: string[]; source?: string },
 ): Promise<string> {
-  if (req.callIds.length * req.scorerRefs.length > MAX_PAIRS) {
-    throw new BadRequestError(`At most ${MAX_PAIRS} call × scorer pairs per request; score fewer calls at a time`);
-  }
-  for (const ref of req.scorerRefs) {
+  // Each call and scorer once: repeats would only score the same pair again.
+  const callIds = uniqueRefs(req.callIds);
+  const scorerRefs = uniqueRefs(req.scorerRefs);
+  checkScorerCount(scorerRefs.length, deps.limits);
+  checkModelCalls(callIds.length * scorerRefs.length, `${callIds.length} calls × ${scorerRefs.length} scorers`, deps.limits);
+  for (const ref of scorerRefs) {
     const judge = await loadJudge(deps.store, req.projectId, ref);
     await checkModelServed(deps.registry, req.projectId, judge.model, `Scorer ${judge.name}`);
   }
   return deps.enqueue({
     projectId: req.projectId,
     kind: CALLS_SCORE_JOB,
-    payload: { call_ids: [...new Set(req.callIds)], scorer_refs: req.scorerRefs, ...(req.source ? { source: req.source } : {}) },
+    payload: { call_ids: callIds, scorer_refs: scorerRefs, ...(req.source ? { source: req.source } : {}) },
     createdBy: req.userId,
   });
 }
@@ -95,13 +98,18 @@ export async function scoreCall(
 }
 
 export async function runCallsScoreJob(
-  deps: ModelRunDeps,
+  deps: JobDeps,
   job: { id: string; projectId: string; createdBy: string; payload: Record<string, unknown> },
   ctx: JobContext,
 ): Promise<unknown> {
-  const callIds = job.payload.call_ids as string[];
+  // Bounded again here: monitors queue these jobs from a stored Monitor, with no request to refuse.
+  const limits = deps.limits ?? DEFAULT_LIMITS;
+  const callIds = uniqueRefs(job.payload.call_ids as string[]);
+  const scorerRefs = uniqueRefs(job.payload.scorer_refs as string[]);
+  checkScorerCount(scorerRefs.length, limits);
+  checkModelCalls(callIds.length * scorerRefs.length, `${callIds.length} calls × ${scorerRefs.length} scorers`, limits);
   const judges: JudgeScorer[] = [];
-  for (const ref of job.payload.scorer_refs as string[]) {
+  for (const ref of scorerRefs) {
     const judge = await loadJudge(deps.store, job.projectId, ref);
     // Checked again here: monitors queue jobs without a request to refuse, and a provider can
     // go away between queueing and running; the job fails saying what to configure.

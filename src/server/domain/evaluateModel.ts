@@ -15,6 +15,9 @@
  * carries the reference worker's marker `attributes._weave_eval_meta.evaluate_model_worker`;
  * a resumed job (after a restart) keeps the rows already finished, drops the half-done ones and
  * runs the rest; an evaluation whose every prediction failed ends failed with the first error.
+ * Its size (trials, scorers, rows × trials × (1 + scorers) model requests) is held to the job
+ * limits before it is queued and again when it runs, and its trials are walked one at a time,
+ * never listed (docs/security/bounded-work.md).
  */
 import type { CallSchema } from '../../contract/calls.js';
 import type { JobContext } from '../jobs/JobRunner.js';
@@ -22,6 +25,8 @@ import type { ProviderRegistry } from '../providers/providerRegistry.js';
 import { NoProviderError } from '../providers/providerRegistry.js';
 import type { Store } from '../store/Store.js';
 import { BadRequestError } from '../errors.js';
+import { DEFAULT_LIMITS, type Limits } from '../limits.js';
+import { checkModelCalls } from './jobBounds.js';
 import { childrenOf, isPredictAndScore } from './evaluationCalls.js';
 import { summarizeRun, type RowResult } from './evaluationSummary.js';
 import { uuidv7 } from '../core/ids.js';
@@ -50,16 +55,37 @@ export async function checkModelServed(registry: ProviderRegistry, projectId: st
   }
 }
 
+/** The job handlers' dependencies: model runs, and the limits a job is held to when it runs. */
+export type JobDeps = ModelRunDeps & { limits?: Limits };
+
+/** 400 when running the evaluation over `rows` dataset rows would pass `maxJobModelCalls`. */
+function checkEvaluationSize(evaluation: LoadedEvaluation, rows: number, limits: Limits): void {
+  const perTrial = 1 + evaluation.scorers.length;
+  checkModelCalls(
+    rows * evaluation.trials * perTrial,
+    `${rows} rows × ${evaluation.trials} trials × (1 prediction + ${evaluation.scorers.length} scorers)`,
+    limits,
+  );
+}
+
 /** Validates the request and queues the job; answers the root call id. */
 export async function startEvaluateModel(
   deps: {
     store: Store;
     registry: ProviderRegistry;
+    limits?: Limits;
     enqueue: (job: { projectId: string; kind: string; payload: Record<string, unknown>; createdBy: string }) => Promise<string>;
   },
   req: { projectId: string; userId: string; evaluationRef: string; modelRef: string },
 ): Promise<{ call_id: string }> {
-  const evaluation = await loadEvaluation(deps.store, req.projectId, req.evaluationRef);
+  const limits = deps.limits ?? DEFAULT_LIMITS;
+  const evaluation = await loadEvaluation(deps.store, req.projectId, req.evaluationRef, limits);
+  const [stats] = await deps.store.tables.tableStats({
+    projectId: req.projectId,
+    digests: [evaluation.tableDigest],
+    includeStorageSize: false,
+  });
+  checkEvaluationSize(evaluation, stats?.count ?? 0, limits);
   const model = await loadStructuredModel(deps.store, req.projectId, req.modelRef);
   await checkModelServed(deps.registry, req.projectId, model, 'The model');
   for (const s of evaluation.scorers) await checkModelServed(deps.registry, req.projectId, s.model, `Scorer ${s.name}`);
@@ -88,18 +114,28 @@ async function readExamples(store: Store, projectId: string, evaluation: LoadedE
   return out;
 }
 
-/** Runs `work` over `items`, at most `limit` at a time, stopping early when `signal` aborts. */
-async function pool<T>(items: T[], limit: number, signal: AbortSignal, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
+/** Runs `work` over what `items` yields, at most `limit` at a time, stopping early when `signal` aborts. */
+async function pool<T>(items: Iterator<T>, limit: number, signal: AbortSignal, work: (item: T) => Promise<void>): Promise<void> {
   const worker = async () => {
-    while (next < items.length && !signal.aborted) await work(items[next++]!);
+    for (let next = items.next(); !next.done && !signal.aborted; next = items.next()) await work(next.value);
   };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  await Promise.all(Array.from({ length: limit }, worker));
+}
+
+/** Each example `trials` times, in dataset order, less the trials `done` counts as finished; never listed whole. */
+function* pendingTrials(examples: Example[], trials: number, done: Map<string, number>): Generator<Example> {
+  for (const example of examples) {
+    let finished = done.get(example.digest) ?? 0;
+    for (let t = 0; t < trials; t++) {
+      if (finished > 0) finished--;
+      else yield example;
+    }
+  }
 }
 
 /** The job: runs (or resumes) one evaluation. */
 export async function runEvaluateModelJob(
-  deps: ModelRunDeps,
+  deps: JobDeps,
   job: { projectId: string; createdBy: string; payload: Record<string, unknown> },
   ctx: JobContext,
 ): Promise<unknown> {
@@ -132,7 +168,12 @@ export async function runEvaluateModelJob(
     });
   }
   try {
-    evaluation = await loadEvaluation(store, projectId, payload.evaluation_ref);
+    // Held to the limits again: a job queued before they existed (or were lowered) fails here
+    // with the reason rather than running, or exhausting the process, again at every start.
+    const limits = deps.limits ?? DEFAULT_LIMITS;
+    evaluation = await loadEvaluation(store, projectId, payload.evaluation_ref, limits);
+    const [stats] = await store.tables.tableStats({ projectId, digests: [evaluation.tableDigest], includeStorageSize: false });
+    checkEvaluationSize(evaluation, stats?.count ?? 0, limits);
     model = await loadStructuredModel(store, projectId, payload.model_ref);
   } catch (err) {
     await writer.end({ id: rootId, output: null, exception: (err as Error).message });
@@ -140,8 +181,7 @@ export async function runEvaluateModelJob(
   }
   const run: RunContext = { writer, registry: deps.registry, ops, signal: ctx.signal };
   const examples = await readExamples(store, projectId, evaluation);
-  const work = examples.flatMap((e) => Array.from({ length: evaluation.trials }, () => e));
-  const total = work.length;
+  const total = examples.length * evaluation.trials;
 
   // Resume: keep finished rows, drop the ones a lost process left half-done.
   const results: RowResult[] = [];
@@ -158,20 +198,12 @@ export async function runEvaluateModelJob(
       if (digest) done.set(digest, (done.get(digest) ?? 0) + 1);
     }
   }
-  const todo = work.filter((e) => {
-    const n = done.get(e.digest) ?? 0;
-    if (n > 0) {
-      done.set(e.digest, n - 1);
-      return false;
-    }
-    return true;
-  });
   await ctx.progress(results.length, total);
 
   let firstError: string | null = null;
   let predictions = 0;
   let failedPredictions = 0;
-  await pool(todo, ROW_CONCURRENCY, ctx.signal, async (example) => {
+  await pool(pendingTrials(examples, evaluation.trials, done), ROW_CONCURRENCY, ctx.signal, async (example) => {
     const rowUsage: UsageMap = {};
     const rowId = await writer.start({
       traceId: rootId,

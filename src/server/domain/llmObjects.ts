@@ -12,6 +12,8 @@
  * - `Evaluation`: `dataset` (a Dataset ref whose `rows` is a table ref), `scorers`, `trials`.
  */
 import { BadRequestError } from '../errors.js';
+import { DEFAULT_LIMITS, type Limits } from '../limits.js';
+import { checkScorerCount, checkTrials, uniqueRefs } from './jobBounds.js';
 import type { Store } from '../store/Store.js';
 import { readRefs } from './refsRead.js';
 import { isRefString, parseRef } from './refs.js';
@@ -121,7 +123,16 @@ export interface LoadedEvaluation {
   trials: number;
 }
 
-export async function loadEvaluation(store: Store, projectId: string, ref: string): Promise<LoadedEvaluation> {
+/**
+ * Reads an Evaluation for evaluate_model. A scorer listed twice is loaded (and run) once, and the
+ * scorer list and `trials` are held to the job limits before anything else is read.
+ */
+export async function loadEvaluation(
+  store: Store,
+  projectId: string,
+  ref: string,
+  limits: Limits = DEFAULT_LIMITS,
+): Promise<LoadedEvaluation> {
   const value = await readObjectRef(store, projectId, ref, 'evaluation_ref');
   if (!classOf(value).includes('Evaluation')) throw new BadRequestError(`${ref} is not an Evaluation`);
   if (!isRefString(value.dataset)) throw new BadRequestError(`${ref} has no dataset ref`);
@@ -129,12 +140,14 @@ export async function loadEvaluation(store: Store, projectId: string, ref: strin
   if (!isRefString(dataset.rows)) throw new BadRequestError(`The dataset of ${ref} has no rows table`);
   const table = parseRef(dataset.rows);
   if (table.kind !== 'table') throw new BadRequestError(`The dataset of ${ref} has no rows table`);
-  const scorerRefs = Array.isArray(value.scorers) ? value.scorers : [];
+  const scorerRefs = uniqueRefs(Array.isArray(value.scorers) ? (value.scorers as unknown[]) : []);
+  checkScorerCount(scorerRefs.length, limits);
+  const trials = Number.isInteger(value.trials) && (value.trials as number) > 0 ? (value.trials as number) : 1;
+  checkTrials(trials, limits);
   const scorers: JudgeScorer[] = [];
   for (const s of scorerRefs) {
     if (!isRefString(s)) throw new BadRequestError(`${ref} has a scorer that is not a ref; evaluate_model runs LLMAsAJudgeScorer objects`);
     scorers.push(await loadJudge(store, projectId, s));
   }
-  const trials = Number.isInteger(value.trials) && (value.trials as number) > 0 ? (value.trials as number) : 1;
   return { ref, value, tableRef: dataset.rows, tableDigest: table.digest, scorers, trials };
 }

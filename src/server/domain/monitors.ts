@@ -58,7 +58,8 @@ export function toMonitorSpec(value: Obj, meta: { ref: string; objectId: string;
     opNames: opNames && opNames.length ? opNames : null,
     query,
     samplingRate: Math.min(1, Math.max(0, rate)),
-    scorerRefs: Array.isArray(value.scorers) ? value.scorers.filter(isRefString) : [],
+    // A judge listed twice scores once (its feedback would only repeat).
+    scorerRefs: Array.isArray(value.scorers) ? [...new Set(value.scorers.filter(isRefString))] : [],
     active: value.active === true,
   };
 }

@@ -14,13 +14,16 @@
  * - a table-row ref (`.../table/<digest>/id/<row>`, what the TypeScript SDK's TableRowRef
  *   writes) resolves to that row; the reference rejects all table refs, but these name one
  *   small value and cost nothing to support.
+ * - bounded (docs/security/bounded-work.md): a ref repeated in the batch is read once; more
+ *   refs than `maxRefBatch` is 400 (the reference's 1,000 by default); answering more than
+ *   `maxRefBatchBytes` of values, every position counted, is 413, decided while reading.
  */
-import { BadRequestError, NotFoundError } from '../errors.js';
+import { BadRequestError, NotFoundError, TooLargeError } from '../errors.js';
+import { DEFAULT_LIMITS, limitText, type Limits } from '../limits.js';
 import type { Store } from '../store/Store.js';
 import { isContentDigest } from './digests.js';
 import { isRefString, parseRef, type WeaveRef } from './refs.js';
 
-const MAX_REFS = 1000;
 const MAX_HOPS = 64;
 
 type Json = unknown;
@@ -30,9 +33,12 @@ export function refProjects(refs: string[]): string[] {
   return [...new Set(refs.map((r) => parseRef(r).projectId))];
 }
 
-export async function readRefs(store: Store, refs: string[]): Promise<Json[]> {
-  if (refs.length > MAX_REFS) throw new BadRequestError(`Too many refs: ${refs.length}; at most ${MAX_REFS} per request`);
-  const parsed = refs.map(parseRef);
+export async function readRefs(store: Store, refs: string[], limits: Limits = DEFAULT_LIMITS): Promise<Json[]> {
+  if (refs.length > limits.maxRefBatch) {
+    throw new BadRequestError(`Too many refs: ${refs.length}; ${limitText('maxRefBatch', limits)} per request`);
+  }
+  const distinct = [...new Set(refs)];
+  const parsed = distinct.map(parseRef);
   for (const ref of parsed) {
     if (ref.kind === 'call') throw new BadRequestError('Call refs not supported in batch read, use calls/stream_query');
     if (ref.kind === 'table' && ref.extra[0] !== 'id') throw new BadRequestError('Table refs not supported, use table/query');
@@ -40,9 +46,27 @@ export async function readRefs(store: Store, refs: string[]): Promise<Json[]> {
       throw new BadRequestError(`Refs must name a content digest, not "${ref.digest}"`);
     }
   }
-  const out: Json[] = [];
-  for (const ref of parsed) out.push(await readTopLevel(store, ref));
-  return out;
+  const uses = new Map<string, number>();
+  for (const r of refs) uses.set(r, (uses.get(r) ?? 0) + 1);
+  const values = new Map<string, Json>();
+  let bytes = 0;
+  for (let i = 0; i < distinct.length; i++) {
+    const value = await readTopLevel(store, parsed[i]!);
+    // The answer repeats a value at every position that asked for it, so each counts.
+    bytes += jsonBytes(value) * uses.get(distinct[i]!)!;
+    if (bytes > limits.maxRefBatchBytes) {
+      throw new TooLargeError(
+        `The values of these refs come to more than ${limits.maxRefBatchBytes} bytes; ${limitText('maxRefBatchBytes', limits)}. Read fewer refs per request.`,
+      );
+    }
+    values.set(distinct[i]!, value);
+  }
+  return refs.map((r) => values.get(r));
+}
+
+/** About the bytes a value takes in the JSON answer. */
+function jsonBytes(value: Json): number {
+  return value === undefined ? 4 : Buffer.byteLength(JSON.stringify(value) ?? 'null');
 }
 
 async function readTopLevel(store: Store, ref: WeaveRef): Promise<Json> {

@@ -11,7 +11,9 @@
 import type { JobContext } from '../jobs/JobRunner.js';
 import type { ProviderRegistry } from '../providers/providerRegistry.js';
 import type { Store } from '../store/Store.js';
-import { checkModelServed } from './evaluateModel.js';
+import { DEFAULT_LIMITS, type Limits } from '../limits.js';
+import { checkModelServed, type JobDeps } from './evaluateModel.js';
+import { checkModelCalls, checkScorerCount, uniqueRefs } from './jobBounds.js';
 import { childrenOf, isPredictAndScore, isPrediction } from './evaluationCalls.js';
 import { requireRun, toRunRead } from './evaluationRuns.js';
 import { summarizeRun, type RowResult } from './evaluationSummary.js';
@@ -19,7 +21,7 @@ import { uuidv7 } from '../core/ids.js';
 import { isRefString } from './refs.js';
 import { readRefs } from './refsRead.js';
 import { loadJudge } from './llmObjects.js';
-import { addUsage, CallWriter, ensureOps, runJudge, type ModelRunDeps, type UsageMap } from './llmRun.js';
+import { addUsage, CallWriter, ensureOps, runJudge, type UsageMap } from './llmRun.js';
 
 export const RESCORE_JOB = 'evaluation_rescore';
 
@@ -27,12 +29,16 @@ export async function startRescore(
   deps: {
     store: Store;
     registry: ProviderRegistry;
+    limits?: Limits;
     enqueue: (job: { projectId: string; kind: string; payload: Record<string, unknown>; createdBy: string }) => Promise<string>;
   },
   req: { projectId: string; userId: string; sourceRunId: string; scorerRefs: string[] },
 ): Promise<{ call_id: string; evaluation_run_id: string }> {
   await requireRun(deps.store, req.projectId, req.sourceRunId);
-  for (const ref of req.scorerRefs) {
+  // A scorer named twice scores once; the rows × scorers bound is checked when the job reads the rows.
+  const scorerRefs = uniqueRefs(req.scorerRefs);
+  checkScorerCount(scorerRefs.length, deps.limits);
+  for (const ref of scorerRefs) {
     const judge = await loadJudge(deps.store, req.projectId, ref);
     await checkModelServed(deps.registry, req.projectId, judge.model, `Scorer ${judge.name}`);
   }
@@ -40,14 +46,14 @@ export async function startRescore(
   await deps.enqueue({
     projectId: req.projectId,
     kind: RESCORE_JOB,
-    payload: { source_evaluation_run_id: req.sourceRunId, scorer_refs: req.scorerRefs, call_id: callId },
+    payload: { source_evaluation_run_id: req.sourceRunId, scorer_refs: scorerRefs, call_id: callId },
     createdBy: req.userId,
   });
   return { call_id: callId, evaluation_run_id: callId };
 }
 
 export async function runRescoreJob(
-  deps: ModelRunDeps,
+  deps: JobDeps,
   job: { projectId: string; createdBy: string; payload: Record<string, unknown> },
   ctx: JobContext,
 ): Promise<unknown> {
@@ -59,7 +65,10 @@ export async function runRescoreJob(
   if (existing) await store.calls.deleteCalls({ projectId, ids: [rootId], deletedAt: deps.clock.nowMicros() });
   const source = await requireRun(store, projectId, job.payload.source_evaluation_run_id as string);
   const run = toRunRead(source);
-  const judges = await Promise.all((job.payload.scorer_refs as string[]).map((r) => loadJudge(store, projectId, r)));
+  const limits = deps.limits ?? DEFAULT_LIMITS;
+  const scorerRefs = uniqueRefs(job.payload.scorer_refs as string[]);
+  checkScorerCount(scorerRefs.length, limits);
+  const judges = await Promise.all(scorerRefs.map((r) => loadJudge(store, projectId, r)));
   const ops = await ensureOps(deps, projectId, job.createdBy, [
     'Evaluation.evaluate',
     'Evaluation.predict_and_score',
@@ -79,6 +88,12 @@ export async function runRescoreJob(
     attributes: { weave: { evaluation_run: 'true', evaluation: run.evaluation, model: run.model, source_evaluation_run_id: source.id } },
   });
   const rows = ((await childrenOf(store, projectId, [source.id])).get(source.id) ?? []).filter((r) => isPredictAndScore(r) && r.ended_at);
+  try {
+    checkModelCalls(rows.length * judges.length, `${rows.length} rows × ${judges.length} scorers`, limits);
+  } catch (err) {
+    await writer.end({ id, output: null, exception: (err as Error).message });
+    throw err;
+  }
   const predictions = await childrenOf(
     store,
     projectId,

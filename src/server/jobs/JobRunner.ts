@@ -10,12 +10,16 @@
  * - Cancellable: cancelling flags the row; the heartbeat sees the flag and aborts the handler's
  *   signal (upstream model requests included), and the job ends `cancelled`.
  * - Progress: handlers report rows done of total, stored on the row for the dashboard.
+ * - Fair: a project runs at most `maxRunningPerProject` jobs at once (across processes), claims
+ *   go to the entity and project with the fewest running (store/JobsStore.ts), and a project
+ *   holds at most `maxQueuedPerProject` unfinished jobs (docs/security/bounded-work.md).
  * - A graceful stop aborts running handlers without finishing their rows, so they are resumed
  *   by the next start instead of being marked failed.
  */
 import { randomUUID } from 'node:crypto';
 import { systemClock, type Clock } from '../core/clock.js';
 import { uuidv7 } from '../core/ids.js';
+import { TooManyRequestsError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { JobRecord } from '../store/JobsStore.js';
 import type { Store } from '../store/Store.js';
@@ -37,7 +41,12 @@ export interface JobRunnerOptions {
   concurrency: number;
   /** A heartbeat older than this means the owner is gone. */
   staleMs: number;
+  /** Claims of a job before one whose process died is failed rather than resumed. */
   maxAttempts?: number;
+  /** Jobs of one project running at once (WEFT_JOB_PROJECT_CONCURRENCY); none: no cap. */
+  maxRunningPerProject?: number;
+  /** Unfinished jobs one project may hold (WEFT_JOB_PROJECT_QUEUE); an enqueue past it is refused with 429. */
+  maxQueuedPerProject?: number;
   /** How often idle runners look for work another process queued. */
   pollMs?: number;
   /** Stamps jobs, claims and heartbeats: the services clock (the system clock when absent). */
@@ -45,11 +54,14 @@ export interface JobRunnerOptions {
 }
 
 const CANCELLED = 'cancelled';
+/** When a client told the queue is full may try again. */
+const QUEUE_FULL_RETRY_SECONDS = 30;
 const STOPPING = 'stopping';
 
 export class JobRunner {
   readonly owner = `${process.pid}-${randomUUID()}`;
-  readonly #options: Required<JobRunnerOptions>;
+  readonly #options: Required<Omit<JobRunnerOptions, 'maxRunningPerProject' | 'maxQueuedPerProject'>> &
+    Pick<JobRunnerOptions, 'maxRunningPerProject' | 'maxQueuedPerProject'>;
   readonly #running = new Map<string, { controller: AbortController; done: Promise<void> }>();
   #timer: NodeJS.Timeout | null = null;
   #stopped = true;
@@ -57,7 +69,7 @@ export class JobRunner {
   #filling: Promise<void> | null = null;
 
   constructor(options: JobRunnerOptions) {
-    this.#options = { maxAttempts: 3, pollMs: Math.min(1000, options.staleMs), clock: systemClock, ...options };
+    this.#options = { maxAttempts: 2, pollMs: Math.min(1000, options.staleMs), clock: systemClock, ...options };
   }
 
   start(): void {
@@ -77,6 +89,13 @@ export class JobRunner {
     id?: string;
   }): Promise<string> {
     if (!this.#options.handlers[job.kind]) throw new Error(`No handler for job kind ${job.kind}`);
+    const cap = this.#options.maxQueuedPerProject;
+    if (cap !== undefined && (await this.#options.store.jobs.countOpen({ projectId: job.projectId })) >= cap) {
+      throw new TooManyRequestsError(
+        `Project ${job.projectId} already has ${cap} background jobs queued or running; the limit is ${cap} (WEFT_JOB_PROJECT_QUEUE). Wait for some to finish or cancel them (/weft/jobs).`,
+        QUEUE_FULL_RETRY_SECONDS,
+      );
+    }
     const id = job.id ?? uuidv7();
     await this.#options.store.jobs.enqueue({ ...job, id, createdAt: this.#options.clock.nowMicros() });
     this.kick();
@@ -112,6 +131,7 @@ export class JobRunner {
         now,
         staleBefore: now - this.#options.staleMs * 1000,
         maxAttempts: this.#options.maxAttempts,
+        ...(this.#options.maxRunningPerProject ? { maxRunningPerProject: this.#options.maxRunningPerProject } : {}),
       });
       if (!job) return;
       const controller = new AbortController();

@@ -3,15 +3,18 @@ import { CALLS_SCORE_JOB, runCallsScoreJob } from '../domain/callsScore.js';
 import { EVALUATE_MODEL_JOB, runEvaluateModelJob } from '../domain/evaluateModel.js';
 import { RESCORE_JOB, runRescoreJob } from '../domain/rescore.js';
 import { systemClock } from '../core/clock.js';
-import type { ModelRunDeps } from '../domain/llmRun.js';
+import type { JobDeps } from '../domain/evaluateModel.js';
 import type { JobHandler } from './JobRunner.js';
 
-/** The handlers stamp what they write with `clock` (the services clock; the system clock when absent). */
+/**
+ * The handlers stamp what they write with `clock` (the services clock; the system clock when
+ * absent) and hold each job to `limits` when it runs (the defaults when absent).
+ */
 export function createJobHandlers({
   clock = systemClock,
   ...rest
-}: Omit<ModelRunDeps, 'clock'> & { clock?: ModelRunDeps['clock'] }): Record<string, JobHandler> {
-  const deps: ModelRunDeps = { ...rest, clock };
+}: Omit<JobDeps, 'clock'> & { clock?: JobDeps['clock'] }): Record<string, JobHandler> {
+  const deps: JobDeps = { ...rest, clock };
   return {
     [EVALUATE_MODEL_JOB]: (job, ctx) => runEvaluateModelJob(deps, job, ctx),
     [CALLS_SCORE_JOB]: (job, ctx) => runCallsScoreJob(deps, job, ctx),

@@ -28,27 +28,27 @@ export const evaluationRoutes = defineRoutes({
 export const evaluationJobRoutes = defineRoutes({
   evaluateModel: {
     runs: 'main',
-    handler: (req, { store, inference, user }) =>
+    handler: (req, { store, inference, user, limits }) =>
       startEvaluateModel(
-        { store, registry: inference.registry, enqueue: (job) => inference.jobs.enqueue(job) },
+        { store, registry: inference.registry, limits, enqueue: (job) => inference.jobs.enqueue(job) },
         { projectId: req.project_id, userId: user.username, evaluationRef: req.evaluation_ref, modelRef: req.model_ref },
       ),
   },
 
   evaluationRescore: {
     runs: 'main',
-    handler: (req, { store, inference, user }) =>
+    handler: (req, { store, inference, user, limits }) =>
       startRescore(
-        { store, registry: inference.registry, enqueue: (job) => inference.jobs.enqueue(job) },
+        { store, registry: inference.registry, limits, enqueue: (job) => inference.jobs.enqueue(job) },
         { projectId: req.project_id, userId: user.username, sourceRunId: req.source_evaluation_run_id, scorerRefs: req.scorer_refs },
       ),
   },
 
   callsScore: {
     runs: 'main',
-    handler: async (req, { store, inference, user }) => {
+    handler: async (req, { store, inference, user, limits }) => {
       await startCallsScore(
-        { store, registry: inference.registry, enqueue: (job) => inference.jobs.enqueue(job) },
+        { store, registry: inference.registry, limits, enqueue: (job) => inference.jobs.enqueue(job) },
         { projectId: req.project_id, userId: user.username, callIds: req.call_ids, scorerRefs: req.scorer_refs },
       );
       return {};
@@ -57,9 +57,9 @@ export const evaluationJobRoutes = defineRoutes({
 
   callsScoreJob: {
     runs: 'main',
-    handler: async (req, { store, inference, user }) => ({
+    handler: async (req, { store, inference, user, limits }) => ({
       job_id: await startCallsScore(
-        { store, registry: inference.registry, enqueue: (job) => inference.jobs.enqueue(job) },
+        { store, registry: inference.registry, limits, enqueue: (job) => inference.jobs.enqueue(job) },
         { projectId: req.project_id, userId: user.username, callIds: req.call_ids, scorerRefs: req.scorer_refs },
       ),
     }),

@@ -6,6 +6,6 @@ export const refRoutes = defineRoutes({
   refsReadBatch: {
     runs: 'read',
     projects: (input) => refProjects(input.refs),
-    handler: async (req, { store }) => ({ vals: await readRefs(store, req.refs) }),
+    handler: async (req, { store, limits }) => ({ vals: await readRefs(store, req.refs, limits) }),
   },
 });

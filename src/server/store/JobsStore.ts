@@ -6,6 +6,11 @@
  * over (resumes it) until it has been tried `maxAttempts` times, and then it is failed with the
  * reason — never left running or dropped silently.
  *
+ * Claims are fair across tenants (docs/security/bounded-work.md): the next job is taken from the
+ * entity, then the project, with the fewest jobs running, oldest first within it, and a project
+ * already running `maxRunningPerProject` jobs gets none — so one tenant's queue of slow jobs
+ * never holds another tenant's work back for longer than one job.
+ *
  * Claims, takeovers, finishes and cancels of one job exclude each other on every backend: two
  * processes racing for a job never both win (SQLite: one write transaction; ClickHouse: a
  * consensus slot per transition, clickhouse/jobs.ts).
@@ -33,6 +38,42 @@ export interface JobRecord {
   heartbeatAt: number | null;
 }
 
+export interface ClaimRequest {
+  owner: string;
+  now: number;
+  staleBefore: number;
+  maxAttempts: number;
+  maxRunningPerProject?: number;
+}
+
+/** A job a claim may consider, with what fairness orders it by. */
+export interface ClaimCandidate {
+  id: string;
+  projectId: string;
+  createdAt: number;
+}
+
+/** The entity of a project id (`entity/project`). */
+export const entityOf = (projectId: string): string => projectId.slice(0, Math.max(0, projectId.indexOf('/')));
+
+/**
+ * Orders claimable jobs fairly, given the jobs running (not stale) per project: fewest running in
+ * the entity, then in the project, then oldest; drops projects at `maxRunningPerProject`.
+ */
+export function fairOrder<C extends ClaimCandidate>(claimable: C[], running: Map<string, number>, maxRunningPerProject?: number): C[] {
+  const byEntity = new Map<string, number>();
+  for (const [p, n] of running) byEntity.set(entityOf(p), (byEntity.get(entityOf(p)) ?? 0) + n);
+  const cap = maxRunningPerProject ?? Infinity;
+  const key = (c: C) => [byEntity.get(entityOf(c.projectId)) ?? 0, running.get(c.projectId) ?? 0, c.createdAt] as const;
+  return claimable
+    .filter((c) => (running.get(c.projectId) ?? 0) < cap)
+    .sort((a, b) => {
+      const [ka, kb] = [key(a), key(b)];
+      for (let i = 0; i < 3; i++) if (ka[i] !== kb[i]) return ka[i]! - kb[i]!;
+      return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+    });
+}
+
 export interface JobsStore {
   /**
    * Queues a job. An id names one job: enqueueing an id that exists changes nothing (a retry, or
@@ -47,11 +88,14 @@ export interface JobsStore {
     createdAt: number;
   }): Promise<void>;
   /**
-   * Atomically takes the oldest claimable job for `owner`: a queued one, or a running one whose
-   * heartbeat is older than `staleBefore` (its process is gone). Stale jobs already tried
-   * `maxAttempts` times are failed instead. Null when there is nothing to do.
+   * Atomically takes the next claimable job for `owner` (see the fairness rule above): a queued
+   * one, or a running one whose heartbeat is older than `staleBefore` (its process is gone).
+   * Stale jobs already tried `maxAttempts` times are failed instead. Null when there is nothing
+   * to do. Without `maxRunningPerProject` no project is held back.
    */
-  claimNext(req: { owner: string; now: number; staleBefore: number; maxAttempts: number }): Promise<JobRecord | null>;
+  claimNext(req: ClaimRequest): Promise<JobRecord | null>;
+  /** Jobs of the project queued or running (what its queue cap counts). */
+  countOpen(req: { projectId: string }): Promise<number>;
   /** Keeps the owner's claim alive; answers whether cancellation was asked for (false when the claim was lost). */
   heartbeat(req: { id: string; owner: string; now: number }): Promise<{ cancelRequested: boolean; owned: boolean }>;
   setProgress(req: { id: string; owner: string; done: number; total: number | null }): Promise<void>;

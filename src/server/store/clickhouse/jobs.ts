@@ -26,7 +26,7 @@
  *   transition closes it there. A crash between the two leaves a finished job in the scan, where
  *   its decided slots still show it finished; nothing else depends on the mark.
  */
-import type { JobRecord, JobsStore, JobStatus } from '../JobsStore.js';
+import { fairOrder, type ClaimRequest, type JobRecord, type JobsStore, type JobStatus } from '../JobsStore.js';
 import { nextVersion, num, numOrNull, type ClickHouseDatabase, type Params } from './ClickHouseDatabase.js';
 import { proposeSlot, type SlotRef } from './consensus.js';
 
@@ -97,10 +97,15 @@ const JOBS_SQL = `
 /** The jobs not known to be finished (enqueue writes them, the final transition's decider closes them). */
 const OPEN_SQL = 'SELECT job_id, project_id FROM jobs_open FINAL';
 
-/** Of the open jobs `{ids}` (in projects `{ps}`), the oldest a claim may take: queued, or running with a heartbeat older than `{stale}`. */
+/**
+ * The open jobs `{ids}` (in projects `{ps}`) a claim weighs: queued ones, and running ones with
+ * `stale` = 1 when their heartbeat is older than `{stale}` (claimable) and 0 when their owner is
+ * alive (counted against their project's share).
+ */
 const CANDIDATES_SQL = `
-  SELECT j.id AS id, j.project_id AS project_id, ifNull(s.last_slot, 0) AS last_slot, s.last_action AS last_action,
-    ifNull(s.attempts, 0) AS attempts, ifNull(c.n, 0) AS cancels
+  SELECT j.id AS id, j.project_id AS project_id, j.created_at AS created_at, ifNull(s.last_slot, 0) AS last_slot,
+    s.last_action AS last_action, ifNull(s.attempts, 0) AS attempts, ifNull(c.n, 0) AS cancels,
+    s.last_action = 'claim' AND greatest(s.claim_at, ifNull(h.at, s.claim_at)) < {stale:Int64} AS stale
   FROM (SELECT id, project_id, created_at FROM jobs FINAL WHERE project_id IN {ps:Array(String)} AND id IN {ids:Array(String)}) AS j
   LEFT JOIN (${slotStateSql('job_id IN {ids:Array(String)}')}) AS s ON s.job_id = j.id
   LEFT JOIN (
@@ -108,17 +113,17 @@ const CANDIDATES_SQL = `
   ) AS h ON h.job_id = j.id AND h.slot = s.claim_slot
   LEFT JOIN (SELECT job_id, count() AS n FROM job_cancels WHERE job_id IN {ids:Array(String)} GROUP BY job_id) AS c
     ON c.job_id = j.id
-  WHERE s.last_action IS NULL OR (s.last_action = 'claim' AND greatest(s.claim_at, ifNull(h.at, s.claim_at)) < {stale:Int64})
-  ORDER BY j.created_at, j.id
-  LIMIT {n:UInt32}`;
+  WHERE s.last_action IS NULL OR s.last_action = 'claim'`;
 
 interface Candidate {
   id: string;
   project_id: string;
+  created_at: string;
   last_slot: number;
   last_action: string | null;
   attempts: string;
   cancels: string;
+  stale: number | null;
 }
 
 const TERMINAL = new Set(['succeeded', 'failed', 'cancelled']);
@@ -188,18 +193,28 @@ export class ClickHouseJobsStore implements JobsStore {
     );
   }
 
-  async claimNext(req: { owner: string; now: number; staleBefore: number; maxAttempts: number }): Promise<JobRecord | null> {
+  async claimNext(req: ClaimRequest): Promise<JobRecord | null> {
     for (let round = 0; round < CLAIM_ROUNDS; round++) {
       const open = await this.#db.all<{ job_id: string; project_id: string }>(OPEN_SQL);
       if (open.length === 0) return null;
-      const candidates = await this.#db.all<Candidate>(CANDIDATES_SQL, {
+      const rows = await this.#db.all<Candidate>(CANDIDATES_SQL, {
         ids: open.map((o) => o.job_id),
         ps: [...new Set(open.map((o) => o.project_id))],
         stale: req.staleBefore,
-        n: CANDIDATES_PER_ROUND,
       });
+      const running = new Map<string, number>();
+      const claimable: (Candidate & { projectId: string; createdAt: number })[] = [];
+      for (const r of rows) {
+        if (r.last_action === 'claim' && !num(r.stale ?? 0)) running.set(r.project_id, (running.get(r.project_id) ?? 0) + 1);
+        else claimable.push({ ...r, projectId: r.project_id, createdAt: num(r.created_at) });
+      }
+      const candidates = fairOrder(claimable, running, req.maxRunningPerProject).slice(0, CANDIDATES_PER_ROUND);
       if (candidates.length === 0) return null;
+      const cap = req.maxRunningPerProject ?? Infinity;
       for (const c of candidates) {
+        // A slot lost in this project may have been a claim: counted as one, so a race cannot
+        // put the project past its share.
+        if ((running.get(c.project_id) ?? 0) >= cap) continue;
         const stale = c.last_action === 'claim';
         const attempts = num(c.attempts);
         // As SQLite: a stale job out of attempts is failed with the reason, a stale job whose
@@ -209,7 +224,7 @@ export class ClickHouseJobsStore implements JobsStore {
             ? {
                 action: 'failed',
                 owner: '',
-                error: `Interrupted ${attempts} time(s) by a server restart or crash; not retried again`,
+                error: `Interrupted ${attempts} time(s) by a server restart or crash (it may have caused it); not retried again`,
               }
             : stale && num(c.cancels) > 0
               ? { action: 'cancelled', owner: '', error: 'Cancelled' }
@@ -218,9 +233,19 @@ export class ClickHouseJobsStore implements JobsStore {
         // A lost slot was decided by another process (a claim, a finish, a cancel): back off.
         if (won && transition.action === 'claim') return this.getJob({ projectId: c.project_id, id: c.id });
         if (won) await this.#close(c.id);
+        else running.set(c.project_id, (running.get(c.project_id) ?? 0) + 1);
       }
     }
     return null;
+  }
+
+  async countOpen(req: { projectId: string }): Promise<number> {
+    // The open marks of the project: a job finished by a process that crashed before closing it
+    // still counts, until nothing else does (see the module comment).
+    const row = await this.#db.get<{ n: string }>('SELECT count() AS n FROM jobs_open FINAL WHERE project_id = {p:String}', {
+      p: req.projectId,
+    });
+    return num(row?.n ?? 0);
   }
 
   async heartbeat(req: { id: string; owner: string; now: number }): Promise<{ cancelRequested: boolean; owned: boolean }> {

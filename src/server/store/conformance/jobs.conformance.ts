@@ -3,7 +3,8 @@
  * promises: a job is claimed by one owner at a time — also when the runners of two processes
  * (two stores on one database) race for the same jobs; a stale owner is taken over and cannot
  * finish or renew a job it lost; cancelling a queued job ends it, cancelling a running one flags
- * it; a job interrupted `maxAttempts` times is failed with the reason, never left running.
+ * it; a job interrupted `maxAttempts` times is failed with the reason, never left running;
+ * claims are fair across entities and projects, and a project at its running cap gets none.
  */
 import { describe, expect, it } from 'vitest';
 import type { OpenStore, OpenStorePair } from '../../testing/tempStore.js';
@@ -23,8 +24,14 @@ const job = (id: string, createdAt: number, kind = 'calls_score') => ({
 });
 
 /** A claim at `now` that treats heartbeats older than `staleMs` before it as gone. */
-const claim = (s: Store, owner: string, now: number, opts: { staleMs?: number; maxAttempts?: number } = {}) =>
-  s.jobs.claimNext({ owner, now, staleBefore: now - (opts.staleMs ?? 30 * SECOND), maxAttempts: opts.maxAttempts ?? 3 });
+const claim = (s: Store, owner: string, now: number, opts: { staleMs?: number; maxAttempts?: number; perProject?: number } = {}) =>
+  s.jobs.claimNext({
+    owner,
+    now,
+    staleBefore: now - (opts.staleMs ?? 30 * SECOND),
+    maxAttempts: opts.maxAttempts ?? 3,
+    ...(opts.perProject ? { maxRunningPerProject: opts.perProject } : {}),
+  });
 
 export function describeJobsConformance(open: OpenStore, openPair: OpenStorePair): void {
   describe('jobs', () => {
@@ -276,6 +283,32 @@ export function describeJobsConformance(open: OpenStore, openPair: OpenStorePair
         const failed = await store.jobs.getJob({ projectId: P, id: 'crashy' });
         expect(failed).toMatchObject({ status: 'failed', attempts: 2, owner: null, finishedAt: T0 + 40 * SECOND });
         expect(failed!.error).toMatch(/Interrupted 2 time\(s\) by a server restart or crash/);
+      } finally {
+        await close();
+      }
+    });
+
+    it('claims fairly: the entity, then the project, with the fewest running first; a project at its cap gets none', async () => {
+      const { store, close } = await open();
+      try {
+        const at = (id: string, projectId: string, createdAt: number) => store.jobs.enqueue({ ...job(id, createdAt), projectId });
+        // One tenant queues five jobs in two projects before another queues two.
+        for (let i = 0; i < 3; i++) await at(`busy-a${i}`, 'busy/a', T0 + i);
+        for (let i = 0; i < 2; i++) await at(`busy-b${i}`, 'busy/b', T0 + 10 + i);
+        await at('quiet-1', 'quiet/x', T0 + 100);
+        await at('quiet-2', 'quiet/x', T0 + 101);
+        expect(await store.jobs.countOpen({ projectId: 'busy/a' })).toBe(3);
+        const now = T0 + SECOND;
+        const next = async (owner: string) => (await claim(store, owner, now, { perProject: 1 }))?.id ?? null;
+        // The oldest; then the other entity (it runs nothing); then busy/b (none running in the
+        // project); then nothing: every project is at its cap of one.
+        expect([await next('o1'), await next('o2'), await next('o3'), await next('o4')]).toEqual(['busy-a0', 'quiet-1', 'busy-b0', null]);
+        await store.jobs.finish({ id: 'quiet-1', owner: 'o2', status: 'succeeded', error: null, result: null, now });
+        // quiet's second job goes before busy's older ones: its entity runs none of the two running.
+        expect(await next('o5')).toBe('quiet-2');
+        expect(await store.jobs.countOpen({ projectId: 'quiet/x' })).toBe(1);
+        // Without a cap, fairness still orders the claims.
+        expect((await claim(store, 'o6', now))?.id).toBe('busy-a1');
       } finally {
         await close();
       }

@@ -1,5 +1,5 @@
 /** SQLite implementation of JobsStore (table jobs, migration 8). Claims are single write transactions. */
-import type { JobRecord, JobsStore, JobStatus } from '../JobsStore.js';
+import { fairOrder, type ClaimRequest, type JobRecord, type JobsStore, type JobStatus } from '../JobsStore.js';
 import type { SqliteDatabase } from './SqliteDatabase.js';
 
 interface Row {
@@ -71,12 +71,12 @@ export class SqliteJobsStore implements JobsStore {
     this.#db.transaction(() => insertJob(this.#db, job));
   }
 
-  async claimNext(req: { owner: string; now: number; staleBefore: number; maxAttempts: number }): Promise<JobRecord | null> {
+  async claimNext(req: ClaimRequest): Promise<JobRecord | null> {
     return this.#db.transaction(() => {
       // A stale job out of attempts is failed with the reason, so it is never left "running".
       this.#db.run(
         `UPDATE jobs SET status = 'failed', finished_at = ?, owner = NULL,
-           error = 'Interrupted ' || attempts || ' time(s) by a server restart or crash; not retried again'
+           error = 'Interrupted ' || attempts || ' time(s) by a server restart or crash (it may have caused it); not retried again'
          WHERE status = 'running' AND heartbeat_at < ? AND attempts >= ?`,
         [req.now, req.staleBefore, req.maxAttempts],
       );
@@ -86,18 +86,41 @@ export class SqliteJobsStore implements JobsStore {
          WHERE status = 'running' AND heartbeat_at < ? AND cancel_requested = 1`,
         [req.now, req.staleBefore],
       );
-      const row = this.#db.get<{ id: string }>(
-        `SELECT id FROM jobs WHERE status = 'queued' OR (status = 'running' AND heartbeat_at < ?) ORDER BY created_at, id LIMIT 1`,
+      const running = new Map(
+        this.#db
+          .all<{ project_id: string; n: number }>(
+            `SELECT project_id, count(*) AS n FROM jobs WHERE status = 'running' AND heartbeat_at >= ? GROUP BY project_id`,
+            [req.staleBefore],
+          )
+          .map((r) => [r.project_id, r.n]),
+      );
+      // Each project's oldest claimable job; fairness picks among them.
+      const heads = this.#db.all<{ id: string; project_id: string; created_at: number }>(
+        `SELECT id, project_id, created_at FROM (
+           SELECT id, project_id, created_at, row_number() OVER (PARTITION BY project_id ORDER BY created_at, id) AS n FROM jobs
+           WHERE status = 'queued' OR (status = 'running' AND heartbeat_at < ?)
+         ) WHERE n = 1`,
         [req.staleBefore],
       );
-      if (!row) return null;
+      const [next] = fairOrder(
+        heads.map((h) => ({ id: h.id, projectId: h.project_id, createdAt: h.created_at })),
+        running,
+        req.maxRunningPerProject,
+      );
+      if (!next) return null;
       this.#db.run(
         `UPDATE jobs SET status = 'running', owner = ?, attempts = attempts + 1, started_at = coalesce(started_at, ?), heartbeat_at = ?
          WHERE id = ?`,
-        [req.owner, req.now, req.now, row.id],
+        [req.owner, req.now, req.now, next.id],
       );
-      return toRecord(this.#db.get<Row>('SELECT * FROM jobs WHERE id = ?', [row.id])!);
+      return toRecord(this.#db.get<Row>('SELECT * FROM jobs WHERE id = ?', [next.id])!);
     });
+  }
+
+  async countOpen(req: { projectId: string }): Promise<number> {
+    return this.#db.get<{ n: number }>(`SELECT count(*) AS n FROM jobs WHERE project_id = ? AND status IN ('queued', 'running')`, [
+      req.projectId,
+    ])!.n;
   }
 
   async heartbeat(req: { id: string; owner: string; now: number }): Promise<{ cancelRequested: boolean; owned: boolean }> {
