@@ -21,8 +21,8 @@
  * schedstat), the client's own CPU, and so how many predictions per second a free core could
  * carry at these costs. A probe asks `/health`
  * every 50 ms meanwhile: the server serves an evaluation logger's small writes on its main
- * thread (threads/threadedApp.ts), which must still answer everyone else at once (issue 18's
- * goal for `/health` under load: p99 ≤ 50 ms).
+ * thread (threads/threadedApp.ts), which must still answer everyone else at once (the goal
+ * for `/health` under load: p99 ≤ 50 ms).
  *
  * The request shape is the official SDK's: weave's EvaluationLoggerV2 (Python) sends one
  * prediction_create, one score_create per score and one prediction_finish per prediction, each

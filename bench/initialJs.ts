@@ -1,7 +1,7 @@
 /**
  * The dashboard's initial JavaScript: the entry script index.html loads and every chunk it
  * imports statically (whether index.html preloads it or not), each gzipped with zlib at level 9.
- * `npm run size` prints it beside the 100 KB goal (issue 18); bench:dashboard prints it too.
+ * `npm run size` prints it beside the 100 KB goal (docs/performance.md); bench:dashboard prints it too.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';

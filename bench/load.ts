@@ -14,7 +14,7 @@
  * Before the load, each read is timed alone (server CPU per request), which gives the floor the
  * reads' goal puts on the machine: the default 40 connections looping on a read wait 500 ms at
  * most only if it is served at least 80 times a second. The reads' rate under load trades
- * against the writes' (WEFT_READ_THREADS, the write threads' nice level): in issue 18's runs,
+ * against the writes' (WEFT_READ_THREADS, the write threads' nice level): in the runs of docs/performance.md,
  * on two saturated cores, more read threads served more reads and fewer writes.
  *
  *   npm run bench:load [-- --calls 150000 --seconds 25 --warmup 5 --connections 200 --workers 1]

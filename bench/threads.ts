@@ -8,7 +8,7 @@
  *   npm run bench:threads [-- --store clickhouse --calls 100000 (or --threads 20000) --turns 10 --nested 4]
  *
  * Goal (issue "Threads"): the first page of 50 by p99_turn_duration_ms desc within 300 ms,
- * any sort within 1 s. Then the triage cases (issue 17/18): content search, statistic bounds,
+ * any sort within 1 s. Then the triage cases : content search, statistic bounds,
  * attributes, a date filter alone and with search, and the exact count — each goal 300 ms.
  */
 import Database from 'better-sqlite3';
@@ -163,7 +163,7 @@ try {
     const ratio = typeof t !== 'string' ? (t.ms / plainMs).toFixed(1).padStart(12) : '';
     console.log(`${label.padEnd(36)} ${show(t)} ${ratio}`);
   }
-  console.log(`\nslowest sort: ${worst.toFixed(1)} ms (goal: any sort within 1000 ms; issue 15 on ClickHouse: 300 ms)`);
+  console.log(`\nslowest sort: ${worst.toFixed(1)} ms (goal: any sort within 1000 ms; on ClickHouse: 300 ms)`);
   // Triage: filters (first page of 50, p99 desc unless said), each goal 300 ms.
   const after = new Date(Date.UTC(2026, 0, 1) + THREADS * 3500).toISOString();
   const p99desc = [{ field: 'p99_turn_duration_ms', direction: 'desc' }];

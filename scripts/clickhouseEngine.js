@@ -4,7 +4,7 @@
 // which is all of ClickHouse. Its C function `chdb_query_cmdline(argc, argv)` is
 // clickhouse-local's `main`, and clickhouse-local can open ClickHouse's own HTTP and TCP
 // listeners (`SYSTEM START LISTEN HTTP`); a last, blocking query keeps them open. So the
-// engine is that library driven by a 20-line launcher (see shared/design/clickhouse.md §A):
+// engine is that library driven by a 20-line launcher (see docs/clickhouse.md "A local engine for development and tests"):
 //
 // - the C launcher below, compiled once with the system `cc` into node_modules/.cache/weft/
 //   (0.1 s; Debian's node machines have gcc because node-gyp needs it), or

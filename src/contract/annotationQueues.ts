@@ -1,7 +1,7 @@
 /**
  * Annotation queues: named lists of calls that reviewers work through, each reviewer keeping
  * their own progress per item. Shapes follow the Weave trace server (`AnnotationQueueCreateReq`,
- * ...); see api/evaluation-and-more.md §1. The submit endpoint is Weft's own: it writes the
+ * ...); see docs/api/evaluations.md §1. The submit endpoint is Weft's own: it writes the
  * reviewer's annotations as feedback and records their progress in one step.
  */
 import { z } from 'zod';

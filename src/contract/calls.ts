@@ -1,7 +1,7 @@
 /**
  * Calls: the traced executions of ops. Shapes follow the Weave trace server's pydantic
  * models (`StartedCallSchemaForInsert`, `EndedCallSchemaForInsert`, `CallSchema`, ...);
- * see api/core.md §2 and §3.2.
+ * see docs/api/core.md §2 and §3.2.
  */
 import { z } from 'zod';
 import { DateTime, JsonObject, Limit, NamePart, Offset, ProjectId, Query, SortBy } from './common.js';

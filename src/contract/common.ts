@@ -57,7 +57,7 @@ export const JsonObject = z.record(z.string(), z.unknown());
 
 // ---------------------------------------------------------------------------------------
 // Query language: `{"$expr": <operation>}`. Operands are literals, field reads, type
-// conversions or nested operations. See api/core.md §2 "Query language".
+// conversions or nested operations. See docs/api/core.md §2 "Query language".
 // ---------------------------------------------------------------------------------------
 
 export type ConvertTo = 'double' | 'string' | 'int' | 'bool' | 'exists';

@@ -1,7 +1,7 @@
 /**
  * Costs: per-token prices of LLMs, used to price the `summary.usage` of calls. Shapes follow
  * the Weave trace server (`CostCreateReq`, `CostQueryOutput`, `LLMCostSchema`); see
- * api/core.md §3.8 and §2.
+ * docs/api/core.md §3.8 and §2.
  */
 import { z } from 'zod';
 import { DateTime, Limit, Offset, ProjectId, Query, SortBy } from './common.js';

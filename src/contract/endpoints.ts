@@ -37,7 +37,7 @@ import * as weft from './weft.js';
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
 export interface EndpointDef<Req extends z.ZodType = z.ZodType, Res extends z.ZodType = z.ZodType> {
-  /** Group name, as in spec/endpoints.tsv. */
+  /** Group name: the reference's endpoint group (docs/api/core.md). */
   readonly group: string;
   readonly method: HttpMethod;
   readonly path: string;

@@ -2,7 +2,7 @@
  * `POST /v2/{entity}/{project}/eval_results/query`: evaluation results grouped by dataset row,
  * several evaluations side by side, with filters, sorting, paging and per-scorer summaries.
  * Works for runs made through the v2 APIs and for evaluations run by the SDKs alike; see
- * api/evaluation-and-more.md §2.3.
+ * docs/api/evaluations.md §2.3.
  */
 import { z } from 'zod';
 import { JsonObject, Query, SortDirection } from './common.js';

@@ -1,7 +1,7 @@
 /**
  * Evaluation runs (`/v2/{entity}/{project}/evaluation_runs`): an evaluation of one model,
  * stored as an `Evaluation.evaluate` call whose children are the per-row
- * `Evaluation.predict_and_score` calls; see api/evaluation-and-more.md §2.2.
+ * `Evaluation.predict_and_score` calls; see docs/api/evaluations.md §2.2.
  */
 import { z } from 'zod';
 import { JsonObject, Limit, Offset } from './common.js';

@@ -1,5 +1,5 @@
 /**
- * Evaluation orchestration (api/evaluation-and-more.md §3): the status of an evaluation call,
+ * Evaluation orchestration (docs/api/evaluations.md §3): the status of an evaluation call,
  * and the two endpoints that need a model provider and a job queue, which Weft does not run
  * (`/evaluations/evaluate_model` and `/calls/score` answer 400 saying so).
  */

@@ -1,7 +1,7 @@
 /**
  * Feedback: reactions, notes, annotations and runnable (scorer) results attached to a ref,
  * usually a call. Shapes follow the Weave trace server (`FeedbackCreateReq`, ...); see
- * api/core.md §3.7 and api/evaluation-and-more.md §4 (stats, payload schema).
+ * docs/api/core.md §3.7 and docs/api/evaluations.md §4 (stats, payload schema).
  */
 import { z } from 'zod';
 import { DateTime, JsonObject, Limit, Offset, ProjectId, Query, SortBy } from './common.js';

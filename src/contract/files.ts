@@ -1,6 +1,6 @@
 /**
  * Files: content-addressed blobs (op source code, images, audio) that objects point at by
- * digest (api/core.md §3.6; evaluation-and-more.md §4 "files/query_stats").
+ * digest (docs/api/core.md §3.6; evaluation-and-more.md §4 "files/query_stats").
  */
 import { z } from 'zod';
 import { ProjectId } from './common.js';

@@ -1,5 +1,5 @@
 /**
- * The inference catalogues (api/clients.md §5): outbound feeds describing the models this
+ * The inference catalogues (docs/api/clients.md §5): outbound feeds describing the models this
  * server serves through its instance-wide providers, in the formats the reference publishes
  * for OpenRouter's provider listing, Artificial Analysis, and NVIDIA's hardware options.
  */

@@ -1,6 +1,6 @@
 /**
  * Objects: versioned, content-addressed values (ops, datasets, models, anything), with tags
- * and aliases per version (api/core.md §2 "ObjSchema", §3.3; evaluation-and-more.md §5).
+ * and aliases per version (docs/api/core.md §2 "ObjSchema", §3.3; evaluation-and-more.md §5).
  */
 import { z } from 'zod';
 import { Limit, Offset, ProjectId, SortBy } from './common.js';

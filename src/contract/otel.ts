@@ -1,6 +1,6 @@
 /**
  * OpenTelemetry ingest: any OTLP/HTTP trace exporter can send spans, which become calls.
- * See api/core.md §3.9.
+ * See docs/api/core.md §3.9.
  *
  * The request body is an OTLP `ExportTraceServiceRequest`, protobuf
  * (`application/x-protobuf`) or JSON (`application/json`), optionally gzip/deflate encoded.

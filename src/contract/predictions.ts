@@ -1,7 +1,7 @@
 /**
  * Predictions (`/v2/{entity}/{project}/predictions`): one model output, stored as a
  * `<model>.predict` call, inside an evaluation run or on its own; see
- * api/evaluation-and-more.md §2.2.
+ * docs/api/evaluations.md §2.2.
  */
 import { z } from 'zod';
 import { JsonObject, JsonValue, Limit, Offset } from './common.js';

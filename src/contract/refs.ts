@@ -1,4 +1,4 @@
-/** Refs: resolving `weave:///` ref URIs to the values they name (api/core.md §3.5). */
+/** Refs: resolving `weave:///` ref URIs to the values they name (docs/api/core.md §3.5). */
 import { z } from 'zod';
 
 // POST /refs/read_batch

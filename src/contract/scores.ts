@@ -1,7 +1,7 @@
 /**
  * Scores (`/v2/{entity}/{project}/scores`): one scorer's verdict on one prediction, stored as a
  * `<scorer>.score` call plus `wandb.runnable.<scorer>` feedback on the prediction; see
- * api/evaluation-and-more.md §2.2.
+ * docs/api/evaluations.md §2.2.
  */
 import { z } from 'zod';
 import { JsonValue, Limit, Offset } from './common.js';

@@ -1,4 +1,4 @@
-/** Service endpoints: health, version, server info, projects, geolocation (api/core.md §3.1). */
+/** Service endpoints: health, version, server info, projects, geolocation (docs/api/core.md §3.1). */
 import { z } from 'zod';
 import { ProjectId } from './common.js';
 

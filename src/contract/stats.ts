@@ -2,7 +2,7 @@
  * Call statistics and LLM usage: `/calls/stats` (time series of call and usage metrics),
  * `/calls/usage` and `/trace/usage` (token usage per model, rolled up over descendants).
  * Shapes follow the Weave trace server's `CallStatsReq/Res`, `CallsUsageReq/Res` and
- * `TraceUsageReq/Res`; see api/evaluation-and-more.md §4.
+ * `TraceUsageReq/Res`; see docs/api/evaluations.md §4.
  */
 import { z } from 'zod';
 import { CallsFilter } from './calls.js';

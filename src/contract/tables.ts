@@ -1,6 +1,6 @@
 /**
  * Tables: immutable, content-addressed lists of rows (JSON objects), which datasets point at
- * (api/core.md §3.4).
+ * (docs/api/core.md §3.4).
  */
 import { z } from 'zod';
 import { Limit, Offset, ProjectId, SortBy } from './common.js';

@@ -1,7 +1,7 @@
 /**
  * Threads: conversations whose turns are the calls with `id == turn_id`. Statistics come
  * from turn calls only (nested calls never count). Spec: the thread query section of
- * spec/service-interface.md; semantics: api/core.md §3.10.
+ * docs/api/core.md §3.10.
  */
 import { z } from 'zod';
 import { DateTime, Limit, Offset, ProjectId, SortDirection } from './common.js';

@@ -2,7 +2,7 @@
  * v2 object APIs: ops, datasets, scorers, models and evaluations under
  * `/v2/{entity}/{project}/<kind>`. Each is an ordinary versioned object, stored the way the
  * SDKs store it, so these routes and `/obj/*` see the same data; see
- * api/evaluation-and-more.md §2.1. The project comes from the two path segments.
+ * docs/api/evaluations.md §2.1. The project comes from the two path segments.
  *
  * Bodies are plain objects (unknown keys are dropped, not refused), as the reference's v2
  * "Body" models are.

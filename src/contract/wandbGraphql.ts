@@ -1,7 +1,7 @@
 /**
  * `POST /graphql`: the small part of W&B's GraphQL API that the Weave SDKs call before their
  * first trace (viewer and default entity, project lookup and creation; see
- * shared/api/wandb-graphql.md). Not a trace-server endpoint: it lives at the W&B base URL, and
+ * docs/api/wandb-graphql.md). Not a trace-server endpoint: it lives at the W&B base URL, and
  * every answer to a JSON body with a `query`, failures included (a bad key: 401), is a GraphQL
  * result `{data, errors}`, as W&B's clients expect; a body without one gets the usual 422.
  */

@@ -2,7 +2,7 @@
  * Every dashboard route, as react-router's declarative `<Routes>` (routing.tsx says why not the
  * data router). Pages are code-split (`deferComponent`) so the first load carries only the shell;
  * loaders are fetched on first use and run when their route renders, so a page's queries start
- * at the same moment as its code download instead of after it (STYLE.md §4 rule 8).
+ * at the same moment as its code download instead of after it (docs/architecture.md "Conventions").
  */
 import type { QueryClient } from '@tanstack/react-query';
 import { lazy, type ComponentType } from 'react';

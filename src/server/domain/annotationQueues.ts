@@ -2,7 +2,7 @@
  * Annotation-queue rules that do not touch storage: which sort keys count, the per-annotator
  * progress state machine, and records in wire form.
  *
- * Progress (api/evaluation-and-more.md §1), applied to the caller's own record:
+ * Progress (docs/api/evaluations.md §1), applied to the caller's own record:
  * - none → in_progress, completed or skipped;
  * - in_progress → completed or skipped;
  * - the same state again → nothing changes, the item is answered (the newest reference made

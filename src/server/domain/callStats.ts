@@ -1,6 +1,6 @@
 /**
  * `/calls/stats`: call metrics per time bucket and usage metrics per time bucket and model
- * (api/evaluation-and-more.md §4; buckets in statsTime.ts, columns in statsMetrics.ts).
+ * (docs/api/evaluations.md §4; buckets in statsTime.ts, columns in statsMetrics.ts).
  *
  * Two ways to the same numbers:
  * - exact: every matching call's facts, read from the calls table (any filter);

@@ -1,6 +1,6 @@
 /**
  * Call logic that does not touch storage: turning wire starts/ends into store writes, and
- * the derived `summary.weave` block every read carries (api/core.md §2 "SummaryMap").
+ * the derived `summary.weave` block every read carries (docs/api/core.md §2 "SummaryMap").
  */
 import type { CompletedCall, EndedCall, StartedCall } from '../../contract/calls.js';
 import { BadRequestError } from '../errors.js';

@@ -1,5 +1,5 @@
 /**
- * `/calls/score` (api/clients.md §5): a background job applies every scorer (LLMAsAJudgeScorer)
+ * `/calls/score` (docs/api/clients.md §5): a background job applies every scorer (LLMAsAJudgeScorer)
  * to every call and stores each result as runnable feedback on the call, as the reference's
  * scoring worker does: `feedback_type` `wandb.runnable.<scorer name>`, `runnable_ref` the scorer,
  * `call_ref` the scorer's own call, payload `{output}`. The scorer call (with its model and

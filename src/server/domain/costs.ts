@@ -1,6 +1,6 @@
 /**
  * Cost maths: which price applies to a call's usage, and what that usage cost
- * (`summary.weave.costs[<llm_id>]`, the reference's LLMCostSchema; api/core.md §3.8).
+ * (`summary.weave.costs[<llm_id>]`, the reference's LLMCostSchema; docs/api/core.md §3.8).
  *
  * Price choice, as the reference ranks candidates (weave/trace_server/token_costs.py):
  * 1. prices already in force when the call started (effective_date ≤ started_at) come first;

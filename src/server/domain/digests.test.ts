@@ -13,7 +13,7 @@ const sdkDigest = require(join(dirname(require.resolve('weave')), 'digest.js')) 
 
 const digestOf = (json: string) => valueDigest(parseLossless(json));
 
-describe('the worked example of api/core.md', () => {
+describe('the worked example of docs/api/core.md', () => {
   const example = '{"b":1,"a":[1.0,"x",null,true],"c":{"z":"é","y":1e-7}}';
 
   it('prints sorted Python json.dumps text', () => {

@@ -1,6 +1,6 @@
 /**
  * Content digests, computed exactly as the Weave SDKs and reference servers do
- * (api/core.md §2 "Digest algorithm"), so a ref made by a client names the same bytes here.
+ * (docs/api/core.md §2 "Digest algorithm"), so a ref made by a client names the same bytes here.
  *
  * Key order: the newest shared helper (weave/shared/digest.py) hashes `json.dumps(val,
  * sort_keys=True)`; older servers hashed in insertion order. We sort, because newest clients

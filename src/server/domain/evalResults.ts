@@ -1,5 +1,5 @@
 /**
- * eval_results/query (api/evaluation-and-more.md §2.3): loads the rows of the requested
+ * eval_results/query (docs/api/evaluations.md §2.3): loads the rows of the requested
  * evaluation roots (evalResultsRows.ts), selects and orders a page (evalResultsSelect.ts) and
  * summarizes (evalResultsSummary.ts). A page in the default order without a summary is chosen
  * from the rows' keys alone (loadRowKeys), so only the page's row calls, children and dataset

@@ -1,5 +1,5 @@
 /**
- * Reading evaluation results into rows for eval_results/query (api/evaluation-and-more.md
+ * Reading evaluation results into rows for eval_results/query (docs/api/evaluations.md
  * §2.3), as the reference's eval_results_helpers does: the predict_and_score children of
  * every evaluation root are grouped by dataset row, one trial per call, with the predict and
  * scorer calls found among their own children.

@@ -1,5 +1,5 @@
 /**
- * Choosing and ordering eval_results rows (api/evaluation-and-more.md §2.3): intersection,
+ * Choosing and ordering eval_results rows (docs/api/evaluations.md §2.3): intersection,
  * filters, sort and paging, over rows already grouped in memory.
  *
  * Fields are `scores.<scorer>[.<path>]`, `inputs[.<path>]` (the dataset row, resolved when the

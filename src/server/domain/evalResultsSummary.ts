@@ -1,5 +1,5 @@
 /**
- * The `summary` of eval_results/query (api/evaluation-and-more.md §2.3), as the reference's
+ * The `summary` of eval_results/query (docs/api/evaluations.md §2.3), as the reference's
  * compute_summary_from_rows builds it: per evaluation, its root call's refs and name, the trial
  * count, and one stats entry per score leaf (`scorer_key` plus the dotted `path` inside an
  * object score). A boolean leaf is binary (pass counts and rate), a number continuous (mean),

@@ -1,5 +1,5 @@
 /**
- * `/evaluations/evaluate_model` (api/evaluation-and-more.md §3; the reference's
+ * `/evaluations/evaluate_model` (docs/api/evaluations.md §3; the reference's
  * evaluate_model_worker.py): load the Evaluation (its scorers must be LLMAsAJudgeScorers) and
  * the LLMStructuredCompletionModel, answer the root call id at once, and run the evaluation in
  * a background job that writes the call tree an SDK evaluation writes:

@@ -1,5 +1,5 @@
 /**
- * The call shapes evaluations are made of (api/evaluation-and-more.md §2.2), shared by runs,
+ * The call shapes evaluations are made of (docs/api/evaluations.md §2.2), shared by runs,
  * predictions, scores, eval results and evaluation status:
  *
  *   Evaluation.evaluate            the run (root; inputs {self: evaluation, model})

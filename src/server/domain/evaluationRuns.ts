@@ -1,5 +1,5 @@
 /**
- * Evaluation runs (api/evaluation-and-more.md §2.2): an `Evaluation.evaluate` call with
+ * Evaluation runs (docs/api/evaluations.md §2.2): an `Evaluation.evaluate` call with
  * `attributes.weave = {evaluation_run: "true", evaluation, model}` and inputs
  * `{self: <evaluation>, model}`, whose op is a placeholder op of that name.
  *

@@ -1,5 +1,5 @@
 /**
- * `/evaluations/status` (api/evaluation-and-more.md §3), as the reference's
+ * `/evaluations/status` (docs/api/evaluations.md §3), as the reference's
  * methods/evaluation_status.py answers it: not_found for an unknown call, 400 for a call whose
  * op is not `Evaluation.evaluate`, failed when it ended with an exception, complete with its
  * output once ended, else running with the rows done so far out of the dataset's rows.

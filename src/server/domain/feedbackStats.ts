@@ -1,6 +1,6 @@
 /**
  * `/feedback/stats` (time buckets of payload metrics) and `/feedback/payload_schema` (which
- * payload paths exist), computed from the rows the store streams. api/evaluation-and-more.md §4.
+ * payload paths exist), computed from the rows the store streams. docs/api/evaluations.md §4.
  *
  * Decisions where the reference is not spelled out:
  * - Granularity and buckets are those of `/calls/stats` (statsTime.ts): aligned to local time

@@ -1,5 +1,5 @@
 /**
- * File logic above the store (api/core.md §3.6): the content digest, `expected_digest`, the
+ * File logic above the store (docs/api/core.md §3.6): the content digest, `expected_digest`, the
  * stored name, chunking for storage, and streaming the bytes back.
  */
 import { ConflictError, NotFoundError } from '../errors.js';

@@ -1,5 +1,5 @@
 /**
- * The inference catalogues (api/clients.md §5). In the reference they are outbound feeds in
+ * The inference catalogues (docs/api/clients.md §5). In the reference they are outbound feeds in
  * which W&B's hosted inference publishes the models it serves; a self-hosted Weft serves the
  * models of its instance-wide providers (environment / providers file), so that is what they
  * list — empty when none is configured. Project providers are private to their project and

@@ -1,6 +1,6 @@
 /**
  * What the server derives from an object's value before hashing and storing it
- * (api/core.md §2 "ObjSchema"): its kind (op or object) and its base and leaf classes, and
+ * (docs/api/core.md §2 "ObjSchema"): its kind (op or object) and its base and leaf classes, and
  * the class stamping `builtin_object_class` asks for. Mirrors weave's object_class_util.
  */
 import { BadRequestError } from '../errors.js';

@@ -1,5 +1,5 @@
 /**
- * Object logic above the store (api/core.md §3.3): hashing and storing versions, resolving
+ * Object logic above the store (docs/api/core.md §3.3): hashing and storing versions, resolving
  * `latest` / `v<N>` / alias names to one version, the 404s (with `deleted_at` for deleted
  * versions), and the wire form of a version.
  */

@@ -1,5 +1,5 @@
 /**
- * Predictions (api/evaluation-and-more.md §2.2): a `<model name>.predict` call with
+ * Predictions (docs/api/evaluations.md §2.2): a `<model name>.predict` call with
  * `attributes.weave = {prediction: "true", model, evaluation_run_id?}` and inputs
  * `{self: <model>, inputs}`, ended at once with the output. In a run, the server first opens
  * the row's `Evaluation.predict_and_score` call (inputs `{self: <evaluation>, model, example}`)

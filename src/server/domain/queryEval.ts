@@ -1,5 +1,5 @@
 /**
- * The query language (api/core.md §2 "Query language") evaluated in memory, over any value
+ * The query language (docs/api/core.md §2 "Query language") evaluated in memory, over any value
  * a field path can be looked up in. Used where rows are assembled in the server rather than
  * filtered in SQL (eval_results/query).
  *

@@ -1,5 +1,5 @@
 /**
- * `weave:///` ref URIs (api/core.md §2 "Ref URI grammar"), parsed and formatted the way
+ * `weave:///` ref URIs (docs/api/core.md §2 "Ref URI grammar"), parsed and formatted the way
  * weave's refs_internal does:
  *
  *   weave:///<entity>/<project>/object/<name>:<digest>[/<edge>/<value>]*   (also `op`)

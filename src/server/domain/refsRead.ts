@@ -1,5 +1,5 @@
 /**
- * refs/read_batch (api/core.md §3.5): resolves each ref to the value it names.
+ * refs/read_batch (docs/api/core.md §3.5): resolves each ref to the value it names.
  *
  * Decisions, from the reference servers (sqlite_trace_server.py, clickhouse refs repository):
  * - more than 1000 refs, a call ref, or a bare table ref: 400 ("not supported in batch read";

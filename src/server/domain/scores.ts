@@ -1,5 +1,5 @@
 /**
- * Scores (api/evaluation-and-more.md §2.2): a `<scorer name>.score` call with
+ * Scores (docs/api/evaluations.md §2.2): a `<scorer name>.score` call with
  * `attributes.weave = {score: "true", prediction_id, scorer, evaluation_run_id?}` and inputs
  * `{self: <scorer>, inputs, output}` (the prediction's), ended at once with the value. In a run
  * it sits under the prediction's predict_and_score row (or the run itself), otherwise it is its

@@ -1,5 +1,5 @@
 /**
- * Table logic above the store (api/core.md §3.4): row and table digests, applying updates to
+ * Table logic above the store (docs/api/core.md §3.4): row and table digests, applying updates to
  * a row-digest list, validating sort paths, and the wire form of rows.
  */
 import type { TableQueryReq, TableRowSchema } from '../../contract/tables.js';

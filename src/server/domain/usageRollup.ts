@@ -1,6 +1,6 @@
 /**
  * `/calls/usage` and `/trace/usage`: LLM token usage per model, each call summed with its
- * descendants (api/evaluation-and-more.md §4), following weave's `calls_usage.py` and
+ * descendants (docs/api/evaluations.md §4), following weave's `calls_usage.py` and
  * `usage_utils.py`.
  *
  * Decisions:

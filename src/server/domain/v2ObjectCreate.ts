@@ -1,5 +1,5 @@
 /**
- * Creating the v2 object kinds (api/evaluation-and-more.md §2.1), each as the SDKs would
+ * Creating the v2 object kinds (docs/api/evaluations.md §2.1), each as the SDKs would
  * publish it: source code as the file obj.py, dataset rows as a table, ops as
  * `CustomWeaveType` objects. Everything one create writes (files, table, ops, the object)
  * goes through one WritePlan, so it lands in one transaction. Creating the same content again

@@ -1,5 +1,5 @@
 /**
- * Reading the v2 object kinds (api/evaluation-and-more.md §2.1): which stored versions belong
+ * Reading the v2 object kinds (docs/api/evaluations.md §2.1): which stored versions belong
  * to a kind, their wire shapes, lists, single versions and deletes. Objects published by the
  * SDKs read the same as ones created through the v2 APIs: a TS-SDK Evaluation keeps its
  * `predictAndScore` op under that name, which we read as `predict_and_score_op`.

@@ -1,5 +1,5 @@
 /**
- * Transport conventions every endpoint shares (api/core.md §1), over real HTTP: HTTP Basic
+ * Transport conventions every endpoint shares (docs/api/core.md §1), over real HTTP: HTTP Basic
  * auth (401 + WWW-Authenticate), entity isolation (403 writes nothing), admins, the FastAPI
  * 422 shape, JSON bodies with or without Content-Type, null = absent, unknown keys ignored,
  * 413 over the body limit, and JSON 404s.

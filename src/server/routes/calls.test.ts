@@ -1,5 +1,5 @@
 /**
- * The call endpoints over real HTTP against a temporary SQLite file (api/core.md §3.2):
+ * The call endpoints over real HTTP against a temporary SQLite file (docs/api/core.md §3.2):
  * happy paths, the derived `summary.weave`, end-before-start merging, soft delete of
  * descendants, JSON-lines framing and the 422 shapes of each endpoint.
  */

@@ -1,7 +1,7 @@
 /**
  * POST /graphql beyond the happy start-up (graphqlPython.test.ts): the npm SDK's request, how
  * every failure is answered so that each client shows its own clear message
- * (shared/api/wandb-graphql.md §7), entity access, and the `/traces` prefix of the trace routes.
+ * (docs/api/wandb-graphql.md §7), entity access, and the `/traces` prefix of the trace routes.
  */
 import { describe, expect, it } from 'vitest';
 import { hashSecret } from '../auth/secrets.js';

@@ -3,7 +3,7 @@
  * `WANDB_BASE_URL` and `WANDB_API_KEY` (so the trace server is `<base>/traces`): the documents
  * as gql re-prints them (graphql-core 3.2 and 3.3), httpx's headers and compact JSON, no
  * `variables` key for `DefaultEntity`, then the first trace write and reading it back
- * (shared/api/wandb-graphql.md §3). The `wandb` package's InternalApi path of older releases
+ * (docs/api/wandb-graphql.md §3). The `wandb` package's InternalApi path of older releases
  * and `wandb login` follow (§4). The texts and how they were made: testing/wandbClients.ts.
  */
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * Service endpoints over real HTTP (api/core.md §3.1): health, server_info, version,
+ * Service endpoints over real HTTP (docs/api/core.md §3.1): health, server_info, version,
  * projects_info, geolocate, whoami, and the public OpenAPI document and docs page.
  */
 import { readFileSync } from 'node:fs';

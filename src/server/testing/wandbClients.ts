@@ -1,6 +1,6 @@
 /**
  * The W&B GraphQL requests of the Weave SDKs, written out as each client puts them on the wire,
- * for tests that replay the start-up request by request (shared/api/wandb-graphql.md).
+ * for tests that replay the start-up request by request (docs/api/wandb-graphql.md).
  *
  * How the texts were made (a server must parse, not match strings, but it gets the real bytes):
  * - Python, current (`weave/compat/wandb/wandb_thin/internal_api.py`, gql + HTTPXTransport): gql

@@ -27,13 +27,13 @@ import { writeWeight } from '../store/WriteBatch.js';
  * four such batches, 20-30 ms in which the next requests waited unread and the answers unsent,
  * then the write thread parsed while the writer had nothing to do: bench:ingest at 200,000
  * calls ran 29.4-29.6k calls/s with 4,000 and 30.9-31.6k with 1,000, three runs each,
- * alternating (issue 18). Small units (an evaluation's score, a few rows) still share a commit
+ * alternating (docs/performance.md). Small units (an evaluation's score, a few rows) still share a commit
  * by the hundred.
  */
 const MAX_WEIGHT = 1000;
 
 /**
- * Turns of the event loop a unit may wait for others. bench:evaluations at 8 in flight (issue 18),
+ * Turns of the event loop a unit may wait for others. bench:evaluations at 8 in flight (docs/performance.md),
  * committing on the first, second, third turn: 4.0, 5.9, 7.5 units per commit, 875, 898, 921–946
  * predictions/s; 4 and 5 turns no better than 3. Waiting only while each turn brought new units
  * measured 4.6 units per commit: the other clients' requests come a few idle turns later.

@@ -85,7 +85,7 @@ const NO_BODY_STATUSES = new Set([101, 204, 205, 304]);
  * megabytes of objects that die with the request, and with more room for them fewer survive a
  * scavenge. bench:ingest at 200,000 calls, alternating: the write threads spent 12-14 µs per
  * call against 14-18 µs with the default (48 MB measured the same as the default), and ingest
- * ran 1-5% faster (issue 18). The room is only taken as the thread allocates it: peak RSS over
+ * ran 1-5% faster (docs/performance.md). The room is only taken as the thread allocates it: peak RSS over
  * 200,000 ingested calls rose 10 MB, to 536 MB.
  */
 const WRITE_YOUNG_GENERATION_MB = 96;

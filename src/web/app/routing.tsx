@@ -1,12 +1,12 @@
 /**
  * What the dashboard's routes need beyond react-router's declarative `<Routes>`: route loaders,
  * error pages and the session check. The data router (`createBrowserRouter`) did these, but it
- * is 17 KB gzipped more of the initial JavaScript than `<BrowserRouter>` (issue 18: initial JS
+ * is 17 KB gzipped more of the initial JavaScript than `<BrowserRouter>` (docs/performance.md: initial JS
  * ≤ 100 KB), and the dashboard's loaders only start queries, so they need little of it:
  *
  * - `RoutePage` runs a page's loader when the route renders, in the same render that starts the
- *   page's code download (`deferComponent`), so data and code still load in parallel (STYLE.md §4
- *   rule 8). It runs again when the URL changes, unless the route's `shouldRevalidate` says no.
+ *   page's code download (`deferComponent`), so data and code still load in parallel (docs/architecture.md
+ *   "Conventions"). It runs again when the URL changes, unless the route's `shouldRevalidate` says no.
  *   A loader answering `redirect(...)` replaces the URL; one that throws shows the error page.
  * - A page mounts once its code is in and its loader has settled, with a plain spinner until
  *   then, never a Suspense fallback (deferredComponent.ts says why): the fallback's 300 ms
@@ -96,7 +96,7 @@ export interface ProjectPage extends RoutePageProps {
 /**
  * On the first page load, starts that page's loader at once, beside the session check, instead
  * of after it: `RoutePage` runs only once whoami has answered, and waiting for it put a round
- * trip and the shell's first render before every page's data (issue 18). `RoutePage` runs the
+ * trip and the shell's first render before every page's data (docs/performance.md). `RoutePage` runs the
  * loader again when it renders (a prefetch of fresh data is a no-op) and handles its redirect
  * or failure; this run's outcome is ignored. Signed out, its requests fail 401 and the app goes
  * to /login, as the session check does.

@@ -3,7 +3,7 @@
  *
  * Counts and timestamps are formatted by hand, as en-US `Intl` would (format.test.ts compares
  * them over many values): a page process's first `Intl` format loads ICU's locale data, which
- * cost 20-60 ms of the first render of every page opened in a new tab (issue 18). `Intl` stays
+ * cost 20-60 ms of the first render of every page opened in a new tab (docs/performance.md). `Intl` stays
  * for what is rarer (fractions, the charts' axes).
  */
 

@@ -1,5 +1,5 @@
 /**
- * `weave:///` ref URIs in the dashboard (api/core.md §2 "Ref URI grammar"): parsing them,
+ * `weave:///` ref URIs in the dashboard (docs/api/core.md §2 "Ref URI grammar"): parsing them,
  * saying what they name in a few characters, and where in the dashboard each one opens.
  *
  *   weave:///<entity>/<project>/object/<name>:<digest>[/<edge>/<value>]*   (also `op`)

@@ -1,6 +1,6 @@
 /**
  * One OTel span → one call (a start and an end), as the reference's `Span.to_call` maps it
- * (weave/trace_server/opentelemetry/python_spans.py; api/core.md §3.9):
+ * (weave/trace_server/opentelemetry/python_spans.py; docs/api/core.md §3.9):
  * ids are the hex span/trace ids, inputs/outputs/usage/model come from the GenAI, OpenInference
  * and other conventions (conventions.ts), the rest of the attributes stay in `attributes`
  * when nothing was recognised, and the whole span is kept as `otel_dump`.

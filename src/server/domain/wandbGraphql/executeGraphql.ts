@@ -1,6 +1,6 @@
 /**
  * Runs one W&B GraphQL request with graphql-js and shapes the answer the way W&B's clients
- * read it (shared/api/wandb-graphql.md §2, §7):
+ * read it (docs/api/wandb-graphql.md §2, §7):
  *
  * - every answer is JSON with `data` and/or `errors` — the Python client (gql) then raises a
  *   GraphQL error with our message instead of a bare transport error after retries;

@@ -1,6 +1,6 @@
 /**
  * What each root field of the W&B GraphQL subset answers for a Weft user (see
- * shared/api/wandb-graphql.md §6): the viewer is the key's user, an entity is usable when the
+ * docs/api/wandb-graphql.md §6): the viewer is the key's user, an entity is usable when the
  * user belongs to it (admins: every entity, as everywhere in Weft), and upsertModel makes the
  * project exist so it is listed before its first trace.
  */

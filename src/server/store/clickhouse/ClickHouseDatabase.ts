@@ -2,7 +2,7 @@
  * One ClickHouse database reached over HTTP through `@clickhouse/client`, with every setting
  * that changes results sent on each request (server defaults differ between versions:
  * 26.x turns `async_insert` on and leaves 64-bit integers unquoted in JSON, older ones do not;
- * shared/design/clickhouse.md §2.5). Values never enter SQL text: `{name:Type}` parameters only.
+ * docs/clickhouse.md "Principles"). Values never enter SQL text: `{name:Type}` parameters only.
  */
 import { createClient, type ClickHouseClient, type ClickHouseSettings } from '@clickhouse/client';
 import { packParams } from './packParams.js';

@@ -25,7 +25,7 @@
  * - Superseding answers (an edit) copies them to `feedback_superseded` and then purges them from
  *   feedback through the FeedbackStore, two steps; a retry of the edit converges.
  * Exact compare-and-set, if it is ever required, is KeeperMap's strict mode
- * (shared/design/clickhouse.md §4.8) behind this same interface.
+ * (docs/clickhouse.md "What is weaker than SQLite") behind this same interface.
  */
 import { uuidv7 } from '../../core/ids.js';
 import { parseIsoToMicros } from '../../core/datetime.js';

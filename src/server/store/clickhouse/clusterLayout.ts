@@ -1,7 +1,7 @@
 /**
  * One source of DDL (migrations.ts, written for a single server), three cluster layouts: the
  * migrator rewrites each statement's engine, table name and `ON CLUSTER` clause, as Weave's
- * ClickHouse migrator does (shared/design/clickhouse.md §4.9).
+ * ClickHouse migrator does (docs/clickhouse.md "Cluster deployment").
  *
  * - `single`: one server; the statements as written.
  * - `replicated`: every table `Replicated<Engine>` with a Keeper path per shard and table, so

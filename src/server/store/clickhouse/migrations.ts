@@ -8,7 +8,7 @@
  * Never edit a shipped migration: add a new one, expand/contract style, so a rolling deploy can
  * run two Weft versions against one database. SQL here must run on the minimum server version.
  *
- * Layout (shared/design/clickhouse.md §4.2): every write is an INSERT that merges
+ * Layout (docs/clickhouse.md "Tables"): every write is an INSERT that merges
  * order-independently and idempotently. Times are epoch microseconds in Int64 columns, like
  * the SQLite store, so no time zone or DateTime parsing takes part anywhere; JSON payloads are
  * JSON text in String columns.

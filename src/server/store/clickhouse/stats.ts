@@ -1,6 +1,6 @@
 /**
  * ClickHouse implementation of StatsStore. Call facts stream from the merged calls; cells are
- * not stored but computed per request in SQL over `calls FINAL` (shared/design/clickhouse.md
+ * not stored but computed per request in SQL over `calls FINAL` (docs/clickhouse.md
  * §4.4), so nothing has to be kept in step with writes across replicas and a cell always equals
  * the facts (late ends, re-sent ends, deletes included). Any bounds cost the same scan, so cells
  * are spans (the request's buckets, StatsStore.spanCells), summed over ops; there are no stored

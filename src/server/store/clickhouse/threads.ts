@@ -1,6 +1,6 @@
 /**
  * ClickHouse implementation of ThreadsStore: statistics computed per request in one pass over
- * the merged turns grouped by thread (shared/design/clickhouse.md §4.3), so no statistic is
+ * the merged turns grouped by thread (docs/clickhouse.md "Reads"), so no statistic is
  * kept in step with writes and any replica answers the same. The numbers follow
  * core/threadStats.ts: `quantileExactInclusive` is numpy's linear method, as core/percentile.ts;
  * ties break by id. Filters mean what query/threadsFilter.ts says:

@@ -1,5 +1,5 @@
 /**
- * The call fields a query or sort may name (api/core.md §2), resolved to typed fields.
+ * The call fields a query or sort may name (docs/api/core.md §2), resolved to typed fields.
  *
  * Contract: `resolveCallField(path, expandColumns)` turns a `$getField` / `sort_by` path into a
  * top-level column, a `summary.weave.*` value computed from the row, a JSON path inside one of

@@ -1,5 +1,5 @@
 /**
- * Plans the `$expr` query language (api/core.md §2 "Query language") into a typed Condition
+ * Plans the `$expr` query language (docs/api/core.md §2 "Query language") into a typed Condition
  * over one call (ir.ts).
  *
  * Contract: bad queries throw 400 (empty `$and`/`$or`, types that cannot be compared,

@@ -1,5 +1,5 @@
 /**
- * Feedback fields in call filters and sorts (api/core.md §2): how a comparison naming
+ * Feedback fields in call filters and sorts (docs/api/core.md §2): how a comparison naming
  * `feedback.[<type>].…` becomes a condition over the call's feedback rows.
  *
  * Decisions (the reference joins feedback in ClickHouse and reads one arbitrary row per type;

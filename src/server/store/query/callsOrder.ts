@@ -1,5 +1,5 @@
 /**
- * Plans `sort_by` for calls (api/core.md §3.2) into sort keys (ir.ts `SortKey`).
+ * Plans `sort_by` for calls (docs/api/core.md §3.2) into sort keys (ir.ts `SortKey`).
  *
  * Contract: null → `started_at` ascending, then `id` ascending (the storage order of a
  * project's calls); `[]` → `id` ascending; otherwise the listed keys, then `id` ascending unless

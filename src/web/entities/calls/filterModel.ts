@@ -1,6 +1,6 @@
 /**
  * The calls filter builder's model: typed clauses (field, operator, value) that compile to the
- * trace server's query language, `{"$expr": ...}` (api/core.md §2 "Query language").
+ * trace server's query language, `{"$expr": ...}` (docs/api/core.md §2 "Query language").
  *
  * Compatibility choices: `<` and `<=` compile to `$not` of `$gte`/`$gt`, because `$lt`/`$lte`
  * exist only in the newest servers; numeric comparisons on JSON paths wrap the field in

@@ -2,7 +2,7 @@
  * Feedback on calls, as the dashboard reads it: reactions (`wandb.reaction.1`), notes
  * (`wandb.note.1`), annotations (`wandb.annotation.<name>`) and scores (`wandb.runnable.<scorer>`,
  * with the tags and ratings a scorer may type beside them), from `/feedback/query` rows or
- * a call's `summary.weave.feedback` (api/core.md §3.7). Pure functions, shared by the detail
+ * a call's `summary.weave.feedback` (docs/api/core.md §3.7). Pure functions, shared by the detail
  * panel and the calls table so both tell the same story.
  */
 import type { Feedback } from '../../../contract/feedback.js';

@@ -22,7 +22,7 @@ export function runResultsRequest({ runId, view, metrics }: { runId: string; vie
 /**
  * The compare page: every run's trials by dataset row, in the chosen order, and the runs'
  * summaries. One request for both: each reads every trial's calls, so asked separately the server
- * read them twice (issue 18: the two took 44 + 49 ms of server time on two 300-row runs, the
+ * read them twice (docs/performance.md: the two took 44 + 49 ms of server time on two 300-row runs, the
  * combined one 47 ms), and the two competed for the cores while the page waited for both.
  */
 export function compareRequest({ runIds, sort }: { runIds: string[]; sort: CompareSort | null }): ResultsReq & { limit: number } {

@@ -1,6 +1,6 @@
 /**
  * Loaders of the evaluation routes, outside the lazily loaded pages so their data starts loading
- * with the pages' code (STYLE.md §4 rule 8).
+ * with the pages' code (docs/architecture.md "Conventions").
  */
 import type { QueryClient } from '@tanstack/react-query';
 import type { LoaderFunctionArgs } from 'react-router-dom';

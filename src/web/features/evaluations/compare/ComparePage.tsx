@@ -35,7 +35,7 @@ import '../evaluations.css';
 
 /**
  * The charts are fetched and drawn after the table's first rows: recharts is most of this page's
- * code (370 KB) and of its rendering, and the rows must not wait for either (issue 18).
+ * code (370 KB) and of its rendering, and the rows must not wait for either (docs/performance.md).
  */
 const CompareCharts = lazy(() => import('./CompareCharts.js').then((m) => ({ default: m.CompareCharts })));
 

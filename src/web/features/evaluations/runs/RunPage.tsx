@@ -20,7 +20,7 @@ import '../evaluations.css';
 
 /**
  * The charts are fetched and drawn after the results' first rows: recharts is most of this page's
- * code (370 KB) and of its rendering, and the rows must not wait for either (issue 18).
+ * code (370 KB) and of its rendering, and the rows must not wait for either (docs/performance.md).
  */
 const ScoreCharts = lazy(() => import('./ScoreCharts.js').then((m) => ({ default: m.ScoreCharts })));
 
