@@ -265,7 +265,7 @@ export function describeReferenceCallsConformance(backend: TestBackend): void {
           ['c', 'C-display'],
           ['a', 'A-display'],
           ['b', 'B-display'],
-        ]) {
+        ] as const) {
           await start(P, id, 'same_op_name', { test_id: 't' });
           await rename(P, id, name);
           await end(P, id, 1, { output: 'result' });
