@@ -20,6 +20,7 @@
  */
 import type { FeedbackAggregateGroupBy, FeedbackAggregateReq } from '../../contract/feedback.js';
 import type { FeedbackRefsRow, FeedbackStore } from '../store/FeedbackStore.js';
+import { NO_SCORER_FEEDBACK } from '../../contract/scorerFeedback.js';
 
 type Bucket = {
   time_bucket_start_ms: number | null;
@@ -44,11 +45,11 @@ function dimension(row: FeedbackRefsRow, name: FeedbackAggregateGroupBy): string
     case 'scorer_id':
       return objectIdOf(row.runnableRef);
     case 'span_agent_name':
-      return row.spanAgentName ?? '';
+      return row.spanAgentName ?? NO_SCORER_FEEDBACK.span_agent_name!;
     case 'span_agent_version':
-      return row.spanAgentVersion ?? '';
+      return row.spanAgentVersion ?? NO_SCORER_FEEDBACK.span_agent_version!;
     case 'span_status_code':
-      return row.spanStatusCode ?? '';
+      return row.spanStatusCode ?? NO_SCORER_FEEDBACK.span_status_code!;
   }
 }
 

@@ -295,10 +295,22 @@ describe('POST /feedback/aggregate', () => {
       { span_agent_version: 'v1' },
       { span_agent_version: 'v2' },
     ]);
-    // And /feedback/query returns what was sent, empty collections for a row without any.
+    // A row without a status groups under the reference's default, "UNSET".
+    const byStatus = await pyPost(t, '/feedback/aggregate', { ...base, group_by: ['span_status_code'] });
+    expect(byStatus.body.buckets.map((b: { group: { span_status_code: string } }) => b.group.span_status_code).sort()).toEqual([
+      'OK',
+      'UNSET',
+    ]);
+    // And /feedback/query returns what was sent, the defaults for a row without any (as the reference).
     const rows = (await pyPost(t, '/feedback/query', { project_id: P, sort_by: [{ field: 'weave_ref', direction: 'asc' }] })).body.result;
     expect(rows[0]).toMatchObject({ scorer_tags: ['toxic', 'rude'], scorer_tag_reasons: { toxic: 'insult' }, span_status_code: 'OK' });
-    expect(rows[3]).toMatchObject({ scorer_tags: [], scorer_ratings: {}, span_agent_name: null });
+    expect(rows[3]).toMatchObject({
+      scorer_tags: [],
+      scorer_ratings: {},
+      span_agent_name: '',
+      span_agent_version: '',
+      span_status_code: 'UNSET',
+    });
   });
 
   it('validates the window as the reference does, and checks project access', async () => {

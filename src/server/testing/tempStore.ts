@@ -46,7 +46,8 @@ export type ConformanceSuite =
   | 'callsQuery'
   | 'callsFeedbackQuery'
   | 'referenceObjects'
-  | 'referenceFeedback';
+  | 'referenceFeedback'
+  | 'referenceCalls';
 
 export interface TestBackend {
   name: string;

@@ -119,7 +119,7 @@ export function describeFeedbackConformance(open: OpenStore): void {
       for await (const r of store.feedback.feedbackRefsInWindow({ projectId: S, start: T0, end: T0 + 10 })) window.push(r);
       expect(window.map((r) => [r.scorerTags, r.scorerRatings, r.spanAgentName, r.spanAgentVersion, r.spanStatusCode])).toEqual([
         [scorer.scorer_tags, scorer.scorer_ratings, 'support-bot', 'v3', 'ERROR'],
-        [[], {}, 'other-bot', null, null],
+        [[], {}, 'other-bot', '', 'UNSET'],
       ]);
     });
 

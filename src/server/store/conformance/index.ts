@@ -18,6 +18,7 @@ import { describeObjectsConformance } from './objects.conformance.js';
 import { describeOrderIndependenceConformance } from './orderIndependence.conformance.js';
 import { describeProjectsConformance } from './projects.conformance.js';
 import { describeProvidersConformance } from './providers.conformance.js';
+import { describeReferenceCallsConformance } from './referenceCalls.conformance.js';
 import { describeReferenceFeedbackConformance } from './referenceFeedback.conformance.js';
 import { describeReferenceObjectsConformance } from './referenceObjects.conformance.js';
 import { describeStatsConformance } from './stats.conformance.js';
@@ -53,6 +54,7 @@ export function describeStoreConformance(backend: TestBackend): void {
     // The reference's own tests, re-sent over HTTP (docs/reference/coverage.md).
     referenceObjects: () => describeReferenceObjectsConformance(backend),
     referenceFeedback: () => describeReferenceFeedbackConformance(backend),
+    referenceCalls: () => describeReferenceCallsConformance(backend),
   };
   for (const describeSuite of Object.values(suites)) describeSuite();
 }

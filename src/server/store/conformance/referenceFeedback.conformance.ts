@@ -146,6 +146,9 @@ export function describeReferenceFeedbackConformance(backend: TestBackend): void
           scorer_ratings: {},
           scorer_rating_reasons: {},
           scorer_rating_confidences: {},
+          span_agent_name: '',
+          span_agent_version: '',
+          span_status_code: 'UNSET',
         });
         expect(rows[0].created_at).toEqual(expect.any(String));
       });
@@ -270,6 +273,9 @@ export function describeReferenceFeedbackConformance(backend: TestBackend): void
           scorer_ratings: {},
           scorer_rating_reasons: {},
           scorer_rating_confidences: {},
+          span_agent_name: '',
+          span_agent_version: '',
+          span_status_code: 'UNSET',
         });
       });
 

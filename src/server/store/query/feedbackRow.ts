@@ -12,11 +12,13 @@ import type { TableColumns } from './tablePlan.js';
 /**
  * The scorer's typed results are columns of their own, one per field: the collections as JSON
  * text, never NULL (a row without them holds the empty list or object, which reads and
- * `/feedback/query` answer for it), the text fields NULL when not given.
+ * `/feedback/query` answer for it), the text fields their default when not given (`""`,
+ * `"UNSET"` or NULL; a row written before the defaults holds NULL and reads as the default).
  */
 type ScorerColumn = keyof typeof NO_SCORER_FEEDBACK;
 const SCORER_COLUMNS = Object.keys(NO_SCORER_FEEDBACK) as ScorerColumn[];
-const isCollection = (column: ScorerColumn): boolean => NO_SCORER_FEEDBACK[column] !== null;
+const isCollection = (column: ScorerColumn): boolean =>
+  typeof NO_SCORER_FEEDBACK[column] === 'object' && NO_SCORER_FEEDBACK[column] !== null;
 
 /** The columns `/feedback/query` can name, in the order rows list them. */
 export const FEEDBACK_COLUMNS: TableColumns = {
@@ -41,7 +43,9 @@ export function scorerColumnValues(scorer: ScorerFeedback | undefined): Record<S
   const out = {} as Record<ScorerColumn, string | null>;
   for (const column of SCORER_COLUMNS) {
     const value = scorer?.[column] ?? null;
-    out[column] = isCollection(column) ? JSON.stringify(value ?? NO_SCORER_FEEDBACK[column]) : (value as string | null);
+    out[column] = isCollection(column)
+      ? JSON.stringify(value ?? NO_SCORER_FEEDBACK[column])
+      : ((value ?? NO_SCORER_FEEDBACK[column]) as string | null);
   }
   return out;
 }
@@ -68,6 +72,9 @@ export const scorerJson = <T>(column: ScorerColumn, text: string | null | undefi
 
 export function feedbackFromRow(r: FeedbackRow): Feedback {
   const row: Record<string, unknown> = { ...r, created_at: formatMicros(r.created_at), payload: JSON.parse(r.payload) };
-  for (const column of SCORER_COLUMNS) if (isCollection(column)) row[column] = scorerJson(column, r[column]);
+  for (const column of SCORER_COLUMNS) {
+    if (isCollection(column)) row[column] = scorerJson(column, r[column]);
+    else if (column in r) row[column] = r[column] ?? NO_SCORER_FEEDBACK[column];
+  }
   return row as Feedback;
 }
