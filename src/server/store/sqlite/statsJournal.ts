@@ -61,7 +61,7 @@ const BACKFILL_CHUNK = 50_000;
  */
 export function installStatsJournal(db: SqliteDatabase): void {
   // FILE, not MEMORY: under MEMORY a savepoint's journal (one per request in a group commit) is
-  // kept in memory, and a batch into a big project then cost time quadratic in the pages it
+  // kept in memory, and a batch into a big project then cost time growing far faster than the pages it
   // touched (docs/security/writer.md). The journal's few pages stay in the page cache anyway.
   db.writer.pragma('temp_store = FILE');
   db.writer.exec(JOURNAL_SQL);
