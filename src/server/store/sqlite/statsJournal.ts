@@ -60,9 +60,9 @@ const BACKFILL_CHUNK = 50_000;
  * backfill to the next open rather than half of it counted.
  */
 export function installStatsJournal(db: SqliteDatabase): void {
-  // FILE, not MEMORY: under MEMORY a savepoint's journal (one per request in a group commit) is
-  // kept in memory, and a batch into a big project then cost time growing far faster than the pages it
-  // touched (docs/security/writer.md). The journal's few pages stay in the page cache anyway.
+  // FILE, not MEMORY: under MEMORY a savepoint's journal (one per request in a group commit)
+  // is kept in memory, and a batch into a big project then cost time growing far faster than
+  // the pages it touched (docs/security/writer.md). The journal's pages stay cached anyway.
   db.writer.pragma('temp_store = FILE');
   db.writer.exec(JOURNAL_SQL);
   const backfilled = () => db.get<{ backfilled: number }>('SELECT backfilled FROM stats_rollup_state')!.backfilled === 1;
