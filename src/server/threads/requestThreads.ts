@@ -539,7 +539,7 @@ export class RequestThreads {
     if (p.finished) return;
     const budget = this.#options.readBudgetMs;
     const where = `${p.message.method} ${new URL(p.message.url).pathname}`;
-    if (!p.slot && p.kind === 'read' && this.#atUserLimit(p)) {
+    if (!p.slot && p.kind === 'read' && this.#atUserLimit(p) && this.#options.readsPerUser < this.#options.readThreads) {
       // Threads were there (or will be) for others: this user holds as many as one user may.
       const retryAfter = Math.max(1, Math.ceil(budget / 1000));
       const limit = this.#options.readsPerUser;
