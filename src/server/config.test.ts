@@ -5,7 +5,13 @@ import { defaultReadThreads, defaultWriteThreads, loadConfig } from './config.js
 describe('request thread settings', () => {
   it('runs requests in threads by default, with the read budget on', () => {
     const { threads } = loadConfig({});
-    expect(threads).toEqual({ read: defaultReadThreads(), write: defaultWriteThreads(), readBudgetMs: 30_000 });
+    expect(threads).toEqual({
+      read: defaultReadThreads(),
+      write: defaultWriteThreads(),
+      readBudgetMs: 30_000,
+      sendTimeoutMs: 30_000,
+      readsPerUser: defaultReadThreads() - 1,
+    });
   });
 
   it('turns threads off with WEFT_THREADS=0 or --threads 0, and refuses what it cannot read', () => {
@@ -20,7 +26,14 @@ describe('request thread settings', () => {
       read: 3,
       write: 2,
       readBudgetMs: 0,
+      sendTimeoutMs: 30_000,
+      readsPerUser: 2,
     });
+    expect(loadConfig({ WEFT_READ_SEND_TIMEOUT_MS: '500', WEFT_READS_PER_USER: '3' }).threads).toMatchObject({
+      sendTimeoutMs: 500,
+      readsPerUser: 3,
+    });
+    expect(() => loadConfig({ WEFT_READS_PER_USER: '0' })).toThrow(/WEFT_READS_PER_USER/);
     expect(loadConfig({}, { 'read-threads': '1' }).threads?.read).toBe(1);
     expect(() => loadConfig({ WEFT_READ_THREADS: '0' })).toThrow(/WEFT_READ_THREADS/);
   });

@@ -68,7 +68,15 @@ export interface ServerConfig {
    * Request threads (threads/requestThreads.ts), on by default: the read and write pool sizes
    * and the reads' time budget; null serves every request on the main thread (`WEFT_THREADS=0`).
    */
-  threads: { read: number; write: number; readBudgetMs: number } | null;
+  threads: {
+    read: number;
+    write: number;
+    readBudgetMs: number;
+    /** Milliseconds a streamed answer may wait for its client to take more before it is cut (WEFT_READ_SEND_TIMEOUT_MS). */
+    sendTimeoutMs: number;
+    /** Read threads one user may hold at once (WEFT_READS_PER_USER). */
+    readsPerUser: number;
+  } | null;
   /** Peers whose X-Forwarded-For names the client (http/clientAddress.ts); default none. */
   trustedProxies: TrustedProxies;
   /**
@@ -148,6 +156,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Record<s
           read: count(get('read-threads', 'WEFT_READ_THREADS'), defaultReadThreads(), 'WEFT_READ_THREADS'),
           write: count(get('write-threads', 'WEFT_WRITE_THREADS'), defaultWriteThreads(), 'WEFT_WRITE_THREADS'),
           readBudgetMs: budget(get('read-budget-ms', 'WEFT_READ_BUDGET_MS')),
+          sendTimeoutMs: positiveInt(env, 'WEFT_READ_SEND_TIMEOUT_MS', 30_000),
+          // One fewer than the read threads by default, so one user never holds them all.
+          readsPerUser: positiveInt(
+            env,
+            'WEFT_READS_PER_USER',
+            Math.max(1, count(get('read-threads', 'WEFT_READ_THREADS'), defaultReadThreads(), 'WEFT_READ_THREADS') - 1),
+          ),
         },
     trustedProxies: trustedProxies(get('trusted-proxies', 'WEFT_TRUSTED_PROXIES')),
     publicUrl: publicUrl(get('public-url', 'WEFT_PUBLIC_URL')),

@@ -163,6 +163,8 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
       readThreads: config.threads.read,
       writeThreads: config.threads.write,
       readBudgetMs: config.threads.readBudgetMs,
+      sendTimeoutMs: config.threads.sendTimeoutMs,
+      readsPerUser: config.threads.readsPerUser,
       committer: new GroupCommitter(store),
       authenticator,
       log,

@@ -4,6 +4,7 @@
  * from another loopback address (127.0.0.2, ...), as a second client machine would.
  */
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { connect, type Socket } from 'node:net';
 
 export interface RawResponse {
   status: number;
@@ -51,3 +52,32 @@ export function rawRequest(
 
 /** `Basic base64(user:password)`. */
 export const basic = (username: string, password: string) => `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`;
+
+/**
+ * Sends one request on a socket of its own and never reads the answer (a client that stopped
+ * reading): the server's writes back up once the socket's buffers are full. `started` resolves
+ * once the first bytes of the answer arrived; destroy the socket when done.
+ */
+export function unreadRequest(
+  url: string,
+  init: { path: string; headers: Record<string, string>; body: string },
+): { socket: Socket; started: Promise<void> } {
+  const { hostname, port } = new URL(url);
+  const socket = connect({ host: hostname, port: Number(port) });
+  const head = [
+    `POST ${init.path} HTTP/1.1`,
+    `host: ${hostname}:${port}`,
+    ...Object.entries(init.headers).map(([k, v]) => `${k}: ${v}`),
+    `content-length: ${Buffer.byteLength(init.body)}`,
+  ];
+  socket.write(`${head.join('\r\n')}\r\n\r\n${init.body}`);
+  // No 'data' listener: the socket fills its own small buffer (highWaterMark), then stops reading.
+  const started = new Promise<void>((resolve, reject) => {
+    const poll = setInterval(() => {
+      if (socket.readableLength > 0) resolve();
+      if (socket.readableLength > 0 || socket.destroyed) clearInterval(poll);
+    }, 20);
+    socket.once('error', reject);
+  });
+  return { socket, started };
+}

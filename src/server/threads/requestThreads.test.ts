@@ -77,7 +77,8 @@ describe('request threads', () => {
   describe('with two read threads', () => {
     let t: TestServer;
     beforeAll(async () => {
-      t = await startTestServer({ env: { WEFT_THREADS: '1', WEFT_READ_THREADS: '2' } });
+      // Alice may hold both threads here: these tests hold one and read on the other as her.
+      t = await startTestServer({ env: { WEFT_THREADS: '1', WEFT_READ_THREADS: '2', WEFT_READS_PER_USER: '2' } });
       await t.server.threads!.whenReady();
       await seed(t, 3000, 2000);
     });

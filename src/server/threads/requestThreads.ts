@@ -50,6 +50,7 @@ import { Outbox } from './outbox.js';
 import type { FromWorker, ToWorker, WholeResponse, WorkerData, WorkerSetup, WriteResult, WriteUnit } from './messages.js';
 import { requestHeader } from '../http/requestHeader.js';
 import { requestEnv } from '../http/requestEnv.js';
+import { readSessionCookie } from '../auth/sessions.js';
 
 export type RequestKind = 'read' | 'write';
 
@@ -67,6 +68,13 @@ export interface RequestThreadsOptions {
   writeThreads: number;
   /** Milliseconds a read may take (see above); 0 disables the budget. */
   readBudgetMs: number;
+  /**
+   * Milliseconds a streamed answer may wait for its client to take more bytes before the
+   * stream is cut and its thread freed (WEFT_READ_SEND_TIMEOUT_MS; docs/security/writer.md).
+   */
+  sendTimeoutMs: number;
+  /** Read threads one user may hold at once (WEFT_READS_PER_USER): the others wait, then 429. */
+  readsPerUser: number;
   committer: GroupCommitter;
   /** The process's authenticator: request threads ask it to check credentials (mainThreadAuth.ts). */
   authenticator: Authenticator;
@@ -135,6 +143,10 @@ interface Pending {
   uncredited: number;
   budgetTimer: NodeJS.Timeout | null;
   killTimer: NodeJS.Timeout | null;
+  /** Runs while the client's socket is full: past WEFT_READ_SEND_TIMEOUT_MS the stream is cut. */
+  sendTimer: NodeJS.Timeout | null;
+  /** Whose read this is (readsPerUser): the user, session or address the request came with. */
+  user: string;
   /** The request's gated write units not yet committed (messages.ts WriteUnit). */
   gates: number;
   /** While `gates` > 0: the thread's messages for this request, replayed in order once they committed. */
@@ -151,6 +163,10 @@ export class RequestThreads {
   terminated = 0;
   /** Requests handed to a thread, by kind (tests read it: which requests the main thread served itself). */
   readonly handed: Record<RequestKind, number> = { read: 0, write: 0 };
+  /** Streams cut because their client stopped reading (tests read it). */
+  sendTimeouts = 0;
+  /** Read threads each user holds now (readsPerUser). */
+  readonly #readsByUser = new Map<string, number>();
 
   constructor(options: RequestThreadsOptions) {
     this.#options = options;
@@ -169,9 +185,11 @@ export class RequestThreads {
     const { incoming, outgoing } = requestEnv(c);
     if (!incoming || !outgoing) throw new Error('request threads serve through the Node HTTP server (startServer), not app.fetch');
     const method = c.req.method;
+    let user = `address ${clientAddressOf(c)}`;
     if (options.authenticate) {
-      const refusal = await this.#checkCredentialsHeader(c);
-      if (refusal) return refusal;
+      const checked = await this.#checkCredentialsHeader(c);
+      if (checked instanceof Response) return checked;
+      user = checked ?? sessionKey(c) ?? user;
     }
     let body: ArrayBuffer | null = null;
     // readLimitedBody reads the Node request directly (no web stream over the socket).
@@ -212,6 +230,8 @@ export class RequestThreads {
         uncredited: 0,
         budgetTimer: null,
         killTimer: null,
+        sendTimer: null,
+        user,
         gates: 0,
         held: null,
       };
@@ -231,13 +251,13 @@ export class RequestThreads {
    * ones are in the process's credentials cache, where the thread finds them at once. A session
    * cookie is left to the thread (a quick lookup, no hash).
    */
-  async #checkCredentialsHeader(c: Context): Promise<Response | null> {
+  async #checkCredentialsHeader(c: Context): Promise<Response | string | null> {
     const authorization = requestHeader(c, 'authorization');
     const apiKey = requestHeader(c, 'wandb-api-key');
     if (!authorization && !apiKey) return null;
     try {
-      await this.#options.authenticator.authenticateRequest({ authorization, apiKey, address: clientAddressOf(c) });
-      return null;
+      const user = await this.#options.authenticator.authenticateRequest({ authorization, apiKey, address: clientAddressOf(c) });
+      return `user ${user.username}`;
     } catch (err) {
       return toErrorResponse(err, this.#options.log, `${c.req.method} ${c.req.path}`);
     }
@@ -281,11 +301,18 @@ export class RequestThreads {
 
   #drain(kind: RequestKind): void {
     const queue = this.#waiting[kind];
-    while (queue.length) {
+    let eligible = 0;
+    while (eligible < queue.length) {
+      // A read of a user who holds readsPerUser threads already waits; the next one in line goes first.
+      if (kind === 'read' && this.#atUserLimit(queue[eligible]!)) {
+        eligible++;
+        continue;
+      }
       const slot = this.#pick(kind);
       if (!slot) break;
-      const p = queue.shift()!;
+      const p = queue.splice(eligible, 1)[0]!;
       p.slot = slot;
+      if (kind === 'read') this.#readsByUser.set(p.user, (this.#readsByUser.get(p.user) ?? 0) + 1);
       // The wait is over: the budget now times the work.
       if (p.budgetTimer) {
         clearTimeout(p.budgetTimer);
@@ -299,9 +326,13 @@ export class RequestThreads {
     const starting = slots.filter((s) => !s.ready).length;
     const wanted =
       kind === 'read'
-        ? queue.length > starting
+        ? queue.length - eligible > starting
         : slots.length === 0 || (queue.length === 0 && slots.every((s) => s.requests.size >= WRITE_GROW_AT));
     if (wanted && slots.length < max && !this.#closed) this.#spawn(kind);
+  }
+
+  #atUserLimit(p: Pending): boolean {
+    return (this.#readsByUser.get(p.user) ?? 0) >= this.#options.readsPerUser;
   }
 
   #pick(kind: RequestKind): Slot | null {
@@ -373,9 +404,17 @@ export class RequestThreads {
         this.#clearBudget(p);
         const bytes = msg.data.byteLength;
         const more = p.outgoing.write(msg.data, () => this.#credit(p, bytes));
-        // A client that does not read holds the rows back in the thread; that wait is not the read's.
+        // A client that does not read holds the rows back in the thread; that wait is not the
+        // read's, but it is bounded: past the send timeout the stream is cut and the thread freed.
         if (more) this.#awaitRows(p);
-        else p.outgoing.once('drain', () => this.#awaitRows(p));
+        else if (!p.sendTimer) {
+          p.sendTimer = setTimeout(() => this.#sendTimedOut(p), this.#options.sendTimeoutMs);
+          p.outgoing.once('drain', () => {
+            if (p.sendTimer) clearTimeout(p.sendTimer);
+            p.sendTimer = null;
+            this.#awaitRows(p);
+          });
+        }
         return;
       }
       case 'end':
@@ -499,6 +538,22 @@ export class RequestThreads {
     if (p.finished) return;
     const budget = this.#options.readBudgetMs;
     const where = `${p.message.method} ${new URL(p.message.url).pathname}`;
+    if (!p.slot && p.kind === 'read' && this.#atUserLimit(p) && this.#options.readsPerUser < this.#options.readThreads) {
+      // Threads were there (or will be) for others: this user holds as many as one user may.
+      const retryAfter = Math.max(1, Math.ceil(budget / 1000));
+      const limit = this.#options.readsPerUser;
+      const reason = `Too many reads at once: you already have ${limit} running (WEFT_READS_PER_USER, the read threads one user may hold), and this one waited ${budget} ms (WEFT_READ_BUDGET_MS) for one of them to finish; read the answers of the running ones (a stream whose client stops reading is cut after WEFT_READ_SEND_TIMEOUT_MS) and try again.`;
+      p.headReceived = true;
+      p.respond(
+        Response.json(
+          { reason, reads_per_user: limit, retry_after: retryAfter },
+          { status: 429, headers: { 'retry-after': String(retryAfter) } },
+        ),
+      );
+      this.#options.log.warn(`${where} 429 waited ${budget} ms: ${limit} reads of this user running (WEFT_READS_PER_USER)`);
+      this.#finish(p);
+      return;
+    }
     if (!p.slot) {
       const retryAfter = Math.max(1, Math.ceil(budget / 1000));
       const reason = `The server is busy: every read thread stayed occupied for ${budget} ms (WEFT_READ_BUDGET_MS) while this request waited, so it was not started; try again in a few seconds, or give the server more read threads (WEFT_READ_THREADS).`;
@@ -522,6 +577,27 @@ export class RequestThreads {
     }
     this.#options.log.warn(`${where} 504 time budget of ${budget} ms exceeded`);
     this.#stop(p);
+  }
+
+  /**
+   * The client took nothing for WEFT_READ_SEND_TIMEOUT_MS: the connection is cut (the client sees
+   * a failed transfer) and a read's thread is stopped, so a client that does not read holds no
+   * thread for longer than that (docs/security/writer.md).
+   */
+  #sendTimedOut(p: Pending): void {
+    p.sendTimer = null;
+    if (p.finished) return;
+    this.sendTimeouts++;
+    const timeout = this.#options.sendTimeoutMs;
+    this.#options.log.warn(
+      `${p.message.method} ${new URL(p.message.url).pathname} cut: the client took nothing for ${timeout} ms (WEFT_READ_SEND_TIMEOUT_MS)`,
+    );
+    this.#cut(p, new Error(`The client took nothing for ${timeout} ms (WEFT_READ_SEND_TIMEOUT_MS)`));
+    if (p.kind === 'read') this.#stop(p);
+    else {
+      if (p.slot) this.#post(p.slot, { t: 'abort', id: p.id });
+      this.#finish(p);
+    }
   }
 
   /** The client went away: a queued request is dropped, a running read is stopped. */
@@ -554,12 +630,18 @@ export class RequestThreads {
     p.finished = true;
     this.#clearBudget(p);
     if (p.killTimer) clearTimeout(p.killTimer);
+    if (p.sendTimer) clearTimeout(p.sendTimer);
     const queue = this.#waiting[p.kind];
     const queued = queue.indexOf(p);
     if (queued >= 0) queue.splice(queued, 1);
     if (p.slot) {
       p.slot.requests.delete(p.id);
-      if (p.kind === 'read') this.#drain('read');
+      if (p.kind === 'read') {
+        const held = (this.#readsByUser.get(p.user) ?? 1) - 1;
+        if (held > 0) this.#readsByUser.set(p.user, held);
+        else this.#readsByUser.delete(p.user);
+        this.#drain('read');
+      }
     }
   }
 
@@ -590,6 +672,15 @@ export class RequestThreads {
     if (slot.dead) return;
     slot.worker.postMessage(msg, transfer);
   }
+}
+
+/**
+ * Whose read a request without a credentials header is, for readsPerUser: its session cookie
+ * (the thread checks it; a login per session is throttled), or null.
+ */
+function sessionKey(c: Context): string | null {
+  const token = readSessionCookie(requestHeader(c, 'cookie'));
+  return token ? `session ${token}` : null;
 }
 
 /** The request's headers as name/value pairs from Node's raw list (HTTP/2 pseudo-headers left out). */

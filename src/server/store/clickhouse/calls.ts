@@ -152,22 +152,16 @@ export class ClickHouseCallsStore implements CallsStore {
 
   async deleteCalls(req: { projectId: string; ids: string[]; deletedAt: number }): Promise<number> {
     if (req.ids.length === 0) return 0;
-    // Walk parent_id links down from the requested ids over the merged rows. ClickHouse's
-    // recursive CTEs are UNION ALL only, so each row carries its path and a cycle stops there.
-    // Only live, started calls count and get a delete part.
-    const doomed = await this.#db.all<{ id: string }>(
-      `WITH RECURSIVE live AS (
-         SELECT id, parent_id FROM calls FINAL WHERE project_id = {p:String} AND ${VISIBLE}
-       ),
-       doomed AS (
-         SELECT id, [id] AS path FROM live WHERE id IN {ids:Array(String)}
-         UNION ALL
-         SELECT live.id AS id, arrayPushBack(doomed.path, live.id) AS path
-         FROM live JOIN doomed ON live.parent_id = doomed.id WHERE NOT has(doomed.path, live.id)
-       )
-       SELECT DISTINCT id FROM doomed`,
+    // The requested calls' traces are read once (id, parent_id) and walked here, as Weave does:
+    // a recursive CTE re-read the project's rows at every level and carried each row's path,
+    // quadratic in a deep chain (docs/security/writer.md). A seen set stops cycles.
+    const rows = await this.#db.all<{ id: string; parent_id: string | null; live: number }>(
+      `SELECT id, parent_id, (${VISIBLE}) AS live FROM calls FINAL
+       WHERE project_id = {p:String} AND trace_id IN (
+         SELECT trace_id FROM calls FINAL PREWHERE project_id = {p:String} AND id IN {ids:Array(String)})`,
       { p: req.projectId, ids: req.ids },
     );
+    const doomed = descendantsOf(req.ids, rows).map((id) => ({ id }));
     await this.#db.insert(
       'thread_turns',
       doomed.map((d) => ({ project_id: req.projectId, id: d.id, deleted_at: req.deletedAt })),
@@ -253,4 +247,30 @@ export class ClickHouseCallsStore implements CallsStore {
     );
     return num(row?.n ?? 0);
   }
+}
+
+/**
+ * The given ids and every call below them by parent_id links among `rows`, each once: those
+ * live (started, not deleted). The walk goes through deleted calls, as SQLite's does.
+ */
+function descendantsOf(ids: string[], rows: { id: string; parent_id: string | null; live: number }[]): string[] {
+  const children = new Map<string, string[]>();
+  const live = new Set<string>();
+  for (const r of rows) {
+    if (num(r.live)) live.add(r.id);
+    if (r.parent_id === null) continue;
+    const list = children.get(r.parent_id);
+    if (list) list.push(r.id);
+    else children.set(r.parent_id, [r.id]);
+  }
+  const queue = [...new Set(ids)];
+  const seen = new Set(queue);
+  for (let i = 0; i < queue.length; i++) {
+    for (const child of children.get(queue[i]!) ?? []) {
+      if (seen.has(child)) continue;
+      seen.add(child);
+      queue.push(child);
+    }
+  }
+  return queue.filter((id) => live.has(id));
 }

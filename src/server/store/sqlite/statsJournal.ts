@@ -4,7 +4,7 @@
  * became visible, −1 for one that stopped being — and statsRollup.ts folds the journal into the
  * cells at the end of the same write transaction.
  *
- * Why TEMP (per connection, in memory) rather than in the schema: a journal row written to the
+ * Why TEMP (per connection, in its page cache) rather than in the schema: a journal row written to the
  * main database costs a B-tree insert and WAL pages for data deleted moments later, which
  * measured at ~5 µs per ingested call (+25 % on store writes); in memory it is ~1 µs. The
  * writer connection of every Weft process (each worker of `weft serve --workers`) installs it
@@ -60,7 +60,10 @@ const BACKFILL_CHUNK = 50_000;
  * backfill to the next open rather than half of it counted.
  */
 export function installStatsJournal(db: SqliteDatabase): void {
-  db.writer.pragma('temp_store = MEMORY');
+  // FILE, not MEMORY: under MEMORY a savepoint's journal (one per request in a group commit)
+  // is kept in memory, and a batch into a big project then cost time growing far faster than
+  // the pages it touched (docs/security/writer.md). The journal's pages stay cached anyway.
+  db.writer.pragma('temp_store = FILE');
   db.writer.exec(JOURNAL_SQL);
   const backfilled = () => db.get<{ backfilled: number }>('SELECT backfilled FROM stats_rollup_state')!.backfilled === 1;
   if (backfilled()) return;
