@@ -9,6 +9,7 @@ import { loadConfig, storeConfigOf, type ServerConfig } from './config.js';
 import { defaultEntityOf } from './domain/defaultEntity.js';
 import { NAME_PART_PATTERN, NAME_PART_RULE } from '../contract/common.js';
 import { LIMIT_SPECS } from './limits.js';
+import { SETTINGS } from './settings.js';
 import { runDoctor } from './doctor.js';
 import { ensureAdmin } from './auth/bootstrap.js';
 import { announceListening, forkWorkers, isClusterWorker } from './cluster.js';
@@ -57,14 +58,25 @@ Usage:
                                        step, idempotent, safe to run from several replicas at once;
                                        on a cluster, for the layout (0: run it per node)
 
-Settings come from the environment too: PORT, HOST, WEFT_DATA_DIR, WEFT_ADMIN_PASSWORD,
-WEFT_STORE, WEFT_CLICKHOUSE_URL, WEFT_CLICKHOUSE_USER, WEFT_CLICKHOUSE_PASSWORD,
-WEFT_CLICKHOUSE_DATABASE, WEFT_CLICKHOUSE_LAYOUT, WEFT_CLICKHOUSE_CLUSTER, WEFT_CLICKHOUSE_ON_CLUSTER,
-WEFT_LOG_LEVEL, WEFT_WORKERS, WEFT_TLS=1, WEFT_TLS_CERT,
-WEFT_TLS_KEY, WEFT_THREADS, WEFT_READ_THREADS, WEFT_WRITE_THREADS, WEFT_READ_BUDGET_MS,
-WEFT_TRUSTED_PROXIES, WEFT_OUTBOUND_ALLOW, and the
-request limits (${LIMIT_SPECS.map((l) => l.env).join(', ')}), also as --max-... flags of serve;
-see the README.`;
+Settings (environment variables; those with a flag are also \`weft serve --flags\`), all
+explained in docs/configuration.md:
+${settingsHelp()}`;
+
+/** The settings list of --help, from the settings table, grouped as the docs group them. */
+function settingsHelp(): string {
+  const groups = [...new Set(SETTINGS.map((s) => s.group))];
+  return groups
+    .map((group) => {
+      const names = SETTINGS.filter((s) => s.group === group).map((s) => (s.flag ? `${s.env} (--${s.flag})` : s.env));
+      const lines = [`  ${group}:`];
+      for (const name of names) {
+        if (lines.at(-1)!.length + name.length > 98) lines.push('   ');
+        lines[lines.length - 1] += ` ${name}`;
+      }
+      return lines.join('\n');
+    })
+    .join('\n');
+}
 
 export async function main(argv: string[]): Promise<void> {
   const [command, sub] = argv;
@@ -95,7 +107,7 @@ const storeFlags = {
   'clickhouse-database': { type: 'string' },
 } as const;
 
-const serverFlags = {
+export const serverFlags = {
   port: { type: 'string' },
   host: { type: 'string' },
   ...storeFlags,

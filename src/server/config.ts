@@ -9,6 +9,7 @@ import { loadLimits, type Limits } from './limits.js';
 import { createLogger, parseLogLevel, type LogLevel } from './logger.js';
 import { OutboundAllowList } from './outbound/addresses.js';
 import type { StoreConfig } from './store/openStore.js';
+import { readSetting } from './settings.js';
 import type { TlsSettings } from './tls.js';
 
 export interface ServerConfig {
@@ -97,76 +98,77 @@ export const defaultReadThreads = (cores = availableParallelism()): number => Ma
 export const defaultWriteThreads = (cores = availableParallelism()): number => Math.max(1, Math.min(2, cores - 1));
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Record<string, string> = {}): ServerConfig {
-  const get = (flag: string, name: string) => flags[flag] ?? env[name];
-  const store = get('store', 'WEFT_STORE') ?? 'sqlite';
+  // Every read goes through the settings table, which refuses a name it does not list.
+  const get = (name: string) => readSetting(name, env, flags);
+  const store = get('WEFT_STORE') ?? 'sqlite';
   if (store !== 'sqlite' && store !== 'clickhouse') throw new Error(`WEFT_STORE must be "sqlite" or "clickhouse", not "${store}"`);
-  const port = Number(get('port', 'PORT') ?? 8420);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, not "${get('port', 'PORT')}"`);
+  const port = Number(get('PORT') ?? 8420);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, not "${get('PORT')}"`);
   const limits = loadLimits(env, flags);
   return {
-    host: get('host', 'HOST') ?? '127.0.0.1',
+    host: get('HOST') ?? '127.0.0.1',
     port,
-    dataDir: resolve(get('data-dir', 'WEFT_DATA_DIR') ?? './.weft'),
+    dataDir: resolve(get('WEFT_DATA_DIR') ?? './.weft'),
     store,
-    clickhouseUrl: get('clickhouse-url', 'WEFT_CLICKHOUSE_URL') ?? null,
-    clickhouseUser: get('clickhouse-user', 'WEFT_CLICKHOUSE_USER') ?? null,
-    clickhousePassword: env.WEFT_CLICKHOUSE_PASSWORD ?? null,
-    clickhouseDatabase: get('clickhouse-database', 'WEFT_CLICKHOUSE_DATABASE') || 'weft',
-    adminPassword: env.WEFT_ADMIN_PASSWORD ?? null,
+    clickhouseUrl: get('WEFT_CLICKHOUSE_URL') ?? null,
+    clickhouseUser: get('WEFT_CLICKHOUSE_USER') ?? null,
+    clickhousePassword: get('WEFT_CLICKHOUSE_PASSWORD') ?? null,
+    clickhouseDatabase: get('WEFT_CLICKHOUSE_DATABASE') || 'weft',
+    adminPassword: get('WEFT_ADMIN_PASSWORD') ?? null,
     maxBodyBytes: limits.maxBodyBytes,
     limits,
-    sqliteSync: env.WEFT_SQLITE_SYNC === 'full' ? 'full' : 'normal',
-    logLevel: parseLogLevel(get('log-level', 'WEFT_LOG_LEVEL')),
-    validateResponses: env.WEFT_VALIDATE_RESPONSES === '1',
-    serveDashboard: env.WEFT_NO_DASHBOARD !== '1',
-    workers: parseWorkers(get('workers', 'WEFT_WORKERS')),
-    openaiApiKey: env.OPENAI_API_KEY || null,
-    openaiBaseUrl: env.OPENAI_BASE_URL || null,
-    providersFile: get('providers-file', 'WEFT_PROVIDERS_FILE') ? resolve(get('providers-file', 'WEFT_PROVIDERS_FILE')!) : null,
-    secret: env.WEFT_SECRET || null,
-    providerTimeoutMs: positive('WEFT_PROVIDER_TIMEOUT_MS', env.WEFT_PROVIDER_TIMEOUT_MS, 120_000),
-    jobConcurrency: positive('WEFT_JOB_CONCURRENCY', env.WEFT_JOB_CONCURRENCY, 2),
-    jobStaleMs: positive('WEFT_JOB_STALE_MS', env.WEFT_JOB_STALE_MS, 30_000),
-    jobProjectConcurrency: positiveInt(env, 'WEFT_JOB_PROJECT_CONCURRENCY', 1),
-    jobProjectQueue: positiveInt(env, 'WEFT_JOB_PROJECT_QUEUE', 100),
-    jobMaxAttempts: positiveInt(env, 'WEFT_JOB_MAX_ATTEMPTS', 2),
-    monitorPollMs: positive('WEFT_MONITOR_POLL_MS', env.WEFT_MONITOR_POLL_MS, 1000),
+    sqliteSync: get('WEFT_SQLITE_SYNC') === 'full' ? 'full' : 'normal',
+    logLevel: parseLogLevel(get('WEFT_LOG_LEVEL')),
+    validateResponses: get('WEFT_VALIDATE_RESPONSES') === '1',
+    serveDashboard: get('WEFT_NO_DASHBOARD') !== '1',
+    workers: parseWorkers(get('WEFT_WORKERS')),
+    openaiApiKey: get('OPENAI_API_KEY') || null,
+    openaiBaseUrl: get('OPENAI_BASE_URL') || null,
+    providersFile: get('WEFT_PROVIDERS_FILE') ? resolve(get('WEFT_PROVIDERS_FILE')!) : null,
+    secret: get('WEFT_SECRET') || null,
+    providerTimeoutMs: positive('WEFT_PROVIDER_TIMEOUT_MS', get('WEFT_PROVIDER_TIMEOUT_MS'), 120_000),
+    jobConcurrency: positive('WEFT_JOB_CONCURRENCY', get('WEFT_JOB_CONCURRENCY'), 2),
+    jobStaleMs: positive('WEFT_JOB_STALE_MS', get('WEFT_JOB_STALE_MS'), 30_000),
+    jobProjectConcurrency: positiveInt(get, 'WEFT_JOB_PROJECT_CONCURRENCY', 1),
+    jobProjectQueue: positiveInt(get, 'WEFT_JOB_PROJECT_QUEUE', 100),
+    jobMaxAttempts: positiveInt(get, 'WEFT_JOB_MAX_ATTEMPTS', 2),
+    monitorPollMs: positive('WEFT_MONITOR_POLL_MS', get('WEFT_MONITOR_POLL_MS'), 1000),
     env,
     loginThrottle: {
-      perUser: positiveInt(env, 'WEFT_LOGIN_MAX_FAILURES_PER_USER', DEFAULT_THROTTLE_LIMITS.perUser),
-      perAddress: positiveInt(env, 'WEFT_LOGIN_MAX_FAILURES_PER_ADDRESS', DEFAULT_THROTTLE_LIMITS.perAddress),
-      windowSeconds: positiveInt(env, 'WEFT_LOGIN_WINDOW_SECONDS', DEFAULT_THROTTLE_LIMITS.windowSeconds),
+      perUser: positiveInt(get, 'WEFT_LOGIN_MAX_FAILURES_PER_USER', DEFAULT_THROTTLE_LIMITS.perUser),
+      perAddress: positiveInt(get, 'WEFT_LOGIN_MAX_FAILURES_PER_ADDRESS', DEFAULT_THROTTLE_LIMITS.perAddress),
+      windowSeconds: positiveInt(get, 'WEFT_LOGIN_WINDOW_SECONDS', DEFAULT_THROTTLE_LIMITS.windowSeconds),
     },
     hashLimits: {
-      concurrency: positiveInt(env, 'WEFT_MAX_CONCURRENT_HASHES', DEFAULT_HASH_LIMITS.concurrency),
-      queue: positiveInt(env, 'WEFT_HASH_QUEUE', DEFAULT_HASH_LIMITS.queue, 0),
+      concurrency: positiveInt(get, 'WEFT_MAX_CONCURRENT_HASHES', DEFAULT_HASH_LIMITS.concurrency),
+      queue: positiveInt(get, 'WEFT_HASH_QUEUE', DEFAULT_HASH_LIMITS.queue, 0),
     },
     sessions: {
-      idleSeconds: positiveInt(env, 'WEFT_SESSION_IDLE_SECONDS', DEFAULT_SESSION_LIMITS.idleSeconds),
-      maxAgeSeconds: positiveInt(env, 'WEFT_SESSION_MAX_AGE_SECONDS', DEFAULT_SESSION_LIMITS.maxAgeSeconds),
-      secureCookies: parseSecureCookies(env.WEFT_SECURE_COOKIES),
+      idleSeconds: positiveInt(get, 'WEFT_SESSION_IDLE_SECONDS', DEFAULT_SESSION_LIMITS.idleSeconds),
+      maxAgeSeconds: positiveInt(get, 'WEFT_SESSION_MAX_AGE_SECONDS', DEFAULT_SESSION_LIMITS.maxAgeSeconds),
+      secureCookies: parseSecureCookies(get('WEFT_SECURE_COOKIES')),
     },
-    tls: parseTls(get('tls', 'WEFT_TLS'), get('tls-cert', 'WEFT_TLS_CERT'), get('tls-key', 'WEFT_TLS_KEY')),
+    tls: parseTls(get('WEFT_TLS'), get('WEFT_TLS_CERT'), get('WEFT_TLS_KEY')),
     // Request threads are the default (WEFT_THREADS=0 turns them off): only in threads can a read
     // be given a time budget and be stopped when its client leaves (better-sqlite3 cannot be
     // interrupted on the thread that runs it), and only there does /health never wait for SQLite.
-    threads: isOff(get('threads', 'WEFT_THREADS'))
+    threads: isOff(get('WEFT_THREADS'))
       ? null
       : {
-          read: count(get('read-threads', 'WEFT_READ_THREADS'), defaultReadThreads(), 'WEFT_READ_THREADS'),
-          write: count(get('write-threads', 'WEFT_WRITE_THREADS'), defaultWriteThreads(), 'WEFT_WRITE_THREADS'),
-          readBudgetMs: budget(get('read-budget-ms', 'WEFT_READ_BUDGET_MS')),
-          sendTimeoutMs: positiveInt(env, 'WEFT_READ_SEND_TIMEOUT_MS', 30_000),
+          read: count(get('WEFT_READ_THREADS'), defaultReadThreads(), 'WEFT_READ_THREADS'),
+          write: count(get('WEFT_WRITE_THREADS'), defaultWriteThreads(), 'WEFT_WRITE_THREADS'),
+          readBudgetMs: budget(get('WEFT_READ_BUDGET_MS')),
+          sendTimeoutMs: positiveInt(get, 'WEFT_READ_SEND_TIMEOUT_MS', 30_000),
           // One fewer than the read threads by default, so one user never holds them all.
           readsPerUser: positiveInt(
-            env,
+            get,
             'WEFT_READS_PER_USER',
-            Math.max(1, count(get('read-threads', 'WEFT_READ_THREADS'), defaultReadThreads(), 'WEFT_READ_THREADS') - 1),
+            Math.max(1, count(get('WEFT_READ_THREADS'), defaultReadThreads(), 'WEFT_READ_THREADS') - 1),
           ),
         },
-    trustedProxies: trustedProxies(get('trusted-proxies', 'WEFT_TRUSTED_PROXIES')),
-    publicUrl: publicUrl(get('public-url', 'WEFT_PUBLIC_URL')),
-    outboundAllow: OutboundAllowList.parse(get('outbound-allow', 'WEFT_OUTBOUND_ALLOW')),
+    trustedProxies: trustedProxies(get('WEFT_TRUSTED_PROXIES')),
+    publicUrl: publicUrl(get('WEFT_PUBLIC_URL')),
+    outboundAllow: OutboundAllowList.parse(get('WEFT_OUTBOUND_ALLOW')),
   };
 }
 
@@ -185,9 +187,9 @@ function publicUrl(value: string | undefined): string | null {
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
 }
 
-/** A whole number ≥ `min` from the environment, or the default when unset. */
-function positiveInt(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 1): number {
-  const value = env[name];
+/** A whole number ≥ `min` from a setting, or the default when unset. */
+function positiveInt(get: (name: string) => string | undefined, name: string, fallback: number, min = 1): number {
+  const value = get(name);
   if (value === undefined || value === '') return fallback;
   const n = Number(value);
   if (!Number.isInteger(n) || n < min) throw new Error(`${name} must be a whole number ≥ ${min}, not "${value}"`);

@@ -1,8 +1,7 @@
-/** The limits are settable, checked when set, and all documented in the README's table. */
-import { readFileSync } from 'node:fs';
+/** The limits are settable and checked when set (settings.test.ts checks their docs). */
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from './config.js';
-import { DEFAULT_LIMITS, LIMIT_SPECS, loadLimits } from './limits.js';
+import { DEFAULT_LIMITS, loadLimits } from './limits.js';
 
 describe('request limits', () => {
   it('come from the environment, flags winning', () => {
@@ -16,12 +15,5 @@ describe('request limits', () => {
       'WEFT_MAX_ID_LIST / --max-id-list must be a whole number ≥ 1, not "lots"',
     );
     expect(() => loadLimits({ WEFT_MAX_QUERY_DEPTH: '0' })).toThrow(/WEFT_MAX_QUERY_DEPTH/);
-  });
-
-  it('are every one listed in the README table with its default', () => {
-    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-    for (const spec of LIMIT_SPECS) {
-      expect(readme).toMatch(new RegExp(`\\| \`${spec.env}\` / \`--${spec.flag}\` \\| \`${spec.default}\``));
-    }
   });
 });

@@ -71,7 +71,7 @@ export const LIMIT_SPECS: readonly LimitSpec[] = [
     env: 'WEFT_MAX_BODY_BYTES',
     flag: 'max-body-bytes',
     default: 32 * 1024 * 1024,
-    what: 'request body bytes; 413 past it',
+    what: 'request body bytes, counted while the body streams; OTLP and file-upload bodies may be gzip/deflate and count after decoding, JSON bodies must be uncompressed (415); 413 past it',
   },
   {
     key: 'maxFileBytes',
@@ -106,7 +106,7 @@ export const LIMIT_SPECS: readonly LimitSpec[] = [
     env: 'WEFT_MAX_QUERY_OPERATIONS',
     flag: 'max-query-operations',
     default: 2_000,
-    what: 'operations in one whole `$expr` (field reads and literals not counted); 422',
+    what: 'operations in one whole `$expr` (field reads and literals not counted; on ClickHouse set it to a few hundred, see clickhouse.md); 422',
   },
   {
     key: 'maxQueryDepth',

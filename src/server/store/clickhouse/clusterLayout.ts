@@ -17,6 +17,7 @@
  * engine where distributed DDL is disabled, as the npm engine here) `weft migrate` runs against
  * each node in turn with `WEFT_CLICKHOUSE_ON_CLUSTER=0` and applies the same statements there.
  */
+import { readSetting } from '../../settings.js';
 
 export type ClickHouseLayout = 'single' | 'replicated' | 'sharded' | 'replicated-sharded';
 const LAYOUTS: readonly ClickHouseLayout[] = ['single', 'replicated', 'sharded', 'replicated-sharded'];
@@ -42,9 +43,9 @@ const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** WEFT_CLICKHOUSE_LAYOUT / _CLUSTER / _ON_CLUSTER (or the flags), checked. */
 export function clusterSettingsFrom(env: NodeJS.ProcessEnv, flags: Record<string, string> = {}): ClusterSettings {
-  const layout = flags['clickhouse-layout'] ?? env.WEFT_CLICKHOUSE_LAYOUT ?? 'single';
-  const cluster = flags['clickhouse-cluster'] ?? env.WEFT_CLICKHOUSE_CLUSTER ?? null;
-  const onCluster = flags['clickhouse-on-cluster'] ?? env.WEFT_CLICKHOUSE_ON_CLUSTER ?? '1';
+  const layout = readSetting('WEFT_CLICKHOUSE_LAYOUT', env, flags) ?? 'single';
+  const cluster = readSetting('WEFT_CLICKHOUSE_CLUSTER', env, flags) ?? null;
+  const onCluster = readSetting('WEFT_CLICKHOUSE_ON_CLUSTER', env, flags) ?? '1';
   if (!LAYOUTS.includes(layout as ClickHouseLayout)) {
     throw new Error(`WEFT_CLICKHOUSE_LAYOUT must be one of ${LAYOUTS.join(', ')}, not "${layout}"`);
   }
