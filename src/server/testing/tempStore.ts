@@ -47,7 +47,8 @@ export type ConformanceSuite =
   | 'callsFeedbackQuery'
   | 'referenceObjects'
   | 'referenceFeedback'
-  | 'referenceCalls';
+  | 'referenceCalls'
+  | 'referenceEvaluations';
 
 export interface TestBackend {
   name: string;

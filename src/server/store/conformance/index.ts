@@ -19,6 +19,7 @@ import { describeOrderIndependenceConformance } from './orderIndependence.confor
 import { describeProjectsConformance } from './projects.conformance.js';
 import { describeProvidersConformance } from './providers.conformance.js';
 import { describeReferenceCallsConformance } from './referenceCalls.conformance.js';
+import { describeReferenceEvaluationsConformance } from './referenceEvaluations.conformance.js';
 import { describeReferenceFeedbackConformance } from './referenceFeedback.conformance.js';
 import { describeReferenceObjectsConformance } from './referenceObjects.conformance.js';
 import { describeStatsConformance } from './stats.conformance.js';
@@ -55,6 +56,7 @@ export function describeStoreConformance(backend: TestBackend): void {
     referenceObjects: () => describeReferenceObjectsConformance(backend),
     referenceFeedback: () => describeReferenceFeedbackConformance(backend),
     referenceCalls: () => describeReferenceCallsConformance(backend),
+    referenceEvaluations: () => describeReferenceEvaluationsConformance(backend),
   };
   for (const describeSuite of Object.values(suites)) describeSuite();
 }
