@@ -48,7 +48,8 @@ export type ConformanceSuite =
   | 'referenceObjects'
   | 'referenceFeedback'
   | 'referenceCalls'
-  | 'referenceEvaluations';
+  | 'referenceEvaluations'
+  | 'referenceQueues';
 
 export interface TestBackend {
   name: string;

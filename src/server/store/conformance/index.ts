@@ -21,6 +21,7 @@ import { describeProvidersConformance } from './providers.conformance.js';
 import { describeReferenceCallsConformance } from './referenceCalls.conformance.js';
 import { describeReferenceEvaluationsConformance } from './referenceEvaluations.conformance.js';
 import { describeReferenceFeedbackConformance } from './referenceFeedback.conformance.js';
+import { describeReferenceQueuesConformance } from './referenceQueues.conformance.js';
 import { describeReferenceObjectsConformance } from './referenceObjects.conformance.js';
 import { describeStatsConformance } from './stats.conformance.js';
 import { describeTablesConformance } from './tables.conformance.js';
@@ -57,6 +58,7 @@ export function describeStoreConformance(backend: TestBackend): void {
     referenceFeedback: () => describeReferenceFeedbackConformance(backend),
     referenceCalls: () => describeReferenceCallsConformance(backend),
     referenceEvaluations: () => describeReferenceEvaluationsConformance(backend),
+    referenceQueues: () => describeReferenceQueuesConformance(backend),
   };
   for (const describeSuite of Object.values(suites)) describeSuite();
 }
