@@ -33,7 +33,11 @@ export const weaveAttrs = (call: CallSchema): Record<string, unknown> => {
 
 export const isPredictAndScore = (call: Pick<CallSchema, 'op_name'>): boolean =>
   PREDICT_AND_SCORE_OPS.includes(opDisplayName(call.op_name));
-export const isPrediction = (call: CallSchema): boolean => weaveAttrs(call).prediction === 'true';
+/**
+ * The v2 API writes the marker as "true"; a client writing the call itself may send a JSON
+ * boolean (the reference's prediction read test does), which marks a prediction just the same.
+ */
+export const isPrediction = (call: CallSchema): boolean => [true, 'true'].includes(weaveAttrs(call).prediction as never);
 export const isScore = (call: CallSchema): boolean => weaveAttrs(call).score === 'true';
 
 /** `attributes.weave.<key> == value`, as a query operation. */

@@ -47,7 +47,9 @@ export type ConformanceSuite =
   | 'callsFeedbackQuery'
   | 'referenceObjects'
   | 'referenceFeedback'
-  | 'referenceCalls';
+  | 'referenceCalls'
+  | 'referenceEvaluations'
+  | 'referenceQueues';
 
 export interface TestBackend {
   name: string;

@@ -19,7 +19,9 @@ import { describeOrderIndependenceConformance } from './orderIndependence.confor
 import { describeProjectsConformance } from './projects.conformance.js';
 import { describeProvidersConformance } from './providers.conformance.js';
 import { describeReferenceCallsConformance } from './referenceCalls.conformance.js';
+import { describeReferenceEvaluationsConformance } from './referenceEvaluations.conformance.js';
 import { describeReferenceFeedbackConformance } from './referenceFeedback.conformance.js';
+import { describeReferenceQueuesConformance } from './referenceQueues.conformance.js';
 import { describeReferenceObjectsConformance } from './referenceObjects.conformance.js';
 import { describeStatsConformance } from './stats.conformance.js';
 import { describeTablesConformance } from './tables.conformance.js';
@@ -55,6 +57,8 @@ export function describeStoreConformance(backend: TestBackend): void {
     referenceObjects: () => describeReferenceObjectsConformance(backend),
     referenceFeedback: () => describeReferenceFeedbackConformance(backend),
     referenceCalls: () => describeReferenceCallsConformance(backend),
+    referenceEvaluations: () => describeReferenceEvaluationsConformance(backend),
+    referenceQueues: () => describeReferenceQueuesConformance(backend),
   };
   for (const describeSuite of Object.values(suites)) describeSuite();
 }

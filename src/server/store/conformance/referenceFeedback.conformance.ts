@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../testing/testServer.js';
 import type { TestBackend } from '../../testing/tempStore.js';
-import type { PyJson } from '../../testing/pythonClient.js';
+import { pyEndedCall, pyStartedCall, type PyJson } from '../../testing/pythonClient.js';
 import { referenceHttp, type ReferenceHttp } from './referenceHttp.js';
 
 const eq = (field: string, value: unknown) => ({ $eq: [{ $getField: field }, { $literal: value }] });
@@ -432,6 +432,77 @@ export function describeReferenceFeedbackConformance(backend: TestBackend): void
         expect(cost.completion_tokens_total_cost).toBeCloseTo(0.1);
         for (const key of ['pricing_level_id', 'created_at', 'created_by', 'effective_date']) expect(cost[key], key).not.toBeNull();
         expect(cost).toMatchObject({ prompt_token_cost_unit: 'USD', completion_token_cost_unit: 'USD' });
+      });
+
+      // The marked call's prompt figures (gross_input_tokens taking the place of input_tokens)
+      // differ and are left out: docs/reference/coverage.md.
+      it('test_call_costs_prefer_marked_gross_input_and_preserve_legacy (legacy half): cache reads and writes come off the prompt cost', async () => {
+        const P = http.project('cost');
+        const model = 'claude-cache-cost-test';
+        await http.ok('/cost/create', {
+          project_id: P,
+          wb_user_id: 'VXNlcjo0NTI1NDQ=',
+          costs: {
+            [model]: {
+              prompt_token_cost: 1,
+              completion_token_cost: 1,
+              cache_read_input_token_cost: 0.1,
+              cache_creation_input_token_cost: 0.2,
+            },
+          },
+        });
+        const usages = {
+          marked: {
+            input_tokens: 10,
+            gross_input_tokens: 130,
+            cache_read_input_tokens: 100,
+            cache_creation_input_tokens: 20,
+            output_tokens: 2,
+          },
+          legacy: { input_tokens: 5, cache_read_input_tokens: 50, cache_creation_input_tokens: 10, output_tokens: 3 },
+        };
+        for (const [i, [id, usage]] of Object.entries(usages).entries()) {
+          const started = Date.UTC(2026, 0, 1, 0, 0, i * 2);
+          await http.ok('/call/start', {
+            start: pyStartedCall({
+              project_id: P,
+              id,
+              trace_id: `t-${id}`,
+              started_at: new Date(started).toISOString(),
+              op_name: `weave:///${P}/op/cache_cost:v1`,
+            }),
+          });
+          await http.ok('/call/end', {
+            end: pyEndedCall({
+              project_id: P,
+              id,
+              ended_at: new Date(started + 1000).toISOString(),
+              summary: { usage: { [model]: usage } },
+            }),
+          });
+        }
+        const calls = (await http.ok('/calls/stream_query', {
+          project_id: P,
+          filter: { call_ids: ['marked', 'legacy'] },
+          include_costs: true,
+        })) as PyJson[];
+        const byId = new Map(calls.map((c) => [c.id as string, c]));
+        const marked = byId.get('marked');
+        const legacy = byId.get('legacy');
+        expect(marked.summary.usage[model]).toEqual(usages.marked);
+        expect(legacy.summary.usage[model]).toEqual(usages.legacy);
+
+        const markedCost = marked.summary.weave.costs[model];
+        expect(markedCost.completion_tokens_total_cost).toBeCloseTo(2);
+        expect(markedCost.cache_read_input_tokens_total_cost).toBeCloseTo(10);
+        expect(markedCost.cache_creation_input_tokens_total_cost).toBeCloseTo(4);
+
+        const legacyCost = legacy.summary.weave.costs[model];
+        expect(legacyCost.prompt_tokens).toBe(5);
+        expect(legacyCost.prompt_tokens_total_cost).toBeCloseTo(-55);
+        expect(legacyCost.completion_tokens_total_cost).toBeCloseTo(3);
+        expect(legacyCost.cache_read_input_tokens_total_cost).toBeCloseTo(5);
+        expect(legacyCost.cache_creation_input_tokens_total_cost).toBeCloseTo(2);
       });
     });
   });
