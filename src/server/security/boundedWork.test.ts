@@ -23,6 +23,7 @@ beforeAll(async () => {
   t = await startTestServer({
     env: {
       OPENAI_BASE_URL: fake.baseUrl,
+      WEFT_OUTBOUND_ALLOW: '127.0.0.1',
       WEFT_JOB_STALE_MS: '1000',
       WEFT_MAX_JOB_MODEL_CALLS: '50',
       WEFT_MAX_JOB_SCORERS: '4',

@@ -30,6 +30,7 @@ for (const backend of testBackends()) {
         env: {
           ...backend.serverEnv,
           OPENAI_BASE_URL: fake.baseUrl,
+          WEFT_OUTBOUND_ALLOW: '127.0.0.1',
           WEFT_JOB_CONCURRENCY: '2',
           WEFT_JOB_PROJECT_CONCURRENCY: '1',
           WEFT_JOB_PROJECT_QUEUE: '4',
