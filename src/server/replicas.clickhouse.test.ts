@@ -47,7 +47,8 @@ async function statusOnceRefused(status: () => Promise<number>, boundMs = PROPAG
   }
 }
 
-if (testBackends().some((b) => b.name === 'clickhouse')) {
+// Runs when the ClickHouse backend is tested (WEFT_TEST_STORES; CI tests it).
+describe.runIf(testBackends().some((b) => b.name === 'clickhouse'))('on a ClickHouse engine', () => {
   // Password hashing (scrypt, 128 MB) takes seconds per check on a busy machine.
   describe('two replicas on one ClickHouse', { timeout: 180_000 }, () => {
     let db: Awaited<ReturnType<typeof createTempClickHouseDatabase>>;
@@ -206,4 +207,4 @@ if (testBackends().some((b) => b.name === 'clickhouse')) {
       }
     });
   });
-}
+});

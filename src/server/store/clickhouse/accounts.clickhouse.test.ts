@@ -21,7 +21,8 @@ const session = (id: string, now: number): SessionRecord => ({
   address: '127.0.0.1',
 });
 
-if (testBackends().some((b) => b.name === 'clickhouse')) {
+// Runs when the ClickHouse backend is tested (WEFT_TEST_STORES; CI tests it).
+describe.runIf(testBackends().some((b) => b.name === 'clickhouse'))('on a ClickHouse engine', () => {
   describe('ClickHouse accounts across replicas', () => {
     let a: ClickHouseStore;
     let b: ClickHouseStore;
@@ -93,4 +94,4 @@ if (testBackends().some((b) => b.name === 'clickhouse')) {
       expect((await b.accounts.getApiKey('k1'))?.revokedAt).toBe(now);
     });
   });
-}
+});

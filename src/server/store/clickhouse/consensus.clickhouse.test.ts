@@ -13,7 +13,8 @@ import { decidedSlot, proposeSlot } from './consensus.js';
 
 const P = 'acme/consensus';
 
-if (testBackends().some((b) => b.name === 'clickhouse')) {
+// Runs when the ClickHouse backend is tested (WEFT_TEST_STORES; CI tests it).
+describe.runIf(testBackends().some((b) => b.name === 'clickhouse'))('on a ClickHouse engine', () => {
   describe('ClickHouse consensus slots', () => {
     let store: ClickHouseStore;
     let db: Awaited<ReturnType<typeof createTempClickHouseDatabase>>;
@@ -88,4 +89,4 @@ if (testBackends().some((b) => b.name === 'clickhouse')) {
       }
     });
   });
-}
+});

@@ -122,7 +122,8 @@ const WORDS = [
   'custard',
 ];
 
-if (testBackends().some((b) => b.name === 'clickhouse')) {
+// Runs when the ClickHouse backend is tested (WEFT_TEST_STORES; CI tests it).
+describe.runIf(testBackends().some((b) => b.name === 'clickhouse'))('on a ClickHouse engine', () => {
   describe('ClickHouse thread search', () => {
     const stores: Store[] = [];
     const closers: (() => Promise<void>)[] = [];
@@ -172,4 +173,4 @@ if (testBackends().some((b) => b.name === 'clickhouse')) {
       expect(await found(clickhouse, 'o'.repeat(500))).toEqual([]);
     }, 180_000);
   });
-}
+});

@@ -15,7 +15,8 @@ import { clickhouseMigrations } from './migrations.js';
 
 const P = 'acme/backfill';
 
-if (testBackends().some((b) => b.name === 'clickhouse')) {
+// Runs when the ClickHouse backend is tested (WEFT_TEST_STORES; CI tests it).
+describe.runIf(testBackends().some((b) => b.name === 'clickhouse'))('on a ClickHouse engine', () => {
   describe('ClickHouse thread_turns backfills (migrations 10 and 11)', () => {
     let store: ClickHouseStore;
     let raw: ClickHouseDatabase;
@@ -115,4 +116,4 @@ if (testBackends().some((b) => b.name === 'clickhouse')) {
       }
     });
   });
-}
+});
