@@ -188,7 +188,9 @@ export class RequestThreads {
     let user = `address ${clientAddressOf(c)}`;
     if (options.authenticate) {
       const checked = await this.#checkCredentialsHeader(c);
-      if (checked instanceof Response) return checked;
+      // Not `instanceof Response`: @hono/node-server swaps the global Response class, so a
+      // refusal made by another module may not be an instance of the one seen here.
+      if (checked !== null && typeof checked !== 'string') return checked;
       user = checked ?? sessionKey(c) ?? user;
     }
     let body: ArrayBuffer | null = null;
