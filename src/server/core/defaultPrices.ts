@@ -21,6 +21,7 @@ interface ListPrice {
 
 const LIST: ListPrice[] = [
   // OpenAI
+  { llmIds: ['gpt-4', 'gpt-4-0613'], providerId: 'openai', perMillion: [30, 60], effectiveDate: '2023-03-14' },
   { llmIds: ['gpt-4o-2024-05-13'], providerId: 'openai', perMillion: [5, 15], effectiveDate: '2024-05-13' },
   {
     llmIds: ['gpt-4o', 'gpt-4o-2024-08-06', 'gpt-4o-2024-11-20'],
@@ -91,8 +92,8 @@ const LIST: ListPrice[] = [
   { llmIds: ['gemini-2.5-flash-lite'], providerId: 'gemini', perMillion: [0.1, 0.4], effectiveDate: '2025-07-22' },
 ];
 
-/** Who "created" the shipped prices. */
-export const DEFAULT_PRICES_CREATED_BY = 'weft';
+/** Who "created" the shipped prices: `system`, as the reference's own default rows say. */
+export const DEFAULT_PRICES_CREATED_BY = 'system';
 
 /**
  * The list as price rows. Ids are derived from model and date, so they stay the same from

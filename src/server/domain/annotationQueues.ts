@@ -73,11 +73,14 @@ function tabulate(rule: Transition): ProgressChange {
 export function progressChange(requested: string): ProgressChange {
   return tabulate((current) => {
     if (!(PROGRESS_STATES as readonly string[]).includes(requested)) {
-      refuse(current, requested, `annotation_state must be one of ${PROGRESS_STATES.join(', ')}`);
+      // "Invalid annotation_state" and "Cannot transition to ..." below are the reference's words.
+      refuse(current, requested, `Invalid annotation_state, must be one of ${PROGRESS_STATES.join(', ')}`);
     }
     const next = requested as ProgressState;
     if (current === next) return null;
-    if (next === 'in_progress' && current !== null) refuse(current, next, "'in_progress' can only be set on items you have not started");
+    if (next === 'in_progress' && current !== null) {
+      refuse(current, next, "Cannot transition to 'in_progress' when a record already exists (only items you have not started)");
+    }
     if (current !== null && current !== 'in_progress') refuse(current, next, `the item is already ${current}`);
     return next;
   });

@@ -49,7 +49,8 @@ export type ConformanceSuite =
   | 'referenceFeedback'
   | 'referenceCalls'
   | 'referenceEvaluations'
-  | 'referenceQueues';
+  | 'referenceQueues'
+  | 'referenceOtel';
 
 export interface TestBackend {
   name: string;

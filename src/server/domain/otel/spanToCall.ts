@@ -61,10 +61,15 @@ function spanTime(us: number, field: string): string {
   return formatMicros(us);
 }
 
-/** A langfuse time override (ISO text or unix nanoseconds) in epoch µs, or null. */
+/**
+ * A langfuse time override in epoch µs, or null. As in the reference, an integer is unix
+ * nanoseconds and a double unix seconds; text is ISO 8601. The decoder (otlpDecode.ts) hands an
+ * int64 beyond 2^53 over as its digits, which every nanosecond time after April 1970 is, and a
+ * double as a number.
+ */
 function overrideTime(v: unknown): number | null {
-  if (typeof v === 'string') return parseIsoToMicros(v);
-  if (typeof v === 'number' && Number.isFinite(v)) return Math.trunc(v / 1000);
+  if (typeof v === 'string') return /^-?\d+$/.test(v) ? Number(BigInt(v) / 1000n) : parseIsoToMicros(v);
+  if (typeof v === 'number' && Number.isFinite(v)) return Math.trunc(v * 1e6);
   return null;
 }
 
@@ -82,13 +87,13 @@ function first(lookup: (key: string) => unknown, keys: readonly string[]): [stri
   return null;
 }
 
-/** Attributes and span events (as `events.<event name>`) in one lookup. */
+/**
+ * Attributes and span events in one lookup. `events.<event name>` is the list of those events'
+ * attributes, one event or several, as the reference routes them into inputs and output.
+ */
 function lookupIn(tree: Tree, events: Map<string, Tree[]>) {
   return (key: string): unknown => {
-    if (key.startsWith('events.')) {
-      const found = events.get(key.slice('events.'.length));
-      return found && (found.length === 1 ? found[0] : found);
-    }
+    if (key.startsWith('events.')) return events.get(key.slice('events.'.length));
     return getAttribute(tree, key);
   };
 }

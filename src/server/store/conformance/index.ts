@@ -23,6 +23,7 @@ import { describeReferenceEvaluationsConformance } from './referenceEvaluations.
 import { describeReferenceFeedbackConformance } from './referenceFeedback.conformance.js';
 import { describeReferenceQueuesConformance } from './referenceQueues.conformance.js';
 import { describeReferenceObjectsConformance } from './referenceObjects.conformance.js';
+import { describeReferenceOtelConformance } from './referenceOtel.conformance.js';
 import { describeStatsConformance } from './stats.conformance.js';
 import { describeTablesConformance } from './tables.conformance.js';
 import { describeThreadsConformance } from './threads.conformance.js';
@@ -59,6 +60,7 @@ export function describeStoreConformance(backend: TestBackend): void {
     referenceCalls: () => describeReferenceCallsConformance(backend),
     referenceEvaluations: () => describeReferenceEvaluationsConformance(backend),
     referenceQueues: () => describeReferenceQueuesConformance(backend),
+    referenceOtel: () => describeReferenceOtelConformance(backend),
   };
   for (const describeSuite of Object.values(suites)) describeSuite();
 }
