@@ -4,21 +4,16 @@
  * wandb/weave) — deletes with descendants, renames, limit/offset with their counts, refs read in a
  * batch, large files. What differs is in docs/reference/coverage.md.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../../testing/testServer.js';
+import { describe, expect, it } from 'vitest';
+import { useTestServer } from '../../testing/serverSuite.js';
 import type { TestBackend } from '../../testing/tempStore.js';
 import { pyCallsQueryReq, pyEndedCall, pyStartedCall, type PyJson } from '../../testing/pythonClient.js';
-import { referenceHttp, type ReferenceHttp } from './referenceHttp.js';
+import { referenceHttp } from './referenceHttp.js';
 
 export function describeReferenceCallsConformance(backend: TestBackend): void {
   describe('reference tests: calls, refs and files', () => {
-    let t: TestServer;
-    let http: ReferenceHttp;
-    beforeAll(async () => {
-      t = await startTestServer({ env: backend.serverEnv });
-      http = referenceHttp(t);
-    });
-    afterAll(() => t.close());
+    const t = useTestServer({ env: backend.serverEnv });
+    const http = referenceHttp(t);
 
     let clock = 0;
     /** Starts a call as `client.create_call` does: a fresh trace for a root, the parent's otherwise. */

@@ -5,24 +5,19 @@
  * (public wandb/weave). Creates post the body without project_id; reads and lists are GETs and
  * deletes DELETEs with query parameters. What is not ported is in docs/reference/coverage.md.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../../testing/testServer.js';
+import { describe, expect, it } from 'vitest';
+import { useTestServer } from '../../testing/serverSuite.js';
 import type { TestBackend } from '../../testing/tempStore.js';
 import { pyEndedCall, pyStartedCall, type PyJson } from '../../testing/pythonClient.js';
-import { referenceHttp, type ReferenceHttp } from './referenceHttp.js';
+import { referenceHttp } from './referenceHttp.js';
 
 const modelSource = (cls: string, body = '        return "output"') =>
   `import weave\n\nclass ${cls}(weave.Model):\n    @weave.op\n    def predict(self, input):\n${body}\n`;
 
 export function describeReferenceEvaluationsConformance(backend: TestBackend): void {
   describe('reference tests: v2 API and eval results', () => {
-    let t: TestServer;
-    let http: ReferenceHttp;
-    beforeAll(async () => {
-      t = await startTestServer({ env: backend.serverEnv });
-      http = referenceHttp(t);
-    });
-    afterAll(() => t.close());
+    const t = useTestServer({ env: backend.serverEnv });
+    const http = referenceHttp(t);
 
     const v2 = (P: string, rest: string) => `/v2/${P}/${rest}`;
     const ref = (P: string, res: PyJson) => `weave:///${P}/object/${res.object_id}:${res.digest}`;

@@ -4,23 +4,18 @@
  * test_client_cost.py (public wandb/weave). The `count(*)` field and the reaction alias table are
  * covered with the other exact-answer fixes; what else differs is in docs/reference/coverage.md.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../../testing/testServer.js';
+import { describe, expect, it } from 'vitest';
+import { useTestServer } from '../../testing/serverSuite.js';
 import type { TestBackend } from '../../testing/tempStore.js';
 import { pyEndedCall, pyStartedCall, type PyJson } from '../../testing/pythonClient.js';
-import { referenceHttp, type ReferenceHttp } from './referenceHttp.js';
+import { referenceHttp } from './referenceHttp.js';
 
 const eq = (field: string, value: unknown) => ({ $eq: [{ $getField: field }, { $literal: value }] });
 
 export function describeReferenceFeedbackConformance(backend: TestBackend): void {
   describe('reference tests: feedback and costs', () => {
-    let t: TestServer;
-    let http: ReferenceHttp;
-    beforeAll(async () => {
-      t = await startTestServer({ env: backend.serverEnv });
-      http = referenceHttp(t);
-    });
-    afterAll(() => t.close());
+    const t = useTestServer({ env: backend.serverEnv });
+    const http = referenceHttp(t);
 
     const create = (P: string, over: Record<string, unknown>) =>
       http.post('/feedback/create', { project_id: P, weave_ref: 'weave:///entity/project/object/name:digest', ...over });

@@ -4,21 +4,16 @@
  * test_table_query.py (public wandb/weave). Which reference test each case ports, and where Weft
  * deliberately differs, is listed in docs/reference/coverage.md.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../../testing/testServer.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestServer } from '../../testing/serverSuite.js';
 import type { TestBackend } from '../../testing/tempStore.js';
 import type { PyJson } from '../../testing/pythonClient.js';
-import { referenceHttp, type ReferenceHttp } from './referenceHttp.js';
+import { referenceHttp } from './referenceHttp.js';
 
 export function describeReferenceObjectsConformance(backend: TestBackend): void {
   describe('reference tests: objects, tables, refs', () => {
-    let t: TestServer;
-    let http: ReferenceHttp;
-    beforeAll(async () => {
-      t = await startTestServer({ env: backend.serverEnv });
-      http = referenceHttp(t);
-    });
-    afterAll(() => t.close());
+    const t = useTestServer({ env: backend.serverEnv });
+    const http = referenceHttp(t);
 
     /** `weave.publish(val, name=...)`: the digest of the new (or existing) version. */
     const publish = async (P: string, object_id: string, val: unknown): Promise<string> =>

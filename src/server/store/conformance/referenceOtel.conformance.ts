@@ -7,11 +7,11 @@
  * (call attributes, inputs, output, usage, times). What differs is in docs/reference/coverage.md.
  */
 import { createHash } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../../testing/testServer.js';
+import { describe, expect, it } from 'vitest';
+import { useTestServer } from '../../testing/serverSuite.js';
 import type { TestBackend } from '../../testing/tempStore.js';
 import { pyCallsQueryReq, type PyJson } from '../../testing/pythonClient.js';
-import { referenceHttp, type ReferenceHttp } from './referenceHttp.js';
+import { referenceHttp } from './referenceHttp.js';
 
 /** An OTLP/JSON AnyValue for a JS value: integers as intValue, other numbers as doubleValue. */
 type Any = Record<string, unknown>;
@@ -73,13 +73,8 @@ const at = (tree: PyJson, path: string): unknown => path.split('.').reduce((o: P
 
 export function describeReferenceOtelConformance(backend: TestBackend): void {
   describe('reference tests: otel export', () => {
-    let t: TestServer;
-    let http: ReferenceHttp;
-    beforeAll(async () => {
-      t = await startTestServer({ env: backend.serverEnv });
-      http = referenceHttp(t);
-    });
-    afterAll(() => t.close());
+    const t = useTestServer({ env: backend.serverEnv });
+    const http = referenceHttp(t);
 
     /** Posts the request as OTLP/JSON to the project; the parsed 200 answer. */
     const exportTo = async (P: string, body: unknown) => {

@@ -6,21 +6,16 @@
  * (states and transitions). Calls the reference makes with `@weave.op` are posted as
  * /call/start and /call/end. What differs or is not ported is in docs/reference/coverage.md.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../../testing/testServer.js';
+import { describe, expect, it } from 'vitest';
+import { useTestServer } from '../../testing/serverSuite.js';
 import type { TestBackend } from '../../testing/tempStore.js';
 import { pyEndedCall, pyStartedCall, type PyJson } from '../../testing/pythonClient.js';
-import { referenceHttp, type ReferenceHttp } from './referenceHttp.js';
+import { referenceHttp } from './referenceHttp.js';
 
 export function describeReferenceQueuesConformance(backend: TestBackend): void {
   describe('reference tests: annotation queues', () => {
-    let t: TestServer;
-    let http: ReferenceHttp;
-    beforeAll(async () => {
-      t = await startTestServer({ env: backend.serverEnv });
-      http = referenceHttp(t);
-    });
-    afterAll(() => t.close());
+    const t = useTestServer({ env: backend.serverEnv });
+    const http = referenceHttp(t);
 
     let n = 0;
     /** `count` ended calls of one op, as `test_op(i)` makes them; their ids in order. */
