@@ -1,15 +1,7 @@
 /**
- * The one CSV writer every export uses (calls, annotation queues): RFC 4180 records with CRLF
- * line ends, and cells a spreadsheet cannot run. Whoever can write a call or an answer controls
- * the text of a cell, and Excel, LibreOffice and Google Sheets treat a cell starting with `=`,
- * `+`, `-`, `@`, tab or CR as a formula (`=HYPERLINK(...)`, `=cmd|'/C calc'!A0`). Such a string
- * is written with a `'` in front, quoted, as OWASP's CSV-injection rule says; see
- * docs/security/inputs.md.
- *
- * Finite numbers are written as themselves, `-5` included: the writer knows they are numbers,
- * and a number's text (digits, sign, `.`, `e`) cannot be a formula, while a `'` would turn it
- * into text in every spreadsheet. A string that merely looks like a number (`"-5"`) is still
- * neutralised: only its type says it is harmless, and a string has none.
+ * The one CSV writer every export uses: RFC 4180 records, and no cell a spreadsheet would run as
+ * a formula (OWASP's rule: a string starting with `=`, `+`, `-`, `@`, tab or CR gets a `'`).
+ * Finite numbers stay numbers; why, in docs/security/inputs.md.
  */
 
 /** First characters that make a spreadsheet read a cell as a formula (OWASP). */
