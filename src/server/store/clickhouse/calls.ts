@@ -154,13 +154,37 @@ export class ClickHouseCallsStore implements CallsStore {
     if (req.ids.length === 0) return 0;
     // The requested calls' traces are read once (id, parent_id) and walked here, as Weave does:
     // a recursive CTE re-read the project's rows at every level and carried each row's path,
-    // quadratic in a deep chain (docs/security/writer.md). A seen set stops cycles.
-    const rows = await this.#db.all<{ id: string; parent_id: string | null; live: number }>(
-      `SELECT id, parent_id, (${VISIBLE}) AS live FROM calls FINAL
-       WHERE project_id = {p:String} AND trace_id IN (
-         SELECT trace_id FROM calls FINAL PREWHERE project_id = {p:String} AND id IN {ids:Array(String)})`,
-      { p: req.projectId, ids: req.ids },
-    );
+    // quadratic in a deep chain (docs/security/writer.md). A seen set stops cycles. A child in
+    // another trace than its parent is followed too, as on SQLite: its trace is read next.
+    type Link = { id: string; parent_id: string | null; live: number };
+    const rows: Link[] = [];
+    const traces = new Set<string>();
+    let newTraces = (
+      await this.#db.all<{ trace_id: string }>(
+        `SELECT DISTINCT trace_id FROM calls FINAL PREWHERE project_id = {p:String} AND id IN {ids:Array(String)}`,
+        { p: req.projectId, ids: req.ids },
+      )
+    ).map((r) => r.trace_id);
+    while (newTraces.length) {
+      for (const t of newTraces) traces.add(t);
+      const read = await this.#db.all<Link>(
+        `SELECT id, parent_id, (${VISIBLE}) AS live FROM calls FINAL
+         WHERE project_id = {p:String} AND trace_id IN {traces:Array(String)}`,
+        { p: req.projectId, traces: newTraces },
+      );
+      for (const r of read) rows.push(r);
+      // Traces holding a child of any call read so far: a superset of what the walk reaches, which
+      // descendantsOf decides. Only trace ids travel as parameters, never the calls themselves.
+      const all = [...traces];
+      newTraces = (
+        await this.#db.all<{ trace_id: string }>(
+          `SELECT DISTINCT trace_id FROM calls FINAL PREWHERE project_id = {p:String}
+           WHERE trace_id NOT IN {traces:Array(String)} AND parent_id IN (
+             SELECT id FROM calls PREWHERE project_id = {p:String} WHERE trace_id IN {traces:Array(String)})`,
+          { p: req.projectId, traces: all },
+        )
+      ).map((r) => r.trace_id);
+    }
     const doomed = descendantsOf(req.ids, rows).map((id) => ({ id }));
     await this.#db.insert(
       'thread_turns',
