@@ -13,18 +13,10 @@ import { endWrite, startWrite } from '../store/conformance/callWrites.js';
 import type { Store } from '../store/Store.js';
 import { testBackends } from '../testing/tempStore.js';
 import { JobRunner, type JobHandler } from './JobRunner.js';
+import { waitFor } from '../testing/waitFor.js';
 
 const P = 'acme/runner';
 const log = createLogger('error');
-
-async function waitFor<T>(probe: () => Promise<T>, done: (v: T) => boolean): Promise<T> {
-  for (let i = 0; i < 400; i++) {
-    const v = await probe();
-    if (done(v)) return v;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error('condition not reached');
-}
 
 for (const backend of testBackends()) {
   describe(`job runner (${backend.name})`, () => {

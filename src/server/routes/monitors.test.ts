@@ -17,6 +17,7 @@ import { publishLlmEvaluation } from '../testing/llmFixture.js';
 import { projectNames } from '../testing/serverSuite.js';
 import { startTestServer, type TestServer } from '../testing/testServer.js';
 import { uuidv7 } from '../core/ids.js';
+import { waitFor } from '../testing/waitFor.js';
 
 let fake: FakeOpenAi;
 let t: TestServer;
@@ -29,15 +30,6 @@ afterAll(async () => {
   await fake.close();
 });
 const project = projectNames('alice-co/monitors');
-
-async function waitFor<T>(probe: () => Promise<T>, done: (v: T) => boolean): Promise<T> {
-  for (let i = 0; i < 300; i++) {
-    const v = await probe();
-    if (done(v)) return v;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error('condition not reached');
-}
 
 async function saveMonitor(
   client: WeftClient,

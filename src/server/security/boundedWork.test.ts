@@ -15,6 +15,7 @@ import { startFakeOpenAi, type FakeOpenAi } from '../testing/fakeOpenAi.js';
 import { LLM_ROWS, publishLlmEvaluation } from '../testing/llmFixture.js';
 import { collect, projectNames, sendAsAlice } from '../testing/serverSuite.js';
 import { startTestServer, type TestServer } from '../testing/testServer.js';
+import { waitFor } from '../testing/waitFor.js';
 
 let fake: FakeOpenAi;
 let t: TestServer;
@@ -36,15 +37,6 @@ afterAll(async () => {
 });
 const project = projectNames('alice-co/bounded');
 const send = (path: string, json: unknown) => sendAsAlice(t)(path, { json });
-
-async function waitFor<T>(probe: () => Promise<T>, done: (v: T) => boolean): Promise<T> {
-  for (let i = 0; i < 200; i++) {
-    const v = await probe();
-    if (done(v)) return v;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error('condition not reached');
-}
 
 /** An Evaluation over the fixture's dataset with these scorers and trials. */
 async function evaluation(p: string, f: { datasetRef: string }, scorers: string[], trials: number): Promise<string> {

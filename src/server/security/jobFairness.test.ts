@@ -10,15 +10,7 @@ import { publishLlmEvaluation } from '../testing/llmFixture.js';
 import { sendAsAlice } from '../testing/serverSuite.js';
 import { testBackends } from '../testing/tempStore.js';
 import { startTestServer, type TestServer, type TestUser } from '../testing/testServer.js';
-
-async function waitFor<T>(probe: () => Promise<T>, done: (v: T) => boolean, tries = 200): Promise<T> {
-  for (let i = 0; i < tries; i++) {
-    const v = await probe();
-    if (done(v)) return v;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error('condition not reached');
-}
+import { waitFor } from '../testing/waitFor.js';
 
 for (const backend of testBackends()) {
   describe(`job fairness (${backend.name})`, () => {
