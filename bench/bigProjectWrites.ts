@@ -4,13 +4,15 @@
  * empty project and into one already holding `--calls` calls, on a `weft serve` with request
  * threads on; `/health` is probed meanwhile, since the writer is the main thread.
  *
- * Ids are random (UUIDv4, as OTel span ids and older SDKs send): the batch's rows land all over
- * the project's indexes, the case where a big project has the most pages to touch. The big
+ * `--ids v7` (the default) makes ids as the Python SDK does, UUIDv7, whose time prefix puts a new
+ * batch after every older call in the id indexes. `--ids random` (UUIDv4, as OTel span ids and
+ * older clients send) lands the batch's rows all over the project's indexes: the case where a big
+ * project has the most pages to touch (docs/security/writer.md says what that costs). The big
  * project is written straight into the SQLite file (one INSERT ... SELECT per 100,000 rows of
  * ~1 KB), not over HTTP, which would take many minutes at a million; the rows and indexes are
  * the same.
  *
- *   npm run bench:bigwrites -- [--calls 1000000] [--batch 5000] [--runs 3] [--server-dir DIR]
+ *   npm run bench:bigwrites -- [--calls 1000000] [--batch 5000] [--runs 3] [--ids v7|random] [--server-dir DIR]
  */
 import Database from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
@@ -19,6 +21,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createApiKey } from '../src/server/auth/apiKeys.js';
+import { uuidv7 } from '../src/server/core/ids.js';
 import { openStore } from '../src/server/store/openStore.js';
 import { median, percentile, probeHealth, spawnWeft } from './lib.js';
 
@@ -27,6 +30,7 @@ const { values } = parseArgs({
     calls: { type: 'string', default: '1000000' },
     batch: { type: 'string', default: '5000' },
     runs: { type: 'string', default: '3' },
+    ids: { type: 'string', default: 'v7' },
     'server-dir': { type: 'string', default: '.' },
   },
 });
@@ -35,10 +39,13 @@ const BATCH_CALLS = Number(values.batch);
 const RUNS = Number(values.runs);
 const BIG = 'bench/big';
 const CHUNK = 100_000;
+if (values.ids !== 'v7' && values.ids !== 'random') throw new Error('--ids is v7 or random');
+const RANDOM_IDS = values.ids === 'random';
+const newId = () => (RANDOM_IDS ? randomUUID() : uuidv7());
 
 /** One SDK-like call of about 1 KB: start and end. */
 function call(projectId: string, i: number, traceId: string, parentId: string | null) {
-  const id = randomUUID();
+  const id = newId();
   const started = Date.UTC(2026, 1, 1) + i * 37;
   return [
     {
@@ -77,7 +84,7 @@ function batchOf(projectId: string, n: number): unknown[] {
   let traceId = '';
   let rootId: string | null = null;
   for (let i = 0; i < n; i++) {
-    if (i % 5 === 0) [traceId, rootId] = [randomUUID(), null];
+    if (i % 5 === 0) [traceId, rootId] = [newId(), null];
     const [start, end] = call(projectId, i, traceId, rootId);
     rootId ??= (start!.req as { start: { id: string } }).start.id;
     out.push(start, end);
@@ -97,9 +104,12 @@ function fillBigProject(file: string): void {
   const run = (sql: string, params: unknown[]) => db.prepare(sql).run(...params);
   run("INSERT OR IGNORE INTO projects (project_id, entity, created_at) VALUES (?, 'bench', 0)", [BIG]);
   const t0 = Date.UTC(2025, 0, 1) * 1000;
-  // Ids scattered through the key space (a multiplicative hash of the row number), as random
-  // ids (OTel span ids, UUIDv4) are: a new batch's rows land all over the project's indexes.
-  const id = (expr: string) => `printf('%08x-0000-4000-8000-%012x', ((${expr}) * 2654435761) % 4294967296, ${expr})`;
+  // Random ids: scattered through the key space (a multiplicative hash of the row number).
+  // UUIDv7: the row's start in milliseconds first, all before the batch's (written now).
+  const id = (expr: string) =>
+    RANDOM_IDS
+      ? `printf('%08x-0000-4000-8000-%012x', ((${expr}) * 2654435761) % 4294967296, ${expr})`
+      : `printf('%08x-%04x-7000-8000-%012x', (${t0 / 1000} + (${expr}) * 37) / 65536, (${t0 / 1000} + (${expr}) * 37) % 65536, ${expr})`;
   for (let from = 0; from < BIG_CALLS; from += CHUNK) {
     db.transaction(() => {
       run(
