@@ -260,7 +260,7 @@ async function gather(config: ServerConfig, options: DoctorOptions): Promise<Doc
       ctx.clickhouse = { db, schema: await appliedVersion(db) };
     } catch (err) {
       await db?.close();
-      ctx.clickhouse = { error: (err as Error).message };
+      ctx.clickhouse = { error: (err as Error).message.split('\n')[0]!.trim() };
     }
   }
   return ctx;
