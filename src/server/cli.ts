@@ -10,7 +10,7 @@ import { defaultEntityOf } from './domain/defaultEntity.js';
 import { NAME_PART_PATTERN, NAME_PART_RULE } from '../contract/common.js';
 import { LIMIT_SPECS } from './limits.js';
 import { SETTINGS } from './settings.js';
-import { runDoctor } from './doctor.js';
+import { formatDoctor, runDoctor } from './doctor.js';
 import { ensureAdmin } from './auth/bootstrap.js';
 import { announceListening, forkWorkers, isClusterWorker } from './cluster.js';
 import { startServer } from './main.js';
@@ -49,8 +49,18 @@ Usage:
   weft demo [--project demo/agents] [--url http://127.0.0.1:8420]
                                        load a realistic demo project
   weft dev                             run the service with the dashboard from Vite (hot reload)
-  weft doctor [--store clickhouse ...] check the settings for what is unsafe (a ClickHouse user
-                                       without a password, ...); exit status 1 on any warning
+  weft doctor [--store clickhouse ...] print the version, Node, store, schema, database and WAL size,
+                                       free disk and changed settings, and warn about what looks
+                                       wrong (disk nearly full, a WAL far larger than the database,
+                                       replicas' clocks apart, a ClickHouse user without a
+                                       password, ...); exit status 1 on any warning
+  weft backup <file> [--data-dir ./.weft] [--force]
+                                       copy the SQLite database consistently while the server runs;
+                                       on ClickHouse: BACKUP to --clickhouse-backup-disk <disk> or an
+                                       S3 URL (weft backup --help)
+  weft restore <file> [--data-dir ./.weft]
+                                       put a backup in place (the server stopped); the old database
+                                       is kept aside
   weft migrate [--store clickhouse] [--clickhouse-url http://127.0.0.1:8123] [--clickhouse-database weft]
                [--clickhouse-layout single|replicated|sharded|replicated-sharded]
                [--clickhouse-cluster <name>] [--clickhouse-on-cluster 1|0]
@@ -89,6 +99,8 @@ export async function main(argv: string[]): Promise<void> {
     if (command === 'demo') return await (await import('./demo/demoCommand.js')).demoCommand(argv.slice(1));
     if (command === 'migrate') return await migrateCommand(argv.slice(1));
     if (command === 'doctor') return await doctorCommand(argv.slice(1));
+    if (command === 'backup') return await (await import('./backup/backupCommands.js')).backupCommand(argv.slice(1));
+    if (command === 'restore') return await (await import('./backup/backupCommands.js')).restoreCommand(argv.slice(1));
     if (command === 'dev') return await (await import('./devCommand.js')).devCommand(argv.slice(1));
     console.error(`Unknown command "${argv.join(' ')}".\n\n${HELP}`);
     process.exitCode = 2;
@@ -132,9 +144,9 @@ export const serverFlags = {
 async function doctorCommand(args: string[]): Promise<void> {
   const { values } = parseArgs({ args, options: serverFlags, strict: true });
   if (values.help) return void console.log(HELP);
-  const findings = await runDoctor(loadConfig(process.env, stringFlags(values)));
-  for (const f of findings) console.log(`${f.level === 'ok' ? 'ok  ' : 'WARN'} ${f.check}: ${f.message}`);
-  if (findings.some((f) => f.level === 'warn')) process.exitCode = 1;
+  const report = await runDoctor(loadConfig(process.env, stringFlags(values)), { flags: stringFlags(values) });
+  console.log(formatDoctor(report));
+  if (report.findings.some((f) => f.level === 'warn')) process.exitCode = 1;
 }
 
 /** `weft migrate`: the ClickHouse schema, as its own deploy step (SQLite migrates itself on open). */

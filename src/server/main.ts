@@ -35,6 +35,7 @@ import { ProviderRegistry } from './providers/providerRegistry.js';
 import { OutboundClient, type ResolveHost } from './outbound/outboundClient.js';
 import { unreachableInstanceProviders } from './outbound/instanceReach.js';
 import { loadTlsMaterial, type TlsMaterial } from './tls.js';
+import { markServing } from './backup/dataDirLock.js';
 
 export interface RunningServer {
   url: string;
@@ -70,6 +71,8 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     throw err;
   });
   if (admin.notice) log.warn(admin.notice);
+  // `weft restore` refuses while this record says a server uses the SQLite file (backup/dataDirLock.ts).
+  const unmarkServing = store instanceof SqliteStore && store.file !== ':memory:' ? markServing(config.dataDir) : null;
   const generatedAdminPassword = admin.generated;
   if (store instanceof ClickHouseStore && !config.secret) {
     log.warn(
@@ -208,6 +211,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
       await threads?.close();
       outbound.close();
       await store.close();
+      unmarkServing?.();
     },
   };
 }

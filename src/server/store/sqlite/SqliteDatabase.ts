@@ -12,7 +12,7 @@
 import Database from 'better-sqlite3';
 import { migrations } from './migrations/index.js';
 import { prepareDatabaseFile, restrictDatabaseFiles } from './privateFiles.js';
-import { BACKSTOP_PAGES, WalCheckpointer } from './walCheckpointer.js';
+import { BACKSTOP_PAGES, WAL_SIZE_LIMIT_BYTES, WalCheckpointer } from './walCheckpointer.js';
 
 type Db = Database.Database;
 type Statement = Database.Statement;
@@ -63,6 +63,8 @@ export class SqliteDatabase {
     if (file !== ':memory:') prepareDatabaseFile(file);
     this.writer = new Database(file);
     this.writer.pragma('journal_mode = WAL');
+    // SQLite never shrinks a WAL file by itself: this trims it when it starts over (walCheckpointer.ts).
+    this.writer.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
     if (file !== ':memory:') restrictDatabaseFiles(file);
     this.writer.pragma(`synchronous = ${options.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
     this.writer.pragma('foreign_keys = ON');

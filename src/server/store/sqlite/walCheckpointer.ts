@@ -15,18 +15,27 @@
  * page, so without the backstop nothing would bound the file. When it runs, the writer's
  * checkpoint only has what this thread has not copied yet. (In bench:ingest, 50,000 calls in
  * 500-call batches, the WAL stayed at or under 4.4 MB: the writes' pauses were enough.)
+ *
+ * SQLite reuses a WAL from its start but never shrinks the file, so one burst used to leave it
+ * at the backstop's ~40 MB for good. Now the writer's `journal_size_limit` trims it at each
+ * restart under load, and this thread cuts it to zero once the writes pause (a TRUNCATE
+ * checkpoint when everything is copied): docs/performance.md "WAL size".
  */
 import { Worker } from 'node:worker_threads';
 
 const CHECKPOINT_INTERVAL_MS = 250;
 /** Pages (4 KiB) the WAL may reach before the writer checkpoints it itself: ~40 MiB. */
 export const BACKSTOP_PAGES = 10_000;
+/** The size the writer trims the WAL file to when it starts over from the beginning. */
+export const WAL_SIZE_LIMIT_BYTES = 16 * 1024 * 1024;
 
 export class WalCheckpointer {
   readonly #worker: Worker;
   #exited = false;
   /** What the last checkpoint found: frames in the WAL, and how many it has copied (tests). */
   last: { frames: number; copied: number } | null = null;
+  /** Times it cut an idle WAL to zero bytes (tests). */
+  truncations = 0;
   /** Checkpoints that failed, and the last reason (tests; the writer's backstop covers them). */
   failures = 0;
   lastFailure: string | null = null;
@@ -40,8 +49,10 @@ export class WalCheckpointer {
     // A checkpointer never keeps the process alive by itself.
     this.#worker.unref();
     this.#worker.once('exit', () => (this.#exited = true));
-    this.#worker.on('message', (msg: { t: 'checkpointed'; frames: number; copied: number } | { t: 'failed'; message: string }) => {
+    type Message = { t: 'checkpointed'; frames: number; copied: number } | { t: 'truncated' } | { t: 'failed'; message: string };
+    this.#worker.on('message', (msg: Message) => {
       if (msg.t === 'checkpointed') this.last = { frames: msg.frames, copied: msg.copied };
+      else if (msg.t === 'truncated') this.truncations++;
       else {
         this.failures++;
         this.lastFailure = msg.message;
