@@ -5,7 +5,7 @@
 import type { ProjectsStore, ProjectSummary } from '../Store.js';
 import { num, numOrNull, type ClickHouseDatabase } from './ClickHouseDatabase.js';
 import { STORAGE_SIZE_SQL } from './calls.js';
-import { VISIBLE } from './callsList.js';
+import { VISIBLE } from './callsQuery.js';
 
 /** One sum over a project's rows (0 for none); tables and files join this as their stores land. */
 const SIZE_SQL = {
