@@ -27,10 +27,10 @@ export class ClickHouseProjectsStore implements ProjectsStore {
       return num((await this.#db.get<{ n: string }>(sql, { p: req.projectId }))?.n ?? 0);
     };
     return {
-      trace_storage_size_bytes: await size('traces'),
-      objects_storage_size_bytes: await size('objects'),
-      tables_storage_size_bytes: await size('tables'),
-      files_storage_size_bytes: await size('files'),
+      traces: await size('traces'),
+      objects: await size('objects'),
+      tables: await size('tables'),
+      files: await size('files'),
     };
   }
 
