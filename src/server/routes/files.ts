@@ -32,13 +32,20 @@ export const fileRoutes = defineRoutes({
   },
   projectStats: {
     runs: 'write',
-    handler: (req, { store }) =>
-      store.projects.storageStats({
+    handler: async (req, { store }) => {
+      const bytes = await store.projects.storageStats({
         projectId: req.project_id,
         traces: req.include_trace_storage_size ?? true,
         objects: req.include_object_storage_size ?? true,
         tables: req.include_table_storage_size ?? true,
         files: req.include_file_storage_size ?? true,
-      }),
+      });
+      return {
+        trace_storage_size_bytes: bytes.traces,
+        objects_storage_size_bytes: bytes.objects,
+        tables_storage_size_bytes: bytes.tables,
+        files_storage_size_bytes: bytes.files,
+      };
+    },
   },
 });

@@ -7,6 +7,9 @@ export interface ProjectSummary {
   lastActivity: number | null;
 }
 
+/** The parts of a project's data `storageStats` measures. */
+export type StoragePart = 'traces' | 'objects' | 'tables' | 'files';
+
 export interface ProjectsStore {
   /** Projects that exist (something was written to them, or they were created), optionally limited to some entities. */
   listProjects(req: { entities: string[] | 'all'; projectIds?: string[] | null }): Promise<ProjectSummary[]>;
@@ -15,12 +18,7 @@ export interface ProjectsStore {
    * as `storage_size_bytes` counts them), live object versions, stored table rows and files.
    * A part not asked for is 0 and not computed.
    */
-  storageStats(req: { projectId: string; traces: boolean; objects: boolean; tables: boolean; files: boolean }): Promise<{
-    trace_storage_size_bytes: number;
-    objects_storage_size_bytes: number;
-    tables_storage_size_bytes: number;
-    files_storage_size_bytes: number;
-  }>;
+  storageStats(req: { projectId: string } & Record<StoragePart, boolean>): Promise<Record<StoragePart, number>>;
   /** Makes the project exist before anything is written to it (W&B `upsertModel`); idempotent. */
   createProject(projectId: string): Promise<void>;
 }

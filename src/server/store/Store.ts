@@ -1,13 +1,19 @@
 /**
- * The storage seam. Every backend (SQLite now, ClickHouse later) implements `Store`, and
+ * The storage seam. Every backend (SQLite, ClickHouse) implements `Store`, and
  * `store/conformance/` holds the one test suite all of them must pass unchanged.
+ *
+ * Records are store-shaped: what a store answers has camelCase fields and epoch-µs times, and
+ * `domain/` or `routes/` make the wire shape. Wire-shaped by exception: calls (`CallRecord`,
+ * `ChildInput`, made by one converter for every backend, query/callRow.ts, and streamed as they
+ * are) and the flat-table reads (`queryFeedback`, `queryPrices`, `feedbackForRefs`), whose query
+ * language names wire columns. See docs/architecture.md "The store's backends".
  *
  * Contract for implementers:
  * - each write method applies fully or not at all; writes that must land together go in one
  *   `WriteBatch` given to `apply` (see there for what a backend without transactions promises);
  * - a write is durable when its promise resolves (the HTTP answer follows it);
  * - every read and write is scoped to the `projectId` it is given;
- * - times are epoch microseconds; the wire formatting lives in `domain/`.
+ * - times are epoch microseconds in what a store is given and (records above) answers.
  */
 import type { AccountsStore } from './AccountsStore.js';
 import type { AnnotationQueuesStore } from './AnnotationQueuesStore.js';

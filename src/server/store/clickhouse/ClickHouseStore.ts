@@ -13,7 +13,7 @@ import { ClickHouseCostsStore } from './costs.js';
 import { checkFeedbackRows, ClickHouseFeedbackStore } from './feedback.js';
 import { ClickHouseDatabase, type ClickHouseOptions } from './ClickHouseDatabase.js';
 import { appliedVersion, checkServerVersion } from './migrate.js';
-import { LATEST_CLICKHOUSE_VERSION } from './migrations.js';
+import { LATEST_CLICKHOUSE_VERSION } from './migrations/index.js';
 import { ClickHouseFilesStore } from './files.js';
 import { ClickHouseJobsStore } from './jobs.js';
 import { ClickHouseMonitorsStore } from './monitors.js';

@@ -1,7 +1,7 @@
 /**
  * ClickHouse implementation of CallsStore over the CoalescingMergeTree `calls` table.
  *
- * Every write is one INSERT of the columns it knows (migrations.ts): starts, ends, renames,
+ * Every write is one INSERT of the columns it knows (migrations/): starts, ends, renames,
  * deletes and retries from any number of replicas merge to the same row in any order, with no
  * read on the ingest path. Reads use FINAL and see only calls whose start has arrived.
  *
@@ -17,7 +17,7 @@ import type { CallEndWrite, CallRecord, CallsQuery, CallsStore, CallStartWrite, 
 import { inputKey, loadedColumns } from '../query/index.js';
 import { CALL_READ_COLUMNS, callFromRow, endColumns, startColumns, type CallRow } from './callConverters.js';
 import { num, type ClickHouseDatabase } from './ClickHouseDatabase.js';
-import { compileCallsList, compileCallsWhere, VISIBLE, type CallsList } from './callsList.js';
+import { compileCallsList, compileCallsWhere, VISIBLE, type CallsList } from './callsQuery.js';
 
 /** Bytes a call's payloads take, as `storage_size_bytes` counts them. */
 export const STORAGE_SIZE_SQL = ['attributes', 'inputs', 'output', 'summary', 'exception']
@@ -42,9 +42,10 @@ const THREAD_TURN_COLUMNS: [string, ...string[]] = [
 ];
 
 /**
- * The thread_turns row of a call's parts in one batch (migrations.ts v10, v11): a turn's start
- * with its end if present; nothing for another call's start, nor for its end in the same batch;
- * an end alone, since it cannot tell whether its call is a turn.
+ * The thread_turns row of a call's parts in one batch (migrations/v10ThreadTurns.ts,
+ * v11ThreadTurnText.ts): a turn's start with its end if present; nothing for another call's
+ * start, nor for its end in the same batch; an end alone, since it cannot tell whether its call
+ * is a turn.
  */
 function threadTurnRow({ start, end }: { start?: CallStartWrite; end?: CallEndWrite }): object[] {
   const isTurn = start && start.turnId === start.id && !!start.threadId;
@@ -107,15 +108,16 @@ export class ClickHouseCallsStore implements CallsStore {
     );
     if (this.#knownProjects.size + newProjects.length > MAX_KNOWN_PROJECTS) this.#knownProjects.clear();
     for (const p of newProjects) this.#knownProjects.add(p);
-    // Each start's row in start order first (migrations.ts v7): a call is never in calls
-    // without it, and a row whose call never lands is ignored by the reads.
+    // Each start's row in start order first (migrations/v07CallsByStart.ts): a call is never in
+    // calls without it, and a row whose call never lands is ignored by the reads.
     await this.#db.insert(
       'calls_by_start',
       [...parts.values()].flatMap(({ start: s }) =>
         s ? [{ project_id: s.projectId, started_at: s.startedAt, id: s.id, is_root: s.parentId === null ? 1 : 0 }] : [],
       ),
     );
-    // Then the parts thread statistics read (migrations.ts v10), also before the call's insert.
+    // Then the parts thread statistics read (migrations/v10ThreadTurns.ts), also before the
+    // call's insert.
     await this.#db.insert('thread_turns', [...parts.values()].flatMap(threadTurnRow), THREAD_TURN_COLUMNS);
     await this.#db.insert('calls', rows);
   }

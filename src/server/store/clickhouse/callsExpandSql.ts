@@ -12,7 +12,7 @@
  * where SQLite's lookup would cut the ref apart: `o:<object id>\0<digest>` at the first ':' after
  * the project prefix, `r:<digest>` after the first rows edge. No value enters the SQL text.
  */
-import { jsonText, withValue } from './callsJsonSql.js';
+import { jsonText, withValue } from './jsonSql.js';
 
 const ROWS_EDGE = '/attr/rows/id/';
 
@@ -34,7 +34,7 @@ function refKey(ref: string): string {
     ''), '')`;
 }
 
-/** The JSON text the ref at `raw` (raw JSON text, callsJsonSql.ts) points to, or NULL; no stored value is ''. */
+/** The JSON text the ref at `raw` (raw JSON text, jsonSql.ts) points to, or NULL; no stored value is ''. */
 export function referencedValue(raw: string): string {
   return withValue(raw, (x) => `nullIf(${VALUES}[${refKey(jsonText(x))}], '')`);
 }

@@ -22,17 +22,7 @@ import type { Condition, FilterClause, InGroup, JsonField, Scalar, SortKey, Valu
 import type { Params } from './ClickHouseDatabase.js';
 import { fieldSql } from './callsColumnsSql.js';
 import { referencedValue } from './callsExpandSql.js';
-import {
-  jsonArrayLength,
-  jsonBool,
-  jsonDoc,
-  jsonExists,
-  jsonIsNull,
-  jsonNumber,
-  jsonRaw,
-  jsonText,
-  numberFromText,
-} from './callsJsonSql.js';
+import { jsonArrayLength, jsonBool, jsonDoc, jsonExists, jsonIsNull, jsonNumber, jsonRaw, jsonText, numberFromText } from './jsonSql.js';
 import { ParamSet } from './tableQuery.js';
 
 const JSON_VIEWS = { text: jsonText, number: jsonNumber, bool: jsonBool, doc: jsonDoc } as const;

@@ -27,7 +27,7 @@ import { ClickHouseStore } from './ClickHouseStore.js';
 import { rewriteStatement, type ClusterSettings } from './clusterLayout.js';
 import { proposeSlot } from './consensus.js';
 import { migrateClickHouse } from './migrate.js';
-import { clickhouseMigrations, SCHEMA_TABLE } from './migrations.js';
+import { clickhouseMigrations, SCHEMA_TABLE } from './migrations/index.js';
 
 /** Node by node: this engine answers ON CLUSTER with "Replicated DDL queries are disabled". */
 const SHARDED: ClusterSettings = { layout: 'sharded', cluster: 'weft', onCluster: false };

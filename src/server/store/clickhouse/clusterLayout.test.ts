@@ -1,7 +1,7 @@
 /** The DDL rewriter and the cluster settings, as text (cluster.clickhouse.test.ts runs them on engines). */
 import { describe, expect, it } from 'vitest';
 import { clusterSettingsFrom, rewriteStatement, SHARD_KEYS, type ClusterSettings } from './clusterLayout.js';
-import { clickhouseMigrations, SCHEMA_TABLE } from './migrations.js';
+import { clickhouseMigrations, SCHEMA_TABLE } from './migrations/index.js';
 
 const ALL = [SCHEMA_TABLE, ...clickhouseMigrations.flatMap((m) => m.statements)];
 /** The DDL among them (the rest are backfills, INSERT ... SELECT). */

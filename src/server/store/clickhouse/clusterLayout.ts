@@ -1,5 +1,5 @@
 /**
- * One source of DDL (migrations.ts, written for a single server), three cluster layouts: the
+ * One source of DDL (migrations/, written for a single server), three cluster layouts: the
  * migrator rewrites each statement's engine, table name and `ON CLUSTER` clause, as Weave's
  * ClickHouse migrator does (docs/clickhouse.md "Cluster deployment").
  *
@@ -142,7 +142,7 @@ const COLUMN_OP = /\b(ADD|DROP|MODIFY|RENAME|COMMENT) COLUMN\b/i;
 const LOCAL_OP = /\b(INDEX|PROJECTION|CONSTRAINT|TTL|SETTING|DELETE|UPDATE|MATERIALIZE)\b/i;
 
 /**
- * One statement of migrations.ts as the statements to run for a layout (a CREATE becomes two in
+ * One migration statement as the statements to run for a layout (a CREATE becomes two in
  * the sharded layouts: the local table, then its Distributed table). Throws on a statement it
  * does not understand, so a new migration cannot silently skip a layout (the rewriter's unit
  * test runs every migration through every layout).

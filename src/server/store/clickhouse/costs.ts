@@ -1,6 +1,7 @@
 /**
  * ClickHouse implementation of CostsStore over `llm_token_prices`, a ReplacingMergeTree(version,
- * is_deleted) keyed by (pricing_level_id, id) and read with FINAL (migrations.ts v4).
+ * is_deleted) keyed by (pricing_level_id, id) and read with FINAL
+ * (migrations/v04FeedbackPrices.ts).
  *
  * Opening the store brings the default level to the list this release ships
  * (core/defaultPrices.ts), like SQLite's re-seeding, but as a difference: shipped rows missing or

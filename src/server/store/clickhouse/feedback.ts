@@ -1,7 +1,7 @@
 /**
  * ClickHouse implementation of FeedbackStore over `feedback`, a ReplacingMergeTree(version,
  * is_deleted) keyed by (project_id, id) and read with FINAL, so answers never depend on when
- * merges run (migrations.ts v4).
+ * merges run (migrations/v04FeedbackPrices.ts).
  *
  * Where ClickHouse is weaker than SQLite, and what is promised instead:
  * - Writes are versioned rows, not transactions. A create is one INSERT block (one part, all or

@@ -1,5 +1,5 @@
 /**
- * ClickHouse implementation of JobsStore (tables of migrations.ts v4).
+ * ClickHouse implementation of JobsStore (tables of migrations/v05JobsMonitorSweeps.ts).
  *
  * SQLite claims a job in one write transaction. ClickHouse has no row locks, and the job
  * runners of several replicas claim at the same time, so a job here is a log of transitions

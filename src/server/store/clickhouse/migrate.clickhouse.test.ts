@@ -10,7 +10,7 @@ import { testBackends } from '../../testing/tempStore.js';
 import { openStore } from '../openStore.js';
 import { ClickHouseDatabase } from './ClickHouseDatabase.js';
 import { ClickHouseStore } from './ClickHouseStore.js';
-import { LATEST_CLICKHOUSE_VERSION } from './migrations.js';
+import { LATEST_CLICKHOUSE_VERSION } from './migrations/index.js';
 
 /** Runs `weft migrate` as a user would and collects what it prints. */
 function weftMigrate(env: Record<string, string>): Promise<{ code: number | null; out: string }> {

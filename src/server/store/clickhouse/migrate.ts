@@ -4,7 +4,7 @@
  */
 import { ClickHouseDatabase, num, type ClickHouseOptions } from './ClickHouseDatabase.js';
 import { rewriteStatement, SINGLE_NODE, type ClusterSettings } from './clusterLayout.js';
-import { clickhouseMigrations, LATEST_CLICKHOUSE_VERSION, SCHEMA_TABLE } from './migrations.js';
+import { clickhouseMigrations, LATEST_CLICKHOUSE_VERSION, SCHEMA_TABLE } from './migrations/index.js';
 
 /**
  * The oldest server Weft supports: 25.8 LTS. CoalescingMergeTree needs 25.6; JSON functions,

@@ -1,5 +1,5 @@
 /**
- * ClickHouse implementation of MonitorsStore (migrations.ts v4).
+ * ClickHouse implementation of MonitorsStore (migrations/v05JobsMonitorSweeps.ts).
  *
  * SQLite fills an inbox from a trigger in the transaction that ends a call. ClickHouse has no
  * triggers and no transactions, so the same promises are kept differently:

@@ -1,8 +1,8 @@
 /**
  * ClickHouse implementation of ObjectsStore: versions, tags and aliases in ReplacingMergeTree
- * tables (migrations.ts v3). Nothing derived is stored: version_index comes from the creation
- * log and is_latest from the live versions, both at read time, so writes from several replicas
- * need no coordination and reads never depend on when merges run.
+ * tables (migrations/v03Objects.ts). Nothing derived is stored: version_index comes from the
+ * creation log and is_latest from the live versions, both at read time, so writes from several
+ * replicas need no coordination and reads never depend on when merges run.
  *
  * Weaker than SQLite, and said so: "create unless a live version has this digest" and the
  * name/type collision check read before they insert, so two replicas creating clashing

@@ -5,7 +5,7 @@
 import type { ProjectsStore, ProjectSummary } from '../Store.js';
 import { num, numOrNull, type ClickHouseDatabase } from './ClickHouseDatabase.js';
 import { STORAGE_SIZE_SQL } from './calls.js';
-import { VISIBLE } from './callsList.js';
+import { VISIBLE } from './callsQuery.js';
 
 /** One sum over a project's rows (0 for none); tables and files join this as their stores land. */
 const SIZE_SQL = {
@@ -27,10 +27,10 @@ export class ClickHouseProjectsStore implements ProjectsStore {
       return num((await this.#db.get<{ n: string }>(sql, { p: req.projectId }))?.n ?? 0);
     };
     return {
-      trace_storage_size_bytes: await size('traces'),
-      objects_storage_size_bytes: await size('objects'),
-      tables_storage_size_bytes: await size('tables'),
-      files_storage_size_bytes: await size('files'),
+      traces: await size('traces'),
+      objects: await size('objects'),
+      tables: await size('tables'),
+      files: await size('files'),
     };
   }
 

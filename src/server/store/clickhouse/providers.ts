@@ -1,8 +1,9 @@
 /**
  * ClickHouse implementation of ProvidersStore: one ReplacingMergeTree row per provider
- * (migrations.ts v4), rewritten whole by a save, tombstoned by a delete. The API key arrives
- * sealed by the same secret box as on SQLite (auth/secretBox.ts) and is stored as that
- * ciphertext only; every replica must share `WEFT_SECRET` to read back keys another one sealed.
+ * (migrations/v06AnnotationQueuesProviders.ts), rewritten whole by a save, tombstoned by a
+ * delete. The API key arrives sealed by the same secret box as on SQLite (auth/secretBox.ts) and
+ * is stored as that ciphertext only; every replica must share `WEFT_SECRET` to read back keys
+ * another one sealed.
  *
  * Weaker than SQLite, and said so: "a name is unique in its project" is checked by a read just
  * before the insert, so two replicas saving two providers of one name in the same instant can

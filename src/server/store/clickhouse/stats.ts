@@ -12,7 +12,7 @@
 import { addToEncoded, HISTOGRAM_KEY } from '../../core/statsHistogram.js';
 import type { CallCell, CallFacts, CallFactsQuery, StatsStore, UsageCell } from '../StatsStore.js';
 import { num, numOrNull, type ClickHouseDatabase } from './ClickHouseDatabase.js';
-import { compileCallsWhere } from './callsList.js';
+import { compileCallsWhere } from './callsQuery.js';
 import { SUMMARY_USAGE_CELLS_TYPE } from './usageSql.js';
 
 /** The histogram bin key of latency `lat` (core/statsHistogram.ts `binKey`), with its constants as parameters. */

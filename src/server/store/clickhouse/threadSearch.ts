@@ -2,8 +2,9 @@
  * Thread content search on ClickHouse with the matching rule of SQLite's FTS5 index
  * (query/threadsFilter.ts; sqlite/threadExtras.ts, tokenizer `unicode61 remove_diacritics 2`),
  * matched at read time over each turn's text, which is computed once at insert: thread_turns'
- * `inputs_text` and `output_text` (migrations.ts v11, whose DEFAULTs print turnSideTextSql), so
- * a search merges that narrow table and parses no JSON. No index is kept in step with writes.
+ * `inputs_text` and `output_text` (migrations/v11ThreadTurnText.ts, whose DEFAULTs print
+ * turnSideTextSql), so a search merges that narrow table and parses no JSON. No index is kept in
+ * step with writes.
  *
  * A turn's text is what SQLite indexes: the JSON string values (not keys, not numbers) of its
  * inputs, then of its output, each side cut to 8000 characters. Each search word becomes one
@@ -123,8 +124,8 @@ const literal = (text: string) => `'${text.replace(/\\/g, '\\\\').replace(/'/g, 
  * its string values, space-separated, escapes decoded, cut as SQLite cuts them, without the
  * diacritics unicode61 drops (token characters that vanish, so removing them first tokenizes
  * the same; removed per side, as no diacritic spans the joining space). It is the DEFAULT of
- * thread_turns' `inputs_text` and `output_text` (migrations.ts v11), computed once at insert:
- * a change of this rule needs a new migration that recomputes them.
+ * thread_turns' `inputs_text` and `output_text` (migrations/v11ThreadTurnText.ts), computed once
+ * at insert: a change of this rule needs a new migration that recomputes them.
  */
 export function turnSideTextSql(column: string): string {
   const strings = `substringUTF8(arrayStringConcat(arrayMap(g -> if(position(g[1], '\\\\') > 0, JSONExtractString(concat('"', g[1], '"')), g[1]),

@@ -11,7 +11,7 @@ import { endWrite, SECOND, startWrite, T0, usageSummary } from '../conformance/c
 import type { CallWrite, ThreadRecord, ThreadsQuery } from '../Store.js';
 import { ClickHouseDatabase } from './ClickHouseDatabase.js';
 import { ClickHouseStore } from './ClickHouseStore.js';
-import { clickhouseMigrations } from './migrations.js';
+import { clickhouseMigrations } from './migrations/index.js';
 
 const P = 'acme/backfill';
 

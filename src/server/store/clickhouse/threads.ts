@@ -7,7 +7,7 @@
  *
  * - A date range keeps the turns that started inside it for the statistics and the cost (priced
  *   at the first turn inside); a thread without such a turn is not listed.
- * - Content search (threadSearch.ts) and attribute tests (threadFilters.ts) are judged over all
+ * - Content search (threadSearch.ts) and attribute tests (threadsFilter.ts) are judged over all
  *   of a thread's live turns, as SQLite's indexes are, whatever the date range: they pick the
  *   threads (matchingThreadsSql) by each turn's searchable text and attributes in thread_turns.
  * - Statistic bounds are HAVING conditions on the thread row.
@@ -29,7 +29,7 @@ import { planThreadsFilter, type ThreadsFilterPlan } from '../query/threadsFilte
 import { threadSortColumn } from '../query/threadsOrder.js';
 import { num, numOrNull, type ClickHouseDatabase, type Params } from './ClickHouseDatabase.js';
 import { PRICES_SQL, threadCostSql } from './threadCosts.js';
-import { attributesMatchSql, binder, boundsSql, type Bind } from './threadFilters.js';
+import { attributesMatchSql, binder, boundsSql, type Bind } from './threadsFilter.js';
 import { searchWordPattern, TURN_TEXT_SQL } from './threadSearch.js';
 
 /**

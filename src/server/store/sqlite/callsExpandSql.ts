@@ -9,7 +9,7 @@
  * table_rows primary key (project_id, digest), once per candidate call; the ref text is cut
  * apart with substr/instr, so no value ever enters the SQL text.
  */
-import type { JsonAt } from './sqlJson.js';
+import type { JsonAt } from './jsonSql.js';
 import { raw, sql, type SqlFragment } from './sql.js';
 
 const ROWS_EDGE = '/attr/rows/id/';

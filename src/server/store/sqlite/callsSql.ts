@@ -22,7 +22,7 @@ import {
   jsonText,
   numberFromText,
   type JsonAt,
-} from './sqlJson.js';
+} from './jsonSql.js';
 
 /** Where a JSON field's value lives: its column, or the value its ref points to. */
 function jsonAt(f: JsonField): JsonAt {

@@ -20,10 +20,10 @@ export class SqliteProjectsStore implements ProjectsStore {
   async storageStats(req: { projectId: string; traces: boolean; objects: boolean; tables: boolean; files: boolean }) {
     const size = (part: keyof typeof SIZE_SQL) => (req[part] ? this.#db.get<{ n: number }>(SIZE_SQL[part], [req.projectId])!.n : 0);
     return {
-      trace_storage_size_bytes: size('traces'),
-      objects_storage_size_bytes: size('objects'),
-      tables_storage_size_bytes: size('tables'),
-      files_storage_size_bytes: size('files'),
+      traces: size('traces'),
+      objects: size('objects'),
+      tables: size('tables'),
+      files: size('files'),
     };
   }
 

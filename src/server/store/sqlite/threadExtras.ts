@@ -11,7 +11,7 @@
  * `thread_stats`, for the same stale threads, so search and cost never lag the statistics.
  * A thread without live turns loses both.
  */
-import { jsonPath } from './sqlJson.js';
+import { jsonPath } from './jsonSql.js';
 import type { SqliteDatabase } from './SqliteDatabase.js';
 import { completionTokensSql, promptTokensSql, USAGE_ENTRY_WHERE, usageEntriesSql } from './usageSql.js';
 

@@ -17,7 +17,7 @@ import { pricesFor } from './costs.js';
 import { refreshThreadExtras } from './threadExtras.js';
 import { rangeMatches } from '../query/threadsFilter.js';
 import { compareThreads, threadSortColumn } from '../query/threadsOrder.js';
-import { threadCostBySpans } from './threadsCost.js';
+import { threadCostBySpans } from './threadCosts.js';
 import { compileThreadFilter } from './threadsFilter.js';
 import { callTokensSql, completionTokensSql, promptTokensSql, threadCostSql, USAGE_ENTRY_WHERE, usageEntriesSql } from './usageSql.js';
 
@@ -174,7 +174,7 @@ export class SqliteThreadsStore implements ThreadsStore {
 
   /**
    * Sorting or bounding by cost prices every matching thread: one query prices each in SQL
-   * (threadsCost.ts: the price spans are resolved once per request, not per thread), bounds,
+   * (threadCosts.ts: the price spans are resolved once per request, not per thread), bounds,
    * sorts and pages them. `extra` narrows the rows (the threads inside a date range).
    */
   #costOrdered(

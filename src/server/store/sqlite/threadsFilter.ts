@@ -9,7 +9,7 @@
  */
 import type { ThreadsQuery } from '../Store.js';
 import { planThreadsFilter, type RangeField } from '../query/threadsFilter.js';
-import { jsonPath } from './sqlJson.js';
+import { jsonPath } from './jsonSql.js';
 import { ftsQuery, MAX_INDEXED_ATTRIBUTE_CHARS } from './threadExtras.js';
 import { threadCostSql } from './usageSql.js';
 

@@ -9,7 +9,7 @@ import type { Migration } from './migration.js';
  * - `thread_attributes`: every scalar leaf of every live turn's attributes, once per thread,
  *   so "threads with attribute env = prod" is an index look-up, not a scan of every turn call.
  */
-export const threadRangeFacts: Migration = {
+export const v15ThreadRangeFacts: Migration = {
   version: 15,
   name: 'thread turn span and attribute leaves',
   sql: `

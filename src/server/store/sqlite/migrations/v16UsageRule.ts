@@ -7,7 +7,7 @@ import type { Migration } from './migration.js';
  * the one rule (core/usage.ts) at its next open: the stats backfill refolds every visible call
  * (store/sqlite/statsJournal.ts) and every thread is marked dirty (store/sqlite/threads.ts).
  */
-export const usageRuleMigration: Migration = {
+export const v16UsageRule: Migration = {
   version: 16,
   name: 'stats rollups and thread tokens recomputed under the one usage rule',
   sql: `

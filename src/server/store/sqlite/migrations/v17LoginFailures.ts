@@ -7,7 +7,7 @@
  */
 import type { Migration } from './migration.js';
 
-export const loginFailuresMigration: Migration = {
+export const v17LoginFailures: Migration = {
   version: 17,
   name: 'failed sign-ins shared by every server process',
   sql: `

@@ -6,7 +6,7 @@
  */
 import type { Migration } from './migration.js';
 
-export const latencyBinsMigration: Migration = {
+export const v18LatencyBins: Migration = {
   version: 18,
   name: 'stats rollups recomputed with latency bins exact up to 50 ms',
   sql: `

@@ -6,7 +6,7 @@
  */
 import type { Migration } from './migration.js';
 
-export const threadsByLastUpdated: Migration = {
+export const v19ThreadsByLastUpdated: Migration = {
   version: 19,
   name: 'threads in their default order without a sort',
   sql: `

@@ -6,7 +6,7 @@
  */
 import type { Migration } from './migration.js';
 
-export const callStatsTotals: Migration = {
+export const v20CallStatsTotals: Migration = {
   version: 20,
   name: 'stats cells for all ops together',
   sql: `

@@ -7,7 +7,7 @@
  */
 import type { Migration } from './migration.js';
 
-export const scorerFeedback: Migration = {
+export const v21ScorerFeedback: Migration = {
   version: 21,
   name: "scorers' typed results on feedback",
   sql: `

@@ -1,7 +1,7 @@
 /**
  * Views of a JSON value in ClickHouse SQL: how the value at a path of some JSON text reads as
  * text, number, boolean or document (the four views of query/ir.ts `JsonView`), mirroring
- * sqlite/sqlJson.ts.
+ * sqlite/jsonSql.ts.
  *
  * Contract: a path is walked to the value's raw JSON text with `JSONExtractRaw` (keys and
  * indexes are `{tN:Type}` parameters), which is '' when the path is missing and 'null' for JSON

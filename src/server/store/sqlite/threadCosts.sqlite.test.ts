@@ -1,5 +1,5 @@
 /**
- * SQLite's cost order of threads (threadsCost.ts): the price spans pick what pickPrice picks at
+ * SQLite's cost order of threads (threadCosts.ts): the price spans pick what pickPrice picks at
  * every start, and a cost sort or bound over a real store gives the costs the unsorted answer
  * reports (priced per thread by threadCostSql), in compareThreads' order. The rule itself is
  * pinned on both backends by the threads conformance suite.
@@ -14,7 +14,7 @@ import { endWrite, startWrite } from '../conformance/callWrites.js';
 import { compareThreads } from '../query/threadsOrder.js';
 import type { ThreadRecord, ThreadsQuery } from '../ThreadsStore.js';
 import { SqliteStore } from './SqliteStore.js';
-import { priceSpans } from './threadsCost.js';
+import { priceSpans } from './threadCosts.js';
 
 const P = 'acme/thread-cost-order';
 const SECOND = 1_000_000;

@@ -13,7 +13,7 @@
  */
 import type { Migration } from './migration.js';
 
-export const monitorInboxMigration: Migration = {
+export const v14MonitorInbox: Migration = {
   version: 14,
   name: 'monitor inbox: calls that ended in projects with monitors',
   sql: `

@@ -1,0 +1,53 @@
+/**
+ * ClickHouse schema migrations. `weft migrate` applies them as an explicit deploy step; a
+ * replica only checks at start that its database is current (ClickHouseStore.open).
+ *
+ * ClickHouse has no transactions or advisory locks, so every statement is idempotent
+ * (`CREATE ... IF NOT EXISTS`, `ADD COLUMN IF NOT EXISTS`) and two migrators running at once
+ * converge; `weft_schema_migrations` records what was applied (a duplicate row is harmless).
+ * Never edit a shipped migration: add a new one (its own file vNN<Name>.ts, listed here),
+ * expand/contract style, so a rolling deploy can run two Weft versions against one database.
+ * SQL here must run on the minimum server version.
+ *
+ * Layout (docs/clickhouse.md "Tables"): every write is an INSERT that merges
+ * order-independently and idempotently. Times are epoch microseconds in Int64 columns, like
+ * the SQLite store, so no time zone or DateTime parsing takes part anywhere; JSON payloads are
+ * JSON text in String columns.
+ */
+import type { ClickHouseMigration } from './migration.js';
+import { v01AccountsProjectsCalls } from './v01AccountsProjectsCalls.js';
+import { v02TablesFiles } from './v02TablesFiles.js';
+import { v03Objects } from './v03Objects.js';
+import { v04FeedbackPrices } from './v04FeedbackPrices.js';
+import { v05JobsMonitorSweeps } from './v05JobsMonitorSweeps.js';
+import { v06AnnotationQueuesProviders } from './v06AnnotationQueuesProviders.js';
+import { v07CallsByStart } from './v07CallsByStart.js';
+import { v08SummaryColumns } from './v08SummaryColumns.js';
+import { v09UsageCells } from './v09UsageCells.js';
+import { v10ThreadTurns } from './v10ThreadTurns.js';
+import { v11ThreadTurnText } from './v11ThreadTurnText.js';
+import { v12ScorerFeedback } from './v12ScorerFeedback.js';
+
+export type { ClickHouseMigration } from './migration.js';
+
+// Listed in version order.
+export const clickhouseMigrations: ClickHouseMigration[] = [
+  v01AccountsProjectsCalls,
+  v02TablesFiles,
+  v03Objects,
+  v04FeedbackPrices,
+  v05JobsMonitorSweeps,
+  v06AnnotationQueuesProviders,
+  v07CallsByStart,
+  v08SummaryColumns,
+  v09UsageCells,
+  v10ThreadTurns,
+  v11ThreadTurnText,
+  v12ScorerFeedback,
+];
+
+/** The newest schema version this build knows. */
+export const LATEST_CLICKHOUSE_VERSION = clickhouseMigrations.at(-1)!.version;
+
+export const SCHEMA_TABLE = `CREATE TABLE IF NOT EXISTS weft_schema_migrations (version UInt32, name String, applied_at Int64)
+  ENGINE = ReplacingMergeTree ORDER BY version`;

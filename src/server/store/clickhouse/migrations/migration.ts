@@ -1,0 +1,6 @@
+/** One ClickHouse schema migration: its statements run in order, each idempotent. */
+export interface ClickHouseMigration {
+  version: number;
+  name: string;
+  statements: string[];
+}
