@@ -12,7 +12,7 @@ import { storeConfigOf, type ServerConfig } from './config.js';
 import { readSetting, SETTINGS } from './settings.js';
 import { ClickHouseDatabase, num } from './store/clickhouse/ClickHouseDatabase.js';
 import { appliedVersion } from './store/clickhouse/migrate.js';
-import { LATEST_CLICKHOUSE_VERSION } from './store/clickhouse/migrations.js';
+import { LATEST_CLICKHOUSE_VERSION } from './store/clickhouse/migrations/index.js';
 import { clickhouseOptions } from './store/openStore.js';
 import { migrations } from './store/sqlite/migrations/index.js';
 import { WAL_SIZE_LIMIT_BYTES } from './store/sqlite/walCheckpointer.js';
