@@ -8,7 +8,7 @@ import { useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { describeError } from '../../components/ui/ErrorState.js';
 import { api } from '../../lib/api.js';
-import { modelsQueryOptions } from '../playground/playgroundQueries.js';
+import { modelsQueryOptions } from '../../entities/models/modelQueries.js';
 import { evaluationKeys } from './evaluationQueries.js';
 import { launchKeys, objectRefsOptions } from './launchQueries.js';
 

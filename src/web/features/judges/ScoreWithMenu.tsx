@@ -14,7 +14,7 @@ import { Spinner } from '../../components/ui/Spinner.js';
 import { api, collect } from '../../lib/api.js';
 import { formatInteger } from '../../lib/format.js';
 import { callKeys, type CallsListReq } from '../../entities/calls/callQueries.js';
-import { modelsQueryOptions } from '../playground/playgroundQueries.js';
+import { modelsQueryOptions } from '../../entities/models/modelQueries.js';
 import { JUDGE_CLASS } from './judgeObjects.js';
 import { judgeKeys, latestObjectsQueryOptions } from './judgeQueries.js';
 import './judges.css';

@@ -15,7 +15,7 @@ import { api } from '../../lib/api.js';
 import { formatRelative } from '../../lib/format.js';
 import { JUDGE_CLASS, refObjectName, scoreText } from '../judges/judgeObjects.js';
 import { judgeKeys, latestObjectsQueryOptions, type LlmObject } from '../judges/judgeQueries.js';
-import { modelsQueryOptions } from '../playground/playgroundQueries.js';
+import { modelsQueryOptions } from '../../entities/models/modelQueries.js';
 import { MonitorEditor } from './MonitorEditor.js';
 import { monitorKeys } from './monitorQueries.js';
 import { emptyMonitorForm, fromMonitorValue, toMonitorValue, type MonitorForm } from './monitorObjects.js';
