@@ -39,6 +39,25 @@ export default tseslint.config(
       ...pluginQuery.configs['flat/recommended-strict'].rules,
     },
   },
+  // Query keys come from each feature's key factory (`xKeys` in its *Queries.ts), so prefix
+  // invalidation reaches every query it should (docs/dashboard.md "Query keys").
+  {
+    files: ['src/web/**/*.{ts,tsx}'],
+    ignores: ['src/web/**/*.test.{ts,tsx}'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'Property[key.name=/^(queryKey|mutationKey)$/] > ArrayExpression',
+          message: "Build query keys with the feature's key factory (xKeys in its *Queries.ts), not a literal array.",
+        },
+        {
+          selector: 'CallExpression[callee.property.name=/^(get|set)Quer(y|ies)(Data|State)$/] > ArrayExpression',
+          message: "Build query keys with the feature's key factory (xKeys in its *Queries.ts), not a literal array.",
+        },
+      ],
+    },
+  },
   // The contract is the one source of every shape: it depends on zod and nothing else.
   {
     files: ['src/contract/**'],

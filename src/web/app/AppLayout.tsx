@@ -9,7 +9,7 @@ import { Link, NavLink, Outlet, useLocation, useParams } from 'react-router-dom'
 import { whoamiQueryOptions } from '../features/auth/authQueries.js';
 import { PageLoading } from './PageLoading.js';
 import { ProjectSwitcher } from './ProjectSwitcher.js';
-import { sections } from './sections.js';
+import { navigation } from './pages.js';
 import { ThemeToggle } from './ThemeToggle.js';
 import { UserMenu } from './UserMenu.js';
 import './responsive.css';
@@ -73,14 +73,14 @@ export function AppLayout() {
         {inProject && menuOpen && <div className="sidenav-backdrop" aria-hidden="true" onClick={() => setMenuOpen(false)} />}
         {inProject && (
           <nav id="project-sections" className={`sidenav${menuOpen ? ' open' : ''}`} aria-label="Project sections">
-            {sections.map((s) => (
+            {navigation.map((s) => (
               <NavLink
                 key={s.path}
                 to={`/${entity}/${project}/${s.path}`}
                 className={({ isActive }) => `sidenav-link${isActive || (inTrace && s.path === 'calls') ? ' active' : ''}`}
               >
                 <span>{s.label}</span>
-                {!s.ready && <span className="soon">soon</span>}
+                {s.soon && <span className="soon">soon</span>}
               </NavLink>
             ))}
           </nav>

@@ -1,8 +1,8 @@
 /** Placeholder for project sections that later work fills: says what will be here, not "broken". */
-import type { Section } from './sections.js';
+import type { NavEntry } from './pages.js';
 
 /** A calm "coming soon" page for one section. */
-export function ComingSoon({ page }: { page: Section }) {
+export function ComingSoon({ page }: { page: NavEntry }) {
   return (
     <div className="page">
       <header className="page-header">

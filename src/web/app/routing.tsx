@@ -88,11 +88,6 @@ export interface RoutePageProps {
   loader?: DeferredLoader;
 }
 
-/** A page of a project (`/:entity/:project/<path>`) with its loader. */
-export interface ProjectPage extends RoutePageProps {
-  path: string;
-}
-
 /**
  * On the first page load, starts that page's loader at once, beside the session check, instead
  * of after it: `RoutePage` runs only once whoami has answered, and waiting for it put a round

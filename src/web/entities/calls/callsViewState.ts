@@ -3,6 +3,7 @@
  * `?f=[["op_name","contains","llm"]]&sort=started_at:desc&cols=op,status,inputs.q&since=-24h&roots=0&live=1`.
  * Defaults are left out of the URL to keep links short.
  */
+import { custom, flag, list, sortKey, text, urlState, type SortKey } from '../../lib/urlState.js';
 import { useUrlView } from '../../lib/useUrlView.js';
 import { OP_LABELS, type FilterClause, type FilterOp } from './filterModel.js';
 
@@ -27,10 +28,7 @@ export function isBuiltinColumn(id: string): boolean {
 }
 
 /** One server-side sort key. */
-export interface SortState {
-  field: string;
-  direction: 'asc' | 'desc';
-}
+export type SortState = SortKey;
 
 /** The calls view as the URL describes it. */
 export interface CallsViewState {
@@ -60,37 +58,15 @@ function parseClauses(raw: string | null): FilterClause[] {
   }
 }
 
-function parseSort(raw: string | null): SortState {
-  const m = raw ? /^(.+):(asc|desc)$/.exec(raw) : null;
-  return m ? { field: m[1]!, direction: m[2] as 'asc' | 'desc' } : DEFAULT_SORT;
-}
-
-/** Reads the view from search params. */
-export function readCallsView(params: URLSearchParams): CallsViewState {
-  const cols = params.get('cols');
-  return {
-    clauses: parseClauses(params.get('f')),
-    sort: parseSort(params.get('sort')),
-    columns: cols ? cols.split(',').filter(Boolean) : [...DEFAULT_COLUMNS],
-    since: params.get('since'),
-    rootsOnly: params.get('roots') !== '0',
-    live: params.get('live') === '1',
-  };
-}
-
-/** Writes a view into search params, omitting defaults. */
-export function writeCallsView(view: CallsViewState, params = new URLSearchParams()): URLSearchParams {
-  const set = (key: string, value: string | null) => (value === null ? params.delete(key) : params.set(key, value));
-  set('f', view.clauses.length ? JSON.stringify(view.clauses.map((c) => [c.field, c.op, c.value])) : null);
-  const sort = `${view.sort.field}:${view.sort.direction}`;
-  set('sort', sort === `${DEFAULT_SORT.field}:${DEFAULT_SORT.direction}` ? null : sort);
-  const cols = view.columns.join(',');
-  set('cols', cols === DEFAULT_COLUMNS.join(',') ? null : cols);
-  set('since', view.since);
-  set('roots', view.rootsOnly ? null : '0');
-  set('live', view.live ? '1' : null);
-  return params;
-}
+/** Reads and writes the view in search params, omitting defaults. */
+export const { read: readCallsView, write: writeCallsView } = urlState<CallsViewState>({
+  clauses: custom('f', parseClauses, (clauses) => (clauses.length ? JSON.stringify(clauses.map((c) => [c.field, c.op, c.value])) : null)),
+  sort: sortKey('sort', DEFAULT_SORT),
+  columns: list('cols', DEFAULT_COLUMNS),
+  since: text('since'),
+  rootsOnly: flag('roots', true),
+  live: flag('live'),
+});
 
 /** The view plus an updater that writes a patch back into the URL (see useUrlView). */
 export function useCallsView(): [CallsViewState, (patch: Partial<CallsViewState>) => void] {

@@ -30,7 +30,8 @@ export const annotationKeys = {
   all: ['annotation'] as const,
   project: (projectId: string) => [...annotationKeys.all, projectId] as const,
   queues: (projectId: string) => [...annotationKeys.project(projectId), 'queues'] as const,
-  stats: (projectId: string, queueIds: string[]) => [...annotationKeys.project(projectId), 'stats', queueIds] as const,
+  allStats: (projectId: string) => [...annotationKeys.project(projectId), 'stats'] as const,
+  stats: (projectId: string, queueIds: string[]) => [...annotationKeys.allStats(projectId), queueIds] as const,
   queue: (projectId: string, queueId: string) => [...annotationKeys.project(projectId), 'queue', queueId] as const,
   items: (projectId: string, queueId: string) => [...annotationKeys.queue(projectId, queueId), 'items'] as const,
   mine: (projectId: string, queueId: string, user: string) => [...annotationKeys.queue(projectId, queueId), 'mine', user] as const,
@@ -38,8 +39,10 @@ export const annotationKeys = {
   results: (projectId: string, queueId: string) => [...annotationKeys.queue(projectId, queueId), 'results'] as const,
   history: (projectId: string, queueId: string, itemId: string) =>
     [...annotationKeys.queue(projectId, queueId), 'history', itemId] as const,
-  next: (projectId: string, queueId: string, after: string | null) => [...annotationKeys.queue(projectId, queueId), 'next', after] as const,
+  allNext: (projectId: string, queueId: string) => [...annotationKeys.queue(projectId, queueId), 'next'] as const,
+  next: (projectId: string, queueId: string, after: string | null) => [...annotationKeys.allNext(projectId, queueId), after] as const,
   specs: (projectId: string) => [...annotationKeys.project(projectId), 'specs'] as const,
+  recentThreads: (projectId: string) => [...annotationKeys.project(projectId), 'recent-threads'] as const,
   /** Refs name exact versions, so resolved specs never change: keyed outside any project. */
   fields: (refs: string[]) => [...annotationKeys.all, 'fields', refs] as const,
 };

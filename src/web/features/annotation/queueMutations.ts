@@ -119,8 +119,8 @@ export function useSubmitItem({ projectId, queueId, user }: { projectId: string;
         ...mine,
       ]);
       // The review loader keeps my next item a moment (annotationLoaders.ts): not this one any more.
-      queryClient.removeQueries({ queryKey: [...annotationKeys.queue(projectId, queueId), 'next'] });
-      void queryClient.invalidateQueries({ queryKey: [...annotationKeys.project(projectId), 'stats'] });
+      queryClient.removeQueries({ queryKey: annotationKeys.allNext(projectId, queueId) });
+      void queryClient.invalidateQueries({ queryKey: annotationKeys.allStats(projectId) });
       void queryClient.invalidateQueries({ queryKey: annotationKeys.summary(projectId, queueId) });
       void queryClient.invalidateQueries({ queryKey: annotationKeys.results(projectId, queueId) });
       if (annotations.length > 0) {

@@ -4,8 +4,8 @@
  * (custom bounds are local date-times, as the browser's datetime inputs write them).
  * Defaults (last day, every op, trace roots only) are left out of the URL.
  */
-import { useCallback, useMemo } from 'react';
-import { useSearchParams } from 'react-router-dom';
+import { choice, flag, text, urlState } from '../../lib/urlState.js';
+import { useUrlView } from '../../lib/useUrlView.js';
 
 /** Time range presets, then `custom` (explicit from/to). Bucket widths give 12–30 bars; custom ranges let the server choose. */
 export const RANGES = [
@@ -29,24 +29,21 @@ export interface DashboardView {
   rootsOnly: boolean;
 }
 
-const DEFAULT_RANGE: RangeValue = '24h';
+const fields = urlState<DashboardView>({
+  range: choice<RangeValue>('range', [...RANGES.map((r) => r.value), 'custom'], '24h'),
+  from: text('from'),
+  to: text('to'),
+  op: text('op'),
+  rootsOnly: flag('roots', true),
+});
 
 /** Reads the view from search params. */
-export function readDashboardView(params: URLSearchParams): DashboardView {
-  const raw = params.get('range');
-  const range = raw === 'custom' || RANGES.some((r) => r.value === raw) ? (raw as RangeValue) : DEFAULT_RANGE;
-  return { range, from: params.get('from'), to: params.get('to'), op: params.get('op'), rootsOnly: params.get('roots') !== '0' };
-}
+export const readDashboardView = (params: URLSearchParams): DashboardView => fields.read(params);
 
-/** Writes a view into search params, omitting defaults. */
+/** Writes a view into search params, omitting defaults (and custom bounds unless the range is custom). */
 export function writeDashboardView(view: DashboardView, params = new URLSearchParams()): URLSearchParams {
-  const set = (key: string, value: string | null) => (value === null ? params.delete(key) : params.set(key, value));
-  set('range', view.range === DEFAULT_RANGE ? null : view.range);
-  set('from', view.range === 'custom' ? view.from : null);
-  set('to', view.range === 'custom' ? view.to : null);
-  set('op', view.op);
-  set('roots', view.rootsOnly ? null : '0');
-  return params;
+  const custom = view.range === 'custom';
+  return fields.write({ ...view, from: custom ? view.from : null, to: custom ? view.to : null }, params);
 }
 
 /** The browser's IANA time zone, which buckets align to (days start at local midnight). */
@@ -80,15 +77,7 @@ export function resolveWindow({ view, now }: { view: DashboardView; now: number 
   return { start: now - preset.ms, end: now, granularity: preset.granularity };
 }
 
-/** The view plus an updater that writes a patch back into the URL. */
+/** The view plus an updater that writes a patch back into the URL (see useUrlView). */
 export function useDashboardView(): [DashboardView, (patch: Partial<DashboardView>) => void] {
-  const [params, setParams] = useSearchParams();
-  const view = useMemo(() => readDashboardView(params), [params]);
-  const update = useCallback(
-    (patch: Partial<DashboardView>) => {
-      setParams((prev) => writeDashboardView({ ...readDashboardView(prev), ...patch }, new URLSearchParams(prev)), { replace: true });
-    },
-    [setParams],
-  );
-  return [view, update];
+  return useUrlView(readDashboardView, writeDashboardView);
 }

@@ -3,25 +3,14 @@
  * of the project, start `/evaluations/evaluate_model`, follow `/evaluations/status` (rows done of
  * total) live, and go to the run page when it completes. With no model provider it says what to set up.
  */
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { describeError } from '../../components/ui/ErrorState.js';
 import { api } from '../../lib/api.js';
-import { modelsQueryOptions } from '../playground/playgroundQueries.js';
+import { modelsQueryOptions } from '../../entities/models/modelQueries.js';
 import { evaluationKeys } from './evaluationQueries.js';
-
-const objectRefsOptions = (projectId: string, leafClass: string) =>
-  queryOptions({
-    queryKey: ['evaluation-launch', 'objects', projectId, leafClass],
-    queryFn: async ({ signal }) =>
-      (
-        await api.objsQuery(
-          { project_id: projectId, filter: { latest_only: true, leaf_object_classes: [leafClass] }, metadata_only: true },
-          { signal },
-        )
-      ).objs.map((o) => ({ ref: `weave:///${projectId}/object/${o.object_id}:${o.digest}`, name: o.object_id })),
-  });
+import { launchKeys, objectRefsOptions } from './launchQueries.js';
 
 /** The launch card with live progress. */
 export function RunEvaluationPanel({ projectId, onClose }: { projectId: string; onClose: () => void }) {
@@ -41,7 +30,7 @@ export function RunEvaluationPanel({ projectId, onClose }: { projectId: string; 
   });
   const callId = start.data?.call_id ?? null;
   const status = useQuery({
-    queryKey: ['evaluation-launch', 'status', projectId, callId],
+    queryKey: launchKeys.status(projectId, callId),
     enabled: callId !== null,
     queryFn: async ({ signal }) => (await api.evaluationStatus({ project_id: projectId, call_id: callId! }, { signal })).status,
     refetchInterval: (q) => {

@@ -7,17 +7,28 @@
  * Defaults are left out to keep links short.
  */
 
+import { custom, flag, list, number, parseSortKey, text, urlState, type UrlField } from '../../lib/urlState.js';
+
 /** A sort key: a column id and a direction. */
 export interface ColumnSort {
   id: string;
   direction: 'asc' | 'desc';
 }
 
-function parseSort(raw: string | null): ColumnSort | null {
-  const m = raw ? /^(.+):(asc|desc)$/.exec(raw) : null;
-  return m ? { id: m[1]!, direction: m[2] as 'asc' | 'desc' } : null;
+/** A column sort (`id:asc`); unreadable reads as `fallback`, which is left out. */
+function columnSort(param: string, fallback: ColumnSort): UrlField<ColumnSort>;
+function columnSort(param: string, fallback: null): UrlField<ColumnSort | null>;
+function columnSort(param: string, fallback: ColumnSort | null): UrlField<ColumnSort | null> {
+  const textOf = (s: ColumnSort | null) => (s ? `${s.id}:${s.direction}` : null);
+  return custom<ColumnSort | null>(
+    param,
+    (raw) => {
+      const key = parseSortKey(raw);
+      return key ? { id: key.field, direction: key.direction } : fallback;
+    },
+    (v) => (textOf(v) === textOf(fallback) ? null : textOf(v)),
+  );
 }
-const sortText = (s: ColumnSort | null) => (s ? `${s.id}:${s.direction}` : null);
 
 /** The runs list as the URL describes it. */
 export interface RunsView {
@@ -30,26 +41,13 @@ export interface RunsView {
 /** Newest runs first unless the URL says otherwise. */
 export const DEFAULT_RUNS_SORT: ColumnSort = { id: 'started', direction: 'desc' };
 
-/** Reads the runs list view. */
-export function readRunsView(p: URLSearchParams): RunsView {
-  return {
-    sort: parseSort(p.get('sort')) ?? DEFAULT_RUNS_SORT,
-    evaluation: p.get('evaluation'),
-    model: p.get('model'),
-    status: p.get('status'),
-  };
-}
-
-/** Writes the runs list view. */
-export function writeRunsView(v: RunsView, p = new URLSearchParams()): URLSearchParams {
-  const sort = sortText(v.sort);
-  return setAll(p, {
-    sort: sort === sortText(DEFAULT_RUNS_SORT) ? null : sort,
-    evaluation: v.evaluation,
-    model: v.model,
-    status: v.status,
-  });
-}
+/** Reads and writes the runs list view. */
+export const { read: readRunsView, write: writeRunsView } = urlState<RunsView>({
+  sort: columnSort('sort', DEFAULT_RUNS_SORT),
+  evaluation: text('evaluation'),
+  model: text('model'),
+  status: text('status'),
+});
 
 /** One run's results table as the URL describes it. */
 export interface RunView {
@@ -60,20 +58,12 @@ export interface RunView {
   sort: ColumnSort | null;
 }
 
-/** Reads a run page's view. */
-export function readRunView(p: URLSearchParams): RunView {
-  const below = p.get('below');
-  return {
-    failures: p.get('failures') === '1',
-    below: below !== null && below !== '' && Number.isFinite(Number(below)) ? Number(below) : null,
-    sort: parseSort(p.get('sort')),
-  };
-}
-
-/** Writes a run page's view. */
-export function writeRunView(v: RunView, p = new URLSearchParams()): URLSearchParams {
-  return setAll(p, { failures: v.failures ? '1' : null, below: v.below === null ? null : String(v.below), sort: sortText(v.sort) });
-}
+/** Reads and writes a run page's view. */
+export const { read: readRunView, write: writeRunView } = urlState<RunView>({
+  failures: flag('failures'),
+  below: number('below'),
+  sort: columnSort('sort', null),
+});
 
 /** A compare table sort: by one run's value of a field, or by the spread across runs. */
 export interface CompareSort {
@@ -98,39 +88,22 @@ function parseCompareSort(raw: string | null): CompareSort | null {
   return m ? { mode: m[1] as CompareSort['mode'], field: m[2]!, direction: m[3] as 'asc' | 'desc', runId: m[4] ?? null } : null;
 }
 
+const compareFields = urlState<CompareView>({
+  runIds: list('runs'),
+  baseline: text('baseline'),
+  diffOnly: flag('diff'),
+  sort: custom('sort', parseCompareSort, (s) => (s ? `${s.mode}:${s.field}:${s.direction}${s.runId ? `:${s.runId}` : ''}` : null)),
+  row: text('row'),
+});
+
 /**
  * Reads the compare view. The baseline is one of the runs when the URL names one, else null:
  * the page then takes the oldest run, the one the others are usually measured against.
  */
 export function readCompareView(p: URLSearchParams): CompareView {
-  const runIds = [
-    ...new Set(
-      (p.get('runs') ?? '')
-        .split(',')
-        .map((s) => s.trim())
-        .filter(Boolean),
-    ),
-  ];
-  const wanted = p.get('baseline');
-  return {
-    runIds,
-    baseline: wanted && runIds.includes(wanted) ? wanted : null,
-    diffOnly: p.get('diff') === '1',
-    sort: parseCompareSort(p.get('sort')),
-    row: p.get('row') || null,
-  };
+  const view = compareFields.read(p);
+  return { ...view, baseline: view.baseline && view.runIds.includes(view.baseline) ? view.baseline : null };
 }
 
 /** Writes the compare view. */
-export function writeCompareView(v: CompareView, p = new URLSearchParams()): URLSearchParams {
-  const sort = v.sort ? `${v.sort.mode}:${v.sort.field}:${v.sort.direction}${v.sort.runId ? `:${v.sort.runId}` : ''}` : null;
-  return setAll(p, { runs: v.runIds.join(','), baseline: v.baseline, diff: v.diffOnly ? '1' : null, sort, row: v.row });
-}
-
-function setAll(p: URLSearchParams, values: Record<string, string | null>): URLSearchParams {
-  for (const [k, v] of Object.entries(values)) {
-    if (v === null || v === '') p.delete(k);
-    else p.set(k, v);
-  }
-  return p;
-}
+export const writeCompareView = compareFields.write;

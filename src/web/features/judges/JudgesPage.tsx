@@ -9,7 +9,7 @@ import { useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { ListTable } from '../../components/table/ListTable.js';
 import { formatRelative } from '../../lib/format.js';
-import { modelsQueryOptions } from '../playground/playgroundQueries.js';
+import { modelsQueryOptions } from '../../entities/models/modelQueries.js';
 import { JudgeEditor } from './JudgeEditor.js';
 import {
   DEFAULT_SCORING_PROMPT,

@@ -8,7 +8,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { ModalDialog } from '../../components/ui/ModalDialog.js';
-import { modelsQueryOptions } from '../playground/playgroundQueries.js';
+import { modelsQueryOptions } from '../../entities/models/modelQueries.js';
 import { EditorActions } from '../../components/ui/EditorActions.js';
 import { nameProblem, toModelValue, type ModelForm } from './judgeObjects.js';
 import { useSaveObject } from './judgeQueries.js';

@@ -14,9 +14,9 @@ import { Spinner } from '../../components/ui/Spinner.js';
 import { api, collect } from '../../lib/api.js';
 import { formatInteger } from '../../lib/format.js';
 import { callKeys, type CallsListReq } from '../../entities/calls/callQueries.js';
-import { modelsQueryOptions } from '../playground/playgroundQueries.js';
+import { modelsQueryOptions } from '../../entities/models/modelQueries.js';
 import { JUDGE_CLASS } from './judgeObjects.js';
-import { latestObjectsQueryOptions } from './judgeQueries.js';
+import { judgeKeys, latestObjectsQueryOptions } from './judgeQueries.js';
 import './judges.css';
 
 /** Calls scored per request from a filter (the server takes at most 10,000 call × judge pairs). */
@@ -59,7 +59,7 @@ export function ScoreWithMenu({ projectId, req, total, selectedIds }: ScoreWithM
   });
   const jobId = start.data?.job_id ?? null;
   const job = useQuery({
-    queryKey: ['score-with', projectId, jobId],
+    queryKey: judgeKeys.scoreJob(projectId, jobId),
     enabled: jobId !== null,
     queryFn: async ({ signal }) => (await api.jobRead({ project_id: projectId, job_id: jobId! }, { signal })).job,
     refetchInterval: (q) => (q.state.data && FINAL.has(q.state.data.status) ? false : 700),

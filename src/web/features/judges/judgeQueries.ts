@@ -5,12 +5,15 @@
  */
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/api.js';
+import { launchKeys } from '../evaluations/launchQueries.js';
 import type { Json } from './judgeObjects.js';
 
 export const judgeKeys = {
   all: ['llm-objects'] as const,
   project: (projectId: string) => [...judgeKeys.all, projectId] as const,
   ofClass: (projectId: string, leafClass: string) => [...judgeKeys.project(projectId), leafClass] as const,
+  /** A "Score with…" job's progress: apart from the objects, so saving one leaves it be. */
+  scoreJob: (projectId: string, jobId: string | null) => ['score-with', projectId, jobId] as const,
 };
 
 /** One object, at its latest version. */
@@ -60,7 +63,7 @@ export function useSaveObject(projectId: string) {
     onSuccess: () =>
       Promise.all([
         queryClient.invalidateQueries({ queryKey: judgeKeys.project(projectId) }),
-        queryClient.invalidateQueries({ queryKey: ['evaluation-launch', 'objects', projectId] }),
+        queryClient.invalidateQueries({ queryKey: launchKeys.objects(projectId) }),
       ]),
   });
 }

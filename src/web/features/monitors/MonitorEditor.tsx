@@ -11,12 +11,13 @@ import { ModalDialog } from '../../components/ui/ModalDialog.js';
 import { nameProblem } from '../judges/judgeObjects.js';
 import { useSaveObject, type LlmObject } from '../judges/judgeQueries.js';
 import { EditorActions } from '../../components/ui/EditorActions.js';
+import { monitorKeys } from './monitorQueries.js';
 import { opNameOf, toMonitorValue, type MonitorForm } from './monitorObjects.js';
 
 /** The project's op names: its stored ops and the ops of its recent calls (not every client stores its ops). */
 function useOpNames(projectId: string) {
   return useQuery({
-    queryKey: ['monitors', projectId, 'ops'],
+    queryKey: monitorKeys.ops(projectId),
     queryFn: async ({ signal }) => {
       const [{ objs }, calls] = await Promise.all([
         api.objsQuery({ project_id: projectId, filter: { is_op: true, latest_only: true }, metadata_only: true }, { signal }),

@@ -15,8 +15,9 @@ import { api } from '../../lib/api.js';
 import { formatRelative } from '../../lib/format.js';
 import { JUDGE_CLASS, refObjectName, scoreText } from '../judges/judgeObjects.js';
 import { judgeKeys, latestObjectsQueryOptions, type LlmObject } from '../judges/judgeQueries.js';
-import { modelsQueryOptions } from '../playground/playgroundQueries.js';
+import { modelsQueryOptions } from '../../entities/models/modelQueries.js';
 import { MonitorEditor } from './MonitorEditor.js';
+import { monitorKeys } from './monitorQueries.js';
 import { emptyMonitorForm, fromMonitorValue, toMonitorValue, type MonitorForm } from './monitorObjects.js';
 import '../judges/judges.css';
 import { RUNNABLE_PREFIX } from '../../entities/feedback/feedbackModel.js';
@@ -26,7 +27,7 @@ const MONITOR_CLASS = 'Monitor';
 /** Scores monitors stored lately, newest first, and scoring jobs of monitors that failed. */
 function activityQueryOptions(projectId: string) {
   return {
-    queryKey: [...judgeKeys.project(projectId), 'monitor-activity'],
+    queryKey: monitorKeys.activity(projectId),
     refetchInterval: 5000,
     queryFn: async ({ signal }: { signal: AbortSignal }) => {
       const { objs } = await api.objsQuery(

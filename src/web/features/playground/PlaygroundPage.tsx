@@ -10,7 +10,8 @@ import { useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router-dom';
 import { ModelColumn } from './ModelColumn.js';
 import { MessagesEditor } from './MessagesEditor.js';
-import { modelsQueryOptions, prefillCallQueryOptions, useRunCompletion } from './playgroundQueries.js';
+import { modelsQueryOptions } from '../../entities/models/modelQueries.js';
+import { prefillCallQueryOptions, useRunCompletion } from './playgroundQueries.js';
 import { completionInputs, DEFAULT_MESSAGES, DEFAULT_PARAMS, promptFromInputs, type PromptParams } from './promptModel.js';
 import './playground.css';
 

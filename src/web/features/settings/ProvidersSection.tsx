@@ -7,7 +7,8 @@
 import { useSuspenseQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { ConfirmButton } from '../../components/ui/ConfirmButton.js';
-import { providersQueryOptions, useProviderMutations } from '../playground/playgroundQueries.js';
+import { providersQueryOptions } from '../../entities/models/modelQueries.js';
+import { useProviderMutations } from './settingsQueries.js';
 import { FormStatus } from '../../components/ui/FormStatus.js';
 
 /** Parses `name` or `name:prompt$/1M:completion$/1M` per line or comma into provider models. */

@@ -1,7 +1,7 @@
 /** The settings route's loader: starts the page's queries with its code download. */
 import type { QueryClient } from '@tanstack/react-query';
 import type { LoaderFunctionArgs } from 'react-router-dom';
-import { providersQueryOptions } from '../playground/playgroundQueries.js';
+import { providersQueryOptions } from '../../entities/models/modelQueries.js';
 import { whoamiQueryOptions } from '../auth/authQueries.js';
 import { sessionsQueryOptions } from './sessionQueries.js';
 import { apiKeysQueryOptions, pricesQueryOptions, usersQueryOptions } from './settingsQueries.js';

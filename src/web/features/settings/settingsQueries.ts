@@ -8,6 +8,7 @@ import type { ReqOf } from '../../../contract/endpoints.js';
 import { api } from '../../lib/api.js';
 import { authKeys } from '../auth/authQueries.js';
 import { callKeys } from '../../entities/calls/callQueries.js';
+import { modelKeys } from '../../entities/models/modelQueries.js';
 
 /** Query keys for settings. */
 export const settingsKeys = {
@@ -109,4 +110,26 @@ export function useSetDefaultEntity() {
       await queryClient.invalidateQueries({ queryKey: authKeys.whoami() });
     },
   });
+}
+
+/** Add, change, remove and test project providers; they change the models offered and the prices. */
+export function useProviderMutations(projectId: string) {
+  const queryClient = useQueryClient();
+  const refresh = () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: modelKeys.providers(projectId) }),
+      queryClient.invalidateQueries({ queryKey: modelKeys.offered(projectId) }),
+      queryClient.invalidateQueries({ queryKey: settingsKeys.prices(projectId) }),
+    ]);
+  return {
+    create: useMutation({
+      mutationFn: (req: Omit<ReqOf<'providerCreate'>, 'project_id'>) => api.providerCreate({ ...req, project_id: projectId }),
+      onSuccess: refresh,
+    }),
+    remove: useMutation({
+      mutationFn: (providerId: string) => api.providerDelete({ project_id: projectId, provider_id: providerId }),
+      onSuccess: refresh,
+    }),
+    test: useMutation({ mutationFn: (providerId: string) => api.providerTest({ project_id: projectId, provider_id: providerId }) }),
+  };
 }

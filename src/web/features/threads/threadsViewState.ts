@@ -6,6 +6,7 @@
  * What a link holds that cannot be read is dropped and listed in `problems`, which the page
  * shows as a notice: a bad link falls back to defaults instead of failing.
  */
+import { custom, setParam, sortKeys, urlState, type SortKey } from '../../lib/urlState.js';
 import { useUrlView } from '../../lib/useUrlView.js';
 import { THREAD_SORT_FIELDS } from '../../../contract/threadSortFields.js';
 import { resolveDateTime } from '../../entities/calls/filterModel.js';
@@ -16,10 +17,7 @@ import type { ThreadsListReq } from './threadQueries.js';
 export type ThreadSortField = (typeof THREAD_SORT_FIELDS)[number];
 
 /** One server-side sort key. */
-export interface ThreadSort {
-  field: ThreadSortField;
-  direction: 'asc' | 'desc';
-}
+export type ThreadSort = SortKey<ThreadSortField>;
 
 /** The threads view as the URL describes it. */
 export interface ThreadsViewState {
@@ -40,60 +38,48 @@ export interface ThreadsViewState {
 /** The server's default order, used when the URL names none. */
 export const DEFAULT_THREAD_SORT: readonly ThreadSort[] = [{ field: 'last_updated', direction: 'desc' }];
 
-const isSortField = (s: string): s is ThreadSortField => (THREAD_SORT_FIELDS as readonly string[]).includes(s);
-
-function parseSort(raw: string | null, problems: string[] = []): ThreadSort[] {
-  const keys = (raw ?? '').split(',').flatMap((part): ThreadSort[] => {
-    const m = /^(.+):(asc|desc)$/.exec(part.trim());
-    if (m && isSortField(m[1]!)) return [{ field: m[1], direction: m[2] as 'asc' | 'desc' }];
-    if (part.trim()) problems.push(`sort “${part.trim()}”`);
-    return [];
-  });
-  // A field twice would make the server order by it twice; keep its first mention.
-  const unique = keys.filter((k, i) => keys.findIndex((o) => o.field === k.field) === i);
-  return unique.length ? unique : [...DEFAULT_THREAD_SORT];
-}
-
 /** Thread ids typed or pasted as a list: commas, spaces or new lines between them. */
 export function parseThreadIds(text: string): string[] {
   return [...new Set(text.split(/[\s,]+/).filter(Boolean))];
 }
 
+/** A time bound, relative (`-24h`) or ISO; one that does not read as a time is reported. */
+const timeBound = (param: 'after' | 'before') =>
+  custom<string | null>(
+    param,
+    (raw, report) => {
+      if (!raw) return null;
+      if (resolveDateTime(raw, Date.now()) !== null) return raw;
+      report(raw);
+      return null;
+    },
+    (v) => v,
+  );
+
+const fields = urlState<Omit<ThreadsViewState, 'filters' | 'problems'>>({
+  sort: sortKeys('sort', DEFAULT_THREAD_SORT, THREAD_SORT_FIELDS),
+  after: timeBound('after'),
+  before: timeBound('before'),
+  ids: custom(
+    'ids',
+    (raw) => parseThreadIds(raw ?? ''),
+    (ids) => ids.join(','),
+  ),
+});
+
 /** Reads the view from search params. */
 export function readThreadsView(params: URLSearchParams): ThreadsViewState {
   const problems: string[] = [];
-  const sort = parseSort(params.get('sort'), problems);
-  const time = (key: 'after' | 'before') => {
-    const value = params.get(key) || null;
-    if (value !== null && resolveDateTime(value, Date.now()) === null) {
-      problems.push(`${key} “${value}”`);
-      return null;
-    }
-    return value;
-  };
-  return {
-    sort,
-    after: time('after'),
-    before: time('before'),
-    ids: parseThreadIds(params.get('ids') ?? ''),
-    filters: readThreadFilters(params, problems),
-    problems,
-  };
+  const view = fields.read(params, problems);
+  return { ...view, filters: readThreadFilters(params, problems), problems };
 }
 
 export { NO_FILTERS };
 
-const sortText = (sort: readonly ThreadSort[]) => sort.map((s) => `${s.field}:${s.direction}`).join(',');
-
 /** Writes a view into search params, omitting defaults. */
 export function writeThreadsView(view: ThreadsViewState, params = new URLSearchParams()): URLSearchParams {
-  const set = (key: string, value: string | null) => (value === null || value === '' ? params.delete(key) : params.set(key, value));
-  const sort = sortText(view.sort);
-  set('sort', sort === sortText(DEFAULT_THREAD_SORT) ? null : sort);
-  set('after', view.after);
-  set('before', view.before);
-  set('ids', view.ids.join(','));
-  writeThreadFilters(view.filters, set);
+  fields.write(view, params);
+  writeThreadFilters(view.filters, (key, value) => setParam(params, key, value));
   return params;
 }
 

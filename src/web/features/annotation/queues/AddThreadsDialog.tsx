@@ -17,7 +17,7 @@ const OFFERED = 100;
 export function AddThreadsDialog({ projectId, queueId, onClose }: { projectId: string; queueId: string; onClose: () => void }) {
   const queryClient = useQueryClient();
   const threads = useQuery({
-    queryKey: [...annotationKeys.project(projectId), 'recent-threads'],
+    queryKey: annotationKeys.recentThreads(projectId),
     queryFn: ({ signal }) =>
       collect(
         api.threadsStreamQuery(

@@ -7,6 +7,7 @@ import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { api } from '../../../lib/api.js';
 import { formatInteger } from '../../../lib/format.js';
+import { objectKeys } from '../../objects/objectQueries.js';
 import { ModalDialog } from '../../../components/ui/ModalDialog.js';
 
 /** A dataset name from a queue name: letters, digits, _, - and . only. */
@@ -36,7 +37,7 @@ export function SaveDatasetDialog({
     mutationFn: () =>
       api.annotationQueueSaveDataset({ project_id: projectId, queue_id: queueId, name: name.trim(), include_skipped: includeSkipped }),
     // New object versions: refresh anything listing objects.
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['objects', projectId] }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: objectKeys.project(projectId) }),
   });
   const objectUrl = `/${projectId}/objects/${encodeURIComponent(name.trim())}`;
 
