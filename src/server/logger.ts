@@ -69,12 +69,26 @@ function stderrOf(format: LogFormat): DestinationStream {
             sync: true,
             colorize: Boolean(process.stderr.isTTY),
             translateTime: 'SYS:HH:MM:ss.l',
-            ignore: 'pid,hostname',
+            // An access line on one line of text; other lines end with their request id.
+            messageFormat: prettyMessage,
+            ignore: `pid,hostname,${ACCESS_FIELDS.join(',')}`,
           })
         : pino.destination({ fd: 2, sync: !isMainThread });
     destinations.set(format, dest);
   }
   return dest;
+}
+
+/** The fields of an access line (http/accessLog.ts), which pretty text shows in its message. */
+const ACCESS_FIELDS = ['request_id', 'method', 'route', 'status', 'duration_ms', 'bytes', 'user', 'client', 'aborted'];
+
+function prettyMessage(line: Record<string, unknown>, messageKey: string): string {
+  const msg = String(line[messageKey] ?? '');
+  const id = line.request_id === undefined ? '' : ` [${String(line.request_id)}]`;
+  if (msg !== 'request' || line.status === undefined) return `${msg}${id}`;
+  const f = (v: unknown) => (v === undefined ? '-' : String(v));
+  const aborted = line.aborted ? ' (aborted)' : '';
+  return `${f(line.method)} ${f(line.route)} ${f(line.status)} ${f(line.duration_ms)} ms ${f(line.bytes)} B ${f(line.user)} ${f(line.client)}${aborted}${id}`;
 }
 
 /** The format when WEFT_LOG_FORMAT is unset: pretty for a person at a terminal, JSON for anything else. */
