@@ -90,7 +90,8 @@ export async function spawnWeft(
       WEFT_DATA_DIR: dataDir,
       WEFT_ADMIN_PASSWORD: 'bench',
       WEFT_NO_DASHBOARD: '1',
-      WEFT_LOG_LEVEL: 'error',
+      // BENCH_LOG_LEVEL=info measures with the access log written (docs/operations/logs.md).
+      WEFT_LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'error',
       ...options.env,
     },
     stdio: ['ignore', 'pipe', 'inherit'],

@@ -7,9 +7,11 @@
  * (threads/requestWorker.ts). So a request gets the same answer with threads on or off.
  */
 import { Hono } from 'hono';
+import { accessLog } from './http/accessLog.js';
 import { mountRoutes, type MountOptions } from './http/defineRoutes.js';
 import { resolveClientAddress, TrustedProxies } from './http/clientAddress.js';
 import { toErrorResponse } from './http/respond.js';
+import { requestFields } from './http/requestId.js';
 import { NotFoundError } from './errors.js';
 import { sameOriginWrites } from './http/sameOrigin.js';
 import { contentSecurityPolicy, inlineScriptHashes, securityHeaders } from './http/securityHeaders.js';
@@ -30,6 +32,7 @@ export interface AppOptions extends MountOptions {
 
 export function createApp(services: Services, options: AppOptions): Hono {
   const app = new Hono();
+  app.use('*', accessLog(services.log));
   app.use('*', resolveClientAddress(options.trustedProxies ?? new TrustedProxies([])));
   app.use('*', securityHeaders());
   app.use('*', sameOriginWrites(services.log));
@@ -46,7 +49,9 @@ export function createApp(services: Services, options: AppOptions): Hono {
     mountRoutes(app, [allRoutes], services, options);
   }
   options.mountDashboard?.(app);
-  app.notFound((c) => toErrorResponse(new NotFoundError(`No endpoint ${c.req.method} ${c.req.path}; see /docs`), services.log, c.req.path));
-  app.onError((err, c) => toErrorResponse(err, services.log, `${c.req.method} ${c.req.path}`));
+  app.notFound((c) =>
+    toErrorResponse(new NotFoundError(`No endpoint ${c.req.method} ${c.req.path}; see /docs`), services.log, c.req.path, requestFields(c)),
+  );
+  app.onError((err, c) => toErrorResponse(err, services.log, `${c.req.method} ${c.req.path}`, requestFields(c)));
   return app;
 }

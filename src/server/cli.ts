@@ -124,6 +124,7 @@ export const serverFlags = {
   host: { type: 'string' },
   ...storeFlags,
   'log-level': { type: 'string' },
+  'log-format': { type: 'string' },
   workers: { type: 'string' },
   tls: { type: 'boolean' },
   'tls-cert': { type: 'string' },

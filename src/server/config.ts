@@ -6,7 +6,7 @@ import { DEFAULT_THROTTLE_LIMITS, type ThrottleLimits } from './auth/loginThrott
 import { DEFAULT_SESSION_LIMITS, type SessionLimits } from './auth/sessions.js';
 import { TrustedProxies } from './http/clientAddress.js';
 import { loadLimits, type Limits } from './limits.js';
-import { createLogger, parseLogLevel, type LogLevel } from './logger.js';
+import { createLogger, parseLogFormat, parseLogLevel, type LogFormat, type LogLevel } from './logger.js';
 import { OutboundAllowList } from './outbound/addresses.js';
 import type { StoreConfig } from './store/openStore.js';
 import { readSetting } from './settings.js';
@@ -29,6 +29,8 @@ export interface ServerConfig {
   limits: Limits;
   sqliteSync: 'normal' | 'full';
   logLevel: LogLevel;
+  /** WEFT_LOG_FORMAT, resolved (the default depends on whether stderr is a terminal). */
+  logFormat: LogFormat;
   validateResponses: boolean;
   /** Serve the dashboard (built SPA) at `/`. */
   serveDashboard: boolean;
@@ -119,6 +121,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Record<s
     limits,
     sqliteSync: get('WEFT_SQLITE_SYNC') === 'full' ? 'full' : 'normal',
     logLevel: parseLogLevel(get('WEFT_LOG_LEVEL')),
+    logFormat: parseLogFormat(get('WEFT_LOG_FORMAT')),
     validateResponses: get('WEFT_VALIDATE_RESPONSES') === '1',
     serveDashboard: get('WEFT_NO_DASHBOARD') !== '1',
     workers: parseWorkers(get('WEFT_WORKERS')),
@@ -273,6 +276,6 @@ export function storeConfigOf(config: ServerConfig): StoreConfig {
     clickhousePassword: config.clickhousePassword,
     clickhouseDatabase: config.clickhouseDatabase,
     // Every command that opens the store (serve, user, key) may be the first to open an old file.
-    progress: (message) => createLogger(config.logLevel).info(message),
+    progress: (message) => createLogger(config.logLevel, { format: config.logFormat }).info(message),
   };
 }

@@ -64,7 +64,7 @@ export interface StartOptions {
 }
 
 export async function startServer(config: ServerConfig, options: StartOptions = {}): Promise<RunningServer> {
-  const log = createLogger(config.logLevel);
+  const log = createLogger(config.logLevel, { format: config.logFormat });
   const store = await openStore(storeConfigOf(config));
   const admin = await ensureAdmin(store, config.adminPassword).catch(async (err: unknown) => {
     await store.close();
@@ -155,6 +155,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
   const threadSetup = {
     file: store instanceof SqliteStore ? store.file : '',
     logLevel: config.logLevel,
+    logFormat: config.logFormat,
     limits: config.limits,
     validateResponses: config.validateResponses,
     sessions: config.sessions,

@@ -50,6 +50,13 @@ const OWN_SETTINGS: readonly Setting[] = [
     default: '`info`',
     doc: '`debug`, `info`, `warn`, `error` or `silent` (anything else: `info`)',
   },
+  {
+    group: 'Server',
+    env: 'WEFT_LOG_FORMAT',
+    flag: 'log-format',
+    default: '`pretty` on a terminal, else `json`',
+    doc: '`json`: one JSON object per line on stderr, for a log collector; `pretty`: readable text ([operations/logs.md](operations/logs.md))',
+  },
   { group: 'Server', env: 'WEFT_SQLITE_SYNC', default: '`normal`', doc: '`full` also survives power loss, not only a crash' },
   {
     group: 'Server',

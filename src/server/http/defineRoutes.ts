@@ -25,6 +25,7 @@ import { readInput, type FastInput } from './readInput.js';
 import { toErrorResponse } from './respond.js';
 import { requestHeader } from './requestHeader.js';
 import { requestEnv } from './requestEnv.js';
+import { noteUser, requestFields } from './requestId.js';
 
 /** What every handler gets besides its input: the services, and what this request brought. */
 export interface RequestContext extends Services {
@@ -143,6 +144,7 @@ async function handle(
   const { limits, log } = services;
   try {
     const user = endpoint.public || endpoint.auth === 'handler' ? null : await services.authenticator.authenticateRequest(credentialsOf(c));
+    if (user) noteUser(c, user.username);
     const { input, bytes, text } = await readInput<Input<EndpointName>>(c, endpoint, limits, route.fastInput);
     if (user) assertProjectAccess(user, route.projects ? route.projects(input) : defaultProjects(input));
     // Every field named, not `...services` and then the request's: on Node 20, an object made
@@ -170,7 +172,7 @@ async function handle(
       const rows = result as unknown as AsyncIterable<unknown>;
       const checked = options.validateResponses ? checkEach(rows, endpoint.res, name) : rows;
       return await jsonLinesResponse(checked, requestHeader(c, 'accept'), (err) => {
-        log.error(`${endpoint.method} ${endpoint.path} failed mid-stream; the connection was cut`, err);
+        log.error(`${endpoint.method} ${endpoint.path} failed mid-stream; the connection was cut`, err, requestFields(c));
         return abortResponse(c);
       });
     }
@@ -183,7 +185,7 @@ async function handle(
   } catch (err) {
     // Not an answer: the main thread hands the request to a request thread (threadedApp.ts).
     if (err instanceof OverMainThreadBudget) throw err;
-    return toErrorResponse(err, log, `${endpoint.method} ${endpoint.path}`);
+    return toErrorResponse(err, log, `${endpoint.method} ${endpoint.path}`, requestFields(c));
   }
 }
 

@@ -7,6 +7,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Context } from 'hono';
 import type { Store } from '../store/Store.js';
+import type { RequestInfo } from './requestId.js';
 
 export interface RequestEnv {
   incoming?: IncomingMessage;
@@ -17,6 +18,8 @@ export interface RequestEnv {
   bodyBytes?: Uint8Array | null;
   /** The store this request must use instead of the services' one (threads/storeForwarding.ts). */
   store?: Store;
+  /** The request's id, chosen by the main thread, and the user, filled in here (a request thread; http/requestId.ts). */
+  requestInfo?: RequestInfo;
 }
 
 /** The request's environment; `c.env` is typed by whoever serves the app, so it is read here only. */

@@ -21,6 +21,7 @@ import { ForbiddenError } from '../errors.js';
 import { toErrorResponse } from './respond.js';
 import type { Logger } from '../logger.js';
 import { requestHeader } from './requestHeader.js';
+import { requestFields } from './requestId.js';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -29,7 +30,7 @@ export function sameOriginWrites(log: Logger) {
   return async function requireSameOrigin(c: Context, next: Next) {
     if (!SAFE_METHODS.has(c.req.method) && needsCheck(c)) {
       const refusal = crossOriginReason(c);
-      if (refusal) return toErrorResponse(new ForbiddenError(refusal), log, `${c.req.method} ${c.req.path}`);
+      if (refusal) return toErrorResponse(new ForbiddenError(refusal), log, `${c.req.method} ${c.req.path}`, requestFields(c));
     }
     return next();
   };

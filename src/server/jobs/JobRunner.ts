@@ -144,7 +144,9 @@ export class JobRunner {
   }
 
   async #run(job: JobRecord, controller: AbortController): Promise<void> {
-    const { store, log } = this.#options;
+    const { store } = this.#options;
+    // Every line about the job names it, so its story can be followed in the logs.
+    const log = this.#options.log.child({ job_id: job.id, job_kind: job.kind });
     const beat = setInterval(
       () => {
         store.jobs.heartbeat({ id: job.id, owner: this.owner, now: this.#options.clock.nowMicros() }).then(
@@ -176,6 +178,7 @@ export class JobRunner {
         result: result ?? null,
         now: this.#options.clock.nowMicros(),
       });
+      log.info(`job ${job.id} (${job.kind}) ${cancelled ? 'cancelled' : 'succeeded'}`);
     } catch (err) {
       if (controller.signal.reason === STOPPING) return;
       const cancelled = controller.signal.reason === CANCELLED;

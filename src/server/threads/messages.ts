@@ -4,6 +4,7 @@
  */
 import type { SessionLimits } from '../auth/sessions.js';
 import type { Limits } from '../limits.js';
+import type { LogFormat } from '../logger.js';
 
 import type { WriteBatch } from '../store/WriteBatch.js';
 
@@ -31,6 +32,8 @@ export interface WholeResponse {
   status: number;
   headers: [string, string][];
   body: Uint8Array | null;
+  /** Who the request was from, when the thread authenticated it (for the access log). */
+  user?: string;
 }
 
 /**
@@ -63,6 +66,8 @@ export type ToWorker =
       headers: [string, string][];
       body: ArrayBuffer | null;
       remoteIp: string;
+      /** The id every log line about this request carries (http/requestId.ts). */
+      requestId: string;
     }
   | { t: 'abort'; id: number }
   /** The main thread sent `bytes` more of the response to the client: the worker may send more. */
@@ -80,7 +85,7 @@ export type FromWorker =
    * together when the thread finished them in one turn of its event loop.
    */
   | { t: 'wholes'; responses: WholeResponse[] }
-  | { t: 'head'; id: number; status: number; headers: [string, string][] }
+  | { t: 'head'; id: number; status: number; headers: [string, string][]; user?: string }
   | { t: 'chunk'; id: number; data: Uint8Array }
   | { t: 'end'; id: number }
   /** The response body failed after its head was sent: the main thread cuts the connection. */
@@ -97,6 +102,8 @@ export type FromWorker =
 export interface WorkerSetup {
   file: string;
   logLevel: string;
+  /** The main thread's WEFT_LOG_FORMAT, resolved: a thread cannot tell whether stderr is a terminal. */
+  logFormat: LogFormat;
   /** The request limits (limits.ts), as the main thread loaded them from env and flags. */
   limits: Limits;
   validateResponses: boolean;

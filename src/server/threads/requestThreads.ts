@@ -50,6 +50,7 @@ import { Outbox } from './outbox.js';
 import type { FromWorker, ToWorker, WholeResponse, WorkerData, WorkerSetup, WriteResult, WriteUnit } from './messages.js';
 import { requestHeader } from '../http/requestHeader.js';
 import { requestEnv } from '../http/requestEnv.js';
+import { noteUser, requestFields, requestIdFrom, requestInfoOf, type RequestInfo } from '../http/requestId.js';
 import { readSessionCookie } from '../auth/sessions.js';
 
 export type RequestKind = 'read' | 'write';
@@ -151,6 +152,8 @@ interface Pending {
   gates: number;
   /** While `gates` > 0: the thread's messages for this request, replayed in order once they committed. */
   held: (() => void)[] | null;
+  /** The request's id and user, for the logs (http/requestId.ts); the thread may name the user. */
+  info: RequestInfo;
 }
 
 export class RequestThreads {
@@ -202,11 +205,13 @@ export class RequestThreads {
           body =
             bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? (bytes.buffer as ArrayBuffer) : bytes.slice().buffer;
       } catch (err) {
-        return toErrorResponse(err, this.#options.log, `${method} ${c.req.path}`);
+        return toErrorResponse(err, this.#options.log, `${method} ${c.req.path}`, requestFields(c));
       }
     }
     if (outgoing.destroyed) return RESPONSE_ALREADY_SENT;
     this.handed[kind]++;
+    // Without the access-log middleware (tests that mount handlers alone) the request still gets an id.
+    const info = requestInfoOf(c) ?? { id: requestIdFrom(undefined) };
     return new Promise<Response>((respond) => {
       const id = this.#nextId++;
       const p: Pending = {
@@ -220,6 +225,7 @@ export class RequestThreads {
           headers: headerPairs(incoming.rawHeaders),
           body,
           remoteIp: clientAddressOf(c),
+          requestId: info.id,
         },
         transfer: body ? [body] : [],
         slot: null,
@@ -236,6 +242,7 @@ export class RequestThreads {
         user,
         gates: 0,
         held: null,
+        info,
       };
       if (kind === 'read' && this.#options.readBudgetMs > 0) p.budgetTimer = setTimeout(() => this.#expire(p), this.#options.readBudgetMs);
       // 'close' comes after a complete response too (then the request is finished already).
@@ -259,9 +266,10 @@ export class RequestThreads {
     if (!authorization && !apiKey) return null;
     try {
       const user = await this.#options.authenticator.authenticateRequest({ authorization, apiKey, address: clientAddressOf(c) });
+      noteUser(c, user.username);
       return `user ${user.username}`;
     } catch (err) {
-      return toErrorResponse(err, this.#options.log, `${c.req.method} ${c.req.path}`);
+      return toErrorResponse(err, this.#options.log, `${c.req.method} ${c.req.path}`, requestFields(c));
     }
   }
 
@@ -399,6 +407,7 @@ export class RequestThreads {
     }
     switch (msg.t) {
       case 'head':
+        if (msg.user) p.info.user = msg.user;
         this.#writeHead(p, msg.status, msg.headers, null);
         this.#awaitRows(p);
         return;
@@ -475,7 +484,7 @@ export class RequestThreads {
     if (p.finished) return;
     if (!p.headReceived) {
       p.headReceived = true;
-      p.respond(toErrorResponse(err, this.#options.log, `${p.message.method} ${new URL(p.message.url).pathname}`));
+      p.respond(toErrorResponse(err, this.#options.log, `${p.message.method} ${new URL(p.message.url).pathname}`, idOf(p)));
     } else {
       this.#cut(p, err instanceof Error ? err : new Error(String(err)));
     }
@@ -487,6 +496,7 @@ export class RequestThreads {
   #answerWhole(slot: Slot, response: WholeResponse): void {
     const p = slot.requests.get(response.id);
     if (!p || p.finished) return;
+    if (response.user) p.info.user = response.user;
     this.#writeHead(p, response.status, response.headers, response.body?.byteLength ?? 0);
     p.ended = true;
     if (response.body && !NO_BODY_STATUSES.has(response.status)) p.outgoing.end(response.body);
@@ -552,7 +562,7 @@ export class RequestThreads {
           { status: 429, headers: { 'retry-after': String(retryAfter) } },
         ),
       );
-      this.#options.log.warn(`${where} 429 waited ${budget} ms: ${limit} reads of this user running (WEFT_READS_PER_USER)`);
+      this.#options.log.warn(`${where} 429 waited ${budget} ms: ${limit} reads of this user running (WEFT_READS_PER_USER)`, idOf(p));
       this.#finish(p);
       return;
     }
@@ -566,7 +576,7 @@ export class RequestThreads {
           { status: 503, headers: { 'retry-after': String(retryAfter) } },
         ),
       );
-      this.#options.log.warn(`${where} 503 waited ${budget} ms for a read thread`);
+      this.#options.log.warn(`${where} 503 waited ${budget} ms for a read thread`, idOf(p));
       this.#finish(p);
       return;
     }
@@ -577,7 +587,7 @@ export class RequestThreads {
     } else {
       this.#cut(p, new Error(reason));
     }
-    this.#options.log.warn(`${where} 504 time budget of ${budget} ms exceeded`);
+    this.#options.log.warn(`${where} 504 time budget of ${budget} ms exceeded`, idOf(p));
     this.#stop(p);
   }
 
@@ -593,6 +603,7 @@ export class RequestThreads {
     const timeout = this.#options.sendTimeoutMs;
     this.#options.log.warn(
       `${p.message.method} ${new URL(p.message.url).pathname} cut: the client took nothing for ${timeout} ms (WEFT_READ_SEND_TIMEOUT_MS)`,
+      idOf(p),
     );
     this.#cut(p, new Error(`The client took nothing for ${timeout} ms (WEFT_READ_SEND_TIMEOUT_MS)`));
     if (p.kind === 'read') this.#stop(p);
@@ -658,6 +669,8 @@ export class RequestThreads {
     for (const p of [...slot.requests.values()]) {
       if (!p.headReceived) {
         p.headReceived = true;
+        if (!this.#closed)
+          this.#options.log.error(`${p.message.method} ${new URL(p.message.url).pathname} 500: ${why}`, undefined, idOf(p));
         p.respond(Response.json({ reason: `Internal server error: ${why}` }, { status: 500 }));
       } else if (!p.ended) {
         this.#cut(p, new Error(why));
@@ -684,6 +697,9 @@ function sessionKey(c: Context): string | null {
   const token = readSessionCookie(requestHeader(c, 'cookie'));
   return token ? `session ${token}` : null;
 }
+
+/** The log fields naming a handed-off request. */
+const idOf = (p: Pending) => ({ request_id: p.message.requestId });
 
 /** The request's headers as name/value pairs from Node's raw list (HTTP/2 pseudo-headers left out). */
 function headerPairs(raw: string[]): [string, string][] {

@@ -21,6 +21,7 @@ import { weightOf } from './groupCommit.js';
 import { Outbox } from './outbox.js';
 import { installLightResponse, threadRequest, wholeBody } from './lightFetch.js';
 import type { RequestEnv } from '../http/requestEnv.js';
+import type { RequestInfo } from '../http/requestId.js';
 
 /** Bytes a response may send ahead of what the client has taken. */
 const WINDOW_BYTES = 1 << 20;
@@ -83,7 +84,7 @@ const store = forwardingStore(
 /** The store of request `id`: its last writes go as a unit the main thread gates its answer on. */
 const storeOfRequest = (id: number) =>
   requestStore(store, (batch: WriteBatch) => sendUnit({ wid: nextWriteId++, ops: [{ batch }], gate: id }));
-const log = createLogger(parseLogLevel(setup.logLevel));
+const log = createLogger(parseLogLevel(setup.logLevel), { format: setup.logFormat });
 // Credentials not in this thread's cache are checked by the main thread (mainThreadAuth.ts).
 const auth = mainThreadChecker(post);
 const authenticator = new Authenticator(store, {
@@ -154,6 +155,8 @@ async function serve(msg: Extract<ToWorker, { t: 'request' }>): Promise<void> {
     unsentResponses.flush();
   }
   const state: Active = { abort: new AbortController(), credit: WINDOW_BYTES, wake: null };
+  // The id the main thread chose; the app fills in the user, which goes back for the access log.
+  const info: RequestInfo = { id: msg.requestId };
   active.set(msg.id, state);
   let headSent = false;
   try {
@@ -165,12 +168,13 @@ async function serve(msg: Extract<ToWorker, { t: 'request' }>): Promise<void> {
       peerAddress: msg.remoteIp,
       bodyBytes: hasBody ? new Uint8Array(msg.body!) : null,
       store: storeOfRequest(msg.id),
+      requestInfo: info,
     };
     const res = await app.fetch(request, env);
     // Most answers are JSON text, sent whole without a stream (lightFetch.ts).
     const whole = wholeBody(res);
     if (whole) {
-      unsentResponses.add({ id: msg.id, ...whole });
+      unsentResponses.add({ id: msg.id, ...whole, user: info.user });
       headSent = true;
       return;
     }
@@ -185,7 +189,7 @@ async function serve(msg: Extract<ToWorker, { t: 'request' }>): Promise<void> {
       second = first.done ? first : await reader!.read();
     } catch (err) {
       // Rows had been read when the stream failed: as without threads, the 200 starts and is cut.
-      postHead(msg.id, res.status, headers);
+      postHead(msg.id, res.status, headers, info.user);
       headSent = true;
       const data = owned(first.value!);
       post({ t: 'chunk', id: msg.id, data }, [data.buffer as ArrayBuffer]);
@@ -193,11 +197,11 @@ async function serve(msg: Extract<ToWorker, { t: 'request' }>): Promise<void> {
     }
     if (second.done) {
       const body = first.value ? owned(first.value) : null;
-      unsentResponses.add({ id: msg.id, status: res.status, headers, body });
+      unsentResponses.add({ id: msg.id, status: res.status, headers, body, user: info.user });
       headSent = true;
       return;
     }
-    postHead(msg.id, res.status, headers);
+    postHead(msg.id, res.status, headers, info.user);
     headSent = true;
     const send = (value: Uint8Array) => {
       state.credit -= value.byteLength;
@@ -220,10 +224,10 @@ async function serve(msg: Extract<ToWorker, { t: 'request' }>): Promise<void> {
     post({ t: 'end', id: msg.id });
   } catch (err) {
     if (headSent) {
-      log.error(`${msg.method} ${new URL(msg.url).pathname}: response failed mid-stream`, err);
+      log.error(`${msg.method} ${new URL(msg.url).pathname}: response failed mid-stream`, err, { request_id: msg.requestId });
       post({ t: 'fail', id: msg.id, message: toErrorData(err).message });
     } else {
-      log.error(`${msg.method} ${new URL(msg.url).pathname} 500`, err);
+      log.error(`${msg.method} ${new URL(msg.url).pathname} 500`, err, { request_id: msg.requestId });
       unsentResponses.add(internalError(msg.id));
     }
   } finally {
@@ -232,12 +236,12 @@ async function serve(msg: Extract<ToWorker, { t: 'request' }>): Promise<void> {
 }
 
 /** The head of a streamed response; like a whole one, it follows the writes made so far (see unsentResponses). */
-function postHead(id: number, status: number, headers: [string, string][]): void {
+function postHead(id: number, status: number, headers: [string, string][], user: string | undefined): void {
   unsentWrites.flush();
   const err = ungated.get(id);
   ungated.delete(id);
   if (err !== undefined) throw err;
-  post({ t: 'head', id, status, headers });
+  post({ t: 'head', id, status, headers, user });
 }
 
 function internalError(id: number, err?: unknown): WholeResponse {

@@ -27,6 +27,7 @@ import { budgetedStore, committedStore, OverMainThreadBudget } from './mainThrea
 import type { HandOff, RequestKind, RequestThreads } from './requestThreads.js';
 import { requestHeader } from '../http/requestHeader.js';
 import { requestEnv } from '../http/requestEnv.js';
+import { requestFields } from '../http/requestId.js';
 
 /** A prediction's inputs and output or a score's value: the SDK's bodies are well under this. */
 export const SMALL_BODY_BYTES = 16 * 1024;
@@ -80,7 +81,7 @@ function serveSmallHere(
     try {
       body = await readLimitedBody(c, services.limits, handOff.bodyLimit ?? 'maxBodyBytes');
     } catch (err) {
-      return toErrorResponse(err, services.log, `${c.req.method} ${c.req.path}`);
+      return toErrorResponse(err, services.log, `${c.req.method} ${c.req.path}`, requestFields(c));
     }
     // The handler takes the body and the store from the request's env (http/bodyLimit.ts, defineRoutes.ts).
     Object.assign(requestEnv(c), { bodyBytes: body, store: budgetedStore(committed, measured) });
@@ -88,7 +89,7 @@ function serveSmallHere(
       return await here(c);
     } catch (err) {
       if (!(err instanceof OverMainThreadBudget)) throw err;
-      services.log.debug(`${c.req.method} ${c.req.path}: ${err.message}`);
+      services.log.debug(`${c.req.method} ${c.req.path}: ${err.message}`, requestFields(c));
       // The credentials were checked here; the thread checks them again from the process's cache.
       return threads.handle(c, kind, { ...handOff, authenticate: false }, body);
     }
