@@ -20,6 +20,7 @@ import { allRoutes } from './routes/allRoutes.js';
 import type { Services } from './services.js';
 import type { RequestThreads } from './threads/requestThreads.js';
 import { mountThreaded } from './threads/threadedApp.js';
+import { mountMetricsEndpoint, mountRequestMetrics, type MetricsAccess } from './metrics/http.js';
 
 export interface AppOptions extends MountOptions {
   /** Mounts the dashboard last, after every API route. */
@@ -28,14 +29,18 @@ export interface AppOptions extends MountOptions {
   trustedProxies?: TrustedProxies;
   /** Request threads to hand API requests to; absent, every request is served in this thread. */
   threads?: RequestThreads | null;
+  /** Who may read `/metrics` (WEFT_METRICS); absent (a request thread's app): no metrics here. */
+  metrics?: MetricsAccess;
 }
 
 export function createApp(services: Services, options: AppOptions): Hono {
   const app = new Hono();
   app.use('*', accessLog(services.log));
+  if (options.metrics) mountRequestMetrics(app, options.metrics);
   app.use('*', resolveClientAddress(options.trustedProxies ?? new TrustedProxies([])));
   app.use('*', securityHeaders());
   app.use('*', sameOriginWrites(services.log));
+  if (options.metrics) mountMetricsEndpoint(app, services, options.metrics);
   const { threads } = options;
   if (threads) {
     app.get('/openapi.json', (c) => threads.handle(c, 'read'));

@@ -7,9 +7,11 @@
  *
  * The primary prepares the data directory (migrations, the admin user, the dashboard build)
  * before forking, relays "forget cached credentials" between workers so a revoked key stops
- * working everywhere at once, and replaces a worker that dies.
+ * working everywhere at once, gathers every worker's metrics for `/metrics`
+ * (metrics/clusterMetrics.ts), and replaces a worker that dies.
  */
 import cluster from 'node:cluster';
+import { answerMetricsRequests } from './metrics/clusterMetrics.js';
 
 const FORGET = 'weft:forget-credentials';
 const READY = 'weft:listening';
@@ -42,6 +44,7 @@ export function forkWorkers(count: number, log: (msg: string) => void): Promise<
       if (msg?.type !== FORGET) return;
       for (const other of Object.values(cluster.workers ?? {})) if (other && other !== worker) other.send(msg);
     });
+    answerMetricsRequests(worker);
     return worker;
   };
   cluster.on('exit', (worker, code, signal) => {

@@ -36,6 +36,8 @@ export interface ServerConfig {
   serveDashboard: boolean;
   /** Server processes sharing the port (see cluster.ts); 1 runs in this process. */
   workers: number;
+  /** Who may read `/metrics` (WEFT_METRICS; docs/operations/metrics.md). */
+  metrics: 'admin' | 'public' | 'off';
   /** The standard OpenAI SDK variables: either one configures the instance-wide `openai` provider. */
   openaiApiKey: string | null;
   openaiBaseUrl: string | null;
@@ -125,6 +127,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Record<s
     validateResponses: get('WEFT_VALIDATE_RESPONSES') === '1',
     serveDashboard: get('WEFT_NO_DASHBOARD') !== '1',
     workers: parseWorkers(get('WEFT_WORKERS')),
+    metrics: parseMetricsAccess(get('WEFT_METRICS')),
     openaiApiKey: get('OPENAI_API_KEY') || null,
     openaiBaseUrl: get('OPENAI_BASE_URL') || null,
     providersFile: get('WEFT_PROVIDERS_FILE') ? resolve(get('WEFT_PROVIDERS_FILE')!) : null,
@@ -278,4 +281,10 @@ export function storeConfigOf(config: ServerConfig): StoreConfig {
     // Every command that opens the store (serve, user, key) may be the first to open an old file.
     progress: (message) => createLogger(config.logLevel, { format: config.logFormat }).info(message),
   };
+}
+
+function parseMetricsAccess(value: string | undefined): ServerConfig['metrics'] {
+  if (value === undefined || value === '' || value === 'admin') return 'admin';
+  if (value === 'public' || value === 'off') return value;
+  throw new Error(`WEFT_METRICS must be "admin", "public" or "off", not "${value}"`);
 }

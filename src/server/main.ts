@@ -36,6 +36,7 @@ import { OutboundClient, type ResolveHost } from './outbound/outboundClient.js';
 import { unreachableInstanceProviders } from './outbound/instanceReach.js';
 import { loadTlsMaterial, type TlsMaterial } from './tls.js';
 import { markServing } from './backup/dataDirLock.js';
+import { dropMetricSources, setMetricSources, type MetricSources } from './metrics/registry.js';
 
 export interface RunningServer {
   url: string;
@@ -140,6 +141,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     publicUrl: config.publicUrl ?? listenUrl(config, config.port),
   };
   const appOptions = {
+    metrics: config.metrics,
     validateResponses: config.validateResponses,
     mountDashboard: options.mountDashboard,
     trustedProxies: config.trustedProxies,
@@ -195,6 +197,15 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
   threads?.warm();
   jobs.start();
   monitors.start();
+  const metricSources: MetricSources = {
+    store,
+    threads,
+    jobs,
+    monitors,
+    sqliteFile: store instanceof SqliteStore && store.file !== ':memory:' ? store.file : null,
+    ...(store instanceof ClickHouseStore ? { clickhouseBytes: () => clickhouseBytes(store) } : {}),
+  };
+  if (config.metrics !== 'off') setMetricSources(metricSources);
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   return {
     url: `${tls ? 'https' : 'http'}://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`,
@@ -205,6 +216,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     tls,
     threads,
     close: async () => {
+      dropMetricSources(metricSources);
       await epochWatch?.stop();
       await monitors.stop();
       await jobs.stop();
@@ -225,4 +237,12 @@ function listenUrl(config: ServerConfig, port: number): string {
   const wildcard = config.host === '0.0.0.0' || config.host === '::' || config.host === '';
   const host = wildcard ? hostname() : config.host.includes(':') ? `[${config.host}]` : config.host;
   return `${config.tls ? 'https' : 'http'}://${host}:${port}`;
+}
+
+/** The bytes the database's active parts take on disk: one small query on system tables, at scrape time. */
+async function clickhouseBytes(store: ClickHouseStore): Promise<number> {
+  const row = await store.db.get<{ bytes: string }>(
+    'SELECT sum(bytes_on_disk) AS bytes FROM system.parts WHERE database = currentDatabase() AND active',
+  );
+  return Number(row?.bytes ?? 0);
 }

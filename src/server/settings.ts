@@ -57,6 +57,12 @@ const OWN_SETTINGS: readonly Setting[] = [
     default: '`pretty` on a terminal, else `json`',
     doc: '`json`: one JSON object per line on stderr, for a log collector; `pretty`: readable text ([operations/logs.md](operations/logs.md))',
   },
+  {
+    group: 'Server',
+    env: 'WEFT_METRICS',
+    default: '`admin`',
+    doc: "who may read `GET /metrics` (Prometheus): `admin` (an instance admin's API key or password), `public` (anyone: for a scraper on a private network) or `off` (no endpoint, nothing counted) ([operations/metrics.md](operations/metrics.md))",
+  },
   { group: 'Server', env: 'WEFT_SQLITE_SYNC', default: '`normal`', doc: '`full` also survives power loss, not only a crash' },
   {
     group: 'Server',

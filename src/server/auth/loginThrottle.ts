@@ -24,6 +24,7 @@
  * (threads/mainThreadAuth.ts).
  */
 import { TooManyRequestsError } from '../errors.js';
+import { metrics } from '../metrics/hooks.js';
 
 export interface ThrottleLimits {
   /** Failures per username within the window before that username is refused. */
@@ -95,17 +96,20 @@ export class LoginThrottle {
     // An unknown address ('': a caller that did not say) is not one bucket shared by everyone.
     const byAddress = address === '' ? 0 : this.#retryAfter(`a:${address}`, this.#limits.perAddress, now);
     if (byAddress > 0) {
+      metrics.loginThrottled('address');
       throw new TooManyRequestsError(`Too many failed sign-ins from your address; try again in ${formatWait(byAddress)}`, byAddress);
     }
     if (username === null) return;
     const byUser = this.#retryAfter(`u:${username}`, this.#limits.perUser, now);
     if (byUser > 0) {
+      metrics.loginThrottled('username');
       throw new TooManyRequestsError(`Too many failed sign-ins for this username; try again in ${formatWait(byUser)}`, byUser);
     }
   }
 
   /** Counts a failed attempt against the address and (when given) the username. */
   recordFailure(username: string | null, address: string, now = Date.now()): void {
+    metrics.loginFailed(username === null ? 'api_key' : 'password');
     const keys = [...(address !== '' ? [`a:${address}`] : []), ...(username !== null ? [`u:${username}`] : [])];
     if (keys.length) this.#log.add(keys, now, now - this.#windowMs);
   }

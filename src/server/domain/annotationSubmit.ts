@@ -28,6 +28,7 @@ import type { Store } from '../store/Store.js';
 import { itemNotFound } from '../store/progressChange.js';
 import { readItem, replaceChange, submitChange, toItemSchema } from './annotationQueues.js';
 import { callRef } from './callExtras.js';
+import { metrics } from '../metrics/hooks.js';
 import { formatMicros } from '../core/datetime.js';
 import { checkAnnotationSpec, toFeedbackWrite } from './feedback.js';
 import { parseRef } from './refs.js';
@@ -85,6 +86,7 @@ export async function submitItem(
     { kind: 'queues.progress', progress },
     { kind: 'feedback.create', rows },
   ]);
+  metrics.feedbackWritten(rows.length);
   const updated = await readItem(store, { projectId: req.project_id, queueId: queue.id, itemId: req.item_id });
   if (!updated) throw itemNotFound(req.item_id, queue.id);
   return {

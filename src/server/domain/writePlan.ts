@@ -13,6 +13,7 @@ import type { LosslessObject, LosslessValue } from './losslessJson.js';
 import { toObjectWrite } from './objects.js';
 import { formatObjectRef } from './refs.js';
 import { hashRow } from './tables.js';
+import { metrics } from '../metrics/hooks.js';
 
 /** The name SDKs give an op's (and a model's) source file. */
 export const SOURCE_FILE_NAME = 'obj.py';
@@ -186,10 +187,18 @@ export class WritePlan {
   /** Applies everything together (see Store.apply). */
   async apply(store: Store): Promise<void> {
     await store.apply(this.batch());
+    this.#counted();
   }
 
   /** Applies everything as the request's last store call: its answer may be built while the writes commit (Store.applyLast). */
-  applyLast(store: Store): Promise<void> {
-    return store.applyLast(this.batch());
+  async applyLast(store: Store): Promise<void> {
+    await store.applyLast(this.batch());
+    this.#counted();
+  }
+
+  #counted(): void {
+    const starts = this.calls.filter((c) => c.kind === 'start').length;
+    if (this.calls.length) metrics.ingested('evaluation', starts, this.calls.length - starts);
+    if (this.feedback.length) metrics.feedbackWritten(this.feedback.length);
   }
 }

@@ -23,6 +23,7 @@ import { TooManyRequestsError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { JobRecord } from '../store/JobsStore.js';
 import type { Store } from '../store/Store.js';
+import { metrics } from '../metrics/hooks.js';
 
 export interface JobContext {
   /** Aborted when the job is cancelled or the server stops. */
@@ -102,6 +103,11 @@ export class JobRunner {
     return id;
   }
 
+  /** Jobs this process runs now (`/metrics`). */
+  get running(): number {
+    return this.#running.size;
+  }
+
   /** Looks for claimable jobs now. */
   kick(): void {
     if (this.#stopped || this.#filling) return;
@@ -179,10 +185,12 @@ export class JobRunner {
         now: this.#options.clock.nowMicros(),
       });
       log.info(`job ${job.id} (${job.kind}) ${cancelled ? 'cancelled' : 'succeeded'}`);
+      metrics.jobEnded(job.kind, cancelled ? 'cancelled' : 'succeeded');
     } catch (err) {
       if (controller.signal.reason === STOPPING) return;
       const cancelled = controller.signal.reason === CANCELLED;
       if (!cancelled) log.warn(`job ${job.id} (${job.kind}) failed: ${String(err)}`);
+      metrics.jobEnded(job.kind, cancelled ? 'cancelled' : 'failed');
       await store.jobs
         .finish({
           id: job.id,

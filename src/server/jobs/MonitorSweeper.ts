@@ -24,6 +24,8 @@ export class MonitorSweeper {
   readonly #options: MonitorSweeperOptions;
   #timer: NodeJS.Timeout | null = null;
   #running: Promise<void> | null = null;
+  /** When the last sweep that emptied the inbox began (performance.now()): every call ended before it was handled. */
+  #caughtUpAt = performance.now();
 
   constructor(options: MonitorSweeperOptions) {
     this.#options = options;
@@ -49,10 +51,22 @@ export class MonitorSweeper {
   async #drain(): Promise<void> {
     const { store, kick, clock = systemClock } = this.#options;
     const batch = this.#options.batch ?? 500;
+    const began = performance.now();
     while (this.#timer) {
       const { handled } = await sweepMonitorInbox(store, { batch, now: clock.nowMicros(), kick });
-      if (handled < batch) return;
+      if (handled < batch) {
+        this.#caughtUpAt = began;
+        return;
+      }
     }
+  }
+
+  /**
+   * Seconds since the sweeper last found the inbox empty: up to the poll interval when it keeps
+   * up; it grows while sweeps fail or fall behind (`/metrics`, docs/operations/metrics.md).
+   */
+  lagSeconds(): number {
+    return (performance.now() - this.#caughtUpAt) / 1000;
   }
 
   async stop(): Promise<void> {

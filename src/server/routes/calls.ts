@@ -7,6 +7,7 @@ import type { CallWrite } from '../store/Store.js';
 import { queryCalls } from '../domain/callsQuery.js';
 import { addCallExtras } from '../domain/callExtras.js';
 import { fastCallEndInput, fastCallStartInput, fastUpsertBatchInput } from './callWriteInput.js';
+import { metrics } from '../metrics/hooks.js';
 
 const MAX_DELETE_IDS = 1000;
 
@@ -32,6 +33,7 @@ export const callRoutes = defineRoutes({
     handler: async ({ start }, { store, user }) => {
       const write = toStartWrite(start, user.username);
       await store.applyLast([{ kind: 'calls.write', calls: [write] }]);
+      metrics.ingested('sdk', 1, 0);
       return { id: write.id, trace_id: write.traceId };
     },
   },
@@ -42,6 +44,7 @@ export const callRoutes = defineRoutes({
     projects: (input) => [input.end.project_id],
     handler: async ({ end }, { store }) => {
       await store.applyLast([{ kind: 'calls.write', calls: [toEndWrite(end)] }]);
+      metrics.ingested('sdk', 0, 1);
       return {};
     },
   },
@@ -55,6 +58,8 @@ export const callRoutes = defineRoutes({
         item.mode === 'start' ? toStartWrite(item.req.start, user.username) : toEndWrite(item.req.end),
       );
       await store.applyLast([{ kind: 'calls.write', calls: writes }]);
+      const starts = writes.filter((w) => w.kind === 'start').length;
+      metrics.ingested('sdk', starts, writes.length - starts);
       return { res: writes.map((w) => (w.kind === 'start' ? { id: w.id, trace_id: w.traceId } : ({} as Record<string, never>))) };
     },
   },
@@ -138,6 +143,7 @@ export const callRoutes = defineRoutes({
         req.batch.map((c) => c.project_id),
       );
       await store.applyLast([{ kind: 'calls.write', calls: req.batch.flatMap((call) => toCompleteWrites(call, user.username)) }]);
+      metrics.ingested('sdk', req.batch.length, req.batch.length);
       return {};
     },
   },
@@ -150,6 +156,7 @@ export const callRoutes = defineRoutes({
       checkSameProject(req, [req.start.project_id]);
       const write = toStartWrite(req.start, user.username);
       await store.applyLast([{ kind: 'calls.write', calls: [write] }]);
+      metrics.ingested('sdk', 1, 0);
       return { id: write.id, trace_id: write.traceId };
     },
   },
@@ -160,6 +167,7 @@ export const callRoutes = defineRoutes({
     handler: async (req, { store }) => {
       checkSameProject(req, [req.end.project_id]);
       await store.applyLast([{ kind: 'calls.write', calls: [toEndWrite(req.end)] }]);
+      metrics.ingested('sdk', 0, 1);
       return {};
     },
   },

@@ -10,6 +10,7 @@ import { toProjectTableQuery } from '../store/ProjectTableQuery.js';
 import { NotFoundError } from '../errors.js';
 import type { FeedbackWrite } from '../store/FeedbackStore.js';
 import type { Store } from '../store/Store.js';
+import { metrics } from '../metrics/hooks.js';
 
 const PURGE_MESSAGE = 'Can only purge feedback by specifying one or more feedback ids';
 
@@ -34,6 +35,7 @@ export const feedbackRoutes = defineRoutes({
     handler: async (req, { store, user, clock }) => {
       const [row] = await toWrites(store, [req], user.username, clock.nowMicros());
       await store.applyLast([{ kind: 'feedback.create', rows: [row!] }]);
+      metrics.feedbackWritten(1);
       return createdRes(row!);
     },
   },
@@ -44,6 +46,7 @@ export const feedbackRoutes = defineRoutes({
     handler: async ({ batch }, { store, user, clock }) => {
       const rows = await toWrites(store, batch, user.username, clock.nowMicros());
       await store.applyLast([{ kind: 'feedback.create', rows }]);
+      metrics.feedbackWritten(rows.length);
       return { res: rows.map(createdRes) };
     },
   },
@@ -82,6 +85,7 @@ export const feedbackRoutes = defineRoutes({
       // id is a 404: replacing nothing is almost always a stale client view.
       const replaced = await store.feedback.replaceFeedback({ projectId: req.project_id, feedbackId: feedback_id, row: row! });
       if (!replaced) throw new NotFoundError(`Feedback ${feedback_id} not found in project ${req.project_id}`);
+      metrics.feedbackWritten(1);
       return createdRes(row!);
     },
   },

@@ -94,8 +94,8 @@ export interface JobsStore {
    * to do. Without `maxRunningPerProject` no project is held back.
    */
   claimNext(req: ClaimRequest): Promise<JobRecord | null>;
-  /** Jobs of the project queued or running (what its queue cap counts). */
-  countOpen(req: { projectId: string }): Promise<number>;
+  /** Jobs of the project queued or running (what its queue cap counts); without a project, of every project (`/metrics`). */
+  countOpen(req: { projectId?: string }): Promise<number>;
   /** Keeps the owner's claim alive; answers whether cancellation was asked for (false when the claim was lost). */
   heartbeat(req: { id: string; owner: string; now: number }): Promise<{ cancelRequested: boolean; owned: boolean }>;
   setProgress(req: { id: string; owner: string; done: number; total: number | null }): Promise<void>;

@@ -21,6 +21,7 @@ import type { SqliteStore } from '../store/sqlite/SqliteStore.js';
 import type { WriteOp } from './messages.js';
 import { applyWriteOp } from './storeForwarding.js';
 import { writeWeight } from '../store/WriteBatch.js';
+import { metrics } from '../metrics/hooks.js';
 
 /**
  * About one SDK batch of 500 calls (1,000 starts and ends). With 4,000, one commit took up to
@@ -103,8 +104,10 @@ export class GroupCommitter {
       weight += unit.weight;
       this.#queuedWeight -= unit.weight;
     }
+    const started = performance.now();
     const results = this.#commit(units);
     if (results) {
+      metrics.committed(units.length, weight, (performance.now() - started) / 1000);
       this.counts.commits++;
       this.counts.units += units.length;
       units.forEach((u, i) => settle(u, results[i]!));

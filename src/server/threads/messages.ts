@@ -5,6 +5,7 @@
 import type { SessionLimits } from '../auth/sessions.js';
 import type { Limits } from '../limits.js';
 import type { LogFormat } from '../logger.js';
+import type { Tally } from '../metrics/hooks.js';
 
 import type { WriteBatch } from '../store/WriteBatch.js';
 
@@ -96,7 +97,9 @@ export type FromWorker =
    */
   | { t: 'writes'; units: WriteUnit[] }
   | { t: 'auth'; aid: number; call: AuthCall }
-  | { t: 'forget' };
+  | { t: 'forget' }
+  /** What the thread's requests ingested since its last tally, for `/metrics` (metrics/hooks.ts). */
+  | { t: 'tally'; tally: Tally };
 
 /** What a request thread is told when it starts (workerData). */
 export interface WorkerSetup {

@@ -52,6 +52,7 @@ import { requestHeader } from '../http/requestHeader.js';
 import { requestEnv } from '../http/requestEnv.js';
 import { noteUser, requestFields, requestIdFrom, requestInfoOf, type RequestInfo } from '../http/requestId.js';
 import { readSessionCookie } from '../auth/sessions.js';
+import { applyTally, metrics } from '../metrics/hooks.js';
 
 export type RequestKind = 'read' | 'write';
 
@@ -154,6 +155,8 @@ interface Pending {
   held: (() => void)[] | null;
   /** The request's id and user, for the logs (http/requestId.ts); the thread may name the user. */
   info: RequestInfo;
+  /** performance.now() when it was queued for a thread (the queue-wait metric). */
+  queuedAt: number;
 }
 
 export class RequestThreads {
@@ -243,6 +246,7 @@ export class RequestThreads {
         gates: 0,
         held: null,
         info,
+        queuedAt: performance.now(),
       };
       if (kind === 'read' && this.#options.readBudgetMs > 0) p.budgetTimer = setTimeout(() => this.#expire(p), this.#options.readBudgetMs);
       // 'close' comes after a complete response too (then the request is finished already).
@@ -309,6 +313,16 @@ export class RequestThreads {
     return { read: this.#slots.read.length, write: this.#slots.write.length };
   }
 
+  /** Per kind: threads, threads serving at least one request, requests waiting for one (`/metrics`). */
+  occupancy(): Record<RequestKind, { total: number; busy: number; queued: number }> {
+    const of = (kind: RequestKind) => ({
+      total: this.#slots[kind].length,
+      busy: this.#slots[kind].filter((s) => s.requests.size > 0).length,
+      queued: this.#waiting[kind].length,
+    });
+    return { read: of('read'), write: of('write') };
+  }
+
   #drain(kind: RequestKind): void {
     const queue = this.#waiting[kind];
     let eligible = 0;
@@ -322,6 +336,7 @@ export class RequestThreads {
       if (!slot) break;
       const p = queue.splice(eligible, 1)[0]!;
       p.slot = slot;
+      metrics.queueWaited(kind, (performance.now() - p.queuedAt) / 1000);
       if (kind === 'read') this.#readsByUser.set(p.user, (this.#readsByUser.get(p.user) ?? 0) + 1);
       // The wait is over: the budget now times the work.
       if (p.budgetTimer) {
@@ -390,6 +405,9 @@ export class RequestThreads {
       case 'forget':
         this.forgetAll(slot);
         this.#options.onForget();
+        return;
+      case 'tally':
+        applyTally(msg.tally);
         return;
       case 'wholes':
         for (const response of msg.responses) {
@@ -563,6 +581,7 @@ export class RequestThreads {
         ),
       );
       this.#options.log.warn(`${where} 429 waited ${budget} ms: ${limit} reads of this user running (WEFT_READS_PER_USER)`, idOf(p));
+      metrics.budgetStopped('reads_per_user');
       this.#finish(p);
       return;
     }
@@ -577,6 +596,7 @@ export class RequestThreads {
         ),
       );
       this.#options.log.warn(`${where} 503 waited ${budget} ms for a read thread`, idOf(p));
+      metrics.budgetStopped('read_queue');
       this.#finish(p);
       return;
     }
@@ -588,6 +608,7 @@ export class RequestThreads {
       this.#cut(p, new Error(reason));
     }
     this.#options.log.warn(`${where} 504 time budget of ${budget} ms exceeded`, idOf(p));
+    metrics.budgetStopped('read_budget');
     this.#stop(p);
   }
 
@@ -600,6 +621,7 @@ export class RequestThreads {
     p.sendTimer = null;
     if (p.finished) return;
     this.sendTimeouts++;
+    metrics.budgetStopped('send_timeout');
     const timeout = this.#options.sendTimeoutMs;
     this.#options.log.warn(
       `${p.message.method} ${new URL(p.message.url).pathname} cut: the client took nothing for ${timeout} ms (WEFT_READ_SEND_TIMEOUT_MS)`,

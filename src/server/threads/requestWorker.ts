@@ -22,6 +22,7 @@ import { Outbox } from './outbox.js';
 import { installLightResponse, threadRequest, wholeBody } from './lightFetch.js';
 import type { RequestEnv } from '../http/requestEnv.js';
 import type { RequestInfo } from '../http/requestId.js';
+import { forwardingHooks, installMetricHooks } from '../metrics/hooks.js';
 
 /** Bytes a response may send ahead of what the client has taken. */
 const WINDOW_BYTES = 1 << 20;
@@ -30,6 +31,8 @@ installLightResponse();
 const port = parentPort!;
 const setup = workerData as WorkerSetup;
 const post = (msg: FromWorker, transfer: ArrayBuffer[] = []) => port.postMessage(msg, transfer);
+// Counts only this thread sees (what its requests ingested) go to the main thread's `/metrics`.
+installMetricHooks(forwardingHooks((tally) => post({ t: 'tally', tally })));
 
 const local = new SqliteStore(setup.file, { readOnly: true });
 const writes = new Map<number, { resolve: (v: unknown[]) => void; reject: (e: unknown) => void }>();

@@ -15,6 +15,7 @@ import { assertProjectAccess, type AuthUser } from '../../auth/authenticate.js';
 import { BadRequestError } from '../../errors.js';
 import type { CallWrite, Store } from '../../store/Store.js';
 import { toEndWrite, toStartWrite } from '../calls.js';
+import { metrics } from '../../metrics/hooks.js';
 import { AttributeConflictError, expandAttributes, type Tree } from './attributeTree.js';
 import { PROJECT_KEYS } from './conventions.js';
 import { decodeOtlp, type OtlpResourceSpans } from './otlpDecode.js';
@@ -86,7 +87,11 @@ export async function exportTraces(req: {
       }
     }
   }
-  if (writes.length) await req.store.calls.writeCalls(writes);
+  if (writes.length) {
+    await req.store.calls.writeCalls(writes);
+    // Each span is stored as one call: a start and its end.
+    metrics.ingested('otel', writes.length / 2, writes.length / 2);
+  }
   if (reasons.length === 0) return { partial_success: null };
   const shown = reasons.slice(0, MAX_MESSAGES).join('; ');
   return {

@@ -239,9 +239,10 @@ export class ClickHouseJobsStore implements JobsStore {
     return null;
   }
 
-  async countOpen(req: { projectId: string }): Promise<number> {
+  async countOpen(req: { projectId?: string }): Promise<number> {
     // The open marks of the project: a job finished by a process that crashed before closing it
     // still counts, until nothing else does (see the module comment).
+    if (req.projectId === undefined) return num((await this.#db.get<{ n: string }>('SELECT count() AS n FROM jobs_open FINAL'))?.n ?? 0);
     const row = await this.#db.get<{ n: string }>('SELECT count() AS n FROM jobs_open FINAL WHERE project_id = {p:String}', {
       p: req.projectId,
     });

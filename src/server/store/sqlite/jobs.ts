@@ -117,7 +117,9 @@ export class SqliteJobsStore implements JobsStore {
     });
   }
 
-  async countOpen(req: { projectId: string }): Promise<number> {
+  async countOpen(req: { projectId?: string }): Promise<number> {
+    if (req.projectId === undefined)
+      return this.#db.get<{ n: number }>(`SELECT count(*) AS n FROM jobs WHERE status IN ('queued', 'running')`)!.n;
     return this.#db.get<{ n: number }>(`SELECT count(*) AS n FROM jobs WHERE project_id = ? AND status IN ('queued', 'running')`, [
       req.projectId,
     ])!.n;
