@@ -21,6 +21,7 @@ import type { SqliteStore } from '../store/sqlite/SqliteStore.js';
 import type { WriteOp } from './messages.js';
 import { applyWriteOp } from './storeForwarding.js';
 import { writeWeight } from '../store/WriteBatch.js';
+import { noteStoreError } from '../store/storeOutage.js';
 
 /**
  * About one SDK batch of 500 calls (1,000 starts and ends). With 4,000, one commit took up to
@@ -74,6 +75,11 @@ export class GroupCommitter {
       this.#queuedWeight += weight;
       this.#schedule();
     });
+  }
+
+  /** Resolves once every unit submitted so far has been committed or failed (a shutdown waits for it). */
+  async idle(): Promise<void> {
+    while (this.#queue.length || this.#scheduled) await new Promise((resolve) => setImmediate(resolve));
   }
 
   #schedule(): void {
@@ -156,6 +162,9 @@ export class GroupCommitter {
 type Outcome = { failure: unknown } | { results: Promise<unknown[]> };
 
 function settle(unit: Unit, outcome: Outcome): void {
-  if ('failure' in outcome) unit.reject(outcome.failure);
-  else outcome.results.then(unit.resolve, unit.reject);
+  if ('failure' in outcome) {
+    // A locked or failing database is remembered for `/ready` (store/storeOutage.ts).
+    noteStoreError(outcome.failure);
+    unit.reject(outcome.failure);
+  } else outcome.results.then(unit.resolve, unit.reject);
 }
