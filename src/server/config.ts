@@ -34,6 +34,8 @@ export interface ServerConfig {
   serveDashboard: boolean;
   /** Server processes sharing the port (see cluster.ts); 1 runs in this process. */
   workers: number;
+  /** On SIGTERM/SIGINT, how long requests in flight may take to finish (WEFT_SHUTDOWN_GRACE_MS; shutdown.ts). */
+  shutdownGraceMs: number;
   /** The standard OpenAI SDK variables: either one configures the instance-wide `openai` provider. */
   openaiApiKey: string | null;
   openaiBaseUrl: string | null;
@@ -122,6 +124,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Record<s
     validateResponses: get('WEFT_VALIDATE_RESPONSES') === '1',
     serveDashboard: get('WEFT_NO_DASHBOARD') !== '1',
     workers: parseWorkers(get('WEFT_WORKERS')),
+    shutdownGraceMs: positiveInt(get, 'WEFT_SHUTDOWN_GRACE_MS', 10_000, 0),
     openaiApiKey: get('OPENAI_API_KEY') || null,
     openaiBaseUrl: get('OPENAI_BASE_URL') || null,
     providersFile: get('WEFT_PROVIDERS_FILE') ? resolve(get('WEFT_PROVIDERS_FILE')!) : null,

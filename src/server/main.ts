@@ -35,6 +35,7 @@ import { ProviderRegistry } from './providers/providerRegistry.js';
 import { OutboundClient, type ResolveHost } from './outbound/outboundClient.js';
 import { unreachableInstanceProviders } from './outbound/instanceReach.js';
 import { loadTlsMaterial, type TlsMaterial } from './tls.js';
+import { drainGate } from './shutdown.js';
 
 export interface RunningServer {
   url: string;
@@ -48,7 +49,11 @@ export interface RunningServer {
   tls: TlsMaterial | null;
   /** The request threads, when requests run in them. */
   threads: RequestThreads | null;
-  close(): Promise<void>;
+  /**
+   * Stops: refuses new requests, waits for those in flight (up to `graceMs`; without it, until
+   * they finish), hands running jobs back, flushes the write batch and closes the store (shutdown.ts).
+   */
+  close(graceMs?: number): Promise<void>;
 }
 
 export interface StartOptions {
@@ -149,6 +154,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
   // ClickHouse store (and an in-memory database) serves requests in this process; more CPU
   // comes from --workers and more replicas.
   let threads: RequestThreads | null = null;
+  const committer = store instanceof SqliteStore ? new GroupCommitter(store) : null;
   const threadSetup = {
     file: store instanceof SqliteStore ? store.file : '',
     logLevel: config.logLevel,
@@ -157,7 +163,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     sessions: config.sessions,
     publicUrl: services.publicUrl,
   };
-  if (config.threads && store instanceof SqliteStore && store.file !== ':memory:') {
+  if (config.threads && committer && store instanceof SqliteStore && store.file !== ':memory:') {
     threads = new RequestThreads({
       setup: threadSetup,
       readThreads: config.threads.read,
@@ -165,7 +171,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
       readBudgetMs: config.threads.readBudgetMs,
       sendTimeoutMs: config.threads.sendTimeoutMs,
       readsPerUser: config.threads.readsPerUser,
-      committer: new GroupCommitter(store),
+      committer,
       authenticator,
       log,
       onForget: () => {
@@ -184,6 +190,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
   });
   answerClientErrorsAsJson(server as HttpServer, maxHeaderSize);
   keepIdleConnections(server as HttpServer);
+  const gate = drainGate(server as HttpServer);
   const { port } = server.address() as AddressInfo;
   // Still in the turn the port opened in, so no request has been read yet; threads start below.
   services.publicUrl = threadSetup.publicUrl = config.publicUrl ?? listenUrl(config, port);
@@ -200,12 +207,16 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     jobs,
     tls,
     threads,
-    close: async () => {
-      await epochWatch?.stop();
-      await monitors.stop();
-      await jobs.stop();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+    close: async (graceMs = Infinity) => {
+      const closed = new Promise<void>((resolve) => server.once('close', () => resolve()));
+      // Requests in flight finish meanwhile; background work stops at once (jobs are handed back).
+      const [drained] = await Promise.all([gate.drain(graceMs), epochWatch?.stop(), monitors.stop(), jobs.stop()]);
+      if (drained.unfinished) log.warn(`Shutdown: ${drained.unfinished} request(s) still running after ${graceMs} ms were cut off.`);
+      await closed;
+      // Units a thread handed over just before its request was cut off still commit (or fail) before the store closes.
+      await committer?.idle();
       await threads?.close();
+      await committer?.idle();
       outbound.close();
       await store.close();
     },

@@ -50,6 +50,12 @@ const OWN_SETTINGS: readonly Setting[] = [
     default: '`info`',
     doc: '`debug`, `info`, `warn`, `error` or `silent` (anything else: `info`)',
   },
+  {
+    group: 'Server',
+    env: 'WEFT_SHUTDOWN_GRACE_MS',
+    default: '`10000`',
+    doc: 'on SIGTERM or SIGINT, how long requests in flight may take to finish before their connections are closed; new requests meanwhile answer 503 ([operations/shutdown-and-readiness.md](operations/shutdown-and-readiness.md))',
+  },
   { group: 'Server', env: 'WEFT_SQLITE_SYNC', default: '`normal`', doc: '`full` also survives power loss, not only a crash' },
   {
     group: 'Server',

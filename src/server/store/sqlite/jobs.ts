@@ -162,6 +162,16 @@ export class SqliteJobsStore implements JobsStore {
     );
   }
 
+  async release(req: { id: string; owner: string }): Promise<void> {
+    this.#db.transaction(() =>
+      this.#db.run(
+        `UPDATE jobs SET status = 'queued', owner = NULL, heartbeat_at = NULL, attempts = max(attempts - 1, 0)
+         WHERE id = ? AND owner = ? AND status = 'running'`,
+        [req.id, req.owner],
+      ),
+    );
+  }
+
   async requestCancel(req: { projectId: string; id: string; now: number }): Promise<JobRecord | null> {
     return this.#db.transaction(() => {
       this.#db.run(
