@@ -198,6 +198,21 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
   threads?.warm();
   jobs.start();
   monitors.start();
+  // Once: a second close() (a test's cleanup after a shutdown) waits for the same one.
+  let closing: Promise<void> | null = null;
+  const stop = async (graceMs: number): Promise<void> => {
+    const closed = new Promise<void>((resolve) => server.once('close', () => resolve()));
+    // Requests in flight finish meanwhile; background work stops at once (jobs are handed back).
+    const [drained] = await Promise.all([gate.drain(graceMs), epochWatch?.stop(), monitors.stop(), jobs.stop()]);
+    if (drained.unfinished) log.warn(`Shutdown: ${drained.unfinished} request(s) still running after ${graceMs} ms were cut off.`);
+    await closed;
+    // Units a thread handed over just before its request was cut off still commit (or fail) before the store closes.
+    await committer?.idle();
+    await threads?.close();
+    await committer?.idle();
+    outbound.close();
+    await store.close();
+  };
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   return {
     url: `${tls ? 'https' : 'http'}://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`,
@@ -207,19 +222,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     jobs,
     tls,
     threads,
-    close: async (graceMs = Infinity) => {
-      const closed = new Promise<void>((resolve) => server.once('close', () => resolve()));
-      // Requests in flight finish meanwhile; background work stops at once (jobs are handed back).
-      const [drained] = await Promise.all([gate.drain(graceMs), epochWatch?.stop(), monitors.stop(), jobs.stop()]);
-      if (drained.unfinished) log.warn(`Shutdown: ${drained.unfinished} request(s) still running after ${graceMs} ms were cut off.`);
-      await closed;
-      // Units a thread handed over just before its request was cut off still commit (or fail) before the store closes.
-      await committer?.idle();
-      await threads?.close();
-      await committer?.idle();
-      outbound.close();
-      await store.close();
-    },
+    close: (graceMs = Infinity) => (closing ??= stop(graceMs)),
   };
 }
 
