@@ -12,6 +12,7 @@ import { mountRoutes, type MountOptions } from './http/defineRoutes.js';
 import { resolveClientAddress, TrustedProxies } from './http/clientAddress.js';
 import { toErrorResponse } from './http/respond.js';
 import { requestFields } from './http/requestId.js';
+import { readyHandler } from './http/ready.js';
 import { NotFoundError } from './errors.js';
 import { sameOriginWrites } from './http/sameOrigin.js';
 import { contentSecurityPolicy, inlineScriptHashes, securityHeaders } from './http/securityHeaders.js';
@@ -42,6 +43,8 @@ export function createApp(services: Services, options: AppOptions): Hono {
   app.use('*', sameOriginWrites(services.log));
   if (options.metrics) mountMetricsEndpoint(app, services, options.metrics);
   const { threads } = options;
+  // Readiness for load balancers and orchestrators, on this thread (http/ready.ts).
+  app.get('/ready', readyHandler(services.store));
   if (threads) {
     app.get('/openapi.json', (c) => threads.handle(c, 'read'));
     app.get('/docs', (c) => threads.handle(c, 'read'));

@@ -20,6 +20,7 @@ import { clickhouseOptions, openStore } from './store/openStore.js';
 import { mountDashboard } from './dashboard.js';
 import { ensureDashboardBuilt } from './dashboardBuild.js';
 import { loadTlsMaterial, type TlsMaterial } from './tls.js';
+import { exitOnSignals } from './shutdown.js';
 
 const HELP = `weft — tracing and evaluation for LLM applications
 
@@ -174,7 +175,7 @@ async function serveCommand(args: string[]): Promise<void> {
   const mount = config.serveDashboard ? mountDashboard : undefined;
   if (isClusterWorker()) {
     const server = await startServer(config, { mountDashboard: mount });
-    process.once('SIGTERM', () => void server.close().then(() => process.exit(0)));
+    exitOnSignals(() => server.close(config.shutdownGraceMs), shutdownOptions(config, false));
     return announceListening(server.url);
   }
   const dashboard = config.serveDashboard ? await ensureDashboardBuilt() : null;
@@ -186,17 +187,17 @@ async function serveCommand(args: string[]): Promise<void> {
     const generated = admin.generated;
     // Make (or renew) the certificate once, so the workers all read the same files.
     const tls = config.tls ? await loadTlsMaterial(config.tls, { dataDir: config.dataDir, host: config.host }) : null;
-    const url = await forkWorkers(config.workers, (msg) => console.error(msg));
+    const url = await forkWorkers(config.workers, (msg) => console.error(msg), shutdownOptions(config, true).hardLimitMs);
     return printBanner({ url, config, generated, dashboard, tls });
   }
   const server = await startServer(config, { mountDashboard: mount });
-  const shutdown = async () => {
-    await server.close();
-    process.exit(0);
-  };
-  process.once('SIGINT', shutdown);
-  process.once('SIGTERM', shutdown);
+  exitOnSignals(() => server.close(config.shutdownGraceMs), shutdownOptions(config, true));
   printBanner({ url: server.url, config, generated: server.generatedAdminPassword, dashboard, tls: server.tls });
+}
+
+/** The bounds of a graceful stop: the drain, then closing the store (shutdown.ts). */
+function shutdownOptions(config: ServerConfig, repeatExits: boolean) {
+  return { hardLimitMs: config.shutdownGraceMs + 15_000, repeatExits, log: (msg: string) => console.error(msg) };
 }
 
 function printBanner(o: {

@@ -2,7 +2,7 @@
  * `weft serve --workers 2`: two processes on one port and one SQLite file. Concurrent writes
  * all land (each write transaction waits for SQLite's write lock), revoking an API key in
  * one process makes it fail in the other one too, and failed sign-ins are counted once for the
- * whole server, not per process.
+ * whole server, not per process. SIGTERM stops the workers gracefully and the primary exits 0.
  */
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -27,9 +27,12 @@ beforeAll(async () => {
 }, 90_000); // each process compiles the TypeScript sources at start: slow on a busy machine
 
 afterAll(async () => {
-  const exited = once(server.child, 'exit');
-  server.child.kill('SIGTERM');
-  await exited;
+  // Stopped by the last test unless it failed before.
+  if (server.child.exitCode === null && server.child.signalCode === null) {
+    const exited = once(server.child, 'exit');
+    server.child.kill('SIGKILL');
+    await exited;
+  }
   rmSync(dataDir, { recursive: true, force: true });
 });
 
@@ -86,4 +89,10 @@ describe('weft serve --workers 2', () => {
     expect(blocked.map((r) => r.status)).toEqual([429, 429]);
     expect(Number(blocked[0]!.headers['retry-after'])).toBeGreaterThan(0);
   }, 120_000); // each wrong password costs a scrypt hash
+
+  it('stops on SIGTERM once every worker has drained, with status 0', async () => {
+    const exited = once(server.child, 'exit');
+    server.child.kill('SIGTERM');
+    expect(await exited).toEqual([0, null]);
+  });
 });

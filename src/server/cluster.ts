@@ -35,8 +35,12 @@ export function announceListening(url: string): void {
   process.send?.({ type: READY, url });
 }
 
-/** In the primary: fork `count` workers; resolves with the URL once the first one listens. */
-export function forkWorkers(count: number, log: (msg: string) => void): Promise<string> {
+/**
+ * In the primary: fork `count` workers; resolves with the URL once the first one listens. On
+ * SIGTERM or SIGINT it passes SIGTERM on and exits once every worker has drained and exited
+ * (shutdown.ts), 0 when all exited 0; past `hardLimitMs` it kills them and exits 1.
+ */
+export function forkWorkers(count: number, log: (msg: string) => void, hardLimitMs: number): Promise<string> {
   let stopping = false;
   const fork = () => {
     const worker = cluster.fork();
@@ -52,13 +56,31 @@ export function forkWorkers(count: number, log: (msg: string) => void): Promise<
     log(`Worker ${worker.process.pid} stopped (${signal ?? code}); starting another.`);
     fork();
   });
+  let failed = false;
+  const draining = new Set<number>();
+  cluster.on('exit', (worker, code) => {
+    if (!stopping) return;
+    if (code !== 0) failed = true;
+    draining.delete(worker.id);
+    if (draining.size === 0) process.exit(failed ? 1 : 0);
+  });
   const stop = () => {
+    if (stopping) return;
     stopping = true;
-    for (const w of Object.values(cluster.workers ?? {})) w?.process.kill('SIGTERM');
-    setTimeout(() => process.exit(0), 200).unref();
+    const workers = Object.values(cluster.workers ?? {}).filter((w): w is NonNullable<typeof w> => w !== undefined && !w.isDead());
+    if (workers.length === 0) process.exit(0);
+    for (const w of workers) {
+      draining.add(w.id);
+      w.process.kill('SIGTERM');
+    }
+    setTimeout(() => {
+      log(`Workers still running ${hardLimitMs} ms after SIGTERM: killing them.`);
+      for (const w of Object.values(cluster.workers ?? {})) w?.process.kill('SIGKILL');
+      process.exit(1);
+    }, hardLimitMs).unref();
   };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
   return new Promise((resolve) => {
     for (let i = 0; i < count; i++) {
       fork().on('message', (msg: { type?: string; url?: string }) => {

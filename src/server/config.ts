@@ -38,6 +38,8 @@ export interface ServerConfig {
   workers: number;
   /** Who may read `/metrics` (WEFT_METRICS; docs/operations/metrics.md). */
   metrics: 'admin' | 'public' | 'off';
+  /** On SIGTERM/SIGINT, how long requests in flight may take to finish (WEFT_SHUTDOWN_GRACE_MS; shutdown.ts). */
+  shutdownGraceMs: number;
   /** The standard OpenAI SDK variables: either one configures the instance-wide `openai` provider. */
   openaiApiKey: string | null;
   openaiBaseUrl: string | null;
@@ -128,6 +130,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Record<s
     serveDashboard: get('WEFT_NO_DASHBOARD') !== '1',
     workers: parseWorkers(get('WEFT_WORKERS')),
     metrics: parseMetricsAccess(get('WEFT_METRICS')),
+    shutdownGraceMs: positiveInt(get, 'WEFT_SHUTDOWN_GRACE_MS', 10_000, 0),
     openaiApiKey: get('OPENAI_API_KEY') || null,
     openaiBaseUrl: get('OPENAI_BASE_URL') || null,
     providersFile: get('WEFT_PROVIDERS_FILE') ? resolve(get('WEFT_PROVIDERS_FILE')!) : null,

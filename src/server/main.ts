@@ -37,6 +37,7 @@ import { unreachableInstanceProviders } from './outbound/instanceReach.js';
 import { loadTlsMaterial, type TlsMaterial } from './tls.js';
 import { markServing } from './backup/dataDirLock.js';
 import { dropMetricSources, setMetricSources, type MetricSources } from './metrics/registry.js';
+import { drainGate } from './shutdown.js';
 
 export interface RunningServer {
   url: string;
@@ -50,7 +51,11 @@ export interface RunningServer {
   tls: TlsMaterial | null;
   /** The request threads, when requests run in them. */
   threads: RequestThreads | null;
-  close(): Promise<void>;
+  /**
+   * Stops: refuses new requests, waits for those in flight (up to `graceMs`; without it, until
+   * they finish), hands running jobs back, flushes the write batch and closes the store (shutdown.ts).
+   */
+  close(graceMs?: number): Promise<void>;
 }
 
 export interface StartOptions {
@@ -154,6 +159,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
   // ClickHouse store (and an in-memory database) serves requests in this process; more CPU
   // comes from --workers and more replicas.
   let threads: RequestThreads | null = null;
+  const committer = store instanceof SqliteStore ? new GroupCommitter(store) : null;
   const threadSetup = {
     file: store instanceof SqliteStore ? store.file : '',
     logLevel: config.logLevel,
@@ -163,7 +169,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     sessions: config.sessions,
     publicUrl: services.publicUrl,
   };
-  if (config.threads && store instanceof SqliteStore && store.file !== ':memory:') {
+  if (config.threads && committer && store instanceof SqliteStore && store.file !== ':memory:') {
     threads = new RequestThreads({
       setup: threadSetup,
       readThreads: config.threads.read,
@@ -171,7 +177,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
       readBudgetMs: config.threads.readBudgetMs,
       sendTimeoutMs: config.threads.sendTimeoutMs,
       readsPerUser: config.threads.readsPerUser,
-      committer: new GroupCommitter(store),
+      committer,
       authenticator,
       log,
       onForget: () => {
@@ -190,6 +196,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
   });
   answerClientErrorsAsJson(server as HttpServer, maxHeaderSize);
   keepIdleConnections(server as HttpServer);
+  const gate = drainGate(server as HttpServer);
   const { port } = server.address() as AddressInfo;
   // Still in the turn the port opened in, so no request has been read yet; threads start below.
   services.publicUrl = threadSetup.publicUrl = config.publicUrl ?? listenUrl(config, port);
@@ -206,6 +213,23 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     ...(store instanceof ClickHouseStore ? { clickhouseBytes: () => clickhouseBytes(store) } : {}),
   };
   if (config.metrics !== 'off') setMetricSources(metricSources);
+  // Once: a second close() (a test's cleanup after a shutdown) waits for the same one.
+  let closing: Promise<void> | null = null;
+  const stop = async (graceMs: number): Promise<void> => {
+    const closed = new Promise<void>((resolve) => server.once('close', () => resolve()));
+    // Requests in flight finish meanwhile; background work stops at once (jobs are handed back).
+    const [drained] = await Promise.all([gate.drain(graceMs), epochWatch?.stop(), monitors.stop(), jobs.stop()]);
+    if (drained.unfinished) log.warn(`Shutdown: ${drained.unfinished} request(s) still running after ${graceMs} ms were cut off.`);
+    await closed;
+    // Units a thread handed over just before its request was cut off still commit (or fail) before the store closes.
+    await committer?.idle();
+    await threads?.close();
+    await committer?.idle();
+    outbound.close();
+    await store.close();
+    dropMetricSources(metricSources);
+    unmarkServing?.();
+  };
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   return {
     url: `${tls ? 'https' : 'http'}://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`,
@@ -215,17 +239,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     jobs,
     tls,
     threads,
-    close: async () => {
-      dropMetricSources(metricSources);
-      await epochWatch?.stop();
-      await monitors.stop();
-      await jobs.stop();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await threads?.close();
-      outbound.close();
-      await store.close();
-      unmarkServing?.();
-    },
+    close: (graceMs = Infinity) => (closing ??= stop(graceMs)),
   };
 }
 

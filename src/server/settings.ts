@@ -63,6 +63,12 @@ const OWN_SETTINGS: readonly Setting[] = [
     default: '`admin`',
     doc: "who may read `GET /metrics` (Prometheus): `admin` (an instance admin's API key or password), `public` (anyone: for a scraper on a private network) or `off` (no endpoint, nothing counted) ([operations/metrics.md](operations/metrics.md))",
   },
+  {
+    group: 'Server',
+    env: 'WEFT_SHUTDOWN_GRACE_MS',
+    default: '`10000`',
+    doc: 'on SIGTERM or SIGINT, how long requests in flight may take to finish before their connections are closed; new requests meanwhile answer 503 ([operations/shutdown-and-readiness.md](operations/shutdown-and-readiness.md))',
+  },
   { group: 'Server', env: 'WEFT_SQLITE_SYNC', default: '`normal`', doc: '`full` also survives power loss, not only a crash' },
   {
     group: 'Server',

@@ -13,8 +13,9 @@
  * - Fair: a project runs at most `maxRunningPerProject` jobs at once (across processes), claims
  *   go to the entity and project with the fewest running (store/JobsStore.ts), and a project
  *   holds at most `maxQueuedPerProject` unfinished jobs (docs/security/bounded-work.md).
- * - A graceful stop aborts running handlers without finishing their rows, so they are resumed
- *   by the next start instead of being marked failed.
+ * - A graceful stop aborts running handlers without finishing their rows and hands them back
+ *   to the queue (where the store can: SQLite), uncounted as an attempt, so the next start
+ *   resumes them at once instead of marking them failed; elsewhere they are resumed once stale.
  */
 import { randomUUID } from 'node:crypto';
 import { systemClock, type Clock } from '../core/clock.js';
@@ -174,7 +175,7 @@ export class JobRunner {
         signal: controller.signal,
         progress: (done, total) => store.jobs.setProgress({ id: job.id, owner: this.owner, done, total }),
       });
-      if (controller.signal.reason === STOPPING) return;
+      if (controller.signal.reason === STOPPING) return await this.#handBack(job);
       const cancelled = controller.signal.reason === CANCELLED;
       await store.jobs.finish({
         id: job.id,
@@ -187,7 +188,7 @@ export class JobRunner {
       log.info(`job ${job.id} (${job.kind}) ${cancelled ? 'cancelled' : 'succeeded'}`);
       metrics.jobEnded(job.kind, cancelled ? 'cancelled' : 'succeeded');
     } catch (err) {
-      if (controller.signal.reason === STOPPING) return;
+      if (controller.signal.reason === STOPPING) return await this.#handBack(job);
       const cancelled = controller.signal.reason === CANCELLED;
       if (!cancelled) log.warn(`job ${job.id} (${job.kind}) failed: ${String(err)}`);
       metrics.jobEnded(job.kind, cancelled ? 'cancelled' : 'failed');
@@ -204,5 +205,13 @@ export class JobRunner {
     } finally {
       clearInterval(beat);
     }
+  }
+
+  /** A job a stop interrupted goes back to the queue, for the next start (or a sibling) to resume. */
+  async #handBack(job: JobRecord): Promise<void> {
+    if (!this.#stopped) return;
+    await this.#options.store.jobs
+      .release?.({ id: job.id, owner: this.owner })
+      .catch((err) => this.#options.log.warn(`job runner: could not hand job ${job.id} back: ${String(err)}`));
   }
 }

@@ -107,6 +107,12 @@ export interface JobsStore {
     result: unknown;
     now: number;
   }): Promise<void>;
+  /**
+   * Hands a running job back to the queue after a graceful stop interrupted it: queued again at
+   * once, the interrupted claim not counted as an attempt. Only the owner's claim is released.
+   * Optional: without it the job is resumed once its heartbeat is stale, as after a crash.
+   */
+  release?(req: { id: string; owner: string }): Promise<void>;
   /** Cancels a queued job at once, or flags a running one; answers the job after the change (null when unknown). */
   requestCancel(req: { projectId: string; id: string; now: number }): Promise<JobRecord | null>;
   getJob(req: { projectId: string; id: string }): Promise<JobRecord | null>;

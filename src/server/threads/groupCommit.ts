@@ -4,7 +4,8 @@
  * unit under its own savepoint (SqliteDatabase.groupCommit). A unit is acknowledged only once
  * the transaction holding it has committed; a failing unit is rolled back alone and answered
  * with its error while the others commit. If the commit itself fails, every unit is retried
- * on its own, so one cause cannot fail the others.
+ * on its own, so one cause cannot fail the others (unless the database itself failed: locked,
+ * unwritable; then they all fail at once).
  *
  * A commit takes at most MAX_WEIGHT rows of work so the main thread, which also serves
  * `/health` and hands requests to the threads, comes back to its event loop often.
@@ -22,6 +23,7 @@ import type { WriteOp } from './messages.js';
 import { applyWriteOp } from './storeForwarding.js';
 import { writeWeight } from '../store/WriteBatch.js';
 import { metrics } from '../metrics/hooks.js';
+import { noteStoreError, storeOutageOf } from '../store/storeOutage.js';
 
 /**
  * About one SDK batch of 500 calls (1,000 starts and ends). With 4,000, one commit took up to
@@ -77,6 +79,11 @@ export class GroupCommitter {
     });
   }
 
+  /** Resolves once every unit submitted so far has been committed or failed (a shutdown waits for it). */
+  async idle(): Promise<void> {
+    while (this.#queue.length || this.#scheduled) await new Promise((resolve) => setImmediate(resolve));
+  }
+
   #schedule(): void {
     if (this.#scheduled) return;
     this.#scheduled = true;
@@ -111,6 +118,13 @@ export class GroupCommitter {
       this.counts.commits++;
       this.counts.units += units.length;
       units.forEach((u, i) => settle(u, results[i]!));
+      return;
+    }
+    // A locked or failing database fails every unit alike: retrying each alone would only wait
+    // out the busy timeout once per unit, with the main thread blocked (store/storeOutage.ts).
+    const outage = storeOutageOf(this.#lastCommitError);
+    if (outage) {
+      for (const unit of units) settle(unit, { failure: this.#lastCommitError });
       return;
     }
     // The commit failed as a whole: each unit alone, so only the ones that cannot commit fail.
@@ -159,6 +173,9 @@ export class GroupCommitter {
 type Outcome = { failure: unknown } | { results: Promise<unknown[]> };
 
 function settle(unit: Unit, outcome: Outcome): void {
-  if ('failure' in outcome) unit.reject(outcome.failure);
-  else outcome.results.then(unit.resolve, unit.reject);
+  if ('failure' in outcome) {
+    // A locked or failing database is remembered for `/ready` (store/storeOutage.ts).
+    noteStoreError(outcome.failure);
+    unit.reject(outcome.failure);
+  } else outcome.results.then(unit.resolve, unit.reject);
 }

@@ -6,6 +6,7 @@
  */
 import { createClient, type ClickHouseClient, type ClickHouseSettings } from '@clickhouse/client';
 import { packParams } from './packParams.js';
+import { clickhouseOutageOf } from '../storeOutage.js';
 
 export interface ClickHouseOptions {
   url: string;
@@ -50,8 +51,11 @@ export class ClickHouseDatabase {
   readonly client: ClickHouseClient;
   readonly database: string;
 
+  readonly #url: string;
+
   constructor(options: ClickHouseOptions) {
     this.database = options.database;
+    this.#url = options.url;
     this.client = createClient({
       url: options.url,
       username: options.username ?? 'default',
@@ -65,8 +69,12 @@ export class ClickHouseDatabase {
 
   /** Rows of a SELECT as objects (JSONEachRow). */
   async all<T>(query: string, params: Params = {}): Promise<T[]> {
-    const rs = await this.client.query({ ...statement(query, params), format: 'JSONEachRow', clickhouse_settings: RESULT_SETTINGS });
-    return rs.json<T>();
+    try {
+      const rs = await this.client.query({ ...statement(query, params), format: 'JSONEachRow', clickhouse_settings: RESULT_SETTINGS });
+      return await rs.json<T>();
+    } catch (err) {
+      throw this.#outage(err);
+    }
   }
 
   /** The first row, or null. */
@@ -76,7 +84,9 @@ export class ClickHouseDatabase {
 
   /** Rows one by one, without holding the result in memory. */
   async *stream<T>(query: string, params: Params = {}): AsyncIterable<T> {
-    const rs = await this.client.query({ ...statement(query, params), format: 'JSONEachRow', clickhouse_settings: RESULT_SETTINGS });
+    const rs = await this.client
+      .query({ ...statement(query, params), format: 'JSONEachRow', clickhouse_settings: RESULT_SETTINGS })
+      .catch((err: unknown) => Promise.reject(this.#outage(err)));
     for await (const rows of rs.stream<T>()) {
       for (const row of rows) yield row.json();
     }
@@ -84,7 +94,9 @@ export class ClickHouseDatabase {
 
   /** A statement without a result (DDL, DELETE, INSERT ... SELECT). */
   async command(query: string, params: Params = {}): Promise<void> {
-    await this.client.command({ ...statement(query, params), clickhouse_settings: RESULT_SETTINGS });
+    await this.client.command({ ...statement(query, params), clickhouse_settings: RESULT_SETTINGS }).catch((err: unknown) => {
+      throw this.#outage(err);
+    });
   }
 
   /**
@@ -93,7 +105,16 @@ export class ClickHouseDatabase {
    */
   async insert(table: string, rows: object[], columns?: [string, ...string[]]): Promise<void> {
     if (rows.length === 0) return;
-    await this.client.insert({ table, values: rows, format: 'JSONEachRow', columns, clickhouse_settings: RESULT_SETTINGS });
+    await this.client
+      .insert({ table, values: rows, format: 'JSONEachRow', columns, clickhouse_settings: RESULT_SETTINGS })
+      .catch((err: unknown) => {
+        throw this.#outage(err);
+      });
+  }
+
+  /** A failure to reach the server as a 503 saying so (store/storeOutage.ts); any other error as it is. */
+  #outage(err: unknown): unknown {
+    return clickhouseOutageOf(err, this.#url) ?? err;
   }
 
   async close(): Promise<void> {

@@ -72,6 +72,12 @@ export class SqliteJobsStore implements JobsStore {
   }
 
   async claimNext(req: ClaimRequest): Promise<JobRecord | null> {
+    // Nothing to claim (the usual case of a poll): answered by a read, without the write lock,
+    // which another process may hold for seconds (the writer would wait out the busy timeout).
+    const claimable = this.#db.get(`SELECT 1 FROM jobs WHERE status = 'queued' OR (status = 'running' AND heartbeat_at < ?) LIMIT 1`, [
+      req.staleBefore,
+    ]);
+    if (!claimable) return null;
     return this.#db.transaction(() => {
       // A stale job out of attempts is failed with the reason, so it is never left "running".
       this.#db.run(
@@ -160,6 +166,16 @@ export class SqliteJobsStore implements JobsStore {
       this.#db.run(
         `UPDATE jobs SET status = ?, error = ?, result = ?, finished_at = ?, owner = NULL WHERE id = ? AND owner = ? AND status = 'running'`,
         [req.status, req.error, req.result === undefined ? null : JSON.stringify(req.result), req.now, req.id, req.owner],
+      ),
+    );
+  }
+
+  async release(req: { id: string; owner: string }): Promise<void> {
+    this.#db.transaction(() =>
+      this.#db.run(
+        `UPDATE jobs SET status = 'queued', owner = NULL, heartbeat_at = NULL, attempts = max(attempts - 1, 0)
+         WHERE id = ? AND owner = ? AND status = 'running'`,
+        [req.id, req.owner],
       ),
     );
   }
