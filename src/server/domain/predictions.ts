@@ -78,7 +78,7 @@ export async function createPrediction(
     inputs: Record<string, unknown>;
     output: unknown;
     evaluation_run_id?: string | null;
-    genai_span_ref?: unknown[] | null;
+    genai_span_ref?: { trace_id: string; span_id: string }[] | null;
   },
 ): Promise<{ prediction_id: string }> {
   const model = await liveRefOrLabel(store, { projectId: ctx.projectId, ref: req.model, field: 'model' });
@@ -86,7 +86,10 @@ export async function createPrediction(
   const plan = new WritePlan(ctx);
   const id = uuidv7();
   const { now } = ctx;
-  const spans = req.genai_span_ref?.length ? { genai_span_ref: req.genai_span_ref } : {};
+  // Named fields only: a fast-checked body keeps unknown keys (docs/architecture.md "Fast input checks").
+  const spans = req.genai_span_ref?.length
+    ? { genai_span_ref: req.genai_span_ref.map(({ trace_id, span_id }) => ({ trace_id, span_id })) }
+    : {};
   let parentId: string | null = null;
   if (run) {
     parentId = uuidv7();

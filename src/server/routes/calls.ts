@@ -1,12 +1,12 @@
 /** Call endpoints: thin maps from endpoint name to domain and store calls. */
 import { toCompleteWrites, toEndWrite, toStartWrite, withWeaveSummary } from '../domain/calls.js';
 import { BadRequestError, TooLargeError } from '../errors.js';
-import type { CallSchema } from '../../contract/calls.js';
+import { CallEndReq, CallStartReq, CallUpsertBatchReq, type CallSchema } from '../../contract/calls.js';
 import { defineRoutes } from '../http/defineRoutes.js';
+import { fastValidator } from '../http/fastValidator.js';
 import type { CallWrite } from '../store/Store.js';
 import { queryCalls } from '../domain/callsQuery.js';
 import { addCallExtras } from '../domain/callExtras.js';
-import { fastCallEndInput, fastCallStartInput, fastUpsertBatchInput } from './callWriteInput.js';
 import { metrics } from '../metrics/hooks.js';
 
 const MAX_DELETE_IDS = 1000;
@@ -28,7 +28,7 @@ function checkSameProject(path: V2Path, projectIds: string[]): void {
 export const callRoutes = defineRoutes({
   callStart: {
     runs: 'write',
-    fastInput: fastCallStartInput,
+    fastInput: fastValidator(CallStartReq),
     projects: (input) => [input.start.project_id],
     handler: async ({ start }, { store, user }) => {
       const write = toStartWrite(start, user.username);
@@ -40,7 +40,7 @@ export const callRoutes = defineRoutes({
 
   callEnd: {
     runs: 'write',
-    fastInput: fastCallEndInput,
+    fastInput: fastValidator(CallEndReq),
     projects: (input) => [input.end.project_id],
     handler: async ({ end }, { store }) => {
       await store.applyLast([{ kind: 'calls.write', calls: [toEndWrite(end)] }]);
@@ -51,7 +51,7 @@ export const callRoutes = defineRoutes({
 
   callUpsertBatch: {
     runs: 'write',
-    fastInput: fastUpsertBatchInput,
+    fastInput: fastValidator(CallUpsertBatchReq),
     projects: (input) => input.batch.map((item) => (item.mode === 'start' ? item.req.start.project_id : item.req.end.project_id)),
     handler: async ({ batch }, { store, user }) => {
       const writes: CallWrite[] = batch.map((item) =>

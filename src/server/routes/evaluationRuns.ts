@@ -8,9 +8,11 @@ import { createRun, deleteRuns, finishRun, listRuns, requireRun, toRunRead } fro
 import { createScore, deleteScores, listScores, readScore } from '../domain/scores.js';
 import type { Clock } from '../core/clock.js';
 import type { Writer } from '../domain/writePlan.js';
+import { PredictionCreateReq, PredictionFinishReq } from '../../contract/predictions.js';
+import { ScoreCreateReq } from '../../contract/scores.js';
 import { defineRoutes } from '../http/defineRoutes.js';
+import { fastValidator } from '../http/fastValidator.js';
 import { v2ProjectId, v2Projects } from './v2Objects.js';
-import { fastPredictionCreateInput, fastPredictionFinishInput, fastScoreCreateInput } from './evaluationInput.js';
 
 /** Who writes, where and when: the request's project, user and the services clock's now. */
 const writer = (input: { entity: string; project: string }, { user, clock }: { user: { username: string }; clock: Clock }): Writer => ({
@@ -66,7 +68,7 @@ export const evaluationRunRoutes = defineRoutes({
   predictionCreate: {
     runs: 'main-when-small',
     projects: v2Projects,
-    fastInput: fastPredictionCreateInput,
+    fastInput: fastValidator(PredictionCreateReq),
     handler: (req, context) => createPrediction(context.store, writer(req, context), req),
   },
   predictionList: {
@@ -90,7 +92,7 @@ export const evaluationRunRoutes = defineRoutes({
   predictionFinish: {
     runs: 'main-when-small',
     projects: v2Projects,
-    fastInput: fastPredictionFinishInput,
+    fastInput: fastValidator(PredictionFinishReq),
     handler: async (req, context) => {
       await finishPrediction(context.store, writer(req, context), req.prediction_id, { output: req.output });
       return { success: true };
@@ -100,7 +102,7 @@ export const evaluationRunRoutes = defineRoutes({
   scoreCreate: {
     runs: 'main-when-small',
     projects: v2Projects,
-    fastInput: fastScoreCreateInput,
+    fastInput: fastValidator(ScoreCreateReq),
     handler: (req, context) => createScore(context.store, writer(req, context), req),
   },
   scoreList: {

@@ -79,6 +79,16 @@ describe('POST /v2/:entity/:project/predictions', () => {
     expect((await call(c.parent_id!)).attributes).toMatchObject({ weave: { genai_span_ref: spans } });
   });
 
+  it('keeps only the named fields of a span ref, as zod does, whichever parse read the body', async () => {
+    const span = { trace_id: 'c'.repeat(32), span_id: 'd'.repeat(16) };
+    const res = await send(`${base}/predictions`, {
+      json: { model: f.models.a, inputs: {}, output: null, genai_span_ref: [{ ...span, unknown_newer_field: 'x' }] },
+    });
+    expect(res.status).toBe(200);
+    const { prediction_id } = res.body as { prediction_id: string };
+    expect(((await call(prediction_id)).attributes.weave as { genai_span_ref: unknown }).genai_span_ref).toEqual([span]);
+  });
+
   it('answers 404 for an unknown run or model, 422 without output, 403 in another entity', async () => {
     expect(
       (await send(`${base}/predictions`, { json: { model: f.models.a, inputs: {}, output: 1, evaluation_run_id: 'nope' } })).status,
