@@ -4,12 +4,11 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-
-const BIN = new URL('../../bin/weft.js', import.meta.url).pathname;
+import { BIN, FROM_SOURCE } from './testing/serveProcess.js';
 
 function doctor(env: Record<string, string>) {
   const res = spawnSync(process.execPath, [BIN, 'doctor'], {
-    env: { PATH: process.env.PATH ?? '', WEFT_DATA_DIR: mkdtempSync(join(tmpdir(), 'weft-doctor-')), ...env },
+    env: { PATH: process.env.PATH ?? '', ...FROM_SOURCE, WEFT_DATA_DIR: mkdtempSync(join(tmpdir(), 'weft-doctor-')), ...env },
     encoding: 'utf8',
   });
   return { status: res.status, out: res.stdout + res.stderr };
