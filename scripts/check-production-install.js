@@ -30,7 +30,9 @@ try {
     mkdirSync(dirname(join(dir, file)), { recursive: true });
     cpSync(join(ROOT, file), join(dir, file), { preserveTimestamps: true, errorOnExist: false, force: true });
   }
-  for (const built of ['build/server', 'dist']) cpSync(join(ROOT, built), join(dir, built), { recursive: true, preserveTimestamps: true });
+  // After the sources and with new times, as a build made after the checkout (the directories just
+  // made for the sources are newer than the build's files otherwise).
+  for (const built of ['build/server', 'dist']) cpSync(join(ROOT, built), join(dir, built), { recursive: true });
 
   // npm ci empties node_modules first, through a symlink too: a linked one (a worktree's) must never be copied.
   if (existsSync(join(dir, 'node_modules'))) throw new Error(`${dir}/node_modules exists before the install`);
