@@ -61,7 +61,9 @@ try {
     const read = (chunk) => {
       output += chunk;
       const m = /Weft is running at (http:\/\/\S+)/.exec(output);
-      if (m) (clearTimeout(timer), resolve(m[1]));
+      if (!m) return;
+      clearTimeout(timer);
+      resolve(m[1]);
     };
     server.stdout.on('data', read);
     server.stderr.on('data', read);
