@@ -1,6 +1,6 @@
 // A real ClickHouse server for development and tests, from the npm package `chdb` alone.
 //
-// `@chdb/lib-linux-x64-gnu` (an optional dependency of the pinned `chdb`) ships `libchdb.so`,
+// `@chdb/lib-linux-x64-gnu` (the platform library of the npm package `chdb`) ships `libchdb.so`,
 // which is all of ClickHouse. Its C function `chdb_query_cmdline(argc, argv)` is
 // clickhouse-local's `main`, and clickhouse-local can open ClickHouse's own HTTP and TCP
 // listeners (`SYSTEM START LISTEN HTTP`); a last, blocking query keeps them open. So the
@@ -93,8 +93,8 @@ export function launcherCommand() {
 
 /** How to get an engine, said once wherever one is missing. */
 export const ENGINE_HELP =
-  'The ClickHouse test engine is the library of the npm package chdb (@chdb/lib-linux-x64-gnu, an optional dependency of Weft; other platforms: npm install the matching @chdb/lib-<platform>), ' +
-  'run by a launcher built with a C compiler (cc) or python3. Run `npm install` on Linux or macOS with cc or python3, ' +
+  'The ClickHouse test engine is the library of the npm package chdb (@chdb/lib-linux-x64-gnu, a development dependency of Weft by way of scripts/clickhouse-engine; other platforms: npm install the matching @chdb/lib-<platform>), ' +
+  'run by a launcher built with a C compiler (cc) or python3. A production install (npm ci --omit=dev) leaves it out: run `npm install` (with the dev dependencies) on Linux or macOS with cc or python3, ' +
   'or point WEFT_TEST_CLICKHOUSE_URL at a ClickHouse server (25.8 or newer).';
 
 /** A free loopback port. */

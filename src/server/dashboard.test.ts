@@ -190,4 +190,15 @@ describe('dashboardBuildNeed', () => {
       rmSync(root, { recursive: true, force: true });
     }
   });
+
+  it('says fresh for an install that carries dist/ without its sources (a packed build)', () => {
+    const root = mkdtempSync(join(tmpdir(), 'weft-build-'));
+    try {
+      mkdirSync(join(root, 'dist'));
+      writeFileSync(join(root, 'dist/index.html'), INDEX);
+      expect(dashboardBuildNeed(root)).toBe('fresh');
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
 });

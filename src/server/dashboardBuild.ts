@@ -1,7 +1,7 @@
 /**
  * Keeps the built dashboard (dist/) in step with its sources before `weft serve` starts, so
  * `npm start` on a fresh checkout or after a `git pull` just works. The build runs Vite's JS
- * API with the project's vite.config.ts, the same build as `npm run build`.
+ * API with the project's vite.config.ts, the same build as `npm run build` (scripts/build.js).
  *
  * A failed build never stops the service: the API starts anyway, and the message says how to
  * fix it. Vite is imported only when a build is needed, so a fresh dist/ costs no start time.
@@ -19,9 +19,11 @@ export type DashboardBuildNeed = 'fresh' | 'stale' | 'no-sources';
 /** Files whose change means the bundle must be rebuilt; directories are walked. */
 const SOURCES = ['src/web', 'src/contract', 'index.html', 'vite.config.ts', 'public'];
 
-/** Compares dist/index.html with the newest source file. */
+/** Compares dist/index.html with the newest source file; an install without sources serves its build as is. */
 export function dashboardBuildNeed(root: string = PROJECT_ROOT): DashboardBuildNeed {
-  if (!existsSync(join(root, 'src/web')) || !existsSync(join(root, 'index.html'))) return 'no-sources';
+  if (!existsSync(join(root, 'src/web')) || !existsSync(join(root, 'index.html'))) {
+    return existsSync(join(root, 'dist/index.html')) ? 'fresh' : 'no-sources';
+  }
   const built = mtimeOf(join(root, 'dist/index.html'));
   if (built === null) return 'stale';
   return SOURCES.some((source) => newerThan(join(root, source), built)) ? 'stale' : 'fresh';
@@ -46,7 +48,11 @@ export async function ensureDashboardBuilt(options: { root?: string; out?: NodeJ
   out.write('Building the dashboard… ');
   const started = Date.now();
   try {
-    const { build } = await import('vite');
+    const { build } = await import('vite').catch((err: NodeJS.ErrnoException) => {
+      if (err.code !== 'ERR_MODULE_NOT_FOUND') throw err;
+      // A production install (dev dependencies omitted) whose dist/ is older than its sources.
+      throw new Error('Vite, a dev dependency, is not installed here: build where it is (npm ci && npm run build), then prune.');
+    });
     // Silent: Vite's own report would interleave with ours; errors arrive as the thrown error.
     await build({ root, configFile: join(root, 'vite.config.ts'), logLevel: 'silent', mode: 'production' });
     const seconds = (Date.now() - started) / 1000;

@@ -31,7 +31,7 @@ export async function readLimitedBody(c: Context, limits: Limits, key: BodyLimit
     return handed;
   }
   if (incoming && !incoming.readableEnded && incoming.readableFlowing === null) {
-    return IncomingBody.read(incoming, max, () => tooLarge(`over ${max}`, limits, key));
+    return readIncoming(incoming, max, () => tooLarge(`over ${max}`, limits, key));
   }
   return readWebStream(c.req.raw.body, max, () => tooLarge(`over ${max}`, limits, key));
 }
@@ -43,70 +43,43 @@ function tooLarge(size: string, limits: Limits, key: BodyLimitKey): TooLargeErro
 /**
  * Reads the Node request directly (not through a web stream), so that when the limit is
  * passed nothing more is buffered: we stop listening and the listener's drain discards the rest.
- *
- * A class with bound methods rather than closures: the server runs through tsx, whose esbuild
- * transform wraps each named arrow function in a call (`__name`) as it is made, and the six
- * listeners made per request this way were ~1.2% of the main thread's time (cpu-prof).
  */
-class IncomingBody {
-  readonly #chunks: Buffer[] = [];
-  #size = 0;
-  readonly #onData = this.#data.bind(this);
-  readonly #onEnd = this.#end.bind(this);
-  readonly #onError = this.#error.bind(this);
-  readonly #onAborted = this.#aborted.bind(this);
-
-  /** The body, or `tooLarge()` as soon as it passes `max` bytes. */
-  static read(incoming: IncomingMessage, max: number, tooLarge: () => Error): Promise<Uint8Array> {
-    return new Promise((resolve, reject) => void new IncomingBody(incoming, max, tooLarge, resolve, reject));
-  }
-
-  private constructor(
-    readonly incoming: IncomingMessage,
-    readonly max: number,
-    readonly tooLarge: () => Error,
-    readonly resolve: (body: Uint8Array) => void,
-    readonly reject: (err: Error) => void,
-  ) {
-    incoming.on('data', this.#onData);
-    incoming.on('end', this.#onEnd);
-    incoming.on('error', this.#onError);
-    incoming.on('aborted', this.#onAborted);
-  }
-
-  #done(): void {
-    this.incoming.off('data', this.#onData);
-    this.incoming.off('end', this.#onEnd);
-    this.incoming.off('error', this.#onError);
-    this.incoming.off('aborted', this.#onAborted);
-  }
-
-  #data(chunk: Buffer): void {
-    this.#size += chunk.length;
-    if (this.#size > this.max) {
-      this.#done();
-      // Paused, not destroyed: the answer goes out first, then the rest is drained.
-      this.incoming.pause();
-      this.#chunks.length = 0;
-      this.reject(this.tooLarge());
-      return;
-    }
-    this.#chunks.push(chunk);
-  }
-
-  #end(): void {
-    this.#done();
-    this.resolve(joined(this.#chunks, this.#size));
-  }
-
-  #error(err: Error): void {
-    this.#done();
-    this.reject(err);
-  }
-
-  #aborted(): void {
-    this.#error(new Error('The client closed the connection before sending the whole body'));
-  }
+function readIncoming(incoming: IncomingMessage, max: number, tooLarge: () => Error): Promise<Uint8Array> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const done = () => {
+      incoming.off('data', onData);
+      incoming.off('end', onEnd);
+      incoming.off('error', onError);
+      incoming.off('aborted', onAborted);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > max) {
+        done();
+        // Paused, not destroyed: the answer goes out first, then the rest is drained.
+        incoming.pause();
+        chunks.length = 0;
+        reject(tooLarge());
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => {
+      done();
+      resolve(joined(chunks, size));
+    };
+    const onError = (err: Error) => {
+      done();
+      reject(err);
+    };
+    const onAborted = () => onError(new Error('The client closed the connection before sending the whole body'));
+    incoming.on('data', onData);
+    incoming.on('end', onEnd);
+    incoming.on('error', onError);
+    incoming.on('aborted', onAborted);
+  });
 }
 
 /** The same over a web stream (requests not from a Node socket, e.g. `app.request()`). */

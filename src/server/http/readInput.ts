@@ -126,7 +126,6 @@ async function readFields(c: Context, fieldsFrom: 'query' | 'json' | 'form', lim
       throw new ValidationError([{ loc: ['body'], msg: 'Input should be a JSON object', type: 'model_attributes_type' }]);
     }
   }
-  // A method, not an arrow property: tsx's transform would wrap an arrow in a `__name` call per request.
   return {
     raw,
     text,

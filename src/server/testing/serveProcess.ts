@@ -9,15 +9,25 @@ import { fileURLToPath } from 'node:url';
 export const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 export const BIN = join(ROOT, 'bin', 'weft.js');
 
-/** The environment for a child `weft`: the parent's minus its WEFT_* settings, plus `settings`. */
+/**
+ * The environment for a child `weft`: the parent's minus its WEFT_* settings, plus `settings`.
+ * It runs the TypeScript sources (WEFT_FROM_SOURCE, bin/weft.js), as the tests do, not the build.
+ */
 export function weftEnv(settings: Record<string, string>): NodeJS.ProcessEnv {
   const inherited = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('WEFT_')));
-  return { ...inherited, HOST: '127.0.0.1', PORT: '0', WEFT_LOG_LEVEL: 'warn', WEFT_NO_DASHBOARD: '1', ...settings };
+  return { ...inherited, ...FROM_SOURCE, HOST: '127.0.0.1', PORT: '0', WEFT_LOG_LEVEL: 'warn', WEFT_NO_DASHBOARD: '1', ...settings };
 }
 
-/** Spawns `weft serve [args]` and resolves once it prints the URL it listens on. */
-export async function spawnWeftServe(env: NodeJS.ProcessEnv, args: string[] = []): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [BIN, 'serve', ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+/** Makes bin/weft.js run src/server/cli.ts through tsx rather than build/server/. */
+export const FROM_SOURCE = { WEFT_FROM_SOURCE: '1' } as const;
+
+/** Spawns `weft serve [args]` (`bin`: another install's) and resolves once it prints the URL it listens on. */
+export async function spawnWeftServe(
+  env: NodeJS.ProcessEnv,
+  args: string[] = [],
+  { bin = BIN, cwd = ROOT }: { bin?: string; cwd?: string } = {},
+): Promise<{ child: ChildProcess; url: string; output: () => string }> {
+  const child = spawn(process.execPath, [bin, 'serve', ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`weft serve did not start in time:\n${output}`)), 75_000);
@@ -35,5 +45,5 @@ export async function spawnWeftServe(env: NodeJS.ProcessEnv, args: string[] = []
       reject(new Error(`weft serve exited early (code ${code}, signal ${signal}):\n${output}`));
     });
   });
-  return { child, url };
+  return { child, url, output: () => output };
 }

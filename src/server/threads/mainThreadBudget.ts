@@ -54,11 +54,8 @@ export function budgetedStore(store: Store, measured: MeasuredCalls): Store {
 }
 
 /*
- * The budget and the proxies' handlers are classes, not closures made per request: the server
- * runs through tsx, whose esbuild transform keeps function names by wrapping every named arrow
- * function in a call that redefines its `name` property as it is made (`__name`), and the seven
- * closures this made per request were ~1.2% of the main thread's time under evaluation logging
- * (cpu-prof). Methods are not wrapped.
+ * The budget and the proxies' handlers are classes, their state in fields and their work in
+ * methods, rather than closures made per request.
  */
 
 /** One request's reads, counted against MAIN_THREAD_ROWS and MAIN_THREAD_BYTES. */

@@ -119,4 +119,6 @@ export interface WorkerSetup {
 /** A request thread's workerData: the setup, and how far below the main thread it runs (workerBoot.mjs). */
 export interface WorkerData extends WorkerSetup {
   niceness: number;
+  /** The URL of the thread's code: built JavaScript, or TypeScript that workerBoot.mjs loads through tsx. */
+  entry: string;
 }

@@ -85,6 +85,11 @@ export interface RequestThreadsOptions {
   onForget: () => void;
 }
 
+/**
+ * A request thread's code: the bundle beside this one once the server is built (`npm run build`,
+ * docs/operations.md), else the TypeScript source, run through tsx (`weft dev`, tests, benches).
+ */
+const WORKER_ENTRY = new URL(import.meta.url.endsWith('.ts') ? './requestWorker.ts' : './requestWorker.js', import.meta.url).href;
 /** How long a read thread gets to stop by itself after its client left, before it is terminated. */
 const ABORT_GRACE_MS = 1000;
 /** Requests in flight on every write thread before another one is started (up to the pool size). */
@@ -372,9 +377,10 @@ export class RequestThreads {
 
   #spawn(kind: RequestKind): void {
     const worker = new Worker(new URL('./workerBoot.mjs', import.meta.url), {
-      workerData: { ...this.#options.setup, niceness: THREAD_NICENESS[kind] } satisfies WorkerData,
-      // The boot file registers tsx itself; the parent's flags (--import tsx, vitest's) are not
-      // wanted. WEFT_THREAD_NODE_ARGS passes flags to the threads (e.g. --cpu-prof to profile them).
+      workerData: { ...this.#options.setup, niceness: THREAD_NICENESS[kind], entry: WORKER_ENTRY } satisfies WorkerData,
+      // The boot file registers tsx itself when it loads TypeScript; the parent's flags (--import
+      // tsx, vitest's) are not wanted. WEFT_THREAD_NODE_ARGS passes flags to the threads (e.g.
+      // --cpu-prof to profile them).
       execArgv: process.env.WEFT_THREAD_NODE_ARGS?.split(' ').filter(Boolean) ?? [],
       resourceLimits: kind === 'write' ? { maxYoungGenerationSizeMb: WRITE_YOUNG_GENERATION_MB } : undefined,
     });
