@@ -3,13 +3,14 @@
 // while the full suite runs on a newer one; docs/operations.md "Node versions"). It does what an
 // operator does: build in this checkout (dev dependencies are here), copy the tree to a temporary
 // directory, `npm ci --omit=dev` there (better-sqlite3 built for this Node), `npm start` on a free
-// port with a fresh data directory, then an SDK round trip (call start, end, read back with an API
+// port with a fresh data directory (no dev-only package installed, nothing rebuilt), then an SDK round trip (call start, end, read back with an API
 // key made by `weft key create`), the dashboard's page and its script, and SIGTERM.
 // Usage: node scripts/smoke.js [--keep]   (--keep leaves the temporary directory for a look)
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import {
   copyFileSync,
+  existsSync,
   lstatSync,
   mkdirSync,
   mkdtempSync,
@@ -96,7 +97,11 @@ try {
   //    against this Node's headers (npm's nodedir, or npm_config_nodedir if set).
   let t = Date.now();
   run('npm', ['ci', '--omit=dev', '--no-audit', '--no-fund'], { cwd: app, env: { ...process.env, [CACHE_ENV]: cacheDir() } });
-  log(`npm ci --omit=dev: ${seconds(t)} s; ${saveBinary(app)}`);
+  const size = spawnSync('du', ['-sh', 'node_modules'], { cwd: app, encoding: 'utf8' }).stdout.split('\t')[0];
+  log(`npm ci --omit=dev: ${seconds(t)} s, node_modules ${size}; ${saveBinary(app)}`);
+  for (const devOnly of ['tsx', 'vite', 'esbuild', '@chdb/lib-linux-x64-gnu']) {
+    check(!existsSync(join(app, 'node_modules', devOnly)), `${devOnly} is in the production install: it must be a dev dependency`);
+  }
 
   // 4. Start it.
   const port = await freePort();
@@ -112,7 +117,14 @@ try {
     NODE_ENV: 'production',
   };
   t = Date.now();
-  server = spawn('npm', ['start'], { cwd: app, env, stdio: ['ignore', 'inherit', 'inherit'], detached: true });
+  server = spawn('npm', ['start'], { cwd: app, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  let output = '';
+  for (const stream of [server.stdout, server.stderr]) {
+    stream.on('data', (chunk) => {
+      output += chunk;
+      process.stdout.write(chunk);
+    });
+  }
   serverExit = new Promise((resolve) => server.once('exit', (code, signal) => resolve({ code, signal })));
   const base = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 120_000;
@@ -127,6 +139,7 @@ try {
     check(Date.now() < deadline, 'the server did not answer /health within 120 s');
   }
   log(`started and healthy: ${seconds(t)} s`);
+  check(!/Building|Rebuilding/.test(output), 'npm start built something in a production install: the build must come with it');
 
   // 5. An API key, as the README says to make one.
   const key = run(process.execPath, ['bin/weft.js', 'key', 'create', '--user', 'admin'], {

@@ -3,7 +3,7 @@
  * tsx. The build goes to a temporary install laid out as `npm pack` ships one (bin/, build/server/,
  * dist/, package.json; node_modules linked to this checkout's), with no sources beside it, so a
  * path the bundle resolves against the wrong directory fails here. The dashboard is a stand-in
- * index.html: `npm run build`'s real one is checked by scripts/check-production-install.js, which
+ * index.html: `npm run build`'s real one is checked by scripts/smoke.js, which
  * also installs without the dev dependencies.
  */
 import { execFile } from 'node:child_process';
