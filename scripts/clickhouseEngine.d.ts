@@ -19,6 +19,9 @@ export function startClickHouseEngine(options: {
   quiet?: boolean;
 }): Promise<ClickHouseEngine>;
 export function findLibChdb(): string | null;
+/** findLibChdb(), fetching the engine from the npm registry first when it is missing. */
+export function ensureLibChdb(options?: { out?: NodeJS.WritableStream }): string | null;
+export const ENGINE_VERSION: string;
 export function launcherCommand(): { command: string; args: string[]; kind: 'c' | 'python3' } | null;
 export function freePort(): Promise<number>;
 export const ENGINE_HELP: string;

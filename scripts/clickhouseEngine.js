@@ -6,6 +6,9 @@
 // listeners (`SYSTEM START LISTEN HTTP`); a last, blocking query keeps them open. So the
 // engine is that library driven by a 20-line launcher (see docs/clickhouse.md "A local engine for development and tests"):
 //
+// The library is fetched from the npm registry on first use (ensureLibChdb), not installed with
+// Weft: a user's `npm install` stays small.
+//
 // - the C launcher below, compiled once with the system `cc` into node_modules/.cache/weft/
 //   (0.1 s; Debian's node machines have gcc because node-gyp needs it), or
 // - python3's ctypes doing the same three calls, when there is no compiler.
@@ -13,7 +16,7 @@
 // What differs from clickhouse-server is server-only machinery (replication, ON CLUSTER DDL,
 // system log tables, users and passwords); the HTTP interface is the same code.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
@@ -55,18 +58,72 @@ if msg:
     sys.exit(1)
 `;
 
-/** Where `libchdb.so` is, or null when the optional platform package is not installed. */
+/**
+ * The engine's npm package and version. It is not a dependency of Weft (543 MB unpacked, for tests
+ * and `npm run clickhouse` only): ensureLibChdb() fetches it from the npm registry on first use.
+ */
+export const ENGINE_VERSION = '26.7.3-stable.1';
+const ENGINE_PACKAGES = {
+  'linux-x64': '@chdb/lib-linux-x64-gnu',
+  'linux-arm64': '@chdb/lib-linux-arm64-gnu',
+  'darwin-arm64': '@chdb/lib-darwin-arm64',
+  'darwin-x64': '@chdb/lib-darwin-x64',
+};
+
+/** Where a fetched engine is kept: WEFT_ENGINE_CACHE, else beside the launcher (`npm ci` clears both). */
+const engineCache = () => process.env.WEFT_ENGINE_CACHE || join(root, 'node_modules', '.cache', 'weft', `chdb-${ENGINE_VERSION}`);
+
+const libIn = (dir) => ['libchdb.so', 'libchdb.dylib'].map((name) => join(dir, name)).find((file) => existsSync(file)) ?? null;
+
+/** Where `libchdb.so` is: fetched into the cache, or installed by hand as a package; else null. */
 export function findLibChdb() {
+  const fetched = libIn(join(engineCache(), 'package'));
+  if (fetched) return fetched;
   const require = createRequire(join(root, 'package.json'));
-  for (const pkg of ['@chdb/lib-linux-x64-gnu', '@chdb/lib-linux-arm64-gnu', '@chdb/lib-darwin-arm64', '@chdb/lib-darwin-x64']) {
+  for (const pkg of Object.values(ENGINE_PACKAGES)) {
     try {
-      const dir = dirname(require.resolve(`${pkg}/package.json`));
-      for (const name of ['libchdb.so', 'libchdb.dylib']) if (existsSync(join(dir, name))) return join(dir, name);
+      const lib = libIn(dirname(require.resolve(`${pkg}/package.json`)));
+      if (lib) return lib;
     } catch {
       // that platform's package is not installed; try the next
     }
   }
   return null;
+}
+
+/**
+ * findLibChdb(), fetching the engine first when it is missing: `npm pack` (which checks the
+ * tarball's integrity and keeps it in npm's cache) and `tar` into a temporary directory, renamed
+ * into place so a run stopped half-way leaves nothing that looks complete. Null when this
+ * platform has no engine package or the registry cannot be reached (the error is printed).
+ */
+export function ensureLibChdb({ out = process.stderr } = {}) {
+  const found = findLibChdb();
+  if (found) return found;
+  const pkg = ENGINE_PACKAGES[`${process.platform}-${process.arch}`];
+  if (!pkg) return null;
+  const cache = engineCache();
+  const partial = `${cache}.partial-${process.pid}`;
+  const began = Date.now();
+  out.write(`Fetching the ClickHouse test engine (${pkg}@${ENGINE_VERSION}, about 540 MB unpacked) from the npm registry… `);
+  try {
+    rmSync(partial, { recursive: true, force: true });
+    mkdirSync(partial, { recursive: true });
+    const packed = spawnSync('npm', ['pack', `${pkg}@${ENGINE_VERSION}`, '--pack-destination', partial, '--silent'], { encoding: 'utf8' });
+    if (packed.status !== 0) throw new Error(`npm pack failed: ${(packed.stderr || packed.stdout).trim()}`);
+    const tarball = join(partial, packed.stdout.trim().split('\n').at(-1));
+    const untar = spawnSync('tar', ['-xzf', tarball, '-C', partial], { encoding: 'utf8' });
+    if (untar.status !== 0) throw new Error(`tar failed: ${untar.stderr.trim()}`);
+    rmSync(tarball);
+    rmSync(cache, { recursive: true, force: true });
+    renameSync(partial, cache);
+    out.write(`done in ${Math.round((Date.now() - began) / 1000)} s\n`);
+  } catch (err) {
+    rmSync(partial, { recursive: true, force: true });
+    out.write(`failed.\n${err instanceof Error ? err.message : err}\n`);
+    return null;
+  }
+  return findLibChdb();
 }
 
 const has = (cmd) => spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' }).status === 0;
@@ -93,9 +150,9 @@ export function launcherCommand() {
 
 /** How to get an engine, said once wherever one is missing. */
 export const ENGINE_HELP =
-  'The ClickHouse test engine is the library of the npm package chdb (@chdb/lib-linux-x64-gnu, a development dependency of Weft by way of scripts/clickhouse-engine; other platforms: npm install the matching @chdb/lib-<platform>), ' +
-  'run by a launcher built with a C compiler (cc) or python3. A production install (npm ci --omit=dev) leaves it out: run `npm install` (with the dev dependencies) on Linux or macOS with cc or python3, ' +
-  'or point WEFT_TEST_CLICKHOUSE_URL at a ClickHouse server (25.8 or newer).';
+  `The ClickHouse test engine is the library of the npm package chdb (${Object.values(ENGINE_PACKAGES).join(', ')}), fetched from the npm registry on first use into ` +
+  'node_modules/.cache/weft (WEFT_ENGINE_CACHE to keep it elsewhere) and run by a launcher built with a C compiler (cc) or python3. ' +
+  'It needs Linux or macOS, the npm registry once, and cc or python3; or point WEFT_TEST_CLICKHOUSE_URL at a ClickHouse server (25.8 or newer).';
 
 /** A free loopback port. */
 export function freePort() {
@@ -119,8 +176,8 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
  * Returns { url, httpPort, tcpPort, pid, launcher, startMs, stop() }.
  */
 export async function startClickHouseEngine({ dataDir, httpPort, tcpPort, config, quiet = true } = {}) {
-  const lib = findLibChdb();
-  if (!lib) throw new Error(`libchdb not found. ${ENGINE_HELP}`);
+  const lib = ensureLibChdb();
+  if (!lib) throw new Error(`No ClickHouse engine (libchdb). ${ENGINE_HELP}`);
   const launcher = launcherCommand();
   if (!launcher) throw new Error(`Neither cc nor python3 is available to load libchdb. ${ENGINE_HELP}`);
   mkdirSync(dataDir, { recursive: true });

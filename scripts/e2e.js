@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { register } from 'tsx/esm/api';
-import { ENGINE_HELP, findLibChdb, launcherCommand } from './clickhouseEngine.js';
+import { ENGINE_HELP, ensureLibChdb, launcherCommand } from './clickhouseEngine.js';
 
 register();
 const { selectedTestStores } = await import('../src/server/testing/testStores.ts');
@@ -41,7 +41,7 @@ if (!chromium) {
 // that cannot start fails CI or an explicit WEFT_TEST_STORES, and is otherwise left out loudly.
 const env = { ...process.env, CHROMIUM_PATH: chromium };
 const stores = selectedTestStores(process.env);
-if (stores.names.includes('clickhouse') && !process.env.WEFT_TEST_CLICKHOUSE_URL && !(findLibChdb() && launcherCommand())) {
+if (stores.names.includes('clickhouse') && !process.env.WEFT_TEST_CLICKHOUSE_URL && !(ensureLibChdb() && launcherCommand())) {
   console.error(
     `\n${bar}\n  CLICKHOUSE E2E TESTS ${process.env.CI || stores.explicit ? 'CANNOT RUN' : 'LEFT OUT'}: no ClickHouse engine.\n  ${ENGINE_HELP}\n${bar}\n`,
   );
