@@ -12,8 +12,8 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { CallWrite } from '../src/server/store/Store.js';
 import { SqliteStore } from '../src/server/store/sqlite/SqliteStore.js';
-import { toObjectWrite } from '../src/server/domain/objects.js';
-import { fromPlain } from '../src/server/domain/losslessJson.js';
+import { toObjectWrite } from '../src/server/domain/objects/objects.js';
+import { fromPlain } from '../src/server/domain/objects/losslessJson.js';
 import { startBenchServer, timeMedian } from './lib.js';
 
 const { values } = parseArgs({ options: { calls: { type: 'string', default: '100000' } } });

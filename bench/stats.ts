@@ -16,7 +16,7 @@
 import Database from 'better-sqlite3';
 import { parseArgs } from 'node:util';
 import type { CallStatsReq } from '../src/contract/stats.js';
-import { callStats } from '../src/server/domain/callStats.js';
+import { callStats } from '../src/server/domain/calls/callStats.js';
 import { createRng } from '../src/server/demo/seededRandom.js';
 import { ClickHouseDatabase } from '../src/server/store/clickhouse/ClickHouseDatabase.js';
 import type { CallWrite, Store } from '../src/server/store/Store.js';

@@ -25,7 +25,7 @@ const ENTRIES = { cli: 'src/server/cli.ts', requestWorker: 'src/server/threads/r
 const BESIDE = [
   'src/server/threads/workerBoot.mjs',
   'src/server/store/sqlite/walCheckpointWorker.mjs',
-  'src/server/domain/emojiTable.json',
+  'src/server/domain/feedback/emojiTable.json',
 ];
 /** Besides the bundle's own inputs, files whose change makes the build stale. */
 const ALSO_STALE_ON = ['package.json', 'scripts/build.js', ...BESIDE];

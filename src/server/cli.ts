@@ -6,7 +6,7 @@ import { parseArgs } from 'node:util';
 import { createApiKey } from './auth/apiKeys.js';
 import { hashSecret } from './auth/secrets.js';
 import { loadConfig, storeConfigOf, type ServerConfig } from './config.js';
-import { defaultEntityOf } from './domain/defaultEntity.js';
+import { defaultEntityOf } from './domain/accounts/defaultEntity.js';
 import { NAME_PART_PATTERN, NAME_PART_RULE } from '../contract/common.js';
 import { LIMIT_SPECS } from './limits.js';
 import { SETTINGS } from './settings.js';

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, type WeftClient } from '../client/index.js';
-import { toStartWrite } from './domain/calls.js';
+import { toStartWrite } from './domain/calls/calls.js';
 import { openStore } from './store/openStore.js';
 import { BIN, ROOT, spawnWeftServe, weftEnv } from './testing/serveProcess.js';
 

@@ -12,8 +12,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as weave from 'weave';
-import { valueDigest } from './domain/digests.js';
-import { fromPlain } from './domain/losslessJson.js';
+import { valueDigest } from './domain/objects/digests.js';
+import { fromPlain } from './domain/objects/losslessJson.js';
 import { startTestServer, type TestServer } from './testing/testServer.js';
 
 const PROJECT = 'alice-co/objs';

@@ -1,5 +1,5 @@
 /**
- * Which price applies to a model's usage in a call (the ranking of domain/costs.ts, which
+ * Which price applies to a model's usage in a call (the ranking of domain/stats/costs.ts, which
  * re-exports it): prices in force when the call started first, then the project's own price
  * over the default list, then the newest. Neutral, so stores can price rows in memory too.
  */

@@ -2,7 +2,7 @@
  * THE usage-tokens rule: how a call's `summary.usage` (one object per model) becomes token
  * counts. It is written once, as data (`USAGE_RULE`), and read two ways:
  * - in JavaScript by `usageEntriesOf` / `usageTotalsOf` below, which everything that counts
- *   tokens in memory calls: `summary.weave` on every call read (domain/calls.ts
+ *   tokens in memory calls: `summary.weave` on every call read (domain/calls/calls.ts
  *   `withWeaveSummary`, so the calls table, trace, call detail and export read the server's
  *   numbers), costs, evaluation rows, the stats scan and rollups;
  * - in SQL by store/sqlite/usageSql.ts, which prints the same rule for sorting and filtering by

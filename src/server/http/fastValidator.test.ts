@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { CallEndReq, CallStartReq, CallUpsertBatchReq } from '../../contract/calls.js';
 import { PredictionCreateReq, PredictionFinishReq } from '../../contract/predictions.js';
 import { ScoreCreateReq } from '../../contract/scores.js';
-import { toEndWrite, toStartWrite } from '../domain/calls.js';
+import { toEndWrite, toStartWrite } from '../domain/calls/calls.js';
 import { fastValidator } from './fastValidator.js';
 
 type Json = Record<string, unknown>;

@@ -1,10 +1,10 @@
 /**
- * Drains the monitor inbox (domain/monitors.ts) on a timer in the server process that runs the
+ * Drains the monitor inbox (domain/llm/monitors.ts) on a timer in the server process that runs the
  * jobs: one batch at a time, never overlapping, never on the request path. A batch that fails
  * (say the disk is full) stays in the inbox and is tried again at the next tick.
  */
 import { systemClock, type Clock } from '../core/clock.js';
-import { sweepMonitorInbox } from '../domain/monitors.js';
+import { sweepMonitorInbox } from '../domain/llm/monitors.js';
 import type { Logger } from '../logger.js';
 import type { Store } from '../store/Store.js';
 

@@ -1,9 +1,9 @@
 /** The kinds of background job this server runs, each a domain function. */
-import { CALLS_SCORE_JOB, runCallsScoreJob } from '../domain/callsScore.js';
-import { EVALUATE_MODEL_JOB, runEvaluateModelJob } from '../domain/evaluateModel.js';
-import { RESCORE_JOB, runRescoreJob } from '../domain/rescore.js';
+import { CALLS_SCORE_JOB, runCallsScoreJob } from '../domain/calls/callsScore.js';
+import { EVALUATE_MODEL_JOB, runEvaluateModelJob } from '../domain/evaluations/evaluateModel.js';
+import { RESCORE_JOB, runRescoreJob } from '../domain/evaluations/rescore.js';
 import { systemClock } from '../core/clock.js';
-import type { JobDeps } from '../domain/evaluateModel.js';
+import type { JobDeps } from '../domain/evaluations/evaluateModel.js';
 import type { JobHandler } from './JobRunner.js';
 
 /**

@@ -6,8 +6,8 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { uuidv7 } from '../core/ids.js';
-import { CALLS_SCORE_JOB } from '../domain/callsScore.js';
-import { sweepMonitorInbox } from '../domain/monitors.js';
+import { CALLS_SCORE_JOB } from '../domain/calls/callsScore.js';
+import { sweepMonitorInbox } from '../domain/llm/monitors.js';
 import { createLogger } from '../logger.js';
 import { endWrite, startWrite } from '../store/conformance/callWrites.js';
 import type { Store } from '../store/Store.js';

@@ -98,7 +98,7 @@ export class ProviderRegistry {
 
   /**
    * Whether a project provider's base URL may reach what WEFT_OUTBOUND_ALLOW opens: only when
-   * the URL names an entry itself, which only an admin may save (domain/providers.ts). A name
+   * the URL names an entry itself, which only an admin may save (domain/llm/providers.ts). A name
    * that merely resolves into an allowed range is not enough, or any member could point one there.
    */
   projectUrlTrusted(baseUrl: string): boolean {

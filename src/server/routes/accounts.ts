@@ -1,5 +1,13 @@
 /** Weft's account endpoints: users (admins) and API keys (your own; admins any). */
-import { createOwnApiKey, createUser, listApiKeys, requireAdmin, revokeApiKey, setDefaultEntity, toUser } from '../domain/accounts.js';
+import {
+  createOwnApiKey,
+  createUser,
+  listApiKeys,
+  requireAdmin,
+  revokeApiKey,
+  setDefaultEntity,
+  toUser,
+} from '../domain/accounts/accounts.js';
 import { defineRoutes } from '../http/defineRoutes.js';
 
 // None of these touch a project, so there is no project to check.

@@ -10,10 +10,17 @@
  *
  * The endpoints after `annotationQueueItemSubmit` are Weft's own (annotationQueueLeads.ts).
  */
-import { exportQueue, saveQueueAsDataset } from '../domain/annotationExport.js';
-import { itemHistory, queueResults, queueSummary } from '../domain/annotationResults.js';
-import { submitItem } from '../domain/annotationSubmit.js';
-import { itemSortKeys, progressChange, queueSortKeys, readItem, toItemSchema, toQueueSchema } from '../domain/annotationQueues.js';
+import { exportQueue, saveQueueAsDataset } from '../domain/annotation/annotationExport.js';
+import { itemHistory, queueResults, queueSummary } from '../domain/annotation/annotationResults.js';
+import { submitItem } from '../domain/annotation/annotationSubmit.js';
+import {
+  itemSortKeys,
+  progressChange,
+  queueSortKeys,
+  readItem,
+  toItemSchema,
+  toQueueSchema,
+} from '../domain/annotation/annotationQueues.js';
 import { formatMicros } from '../core/datetime.js';
 import { uuidv7 } from '../core/ids.js';
 import { defineRoutes } from '../http/defineRoutes.js';

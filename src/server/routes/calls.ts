@@ -1,12 +1,12 @@
 /** Call endpoints: thin maps from endpoint name to domain and store calls. */
-import { toCompleteWrites, toEndWrite, toStartWrite, withWeaveSummary } from '../domain/calls.js';
+import { toCompleteWrites, toEndWrite, toStartWrite, withWeaveSummary } from '../domain/calls/calls.js';
 import { BadRequestError, TooLargeError } from '../errors.js';
 import { CallEndReq, CallStartReq, CallUpsertBatchReq, type CallSchema } from '../../contract/calls.js';
 import { defineRoutes } from '../http/defineRoutes.js';
 import { fastValidator } from '../http/fastValidator.js';
 import type { CallWrite } from '../store/Store.js';
-import { queryCalls } from '../domain/callsQuery.js';
-import { addCallExtras } from '../domain/callExtras.js';
+import { queryCalls } from '../domain/calls/callsQuery.js';
+import { addCallExtras } from '../domain/calls/callExtras.js';
 import { metrics } from '../metrics/hooks.js';
 
 const MAX_DELETE_IDS = 1000;

@@ -1,6 +1,6 @@
 /** Completions and images through the configured model providers (`/completions/*`, `/image/create`). */
-import { createCompletion, streamCompletion } from '../domain/completions.js';
-import { createImage } from '../domain/imageCreate.js';
+import { createCompletion, streamCompletion } from '../domain/llm/completions.js';
+import { createImage } from '../domain/llm/imageCreate.js';
 import { defineRoutes } from '../http/defineRoutes.js';
 
 export const completionRoutes = defineRoutes({

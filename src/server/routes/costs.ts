@@ -1,7 +1,7 @@
 /** Cost (LLM price) endpoints: thin maps from endpoint name to domain and store calls. */
-import { toPriceRecords } from '../domain/costs.js';
-import { listPrices } from '../domain/priceList.js';
-import { idsFromPurgeQuery } from '../domain/purgeQuery.js';
+import { toPriceRecords } from '../domain/stats/costs.js';
+import { listPrices } from '../domain/stats/priceList.js';
+import { idsFromPurgeQuery } from '../domain/calls/purgeQuery.js';
 import { defineRoutes } from '../http/defineRoutes.js';
 import { toProjectTableQuery } from '../store/ProjectTableQuery.js';
 

@@ -1,13 +1,19 @@
 /**
  * Evaluation runs, predictions and scores under `/v2/:entity/:project`: thin maps onto
- * domain/evaluationRuns.ts, predictions.ts and scores.ts. The project is the two path
+ * domain/evaluations/evaluationRuns.ts, predictions.ts and scores.ts. The project is the two path
  * segments, access-checked like every project.
  */
-import { createPrediction, deletePredictions, finishPrediction, listPredictions, readPrediction } from '../domain/predictions.js';
-import { createRun, deleteRuns, finishRun, listRuns, requireRun, toRunRead } from '../domain/evaluationRuns.js';
-import { createScore, deleteScores, listScores, readScore } from '../domain/scores.js';
+import {
+  createPrediction,
+  deletePredictions,
+  finishPrediction,
+  listPredictions,
+  readPrediction,
+} from '../domain/evaluations/predictions.js';
+import { createRun, deleteRuns, finishRun, listRuns, requireRun, toRunRead } from '../domain/evaluations/evaluationRuns.js';
+import { createScore, deleteScores, listScores, readScore } from '../domain/evaluations/scores.js';
 import type { Clock } from '../core/clock.js';
-import type { Writer } from '../domain/writePlan.js';
+import type { Writer } from '../domain/calls/writePlan.js';
 import { PredictionCreateReq, PredictionFinishReq } from '../../contract/predictions.js';
 import { ScoreCreateReq } from '../../contract/scores.js';
 import { defineRoutes } from '../http/defineRoutes.js';

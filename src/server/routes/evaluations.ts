@@ -8,11 +8,11 @@
  *   live on the main thread (threads/threadedApp.ts). `/evaluations/status` and `/weft/jobs`
  *   report progress.
  */
-import { queryEvalResults } from '../domain/evalResults.js';
-import { startCallsScore } from '../domain/callsScore.js';
-import { startEvaluateModel } from '../domain/evaluateModel.js';
-import { evaluationStatus } from '../domain/evaluationStatus.js';
-import { startRescore } from '../domain/rescore.js';
+import { queryEvalResults } from '../domain/evaluations/evalResults.js';
+import { startCallsScore } from '../domain/calls/callsScore.js';
+import { startEvaluateModel } from '../domain/evaluations/evaluateModel.js';
+import { evaluationStatus } from '../domain/evaluations/evaluationStatus.js';
+import { startRescore } from '../domain/evaluations/rescore.js';
 import { defineRoutes } from '../http/defineRoutes.js';
 import { v2ProjectId, v2Projects } from './v2Objects.js';
 

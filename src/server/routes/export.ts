@@ -17,7 +17,7 @@
  */
 import type { CallSchema, CallsExportReq } from '../../contract/calls.js';
 import { csvRow } from '../core/csv.js';
-import { queryCalls } from '../domain/callsQuery.js';
+import { queryCalls } from '../domain/calls/callsQuery.js';
 import { defineRoutes } from '../http/defineRoutes.js';
 import type { Store } from '../store/Store.js';
 
@@ -53,7 +53,7 @@ export const DEFAULT_CSV_COLUMNS = [
 const DERIVED: Record<string, (call: CallSchema) => unknown> = {
   status: (call) => weaveSummary(call).status,
   latency_ms: (call) => weaveSummary(call).latency_ms,
-  // The server's own total (domain/calls.ts withWeaveSummary, core/usage.ts); null without usage.
+  // The server's own total (domain/calls/calls.ts withWeaveSummary, core/usage.ts); null without usage.
   total_tokens: (call) => weaveSummary(call).total_tokens ?? null,
 };
 

@@ -1,10 +1,10 @@
 /** Feedback endpoints: thin maps from endpoint name to domain and store calls. */
 import type { FeedbackCreateReq } from '../../contract/feedback.js';
 import { formatMicros } from '../core/datetime.js';
-import { checkAnnotationSpec, countStarField, toFeedbackWrite } from '../domain/feedback.js';
-import { feedbackPayloadSchema, feedbackStats } from '../domain/feedbackStats.js';
-import { feedbackAggregate } from '../domain/feedbackAggregate.js';
-import { idsFromPurgeQuery } from '../domain/purgeQuery.js';
+import { checkAnnotationSpec, countStarField, toFeedbackWrite } from '../domain/feedback/feedback.js';
+import { feedbackPayloadSchema, feedbackStats } from '../domain/feedback/feedbackStats.js';
+import { feedbackAggregate } from '../domain/feedback/feedbackAggregate.js';
+import { idsFromPurgeQuery } from '../domain/calls/purgeQuery.js';
 import { defineRoutes } from '../http/defineRoutes.js';
 import { toProjectTableQuery } from '../store/ProjectTableQuery.js';
 import { NotFoundError } from '../errors.js';

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { bytesDigest } from '../domain/digests.js';
+import { bytesDigest } from '../domain/objects/digests.js';
 import { projectNames, useTestServer } from '../testing/serverSuite.js';
 import { startTestServer } from '../testing/testServer.js';
 

@@ -2,7 +2,7 @@
  * File endpoints. `/files/create` and `/files/content` (what the Python SDK calls) share the
  * handlers of `/file/create` and `/file/content`.
  */
-import { createFile, fileContentResponse } from '../domain/files.js';
+import { createFile, fileContentResponse } from '../domain/objects/files.js';
 import { defineRoutes, type RouteDef } from '../http/defineRoutes.js';
 
 const create: RouteDef<'fileCreate'> & RouteDef<'filesCreate'> = {

@@ -1,9 +1,9 @@
 /**
- * The inference catalogues (domain/inferenceCatalogue.ts). The OpenRouter, Artificial Analysis
+ * The inference catalogues (domain/llm/inferenceCatalogue.ts). The OpenRouter, Artificial Analysis
  * and catalogue feeds need no credentials, as in the reference; the hardware feed takes
  * `Authorization: Bearer <api key>` only (checked here: the general authenticator reads Basic).
  */
-import { catalogModels, hardwareOptions, openRouterListing } from '../domain/inferenceCatalogue.js';
+import { catalogModels, hardwareOptions, openRouterListing } from '../domain/llm/inferenceCatalogue.js';
 import { defineRoutes } from '../http/defineRoutes.js';
 import { UnauthorizedError } from '../errors.js';
 

@@ -1,7 +1,7 @@
 /** Object endpoints, with tags and aliases: thin maps from endpoint name to domain calls. */
-import { createObject, deleteObjects, queryObjects, readLiveObject, toWireObject } from '../domain/objects.js';
-import { addTags, removeAliases, removeTags, setAliases } from '../domain/objectLabels.js';
-import { losslessAt, losslessBody } from '../domain/losslessJson.js';
+import { createObject, deleteObjects, queryObjects, readLiveObject, toWireObject } from '../domain/objects/objects.js';
+import { addTags, removeAliases, removeTags, setAliases } from '../domain/objects/objectLabels.js';
+import { losslessAt, losslessBody } from '../domain/objects/losslessJson.js';
 import { defineRoutes } from '../http/defineRoutes.js';
 
 export const objectRoutes = defineRoutes({

@@ -1,7 +1,14 @@
 /** Weft's model-provider, model-list and background-job endpoints (`/weft/providers`, `/weft/models`, `/weft/jobs`). */
 import type { JobRead } from '../../contract/providers.js';
 import { formatMicros, formatMicrosOrNull } from '../core/datetime.js';
-import { createProvider, deleteProvider, instanceProviderRead, testProvider, toProviderRead, updateProvider } from '../domain/providers.js';
+import {
+  createProvider,
+  deleteProvider,
+  instanceProviderRead,
+  testProvider,
+  toProviderRead,
+  updateProvider,
+} from '../domain/llm/providers.js';
 import { defineRoutes } from '../http/defineRoutes.js';
 import { NotFoundError } from '../errors.js';
 import { NO_PROVIDER_HELP } from '../providers/providerRegistry.js';

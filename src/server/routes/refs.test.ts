@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatObjectRef } from '../domain/refs.js';
+import { formatObjectRef } from '../domain/objects/refs.js';
 import { projectNames, useTestServer } from '../testing/serverSuite.js';
 
 const t = useTestServer();

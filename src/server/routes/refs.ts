@@ -1,5 +1,5 @@
 /** Ref endpoints: every project a ref names is access-checked before anything is read. */
-import { readRefs, refProjects } from '../domain/refsRead.js';
+import { readRefs, refProjects } from '../domain/objects/refsRead.js';
 import { defineRoutes } from '../http/defineRoutes.js';
 
 export const refRoutes = defineRoutes({

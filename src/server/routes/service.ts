@@ -1,8 +1,8 @@
 /** Service endpoints: health, version, server info, projects, geolocation, whoami. */
 import { canAccessProject, type AuthUser } from '../auth/authenticate.js';
 import { formatMicrosOrNull } from '../core/datetime.js';
-import { defaultEntityOf } from '../domain/defaultEntity.js';
-import { classifyIp } from '../domain/network.js';
+import { defaultEntityOf } from '../domain/accounts/defaultEntity.js';
+import { classifyIp } from '../domain/llm/network.js';
 import { defineRoutes } from '../http/defineRoutes.js';
 import type { InferenceServices } from '../providers/InferenceServices.js';
 import type { Store } from '../store/Store.js';

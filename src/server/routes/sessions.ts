@@ -1,6 +1,14 @@
 /** Weft's session endpoints: sign in and out, list and end sessions, change and reset passwords. */
-import { changeOwnPassword, listSessions, resetPassword, revokeSession, revokeUserSessions, signIn, signOut } from '../domain/sessions.js';
-import { defaultEntityOf } from '../domain/defaultEntity.js';
+import {
+  changeOwnPassword,
+  listSessions,
+  resetPassword,
+  revokeSession,
+  revokeUserSessions,
+  signIn,
+  signOut,
+} from '../domain/accounts/sessions.js';
+import { defaultEntityOf } from '../domain/accounts/defaultEntity.js';
 import { defineRoutes } from '../http/defineRoutes.js';
 
 // None of these touch a project, so there is no project to check.

@@ -1,6 +1,6 @@
-/** Call statistics and LLM usage endpoints: thin maps to domain/callStats.ts and domain/usageRollup.ts. */
-import { callStats } from '../domain/callStats.js';
-import { callsUsage, traceUsage } from '../domain/usageRollup.js';
+/** Call statistics and LLM usage endpoints: thin maps to domain/calls/callStats.ts and domain/usageRollup.ts. */
+import { callStats } from '../domain/calls/callStats.js';
+import { callsUsage, traceUsage } from '../domain/stats/usageRollup.js';
 import { defineRoutes } from '../http/defineRoutes.js';
 
 export const statsRoutes = defineRoutes({

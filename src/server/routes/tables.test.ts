@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { TableQueryRes, TableRowSchema } from '../../contract/tables.js';
-import { tableDigest } from '../domain/digests.js';
+import { tableDigest } from '../domain/objects/digests.js';
 import { projectNames, sendAsAlice, useTestServer } from '../testing/serverSuite.js';
 import type { TestServer } from '../testing/testServer.js';
 

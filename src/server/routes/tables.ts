@@ -1,6 +1,6 @@
 /** Table endpoints: thin maps from endpoint name to domain and store calls. */
-import { losslessAt, losslessBody } from '../domain/losslessJson.js';
-import { createTable, createTableFromDigests, queryTable, updateTable } from '../domain/tables.js';
+import { losslessAt, losslessBody } from '../domain/objects/losslessJson.js';
+import { createTable, createTableFromDigests, queryTable, updateTable } from '../domain/objects/tables.js';
 import { defineRoutes } from '../http/defineRoutes.js';
 
 /** A list in the request body, re-read losslessly so row digests see `1.0` as written. */

@@ -1,5 +1,5 @@
 /** Thread endpoints. */
-import { countThreads, queryThreads } from '../domain/threadsQuery.js';
+import { countThreads, queryThreads } from '../domain/threads/threadsQuery.js';
 import { defineRoutes } from '../http/defineRoutes.js';
 
 export const threadRoutes = defineRoutes({

@@ -1,11 +1,18 @@
 /**
  * v2 object endpoints (ops, datasets, scorers, models, evaluations under
- * `/v2/:entity/:project/<kind>`): thin maps onto domain/v2ObjectCreate.ts and v2ObjectRead.ts.
+ * `/v2/:entity/:project/<kind>`): thin maps onto domain/objects/v2ObjectCreate.ts and v2ObjectRead.ts.
  * The project is the two path segments, and that is what gets access-checked.
  */
-import { losslessBody } from '../domain/losslessJson.js';
-import { createDataset, createEvaluation, createModel, createOp, createScorer, type CreateContext } from '../domain/v2ObjectCreate.js';
-import { deleteV2, listV2, readV2, type V2Kind } from '../domain/v2ObjectRead.js';
+import { losslessBody } from '../domain/objects/losslessJson.js';
+import {
+  createDataset,
+  createEvaluation,
+  createModel,
+  createOp,
+  createScorer,
+  type CreateContext,
+} from '../domain/objects/v2ObjectCreate.js';
+import { deleteV2, listV2, readV2, type V2Kind } from '../domain/objects/v2ObjectRead.js';
 import type { AuthUser } from '../auth/authenticate.js';
 import { defineRoutes } from '../http/defineRoutes.js';
 import type { Store } from '../store/Store.js';

@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { DatasetReadRes, OpReadRes } from '../../contract/v2Objects.js';
-import { valueDigest } from '../domain/digests.js';
-import { fromPlain } from '../domain/losslessJson.js';
+import { valueDigest } from '../domain/objects/digests.js';
+import { fromPlain } from '../domain/objects/losslessJson.js';
 import { collect, useTestServer } from '../testing/serverSuite.js';
 
 const t = useTestServer();

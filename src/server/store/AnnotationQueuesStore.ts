@@ -79,7 +79,7 @@ export type ProgressOutcome =
 
 /**
  * A progress change as data: the outcome for every state the annotator's record may be in.
- * The domain tabulates its transition rules into this (domain/annotationQueues.ts), so deciding
+ * The domain tabulates its transition rules into this (domain/annotation/annotationQueues.ts), so deciding
  * needs no code from the caller: any backend applies it from the state it reads, and it crosses
  * to the writer thread (threads/) like any other write argument.
  */

@@ -3,7 +3,7 @@
  *
  * Prices live at two levels: `default` (the list shipped in domain/defaultPrices.ts, which
  * every backend seeds when it opens) and `project` (written by `/cost/create`). Picking the
- * price for a call is domain logic (domain/costs.ts); the store only finds the candidates.
+ * price for a call is domain logic (domain/stats/costs.ts); the store only finds the candidates.
  */
 import type { ProjectTableQuery } from './ProjectTableQuery.js';
 

@@ -1,6 +1,6 @@
 /**
  * The feedback part of the storage seam (see Store.ts for the contract every store keeps).
- * Validation and payload processing happen before a write reaches the store (domain/feedback.ts).
+ * Validation and payload processing happen before a write reaches the store (domain/feedback/feedback.ts).
  */
 import type { Feedback, ScorerFeedback } from '../../contract/feedback.js';
 import type { ProjectTableQuery } from './ProjectTableQuery.js';

@@ -1,6 +1,6 @@
 /**
  * The monitor part of the storage seam (see Store.ts): the calls that ended in projects that
- * have a `Monitor` object, handed out in batches to the monitor sweeper (domain/monitors.ts,
+ * have a `Monitor` object, handed out in batches to the monitor sweeper (domain/llm/monitors.ts,
  * jobs/MonitorSweeper.ts), which turns them into scoring jobs. The promises, on every backend:
  * - nothing is scored inline: the write that ends a call only makes it findable here;
  * - nothing is missed across restarts: what was not settled is handed out again;

@@ -1,7 +1,7 @@
 /**
  * The call-statistics part of the storage seam (see Store.ts for the contract every store keeps).
  *
- * `/calls/stats` is computed in domain/callStats.ts from two kinds of data a backend offers:
+ * `/calls/stats` is computed in domain/calls/callStats.ts from two kinds of data a backend offers:
  * - `callFacts`: the facts of each matching call (the exact path, any filter);
  * - `rollupCells`: 1-hour and 5-minute cells pre-aggregated per op (and per model for
  *   usage), kept current inside every write transaction, so a month of a busy project is a

@@ -22,7 +22,7 @@ export function fromErrorData(data: ErrorData): Error {
     const err = new ApiError(data.status, data.message, data.extra ?? {}, { headers: data.headers ?? {} });
     if (data.name) err.name = data.name;
     // The same class again (UnauthorizedError, NotFoundError, ...), so `instanceof` checks on
-    // this side (domain/sessions.ts turns an UnauthorizedError into "current password is wrong") hold.
+    // this side (domain/accounts/sessions.ts turns an UnauthorizedError into "current password is wrong") hold.
     const cls = (errorClasses as Record<string, unknown>)[data.name ?? ''];
     if (typeof cls === 'function' && cls.prototype instanceof ApiError) Object.setPrototypeOf(err, cls.prototype as object);
     return err;

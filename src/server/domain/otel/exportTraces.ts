@@ -14,7 +14,7 @@ import { NAME_PART_RULE, PROJECT_ID_PATTERN } from '../../../contract/common.js'
 import { assertProjectAccess, type AuthUser } from '../../auth/authenticate.js';
 import { BadRequestError } from '../../errors.js';
 import type { CallWrite, Store } from '../../store/Store.js';
-import { toEndWrite, toStartWrite } from '../calls.js';
+import { toEndWrite, toStartWrite } from '../calls/calls.js';
 import { metrics } from '../../metrics/hooks.js';
 import { AttributeConflictError, expandAttributes, type Tree } from './attributeTree.js';
 import { PROJECT_KEYS } from './conventions.js';

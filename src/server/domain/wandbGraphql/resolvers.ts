@@ -8,7 +8,7 @@ import { GraphQLError } from 'graphql';
 import { NAME_PART_PATTERN, NAME_PART_RULE } from '../../../contract/common.js';
 import { canAccessProject, type AuthUser } from '../../auth/authenticate.js';
 import type { Store, UserRecord } from '../../store/Store.js';
-import { defaultEntityOf } from '../defaultEntity.js';
+import { defaultEntityOf } from '../accounts/defaultEntity.js';
 
 /** Per-request state the resolvers share. */
 export interface GraphqlContext {

@@ -1,7 +1,7 @@
 /**
  * Conformance suite for ProvidersStore: save (insert, then replace keeping the creation), list
  * by name, the per-project name uniqueness, `anyProvider` by entity, delete. Keys arrive sealed
- * (domain/providers.ts seals them with auth/secretBox.ts) and are stored exactly as given.
+ * (domain/llm/providers.ts seals them with auth/secretBox.ts) and are stored exactly as given.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OpenStore } from '../../testing/tempStore.js';

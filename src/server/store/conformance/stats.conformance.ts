@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CallStatsReq } from '../../../contract/stats.js';
-import { callStats } from '../../domain/callStats.js';
+import { callStats } from '../../domain/calls/callStats.js';
 import { addToHistogram, histogramPercentiles, mergeEncodedHistogram, type Histogram } from '../../core/statsHistogram.js';
 import { usageEntries } from '../../core/usage.js';
 import { createRng } from '../../demo/seededRandom.js';

@@ -4,7 +4,7 @@
  *
  * The token counts are printed from `USAGE_RULE` (core/usage.ts), the one definition of how
  * usage becomes tokens; `usageSql.test.ts` checks on a table of awkward usage shapes that this
- * SQL and the JavaScript reader give the same numbers. Costs match domain/costs.ts: each model
+ * SQL and the JavaScript reader give the same numbers. Costs match domain/stats/costs.ts: each model
  * priced by the candidate `pickPrice` would choose (in force at the given time first, then the
  * project's own price over the default list, then the newest). A call or thread none of whose
  * models has a price costs NULL, so it sorts after every priced one. Only fixed text goes into

@@ -3,7 +3,7 @@
  * "Monitor", `_bases` ["Object", "BaseModel"], `op_names` (op refs ending in ":*", null for
  * every op), `query` (null: no further filter), `sampling_rate` 0–1, `scorers` (judge refs),
  * `active`. The Python SDK's `weave.Monitor` keeps op names and query under `call_filter`;
- * both are read (server: domain/monitors.ts).
+ * both are read (server: domain/llm/monitors.ts).
  */
 import type { Json } from '../judges/judgeObjects.js';
 
