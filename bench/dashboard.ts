@@ -27,7 +27,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from '@playwright/test';
 import { createClient } from '../src/client/index.js';
-import { PROJECT_ROOT } from '../src/server/dashboardBuild.js';
+import { PROJECT_ROOT } from '../src/server/process/dashboardBuild.js';
 import { E2E_ADMIN } from '../e2e/fixtures/credentials.js';
 import { agentTrace } from '../e2e/fixtures/seed.js';
 import { buildDashboardIfStale, startWeft } from '../e2e/fixtures/weftServer.js';

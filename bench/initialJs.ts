@@ -50,7 +50,7 @@ export function printInitialJs(js: InitialJs): void {
 // `npm run size`: builds when the bundle is stale, then prints.
 if (import.meta.url === `file://${process.argv[1]}`) {
   const { buildDashboardIfStale } = await import('../e2e/fixtures/weftServer.js');
-  const { PROJECT_ROOT } = await import('../src/server/dashboardBuild.js');
+  const { PROJECT_ROOT } = await import('../src/server/process/dashboardBuild.js');
   await buildDashboardIfStale();
   printInitialJs(measureInitialJs(join(PROJECT_ROOT, 'dist')));
 }

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { loadConfig } from '../src/server/config.js';
-import { startServer, type RunningServer } from '../src/server/main.js';
+import { startServer, type RunningServer } from '../src/server/process/main.js';
 
 /** The middle value (the upper one of the two for an even count). */
 export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;

@@ -12,7 +12,7 @@ if (argv[0] === 'dev' || process.env.WEFT_FROM_SOURCE === '1') {
     process.exit(1);
   }
   tsx.register();
-  cli = await import('../src/server/cli.ts');
+  cli = await import('../src/server/process/cli.ts');
 } else {
   // Only a checkout has the build script; an installed package carries its build.
   const builder = await import('../scripts/build.js').catch((err) => (err.code === 'ERR_MODULE_NOT_FOUND' ? null : Promise.reject(err)));

@@ -10,7 +10,7 @@ import { createLogger, parseLogFormat, parseLogLevel, type LogFormat, type LogLe
 import { OutboundAllowList } from './outbound/addresses.js';
 import type { StoreConfig } from './store/openStore.js';
 import { readSetting } from './settings.js';
-import type { TlsSettings } from './tls.js';
+import type { TlsSettings } from './process/tls.js';
 
 export interface ServerConfig {
   host: string;

@@ -5,7 +5,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { serverFlags } from './cli.js';
+import { serverFlags } from './process/cli.js';
 import { CLUSTER_FLAGS } from './store/clickhouse/clusterLayout.js';
 import { readSetting, SETTINGS } from './settings.js';
 import { CONFIGURATION_DOC, renderedConfigurationDoc } from './settingsDocs.js';

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { findLibChdb, freePort, startClickHouseEngine, type ClickHouseEngine } from '../../../scripts/clickhouseEngine.js';
 import { loadConfig } from '../config.js';
-import { runDoctor } from '../doctor.js';
+import { runDoctor } from '../process/doctor.js';
 import { ClickHouseDatabase } from '../store/clickhouse/ClickHouseDatabase.js';
 import { ClickHouseStore } from '../store/clickhouse/ClickHouseStore.js';
 import { migrateClickHouse } from '../store/clickhouse/migrate.js';

@@ -6,7 +6,7 @@
  */
 import type { Context, Hono, MiddlewareHandler } from 'hono';
 import { matchedRoutes } from 'hono/route';
-import { isClusterWorker } from '../cluster.js';
+import { isClusterWorker } from '../process/cluster.js';
 import { ForbiddenError, ServiceUnavailableError } from '../errors.js';
 import { clientAddressOf } from '../http/clientAddress.js';
 import { requestEnv } from '../http/requestEnv.js';

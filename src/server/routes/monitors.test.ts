@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, type WeftClient } from '../../client/index.js';
 import { loadConfig } from '../config.js';
-import { startServer } from '../main.js';
+import { startServer } from '../process/main.js';
 import { startFakeOpenAi, type FakeOpenAi } from '../testing/fakeOpenAi.js';
 import { publishLlmEvaluation } from '../testing/llmFixture.js';
 import { projectNames } from '../testing/serverSuite.js';

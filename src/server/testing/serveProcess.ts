@@ -18,7 +18,7 @@ export function weftEnv(settings: Record<string, string>): NodeJS.ProcessEnv {
   return { ...inherited, ...FROM_SOURCE, HOST: '127.0.0.1', PORT: '0', WEFT_LOG_LEVEL: 'warn', WEFT_NO_DASHBOARD: '1', ...settings };
 }
 
-/** Makes bin/weft.js run src/server/cli.ts through tsx rather than build/server/. */
+/** Makes bin/weft.js run src/server/process/cli.ts through tsx rather than build/server/. */
 export const FROM_SOURCE = { WEFT_FROM_SOURCE: '1' } as const;
 
 /** Spawns `weft serve [args]` (`bin`: another install's) and resolves once it prints the URL it listens on. */

@@ -16,7 +16,7 @@ import { hashSecret } from '../auth/secrets.js';
 import { loadConfig, storeConfigOf, type ServerConfig } from '../config.js';
 import type { ClickHouseOptions } from '../store/clickhouse/ClickHouseDatabase.js';
 import { clickhouseOptions, openStore } from '../store/openStore.js';
-import { startServer, type RunningServer, type StartOptions } from '../main.js';
+import { startServer, type RunningServer, type StartOptions } from '../process/main.js';
 import { ClickHouseDatabase } from '../store/clickhouse/ClickHouseDatabase.js';
 import { migrateClickHouse, quoteIdentifier } from '../store/clickhouse/migrate.js';
 import type { Clock } from '../services.js';

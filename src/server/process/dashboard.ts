@@ -17,10 +17,10 @@ import { createReadStream, readFileSync, realpathSync, statSync, type Stats } fr
 import { extname, join, sep } from 'node:path';
 import { Readable } from 'node:stream';
 import type { Context, Hono, Next } from 'hono';
-import { endpoints } from '../contract/endpoints.js';
+import { endpoints } from '../../contract/endpoints.js';
 import { PROJECT_ROOT } from './dashboardBuild.js';
-import { isTraceServerEndpoint, TRACE_PREFIX } from './http/defineRoutes.js';
-import { BadRequestError } from './errors.js';
+import { isTraceServerEndpoint, TRACE_PREFIX } from '../http/defineRoutes.js';
+import { BadRequestError } from '../errors.js';
 
 /** Where `vite build` writes the app (vite.config.ts `build.outDir`). */
 export const DEFAULT_DIST_DIR = join(PROJECT_ROOT, 'dist');

@@ -3,20 +3,20 @@
  * Each command prints what it did and, on failure, what to do next.
  */
 import { parseArgs } from 'node:util';
-import { createApiKey } from './auth/apiKeys.js';
-import { hashSecret } from './auth/secrets.js';
-import { loadConfig, storeConfigOf, type ServerConfig } from './config.js';
-import { defaultEntityOf } from './domain/accounts/defaultEntity.js';
-import { NAME_PART_PATTERN, NAME_PART_RULE } from '../contract/common.js';
-import { LIMIT_SPECS } from './limits.js';
-import { SETTINGS } from './settings.js';
+import { createApiKey } from '../auth/apiKeys.js';
+import { hashSecret } from '../auth/secrets.js';
+import { loadConfig, storeConfigOf, type ServerConfig } from '../config.js';
+import { defaultEntityOf } from '../domain/accounts/defaultEntity.js';
+import { NAME_PART_PATTERN, NAME_PART_RULE } from '../../contract/common.js';
+import { LIMIT_SPECS } from '../limits.js';
+import { SETTINGS } from '../settings.js';
 import { formatDoctor, runDoctor } from './doctor.js';
-import { ensureAdmin } from './auth/bootstrap.js';
+import { ensureAdmin } from '../auth/bootstrap.js';
 import { announceListening, forkWorkers, isClusterWorker } from './cluster.js';
 import { startServer } from './main.js';
-import { CLUSTER_FLAGS, clusterSettingsFrom } from './store/clickhouse/clusterLayout.js';
-import { migrateClickHouse } from './store/clickhouse/migrate.js';
-import { clickhouseOptions, openStore } from './store/openStore.js';
+import { CLUSTER_FLAGS, clusterSettingsFrom } from '../store/clickhouse/clusterLayout.js';
+import { migrateClickHouse } from '../store/clickhouse/migrate.js';
+import { clickhouseOptions, openStore } from '../store/openStore.js';
 import { mountDashboard } from './dashboard.js';
 import { ensureDashboardBuilt } from './dashboardBuild.js';
 import { loadTlsMaterial, type TlsMaterial } from './tls.js';
@@ -97,11 +97,11 @@ export async function main(argv: string[]): Promise<void> {
     if (command === 'user' && sub === 'add') return await userAddCommand(argv.slice(2));
     if (command === 'user' && sub === 'default-entity') return await defaultEntityCommand(argv.slice(2));
     if (command === 'key' && sub === 'create') return await keyCreateCommand(argv.slice(2));
-    if (command === 'demo') return await (await import('./demo/demoCommand.js')).demoCommand(argv.slice(1));
+    if (command === 'demo') return await (await import('../demo/demoCommand.js')).demoCommand(argv.slice(1));
     if (command === 'migrate') return await migrateCommand(argv.slice(1));
     if (command === 'doctor') return await doctorCommand(argv.slice(1));
-    if (command === 'backup') return await (await import('./backup/backupCommands.js')).backupCommand(argv.slice(1));
-    if (command === 'restore') return await (await import('./backup/backupCommands.js')).restoreCommand(argv.slice(1));
+    if (command === 'backup') return await (await import('../backup/backupCommands.js')).backupCommand(argv.slice(1));
+    if (command === 'restore') return await (await import('../backup/backupCommands.js')).restoreCommand(argv.slice(1));
     if (command === 'dev') return await (await import('./devCommand.js')).devCommand(argv.slice(1));
     console.error(`Unknown command "${argv.join(' ')}".\n\n${HELP}`);
     process.exitCode = 2;

@@ -7,11 +7,19 @@
  * fix it. Vite is imported only when a build is needed, so a fresh dist/ costs no start time.
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The repository root (where package.json, index.html and vite.config.ts live). */
-export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+export const PROJECT_ROOT = projectRoot(fileURLToPath(new URL('.', import.meta.url)));
+
+/** The nearest folder above `from` holding package.json: the same from src/server/process/ and from the bundle in build/server/. */
+function projectRoot(from: string): string {
+  for (let dir = from; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'package.json'))) return dir.endsWith(sep) ? dir : dir + sep;
+    if (dirname(dir) === dir) throw new Error(`No package.json above ${from}`);
+  }
+}
 
 /** What the dashboard build needs to do: nothing, a build, or nothing it can (no sources yet). */
 export type DashboardBuildNeed = 'fresh' | 'stale' | 'no-sources';

@@ -3,7 +3,7 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from './config.js';
+import { loadConfig } from '../config.js';
 import { mountDashboard } from './dashboard.js';
 import { dashboardBuildNeed } from './dashboardBuild.js';
 import { startServer, type RunningServer } from './main.js';

@@ -11,9 +11,9 @@ import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadConfig } from './config.js';
+import { loadConfig } from '../config.js';
 import { startServer } from './main.js';
-import { spawnWeftServe, weftEnv } from './testing/serveProcess.js';
+import { spawnWeftServe, weftEnv } from '../testing/serveProcess.js';
 import { loadTlsMaterial } from './tls.js';
 
 const dirs: string[] = [];

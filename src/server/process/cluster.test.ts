@@ -10,9 +10,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { basicAuthHeader } from '../client/index.js';
-import { rawRequest } from './testing/rawHttp.js';
-import { spawnWeftServe, weftEnv } from './testing/serveProcess.js';
+import { basicAuthHeader } from '../../client/index.js';
+import { rawRequest } from '../testing/rawHttp.js';
+import { spawnWeftServe, weftEnv } from '../testing/serveProcess.js';
 
 const ADMIN = basicAuthHeader('admin', 'cluster-admin');
 let dataDir: string;

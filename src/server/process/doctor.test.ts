@@ -9,12 +9,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadConfig } from './config.js';
+import { loadConfig } from '../config.js';
 import { changedSettings, runDoctor, type DiskStats, type DoctorOptions } from './doctor.js';
-import { SqliteStore } from './store/sqlite/SqliteStore.js';
-import { migrations } from './store/sqlite/migrations/index.js';
-import { WEFT_VERSION } from './version.js';
-import { BIN, FROM_SOURCE } from './testing/serveProcess.js';
+import { SqliteStore } from '../store/sqlite/SqliteStore.js';
+import { migrations } from '../store/sqlite/migrations/index.js';
+import { WEFT_VERSION } from '../version.js';
+import { BIN, FROM_SOURCE } from '../testing/serveProcess.js';
 
 const LATEST = migrations.at(-1)!.version;
 const dirs: string[] = [];

@@ -7,16 +7,16 @@
 import Database from 'better-sqlite3';
 import { existsSync, statfsSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { stringLiteral } from './backup/clickhouseBackup.js';
-import { storeConfigOf, type ServerConfig } from './config.js';
-import { readSetting, SETTINGS } from './settings.js';
-import { ClickHouseDatabase, num } from './store/clickhouse/ClickHouseDatabase.js';
-import { appliedVersion } from './store/clickhouse/migrate.js';
-import { LATEST_CLICKHOUSE_VERSION } from './store/clickhouse/migrations/index.js';
-import { clickhouseOptions } from './store/openStore.js';
-import { migrations } from './store/sqlite/migrations/index.js';
-import { WAL_SIZE_LIMIT_BYTES } from './store/sqlite/walCheckpointer.js';
-import { WEFT_VERSION } from './version.js';
+import { stringLiteral } from '../backup/clickhouseBackup.js';
+import { storeConfigOf, type ServerConfig } from '../config.js';
+import { readSetting, SETTINGS } from '../settings.js';
+import { ClickHouseDatabase, num } from '../store/clickhouse/ClickHouseDatabase.js';
+import { appliedVersion } from '../store/clickhouse/migrate.js';
+import { LATEST_CLICKHOUSE_VERSION } from '../store/clickhouse/migrations/index.js';
+import { clickhouseOptions } from '../store/openStore.js';
+import { migrations } from '../store/sqlite/migrations/index.js';
+import { WAL_SIZE_LIMIT_BYTES } from '../store/sqlite/walCheckpointer.js';
+import { WEFT_VERSION } from '../version.js';
 
 export interface DoctorFinding {
   level: 'ok' | 'warn';

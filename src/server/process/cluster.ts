@@ -11,7 +11,7 @@
  * (metrics/clusterMetrics.ts), and replaces a worker that dies.
  */
 import cluster from 'node:cluster';
-import { answerMetricsRequests } from './metrics/clusterMetrics.js';
+import { answerMetricsRequests } from '../metrics/clusterMetrics.js';
 
 const FORGET = 'weft:forget-credentials';
 const READY = 'weft:listening';

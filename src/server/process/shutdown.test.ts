@@ -20,8 +20,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { drainGate } from './shutdown.js';
-import { startTestServer, type TestServer } from './testing/testServer.js';
-import { BIN, ROOT, spawnWeftServe, weftEnv } from './testing/serveProcess.js';
+import { startTestServer, type TestServer } from '../testing/testServer.js';
+import { BIN, ROOT, spawnWeftServe, weftEnv } from '../testing/serveProcess.js';
 
 /** Opens a socket to `url` and resolves once connected. */
 async function openSocket(url: string): Promise<Socket> {

@@ -5,7 +5,7 @@
  */
 import { parseArgs } from 'node:util';
 import { join } from 'node:path';
-import { loadConfig, type ServerConfig } from './config.js';
+import { loadConfig, type ServerConfig } from '../config.js';
 import { dashboardBuildNeed, PROJECT_ROOT } from './dashboardBuild.js';
 import { startServer, type RunningServer } from './main.js';
 
