@@ -1,5 +1,5 @@
 /**
- * Every Store conformance suite, for one backend. `store/conformance.test.ts` calls this once per
+ * Every Store conformance suite, for one backend. `store/conformance.*.test.ts` call this once per
  * backend listed in WEFT_TEST_STORES; a new backend passes when all of these pass unchanged.
  */
 import type { ConformanceSuite, TestBackend } from '../../testing/tempStore.js';
@@ -30,7 +30,16 @@ import { describeThreadsConformance } from './threads.conformance.js';
 import { describeThreadsFiltersConformance } from './threadsFilters.conformance.js';
 import { describeWriteBatchConformance } from './writeBatch.conformance.js';
 
-export function describeStoreConformance(backend: TestBackend): void {
+/**
+ * The suites in three groups, one test file each (store/conformance.*.test.ts), so that a test
+ * run spreads them over its workers instead of running one long file last.
+ */
+export type ConformanceGroup = 'store' | 'http' | 'reference';
+const HTTP_SUITES: readonly ConformanceSuite[] = ['callsQuery', 'callsFeedbackQuery'];
+const groupOf = (suite: ConformanceSuite): ConformanceGroup =>
+  suite.startsWith('reference') ? 'reference' : HTTP_SUITES.includes(suite) ? 'http' : 'store';
+
+export function describeStoreConformance(backend: TestBackend, group: ConformanceGroup): void {
   const { open } = backend;
   const suites: Record<ConformanceSuite, () => void> = {
     calls: () => describeCallsConformance(open),
@@ -62,5 +71,5 @@ export function describeStoreConformance(backend: TestBackend): void {
     referenceQueues: () => describeReferenceQueuesConformance(backend),
     referenceOtel: () => describeReferenceOtelConformance(backend),
   };
-  for (const describeSuite of Object.values(suites)) describeSuite();
+  for (const [suite, describeSuite] of Object.entries(suites)) if (groupOf(suite as ConformanceSuite) === group) describeSuite();
 }

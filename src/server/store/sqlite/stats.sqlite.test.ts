@@ -1,4 +1,4 @@
-/** What is SQLite's own in call statistics: the backfill (the conformance suite runs from store/conformance.test.ts). */
+/** What is SQLite's own in call statistics: the backfill (the conformance suite runs from store/conformance.*.test.ts). */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
