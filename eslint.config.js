@@ -12,7 +12,7 @@ const forbid = (groups, message) => ({ group: groups, message });
 const boundaries = (patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'test-results/', 'bench/out/', '.weft/'] },
+  { ignores: ['dist/', 'build/', 'node_modules/', 'test-results/', 'bench/out/', '.weft/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
