@@ -24,6 +24,7 @@ import * as otel from './otel.js';
 import * as predictions from './predictions.js';
 import * as providers from './providers.js';
 import * as refs from './refs.js';
+import type { Role } from './roles.js';
 import * as scores from './scores.js';
 import * as service from './service.js';
 import * as sessions from './sessions.js';
@@ -67,6 +68,11 @@ export interface EndpointDef<Req extends z.ZodType = z.ZodType, Res extends z.Zo
    * layer then passes `user: null`, like for public endpoints.
    */
   readonly auth?: 'handler';
+  /**
+   * The least role the caller needs in the project (or entity) the request touches
+   * (docs/security/roles.md); `signed-in` for a caller's own account endpoints.
+   */
+  readonly role?: Role | 'signed-in';
 }
 
 /** Groups that are not the Weave trace server: they are not served again under `/traces`. */

@@ -5,6 +5,7 @@
  * reads `store`, `clock` or `inference` from the context it is given, and adding a dependency
  * means adding it here and where the object is built, nowhere else.
  */
+import type { AuditTrail } from './audit/auditTrail.js';
 import type { Authenticator } from './auth/authenticate.js';
 import type { Clock } from './core/clock.js';
 import type { Limits } from './limits.js';
@@ -28,4 +29,6 @@ export interface Services {
    * the server says of itself, never taken from a request's `Host` (docs/security/inputs.md).
    */
   publicUrl: string;
+  /** Where security- and data-relevant actions are recorded (audit/auditTrail.ts). */
+  audit: AuditTrail;
 }

@@ -16,7 +16,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { ForbiddenError, UnauthorizedError } from '../errors.js';
 import type { Clock } from '../core/clock.js';
+import type { Role } from '../../contract/roles.js';
 import type { Store, UserRecord } from '../store/Store.js';
+import { roleIn } from './roles.js';
 import { KEY_ID_LENGTH, KEY_LENGTH } from './apiKeys.js';
 import { HashLimiter, type HashLimits } from './hashLimiter.js';
 import { LoginThrottle, type FailureLog, type ThrottleLimits } from './loginThrottle.js';
@@ -27,7 +29,13 @@ export interface AuthUser {
   username: string;
   isAdmin: boolean;
   entities: ReadonlySet<string>;
+  /** Role per entity the user belongs to (auth/roles.ts reads it with `projectRoles`). */
+  roles: Readonly<Record<string, Role>>;
+  /** Per-project overrides of the entity role, keyed by `<entity>/<project>`. */
+  projectRoles: Readonly<Record<string, Role>>;
   via: 'password' | 'api_key' | 'session';
+  /** The API key's id when `via: 'api_key'` (audit rows name it), else null. */
+  keyId?: string | null;
   /** The dashboard session behind the request (`via: 'session'`), else null. */
   sessionId?: string | null;
 }
@@ -232,12 +240,23 @@ export class Authenticator {
     if (!record.keyHash.startsWith('sha256$')) await this.#store.accounts.updateApiKeyHash(record.keyId, fastHash(key));
     const user = await this.#store.accounts.getUser(record.username);
     if (!user) throw new UnauthorizedError('The API key belongs to a user that no longer exists');
-    return toAuthUser(user, 'api_key');
+    return { ...toAuthUser(user, 'api_key'), keyId: record.keyId };
   }
 }
 
 function toAuthUser(user: UserRecord, via: AuthUser['via']): AuthUser {
-  return { username: user.username, isAdmin: user.isAdmin, entities: new Set(user.entities), via, sessionId: null };
+  // Until memberships carry stored roles, every entity member is a member.
+  const roles = Object.fromEntries(user.entities.map((e) => [e, 'member' as Role]));
+  return {
+    username: user.username,
+    isAdmin: user.isAdmin,
+    entities: new Set(user.entities),
+    roles,
+    projectRoles: {},
+    via,
+    sessionId: null,
+    keyId: null,
+  };
 }
 
 function decodeBasic(header: string): [string, string] {
@@ -251,7 +270,7 @@ function decodeBasic(header: string): [string, string] {
 
 /** True when the user may read and write `<entity>/<project>`. */
 export function canAccessProject(user: AuthUser, projectId: string): boolean {
-  return user.isAdmin || user.entities.has(projectId.split('/')[0]!);
+  return roleIn(user, projectId) !== null;
 }
 
 /** Throws 403 unless the user may touch every listed project. */

@@ -160,6 +160,7 @@ async function handle(
       inference: services.inference,
       limits,
       publicUrl: services.publicUrl,
+      audit: services.audit,
       user: user!,
       remoteIp: remoteIp(c),
       request: c.req.raw,
