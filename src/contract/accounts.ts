@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { NamePart } from './common.js';
+import { Role } from './roles.js';
 
 /** A login name: letters, digits, `.`, `_`, `-`; "api" is taken by API-key logins. */
 export const Username = z
@@ -20,7 +21,9 @@ export const Entity = NamePart;
 export const User = z.object({
   username: z.string(),
   is_admin: z.boolean(),
-  entities: z.array(z.string()).describe('Entities whose projects the user may read and write'),
+  entities: z.array(z.string()).describe('Entities the user belongs to (the keys of `roles`)'),
+  roles: z.record(z.string(), Role).describe('Role per entity'),
+  project_roles: z.record(z.string(), Role).describe('Per-project overrides, keyed by entity/project'),
   default_entity: z.string().nullable().describe('Where bare project names go (`weave.init("project")`); the first entity unless changed'),
   created_at: z.string(),
   has_password: z.boolean().describe('False for users who log in with API keys only'),
@@ -37,6 +40,7 @@ export const UserCreateReq = z
     username: Username,
     password: z.string().min(8, 'must be at least 8 characters').max(1024),
     entities: z.array(Entity).max(100).default([]),
+    role: Role.default('member').describe('Role in each of `entities`'),
     is_admin: z.boolean().default(false),
   })
   .refine((u) => u.is_admin || u.entities.length > 0, {
@@ -80,3 +84,14 @@ export const DefaultEntitySetReq = z.object({
   username: z.string().nullish().describe("Admins only: another user's default; default your own"),
 });
 export const DefaultEntitySetRes = z.object({ user: User });
+
+// PUT /weft/users/:username/roles
+export const UserRoleSetReq = z.object({
+  username: z.string().min(1),
+  scope: z
+    .string()
+    .regex(/^[^/]+(\/[^/]+)?$/, 'must be an entity or <entity>/<project>')
+    .describe('An entity (the membership) or <entity>/<project> (an override for one project)'),
+  role: Role.nullable().describe('null removes the membership or the override'),
+});
+export const UserRoleSetRes = z.object({ user: User });

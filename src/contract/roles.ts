@@ -12,3 +12,19 @@ export type Role = z.infer<typeof Role>;
 
 /** True when `have` allows what `need` allows. */
 export const roleAtLeast = (have: Role, need: Role): boolean => ROLES.indexOf(have) >= ROLES.indexOf(need);
+
+/** What roles are read from: a caller as the server authenticates it, or as /weft/whoami describes it. */
+export interface RoleHolder {
+  isAdmin: boolean;
+  roles: Readonly<Record<string, Role>>;
+  projectRoles: Readonly<Record<string, Role>>;
+}
+
+/**
+ * The holder's role in `<entity>/<project>` (or in a bare entity): a per-project override, else
+ * the entity role; global admins are admins everywhere. Null when they have none.
+ */
+export function roleIn(holder: RoleHolder, projectOrEntity: string): Role | null {
+  if (holder.isAdmin) return 'admin';
+  return holder.projectRoles[projectOrEntity] ?? holder.roles[projectOrEntity.split('/')[0]!] ?? null;
+}

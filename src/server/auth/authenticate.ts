@@ -245,14 +245,12 @@ export class Authenticator {
 }
 
 function toAuthUser(user: UserRecord, via: AuthUser['via']): AuthUser {
-  // Until memberships carry stored roles, every entity member is a member.
-  const roles = Object.fromEntries(user.entities.map((e) => [e, 'member' as Role]));
   return {
     username: user.username,
     isAdmin: user.isAdmin,
     entities: new Set(user.entities),
-    roles,
-    projectRoles: {},
+    roles: user.roles,
+    projectRoles: user.projectRoles,
     via,
     sessionId: null,
     keyId: null,

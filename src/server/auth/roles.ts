@@ -2,29 +2,13 @@
  * A caller's role in a project: a per-project override, else their role in its entity; global
  * admins are admins everywhere (docs/security/roles.md).
  */
-import { roleAtLeast, type Role } from '../../contract/roles.js';
+import { roleAtLeast, roleIn, type Role, type RoleHolder } from '../../contract/roles.js';
 import { ForbiddenError } from '../errors.js';
 
-export type { Role } from '../../contract/roles.js';
-
-/** The part of an authenticated caller (authenticate.ts AuthUser) that roles are read from. */
-export interface RoleHolder {
-  username: string;
-  isAdmin: boolean;
-  roles: Readonly<Record<string, Role>>;
-  projectRoles: Readonly<Record<string, Role>>;
-}
-
-/** The caller's role in `<entity>/<project>` (or in a bare entity), or null when they have none. */
-export function roleIn(user: RoleHolder, projectOrEntity: string): Role | null {
-  if (user.isAdmin) return 'admin';
-  const override = user.projectRoles[projectOrEntity];
-  if (override) return override;
-  return user.roles[projectOrEntity.split('/')[0]!] ?? null;
-}
+export { roleIn, type Role } from '../../contract/roles.js';
 
 /** Throws 403, naming the role needed, unless the caller has at least `need` in `projectOrEntity`. */
-export function requireRole(user: RoleHolder, projectOrEntity: string, need: Role, doing = 'do this'): void {
+export function requireRole(user: RoleHolder & { username: string }, projectOrEntity: string, need: Role, doing = 'do this'): void {
   const have = roleIn(user, projectOrEntity);
   if (have && roleAtLeast(have, need)) return;
   throw new ForbiddenError(

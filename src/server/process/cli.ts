@@ -8,6 +8,8 @@ import { hashSecret } from '../auth/secrets.js';
 import { loadConfig, storeConfigOf, type ServerConfig } from '../config.js';
 import { defaultEntityOf } from '../domain/accounts/defaultEntity.js';
 import { NAME_PART_PATTERN, NAME_PART_RULE } from '../../contract/common.js';
+import { ROLES, type Role } from '../../contract/roles.js';
+import type { UserRecord } from '../store/Store.js';
 import { LIMIT_SPECS } from '../limits.js';
 import { SETTINGS } from '../settings.js';
 import { formatDoctor, runDoctor } from './doctor.js';
@@ -38,10 +40,15 @@ Usage:
                                        --store clickhouse requests run in the process (no threads:
                                        ClickHouse queries never block it) and every replica polls
                                        the database for revoked credentials about once a second
-  weft user add <name> --entity <e> [--entity <e2>] [--admin] [--password <p>]
-                                       create a user (or add entities to one); the first entity
-                                       is their default; user and key commands take --data-dir
-                                       or --store clickhouse --clickhouse-url ... like serve
+  weft user add <name> --entity <e> [--entity <e2>] [--role viewer|annotator|member|admin]
+                [--admin] [--password <p>]
+                                       create a user (or add entities to one) with a role in them
+                                       (default member); the first entity is their default; user
+                                       and key commands take --data-dir or --store clickhouse
+                                       --clickhouse-url ... like serve
+  weft user role <name> <entity>[/<project>] <role|none>
+                                       set a user's role in an entity, or override it in one
+                                       project; none removes it
   weft user default-entity <name> <entity>
                                        choose where <name>'s bare project names go
                                        (weave.init("project"))
@@ -96,6 +103,7 @@ export async function main(argv: string[]): Promise<void> {
     if (command === 'serve') return await serveCommand(argv.slice(1));
     if (command === 'user' && sub === 'add') return await userAddCommand(argv.slice(2));
     if (command === 'user' && sub === 'default-entity') return await defaultEntityCommand(argv.slice(2));
+    if (command === 'user' && sub === 'role') return await userRoleCommand(argv.slice(2));
     if (command === 'key' && sub === 'create') return await keyCreateCommand(argv.slice(2));
     if (command === 'demo') return await (await import('../demo/demoCommand.js')).demoCommand(argv.slice(1));
     if (command === 'migrate') return await migrateCommand(argv.slice(1));
@@ -270,12 +278,14 @@ async function userAddCommand(args: string[]): Promise<void> {
     allowPositionals: true,
     options: {
       entity: { type: 'string', multiple: true },
+      role: { type: 'string' },
       admin: { type: 'boolean' },
       password: { type: 'string' },
       ...storeFlags,
     },
   });
   const username = positionals[0];
+  const role = values.role === undefined ? undefined : parseRole(values.role, '--role');
   if (!username) throw new Error('name the user: weft user add <name> --entity <entity>');
   if (username === 'api') throw new Error('"api" is reserved for API-key logins; choose another name');
   if (!values.entity?.length && !values.admin) throw new Error('give the user at least one --entity, or --admin');
@@ -289,16 +299,65 @@ async function userAddCommand(args: string[]): Promise<void> {
     const user = await store.accounts.upsertUser({
       username,
       entities: values.entity ?? [],
+      ...(role ? { role } : {}),
       ...(values.admin ? { isAdmin: true } : {}),
       ...(password ? { passwordHash: await hashSecret(password) } : {}),
     });
     console.log(
-      `User "${user.username}"${user.isAdmin ? ' (admin)' : ''}, entities: ${user.entities.join(', ') || '(none)'}, default entity: ${defaultEntityOf(user) ?? '(none)'}`,
+      `User "${user.username}"${user.isAdmin ? ' (admin)' : ''}, entities: ${describeRoles(user)}, default entity: ${defaultEntityOf(user) ?? '(none)'}`,
     );
     if (!user.passwordHash) console.log(`No password set: give one with --password, or use an API key: weft key create --user ${username}`);
   } finally {
     await store.close();
   }
+}
+
+async function userRoleCommand(args: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { ...storeFlags, help: { type: 'boolean', short: 'h' } },
+  });
+  const [username, scope, roleArg] = positionals;
+  if (values.help || !username || !scope || !roleArg) {
+    return void console.log(`weft user role <name> <entity>[/<project>] <viewer|annotator|member|admin|none> [--data-dir ./.weft]
+
+Sets <name>'s role in an entity, or overrides it in one project of it; "none" removes the
+membership or the override. viewer reads; annotator also answers queues and writes feedback;
+member also writes and deletes data and runs jobs; admin also manages the entity's members and
+rules (docs/security/roles.md).`);
+  }
+  const scopeParts = scope.split('/');
+  if (scopeParts.length > 2 || !scopeParts.every((p) => NAME_PART_PATTERN.test(p))) {
+    throw new Error(`${JSON.stringify(scope)}: give an entity or <entity>/<project>, each ${NAME_PART_RULE}`);
+  }
+  const role = roleArg === 'none' ? null : parseRole(roleArg, 'the role');
+  const config = loadConfig(process.env, stringFlags(values));
+  const store = await openStore(storeConfigOf(config));
+  try {
+    if (!(await store.accounts.setRole(username, scope, role))) {
+      throw new Error(`no user "${username}"; create it first: weft user add ${username} --entity ${scopeParts[0]} --role ${roleArg}`);
+    }
+    const user = (await store.accounts.getUser(username))!;
+    console.log(`User "${username}": ${describeRoles(user)}`);
+  } finally {
+    await store.close();
+  }
+}
+
+function parseRole(value: string, what: string): Role {
+  if (!(ROLES as readonly string[]).includes(value)) throw new Error(`${what} ${JSON.stringify(value)}: choose one of ${ROLES.join(', ')}`);
+  return value as Role;
+}
+
+/** "acme (viewer), beta (member); project overrides: acme/support (annotator)". */
+function describeRoles(user: UserRecord): string {
+  const list = (roles: Record<string, Role>) =>
+    Object.entries(roles)
+      .map(([scope, role]) => `${scope} (${role})`)
+      .join(', ');
+  const overrides = list(user.projectRoles);
+  return (list(user.roles) || '(none)') + (overrides ? `; project overrides: ${overrides}` : '');
 }
 
 async function keyCreateCommand(args: string[]): Promise<void> {

@@ -153,3 +153,71 @@ describe('DELETE /weft/api_keys/:key_id', () => {
     expect((await call('GET', '/weft/whoami', { auth: basic('api', key) })).status).toBe(401);
   });
 });
+
+describe('roles: PUT /weft/users/:username/roles and entity admins', () => {
+  const erin = basic('erin', 'erin-secret-1');
+  beforeAll(async () => {
+    await call('POST', '/weft/users', {
+      auth: adminAuth,
+      json: { username: 'erin', password: 'erin-secret-1', entities: ['erin-co'], role: 'admin' },
+    });
+    await call('POST', '/weft/users', {
+      auth: adminAuth,
+      json: { username: 'frank', password: 'frank-secret-1', entities: ['erin-co'], role: 'viewer' },
+    });
+  });
+
+  it('creates a user with the role given, and whoami says it', async () => {
+    const me = await call('GET', '/weft/whoami', { auth: basic('frank', 'frank-secret-1') });
+    expect(me.body).toMatchObject({ roles: { 'erin-co': 'viewer' }, project_roles: {} });
+  });
+
+  it('lets an entity admin list, add and re-role the members of their entity only', async () => {
+    const listed = await call('GET', '/weft/users', { auth: erin });
+    expect(listed.status).toBe(200);
+    const { users } = UsersListRes.parse(listed.body);
+    // Only erin-co's members, and only their erin-co roles.
+    expect(users.map((u) => u.username)).toEqual(['erin', 'frank']);
+    expect(users.every((u) => Object.keys(u.roles).every((e) => e === 'erin-co'))).toBe(true);
+
+    const created = await call('POST', '/weft/users', {
+      auth: erin,
+      json: { username: 'gina', password: 'gina-secret-1', entities: ['erin-co'], role: 'annotator' },
+    });
+    expect(created.status).toBe(200);
+    const promoted = await call('PUT', '/weft/users/frank/roles', { auth: erin, json: { scope: 'erin-co', role: 'member' } });
+    expect(promoted.status).toBe(200);
+    expect(promoted.body).toMatchObject({ user: { roles: { 'erin-co': 'member' } } });
+    const override = await call('PUT', '/weft/users/frank/roles', { auth: erin, json: { scope: 'erin-co/secret', role: 'viewer' } });
+    expect(override.body).toMatchObject({ user: { project_roles: { 'erin-co/secret': 'viewer' } } });
+    // The new role holds from the very next request (credentials are cached).
+    expect(await call('GET', '/weft/whoami', { auth: basic('frank', 'frank-secret-1') })).toMatchObject({
+      body: { roles: { 'erin-co': 'member' }, project_roles: { 'erin-co/secret': 'viewer' } },
+    });
+  });
+
+  it('refuses an entity admin outside their entity, and members everywhere, naming the role needed', async () => {
+    const elsewhere = await call('PUT', '/weft/users/alice/roles', { auth: erin, json: { scope: 'alice-co', role: 'viewer' } });
+    expect(elsewhere.status).toBe(403);
+    const admins = await call('POST', '/weft/users', { auth: erin, json: { username: 'hank', password: 'hank-secret-1', is_admin: true } });
+    expect(admins.status).toBe(403);
+    const byMember = await call('PUT', '/weft/users/erin/roles', {
+      auth: basic('gina', 'gina-secret-1'),
+      json: { scope: 'erin-co', role: 'viewer' },
+    });
+    expect(byMember.status).toBe(403);
+    expect(JSON.stringify(byMember.body)).toMatch(/is an annotator in .*erin-co.*must be an admin/);
+    expect((await call('GET', '/weft/users', { auth: basic('gina', 'gina-secret-1') })).status).toBe(403);
+  });
+
+  it('removes a membership with role null, and 404s an unknown user', async () => {
+    await call('POST', '/weft/users', {
+      auth: adminAuth,
+      json: { username: 'ivy', password: 'ivy-secret-12', entities: ['erin-co', 'other-co'] },
+    });
+    const removed = await call('PUT', '/weft/users/ivy/roles', { auth: erin, json: { scope: 'erin-co', role: null } });
+    expect(removed.body).toMatchObject({ user: { entities: [] } }); // erin sees only erin-co
+    expect((await call('GET', '/weft/whoami', { auth: basic('ivy', 'ivy-secret-12') })).body).toMatchObject({ entities: ['other-co'] });
+    expect((await call('PUT', '/weft/users/nobody/roles', { auth: erin, json: { scope: 'erin-co', role: 'viewer' } })).status).toBe(404);
+  });
+});

@@ -3,11 +3,13 @@ import {
   createOwnApiKey,
   createUser,
   listApiKeys,
+  listManagedUsers,
   requireAdmin,
   revokeApiKey,
   setDefaultEntity,
-  toUser,
+  setUserRole,
 } from '../domain/accounts/accounts.js';
+import { requireRole } from '../auth/roles.js';
 import { defineRoutes } from '../http/defineRoutes.js';
 
 // None of these touch a project, so there is no project to check.
@@ -17,19 +19,24 @@ export const accountRoutes = defineRoutes({
   usersList: {
     runs: 'read',
     projects: noProjects,
-    handler: async (_req, { store, user }) => {
-      requireAdmin(user, 'list users');
-      return { users: (await store.accounts.listUsers()).map(toUser) };
-    },
+    handler: async (_req, { store, user }) => ({ users: await listManagedUsers(store, user) }),
   },
 
   userCreate: {
     runs: 'write',
     projects: noProjects,
     handler: async (req, { store, authenticator, user }) => {
-      requireAdmin(user, 'create users');
+      // Entity admins may create plain users in their own entities; everything else is a global admin's.
+      if (req.is_admin || req.entities.length === 0) requireAdmin(user, 'create admins or users without an entity');
+      for (const entity of req.entities) requireRole(user, entity, 'admin', 'add users to it');
       return { user: await createUser({ store, authenticator }, req) };
     },
+  },
+
+  userRoleSet: {
+    runs: 'write',
+    projects: noProjects,
+    handler: async (req, { store, authenticator, user }) => ({ user: await setUserRole({ store, authenticator }, user, req) }),
   },
 
   apiKeysList: {

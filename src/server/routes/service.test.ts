@@ -206,6 +206,8 @@ describe('GET /weft/whoami', () => {
       username: 'alice',
       is_admin: false,
       entities: ['alice-co'],
+      roles: { 'alice-co': 'member' },
+      project_roles: {},
       default_entity: 'alice-co',
       auth: 'api_key',
     });
@@ -213,6 +215,8 @@ describe('GET /weft/whoami', () => {
       username: 'bob',
       is_admin: false,
       entities: ['bob-co'],
+      roles: { 'bob-co': 'member' },
+      project_roles: {},
       default_entity: 'bob-co',
       auth: 'api_key',
     });
@@ -222,6 +226,8 @@ describe('GET /weft/whoami', () => {
       username: 'admin',
       is_admin: true,
       entities: [],
+      roles: {},
+      project_roles: {},
       default_entity: 'admin',
       auth: 'password',
     });
@@ -238,6 +244,8 @@ describe('GET /weft/whoami', () => {
       username: 'carol',
       is_admin: false,
       entities: ['beta-co', 'gamma-co', 'zeta-co'],
+      roles: { 'beta-co': 'member', 'gamma-co': 'member', 'zeta-co': 'member' },
+      project_roles: {},
       default_entity: 'zeta-co', // the first one given, not the first in order
       auth: 'password',
     });

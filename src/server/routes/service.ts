@@ -1,7 +1,7 @@
 /** Service endpoints: health, version, server info, projects, geolocation, whoami. */
 import { canAccessProject, type AuthUser } from '../auth/authenticate.js';
 import { formatMicrosOrNull } from '../core/datetime.js';
-import { defaultEntityOf } from '../domain/accounts/defaultEntity.js';
+import { whoamiOf } from '../domain/accounts/accounts.js';
 import { classifyIp } from '../domain/llm/network.js';
 import { defineRoutes } from '../http/defineRoutes.js';
 import type { InferenceServices } from '../providers/InferenceServices.js';
@@ -56,14 +56,7 @@ export const serviceRoutes = defineRoutes({
     runs: 'read',
     projects: () => [],
     handler: async (_req, { store, user }) => {
-      const record = await store.accounts.getUser(user.username);
-      return {
-        username: user.username,
-        is_admin: user.isAdmin,
-        entities: [...user.entities].sort(),
-        default_entity: record ? defaultEntityOf(record) : null,
-        auth: user.via,
-      };
+      return whoamiOf(user, await store.accounts.getUser(user.username), user.via);
     },
   },
 });

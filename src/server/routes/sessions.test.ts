@@ -73,6 +73,8 @@ describe('POST /weft/session and DELETE /weft/session', () => {
       username: 'alice',
       is_admin: false,
       entities: ['alice-co'],
+      roles: { 'alice-co': 'member' },
+      project_roles: {},
       default_entity: 'alice-co',
       auth: 'session',
     });

@@ -8,7 +8,7 @@ import {
   signIn,
   signOut,
 } from '../domain/accounts/sessions.js';
-import { defaultEntityOf } from '../domain/accounts/defaultEntity.js';
+import { whoamiOf } from '../domain/accounts/accounts.js';
 import { defineRoutes } from '../http/defineRoutes.js';
 
 // None of these touch a project, so there is no project to check.
@@ -21,15 +21,7 @@ export const sessionRoutes = defineRoutes({
       const userAgent = request.headers.get('user-agent') ?? '';
       const { token, user, session } = await signIn({ store, authenticator }, { ...req, userAgent, address: remoteIp });
       responseHeaders.append('set-cookie', authenticator.sessions.cookie(token, request.url));
-      const record = await store.accounts.getUser(user.username);
-      const whoami = {
-        username: user.username,
-        is_admin: user.isAdmin,
-        entities: [...user.entities].sort(),
-        default_entity: record ? defaultEntityOf(record) : null,
-        auth: 'session' as const,
-      };
-      return { user: whoami, session };
+      return { user: whoamiOf(user, await store.accounts.getUser(user.username), 'session'), session };
     },
   },
 

@@ -1,10 +1,16 @@
 /** Accounts: users, API keys (hashed) and dashboard sessions (Store.ts). */
+import type { Role } from '../../contract/roles.js';
 
 export interface UserRecord {
   username: string;
   passwordHash: string | null;
   isAdmin: boolean;
+  /** The entities the user belongs to, sorted: the keys of `roles`. */
   entities: string[];
+  /** Role per entity (docs/security/roles.md). */
+  roles: Record<string, Role>;
+  /** Per-project overrides, keyed by `<entity>/<project>`. */
+  projectRoles: Record<string, Role>;
   /** Where bare project names go: the first entity given, unless changed; null without entities. */
   defaultEntity: string | null;
   createdAt: number;
@@ -22,8 +28,22 @@ export interface ApiKeyRecord {
 export interface AccountsStore {
   getUser(username: string): Promise<UserRecord | null>;
   listUsers(): Promise<UserRecord[]>;
-  /** Creates the user, or updates its password/admin flag and adds entities. */
-  upsertUser(user: { username: string; passwordHash?: string | null; isAdmin?: boolean; entities?: string[] }): Promise<UserRecord>;
+  /**
+   * Creates the user, or updates its password/admin flag and adds entities: new memberships get
+   * `role` (default `member`); existing ones change only when `role` is given.
+   */
+  upsertUser(user: {
+    username: string;
+    passwordHash?: string | null;
+    isAdmin?: boolean;
+    entities?: string[];
+    role?: Role;
+  }): Promise<UserRecord>;
+  /**
+   * Sets the user's role in an entity (`scope` = entity) or overrides it in one project (`scope`
+   * = entity/project); null removes the membership or override. False when there is no such user.
+   */
+  setRole(username: string, scope: string, role: Role | null): Promise<boolean>;
   /** Sets the user's default entity (the caller checks that the user may use it); false when there is no such user. */
   setDefaultEntity(username: string, entity: string): Promise<boolean>;
   createApiKey(key: Omit<ApiKeyRecord, 'revokedAt'>): Promise<void>;

@@ -5,6 +5,9 @@
  * key stops working at once: the authenticator's cache of verified credentials is cleared.
  */
 import type { ApiKey, User } from '../../../contract/accounts.js';
+import type { Role } from '../../../contract/roles.js';
+import type { WhoamiRes } from '../../../contract/weft.js';
+import { requireRole } from '../../auth/roles.js';
 import type { AuthUser, Authenticator } from '../../auth/authenticate.js';
 import { createApiKey } from '../../auth/apiKeys.js';
 import { ConflictError, ForbiddenError, NotFoundError } from '../../errors.js';
@@ -19,6 +22,8 @@ export const toUser = (u: UserRecord): User => ({
   username: u.username,
   is_admin: u.isAdmin,
   entities: u.entities,
+  roles: u.roles,
+  project_roles: u.projectRoles,
   default_entity: defaultEntityOf(u),
   created_at: formatMicros(u.createdAt),
   has_password: u.passwordHash !== null,
@@ -33,6 +38,62 @@ export const toApiKey = (k: ApiKeyRecord): ApiKey => ({
   revoked_at: formatMicrosOrNull(k.revokedAt),
 });
 
+/** The caller as /weft/whoami and a sign-in describe them. */
+export const whoamiOf = (user: AuthUser, record: UserRecord | null, via: AuthUser['via']): WhoamiRes => ({
+  username: user.username,
+  is_admin: user.isAdmin,
+  entities: [...user.entities].sort(),
+  roles: user.roles,
+  project_roles: user.projectRoles,
+  default_entity: record ? defaultEntityOf(record) : null,
+  auth: via,
+});
+
+/** The entities the caller administers: every one for a global admin ('all'). */
+export function administeredEntities(caller: AuthUser): 'all' | string[] {
+  if (caller.isAdmin) return 'all';
+  return Object.entries(caller.roles)
+    .filter(([, role]) => role === 'admin')
+    .map(([entity]) => entity);
+}
+
+/**
+ * The users a caller may manage: everyone for a global admin; for an entity admin, the users
+ * with a role in one of their entities, showing only those roles.
+ */
+export async function listManagedUsers(store: Store, caller: AuthUser): Promise<User[]> {
+  const entities = administeredEntities(caller);
+  if (entities !== 'all' && entities.length === 0) requireAdmin(caller, 'list users');
+  const users = (await store.accounts.listUsers()).map((u) => managedView(caller, u));
+  return entities === 'all' ? users : users.filter((u) => u.entities.length > 0 || Object.keys(u.project_roles).length > 0);
+}
+
+/** A user as a caller who manages them sees them: everything for a global admin, else only their roles in the caller's entities. */
+function managedView(caller: AuthUser, u: UserRecord): User {
+  const entities = administeredEntities(caller);
+  if (entities === 'all') return toUser(u);
+  const mine = new Set(entities);
+  const inMine = (scope: string) => mine.has(scope.split('/')[0]!);
+  const roles = Object.fromEntries(Object.entries(u.roles).filter(([e]) => inMine(e)));
+  const projectRoles = Object.fromEntries(Object.entries(u.projectRoles).filter(([p]) => inMine(p)));
+  return toUser({ ...u, isAdmin: false, entities: Object.keys(roles), roles, projectRoles });
+}
+
+/** Sets or removes a user's role in an entity or one project; entity admins for their entity. */
+export async function setUserRole(
+  deps: { store: Store; authenticator: Authenticator },
+  caller: AuthUser,
+  req: { username: string; scope: string; role: Role | null },
+): Promise<User> {
+  requireRole(caller, req.scope, 'admin', 'change roles');
+  const target = await deps.store.accounts.getUser(req.username);
+  if (!target) throw new NotFoundError(`No user "${req.username}"; create them first (Settings → Users, or \`npx weft user add\`)`);
+  await deps.store.accounts.setRole(req.username, req.scope, req.role);
+  // Cached credentials carry roles: the change holds from the next request on.
+  deps.authenticator.forget();
+  return managedView(caller, (await deps.store.accounts.getUser(req.username))!);
+}
+
 /** Throws 403 unless the caller is an admin. */
 export function requireAdmin(user: AuthUser, what: string): void {
   if (!user.isAdmin) throw new ForbiddenError(`Only admins may ${what}; ask an admin, or use \`npx weft user add\` on the server`);
@@ -41,7 +102,7 @@ export function requireAdmin(user: AuthUser, what: string): void {
 /** Creates a user with a password; 409 when the name is taken (this never edits a user). */
 export async function createUser(
   deps: { store: Store; authenticator: Authenticator },
-  req: { username: string; password: string; entities: string[]; is_admin: boolean },
+  req: { username: string; password: string; entities: string[]; role: Role; is_admin: boolean },
 ): Promise<User> {
   const { store } = deps;
   if (await store.accounts.getUser(req.username)) throw new ConflictError(`User "${req.username}" already exists`);
@@ -51,6 +112,7 @@ export async function createUser(
     passwordHash: await deps.authenticator.hashPassword(req.password),
     isAdmin: req.is_admin,
     entities: [...new Set(req.entities)],
+    role: req.role,
   });
   return toUser(created);
 }

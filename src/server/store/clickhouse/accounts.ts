@@ -9,6 +9,7 @@
  * that must reach other replicas' credential caches bumps `accounts_epoch` (see `epoch()`), which
  * each replica polls (auth/accountsEpoch.ts).
  */
+import type { Role } from '../../../contract/roles.js';
 import type { AccountsStore, ApiKeyRecord, SessionRecord, UserRecord } from '../Store.js';
 import { nextVersion, num, numOrNull, type ClickHouseDatabase } from './ClickHouseDatabase.js';
 
@@ -108,13 +109,13 @@ export class ClickHouseAccountsStore implements AccountsStore {
   }
 
   async #users(where: string, params: Record<string, unknown>): Promise<UserRecord[]> {
-    const rows = await this.#db.all<UserRow & { entities: string[] }>(
+    const rows = await this.#db.all<UserRow & { grants: [string, string][] }>(
       `SELECT ${USER_COLUMNS.split(', ')
         .map((c) => `u.${c} AS ${c}`)
         .join(', ')},
-         arraySort(groupArrayIf(e.entity, e.entity != '')) AS entities
+         arraySort(groupArrayIf((e.scope, e.role), e.scope != '')) AS grants
        FROM (SELECT ${USER_COLUMNS} FROM users FINAL WHERE ${where}) AS u
-       LEFT JOIN (SELECT username, entity FROM user_entities FINAL) AS e ON e.username = u.username
+       LEFT JOIN (SELECT username, scope, role FROM user_roles FINAL WHERE is_deleted = 0) AS e ON e.username = u.username
        GROUP BY ${USER_COLUMNS.split(', ')
          .map((c) => `u.${c}`)
          .join(', ')}
@@ -125,7 +126,7 @@ export class ClickHouseAccountsStore implements AccountsStore {
       username: r.username,
       passwordHash: r.password_hash,
       isAdmin: r.is_admin === 1,
-      entities: r.entities,
+      ...rolesOf(r.grants),
       defaultEntity: r.default_entity,
       createdAt: num(r.created_at),
     }));
@@ -139,13 +140,22 @@ export class ClickHouseAccountsStore implements AccountsStore {
     return this.#users('1', {});
   }
 
-  async upsertUser(user: { username: string; passwordHash?: string | null; isAdmin?: boolean; entities?: string[] }): Promise<UserRecord> {
+  async upsertUser(user: {
+    username: string;
+    passwordHash?: string | null;
+    isAdmin?: boolean;
+    entities?: string[];
+    role?: Role;
+  }): Promise<UserRecord> {
     const current = await this.getUser(user.username);
     const entities = user.entities ?? [];
     // Entities first: a user row never points its default at an entity it does not have.
+    const version = nextVersion();
     await this.#db.insert(
-      'user_entities',
-      entities.map((entity) => ({ username: user.username, entity })),
+      'user_roles',
+      entities
+        .filter((entity) => user.role !== undefined || !current?.roles[entity])
+        .map((entity) => ({ username: user.username, scope: entity, role: user.role ?? 'member', version, is_deleted: 0 })),
     );
     await this.#db.insert('users', [
       {
@@ -160,6 +170,16 @@ export class ClickHouseAccountsStore implements AccountsStore {
     ]);
     if (current && user.passwordHash !== undefined && user.passwordHash !== current.passwordHash) await this.#bumpEpoch();
     return (await this.getUser(user.username))!;
+  }
+
+  async setRole(username: string, scope: string, role: Role | null): Promise<boolean> {
+    const current = await this.getUser(username);
+    if (!current) return false;
+    await this.#db.insert('user_roles', [{ username, scope, role: role ?? '', version: nextVersion(), is_deleted: role === null ? 1 : 0 }]);
+    if (role !== null && !scope.includes('/') && current.defaultEntity === null) await this.setDefaultEntity(username, scope);
+    // Other replicas' credential caches hold the old role until they hear of the change.
+    await this.#bumpEpoch();
+    return true;
   }
 
   async setDefaultEntity(username: string, entity: string): Promise<boolean> {
@@ -273,4 +293,12 @@ export class ClickHouseAccountsStore implements AccountsStore {
     const expired = await this.#sessions('(expires_at <= {now:Int64} OR last_seen_at < {idle:Int64})', { now, idle: idleBefore });
     return this.#end(expired);
   }
+}
+
+/** Entity roles and project overrides from `(scope, role)` pairs sorted by scope. */
+function rolesOf(grants: [string, string][]): Pick<UserRecord, 'entities' | 'roles' | 'projectRoles'> {
+  const roles: Record<string, Role> = {};
+  const projectRoles: Record<string, Role> = {};
+  for (const [scope, role] of grants) (scope.includes('/') ? projectRoles : roles)[scope] = role as Role;
+  return { entities: Object.keys(roles), roles, projectRoles };
 }

@@ -87,5 +87,33 @@ export function describeAccountsConformance(open: OpenStore): void {
       expect(await store.accounts.setDefaultEntity('nobody', 'alpha')).toBe(false);
       expect((await store.accounts.upsertUser({ username: 'frank', isAdmin: true })).defaultEntity).toBeNull();
     });
+
+    it('keeps a role per membership and per-project overrides, and removes either', async () => {
+      const u = await store.accounts.upsertUser({ username: 'rita', entities: ['acme', 'beta'], role: 'viewer' });
+      expect(u.roles).toEqual({ acme: 'viewer', beta: 'viewer' });
+      expect(u.entities).toEqual(['acme', 'beta']);
+      // Adding entities without a role leaves existing roles alone; new memberships are members.
+      const more = await store.accounts.upsertUser({ username: 'rita', entities: ['acme', 'gamma'] });
+      expect(more.roles).toEqual({ acme: 'viewer', beta: 'viewer', gamma: 'member' });
+      // A role given changes it.
+      expect((await store.accounts.upsertUser({ username: 'rita', entities: ['beta'], role: 'admin' })).roles.beta).toBe('admin');
+      expect(await store.accounts.setRole('rita', 'acme/support', 'annotator')).toBe(true);
+      expect(await store.accounts.setRole('rita', 'acme', 'member')).toBe(true);
+      let r = (await store.accounts.getUser('rita'))!;
+      expect(r.roles.acme).toBe('member');
+      expect(r.projectRoles).toEqual({ 'acme/support': 'annotator' });
+      expect(await store.accounts.setRole('rita', 'gamma', null)).toBe(true);
+      expect(await store.accounts.setRole('rita', 'acme/support', null)).toBe(true);
+      r = (await store.accounts.getUser('rita'))!;
+      expect(r.entities).toEqual(['acme', 'beta']);
+      expect(r.projectRoles).toEqual({});
+      expect(await store.accounts.setRole('nobody-here', 'acme', 'viewer')).toBe(false);
+    });
+
+    it('makes an entity given by role the default of a user who has none', async () => {
+      await store.accounts.upsertUser({ username: 'sam', passwordHash: 'p' });
+      await store.accounts.setRole('sam', 'delta', 'viewer');
+      expect((await store.accounts.getUser('sam'))!.defaultEntity).toBe('delta');
+    });
   });
 }

@@ -1,4 +1,5 @@
 /** SQLite implementation of AccountsStore: users, their entities, and API keys (hashes only). */
+import type { Role } from '../../../contract/roles.js';
 import type { AccountsStore, ApiKeyRecord, SessionRecord, UserRecord } from '../Store.js';
 import type { SqliteDatabase } from './SqliteDatabase.js';
 
@@ -56,14 +57,21 @@ export class SqliteAccountsStore implements AccountsStore {
   }
 
   #userFromRow(r: UserRow): UserRecord {
-    const entities = this.#db
-      .all<{ entity: string }>('SELECT entity FROM user_entities WHERE username = ? ORDER BY entity', [r.username])
-      .map((e) => e.entity);
+    const memberships = this.#db.all<{ entity: string; role: Role }>(
+      'SELECT entity, role FROM user_entities WHERE username = ? ORDER BY entity',
+      [r.username],
+    );
+    const overrides = this.#db.all<{ project_id: string; role: Role }>(
+      'SELECT project_id, role FROM project_roles WHERE username = ? ORDER BY project_id',
+      [r.username],
+    );
     return {
       username: r.username,
       passwordHash: r.password_hash,
       isAdmin: r.is_admin === 1,
-      entities,
+      entities: memberships.map((m) => m.entity),
+      roles: Object.fromEntries(memberships.map((m) => [m.entity, m.role])),
+      projectRoles: Object.fromEntries(overrides.map((o) => [o.project_id, o.role])),
       defaultEntity: r.default_entity,
       createdAt: r.created_at,
     };
@@ -78,7 +86,13 @@ export class SqliteAccountsStore implements AccountsStore {
     return this.#db.all<UserRow>('SELECT * FROM users ORDER BY username').map((r) => this.#userFromRow(r));
   }
 
-  async upsertUser(user: { username: string; passwordHash?: string | null; isAdmin?: boolean; entities?: string[] }): Promise<UserRecord> {
+  async upsertUser(user: {
+    username: string;
+    passwordHash?: string | null;
+    isAdmin?: boolean;
+    entities?: string[];
+    role?: Role;
+  }): Promise<UserRecord> {
     this.#db.transaction(() => {
       this.#db.run('INSERT OR IGNORE INTO users (username, created_at) VALUES (?, ?)', [user.username, Date.now() * 1000]);
       if (user.passwordHash !== undefined) {
@@ -88,7 +102,11 @@ export class SqliteAccountsStore implements AccountsStore {
         this.#db.run('UPDATE users SET is_admin = ? WHERE username = ?', [user.isAdmin ? 1 : 0, user.username]);
       }
       for (const entity of user.entities ?? []) {
-        this.#db.run('INSERT OR IGNORE INTO user_entities (username, entity) VALUES (?, ?)', [user.username, entity]);
+        this.#db.run(
+          `INSERT INTO user_entities (username, entity, role) VALUES (?, ?, ?)
+           ON CONFLICT (username, entity) DO UPDATE SET role = CASE WHEN ? THEN excluded.role ELSE role END`,
+          [user.username, entity, user.role ?? 'member', user.role !== undefined ? 1 : 0],
+        );
       }
       // A user's first entity is their default until they choose another.
       const first = user.entities?.[0];
@@ -97,6 +115,24 @@ export class SqliteAccountsStore implements AccountsStore {
       }
     });
     return (await this.getUser(user.username))!;
+  }
+
+  async setRole(username: string, scope: string, role: Role | null): Promise<boolean> {
+    if (!this.#db.get('SELECT 1 FROM users WHERE username = ?', [username])) return false;
+    const slash = scope.indexOf('/');
+    const [table, column] = slash < 0 ? ['user_entities', 'entity'] : ['project_roles', 'project_id'];
+    this.#db.transaction(() => {
+      if (role === null) this.#db.run(`DELETE FROM ${table} WHERE username = ? AND ${column} = ?`, [username, scope]);
+      else {
+        this.#db.run(`INSERT INTO ${table} (username, ${column}, role) VALUES (?, ?, ?) ON CONFLICT DO UPDATE SET role = excluded.role`, [
+          username,
+          scope,
+          role,
+        ]);
+        if (slash < 0) this.#db.run('UPDATE users SET default_entity = ? WHERE username = ? AND default_entity IS NULL', [scope, username]);
+      }
+    });
+    return true;
   }
 
   async setDefaultEntity(username: string, entity: string): Promise<boolean> {
