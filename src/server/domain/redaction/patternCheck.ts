@@ -1,0 +1,145 @@
+/**
+ * Refuses custom patterns that could stall ingest (docs/security/redaction.md "Custom patterns").
+ * JavaScript cannot interrupt a running regular expression, so a pattern with catastrophic
+ * backtracking would hold a request thread for minutes on one crafted string. Every custom
+ * pattern is therefore checked once, when the rule is added, and never run at ingest unless it
+ * passed:
+ *
+ * 1. it compiles, is at most MAX_REGEX_LENGTH characters, and cannot match the empty string;
+ * 2. by its structure: no back-references, and no repeated group that itself holds a repetition
+ *    (`(a+)+`, `(\w*)*`, `(?:x|y+){2,}`), the shape behind most exponential patterns;
+ * 3. by trying it: in a separate thread, against strings built to make ambiguous patterns
+ *    backtrack (each character the pattern names, repeated, then a character that breaks the
+ *    match), with a time budget; a pattern that does not finish in time is refused.
+ *
+ * No package does this here (none is installed); the check is written against the two shapes
+ * above and the trial run catches the rest of the common ones, like `(a|a)*` or `(a|ab)*c`.
+ */
+import { Worker } from 'node:worker_threads';
+import { MAX_REGEX_LENGTH } from '../../../contract/redaction.js';
+
+/** How long the trial run may take over all its strings. */
+export const TRIAL_BUDGET_MS = 250;
+
+/** Why the pattern is refused, or null when it may be used. */
+export async function patternProblem(source: string): Promise<string | null> {
+  if (source.length > MAX_REGEX_LENGTH) return `the pattern is longer than ${MAX_REGEX_LENGTH} characters`;
+  let re: RegExp;
+  try {
+    re = new RegExp(source, 'g');
+  } catch (err) {
+    return `it is not a valid JavaScript regular expression (${(err as Error).message})`;
+  }
+  if (new RegExp(source).test('')) return 'it matches the empty string, so it would put markers everywhere';
+  const shape = shapeProblem(source);
+  if (shape) return shape;
+  return trial(re.source);
+}
+
+/** The structural part of the check (2 above). */
+export function shapeProblem(source: string): string | null {
+  // Per open group: whether it (or a group inside it) holds a repetition.
+  const stack: { repeats: boolean }[] = [{ repeats: false }];
+  let i = 0;
+  const quantifierAt = (at: number): { end: number; unbounded: boolean } | null => {
+    const c = source[at];
+    if (c === '*' || c === '+') return { end: at + 1 + (source[at + 1] === '?' ? 1 : 0), unbounded: true };
+    if (c === '?') return { end: at + 1, unbounded: false };
+    if (c === '{') {
+      const m = /^\{(\d+)(,(\d*))?\}\??/.exec(source.slice(at));
+      if (!m) return null;
+      const max = m[2] === undefined ? Number(m[1]) : m[3] === '' ? Infinity : Number(m[3]);
+      return { end: at + m[0].length, unbounded: max > 1 };
+    }
+    return null;
+  };
+  while (i < source.length) {
+    const c = source[i]!;
+    if (c === '\\') {
+      const next = source[i + 1] ?? '';
+      if (/[1-9]/.test(next) || (next === 'k' && source[i + 2] === '<')) return 'it uses a back-reference, which can take exponential time';
+      i += 2;
+    } else if (c === '[') {
+      // Skip the character class (escapes inside it included).
+      i++;
+      if (source[i] === '^') i++;
+      if (source[i] === ']') i++;
+      while (i < source.length && source[i] !== ']') i += source[i] === '\\' ? 2 : 1;
+      i++;
+    } else if (c === '(') {
+      stack.push({ repeats: false });
+      i++;
+      continue;
+    } else if (c === ')') {
+      const inner = stack.length > 1 ? stack.pop()! : { repeats: false };
+      const q = quantifierAt(i + 1);
+      if (q?.unbounded && inner.repeats) {
+        return `it repeats a group that itself repeats (near "${source.slice(Math.max(0, i - 20), q.end)}"), which can take exponential time on a string that almost matches`;
+      }
+      if (inner.repeats || q?.unbounded) stack[stack.length - 1]!.repeats = true;
+      i = q ? q.end : i + 1;
+      continue;
+    } else {
+      i++;
+    }
+    const q = quantifierAt(i);
+    if (q) {
+      if (q.unbounded) stack[stack.length - 1]!.repeats = true;
+      i = q.end;
+    }
+  }
+  return null;
+}
+
+/** Strings that make an ambiguous pattern backtrack: each character it names, repeated, then a breaker. */
+function trialStrings(source: string): string[] {
+  const chars = new Set<string>(['a', '0', ' ', 'A', '_', '.', '-']);
+  for (const m of source.matchAll(/\\(.)|([^\\[\](){}*+?|^$])/g)) {
+    const ch = m[1] ?? m[2]!;
+    const escaped = m[1] !== undefined;
+    if (!escaped) chars.add(ch);
+    else if (ch === 'd') chars.add('1');
+    else if (ch === 'w') chars.add('w');
+    else if (ch === 's') chars.add('\t');
+    else if (!/[a-zA-Z0-9]/.test(ch)) chars.add(ch);
+  }
+  const units = [...chars].slice(0, 40);
+  const pairs = units.flatMap((a) => units.slice(0, 8).map((b) => a + b)).slice(0, 120);
+  const out: string[] = [];
+  for (const u of [...units, ...pairs]) for (const breaker of ['!', '\n', '\u0000']) out.push(u.repeat(Math.ceil(40 / u.length)) + breaker);
+  for (const u of units) out.push(u.repeat(5000) + '!');
+  return out;
+}
+
+const TRIAL_CODE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const re = new RegExp(workerData.source, 'g');
+for (const s of workerData.strings) { re.lastIndex = 0; s.replace(re, ''); }
+parentPort.postMessage('done');
+`;
+
+function trial(source: string): Promise<string | null> {
+  const strings = trialStrings(source);
+  return new Promise((resolve) => {
+    const worker = new Worker(TRIAL_CODE, { eval: true, workerData: { source, strings } });
+    // Timed from when the thread runs, so a slow thread start is not blamed on the pattern.
+    let timer: NodeJS.Timeout | undefined;
+    worker.once('online', () => {
+      timer = setTimeout(() => {
+        void worker.terminate();
+        resolve(
+          `it did not finish within ${TRIAL_BUDGET_MS} ms on strings built to make patterns backtrack (such as one character repeated 5,000 times, then "!"), so it could stall ingest; anchor it or bound its repetitions (\\w{1,64} rather than \\w+ or .*)`,
+        );
+      }, TRIAL_BUDGET_MS);
+    });
+    worker.once('message', () => {
+      clearTimeout(timer);
+      void worker.terminate();
+      resolve(null);
+    });
+    worker.once('error', (err) => {
+      clearTimeout(timer);
+      resolve(`it failed on a test string (${err.message})`);
+    });
+  });
+}
