@@ -16,7 +16,7 @@
  * above and the trial run catches the rest of the common ones, like `(a|a)*` or `(a|ab)*c`.
  */
 import { Worker } from 'node:worker_threads';
-import { MAX_REGEX_LENGTH } from '../../../contract/redaction.js';
+import { MAX_REGEX_LENGTH, shapeProblem } from '../../../contract/redaction.js';
 
 /** How long the trial run may take over all its strings. */
 export const TRIAL_BUDGET_MS = 250;
@@ -34,61 +34,6 @@ export async function patternProblem(source: string): Promise<string | null> {
   const shape = shapeProblem(source);
   if (shape) return shape;
   return trial(re.source);
-}
-
-/** The structural part of the check (2 above). */
-export function shapeProblem(source: string): string | null {
-  // Per open group: whether it (or a group inside it) holds a repetition.
-  const stack: { repeats: boolean }[] = [{ repeats: false }];
-  let i = 0;
-  const quantifierAt = (at: number): { end: number; unbounded: boolean } | null => {
-    const c = source[at];
-    if (c === '*' || c === '+') return { end: at + 1 + (source[at + 1] === '?' ? 1 : 0), unbounded: true };
-    if (c === '?') return { end: at + 1, unbounded: false };
-    if (c === '{') {
-      const m = /^\{(\d+)(,(\d*))?\}\??/.exec(source.slice(at));
-      if (!m) return null;
-      const max = m[2] === undefined ? Number(m[1]) : m[3] === '' ? Infinity : Number(m[3]);
-      return { end: at + m[0].length, unbounded: max > 1 };
-    }
-    return null;
-  };
-  while (i < source.length) {
-    const c = source[i]!;
-    if (c === '\\') {
-      const next = source[i + 1] ?? '';
-      if (/[1-9]/.test(next) || (next === 'k' && source[i + 2] === '<')) return 'it uses a back-reference, which can take exponential time';
-      i += 2;
-    } else if (c === '[') {
-      // Skip the character class (escapes inside it included).
-      i++;
-      if (source[i] === '^') i++;
-      if (source[i] === ']') i++;
-      while (i < source.length && source[i] !== ']') i += source[i] === '\\' ? 2 : 1;
-      i++;
-    } else if (c === '(') {
-      stack.push({ repeats: false });
-      i++;
-      continue;
-    } else if (c === ')') {
-      const inner = stack.length > 1 ? stack.pop()! : { repeats: false };
-      const q = quantifierAt(i + 1);
-      if (q?.unbounded && inner.repeats) {
-        return `it repeats a group that itself repeats (near "${source.slice(Math.max(0, i - 20), q.end)}"), which can take exponential time on a string that almost matches`;
-      }
-      if (inner.repeats || q?.unbounded) stack[stack.length - 1]!.repeats = true;
-      i = q ? q.end : i + 1;
-      continue;
-    } else {
-      i++;
-    }
-    const q = quantifierAt(i);
-    if (q) {
-      if (q.unbounded) stack[stack.length - 1]!.repeats = true;
-      i = q.end;
-    }
-  }
-  return null;
 }
 
 /** Strings that make an ambiguous pattern backtrack: each character it names, repeated, then a breaker. */
