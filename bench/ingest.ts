@@ -25,6 +25,7 @@ import { createClient } from '../src/client/index.js';
 import type { CallUpsertBatchReq } from '../src/contract/calls.js';
 import type { z } from 'zod';
 import { createApiKey } from '../src/server/auth/apiKeys.js';
+import { addRule } from '../src/server/domain/redaction/rules.js';
 import { parseIsoToMicros } from '../src/server/core/datetime.js';
 import { uuidv7 } from '../src/server/core/ids.js';
 import { RESULT_SETTINGS } from '../src/server/store/clickhouse/ClickHouseDatabase.js';
@@ -42,6 +43,9 @@ const { values } = parseArgs({
     concurrency: { type: 'string', default: '4' },
     workers: { type: 'string', default: '1,2' },
     'server-dir': { type: 'string', default: '.' },
+    // Redaction rules in force in the project (docs/security/redaction.md): the three built-ins
+    // and three key names. The calls carry no secrets, so this measures the common case.
+    redaction: { type: 'boolean', default: false },
   },
 });
 const CALLS = Number(values.calls);
@@ -152,6 +156,17 @@ async function benchServer(backend: BenchBackend, batches: BatchItem[][], worker
   const dataset = await backend.dataset(`bench_ingest_${workers}`);
   await dataset.store.accounts.upsertUser({ username: 'bench', entities: ['bench'] });
   const { key } = await createApiKey(dataset.store, 'bench');
+  if (values.redaction) {
+    for (const rule of [
+      { pattern: 'email' },
+      { pattern: 'credit_card' },
+      { pattern: 'api_key' },
+      { key: 'authorization' },
+      { key: 'api_key' },
+      { key: 'password' },
+    ])
+      await addRule(dataset.store, { scope: PROJECT, ...rule, createdBy: 'bench', now: Date.now() * 1000 });
+  }
   await dataset.store.close();
   const server = await spawnWeft(dataset.dataDir, {
     args: ['--workers', String(workers)],

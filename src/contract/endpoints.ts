@@ -23,6 +23,7 @@ import * as objects from './objects.js';
 import * as otel from './otel.js';
 import * as predictions from './predictions.js';
 import * as providers from './providers.js';
+import * as redaction from './redaction.js';
 import * as refs from './refs.js';
 import type { Role } from './roles.js';
 import * as scores from './scores.js';
@@ -265,6 +266,10 @@ export const endpoints = {
   jobsList: def({ group: 'Weft', method: 'GET', path: '/weft/jobs', summary: "The project's background jobs (evaluations, scoring), newest first", req: providers.JobsListReq, res: providers.JobsListRes }),
   jobRead: def({ group: 'Weft', method: 'GET', path: '/weft/jobs/:job_id', summary: 'One background job with its progress', req: providers.JobReq, res: providers.JobRes }),
   jobCancel: def({ group: 'Weft', method: 'POST', path: '/weft/jobs/:job_id/cancel', summary: 'Cancel a queued or running job', req: providers.JobReq, res: providers.JobRes }),
+  // Redaction rules, applied to data at ingest (docs/security/redaction.md)
+  redactionList: def({ group: 'Weft', method: 'GET', path: '/weft/redaction', summary: "The redaction rules in force in a project (its own and its entity's), or an entity's defaults", req: redaction.RedactionListReq, res: redaction.RedactionListRes, role: 'viewer' }),
+  redactionAdd: def({ group: 'Weft', method: 'POST', path: '/weft/redaction', summary: 'Add a redaction rule to a project or an entity: a key name, a built-in pattern or a regular expression (refused with 422 when it could stall ingest). Applies to new data only', req: redaction.RedactionAddReq, res: redaction.RedactionRuleRes, role: 'admin' }),
+  redactionDelete: def({ group: 'Weft', method: 'DELETE', path: '/weft/redaction/:rule_id', summary: 'Remove a redaction rule; data stored while it applied keeps its markers', req: redaction.RedactionDeleteReq, res: redaction.RedactionDeleteRes, role: 'admin' }),
 
   // W&B's own API, the part the Weave SDKs call before tracing (not a trace-server route)
   wandbGraphql: def({ group: 'W&B', method: 'POST', path: '/graphql', summary: 'W&B GraphQL subset for SDK start-up: viewer (username, defaultEntity, teams), project/model lookup, upsertModel. Basic api:<key>; failures are GraphQL errors (401 UNAUTHENTICATED for a bad key)', req: wandbGraphql.WandbGraphqlReq, res: wandbGraphql.WandbGraphqlRes, raw: true, auth: 'handler' }),

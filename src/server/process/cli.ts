@@ -54,6 +54,10 @@ Usage:
                                        (weave.init("project"))
   weft key create --user <name> [--name <label>]
                                        create an API key; it is printed once
+  weft redaction add <entity[/project]> (--key NAME | --pattern BUILTIN_OR_REGEX)
+  weft redaction list <entity[/project]>
+  weft redaction remove <rule id>       redaction rules, applied at ingest to new data
+                                       (docs/security/redaction.md)
   weft demo [--project demo/agents] [--url http://127.0.0.1:8420]
                                        load a realistic demo project
   weft dev                             run the service with the dashboard from Vite (hot reload)
@@ -110,6 +114,7 @@ export async function main(argv: string[]): Promise<void> {
     if (command === 'doctor') return await doctorCommand(argv.slice(1));
     if (command === 'backup') return await (await import('../backup/backupCommands.js')).backupCommand(argv.slice(1));
     if (command === 'restore') return await (await import('../backup/backupCommands.js')).restoreCommand(argv.slice(1));
+    if (command === 'redaction') return await (await import('./redactionCommand.js')).redactionCommand(argv.slice(1));
     if (command === 'dev') return await (await import('./devCommand.js')).devCommand(argv.slice(1));
     console.error(`Unknown command "${argv.join(' ')}".\n\n${HELP}`);
     process.exitCode = 2;

@@ -21,6 +21,7 @@ import { inferenceRoutes } from './inference.js';
 import { objectRoutes } from './objects.js';
 import { otelRoutes } from './otel.js';
 import { providerRoutes } from './providers.js';
+import { redactionRoutes } from './redaction.js';
 import { refRoutes } from './refs.js';
 import { serviceRoutes } from './service.js';
 import { sessionRoutes } from './sessions.js';
@@ -75,4 +76,5 @@ export const allRoutes: TotalRouteTable<ServedElsewhere> = combineRoutes([
   providerRoutes,
   sessionRoutes,
   graphqlRoutes,
+  redactionRoutes,
 ]);

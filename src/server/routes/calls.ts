@@ -8,6 +8,7 @@ import type { CallWrite } from '../store/Store.js';
 import { queryCalls } from '../domain/calls/callsQuery.js';
 import { addCallExtras } from '../domain/calls/callExtras.js';
 import { metrics } from '../metrics/hooks.js';
+import { redactCallWrites } from '../domain/redaction/apply.js';
 
 const MAX_DELETE_IDS = 1000;
 
@@ -32,6 +33,7 @@ export const callRoutes = defineRoutes({
     projects: (input) => [input.start.project_id],
     handler: async ({ start }, { store, user }) => {
       const write = toStartWrite(start, user.username);
+      await redactCallWrites(store, [write]);
       await store.applyLast([{ kind: 'calls.write', calls: [write] }]);
       metrics.ingested('sdk', 1, 0);
       return { id: write.id, trace_id: write.traceId };
@@ -43,7 +45,9 @@ export const callRoutes = defineRoutes({
     fastInput: fastValidator(CallEndReq),
     projects: (input) => [input.end.project_id],
     handler: async ({ end }, { store }) => {
-      await store.applyLast([{ kind: 'calls.write', calls: [toEndWrite(end)] }]);
+      const write = toEndWrite(end);
+      await redactCallWrites(store, [write]);
+      await store.applyLast([{ kind: 'calls.write', calls: [write] }]);
       metrics.ingested('sdk', 0, 1);
       return {};
     },
@@ -57,6 +61,7 @@ export const callRoutes = defineRoutes({
       const writes: CallWrite[] = batch.map((item) =>
         item.mode === 'start' ? toStartWrite(item.req.start, user.username) : toEndWrite(item.req.end),
       );
+      await redactCallWrites(store, writes);
       await store.applyLast([{ kind: 'calls.write', calls: writes }]);
       const starts = writes.filter((w) => w.kind === 'start').length;
       metrics.ingested('sdk', starts, writes.length - starts);
@@ -142,7 +147,9 @@ export const callRoutes = defineRoutes({
         req,
         req.batch.map((c) => c.project_id),
       );
-      await store.applyLast([{ kind: 'calls.write', calls: req.batch.flatMap((call) => toCompleteWrites(call, user.username)) }]);
+      const writes = req.batch.flatMap((call) => toCompleteWrites(call, user.username));
+      await redactCallWrites(store, writes);
+      await store.applyLast([{ kind: 'calls.write', calls: writes }]);
       metrics.ingested('sdk', req.batch.length, req.batch.length);
       return {};
     },
@@ -155,6 +162,7 @@ export const callRoutes = defineRoutes({
     handler: async (req, { store, user }) => {
       checkSameProject(req, [req.start.project_id]);
       const write = toStartWrite(req.start, user.username);
+      await redactCallWrites(store, [write]);
       await store.applyLast([{ kind: 'calls.write', calls: [write] }]);
       metrics.ingested('sdk', 1, 0);
       return { id: write.id, trace_id: write.traceId };
@@ -166,7 +174,9 @@ export const callRoutes = defineRoutes({
     projects: (input) => [pathProject(input), input.end.project_id],
     handler: async (req, { store }) => {
       checkSameProject(req, [req.end.project_id]);
-      await store.applyLast([{ kind: 'calls.write', calls: [toEndWrite(req.end)] }]);
+      const write = toEndWrite(req.end);
+      await redactCallWrites(store, [write]);
+      await store.applyLast([{ kind: 'calls.write', calls: [write] }]);
       metrics.ingested('sdk', 0, 1);
       return {};
     },

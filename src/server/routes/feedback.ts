@@ -11,6 +11,7 @@ import { NotFoundError } from '../errors.js';
 import type { FeedbackWrite } from '../store/FeedbackStore.js';
 import type { Store } from '../store/Store.js';
 import { metrics } from '../metrics/hooks.js';
+import { redactFeedbackWrites } from '../domain/redaction/apply.js';
 
 const PURGE_MESSAGE = 'Can only purge feedback by specifying one or more feedback ids';
 
@@ -26,6 +27,7 @@ const createdRes = (row: FeedbackWrite) => ({
 async function toWrites(store: Store, reqs: FeedbackCreateReq[], userId: string, now: number): Promise<FeedbackWrite[]> {
   const rows = reqs.map((req) => toFeedbackWrite(req, userId, now));
   for (const req of reqs) await checkAnnotationSpec(store, req);
+  await redactFeedbackWrites(store, rows);
   return rows;
 }
 

@@ -2,6 +2,32 @@
 import { losslessAt, losslessBody } from '../domain/objects/losslessJson.js';
 import { createTable, createTableFromDigests, queryTable, updateTable } from '../domain/objects/tables.js';
 import { defineRoutes } from '../http/defineRoutes.js';
+import { redactRows } from '../domain/redaction/apply.js';
+import type { LosslessValue } from '../domain/objects/losslessJson.js';
+
+const ROW_PATHS = [
+  ['append', 'row'],
+  ['insert', 'row'],
+] as const;
+
+/**
+ * table/update's specs with the rows they add redacted. Only the rows: a key rule never touches
+ * the spec's own `append`, `insert` or `index`.
+ */
+async function redactUpdates(store: Parameters<typeof redactRows>[0], projectId: string, updates: LosslessValue[]) {
+  return Promise.all(
+    updates.map(async (spec) => {
+      for (const [op, field] of ROW_PATHS) {
+        const inner = losslessAt(spec, [op]);
+        if (!(inner instanceof Map) || !inner.has(field)) continue;
+        const { rows, changed } = await redactRows(store, projectId, [inner.get(field)!]);
+        if (!changed) return spec;
+        return new Map([...(spec as Map<string, LosslessValue>)]).set(op, new Map(inner).set(field, rows[0]!));
+      }
+      return spec;
+    }),
+  );
+}
 
 /** A list in the request body, re-read losslessly so row digests see `1.0` as written. */
 function losslessList(rawBody: string | null, parsed: unknown, path: string[]) {
@@ -13,13 +39,18 @@ export const tableRoutes = defineRoutes({
   tableCreate: {
     runs: 'write',
     projects: (input) => [input.table.project_id],
-    handler: (req, { store, clock, rawBody }) =>
-      createTable(store, {
+    handler: async (req, { store, clock, rawBody }) => {
+      // Redacted before the digests are taken, so the stored rows match them; the client's
+      // expected digest then describes rows that are not stored, and is not checked
+      // (docs/security/redaction.md "Digests").
+      const { rows, changed } = await redactRows(store, req.table.project_id, losslessList(rawBody, req, ['table', 'rows']));
+      return createTable(store, {
         projectId: req.table.project_id,
-        rows: losslessList(rawBody, req, ['table', 'rows']),
-        expectedDigest: req.table.expected_digest,
+        rows,
+        expectedDigest: changed ? null : req.table.expected_digest,
         now: clock.nowMicros(),
-      }),
+      });
+    },
   },
 
   tableCreateFromDigests: {
@@ -35,11 +66,11 @@ export const tableRoutes = defineRoutes({
 
   tableUpdate: {
     runs: 'write',
-    handler: (req, { store, clock, rawBody }) =>
+    handler: async (req, { store, clock, rawBody }) =>
       updateTable(store, {
         projectId: req.project_id,
         baseDigest: req.base_digest,
-        updates: losslessList(rawBody, req, ['updates']),
+        updates: await redactUpdates(store, req.project_id, losslessList(rawBody, req, ['updates'])),
         now: clock.nowMicros(),
       }),
   },

@@ -26,6 +26,7 @@ import type { MonitorsStore } from './MonitorsStore.js';
 import type { ObjectsStore } from './ObjectsStore.js';
 import type { ProjectsStore } from './ProjectsStore.js';
 import type { ProvidersStore } from './ProvidersStore.js';
+import type { RedactionStore } from './RedactionStore.js';
 import type { StatsStore } from './StatsStore.js';
 import type { TablesStore } from './TablesStore.js';
 import type { ThreadsStore } from './ThreadsStore.js';
@@ -63,6 +64,8 @@ export interface Store {
   readonly jobs: JobsStore;
   /** Calls that ended in projects with monitors, waiting for the monitor sweeper (MonitorsStore.ts). */
   readonly monitors: MonitorsStore;
+  /** Redaction rules per project and entity (RedactionStore.ts). */
+  readonly redaction: RedactionStore;
   /**
    * Applies a batch of writes across sub-stores (a score is a call plus feedback on its
    * prediction) and answers each write's result, position by position. The writes are applied

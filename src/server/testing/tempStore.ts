@@ -37,6 +37,7 @@ export type ConformanceSuite =
   | 'costs'
   | 'stats'
   | 'annotationQueues'
+  | 'redaction'
   | 'jobs'
   | 'monitors'
   | 'providers'

@@ -21,6 +21,7 @@ import { PROJECT_KEYS } from './conventions.js';
 import { decodeOtlp, type OtlpResourceSpans } from './otlpDecode.js';
 import { SpanTimeError, spanToCall } from './spanToCall.js';
 import { findTooDeep } from '../../http/jsonDepth.js';
+import { redactCallWrites } from '../redaction/apply.js';
 
 const MAX_MESSAGES = 20;
 
@@ -88,6 +89,8 @@ export async function exportTraces(req: {
     }
   }
   if (writes.length) {
+    // After conversion, like every other call: the same rules on the same fields (docs/security/redaction.md).
+    await redactCallWrites(req.store, writes);
     await req.store.calls.writeCalls(writes);
     // Each span is stored as one call: a start and its end.
     metrics.ingested('otel', writes.length / 2, writes.length / 2);

@@ -20,6 +20,7 @@ import { ClickHouseMonitorsStore } from './monitors.js';
 import { ClickHouseObjectsStore } from './objects.js';
 import { ClickHouseProjectsStore } from './projects.js';
 import { ClickHouseProvidersStore } from './providers.js';
+import { ClickHouseRedactionStore } from './redaction.js';
 import { ClickHouseStatsStore } from './stats.js';
 import { ClickHouseTablesStore } from './tables.js';
 import { ClickHouseThreadsStore } from './threads.js';
@@ -46,6 +47,7 @@ export class ClickHouseStore implements Store {
   readonly stats: StatsStore;
   readonly annotationQueues: ClickHouseAnnotationQueuesStore;
   readonly providers: ClickHouseProvidersStore;
+  readonly redaction: ClickHouseRedactionStore;
   readonly jobs: ClickHouseJobsStore;
   readonly monitors: ClickHouseMonitorsStore;
 
@@ -65,6 +67,7 @@ export class ClickHouseStore implements Store {
     this.monitors = new ClickHouseMonitorsStore(db, this.jobs);
     this.annotationQueues = new ClickHouseAnnotationQueuesStore(db, () => this.feedback);
     this.providers = new ClickHouseProvidersStore(db);
+    this.redaction = new ClickHouseRedactionStore(db);
   }
 
   /**

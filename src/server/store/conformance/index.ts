@@ -18,6 +18,7 @@ import { describeObjectsConformance } from './objects.conformance.js';
 import { describeOrderIndependenceConformance } from './orderIndependence.conformance.js';
 import { describeProjectsConformance } from './projects.conformance.js';
 import { describeProvidersConformance } from './providers.conformance.js';
+import { describeRedactionConformance } from './redaction.conformance.js';
 import { describeReferenceCallsConformance } from './referenceCalls.conformance.js';
 import { describeReferenceEvaluationsConformance } from './referenceEvaluations.conformance.js';
 import { describeReferenceFeedbackConformance } from './referenceFeedback.conformance.js';
@@ -55,6 +56,7 @@ export function describeStoreConformance(backend: TestBackend, group: Conformanc
     stats: () => describeStatsConformance(open),
     annotationQueues: () => describeAnnotationQueuesConformance(open, backend.openPair),
     providers: () => describeProvidersConformance(open),
+    redaction: () => describeRedactionConformance(open),
     jobs: () => describeJobsConformance(open, backend.openPair),
     monitors: () => describeMonitorsConformance(open, backend.openPair),
     writeBatch: () => describeWriteBatchConformance(open),

@@ -10,6 +10,7 @@ import { SqliteFilesStore } from './files.js';
 import { SqliteJobsStore } from './jobs.js';
 import { SqliteMonitorsStore } from './monitors.js';
 import { SqliteProvidersStore } from './providers.js';
+import { SqliteRedactionStore } from './redaction.js';
 import { SqliteObjectsStore } from './objects.js';
 import { SqliteProjectsStore } from './projects.js';
 import { SqliteDatabase, type SqliteOptions } from './SqliteDatabase.js';
@@ -32,6 +33,7 @@ export class SqliteStore implements Store {
   readonly files: SqliteFilesStore;
   readonly annotationQueues: SqliteAnnotationQueuesStore;
   readonly providers: SqliteProvidersStore;
+  readonly redaction: SqliteRedactionStore;
   readonly jobs: SqliteJobsStore;
   readonly monitors: SqliteMonitorsStore;
 
@@ -52,6 +54,7 @@ export class SqliteStore implements Store {
     this.files = new SqliteFilesStore(this.db);
     this.annotationQueues = new SqliteAnnotationQueuesStore(this.db);
     this.providers = new SqliteProvidersStore(this.db);
+    this.redaction = new SqliteRedactionStore(this.db);
     this.jobs = new SqliteJobsStore(this.db);
     this.monitors = new SqliteMonitorsStore(this.db);
   }

@@ -16,6 +16,7 @@ export const settingsKeys = {
   prices: (projectId: string) => [...settingsKeys.all, 'prices', projectId] as const,
   apiKeys: () => [...settingsKeys.all, 'apiKeys'] as const,
   users: () => [...settingsKeys.all, 'users'] as const,
+  redaction: (projectId: string) => [...settingsKeys.all, 'redaction', projectId] as const,
 };
 
 /** Every price that can apply to the project's calls (its own and the defaults). */

@@ -28,6 +28,7 @@ import { v10ThreadTurns } from './v10ThreadTurns.js';
 import { v11ThreadTurnText } from './v11ThreadTurnText.js';
 import { v12ScorerFeedback } from './v12ScorerFeedback.js';
 import { v13Roles } from './v13Roles.js';
+import { v16Redaction } from './v16Redaction.js';
 
 export type { ClickHouseMigration } from './migration.js';
 
@@ -46,6 +47,7 @@ export const clickhouseMigrations: ClickHouseMigration[] = [
   v11ThreadTurnText,
   v12ScorerFeedback,
   v13Roles,
+  v16Redaction,
 ];
 
 /** The newest schema version this build knows. */
