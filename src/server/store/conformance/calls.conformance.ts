@@ -63,6 +63,15 @@ export function describeCallsConformance(open: OpenStore): void {
       expect(await read('a3')).toEqual(once);
     });
 
+    it('keeps what a re-sent end leaves out: its exception stays, a new output replaces the old', async () => {
+      const Q = `${P}-resent`;
+      await store.calls.writeCalls([startWrite(Q, 'r1'), endWrite(Q, 'r1', { exception: 'boom', outputJson: '"first"' })]);
+      await store.calls.writeCalls([endWrite(Q, 'r1', { exception: null, outputJson: '"second"' })]);
+      const c = (await read('r1', Q)) as CallRecord;
+      expect(c.exception).toBe('boom');
+      expect(c.output).toBe('second');
+    });
+
     it('renames a call, before or after it ended, and ignores unknown ids', async () => {
       await store.calls.updateCallDisplayName({ projectId: P, id: 'a1', displayName: 'renamed' });
       await store.calls.updateCallDisplayName({ projectId: P, id: 'nope', displayName: 'x' });

@@ -28,14 +28,14 @@ const START_COLUMNS = [
 ];
 const END_COLUMNS = ['ended_at', 'exception', 'output', 'summary', 'output_refs', 'wb_run_step_end'];
 
-/** An upsert of the given parts' columns: the other part's columns, if stored, are kept. */
+/**
+ * An upsert of the given parts' columns: the other part's columns, if stored, are kept, and a
+ * part sent again overwrites only what it carries (a NULL keeps the stored value), as the
+ * ClickHouse store's CoalescingMergeTree merges parts (docs/clickhouse.md, call parts).
+ */
 function upsertSql(columns: string[]): string {
   const all = ['project_id', 'id', ...columns];
-  const set = columns.map((c) =>
-    // A rename may arrive before the start (the SDK sends it at once, starts in batches):
-    // a start without a display name keeps the one already stored.
-    c === 'display_name' ? 'display_name = coalesce(excluded.display_name, calls.display_name)' : `${c} = excluded.${c}`,
-  );
+  const set = columns.map((c) => `${c} = coalesce(excluded.${c}, calls.${c})`);
   return `INSERT INTO calls (${all.join(', ')}) VALUES (${all.map(() => '?').join(', ')})
     ON CONFLICT (project_id, id) DO UPDATE SET ${set.join(', ')}`;
 }
