@@ -92,6 +92,12 @@ export class ClickHouseStore implements Store {
       }
     } catch (err) {
       await db.close();
+      // The client's own error is a long dump that never says what to do.
+      if (/UNKNOWN_DATABASE|Database \S+ does not exist/.test(String((err as Error).message ?? err))) {
+        throw new Error(
+          `ClickHouse database "${options.database}" does not exist at ${options.url}. Create it with \`weft migrate\` (with the same WEFT_CLICKHOUSE_* settings), then start again.`,
+        );
+      }
       throw err;
     }
     const store = new ClickHouseStore(db);

@@ -40,6 +40,16 @@ describe.runIf(testBackends().some((b) => b.name === 'clickhouse'))('on a ClickH
         await expect(ClickHouseStore.open({ url, database: 'default' })).rejects.toThrow(/weft migrate/);
       });
 
+      it('refuses a database that does not exist in one line that says to run weft migrate', async () => {
+        const missing = `weft_missing_${randomBytes(4).toString('hex')}`;
+        const err = await ClickHouseStore.open({ url, database: missing }).then(
+          () => null,
+          (e: Error) => e,
+        );
+        expect(err?.message).toMatch(new RegExp(`database "${missing}" does not exist.*weft migrate`));
+        expect(err?.message).not.toContain('\n');
+      });
+
       // Three `weft` processes start through tsx: slow on a busy machine, so a generous timeout.
       it('lets two replicas migrate at once, and a third run finds nothing to do', { timeout: 180_000 }, async () => {
         const [a, b] = await Promise.all([weftMigrate(env), weftMigrate(env)]);
