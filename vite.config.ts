@@ -68,8 +68,8 @@ export default defineConfig({
     hookTimeout: 120_000,
     pool: 'forks',
     // A worker keeps the modules it has loaded from one test file to the next: most files import
-    // the whole server, whose loading was a quarter of a run's CPU. Nothing a test relies on is
-    // module state (each test server is built afresh), and files that set process.env restore it.
+    // the whole server, and loading it again for each file was most of vitest's import time
+    // (docs/performance.md "Test time"). Test servers are built afresh by each file.
     isolate: false,
     // One test file per core. vitest's default is cores - 1, which on a 2-core CI machine runs the
     // files one at a time; but a server test file spends much of its time waiting (HTTP round
