@@ -67,13 +67,18 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // A worker keeps the modules it has loaded from one test file to the next: most files import
+    // the whole server, and loading it again for each file was most of vitest's import time
+    // (docs/performance.md "Test time"). Test servers are built afresh by each file.
+    isolate: false,
     // One test file per core. vitest's default is cores - 1, which on a 2-core CI machine runs the
     // files one at a time; but a server test file spends much of its time waiting (HTTP round
     // trips, request threads, scrypt on libuv's pool, the ClickHouse engine, child processes), so
     // a second file in flight uses the core the first leaves idle. Files share nothing but the
     // ClickHouse engine, where each has databases of its own (temp dirs, port 0, forks' own env).
     maxWorkers: Math.max(availableParallelism(), 2),
-    // One ClickHouse engine per run for the ClickHouse store suites (WEFT_TEST_STORES).
-    globalSetup: ['src/server/testing/clickhouseGlobalSetup.ts'],
+    // One ClickHouse engine per run for the ClickHouse store suites (WEFT_TEST_STORES), and the
+    // test users' password hashes, made once per run instead of once per test file.
+    globalSetup: ['src/server/testing/clickhouseGlobalSetup.ts', 'src/server/testing/testPasswords.ts'],
   },
 });

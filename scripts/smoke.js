@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// A production smoke run on whichever Node runs this script (CI: the oldest line still shipped,
-// while the full suite runs on a newer one; docs/operations.md "Node versions"). It does what an
+// A production smoke run on whichever Node runs this script (CI: Node 24, the suite's, so its
+// install unpacks the better-sqlite3 binary CI's npm ci cached; docs/operations.md "Node versions"). It does what an
 // operator does: build in this checkout (dev dependencies are here), copy the tree to a temporary
 // directory, `npm ci --omit=dev` there (better-sqlite3 built for this Node), `npm start` on a free
 // port with a fresh data directory (no dev-only package installed, nothing rebuilt), then an SDK round trip (call start, end, read back with an API

@@ -15,7 +15,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { ForbiddenError, UnauthorizedError } from '../errors.js';
-import type { Clock } from '../core/clock.js';
+import { systemClock, type Clock } from '../core/clock.js';
 import type { Role } from '../../contract/roles.js';
 import type { Store, UserRecord } from '../store/Store.js';
 import { roleIn } from './roles.js';
@@ -74,7 +74,7 @@ export interface AuthenticatorOptions {
   checker?: CredentialChecker;
   hashLimits?: HashLimits;
   sessions?: SessionLimits;
-  /** The sessions' clock (idle and absolute expiry); the system clock unless a test fixes it. */
+  /** The sessions' clock (idle and absolute expiry) and the credential cache's; the system clock unless a test fixes it. */
   clock?: Clock;
 }
 
@@ -104,6 +104,7 @@ export class Authenticator {
   readonly #throttle: LoginThrottle;
   readonly #hashes: HashLimiter;
   readonly #checker: CredentialChecker | null;
+  readonly #clock: Clock;
   /** Dashboard sessions: created by sign-in, read on every cookie request. */
   readonly sessions: SessionManager;
 
@@ -113,6 +114,7 @@ export class Authenticator {
     this.#throttle = new LoginThrottle(options.throttle, options.failureLog);
     this.#hashes = new HashLimiter(options.hashLimits);
     this.#checker = options.checker ?? null;
+    this.#clock = options.clock ?? systemClock;
     this.sessions = new SessionManager(store, options.sessions, options.clock);
   }
 
@@ -124,7 +126,7 @@ export class Authenticator {
     if (!header) throw new UnauthorizedError();
     const cacheKey = createHash('sha256').update(header).digest('base64url');
     const hit = this.#cache.get(cacheKey);
-    if (hit && hit.until > Date.now()) return hit.user;
+    if (hit && hit.until > this.#nowMs()) return hit.user;
 
     // Concurrent requests with the same new credentials (an SDK's first burst) share one check:
     // one password hash, not one per request.
@@ -141,11 +143,15 @@ export class Authenticator {
       // this request, but do not keep the answer for the next ones.
       if (generation !== this.#generation) return user;
       if (this.#cache.size >= CACHE_MAX) this.#cache.clear();
-      this.#cache.set(cacheKey, { user, until: Date.now() + CACHE_MS });
+      this.#cache.set(cacheKey, { user, until: this.#nowMs() + CACHE_MS });
       return user;
     } finally {
       this.#inflight.delete(cacheKey);
     }
+  }
+
+  #nowMs(): number {
+    return this.#clock.nowMicros() / 1000;
   }
 
   /** A whole request's credentials: a credentials header when there is one, else the session cookie. */

@@ -10,6 +10,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { inject } from 'vitest';
 import { createClient, type WeftClient } from '../../client/index.js';
 import { createApiKey } from '../auth/apiKeys.js';
 import { hashSecret } from '../auth/secrets.js';
@@ -20,15 +21,19 @@ import { startServer, type RunningServer, type StartOptions } from '../process/m
 import { ClickHouseDatabase } from '../store/clickhouse/ClickHouseDatabase.js';
 import { migrateClickHouse, quoteIdentifier } from '../store/clickhouse/migrate.js';
 import type { Clock } from '../services.js';
+import { ADMIN_PASSWORD, passwordOf } from './testPasswords.js';
 
-export const ADMIN_PASSWORD = 'admin-test-password';
+export { ADMIN_PASSWORD };
 
 /**
- * The test users' password hashes, computed once per test process: a hash at the OWASP scrypt
- * parameters costs ~0.6 s of CPU, and every test file starts servers with the same users.
+ * The test users' password hashes: made once per run by the global setup (testPasswords.ts), else
+ * once per test process. A hash at the OWASP scrypt parameters costs ~0.6 s of CPU, and every
+ * test file starts servers with the same users.
  */
 const hashes = new Map<string, Promise<string>>();
 function hashOnce(password: string): Promise<string> {
+  const made = inject('testPasswordHashes')?.[password];
+  if (made) return Promise.resolve(made);
   if (!hashes.has(password)) hashes.set(password, hashSecret(password));
   return hashes.get(password)!;
 }
@@ -82,7 +87,7 @@ export async function startTestServer(
   const clientAs = (auth: { username: string; password: string } | null) => createClient({ baseUrl: url, auth });
 
   async function makeUser(username: string, entity: string): Promise<TestUser> {
-    const password = `${username}-password`;
+    const password = passwordOf(username);
     await server.store.accounts.upsertUser({ username, entities: [entity], passwordHash: await hashOnce(password) });
     const { key } = await createApiKey(server.store, username);
     return {
