@@ -38,7 +38,7 @@ import { loadTlsMaterial, type TlsMaterial } from './tls.js';
 import { markServing } from '../backup/dataDirLock.js';
 import { dropMetricSources, setMetricSources, type MetricSources } from '../metrics/registry.js';
 import { drainGate } from './shutdown.js';
-import { unstoredAuditTrail } from '../audit/auditTrail.js';
+import { StoredAuditTrail } from '../audit/auditTrail.js';
 
 export interface RunningServer {
   url: string;
@@ -145,7 +145,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     limits: config.limits,
     // Known once the port is open (it may be 0, "any"): set below, before the first request.
     publicUrl: config.publicUrl ?? listenUrl(config, config.port),
-    audit: unstoredAuditTrail,
+    audit: new StoredAuditTrail(store, clock, log),
   };
   const appOptions = {
     metrics: config.metrics,

@@ -17,6 +17,7 @@
  */
 import type { AccountsStore } from './AccountsStore.js';
 import type { AnnotationQueuesStore } from './AnnotationQueuesStore.js';
+import type { AuditStore } from './AuditStore.js';
 import type { CallsStore } from './CallsStore.js';
 import type { CostsStore } from './CostsStore.js';
 import type { FeedbackStore } from './FeedbackStore.js';
@@ -63,6 +64,8 @@ export interface Store {
   readonly jobs: JobsStore;
   /** Calls that ended in projects with monitors, waiting for the monitor sweeper (MonitorsStore.ts). */
   readonly monitors: MonitorsStore;
+  /** The append-only, hash-chained audit log (AuditStore.ts). */
+  readonly audit: AuditStore;
   /**
    * Applies a batch of writes across sub-stores (a score is a call plus feedback on its
    * prediction) and answers each write's result, position by position. The writes are applied

@@ -8,6 +8,7 @@ import type { StatsStore } from '../StatsStore.js';
 import { startWrite, type BatchResults, type WriteBatch } from '../WriteBatch.js';
 import { ClickHouseAccountsStore } from './accounts.js';
 import { ClickHouseAnnotationQueuesStore } from './annotationQueues.js';
+import { ClickHouseAuditStore } from './audit.js';
 import { ClickHouseCallsStore } from './calls.js';
 import { ClickHouseCostsStore } from './costs.js';
 import { checkFeedbackRows, ClickHouseFeedbackStore } from './feedback.js';
@@ -48,6 +49,7 @@ export class ClickHouseStore implements Store {
   readonly providers: ClickHouseProvidersStore;
   readonly jobs: ClickHouseJobsStore;
   readonly monitors: ClickHouseMonitorsStore;
+  readonly audit: ClickHouseAuditStore;
 
   private constructor(db: ClickHouseDatabase) {
     this.db = db;
@@ -65,6 +67,7 @@ export class ClickHouseStore implements Store {
     this.monitors = new ClickHouseMonitorsStore(db, this.jobs);
     this.annotationQueues = new ClickHouseAnnotationQueuesStore(db, () => this.feedback);
     this.providers = new ClickHouseProvidersStore(db);
+    this.audit = new ClickHouseAuditStore(db);
   }
 
   /**

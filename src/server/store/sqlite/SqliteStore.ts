@@ -3,6 +3,7 @@ import type { Store } from '../Store.js';
 import { startWrite, type BatchResults, type WriteBatch } from '../WriteBatch.js';
 import { SqliteAccountsStore } from './accounts.js';
 import { SqliteAnnotationQueuesStore } from './annotationQueues.js';
+import { SqliteAuditStore } from './audit.js';
 import { SqliteCallsStore } from './calls.js';
 import { SqliteCostsStore } from './costs.js';
 import { SqliteFeedbackStore } from './feedback.js';
@@ -34,6 +35,7 @@ export class SqliteStore implements Store {
   readonly providers: SqliteProvidersStore;
   readonly jobs: SqliteJobsStore;
   readonly monitors: SqliteMonitorsStore;
+  readonly audit: SqliteAuditStore;
 
   readonly file: string;
 
@@ -54,6 +56,7 @@ export class SqliteStore implements Store {
     this.providers = new SqliteProvidersStore(this.db);
     this.jobs = new SqliteJobsStore(this.db);
     this.monitors = new SqliteMonitorsStore(this.db);
+    this.audit = new SqliteAuditStore(this.db);
   }
 
   async apply<const B extends WriteBatch>(batch: B): Promise<BatchResults<B>> {
