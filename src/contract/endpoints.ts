@@ -8,6 +8,7 @@
  */
 import type { z } from 'zod';
 import * as accounts from './accounts.js';
+import * as audit from './audit.js';
 import * as leads from './annotationQueueLeads.js';
 import * as queues from './annotationQueues.js';
 import * as calls from './calls.js';
@@ -264,6 +265,8 @@ export const endpoints = {
   jobsList: def({ group: 'Weft', method: 'GET', path: '/weft/jobs', summary: "The project's background jobs (evaluations, scoring), newest first", req: providers.JobsListReq, res: providers.JobsListRes }),
   jobRead: def({ group: 'Weft', method: 'GET', path: '/weft/jobs/:job_id', summary: 'One background job with its progress', req: providers.JobReq, res: providers.JobRes }),
   jobCancel: def({ group: 'Weft', method: 'POST', path: '/weft/jobs/:job_id/cancel', summary: 'Cancel a queued or running job', req: providers.JobReq, res: providers.JobRes }),
+  auditList: def({ group: 'Weft', method: 'GET', path: '/weft/audit', summary: 'The audit log, newest first, filtered and paged (global admins: every row; entity admins: their entities\' rows)', req: audit.AuditListReq, res: audit.AuditListRes, role: 'admin' }),
+  auditExport: def({ group: 'Weft', method: 'GET', path: '/weft/audit/export', summary: 'Download the audit log rows matching a filter as CSV or JSON lines', req: audit.AuditExportReq, res: audit.AuditExportRes, raw: true, role: 'admin' }),
 
   // W&B's own API, the part the Weave SDKs call before tracing (not a trace-server route)
   wandbGraphql: def({ group: 'W&B', method: 'POST', path: '/graphql', summary: 'W&B GraphQL subset for SDK start-up: viewer (username, defaultEntity, teams), project/model lookup, upsertModel. Basic api:<key>; failures are GraphQL errors (401 UNAUTHENTICATED for a bad key)', req: wandbGraphql.WandbGraphqlReq, res: wandbGraphql.WandbGraphqlRes, raw: true, auth: 'handler' }),

@@ -2,7 +2,9 @@
  * The audit log's write side: one entry per security- or data-relevant action, appended and
  * never changed (docs/security/audit.md). Handlers record through `ctx.audit`.
  */
+import { userInfo } from 'node:os';
 import type { AuthUser } from '../auth/authenticate.js';
+import { nowMicros } from '../core/datetime.js';
 import type { Clock } from '../core/clock.js';
 import type { Logger } from '../logger.js';
 import type { Store } from '../store/Store.js';
@@ -106,3 +108,19 @@ export const recordFor = (
 
 /** The entity of `<entity>/<project>`. */
 export const entityOf = (projectId: string): string => projectId.split('/')[0]!;
+
+/** The actor of a `weft` command run on the server: the operating-system account, via 'cli'. */
+export function cliActor(): AuditActor {
+  let username: string | null = null;
+  try {
+    username = userInfo().username;
+  } catch {
+    // No passwd entry for this uid (some containers): the row still says 'cli'.
+  }
+  return { username, keyId: null, via: 'cli' };
+}
+
+/** Appends an entry for a `weft` command, at the wall clock (commands run outside any server). */
+export async function recordCli(store: Store, e: Omit<AuditEntry, 'actor' | 'address' | 'outcome'>): Promise<void> {
+  await store.audit.append({ actor: cliActor(), address: '', outcome: 'success', ...e }, nowMicros());
+}

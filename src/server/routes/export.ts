@@ -111,7 +111,7 @@ function weaveSummary(call: CallSchema): Record<string, unknown> {
 }
 
 /** Reads the first row now, so query errors surface before the response starts. */
-async function primed<T>(rows: AsyncIterable<T>): Promise<AsyncIterable<T>> {
+export async function primed<T>(rows: AsyncIterable<T>): Promise<AsyncIterable<T>> {
   const iterator = rows[Symbol.asyncIterator]();
   const first = await iterator.next();
   return (async function* () {
@@ -124,7 +124,7 @@ async function primed<T>(rows: AsyncIterable<T>): Promise<AsyncIterable<T>> {
 }
 
 /** A byte stream of text pieces, gathered into ~64 KiB chunks and read only on demand. */
-function textStream(pieces: AsyncIterable<string>): ReadableStream<Uint8Array> {
+export function textStream(pieces: AsyncIterable<string>): ReadableStream<Uint8Array> {
   const iterator = pieces[Symbol.asyncIterator]();
   const encoder = new TextEncoder();
   return new ReadableStream<Uint8Array>({
