@@ -7,6 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuditListRes, type AuditRow } from '../../contract/audit.js';
 import { verifyAuditLog } from '../audit/auditCommands.js';
+import type { AuthUser } from '../auth/authenticate.js';
+import { auditFilterFor } from './audit.js';
 import { ADMIN_PASSWORD, startTestServer, type TestServer } from '../testing/testServer.js';
 import { rawRequest } from '../testing/rawHttp.js';
 import { GQL3_UPSERT_MODEL } from '../testing/wandbClients.js';
@@ -297,5 +299,51 @@ describe('GET /weft/audit/export', () => {
     );
     expect(body).toHaveLength((await rows({ action: 'calls.deleted' })).length);
     expect(body[0]).toContain('calls.deleted');
+  });
+});
+
+describe('who reads which rows', () => {
+  const user = (roles: AuthUser['roles'], isAdmin = false): AuthUser => ({
+    username: 'erin',
+    isAdmin,
+    entities: new Set(Object.keys(roles)),
+    roles,
+    projectRoles: {},
+    via: 'session',
+  });
+
+  it('a global admin reads every row; an entity admin the rows of the entities they administer only', () => {
+    expect(auditFilterFor(user({}, true), {}).entities).toBe('all');
+    expect(auditFilterFor(user({ acme: 'admin', beta: 'member', gamma: 'admin' }), {}).entities).toEqual(['acme', 'gamma']);
+    expect(auditFilterFor(user({ acme: 'admin' }), { entity: 'acme' })).toMatchObject({ entities: ['acme'], entity: 'acme' });
+    expect(() => auditFilterFor(user({ acme: 'admin', beta: 'member' }), { entity: 'beta' })).toThrow(/must be an admin/);
+    expect(() => auditFilterFor(user({ acme: 'admin' }), { project_id: 'beta/p' })).toThrow(/may not access "beta"/);
+    expect(() => auditFilterFor(user({ beta: 'member' }), {})).toThrow(/administers no entity/);
+  });
+});
+
+describe('on a server with request threads', () => {
+  let threaded: TestServer;
+  beforeAll(async () => {
+    threaded = await startTestServer({ env: { WEFT_READ_THREADS: '1', WEFT_WRITE_THREADS: '1' } });
+  });
+  afterAll(() => threaded.close());
+
+  it("rows written in a request thread go through the process's writer and chain with the rest", async () => {
+    const start = { start: { project_id: P, id: 'x1', op_name: 'op', started_at: '2024-01-01T00:00:00Z', attributes: {}, inputs: {} } };
+    expect((await threaded.fetch('/call/start', { json: start })).status).toBe(200);
+    expect((await threaded.fetch('/calls/delete', { json: { project_id: P, call_ids: ['x1'] } })).status).toBe(200);
+    const bad = await rawRequest(`${threaded.url}/weft/session`, {
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'bob', password: 'not-his' }),
+    });
+    expect(bad.status).toBe(401);
+    const res = await threaded.fetch('/weft/audit', { headers: { authorization: ADMIN } });
+    const { rows: got } = AuditListRes.parse(await res.json());
+    expect(got.map((r) => [r.action, r.actor_username, r.outcome])).toEqual([
+      ['auth.sign_in_failed', 'bob', 'failure'],
+      ['calls.deleted', 'alice', 'success'],
+    ]);
+    expect(await verifyAuditLog(threaded.server.store, false)).toMatchObject({ ok: true, rows: 2 });
   });
 });

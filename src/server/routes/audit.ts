@@ -20,7 +20,7 @@ export const auditRoutes = defineRoutes({
     runs: 'read',
     projects: () => [],
     handler: async (req, { store, user }) => {
-      const filter = filterOf(user, req);
+      const filter = auditFilterFor(user, req);
       const cursor = req.cursor ? decodeCursor(req.cursor) : undefined;
       const rows = await store.audit.query(filter, req.limit, cursor);
       const last = rows.length === req.limit ? rows.at(-1)! : null;
@@ -32,7 +32,7 @@ export const auditRoutes = defineRoutes({
     runs: 'read',
     projects: () => [],
     handler: async (req, { store, user }) => {
-      const rows = await primed(store.audit.stream(filterOf(user, req)));
+      const rows = await primed(store.audit.stream(auditFilterFor(user, req)));
       const lines = req.format === 'csv' ? csvLines(rows) : jsonLines(rows);
       return new Response(textStream(lines), {
         headers: {
@@ -46,7 +46,7 @@ export const auditRoutes = defineRoutes({
 });
 
 /** The filter asked for, within what the caller may read; 403 or 422 when it cannot be. */
-function filterOf(user: AuthUser, req: Omit<AuditExportReq, 'format'> | AuditListReq): AuditFilter {
+export function auditFilterFor(user: AuthUser, req: Omit<AuditExportReq, 'format'> | AuditListReq): AuditFilter {
   const since = req.since ? parseIsoToMicros(req.since)! : undefined;
   const until = req.until ? parseIsoToMicros(req.until)! : undefined;
   if (since !== undefined && until !== undefined && since >= until) {
