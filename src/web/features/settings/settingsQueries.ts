@@ -16,6 +16,8 @@ export const settingsKeys = {
   prices: (projectId: string) => [...settingsKeys.all, 'prices', projectId] as const,
   apiKeys: () => [...settingsKeys.all, 'apiKeys'] as const,
   users: () => [...settingsKeys.all, 'users'] as const,
+  /** One page of the audit log: its filter and the cursor it starts at (auditQueries.ts). */
+  audit: (filter: Record<string, string>, cursor: string | null) => [...settingsKeys.all, 'audit', filter, cursor] as const,
 };
 
 /** Every price that can apply to the project's calls (its own and the defaults). */
