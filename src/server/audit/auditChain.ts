@@ -5,8 +5,7 @@
  * `weft audit verify` checks them here, so the two cannot disagree on the serialisation.
  */
 import { createHash } from 'node:crypto';
-import type { AuditRecord } from '../store/AuditStore.js';
-import type { AuditEntry } from './auditTrail.js';
+import type { AuditEntryInput, AuditRecord } from '../store/AuditStore.js';
 
 /** The `prevHash` of a chain's first row. */
 export const GENESIS_HASH = '0'.repeat(64);
@@ -47,7 +46,7 @@ export function canonicalRow(r: Unhashed): string {
 export const rowHash = (r: Unhashed): string => createHash('sha256').update(r.prevHash).update('\n').update(canonicalRow(r)).digest('hex');
 
 /** The row that follows `prev` (null: the chain's first) for `entry` at `time`. */
-export function chainedRow(chain: string, prev: { seq: number; hash: string } | null, entry: AuditEntry, time: number): AuditRecord {
+export function chainedRow(chain: string, prev: { seq: number; hash: string } | null, entry: AuditEntryInput, time: number): AuditRecord {
   const seq = (prev?.seq ?? 0) + 1;
   const row: Unhashed = {
     chain,

@@ -25,7 +25,7 @@ async function send(path: string, init: { method?: string; json?: unknown; auth?
     ...(init.json !== undefined ? { body: JSON.stringify(init.json) } : {}),
   });
   const text = await res.text();
-  let body: any = null;
+  let body: any;
   try {
     body = JSON.parse(text);
   } catch {

@@ -4,7 +4,21 @@
  * SHA-256 hash (audit/auditChain.ts). No method changes a row; `sweep` only drops rows older
  * than the audit retention (docs/security/audit.md).
  */
-import type { AuditEntry } from '../audit/auditTrail.js';
+
+/**
+ * What an append is given: audit/auditTrail.ts AuditEntry, spelled out here so the store does
+ * not depend on the trail (which depends on authentication, which depends on the store).
+ */
+export interface AuditEntryInput {
+  actor: { username: string | null; keyId: string | null; via: string };
+  address: string;
+  action: string;
+  target: string;
+  entity: string | null;
+  projectId: string | null;
+  outcome: string;
+  details?: Record<string, string | number | boolean | null>;
+}
 
 export interface AuditRecord {
   /** `<chain>:<seq>`: unique, and what a page cursor names. */
@@ -51,7 +65,7 @@ export interface AuditCursor {
 
 export interface AuditStore {
   /** Appends one entry at `time` (epoch µs) to this writer's chain and answers the stored row. */
-  append(entry: AuditEntry, time: number): Promise<AuditRecord>;
+  append(entry: AuditEntryInput, time: number): Promise<AuditRecord>;
   /** Newest first, up to `limit` rows, after `cursor` when given. */
   query(filter: AuditFilter, limit: number, cursor?: AuditCursor): Promise<AuditRecord[]>;
   /** Every matching row, newest first, read as it is sent (exports). */

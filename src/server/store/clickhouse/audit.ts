@@ -13,8 +13,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { chainedRow, splitAuditId } from '../../audit/auditChain.js';
-import type { AuditEntry } from '../../audit/auditTrail.js';
-import type { AuditCursor, AuditFilter, AuditRecord, AuditStore } from '../AuditStore.js';
+import type { AuditCursor, AuditEntryInput, AuditFilter, AuditRecord, AuditStore } from '../AuditStore.js';
 import { num, type ClickHouseDatabase, type Params } from './ClickHouseDatabase.js';
 
 interface Row {
@@ -80,12 +79,16 @@ function where(filter: AuditFilter, cursor?: AuditCursor): { sql: string; params
     clauses.push('entity IN {es:Array(String)}');
     params.es = filter.entities;
   }
-  if (filter.actor !== undefined) (clauses.push('(actor_username = {a:String} OR actor_key_id = {a:String})'), (params.a = filter.actor));
-  if (filter.action !== undefined) (clauses.push('action = {ac:String}'), (params.ac = filter.action));
-  if (filter.entity !== undefined) (clauses.push('entity = {e:String}'), (params.e = filter.entity));
-  if (filter.projectId !== undefined) (clauses.push('project_id = {p:String}'), (params.p = filter.projectId));
-  if (filter.since !== undefined) (clauses.push('time >= {s:Int64}'), (params.s = filter.since));
-  if (filter.until !== undefined) (clauses.push('time < {u:Int64}'), (params.u = filter.until));
+  const add = (clause: string, name: string, value: unknown) => {
+    clauses.push(clause);
+    params[name] = value;
+  };
+  if (filter.actor !== undefined) add('(actor_username = {a:String} OR actor_key_id = {a:String})', 'a', filter.actor);
+  if (filter.action !== undefined) add('action = {ac:String}', 'ac', filter.action);
+  if (filter.entity !== undefined) add('entity = {e:String}', 'e', filter.entity);
+  if (filter.projectId !== undefined) add('project_id = {p:String}', 'p', filter.projectId);
+  if (filter.since !== undefined) add('time >= {s:Int64}', 's', filter.since);
+  if (filter.until !== undefined) add('time < {u:Int64}', 'u', filter.until);
   if (cursor) {
     const { chain, seq } = splitAuditId(cursor.id);
     clauses.push('(time, chain, seq) < ({ct:Int64}, {cc:String}, {cs:UInt64})');
@@ -107,7 +110,7 @@ export class ClickHouseAuditStore implements AuditStore {
     this.#db = db;
   }
 
-  append(entry: AuditEntry, time: number): Promise<AuditRecord> {
+  append(entry: AuditEntryInput, time: number): Promise<AuditRecord> {
     const next = this.#turn.then(async () => {
       if (this.#pending) await this.#insert(this.#pending);
       const row = chainedRow(this.#chain, this.#head, entry, time);

@@ -1,7 +1,6 @@
 /** SQLite implementation of AuditStore (table audit_log, migration 23). */
 import { chainedRow, splitAuditId } from '../../audit/auditChain.js';
-import type { AuditEntry } from '../../audit/auditTrail.js';
-import type { AuditCursor, AuditFilter, AuditRecord, AuditStore } from '../AuditStore.js';
+import type { AuditCursor, AuditEntryInput, AuditFilter, AuditRecord, AuditStore } from '../AuditStore.js';
 import type { SqliteDatabase } from './SqliteDatabase.js';
 
 /** The one chain of a SQLite file: its writers take turns under the file's write lock. */
@@ -52,12 +51,16 @@ function where(filter: AuditFilter, cursor?: AuditCursor): { sql: string; params
     clauses.push(`entity IN (${filter.entities.map(() => '?').join(', ')})`);
     params.push(...filter.entities);
   }
-  if (filter.actor !== undefined) (clauses.push('(actor_username = ? OR actor_key_id = ?)'), params.push(filter.actor, filter.actor));
-  if (filter.action !== undefined) (clauses.push('action = ?'), params.push(filter.action));
-  if (filter.entity !== undefined) (clauses.push('entity = ?'), params.push(filter.entity));
-  if (filter.projectId !== undefined) (clauses.push('project_id = ?'), params.push(filter.projectId));
-  if (filter.since !== undefined) (clauses.push('time >= ?'), params.push(filter.since));
-  if (filter.until !== undefined) (clauses.push('time < ?'), params.push(filter.until));
+  const add = (clause: string, ...values: unknown[]) => {
+    clauses.push(clause);
+    params.push(...values);
+  };
+  if (filter.actor !== undefined) add('(actor_username = ? OR actor_key_id = ?)', filter.actor, filter.actor);
+  if (filter.action !== undefined) add('action = ?', filter.action);
+  if (filter.entity !== undefined) add('entity = ?', filter.entity);
+  if (filter.projectId !== undefined) add('project_id = ?', filter.projectId);
+  if (filter.since !== undefined) add('time >= ?', filter.since);
+  if (filter.until !== undefined) add('time < ?', filter.until);
   if (cursor) {
     const { chain, seq } = splitAuditId(cursor.id);
     clauses.push('(time, chain, seq) < (?, ?, ?)');
@@ -72,7 +75,7 @@ export class SqliteAuditStore implements AuditStore {
     this.#db = db;
   }
 
-  async append(entry: AuditEntry, time: number): Promise<AuditRecord> {
+  async append(entry: AuditEntryInput, time: number): Promise<AuditRecord> {
     // The head is read inside the write transaction, so two processes never chain to one head.
     return this.#db.transaction(() => {
       const head = this.#db.get<{ seq: number; hash: string }>(
