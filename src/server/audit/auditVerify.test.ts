@@ -2,7 +2,8 @@
  * `weft audit verify` as an operator runs it (`node bin/weft.js audit verify`) on a real SQLite
  * file: OK with the row count on an intact log; exit status 1 naming the row after an edit made
  * directly in the file or a row deleted from the middle; after a retention sweep, OK from the
- * oldest row kept. docs/security/audit.md.
+ * oldest row kept. `weft user add` and `weft key create` write their rows via 'cli'.
+ * docs/security/audit.md.
  */
 import Database from 'better-sqlite3';
 import { execFile } from 'node:child_process';
@@ -46,8 +47,12 @@ async function logOfFive(): Promise<string> {
 }
 
 async function verify(dataDir: string, env: Record<string, string> = {}): Promise<{ code: number; out: string }> {
+  return weft(dataDir, ['audit', 'verify'], env);
+}
+
+async function weft(dataDir: string, args: string[], env: Record<string, string> = {}): Promise<{ code: number; out: string }> {
   try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [BIN, 'audit', 'verify'], {
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [BIN, ...args], {
       cwd: ROOT,
       env: weftEnv({ WEFT_DATA_DIR: dataDir, ...env }),
     });
@@ -101,5 +106,22 @@ describe('weft audit verify', () => {
     expect(kept.out).toContain('Audit log OK: 3 row(s)');
     expect(kept.out).toContain('verified from row 3 (2024-01-04T00:00:00');
     expect((await verify(dir)).code).toBe(1);
+  });
+});
+
+describe('weft commands on the server', () => {
+  it('user add and key create write rows via cli, which verify', async () => {
+    const dir = await logOfFive();
+    expect((await weft(dir, ['user', 'add', 'zed', '--entity', 'acme'])).code).toBe(0);
+    expect((await weft(dir, ['key', 'create', '--user', 'zed'])).code).toBe(0);
+    const store = await openStore({ kind: 'sqlite', dataDir: dir });
+    try {
+      const [key, user] = await store.audit.query({ entities: 'all' }, 2);
+      expect(user).toMatchObject({ action: 'user.created', target: 'zed', actorVia: 'cli', address: '', details: { entities: 'acme' } });
+      expect(key).toMatchObject({ action: 'key.created', actorVia: 'cli', details: { owner: 'zed' } });
+    } finally {
+      await store.close();
+    }
+    expect((await verify(dir)).out).toContain('Audit log OK: 7 row(s)');
   });
 });

@@ -12,6 +12,8 @@ import { auditFilterFor } from './audit.js';
 import { ADMIN_PASSWORD, startTestServer, type TestServer } from '../testing/testServer.js';
 import { rawRequest } from '../testing/rawHttp.js';
 import { GQL3_UPSERT_MODEL } from '../testing/wandbClients.js';
+import { startFakeOpenAi, type FakeOpenAi } from '../testing/fakeOpenAi.js';
+import { publishLlmEvaluation } from '../testing/llmFixture.js';
 
 let t: TestServer;
 const basic = (u: string, p: string) => `Basic ${Buffer.from(`${u}:${p}`).toString('base64')}`;
@@ -59,10 +61,15 @@ async function signIn(username: string, password: string) {
 
 const P = 'alice-co/audited';
 
+let fake: FakeOpenAi;
 beforeAll(async () => {
-  t = await startTestServer({ env: { WEFT_OUTBOUND_ALLOW: '127.0.0.1' } });
+  fake = await startFakeOpenAi();
+  t = await startTestServer({ env: { OPENAI_BASE_URL: fake.baseUrl, WEFT_OUTBOUND_ALLOW: '127.0.0.1' } });
 });
-afterAll(() => t.close());
+afterAll(async () => {
+  await t.close();
+  await fake.close();
+});
 
 describe('recorded actions', () => {
   it('a sign-in writes a success row, a wrong password a failure row naming the name tried', async () => {
@@ -209,6 +216,26 @@ describe('recorded actions', () => {
     expect((await send(`/weft/providers/${id}?project_id=${encodeURIComponent(P)}`, { method: 'DELETE', auth: ADMIN })).status).toBe(200);
     expect(await newest('provider.changed')).toMatchObject({ details: { change: 'deleted' } });
     expect(JSON.stringify(await rows())).not.toMatch(/sk-very-secret|sk-other-secret/);
+  });
+
+  it('jobs started: an evaluation and a scoring job, with their kind and sizes', async () => {
+    const f = await publishLlmEvaluation(t.alice.client, 'alice-co/audit-jobs', { model: 'gpt-4o-mini' });
+    const run = await send('/evaluations/evaluate_model', {
+      json: { project_id: 'alice-co/audit-jobs', evaluation_ref: f.evaluationRef, model_ref: f.modelRef },
+    });
+    expect(run.status).toBe(200);
+    expect(await newest('job.started')).toMatchObject({
+      actor_username: 'alice',
+      project_id: 'alice-co/audit-jobs',
+      details: { kind: 'evaluate_model', call_id: run.body.call_id },
+    });
+    const score = await send('/weft/calls/score', {
+      json: { project_id: 'alice-co/audit-jobs', call_ids: [run.body.call_id], scorer_refs: [f.judgeRef] },
+    });
+    expect(score.status).toBe(200);
+    expect(await newest('job.started')).toMatchObject({
+      details: { kind: 'score_calls', job_id: score.body.job_id, calls: 1, scorers: 1 },
+    });
   });
 
   it('every row written chains: the log verifies', async () => {
