@@ -8,6 +8,7 @@
  */
 import type { z } from 'zod';
 import * as accounts from './accounts.js';
+import * as audit from './audit.js';
 import * as leads from './annotationQueueLeads.js';
 import * as queues from './annotationQueues.js';
 import * as calls from './calls.js';
@@ -270,6 +271,8 @@ export const endpoints = {
   redactionList: def({ group: 'Weft', method: 'GET', path: '/weft/redaction', summary: "The redaction rules in force in a project (its own and its entity's), or an entity's defaults", req: redaction.RedactionListReq, res: redaction.RedactionListRes, role: 'viewer' }),
   redactionAdd: def({ group: 'Weft', method: 'POST', path: '/weft/redaction', summary: 'Add a redaction rule to a project or an entity: a key name, a built-in pattern or a regular expression (refused with 422 when it could stall ingest). Applies to new data only', req: redaction.RedactionAddReq, res: redaction.RedactionRuleRes, role: 'admin' }),
   redactionDelete: def({ group: 'Weft', method: 'DELETE', path: '/weft/redaction/:rule_id', summary: 'Remove a redaction rule; data stored while it applied keeps its markers', req: redaction.RedactionDeleteReq, res: redaction.RedactionDeleteRes, role: 'admin' }),
+  auditList: def({ group: 'Weft', method: 'GET', path: '/weft/audit', summary: 'The audit log, newest first, filtered and paged (global admins: every row; entity admins: their entities\' rows)', req: audit.AuditListReq, res: audit.AuditListRes, role: 'admin' }),
+  auditExport: def({ group: 'Weft', method: 'GET', path: '/weft/audit/export', summary: 'Download the audit log rows matching a filter as CSV or JSON lines', req: audit.AuditExportReq, res: audit.AuditExportRes, raw: true, role: 'admin' }),
 
   // W&B's own API, the part the Weave SDKs call before tracing (not a trace-server route)
   wandbGraphql: def({ group: 'W&B', method: 'POST', path: '/graphql', summary: 'W&B GraphQL subset for SDK start-up: viewer (username, defaultEntity, teams), project/model lookup, upsertModel. Basic api:<key>; failures are GraphQL errors (401 UNAUTHENTICATED for a bad key)', req: wandbGraphql.WandbGraphqlReq, res: wandbGraphql.WandbGraphqlRes, raw: true, auth: 'handler' }),

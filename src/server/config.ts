@@ -53,6 +53,8 @@ export interface ServerConfig {
   jobConcurrency: number;
   /** A running job whose heartbeat is older than this lost its process and is resumed (jobs/JobRunner.ts). */
   jobStaleMs: number;
+  /** Days the audit log keeps its rows; null: forever (audit/auditSweeper.ts). */
+  auditRetentionDays: number | null;
   /** Jobs of one project running at once across every process (WEFT_JOB_PROJECT_CONCURRENCY; jobs/JobRunner.ts). */
   jobProjectConcurrency: number;
   /** Jobs of one project queued or running; past it an enqueue answers 429 (WEFT_JOB_PROJECT_QUEUE). */
@@ -138,6 +140,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Record<s
     providerTimeoutMs: positive('WEFT_PROVIDER_TIMEOUT_MS', get('WEFT_PROVIDER_TIMEOUT_MS'), 120_000),
     jobConcurrency: positive('WEFT_JOB_CONCURRENCY', get('WEFT_JOB_CONCURRENCY'), 2),
     jobStaleMs: positive('WEFT_JOB_STALE_MS', get('WEFT_JOB_STALE_MS'), 30_000),
+    auditRetentionDays: get('WEFT_AUDIT_RETENTION_DAYS') ? positiveInt(get, 'WEFT_AUDIT_RETENTION_DAYS', 0) : null,
     jobProjectConcurrency: positiveInt(get, 'WEFT_JOB_PROJECT_CONCURRENCY', 1),
     jobProjectQueue: positiveInt(get, 'WEFT_JOB_PROJECT_QUEUE', 100),
     jobMaxAttempts: positiveInt(get, 'WEFT_JOB_MAX_ATTEMPTS', 2),

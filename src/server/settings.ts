@@ -275,6 +275,12 @@ const OWN_SETTINGS: readonly Setting[] = [
     default: '`1000`',
     doc: 'how often ended calls are checked against the active monitors',
   },
+  {
+    group: 'Server',
+    env: 'WEFT_AUDIT_RETENTION_DAYS',
+    default: 'unset: kept forever',
+    doc: 'days the audit log keeps its rows; older ones are dropped by an hourly sweep, and `weft audit verify` then checks the chain from the oldest row kept ([security/audit.md](security/audit.md))',
+  },
   { group: 'ClickHouse', env: 'WEFT_STORE', flag: 'store', default: '`sqlite`', doc: '`clickhouse` to use ClickHouse instead of SQLite' },
   {
     group: 'ClickHouse',

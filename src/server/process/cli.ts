@@ -4,6 +4,7 @@
  */
 import { parseArgs } from 'node:util';
 import { createApiKey } from '../auth/apiKeys.js';
+import { recordCli } from '../audit/auditTrail.js';
 import { hashSecret } from '../auth/secrets.js';
 import { loadConfig, storeConfigOf, type ServerConfig } from '../config.js';
 import { defaultEntityOf } from '../domain/accounts/defaultEntity.js';
@@ -61,6 +62,9 @@ Usage:
   weft demo [--project demo/agents] [--url http://127.0.0.1:8420]
                                        load a realistic demo project
   weft dev                             run the service with the dashboard from Vite (hot reload)
+  weft audit verify [--data-dir ./.weft]
+                                       check the audit log's hash chain(s); exit status 1 naming
+                                       the first broken row
   weft doctor [--store clickhouse ...] print the version, Node, store, schema, database and WAL size,
                                        free disk and changed settings, and warn about what looks
                                        wrong (disk nearly full, a WAL far larger than the database,
@@ -116,6 +120,7 @@ export async function main(argv: string[]): Promise<void> {
     if (command === 'restore') return await (await import('../backup/backupCommands.js')).restoreCommand(argv.slice(1));
     if (command === 'redaction') return await (await import('./redactionCommand.js')).redactionCommand(argv.slice(1));
     if (command === 'dev') return await (await import('./devCommand.js')).devCommand(argv.slice(1));
+    if (command === 'audit') return await (await import('../audit/auditCommands.js')).auditCommand(argv.slice(1));
     console.error(`Unknown command "${argv.join(' ')}".\n\n${HELP}`);
     process.exitCode = 2;
   } catch (err) {
@@ -271,6 +276,13 @@ until changed here or in the dashboard's Settings.`);
       throw new Error(`"${username}" does not belong to entity "${entity}"; add it first: weft user add ${username} --entity ${entity}`);
     }
     await store.accounts.setDefaultEntity(username, entity);
+    await recordCli(store, {
+      action: 'user.changed',
+      target: username,
+      entity: null,
+      projectId: null,
+      details: { default_entity: entity },
+    });
     console.log(`Default entity of "${username}": ${entity}  (weave.init("project") traces into ${entity}/project)`);
   } finally {
     await store.close();
@@ -301,12 +313,20 @@ async function userAddCommand(args: string[]): Promise<void> {
   const store = await openStore(storeConfigOf(config));
   try {
     const password = values.password ?? process.env.WEFT_USER_PASSWORD ?? null;
+    const existed = await store.accounts.getUser(username);
     const user = await store.accounts.upsertUser({
       username,
       entities: values.entity ?? [],
       ...(role ? { role } : {}),
       ...(values.admin ? { isAdmin: true } : {}),
       ...(password ? { passwordHash: await hashSecret(password) } : {}),
+    });
+    await recordCli(store, {
+      action: existed ? 'user.changed' : 'user.created',
+      target: username,
+      entity: null,
+      projectId: null,
+      details: { is_admin: user.isAdmin, entities: user.entities.join(','), password_set: password !== null },
     });
     console.log(
       `User "${user.username}"${user.isAdmin ? ' (admin)' : ''}, entities: ${describeRoles(user)}, default entity: ${defaultEntityOf(user) ?? '(none)'}`,
@@ -373,7 +393,8 @@ async function keyCreateCommand(args: string[]): Promise<void> {
   try {
     if (!(await store.accounts.getUser(values.user)))
       throw new Error(`no user "${values.user}"; create it first: weft user add ${values.user} --entity <entity>`);
-    const { key } = await createApiKey(store, values.user, values.name ?? '');
+    const { key, keyId } = await createApiKey(store, values.user, values.name ?? '');
+    await recordCli(store, { action: 'key.created', target: keyId, entity: null, projectId: null, details: { owner: values.user } });
     console.log(key);
     console.error(`API key for "${values.user}" (shown once). SDKs send it as HTTP Basic api:<key>, e.g. WANDB_API_KEY=${key}`);
   } finally {

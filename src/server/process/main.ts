@@ -38,7 +38,8 @@ import { loadTlsMaterial, type TlsMaterial } from './tls.js';
 import { markServing } from '../backup/dataDirLock.js';
 import { dropMetricSources, setMetricSources, type MetricSources } from '../metrics/registry.js';
 import { drainGate } from './shutdown.js';
-import { unstoredAuditTrail } from '../audit/auditTrail.js';
+import { StoredAuditTrail } from '../audit/auditTrail.js';
+import { AuditSweeper } from '../audit/auditSweeper.js';
 
 export interface RunningServer {
   url: string;
@@ -145,7 +146,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     limits: config.limits,
     // Known once the port is open (it may be 0, "any"): set below, before the first request.
     publicUrl: config.publicUrl ?? listenUrl(config, config.port),
-    audit: unstoredAuditTrail,
+    audit: new StoredAuditTrail(store, clock, log),
   };
   const appOptions = {
     metrics: config.metrics,
@@ -206,6 +207,8 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
   threads?.warm();
   jobs.start();
   monitors.start();
+  const auditSweeper = config.auditRetentionDays ? new AuditSweeper({ store, clock, log, retentionDays: config.auditRetentionDays }) : null;
+  auditSweeper?.start();
   const metricSources: MetricSources = {
     store,
     threads,
@@ -220,7 +223,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
   const stop = async (graceMs: number): Promise<void> => {
     const closed = new Promise<void>((resolve) => server.once('close', () => resolve()));
     // Requests in flight finish meanwhile; background work stops at once (jobs are handed back).
-    const [drained] = await Promise.all([gate.drain(graceMs), epochWatch?.stop(), monitors.stop(), jobs.stop()]);
+    const [drained] = await Promise.all([gate.drain(graceMs), epochWatch?.stop(), monitors.stop(), jobs.stop(), auditSweeper?.stop()]);
     if (drained.unfinished) log.warn(`Shutdown: ${drained.unfinished} request(s) still running after ${graceMs} ms were cut off.`);
     await closed;
     // Units a thread handed over just before its request was cut off still commit (or fail) before the store closes.

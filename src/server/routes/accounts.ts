@@ -11,6 +11,7 @@ import {
 } from '../domain/accounts/accounts.js';
 import { requireRole } from '../auth/roles.js';
 import { defineRoutes } from '../http/defineRoutes.js';
+import { recordFor } from '../audit/auditTrail.js';
 
 // None of these touch a project, so there is no project to check.
 const noProjects = () => [];
@@ -25,11 +26,20 @@ export const accountRoutes = defineRoutes({
   userCreate: {
     runs: 'write',
     projects: noProjects,
-    handler: async (req, { store, authenticator, user }) => {
+    handler: async (req, ctx) => {
+      const { user } = ctx;
       // Entity admins may create plain users in their own entities; everything else is a global admin's.
       if (req.is_admin || req.entities.length === 0) requireAdmin(user, 'create admins or users without an entity');
       for (const entity of req.entities) requireRole(user, entity, 'admin', 'add users to it');
-      return { user: await createUser({ store, authenticator }, req) };
+      const created = await createUser(ctx, req);
+      await recordFor(ctx, {
+        action: 'user.created',
+        target: created.username,
+        entity: null,
+        projectId: null,
+        details: { is_admin: created.is_admin, entities: created.entities.join(','), role: req.role },
+      });
+      return { user: created };
     },
   },
 
@@ -48,20 +58,49 @@ export const accountRoutes = defineRoutes({
   apiKeyCreate: {
     runs: 'write',
     projects: noProjects,
-    handler: (req, { store, user }) => createOwnApiKey(store, user, req.name),
+    handler: async (req, ctx) => {
+      const created = await createOwnApiKey(ctx.store, ctx.user, req.name);
+      // The key id only: the key itself is never recorded.
+      await recordFor(ctx, {
+        action: 'key.created',
+        target: created.api_key.key_id,
+        entity: null,
+        projectId: null,
+        details: { owner: ctx.user.username },
+      });
+      return created;
+    },
   },
 
   defaultEntitySet: {
     runs: 'write',
     projects: noProjects,
-    handler: async (req, { store, user }) => ({ user: await setDefaultEntity(store, user, req) }),
+    handler: async (req, ctx) => {
+      const changed = await setDefaultEntity(ctx.store, ctx.user, req);
+      await recordFor(ctx, {
+        action: 'user.changed',
+        target: changed.username,
+        entity: null,
+        projectId: null,
+        details: { default_entity: req.entity },
+      });
+      return { user: changed };
+    },
   },
 
   apiKeyRevoke: {
     runs: 'write',
     projects: noProjects,
-    handler: async (req, { store, authenticator, clock, user }) => ({
-      api_key: await revokeApiKey({ store, authenticator, clock }, user, req.key_id),
-    }),
+    handler: async (req, ctx) => {
+      const revoked = await revokeApiKey(ctx, ctx.user, req.key_id);
+      await recordFor(ctx, {
+        action: 'key.revoked',
+        target: revoked.key_id,
+        entity: null,
+        projectId: null,
+        details: { owner: revoked.username },
+      });
+      return { api_key: revoked };
+    },
   },
 });

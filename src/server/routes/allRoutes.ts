@@ -8,6 +8,7 @@ import type { EndpointName } from '../../contract/endpoints.js';
 import type { RouteTable, TotalRouteTable } from '../http/defineRoutes.js';
 import { accountRoutes } from './accounts.js';
 import { annotationQueueRoutes } from './annotationQueues.js';
+import { auditRoutes } from './audit.js';
 import { callRoutes } from './calls.js';
 import { completionRoutes } from './completions.js';
 import { costRoutes } from './costs.js';
@@ -77,4 +78,5 @@ export const allRoutes: TotalRouteTable<ServedElsewhere> = combineRoutes([
   sessionRoutes,
   graphqlRoutes,
   redactionRoutes,
+  auditRoutes,
 ]);

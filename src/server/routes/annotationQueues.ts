@@ -24,6 +24,7 @@ import {
 import { formatMicros } from '../core/datetime.js';
 import { uuidv7 } from '../core/ids.js';
 import { defineRoutes } from '../http/defineRoutes.js';
+import { entityOf, recordFor } from '../audit/auditTrail.js';
 import { BadRequestError, NotFoundError, QueueItemNotFoundError } from '../errors.js';
 import type { QueueRecord } from '../store/AnnotationQueuesStore.js';
 import type { Store } from '../store/Store.js';
@@ -116,13 +117,20 @@ export const annotationQueueRoutes = defineRoutes({
 
   annotationQueueDelete: {
     runs: 'write',
-    handler: async (req, { store, clock }) => {
-      const queue = await store.annotationQueues.deleteQueue({
+    handler: async (req, ctx) => {
+      const queue = await ctx.store.annotationQueues.deleteQueue({
         projectId: req.project_id,
         queueId: req.queue_id,
-        deletedAt: clock.nowMicros(),
+        deletedAt: ctx.clock.nowMicros(),
       });
       if (!queue) throw queueNotFound(req.queue_id);
+      await recordFor(ctx, {
+        action: 'queue.deleted',
+        target: req.queue_id,
+        entity: entityOf(req.project_id),
+        projectId: req.project_id,
+        details: { name: queue.name },
+      });
       return { queue: toQueueSchema(queue) };
     },
   },
@@ -246,7 +254,17 @@ export const annotationQueueRoutes = defineRoutes({
 
   annotationQueueExport: {
     runs: 'write',
-    handler: async (req, { store }) => exportQueue(store, await requireQueue(store, req), req.format),
+    handler: async (req, ctx) => {
+      const answer = await exportQueue(ctx.store, await requireQueue(ctx.store, req), req.format);
+      await recordFor(ctx, {
+        action: 'data.exported',
+        target: req.queue_id,
+        entity: entityOf(req.project_id),
+        projectId: req.project_id,
+        details: { kind: 'annotation_queue', format: req.format },
+      });
+      return answer;
+    },
   },
 
   annotationQueueSaveDataset: {

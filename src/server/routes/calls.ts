@@ -3,6 +3,7 @@ import { toCompleteWrites, toEndWrite, toStartWrite, withWeaveSummary } from '..
 import { BadRequestError, TooLargeError } from '../errors.js';
 import { CallEndReq, CallStartReq, CallUpsertBatchReq, type CallSchema } from '../../contract/calls.js';
 import { defineRoutes } from '../http/defineRoutes.js';
+import { entityOf, recordFor } from '../audit/auditTrail.js';
 import { fastValidator } from '../http/fastValidator.js';
 import type { CallWrite } from '../store/Store.js';
 import { queryCalls } from '../domain/calls/callsQuery.js';
@@ -96,11 +97,17 @@ export const callRoutes = defineRoutes({
 
   callsDelete: {
     runs: 'write',
-    handler: async (req, { store, clock }) => {
+    handler: async (req, ctx) => {
       if (req.call_ids.length > MAX_DELETE_IDS) {
         throw new TooLargeError(`Cannot delete more than ${MAX_DELETE_IDS} calls at once; send them in smaller batches`);
       }
-      const num_deleted = await store.calls.deleteCalls({ projectId: req.project_id, ids: req.call_ids, deletedAt: clock.nowMicros() });
+      const num_deleted = await ctx.store.calls.deleteCalls({
+        projectId: req.project_id,
+        ids: req.call_ids,
+        deletedAt: ctx.clock.nowMicros(),
+      });
+      const where = { target: req.project_id, entity: entityOf(req.project_id), projectId: req.project_id };
+      await recordFor(ctx, { action: 'calls.deleted', ...where, details: { requested: req.call_ids.length, deleted: num_deleted } });
       return { num_deleted };
     },
   },

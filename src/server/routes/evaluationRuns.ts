@@ -17,6 +17,7 @@ import type { Writer } from '../domain/calls/writePlan.js';
 import { PredictionCreateReq, PredictionFinishReq } from '../../contract/predictions.js';
 import { ScoreCreateReq } from '../../contract/scores.js';
 import { defineRoutes } from '../http/defineRoutes.js';
+import { entityOf, recordFor, type AuditContext } from '../audit/auditTrail.js';
 import { fastValidator } from '../http/fastValidator.js';
 import { v2ProjectId, v2Projects } from './v2Objects.js';
 
@@ -54,9 +55,11 @@ export const evaluationRunRoutes = defineRoutes({
   evaluationRunDelete: {
     runs: 'write',
     projects: v2Projects,
-    handler: async (req, { store, clock }) => ({
-      num_deleted: await deleteRuns(store, v2ProjectId(req), req.evaluation_run_ids, clock.nowMicros()),
-    }),
+    handler: async (req, ctx) => {
+      const num_deleted = await deleteRuns(ctx.store, v2ProjectId(req), req.evaluation_run_ids, ctx.clock.nowMicros());
+      await recordDeleted(ctx, v2ProjectId(req), 'evaluation_run', req.evaluation_run_ids.length, num_deleted);
+      return { num_deleted };
+    },
   },
   evaluationRunFinish: {
     runs: 'write',
@@ -91,9 +94,11 @@ export const evaluationRunRoutes = defineRoutes({
   predictionDelete: {
     runs: 'write',
     projects: v2Projects,
-    handler: async (req, { store, clock }) => ({
-      num_deleted: await deletePredictions(store, v2ProjectId(req), req.prediction_ids, clock.nowMicros()),
-    }),
+    handler: async (req, ctx) => {
+      const num_deleted = await deletePredictions(ctx.store, v2ProjectId(req), req.prediction_ids, ctx.clock.nowMicros());
+      await recordDeleted(ctx, v2ProjectId(req), 'prediction', req.prediction_ids.length, num_deleted);
+      return { num_deleted };
+    },
   },
   predictionFinish: {
     runs: 'main-when-small',
@@ -121,8 +126,21 @@ export const evaluationRunRoutes = defineRoutes({
   scoreDelete: {
     runs: 'write',
     projects: v2Projects,
-    handler: async (req, { store, clock }) => ({
-      num_deleted: await deleteScores(store, v2ProjectId(req), req.score_ids, clock.nowMicros()),
-    }),
+    handler: async (req, ctx) => {
+      const num_deleted = await deleteScores(ctx.store, v2ProjectId(req), req.score_ids, ctx.clock.nowMicros());
+      await recordDeleted(ctx, v2ProjectId(req), 'score', req.score_ids.length, num_deleted);
+      return { num_deleted };
+    },
   },
 });
+
+/** Runs, predictions and scores are calls: their deletes are `calls.deleted` rows, with the kind. */
+function recordDeleted(ctx: AuditContext, projectId: string, kind: string, requested: number, deleted: number): Promise<void> {
+  return recordFor(ctx, {
+    action: 'calls.deleted',
+    target: projectId,
+    entity: entityOf(projectId),
+    projectId,
+    details: { kind, requested, deleted },
+  });
+}

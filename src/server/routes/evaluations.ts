@@ -14,6 +14,7 @@ import { startEvaluateModel } from '../domain/evaluations/evaluateModel.js';
 import { evaluationStatus } from '../domain/evaluations/evaluationStatus.js';
 import { startRescore } from '../domain/evaluations/rescore.js';
 import { defineRoutes } from '../http/defineRoutes.js';
+import { entityOf, recordFor, type AuditContext } from '../audit/auditTrail.js';
 import { v2ProjectId, v2Projects } from './v2Objects.js';
 
 export const evaluationRoutes = defineRoutes({
@@ -28,40 +29,64 @@ export const evaluationRoutes = defineRoutes({
 export const evaluationJobRoutes = defineRoutes({
   evaluateModel: {
     runs: 'main',
-    handler: (req, { store, inference, user, limits }) =>
-      startEvaluateModel(
+    handler: async (req, ctx) => {
+      const { store, inference, user, limits } = ctx;
+      const answer = await startEvaluateModel(
         { store, registry: inference.registry, limits, enqueue: (job) => inference.jobs.enqueue(job) },
         { projectId: req.project_id, userId: user.username, evaluationRef: req.evaluation_ref, modelRef: req.model_ref },
-      ),
+      );
+      await recordJob(ctx, req.project_id, 'evaluate_model', { call_id: answer.call_id });
+      return answer;
+    },
   },
 
   evaluationRescore: {
     runs: 'main',
-    handler: (req, { store, inference, user, limits }) =>
-      startRescore(
+    handler: async (req, ctx) => {
+      const { store, inference, user, limits } = ctx;
+      const answer = await startRescore(
         { store, registry: inference.registry, limits, enqueue: (job) => inference.jobs.enqueue(job) },
         { projectId: req.project_id, userId: user.username, sourceRunId: req.source_evaluation_run_id, scorerRefs: req.scorer_refs },
-      ),
+      );
+      await recordJob(ctx, req.project_id, 'rescore', { call_id: answer.call_id, scorers: req.scorer_refs.length });
+      return answer;
+    },
   },
 
   callsScore: {
     runs: 'main',
-    handler: async (req, { store, inference, user, limits }) => {
-      await startCallsScore(
+    handler: async (req, ctx) => {
+      const { store, inference, user, limits } = ctx;
+      const jobId = await startCallsScore(
         { store, registry: inference.registry, limits, enqueue: (job) => inference.jobs.enqueue(job) },
         { projectId: req.project_id, userId: user.username, callIds: req.call_ids, scorerRefs: req.scorer_refs },
       );
+      await recordJob(ctx, req.project_id, 'score_calls', { job_id: jobId, calls: req.call_ids.length, scorers: req.scorer_refs.length });
       return {};
     },
   },
 
   callsScoreJob: {
     runs: 'main',
-    handler: async (req, { store, inference, user, limits }) => ({
-      job_id: await startCallsScore(
+    handler: async (req, ctx) => {
+      const { store, inference, user, limits } = ctx;
+      const jobId = await startCallsScore(
         { store, registry: inference.registry, limits, enqueue: (job) => inference.jobs.enqueue(job) },
         { projectId: req.project_id, userId: user.username, callIds: req.call_ids, scorerRefs: req.scorer_refs },
-      ),
-    }),
+      );
+      await recordJob(ctx, req.project_id, 'score_calls', { job_id: jobId, calls: req.call_ids.length, scorers: req.scorer_refs.length });
+      return { job_id: jobId };
+    },
   },
 });
+
+/** A job started, as an audit row: its kind and sizes, never its inputs. */
+function recordJob(ctx: AuditContext, projectId: string, kind: string, details: Record<string, string | number>): Promise<void> {
+  return recordFor(ctx, {
+    action: 'job.started',
+    target: projectId,
+    entity: entityOf(projectId),
+    projectId,
+    details: { kind, ...details },
+  });
+}

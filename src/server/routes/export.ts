@@ -19,12 +19,24 @@ import type { CallSchema, CallsExportReq } from '../../contract/calls.js';
 import { csvRow } from '../core/csv.js';
 import { queryCalls } from '../domain/calls/callsQuery.js';
 import { defineRoutes } from '../http/defineRoutes.js';
+import { entityOf, recordFor } from '../audit/auditTrail.js';
 import type { Store } from '../store/Store.js';
 
 export const exportRoutes = defineRoutes({
   callsExport: {
     runs: 'read',
-    handler: (req, { store }) => exportCalls(store, req),
+    handler: async (req, ctx) => {
+      const answer = await exportCalls(ctx.store, req);
+      // Recorded once the query is known good (its first row read), before the rows stream out.
+      await recordFor(ctx, {
+        action: 'data.exported',
+        target: req.project_id,
+        entity: entityOf(req.project_id),
+        projectId: req.project_id,
+        details: { kind: 'calls', format: req.format, ...(req.limit != null ? { limit: req.limit } : {}) },
+      });
+      return answer;
+    },
   },
 });
 
@@ -99,7 +111,7 @@ function weaveSummary(call: CallSchema): Record<string, unknown> {
 }
 
 /** Reads the first row now, so query errors surface before the response starts. */
-async function primed<T>(rows: AsyncIterable<T>): Promise<AsyncIterable<T>> {
+export async function primed<T>(rows: AsyncIterable<T>): Promise<AsyncIterable<T>> {
   const iterator = rows[Symbol.asyncIterator]();
   const first = await iterator.next();
   return (async function* () {
@@ -112,7 +124,7 @@ async function primed<T>(rows: AsyncIterable<T>): Promise<AsyncIterable<T>> {
 }
 
 /** A byte stream of text pieces, gathered into ~64 KiB chunks and read only on demand. */
-function textStream(pieces: AsyncIterable<string>): ReadableStream<Uint8Array> {
+export function textStream(pieces: AsyncIterable<string>): ReadableStream<Uint8Array> {
   const iterator = pieces[Symbol.asyncIterator]();
   const encoder = new TextEncoder();
   return new ReadableStream<Uint8Array>({

@@ -6,6 +6,7 @@ import { feedbackPayloadSchema, feedbackStats } from '../domain/feedback/feedbac
 import { feedbackAggregate } from '../domain/feedback/feedbackAggregate.js';
 import { idsFromPurgeQuery } from '../domain/calls/purgeQuery.js';
 import { defineRoutes } from '../http/defineRoutes.js';
+import { entityOf, recordFor } from '../audit/auditTrail.js';
 import { toProjectTableQuery } from '../store/ProjectTableQuery.js';
 import { NotFoundError } from '../errors.js';
 import type { FeedbackWrite } from '../store/FeedbackStore.js';
@@ -72,9 +73,11 @@ export const feedbackRoutes = defineRoutes({
 
   feedbackPurge: {
     runs: 'write',
-    handler: async (req, { store }) => {
+    handler: async (req, ctx) => {
       const ids = idsFromPurgeQuery(req.query, { allowIn: false, message: PURGE_MESSAGE });
-      await store.feedback.purgeFeedback({ projectId: req.project_id, ids });
+      await ctx.store.feedback.purgeFeedback({ projectId: req.project_id, ids });
+      const where = { target: req.project_id, entity: entityOf(req.project_id), projectId: req.project_id };
+      await recordFor(ctx, { action: 'feedback.deleted', ...where, details: { requested: ids.length } });
       return {};
     },
   },

@@ -1,12 +1,13 @@
 /** `POST /graphql`: the W&B GraphQL start-up of the Weave SDKs (domain/wandbGraphql/). */
 import { executeWandbGraphql } from '../domain/wandbGraphql/executeGraphql.js';
 import { defineRoutes } from '../http/defineRoutes.js';
+import { actorOf } from '../audit/auditTrail.js';
 
 export const graphqlRoutes = defineRoutes({
   wandbGraphql: {
     runs: 'write',
     // Credentials are checked inside, so a bad key is answered as a GraphQL error (see executeGraphql.ts).
-    handler: async (req, { store, authenticator, request, remoteIp, log, publicUrl }) => {
+    handler: async (req, { store, authenticator, request, remoteIp, log, publicUrl, audit }) => {
       const { status, headers, body } = await executeWandbGraphql({
         store,
         authenticator,
@@ -16,6 +17,16 @@ export const graphqlRoutes = defineRoutes({
         origin: publicUrl,
         req,
         onInternalError: (err) => log.error('POST /graphql resolver failed', err),
+        onProjectCreated: (projectId, user) =>
+          audit.record({
+            actor: actorOf(user),
+            address: remoteIp,
+            action: 'project.created',
+            target: projectId,
+            entity: projectId.split('/')[0]!,
+            projectId,
+            outcome: 'success',
+          }),
       });
       return Response.json(body, { status, headers });
     },

@@ -3,6 +3,7 @@ import { createObject, deleteObjects, queryObjects, readLiveObject, toWireObject
 import { addTags, removeAliases, removeTags, setAliases } from '../domain/objects/objectLabels.js';
 import { losslessAt, losslessBody } from '../domain/objects/losslessJson.js';
 import { defineRoutes } from '../http/defineRoutes.js';
+import { entityOf, recordFor } from '../audit/auditTrail.js';
 
 export const objectRoutes = defineRoutes({
   objCreate: {
@@ -41,13 +42,23 @@ export const objectRoutes = defineRoutes({
 
   objDelete: {
     runs: 'write',
-    handler: (req, { store, clock }) =>
-      deleteObjects(store, {
+    handler: async (req, ctx) => {
+      const answer = await deleteObjects(ctx.store, {
         projectId: req.project_id,
         objectId: req.object_id,
         versions: req.digests ?? null,
-        now: clock.nowMicros(),
-      }),
+        now: ctx.clock.nowMicros(),
+      });
+      const target = `${req.project_id}/${req.object_id}`;
+      await recordFor(ctx, {
+        action: 'objects.deleted',
+        target,
+        entity: entityOf(req.project_id),
+        projectId: req.project_id,
+        details: { deleted: answer.num_deleted },
+      });
+      return answer;
+    },
   },
 
   objAddTags: {

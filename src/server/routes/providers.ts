@@ -10,6 +10,7 @@ import {
   updateProvider,
 } from '../domain/llm/providers.js';
 import { defineRoutes } from '../http/defineRoutes.js';
+import { entityOf, recordFor, type AuditContext } from '../audit/auditTrail.js';
 import { NotFoundError } from '../errors.js';
 import { NO_PROVIDER_HELP } from '../providers/providerRegistry.js';
 import type { JobRecord } from '../store/JobsStore.js';
@@ -46,24 +47,34 @@ export const providerRoutes = defineRoutes({
 
   providerCreate: {
     runs: 'main',
-    handler: async (req, { store, inference, user, clock }) => ({
-      provider: await createProvider(
+    handler: async (req, ctx) => {
+      const { store, inference, user, clock } = ctx;
+      const provider = await createProvider(
         { store, registry: inference.registry, userId: user.username, isAdmin: user.isAdmin, now: clock.nowMicros() },
         req,
-      ),
-    }),
+      );
+      await recordProvider(ctx, req.project_id, provider.id, { change: 'created', name: provider.name, key_set: req.api_key != null });
+      return { provider };
+    },
   },
 
   providerUpdate: {
     runs: 'main',
-    handler: async (req, { store, inference, clock, user }) => ({
-      provider: await updateProvider({ store, registry: inference.registry, isAdmin: user.isAdmin, now: clock.nowMicros() }, req),
-    }),
+    handler: async (req, ctx) => {
+      const { store, inference, clock, user } = ctx;
+      const provider = await updateProvider({ store, registry: inference.registry, isAdmin: user.isAdmin, now: clock.nowMicros() }, req);
+      await recordProvider(ctx, req.project_id, provider.id, { change: 'changed', name: provider.name, key_changed: req.api_key != null });
+      return { provider };
+    },
   },
 
   providerDelete: {
     runs: 'main',
-    handler: async (req, { store }) => ({ deleted: await deleteProvider(store, req) }),
+    handler: async (req, ctx) => {
+      const deleted = await deleteProvider(ctx.store, req);
+      if (deleted) await recordProvider(ctx, req.project_id, req.provider_id, { change: 'deleted' });
+      return { deleted };
+    },
   },
 
   providerTest: {
@@ -119,3 +130,13 @@ export const providerRoutes = defineRoutes({
     },
   },
 });
+
+/** A provider change as an audit row: what changed and whether a key was given, never the key. */
+function recordProvider(
+  ctx: AuditContext,
+  projectId: string,
+  providerId: string,
+  details: Record<string, string | boolean>,
+): Promise<void> {
+  return recordFor(ctx, { action: 'provider.changed', target: providerId, entity: entityOf(projectId), projectId, details });
+}

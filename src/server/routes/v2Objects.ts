@@ -15,6 +15,7 @@ import {
 import { deleteV2, listV2, readV2, type V2Kind } from '../domain/objects/v2ObjectRead.js';
 import type { AuthUser } from '../auth/authenticate.js';
 import { defineRoutes } from '../http/defineRoutes.js';
+import { entityOf, recordFor, type AuditContext } from '../audit/auditTrail.js';
 import type { Store } from '../store/Store.js';
 import type { Clock } from '../core/clock.js';
 
@@ -35,7 +36,7 @@ const createContext = (
   body: losslessBody(rawBody, input),
 });
 
-type Ctx = { store: Store; clock: Clock };
+type Ctx = { store: Store; clock: Clock } & AuditContext;
 
 /** List, read and delete of one kind. */
 function kindRoutes<K extends V2Kind>(kind: K) {
@@ -55,14 +56,24 @@ function kindRoutes<K extends V2Kind>(kind: K) {
     delete: {
       runs: 'write' as const,
       projects: v2Projects,
-      handler: async (req: PathInput & { object_id: string; digests?: string[] | null }, { store, clock }: Ctx) => ({
-        num_deleted: await deleteV2(store, kind, {
-          projectId: v2ProjectId(req),
+      handler: async (req: PathInput & { object_id: string; digests?: string[] | null }, ctx: Ctx) => {
+        const projectId = v2ProjectId(req);
+        const num_deleted = await deleteV2(ctx.store, kind, {
+          projectId,
           objectId: req.object_id,
           digests: req.digests,
-          now: clock.nowMicros(),
-        }),
-      }),
+          now: ctx.clock.nowMicros(),
+        });
+        const target = `${projectId}/${req.object_id}`;
+        await recordFor(ctx, {
+          action: 'objects.deleted',
+          target,
+          entity: entityOf(projectId),
+          projectId,
+          details: { kind, deleted: num_deleted },
+        });
+        return { num_deleted };
+      },
     },
   };
 }

@@ -17,6 +17,7 @@
  */
 import type { AccountsStore } from './AccountsStore.js';
 import type { AnnotationQueuesStore } from './AnnotationQueuesStore.js';
+import type { AuditStore } from './AuditStore.js';
 import type { CallsStore } from './CallsStore.js';
 import type { CostsStore } from './CostsStore.js';
 import type { FeedbackStore } from './FeedbackStore.js';
@@ -66,6 +67,8 @@ export interface Store {
   readonly monitors: MonitorsStore;
   /** Redaction rules per project and entity (RedactionStore.ts). */
   readonly redaction: RedactionStore;
+  /** The append-only, hash-chained audit log (AuditStore.ts). */
+  readonly audit: AuditStore;
   /**
    * Applies a batch of writes across sub-stores (a score is a call plus feedback on its
    * prediction) and answers each write's result, position by position. The writes are applied

@@ -23,7 +23,7 @@ import { installLightResponse, threadRequest, wholeBody } from './lightFetch.js'
 import type { RequestEnv } from '../http/requestEnv.js';
 import type { RequestInfo } from '../http/requestId.js';
 import { forwardingHooks, installMetricHooks } from '../metrics/hooks.js';
-import { unstoredAuditTrail } from '../audit/auditTrail.js';
+import { StoredAuditTrail } from '../audit/auditTrail.js';
 
 /** Bytes a response may send ahead of what the client has taken. */
 const WINDOW_BYTES = 1 << 20;
@@ -112,7 +112,8 @@ const services: Services = {
   inference,
   limits: setup.limits,
   publicUrl: setup.publicUrl,
-  audit: unstoredAuditTrail,
+  // Appends go to the writer through `store`, as its other writes do (storeForwarding.ts).
+  audit: new StoredAuditTrail(store, systemClock, log),
 };
 const app = createApp(services, { validateResponses: setup.validateResponses });
 

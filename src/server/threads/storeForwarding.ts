@@ -20,6 +20,7 @@ import type { WriteOp } from './messages.js';
 export const WRITE_METHODS: Readonly<Record<string, ReadonlySet<string>>> = {
   calls: new Set(['writeCalls', 'updateCallDisplayName', 'deleteCalls']),
   accounts: new Set(['upsertUser', 'createApiKey', 'revokeApiKey']),
+  audit: new Set(['append', 'sweep']),
   annotationQueues: new Set(['createQueue', 'updateQueue', 'deleteQueue', 'addCalls', 'recordProgress']),
   costs: new Set(['createPrices', 'purgePrices']),
   feedback: new Set(['createFeedback', 'replaceFeedback', 'purgeFeedback']),

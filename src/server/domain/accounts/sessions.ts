@@ -44,11 +44,12 @@ export async function signIn(
   return { token, user, session: toSession(session, session.sessionId, deps.authenticator.sessions.limits.idleSeconds) };
 }
 
-/** Ends the session a cookie names, if it is live. */
-export async function signOut(deps: Deps, cookieHeader: string | undefined): Promise<boolean> {
+/** Ends the session a cookie names, if it is live; answers whose it was when one ended. */
+export async function signOut(deps: Deps, cookieHeader: string | undefined): Promise<{ ended: boolean; username: string | null }> {
   const token = readSessionCookie(cookieHeader);
   const session = token ? await deps.authenticator.sessions.resolve(token) : null;
-  return session ? deps.store.accounts.deleteSession(session.sessionId) : false;
+  const ended = session ? await deps.store.accounts.deleteSession(session.sessionId) : false;
+  return { ended, username: ended ? session!.username : null };
 }
 
 /** The caller's sessions, or (admins) another user's. */
@@ -60,12 +61,12 @@ export async function listSessions(deps: Deps, caller: AuthUser, username: strin
   );
 }
 
-/** Ends one of the caller's sessions (any session, for admins). */
-export async function revokeSession(deps: Deps, caller: AuthUser, sessionId: string): Promise<boolean> {
+/** Ends one of the caller's sessions (any session, for admins); answers whether it ended and whose it was. */
+export async function revokeSession(deps: Deps, caller: AuthUser, sessionId: string): Promise<{ ended: boolean; username: string }> {
   const session = await deps.store.accounts.getSession(sessionId);
   if (!session) throw new NotFoundError(`No session with id ${sessionId} (it may have ended already)`);
   if (session.username !== caller.username) requireAdmin(caller, "end other users' sessions");
-  return deps.store.accounts.deleteSession(sessionId);
+  return { ended: await deps.store.accounts.deleteSession(sessionId), username: session.username };
 }
 
 /** Ends every session of a user (admins only). */

@@ -46,6 +46,8 @@ export async function executeWandbGraphql(deps: {
   req: GraphqlRequest;
   /** Hears resolver failures that are Weft's fault (a store error), for the log. */
   onInternalError?: (err: Error) => void;
+  /** Told when `upsertModel` creates a project (the audit log's `project.created`). */
+  onProjectCreated?: (projectId: string, user: AuthUser) => Promise<void>;
 }): Promise<GraphqlAnswer> {
   let user: AuthUser;
   try {
@@ -81,7 +83,7 @@ export async function executeWandbGraphql(deps: {
     schema: wandbSchema(),
     document,
     rootValue: rootResolvers,
-    contextValue: { store: deps.store, user, record, origin: deps.origin },
+    contextValue: { store: deps.store, user, record, origin: deps.origin, onProjectCreated: deps.onProjectCreated },
     variableValues: deps.req.variables ?? undefined,
     operationName: deps.req.operationName ?? undefined,
   });

@@ -18,6 +18,8 @@ export interface GraphqlContext {
   record: UserRecord;
   /** This server's own origin, for `serverInfo.frontendHost`. */
   origin: string;
+  /** Told when `upsertModel` creates a project. */
+  onProjectCreated?: ((projectId: string, user: AuthUser) => Promise<void>) | undefined;
 }
 
 interface ProjectArgs {
@@ -73,7 +75,10 @@ export const rootResolvers = {
     const projectId = `${entity}/${name}`;
     if (!canAccessProject(ctx.user, projectId)) throw permissionError(ctx.user, projectId);
     const existed = await projectExists(ctx.store, projectId);
-    if (!existed) await ctx.store.projects.createProject(projectId);
+    if (!existed) {
+      await ctx.store.projects.createProject(projectId);
+      await ctx.onProjectCreated?.(projectId, ctx.user);
+    }
     // The name is echoed unchanged: the SDKs trace into whatever name comes back.
     const model = projectNode(entity, name, input.description ?? null);
     return { model, project: model, inserted: !existed };

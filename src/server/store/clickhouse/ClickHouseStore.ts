@@ -8,6 +8,7 @@ import type { StatsStore } from '../StatsStore.js';
 import { startWrite, type BatchResults, type WriteBatch } from '../WriteBatch.js';
 import { ClickHouseAccountsStore } from './accounts.js';
 import { ClickHouseAnnotationQueuesStore } from './annotationQueues.js';
+import { ClickHouseAuditStore } from './audit.js';
 import { ClickHouseCallsStore } from './calls.js';
 import { ClickHouseCostsStore } from './costs.js';
 import { checkFeedbackRows, ClickHouseFeedbackStore } from './feedback.js';
@@ -50,6 +51,7 @@ export class ClickHouseStore implements Store {
   readonly redaction: ClickHouseRedactionStore;
   readonly jobs: ClickHouseJobsStore;
   readonly monitors: ClickHouseMonitorsStore;
+  readonly audit: ClickHouseAuditStore;
 
   private constructor(db: ClickHouseDatabase) {
     this.db = db;
@@ -68,6 +70,7 @@ export class ClickHouseStore implements Store {
     this.annotationQueues = new ClickHouseAnnotationQueuesStore(db, () => this.feedback);
     this.providers = new ClickHouseProvidersStore(db);
     this.redaction = new ClickHouseRedactionStore(db);
+    this.audit = new ClickHouseAuditStore(db);
   }
 
   /**

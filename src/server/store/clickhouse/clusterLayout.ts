@@ -125,6 +125,7 @@ export const SHARD_KEYS: Readonly<Record<string, string>> = {
   job_progress: ONE_SHARD,
   job_cancels: ONE_SHARD,
   monitor_sweeps: ONE_SHARD,
+  audit_log: ONE_SHARD,
   weft_schema_migrations: ONE_SHARD,
 };
 

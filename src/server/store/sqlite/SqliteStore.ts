@@ -3,6 +3,7 @@ import type { Store } from '../Store.js';
 import { startWrite, type BatchResults, type WriteBatch } from '../WriteBatch.js';
 import { SqliteAccountsStore } from './accounts.js';
 import { SqliteAnnotationQueuesStore } from './annotationQueues.js';
+import { SqliteAuditStore } from './audit.js';
 import { SqliteCallsStore } from './calls.js';
 import { SqliteCostsStore } from './costs.js';
 import { SqliteFeedbackStore } from './feedback.js';
@@ -36,6 +37,7 @@ export class SqliteStore implements Store {
   readonly redaction: SqliteRedactionStore;
   readonly jobs: SqliteJobsStore;
   readonly monitors: SqliteMonitorsStore;
+  readonly audit: SqliteAuditStore;
 
   readonly file: string;
 
@@ -57,6 +59,7 @@ export class SqliteStore implements Store {
     this.redaction = new SqliteRedactionStore(this.db);
     this.jobs = new SqliteJobsStore(this.db);
     this.monitors = new SqliteMonitorsStore(this.db);
+    this.audit = new SqliteAuditStore(this.db);
   }
 
   async apply<const B extends WriteBatch>(batch: B): Promise<BatchResults<B>> {

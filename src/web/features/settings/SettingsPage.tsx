@@ -8,6 +8,8 @@ import { useSuspenseQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router-dom';
 import { whoamiQueryOptions } from '../auth/authQueries.js';
 import { ApiKeysSection } from './ApiKeysSection.js';
+import { AuditLogSection } from './AuditLogSection.js';
+import { canReadAudit } from './auditQueries.js';
 import { PasswordSection } from './PasswordSection.js';
 import { DefaultEntitySection } from './DefaultEntitySection.js';
 import { PricesSection } from './PricesSection.js';
@@ -36,6 +38,7 @@ export function SettingsPage() {
         <a href="#sessions">Sessions</a>
         <a href="#password">Password</a>
         {user.is_admin && <a href="#users">Users</a>}
+        {canReadAudit(user) && <a href="#audit-log">Audit log</a>}
       </nav>
       {projectId && <ProvidersSection projectId={projectId} />}
       {projectId ? (
@@ -51,6 +54,7 @@ export function SettingsPage() {
       <SessionsSection />
       {user.auth !== 'api_key' && <PasswordSection />}
       {user.is_admin && <UsersSection />}
+      {canReadAudit(user) && <AuditLogSection />}
     </div>
   );
 }

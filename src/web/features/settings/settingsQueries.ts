@@ -17,6 +17,8 @@ export const settingsKeys = {
   apiKeys: () => [...settingsKeys.all, 'apiKeys'] as const,
   users: () => [...settingsKeys.all, 'users'] as const,
   redaction: (projectId: string) => [...settingsKeys.all, 'redaction', projectId] as const,
+  /** One page of the audit log: its filter and the cursor it starts at (auditQueries.ts). */
+  audit: (filter: Record<string, string>, cursor: string | null) => [...settingsKeys.all, 'audit', filter, cursor] as const,
 };
 
 /** Every price that can apply to the project's calls (its own and the defaults). */

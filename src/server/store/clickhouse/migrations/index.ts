@@ -29,6 +29,7 @@ import { v11ThreadTurnText } from './v11ThreadTurnText.js';
 import { v12ScorerFeedback } from './v12ScorerFeedback.js';
 import { v13Roles } from './v13Roles.js';
 import { v16Redaction } from './v16Redaction.js';
+import { v14AuditLog } from './v14AuditLog.js';
 
 export type { ClickHouseMigration } from './migration.js';
 
@@ -47,6 +48,7 @@ export const clickhouseMigrations: ClickHouseMigration[] = [
   v11ThreadTurnText,
   v12ScorerFeedback,
   v13Roles,
+  v14AuditLog,
   v16Redaction,
 ];
 

@@ -27,6 +27,7 @@ import { v20CallStatsTotals } from './v20CallStatsTotals.js';
 import { v21ScorerFeedback } from './v21ScorerFeedback.js';
 import { v22Roles } from './v22Roles.js';
 import { v25Redaction } from './v25Redaction.js';
+import { v23AuditLog } from './v23AuditLog.js';
 
 export type { Migration } from './migration.js';
 
@@ -54,5 +55,6 @@ export const migrations: Migration[] = [
   v20CallStatsTotals,
   v21ScorerFeedback,
   v22Roles,
+  v23AuditLog,
   v25Redaction,
 ];
