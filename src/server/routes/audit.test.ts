@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuditListRes, type AuditRow } from '../../contract/audit.js';
 import { verifyAuditLog } from '../audit/auditCommands.js';
+import { hashSecret } from '../auth/secrets.js';
 import type { AuthUser } from '../auth/authenticate.js';
 import { auditFilterFor } from './audit.js';
 import { ADMIN_PASSWORD, startTestServer, type TestServer } from '../testing/testServer.js';
@@ -346,6 +347,25 @@ describe('who reads which rows', () => {
     expect(() => auditFilterFor(user({ acme: 'admin', beta: 'member' }), { entity: 'beta' })).toThrow(/must be an admin/);
     expect(() => auditFilterFor(user({ acme: 'admin' }), { project_id: 'beta/p' })).toThrow(/may not access "beta"/);
     expect(() => auditFilterFor(user({ beta: 'member' }), {})).toThrow(/administers no entity/);
+  });
+});
+
+describe('an entity admin over HTTP', () => {
+  it("reads their entity's rows only, and is refused another entity's", async () => {
+    await t.server.store.accounts.upsertUser({
+      username: 'olga',
+      entities: ['alice-co'],
+      role: 'admin',
+      passwordHash: await hashSecret('olga-secret-1'),
+    });
+    const olga = basic('olga', 'olga-secret-1');
+    expect((await send('/calls/delete', { json: { project_id: P, call_ids: ['o1'] } })).status).toBe(200);
+    const res = await send('/weft/audit?limit=500', { auth: olga });
+    expect(res.status).toBe(200);
+    const seen = AuditListRes.parse(res.body).rows;
+    expect(seen.some((r) => r.action === 'calls.deleted')).toBe(true);
+    expect(seen.every((r) => r.entity === 'alice-co')).toBe(true);
+    expect((await send('/weft/audit?entity=bob-co', { auth: olga })).status).toBe(403);
   });
 });
 
