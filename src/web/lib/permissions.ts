@@ -64,3 +64,9 @@ export function administeredEntities(caller: Caller): 'all' | string[] {
     .map(([entity]) => entity)
     .sort();
 }
+
+/** Whether Settings shows the caller the Users section: global admins and entity admins. */
+export function managesUsers(caller: Caller): boolean {
+  const entities = administeredEntities(caller);
+  return entities === 'all' || entities.length > 0;
+}

@@ -1,8 +1,8 @@
 /**
  * Settings: a project's model prices (under `/:entity/:project/settings`), your API keys, your
  * signed-in sessions and password, their default entity (where SDK traces for bare project names go), and for admins the users. Who may do what: any member of a project may view and change its
- * prices (as `/cost/create` already allows them); everyone manages their own API keys; only
- * admins list and create users.
+ * prices (as `/cost/create` already allows them); everyone manages their own API keys; entity admins
+ * manage the roles of their entities' users and global admins everyone's (docs/security/roles.md).
  */
 import { useSuspenseQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router-dom';
@@ -14,6 +14,7 @@ import { PricesSection } from './PricesSection.js';
 import { ProvidersSection } from './ProvidersSection.js';
 import { SessionsSection } from './SessionsSection.js';
 import { UsersSection } from './UsersSection.js';
+import { managesUsers } from '../../lib/permissions.js';
 import './settings.css';
 
 /** Settings page, with or without a project. */
@@ -33,7 +34,7 @@ export function SettingsPage() {
         <a href="#default-entity">Default entity</a>
         <a href="#sessions">Sessions</a>
         <a href="#password">Password</a>
-        {user.is_admin && <a href="#users">Users</a>}
+        {managesUsers(user) && <a href="#users">Users</a>}
       </nav>
       {projectId && <ProvidersSection projectId={projectId} />}
       {projectId ? (
@@ -47,7 +48,7 @@ export function SettingsPage() {
       <DefaultEntitySection />
       <SessionsSection />
       {user.auth !== 'api_key' && <PasswordSection />}
-      {user.is_admin && <UsersSection />}
+      {managesUsers(user) && <UsersSection me={user} />}
     </div>
   );
 }
