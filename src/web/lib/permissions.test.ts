@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { endpoints, type EndpointName } from '../../contract/endpoints.js';
-import { administeredEntities, can, permission, roleNeeded, type Caller } from './permissions.js';
+import { administeredEntities, can, managesUsers, needOf, permission, permissionFor, roleNeeded, type Caller } from './permissions.js';
 
 const caller = (c: Partial<Caller>): Caller => ({ is_admin: false, roles: {}, project_roles: {}, ...c });
 
@@ -14,6 +14,14 @@ describe('roleNeeded', () => {
   it('reads public rows as open to anyone', () => {
     expect(roleNeeded('health')).toBe('public');
     expect(roleNeeded('sessionCreate')).toBe('public');
+  });
+
+  it('reads a row without a role as viewer for GET and member otherwise', () => {
+    expect(needOf({ method: 'GET' })).toBe('viewer');
+    expect(needOf({ method: 'POST' })).toBe('member');
+    expect(needOf({ method: 'DELETE' })).toBe('member');
+    expect(needOf({ method: 'POST', role: 'signed-in' })).toBe('signed-in');
+    expect(needOf({ method: 'GET', public: true })).toBe('public');
   });
 
   it('falls back to viewer for GET rows and member for the rest only where a row has no role', () => {
@@ -63,10 +71,17 @@ describe('permission', () => {
     expect(can(caller({ is_admin: true }), 'userRoleSet', 'anything')).toBe(true);
   });
 
-  it('allows own-account endpoints to anyone signed in and nothing to nobody', () => {
+  it('lets public endpoints through for anyone and refuses the rest to a signed-out caller', () => {
     expect(can(caller({}), 'health', 'acme/p')).toBe(true);
     expect(can(null, 'tagsList', 'acme/p')).toBe(false);
     expect(can(null, 'health', 'acme/p')).toBe(true);
+  });
+});
+
+describe('permissionFor', () => {
+  it("lets anyone signed in call a 'signed-in' endpoint, whatever their roles", () => {
+    expect(permissionFor(caller({}), 'signed-in', 'acme/p')).toEqual({ allowed: true, need: 'signed-in', reason: null });
+    expect(permissionFor(null, 'signed-in', 'acme/p')).toEqual({ allowed: false, need: 'signed-in', reason: 'Sign in first' });
   });
 });
 
@@ -74,5 +89,11 @@ describe('administeredEntities', () => {
   it('lists the entities the caller is admin of, or all for a global admin', () => {
     expect(administeredEntities(caller({ roles: { b: 'admin', a: 'admin', c: 'member' } }))).toEqual(['a', 'b']);
     expect(administeredEntities(caller({ is_admin: true }))).toBe('all');
+  });
+
+  it('shows the Users section to global and entity admins only', () => {
+    expect(managesUsers(caller({ is_admin: true }))).toBe(true);
+    expect(managesUsers(caller({ roles: { a: 'admin' } }))).toBe(true);
+    expect(managesUsers(caller({ roles: { a: 'member' }, project_roles: { 'a/p': 'admin' } }))).toBe(false);
   });
 });

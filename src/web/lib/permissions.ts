@@ -27,25 +27,30 @@ export interface Permission {
  * `member` for everything else, here and only here; once every row carries a role (the server
  * refuses rows without one) this fallback can go.
  */
-export function roleNeeded(name: EndpointName): Need {
-  const e: EndpointDef = endpoints[name];
+export function needOf(e: Pick<EndpointDef, 'method' | 'public' | 'role'>): Need {
   if (e.public) return 'public';
   return e.role ?? (e.method === 'GET' ? 'viewer' : 'member');
+}
+
+/** The role endpoint `name` asks for (`needOf` its row). */
+export const roleNeeded = (name: EndpointName): Need => needOf(endpoints[name]);
+
+/** Whether `caller` has what `need` asks for in `scope`, and if not, the tooltip saying so. */
+export function permissionFor(caller: Caller | null | undefined, need: Need, scope: string): Permission {
+  if (need === 'public') return { allowed: true, need, reason: null };
+  if (!caller) return { allowed: false, need, reason: 'Sign in first' };
+  if (need === 'signed-in') return { allowed: true, need, reason: null };
+  const have = roleOf(caller, scope);
+  if (have && roleAtLeast(have, need)) return { allowed: true, need, reason: null };
+  return { allowed: false, need, reason: `Needs ${need} role` };
 }
 
 /**
  * May `caller` call endpoint `name` on `scope` (`<entity>/<project>`, or a bare entity for
  * entity-wide actions such as changing roles)?
  */
-export function permission(caller: Caller | null | undefined, name: EndpointName, scope: string): Permission {
-  const need = roleNeeded(name);
-  if (need === 'public') return { allowed: true, need, reason: null };
-  if (!caller) return { allowed: false, need, reason: 'Sign in first' };
-  if (need === 'signed-in') return { allowed: true, need, reason: null };
-  const have = roleIn({ isAdmin: caller.is_admin, roles: caller.roles, projectRoles: caller.project_roles }, scope);
-  if (have && roleAtLeast(have, need)) return { allowed: true, need, reason: null };
-  return { allowed: false, need, reason: `Needs ${need} role` };
-}
+export const permission = (caller: Caller | null | undefined, name: EndpointName, scope: string): Permission =>
+  permissionFor(caller, roleNeeded(name), scope);
 
 /** Shorthand for `permission(...).allowed`. */
 export const can = (caller: Caller | null | undefined, name: EndpointName, scope: string): boolean =>
