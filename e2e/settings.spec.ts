@@ -45,9 +45,10 @@ test('an admin creates a user who can then log in', async ({ signedInPage: page,
   await form.getByLabel('Entities').fill('e2e-team, research');
   await form.getByRole('button', { name: 'Create user' }).click();
   await expect(page.getByRole('status')).toContainText(`Created ${username}`);
-  await expect(page.getByRole('table', { name: 'Users' }).getByRole('row').filter({ hasText: username })).toContainText(
-    'e2e-team, research',
-  );
+  // Each entity is a membership with the default role, member.
+  const row = page.getByRole('table', { name: 'Users' }).getByRole('row').filter({ hasText: username });
+  await expect(row.getByLabel(`Role of ${username} in e2e-team`)).toHaveValue('member');
+  await expect(row.getByLabel(`Role of ${username} in research`)).toHaveValue('member');
 
   const res = await fetch(`${baseURL}/weft/whoami`, { headers: { authorization: basic(username, 'a-long-password') } });
   expect(await res.json()).toMatchObject({ username, is_admin: false, entities: ['e2e-team', 'research'] });

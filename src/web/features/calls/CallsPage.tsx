@@ -19,6 +19,7 @@ import { ExportMenu } from './ExportMenu.js';
 import { roundedNow, toListRequest } from '../../entities/calls/listRequest.js';
 import { useCallsPages } from './useCallsPages.js';
 import { useViewFallback } from './useViewFallback.js';
+import { useCan } from '../auth/useCan.js';
 import './calls.css';
 
 /** Calls page. */
@@ -41,6 +42,7 @@ export function CallsPage() {
   const selectedIds = Object.keys(rowSelection).filter((id) => rowSelection[id]);
   const filtered = view.clauses.length > 0 || view.since !== null;
   const projectIsEmpty = pages.total === 0 && !filtered;
+  const can = useCan(projectId);
 
   return (
     <div className="page calls-page">
@@ -58,8 +60,12 @@ export function CallsPage() {
               <input type="checkbox" checked={view.live} onChange={(e) => update({ live: e.target.checked })} />
               Live
             </label>
-            <ScoreWithMenu projectId={projectId} req={req} total={pages.total} selectedIds={selectedIds} />
-            <AddToQueueMenu projectId={projectId} req={req} total={pages.total} selectedIds={selectedIds} />
+            {can('callsScoreJob').allowed && (
+              <ScoreWithMenu projectId={projectId} req={req} total={pages.total} selectedIds={selectedIds} />
+            )}
+            {can('annotationQueueAddCalls').allowed && (
+              <AddToQueueMenu projectId={projectId} req={req} total={pages.total} selectedIds={selectedIds} />
+            )}
             <ExportMenu req={req} total={pages.total} selectedIds={selectedIds} />
           </>
         )}

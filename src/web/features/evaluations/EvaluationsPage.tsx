@@ -17,6 +17,7 @@ import { optionsOf } from './runs/runRows.js';
 import { RunEvaluationPanel } from './RunEvaluationPanel.js';
 import { RunsTable } from './runs/RunsTable.js';
 import { useRunRows } from './runs/useRunRows.js';
+import { useCan } from '../auth/useCan.js';
 import './evaluations.css';
 
 /** Evaluations page. */
@@ -28,6 +29,7 @@ export function EvaluationsPage() {
   const { runs, all, rows, metrics, statsLoading } = useRunRows(projectId, view);
   const [selection, setSelection] = useState<RowSelectionState>({});
   const [launching, setLaunching] = useState(false);
+  const launch = useCan(projectId)('evaluateModel');
   const selected = Object.keys(selection).filter((id) => selection[id]);
   const filtered = view.evaluation !== null || view.model !== null || view.status !== null;
 
@@ -45,7 +47,14 @@ export function EvaluationsPage() {
         </span>
         {(runs.isFetching || statsLoading) && <Spinner label="Updating" />}
         <span className="spacer" />
-        <button type="button" className="button" aria-expanded={launching} onClick={() => setLaunching((l) => !l)}>
+        <button
+          type="button"
+          className="button"
+          aria-expanded={launching}
+          disabled={!launch.allowed}
+          title={launch.reason ?? undefined}
+          onClick={() => setLaunching((l) => !l)}
+        >
           Run evaluation
         </button>
         {all.length > 0 && (
@@ -60,7 +69,7 @@ export function EvaluationsPage() {
           </button>
         )}
       </header>
-      {launching && <RunEvaluationPanel projectId={projectId} onClose={() => setLaunching(false)} />}
+      {launching && launch.allowed && <RunEvaluationPanel projectId={projectId} onClose={() => setLaunching(false)} />}
       {runs.error ? (
         <ErrorState error={runs.error} onRetry={() => void runs.refetch()} />
       ) : runs.isPending ? (

@@ -16,6 +16,7 @@ import {
 } from '../../entities/feedback/feedbackModel.js';
 import { useFeedbackMutations } from '../../entities/feedback/feedbackQueries.js';
 import { MutationError } from '../../components/ui/MutationError.js';
+import { useCan } from '../auth/useCan.js';
 
 /** Props shared by the list and each field. */
 interface FieldsProps {
@@ -60,6 +61,8 @@ function AnnotationRow({ spec, projectId, callId, rows, me }: FieldsProps & { sp
   const all = annotationsOf(rows, spec.name);
   const mine = all.find((r) => r.wb_user_id === me) ?? null;
   const others = all.filter((r) => r.wb_user_id !== me);
+  const can = useCan(projectId);
+  const write = can(mine ? 'feedbackReplace' : 'feedbackCreate');
   const busy = create.isPending || replace.isPending || remove.isPending;
 
   const save = (value: unknown) => {
@@ -75,15 +78,21 @@ function AnnotationRow({ spec, projectId, callId, rows, me }: FieldsProps & { sp
         {spec.description && <span className="muted small">{spec.description}</span>}
       </div>
       <div className="fb-annotation-body">
-        <AnnotationInput
-          key={mine?.id ?? 'none'}
-          name={spec.name}
-          field={spec.field}
-          value={mine ? annotationValue(mine) : undefined}
-          busy={busy}
-          onSave={save}
-          onClear={mine ? () => remove.mutate(mine.id) : null}
-        />
+        {write.allowed ? (
+          <AnnotationInput
+            key={mine?.id ?? 'none'}
+            name={spec.name}
+            field={spec.field}
+            value={mine ? annotationValue(mine) : undefined}
+            busy={busy}
+            onSave={save}
+            onClear={mine && can('feedbackPurge').allowed ? () => remove.mutate(mine.id) : null}
+          />
+        ) : (
+          <span className="muted small" title={write.reason ?? undefined}>
+            {mine ? formatFeedbackValue(annotationValue(mine)) : `Annotating needs the ${write.need} role`}
+          </span>
+        )}
         {mine && (
           <span className="muted small">
             yours, <FeedbackMeta row={mine} />

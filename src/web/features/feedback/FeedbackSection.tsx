@@ -16,6 +16,7 @@ import { scoreText } from '../judges/judgeObjects.js';
 import { callFeedbackQueryOptions, useFeedbackMutations } from '../../entities/feedback/feedbackQueries.js';
 import { MutationError } from '../../components/ui/MutationError.js';
 import { NotesList } from './NotesList.js';
+import { useCan } from '../auth/useCan.js';
 import '../judges/judges.css';
 import './feedback.css';
 
@@ -53,6 +54,7 @@ function ReactionList({
   me: string;
 }) {
   const { remove } = useFeedbackMutations({ projectId, callId });
+  const mayRemove = useCan(projectId)('feedbackPurge').allowed;
   const reactions = groupReactions(rows, me).flatMap((g) => g.rows.map((row) => ({ emoji: g.emoji, row })));
   if (reactions.length === 0) return null;
   return (
@@ -65,7 +67,7 @@ function ReactionList({
               <ReactionIcon emoji={emoji} />
             </span>
             <FeedbackMeta row={row} />
-            {row.wb_user_id === me && (
+            {row.wb_user_id === me && mayRemove && (
               <button type="button" className="link-button" disabled={remove.isPending} onClick={() => remove.mutate(row.id)}>
                 Remove
               </button>

@@ -18,6 +18,7 @@ import {
 } from '../../entities/feedback/feedbackModel.js';
 import { callFeedbackQueryOptions, useFeedbackMutations } from '../../entities/feedback/feedbackQueries.js';
 import { MutationError } from '../../components/ui/MutationError.js';
+import { useCan } from '../auth/useCan.js';
 import './feedback.css';
 
 const NAMES: Record<string, string> = { [THUMBS_UP]: 'Thumbs up', [THUMBS_DOWN]: 'Thumbs down' };
@@ -29,6 +30,9 @@ export function ReactionBar({ projectId, callId }: { projectId: string; callId: 
   const { create, remove } = useFeedbackMutations({ projectId, callId });
   const groups = groupReactions(rows ?? [], user.username);
   const byEmoji = new Map(groups.map((g) => [g.emoji, g]));
+  const can = useCan(projectId);
+  const give = can('feedbackCreate');
+  const takeBack = can('feedbackPurge');
   const busy = create.isPending || remove.isPending || rows === undefined;
 
   const toggle = (emoji: string) => {
@@ -53,8 +57,11 @@ export function ReactionBar({ projectId, callId }: { projectId: string; callId: 
             className="fb-chip"
             aria-pressed={g.mine !== null}
             aria-label={`${name}${g.rows.length ? ` (${g.rows.length})` : ''}`}
-            title={g.rows.length ? `${name}: ${describeAuthors(g.rows)}` : `React with ${name.toLowerCase()}`}
-            disabled={busy}
+            title={
+              (g.mine ? takeBack : give).reason ??
+              (g.rows.length ? `${name}: ${describeAuthors(g.rows)}` : `React with ${name.toLowerCase()}`)
+            }
+            disabled={busy || !(g.mine ? takeBack : give).allowed}
             onClick={() => toggle(g.emoji)}
           >
             <ReactionIcon emoji={g.emoji} />
@@ -62,28 +69,30 @@ export function ReactionBar({ projectId, callId }: { projectId: string; callId: 
           </button>
         );
       })}
-      <Popover label={<span aria-hidden="true">☺+</span>} ariaLabel="Add a reaction" className="fb-chip fb-add">
-        {(close) => (
-          <div className="fb-picker" role="group" aria-label="Pick a reaction">
-            {PICKER_EMOJIS.map((emoji) => (
-              <button
-                key={emoji}
-                type="button"
-                className="fb-pick"
-                aria-label={`React with ${emoji}`}
-                aria-pressed={byEmoji.get(emoji)?.mine ? true : false}
-                disabled={busy}
-                onClick={() => {
-                  toggle(emoji);
-                  close();
-                }}
-              >
-                <ReactionIcon emoji={emoji} size={18} />
-              </button>
-            ))}
-          </div>
-        )}
-      </Popover>
+      {give.allowed && (
+        <Popover label={<span aria-hidden="true">☺+</span>} ariaLabel="Add a reaction" className="fb-chip fb-add">
+          {(close) => (
+            <div className="fb-picker" role="group" aria-label="Pick a reaction">
+              {PICKER_EMOJIS.map((emoji) => (
+                <button
+                  key={emoji}
+                  type="button"
+                  className="fb-pick"
+                  aria-label={`React with ${emoji}`}
+                  aria-pressed={byEmoji.get(emoji)?.mine ? true : false}
+                  disabled={busy}
+                  onClick={() => {
+                    toggle(emoji);
+                    close();
+                  }}
+                >
+                  <ReactionIcon emoji={emoji} size={18} />
+                </button>
+              ))}
+            </div>
+          )}
+        </Popover>
+      )}
       <MutationError mutations={[create, remove]} />
     </div>
   );

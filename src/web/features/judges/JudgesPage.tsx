@@ -24,6 +24,7 @@ import {
 } from './judgeObjects.js';
 import { latestObjectsQueryOptions, type LlmObject } from './judgeQueries.js';
 import { ModelEditor } from './ModelEditor.js';
+import { useCan } from '../auth/useCan.js';
 import './judges.css';
 
 type Editing = { kind: 'judge'; form: JudgeForm; existing: boolean } | { kind: 'model'; form: ModelForm; existing: boolean } | null;
@@ -35,6 +36,8 @@ export function JudgesPage() {
   const models = useQuery(latestObjectsQueryOptions(projectId, MODEL_CLASS));
   const offered = useQuery(modelsQueryOptions(projectId));
   const [editing, setEditing] = useState<Editing>(null);
+  // Judges and models are objects: saving one is an object write.
+  const save = useCan(projectId)('objCreate');
   const history = (o: LlmObject) => `/${projectId}/objects/${encodeURIComponent(o.name)}`;
 
   return (
@@ -45,6 +48,8 @@ export function JudgesPage() {
         <button
           type="button"
           className="button"
+          disabled={!save.allowed}
+          title={save.reason ?? undefined}
           onClick={() => setEditing({ kind: 'model', form: emptyModelForm(offered.data?.models[0]?.id ?? ''), existing: false })}
         >
           New model
@@ -52,6 +57,8 @@ export function JudgesPage() {
         <button
           type="button"
           className="button primary"
+          disabled={!save.allowed}
+          title={save.reason ?? undefined}
           onClick={() =>
             setEditing({
               kind: 'judge',
@@ -101,7 +108,7 @@ export function JudgesPage() {
                 object={j}
                 history={history(j)}
                 editLabel={`Edit judge ${j.name}`}
-                onEdit={() => setEditing({ kind: 'judge', form: fromJudgeValue(j.name, j.val), existing: true })}
+                onEdit={save.allowed ? () => setEditing({ kind: 'judge', form: fromJudgeValue(j.name, j.val), existing: true }) : null}
               />
             </tr>
           )}
@@ -137,7 +144,7 @@ export function JudgesPage() {
                   object={m}
                   history={history(m)}
                   editLabel={`Edit model ${m.name}`}
-                  onEdit={() => setEditing({ kind: 'model', form, existing: true })}
+                  onEdit={save.allowed ? () => setEditing({ kind: 'model', form, existing: true }) : null}
                 />
               </tr>
             );
@@ -182,7 +189,8 @@ function VersionCells({
   object: LlmObject;
   history: string;
   editLabel: string;
-  onEdit: () => void;
+  /** Null when the caller may not save a new version. */
+  onEdit: (() => void) | null;
 }) {
   return (
     <>
@@ -193,9 +201,11 @@ function VersionCells({
       </td>
       <td className="muted">{formatRelative(object.createdAt)}</td>
       <td>
-        <button type="button" className="button small" aria-label={editLabel} onClick={onEdit}>
-          Edit
-        </button>
+        {onEdit && (
+          <button type="button" className="button small" aria-label={editLabel} onClick={onEdit}>
+            Edit
+          </button>
+        )}
       </td>
     </>
   );

@@ -21,6 +21,7 @@ import { monitorKeys } from './monitorQueries.js';
 import { emptyMonitorForm, fromMonitorValue, toMonitorValue, type MonitorForm } from './monitorObjects.js';
 import '../judges/judges.css';
 import { RUNNABLE_PREFIX } from '../../entities/feedback/feedbackModel.js';
+import { useCan } from '../auth/useCan.js';
 
 const MONITOR_CLASS = 'Monitor';
 
@@ -61,6 +62,8 @@ export function MonitorsPage() {
   const offered = useQuery(modelsQueryOptions(projectId));
   const activity = useQuery(activityQueryOptions(projectId));
   const [editing, setEditing] = useState<{ form: MonitorForm; existing: boolean } | null>(null);
+  // Monitors are objects: saving, pausing and resuming one write a new version.
+  const save = useCan(projectId)('objCreate');
   const toggle = useMutation({
     mutationFn: async (m: LlmObject) => {
       const form = fromMonitorValue(m.name, m.val);
@@ -79,6 +82,8 @@ export function MonitorsPage() {
         <button
           type="button"
           className="button primary"
+          disabled={!save.allowed}
+          title={save.reason ?? undefined}
           onClick={() =>
             setEditing({ form: { ...emptyMonitorForm(), scorers: judges.data?.[0] ? [judges.data[0].ref] : [] }, existing: false })
           }
@@ -135,23 +140,27 @@ export function MonitorsPage() {
                   </Link>
                 </td>
                 <td className="row">
-                  <button
-                    type="button"
-                    className="button small"
-                    aria-label={`${form.active ? 'Pause' : 'Resume'} ${m.name}`}
-                    disabled={toggle.isPending}
-                    onClick={() => toggle.mutate(m)}
-                  >
-                    {form.active ? 'Pause' : 'Resume'}
-                  </button>
-                  <button
-                    type="button"
-                    className="button small"
-                    aria-label={`Edit monitor ${m.name}`}
-                    onClick={() => setEditing({ form, existing: true })}
-                  >
-                    Edit
-                  </button>
+                  {save.allowed && (
+                    <>
+                      <button
+                        type="button"
+                        className="button small"
+                        aria-label={`${form.active ? 'Pause' : 'Resume'} ${m.name}`}
+                        disabled={toggle.isPending}
+                        onClick={() => toggle.mutate(m)}
+                      >
+                        {form.active ? 'Pause' : 'Resume'}
+                      </button>
+                      <button
+                        type="button"
+                        className="button small"
+                        aria-label={`Edit monitor ${m.name}`}
+                        onClick={() => setEditing({ form, existing: true })}
+                      >
+                        Edit
+                      </button>
+                    </>
+                  )}
                 </td>
               </tr>
             );

@@ -13,6 +13,7 @@ import { MessagesEditor } from './MessagesEditor.js';
 import { modelsQueryOptions } from '../../entities/models/modelQueries.js';
 import { prefillCallQueryOptions, useRunCompletion } from './playgroundQueries.js';
 import { completionInputs, DEFAULT_MESSAGES, DEFAULT_PARAMS, promptFromInputs, type PromptParams } from './promptModel.js';
+import { useCan } from '../auth/useCan.js';
 import './playground.css';
 
 const MAX_MODELS = 4;
@@ -40,6 +41,8 @@ export function PlaygroundPage() {
   const [chosen, setChosen] = useState<string[]>([prefilledModel ?? models[0]?.id ?? '']);
   const runs = [useRunCompletion(projectId), useRunCompletion(projectId), useRunCompletion(projectId), useRunCompletion(projectId)];
   const projectPath = `/${entity}/${project}`;
+  // A run is a completion tracked as a call in the project.
+  const run = useCan(projectId)('completionsCreate');
 
   if (!offered.configured || models.length === 0) {
     return (
@@ -97,7 +100,13 @@ export function PlaygroundPage() {
             </label>
           </fieldset>
           <div className="row">
-            <button type="button" className="button primary" onClick={runAll} disabled={runs.some((r) => r.isPending)}>
+            <button
+              type="button"
+              className="button primary"
+              onClick={runAll}
+              disabled={!run.allowed || runs.some((r) => r.isPending)}
+              title={run.reason ?? undefined}
+            >
               Run
             </button>
             {chosen.length < MAX_MODELS && (

@@ -11,6 +11,7 @@ import { PriceForm, type PriceDraft } from './PriceForm.js';
 import { formatPerMillion, visiblePrices } from './priceTable.js';
 import { pricesQueryOptions, usePriceMutations } from './settingsQueries.js';
 import { FormStatus } from '../../components/ui/FormStatus.js';
+import { useCan } from '../auth/useCan.js';
 
 const BLANK: PriceDraft = { llmId: '', providerId: '', prompt: '', completion: '', effectiveDate: '' };
 
@@ -18,6 +19,9 @@ const BLANK: PriceDraft = { llmId: '', providerId: '', prompt: '', completion: '
 export function PricesSection({ projectId }: { projectId: string }) {
   const { data: prices } = useSuspenseQuery(pricesQueryOptions(projectId));
   const { add, remove } = usePriceMutations(projectId);
+  const can = useCan(projectId);
+  const mayAdd = can('costCreate');
+  const mayDelete = can('costPurge').allowed;
   const [all, setAll] = useState(false);
   const [search, setSearch] = useState('');
   const [draft, setDraft] = useState<PriceDraft>(BLANK);
@@ -35,13 +39,17 @@ export function PricesSection({ projectId }: { projectId: string }) {
         Calls are priced from <code>summary.usage</code> at the price in force when they started: the project’s own price if it has one,
         else Weft’s default list. Prices are USD per million tokens. Any member of the project may change them.
       </p>
-      <PriceForm
-        models={models}
-        draft={draft}
-        onChange={setDraft}
-        pending={add.isPending}
-        onSubmit={(price) => add.mutate(price, { onSuccess: () => setDraft(BLANK) })}
-      />
+      {mayAdd.allowed ? (
+        <PriceForm
+          models={models}
+          draft={draft}
+          onChange={setDraft}
+          pending={add.isPending}
+          onSubmit={(price) => add.mutate(price, { onSuccess: () => setDraft(BLANK) })}
+        />
+      ) : (
+        <p className="muted small">Changing prices needs the {mayAdd.need} role in this project.</p>
+      )}
       <FormStatus error={add.error ?? remove.error} />
       <div className="row settings-filter">
         <input
@@ -87,33 +95,35 @@ export function PricesSection({ projectId }: { projectId: string }) {
                   {!p.in_force && <span className="price-later">{p.effective_date > now ? 'scheduled' : 'superseded'}</span>}
                 </td>
                 <td className="right">
-                  {p.pricing_level === 'project' ? (
-                    <ConfirmButton
-                      label="Delete"
-                      ariaLabel={`Delete the project price of ${p.llm_id} from ${p.effective_date.slice(0, 10)}`}
-                      question="Delete this price?"
-                      confirmLabel="Delete"
-                      disabled={remove.isPending}
-                      onConfirm={() => remove.mutate(p.id)}
-                    />
-                  ) : (
-                    <button
-                      type="button"
-                      className="button small ghost"
-                      aria-label={`Override ${p.llm_id}`}
-                      onClick={() =>
-                        setDraft({
-                          llmId: p.llm_id,
-                          providerId: p.provider_id,
-                          prompt: String(+(p.prompt_token_cost * 1e6).toFixed(6)),
-                          completion: String(+(p.completion_token_cost * 1e6).toFixed(6)),
-                          effectiveDate: '',
-                        })
-                      }
-                    >
-                      Override
-                    </button>
-                  )}
+                  {p.pricing_level === 'project'
+                    ? mayDelete && (
+                        <ConfirmButton
+                          label="Delete"
+                          ariaLabel={`Delete the project price of ${p.llm_id} from ${p.effective_date.slice(0, 10)}`}
+                          question="Delete this price?"
+                          confirmLabel="Delete"
+                          disabled={remove.isPending}
+                          onConfirm={() => remove.mutate(p.id)}
+                        />
+                      )
+                    : mayAdd.allowed && (
+                        <button
+                          type="button"
+                          className="button small ghost"
+                          aria-label={`Override ${p.llm_id}`}
+                          onClick={() =>
+                            setDraft({
+                              llmId: p.llm_id,
+                              providerId: p.provider_id,
+                              prompt: String(+(p.prompt_token_cost * 1e6).toFixed(6)),
+                              completion: String(+(p.completion_token_cost * 1e6).toFixed(6)),
+                              effectiveDate: '',
+                            })
+                          }
+                        >
+                          Override
+                        </button>
+                      )}
                 </td>
               </tr>
             ))}

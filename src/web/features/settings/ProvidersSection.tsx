@@ -10,6 +10,7 @@ import { ConfirmButton } from '../../components/ui/ConfirmButton.js';
 import { providersQueryOptions } from '../../entities/models/modelQueries.js';
 import { useProviderMutations } from './settingsQueries.js';
 import { FormStatus } from '../../components/ui/FormStatus.js';
+import { useCan } from '../auth/useCan.js';
 
 /** Parses `name` or `name:prompt$/1M:completion$/1M` per line or comma into provider models. */
 export function parseModels(text: string) {
@@ -28,6 +29,10 @@ export function parseModels(text: string) {
 export function ProvidersSection({ projectId }: { projectId: string }) {
   const { data: providers } = useSuspenseQuery(providersQueryOptions(projectId));
   const { create, remove, test } = useProviderMutations(projectId);
+  const can = useCan(projectId);
+  const mayCreate = can('providerCreate');
+  const mayTest = can('providerTest').allowed;
+  const mayDelete = can('providerDelete').allowed;
   const [form, setForm] = useState({ name: '', base_url: '', api_key: '', models: '' });
   const [tested, setTested] = useState<Record<string, string>>({});
   const submit = (e: FormEvent) => {
@@ -76,10 +81,12 @@ export function ProvidersSection({ projectId }: { projectId: string }) {
                 <td>{p.discovers_models ? <span className="muted">from GET /models</span> : p.models.map((m) => m.name).join(', ')}</td>
                 <td>
                   <div className="row">
-                    <button type="button" className="button small" onClick={() => runTest(p.id)} aria-label={`Test provider ${p.name}`}>
-                      Test
-                    </button>
-                    {p.source === 'project' && (
+                    {mayTest && (
+                      <button type="button" className="button small" onClick={() => runTest(p.id)} aria-label={`Test provider ${p.name}`}>
+                        Test
+                      </button>
+                    )}
+                    {mayDelete && p.source === 'project' && (
                       <ConfirmButton
                         label="Remove"
                         ariaLabel={`Remove provider ${p.name}`}
@@ -100,43 +107,47 @@ export function ProvidersSection({ projectId }: { projectId: string }) {
           </tbody>
         </table>
       )}
-      <form className="settings-form provider-form" onSubmit={submit} aria-label="Add a model provider">
-        <input
-          className="input"
-          aria-label="Provider name"
-          placeholder="Name, e.g. ollama"
-          required
-          value={form.name}
-          onChange={(e) => setForm({ ...form, name: e.target.value })}
-        />
-        <input
-          className="input"
-          aria-label="Base URL"
-          placeholder="http://localhost:11434/v1"
-          required
-          value={form.base_url}
-          onChange={(e) => setForm({ ...form, base_url: e.target.value })}
-        />
-        <input
-          className="input"
-          type="password"
-          aria-label="API key"
-          placeholder="API key (optional for local servers)"
-          autoComplete="off"
-          value={form.api_key}
-          onChange={(e) => setForm({ ...form, api_key: e.target.value })}
-        />
-        <input
-          className="input"
-          aria-label="Models"
-          placeholder="Models, e.g. llama3.2, gpt-4o-mini:0.15:0.6 (USD per 1M tokens); empty = ask the provider"
-          value={form.models}
-          onChange={(e) => setForm({ ...form, models: e.target.value })}
-        />
-        <button type="submit" className="button primary" disabled={create.isPending}>
-          Add provider
-        </button>
-      </form>
+      {!mayCreate.allowed ? (
+        <p className="muted small">Adding providers needs the {mayCreate.need} role in this project.</p>
+      ) : (
+        <form className="settings-form provider-form" onSubmit={submit} aria-label="Add a model provider">
+          <input
+            className="input"
+            aria-label="Provider name"
+            placeholder="Name, e.g. ollama"
+            required
+            value={form.name}
+            onChange={(e) => setForm({ ...form, name: e.target.value })}
+          />
+          <input
+            className="input"
+            aria-label="Base URL"
+            placeholder="http://localhost:11434/v1"
+            required
+            value={form.base_url}
+            onChange={(e) => setForm({ ...form, base_url: e.target.value })}
+          />
+          <input
+            className="input"
+            type="password"
+            aria-label="API key"
+            placeholder="API key (optional for local servers)"
+            autoComplete="off"
+            value={form.api_key}
+            onChange={(e) => setForm({ ...form, api_key: e.target.value })}
+          />
+          <input
+            className="input"
+            aria-label="Models"
+            placeholder="Models, e.g. llama3.2, gpt-4o-mini:0.15:0.6 (USD per 1M tokens); empty = ask the provider"
+            value={form.models}
+            onChange={(e) => setForm({ ...form, models: e.target.value })}
+          />
+          <button type="submit" className="button primary" disabled={create.isPending}>
+            Add provider
+          </button>
+        </form>
+      )}
       <FormStatus error={error} />
     </section>
   );

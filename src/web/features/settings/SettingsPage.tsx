@@ -1,15 +1,14 @@
 /**
  * Settings: a project's model prices (under `/:entity/:project/settings`), your API keys, your
  * signed-in sessions and password, their default entity (where SDK traces for bare project names go), and for admins the users. Who may do what: any member of a project may view and change its
- * prices (as `/cost/create` already allows them); everyone manages their own API keys; only
- * admins list and create users.
+ * prices (as `/cost/create` already allows them); everyone manages their own API keys; entity admins
+ * manage the roles of their entities' users and global admins everyone's (docs/security/roles.md).
  */
 import { useSuspenseQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router-dom';
 import { whoamiQueryOptions } from '../auth/authQueries.js';
 import { ApiKeysSection } from './ApiKeysSection.js';
 import { AuditLogSection } from './AuditLogSection.js';
-import { canReadAudit } from './auditQueries.js';
 import { PasswordSection } from './PasswordSection.js';
 import { DefaultEntitySection } from './DefaultEntitySection.js';
 import { PricesSection } from './PricesSection.js';
@@ -17,6 +16,8 @@ import { ProvidersSection } from './ProvidersSection.js';
 import { RedactionSection } from './RedactionSection.js';
 import { SessionsSection } from './SessionsSection.js';
 import { UsersSection } from './UsersSection.js';
+// Entity admins manage their entity's members and read its audit rows; the server checks again.
+import { managesUsers } from '../../lib/permissions.js';
 import './settings.css';
 
 /** Settings page, with or without a project. */
@@ -37,8 +38,8 @@ export function SettingsPage() {
         <a href="#default-entity">Default entity</a>
         <a href="#sessions">Sessions</a>
         <a href="#password">Password</a>
-        {user.is_admin && <a href="#users">Users</a>}
-        {canReadAudit(user) && <a href="#audit-log">Audit log</a>}
+        {managesUsers(user) && <a href="#users">Users</a>}
+        {managesUsers(user) && <a href="#audit-log">Audit log</a>}
       </nav>
       {projectId && <ProvidersSection projectId={projectId} />}
       {projectId ? (
@@ -53,8 +54,8 @@ export function SettingsPage() {
       <DefaultEntitySection />
       <SessionsSection />
       {user.auth !== 'api_key' && <PasswordSection />}
-      {user.is_admin && <UsersSection />}
-      {canReadAudit(user) && <AuditLogSection />}
+      {managesUsers(user) && <UsersSection me={user} />}
+      {managesUsers(user) && <AuditLogSection />}
     </div>
   );
 }

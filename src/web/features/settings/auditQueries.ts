@@ -3,7 +3,6 @@
  * `GET /weft/audit`; downloads go straight to `GET /weft/audit/export`, which streams.
  */
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import type { WhoamiRes } from '../../../contract/weft.js';
 import { api } from '../../lib/api.js';
 import { settingsKeys } from './settingsQueries.js';
 
@@ -36,13 +35,3 @@ export function auditPageQueryOptions(filter: AuditFilter, cursor: string | null
 /** The export URL for the filter: a plain link, so the browser streams the download to disk. */
 export const auditExportUrl = (filter: AuditFilter, format: 'csv' | 'jsonl'): string =>
   `/weft/audit/export?${new URLSearchParams({ ...setFilters(filter), format })}`;
-
-/**
- * Whether the audit log is the user's to read: global admins, and entity admins (once the
- * signed-in user's roles are part of /weft/whoami). The server checks again.
- */
-export function canReadAudit(user: WhoamiRes): boolean {
-  if (user.is_admin) return true;
-  const roles = (user as WhoamiRes & { roles?: Record<string, string> }).roles;
-  return !!roles && Object.values(roles).includes('admin');
-}

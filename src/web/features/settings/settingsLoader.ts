@@ -3,10 +3,11 @@ import type { QueryClient } from '@tanstack/react-query';
 import type { LoaderFunctionArgs } from 'react-router-dom';
 import { providersQueryOptions } from '../../entities/models/modelQueries.js';
 import { whoamiQueryOptions } from '../auth/authQueries.js';
+import { managesUsers } from '../../lib/permissions.js';
 import { sessionsQueryOptions } from './sessionQueries.js';
 import { apiKeysQueryOptions, pricesQueryOptions, usersQueryOptions } from './settingsQueries.js';
 
-/** Prefetches prices (in a project), the user's keys and sessions, and the users for admins. */
+/** Prefetches prices (in a project), the user's keys and sessions, and the users for admins and entity admins. */
 export function settingsLoader(queryClient: QueryClient) {
   return async ({ params }: LoaderFunctionArgs) => {
     if (params.entity && params.project) {
@@ -16,7 +17,7 @@ export function settingsLoader(queryClient: QueryClient) {
     void queryClient.prefetchQuery(apiKeysQueryOptions());
     void queryClient.prefetchQuery(sessionsQueryOptions());
     const user = await queryClient.ensureQueryData(whoamiQueryOptions());
-    if (user.is_admin) void queryClient.prefetchQuery(usersQueryOptions());
+    if (managesUsers(user)) void queryClient.prefetchQuery(usersQueryOptions());
     return null;
   };
 }

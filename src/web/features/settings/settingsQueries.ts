@@ -37,7 +37,7 @@ export function apiKeysQueryOptions() {
   });
 }
 
-/** Every user (admins only). */
+/** The users the caller manages: everyone for admins, the members of their entities for entity admins. */
 export function usersQueryOptions() {
   return queryOptions({
     queryKey: settingsKeys.users(),
@@ -100,6 +100,21 @@ export function useCreateUser() {
   return useMutation({
     mutationFn: (req: ReqOf<'userCreate'>) => api.userCreate(req),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: settingsKeys.users() }),
+  });
+}
+
+/**
+ * Set or remove a user's role in an entity or one project (`role: null` removes it). Changing
+ * your own role changes what you may do, so whoami (the dashboard's permissions) refreshes too.
+ */
+export function useSetRole(me: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (req: ReqOf<'userRoleSet'>) => api.userRoleSet(req),
+    onSuccess: async (_res, req) => {
+      if (req.username === me) void queryClient.invalidateQueries({ queryKey: authKeys.whoami() });
+      await queryClient.invalidateQueries({ queryKey: settingsKeys.users() });
+    },
   });
 }
 

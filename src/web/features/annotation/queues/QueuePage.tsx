@@ -15,6 +15,7 @@ import { CompletionBar } from '../CompletionBar.js';
 import { QueueItemsTable } from './QueueItemsTable.js';
 import { QueueSummaryPanel } from './QueueSummaryPanel.js';
 import { SaveDatasetDialog } from './SaveDatasetDialog.js';
+import { useCan } from '../../auth/useCan.js';
 import '../annotation.css';
 
 /** Downloads the queue's answers in `format` as a file. */
@@ -42,6 +43,10 @@ export function QueuePage() {
   const [dialog, setDialog] = useState<'dataset' | 'threads' | null>(null);
   const exporter = useMutation({ mutationFn: (format: 'csv' | 'jsonl') => downloadExport({ projectId, queueId, format }) });
   const base = `/${entity}/${project}/annotation`;
+  const can = useCan(projectId);
+  const addThreads = can('annotationQueueAddThreads');
+  const saveDataset = can('annotationQueueSaveDataset');
+  const review = can('annotationQueueItemSubmit');
   const s = summary.data;
   const finished = s ? s.items_by_state.completed + s.items_by_state.skipped : 0;
 
@@ -56,21 +61,35 @@ export function QueuePage() {
         </nav>
         <h1 className="ellipsis">{queue.name}</h1>
         <span className="spacer" />
-        <button type="button" className="button" onClick={() => setDialog('threads')}>
-          Add threads
-        </button>
+        {addThreads.allowed && (
+          <button type="button" className="button" onClick={() => setDialog('threads')}>
+            Add threads
+          </button>
+        )}
         <button type="button" className="button" disabled={exporter.isPending} onClick={() => exporter.mutate('csv')}>
           Export CSV
         </button>
         <button type="button" className="button" disabled={exporter.isPending} onClick={() => exporter.mutate('jsonl')}>
           Export JSONL
         </button>
-        <button type="button" className="button" onClick={() => setDialog('dataset')}>
+        <button
+          type="button"
+          className="button"
+          disabled={!saveDataset.allowed}
+          title={saveDataset.reason ?? undefined}
+          onClick={() => setDialog('dataset')}
+        >
           Save as dataset
         </button>
-        <Link className="button primary" to={`${base}/${queueId}/review`}>
-          Review
-        </Link>
+        {review.allowed ? (
+          <Link className="button primary" to={`${base}/${queueId}/review`}>
+            Review
+          </Link>
+        ) : (
+          <button type="button" className="button primary" disabled title={review.reason ?? undefined}>
+            Review
+          </button>
+        )}
       </header>
       {queue.description && <p className="muted">{queue.description}</p>}
       {exporter.error && (

@@ -12,6 +12,7 @@ import { queuesQueryOptions, queueStatsQueryOptions, type Queue } from '../annot
 import { CompletionBar } from '../CompletionBar.js';
 import { DeleteQueueDialog } from './DeleteQueueDialog.js';
 import { QueueFormDialog } from './QueueFormDialog.js';
+import { useCan } from '../../auth/useCan.js';
 import '../annotation.css';
 
 /** `weave:///e/p/object/quality:abc` → `quality`. */
@@ -26,13 +27,18 @@ export function QueuesPage() {
   const [editing, setEditing] = useState<{ queue: Queue | null } | null>(null);
   const [deleting, setDeleting] = useState<Queue | null>(null);
   const [created, setCreated] = useState(false);
+  const can = useCan(projectId);
+  const create = can('annotationQueueCreate');
+  const mayReview = can('annotationQueueItemSubmit');
+  const mayEdit = can('annotationQueueUpdate').allowed;
+  const mayDelete = can('annotationQueueDelete').allowed;
   // Row cursor: j/k or ↑/↓ move between queues, Enter starts reviewing the one under it.
   const navigate = useNavigate();
   const rowsRef = useRef<HTMLTableSectionElement>(null);
   const cursor = useRowCursor({
     rowCount: queues.length,
     containerRef: rowsRef,
-    onOpen: (i) => void navigate(`${queues[i]!.id}/review`),
+    onOpen: (i) => void navigate(mayReview.allowed ? `${queues[i]!.id}/review` : queues[i]!.id),
     pageKeys: editing === null && deleting === null,
   });
 
@@ -44,7 +50,13 @@ export function QueuesPage() {
           {queues.length > 0 ? `${formatInteger(queues.length)} ${queues.length === 1 ? 'queue' : 'queues'}` : ''}
         </span>
         <div className="spacer" />
-        <button type="button" className="button primary" onClick={() => setEditing({ queue: null })}>
+        <button
+          type="button"
+          className="button primary"
+          disabled={!create.allowed}
+          title={create.reason ?? undefined}
+          onClick={() => setEditing({ queue: null })}
+        >
           New queue
         </button>
       </header>
@@ -111,25 +123,41 @@ export function QueuesPage() {
                   </td>
                   <td title={q.updated_at}>{formatRelative(q.updated_at)}</td>
                   <td className="row-actions">
-                    <Link className="button small" to={`${q.id}/review`} aria-label={`Review ${q.name}`}>
-                      Review
-                    </Link>
-                    <button
-                      type="button"
-                      className="button small ghost"
-                      aria-label={`Edit ${q.name}`}
-                      onClick={() => setEditing({ queue: q })}
-                    >
-                      Edit
-                    </button>
-                    <button
-                      type="button"
-                      className="button small ghost danger"
-                      aria-label={`Delete ${q.name}`}
-                      onClick={() => setDeleting(q)}
-                    >
-                      Delete
-                    </button>
+                    {mayReview.allowed ? (
+                      <Link className="button small" to={`${q.id}/review`} aria-label={`Review ${q.name}`}>
+                        Review
+                      </Link>
+                    ) : (
+                      <button
+                        type="button"
+                        className="button small"
+                        aria-label={`Review ${q.name}`}
+                        disabled
+                        title={mayReview.reason ?? undefined}
+                      >
+                        Review
+                      </button>
+                    )}
+                    {mayEdit && (
+                      <button
+                        type="button"
+                        className="button small ghost"
+                        aria-label={`Edit ${q.name}`}
+                        onClick={() => setEditing({ queue: q })}
+                      >
+                        Edit
+                      </button>
+                    )}
+                    {mayDelete && (
+                      <button
+                        type="button"
+                        className="button small ghost danger"
+                        aria-label={`Delete ${q.name}`}
+                        onClick={() => setDeleting(q)}
+                      >
+                        Delete
+                      </button>
+                    )}
                   </td>
                 </tr>
               );

@@ -28,6 +28,7 @@ import { shownFields } from '../displayFields.js';
 import { answersOnCall, myItemStates, nextUnfinished } from './reviewModel.js';
 import { ShortcutHelp } from './ShortcutHelp.js';
 import { useReviewKeys } from './useReviewKeys.js';
+import { useCan } from '../../auth/useCan.js';
 import '../annotation.css';
 import './review.css';
 
@@ -78,6 +79,7 @@ export function ReviewPage() {
 
   const paths = shownFields(queue.display_fields, item?.display_fields);
   const queuesUrl = `/${entity}/${project}/annotation`;
+  const answer = useCan(projectId)('annotationQueueItemSubmit');
 
   return (
     <div className="page review-page">
@@ -102,7 +104,15 @@ export function ReviewPage() {
           </div>
         )}
       </header>
-      {items.length === 0 ? (
+      {!answer.allowed ? (
+        <div className="empty-state">
+          <div className="empty-state-badge">Read only</div>
+          <p>Reviewing a queue needs the {answer.need} role in this project; an admin of the entity can grant it in Settings.</p>
+          <Link className="button" to={`${queuesUrl}/${queueId}`}>
+            See the queue&apos;s results
+          </Link>
+        </div>
+      ) : items.length === 0 ? (
         <div className="empty-state">
           <div className="empty-state-badge">Nothing to review</div>
           <p>This queue has no calls yet. Select calls on the Calls page and choose “Add to queue”.</p>

@@ -9,6 +9,7 @@ import { useParams } from 'react-router-dom';
 import { labelClass } from '../LabelChips.js';
 import { objectVersionsQueryOptions, projectTagsQueryOptions, type ObjVersion } from '../objectQueries.js';
 import { useLabelMutation, type LabelChange } from './useLabelMutation.js';
+import { useCan } from '../../auth/useCan.js';
 
 /** Props: which labels, of which version. */
 export interface LabelEditorProps {
@@ -25,6 +26,9 @@ export function LabelEditor({ kind, version }: LabelEditorProps) {
   const [text, setText] = useState('');
   const labels = kind === 'alias' ? version.aliases : version.tags;
   const v = `v${version.version_index}`;
+  const can = useCan(projectId);
+  const mayAdd = can(kind === 'alias' ? 'objSetAliases' : 'objAddTags').allowed;
+  const mayRemove = can(kind === 'alias' ? 'objRemoveAliases' : 'objRemoveTags').allowed;
 
   const change = (action: LabelChange['action'], label: string, onSuccess?: () => void) =>
     mutation.mutate({ action, label, digest: version.digest, versionIndex: version.version_index }, { onSuccess });
@@ -44,7 +48,7 @@ export function LabelEditor({ kind, version }: LabelEditorProps) {
           {labels.map((label) => (
             <li key={label} className={labelClass(kind, label)} title={label}>
               <span className="label-text">{label}</span>
-              {!(kind === 'alias' && label === 'latest') && (
+              {mayRemove && !(kind === 'alias' && label === 'latest') && (
                 <button
                   type="button"
                   className="label-remove"
@@ -91,15 +95,17 @@ export function LabelEditor({ kind, version }: LabelEditorProps) {
           <Suggestions kind={kind} projectId={projectId} objectId={objectId} version={version} />
         </form>
       ) : (
-        <button
-          type="button"
-          className="label-add"
-          aria-label={`Add ${kind} to ${v}`}
-          title={`Add ${kind === 'alias' ? 'an alias' : 'a tag'}`}
-          onClick={() => setAdding(true)}
-        >
-          +
-        </button>
+        mayAdd && (
+          <button
+            type="button"
+            className="label-add"
+            aria-label={`Add ${kind} to ${v}`}
+            title={`Add ${kind === 'alias' ? 'an alias' : 'a tag'}`}
+            onClick={() => setAdding(true)}
+          >
+            +
+          </button>
+        )
       )}
     </div>
   );
