@@ -126,6 +126,7 @@ export const SHARD_KEYS: Readonly<Record<string, string>> = {
   job_cancels: ONE_SHARD,
   monitor_sweeps: ONE_SHARD,
   audit_log: ONE_SHARD,
+  redaction_rules: ONE_SHARD,
   weft_schema_migrations: ONE_SHARD,
 };
 
