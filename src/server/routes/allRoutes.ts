@@ -19,6 +19,7 @@ import { fileRoutes } from './files.js';
 import { graphqlRoutes } from './graphql.js';
 import { inferenceRoutes } from './inference.js';
 import { objectRoutes } from './objects.js';
+import { oidcRoutes } from './oidc.js';
 import { otelRoutes } from './otel.js';
 import { providerRoutes } from './providers.js';
 import { refRoutes } from './refs.js';
@@ -75,4 +76,5 @@ export const allRoutes: TotalRouteTable<ServedElsewhere> = combineRoutes([
   providerRoutes,
   sessionRoutes,
   graphqlRoutes,
+  oidcRoutes,
 ]);

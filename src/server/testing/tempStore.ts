@@ -40,6 +40,7 @@ export type ConformanceSuite =
   | 'jobs'
   | 'monitors'
   | 'providers'
+  | 'identities'
   | 'writeBatch'
   | 'multiWriter'
   | 'orderIndependence'

@@ -7,6 +7,7 @@ import type { CallsStore, FilesStore, ProjectsStore, Store, TablesStore, Threads
 import type { StatsStore } from '../StatsStore.js';
 import { startWrite, type BatchResults, type WriteBatch } from '../WriteBatch.js';
 import { ClickHouseAccountsStore } from './accounts.js';
+import { ClickHouseIdentitiesStore } from './identities.js';
 import { ClickHouseAnnotationQueuesStore } from './annotationQueues.js';
 import { ClickHouseCallsStore } from './calls.js';
 import { ClickHouseCostsStore } from './costs.js';
@@ -48,6 +49,7 @@ export class ClickHouseStore implements Store {
   readonly providers: ClickHouseProvidersStore;
   readonly jobs: ClickHouseJobsStore;
   readonly monitors: ClickHouseMonitorsStore;
+  readonly identities: ClickHouseIdentitiesStore;
 
   private constructor(db: ClickHouseDatabase) {
     this.db = db;
@@ -65,6 +67,7 @@ export class ClickHouseStore implements Store {
     this.monitors = new ClickHouseMonitorsStore(db, this.jobs);
     this.annotationQueues = new ClickHouseAnnotationQueuesStore(db, () => this.feedback);
     this.providers = new ClickHouseProvidersStore(db);
+    this.identities = new ClickHouseIdentitiesStore(db);
   }
 
   /**

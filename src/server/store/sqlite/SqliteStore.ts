@@ -7,6 +7,7 @@ import { SqliteCallsStore } from './calls.js';
 import { SqliteCostsStore } from './costs.js';
 import { SqliteFeedbackStore } from './feedback.js';
 import { SqliteFilesStore } from './files.js';
+import { SqliteIdentitiesStore } from './identities.js';
 import { SqliteJobsStore } from './jobs.js';
 import { SqliteMonitorsStore } from './monitors.js';
 import { SqliteProvidersStore } from './providers.js';
@@ -34,6 +35,7 @@ export class SqliteStore implements Store {
   readonly providers: SqliteProvidersStore;
   readonly jobs: SqliteJobsStore;
   readonly monitors: SqliteMonitorsStore;
+  readonly identities: SqliteIdentitiesStore;
 
   readonly file: string;
 
@@ -54,6 +56,7 @@ export class SqliteStore implements Store {
     this.providers = new SqliteProvidersStore(this.db);
     this.jobs = new SqliteJobsStore(this.db);
     this.monitors = new SqliteMonitorsStore(this.db);
+    this.identities = new SqliteIdentitiesStore(this.db);
   }
 
   async apply<const B extends WriteBatch>(batch: B): Promise<BatchResults<B>> {

@@ -28,6 +28,7 @@ import { v10ThreadTurns } from './v10ThreadTurns.js';
 import { v11ThreadTurnText } from './v11ThreadTurnText.js';
 import { v12ScorerFeedback } from './v12ScorerFeedback.js';
 import { v13Roles } from './v13Roles.js';
+import { v17OidcIdentities } from './v17OidcIdentities.js';
 
 export type { ClickHouseMigration } from './migration.js';
 
@@ -46,6 +47,7 @@ export const clickhouseMigrations: ClickHouseMigration[] = [
   v11ThreadTurnText,
   v12ScorerFeedback,
   v13Roles,
+  v17OidcIdentities,
 ];
 
 /** The newest schema version this build knows. */

@@ -26,6 +26,7 @@ import { v19ThreadsByLastUpdated } from './v19ThreadsByLastUpdated.js';
 import { v20CallStatsTotals } from './v20CallStatsTotals.js';
 import { v21ScorerFeedback } from './v21ScorerFeedback.js';
 import { v22Roles } from './v22Roles.js';
+import { v26OidcIdentities } from './v26OidcIdentities.js';
 
 export type { Migration } from './migration.js';
 
@@ -53,4 +54,5 @@ export const migrations: Migration[] = [
   v20CallStatsTotals,
   v21ScorerFeedback,
   v22Roles,
+  v26OidcIdentities,
 ];
