@@ -416,7 +416,9 @@ export function desiredRoles(map: RoleMapEntry[], values: string[]): Map<string,
 export function usernameFrom(claims: { preferred_username?: unknown; email?: unknown; sub?: unknown }): string {
   const pick = [claims.preferred_username, claims.email].find((v): v is string => typeof v === 'string' && v.trim() !== '') ?? 'user';
   const local = pick.includes('@') ? pick.slice(0, pick.indexOf('@')) : pick;
+  // Lower-cased: "Carol.Smith" and "carol.smith" must not become two look-alike users.
   const cleaned = local
+    .toLowerCase()
     .normalize('NFKD')
     .replace(/[^A-Za-z0-9._-]+/g, '-')
     .replace(/^[^A-Za-z0-9]+/, '')
@@ -444,8 +446,12 @@ export function safeReturnTo(returnTo: string | null | undefined): string {
 /** What the user is told when openid-client refuses the answer (the reason goes to the audit log). */
 function classify(err: unknown, name: string): SignInFailure {
   if (err instanceof SignInFailure) return err;
-  const e = err as { code?: string; message?: string; cause?: { claim?: string }; error?: string; error_description?: string };
-  const message = e.message ?? String(err);
+  type Failure = { code?: string; message?: string; cause?: unknown; error?: string; error_description?: string };
+  const e = err as Failure;
+  // openid-client wraps the check that failed (oauth4webapi's error, naming the claim) in a generic one.
+  const inner = (e.cause && typeof e.cause === 'object' && 'message' in e.cause ? e.cause : e) as Failure;
+  const message = inner.message ?? String(err);
+  const claim = (inner.cause as { claim?: unknown } | undefined)?.claim;
   if (err instanceof client.AuthorizationResponseError) {
     return new SignInFailure(
       failurePage(
@@ -466,17 +472,6 @@ function classify(err: unknown, name: string): SignInFailure {
       'state_mismatch',
     );
   }
-  if (
-    e.code === 'OAUTH_JWT_CLAIM_COMPARISON_FAILED' ||
-    e.code === 'OAUTH_JWT_TIMESTAMP_CHECK_FAILED' ||
-    e.code === 'OAUTH_INVALID_RESPONSE'
-  ) {
-    const claim = e.cause?.claim;
-    return new SignInFailure(
-      failurePage(401, 'The identity token was refused', `Weft could not accept the ID token from ${name}: ${message}.`),
-      claim ? `id_token_${claim}` : 'id_token_invalid',
-    );
-  }
   if (err instanceof client.ResponseBodyError) {
     return new SignInFailure(
       failurePage(
@@ -488,9 +483,15 @@ function classify(err: unknown, name: string): SignInFailure {
     );
   }
   if (typeof e.code === 'string' && e.code.startsWith('OAUTH_')) {
+    const idToken =
+      e.code === 'OAUTH_JWT_CLAIM_COMPARISON_FAILED' || e.code === 'OAUTH_JWT_TIMESTAMP_CHECK_FAILED' || typeof claim === 'string';
     return new SignInFailure(
-      failurePage(401, 'The sign-in was refused', `Weft could not accept ${name}'s answer: ${message}.`),
-      'oauth_error',
+      failurePage(
+        401,
+        idToken ? 'The identity token was refused' : 'The sign-in was refused',
+        `Weft could not accept ${idToken ? 'the ID token from ' : 'the answer of '}${name}: ${message}.`,
+      ),
+      typeof claim === 'string' ? `id_token_${claim}` : idToken ? 'id_token_invalid' : 'oauth_error',
     );
   }
   return new SignInFailure(
