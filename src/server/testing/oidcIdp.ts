@@ -35,8 +35,13 @@ export interface TestIdp {
   accounts: Record<string, Claims>;
   /** The next token answer's ID token gets these claims instead, re-signed with the provider's key. */
   tamperNextIdToken(change: (claims: Claims) => Claims): void;
-  /** How many token answers were tampered with so far. */
+  /** How many answers were tampered with so far. */
   tampered: number;
+  /**
+   * The next redirect back to a registered redirect URI goes to `change(url)` instead, as a
+   * forged or altered link would (a browser test cannot alter a request that follows a redirect).
+   */
+  tamperNextRedirect(change: (url: URL) => URL): void;
   close(): Promise<void>;
 }
 
@@ -61,11 +66,15 @@ export async function startTestIdp(
     tamperNextIdToken: (change) => {
       tamper = change;
     },
+    tamperNextRedirect: (change) => {
+      tamperRedirect = change;
+    },
     close: async () => {
       await Promise.all([close(front), close(inner)]);
     },
   };
   let tamper: ((claims: Claims) => Claims) | null = null;
+  let tamperRedirect: ((url: URL) => URL) | null = null;
 
   // The client is read through the adapter at each use, so redirect URIs set later count.
   class Adapter extends MemoryAdapter {
@@ -108,6 +117,15 @@ export async function startTestIdp(
 
   front.on('request', (req, res) => {
     const upstream = httpRequest({ host: '127.0.0.1', port: innerPort, method: req.method, path: req.url, headers: req.headers }, (up) => {
+      const location = up.headers.location;
+      const redirectChange = tamperRedirect;
+      if (redirectChange && location && idp.redirectUris.some((uri) => location.startsWith(`${uri}?`))) {
+        tamperRedirect = null;
+        idp.tampered++;
+        res.writeHead(up.statusCode ?? 302, { ...up.headers, location: redirectChange(new URL(location)).href });
+        up.pipe(res);
+        return;
+      }
       const change = tamper;
       if (!change || req.method !== 'POST' || !req.url?.startsWith('/token') || up.statusCode !== 200) {
         res.writeHead(up.statusCode ?? 502, up.headers);
