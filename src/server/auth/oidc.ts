@@ -22,7 +22,7 @@ export const OIDC_CALLBACK_PATH = '/weft/oidc/callback';
 /** How long a started sign-in may take at the issuer (the state cookie's lifetime). */
 const STATE_TTL_SECONDS = 600;
 /** After a failed discovery, the next request that needs it tries again once this has passed. */
-const DISCOVERY_RETRY_MS = 15_000;
+const DISCOVERY_RETRY_MICROS = 15_000_000;
 const DISCOVERY_TIMEOUT_SECONDS = 10;
 /** Sealed-cookie binding, so no other sealed value of the server can be replayed as this one. */
 const STATE_BINDING = 'weft oidc state v1';
@@ -45,7 +45,7 @@ interface StateCookie {
   nonce: string;
   verifier: string;
   returnTo: string;
-  /** Epoch ms after which the cookie is refused even if the browser still sends it. */
+  /** Epoch µs after which the cookie is refused even if the browser still sends it. */
   expires: number;
 }
 
@@ -102,7 +102,7 @@ export class OidcSignIn {
 
   async #discover(): Promise<void> {
     const { config, log } = this.#deps;
-    this.#lastAttempt = Date.now();
+    this.#lastAttempt = this.#deps.clock.nowMicros();
     try {
       this.#client = await client.discovery(
         config.issuer,
@@ -126,7 +126,7 @@ export class OidcSignIn {
 
   /** The discovered client, retrying a failed discovery when the last try is old enough. */
   async #ready(): Promise<client.Configuration | null> {
-    if (!this.#client && Date.now() - this.#lastAttempt >= DISCOVERY_RETRY_MS) await this.discover();
+    if (!this.#client && this.#deps.clock.nowMicros() - this.#lastAttempt >= DISCOVERY_RETRY_MICROS) await this.discover();
     return this.#client;
   }
 
@@ -164,7 +164,7 @@ export class OidcSignIn {
       nonce: client.randomNonce(),
       verifier,
       returnTo: safeReturnTo(returnTo),
-      expires: Date.now() + STATE_TTL_SECONDS * 1000,
+      expires: this.#deps.clock.nowMicros() + STATE_TTL_SECONDS * 1e6,
     };
     const target = client.buildAuthorizationUrl(oidc, {
       redirect_uri: this.redirectUri,
@@ -256,7 +256,7 @@ export class OidcSignIn {
       );
     }
     const state = JSON.parse(opened) as StateCookie;
-    if (state.expires < Date.now()) throw missing();
+    if (state.expires < this.#deps.clock.nowMicros()) throw missing();
     return state;
   }
 

@@ -5,6 +5,7 @@
  * (tampered state or cookie, wrong nonce, expired or foreign ID token) is refused with a page.
  * WEFT_OIDC_ONLY refuses passwords except for the break-glass users; API keys keep working.
  */
+import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CookieJar, signInAtIdp, startTestIdp, type TestIdp } from '../testing/oidcIdp.js';
 import { ADMIN_PASSWORD, startTestServer, type TestServer } from '../testing/testServer.js';
@@ -266,5 +267,75 @@ describe('single sign-on only, linking by verified email', () => {
     const { res, session } = await signIn(t, 'sub-unverified');
     expect(res.status).toBe(303);
     expect((await whoami(t, session!)).username).toBe('mallory');
+  });
+});
+
+/** A port nothing listens on (yet). */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+describe('single sign-on with request threads, an unreachable issuer and a fixed clock', () => {
+  let idp: TestIdp | null = null;
+  let t: TestServer;
+  let port: number;
+  let now = Date.now() * 1000;
+  beforeAll(async () => {
+    port = await freePort();
+    const issuer = { issuer: `http://127.0.0.1:${port}`, clientId: 'weft-test', clientSecret: 'weft-test-secret-0123456789abcdef' };
+    t = await startTestServer({
+      env: { ...oidcEnv(issuer as TestIdp, { WEFT_OIDC_ONLY: '1' }), WEFT_READ_THREADS: '1', WEFT_WRITE_THREADS: '1' },
+      clock: { nowMicros: () => now },
+    });
+  });
+  afterAll(async () => {
+    await t.close();
+    await idp?.close();
+  });
+
+  it('starts anyway, says why single sign-on is unavailable, and tries again later', async () => {
+    const config = async () => (await fetch(`${t.url}/weft/oidc/config`)).json();
+    expect(await config()).toMatchObject({
+      enabled: true,
+      available: false,
+      unavailable_reason: expect.stringContaining(`127.0.0.1:${port}`),
+    });
+    const start = await fetch(`${t.url}/weft/oidc/start`, { redirect: 'manual' });
+    expect(start.status).toBe(503);
+    expect(await start.text()).toContain('Single sign-on is unavailable');
+
+    idp = await startTestIdp({ port, accounts: { 'sub-erin': { preferred_username: 'erin', groups: ['acme-dev'] } } });
+    idp.redirectUris = [`${t.url}/weft/oidc/callback`];
+    // Not before the retry interval: a down issuer is not asked on every page load.
+    expect(await config()).toMatchObject({ available: false });
+    now += 16_000_000;
+    expect(await config()).toMatchObject({ available: true, unavailable_reason: null });
+    const { res, session } = await signIn(t, 'sub-erin');
+    expect(res.status).toBe(303);
+    expect((await whoami(t, session!)).roles).toEqual({ acme: 'member' });
+  });
+
+  it('refuses a sign-in that took longer than ten minutes at the issuer', async () => {
+    const { res, html } = await signIn(t, 'sub-erin', () => {
+      now += 601_000_000;
+    });
+    expect(res.status).toBe(400);
+    expect(html).toContain('This sign-in was not started here, or took too long');
+  });
+
+  it('refuses passwords in request threads too, but for the break-glass admin', async () => {
+    const signInAs = (username: string, password: string) =>
+      fetch(`${t.url}/weft/session`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username, password }),
+      });
+    expect((await signInAs('bob', t.bob.password)).status).toBe(403);
+    expect((await signInAs('admin', ADMIN_PASSWORD)).status).toBe(200);
+    expect((await fetch(`${t.url}/weft/whoami`, { headers: { authorization: t.bob.authHeader } })).status).toBe(200);
   });
 });

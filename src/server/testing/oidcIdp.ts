@@ -46,14 +46,14 @@ export interface TestIdp {
 }
 
 export async function startTestIdp(
-  options: { accounts?: Record<string, Claims>; clientId?: string; clientSecret?: string } = {},
+  options: { accounts?: Record<string, Claims>; clientId?: string; clientSecret?: string; port?: number } = {},
 ): Promise<TestIdp> {
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const kid = `test-${randomUUID().slice(0, 8)}`;
   const jwk = { ...privateKey.export({ format: 'jwk' }), kid, alg: 'RS256', use: 'sig' };
 
   const front = createServer();
-  await listen(front);
+  await listen(front, options.port);
   const issuer = `http://127.0.0.1:${(front.address() as AddressInfo).port}`;
 
   const idp: TestIdp = {
@@ -236,7 +236,7 @@ function readAll(stream: IncomingMessage): Promise<string> {
   });
 }
 
-const listen = (server: Server) => new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+const listen = (server: Server, port = 0) => new Promise<void>((resolve) => server.listen(port, '127.0.0.1', () => resolve()));
 const close = (server: Server) =>
   new Promise<void>((resolve) => {
     server.closeAllConnections();
