@@ -1,9 +1,10 @@
 /**
  * Single sign-on in Chromium against a real OpenID Connect provider (oidc-provider on 127.0.0.1,
  * src/server/testing/oidcIdp.ts) and Weft servers configured for it: the button signs a new
- * person in with their mapped role; a tampered state and an ID token for another audience are
- * refused with a page that says so and offers to try again; with WEFT_OIDC_ONLY the password
- * form waits behind "Administrator sign-in", refuses other users and lets the break-glass admin in.
+ * person in with their mapped role; a tampered state, and ID tokens for another audience, with a
+ * wrong nonce or expired, are refused with a page that says so and offers to try again; with
+ * WEFT_OIDC_ONLY the password form waits behind "Administrator sign-in", refuses other users and
+ * lets the break-glass admin in.
  */
 import { test, expect, type Page } from '@playwright/test';
 import { startTestIdp, type TestIdp } from '../src/server/testing/oidcIdp.js';
@@ -75,16 +76,28 @@ test('a tampered state is refused with a page that says so', async ({ page }) =>
   expect((await page.request.get(`${weft.url}/weft/whoami`)).status()).toBe(401);
 });
 
-test('an ID token for another audience, signed by the provider, is refused with a page', async ({ page }) => {
-  idp.tamperNextIdToken((claims) => ({ ...claims, aud: 'some-other-client' }));
-  const refused = page.waitForResponse((res) => res.url().startsWith(`${weft.url}/weft/oidc/callback`));
-  await signInWithIdp(page, weft.url, 'sub-dana');
-  expect((await refused).status()).toBe(401);
-  await expect(page.getByRole('heading', { name: 'The identity token was refused' })).toBeVisible();
-  await expect(page.getByRole('alert')).toContainText('"aud" (audience)');
-  await expect(page.getByRole('link', { name: 'Try again' })).toBeVisible();
-  expect((await page.request.get(`${weft.url}/weft/whoami`)).status()).toBe(401);
-});
+const BAD_TOKENS = [
+  ['for another audience', (c: Record<string, unknown>) => ({ ...c, aud: 'some-other-client' }), '"aud" (audience)'],
+  ['with a wrong nonce', (c: Record<string, unknown>) => ({ ...c, nonce: 'not-the-nonce' }), '"nonce"'],
+  [
+    'that has expired',
+    (c: Record<string, unknown>) => ({ ...c, iat: Math.floor(Date.now() / 1000) - 7200, exp: Math.floor(Date.now() / 1000) - 3600 }),
+    '"exp" (expiration time)',
+  ],
+] as const;
+
+for (const [what, change, named] of BAD_TOKENS) {
+  test(`an ID token ${what}, signed by the provider, is refused with a page`, async ({ page }) => {
+    idp.tamperNextIdToken(change);
+    const refused = page.waitForResponse((res) => res.url().startsWith(`${weft.url}/weft/oidc/callback`));
+    await signInWithIdp(page, weft.url, 'sub-dana');
+    expect((await refused).status()).toBe(401);
+    await expect(page.getByRole('heading', { name: 'The identity token was refused' })).toBeVisible();
+    await expect(page.getByRole('alert')).toContainText(named);
+    await expect(page.getByRole('link', { name: 'Try again' })).toBeVisible();
+    expect((await page.request.get(`${weft.url}/weft/whoami`)).status()).toBe(401);
+  });
+}
 
 test('with single sign-on only, the password form is for the break-glass admin', async ({ page }) => {
   await page.goto(`${weftOnly.url}/login`);
