@@ -21,6 +21,7 @@ import * as feedback from './feedback.js';
 import * as files from './files.js';
 import * as inference from './inference.js';
 import * as objects from './objects.js';
+import * as oidc from './oidc.js';
 import * as otel from './otel.js';
 import * as predictions from './predictions.js';
 import * as providers from './providers.js';
@@ -256,6 +257,9 @@ export const endpoints = {
   userSessionsRevoke: def({ group: 'Weft', method: 'DELETE', path: '/weft/users/:username/sessions', summary: 'End every session of a user (admins only; API keys are not affected)', req: sessions.UserSessionsRevokeReq, res: sessions.UserSessionsRevokeRes }),
   passwordChange: def({ group: 'Weft', method: 'POST', path: '/weft/password', summary: 'Change your password; your other sessions end', req: sessions.PasswordChangeReq, res: sessions.PasswordChangeRes }),
   userPasswordReset: def({ group: 'Weft', method: 'PUT', path: '/weft/users/:username/password', summary: "Set a user's password (admins only); all their sessions end", req: sessions.UserPasswordResetReq, res: sessions.UserPasswordResetRes }),
+  oidcConfig: def({ group: 'Weft', method: 'GET', path: '/weft/oidc/config', summary: 'Whether single sign-on is on, the name its button shows, whether it is reachable, and who may still sign in with a password', req: oidc.OidcConfigReq, res: oidc.OidcConfigRes, public: true }),
+  oidcStart: def({ group: 'Weft', method: 'GET', path: '/weft/oidc/start', summary: "Start single sign-on: redirects the browser to the issuer (authorization code with PKCE; state and nonce in a sealed cookie)", req: oidc.OidcStartReq, res: oidc.OidcRedirectRes, public: true, raw: true }),
+  oidcCallback: def({ group: 'Weft', method: 'GET', path: '/weft/oidc/callback', summary: "Where the issuer sends the browser back: checks the answer and ID token, links or creates the user, applies the role map, sets the session cookie and redirects to the dashboard; a failure is an HTML page", req: oidc.OidcCallbackReq, res: oidc.OidcRedirectRes, public: true, raw: true }),
   pricesList: def({ group: 'Weft', method: 'GET', path: '/weft/prices', summary: "Every LLM price that can apply to a project's calls, its own and the defaults, marking those in force now", req: costs.PricesListReq, res: costs.PricesListRes }),
   providersList: def({ group: 'Weft', method: 'GET', path: '/weft/providers', summary: "The project's model providers and the instance-wide ones (keys masked, never returned)", req: providers.ProvidersListReq, res: providers.ProvidersListRes }),
   providerCreate: def({ group: 'Weft', method: 'POST', path: '/weft/providers', summary: 'Add an OpenAI-compatible provider to the project (key sealed at rest; model prices go to the cost table)', req: providers.ProviderCreateReq, res: providers.ProviderRes }),

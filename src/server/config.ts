@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import { DEFAULT_HASH_LIMITS, type HashLimits } from './auth/hashLimiter.js';
 import { DEFAULT_THROTTLE_LIMITS, type ThrottleLimits } from './auth/loginThrottle.js';
 import { DEFAULT_SESSION_LIMITS, type SessionLimits } from './auth/sessions.js';
+import { parseOidcConfig, type OidcConfig } from './auth/oidcConfig.js';
 import { TrustedProxies } from './http/clientAddress.js';
 import { loadLimits, type Limits } from './limits.js';
 import { createLogger, parseLogFormat, parseLogLevel, type LogFormat, type LogLevel } from './logger.js';
@@ -95,6 +96,8 @@ export interface ServerConfig {
   publicUrl: string | null;
   /** Non-public destinations instance providers and admins' providers may reach (WEFT_OUTBOUND_ALLOW; outbound/). */
   outboundAllow: OutboundAllowList;
+  /** Single sign-on with an OpenID Connect issuer (WEFT_OIDC_*; docs/security/sso.md); null when not configured. */
+  oidc: OidcConfig | null;
 }
 
 /**
@@ -181,6 +184,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Record<s
     trustedProxies: trustedProxies(get('WEFT_TRUSTED_PROXIES')),
     publicUrl: publicUrl(get('WEFT_PUBLIC_URL')),
     outboundAllow: OutboundAllowList.parse(get('WEFT_OUTBOUND_ALLOW')),
+    oidc: parseOidcConfig(get),
   };
 }
 

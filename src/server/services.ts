@@ -7,6 +7,7 @@
  */
 import type { AuditTrail } from './audit/auditTrail.js';
 import type { Authenticator } from './auth/authenticate.js';
+import type { OidcSignIn } from './auth/oidc.js';
 import type { Clock } from './core/clock.js';
 import type { Limits } from './limits.js';
 import type { Logger } from './logger.js';
@@ -31,4 +32,6 @@ export interface Services {
   publicUrl: string;
   /** Where security- and data-relevant actions are recorded (audit/auditTrail.ts). */
   audit: AuditTrail;
+  /** Single sign-on (auth/oidc.ts): on the main thread when configured; absent in request threads and without WEFT_OIDC_ISSUER. */
+  oidc?: OidcSignIn | null;
 }

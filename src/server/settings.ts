@@ -11,6 +11,7 @@ export type SettingGroup =
   | 'Request threads'
   | 'Request limits'
   | 'Sign-in, sessions and cookies'
+  | 'Single sign-on (OpenID Connect)'
   | 'Model providers, jobs and monitors'
   | 'ClickHouse'
   | 'Other commands';
@@ -208,6 +209,72 @@ const OWN_SETTINGS: readonly Setting[] = [
     env: 'WEFT_SECURE_COOKIES',
     default: '`auto`',
     doc: '`auto`: the session cookie is `Secure` when the request came over https; `always`: also over http (TLS ended by a proxy in front)',
+  },
+  {
+    group: 'Single sign-on (OpenID Connect)',
+    env: 'WEFT_OIDC_ISSUER',
+    default: 'unset (no single sign-on)',
+    doc: 'the OpenID Connect issuer URL (its `/.well-known/openid-configuration` is read at start); with the client id and secret it adds "Sign in with …" to the login page. `https` only, except for a loopback issuer (`127.0.0.1`, `::1`, `localhost`) ([security/sso.md](security/sso.md))',
+  },
+  {
+    group: 'Single sign-on (OpenID Connect)',
+    env: 'WEFT_OIDC_CLIENT_ID',
+    default: 'unset',
+    doc: 'the client id registered at the issuer for Weft',
+  },
+  {
+    group: 'Single sign-on (OpenID Connect)',
+    env: 'WEFT_OIDC_CLIENT_SECRET',
+    default: 'unset',
+    doc: 'the client secret (sent with HTTP Basic to the token endpoint); unset: a public client, PKCE only',
+  },
+  {
+    group: 'Single sign-on (OpenID Connect)',
+    env: 'WEFT_OIDC_NAME',
+    default: "the issuer's host name",
+    doc: 'what the login button says: "Sign in with <name>"',
+  },
+  {
+    group: 'Single sign-on (OpenID Connect)',
+    env: 'WEFT_OIDC_SCOPES',
+    default: '`openid email profile`',
+    doc: 'the scopes asked for, space-separated; must include `openid`',
+  },
+  {
+    group: 'Single sign-on (OpenID Connect)',
+    env: 'WEFT_OIDC_REDIRECT_BASE',
+    default: '`WEFT_PUBLIC_URL`, else the listen address',
+    doc: 'the URL the issuer sends people back to, without the path: register `<base>/weft/oidc/callback` at the issuer',
+  },
+  {
+    group: 'Single sign-on (OpenID Connect)',
+    env: 'WEFT_OIDC_ROLES_CLAIM',
+    default: 'unset (no mapping)',
+    doc: 'the ID token claim (a list of strings, or one string) mapped to memberships by `WEFT_OIDC_ROLE_MAP`, e.g. `groups`',
+  },
+  {
+    group: 'Single sign-on (OpenID Connect)',
+    env: 'WEFT_OIDC_ROLE_MAP',
+    default: 'unset',
+    doc: 'claim values to memberships: `value=entity:role` or `value=entity/project:role`, comma-separated (`;` when a value holds commas), e.g. `acme-admins=acme:admin,acme-dev=acme:member`; applied at every sign-in ([security/sso.md](security/sso.md) "Claim mapping")',
+  },
+  {
+    group: 'Single sign-on (OpenID Connect)',
+    env: 'WEFT_OIDC_LINK_BY_EMAIL',
+    default: '`0`',
+    doc: '`1`: a first sign-in joins the existing Weft user whose email is the same verified address (one an administrator recorded with `weft user email`, or another issuer verified)',
+  },
+  {
+    group: 'Single sign-on (OpenID Connect)',
+    env: 'WEFT_OIDC_ONLY',
+    default: '`0`',
+    doc: '`1`: password sign-in (the login form and Basic `user:password`) is refused for everyone but the break-glass users; API keys keep working',
+  },
+  {
+    group: 'Single sign-on (OpenID Connect)',
+    env: 'WEFT_OIDC_BREAK_GLASS',
+    default: '`admin`',
+    doc: 'with `WEFT_OIDC_ONLY=1`, the usernames (comma-separated) still allowed to sign in with a password',
   },
   {
     group: 'Model providers, jobs and monitors',

@@ -76,6 +76,11 @@ export interface AuthenticatorOptions {
   sessions?: SessionLimits;
   /** The sessions' clock (idle and absolute expiry) and the credential cache's; the system clock unless a test fixes it. */
   clock?: Clock;
+  /**
+   * With single sign-on only (WEFT_OIDC_ONLY), the usernames still allowed a password, and what
+   * everyone else is told (403); absent: passwords work for everyone (docs/security/sso.md).
+   */
+  passwordSignIn?: { onlyFor: ReadonlySet<string>; refusal: string } | null;
 }
 
 const CACHE_MS = 60_000;
@@ -105,6 +110,7 @@ export class Authenticator {
   readonly #hashes: HashLimiter;
   readonly #checker: CredentialChecker | null;
   readonly #clock: Clock;
+  readonly #passwordSignIn: AuthenticatorOptions['passwordSignIn'];
   /** Dashboard sessions: created by sign-in, read on every cookie request. */
   readonly sessions: SessionManager;
 
@@ -115,6 +121,7 @@ export class Authenticator {
     this.#hashes = new HashLimiter(options.hashLimits);
     this.#checker = options.checker ?? null;
     this.#clock = options.clock ?? systemClock;
+    this.#passwordSignIn = options.passwordSignIn ?? null;
     this.sessions = new SessionManager(store, options.sessions, options.clock);
   }
 
@@ -203,6 +210,9 @@ export class Authenticator {
   }
 
   async #verifyPassword(username: string, password: string, address: string): Promise<AuthUser> {
+    // Refused before any hashing, and alike for every name but the break-glass ones (which are
+    // configuration, not secrets), so the answer tells nothing about which users exist.
+    if (this.#passwordSignIn && !this.#passwordSignIn.onlyFor.has(username)) throw new ForbiddenError(this.#passwordSignIn.refusal);
     this.#throttle.check(username, address);
     const user = await this.#store.accounts.getUser(username);
     // Unknown users and users without a password cost the same scrypt work as a wrong password.

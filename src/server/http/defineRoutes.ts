@@ -161,6 +161,7 @@ async function handle(
       limits,
       publicUrl: services.publicUrl,
       audit: services.audit,
+      oidc: services.oidc ?? null,
       user: user!,
       remoteIp: remoteIp(c),
       request: c.req.raw,

@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 import { createApiKey } from '../auth/apiKeys.js';
 import { recordCli } from '../audit/auditTrail.js';
 import { hashSecret } from '../auth/secrets.js';
+import { ADMIN_EMAIL_ISSUER } from '../auth/oidc.js';
 import { loadConfig, storeConfigOf, type ServerConfig } from '../config.js';
 import { defaultEntityOf } from '../domain/accounts/defaultEntity.js';
 import { NAME_PART_PATTERN, NAME_PART_RULE } from '../../contract/common.js';
@@ -50,6 +51,9 @@ Usage:
   weft user role <name> <entity>[/<project>] <role|none>
                                        set a user's role in an entity, or override it in one
                                        project; none removes it
+  weft user email <name> <email|none>
+                                       record the email single sign-on may link <name> by
+                                       (WEFT_OIDC_LINK_BY_EMAIL; docs/security/sso.md)
   weft user default-entity <name> <entity>
                                        choose where <name>'s bare project names go
                                        (weave.init("project"))
@@ -112,6 +116,7 @@ export async function main(argv: string[]): Promise<void> {
     if (command === 'user' && sub === 'add') return await userAddCommand(argv.slice(2));
     if (command === 'user' && sub === 'default-entity') return await defaultEntityCommand(argv.slice(2));
     if (command === 'user' && sub === 'role') return await userRoleCommand(argv.slice(2));
+    if (command === 'user' && sub === 'email') return await userEmailCommand(argv.slice(2));
     if (command === 'key' && sub === 'create') return await keyCreateCommand(argv.slice(2));
     if (command === 'demo') return await (await import('../demo/demoCommand.js')).demoCommand(argv.slice(1));
     if (command === 'migrate') return await migrateCommand(argv.slice(1));
@@ -365,6 +370,46 @@ rules (docs/security/roles.md).`);
     }
     const user = (await store.accounts.getUser(username))!;
     console.log(`User "${username}": ${describeRoles(user)}`);
+  } finally {
+    await store.close();
+  }
+}
+
+/** Records (or removes) the address an administrator vouches for, which single sign-on may link a first sign-in by. */
+async function userEmailCommand(args: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { ...storeFlags, help: { type: 'boolean', short: 'h' } },
+  });
+  const [username, email] = positionals;
+  if (values.help || !username || !email) {
+    return void console.log(`weft user email <name> <email|none> [--data-dir ./.weft]
+
+Records <name>'s email address as verified by an administrator. With WEFT_OIDC_LINK_BY_EMAIL=1,
+a first single sign-on whose issuer verified the same address signs in as <name> instead of
+creating a new user (docs/security/sso.md). "none" removes the address.`);
+  }
+  if (email !== 'none' && !/^[^\s@]+@[^\s@]+$/.test(email)) throw new Error(`${JSON.stringify(email)} is not an email address`);
+  const config = loadConfig(process.env, stringFlags(values));
+  const store = await openStore(storeConfigOf(config));
+  try {
+    if (!(await store.accounts.getUser(username))) throw new Error(`no user "${username}"`);
+    if (email === 'none') {
+      await store.identities.deleteIdentity(ADMIN_EMAIL_ISSUER, username);
+      return void console.log(`User "${username}": no recorded email`);
+    }
+    const now = Date.now() * 1000;
+    await store.identities.upsertIdentity({
+      issuer: ADMIN_EMAIL_ISSUER,
+      subject: username,
+      username,
+      email: email.toLowerCase(),
+      emailVerified: true,
+      createdAt: now,
+      lastSignInAt: now,
+    });
+    console.log(`User "${username}": email ${email.toLowerCase()} (single sign-on links by it when WEFT_OIDC_LINK_BY_EMAIL=1)`);
   } finally {
     await store.close();
   }

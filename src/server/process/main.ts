@@ -40,6 +40,7 @@ import { dropMetricSources, setMetricSources, type MetricSources } from '../metr
 import { drainGate } from './shutdown.js';
 import { StoredAuditTrail } from '../audit/auditTrail.js';
 import { AuditSweeper } from '../audit/auditSweeper.js';
+import { OidcSignIn } from '../auth/oidc.js';
 
 export interface RunningServer {
   url: string;
@@ -98,9 +99,10 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
   await store.costs.replaceInstancePrices(instancePriceRecords(instanceProviders));
   const outbound = new OutboundClient({ allow: config.outboundAllow, ...(options.resolveHost ? { resolve: options.resolveHost } : {}) });
   for (const warning of await unreachableInstanceProviders(instanceProviders, outbound)) log.warn(warning);
+  const box = SecretBox.open({ secret: config.secret, dataDir: config.dataDir });
   const registry = new ProviderRegistry({
     store,
-    box: SecretBox.open({ secret: config.secret, dataDir: config.dataDir }),
+    box,
     instance: instanceProviders,
     outbound,
     timeoutMs: config.providerTimeoutMs,
@@ -128,6 +130,12 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     hashLimits: config.hashLimits,
     sessions: config.sessions,
     clock,
+    passwordSignIn: config.oidc?.only
+      ? {
+          onlyFor: new Set(config.oidc.breakGlass),
+          refusal: `Password sign-in is off on this server: use "Sign in with ${config.oidc.name}" (WEFT_OIDC_ONLY). SDKs and scripts keep using API keys.`,
+        }
+      : null,
   });
   if (isClusterWorker()) onForgetFromOthers(() => authenticator.forgetLocally());
   // Replicas on one ClickHouse hear each other's revocations through the accounts epoch
@@ -148,6 +156,22 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     publicUrl: config.publicUrl ?? listenUrl(config, config.port),
     audit: new StoredAuditTrail(store, clock, log),
   };
+  if (config.oidc) {
+    const oidc = new OidcSignIn({
+      config: config.oidc,
+      box,
+      store,
+      authenticator,
+      log,
+      clock,
+      audit: services.audit,
+      publicUrl: () => services.publicUrl,
+    });
+    // Before the port opens, so the login page's first request knows; a failure only leaves the
+    // button unavailable (with the reason) until a later sign-in retries it.
+    await oidc.discover();
+    services.oidc = oidc;
+  }
   const appOptions = {
     metrics: config.metrics,
     validateResponses: config.validateResponses,
@@ -203,6 +227,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
   const { port } = server.address() as AddressInfo;
   // Still in the turn the port opened in, so no request has been read yet; threads start below.
   services.publicUrl = threadSetup.publicUrl = config.publicUrl ?? listenUrl(config, port);
+  if (services.oidc) log.info(`Single sign-on with ${config.oidc!.issuer.href}: its redirect URI for Weft is ${services.oidc.redirectUri}`);
   // Boot one thread of each kind now that the port is open, so the first requests find them warm.
   threads?.warm();
   jobs.start();

@@ -20,6 +20,7 @@ import { fileRoutes } from './files.js';
 import { graphqlRoutes } from './graphql.js';
 import { inferenceRoutes } from './inference.js';
 import { objectRoutes } from './objects.js';
+import { oidcRoutes } from './oidc.js';
 import { otelRoutes } from './otel.js';
 import { providerRoutes } from './providers.js';
 import { redactionRoutes } from './redaction.js';
@@ -79,4 +80,5 @@ export const allRoutes: TotalRouteTable<ServedElsewhere> = combineRoutes([
   graphqlRoutes,
   redactionRoutes,
   auditRoutes,
+  oidcRoutes,
 ]);

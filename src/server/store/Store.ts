@@ -22,6 +22,7 @@ import type { CallsStore } from './CallsStore.js';
 import type { CostsStore } from './CostsStore.js';
 import type { FeedbackStore } from './FeedbackStore.js';
 import type { FilesStore } from './FilesStore.js';
+import type { IdentitiesStore } from './IdentitiesStore.js';
 import type { JobsStore } from './JobsStore.js';
 import type { MonitorsStore } from './MonitorsStore.js';
 import type { ObjectsStore } from './ObjectsStore.js';
@@ -37,6 +38,7 @@ import type { BatchResults, WriteBatch } from './WriteBatch.js';
 export type * from './AccountsStore.js';
 export type * from './CallsStore.js';
 export type * from './FilesStore.js';
+export type * from './IdentitiesStore.js';
 export type * from './ObjectsStore.js';
 export type * from './ProjectsStore.js';
 export type * from './TablesStore.js';
@@ -69,6 +71,8 @@ export interface Store {
   readonly redaction: RedactionStore;
   /** The append-only, hash-chained audit log (AuditStore.ts). */
   readonly audit: AuditStore;
+  /** Single sign-on identities linked to users (IdentitiesStore.ts). */
+  readonly identities: IdentitiesStore;
   /**
    * Applies a batch of writes across sub-stores (a score is a call plus feedback on its
    * prediction) and answers each write's result, position by position. The writes are applied

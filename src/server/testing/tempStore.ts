@@ -41,6 +41,7 @@ export type ConformanceSuite =
   | 'jobs'
   | 'monitors'
   | 'providers'
+  | 'identities'
   | 'writeBatch'
   | 'multiWriter'
   | 'orderIndependence'

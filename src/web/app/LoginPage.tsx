@@ -2,12 +2,15 @@
  * Sign in with a Weft username and password (or `api` and an API key). `POST /weft/session`
  * checks them and answers with an HttpOnly session cookie: the password is sent once and kept
  * nowhere, and every tab of this browser (new tabs, shared links) is signed in with the cookie.
+ * With single sign-on configured, "Sign in with <name>" goes through the identity provider
+ * (docs/security/sso.md); when it is the only way in, the password form is kept for the
+ * break-glass administrators behind a small link.
  */
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { HttpError } from '../../client/index.js';
-import { whoamiQueryOptions } from '../features/auth/authQueries.js';
+import { oidcConfigQueryOptions, whoamiQueryOptions } from '../features/auth/authQueries.js';
 import { describeError } from '../components/ui/ErrorState.js';
 import { api } from '../lib/api.js';
 import { ThemeToggle } from './ThemeToggle.js';
@@ -25,6 +28,10 @@ export function LoginPage() {
   const [params] = useSearchParams();
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
+  const [adminSignIn, setAdminSignIn] = useState(false);
+  const sso = useQuery(oidcConfigQueryOptions()).data;
+  const ssoOnly = sso?.enabled === true && sso.password_sign_in === 'break_glass';
+  const showPasswordForm = !ssoOnly || adminSignIn;
 
   const login = useMutation({
     mutationFn: (credentials: { username: string; password: string }) => api.sessionCreate(credentials),
@@ -63,42 +70,74 @@ export function LoginPage() {
             {notice}
           </p>
         )}
-        <label className="field">
-          <span>Username</span>
-          <input
-            className="input"
-            name="username"
-            autoComplete="username"
-            autoFocus
-            required
-            value={username}
-            onChange={(e) => setUsername(e.target.value)}
-          />
-        </label>
-        <label className="field">
-          <span>Password or API key</span>
-          <input
-            className="input"
-            name="password"
-            type="password"
-            autoComplete="current-password"
-            required
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-          />
-        </label>
-        {failure && (
-          <p className="form-error" role="alert">
-            {failure}
+        {sso?.enabled && (
+          <div className="login-sso">
+            {sso.available ? (
+              <a className="button primary wide" href={`/weft/oidc/start?return_to=${encodeURIComponent(safeNext(next))}`}>
+                Sign in with {sso.name}
+              </a>
+            ) : (
+              <>
+                <button type="button" className="button primary wide" disabled>
+                  Sign in with {sso.name}
+                </button>
+                <p className="form-error" role="alert">
+                  Single sign-on is unavailable: {sso.unavailable_reason}. Try again in a minute.
+                </p>
+              </>
+            )}
+          </div>
+        )}
+        {ssoOnly && !adminSignIn && (
+          <button type="button" className="link-button muted small" onClick={() => setAdminSignIn(true)}>
+            Administrator sign-in
+          </button>
+        )}
+        {sso?.enabled && showPasswordForm && (
+          <div className="login-divider muted small">{ssoOnly ? 'Administrators only' : 'or with a password'}</div>
+        )}
+        {showPasswordForm && (
+          <>
+            <label className="field">
+              <span>Username</span>
+              <input
+                className="input"
+                name="username"
+                autoComplete="username"
+                autoFocus
+                required
+                value={username}
+                onChange={(e) => setUsername(e.target.value)}
+              />
+            </label>
+            <label className="field">
+              <span>Password or API key</span>
+              <input
+                className="input"
+                name="password"
+                type="password"
+                autoComplete="current-password"
+                required
+                value={password}
+                onChange={(e) => setPassword(e.target.value)}
+              />
+            </label>
+            {failure && (
+              <p className="form-error" role="alert">
+                {failure}
+              </p>
+            )}
+            <button type="submit" className={sso?.enabled ? 'button wide' : 'button primary wide'} disabled={login.isPending}>
+              {login.isPending ? 'Signing in…' : 'Sign in'}
+            </button>
+          </>
+        )}
+        {showPasswordForm && (
+          <p className="muted small">
+            First start? The admin password was printed by <code>weft serve</code>, or set it with <code>WEFT_ADMIN_PASSWORD</code>. To use
+            an API key, sign in as <code>api</code>.
           </p>
         )}
-        <button type="submit" className="button primary wide" disabled={login.isPending}>
-          {login.isPending ? 'Signing in…' : 'Sign in'}
-        </button>
-        <p className="muted small">
-          First start? The admin password was printed by <code>weft serve</code>, or set it with <code>WEFT_ADMIN_PASSWORD</code>. To use an
-          API key, sign in as <code>api</code>.
-        </p>
       </form>
     </div>
   );
@@ -107,6 +146,8 @@ export function LoginPage() {
 /** Wrong password, throttled (429) or busy (503), in words; the server's reason says how long to wait. */
 function describeLoginError(error: unknown): string {
   if (error instanceof HttpError && error.status === 401) return 'Wrong username or password.';
+  // Single sign-on only (WEFT_OIDC_ONLY): the server says which button to use.
+  if (error instanceof HttpError && error.status === 403) return describeError(error).detail;
   if (error instanceof HttpError && (error.status === 429 || error.status === 503)) return `${describeError(error).detail}`;
   return `${describeError(error).title}: ${describeError(error).detail}`;
 }

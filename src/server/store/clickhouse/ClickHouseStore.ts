@@ -7,6 +7,7 @@ import type { CallsStore, FilesStore, ProjectsStore, Store, TablesStore, Threads
 import type { StatsStore } from '../StatsStore.js';
 import { startWrite, type BatchResults, type WriteBatch } from '../WriteBatch.js';
 import { ClickHouseAccountsStore } from './accounts.js';
+import { ClickHouseIdentitiesStore } from './identities.js';
 import { ClickHouseAnnotationQueuesStore } from './annotationQueues.js';
 import { ClickHouseAuditStore } from './audit.js';
 import { ClickHouseCallsStore } from './calls.js';
@@ -52,6 +53,7 @@ export class ClickHouseStore implements Store {
   readonly jobs: ClickHouseJobsStore;
   readonly monitors: ClickHouseMonitorsStore;
   readonly audit: ClickHouseAuditStore;
+  readonly identities: ClickHouseIdentitiesStore;
 
   private constructor(db: ClickHouseDatabase) {
     this.db = db;
@@ -71,6 +73,7 @@ export class ClickHouseStore implements Store {
     this.providers = new ClickHouseProvidersStore(db);
     this.redaction = new ClickHouseRedactionStore(db);
     this.audit = new ClickHouseAuditStore(db);
+    this.identities = new ClickHouseIdentitiesStore(db);
   }
 
   /**

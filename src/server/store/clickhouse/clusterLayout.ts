@@ -114,6 +114,7 @@ export const SHARD_KEYS: Readonly<Record<string, string>> = {
   users: ONE_SHARD,
   user_entities: ONE_SHARD,
   user_roles: ONE_SHARD,
+  oidc_identities: ONE_SHARD,
   api_keys: ONE_SHARD,
   sessions: ONE_SHARD,
   accounts_epoch: ONE_SHARD,

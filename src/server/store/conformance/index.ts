@@ -11,6 +11,7 @@ import { describeCallsQueryConformance } from './callsQuery.conformance.js';
 import { describeCostsConformance } from './costs.conformance.js';
 import { describeFeedbackConformance } from './feedback.conformance.js';
 import { describeFilesConformance } from './files.conformance.js';
+import { describeIdentitiesConformance } from './identities.conformance.js';
 import { describeJobsConformance } from './jobs.conformance.js';
 import { describeMonitorsConformance } from './monitors.conformance.js';
 import { describeMultiWriterConformance } from './multiWriter.conformance.js';
@@ -57,6 +58,7 @@ export function describeStoreConformance(backend: TestBackend, group: Conformanc
     annotationQueues: () => describeAnnotationQueuesConformance(open, backend.openPair),
     providers: () => describeProvidersConformance(open),
     redaction: () => describeRedactionConformance(open),
+    identities: () => describeIdentitiesConformance(open),
     jobs: () => describeJobsConformance(open, backend.openPair),
     monitors: () => describeMonitorsConformance(open, backend.openPair),
     writeBatch: () => describeWriteBatchConformance(open),

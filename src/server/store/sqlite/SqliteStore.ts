@@ -8,6 +8,7 @@ import { SqliteCallsStore } from './calls.js';
 import { SqliteCostsStore } from './costs.js';
 import { SqliteFeedbackStore } from './feedback.js';
 import { SqliteFilesStore } from './files.js';
+import { SqliteIdentitiesStore } from './identities.js';
 import { SqliteJobsStore } from './jobs.js';
 import { SqliteMonitorsStore } from './monitors.js';
 import { SqliteProvidersStore } from './providers.js';
@@ -38,6 +39,7 @@ export class SqliteStore implements Store {
   readonly jobs: SqliteJobsStore;
   readonly monitors: SqliteMonitorsStore;
   readonly audit: SqliteAuditStore;
+  readonly identities: SqliteIdentitiesStore;
 
   readonly file: string;
 
@@ -60,6 +62,7 @@ export class SqliteStore implements Store {
     this.jobs = new SqliteJobsStore(this.db);
     this.monitors = new SqliteMonitorsStore(this.db);
     this.audit = new SqliteAuditStore(this.db);
+    this.identities = new SqliteIdentitiesStore(this.db);
   }
 
   async apply<const B extends WriteBatch>(batch: B): Promise<BatchResults<B>> {

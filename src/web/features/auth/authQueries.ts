@@ -6,6 +6,7 @@ import { api } from '../../lib/api.js';
 export const authKeys = {
   all: ['auth'] as const,
   whoami: () => [...authKeys.all, 'whoami'] as const,
+  oidcConfig: () => [...authKeys.all, 'oidc-config'] as const,
 };
 
 /** The signed-in user; fails with 401 when there is no live session (never signed in, signed out, expired, revoked). */
@@ -14,6 +15,16 @@ export function whoamiQueryOptions() {
     queryKey: authKeys.whoami(),
     queryFn: ({ signal }) => api.whoami({}, { signal }),
     staleTime: 5 * 60_000,
+    retry: false,
+  });
+}
+
+/** Whether single sign-on is on (and reachable), its button's name, and who may still use a password. */
+export function oidcConfigQueryOptions() {
+  return queryOptions({
+    queryKey: authKeys.oidcConfig(),
+    queryFn: ({ signal }) => api.oidcConfig({}, { signal }),
+    staleTime: 60_000,
     retry: false,
   });
 }

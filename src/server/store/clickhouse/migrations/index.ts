@@ -30,6 +30,7 @@ import { v12ScorerFeedback } from './v12ScorerFeedback.js';
 import { v13Roles } from './v13Roles.js';
 import { v16Redaction } from './v16Redaction.js';
 import { v14AuditLog } from './v14AuditLog.js';
+import { v17OidcIdentities } from './v17OidcIdentities.js';
 
 export type { ClickHouseMigration } from './migration.js';
 
@@ -50,6 +51,7 @@ export const clickhouseMigrations: ClickHouseMigration[] = [
   v13Roles,
   v14AuditLog,
   v16Redaction,
+  v17OidcIdentities,
 ];
 
 /** The newest schema version this build knows. */

@@ -28,6 +28,7 @@ import { v21ScorerFeedback } from './v21ScorerFeedback.js';
 import { v22Roles } from './v22Roles.js';
 import { v25Redaction } from './v25Redaction.js';
 import { v23AuditLog } from './v23AuditLog.js';
+import { v26OidcIdentities } from './v26OidcIdentities.js';
 
 export type { Migration } from './migration.js';
 
@@ -57,4 +58,5 @@ export const migrations: Migration[] = [
   v22Roles,
   v23AuditLog,
   v25Redaction,
+  v26OidcIdentities,
 ];
