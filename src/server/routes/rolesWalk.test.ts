@@ -506,3 +506,36 @@ async function graphqlUpsert(t: TestServer, key: string): Promise<{ status: numb
   if (!error) return { status: res.status, message: '' };
   return { status: error.extensions?.code === 'PERMISSION_ERROR' ? 403 : 400, message: error.message };
 }
+
+// Request threads get the caller from the main thread (threads/mainThreadAuth.ts): the roles
+// and per-project roles must arrive with it, for reads and writes alike.
+describe('roles in request threads', () => {
+  let t: TestServer;
+  const as = (key: string) => createClient({ baseUrl: t.url, auth: { username: 'api', password: key } });
+  let viewer: WeftClient;
+  let override: WeftClient;
+
+  beforeAll(async () => {
+    t = await startTestServer({ env: { WEFT_READ_THREADS: '1', WEFT_WRITE_THREADS: '1' } });
+    const store = t.server.store;
+    await store.accounts.upsertUser({ username: 'th-viewer', entities: [ENTITY], role: 'viewer' });
+    await store.accounts.upsertUser({ username: 'th-override', entities: [] });
+    await store.accounts.setRole('th-override', P, 'member');
+    viewer = as((await createApiKey(store, 'th-viewer')).key);
+    override = as((await createApiKey(store, 'th-override')).key);
+  }, 60_000);
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('refuses a viewer a write and lets a per-project member write there only', async () => {
+    expect(t.server.threads).not.toBeNull();
+    expect(await viewer.callsQueryStats({ project_id: P })).toMatchObject({ count: 0 });
+    const refused = await viewer.callsDelete({ project_id: P, call_ids: ['x'] }).catch((err: unknown) => err);
+    expect(refused).toMatchObject({ status: 403, message: expect.stringMatching(/is a viewer in "acme\/walk".*must be a member/) });
+    await override.callStart({ start: started('threaded') });
+    expect(await override.callsQueryStats({ project_id: P })).toMatchObject({ count: 1 });
+    const elsewhere = await override.callsQueryStats({ project_id: `${ENTITY}/other` }).catch((err: unknown) => err);
+    expect(elsewhere).toMatchObject({ status: 403, message: expect.stringMatching(/has no role in "acme\/other"/) });
+  });
+});
