@@ -391,6 +391,20 @@ for (const backend of testBackends()) {
       ]);
     });
 
+    it("finds objects by id only in the request's project, and checks every project a ref batch names", async () => {
+      // The outsider is a member of "elsewhere": naming their own project does not reach acme's queue or items.
+      const mine = 'elsewhere/own';
+      const read = await clients.outsider.annotationQueueRead({ project_id: mine, queue_id: fx.queueId }).catch((err: unknown) => err);
+      expect(read).toMatchObject({ status: 404 });
+      const submit = await clients.outsider
+        .annotationQueueItemSubmit({ project_id: mine, queue_id: fx.queueId, item_id: fx.itemId, annotations: [], skip: true })
+        .catch((err: unknown) => err);
+      expect(submit).toMatchObject({ status: 404 });
+      const refs = [`weave:///${mine}/object/x:latest`, `weave:///${P}/object/walk-obj:${fx.objDigest}`];
+      const batch = await clients.outsider.refsReadBatch({ refs }).catch((err: unknown) => err);
+      expect(batch).toMatchObject({ status: 403, message: expect.stringMatching(/has no role in "acme\/walk".*must be a viewer/) });
+    });
+
     it('answers W&B GraphQL lookups to any role, and treats a project without one as absent', async () => {
       const lookup = async (who: Who) => {
         const res = await fetch(`${t.url}/graphql`, {
