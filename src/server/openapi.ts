@@ -30,7 +30,7 @@ export function buildOpenApi(): JsonSchema {
       content: { 'application/json': { schema: toSchema(ReasonErrorBody, 'output') } },
     },
     '403': {
-      description: 'The caller may not access this project',
+      description: "The caller's role in a project the request touches is below the endpoint's (the reason names the role needed)",
       content: { 'application/json': { schema: toSchema(ReasonErrorBody, 'output') } },
     },
     '422': { description: 'Validation error', content: { 'application/json': { schema: toSchema(ValidationErrorBody, 'output') } } },

@@ -18,6 +18,8 @@ describe('the services clock', () => {
     const clock: Clock = { nowMicros: () => FIXED };
     // In-process requests: a clock is code, and request threads keep the system clock.
     t = await startTestServer({ env: { WEFT_THREADS: '0' }, clock });
+    // Changing a project's providers needs an admin of its entity (docs/security/roles.md).
+    await t.server.store.accounts.setRole('alice', 'alice-co', 'admin');
   });
   afterAll(() => t.close());
 

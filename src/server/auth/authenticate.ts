@@ -282,18 +282,7 @@ function decodeBasic(header: string): [string, string] {
   return [decoded.slice(0, colon), decoded.slice(colon + 1)];
 }
 
-/** True when the user may read and write `<entity>/<project>`. */
+/** True when the user has any role in `<entity>/<project>` (may at least read it): what listings filter by. */
 export function canAccessProject(user: AuthUser, projectId: string): boolean {
   return roleIn(user, projectId) !== null;
-}
-
-/** Throws 403 unless the user may touch every listed project. */
-export function assertProjectAccess(user: AuthUser, projectIds: Iterable<string>): void {
-  for (const projectId of projectIds) {
-    if (!canAccessProject(user, projectId)) {
-      throw new ForbiddenError(
-        `User "${user.username}" may not access project "${projectId}"; an admin can grant it with \`npx weft user add ${user.username} --entity ${projectId.split('/')[0]}\``,
-      );
-    }
-  }
 }

@@ -14,7 +14,7 @@ export function requireRole(user: RoleHolder & { username: string }, projectOrEn
   throw new ForbiddenError(
     have
       ? `User "${user.username}" is ${article(have)} ${have} in "${projectOrEntity}"; to ${doing} they must be ${article(need)} ${need} or above (an entity admin can change it in Settings or with \`npx weft user role ${user.username} ${projectOrEntity.split('/')[0]} ${need}\`)`
-      : `User "${user.username}" may not access "${projectOrEntity}"; an admin can grant it with \`npx weft user add ${user.username} --entity ${projectOrEntity.split('/')[0]}\``,
+      : `User "${user.username}" has no role in "${projectOrEntity}"; to ${doing} they must be ${article(need)} ${need} or above (an entity admin can grant it in Settings or with \`npx weft user role ${user.username} ${projectOrEntity.split('/')[0]} ${need}\`)`,
   );
 }
 

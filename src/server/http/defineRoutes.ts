@@ -2,7 +2,7 @@
  * Binds rows of the endpoint table to handlers and mounts them on the app. A route module
  * declares `{ endpointName: { handler, projects? } }`; everything else happens the same way
  * for every endpoint: authentication, reading and validating the input (readInput.ts), the
- * project check, JSON or JSON-lines output (checked against the contract in tests), and error
+ * role check in every project the request touches (docs/security/roles.md), JSON or JSON-lines output (checked against the contract in tests), and error
  * mapping (respond.ts).
  */
 import type { Context, Hono } from 'hono';
@@ -15,7 +15,8 @@ import {
   type Endpoints,
   type ResOf,
 } from '../../contract/endpoints.js';
-import { assertProjectAccess, type AuthUser, type RequestCredentials } from '../auth/authenticate.js';
+import type { AuthUser, RequestCredentials } from '../auth/authenticate.js';
+import { requireRole } from '../auth/roles.js';
 import type { Services } from '../services.js';
 import { ApiError } from '../errors.js';
 import { OverMainThreadBudget } from '../threads/mainThreadBudget.js';
@@ -63,7 +64,10 @@ export type RunsOn = 'read' | 'write' | 'main' | 'main-when-small';
 export interface RouteDef<K extends EndpointName> {
   runs: RunsOn;
   handler: (input: Input<K>, ctx: RequestContext & { user: AuthUser }) => Output<K>;
-  /** Projects the request touches; default: its `project_id`. Each is access-checked. */
+  /**
+   * Projects the request touches; default: its `project_id`. The caller needs the endpoint's
+   * role in each; a `/v2/:entity/:project/...` path's project is always added.
+   */
   projects?: (input: Input<K>) => Iterable<string>;
   /** A cheap parse for a hot endpoint, tried before the schema (readInput.ts FastInput). */
   fastInput?: FastInput<Input<K>>;
@@ -146,7 +150,7 @@ async function handle(
     const user = endpoint.public || endpoint.auth === 'handler' ? null : await services.authenticator.authenticateRequest(credentialsOf(c));
     if (user) noteUser(c, user.username);
     const { input, bytes, text } = await readInput<Input<EndpointName>>(c, endpoint, limits, route.fastInput);
-    if (user) assertProjectAccess(user, route.projects ? route.projects(input) : defaultProjects(input));
+    if (user) checkRole(user, endpoint, route, input);
     // Every field named, not `...services` and then the request's: on Node 20, an object made
     // by a spread takes each further property through the runtime (~0.5 µs each, 3.4 µs for
     // this context against 0.02 µs so; measured in a loop), 2% of the main thread's time under
@@ -197,6 +201,29 @@ function abortResponse(c: Context): boolean {
   if (!outgoing) return false;
   outgoing.destroy();
   return true;
+}
+
+/**
+ * Throws 403 naming the role needed unless the caller has the endpoint's role in every project
+ * the request touches. `signed-in` endpoints act on the caller's own account (or check an
+ * entity role in the handler), so there is no project to check.
+ */
+function checkRole(user: AuthUser, endpoint: EndpointDef, route: RouteDef<EndpointName>, input: Input<EndpointName>): void {
+  const need = endpoint.role;
+  if (need === 'signed-in') return;
+  // The contract requires a role on every non-public endpoint; none would be a bug, refused.
+  if (!need) throw new ApiError(500, `${endpoint.method} ${endpoint.path} declares no role`);
+  const projects = new Set(route.projects ? route.projects(input) : defaultProjects(input));
+  const path = pathProject(endpoint, input);
+  if (path) projects.add(path);
+  for (const projectId of projects) requireRole(user, projectId, need, `use ${endpoint.method} ${endpoint.path}`);
+}
+
+/** `<entity>/<project>` of a `/v2/:entity/:project/...` path, whatever the route declares. */
+function pathProject(endpoint: EndpointDef, input: unknown): string | null {
+  if (!endpoint.path.includes('/:entity/:project/')) return null;
+  const { entity, project } = input as { entity?: unknown; project?: unknown };
+  return typeof entity === 'string' && typeof project === 'string' ? `${entity}/${project}` : null;
 }
 
 function defaultProjects(input: unknown): string[] {

@@ -126,6 +126,8 @@ describe('authentication', () => {
       username: 'alice',
       is_admin: false,
       entities: ['alice-co'],
+      roles: { 'alice-co': 'member' },
+      project_roles: {},
       default_entity: 'alice-co',
       auth: 'password',
     });
@@ -133,6 +135,8 @@ describe('authentication', () => {
       username: 'alice',
       is_admin: false,
       entities: ['alice-co'],
+      roles: { 'alice-co': 'member' },
+      project_roles: {},
       default_entity: 'alice-co',
       auth: 'api_key',
     });

@@ -26,27 +26,20 @@ export const accountRoutes = defineRoutes({
   userCreate: {
     runs: 'write',
     projects: noProjects,
-    handler: async (req, ctx) => {
-      const { user } = ctx;
+    handler: async (req, { store, authenticator, audit, remoteIp, user }) => {
       // Entity admins may create plain users in their own entities; everything else is a global admin's.
       if (req.is_admin || req.entities.length === 0) requireAdmin(user, 'create admins or users without an entity');
       for (const entity of req.entities) requireRole(user, entity, 'admin', 'add users to it');
-      const created = await createUser(ctx, req);
-      await recordFor(ctx, {
-        action: 'user.created',
-        target: created.username,
-        entity: null,
-        projectId: null,
-        details: { is_admin: created.is_admin, entities: created.entities.join(','), role: req.role },
-      });
-      return { user: created };
+      return { user: await createUser({ store, authenticator, audit, address: remoteIp }, user, req) };
     },
   },
 
   userRoleSet: {
     runs: 'write',
     projects: noProjects,
-    handler: async (req, { store, authenticator, user }) => ({ user: await setUserRole({ store, authenticator }, user, req) }),
+    handler: async (req, { store, authenticator, audit, remoteIp, user }) => ({
+      user: await setUserRole({ store, authenticator, audit, address: remoteIp }, user, req),
+    }),
   },
 
   apiKeysList: {

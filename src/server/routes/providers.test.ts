@@ -17,6 +17,8 @@ let t: TestServer;
 beforeAll(async () => {
   fake = await startFakeOpenAi({ apiKey: SECRET_KEY, models: ['llama3.2', 'qwen2.5'] });
   t = await startTestServer({ env: ALLOW_FAKE });
+  // Changing a project's providers needs an admin of its entity (docs/security/roles.md).
+  await t.server.store.accounts.setRole('alice', 'alice-co', 'admin');
 });
 afterAll(async () => {
   await t.close();

@@ -24,21 +24,21 @@ export const serviceRoutes = defineRoutes({
     projects: () => [],
     handler: async (req, { store, user }) => {
       const projectIds = req.project_ids?.filter((id) => canAccessProject(user, id)) ?? null;
-      const projects = await store.projects.listProjects({
-        entities: user.isAdmin ? 'all' : [...user.entities],
-        projectIds,
-      });
-      return projects.map((p) => {
-        const [entity, project] = p.projectId.split('/') as [string, string];
-        return {
-          external_project_id: p.projectId,
-          internal_project_id: p.projectId,
-          entity,
-          project,
-          call_count: p.callCount,
-          last_activity: formatMicrosOrNull(p.lastActivity),
-        };
-      });
+      const projects = await store.projects.listProjects({ entities: visibleEntities(user), projectIds });
+      // A project override alone brings in its entity's listing: keep only where the caller has a role.
+      return projects
+        .filter((p) => canAccessProject(user, p.projectId))
+        .map((p) => {
+          const [entity, project] = p.projectId.split('/') as [string, string];
+          return {
+            external_project_id: p.projectId,
+            internal_project_id: p.projectId,
+            entity,
+            project,
+            call_count: p.callCount,
+            last_activity: formatMicrosOrNull(p.lastActivity),
+          };
+        });
     },
   },
 
@@ -64,5 +64,16 @@ export const serviceRoutes = defineRoutes({
 /** Whether any provider serves the caller: an instance-wide one, or one of a project in the caller's entities. */
 async function inferenceConfigured(inference: InferenceServices, store: Store, user: AuthUser): Promise<boolean> {
   if (inference.registry.hasInstanceProvider()) return true;
-  return store.providers.anyProvider(user.isAdmin ? 'all' : [...user.entities]);
+  if (await store.providers.anyProvider(user.isAdmin ? 'all' : [...user.entities])) return true;
+  // Projects the caller reaches only through a per-project role: those projects, not their entities.
+  for (const projectId of Object.keys(user.projectRoles)) {
+    if (!user.entities.has(projectId.split('/')[0]!) && (await store.providers.listProviders(projectId)).length > 0) return true;
+  }
+  return false;
+}
+
+/** Entities whose projects a listing starts from: the caller's, and those of their per-project roles. */
+function visibleEntities(user: AuthUser): 'all' | string[] {
+  if (user.isAdmin) return 'all';
+  return [...new Set([...user.entities, ...Object.keys(user.projectRoles).map((p) => p.split('/')[0]!)])];
 }

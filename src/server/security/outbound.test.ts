@@ -80,6 +80,9 @@ beforeAll(async () => {
       throw Object.assign(new Error(`no such host ${hostname}`), { code: 'ENOTFOUND' });
     },
   });
+  // Alice administers her entity (changing its providers needs that, docs/security/roles.md) but is
+  // not a global admin: what these tests are about.
+  await t.server.store.accounts.setRole('alice', 'alice-co', 'admin');
 });
 afterAll(async () => {
   await t.close();

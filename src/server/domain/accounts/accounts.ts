@@ -9,6 +9,7 @@ import type { Role } from '../../../contract/roles.js';
 import type { WhoamiRes } from '../../../contract/weft.js';
 import { requireRole } from '../../auth/roles.js';
 import type { AuthUser, Authenticator } from '../../auth/authenticate.js';
+import { actorOf, type AuditTrail } from '../../audit/auditTrail.js';
 import { createApiKey } from '../../auth/apiKeys.js';
 import { ConflictError, ForbiddenError, NotFoundError } from '../../errors.js';
 import type { ApiKeyRecord, Store, UserRecord } from '../../store/Store.js';
@@ -79,9 +80,18 @@ function managedView(caller: AuthUser, u: UserRecord): User {
   return toUser({ ...u, isAdmin: false, entities: Object.keys(roles), roles, projectRoles });
 }
 
+/** What the account changes need: the store, the authenticator (to drop cached roles), and the audit trail with the caller's address. */
+export interface AccountDeps {
+  store: Store;
+  authenticator: Authenticator;
+  audit: AuditTrail;
+  /** The caller's client address, for the audit entry. */
+  address: string;
+}
+
 /** Sets or removes a user's role in an entity or one project; entity admins for their entity. */
 export async function setUserRole(
-  deps: { store: Store; authenticator: Authenticator },
+  deps: AccountDeps,
   caller: AuthUser,
   req: { username: string; scope: string; role: Role | null },
 ): Promise<User> {
@@ -91,6 +101,17 @@ export async function setUserRole(
   await deps.store.accounts.setRole(req.username, req.scope, req.role);
   // Cached credentials carry roles: the change holds from the next request on.
   deps.authenticator.forget();
+  const slash = req.scope.indexOf('/');
+  await deps.audit.record({
+    actor: actorOf(caller),
+    address: deps.address,
+    action: 'role.changed',
+    target: req.username,
+    entity: slash < 0 ? req.scope : req.scope.slice(0, slash),
+    projectId: slash < 0 ? null : req.scope,
+    outcome: 'success',
+    details: { role: req.role, scope: req.scope },
+  });
   return managedView(caller, (await deps.store.accounts.getUser(req.username))!);
 }
 
@@ -101,7 +122,8 @@ export function requireAdmin(user: AuthUser, what: string): void {
 
 /** Creates a user with a password; 409 when the name is taken (this never edits a user). */
 export async function createUser(
-  deps: { store: Store; authenticator: Authenticator },
+  deps: AccountDeps,
+  caller: AuthUser,
   req: { username: string; password: string; entities: string[]; role: Role; is_admin: boolean },
 ): Promise<User> {
   const { store } = deps;
@@ -114,6 +136,19 @@ export async function createUser(
     entities: [...new Set(req.entities)],
     role: req.role,
   });
+  // One entry per entity joined, so each entity's admins see who was added to it.
+  for (const entity of req.entities.length ? [...new Set(req.entities)] : [null]) {
+    await deps.audit.record({
+      actor: actorOf(caller),
+      address: deps.address,
+      action: 'user.created',
+      target: req.username,
+      entity,
+      projectId: null,
+      outcome: 'success',
+      details: { role: req.role, is_admin: req.is_admin },
+    });
+  }
   return toUser(created);
 }
 

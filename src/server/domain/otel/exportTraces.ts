@@ -3,15 +3,17 @@
  * caller may write there, and store every span as a call in one transaction.
  *
  * - Project: the resource attributes `wandb.entity` + `wandb.project`, else the `project_id`
- *   header (`<entity>/<project>`); neither → 400. Every project is access-checked (403)
- *   before anything is written.
+ *   header (`<entity>/<project>`); neither → 400. The caller must be a member of every project
+ *   (403 otherwise) before anything is written.
  * - A span whose attributes clash (`a.b` both a value and a prefix) or that lacks its ids is
  *   rejected and reported in `partial_success`; the other spans are stored. The message joins
  *   the first 20 reasons with "; " (then "; ..."), as the reference does.
  */
 import type { OtelExportRes } from '../../../contract/otel.js';
 import { NAME_PART_RULE, PROJECT_ID_PATTERN } from '../../../contract/common.js';
-import { assertProjectAccess, type AuthUser } from '../../auth/authenticate.js';
+import type { AuthUser } from '../../auth/authenticate.js';
+import { requireRole } from '../../auth/roles.js';
+import { endpoints } from '../../../contract/endpoints.js';
 import { BadRequestError } from '../../errors.js';
 import type { CallWrite, Store } from '../../store/Store.js';
 import { toEndWrite, toStartWrite } from '../calls/calls.js';
@@ -53,7 +55,10 @@ export async function exportTraces(req: {
 }): Promise<OtelExportRes> {
   const resourceSpans = decodeOtlp(req.body, req.contentType);
   const targets = resourceSpans.map((rs) => ({ rs, projectId: projectOf(rs, req.headerProjectId) }));
-  assertProjectAccess(req.user, new Set(targets.map((t) => t.projectId)));
+  // The route cannot see these projects (they are in the body), so the endpoint's role is checked here.
+  for (const projectId of new Set(targets.map((t) => t.projectId))) {
+    requireRole(req.user, projectId, endpoints.otelExport.role, 'export OpenTelemetry traces');
+  }
 
   const writes: CallWrite[] = [];
   const reasons: string[] = [];

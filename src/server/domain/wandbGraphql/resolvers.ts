@@ -7,6 +7,8 @@
 import { GraphQLError } from 'graphql';
 import { NAME_PART_PATTERN, NAME_PART_RULE } from '../../../contract/common.js';
 import { canAccessProject, type AuthUser } from '../../auth/authenticate.js';
+import { requireRole } from '../../auth/roles.js';
+import { ForbiddenError } from '../../errors.js';
 import type { Store, UserRecord } from '../../store/Store.js';
 import { defaultEntityOf } from '../accounts/defaultEntity.js';
 
@@ -73,7 +75,7 @@ export const rootResolvers = {
     if (!name || !PART.test(name)) throw badInput(`upsertModel needs a project name ${NAME_PART_RULE}, not ${JSON.stringify(name)}`);
     if (!entity || !PART.test(entity)) throw badInput(noEntityMessage(ctx, entity));
     const projectId = `${entity}/${name}`;
-    if (!canAccessProject(ctx.user, projectId)) throw permissionError(ctx.user, projectId);
+    requireMember(ctx.user, projectId);
     const existed = await projectExists(ctx.store, projectId);
     if (!existed) {
       await ctx.store.projects.createProject(projectId);
@@ -85,7 +87,7 @@ export const rootResolvers = {
   },
 };
 
-/** The project when it exists and the caller may use its entity; null otherwise (the SDK then upserts). */
+/** The project when it exists and the caller has a role in it; null otherwise (the SDK then upserts). */
 async function findProject(args: ProjectArgs, ctx: GraphqlContext) {
   const entity = args.entityName ?? defaultEntityOf(ctx.record);
   const name = args.name ?? null;
@@ -100,15 +102,18 @@ async function projectExists(store: Store, projectId: string): Promise<boolean> 
 }
 
 /**
- * The Python SDK raises its own "You do not have permission to access or create project …"
- * when an error carries exactly this code (weave/wandb_interface/project_creator.py).
+ * upsertModel writes (it creates the project), so it needs a member (docs/security/roles.md);
+ * lookups only need a role. The refusal carries PERMISSION_ERROR: the Python SDK raises its own
+ * "You do not have permission to access or create project …" for exactly this code
+ * (weave/wandb_interface/project_creator.py).
  */
-function permissionError(user: AuthUser, projectId: string): GraphQLError {
-  const entity = projectId.split('/')[0]!;
-  return new GraphQLError(
-    `User "${user.username}" may not use entity "${entity}"; an admin can grant it with \`npx weft user add ${user.username} --entity ${entity}\``,
-    { extensions: { code: 'PERMISSION_ERROR' } },
-  );
+function requireMember(user: AuthUser, projectId: string): void {
+  try {
+    requireRole(user, projectId, 'member', 'create or change a project');
+  } catch (err) {
+    if (err instanceof ForbiddenError) throw new GraphQLError(err.message, { extensions: { code: 'PERMISSION_ERROR' } });
+    throw err;
+  }
 }
 
 function badInput(message: string): GraphQLError {
