@@ -12,6 +12,7 @@ export type SettingGroup =
   | 'Request limits'
   | 'Sign-in, sessions and cookies'
   | 'Model providers, jobs and monitors'
+  | 'Retention'
   | 'ClickHouse'
   | 'Other commands';
 
@@ -274,6 +275,12 @@ const OWN_SETTINGS: readonly Setting[] = [
     env: 'WEFT_MONITOR_POLL_MS',
     default: '`1000`',
     doc: 'how often ended calls are checked against the active monitors',
+  },
+  {
+    group: 'Retention',
+    env: 'WEFT_RETENTION_SWEEP_SECONDS',
+    default: '`60`',
+    doc: 'how often calls past their retention rule are deleted ([operations/retention.md](operations/retention.md))',
   },
   { group: 'ClickHouse', env: 'WEFT_STORE', flag: 'store', default: '`sqlite`', doc: '`clickhouse` to use ClickHouse instead of SQLite' },
   {

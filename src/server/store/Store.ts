@@ -26,6 +26,7 @@ import type { MonitorsStore } from './MonitorsStore.js';
 import type { ObjectsStore } from './ObjectsStore.js';
 import type { ProjectsStore } from './ProjectsStore.js';
 import type { ProvidersStore } from './ProvidersStore.js';
+import type { RetentionStore } from './RetentionStore.js';
 import type { StatsStore } from './StatsStore.js';
 import type { TablesStore } from './TablesStore.js';
 import type { ThreadsStore } from './ThreadsStore.js';
@@ -37,6 +38,7 @@ export type * from './CallsStore.js';
 export type * from './FilesStore.js';
 export type * from './ObjectsStore.js';
 export type * from './ProjectsStore.js';
+export type * from './RetentionStore.js';
 export type * from './TablesStore.js';
 export type * from './ThreadsStore.js';
 
@@ -63,6 +65,8 @@ export interface Store {
   readonly jobs: JobsStore;
   /** Calls that ended in projects with monitors, waiting for the monitor sweeper (MonitorsStore.ts). */
   readonly monitors: MonitorsStore;
+  /** Retention rules and the expiry of calls past them (RetentionStore.ts). */
+  readonly retention: RetentionStore;
   /**
    * Applies a batch of writes across sub-stores (a score is a call plus feedback on its
    * prediction) and answers each write's result, position by position. The writes are applied

@@ -43,6 +43,7 @@ export type ConformanceSuite =
   | 'writeBatch'
   | 'multiWriter'
   | 'orderIndependence'
+  | 'retention'
   | 'callsQuery'
   | 'callsFeedbackQuery'
   | 'referenceObjects'

@@ -26,6 +26,7 @@ export const WRITE_METHODS: Readonly<Record<string, ReadonlySet<string>>> = {
   files: new Set(['createFile']),
   objects: new Set(['createObject', 'deleteObjects', 'addTags', 'removeTags', 'setAliases', 'removeAliases']),
   tables: new Set(['createTable']),
+  retention: new Set(['setRule', 'expireCalls']),
 };
 
 /** Sends one unit of writes to the writer; resolves with each op's result once committed. */

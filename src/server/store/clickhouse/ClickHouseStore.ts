@@ -20,6 +20,7 @@ import { ClickHouseMonitorsStore } from './monitors.js';
 import { ClickHouseObjectsStore } from './objects.js';
 import { ClickHouseProjectsStore } from './projects.js';
 import { ClickHouseProvidersStore } from './providers.js';
+import { ClickHouseRetentionStore } from './retention.js';
 import { ClickHouseStatsStore } from './stats.js';
 import { ClickHouseTablesStore } from './tables.js';
 import { ClickHouseThreadsStore } from './threads.js';
@@ -48,6 +49,7 @@ export class ClickHouseStore implements Store {
   readonly providers: ClickHouseProvidersStore;
   readonly jobs: ClickHouseJobsStore;
   readonly monitors: ClickHouseMonitorsStore;
+  readonly retention: ClickHouseRetentionStore;
 
   private constructor(db: ClickHouseDatabase) {
     this.db = db;
@@ -65,6 +67,7 @@ export class ClickHouseStore implements Store {
     this.monitors = new ClickHouseMonitorsStore(db, this.jobs);
     this.annotationQueues = new ClickHouseAnnotationQueuesStore(db, () => this.feedback);
     this.providers = new ClickHouseProvidersStore(db);
+    this.retention = new ClickHouseRetentionStore(db, () => this.feedback);
   }
 
   /**

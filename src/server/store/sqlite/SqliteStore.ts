@@ -12,6 +12,7 @@ import { SqliteMonitorsStore } from './monitors.js';
 import { SqliteProvidersStore } from './providers.js';
 import { SqliteObjectsStore } from './objects.js';
 import { SqliteProjectsStore } from './projects.js';
+import { SqliteRetentionStore } from './retention.js';
 import { SqliteDatabase, type SqliteOptions } from './SqliteDatabase.js';
 import { SqliteStatsStore } from './stats.js';
 import { SqliteTablesStore } from './tables.js';
@@ -34,6 +35,7 @@ export class SqliteStore implements Store {
   readonly providers: SqliteProvidersStore;
   readonly jobs: SqliteJobsStore;
   readonly monitors: SqliteMonitorsStore;
+  readonly retention: SqliteRetentionStore;
 
   readonly file: string;
 
@@ -54,6 +56,7 @@ export class SqliteStore implements Store {
     this.providers = new SqliteProvidersStore(this.db);
     this.jobs = new SqliteJobsStore(this.db);
     this.monitors = new SqliteMonitorsStore(this.db);
+    this.retention = new SqliteRetentionStore(this.db);
   }
 
   async apply<const B extends WriteBatch>(batch: B): Promise<BatchResults<B>> {

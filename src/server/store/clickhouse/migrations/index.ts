@@ -27,6 +27,7 @@ import { v09UsageCells } from './v09UsageCells.js';
 import { v10ThreadTurns } from './v10ThreadTurns.js';
 import { v11ThreadTurnText } from './v11ThreadTurnText.js';
 import { v12ScorerFeedback } from './v12ScorerFeedback.js';
+import { v15Retention } from './v15Retention.js';
 
 export type { ClickHouseMigration } from './migration.js';
 
@@ -44,6 +45,7 @@ export const clickhouseMigrations: ClickHouseMigration[] = [
   v10ThreadTurns,
   v11ThreadTurnText,
   v12ScorerFeedback,
+  v15Retention,
 ];
 
 /** The newest schema version this build knows. */

@@ -25,6 +25,7 @@ import { v18LatencyBins } from './v18LatencyBins.js';
 import { v19ThreadsByLastUpdated } from './v19ThreadsByLastUpdated.js';
 import { v20CallStatsTotals } from './v20CallStatsTotals.js';
 import { v21ScorerFeedback } from './v21ScorerFeedback.js';
+import { v24Retention } from './v24Retention.js';
 
 export type { Migration } from './migration.js';
 
@@ -51,4 +52,5 @@ export const migrations: Migration[] = [
   v19ThreadsByLastUpdated,
   v20CallStatsTotals,
   v21ScorerFeedback,
+  v24Retention,
 ];
