@@ -24,6 +24,7 @@ import * as otel from './otel.js';
 import * as predictions from './predictions.js';
 import * as providers from './providers.js';
 import * as refs from './refs.js';
+import * as retention from './retention.js';
 import type { Role } from './roles.js';
 import * as scores from './scores.js';
 import * as service from './service.js';
@@ -264,6 +265,8 @@ export const endpoints = {
   jobsList: def({ group: 'Weft', method: 'GET', path: '/weft/jobs', summary: "The project's background jobs (evaluations, scoring), newest first", req: providers.JobsListReq, res: providers.JobsListRes }),
   jobRead: def({ group: 'Weft', method: 'GET', path: '/weft/jobs/:job_id', summary: 'One background job with its progress', req: providers.JobReq, res: providers.JobRes }),
   jobCancel: def({ group: 'Weft', method: 'POST', path: '/weft/jobs/:job_id/cancel', summary: 'Cancel a queued or running job', req: providers.JobReq, res: providers.JobRes }),
+  retentionRead: def({ group: 'Weft', method: 'GET', path: '/weft/retention', summary: "The retention rule in force for a project (or an entity's default) and where it is set", req: retention.RetentionReadReq, res: retention.RetentionReadRes, role: 'viewer' }),
+  retentionSet: def({ group: 'Weft', method: 'PUT', path: '/weft/retention', summary: "Set or remove a project's retention rule or an entity's default (admins of it); older calls go at the next sweep", req: retention.RetentionSetReq, res: retention.RetentionSetRes, role: 'admin' }),
 
   // W&B's own API, the part the Weave SDKs call before tracing (not a trace-server route)
   wandbGraphql: def({ group: 'W&B', method: 'POST', path: '/graphql', summary: 'W&B GraphQL subset for SDK start-up: viewer (username, defaultEntity, teams), project/model lookup, upsertModel. Basic api:<key>; failures are GraphQL errors (401 UNAUTHENTICATED for a bad key)', req: wandbGraphql.WandbGraphqlReq, res: wandbGraphql.WandbGraphqlRes, raw: true, auth: 'handler' }),

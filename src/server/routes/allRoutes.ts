@@ -22,6 +22,7 @@ import { objectRoutes } from './objects.js';
 import { otelRoutes } from './otel.js';
 import { providerRoutes } from './providers.js';
 import { refRoutes } from './refs.js';
+import { retentionRoutes } from './retention.js';
 import { serviceRoutes } from './service.js';
 import { sessionRoutes } from './sessions.js';
 import { statsRoutes } from './stats.js';
@@ -75,4 +76,5 @@ export const allRoutes: TotalRouteTable<ServedElsewhere> = combineRoutes([
   providerRoutes,
   sessionRoutes,
   graphqlRoutes,
+  retentionRoutes,
 ]);
