@@ -14,23 +14,32 @@ import { num, type ClickHouseDatabase } from './ClickHouseDatabase.js';
 interface RuleRow {
   scope: RetentionScope;
   key: string;
-  days: number;
-  updated_at: string | number;
-  updated_by: string;
+  last_days: number;
+  last_at: string | number;
+  last_by: string;
 }
 
 const fromRow = (r: RuleRow): RetentionRule => ({
   scope: r.scope,
   key: r.key,
-  days: Number(r.days),
-  updatedAt: num(r.updated_at),
-  updatedBy: r.updated_by,
+  days: Number(r.last_days),
+  updatedAt: num(r.last_at),
+  updatedBy: r.last_by,
 });
 
-/** The latest row per rule, removed ones (days 0) left out. */
-const RULES_SQL = `SELECT scope, key, argMax(days, updated_at) AS days, max(updated_at) AS updated_at,
-    argMax(updated_by, updated_at) AS updated_by
-  FROM retention_rules GROUP BY scope, key HAVING days > 0`;
+/** The latest row per rule, removed ones (days 0) left out (aliases unlike the columns, which they would shadow). */
+const RULES_SQL = `SELECT scope, key, argMax(days, updated_at) AS last_days, max(updated_at) AS last_at,
+    argMax(updated_by, updated_at) AS last_by
+  FROM retention_rules GROUP BY scope, key HAVING last_days > 0`;
+
+/**
+ * When the engine may drop an expired call's rows: a day after the later of the sweep's "now"
+ * and the engine's own clock (which TTL reads; a row inserted already past its TTL is dropped at
+ * once, before it could hide the call). The day lets ordinary merges bring the expiry row together
+ * with the call's other rows first, so the TTL removes the merged call, not the expiry row alone.
+ */
+export const EXPIRY_GRACE_MICROS = 86_400_000_000;
+const expiryOf = (now: number): number => Math.max(now, Date.now() * 1000) + EXPIRY_GRACE_MICROS;
 
 export class ClickHouseRetentionStore implements RetentionStore {
   readonly #db: ClickHouseDatabase;
@@ -87,6 +96,7 @@ export class ClickHouseRetentionStore implements RetentionStore {
     );
     if (doomed.length === 0) return { calls: 0, feedback: 0 };
     const ids = doomed.map((d) => d.id);
+    const expireAt = expiryOf(req.now);
     const feedbackStore = this.#feedback();
     const feedback = (
       await feedbackStore.feedbackForRefs({ projectId: req.projectId, weaveRefs: ids.map((id) => `weave:///${req.projectId}/call/${id}`) })
@@ -96,15 +106,15 @@ export class ClickHouseRetentionStore implements RetentionStore {
     // of the start-order entries; each insert is idempotent, so a retried sweep converges.
     await this.#db.insert(
       'thread_turns',
-      ids.map((id) => ({ project_id: req.projectId, id, deleted_at: req.now, expire_at: req.now })),
+      ids.map((id) => ({ project_id: req.projectId, id, deleted_at: req.now, expire_at: expireAt })),
     );
     await this.#db.insert(
       'calls',
-      ids.map((id) => ({ project_id: req.projectId, id, deleted_at: req.now, part_ts: req.now, expire_at: req.now })),
+      ids.map((id) => ({ project_id: req.projectId, id, deleted_at: req.now, part_ts: req.now, expire_at: expireAt })),
     );
     await this.#db.insert(
       'calls_by_start',
-      doomed.map((d) => ({ project_id: req.projectId, started_at: num(d.started_at), id: d.id, is_root: d.is_root, expire_at: req.now })),
+      doomed.map((d) => ({ project_id: req.projectId, started_at: num(d.started_at), id: d.id, is_root: d.is_root, expire_at: expireAt })),
     );
     return { calls: doomed.length, feedback: purged };
   }
