@@ -12,6 +12,7 @@ import { PasswordSection } from './PasswordSection.js';
 import { DefaultEntitySection } from './DefaultEntitySection.js';
 import { PricesSection } from './PricesSection.js';
 import { ProvidersSection } from './ProvidersSection.js';
+import { RetentionSection } from './RetentionSection.js';
 import { SessionsSection } from './SessionsSection.js';
 import { UsersSection } from './UsersSection.js';
 import './settings.css';
@@ -29,6 +30,7 @@ export function SettingsPage() {
       <nav className="settings-toc" aria-label="Settings sections">
         {projectId && <a href="#providers">Model providers</a>}
         {projectId && <a href="#prices">Model prices</a>}
+        {projectId && <a href="#retention">Retention</a>}
         <a href="#api-keys">API keys</a>
         <a href="#default-entity">Default entity</a>
         <a href="#sessions">Sessions</a>
@@ -43,6 +45,8 @@ export function SettingsPage() {
           Model prices are set per project: open a project and choose <strong>Settings</strong> there. <Link to="/">Projects</Link>
         </p>
       )}
+      {/* Entity admins will pass too once the dashboard knows roles; the server checks either way. */}
+      {projectId && <RetentionSection projectId={projectId} canEdit={user.is_admin} />}
       <ApiKeysSection username={user.username} />
       <DefaultEntitySection />
       <SessionsSection />
