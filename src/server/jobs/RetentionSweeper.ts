@@ -11,11 +11,13 @@ import type { Logger } from '../logger.js';
 import type { Store } from '../store/Store.js';
 
 /**
- * Calls per batch: a batch of 500 expired calls (marking, refolding their threads and stats
- * cells, removing rows) held the writer ~10-20 ms in bench/retentionSweep.ts, about one group
- * commit's worth, so a write waiting behind it waits no longer than behind another request.
+ * Calls per batch. Expiring a call costs what deleting it does: its threads and its stats cells
+ * are refolded (a cell that loses its slowest call rescans its calls for the new maximum), about
+ * 0.5 ms a call on a loaded 2-core machine, and a batch holds the writer, and the main thread
+ * that hands requests to the threads, for all of it. At 500 a batch the readers' p99 rose to
+ * 9.5 s under load; at 100, to 1.8 s (bench/retentionSweep.ts, docs/performance.md).
  */
-export const RETENTION_BATCH = 500;
+export const RETENTION_BATCH = 100;
 /** Calls per tick, so one tick's work is bounded however far behind the sweep is. */
 export const RETENTION_MAX_PER_TICK = 50_000;
 
