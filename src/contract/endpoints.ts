@@ -27,6 +27,7 @@ import * as predictions from './predictions.js';
 import * as providers from './providers.js';
 import * as redaction from './redaction.js';
 import * as refs from './refs.js';
+import * as retention from './retention.js';
 import type { Role } from './roles.js';
 import * as scores from './scores.js';
 import * as service from './service.js';
@@ -283,6 +284,8 @@ export const endpoints = {
   redactionDelete: def({ group: 'Weft', method: 'DELETE', path: '/weft/redaction/:rule_id', summary: 'Remove a redaction rule; data stored while it applied keeps its markers', req: redaction.RedactionDeleteReq, res: redaction.RedactionDeleteRes, role: 'admin' }),
   auditList: def({ group: 'Weft', method: 'GET', path: '/weft/audit', summary: 'The audit log, newest first, filtered and paged (global admins: every row; entity admins: their entities\' rows)', req: audit.AuditListReq, res: audit.AuditListRes, role: 'admin' }),
   auditExport: def({ group: 'Weft', method: 'GET', path: '/weft/audit/export', summary: 'Download the audit log rows matching a filter as CSV or JSON lines', req: audit.AuditExportReq, res: audit.AuditExportRes, raw: true, role: 'admin' }),
+  retentionRead: def({ group: 'Weft', method: 'GET', path: '/weft/retention', summary: "The retention rule in force for a project (or an entity's default) and where it is set", req: retention.RetentionReadReq, res: retention.RetentionReadRes, role: 'viewer' }),
+  retentionSet: def({ group: 'Weft', method: 'PUT', path: '/weft/retention', summary: "Set or remove a project's retention rule or an entity's default (admins of it); older calls go at the next sweep", req: retention.RetentionSetReq, res: retention.RetentionSetRes, role: 'admin' }),
 
   // W&B's own API, the part the Weave SDKs call before tracing (not a trace-server route)
   wandbGraphql: def({ group: 'W&B', method: 'POST', path: '/graphql', summary: 'W&B GraphQL subset for SDK start-up: viewer (username, defaultEntity, teams), project/model lookup, upsertModel. Basic api:<key>; failures are GraphQL errors (401 UNAUTHENTICATED for a bad key)', req: wandbGraphql.WandbGraphqlReq, res: wandbGraphql.WandbGraphqlRes, raw: true, auth: 'handler', role: 'viewer', roleNote: 'viewer for lookups, member in the project for upsertModel; checked by the handler' }),

@@ -64,6 +64,8 @@ export interface ServerConfig {
   jobMaxAttempts: number;
   /** How often ended calls are checked against the monitors (WEFT_MONITOR_POLL_MS). */
   monitorPollMs: number;
+  /** How often the retention sweep runs, in ms (WEFT_RETENTION_SWEEP_SECONDS; docs/operations/retention.md). */
+  retentionSweepMs: number;
   /** The whole environment, for `api_key_env` in the providers file. */
   env: NodeJS.ProcessEnv;
   /** Failed sign-ins allowed per username / per client address in the window (auth/loginThrottle.ts). */
@@ -148,6 +150,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Record<s
     jobProjectQueue: positiveInt(get, 'WEFT_JOB_PROJECT_QUEUE', 100),
     jobMaxAttempts: positiveInt(get, 'WEFT_JOB_MAX_ATTEMPTS', 2),
     monitorPollMs: positive('WEFT_MONITOR_POLL_MS', get('WEFT_MONITOR_POLL_MS'), 1000),
+    retentionSweepMs: 1000 * positiveInt(get, 'WEFT_RETENTION_SWEEP_SECONDS', 60),
     env,
     loginThrottle: {
       perUser: positiveInt(get, 'WEFT_LOGIN_MAX_FAILURES_PER_USER', DEFAULT_THROTTLE_LIMITS.perUser),

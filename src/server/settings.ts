@@ -13,6 +13,7 @@ export type SettingGroup =
   | 'Sign-in, sessions and cookies'
   | 'Single sign-on (OpenID Connect)'
   | 'Model providers, jobs and monitors'
+  | 'Retention'
   | 'ClickHouse'
   | 'Other commands';
 
@@ -347,6 +348,12 @@ const OWN_SETTINGS: readonly Setting[] = [
     env: 'WEFT_AUDIT_RETENTION_DAYS',
     default: 'unset: kept forever',
     doc: 'days the audit log keeps its rows; older ones are dropped by an hourly sweep, and `weft audit verify` then checks the chain from the oldest row kept ([security/audit.md](security/audit.md))',
+  },
+  {
+    group: 'Retention',
+    env: 'WEFT_RETENTION_SWEEP_SECONDS',
+    default: '`60`',
+    doc: 'how often calls past their retention rule are deleted ([operations/retention.md](operations/retention.md))',
   },
   { group: 'ClickHouse', env: 'WEFT_STORE', flag: 'store', default: '`sqlite`', doc: '`clickhouse` to use ClickHouse instead of SQLite' },
   {

@@ -81,6 +81,9 @@ Usage:
   weft restore <file> [--data-dir ./.weft]
                                        put a backup in place (the server stopped); the old database
                                        is kept aside
+  weft retention set <entity[/project]> <days|off> | show <entity[/project]> | sweep
+                                       keep calls N days (a project's rule wins over its entity's
+                                       default), show the rule in force, or delete expired calls now
   weft migrate [--store clickhouse] [--clickhouse-url http://127.0.0.1:8123] [--clickhouse-database weft]
                [--clickhouse-layout single|replicated|sharded|replicated-sharded]
                [--clickhouse-cluster <name>] [--clickhouse-on-cluster 1|0]
@@ -126,6 +129,7 @@ export async function main(argv: string[]): Promise<void> {
     if (command === 'redaction') return await (await import('./redactionCommand.js')).redactionCommand(argv.slice(1));
     if (command === 'dev') return await (await import('./devCommand.js')).devCommand(argv.slice(1));
     if (command === 'audit') return await (await import('../audit/auditCommands.js')).auditCommand(argv.slice(1));
+    if (command === 'retention') return await (await import('./retentionCommand.js')).retentionCommand(argv.slice(1));
     console.error(`Unknown command "${argv.join(' ')}".\n\n${HELP}`);
     process.exitCode = 2;
   } catch (err) {

@@ -29,6 +29,7 @@ import { SecretBox } from '../auth/secretBox.js';
 import { createJobHandlers } from '../jobs/jobHandlers.js';
 import { JobRunner } from '../jobs/JobRunner.js';
 import { MonitorSweeper } from '../jobs/MonitorSweeper.js';
+import { RetentionSweeper } from '../jobs/RetentionSweeper.js';
 import { instancePriceRecords } from '../providers/instancePrices.js';
 import { loadInstanceProviders } from '../providers/instanceProviders.js';
 import { ProviderRegistry } from '../providers/providerRegistry.js';
@@ -50,6 +51,8 @@ export interface RunningServer {
   generatedAdminPassword: string | null;
   /** The background-job runner (tests stop it to simulate a crash). */
   jobs: JobRunner;
+  /** The retention sweep (tests run one with `sweepNow`). */
+  retention: RetentionSweeper;
   /** The certificate served, when HTTPS is on. */
   tls: TlsMaterial | null;
   /** The request threads, when requests run in them. */
@@ -122,6 +125,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     maxQueuedPerProject: config.jobProjectQueue,
   });
   const monitors = new MonitorSweeper({ store, log, clock, kick: () => jobs.kick(), pollMs: config.monitorPollMs });
+  const retention = new RetentionSweeper({ store, log, clock, everyMs: config.retentionSweepMs });
   const authenticator = new Authenticator(store, {
     ...(isClusterWorker() ? { onForget: broadcastForget } : {}),
     throttle: config.loginThrottle,
@@ -234,6 +238,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
   monitors.start();
   const auditSweeper = config.auditRetentionDays ? new AuditSweeper({ store, clock, log, retentionDays: config.auditRetentionDays }) : null;
   auditSweeper?.start();
+  retention.start();
   const metricSources: MetricSources = {
     store,
     threads,
@@ -248,7 +253,14 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
   const stop = async (graceMs: number): Promise<void> => {
     const closed = new Promise<void>((resolve) => server.once('close', () => resolve()));
     // Requests in flight finish meanwhile; background work stops at once (jobs are handed back).
-    const [drained] = await Promise.all([gate.drain(graceMs), epochWatch?.stop(), monitors.stop(), jobs.stop(), auditSweeper?.stop()]);
+    const [drained] = await Promise.all([
+      gate.drain(graceMs),
+      epochWatch?.stop(),
+      monitors.stop(),
+      retention.stop(),
+      jobs.stop(),
+      auditSweeper?.stop(),
+    ]);
     if (drained.unfinished) log.warn(`Shutdown: ${drained.unfinished} request(s) still running after ${graceMs} ms were cut off.`);
     await closed;
     // Units a thread handed over just before its request was cut off still commit (or fail) before the store closes.
@@ -267,6 +279,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     log,
     generatedAdminPassword,
     jobs,
+    retention,
     tls,
     threads,
     close: (graceMs = Infinity) => (closing ??= stop(graceMs)),

@@ -25,6 +25,7 @@ import { otelRoutes } from './otel.js';
 import { providerRoutes } from './providers.js';
 import { redactionRoutes } from './redaction.js';
 import { refRoutes } from './refs.js';
+import { retentionRoutes } from './retention.js';
 import { serviceRoutes } from './service.js';
 import { sessionRoutes } from './sessions.js';
 import { statsRoutes } from './stats.js';
@@ -81,4 +82,5 @@ export const allRoutes: TotalRouteTable<ServedElsewhere> = combineRoutes([
   redactionRoutes,
   auditRoutes,
   oidcRoutes,
+  retentionRoutes,
 ]);

@@ -230,6 +230,9 @@ const SAMPLES: Samples = {
   redactionList: () => ({ project_id: P }),
   redactionAdd: (_, who) => ({ project_id: P, key: `walk_${who}` }),
   redactionDelete: (fx, who) => ({ rule_id: fx.redactionRuleIds[who] }),
+  // A window far longer than the fixtures' age: nothing of the walk expires.
+  retentionRead: () => ({ project_id: P }),
+  retentionSet: () => ({ project_id: P, days: 36500 }),
   auditList: () => ({ project_id: P }),
   auditExport: () => ({ project_id: P, format: 'jsonl' }),
   wandbGraphql: () => ({ query: `mutation { upsertModel(input: { name: "${PROJECT}", entityName: "${ENTITY}" }) { model { id } } }` }),

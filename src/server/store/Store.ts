@@ -29,6 +29,7 @@ import type { ObjectsStore } from './ObjectsStore.js';
 import type { ProjectsStore } from './ProjectsStore.js';
 import type { ProvidersStore } from './ProvidersStore.js';
 import type { RedactionStore } from './RedactionStore.js';
+import type { RetentionStore } from './RetentionStore.js';
 import type { StatsStore } from './StatsStore.js';
 import type { TablesStore } from './TablesStore.js';
 import type { ThreadsStore } from './ThreadsStore.js';
@@ -41,6 +42,7 @@ export type * from './FilesStore.js';
 export type * from './IdentitiesStore.js';
 export type * from './ObjectsStore.js';
 export type * from './ProjectsStore.js';
+export type * from './RetentionStore.js';
 export type * from './TablesStore.js';
 export type * from './ThreadsStore.js';
 
@@ -73,6 +75,8 @@ export interface Store {
   readonly audit: AuditStore;
   /** Single sign-on identities linked to users (IdentitiesStore.ts). */
   readonly identities: IdentitiesStore;
+  /** Retention rules and the expiry of calls past them (RetentionStore.ts). */
+  readonly retention: RetentionStore;
   /**
    * Applies a batch of writes across sub-stores (a score is a call plus feedback on its
    * prediction) and answers each write's result, position by position. The writes are applied

@@ -45,6 +45,7 @@ export type ConformanceSuite =
   | 'writeBatch'
   | 'multiWriter'
   | 'orderIndependence'
+  | 'retention'
   | 'callsQuery'
   | 'callsFeedbackQuery'
   | 'referenceObjects'

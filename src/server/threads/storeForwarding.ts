@@ -28,6 +28,7 @@ export const WRITE_METHODS: Readonly<Record<string, ReadonlySet<string>>> = {
   objects: new Set(['createObject', 'deleteObjects', 'addTags', 'removeTags', 'setAliases', 'removeAliases']),
   tables: new Set(['createTable']),
   redaction: new Set(['addRule', 'deleteRule']),
+  retention: new Set(['setRule', 'expireCalls']),
 };
 
 /** Sends one unit of writes to the writer; resolves with each op's result once committed. */

@@ -23,6 +23,7 @@ import { ClickHouseObjectsStore } from './objects.js';
 import { ClickHouseProjectsStore } from './projects.js';
 import { ClickHouseProvidersStore } from './providers.js';
 import { ClickHouseRedactionStore } from './redaction.js';
+import { ClickHouseRetentionStore } from './retention.js';
 import { ClickHouseStatsStore } from './stats.js';
 import { ClickHouseTablesStore } from './tables.js';
 import { ClickHouseThreadsStore } from './threads.js';
@@ -54,6 +55,7 @@ export class ClickHouseStore implements Store {
   readonly monitors: ClickHouseMonitorsStore;
   readonly audit: ClickHouseAuditStore;
   readonly identities: ClickHouseIdentitiesStore;
+  readonly retention: ClickHouseRetentionStore;
 
   private constructor(db: ClickHouseDatabase) {
     this.db = db;
@@ -74,6 +76,7 @@ export class ClickHouseStore implements Store {
     this.redaction = new ClickHouseRedactionStore(db);
     this.audit = new ClickHouseAuditStore(db);
     this.identities = new ClickHouseIdentitiesStore(db);
+    this.retention = new ClickHouseRetentionStore(db, () => this.feedback);
   }
 
   /**

@@ -128,6 +128,7 @@ export const SHARD_KEYS: Readonly<Record<string, string>> = {
   monitor_sweeps: ONE_SHARD,
   audit_log: ONE_SHARD,
   redaction_rules: ONE_SHARD,
+  retention_rules: ONE_SHARD,
   weft_schema_migrations: ONE_SHARD,
 };
 

@@ -26,6 +26,7 @@ import { describeReferenceFeedbackConformance } from './referenceFeedback.confor
 import { describeReferenceQueuesConformance } from './referenceQueues.conformance.js';
 import { describeReferenceObjectsConformance } from './referenceObjects.conformance.js';
 import { describeReferenceOtelConformance } from './referenceOtel.conformance.js';
+import { describeRetentionConformance } from './retention.conformance.js';
 import { describeStatsConformance } from './stats.conformance.js';
 import { describeTablesConformance } from './tables.conformance.js';
 import { describeThreadsConformance } from './threads.conformance.js';
@@ -64,6 +65,7 @@ export function describeStoreConformance(backend: TestBackend, group: Conformanc
     writeBatch: () => describeWriteBatchConformance(open),
     multiWriter: () => describeMultiWriterConformance(open, backend.openPair),
     orderIndependence: () => describeOrderIndependenceConformance(open),
+    retention: () => describeRetentionConformance(open),
     // Through HTTP: the query language as the SDKs and the dashboard use it.
     callsQuery: () => describeCallsQueryConformance(backend),
     callsFeedbackQuery: () => describeCallsFeedbackQueryConformance(backend),

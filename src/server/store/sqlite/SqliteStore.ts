@@ -15,6 +15,7 @@ import { SqliteProvidersStore } from './providers.js';
 import { SqliteRedactionStore } from './redaction.js';
 import { SqliteObjectsStore } from './objects.js';
 import { SqliteProjectsStore } from './projects.js';
+import { SqliteRetentionStore } from './retention.js';
 import { SqliteDatabase, type SqliteOptions } from './SqliteDatabase.js';
 import { SqliteStatsStore } from './stats.js';
 import { SqliteTablesStore } from './tables.js';
@@ -40,6 +41,7 @@ export class SqliteStore implements Store {
   readonly monitors: SqliteMonitorsStore;
   readonly audit: SqliteAuditStore;
   readonly identities: SqliteIdentitiesStore;
+  readonly retention: SqliteRetentionStore;
 
   readonly file: string;
 
@@ -63,6 +65,7 @@ export class SqliteStore implements Store {
     this.monitors = new SqliteMonitorsStore(this.db);
     this.audit = new SqliteAuditStore(this.db);
     this.identities = new SqliteIdentitiesStore(this.db);
+    this.retention = new SqliteRetentionStore(this.db);
   }
 
   async apply<const B extends WriteBatch>(batch: B): Promise<BatchResults<B>> {

@@ -52,8 +52,9 @@ const LIVE_CALL_BY_ID = 'project_id = ? AND id = ? AND started_at IS NOT NULL AN
 /**
  * Folds what call writes left for the derived tables (thread statistics, the stats rollup)
  * before the transaction commits; once per group commit when the writer batches requests.
+ * The retention sweep folds through it too (retention.ts).
  */
-const refreshDerived = (db: SqliteDatabase): void =>
+export const refreshDerived = (db: SqliteDatabase): void =>
   db.refreshAtCommit('calls', () => {
     refreshDirtyThreads(db);
     refreshStatsRollup(db);

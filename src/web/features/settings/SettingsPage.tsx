@@ -14,10 +14,11 @@ import { DefaultEntitySection } from './DefaultEntitySection.js';
 import { PricesSection } from './PricesSection.js';
 import { ProvidersSection } from './ProvidersSection.js';
 import { RedactionSection } from './RedactionSection.js';
+import { RetentionSection } from './RetentionSection.js';
 import { SessionsSection } from './SessionsSection.js';
 import { UsersSection } from './UsersSection.js';
 // Entity admins manage their entity's members and read its audit rows; the server checks again.
-import { managesUsers } from '../../lib/permissions.js';
+import { can, managesUsers } from '../../lib/permissions.js';
 import './settings.css';
 
 /** Settings page, with or without a project. */
@@ -34,6 +35,7 @@ export function SettingsPage() {
         {projectId && <a href="#providers">Model providers</a>}
         {projectId && <a href="#prices">Model prices</a>}
         {projectId && <a href="#redaction">Redaction</a>}
+        {projectId && <a href="#retention">Retention</a>}
         <a href="#api-keys">API keys</a>
         <a href="#default-entity">Default entity</a>
         <a href="#sessions">Sessions</a>
@@ -49,6 +51,7 @@ export function SettingsPage() {
           Model prices are set per project: open a project and choose <strong>Settings</strong> there. <Link to="/">Projects</Link>
         </p>
       )}
+      {projectId && <RetentionSection projectId={projectId} canEdit={can(user, 'retentionSet', projectId)} />}
       {projectId && <RedactionSection projectId={projectId} />}
       <ApiKeysSection username={user.username} />
       <DefaultEntitySection />

@@ -151,3 +151,26 @@ export function useProviderMutations(projectId: string) {
     test: useMutation({ mutationFn: (providerId: string) => api.providerTest({ project_id: projectId, provider_id: providerId }) }),
   };
 }
+
+/** Query keys for retention rules, under the settings keys. */
+export const retentionKeys = {
+  all: [...settingsKeys.all, 'retention'] as const,
+  project: (projectId: string) => [...retentionKeys.all, 'project', projectId] as const,
+};
+
+/** The retention rule in force for a project, with its own rule and its entity's default. */
+export function retentionQueryOptions(projectId: string) {
+  return queryOptions({
+    queryKey: retentionKeys.project(projectId),
+    queryFn: async ({ signal }) => api.retentionRead({ project_id: projectId }, { signal }),
+  });
+}
+
+/** Set or remove a project's rule or an entity's default; every retention key is refetched. */
+export function useSetRetention() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (req: ReqOf<'retentionSet'>) => api.retentionSet(req),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: retentionKeys.all }),
+  });
+}

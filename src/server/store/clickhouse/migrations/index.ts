@@ -31,6 +31,7 @@ import { v13Roles } from './v13Roles.js';
 import { v16Redaction } from './v16Redaction.js';
 import { v14AuditLog } from './v14AuditLog.js';
 import { v17OidcIdentities } from './v17OidcIdentities.js';
+import { v15Retention } from './v15Retention.js';
 
 export type { ClickHouseMigration } from './migration.js';
 
@@ -50,6 +51,7 @@ export const clickhouseMigrations: ClickHouseMigration[] = [
   v12ScorerFeedback,
   v13Roles,
   v14AuditLog,
+  v15Retention,
   v16Redaction,
   v17OidcIdentities,
 ];

@@ -29,6 +29,7 @@ import { v22Roles } from './v22Roles.js';
 import { v25Redaction } from './v25Redaction.js';
 import { v23AuditLog } from './v23AuditLog.js';
 import { v26OidcIdentities } from './v26OidcIdentities.js';
+import { v24Retention } from './v24Retention.js';
 
 export type { Migration } from './migration.js';
 
@@ -57,6 +58,7 @@ export const migrations: Migration[] = [
   v21ScorerFeedback,
   v22Roles,
   v23AuditLog,
+  v24Retention,
   v25Redaction,
   v26OidcIdentities,
 ];
