@@ -107,7 +107,7 @@ describe.runIf(testBackends().some((b) => b.name === 'clickhouse'))('on a ClickH
         await store.accounts.upsertUser({ username: 'ann', isAdmin: n % 2 === 1 });
         await store.accounts.setDefaultEntity('ann', n % 2 === 1 ? 'other-co' : 'ann-co');
         await store.accounts.setRole('ann', 'ann-co', n % 2 === 1 ? 'viewer' : 'admin');
-        await store.accounts.setRole('ann', 'ann-co/proj', n % 2 === 1 ? 'editor' : null);
+        await store.accounts.setRole('ann', 'ann-co/proj', n % 2 === 1 ? 'annotator' : null);
         for (const reader of both()) {
           const user = await reader.accounts.getUser('ann');
           expect(user).toMatchObject({
@@ -115,7 +115,7 @@ describe.runIf(testBackends().some((b) => b.name === 'clickhouse'))('on a ClickH
             isAdmin: n % 2 === 1,
             defaultEntity: n % 2 === 1 ? 'other-co' : 'ann-co',
             roles: { 'ann-co': n % 2 === 1 ? 'viewer' : 'admin', 'other-co': 'member' },
-            projectRoles: n % 2 === 1 ? { 'ann-co/proj': 'editor' } : {},
+            projectRoles: n % 2 === 1 ? { 'ann-co/proj': 'annotator' } : {},
           });
         }
       }
