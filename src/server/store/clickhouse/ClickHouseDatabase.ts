@@ -13,6 +13,8 @@ export interface ClickHouseOptions {
   username?: string | null;
   password?: string | null;
   database: string;
+  /** The wall clock row versions start from, in ms (docs/clickhouse.md "Row versions"); tests skew it. */
+  now?: () => number;
 }
 
 /** The settings Weft's answers depend on, pinned per request. */
@@ -50,11 +52,14 @@ export type Params = Record<string, unknown>;
 export class ClickHouseDatabase {
   readonly client: ClickHouseClient;
   readonly database: string;
+  /** This store's version clock: every ReplacingMergeTree version it writes comes from here. */
+  readonly versions: VersionClock;
 
   readonly #url: string;
 
   constructor(options: ClickHouseOptions) {
     this.database = options.database;
+    this.versions = new VersionClock(options.now);
     this.#url = options.url;
     this.client = createClient({
       url: options.url,
@@ -112,6 +117,21 @@ export class ClickHouseDatabase {
       });
   }
 
+  /**
+   * The version for a rewrite of the rows of `table` that `where` selects: above every version
+   * stored for them (read from all parts, merged or not) and above this store's clock, so a
+   * change made after another one was acknowledged outranks it whatever the two writers' clocks
+   * say. A final change's FINAL_VERSION_OFFSET is left out of the floor, so a later ordinary
+   * rewrite still ranks below it. docs/clickhouse.md "Row versions".
+   */
+  async versionAfter(table: string, where: string, params: Params = {}): Promise<number> {
+    const row = await this.get<{ v: string | null }>(
+      `SELECT max(version % ${FINAL_VERSION_OFFSET}) AS v FROM ${table} WHERE ${where}`,
+      params,
+    );
+    return this.versions.next(num(row?.v ?? 0));
+  }
+
   /** A failure to reach the server as a 503 saying so (store/storeOutage.ts); any other error as it is. */
   #outage(err: unknown): unknown {
     return clickhouseOutageOf(err, this.#url) ?? err;
@@ -133,11 +153,27 @@ export const num = (v: unknown): number => (typeof v === 'number' ? v : Number(v
 export const numOrNull = (v: unknown): number | null => (v == null ? null : num(v));
 
 /**
- * A version for ReplacingMergeTree rows written by this process: the wall clock in µs, made
- * strictly increasing so two writes in one microsecond still order as they were made.
+ * Added to the version of a final change (an ended session, a revoked key), so it outranks every
+ * ordinary rewrite of the same row (accounts.ts says why). 2^52 keeps versions exact as
+ * JavaScript numbers (below 2^53) until the clock in µs itself passes 2^52, in the year 2112.
  */
-let lastVersion = 0;
-export function nextVersion(): number {
-  lastVersion = Math.max(Date.now() * 1000, lastVersion + 1);
-  return lastVersion;
+export const FINAL_VERSION_OFFSET = 2 ** 52;
+
+/**
+ * A hybrid logical clock for ReplacingMergeTree versions: the wall clock in µs, but never at or
+ * below a version this store gave before or a stored version it was shown (`next(floor)`). Clocks
+ * of replicas minutes apart then still order a change after the change it followed.
+ */
+export class VersionClock {
+  #last = 0;
+  readonly #now: () => number;
+  constructor(now: () => number = Date.now) {
+    this.#now = now;
+  }
+
+  /** A version above `floor`, above every version this clock gave, and at least the wall clock. */
+  next(floor = 0): number {
+    this.#last = Math.max(Math.floor(this.#now() * 1000), this.#last + 1, floor + 1);
+    return this.#last;
+  }
 }

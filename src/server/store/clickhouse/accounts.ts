@@ -3,15 +3,16 @@
  * in ReplacingMergeTree tables read with FINAL.
  *
  * Weaker than SQLite, and said so: a change is read-merge-insert, so two replicas changing the
- * same user or key in the same instant end with the later insert (last writer wins), and two
- * concurrent revocations of one key may both answer true. Ending a session and revoking a key
+ * same user or key in the same instant end with the higher version (the later clock; on a tie the
+ * later insert), and two concurrent revocations of one key may both answer true. A change made
+ * after another was acknowledged always wins, whatever the replicas' clocks (db.versionAfter). Ending a session and revoking a key
  * are final, though: no concurrent rewrite brings them back (FINAL_VERSION_OFFSET). Every change
  * that must reach other replicas' credential caches bumps `accounts_epoch` (see `epoch()`), which
  * each replica polls (auth/accountsEpoch.ts).
  */
 import type { Role } from '../../../contract/roles.js';
 import type { AccountsStore, ApiKeyRecord, SessionRecord, UserRecord } from '../Store.js';
-import { nextVersion, num, numOrNull, type ClickHouseDatabase } from './ClickHouseDatabase.js';
+import { FINAL_VERSION_OFFSET, num, numOrNull, type ClickHouseDatabase } from './ClickHouseDatabase.js';
 
 interface UserRow {
   username: string;
@@ -63,17 +64,14 @@ const sessionFromRow = (r: SessionRow): SessionRecord => ({
   address: r.address,
 });
 
-/**
- * Added to the version of a final change (an ended session, a revoked key), so it outranks every
- * ordinary rewrite of the same row. Those rewrites are read-merge-insert: a session touch or a
- * key's hash upgrade on one replica may read the row just before another replica ends it, and
- * insert after. With plain clock versions that later insert would bring the session or key
- * back; with this offset the end stays final. 2^52 keeps versions exact as JavaScript numbers
- * (below 2^53) until the clock in µs itself passes 2^52, in the year 2112.
+/*
+ * A final change (an ended session, a revoked key) adds FINAL_VERSION_OFFSET to its version, so
+ * it outranks every ordinary rewrite of the same row. Those rewrites are read-merge-insert: a
+ * session touch or a key's hash upgrade on one replica may read the row just before another
+ * replica ends it, and insert after. Without the offset that later insert would bring the
+ * session or key back; with it the end stays final.
  */
-const FINAL_VERSION_OFFSET = 2 ** 52;
-
-const sessionRow = (s: SessionRecord, isDeleted = 0) => ({
+const sessionRow = (s: SessionRecord, version: number, isDeleted = 0) => ({
   session_id: s.sessionId,
   token_hash: s.tokenHash,
   username: s.username,
@@ -82,7 +80,7 @@ const sessionRow = (s: SessionRecord, isDeleted = 0) => ({
   expires_at: s.expiresAt,
   user_agent: s.userAgent,
   address: s.address,
-  version: nextVersion() + (isDeleted ? FINAL_VERSION_OFFSET : 0),
+  version: version + (isDeleted ? FINAL_VERSION_OFFSET : 0),
   is_deleted: isDeleted,
 });
 
@@ -150,13 +148,17 @@ export class ClickHouseAccountsStore implements AccountsStore {
     const current = await this.getUser(user.username);
     const entities = user.entities ?? [];
     // Entities first: a user row never points its default at an entity it does not have.
-    const version = nextVersion();
-    await this.#db.insert(
-      'user_roles',
-      entities
-        .filter((entity) => user.role !== undefined || !current?.roles[entity])
-        .map((entity) => ({ username: user.username, scope: entity, role: user.role ?? 'member', version, is_deleted: 0 })),
-    );
+    const granted = entities.filter((entity) => user.role !== undefined || !current?.roles[entity]);
+    if (granted.length) {
+      const version = await this.#db.versionAfter('user_roles', 'username = {u:String} AND scope IN {s:Array(String)}', {
+        u: user.username,
+        s: granted,
+      });
+      await this.#db.insert(
+        'user_roles',
+        granted.map((entity) => ({ username: user.username, scope: entity, role: user.role ?? 'member', version, is_deleted: 0 })),
+      );
+    }
     await this.#db.insert('users', [
       {
         username: user.username,
@@ -165,7 +167,7 @@ export class ClickHouseAccountsStore implements AccountsStore {
         // A user's first entity is their default until they choose another.
         default_entity: current?.defaultEntity ?? entities[0] ?? null,
         created_at: current?.createdAt ?? Date.now() * 1000,
-        version: nextVersion(),
+        version: await this.#userVersion(user.username),
       },
     ]);
     if (current && user.passwordHash !== undefined && user.passwordHash !== current.passwordHash) await this.#bumpEpoch();
@@ -175,7 +177,8 @@ export class ClickHouseAccountsStore implements AccountsStore {
   async setRole(username: string, scope: string, role: Role | null): Promise<boolean> {
     const current = await this.getUser(username);
     if (!current) return false;
-    await this.#db.insert('user_roles', [{ username, scope, role: role ?? '', version: nextVersion(), is_deleted: role === null ? 1 : 0 }]);
+    const version = await this.#db.versionAfter('user_roles', 'username = {u:String} AND scope = {s:String}', { u: username, s: scope });
+    await this.#db.insert('user_roles', [{ username, scope, role: role ?? '', version, is_deleted: role === null ? 1 : 0 }]);
     if (role !== null && !scope.includes('/') && current.defaultEntity === null) await this.setDefaultEntity(username, scope);
     // Other replicas' credential caches hold the old role until they hear of the change.
     await this.#bumpEpoch();
@@ -192,13 +195,19 @@ export class ClickHouseAccountsStore implements AccountsStore {
         is_admin: current.isAdmin ? 1 : 0,
         default_entity: entity,
         created_at: current.createdAt,
-        version: nextVersion(),
+        version: await this.#userVersion(username),
       },
     ]);
     return true;
   }
 
-  #keyRow(k: ApiKeyRecord) {
+  #userVersion(username: string): Promise<number> {
+    return this.#db.versionAfter('users', 'username = {u:String}', { u: username });
+  }
+
+  /** A key's row; a new key's version is the clock's (no earlier row of its id exists). */
+  async #keyRow(k: ApiKeyRecord, isNew = false) {
+    const version = isNew ? this.#db.versions.next() : await this.#db.versionAfter('api_keys', 'key_id = {k:String}', { k: k.keyId });
     return {
       key_id: k.keyId,
       username: k.username,
@@ -206,12 +215,12 @@ export class ClickHouseAccountsStore implements AccountsStore {
       name: k.name,
       created_at: k.createdAt,
       revoked_at: k.revokedAt,
-      version: nextVersion() + (k.revokedAt !== null ? FINAL_VERSION_OFFSET : 0),
+      version: version + (k.revokedAt !== null ? FINAL_VERSION_OFFSET : 0),
     };
   }
 
   async createApiKey(key: Omit<ApiKeyRecord, 'revokedAt'>): Promise<void> {
-    await this.#db.insert('api_keys', [this.#keyRow({ ...key, revokedAt: null })]);
+    await this.#db.insert('api_keys', [await this.#keyRow({ ...key, revokedAt: null }, true)]);
   }
 
   async getApiKey(keyId: string): Promise<ApiKeyRecord | null> {
@@ -230,18 +239,19 @@ export class ClickHouseAccountsStore implements AccountsStore {
   async revokeApiKey(keyId: string, at: number): Promise<boolean> {
     const key = await this.getApiKey(keyId);
     if (!key || key.revokedAt !== null) return false;
-    await this.#db.insert('api_keys', [this.#keyRow({ ...key, revokedAt: at })]);
+    await this.#db.insert('api_keys', [await this.#keyRow({ ...key, revokedAt: at })]);
     await this.#bumpEpoch();
     return true;
   }
 
   async updateApiKeyHash(keyId: string, keyHash: string): Promise<void> {
     const key = await this.getApiKey(keyId);
-    if (key) await this.#db.insert('api_keys', [this.#keyRow({ ...key, keyHash })]);
+    if (key) await this.#db.insert('api_keys', [await this.#keyRow({ ...key, keyHash })]);
   }
 
   async createSession(s: SessionRecord): Promise<void> {
-    await this.#db.insert('sessions', [sessionRow(s)]);
+    // A new session id: no earlier row to outrank.
+    await this.#db.insert('sessions', [sessionRow(s, this.#db.versions.next())]);
   }
 
   async #sessions(where: string, params: Record<string, unknown>): Promise<SessionRecord[]> {
@@ -266,17 +276,23 @@ export class ClickHouseAccountsStore implements AccountsStore {
 
   async touchSession(sessionId: string, lastSeenAt: number): Promise<void> {
     const s = await this.getSession(sessionId);
-    if (s) await this.#db.insert('sessions', [sessionRow({ ...s, lastSeenAt })]);
+    if (s) await this.#db.insert('sessions', [sessionRow({ ...s, lastSeenAt }, await this.#sessionVersion([sessionId]))]);
   }
 
   /** Ends the sessions by inserting tombstones; answers how many were live. */
   async #end(sessions: SessionRecord[]): Promise<number> {
+    if (sessions.length === 0) return 0;
+    const version = await this.#sessionVersion(sessions.map((s) => s.sessionId));
     await this.#db.insert(
       'sessions',
-      sessions.map((s) => sessionRow(s, 1)),
+      sessions.map((s) => sessionRow(s, version, 1)),
     );
     if (sessions.length) await this.#bumpEpoch();
     return sessions.length;
+  }
+
+  #sessionVersion(ids: string[]): Promise<number> {
+    return this.#db.versionAfter('sessions', 'session_id IN {ids:Array(String)}', { ids });
   }
 
   async deleteSession(sessionId: string): Promise<boolean> {

@@ -17,7 +17,7 @@ import type {
 } from '../AnnotationQueuesStore.js';
 import type { FeedbackStore } from '../FeedbackStore.js';
 import { HELD_SQL, PROGRESS_SQL } from './annotationQueueItems.js';
-import { nextVersion, num, type ClickHouseDatabase } from './ClickHouseDatabase.js';
+import { num, type ClickHouseDatabase } from './ClickHouseDatabase.js';
 
 /** Feedback the queue submit writes: an annotation, carrying the queue id. */
 const isQueueAnswer = (f: { feedback_type: string; queue_id: string | null }, queueId: string) =>
@@ -83,6 +83,7 @@ export async function pickNextItem(
     mine.filter((r) => r.queue_item_id !== picked?.id).map((r) => ({ itemId: r.queue_item_id, annotator: req.annotator })),
   );
   if (!picked) return { itemId: null, available: 0 };
+  const version = await reservationVersion(db, req.projectId, req.queueId, [picked.id], [req.annotator]);
   await db.insert('annotation_item_reservations', [
     {
       project_id: req.projectId,
@@ -90,7 +91,7 @@ export async function pickNextItem(
       queue_item_id: picked.id,
       annotator_id: req.annotator,
       expires_at: req.expiresAt,
-      version: nextVersion(),
+      version,
       is_deleted: 0,
     },
   ]);
@@ -113,6 +114,15 @@ async function chooseCandidate(db: ClickHouseDatabase, req: ReserveNextReq, cand
   return candidates.find((c) => c.mine) ?? candidates[0];
 }
 
+/** Above every stored version of the holds of these items by these annotators. */
+function reservationVersion(db: ClickHouseDatabase, projectId: string, queueId: string, items: string[], annotators: string[]) {
+  return db.versionAfter(
+    'annotation_item_reservations',
+    'project_id = {p:String} AND queue_id = {q:String} AND queue_item_id IN {i:Array(String)} AND annotator_id IN {a:Array(String)}',
+    { p: projectId, q: queueId, i: items, a: annotators },
+  );
+}
+
 /** Drops reservations: a tombstone per (item, annotator), harmless where none is held. */
 export async function releaseReservations(
   db: ClickHouseDatabase,
@@ -120,7 +130,14 @@ export async function releaseReservations(
   queueId: string,
   holds: { itemId: string; annotator: string }[],
 ): Promise<void> {
-  const version = nextVersion();
+  if (holds.length === 0) return;
+  const version = await reservationVersion(
+    db,
+    projectId,
+    queueId,
+    holds.map((h) => h.itemId),
+    holds.map((h) => h.annotator),
+  );
   await db.insert(
     'annotation_item_reservations',
     holds.map((h) => ({

@@ -60,7 +60,7 @@ import {
   releaseReservations,
   supersedeAnswers,
 } from './annotationQueueReviews.js';
-import { nextVersion, num, numOrNull, type ClickHouseDatabase, type Params } from './ClickHouseDatabase.js';
+import { num, numOrNull, type ClickHouseDatabase, type Params } from './ClickHouseDatabase.js';
 
 /** Sortable queue fields and their columns: a whitelist, whatever the caller checked. */
 const QUEUE_SORT_COLUMNS: Record<QueueSortField, string> = { id: 'id', name: 'name', created_at: 'created_at', updated_at: 'updated_at' };
@@ -97,7 +97,7 @@ const queueFromRow = (r: QueueRow): QueueRecord => ({
   deletedAt: numOrNull(r.deleted_at),
 });
 
-const queueToRow = (q: QueueRecord) => ({
+const queueToRow = (q: QueueRecord, version: number) => ({
   project_id: q.projectId,
   id: q.id,
   name: q.name,
@@ -109,7 +109,7 @@ const queueToRow = (q: QueueRecord) => ({
   created_at: q.createdAt,
   updated_at: q.updatedAt,
   deleted_at: q.deletedAt,
-  version: nextVersion(),
+  version,
 });
 
 /**
@@ -137,7 +137,7 @@ export class ClickHouseAnnotationQueuesStore implements AnnotationQueuesStore {
 
   async createQueue(q: Omit<QueueRecord, 'deletedAt'>): Promise<void> {
     await this.#db.insert('projects', [{ project_id: q.projectId, entity: q.projectId.split('/')[0], created_at: q.createdAt }]);
-    await this.#db.insert('annotation_queues', [queueToRow({ ...q, deletedAt: null })]);
+    await this.#db.insert('annotation_queues', [queueToRow({ ...q, deletedAt: null }, await this.#queueVersion(q.projectId, q.id))]);
   }
 
   async *queryQueues(q: QueuesQuery): AsyncIterable<QueueRecord> {
@@ -171,7 +171,7 @@ export class ClickHouseAnnotationQueuesStore implements AnnotationQueuesStore {
       reviewersPerItem: req.reviewersPerItem ?? queue.reviewersPerItem,
       updatedAt: req.updatedAt,
     };
-    await this.#db.insert('annotation_queues', [queueToRow(updated)]);
+    await this.#db.insert('annotation_queues', [queueToRow(updated, await this.#queueVersion(queue.projectId, queue.id))]);
     return updated;
   }
 
@@ -179,7 +179,7 @@ export class ClickHouseAnnotationQueuesStore implements AnnotationQueuesStore {
     const queue = await this.#liveQueue(req.projectId, req.queueId);
     if (!queue) return null;
     const deleted = { ...queue, updatedAt: req.deletedAt, deletedAt: req.deletedAt };
-    await this.#db.insert('annotation_queues', [queueToRow(deleted)]);
+    await this.#db.insert('annotation_queues', [queueToRow(deleted, await this.#queueVersion(queue.projectId, queue.id))]);
     return deleted;
   }
 
@@ -226,8 +226,9 @@ export class ClickHouseAnnotationQueuesStore implements AnnotationQueuesStore {
     );
     const fresh = wanted.filter((id) => !queued.has(id) && calls.has(id));
     const ids = orderedIds(fresh.length, req.createdAt);
-    // The first add of a call wins a race: its rank is the greater.
-    const rank = Number.MAX_SAFE_INTEGER - nextVersion();
+    // The first add of a call wins a race: its rank is the greater. Only a race compares ranks
+    // (a later add finds the call queued), so this store's clock is enough.
+    const rank = Number.MAX_SAFE_INTEGER - this.#db.versions.next();
     await this.#db.insert(
       'annotation_queue_items',
       fresh.map((callId, i) => {
@@ -288,6 +289,11 @@ export class ClickHouseAnnotationQueuesStore implements AnnotationQueuesStore {
     );
     const at = Math.max(req.now, (numOrNull(latest?.latest) ?? 0) + 1);
     if (req.supersede) await supersedeAnswers(this.#db, this.#feedback, req, req.supersede.weaveRef);
+    const version = await this.#db.versionAfter(
+      'annotator_progress',
+      'project_id = {p:String} AND queue_item_id = {i:String} AND annotator_id = {a:String}',
+      { p: req.projectId, i: req.itemId, a: req.annotator },
+    );
     await this.#db.insert('annotator_progress', [
       {
         project_id: req.projectId,
@@ -297,13 +303,17 @@ export class ClickHouseAnnotationQueuesStore implements AnnotationQueuesStore {
         annotation_state: next,
         created_at: createdAt ?? at,
         updated_at: at,
-        version: nextVersion(),
+        version,
       },
     ]);
     // Finishing an item releases the annotator's hold on it.
     if (next !== 'in_progress')
       await releaseReservations(this.#db, req.projectId, req.queueId, [{ itemId: req.itemId, annotator: req.annotator }]);
     return { written: next };
+  }
+
+  #queueVersion(projectId: string, id: string): Promise<number> {
+    return this.#db.versionAfter('annotation_queues', 'project_id = {p:String} AND id = {i:String}', { p: projectId, i: id });
   }
 
   async addThreads(req: AddThreadsReq): Promise<{ added: number; duplicates: number } | null> {

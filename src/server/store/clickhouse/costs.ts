@@ -18,7 +18,7 @@
 import { defaultPriceRecords } from '../../core/defaultPrices.js';
 import type { CostQuery, CostsStore, PriceRecord } from '../CostsStore.js';
 import { planTableQuery, tableRowToWire, type TableColumns } from '../query/index.js';
-import { nextVersion, num, type ClickHouseDatabase } from './ClickHouseDatabase.js';
+import { num, type ClickHouseDatabase } from './ClickHouseDatabase.js';
 import { printTableSelect } from './tableQuery.js';
 
 /** Every column, as `/cost/query` can name them (the same as SQLite's). */
@@ -72,7 +72,7 @@ interface PriceRow {
   created_at: string | number;
 }
 
-const toRow = (p: PriceRecord, isDeleted = 0) => ({
+const toRow = (p: PriceRecord, version: number, isDeleted = 0) => ({
   id: p.id,
   pricing_level: p.pricingLevel,
   pricing_level_id: p.pricingLevelId,
@@ -87,7 +87,7 @@ const toRow = (p: PriceRecord, isDeleted = 0) => ({
   completion_token_cost_unit: p.completionTokenCostUnit,
   created_by: p.createdBy,
   created_at: p.createdAt,
-  version: nextVersion(),
+  version,
   is_deleted: isDeleted,
 });
 
@@ -143,17 +143,19 @@ export class ClickHouseCostsStore implements CostsStore {
       ).map((r) => [r.id, fromRow(r)]),
     );
     const wanted = new Set(shipped.map((p) => p.id));
-    const rows = [
-      ...[...stored.values()].filter((p) => !wanted.has(p.id)).map((p) => toRow(p, 1)),
-      ...shipped.filter((p) => !stored.has(p.id) || !samePrice(stored.get(p.id)!, p)).map((p) => toRow(p)),
-    ];
-    await this.#db.insert('llm_token_prices', rows);
+    const gone = [...stored.values()].filter((p) => !wanted.has(p.id));
+    const changed = shipped.filter((p) => !stored.has(p.id) || !samePrice(stored.get(p.id)!, p));
+    if (gone.length + changed.length === 0) return;
+    const version = await this.#version("pricing_level_id = 'default'");
+    await this.#db.insert('llm_token_prices', [...gone.map((p) => toRow(p, version, 1)), ...changed.map((p) => toRow(p, version))]);
   }
 
   async createPrices(rows: PriceRecord[]): Promise<void> {
+    if (rows.length === 0) return;
+    const version = await this.#version('id IN {ids:Array(String)}', { ids: rows.map((p) => p.id) });
     await this.#db.insert(
       'llm_token_prices',
-      rows.map((p) => toRow(p)),
+      rows.map((p) => toRow(p, version)),
     );
   }
 
@@ -162,9 +164,11 @@ export class ClickHouseCostsStore implements CostsStore {
       `SELECT ${COLUMN_LIST} FROM llm_token_prices FINAL WHERE pricing_level_id = 'default' AND startsWith(id, 'instance:')`,
     );
     const kept = new Set(rows.filter((r) => r.pricingLevelId === 'default').map((r) => r.id));
+    const ids = [...current.map((r) => r.id), ...rows.map((p) => p.id)];
+    const version = await this.#version('id IN {ids:Array(String)}', { ids });
     await this.#db.insert('llm_token_prices', [
-      ...current.filter((r) => !kept.has(r.id)).map((r) => toRow(fromRow(r), 1)),
-      ...rows.map((p) => toRow(p)),
+      ...current.filter((r) => !kept.has(r.id)).map((r) => toRow(fromRow(r), version, 1)),
+      ...rows.map((p) => toRow(p, version)),
     ]);
   }
 
@@ -196,14 +200,21 @@ export class ClickHouseCostsStore implements CostsStore {
        WHERE pricing_level_id = {p:String} AND pricing_level = 'project' AND id IN {ids:Array(String)}`,
       { p: req.projectId, ids: [...new Set(req.ids)] },
     );
+    if (live.length === 0) return 0;
+    const version = await this.#version('id IN {ids:Array(String)}', { ids: live.map((r) => r.id) });
     await this.#db.insert(
       'llm_token_prices',
-      live.map((r) => toRow(fromRow(r), 1)),
+      live.map((r) => toRow(fromRow(r), version, 1)),
     );
     return live.length;
   }
 
   async pricesFor(req: { projectId: string; llmIds: string[] }): Promise<PriceRecord[]> {
     return pricesFor(this.#db, req);
+  }
+
+  /** Above every stored version of the rows `where` selects (a superset of the rows written is fine). */
+  #version(where: string, params: Record<string, unknown> = {}): Promise<number> {
+    return this.#db.versionAfter('llm_token_prices', where, params);
   }
 }

@@ -25,7 +25,7 @@ import {
   type FeedbackRow as NeutralFeedbackRow,
 } from '../query/feedbackRow.js';
 import { planTableQuery, planTableWhere, tableRowToWire } from '../query/index.js';
-import { nextVersion, num, type ClickHouseDatabase } from './ClickHouseDatabase.js';
+import { num, type ClickHouseDatabase } from './ClickHouseDatabase.js';
 import { printTableSelect, printTableWhere } from './tableQuery.js';
 
 const COLUMN_LIST = Object.keys(FEEDBACK_COLUMNS).join(', ');
@@ -37,7 +37,7 @@ type FeedbackRow = Omit<NeutralFeedbackRow, 'created_at'> & { created_at: string
  * The rows to insert for feedback writes (one version each, in order, so a later write of a
  * repeated id wins). Exported for the stores that write feedback along with their own rows.
  */
-export function feedbackInsertRows(rows: FeedbackWrite[]): object[] {
+export function feedbackInsertRows(rows: FeedbackWrite[], version: number): object[] {
   return rows.map((r) => ({
     project_id: r.projectId,
     id: r.id,
@@ -53,7 +53,7 @@ export function feedbackInsertRows(rows: FeedbackWrite[]): object[] {
     trigger_ref: r.triggerRef,
     queue_id: r.queueId,
     ...scorerColumnValues(r.scorer),
-    version: nextVersion(),
+    version,
     is_deleted: 0,
   }));
 }
@@ -78,7 +78,7 @@ export function checkFeedbackRows(rows: FeedbackWrite[]): void {
 }
 
 /** A tombstone of a stored row: its values kept (every column is non-null where the table says so). */
-const tombstone = (r: FeedbackRow) => ({ ...r, created_at: num(r.created_at), version: nextVersion(), is_deleted: 1 });
+const tombstone = (r: FeedbackRow, version: number) => ({ ...r, created_at: num(r.created_at), version, is_deleted: 1 });
 
 const fromRow = (r: FeedbackRow): Feedback => feedbackFromRow({ ...r, created_at: num(r.created_at) });
 
@@ -92,15 +92,22 @@ export class ClickHouseFeedbackStore implements FeedbackStore {
 
   async createFeedback(rows: FeedbackWrite[]): Promise<void> {
     checkFeedbackRows(rows);
-    await this.#db.insert('feedback', feedbackInsertRows(rows));
+    if (rows.length === 0) return;
+    // Ids may be the client's, so a create can follow a purge of the same id.
+    const version = await this.#db.versionAfter('feedback', 'project_id IN {ps:Array(String)} AND id IN {ids:Array(String)}', {
+      ps: [...new Set(rows.map((r) => r.projectId))],
+      ids: rows.map((r) => r.id),
+    });
+    await this.#db.insert('feedback', feedbackInsertRows(rows, version));
   }
 
   async replaceFeedback(req: { projectId: string; feedbackId: string; row: FeedbackWrite }): Promise<boolean> {
     checkFeedbackRows([req.row]);
     const old = await this.#live(req.projectId, [req.feedbackId]);
     if (old.length === 0) return false;
-    const gone = req.row.id === req.feedbackId && req.row.projectId === req.projectId ? [] : old.map(tombstone);
-    await this.#db.insert('feedback', [...gone, ...feedbackInsertRows([req.row])]);
+    const version = await this.#version(req.projectId, [req.feedbackId, req.row.id]);
+    const gone = req.row.id === req.feedbackId && req.row.projectId === req.projectId ? [] : old.map((r) => tombstone(r, version));
+    await this.#db.insert('feedback', [...gone, ...feedbackInsertRows([req.row], version)]);
     return true;
   }
 
@@ -136,7 +143,15 @@ export class ClickHouseFeedbackStore implements FeedbackStore {
   async purgeFeedback(req: { projectId: string; ids: string[] }): Promise<number> {
     if (req.ids.length === 0) return 0;
     const live = await this.#live(req.projectId, [...new Set(req.ids)]);
-    await this.#db.insert('feedback', live.map(tombstone));
+    if (live.length === 0) return 0;
+    const version = await this.#version(
+      req.projectId,
+      live.map((r) => r.id),
+    );
+    await this.#db.insert(
+      'feedback',
+      live.map((r) => tombstone(r, version)),
+    );
     return live.length;
   }
 
@@ -193,6 +208,11 @@ export class ClickHouseFeedbackStore implements FeedbackStore {
     for await (const row of this.#db.stream<{ created_at: string; payload: string }>(sql, params)) {
       yield { createdAt: num(row.created_at), payload: JSON.parse(row.payload) };
     }
+  }
+
+  /** Above every stored version of the listed ids (a superset of the rows written is fine). */
+  #version(projectId: string, ids: string[]): Promise<number> {
+    return this.#db.versionAfter('feedback', 'project_id = {p:String} AND id IN {ids:Array(String)}', { p: projectId, ids });
   }
 
   /** The live rows of the listed ids. */

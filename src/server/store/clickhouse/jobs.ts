@@ -27,7 +27,7 @@
  *   its decided slots still show it finished; nothing else depends on the mark.
  */
 import { fairOrder, type ClaimRequest, type JobRecord, type JobsStore, type JobStatus } from '../JobsStore.js';
-import { nextVersion, num, numOrNull, type ClickHouseDatabase, type Params } from './ClickHouseDatabase.js';
+import { num, numOrNull, type ClickHouseDatabase, type Params } from './ClickHouseDatabase.js';
 import { proposeSlot, type SlotRef } from './consensus.js';
 
 type Enqueued = Parameters<JobsStore['enqueue']>[0];
@@ -258,7 +258,9 @@ export class ClickHouseJobsStore implements JobsStore {
   async setProgress(req: { id: string; owner: string; done: number; total: number | null }): Promise<void> {
     const { slot } = await this.#ownership(req.id, req.owner);
     if (slot === null) return;
-    await this.#db.insert('job_progress', [{ job_id: req.id, slot, done: req.done, total: req.total, version: nextVersion() }]);
+    // Only the slot's owner writes its progress, so this store's clock alone orders the rows.
+    const version = this.#db.versions.next();
+    await this.#db.insert('job_progress', [{ job_id: req.id, slot, done: req.done, total: req.total, version }]);
   }
 
   async finish(req: {

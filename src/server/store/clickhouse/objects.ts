@@ -19,7 +19,7 @@ import type {
   VersionSelector,
   VersionState,
 } from '../Store.js';
-import { nextVersion, num, numOrNull, type ClickHouseDatabase, type Params } from './ClickHouseDatabase.js';
+import { num, numOrNull, type ClickHouseDatabase, type Params } from './ClickHouseDatabase.js';
 
 interface VersionRow {
   project_id: string;
@@ -181,7 +181,8 @@ export class ClickHouseObjectsStore implements ObjectsStore {
         created_at: w.createdAt,
         deleted_at: null,
         generation,
-        version: nextVersion(),
+        // Above the deleted row a re-creation brings back.
+        version: await this.#versionAfter('object_versions', { ds: [w.digest], p: w.projectId, o: w.objectId }),
       },
     ]);
   }
@@ -265,7 +266,7 @@ export class ClickHouseObjectsStore implements ObjectsStore {
        WHERE digest IN {ds:Array(String)} ORDER BY version_index`,
       { p: req.projectId, o: req.objectId, ds: live.map((r) => r.digest) },
     );
-    const version = nextVersion();
+    const version = await this.#versionAfter('object_versions', { p: req.projectId, o: req.objectId, ds: live.map((r) => r.digest) });
     await this.#db.insert(
       'object_versions',
       live.map((row) => ({ ...row, deleted_at: req.deletedAt, version })),
@@ -291,8 +292,15 @@ export class ClickHouseObjectsStore implements ObjectsStore {
     return ordered.map((r) => ({ digest: r.digest, baseObjectClass: r.base_object_class, leafObjectClass: r.leaf_object_class }));
   }
 
+  /** Above every stored version of the object's rows in `table` (of the digests `ds`, when given). */
+  #versionAfter(table: string, params: { p: string; o: string; ds?: string[] }): Promise<number> {
+    const digests = params.ds ? ' AND digest IN {ds:Array(String)}' : '';
+    return this.#db.versionAfter(table, `project_id = {p:String} AND object_id = {o:String}${digests}`, params);
+  }
+
   async #tagRows(projectId: string, objectId: string, tags: { digest: string; tag: string }[], isDeleted: number, createdAt = 0) {
-    const version = nextVersion();
+    if (tags.length === 0) return;
+    const version = await this.#versionAfter('object_tags', { p: projectId, o: objectId, ds: [...new Set(tags.map((t) => t.digest))] });
     await this.#db.insert(
       'object_tags',
       tags.map((t) => ({ project_id: projectId, object_id: objectId, ...t, created_at: createdAt, version, is_deleted: isDeleted })),
@@ -300,7 +308,9 @@ export class ClickHouseObjectsStore implements ObjectsStore {
   }
 
   async #aliasRows(projectId: string, objectId: string, aliases: { alias: string; digest: string }[], isDeleted: number, createdAt = 0) {
-    const version = nextVersion();
+    if (aliases.length === 0) return;
+    // An alias moves between digests, so the floor is over all the object's alias rows.
+    const version = await this.#versionAfter('object_aliases', { p: projectId, o: objectId });
     await this.#db.insert(
       'object_aliases',
       aliases.map((a) => ({ project_id: projectId, object_id: objectId, ...a, created_at: createdAt, version, is_deleted: isDeleted })),

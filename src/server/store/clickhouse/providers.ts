@@ -11,7 +11,7 @@
  */
 import { ConflictError } from '../../errors.js';
 import type { ProviderRecord, ProvidersStore } from '../ProvidersStore.js';
-import { nextVersion, num, type ClickHouseDatabase } from './ClickHouseDatabase.js';
+import { num, type ClickHouseDatabase } from './ClickHouseDatabase.js';
 
 interface Row {
   id: string;
@@ -84,6 +84,7 @@ export class ClickHouseProvidersStore implements ProvidersStore {
     if (taken) throw new ConflictError(`The project already has a provider named "${p.name}"`);
     // An update keeps the record's creation (the SQLite upsert leaves created_* alone).
     const existing = await this.getProvider({ projectId: p.projectId, id: p.id });
+    const version = await this.#version(p.projectId, p.id);
     await this.#db.insert('model_providers', [
       {
         project_id: p.projectId,
@@ -99,7 +100,7 @@ export class ClickHouseProvidersStore implements ProvidersStore {
         created_by: existing?.createdBy ?? p.createdBy,
         created_at: existing?.createdAt ?? p.createdAt,
         updated_at: p.updatedAt,
-        version: nextVersion(),
+        version,
         is_deleted: 0,
       },
     ]);
@@ -123,10 +124,14 @@ export class ClickHouseProvidersStore implements ProvidersStore {
         created_by: existing.createdBy,
         created_at: existing.createdAt,
         updated_at: existing.updatedAt,
-        version: nextVersion(),
+        version: await this.#version(existing.projectId, existing.id),
         is_deleted: 1,
       },
     ]);
     return true;
+  }
+
+  #version(projectId: string, id: string): Promise<number> {
+    return this.#db.versionAfter('model_providers', 'project_id = {p:String} AND id = {i:String}', { p: projectId, i: id });
   }
 }

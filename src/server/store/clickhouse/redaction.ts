@@ -4,7 +4,7 @@
  * version: every add and delete inserts a row with a newer one.
  */
 import type { RedactionRuleKind, RedactionRuleRecord, RedactionStore } from '../RedactionStore.js';
-import { nextVersion, num, type ClickHouseDatabase } from './ClickHouseDatabase.js';
+import { num, type ClickHouseDatabase } from './ClickHouseDatabase.js';
 
 interface Row {
   id: string;
@@ -28,7 +28,7 @@ const toRecord = (r: Row): RedactionRuleRecord => ({
   createdAt: num(r.created_at),
 });
 
-const toRow = (r: RedactionRuleRecord, isDeleted: 0 | 1) => ({
+const toRow = (r: RedactionRuleRecord, version: number, isDeleted: 0 | 1) => ({
   id: r.id,
   scope: r.scope,
   kind: r.kind,
@@ -36,7 +36,7 @@ const toRow = (r: RedactionRuleRecord, isDeleted: 0 | 1) => ({
   label: r.label,
   created_by: r.createdBy,
   created_at: r.createdAt,
-  version: nextVersion(),
+  version,
   is_deleted: isDeleted,
 });
 
@@ -58,14 +58,22 @@ export class ClickHouseRedactionStore implements RedactionStore {
   }
 
   async addRule(rule: RedactionRuleRecord): Promise<void> {
-    await this.#db.insert('redaction_rules', [toRow(rule, 0)]);
+    await this.#db.insert('redaction_rules', [toRow(rule, await this.#version(), 0)]);
   }
 
   async deleteRule(id: string): Promise<boolean> {
     const existing = await this.getRule(id);
     if (!existing) return false;
-    await this.#db.insert('redaction_rules', [toRow(existing, 1)]);
+    await this.#db.insert('redaction_rules', [toRow(existing, await this.#version(), 1)]);
     return true;
+  }
+
+  /**
+   * Above every version in the table, not just the rule's: `epoch()` is the highest version, and
+   * a change must move it even when this replica's clock is behind the last writer's.
+   */
+  #version(): Promise<number> {
+    return this.#db.versionAfter('redaction_rules', '1');
   }
 
   async epoch(): Promise<number> {
