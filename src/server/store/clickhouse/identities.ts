@@ -3,7 +3,7 @@
  * replicas linking the same (issuer, subject) at once end with the later insert.
  */
 import type { IdentitiesStore, IdentityRecord } from '../IdentitiesStore.js';
-import { nextVersion, num, type ClickHouseDatabase } from './ClickHouseDatabase.js';
+import { num, type ClickHouseDatabase } from './ClickHouseDatabase.js';
 
 interface IdentityRow {
   issuer: string;
@@ -27,7 +27,7 @@ const fromRow = (r: IdentityRow): IdentityRecord => ({
   lastSignInAt: num(r.last_sign_in_at),
 });
 
-const toRow = (i: IdentityRecord, isDeleted = 0) => ({
+const toRow = (i: IdentityRecord, version: number, isDeleted = 0) => ({
   issuer: i.issuer,
   subject: i.subject,
   username: i.username,
@@ -35,7 +35,7 @@ const toRow = (i: IdentityRecord, isDeleted = 0) => ({
   email_verified: i.emailVerified ? 1 : 0,
   created_at: i.createdAt,
   last_sign_in_at: i.lastSignInAt,
-  version: nextVersion(),
+  version,
   is_deleted: isDeleted,
 });
 
@@ -59,7 +59,8 @@ export class ClickHouseIdentitiesStore implements IdentitiesStore {
 
   async upsertIdentity(identity: IdentityRecord): Promise<void> {
     const current = await this.getIdentity(identity.issuer, identity.subject);
-    await this.#db.insert('oidc_identities', [toRow({ ...identity, createdAt: current?.createdAt ?? identity.createdAt })]);
+    const version = await this.#version(identity.issuer, identity.subject);
+    await this.#db.insert('oidc_identities', [toRow({ ...identity, createdAt: current?.createdAt ?? identity.createdAt }, version)]);
   }
 
   async listIdentities(username: string): Promise<IdentityRecord[]> {
@@ -74,7 +75,12 @@ export class ClickHouseIdentitiesStore implements IdentitiesStore {
   async deleteIdentity(issuer: string, subject: string): Promise<boolean> {
     const current = await this.getIdentity(issuer, subject);
     if (!current) return false;
-    await this.#db.insert('oidc_identities', [toRow(current, 1)]);
+    await this.#db.insert('oidc_identities', [toRow(current, await this.#version(issuer, subject), 1)]);
     return true;
+  }
+
+  /** Above every stored version of the identity, whatever this replica's clock says (docs/clickhouse.md, row versions). */
+  #version(issuer: string, subject: string): Promise<number> {
+    return this.#db.versionAfter('oidc_identities', 'issuer = {i:String} AND subject = {s:String}', { i: issuer, s: subject });
   }
 }

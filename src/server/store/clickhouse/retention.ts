@@ -58,8 +58,15 @@ export class ClickHouseRetentionStore implements RetentionStore {
   }
 
   async setRule(req: { scope: RetentionScope; key: string; days: number | null; updatedAt: number; updatedBy: string }): Promise<void> {
+    // updated_at decides which write wins: kept above the stored one even when this replica's
+    // clock runs behind the last writer's (docs/clickhouse.md "Row versions").
+    const stored = await this.#db.get<{ v: string | null }>(
+      'SELECT max(updated_at) AS v FROM retention_rules WHERE scope = {s:String} AND key = {k:String}',
+      { s: req.scope, k: req.key },
+    );
+    const updatedAt = Math.max(req.updatedAt, num(stored?.v ?? 0) + 1);
     await this.#db.insert('retention_rules', [
-      { scope: req.scope, key: req.key, days: req.days ?? 0, updated_at: req.updatedAt, updated_by: req.updatedBy },
+      { scope: req.scope, key: req.key, days: req.days ?? 0, updated_at: updatedAt, updated_by: req.updatedBy },
     ]);
   }
 
