@@ -75,7 +75,7 @@ async function add(
     console.log(`Added rule ${rule.id} to ${scope}: matches become ${markerOf(rule)}. It applies to data written from now on.`);
   } catch (err) {
     // A refused pattern says why (a 422 over HTTP).
-    if (err instanceof ApiError) throw new Error(err.message);
+    if (err instanceof ApiError) throw new Error(err.message, { cause: err });
     throw err;
   }
 }

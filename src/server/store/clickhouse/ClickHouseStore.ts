@@ -105,6 +105,7 @@ export class ClickHouseStore implements Store {
       if (/UNKNOWN_DATABASE|Database \S+ does not exist/.test(String((err as Error).message ?? err))) {
         throw new Error(
           `ClickHouse database "${options.database}" does not exist at ${options.url}. Create it with \`weft migrate\` (with the same WEFT_CLICKHOUSE_* settings), then start again.`,
+          { cause: err },
         );
       }
       throw err;
