@@ -124,4 +124,32 @@ describe('weft commands on the server', () => {
     }
     expect((await verify(dir)).out).toContain('Audit log OK: 7 row(s)');
   });
+
+  it('user role, retention set and redaction add write their rows via cli', async () => {
+    const dir = await logOfFive();
+    expect((await weft(dir, ['user', 'add', 'zoe', '--entity', 'acme'])).code).toBe(0);
+    expect((await weft(dir, ['user', 'role', 'zoe', 'acme/support', 'viewer'])).code).toBe(0);
+    expect((await weft(dir, ['retention', 'set', 'acme/support', '30'])).code).toBe(0);
+    expect((await weft(dir, ['redaction', 'add', 'acme', '--key', 'api_key'])).code).toBe(0);
+    const store = await openStore({ kind: 'sqlite', dataDir: dir });
+    try {
+      const [redaction, retention, role] = await store.audit.query({ entities: 'all' }, 3);
+      expect(role).toMatchObject({
+        action: 'role.changed',
+        target: 'zoe',
+        projectId: 'acme/support',
+        actorVia: 'cli',
+        details: { role: 'viewer' },
+      });
+      expect(retention).toMatchObject({ action: 'retention.changed', projectId: 'acme/support', details: { days_after: 30 } });
+      expect(redaction).toMatchObject({
+        action: 'redaction.changed',
+        entity: 'acme',
+        projectId: null,
+        details: { change: 'added', kind: 'key' },
+      });
+    } finally {
+      await store.close();
+    }
+  });
 });

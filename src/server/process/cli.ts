@@ -372,6 +372,13 @@ rules (docs/security/roles.md).`);
     if (!(await store.accounts.setRole(username, scope, role))) {
       throw new Error(`no user "${username}"; create it first: weft user add ${username} --entity ${scopeParts[0]} --role ${roleArg}`);
     }
+    await recordCli(store, {
+      action: 'role.changed',
+      target: username,
+      entity: scopeParts[0]!,
+      projectId: scopeParts.length === 2 ? scope : null,
+      details: { role },
+    });
     const user = (await store.accounts.getUser(username))!;
     console.log(`User "${username}": ${describeRoles(user)}`);
   } finally {

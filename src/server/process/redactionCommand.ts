@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { NAME_PART_PATTERN, PROJECT_ID_PATTERN } from '../../contract/common.js';
 import { BUILTIN_NAMES, KEY_NAME_PATTERN, LABEL_PATTERN } from '../../contract/redaction.js';
 import { loadConfig, storeConfigOf } from '../config.js';
+import { recordCli } from '../audit/auditTrail.js';
 import { addRule, listRules, markerOf, removeRule } from '../domain/redaction/rules.js';
 import { ApiError } from '../errors.js';
 import { openStore } from '../store/openStore.js';
@@ -48,10 +49,23 @@ export async function redactionCommand(args: string[]): Promise<void> {
   try {
     if (sub === 'add') await add(store, target, values);
     else if (sub === 'list') await list(store, target);
-    else console.log((await removeRule(store, target)) ? `Removed rule ${target}.` : `No rule ${target}.`);
+    else await remove(store, target);
   } finally {
     await store.close();
   }
+}
+
+async function remove(store: Store, ruleId: string) {
+  const rule = await store.redaction.getRule(ruleId);
+  if (!rule || !(await removeRule(store, ruleId))) return void console.log(`No rule ${ruleId}.`);
+  await recordCli(store, {
+    action: 'redaction.changed',
+    target: rule.scope,
+    entity: rule.scope.split('/')[0]!,
+    projectId: rule.scope.includes('/') ? rule.scope : null,
+    details: { change: 'removed', rule_id: rule.id, kind: rule.kind },
+  });
+  console.log(`Removed rule ${ruleId}.`);
 }
 
 async function add(
@@ -71,6 +85,13 @@ async function add(
       label: values.label,
       createdBy: 'cli',
       now: Date.now() * 1000,
+    });
+    await recordCli(store, {
+      action: 'redaction.changed',
+      target: scope,
+      entity: scope.split('/')[0]!,
+      projectId: scope.includes('/') ? scope : null,
+      details: { change: 'added', rule_id: rule.id, kind: rule.kind },
     });
     console.log(`Added rule ${rule.id} to ${scope}: matches become ${markerOf(rule)}. It applies to data written from now on.`);
   } catch (err) {

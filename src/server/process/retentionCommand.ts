@@ -6,7 +6,8 @@ import { parseArgs } from 'node:util';
 import { NAME_PART_PATTERN, NAME_PART_RULE, PROJECT_ID_PATTERN } from '../../contract/common.js';
 import { loadConfig, storeConfigOf } from '../config.js';
 import { nowMicros } from '../core/datetime.js';
-import { readRetention, setRetention, type RetentionTarget } from '../domain/retention/retention.js';
+import { recordCli } from '../audit/auditTrail.js';
+import { entityOf, readRetention, setRetention, type RetentionTarget } from '../domain/retention/retention.js';
 import { sweepRetention } from '../jobs/RetentionSweeper.js';
 import { openStore } from '../store/openStore.js';
 import type { Store } from '../store/Store.js';
@@ -69,7 +70,14 @@ export async function retentionCommand(args: string[]): Promise<void> {
       throw new Error(`days must be a whole number from 1 to 36500, or "off" to keep calls forever (got ${JSON.stringify(days ?? '')})`);
     }
     return withStore(async (store) => {
-      const { after } = await setRetention(store, { target: t, days: n, by: 'cli', now: nowMicros() });
+      const { before, after } = await setRetention(store, { target: t, days: n, by: 'cli', now: nowMicros() });
+      await recordCli(store, {
+        action: 'retention.changed',
+        target: 'projectId' in t ? t.projectId : t.entity,
+        entity: entityOf(t),
+        projectId: 'projectId' in t ? t.projectId : null,
+        details: { days_before: 'projectId' in t ? before.project_days : before.entity_days, days_after: n },
+      });
       console.log(describe(after));
       if (n !== null) console.log('Older calls are deleted at the next sweep (or now: weft retention sweep).');
     });
