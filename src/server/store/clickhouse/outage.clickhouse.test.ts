@@ -1,38 +1,93 @@
 /**
  * ClickHouse going away under a running server: the server reaches the test run's engine
- * through a TCP relay on 127.0.0.1, and the relay is stopped (its connections dropped, its port
- * refusing) and started again. Meanwhile API requests answer 503 with `Retry-After` and a reason
- * naming ClickHouse, `/ready` answers 503, `/health` 200; once the relay is back, both recover.
+ * through a TCP relay on 127.0.0.1, and the relay plays each kind of outage: stopped (its
+ * connections dropped, its port refusing, as a killed engine), frozen (connections accepted and
+ * held without an answer, as a SIGSTOPped or wedged engine) and resetting (each answer cut off
+ * after its first bytes). Meanwhile a mixed load of reads and writes gets only 2xx or 503 with
+ * `Retry-After` and a reason naming ClickHouse, within WEFT_CLICKHOUSE_CONNECT_TIMEOUT_MS or so;
+ * `/ready` answers 503, `/health` 200; once the relay forwards again everything recovers by
+ * itself, and every write that answered 2xx is readable (docs/operations/shutdown-and-readiness.md).
  */
 import { once } from 'node:events';
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTempClickHouseDatabase, testBackends } from '../../testing/tempStore.js';
 import { startTestServer, type TestServer } from '../../testing/testServer.js';
+import { rawRequest } from '../../testing/rawHttp.js';
 
-/** A TCP relay to `target` that can be stopped and started again on the same port. */
+type Mode = 'forward' | 'freeze' | 'reset';
+
+/** A TCP relay to `target` that can be stopped, started again on the same port, frozen or made to cut answers. */
 class Relay {
   #server: Server | null = null;
   readonly #sockets = new Set<Socket>();
+  readonly #pairs = new Set<{ inbound: Socket; outbound: Socket | null }>();
   port = 0;
+  mode: Mode = 'forward';
+  /** In 'reset' mode: how many bytes of each answer pass before the connection is reset. */
+  resetAfter = 64;
   constructor(readonly target: URL) {}
 
   async start(): Promise<void> {
     const server = createServer((inbound) => {
-      const outbound = connect({ host: this.target.hostname, port: Number(this.target.port) });
-      for (const s of [inbound, outbound]) {
-        this.#sockets.add(s);
-        s.on('close', () => this.#sockets.delete(s));
-        s.on('error', () => {});
-      }
-      inbound.pipe(outbound).pipe(inbound);
-      inbound.on('close', () => outbound.destroy());
-      outbound.on('close', () => inbound.destroy());
+      this.#track(inbound);
+      const pair: { inbound: Socket; outbound: Socket | null } = { inbound, outbound: null };
+      this.#pairs.add(pair);
+      inbound.on('close', () => {
+        this.#pairs.delete(pair);
+        pair.outbound?.destroy();
+      });
+      // Frozen: the connection is accepted (the kernel does that for a stopped process) and held.
+      if (this.mode === 'freeze') inbound.pause();
+      else this.#forward(pair);
     });
     server.listen(this.port, '127.0.0.1');
     await once(server, 'listening');
     this.port = (server.address() as { port: number }).port;
     this.#server = server;
+  }
+
+  #track(s: Socket): void {
+    this.#sockets.add(s);
+    s.on('close', () => this.#sockets.delete(s));
+    s.on('error', () => {});
+  }
+
+  #forward(pair: { inbound: Socket; outbound: Socket | null }): void {
+    const { inbound } = pair;
+    const outbound = connect({ host: this.target.hostname, port: Number(this.target.port) });
+    pair.outbound = outbound;
+    this.#track(outbound);
+    outbound.on('close', () => inbound.destroy());
+    inbound.on('data', (chunk) => {
+      if (this.mode === 'freeze') return;
+      outbound.write(chunk);
+    });
+    inbound.resume();
+    let sent = 0;
+    outbound.on('data', (chunk: Buffer) => {
+      if (this.mode === 'freeze') return;
+      if (this.mode === 'reset') {
+        const room = this.resetAfter - sent;
+        if (room > 0) inbound.write(chunk.subarray(0, room));
+        sent += chunk.length;
+        if (sent >= this.resetAfter) {
+          inbound.resetAndDestroy();
+          outbound.destroy();
+        }
+        return;
+      }
+      inbound.write(chunk);
+    });
+  }
+
+  /** Held connections are released as new ones: answered from now on. */
+  thaw(): void {
+    this.mode = 'forward';
+    for (const pair of this.#pairs) {
+      if (pair.outbound) continue;
+      this.#forward(pair);
+    }
   }
 
   async stop(): Promise<void> {
@@ -43,19 +98,40 @@ class Relay {
   }
 }
 
-describe.runIf(testBackends().some((b) => b.name === 'clickhouse'))('ClickHouse unreachable', { timeout: 120_000 }, () => {
+const CONNECT_TIMEOUT_MS = 1000;
+/** What an outage may take to be answered: a few connection timeouts and the round trip. */
+const BOUND_MS = 4 * CONNECT_TIMEOUT_MS;
+/** A request unanswered after this counts as hung. */
+const HUNG_MS = 15_000;
+
+interface Outcome {
+  what: string;
+  status: number | 'hung' | 'cut' | 'error';
+  ms: number;
+  reason?: string;
+  retryAfter?: string | null;
+}
+
+describe.runIf(testBackends().some((b) => b.name === 'clickhouse'))('ClickHouse unreachable', { timeout: 180_000 }, () => {
   let db: Awaited<ReturnType<typeof createTempClickHouseDatabase>>;
   let relay: Relay;
   let t: TestServer;
+  const P = 'alice-co/ch';
   beforeAll(async () => {
     db = await createTempClickHouseDatabase();
     relay = new Relay(new URL(db.url));
     await relay.start();
     t = await startTestServer({
-      env: { WEFT_STORE: 'clickhouse', WEFT_CLICKHOUSE_URL: `http://127.0.0.1:${relay.port}`, WEFT_CLICKHOUSE_DATABASE: db.database },
+      env: {
+        WEFT_STORE: 'clickhouse',
+        WEFT_CLICKHOUSE_URL: `http://127.0.0.1:${relay.port}`,
+        WEFT_CLICKHOUSE_DATABASE: db.database,
+        WEFT_CLICKHOUSE_CONNECT_TIMEOUT_MS: String(CONNECT_TIMEOUT_MS),
+      },
     });
   });
   afterAll(async () => {
+    relay.thaw();
     await relay.start().catch(() => {});
     await t?.close();
     await relay.stop();
@@ -63,12 +139,172 @@ describe.runIf(testBackends().some((b) => b.name === 'clickhouse'))('ClickHouse 
   });
 
   let n = 0;
-  const startCall = () =>
+  const startCall = (id = `c${++n}`) =>
     t.fetch('/call/start', {
-      json: {
-        start: { project_id: 'alice-co/ch', id: `c${++n}`, op_name: 'op', started_at: '2024-01-01T00:00:00Z', attributes: {}, inputs: {} },
-      },
+      json: { start: { project_id: P, id, op_name: 'op', started_at: '2024-01-01T00:00:00Z', attributes: {}, inputs: {} } },
     });
+
+  /** Every write that answered 2xx, to be read back after the outage. */
+  const acked = { started: new Set<string>(), ended: new Set<string>(), objects: new Set<string>(), feedback: new Set<string>() };
+  /** Calls started (and acknowledged) before any outage, for call ends sent during one. */
+  const toEnd: string[] = [];
+
+  /** Sends `init` to `path`, reading the whole answer; a body cut short is 'cut'. */
+  async function send(what: string, path: string, init: RequestInit & { json?: unknown }): Promise<Outcome> {
+    const t0 = Date.now();
+    try {
+      const res = await t.fetch(path, { ...init, signal: AbortSignal.timeout(HUNG_MS) });
+      let text: string;
+      try {
+        text = await res.text();
+      } catch {
+        return { what, status: 'cut', ms: Date.now() - t0 };
+      }
+      const out: Outcome = { what, status: res.status, ms: Date.now() - t0, retryAfter: res.headers.get('retry-after') };
+      if (res.status >= 400) out.reason = (JSON.parse(text) as { reason?: string }).reason ?? text;
+      return out;
+    } catch (err) {
+      return { what, status: (err as Error).name === 'TimeoutError' ? 'hung' : 'error', ms: Date.now() - t0, reason: String(err) };
+    }
+  }
+
+  /** One round of the mixed load: every kind of read and write at once. */
+  async function round(tag: string): Promise<Outcome[]> {
+    const id = `${tag}-${++n}`;
+    const ending = toEnd.shift();
+    const now = new Date().toISOString();
+    const sends: Promise<Outcome | null>[] = [
+      send('call/start', '/call/start', {
+        json: { start: { project_id: P, id: `${id}-s`, op_name: 'op', started_at: now, attributes: {}, inputs: { x: 1 } } },
+      }).then((o) => (o.status === 200 && acked.started.add(`${id}-s`), o)),
+      ending
+        ? send('call/end', '/call/end', {
+            json: { end: { project_id: P, id: ending, ended_at: now, output: 1, summary: {} } },
+          }).then((o) => (o.status === 200 && acked.ended.add(ending), o))
+        : Promise.resolve(null),
+      send('call/upsert_batch', '/call/upsert_batch', {
+        json: {
+          batch: [
+            {
+              mode: 'start',
+              req: { start: { project_id: P, id: `${id}-b`, op_name: 'op', started_at: now, attributes: {}, inputs: {}, thread_id: 'th' } },
+            },
+            { mode: 'end', req: { end: { project_id: P, id: `${id}-b`, ended_at: now, output: 2, summary: {} } } },
+          ],
+        },
+      }).then((o) => (o.status === 200 && (acked.started.add(`${id}-b`), acked.ended.add(`${id}-b`)), o)),
+      send('calls/stream_query', '/calls/stream_query', { json: { project_id: P, limit: 50 } }),
+      send('threads/stream_query', '/threads/stream_query', { json: { project_id: P } }),
+      send('calls/stats', '/calls/stats', { json: { project_id: P, start: '2024-01-01T00:00:00Z', end: '2024-01-02T00:00:00Z' } }),
+      send('obj/create', '/obj/create', { json: { obj: { project_id: P, object_id: `o-${id}`, val: { id } } } }).then(
+        (o) => (o.status === 200 && acked.objects.add(`o-${id}`), o),
+      ),
+      send('objs/query', '/objs/query', { json: { project_id: P } }),
+      send('feedback/create', '/feedback/create', {
+        json: {
+          project_id: P,
+          weave_ref: `weave:///${P}/call/${id}-s`,
+          feedback_type: 'wandb.note.1',
+          payload: { note: id },
+        },
+      }).then((o) => (o.status === 200 && acked.feedback.add(id), o)),
+    ];
+    return (await Promise.all(sends)).filter((o): o is Outcome => o !== null);
+  }
+
+  /** Sign-in by password: the credentials are read from the store (no cache for passwords). */
+  async function signIn(): Promise<Outcome> {
+    const t0 = Date.now();
+    const res = await rawRequest(`${t.url}/weft/session`, {
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'alice', password: t.alice.password }),
+    });
+    return {
+      what: 'sign-in',
+      status: res.status,
+      ms: Date.now() - t0,
+      reason: res.json?.reason,
+      retryAfter: (res.headers['retry-after'] as string | undefined) ?? null,
+    };
+  }
+
+  /** The statuses seen, as `what status` → count, for a readable failure. */
+  const tally = (outcomes: Outcome[]) => {
+    const counts: Record<string, number> = {};
+    for (const o of outcomes) counts[`${o.what} ${o.status}`] = (counts[`${o.what} ${o.status}`] ?? 0) + 1;
+    return counts;
+  };
+
+  /** Answers during an outage: only 503 with Retry-After and a reason naming ClickHouse, in bounded time. */
+  function expectOutageAnswers(outcomes: Outcome[], allowed: Outcome['status'][] = [503]): void {
+    const wrong = outcomes.filter((o) => !allowed.includes(o.status) && !(o.status === 200 && o.what !== 'sign-in'));
+    expect(wrong, JSON.stringify(tally(outcomes))).toEqual([]);
+    for (const o of outcomes.filter((x) => x.status === 503)) {
+      expect(Number(o.retryAfter), o.what).toBeGreaterThan(0);
+      expect(o.reason, o.what).toMatch(/^ClickHouse at http:\/\/127\.0\.0\.1:\d+ /);
+    }
+    const slow = outcomes.filter((o) => o.ms > BOUND_MS).map((o) => `${o.what} ${o.status} ${o.ms} ms`);
+    expect(slow).toEqual([]);
+  }
+
+  async function expectReadyIs(status: number): Promise<void> {
+    const ready = await fetch(`${t.url}/ready`, { signal: AbortSignal.timeout(HUNG_MS) });
+    expect(ready.status).toBe(status);
+    if (status === 503) {
+      expect(ready.headers.get('retry-after')).toBe('5');
+      expect(await ready.json()).toMatchObject({ status: 'unavailable', store: 'clickhouse', reason: expect.stringMatching(/ClickHouse/) });
+    }
+    expect((await fetch(`${t.url}/health`)).status).toBe(200);
+  }
+
+  /** Load before, during and after an outage `begin`…`end`, then checks that every acknowledged write is there. */
+  async function outage(tag: string, begin: () => Promise<void> | void, end: () => Promise<void> | void, allowed?: Outcome['status'][]) {
+    for (let i = 0; i < 3; i++) {
+      const r = await startCall(`${tag}-pre-${i}`);
+      expect(r.status).toBe(200);
+      acked.started.add(`${tag}-pre-${i}`);
+      toEnd.push(`${tag}-pre-${i}`);
+    }
+    const before = (await round(`${tag}-before`)).concat(await signIn());
+    expect(before.filter((o) => o.status !== 200)).toEqual([]);
+
+    await begin();
+    const during: Outcome[] = [];
+    for (let i = 0; i < 3; i++) during.push(...(await round(`${tag}-during`)));
+    during.push(await signIn());
+    expectOutageAnswers(during, allowed);
+    expect(during.filter((o) => o.status === 503).length).toBeGreaterThan(during.length / 2);
+    await expectReadyIs(503);
+
+    await end();
+    // Recovers by itself: no restart, the next requests succeed.
+    await expectReadyIs(200);
+    const after = (await round(`${tag}-after`)).concat(await signIn());
+    expect(
+      after.filter((o) => o.status !== 200),
+      JSON.stringify(tally(after)),
+    ).toEqual([]);
+    await expectAckedReadable();
+    return during;
+  }
+
+  async function expectAckedReadable(): Promise<void> {
+    const res = await t.fetch('/calls/stream_query', { json: { project_id: P, filter: { call_ids: [...acked.started] } } });
+    expect(res.status).toBe(200);
+    const calls = (await res.text())
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { id: string; ended_at: string | null });
+    const found = new Map(calls.map((c) => [c.id, c]));
+    expect([...acked.started].filter((id) => !found.has(id))).toEqual([]);
+    expect([...acked.ended].filter((id) => found.has(id) && !found.get(id)!.ended_at)).toEqual([]);
+    for (const object_id of acked.objects) {
+      expect((await t.fetch('/obj/read', { json: { project_id: P, object_id, digest: 'latest' } })).status, object_id).toBe(200);
+    }
+    const fb = await t.fetch('/feedback/query', { json: { project_id: P, fields: ['payload'] } });
+    const notes = new Set(((await fb.json()) as { result: { payload: { note: string } }[] }).result.map((r) => r.payload.note));
+    expect([...acked.feedback].filter((id) => !notes.has(id))).toEqual([]);
+  }
 
   it('answers 503 with Retry-After and says so in /ready, then recovers', async () => {
     expect((await fetch(`${t.url}/ready`)).status).toBe(200);
@@ -83,20 +319,71 @@ describe.runIf(testBackends().some((b) => b.name === 'clickhouse'))('ClickHouse 
       new RegExp(`^ClickHouse at http://127\\.0\\.0\\.1:${relay.port} cannot be reached \\((ECONNREFUSED|ECONNRESET)\\)`),
     );
     expect(reason).toContain('WEFT_CLICKHOUSE_URL');
-    const read = await t.fetch('/calls/stream_query', { json: { project_id: 'alice-co/ch' } });
+    const read = await t.fetch('/calls/stream_query', { json: { project_id: P } });
     expect(read.status).toBe(503);
-    const ready = await fetch(`${t.url}/ready`);
-    expect(ready.status).toBe(503);
-    expect(ready.headers.get('retry-after')).toBe('5');
-    expect(await ready.json()).toMatchObject({
-      status: 'unavailable',
-      store: 'clickhouse',
-      reason: expect.stringMatching(/cannot be reached/),
-    });
-    expect((await fetch(`${t.url}/health`)).status).toBe(200);
+    await expectReadyIs(503);
 
     await relay.start();
-    expect((await fetch(`${t.url}/ready`)).status).toBe(200);
+    await expectReadyIs(200);
     expect((await startCall()).status).toBe(200);
+  });
+
+  it('a stopped engine: a mixed load gets 2xx or 503, never 500, and loses nothing acknowledged', async () => {
+    await outage(
+      'stopped',
+      () => relay.stop(),
+      () => relay.start(),
+    );
+  });
+
+  it('a frozen engine: requests answer 503 within the connect timeout, not after a minute', async () => {
+    const during = await outage(
+      'frozen',
+      () => {
+        relay.mode = 'freeze';
+      },
+      () => relay.thaw(),
+    );
+    const reasons = during.filter((o) => o.status === 503).map((o) => o.reason);
+    expect(reasons.some((r) => /did not answer within 1000 ms \(WEFT_CLICKHOUSE_CONNECT_TIMEOUT_MS\)/.test(r!))).toBe(true);
+  });
+
+  it('an engine that drops connections mid-answer: 503, never 500', async () => {
+    await outage(
+      'reset',
+      () => {
+        relay.mode = 'reset';
+        relay.resetAfter = 64;
+      },
+      () => {
+        relay.mode = 'forward';
+      },
+    );
+  });
+
+  it('a calls stream cut mid-way fails the transfer instead of ending as if complete, and the server carries on', async () => {
+    const big = 'x'.repeat(4000);
+    const batch = Array.from({ length: 200 }, (_, i) => ({
+      mode: 'start',
+      req: {
+        start: {
+          project_id: `${P}-big`,
+          id: `big-${i}`,
+          op_name: 'op',
+          started_at: '2024-01-01T00:00:00Z',
+          attributes: {},
+          inputs: { big },
+        },
+      },
+    }));
+    expect((await t.fetch('/call/upsert_batch', { json: { batch } })).status).toBe(200);
+    relay.mode = 'reset';
+    relay.resetAfter = 300_000;
+    const cut = await send('calls/stream_query', '/calls/stream_query', { json: { project_id: `${P}-big` } });
+    relay.mode = 'forward';
+    // Either refused before the first row (503) or cut after it; a clean 200 would be a short answer taken as whole.
+    expect(['cut', 503]).toContain(cut.status);
+    const whole = await t.fetch('/calls/stream_query', { json: { project_id: `${P}-big` } });
+    expect((await whole.text()).split('\n').filter(Boolean)).toHaveLength(200);
   });
 });
