@@ -14,32 +14,47 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTempClickHouseDatabase, testBackends } from '../../testing/tempStore.js';
 import { startTestServer, type TestServer } from '../../testing/testServer.js';
 import { rawRequest } from '../../testing/rawHttp.js';
-
-type Mode = 'forward' | 'freeze' | 'reset';
+import { StoreUnavailableError } from '../storeOutage.js';
+import { ClickHouseDatabase } from './ClickHouseDatabase.js';
 
 /** A TCP relay to `target` that can be stopped, started again on the same port, frozen or made to cut answers. */
 class Relay {
   #server: Server | null = null;
   readonly #sockets = new Set<Socket>();
-  readonly #pairs = new Set<{ inbound: Socket; outbound: Socket | null }>();
   port = 0;
-  mode: Mode = 'forward';
-  /** In 'reset' mode: how many bytes of each answer pass before the connection is reset. */
-  resetAfter = 64;
+  /** 'reset': every answer is cut after `resetAfter`. */
+  mode: 'forward' | 'reset' = 'forward';
+  #frozen = false;
+  /**
+   * In 'reset' mode: how many bytes of each connection's answers pass before it is reset; 'body':
+   * the first answer's headers and 3 bytes of its body (the status is sent, the rows are not).
+   */
+  resetAfter: number | 'body' = 64;
   constructor(readonly target: URL) {}
 
   async start(): Promise<void> {
     const server = createServer((inbound) => {
       this.#track(inbound);
-      const pair: { inbound: Socket; outbound: Socket | null } = { inbound, outbound: null };
-      this.#pairs.add(pair);
-      inbound.on('close', () => {
-        this.#pairs.delete(pair);
-        pair.outbound?.destroy();
+      const outbound = connect({ host: this.target.hostname, port: Number(this.target.port) });
+      this.#track(outbound);
+      inbound.on('close', () => outbound.destroy());
+      outbound.on('close', () => inbound.destroy());
+      inbound.on('data', (chunk: Buffer) => outbound.write(chunk));
+      let seen = Buffer.alloc(0);
+      outbound.on('data', (chunk: Buffer) => {
+        if (this.mode === 'forward') return void inbound.write(chunk);
+        seen = Buffer.concat([seen, chunk]);
+        const headersEnd = seen.indexOf('\r\n\r\n');
+        const cutAt = this.resetAfter !== 'body' ? this.resetAfter : headersEnd < 0 ? Infinity : headersEnd + 4 + 3;
+        const before = seen.length - chunk.length;
+        if (cutAt > before) inbound.write(chunk.subarray(0, cutAt - before));
+        if (seen.length >= cutAt) {
+          inbound.resetAndDestroy();
+          outbound.destroy();
+        }
       });
       // Frozen: the connection is accepted (the kernel does that for a stopped process) and held.
-      if (this.mode === 'freeze') inbound.pause();
-      else this.#forward(pair);
+      if (this.#frozen) inbound.pause();
     });
     server.listen(this.port, '127.0.0.1');
     await once(server, 'listening');
@@ -53,41 +68,16 @@ class Relay {
     s.on('error', () => {});
   }
 
-  #forward(pair: { inbound: Socket; outbound: Socket | null }): void {
-    const { inbound } = pair;
-    const outbound = connect({ host: this.target.hostname, port: Number(this.target.port) });
-    pair.outbound = outbound;
-    this.#track(outbound);
-    outbound.on('close', () => inbound.destroy());
-    inbound.on('data', (chunk) => {
-      if (this.mode === 'freeze') return;
-      outbound.write(chunk);
-    });
-    inbound.resume();
-    let sent = 0;
-    outbound.on('data', (chunk: Buffer) => {
-      if (this.mode === 'freeze') return;
-      if (this.mode === 'reset') {
-        const room = this.resetAfter - sent;
-        if (room > 0) inbound.write(chunk.subarray(0, room));
-        sent += chunk.length;
-        if (sent >= this.resetAfter) {
-          inbound.resetAndDestroy();
-          outbound.destroy();
-        }
-        return;
-      }
-      inbound.write(chunk);
-    });
+  /** Like a SIGSTOPped engine: connections open, bytes held (in the kernel's buffers) both ways, nothing answered. */
+  freeze(): void {
+    this.#frozen = true;
+    for (const s of this.#sockets) s.pause();
   }
 
-  /** Held connections are released as new ones: answered from now on. */
+  /** Everything held moves on, as when the engine gets SIGCONT. */
   thaw(): void {
-    this.mode = 'forward';
-    for (const pair of this.#pairs) {
-      if (pair.outbound) continue;
-      this.#forward(pair);
-    }
+    this.#frozen = false;
+    for (const s of this.#sockets) s.resume();
   }
 
   async stop(): Promise<void> {
@@ -195,7 +185,14 @@ describe.runIf(testBackends().some((b) => b.name === 'clickhouse'))('ClickHouse 
       }).then((o) => (o.status === 200 && (acked.started.add(`${id}-b`), acked.ended.add(`${id}-b`)), o)),
       send('calls/stream_query', '/calls/stream_query', { json: { project_id: P, limit: 50 } }),
       send('threads/stream_query', '/threads/stream_query', { json: { project_id: P } }),
-      send('calls/stats', '/calls/stats', { json: { project_id: P, start: '2024-01-01T00:00:00Z', end: '2024-01-02T00:00:00Z' } }),
+      send('calls/stats', '/calls/stats', {
+        json: {
+          project_id: P,
+          start: '2024-01-01T00:00:00Z',
+          end: '2024-01-02T00:00:00Z',
+          call_metrics: [{ metric: 'latency_ms', aggregations: ['avg'], percentiles: [50] }, { metric: 'call_count' }],
+        },
+      }),
       send('obj/create', '/obj/create', { json: { obj: { project_id: P, object_id: `o-${id}`, val: { id } } } }).then(
         (o) => (o.status === 200 && acked.objects.add(`o-${id}`), o),
       ),
@@ -339,9 +336,7 @@ describe.runIf(testBackends().some((b) => b.name === 'clickhouse'))('ClickHouse 
   it('a frozen engine: requests answer 503 within the connect timeout, not after a minute', async () => {
     const during = await outage(
       'frozen',
-      () => {
-        relay.mode = 'freeze';
-      },
+      () => relay.freeze(),
       () => relay.thaw(),
     );
     const reasons = during.filter((o) => o.status === 503).map((o) => o.reason);
@@ -361,29 +356,72 @@ describe.runIf(testBackends().some((b) => b.name === 'clickhouse'))('ClickHouse 
     );
   });
 
-  it('a calls stream cut mid-way fails the transfer instead of ending as if complete, and the server carries on', async () => {
-    const big = 'x'.repeat(4000);
-    const batch = Array.from({ length: 200 }, (_, i) => ({
-      mode: 'start',
-      req: {
-        start: {
-          project_id: `${P}-big`,
-          id: `big-${i}`,
-          op_name: 'op',
-          started_at: '2024-01-01T00:00:00Z',
-          attributes: {},
-          inputs: { big },
-        },
+  it('an engine that drops connections after the headers, mid-rows: 503, never 500', async () => {
+    await outage(
+      'reset-body',
+      () => {
+        relay.mode = 'reset';
+        relay.resetAfter = 'body';
       },
-    }));
-    expect((await t.fetch('/call/upsert_batch', { json: { batch } })).status).toBe(200);
+      () => {
+        relay.mode = 'forward';
+      },
+    );
+  });
+
+  it('a calls stream cut mid-way fails the transfer instead of ending as if complete, and the server carries on', async () => {
+    // More calls than one page of the store's reads (1000), so the stream reads ClickHouse again after its 200.
+    const project_id = `${P}-big`;
+    for (let b = 0; b < 2; b++) {
+      const batch = Array.from({ length: 600 }, (_, i) => ({
+        mode: 'start',
+        req: { start: { project_id, id: `big-${b}-${i}`, op_name: 'op', started_at: '2024-01-01T00:00:00Z', attributes: {}, inputs: {} } },
+      }));
+      expect((await t.fetch('/call/upsert_batch', { json: { batch } })).status).toBe(200);
+    }
+    const res = await t.fetch('/calls/stream_query', { json: { project_id } });
+    expect(res.status).toBe(200);
+    const reader = res.body!.getReader();
+    let bytes = (await reader.read()).value!.length;
+    // The first rows are on their way; the engine now drops every answer.
     relay.mode = 'reset';
-    relay.resetAfter = 300_000;
-    const cut = await send('calls/stream_query', '/calls/stream_query', { json: { project_id: `${P}-big` } });
+    relay.resetAfter = 0;
+    const ending = (async () => {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) return 'ended';
+        bytes += value.length;
+      }
+    })().catch(() => 'cut');
+    expect(await ending).toBe('cut');
     relay.mode = 'forward';
-    // Either refused before the first row (503) or cut after it; a clean 200 would be a short answer taken as whole.
-    expect(['cut', 503]).toContain(cut.status);
-    const whole = await t.fetch('/calls/stream_query', { json: { project_id: `${P}-big` } });
-    expect((await whole.text()).split('\n').filter(Boolean)).toHaveLength(200);
+    const whole = await t.fetch('/calls/stream_query', { json: { project_id } });
+    const rows = (await whole.text()).split('\n').filter(Boolean);
+    expect(rows).toHaveLength(1200);
+    expect(bytes).toBeLessThan(rows.join('\n').length);
+  });
+
+  it('lets a slow query on a live engine run past the connect timeout, and gives up on one whose engine freezes', async () => {
+    const chdb = new ClickHouseDatabase({ url: `http://127.0.0.1:${relay.port}`, database: db.database, connectTimeoutMs: 300 });
+    // 3 s of work, one row each 0.5 s: ten connect timeouts, each answered by a ping.
+    const slow = 'SELECT sleepEachRow(0.5) AS s FROM numbers(6) SETTINGS max_block_size = 1';
+    try {
+      expect(await chdb.all(slow)).toHaveLength(6);
+
+      const t0 = Date.now();
+      const frozen = chdb.all(slow).then(
+        () => 'answered',
+        (err: unknown) => err,
+      );
+      setTimeout(() => relay.freeze(), 500);
+      const err = await frozen;
+      expect(err).toBeInstanceOf(StoreUnavailableError);
+      expect((err as Error).message).toMatch(/did not answer within 300 ms \(WEFT_CLICKHOUSE_CONNECT_TIMEOUT_MS\)/);
+      // Frozen at 0.5 s; found out within two connect timeouts of a ping, long before the query's 3 s.
+      expect(Date.now() - t0).toBeLessThan(2000);
+    } finally {
+      relay.thaw();
+      await chdb.close();
+    }
   });
 });
