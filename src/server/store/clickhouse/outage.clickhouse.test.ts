@@ -10,7 +10,7 @@
  */
 import { once } from 'node:events';
 import { createServer, connect, type Server, type Socket } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTempClickHouseDatabase, testBackends } from '../../testing/tempStore.js';
 import { startTestServer, type TestServer } from '../../testing/testServer.js';
 import { rawRequest } from '../../testing/rawHttp.js';
@@ -33,6 +33,7 @@ class Relay {
   constructor(readonly target: URL) {}
 
   async start(): Promise<void> {
+    if (this.#server) return;
     const server = createServer((inbound) => {
       this.#track(inbound);
       const outbound = connect({ host: this.target.hostname, port: Number(this.target.port) });
@@ -120,9 +121,13 @@ describe.runIf(testBackends().some((b) => b.name === 'clickhouse'))('ClickHouse 
       },
     });
   });
-  afterAll(async () => {
+  // A failed case leaves the relay forwarding for the next one.
+  afterEach(async () => {
     relay.thaw();
-    await relay.start().catch(() => {});
+    relay.mode = 'forward';
+    await relay.start();
+  });
+  afterAll(async () => {
     await t?.close();
     await relay.stop();
     await db.drop();
@@ -421,6 +426,35 @@ describe.runIf(testBackends().some((b) => b.name === 'clickhouse'))('ClickHouse 
       expect(Date.now() - t0).toBeLessThan(2000);
     } finally {
       relay.thaw();
+      await chdb.close();
+    }
+  });
+
+  it('answers ClickHouse\'s own "not now" errors (busy, out of memory, too slow) as 503s naming them', async () => {
+    const chdb = new ClickHouseDatabase({ url: `http://127.0.0.1:${relay.port}`, database: db.database });
+    const failure = (query: string) =>
+      chdb.all(query).then(
+        () => null,
+        (err: unknown) => err as Error,
+      );
+    try {
+      const busy = chdb.all("SELECT sleepEachRow(0.5), 'busy' FROM numbers(3) SETTINGS max_block_size = 1");
+      // Once the engine runs it, a second query of the same user is one too many.
+      const running = "SELECT count() AS n FROM system.processes WHERE query LIKE '%''busy''%' AND query NOT LIKE '%system.processes%'";
+      while (Number((await chdb.get<{ n: string }>(running))!.n) === 0);
+      const refused = await failure('SELECT 1 SETTINGS max_concurrent_queries_for_user = 1');
+      await busy;
+      const cases: [Error | null, string][] = [
+        [refused, 'TOO_MANY_SIMULTANEOUS_QUERIES'],
+        [await failure('SELECT groupArray(number) FROM numbers(1000000) SETTINGS max_memory_usage = 100000'), 'MEMORY_LIMIT_EXCEEDED'],
+        [await failure('SELECT sleepEachRow(0.5) FROM numbers(4) SETTINGS max_block_size = 1, max_execution_time = 1'), 'TIMEOUT_EXCEEDED'],
+      ];
+      for (const [err, type] of cases) {
+        expect(err, type).toBeInstanceOf(StoreUnavailableError);
+        expect((err as StoreUnavailableError).status).toBe(503);
+        expect(err!.message).toMatch(new RegExp(`^ClickHouse at http://127\\.0\\.0\\.1:\\d+ cannot serve the request now \\(${type}\\)`));
+      }
+    } finally {
       await chdb.close();
     }
   });
