@@ -11,6 +11,7 @@ import { createLogger, parseLogFormat, parseLogLevel, type LogFormat, type LogLe
 import { OutboundAllowList } from './outbound/addresses.js';
 import type { StoreConfig } from './store/openStore.js';
 import { readSetting } from './settings.js';
+import { DEFAULT_CLICKHOUSE_CONNECT_TIMEOUT_MS } from './store/storeOutage.js';
 import type { TlsSettings } from './process/tls.js';
 
 export interface ServerConfig {
@@ -23,6 +24,8 @@ export interface ServerConfig {
   clickhouseUser: string | null;
   clickhousePassword: string | null;
   clickhouseDatabase: string;
+  /** WEFT_CLICKHOUSE_CONNECT_TIMEOUT_MS: how long a ClickHouse request waits for a sign of life. */
+  clickhouseConnectTimeoutMs?: number;
   adminPassword: string | null;
   /** Same as `limits.maxBodyBytes`. */
   maxBodyBytes: number;
@@ -127,6 +130,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Record<s
     clickhouseUser: get('WEFT_CLICKHOUSE_USER') ?? null,
     clickhousePassword: get('WEFT_CLICKHOUSE_PASSWORD') ?? null,
     clickhouseDatabase: get('WEFT_CLICKHOUSE_DATABASE') || 'weft',
+    clickhouseConnectTimeoutMs: positive(
+      'WEFT_CLICKHOUSE_CONNECT_TIMEOUT_MS',
+      get('WEFT_CLICKHOUSE_CONNECT_TIMEOUT_MS'),
+      DEFAULT_CLICKHOUSE_CONNECT_TIMEOUT_MS,
+    ),
     adminPassword: get('WEFT_ADMIN_PASSWORD') ?? null,
     maxBodyBytes: limits.maxBodyBytes,
     limits,
@@ -291,6 +299,7 @@ export function storeConfigOf(config: ServerConfig): StoreConfig {
     clickhouseUser: config.clickhouseUser,
     clickhousePassword: config.clickhousePassword,
     clickhouseDatabase: config.clickhouseDatabase,
+    clickhouseConnectTimeoutMs: config.clickhouseConnectTimeoutMs,
     // Every command that opens the store (serve, user, key) may be the first to open an old file.
     progress: (message) => createLogger(config.logLevel, { format: config.logFormat }).info(message),
   };

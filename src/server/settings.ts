@@ -379,6 +379,12 @@ const OWN_SETTINGS: readonly Setting[] = [
   },
   {
     group: 'ClickHouse',
+    env: 'WEFT_CLICKHOUSE_CONNECT_TIMEOUT_MS',
+    default: '`3000`',
+    doc: 'how long a request to ClickHouse waits for an answer before the engine is pinged; when the ping gets none within this either (engine stopped, frozen, unreachable), the request is answered 503 with `Retry-After`. Queries on an engine that answers its ping run on, up to 50 s ([operations/shutdown-and-readiness.md](operations/shutdown-and-readiness.md#clickhouse-outages))',
+  },
+  {
+    group: 'ClickHouse',
     env: 'WEFT_CLICKHOUSE_LAYOUT',
     flag: 'clickhouse-layout',
     default: '`single`',

@@ -13,6 +13,7 @@ export interface StoreConfig {
   clickhousePassword?: string | null;
   /** Default `weft`. */
   clickhouseDatabase?: string | null;
+  clickhouseConnectTimeoutMs?: number;
   /** Long work at open (a SQLite schema upgrade, the stats backfill), for the log. */
   progress?: (message: string) => void;
 }
@@ -25,6 +26,7 @@ export function clickhouseOptions(config: StoreConfig) {
     username: config.clickhouseUser ?? null,
     password: config.clickhousePassword ?? null,
     database: config.clickhouseDatabase || 'weft',
+    connectTimeoutMs: config.clickhouseConnectTimeoutMs,
   };
 }
 

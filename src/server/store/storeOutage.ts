@@ -43,31 +43,71 @@ export function storeOutageOf(err: unknown): StoreUnavailableError | null {
   return reason ? new StoreUnavailableError(reason, { cause: err }) : null;
 }
 
-/** Network failures reaching ClickHouse: the server is down, unreachable or too slow to answer. */
+/** The default of WEFT_CLICKHOUSE_CONNECT_TIMEOUT_MS (ClickHouseDatabase's watch on a request). */
+export const DEFAULT_CLICKHOUSE_CONNECT_TIMEOUT_MS = 3000;
+
+/** Network failures reaching ClickHouse: the server is down, unreachable, or cut a connection mid-answer. */
 const NETWORK_CODES = new Set([
   'ECONNREFUSED',
   'ECONNRESET',
+  'ECONNABORTED',
   'ETIMEDOUT',
   'EHOSTUNREACH',
   'ENETUNREACH',
   'ENOTFOUND',
   'EAI_AGAIN',
   'EPIPE',
+  'ERR_STREAM_PREMATURE_CLOSE',
+]);
+
+/**
+ * ClickHouse's own errors (by name) that mean it cannot serve now, whatever the request: too busy,
+ * out of memory, shutting down (queries cancelled), or a replica that cannot write.
+ */
+const UNAVAILABLE_TYPES = new Set([
+  'TOO_MANY_SIMULTANEOUS_QUERIES',
+  'MEMORY_LIMIT_EXCEEDED',
+  'TIMEOUT_EXCEEDED',
+  'TOO_MANY_PARTS',
+  'QUERY_WAS_CANCELLED',
+  'ABORTED',
+  'NETWORK_ERROR',
+  'SOCKET_TIMEOUT',
+  'TABLE_IS_READ_ONLY',
+  'ALL_CONNECTION_TRIES_FAILED',
+  'NO_ZOOKEEPER',
+  'KEEPER_EXCEPTION',
 ]);
 
 /** The 503 for a failed ClickHouse request that never reached a working server, or null. */
 export function clickhouseOutageOf(err: unknown, url: string): StoreUnavailableError | null {
   if (!(err instanceof Error)) return null;
+  if (err instanceof StoreUnavailableError) return err;
   const code = (err as { code?: unknown }).code;
-  const network = typeof code === 'string' && NETWORK_CODES.has(code);
+  const type = (err as { type?: unknown }).type;
+  // An HTTP answer cut or garbled on the way (llhttp's HPE_* codes) is a broken connection too.
+  const network = typeof code === 'string' && (NETWORK_CODES.has(code) || code.startsWith('HPE_'));
   // @clickhouse/client's own request timeout, and an HTTP error from something in front of the server.
   const timeout = /^Timeout error/i.test(err.message);
   const gateway = /\b(502|503|504)\b.*(Bad Gateway|Service Unavailable|Gateway Time-?out)/i.test(err.message);
+  if (typeof type === 'string' && UNAVAILABLE_TYPES.has(type)) {
+    return new StoreUnavailableError(
+      `ClickHouse at ${redactUrl(url)} cannot serve the request now (${type}): it is overloaded, short of memory or shutting down. Try again later.`,
+      { cause: err },
+    );
+  }
   if (!network && !timeout && !gateway) return null;
   const what = network ? String(code) : timeout ? 'timed out' : 'a proxy answered that it is unavailable';
   return new StoreUnavailableError(
     `ClickHouse at ${redactUrl(url)} cannot be reached (${what}): check that it runs and that WEFT_CLICKHOUSE_URL points at it. Try again later.`,
     { cause: err },
+  );
+}
+
+/** The 503 for a ClickHouse request given up on: no answer to it, nor to a `/ping`, within `ms`. */
+export function clickhouseUnresponsive(url: string, ms: number): StoreUnavailableError {
+  return new StoreUnavailableError(
+    `ClickHouse at ${redactUrl(url)} did not answer within ${ms} ms (WEFT_CLICKHOUSE_CONNECT_TIMEOUT_MS), nor to a /ping: it is frozen, overloaded or unreachable. Try again later.`,
   );
 }
 

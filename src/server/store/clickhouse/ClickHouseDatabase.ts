@@ -4,9 +4,14 @@
  * 26.x turns `async_insert` on and leaves 64-bit integers unquoted in JSON, older ones do not;
  * docs/clickhouse.md "Principles"). Values never enter SQL text: `{name:Type}` parameters only.
  */
-import { createClient, type ClickHouseClient, type ClickHouseSettings } from '@clickhouse/client';
+import { ClickHouseLogLevel, createClient, type ClickHouseClient, type ClickHouseSettings } from '@clickhouse/client';
 import { packParams } from './packParams.js';
-import { clickhouseOutageOf } from '../storeOutage.js';
+import {
+  clickhouseOutageOf,
+  clickhouseUnresponsive,
+  DEFAULT_CLICKHOUSE_CONNECT_TIMEOUT_MS,
+  type StoreUnavailableError,
+} from '../storeOutage.js';
 
 export interface ClickHouseOptions {
   url: string;
@@ -15,6 +20,8 @@ export interface ClickHouseOptions {
   database: string;
   /** The wall clock row versions start from, in ms (docs/clickhouse.md "Row versions"); tests skew it. */
   now?: () => number;
+  /** WEFT_CLICKHOUSE_CONNECT_TIMEOUT_MS: how long a request waits for a sign of life (see #watch). */
+  connectTimeoutMs?: number;
 }
 
 /** The settings Weft's answers depend on, pinned per request. */
@@ -56,11 +63,16 @@ export class ClickHouseDatabase {
   readonly versions: VersionClock;
 
   readonly #url: string;
+  readonly #connectTimeoutMs: number;
+  readonly #pingUrl: string;
+  #ping: Promise<boolean> | null = null;
 
   constructor(options: ClickHouseOptions) {
     this.database = options.database;
     this.versions = new VersionClock(options.now);
     this.#url = options.url;
+    this.#connectTimeoutMs = options.connectTimeoutMs ?? DEFAULT_CLICKHOUSE_CONNECT_TIMEOUT_MS;
+    this.#pingUrl = pingUrl(options.url);
     this.client = createClient({
       url: options.url,
       username: options.username ?? 'default',
@@ -69,17 +81,22 @@ export class ClickHouseDatabase {
       clickhouse_settings: RESULT_SETTINGS,
       // 60 s at most: above it @clickhouse/client warns on every start about idle proxies.
       request_timeout: 60_000,
+      // Every failure reaches the caller, which answers and logs it once (a 503 for an outage).
+      log: { level: ClickHouseLogLevel.OFF },
     });
   }
 
   /** Rows of a SELECT as objects (JSONEachRow). */
   async all<T>(query: string, params: Params = {}): Promise<T[]> {
-    try {
-      const rs = await this.client.query({ ...statement(query, params), format: 'JSONEachRow', clickhouse_settings: RESULT_SETTINGS });
+    return this.#watched(async (abort_signal) => {
+      const rs = await this.client.query({
+        ...statement(query, params),
+        format: 'JSONEachRow',
+        clickhouse_settings: RESULT_SETTINGS,
+        abort_signal,
+      });
       return await rs.json<T>();
-    } catch (err) {
-      throw this.#outage(err);
-    }
+    });
   }
 
   /** The first row, or null. */
@@ -89,19 +106,29 @@ export class ClickHouseDatabase {
 
   /** Rows one by one, without holding the result in memory. */
   async *stream<T>(query: string, params: Params = {}): AsyncIterable<T> {
-    const rs = await this.client
-      .query({ ...statement(query, params), format: 'JSONEachRow', clickhouse_settings: RESULT_SETTINGS })
-      .catch((err: unknown) => Promise.reject(this.#outage(err)));
-    for await (const rows of rs.stream<T>()) {
-      for (const row of rows) yield row.json();
+    const watch = this.#watch();
+    try {
+      const rs = await this.client.query({
+        ...statement(query, params),
+        format: 'JSONEachRow',
+        clickhouse_settings: RESULT_SETTINGS,
+        abort_signal: watch.signal,
+      });
+      for await (const rows of rs.stream<T>()) {
+        for (const row of rows) yield row.json();
+      }
+    } catch (err) {
+      throw watch.gaveUp() ?? this.#outage(err);
+    } finally {
+      watch.stop();
     }
   }
 
   /** A statement without a result (DDL, DELETE, INSERT ... SELECT). */
   async command(query: string, params: Params = {}): Promise<void> {
-    await this.client.command({ ...statement(query, params), clickhouse_settings: RESULT_SETTINGS }).catch((err: unknown) => {
-      throw this.#outage(err);
-    });
+    await this.#watched((abort_signal) =>
+      this.client.command({ ...statement(query, params), clickhouse_settings: RESULT_SETTINGS, abort_signal }),
+    );
   }
 
   /**
@@ -110,11 +137,74 @@ export class ClickHouseDatabase {
    */
   async insert(table: string, rows: object[], columns?: [string, ...string[]]): Promise<void> {
     if (rows.length === 0) return;
-    await this.client
-      .insert({ table, values: rows, format: 'JSONEachRow', columns, clickhouse_settings: RESULT_SETTINGS })
-      .catch((err: unknown) => {
-        throw this.#outage(err);
+    await this.#watched((abort_signal) =>
+      this.client.insert({ table, values: rows, format: 'JSONEachRow', columns, clickhouse_settings: RESULT_SETTINGS, abort_signal }),
+    );
+  }
+
+  /** Runs one request under #watch; any failure to reach the server becomes a 503 saying so. */
+  async #watched<T>(run: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    const watch = this.#watch();
+    try {
+      return await run(watch.signal);
+    } catch (err) {
+      throw watch.gaveUp() ?? this.#outage(err);
+    } finally {
+      watch.stop();
+    }
+  }
+
+  /**
+   * A frozen engine (stopped by a signal, wedged, or a host that swallows packets) accepts
+   * connections and never answers, and @clickhouse/client would wait out its 60 s socket
+   * timeout. So while a request is unanswered, every connect timeout the engine is pinged on a
+   * connection of its own: a slow query on a live engine runs on (up to max_execution_time),
+   * but when the ping gets no answer either, the request is aborted as a 503
+   * (docs/operations/shutdown-and-readiness.md).
+   */
+  #watch(): { signal: AbortSignal; gaveUp(): StoreUnavailableError | null; stop(): void } {
+    const controller = new AbortController();
+    let stopped = false;
+    let gaveUp: StoreUnavailableError | null = null;
+    let timer: NodeJS.Timeout | undefined;
+    const arm = () => {
+      timer = setTimeout(() => {
+        void this.#alive().then((alive) => {
+          if (stopped) return;
+          if (alive) return arm();
+          gaveUp = clickhouseUnresponsive(this.#url, this.#connectTimeoutMs);
+          controller.abort(gaveUp);
+        });
+      }, this.#connectTimeoutMs);
+      timer.unref();
+    };
+    arm();
+    return {
+      signal: controller.signal,
+      gaveUp: () => gaveUp,
+      stop: () => {
+        stopped = true;
+        clearTimeout(timer);
+      },
+    };
+  }
+
+  /**
+   * Whether the server answers `/ping` within the connect timeout, on a connection outside the
+   * client's pool (whose sockets may all be held by stuck requests). One ping at a time is shared.
+   */
+  #alive(): Promise<boolean> {
+    this.#ping ??= fetch(this.#pingUrl, { signal: AbortSignal.timeout(this.#connectTimeoutMs) })
+      .then(async (res) => {
+        await res.arrayBuffer();
+        // Any answer of the server's is a sign of life; a proxy's 502/503/504 is not.
+        return ![502, 503, 504].includes(res.status);
+      })
+      .catch(() => false)
+      .finally(() => {
+        this.#ping = null;
       });
+    return this.#ping;
   }
 
   /**
@@ -140,6 +230,16 @@ export class ClickHouseDatabase {
   async close(): Promise<void> {
     await this.client.close();
   }
+}
+
+/** The server's `/ping` beside `url` (behind a path prefix too), without credentials (fetch refuses them in URLs). */
+function pingUrl(url: string): string {
+  const u = new URL(url);
+  u.username = '';
+  u.password = '';
+  u.search = '';
+  u.pathname = `${u.pathname.replace(/\/+$/, '')}/ping`;
+  return u.href;
 }
 
 /** A statement as sent: many parameters packed into a few (packParams.ts says why). */
