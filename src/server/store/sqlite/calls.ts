@@ -28,14 +28,17 @@ const START_COLUMNS = [
 ];
 const END_COLUMNS = ['ended_at', 'exception', 'output', 'summary', 'output_refs', 'wb_run_step_end'];
 
-/**
- * An upsert of the given parts' columns: the other part's columns, if stored, are kept, and a
- * part sent again overwrites only what it carries (a NULL keeps the stored value), as the
- * ClickHouse store's CoalescingMergeTree merges parts (docs/clickhouse.md, call parts).
- */
+/** Columns a part sent again without them keeps, as ClickHouse's CoalescingMergeTree does (docs/clickhouse.md, call parts). */
+const KEPT_WHEN_NULL = new Set(['display_name', 'exception']);
+
+/** An upsert of the given parts' columns: the other part's columns, if stored, are kept. */
 function upsertSql(columns: string[]): string {
   const all = ['project_id', 'id', ...columns];
-  const set = columns.map((c) => `${c} = coalesce(excluded.${c}, calls.${c})`);
+  const set = columns.map((c) =>
+    // A rename may arrive before the start (the SDK sends it at once, starts in batches), and a
+    // re-sent end may leave out its exception: neither erases what is stored.
+    KEPT_WHEN_NULL.has(c) ? `${c} = coalesce(excluded.${c}, calls.${c})` : `${c} = excluded.${c}`,
+  );
   return `INSERT INTO calls (${all.join(', ')}) VALUES (${all.map(() => '?').join(', ')})
     ON CONFLICT (project_id, id) DO UPDATE SET ${set.join(', ')}`;
 }
