@@ -143,11 +143,12 @@ test('runs of evaluations with different datasets are flagged when compared', as
 
   await page.goto(`/${project}/evaluations`);
   const runs = page.getByRole('table', { name: 'Evaluation runs' });
-  await runs.getByRole('checkbox', { name: /model-alpha/ }).check();
-  await expect(page.getByRole('button', { name: 'Compare (1)' })).toBeDisabled();
+  // The newer run ticked first: the older one is still the baseline.
   await runs.getByRole('checkbox', { name: /model-beta/ }).check();
+  await expect(page.getByRole('button', { name: 'Compare (1)' })).toBeDisabled();
+  await runs.getByRole('checkbox', { name: /model-alpha/ }).check();
   await page.getByRole('button', { name: 'Compare (2)' }).click();
-  await expect(page).toHaveURL(new RegExp(`runs=${runA}(%2C|,)${runB}`));
+  await expect(page).toHaveURL(new RegExp(`runs=${runA}(%2C|,)${runB}&baseline=${runA}`));
 
   const warning = page.getByRole('alert');
   await expect(warning).toContainText('not measured the same way');

@@ -34,7 +34,11 @@ export function EvaluationsPage() {
   const filtered = view.evaluation !== null || view.model !== null || view.status !== null;
 
   const compare = () => {
-    const params = new URLSearchParams({ runs: selected.join(','), baseline: selected[0]! });
+    // Oldest first, whatever order they were ticked in: the baseline is the run the others are
+    // measured against, so a newer run's regression reads as one.
+    const startOf = new Map(all.map((r) => [r.run.evaluation_run_id, r.run.started_at]));
+    const ids = [...selected].sort((a, b) => Date.parse(startOf.get(a) ?? '') - Date.parse(startOf.get(b) ?? ''));
+    const params = new URLSearchParams({ runs: ids.join(','), baseline: ids[0]! });
     void navigate(`/${entity}/${project}/evaluations/compare?${params}`);
   };
 
