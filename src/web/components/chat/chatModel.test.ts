@@ -41,4 +41,13 @@ describe('extractChat', () => {
     expect(extractChat({ inputs: { question: 'hi' }, output: { answer: 'yo' } })).toBeNull();
     expect(extractChat({ inputs: { messages: ['not a message'] }, output: null })).toBeNull();
   });
+
+  it('reads a plain-text output as the reply to a prompt of messages, and leaves other calls alone', () => {
+    const chat = extractChat({ inputs: { messages: [{ role: 'user', content: 'Hi?' }] }, output: 'Hello!' });
+    expect(chat?.map((m) => [m.role, m.text, m.fromOutput])).toEqual([
+      ['user', 'Hi?', false],
+      ['assistant', 'Hello!', true],
+    ]);
+    expect(extractChat({ inputs: { q: 'Hi?' }, output: 'Hello!' })).toBeNull();
+  });
 });

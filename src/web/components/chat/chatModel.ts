@@ -89,6 +89,11 @@ export function extractChat({ inputs, output }: { inputs: unknown; output: unkno
   const source = isObj(inputs) ? inputs.messages : undefined;
   const prompt = Array.isArray(source) ? source.map((m) => toMessage(m, false)) : [];
   if (prompt.some((m) => m === null)) return null;
-  const messages = [...(prompt as ChatMessage[]), ...outputMessages(output)];
+  const reply = outputMessages(output);
+  // `def chat(messages) -> str`: a prompt of messages answered with plain text is a reply too.
+  if (reply.length === 0 && prompt.length > 0 && typeof output === 'string' && output !== '') {
+    reply.push({ role: 'assistant', name: null, text: output, toolCalls: [], toolCallId: null, fromOutput: true });
+  }
+  const messages = [...(prompt as ChatMessage[]), ...reply];
   return messages.length ? messages : null;
 }
