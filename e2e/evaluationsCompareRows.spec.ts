@@ -110,3 +110,14 @@ test('three runs: default baseline, charts per scorer, the row view and trials',
   await page.getByRole('button', { name: 'Unpin Output B ×' }).click();
   await expect(compared.getByRole('columnheader').nth(1)).not.toHaveText('Output B');
 });
+
+test('a comparison opened by a direct link draws its chart cards styled', async ({ signedInPage: page, api, project }) => {
+  const f = await publish(api, project);
+  const a = await seedRun(api, f, 'model-a', [['Paris'], ['Rome'], ['Madrid']]);
+  const b = await seedRun(api, f, 'model-b', [['Lyon'], ['Rome'], ['Madrid']]);
+  await page.goto(`/${project}/evaluations/compare?runs=${a},${b}`);
+  const chart = page.getByRole('figure', { name: 'correct by run' });
+  await expect(chart).toBeVisible();
+  // charts.css gives a chart card its padding; without it the figure keeps the browser's margins.
+  expect(await chart.evaluate((el) => getComputedStyle(el).paddingTop)).toBe('12px');
+});

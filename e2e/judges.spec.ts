@@ -130,3 +130,13 @@ test('a monitor created in the browser scores new calls until it is paused', asy
   await page.goto(`/${project}/calls`);
   await expect(page.getByRole('table', { name: 'Calls' }).getByText(/helpfulness: \d/)).toHaveCount(1);
 });
+
+test('the judge dialogs are styled on a direct link to the judges page', async ({ signedInPage: page, api, project }) => {
+  await addProvider(api, project);
+  await page.goto(`/${project}/judges`);
+  await page.getByRole('button', { name: 'New model' }).click();
+  const dialog = page.getByRole('dialog', { name: 'New judge model' });
+  await expect(dialog).toBeVisible();
+  // The dialog frame (components/ui/modal.css): rounded, with a header rule.
+  expect(await dialog.evaluate((el) => getComputedStyle(el).borderTopLeftRadius)).toBe('8px');
+});

@@ -3,6 +3,7 @@
  * closes on Escape. Render it only while open; it opens itself on mount.
  */
 import { useEffect, useId, useRef, type ReactNode } from 'react';
+import './modal.css';
 
 /** Props: the title, what closing does, and the body. */
 export interface ModalDialogProps {

@@ -5,6 +5,8 @@
 import { Bar, BarChart, CartesianGrid, Cell, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { CompareRunFigures } from './CompareSummary.js';
 import { formatMetric, statsFor, summaryValue, type ScoreMetric } from '../scoreModel.js';
+// The `.chart` card and its parts; a direct link to a comparison may be the first page loaded.
+import '../../../components/charts/charts.css';
 
 const color = (i: number) => `var(--chart-${(i % 8) + 1})`;
 

@@ -10,6 +10,8 @@ import type { ChatMessage } from '../../../components/chat/chatModel.js';
 import { StatusBadge } from '../../../components/ui/StatusBadge.js';
 import { formatDateTime, formatDuration } from '../../../lib/format.js';
 import { callLatencyMs, callName, callStatus, type Call } from '../../../entities/calls/callFields.js';
+// Its classes live with the thread pages' styles; review shows it on pages that load none of them.
+import '../threads.css';
 
 /** Props of ThreadChat. */
 export interface ThreadChatProps {
