@@ -109,6 +109,14 @@ test('a run filtered to failures, then compared with another run', async ({ sign
   await expect(cell('scores.quality', 'B')).toHaveText('0.600 −0.120 (−16.7%)');
   await expect(cell('rows', 'B')).toHaveText('10 ±0 (±0.0%)');
   await expect(page.getByRole('alert')).toHaveCount(0);
+  // A mean is drawn from zero, so bar heights compare as the values do (0.72 against 0.60),
+  // with no two ticks reading alike.
+  const tickLabels = page.getByRole('figure', { name: 'quality by run' }).locator('.recharts-cartesian-axis-tick-value');
+  await expect(tickLabels.first()).toBeVisible();
+  // The value axis's labels (the run axis's are letters).
+  const ticks = (await tickLabels.allTextContents()).filter((t) => /^-?[\d.]+$/.test(t));
+  expect(ticks[0]).toBe('0');
+  expect(new Set(ticks).size).toBe(ticks.length);
 
   const compared = page.getByRole('table', { name: 'Compared results' });
   await expect(page.getByText('10 rows', { exact: true })).toBeVisible();

@@ -34,8 +34,9 @@ export function CompareCharts({ runs, baselineId, metrics }: { runs: CompareRunF
                   width={44}
                   tickLine={false}
                   axisLine={false}
-                  domain={binary ? [0, 1] : ['auto', 'auto']}
-                  tickFormatter={(v: number) => (binary ? `${Math.round(v * 100)}%` : String(Math.round(v * 100) / 100))}
+                  // Means from zero (or below, for negative ones): a bar's height then compares as its value does.
+                  domain={binary ? [0, 1] : [(min: number) => Math.min(0, min), (max: number) => Math.max(0, max)]}
+                  tickFormatter={(v: number) => (binary ? `${Math.round(v * 100)}%` : String(Number(v.toPrecision(3))))}
                   tick={{ fill: 'var(--text-muted)' }}
                 />
                 <Tooltip
