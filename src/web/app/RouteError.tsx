@@ -19,6 +19,10 @@ const WHAT: Record<string, string> = {
   evaluations: 'Evaluation run',
 };
 
+/** A code-split module that could not be fetched (Chromium, Firefox and Safari word it differently). */
+const isChunkLoadError = (error: unknown): boolean =>
+  error instanceof TypeError && /dynamically imported module|module script failed|error loading dynamically imported/i.test(error.message);
+
 /** A loader's `throw new Response(null, { status })`. */
 const isResponse = (error: unknown): error is Response => error instanceof Response;
 
@@ -41,6 +45,9 @@ export function RouteError({ error, onRetry }: { error: unknown; onRetry: () => 
   }
 
   const retry = () => {
+    // The browser keeps a failed code chunk's import failed for the page's life: only a reload
+    // fetches it again (and the newest build with it).
+    if (isChunkLoadError(error)) return window.location.reload();
     queryClient.removeQueries({ predicate: (q) => q.state.status === 'error' });
     onRetry();
   };

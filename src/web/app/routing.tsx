@@ -18,7 +18,7 @@
  * - `RequireSession` sends signed-out visitors to /login, remembering where they were going.
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Component, lazy, Suspense, useEffect, useReducer, useRef, useState, type ReactNode } from 'react';
+import { Component, Suspense, useEffect, useReducer, useRef, useState, type ReactNode } from 'react';
 import {
   matchPath,
   Navigate,
@@ -34,10 +34,9 @@ import { whoamiQueryOptions } from '../features/auth/authQueries.js';
 import { useDeferred, type DeferredComponent } from '../lib/deferredComponent.js';
 import { loginUrl } from '../lib/signOut.js';
 import { PageLoading } from './PageLoading.js';
+// Eager, not code-split: it is what shows when code-split pages fail to load (a server gone away).
+import { RouteError } from './RouteError.js';
 import { Splash } from './Splash.js';
-
-/** The error page, fetched when first needed: most visits never show it. */
-const RouteError = lazy(() => import('./RouteError.js').then((m) => ({ default: m.RouteError })));
 
 /**
  * A route loader: starts the page's queries; may answer a redirect Response or throw, or a
@@ -187,11 +186,7 @@ export class RouteErrorBoundary extends Component<
 
   override render() {
     if (this.state.error !== null)
-      return (
-        <Suspense>
-          <RouteError error={this.state.error} onRetry={() => this.setState((s) => ({ error: null, attempt: s.attempt + 1 }))} />
-        </Suspense>
-      );
+      return <RouteError error={this.state.error} onRetry={() => this.setState((s) => ({ error: null, attempt: s.attempt + 1 }))} />;
     // A retry remounts the page, so its loader runs again.
     return <Suspense key={this.state.attempt}>{this.props.children}</Suspense>;
   }
@@ -213,12 +208,7 @@ export function RequireSession({ children }: { children: ReactNode }) {
     if (signedOut) queryClient.removeQueries({ queryKey: whoamiQueryOptions().queryKey });
   }, [signedOut, queryClient]);
   if (signedOut) return <Navigate replace to={loginUrl(location.pathname + location.search + location.hash)} />;
-  if (whoami.error)
-    return (
-      <Suspense fallback={<Splash />}>
-        <RouteError error={whoami.error} onRetry={() => void whoami.refetch()} />
-      </Suspense>
-    );
+  if (whoami.error) return <RouteError error={whoami.error} onRetry={() => void whoami.refetch()} />;
   if (!whoami.data) return <Splash />;
   return children;
 }
