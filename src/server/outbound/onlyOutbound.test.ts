@@ -13,6 +13,8 @@ const ROOT = new URL('..', import.meta.url).pathname;
 const EXCEPTIONS: Record<string, string> = {
   'openapi.ts': "the /docs page's own script, run by the browser against this server",
   'demo/demoScenarios.ts': 'Python source shown as demo trace data',
+  'store/clickhouse/ClickHouseDatabase.ts':
+    "the liveness ping of the operator's own ClickHouse (WEFT_CLICKHOUSE_URL), beside the client's pool; never a user-chosen address",
 };
 
 const FORBIDDEN_IMPORTS = new Set(['request', 'get', 'Agent', 'globalAgent', 'connect', 'createConnection', 'Socket']);
