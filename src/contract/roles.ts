@@ -20,6 +20,15 @@ export interface RoleHolder {
   projectRoles: Readonly<Record<string, Role>>;
 }
 
+/** The entities the holder administers, sorted: 'all' for a global admin. */
+export function administeredEntities(holder: RoleHolder): 'all' | string[] {
+  if (holder.isAdmin) return 'all';
+  return Object.entries(holder.roles)
+    .filter(([, role]) => role === 'admin')
+    .map(([entity]) => entity)
+    .sort();
+}
+
 /**
  * The holder's role in `<entity>/<project>` (or in a bare entity): a per-project override, else
  * the entity role; global admins are admins everywhere. Null when they have none.

@@ -7,7 +7,8 @@ import { AUDIT_ACTIONS } from '../audit/auditTrail.js';
 import type { AuditExportReq, AuditListReq, AuditRow } from '../../contract/audit.js';
 import { parseIsoToMicros } from '../../contract/datetime.js';
 import type { AuthUser } from '../auth/authenticate.js';
-import { requireRole, roleIn } from '../auth/roles.js';
+import { requireRole } from '../auth/roles.js';
+import { administeredEntities } from '../../contract/roles.js';
 import { csvRow } from '../core/csv.js';
 import { formatMicros } from '../core/datetime.js';
 import { ForbiddenError, ValidationError } from '../errors.js';
@@ -65,9 +66,8 @@ export function auditFilterFor(user: AuthUser, req: Omit<AuditExportReq, 'format
   // An entity admin names one of their entities, or reads all of them.
   const asked = entity ?? projectId?.split('/')[0];
   if (asked) requireRole(user, asked, 'admin', "read this entity's audit log");
-  let entities: string[] | 'all' = 'all';
-  if (!user.isAdmin) {
-    entities = [...new Set([...user.entities, ...Object.keys(user.roles)])].filter((e) => roleIn(user, e) === 'admin').sort();
+  const entities = administeredEntities(user);
+  if (entities !== 'all') {
     if (!entities.length) {
       throw new ForbiddenError(
         `User "${user.username}" administers no entity; only global admins and entity admins may read the audit log`,

@@ -5,7 +5,7 @@
  * (docs/security/roles.md "The dashboard").
  */
 import { endpoints, type EndpointDef, type EndpointName } from '../../contract/endpoints.js';
-import { roleAtLeast, roleIn, type Role } from '../../contract/roles.js';
+import { administeredEntities as administeredBy, roleAtLeast, roleIn, type Role } from '../../contract/roles.js';
 import type { WhoamiRes } from '../../contract/weft.js';
 
 /** What a permission is decided from: the parts of /weft/whoami that carry roles. */
@@ -56,19 +56,16 @@ export const permission = (caller: Caller | null | undefined, name: EndpointName
 export const can = (caller: Caller | null | undefined, name: EndpointName, scope: string): boolean =>
   permission(caller, name, scope).allowed;
 
+/** The caller as the contract's role functions read it. */
+const holderOf = (caller: Caller) => ({ isAdmin: caller.is_admin, roles: caller.roles, projectRoles: caller.project_roles });
+
 /** The caller's role in `scope`, for display ("You are a viewer here"); null when they have none. */
 export function roleOf(caller: Caller, scope: string): Role | null {
-  return roleIn({ isAdmin: caller.is_admin, roles: caller.roles, projectRoles: caller.project_roles }, scope);
+  return roleIn(holderOf(caller), scope);
 }
 
 /** Entities whose members the caller manages: 'all' for a global admin. */
-export function administeredEntities(caller: Caller): 'all' | string[] {
-  if (caller.is_admin) return 'all';
-  return Object.entries(caller.roles)
-    .filter(([, role]) => role === 'admin')
-    .map(([entity]) => entity)
-    .sort();
-}
+export const administeredEntities = (caller: Caller): 'all' | string[] => administeredBy(holderOf(caller));
 
 /** Whether Settings shows the caller the Users section: global admins and entity admins. */
 export function managesUsers(caller: Caller): boolean {

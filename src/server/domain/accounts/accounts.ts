@@ -5,7 +5,7 @@
  * key stops working at once: the authenticator's cache of verified credentials is cleared.
  */
 import type { ApiKey, User } from '../../../contract/accounts.js';
-import type { Role } from '../../../contract/roles.js';
+import { administeredEntities, type Role } from '../../../contract/roles.js';
 import type { WhoamiRes } from '../../../contract/weft.js';
 import { requireRole } from '../../auth/roles.js';
 import type { AuthUser, Authenticator } from '../../auth/authenticate.js';
@@ -49,14 +49,6 @@ export const whoamiOf = (user: AuthUser, record: UserRecord | null, via: AuthUse
   default_entity: record ? defaultEntityOf(record) : null,
   auth: via,
 });
-
-/** The entities the caller administers: every one for a global admin ('all'). */
-export function administeredEntities(caller: AuthUser): 'all' | string[] {
-  if (caller.isAdmin) return 'all';
-  return Object.entries(caller.roles)
-    .filter(([, role]) => role === 'admin')
-    .map(([entity]) => entity);
-}
 
 /**
  * The users a caller may manage: everyone for a global admin; for an entity admin, the users
