@@ -49,7 +49,9 @@ export function CallsPage() {
       <header className="page-header">
         <h1>Calls</h1>
         <span className="muted" aria-live="polite">
-          {pages.total !== null && !projectIsEmpty ? `${formatInteger(pages.total)} ${view.rootsOnly ? 'traces' : 'calls'}` : ''}
+          {pages.total !== null && !pages.error && !projectIsEmpty
+            ? `${formatInteger(pages.total)} ${view.rootsOnly ? 'traces' : 'calls'}`
+            : ''}
         </span>
         {!projectIsEmpty && <CallsStats projectId={projectId} view={view} />}
         {pages.isFetching && <Spinner label="Updating" />}

@@ -77,7 +77,7 @@ export function CallsTable({ view, pages, onSortChange, rowSelection, onRowSelec
         onRowSelectionChange={onRowSelectionChange}
         onRowClick={onRowClick}
         onRangeChange={pages.onRangeChange}
-        empty={empty}
+        empty={pages.error ? null : empty}
         pageKeys
       />
     </TablePanel>

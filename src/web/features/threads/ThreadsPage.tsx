@@ -31,9 +31,11 @@ export function ThreadsPage() {
   const loaded = list.data?.pages.reduce((n, p) => n + p.rows.length, 0) ?? null;
   const filtered = req.filter !== null;
   const projectIsEmpty = loaded === 0 && !filtered && !list.isPlaceholderData;
-  // The exact count once it is in; until then what is loaded, "+" while more exist.
-  const countText =
-    total.data !== undefined && !total.isPlaceholderData
+  // The exact count once it is in; until then what is loaded, "+" while more exist; none when
+  // the list failed, as a count beside an error would be an earlier view's.
+  const countText = list.isError
+    ? ''
+    : total.data !== undefined && !total.isPlaceholderData
       ? plural(total.data, 'thread')
       : loaded !== null
         ? `${formatInteger(loaded)}${list.hasNextPage ? '+' : ''} ${loaded === 1 && !list.hasNextPage ? 'thread' : 'threads'}`

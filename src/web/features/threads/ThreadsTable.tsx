@@ -111,7 +111,8 @@ export function ThreadsTable({ list, projectId, sort, onSortChange, empty }: Thr
         enableMultiSort
         onRowClick={onRowClick}
         onRangeChange={onRangeChange}
-        empty={empty}
+        // A failed request is not an empty result: the error above says what happened.
+        empty={list.error ? null : empty}
         initialCursor={initialCursor}
         onCursorMove={onCursorMove}
         pageKeys
