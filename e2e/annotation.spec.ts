@@ -50,6 +50,9 @@ test('create a queue, add calls by selection, annotate them with the keyboard', 
   await page.getByRole('button', { name: 'Add 3 calls' }).click();
   await expect(page.getByText(`Added 3 to ${queueName}`)).toBeVisible();
   await page.getByRole('link', { name: /Start reviewing/ }).click();
+  // Key caps name letters, in the UI font: in the monospace one the O of "Open trace" read as a zero.
+  const cap = page.getByRole('link', { name: /Open trace/ }).locator('kbd');
+  expect(await cap.evaluate((el) => getComputedStyle(el).fontFamily)).toMatch(/^system-ui/);
 
   // Keyboard only: a digit picks the category, Tab moves to the yes/no question, a digit
   // answers it (1 = yes, 2 = no), Enter submits and opens the next call.
