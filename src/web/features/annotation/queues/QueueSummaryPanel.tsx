@@ -7,6 +7,7 @@ import type { z } from 'zod';
 import type { AnnotationQueueSummaryRes } from '../../../../contract/annotationQueueLeads.js';
 import { formatInteger } from '../../../lib/format.js';
 import { CompletionBar } from '../CompletionBar.js';
+import { distributionRows } from './answerDistribution.js';
 import type { QueueField } from '../queueFields.js';
 
 type Summary = z.infer<typeof AnnotationQueueSummaryRes>;
@@ -58,7 +59,9 @@ export function QueueSummaryPanel({ summary, fields }: { summary: Summary; field
         </p>
       </section>
       {summary.questions.map((q) => {
-        const top = Math.max(1, ...q.counts.map((c) => c.count));
+        const kind = fields.find((f) => f.ref === q.annotation_ref)?.kind ?? ({ kind: 'unsupported' } as const);
+        const rows = distributionRows(q.counts, kind);
+        const top = Math.max(1, ...rows.map((c) => c.count));
         return (
           <section key={q.annotation_ref} className="queue-card" aria-label={`Answers to ${nameOf(q.annotation_ref)}`}>
             <h2>{nameOf(q.annotation_ref)}</h2>
@@ -69,7 +72,7 @@ export function QueueSummaryPanel({ summary, fields }: { summary: Summary; field
             </p>
             {q.counts.length > 0 && (
               <ul className="distribution">
-                {q.counts.map((c) => (
+                {rows.map((c) => (
                   <li key={JSON.stringify(c.value)}>
                     <span className="distribution-label ellipsis">{shownValue(c.value)}</span>
                     <span className="distribution-bar" aria-hidden="true">
