@@ -117,3 +117,16 @@ test('a 10 MB payload opens and expands lazily', async ({ signedInPage: page, ap
   await inputs.evaluate((el) => (el.scrollTop = el.scrollHeight));
   await expect(inputs.getByRole('button', { name: /38,900 more/ })).toBeVisible();
 });
+
+test('arrow keys walk the tree of a trace opened by a link, before anything is focused', async ({ signedInPage: page, api, project }) => {
+  const [trace] = await seedAgentTraces(api, { projectId: project, count: 1, failEvery: 0 });
+  await page.goto(`/${project}/traces/${trace!.traceId}`);
+  const items = page.getByRole('tree', { name: 'Call tree' }).getByRole('treeitem');
+  await expect(items.first()).toHaveAttribute('aria-selected', 'true');
+  await page.keyboard.press('ArrowDown');
+  await expect(items.nth(1)).toHaveAttribute('aria-selected', 'true');
+  await page.keyboard.press('ArrowDown');
+  await expect(items.nth(2)).toHaveAttribute('aria-selected', 'true');
+  await page.keyboard.press('Home');
+  await expect(items.first()).toHaveAttribute('aria-selected', 'true');
+});

@@ -12,6 +12,8 @@ import { TimeAxis } from './TimeAxis.js';
 import { keyboardAction, type TraceTree as Tree, type VisibleRow } from './traceModel.js';
 
 const ROW_HEIGHT = 28;
+/** The keys the tree handles, which also work with nothing focused. */
+const TREE_KEYS = new Set(['ArrowUp', 'ArrowDown', 'ArrowLeft', 'ArrowRight', 'Home', 'End']);
 
 /** Props of TraceTree. */
 export interface TraceTreeProps {
@@ -57,6 +59,21 @@ export function TraceTree({ tree, rows, selectedId, onSelect, onToggle }: TraceT
       onSelect(action.select);
     }
   };
+
+  // Arrow keys walk the tree as soon as the page opens, not only once it has been tabbed into:
+  // a key pressed with nothing focused moves the focus to the tree and acts there.
+  const onKeyDownRef = useRef(onKeyDown);
+  onKeyDownRef.current = onKeyDown;
+  useEffect(() => {
+    const onPageKey = (e: globalThis.KeyboardEvent) => {
+      if (!TREE_KEYS.has(e.key) || e.altKey || e.ctrlKey || e.metaKey || e.defaultPrevented) return;
+      if (document.activeElement !== document.body && document.activeElement !== null) return;
+      scrollRef.current?.focus({ preventScroll: true });
+      onKeyDownRef.current(e as unknown as KeyboardEvent);
+    };
+    document.addEventListener('keydown', onPageKey);
+    return () => document.removeEventListener('keydown', onPageKey);
+  }, []);
 
   const span = tree.end - tree.start;
   return (
