@@ -152,6 +152,21 @@ for (const size of [
       await expect(page.getByRole('table', { name: 'Threads' }).getByRole('row')).toHaveCount(2);
       await page.screenshot({ path: info.outputPath(`threads-${size.name}.png`) });
     });
+
+    test('the annotation queues list fits the screen', async ({ signedInPage: page, api, project }, info) => {
+      const { turnIds } = await seedThread(api, project);
+      const { id: queueId } = await api.annotationQueueCreate({
+        project_id: project,
+        name: 'Support answers that need a second look',
+        description: 'Turns where the customer asked for a replacement rather than a refund',
+        scorer_refs: [],
+      });
+      await api.annotationQueueAddCalls({ project_id: project, queue_id: queueId, call_ids: turnIds, display_fields: [] });
+      await page.goto(`/${project}/annotation`);
+      await expect(page.getByRole('link', { name: 'Support answers that need a second look', exact: true })).toBeVisible();
+      await page.screenshot({ path: info.outputPath(`queues-${size.name}.png`) });
+      await expect.poll(() => fitsWidth(page)).toBe(true);
+    });
   });
 }
 

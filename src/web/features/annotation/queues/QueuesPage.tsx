@@ -106,14 +106,16 @@ export function QueuesPage() {
                     </Link>
                     {q.description && <div className="muted small ellipsis queue-description">{q.description}</div>}
                   </td>
-                  <td className="small">
+                  <td className="small" data-label="Questions">
                     {q.scorer_refs.length === 0 ? (
                       <span className="muted">none</span>
                     ) : (
                       <span className="mono">{q.scorer_refs.map(refName).join(', ')}</span>
                     )}
                   </td>
-                  <td className="num">{s ? formatInteger(s.total) : <span className="skeleton" />}</td>
+                  <td className="num" data-label="Calls">
+                    {s ? formatInteger(s.total) : <span className="skeleton" />}
+                  </td>
                   <td>
                     {s ? (
                       <CompletionBar done={s.completed} total={s.total} label={`${q.name} completion`} />
@@ -121,7 +123,9 @@ export function QueuesPage() {
                       <span className="skeleton" />
                     )}
                   </td>
-                  <td title={q.updated_at}>{formatRelative(q.updated_at)}</td>
+                  <td title={q.updated_at} data-label="Updated">
+                    {formatRelative(q.updated_at)}
+                  </td>
                   <td className="row-actions">
                     {mayReview.allowed ? (
                       <Link className="button small" to={`${q.id}/review`} aria-label={`Review ${q.name}`}>
