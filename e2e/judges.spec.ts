@@ -23,8 +23,8 @@ async function addProvider(api: WeftClient, project: string) {
   await api.providerCreate({ project_id: project, name: 'local', base_url: fake.baseUrl, models: [{ name: 'llama3.2' }] });
 }
 
-/** One finished call of op `answer`. */
-async function logAnswer(api: WeftClient, project: string, question: string): Promise<string> {
+/** One finished call of op `answer` (or another op). */
+async function logAnswer(api: WeftClient, project: string, question: string, op = 'answer'): Promise<string> {
   const id = randomUUID();
   const now = new Date().toISOString();
   await api.callStart({
@@ -32,7 +32,7 @@ async function logAnswer(api: WeftClient, project: string, question: string): Pr
       project_id: project,
       id,
       trace_id: id,
-      op_name: `weave:///${project}/op/answer:v0`,
+      op_name: `weave:///${project}/op/${op}:v0`,
       started_at: now,
       attributes: {},
       inputs: { question },
@@ -106,11 +106,20 @@ test('a monitor created in the browser scores new calls until it is paused', asy
   await addProvider(api, project);
   await publishLlmEvaluation(api, project, { model: 'local/llama3.2' });
   await logAnswer(api, project, 'before the monitor');
+  // Evaluation and judge machinery the project also logged.
+  for (const op of ['Evaluation.evaluate', 'Evaluation.predict_and_score', 'LLMAsAJudgeScorer.score'])
+    await logAnswer(api, project, op, op);
   await page.goto(`/${project}/monitors`);
   await page.getByRole('button', { name: 'New monitor' }).click();
   const dialog = page.getByRole('dialog', { name: 'New monitor' });
   await dialog.getByLabel('Name').fill('answers');
   await expect(dialog.getByRole('checkbox', { name: /helpfulness/ })).toBeChecked();
+  // The evaluation's machinery is folded away; a search finds any op.
+  await expect(dialog.getByRole('checkbox', { name: 'answer', exact: true })).toBeVisible();
+  await expect(dialog.getByRole('checkbox', { name: 'Evaluation.evaluate' })).toHaveCount(0);
+  await dialog.getByRole('searchbox', { name: 'Find an op' }).fill('evaluate');
+  await expect(dialog.getByRole('checkbox', { name: 'Evaluation.evaluate' })).toBeVisible();
+  await dialog.getByRole('searchbox', { name: 'Find an op' }).fill('');
   await dialog.getByRole('checkbox', { name: 'answer', exact: true }).check();
   await dialog.getByLabel('Sampling rate (%)').fill('100');
   await dialog.getByRole('button', { name: 'Create monitor' }).click();

@@ -12,7 +12,7 @@ import { nameProblem } from '../judges/judgeObjects.js';
 import { useSaveObject, type LlmObject } from '../judges/judgeQueries.js';
 import { EditorActions } from '../../components/ui/EditorActions.js';
 import { monitorKeys } from './monitorQueries.js';
-import { opNameOf, toMonitorValue, type MonitorForm } from './monitorObjects.js';
+import { isInternalOp, opNameOf, toMonitorValue, type MonitorForm } from './monitorObjects.js';
 
 /** The project's op names: its stored ops and the ops of its recent calls (not every client stores its ops). */
 function useOpNames(projectId: string) {
@@ -46,6 +46,13 @@ export function MonitorEditor(props: {
   const ops = useOpNames(projectId);
   const save = useSaveObject(projectId);
   const opChoices = [...new Set([...(ops.data ?? []), ...form.ops])].sort();
+  // Evaluation and judge machinery stays folded unless asked for, searched for or already chosen.
+  const [opSearch, setOpSearch] = useState('');
+  const [showInternal, setShowInternal] = useState(false);
+  const needle = opSearch.trim().toLowerCase();
+  const matching = opChoices.filter((op) => op.toLowerCase().includes(needle));
+  const shownOps = matching.filter((op) => showInternal || needle !== '' || form.ops.includes(op) || !isInternalOp(op));
+  const hiddenInternal = matching.length - shownOps.length;
   const rateOk = Number.isFinite(form.samplingPercent) && form.samplingPercent >= 0 && form.samplingPercent <= 100;
   const problem =
     nameProblem(form.name) ??
@@ -98,7 +105,17 @@ export function MonitorEditor(props: {
         <fieldset className="check-group">
           <legend>Calls of these ops (none checked: every op)</legend>
           {opChoices.length === 0 && <p className="small muted">No ops logged yet: the monitor will watch every op.</p>}
-          {opChoices.map((op) => (
+          {(opChoices.length > 6 || opChoices.some(isInternalOp)) && (
+            <input
+              type="search"
+              className="input"
+              aria-label="Find an op"
+              placeholder="Find an op"
+              value={opSearch}
+              onChange={(e) => setOpSearch(e.target.value)}
+            />
+          )}
+          {shownOps.map((op) => (
             <label key={op} className="mono">
               <input
                 type="checkbox"
@@ -108,6 +125,11 @@ export function MonitorEditor(props: {
               {op}
             </label>
           ))}
+          {hiddenInternal > 0 && (
+            <button type="button" className="button ghost small" onClick={() => setShowInternal(true)}>
+              Show {hiddenInternal} evaluation and judge {hiddenInternal === 1 ? 'op' : 'ops'}
+            </button>
+          )}
         </fieldset>
         {form.query && <p className="small muted">It also keeps the filter it was saved with: {JSON.stringify(form.query)}</p>}
         <div className="row">

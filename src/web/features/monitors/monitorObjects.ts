@@ -35,6 +35,13 @@ const opRef = (projectId: string, op: string) => `weave:///${projectId}/op/${op}
 /** `weave:///e/p/op/name:*` (or a plain name) → `name`. */
 export const opNameOf = (ref: string) => /\/op\/([^/:]+)/.exec(ref)?.[1] ?? ref;
 
+/**
+ * Ops of evaluation and LLM machinery, written by the SDKs' `Evaluation` and by Weft's judges,
+ * playground and evaluate-model jobs: rarely what a monitor watches, so the picker folds them away.
+ */
+const INTERNAL_OP = /^(weave\.|Evaluation\.|LLMStructuredCompletionModel\.|LLMAsAJudgeScorer\.)/;
+export const isInternalOp = (name: string) => INTERNAL_OP.test(name);
+
 export function toMonitorValue(projectId: string, form: MonitorForm): Json {
   return {
     _type: 'Monitor',
