@@ -36,12 +36,16 @@ test('configure a provider, compare two models, open the call, reopen it in the 
   await expect(providers.getByRole('status')).toContainText('Works: 2 models');
 
   await page.goto(`/${project}/playground`);
+  // Nothing to answer yet: Run waits for a user message.
+  await expect(page.getByRole('button', { name: 'Run' })).toBeDisabled();
   await page.getByRole('textbox', { name: 'Message 2', exact: true }).fill('compare these models');
   await page.getByRole('button', { name: 'Add model to compare' }).click();
   await page.getByRole('combobox', { name: 'Model 2' }).selectOption('local/qwen2.5');
   await page.getByRole('button', { name: 'Run' }).click();
   await expect(page.getByRole('region', { name: 'Answer of model 1' })).toContainText('Echo: compare these models');
   await expect(page.getByRole('region', { name: 'Answer of model 2' })).toContainText('Echo: compare these models');
+  // Each answer says how long it took and what it cost (no price is set for these models).
+  await expect(page.getByRole('region', { name: 'Model 1' }).locator('.playground-meta')).toContainText(/\d+(\.\d+)? ?m?s · no price/);
   const sentModels = fake.requests.filter((r) => r.path === '/v1/chat/completions').map((r) => r.body.model);
   expect(sentModels).toEqual(expect.arrayContaining(['llama3.2', 'qwen2.5']));
 

@@ -1,7 +1,11 @@
 /** One model of the playground: its model picker, its last answer (or error), tokens, and a link to the tracked call. */
+import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
 import type { OfferedModel } from '../../../contract/providers.js';
 import { describeError } from '../../components/ui/ErrorState.js';
+import { callCost, callLatencyMs } from '../../entities/calls/callFields.js';
+import { callQueryOptions } from '../../entities/calls/callQueries.js';
+import { formatCost, formatDuration } from '../../lib/format.js';
 import { responseText } from './promptModel.js';
 import type { useRunCompletion } from './playgroundQueries.js';
 
@@ -15,6 +19,7 @@ export function ModelColumn({
   onModel,
   onRemove,
   run,
+  projectId,
   projectPath,
 }: {
   index: number;
@@ -23,11 +28,17 @@ export function ModelColumn({
   onModel: (model: string) => void;
   onRemove: (() => void) | null;
   run: Run;
+  projectId: string;
   projectPath: string;
 }) {
   const data = run.data;
   const error = data?.response.error;
   const usage = data?.response.usage as { prompt_tokens?: number; completion_tokens?: number } | undefined;
+  // Latency and cost as the Calls page shows them: from the tracked call, priced by the server.
+  const callId = data?.weave_call_id ?? '';
+  const tracked = useQuery({ ...callQueryOptions({ projectId, id: callId }), enabled: callId !== '' });
+  const latency = tracked.data ? callLatencyMs(tracked.data) : null;
+  const cost = tracked.data ? callCost(tracked.data) : null;
   return (
     <section className="card playground-column" aria-label={`Model ${index + 1}`}>
       <div className="row">
@@ -67,6 +78,12 @@ export function ModelColumn({
           {usage && (
             <span>
               {usage.prompt_tokens ?? 0} prompt + {usage.completion_tokens ?? 0} completion tokens ·{' '}
+            </span>
+          )}
+          {latency !== null && <span>{formatDuration(latency)} · </span>}
+          {tracked.data && (
+            <span title={cost === null ? 'No price for this model: add one in Settings' : undefined}>
+              {cost === null ? 'no price' : formatCost(cost)} ·{' '}
             </span>
           )}
           {data.weave_call_id ? <Link to={`${projectPath}/traces/${data.weave_call_id}`}>View the call</Link> : 'Not tracked'}

@@ -67,6 +67,8 @@ export function PlaygroundPage() {
     );
   }
 
+  // A prompt with nothing but a system message (or blank messages) has nothing to answer.
+  const hasMessage = messages.some((m) => m.role !== 'system' && m.content.trim() !== '');
   const runAll = () => chosen.forEach((model, i) => runs[i]!.mutate(completionInputs(model, messages, params)));
   const setParam = (key: 'temperature' | 'max_tokens' | 'top_p', value: string) =>
     setParams((p) => ({ ...p, [key]: value === '' ? null : Number(value) }));
@@ -104,11 +106,12 @@ export function PlaygroundPage() {
               type="button"
               className="button primary"
               onClick={runAll}
-              disabled={!run.allowed || runs.some((r) => r.isPending)}
-              title={run.reason ?? undefined}
+              disabled={!run.allowed || !hasMessage || runs.some((r) => r.isPending)}
+              title={run.reason ?? (hasMessage ? undefined : 'Write a user message first')}
             >
               Run
             </button>
+            {run.allowed && !hasMessage && <span className="muted small">Write a user message to run the prompt.</span>}
             {chosen.length < MAX_MODELS && (
               <button type="button" className="button" onClick={() => setChosen((c) => [...c, models[c.length % models.length]!.id])}>
                 Add model to compare
@@ -126,6 +129,7 @@ export function PlaygroundPage() {
               onModel={(m) => setChosen((c) => c.map((x, j) => (j === i ? m : x)))}
               onRemove={chosen.length > 1 ? () => setChosen((c) => c.filter((_, j) => j !== i)) : null}
               run={runs[i]!}
+              projectId={projectId}
               projectPath={projectPath}
             />
           ))}
