@@ -15,7 +15,10 @@ export interface RowCursorOptions {
   rowCount: number;
   /** The element holding the rows (the table's scroll container). */
   containerRef: RefObject<HTMLElement | null>;
-  /** Where the cursor starts (a row remembered from an earlier visit); default the first row. */
+  /**
+   * Where the cursor starts (a row remembered from an earlier visit); default the first row.
+   * `setCursor` moves it later without focus or scrolling (a place restored once rows arrive).
+   */
   initial?: number;
   /** Enter on the cursor row. */
   onOpen?: (index: number) => void;
@@ -142,5 +145,5 @@ export function useRowCursor(options: RowCursorOptions) {
     [current, onRowFocus],
   );
 
-  return { cursor: current, onKeyDown, onRowFocus, onContainerFocus, moveTo, rowProps };
+  return { cursor: current, onKeyDown, onRowFocus, onContainerFocus, moveTo, rowProps, setCursor };
 }
