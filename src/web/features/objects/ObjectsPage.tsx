@@ -117,6 +117,7 @@ export function ObjectsPage() {
               sorting={sorting}
               onSortingChange={onSortingChange}
               onRowClick={onRowClick}
+              pageKeys
               empty={
                 <div className="empty-state">
                   <p>{emptyMessage(view.category, view.search)}</p>
