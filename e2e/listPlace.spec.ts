@@ -219,3 +219,37 @@ test('on a phone, Back returns to the cursor row and j/k keep it in view', async
   await page.goto(`/${project}/threads`);
   await openAndComeBack(page, table, 'enter', /\/threads\/thread-/);
 });
+
+test('queue items: Back from the review returns to the cursor row', async ({ signedInPage: page, api, project }) => {
+  const traces = await seedAgentTraces(api, { projectId: project, count: 60, failEvery: 0 });
+  const { id: queueId } = await api.annotationQueueCreate({ project_id: project, name: 'Long queue', scorer_refs: [] });
+  await api.annotationQueueAddCalls({ project_id: project, queue_id: queueId, call_ids: traces.map((t) => t.rootId), display_fields: [] });
+  await page.goto(`/${project}/annotation/${queueId}`);
+  const items = page.getByRole('table', { name: 'Queue items' });
+  const scroller = page.locator('.page');
+  await items.locator('tr[data-row-index="40"]').focus();
+  await page.keyboard.press('j');
+  await page.keyboard.press('j');
+  const cursor = items.locator('tr[data-cursor="true"]');
+  await expect(cursor).toHaveAttribute('data-row-index', '42');
+  const position = await cursor.locator('td').first().innerText();
+  const inView = async () => {
+    const box = (await cursor.boundingBox())!;
+    const view = await scroller.evaluate((el) => ({
+      top: el.getBoundingClientRect().top,
+      bottom: el.getBoundingClientRect().top + el.clientHeight,
+    }));
+    return box.y >= view.top - 0.5 && box.y + box.height <= view.bottom + 0.5;
+  };
+  expect(await inView()).toBe(true);
+  const scrolled = await scroller.evaluate((el) => el.scrollTop);
+  expect(scrolled).toBeGreaterThan(500);
+
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/review/);
+  await page.goBack();
+  await expect(cursor).toHaveAttribute('data-row-index', '42');
+  await expect(cursor.locator('td').first()).toHaveText(position);
+  await expect.poll(inView).toBe(true);
+  expect(Math.abs((await scroller.evaluate((el) => el.scrollTop)) - scrolled)).toBeLessThanOrEqual(1);
+});
