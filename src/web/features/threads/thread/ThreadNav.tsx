@@ -49,10 +49,11 @@ export function ThreadNav({ entity, project, threadId, threadsSearch }: ThreadNa
   const prev = index > 0 ? rows[index - 1]!.thread_id : null;
   const next = index >= 0 ? (rows[index + 1]?.thread_id ?? null) : null;
   // The list's cursor follows the thread shown (p/n, Back and Forward alike), so going back to
-  // the list lands on it.
+  // the list lands on it. The path is encoded as the list's own location is.
   useEffect(() => {
-    if (index >= 0)
-      writeListPlace(listPlaceKey('threads', `/${entity}/${project}/threads`, threadsSearch), { cursor: index, cursorId: threadId });
+    if (index < 0) return;
+    const listPath = new URL(`/${entity}/${project}/threads`, window.location.origin).pathname;
+    writeListPlace(listPlaceKey('threads', listPath, threadsSearch), { cursor: index, cursorId: threadId });
   }, [entity, project, threadsSearch, index, threadId]);
   const go = useCallback(
     (id: string | null) => {
