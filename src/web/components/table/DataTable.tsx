@@ -13,9 +13,11 @@ import {
   type SortingState,
 } from '@tanstack/react-table';
 import { useVirtualizer, type Range } from '@tanstack/react-virtual';
-import { useCallback, useEffect, useMemo, useRef, type ReactNode, type RefObject } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode, type RefObject } from 'react';
 import { DataTableBody } from './DataTableBody.js';
 import { DataTableHead } from './DataTableHead.js';
+import type { ListPlaceHandle } from './useListPlace.js';
+import { offsetShowingRow, useKeptPlace } from './useKeptPlace.js';
 import { useRowCursor } from './useRowCursor.js';
 import './table.css';
 
@@ -58,8 +60,11 @@ export interface DataTableProps<T> {
   empty?: ReactNode;
   /** Columns get a drag handle (and ←/→ on it) to change their width. Default off. */
   enableColumnResizing?: boolean;
-  /** Row where the keyboard cursor starts (one remembered from an earlier visit). */
-  initialCursor?: number;
+  /**
+   * Where the list was left (`useListPlace`): scroll offset and cursor row are restored once the
+   * rows are there and remembered as they change, for Back and links back to the list.
+   */
+  place?: ListPlaceHandle;
   /** Called when the keyboard cursor moves. */
   onCursorMove?: (index: number) => void;
   /** j/k anywhere on the page (outside inputs) move into the table: for a page's main list. */
@@ -68,13 +73,22 @@ export interface DataTableProps<T> {
 
 /** Virtualized, server-sorted table. */
 export function DataTable<T>(props: DataTableProps<T>) {
-  const { columns, rowCount, getRow, getRowId, scrollRef, rowHeight = 32, onRangeChange } = props;
+  const { columns, rowCount, getRow, getRowId, scrollRef, rowHeight = 32, onRangeChange, place } = props;
+  // The sticky header sits above the first row inside the scroll container: the virtualizer
+  // places rows below it (scrollMargin) and scrolls a row into view below it (scrollPaddingStart).
+  const [headerHeight, setHeaderHeight] = useState(rowHeight + 1);
+  useLayoutEffect(() => {
+    const head = scrollRef.current?.querySelector<HTMLElement>(':scope > .dt-head');
+    if (head && head.offsetHeight > 0) setHeaderHeight(head.offsetHeight);
+  }, [scrollRef]);
   const virtualizer = useVirtualizer({
     count: rowCount,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => rowHeight,
     overscan: 8,
     rangeExtractor: blockRange,
+    scrollMargin: headerHeight,
+    scrollPaddingStart: headerHeight,
   });
   const items = virtualizer.getVirtualItems();
   const first = items[0]?.index ?? 0;
@@ -85,31 +99,67 @@ export function DataTable<T>(props: DataTableProps<T>) {
   }, [first, last, onRangeChange]);
 
   // The keyboard cursor: Enter opens a row as a click does.
-  const { onRowClick } = props;
-  const scrollToIndex = useCallback((index: number) => virtualizer.scrollToIndex(index, { align: 'auto' }), [virtualizer]);
+  const { onRowClick, onCursorMove } = props;
+  // Not the virtualizer's scrollToIndex: computed here from the DOM's own offset, it cannot act
+  // on an offset the virtualizer has not read yet (just after a restore).
+  const scrollToIndex = useCallback(
+    (index: number) => {
+      const el = scrollRef.current;
+      if (!el) return;
+      const top = offsetShowingRow(el.scrollTop, index, rowHeight, headerHeight, el.clientHeight);
+      if (top !== el.scrollTop) virtualizer.scrollToOffset(top);
+    },
+    [virtualizer, scrollRef, rowHeight, headerHeight],
+  );
+  const openRow = useCallback(
+    (row: T) => {
+      const el = scrollRef.current;
+      if (el) place?.save({ scrollTop: el.scrollTop });
+      onRowClick?.(row);
+    },
+    [onRowClick, place, scrollRef],
+  );
   const onOpen = useCallback(
     (index: number) => {
       const row = getRow(index);
-      if (row !== undefined) onRowClick?.(row);
+      if (row !== undefined) openRow(row);
     },
-    [getRow, onRowClick],
+    [getRow, openRow],
+  );
+  const setCursorRef = useRef<(index: number) => void>(() => undefined);
+  const { cancelRestore } = useKeptPlace({
+    place,
+    virtualizer,
+    scrollRef,
+    rowCount,
+    rowHeight,
+    headerHeight,
+    getRow,
+    getRowId,
+    // The cursor is made below, and its hook needs this one's cancelRestore.
+    setCursor: (index) => setCursorRef.current(index),
+  });
+  const onMove = useCallback(
+    (index: number) => {
+      cancelRestore();
+      const row = getRow(index);
+      place?.save({ cursor: index, cursorId: row === undefined ? null : getRowId(row) });
+      onCursorMove?.(index);
+    },
+    [getRow, getRowId, place, onCursorMove, cancelRestore],
   );
   const cursor = useRowCursor({
     rowCount,
     containerRef: scrollRef,
-    initial: props.initialCursor,
+    initial: place?.initial?.cursor,
     onOpen,
-    onMove: props.onCursorMove,
+    onMove,
     scrollToIndex,
-    pageSize: Math.max(1, Math.floor((scrollRef.current?.clientHeight ?? 320) / rowHeight) - 1),
+    pageSize: Math.max(1, Math.floor(((scrollRef.current?.clientHeight ?? 320) - headerHeight) / rowHeight) - 1),
     pageKeys: props.pageKeys,
   });
+  setCursorRef.current = cursor.setCursor;
   const cursorRendered = cursor.cursor >= first && cursor.cursor <= last;
-  // A cursor remembered from an earlier visit starts in view.
-  const startCursor = useRef(props.initialCursor);
-  useEffect(() => {
-    if (startCursor.current) virtualizer.scrollToIndex(startCursor.current, { align: 'auto' });
-  }, [virtualizer]);
 
   // Only the rows in view go through TanStack Table; rebuilt when the window or data moves.
   const windowRows = useMemo(() => {
@@ -175,7 +225,7 @@ export function DataTable<T>(props: DataTableProps<T>) {
           minWidth={minWidth}
           columns={columns}
           rowSelection={props.rowSelection}
-          onRowClick={props.onRowClick}
+          onRowClick={props.onRowClick ? openRow : undefined}
           cursor={cursor.cursor}
           onRowFocus={cursor.onRowFocus}
         />

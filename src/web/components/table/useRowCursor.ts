@@ -9,13 +9,18 @@
  * given on the first render that has it. Rows mark themselves with `data-row-index`.
  */
 import { useCallback, useEffect, useRef, useState, type FocusEvent, type KeyboardEvent, type RefObject } from 'react';
+import type { ListPlaceHandle } from './useListPlace.js';
+import { usePlainListPlace } from './usePlainListPlace.js';
 
 /** Options of useRowCursor. */
 export interface RowCursorOptions {
   rowCount: number;
   /** The element holding the rows (the table's scroll container). */
   containerRef: RefObject<HTMLElement | null>;
-  /** Where the cursor starts (a row remembered from an earlier visit); default the first row. */
+  /**
+   * Where the cursor starts (a row remembered from an earlier visit); default the first row.
+   * `setCursor` moves it later without focus or scrolling (a place restored once rows arrive).
+   */
   initial?: number;
   /** Enter on the cursor row. */
   onOpen?: (index: number) => void;
@@ -27,6 +32,11 @@ export interface RowCursorOptions {
   pageSize?: number;
   /** Let j/k on the page (outside inputs) focus the table. */
   pageKeys?: boolean;
+  /**
+   * A plain (not virtualized) list's place (`useListPlace`): cursor row and page scroll restored
+   * on the way back, and the cursor row scrolled into view as it moves. DataTable keeps its own.
+   */
+  place?: ListPlaceHandle;
 }
 
 /** True when a key press belongs to a text field or a control that uses arrows itself. */
@@ -40,8 +50,18 @@ export function isTypingTarget(target: EventTarget | null): boolean {
 
 /** The cursor, key handling for the rows' container, and props for each row. */
 export function useRowCursor(options: RowCursorOptions) {
-  const { rowCount, containerRef, initial = 0, onOpen, onMove, scrollToIndex, pageSize = 10, pageKeys = false } = options;
+  const { rowCount, containerRef, onOpen, scrollToIndex, pageSize = 10, pageKeys = false, place } = options;
+  const initial = options.initial ?? place?.initial?.cursor ?? 0;
   const [cursor, setCursor] = useState(() => Math.max(0, initial));
+  usePlainListPlace({ place, containerRef, rowCount, setCursor });
+  const onMoveOption = options.onMove;
+  const onMove = useCallback(
+    (index: number) => {
+      place?.save({ cursor: index });
+      onMoveOption?.(index);
+    },
+    [place, onMoveOption],
+  );
   const wantFocus = useRef(false);
   const current = rowCount === 0 ? -1 : Math.min(cursor, rowCount - 1);
 
@@ -51,9 +71,11 @@ export function useRowCursor(options: RowCursorOptions) {
       const row = containerRef.current?.querySelector<HTMLElement>(`[data-row-index="${index}"]`);
       if (!row) return false;
       if (!row.contains(document.activeElement)) row.focus({ preventScroll: true });
+      // A plain list is not scrolled by scrollToIndex: bring the row into view here.
+      if (!scrollToIndex) row.scrollIntoView({ block: 'nearest' });
       return true;
     },
-    [containerRef],
+    [containerRef, scrollToIndex],
   );
 
   const moveTo = useCallback(
@@ -62,7 +84,7 @@ export function useRowCursor(options: RowCursorOptions) {
       const next = Math.max(0, Math.min(rowCount - 1, index));
       setCursor(next);
       scrollToIndex?.(next);
-      onMove?.(next);
+      onMove(next);
       // A row already rendered takes the focus now (the cursor may not have moved at all);
       // one scrolled into view takes it on the render that brings it.
       wantFocus.current = !focusRow(next);
@@ -118,7 +140,7 @@ export function useRowCursor(options: RowCursorOptions) {
   const onRowFocus = useCallback(
     (index: number) => {
       setCursor(index);
-      onMove?.(index);
+      onMove(index);
     },
     [onMove],
   );
@@ -142,5 +164,5 @@ export function useRowCursor(options: RowCursorOptions) {
     [current, onRowFocus],
   );
 
-  return { cursor: current, onKeyDown, onRowFocus, onContainerFocus, moveTo, rowProps };
+  return { cursor: current, onKeyDown, onRowFocus, onContainerFocus, moveTo, rowProps, setCursor };
 }

@@ -3,6 +3,7 @@ import type { OnChangeFn, RowSelectionState, SortingState } from '@tanstack/reac
 import { useCallback, useLayoutEffect, useMemo, useRef, type ReactNode } from 'react';
 import { useLocation, useNavigate, useParams } from 'react-router-dom';
 import { DataTable } from '../../components/table/DataTable.js';
+import { useListPlace } from '../../components/table/useListPlace.js';
 import { ErrorState } from '../../components/ui/ErrorState.js';
 import { builtinColumns, columnIdOfSortField, pathColumn, selectColumn, sortFieldOf } from './callColumns.js';
 import type { Call } from '../../entities/calls/callFields.js';
@@ -31,6 +32,7 @@ export function CallsTable({ view, pages, onSortChange, rowSelection, onRowSelec
   const { search } = useLocation();
   const { entity, project } = useParams();
   const scrollRef = useRef<HTMLDivElement>(null);
+  const place = useListPlace('calls');
 
   const columns = useMemo(() => [selectColumn, ...view.columns.map((id) => builtinColumns[id]?.def ?? pathColumn(id))], [view.columns]);
   const sorting: SortingState = useMemo(
@@ -70,6 +72,7 @@ export function CallsTable({ view, pages, onSortChange, rowSelection, onRowSelec
         getRow={pages.getRow}
         getRowId={getRowId}
         scrollRef={scrollRef}
+        place={place}
         rowHeight={ROW_HEIGHT}
         sorting={sorting}
         onSortingChange={onSortingChange}

@@ -8,6 +8,7 @@ import type { OnChangeFn, SortingState } from '@tanstack/react-table';
 import { useCallback, useMemo, useRef } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
 import { DataTable } from '../../components/table/DataTable.js';
+import { useListPlace } from '../../components/table/useListPlace.js';
 import { ErrorState } from '../../components/ui/ErrorState.js';
 import { Spinner } from '../../components/ui/Spinner.js';
 import { formatInteger } from '../../lib/format.js';
@@ -28,6 +29,7 @@ export function ObjectsPage() {
   const [view, update] = useObjectsView();
   const list = useQuery(objectsListQueryOptions(projectId));
   const scrollRef = useRef<HTMLDivElement>(null);
+  const place = useListPlace('objects');
 
   const all = useMemo(() => list.data ?? [], [list.data]);
   const counts = useMemo(() => {
@@ -111,9 +113,11 @@ export function ObjectsPage() {
               getRow={getRow}
               getRowId={getRowId}
               scrollRef={scrollRef}
+              place={place}
               sorting={sorting}
               onSortingChange={onSortingChange}
               onRowClick={onRowClick}
+              pageKeys
               empty={
                 <div className="empty-state">
                   <p>{emptyMessage(view.category, view.search)}</p>

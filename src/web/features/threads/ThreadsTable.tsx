@@ -5,13 +5,14 @@
  */
 import type { InfiniteData, UseInfiniteQueryResult } from '@tanstack/react-query';
 import type { OnChangeFn, SortingState } from '@tanstack/react-table';
-import { useCallback, useLayoutEffect, useMemo, useRef, type ReactNode } from 'react';
+import { useCallback, useEffect, useMemo, useRef, type ReactNode } from 'react';
 import { useLocation, useNavigate, useParams } from 'react-router-dom';
 import { DataTable } from '../../components/table/DataTable.js';
+import { useListPlace } from '../../components/table/useListPlace.js';
 import { ErrorState } from '../../components/ui/ErrorState.js';
 import { isSortColumn, threadColumns } from './threadColumns.js';
 import type { Thread, ThreadsPage } from './threadQueries.js';
-import { recallThreadsList, rememberThreadsList } from './threadsMemory.js';
+import { rememberThreadsList } from './threadsMemory.js';
 import type { ThreadSort } from './threadsViewState.js';
 import { TablePanel } from '../../components/table/TablePanel.js';
 
@@ -39,33 +40,8 @@ export function ThreadsTable({ list, projectId, sort, onSortChange, empty }: Thr
   const rows = useMemo(() => list.data?.pages.flatMap((p) => p.rows) ?? [], [list.data]);
 
   // Back on the list it was left from: same scroll, cursor on the thread last opened.
-  const memory = useRef(recallThreadsList(projectId));
-  const initialCursor = useMemo(() => {
-    const m = memory.current;
-    if (!m || m.search !== search || !m.cursorId) return 0;
-    return Math.max(
-      0,
-      rows.findIndex((r) => r.thread_id === m.cursorId),
-    );
-    // Only the first render decides where the cursor starts.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, []);
-  useLayoutEffect(() => {
-    const m = memory.current;
-    const el = scrollRef.current;
-    if (el && m && m.search === search) el.scrollTop = m.scrollTop;
-    rememberThreadsList(projectId, { search });
-    return () => {
-      if (el) rememberThreadsList(projectId, { search, scrollTop: el.scrollTop });
-    };
-  }, [projectId, search]);
-  const onCursorMove = useCallback(
-    (index: number) => {
-      const id = rows[index]?.thread_id;
-      if (id) rememberThreadsList(projectId, { search, cursorId: id });
-    },
-    [rows, projectId, search],
-  );
+  const place = useListPlace('threads');
+  useEffect(() => rememberThreadsList(projectId, { search }), [projectId, search]);
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = list;
   // One placeholder row at the end while more exist: it shows as loading when scrolled to.
   const rowCount = rows.length + (hasNextPage ? 1 : 0);
@@ -90,10 +66,9 @@ export function ThreadsTable({ list, projectId, sort, onSortChange, empty }: Thr
 
   const onRowClick = useCallback(
     (t: Thread) => {
-      rememberThreadsList(projectId, { search, cursorId: t.thread_id, scrollTop: scrollRef.current?.scrollTop ?? 0 });
       void navigate(`/${entity}/${project}/threads/${encodeURIComponent(t.thread_id)}`, { state: { threadsSearch: search } });
     },
-    [navigate, entity, project, search, projectId],
+    [navigate, entity, project, search],
   );
 
   return (
@@ -113,8 +88,7 @@ export function ThreadsTable({ list, projectId, sort, onSortChange, empty }: Thr
         onRangeChange={onRangeChange}
         // A failed request is not an empty result: the error above says what happened.
         empty={list.error ? null : empty}
-        initialCursor={initialCursor}
-        onCursorMove={onCursorMove}
+        place={place}
         pageKeys
       />
     </TablePanel>

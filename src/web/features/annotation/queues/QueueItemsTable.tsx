@@ -2,7 +2,10 @@
  * Every item of a queue in queue order: what it is (a call or a whole thread), its state, who
  * reviewed it and what they answered, and a link that opens it on the review page.
  */
-import { Link } from 'react-router-dom';
+import { useRef } from 'react';
+import { Link, useNavigate } from 'react-router-dom';
+import { useListPlace } from '../../../components/table/useListPlace.js';
+import { useRowCursor } from '../../../components/table/useRowCursor.js';
 import { formatInteger } from '../../../lib/format.js';
 import type { QueueResultRow } from '../annotationQueries.js';
 import type { QueueField } from '../queueFields.js';
@@ -22,6 +25,16 @@ export interface QueueItemsTableProps {
 
 /** Item list. */
 export function QueueItemsTable({ rows, total, fields, reviewersPerItem, reviewHref }: QueueItemsTableProps) {
+  // Row cursor: j/k or ↑/↓ move it, Enter opens the item; Back from the review lands on it.
+  const navigate = useNavigate();
+  const rowsRef = useRef<HTMLTableSectionElement>(null);
+  const cursor = useRowCursor({
+    rowCount: rows.length,
+    containerRef: rowsRef,
+    onOpen: (i) => void navigate(reviewHref(rows[i]!.item.id)),
+    pageKeys: true,
+    place: useListPlace('queue-items'),
+  });
   if (rows.length === 0) return <p className="muted">No items yet.</p>;
   return (
     <>
@@ -38,9 +51,9 @@ export function QueueItemsTable({ rows, total, fields, reviewersPerItem, reviewH
             </th>
           </tr>
         </thead>
-        <tbody>
-          {rows.map(({ item, reviews }) => (
-            <tr key={item.id}>
+        <tbody ref={rowsRef} onKeyDown={cursor.onKeyDown}>
+          {rows.map(({ item, reviews }, i) => (
+            <tr key={item.id} {...cursor.rowProps(i)}>
               <td className="num muted">{item.position_in_queue}</td>
               <td>
                 <span className="ellipsis item-what">

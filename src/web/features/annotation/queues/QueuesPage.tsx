@@ -6,6 +6,7 @@
 import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
+import { useListPlace } from '../../../components/table/useListPlace.js';
 import { useRowCursor } from '../../../components/table/useRowCursor.js';
 import { formatInteger, formatRelative } from '../../../lib/format.js';
 import { queuesQueryOptions, queueStatsQueryOptions, type Queue } from '../annotationQueries.js';
@@ -40,6 +41,7 @@ export function QueuesPage() {
     containerRef: rowsRef,
     onOpen: (i) => void navigate(mayReview.allowed ? `${queues[i]!.id}/review` : queues[i]!.id),
     pageKeys: editing === null && deleting === null,
+    place: useListPlace('queues'),
   });
 
   return (

@@ -9,6 +9,7 @@ import { useCallback, useMemo, useRef, type ReactNode } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
 import type { EvalResultsQueryRes } from '../../../../contract/evalResults.js';
 import { DataTable } from '../../../components/table/DataTable.js';
+import { useListPlace } from '../../../components/table/useListPlace.js';
 import { ErrorState } from '../../../components/ui/ErrorState.js';
 import { datasetColumns } from '../compare/compareModel.js';
 import type { ColumnSort } from '../evalViewState.js';
@@ -70,6 +71,7 @@ export function RunResultsTable({ list, runId, traceId, metrics, sort, onSortCha
   const navigate = useNavigate();
   const { entity = '', project = '' } = useParams();
   const scrollRef = useRef<HTMLDivElement>(null);
+  const place = useListPlace('results');
   const rows = useMemo(() => toResultRows(list.data?.pages ?? [], runId, traceId), [list.data, runId, traceId]);
   // Dataset columns from the first page only, so columns do not shift while scrolling.
   const firstPage = list.data?.pages[0];
@@ -122,6 +124,7 @@ export function RunResultsTable({ list, runId, traceId, metrics, sort, onSortCha
         getRow={getRow}
         getRowId={getRowId}
         scrollRef={scrollRef}
+        place={place}
         sorting={sorting}
         onSortingChange={onSortingChange}
         onRowClick={onRowClick}

@@ -6,6 +6,7 @@ import type { OnChangeFn, RowSelectionState, SortingState } from '@tanstack/reac
 import { useCallback, useMemo, useRef, type ReactNode } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
 import { DataTable } from '../../../components/table/DataTable.js';
+import { useListPlace } from '../../../components/table/useListPlace.js';
 import type { ColumnSort } from '../evalViewState.js';
 import { fixedRunColumns, scoreColumn, selectColumn } from './runColumns.js';
 import type { RunRow } from './runRows.js';
@@ -30,6 +31,7 @@ export function RunsTable({ rows, metrics, sort, onSortChange, selection, onSele
   const navigate = useNavigate();
   const { entity, project } = useParams();
   const scrollRef = useRef<HTMLDivElement>(null);
+  const place = useListPlace('runs');
   const columns = useMemo(() => [selectColumn, ...fixedRunColumns, ...metrics.map(scoreColumn)], [metrics]);
   const getRow = useCallback((i: number) => rows[i], [rows]);
 
@@ -55,6 +57,7 @@ export function RunsTable({ rows, metrics, sort, onSortChange, selection, onSele
         getRow={getRow}
         getRowId={getRowId}
         scrollRef={scrollRef}
+        place={place}
         sorting={sorting}
         onSortingChange={onSortingChange}
         rowSelection={selection}

@@ -7,11 +7,11 @@
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo } from 'react';
 import { useNavigate } from 'react-router-dom';
+import { listPlaceKey, writeListPlace } from '../../../components/table/listPlace.js';
 import { isTypingTarget } from '../../../components/table/useRowCursor.js';
 import { formatInteger } from '../../../lib/format.js';
 import { roundedNow } from '../../../entities/calls/listRequest.js';
 import { threadsCountQueryOptions, threadsListQueryOptions } from '../threadQueries.js';
-import { rememberThreadsList } from '../threadsMemory.js';
 import { readThreadsView, toThreadsRequest } from '../threadsViewState.js';
 
 /** How far down an unknown list is searched for the open thread. */
@@ -48,13 +48,18 @@ export function ThreadNav({ entity, project, threadId, threadsSearch }: ThreadNa
 
   const prev = index > 0 ? rows[index - 1]!.thread_id : null;
   const next = index >= 0 ? (rows[index + 1]?.thread_id ?? null) : null;
+  // The list's cursor follows the thread shown (p/n, Back and Forward alike), so going back to
+  // the list lands on it. The path is encoded as the list's own location is.
+  useEffect(() => {
+    if (index < 0) return;
+    const listPath = new URL(`/${entity}/${project}/threads`, window.location.origin).pathname;
+    writeListPlace(listPlaceKey('threads', listPath, threadsSearch), { cursor: index, cursorId: threadId });
+  }, [entity, project, threadsSearch, index, threadId]);
   const go = useCallback(
     (id: string | null) => {
-      if (!id) return;
-      rememberThreadsList(projectId, { search: threadsSearch, cursorId: id });
-      void navigate(`/${entity}/${project}/threads/${encodeURIComponent(id)}`, { state: { threadsSearch } });
+      if (id) void navigate(`/${entity}/${project}/threads/${encodeURIComponent(id)}`, { state: { threadsSearch } });
     },
-    [navigate, entity, project, projectId, threadsSearch],
+    [navigate, entity, project, threadsSearch],
   );
 
   useEffect(() => {
