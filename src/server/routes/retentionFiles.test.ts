@@ -27,8 +27,8 @@ const image = (digest: string) => ({
 });
 
 /** A call started `days` ago with these inputs and output. */
-const call = (project: string, id: string, days: number, inputs: unknown, output: unknown = null): Item[] => [
-  { mode: 'start', req: { start: { project_id: project, id, op_name: 'llm', started_at: ago(days), inputs: inputs as object } } },
+const call = (project: string, id: string, days: number, inputs: Record<string, unknown>, output: unknown = null): Item[] => [
+  { mode: 'start', req: { start: { project_id: project, id, op_name: 'llm', started_at: ago(days), inputs } } },
   { mode: 'end', req: { end: { project_id: project, id, ended_at: ago(days), output, summary: {} } } },
 ];
 

@@ -3,30 +3,28 @@
  * files only expired calls referred to (docs/operations/retention.md "Files").
  *
  * Nothing here deletes rows: a mutation (lightweight DELETE) does not run on the Distributed
- * tables of the sharded layouts. An expired call's references are written again with
- * `expire_at` (the later row wins; TTL drops them), and a removed file's `files` row is written
- * again ranked above every copy with `expired_at` set, its chunks again with no data, so the
- * next merge frees the bytes. The markers stay (a few dozen bytes a file): were a TTL to drop a
- * marker before it met the row it replaces, the file would come back.
+ * tables of the sharded layouts. An expired call's references (`call_file_refs`) are written
+ * again with `expire_at` (the later row wins; TTL drops them); a removed file's `files` row is
+ * written again ranked above every copy with `expired_at` set, and its chunks again with no
+ * data, so the next merge frees the bytes. These markers stay (a few dozen bytes a file): were a
+ * TTL to drop one before it met the row it replaces, the file would come back.
  */
 import { fileDigestsIn } from '../../core/fileRefs.js';
 import { num, type ClickHouseDatabase } from './ClickHouseDatabase.js';
 
-export type FileRefKind = 'call' | 'object' | 'row';
-
-export interface FileRefRow {
-  project_id: string;
-  digest: string;
-  kind: FileRefKind;
-  holder: string;
-}
-
-/** The rows recording what one holder's payloads refer to; insert them before the payload. */
-export function fileRefRows(projectId: string, kind: FileRefKind, holder: string, jsons: (string | null)[]): FileRefRow[] {
+const digestsOf = (jsons: (string | null)[]): string[] => {
   const digests = new Set<string>();
   for (const json of jsons) fileDigestsIn(json, digests);
-  return [...digests].map((digest) => ({ project_id: projectId, digest, kind, holder }));
-}
+  return [...digests];
+};
+
+/** The `call_file_refs` rows of one call's payloads; insert them before the call. */
+export const callFileRefRows = (projectId: string, id: string, jsons: (string | null)[]) =>
+  digestsOf(jsons).map((digest) => ({ project_id: projectId, id, digest }));
+
+/** The `object_file_refs` rows of an object version's value ('object') or a table row ('row'); insert them first. */
+export const objectFileRefRows = (projectId: string, kind: 'object' | 'row', holder: string, jsons: (string | null)[]) =>
+  digestsOf(jsons).map((digest) => ({ project_id: projectId, digest, kind, holder }));
 
 /** What one expiry step removed of the project's files. */
 export interface ExpiredFiles {
@@ -53,20 +51,22 @@ export async function expireUnreferencedFiles(
   req: { projectId: string; callIds: string[]; now: number; expireAt: number },
 ): Promise<ExpiredFiles> {
   const p = req.projectId;
-  const refs = await db.all<{ digest: string; holder: string }>(
-    `SELECT digest, holder FROM file_refs FINAL PREWHERE project_id = {p:String}
-     WHERE kind = 'call' AND holder IN {ids:Array(String)} AND expire_at IS NULL`,
+  const refs = await db.all<{ id: string; digest: string }>(
+    `SELECT id, digest FROM call_file_refs FINAL PREWHERE project_id = {p:String} AND id IN {ids:Array(String)}
+     WHERE expire_at IS NULL`,
     { p, ids: req.callIds },
   );
   if (refs.length === 0) return { files: 0, bytes: 0 };
   await db.insert(
-    'file_refs',
-    refs.map((r) => ({ project_id: p, digest: r.digest, kind: 'call', holder: r.holder, expire_at: req.expireAt })),
+    'call_file_refs',
+    refs.map((r) => ({ project_id: p, id: r.id, digest: r.digest, expire_at: req.expireAt })),
   );
   const candidates = [...new Set(refs.map((r) => r.digest))];
   const held = await db.all<{ digest: string }>(
-    `SELECT DISTINCT digest FROM file_refs FINAL PREWHERE project_id = {p:String} AND digest IN {ds:Array(String)}
-     WHERE expire_at IS NULL`,
+    `SELECT DISTINCT digest FROM call_file_refs FINAL PREWHERE project_id = {p:String} AND digest IN {ds:Array(String)}
+     WHERE expire_at IS NULL
+     UNION DISTINCT
+     SELECT DISTINCT digest FROM object_file_refs PREWHERE project_id = {p:String} AND digest IN {ds:Array(String)}`,
     { p, ds: candidates },
   );
   const stillHeld = new Set(held.map((r) => r.digest));

@@ -6,7 +6,7 @@
  */
 import type { TableRowRecord, TableRowsQuery, TablesStore } from '../Store.js';
 import { num, type ClickHouseDatabase } from './ClickHouseDatabase.js';
-import { fileRefRows } from './fileRefs.js';
+import { objectFileRefRows } from './fileRefs.js';
 
 /** Positions per insert block, so a 100,000-row table is not one huge request. */
 const ENTRIES_PER_INSERT = 10_000;
@@ -35,8 +35,8 @@ export class ClickHouseTablesStore implements TablesStore {
     const unique = new Map(req.rows.map((r) => [r.digest, r.valJson]));
     // The files the rows refer to, before the rows (fileRefs.ts).
     await this.#db.insert(
-      'file_refs',
-      [...unique].flatMap(([digest, val]) => fileRefRows(req.projectId, 'row', digest, [val])),
+      'object_file_refs',
+      [...unique].flatMap(([digest, val]) => objectFileRefRows(req.projectId, 'row', digest, [val])),
     );
     await this.#db.insert(
       'table_rows',
