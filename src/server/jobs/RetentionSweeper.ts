@@ -25,9 +25,12 @@ const DAY_MICROS = 86_400_000_000;
 
 export interface SweepReport {
   /** Calls removed, per project. */
-  projects: { projectId: string; days: number; calls: number; feedback: number }[];
+  projects: { projectId: string; days: number; calls: number; feedback: number; files: number; fileBytes: number }[];
   calls: number;
   feedback: number;
+  /** Files only the removed calls referred to, removed with them, and their bytes. */
+  files: number;
+  fileBytes: number;
   batches: number;
   /** Whether the bound per tick stopped it with expired calls left. */
   more: boolean;
@@ -40,10 +43,10 @@ export async function sweepRetention(
 ): Promise<SweepReport> {
   const batch = options.batch ?? RETENTION_BATCH;
   const maxCalls = options.maxCalls ?? RETENTION_MAX_PER_TICK;
-  const report: SweepReport = { projects: [], calls: 0, feedback: 0, batches: 0, more: false };
+  const report: SweepReport = { projects: [], calls: 0, feedback: 0, files: 0, fileBytes: 0, batches: 0, more: false };
   for (const { projectId, days } of await store.retention.projectsInForce()) {
     const before = options.now - days * DAY_MICROS;
-    const done = { projectId, days, calls: 0, feedback: 0 };
+    const done = { projectId, days, calls: 0, feedback: 0, files: 0, fileBytes: 0 };
     for (;;) {
       if (report.calls >= maxCalls || options.stopped?.()) {
         report.more = true;
@@ -56,6 +59,10 @@ export async function sweepRetention(
       done.feedback += expired.feedback;
       report.calls += expired.calls;
       report.feedback += expired.feedback;
+      done.files += expired.files;
+      done.fileBytes += expired.fileBytes;
+      report.files += expired.files;
+      report.fileBytes += expired.fileBytes;
       if (expired.calls < limit) break;
       // Let requests and group commits run between two batches.
       await yieldToLoop();
@@ -94,7 +101,8 @@ export class RetentionSweeper {
     const { store, log, clock = systemClock } = this.#options;
     this.#running ??= sweepRetention(store, { now: clock.nowMicros(), stopped: () => this.#stopping })
       .then((report) => {
-        if (report.calls > 0) log.info(`retention: deleted ${report.calls} call(s) in ${report.batches} batch(es)`);
+        if (report.calls > 0)
+          log.info(`retention: deleted ${report.calls} call(s) and ${report.files} file(s) in ${report.batches} batch(es)`);
         return report;
       })
       .catch((err: unknown) => {

@@ -88,7 +88,10 @@ export async function retentionCommand(args: string[]): Promise<void> {
       for (;;) {
         const report = await sweepRetention(store, { now: nowMicros() });
         for (const p of report.projects) {
-          console.log(`${p.projectId}: deleted ${p.calls} call(s) older than ${p.days} day(s), ${p.feedback} feedback row(s)`);
+          console.log(
+            `${p.projectId}: deleted ${p.calls} call(s) older than ${p.days} day(s), ${p.feedback} feedback row(s), ` +
+              `${p.files} file(s) (${p.fileBytes} bytes) only they referred to`,
+          );
         }
         total += report.calls;
         if (!report.more) break;

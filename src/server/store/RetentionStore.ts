@@ -30,6 +30,9 @@ export interface ExpiredCalls {
   calls: number;
   /** Feedback rows on them removed (annotation answers are kept). */
   feedback: number;
+  /** Files removed (or, on ClickHouse, hidden) because only these calls referred to them, and their bytes. */
+  files: number;
+  fileBytes: number;
 }
 
 export interface RetentionStore {
@@ -44,7 +47,8 @@ export interface RetentionStore {
   /**
    * Removes up to `limit` of the project's calls that started before `before` (epoch µs), one
    * call at a time (a parent and its children expire by their own start), with their feedback,
-   * keeping every rollup exact; answers what it removed. Fewer than `limit` means none is left.
+   * keeping every rollup exact, and the files no remaining call, object version or table row
+   * refers to; answers what it removed. Fewer than `limit` calls means none is left.
    */
   expireCalls(req: { projectId: string; before: number; limit: number; now: number }): Promise<ExpiredCalls>;
 }

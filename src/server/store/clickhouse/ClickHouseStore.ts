@@ -31,7 +31,7 @@ import { ClickHouseThreadsStore } from './threads.js';
 /** `/project/stats` sizes of the sub-stores built so far (the calls' is in projects.ts). */
 const PROJECT_SIZES = {
   tables: `SELECT sum(length(val)) AS n FROM table_rows FINAL WHERE project_id = {p:String}`,
-  files: 'SELECT sum(size_bytes) AS n FROM files FINAL WHERE project_id = {p:String}',
+  files: 'SELECT sum(size_bytes) AS n FROM files FINAL WHERE project_id = {p:String} AND expired_at IS NULL',
   objects: 'SELECT sum(size_bytes) AS n FROM object_versions FINAL WHERE project_id = {p:String} AND deleted_at IS NULL',
 };
 

@@ -17,6 +17,7 @@ import type { CallEndWrite, CallRecord, CallsQuery, CallsStore, CallStartWrite, 
 import { inputKey, loadedColumns } from '../query/index.js';
 import { CALL_READ_COLUMNS, callFromRow, endColumns, startColumns, type CallRow } from './callConverters.js';
 import { num, type ClickHouseDatabase } from './ClickHouseDatabase.js';
+import { callFileRefRows } from './fileRefs.js';
 import { compileCallsList, compileCallsWhere, VISIBLE, type CallsList } from './callsQuery.js';
 
 /** Bytes a call's payloads take, as `storage_size_bytes` counts them. */
@@ -119,6 +120,14 @@ export class ClickHouseCallsStore implements CallsStore {
     // Then the parts thread statistics read (migrations/v10ThreadTurns.ts), also before the
     // call's insert.
     await this.#db.insert('thread_turns', [...parts.values()].flatMap(threadTurnRow), THREAD_TURN_COLUMNS);
+    // The files each call refers to, before the call (fileRefs.ts): retention never misses one.
+    await this.#db.insert(
+      'call_file_refs',
+      [...parts.values()].flatMap(({ start, end }) => {
+        const head = (start ?? end)!;
+        return callFileRefRows(head.projectId, head.id, [start?.inputsJson ?? null, end?.outputJson ?? null]);
+      }),
+    );
     await this.#db.insert('calls', rows);
   }
 

@@ -73,6 +73,8 @@ export function clusterSettingsFrom(env: NodeJS.ProcessEnv, flags: Record<string
  *   Weft's end parts do not carry.) `calls_by_start` and `thread_turns` hold parts of calls
  *   too, by the same key: a thread_turns row merges with the other parts of its call there,
  *   and a backfill from calls stays on its shard.
+ *   `call_file_refs` (the files a call refers to) too, so the row that expires a reference
+ *   meets it, and the backfill from calls stays on its shard.
  * - Project-scoped tables: `sipHash64(project_id)`. Their ORDER BY keys start with project_id,
  *   so all versions of a row meet on one shard and `FINAL` stays exact; small next to calls.
  * - `ONE_SHARD` (constant key 0: the first shard): tables without a project, or read across
@@ -93,12 +95,14 @@ export const SHARD_KEYS: Readonly<Record<string, string>> = {
   calls: 'sipHash64(project_id, id)',
   calls_by_start: 'sipHash64(project_id, id)',
   thread_turns: 'sipHash64(project_id, id)',
+  call_file_refs: 'sipHash64(project_id, id)',
   projects: BY_PROJECT,
   table_rows: BY_PROJECT,
   table_entries: BY_PROJECT,
   tables: BY_PROJECT,
   file_chunks: BY_PROJECT,
   files: BY_PROJECT,
+  object_file_refs: BY_PROJECT,
   object_versions: BY_PROJECT,
   object_creations: BY_PROJECT,
   object_tags: BY_PROJECT,

@@ -8,8 +8,12 @@ import { randomUUID } from 'node:crypto';
 import type { FilesStore } from '../Store.js';
 import { num, type ClickHouseDatabase } from './ClickHouseDatabase.js';
 
-/** The files rows of a project, one per digest: the earliest copy (highest rank). */
-const FILE_SQL = `SELECT copy_id, size_bytes FROM files FINAL WHERE project_id = {p:String} AND digest = {d:String}`;
+/**
+ * A file's row: the earliest copy (highest rank), or the marker of its removal by retention,
+ * ranked above every copy (fileRefs.ts); a removed file is not there.
+ */
+const WINNER_SQL = `SELECT copy_id, size_bytes, rank, expired_at FROM files FINAL WHERE project_id = {p:String} AND digest = {d:String}`;
+const FILE_SQL = `SELECT copy_id, size_bytes FROM files FINAL WHERE project_id = {p:String} AND digest = {d:String} AND expired_at IS NULL`;
 
 export class ClickHouseFilesStore implements FilesStore {
   readonly #db: ClickHouseDatabase;
@@ -19,7 +23,8 @@ export class ClickHouseFilesStore implements FilesStore {
 
   async createFile(req: { projectId: string; digest: string; name: string; chunks: Uint8Array[]; createdAt: number }): Promise<void> {
     // Digests are content addresses: a stored digest is already this content.
-    if ((await this.fileSize(req)) !== null) return;
+    const stored = await this.#db.get<{ rank: string; expired_at: string | null }>(WINNER_SQL, { p: req.projectId, d: req.digest });
+    if (stored && stored.expired_at === null) return;
     const copyId = randomUUID();
     await this.#db.insert(
       'file_chunks',
@@ -40,8 +45,9 @@ export class ClickHouseFilesStore implements FilesStore {
         name: req.name,
         size_bytes: req.chunks.reduce((n, c) => n + c.byteLength, 0),
         created_at: req.createdAt,
-        // The earliest copy wins: ReplacingMergeTree keeps the highest rank.
-        rank: Number.MAX_SAFE_INTEGER - Date.now() * 1000,
+        // The earliest copy wins: ReplacingMergeTree keeps the highest rank. Stored again after
+        // retention removed it, the file must outrank the removal's marker.
+        rank: stored ? num(stored.rank) + 1 : Number.MAX_SAFE_INTEGER - Date.now() * 1000,
       },
     ]);
   }
@@ -63,9 +69,12 @@ export class ClickHouseFilesStore implements FilesStore {
   }
 
   async totalSize(projectId: string): Promise<number> {
-    const row = await this.#db.get<{ n: string }>('SELECT sum(size_bytes) AS n FROM files FINAL WHERE project_id = {p:String}', {
-      p: projectId,
-    });
+    const row = await this.#db.get<{ n: string }>(
+      'SELECT sum(size_bytes) AS n FROM files FINAL WHERE project_id = {p:String} AND expired_at IS NULL',
+      {
+        p: projectId,
+      },
+    );
     return num(row?.n ?? 0);
   }
 }

@@ -20,6 +20,7 @@ import type {
   VersionState,
 } from '../Store.js';
 import { num, numOrNull, type ClickHouseDatabase, type Params } from './ClickHouseDatabase.js';
+import { objectFileRefRows } from './fileRefs.js';
 
 interface VersionRow {
   project_id: string;
@@ -169,6 +170,7 @@ export class ClickHouseObjectsStore implements ObjectsStore {
       { ...key, generation, created_at: w.createdAt, rank: Number.MAX_SAFE_INTEGER - Date.now() * 1000 },
     ]);
     await this.#db.insert('projects', [{ project_id: w.projectId, entity: w.projectId.split('/')[0], created_at: w.createdAt }]);
+    await this.#db.insert('object_file_refs', objectFileRefRows(w.projectId, 'object', `${w.objectId}:${w.digest}`, [w.valJson]));
     await this.#db.insert('object_versions', [
       {
         ...key,

@@ -10,6 +10,7 @@
 import type { FeedbackStore } from '../FeedbackStore.js';
 import type { ExpiredCalls, ProjectRetention, RetentionRule, RetentionScope, RetentionStore } from '../RetentionStore.js';
 import { num, type ClickHouseDatabase } from './ClickHouseDatabase.js';
+import { expireUnreferencedFiles } from './fileRefs.js';
 
 interface RuleRow {
   scope: RetentionScope;
@@ -101,7 +102,7 @@ export class ClickHouseRetentionStore implements RetentionStore {
        ORDER BY started_at LIMIT {limit:UInt32}`,
       { p: req.projectId, before: req.before, limit: req.limit },
     );
-    if (doomed.length === 0) return { calls: 0, feedback: 0 };
+    if (doomed.length === 0) return { calls: 0, feedback: 0, files: 0, fileBytes: 0 };
     const ids = doomed.map((d) => d.id);
     const expireAt = expiryOf(req.now);
     const feedbackStore = this.#feedback();
@@ -123,6 +124,8 @@ export class ClickHouseRetentionStore implements RetentionStore {
       'calls_by_start',
       doomed.map((d) => ({ project_id: req.projectId, started_at: num(d.started_at), id: d.id, is_root: d.is_root, expire_at: expireAt })),
     );
-    return { calls: doomed.length, feedback: purged };
+    // Then the files only these calls referred to (fileRefs.ts); a crash before it leaves them kept.
+    const files = await expireUnreferencedFiles(this.#db, { projectId: req.projectId, callIds: ids, now: req.now, expireAt });
+    return { calls: doomed.length, feedback: purged, files: files.files, fileBytes: files.bytes };
   }
 }

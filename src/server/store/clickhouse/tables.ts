@@ -6,6 +6,7 @@
  */
 import type { TableRowRecord, TableRowsQuery, TablesStore } from '../Store.js';
 import { num, type ClickHouseDatabase } from './ClickHouseDatabase.js';
+import { objectFileRefRows } from './fileRefs.js';
 
 /** Positions per insert block, so a 100,000-row table is not one huge request. */
 const ENTRIES_PER_INSERT = 10_000;
@@ -32,6 +33,11 @@ export class ClickHouseTablesStore implements TablesStore {
     createdAt: number;
   }): Promise<void> {
     const unique = new Map(req.rows.map((r) => [r.digest, r.valJson]));
+    // The files the rows refer to, before the rows (fileRefs.ts).
+    await this.#db.insert(
+      'object_file_refs',
+      [...unique].flatMap(([digest, val]) => objectFileRefRows(req.projectId, 'row', digest, [val])),
+    );
     await this.#db.insert(
       'table_rows',
       [...unique].map(([digest, val]) => ({ project_id: req.projectId, digest, val })),

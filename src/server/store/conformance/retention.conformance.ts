@@ -88,6 +88,8 @@ export function describeRetentionConformance(open: OpenStore): void {
       expect(await store.retention.expireCalls({ projectId: P, before: T0 + DAY, limit: 10, now: T0 + 11 * DAY })).toEqual({
         calls: 0,
         feedback: 0,
+        files: 0,
+        fileBytes: 0,
       });
       expect(await store.calls.countCalls({ projectId: P })).toBe(1);
       expect(await store.calls.readCall({ projectId: P, id: 'old1' })).toBeNull();

@@ -6,6 +6,7 @@ import { callFromRow, type CallRow } from '../query/callRow.js';
 import { STORED_BYTES_SQL, storageSizeSql, TOTAL_STORAGE_SIZE_SQL } from './callsColumnsSql.js';
 import { compileCount, compileSelect, compileWhere } from './callsQuery.js';
 import type { SqliteDatabase } from './SqliteDatabase.js';
+import { recordFileRefs } from './fileRefs.js';
 import { refreshStatsRollup } from './statsRollup.js';
 import { refreshDirtyThreads } from './threads.js';
 
@@ -152,6 +153,7 @@ export class SqliteCallsStore implements CallsStore {
         if (start && end) statements.full.run(...head, ...startValues(start), ...endValues(end));
         else if (start) statements.start.run(...head, ...startValues(start));
         else statements.end.run(...head, ...endValues(end!));
+        recordFileRefs(db, head[0]!, 'call', head[1]!, [start?.inputsJson ?? null, end?.outputJson ?? null]);
       }
       refreshDerived(db);
     });

@@ -13,6 +13,7 @@ import type {
   VersionSelector,
   VersionState,
 } from '../Store.js';
+import { recordFileRefs } from './fileRefs.js';
 import type { SqliteDatabase } from './SqliteDatabase.js';
 import { ObjectNameTypeCollisionError } from '../../errors.js';
 
@@ -144,6 +145,7 @@ export class SqliteObjectsStore implements ObjectsStore {
           w.createdAt,
         ],
       );
+      recordFileRefs(db, w.projectId, 'object', `${w.objectId}:${w.digest}`, [w.valJson]);
       db.run(PROJECT_SQL, [w.projectId, w.projectId.split('/')[0], w.createdAt]);
     });
   }

@@ -8,6 +8,7 @@
  */
 import type { ExpiredCalls, ProjectRetention, RetentionRule, RetentionScope, RetentionStore } from '../RetentionStore.js';
 import { refreshDerived } from './calls.js';
+import { expireUnreferencedFiles } from './fileRefs.js';
 import type { SqliteDatabase } from './SqliteDatabase.js';
 
 interface RuleRow {
@@ -78,7 +79,7 @@ export class SqliteRetentionStore implements RetentionStore {
     const db = this.#db;
     return db.transaction(() => {
       const ids = db.all<{ id: string }>(DOOMED_SQL, [req.projectId, req.before, req.limit]).map((r) => r.id);
-      if (ids.length === 0) return { calls: 0, feedback: 0 };
+      if (ids.length === 0) return { calls: 0, feedback: 0, files: 0, fileBytes: 0 };
       const list = JSON.stringify(ids);
       // Marked deleted first: the triggers journal the change as for /calls/delete (see above).
       db.run(`UPDATE calls SET deleted_at = ? WHERE project_id = ? AND id IN (${IDS}) AND deleted_at IS NULL`, [
@@ -94,8 +95,10 @@ export class SqliteRetentionStore implements RetentionStore {
         [req.projectId, refs],
       ).changes;
       db.run(`DELETE FROM monitor_inbox WHERE project_id = ? AND call_id IN (${IDS})`, [req.projectId, list]);
+      // Files only these calls referred to (fileRefs.ts).
+      const files = expireUnreferencedFiles(db, req.projectId, ids);
       const calls = db.run(`DELETE FROM calls WHERE project_id = ? AND id IN (${IDS})`, [req.projectId, list]).changes;
-      return { calls, feedback };
+      return { calls, feedback, files: files.files, fileBytes: files.bytes };
     });
   }
 }

@@ -143,9 +143,17 @@ describe('migration 16: token sums recomputed under the one usage rule', () => {
       for (const column of Object.keys(FEEDBACK_COLUMNS).filter((c) => c.startsWith('scorer_') || c.startsWith('span_'))) {
         before.db.run(`ALTER TABLE feedback DROP COLUMN ${column}`);
       }
-      // Nor what migrations 22-26 added (roles, audit log, retention, redaction, SSO identities).
+      // Nor what migrations 22-27 added (roles, audit log, retention, redaction, SSO identities, file references).
       before.db.run('ALTER TABLE user_entities DROP COLUMN role');
-      for (const table of ['project_roles', 'audit_log', 'retention_rules', 'redaction_rules', 'redaction_epoch', 'oidc_identities']) {
+      for (const table of [
+        'project_roles',
+        'audit_log',
+        'retention_rules',
+        'redaction_rules',
+        'redaction_epoch',
+        'oidc_identities',
+        'file_refs',
+      ]) {
         before.db.run(`DROP TABLE ${table}`);
       }
       before.db.writer.pragma('user_version = 15');

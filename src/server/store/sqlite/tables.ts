@@ -5,6 +5,7 @@
  * so a 100,000-row table streams with one chunk in memory. Sorted reads let SQLite sort.
  */
 import type { TableRowRecord, TableRowsQuery, TablesStore } from '../Store.js';
+import { recordFileRefs } from './fileRefs.js';
 import type { SqliteDatabase } from './SqliteDatabase.js';
 
 const CHUNK_ROWS = 1000;
@@ -35,7 +36,10 @@ export class SqliteTablesStore implements TablesStore {
       'INSERT INTO table_chunks (project_id, table_digest, start_index, row_count, row_digests) VALUES (?, ?, ?, ?, ?)',
     );
     db.transaction(() => {
-      for (const row of req.rows) insertRow.run(req.projectId, row.digest, row.valJson);
+      for (const row of req.rows) {
+        insertRow.run(req.projectId, row.digest, row.valJson);
+        recordFileRefs(db, req.projectId, 'row', row.digest, [row.valJson]);
+      }
       const created = db.run('INSERT OR IGNORE INTO tables (project_id, digest, row_count, created_at) VALUES (?, ?, ?, ?)', [
         req.projectId,
         req.digest,
