@@ -78,6 +78,13 @@ test('create and edit a judge model and a judge, then score calls with it', asyn
   await dialog.getByLabel('Name').fill('helpful');
   await dialog.getByLabel('Judge model').selectOption({ label: 'strict-model (v2, local/llama3.2)' });
   await dialog.getByLabel('Scoring prompt').fill('Rate {output} for {question}');
+  // Tried on the project's call before it is saved: a score, and nothing stored.
+  const trial = dialog.getByRole('group', { name: 'Try on a call' });
+  await expect(trial.getByRole('combobox', { name: 'Call to try on' })).toContainText('answer');
+  await trial.getByRole('button', { name: 'Try' }).click();
+  await expect(trial.getByRole('status', { name: 'Judge answer' })).toContainText(/Score \S+ in \d/);
+  expect(JSON.stringify(fake.requests.at(-1)!.body.messages)).toContain('for What is two plus two?');
+  expect((await api.feedbackQuery({ project_id: project })).result).toEqual([]);
   await dialog.getByRole('button', { name: 'Save judge' }).click();
   const judges = page.getByRole('table', { name: 'Judges' });
   await expect(judges.getByRole('row', { name: /helpful/ })).toContainText('Rate {output} for {question}');

@@ -44,6 +44,26 @@ export const CallsScoreRes = z.object({});
 // (`/calls/score` keeps the reference's answer, `{}`, unchanged, so no reference client sees a field it does not expect).
 export const WeftCallsScoreRes = z.object({ job_id: z.string().describe('The scoring job, at /weft/jobs/:job_id') });
 
+// POST /weft/judges/try: one LLM judge on one ended call, answered at once; its calls are written
+// (as a scoring job writes them) but no feedback is stored, so a judge can be tried before it is saved.
+export const JudgeTryReq = z
+  .object({
+    project_id: ProjectId,
+    call_id: z.string().min(1).describe('An ended call of the project: its output and inputs fill the scoring prompt'),
+    scorer_ref: z.string().min(1).optional().describe('A saved LLMAsAJudgeScorer'),
+    scorer: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .describe('An LLMAsAJudgeScorer value not saved yet, as the judge editor would save it'),
+  })
+  .refine((r) => (r.scorer_ref === undefined) !== (r.scorer === undefined), 'give exactly one of scorer_ref and scorer');
+export const JudgeTryRes = z.object({
+  output: z.unknown().describe("The judge's answer, parsed as JSON when its model answers JSON"),
+  error: z.string().nullable().describe("The provider's error, when the judge's model failed"),
+  scorer_call_id: z.string().describe("The judge's own call, with its model and completion calls under it"),
+  latency_seconds: z.number(),
+});
+
 // POST /evaluations/rescore (newest clients: EvaluationRescoreParams / EvaluationRescoreResponse)
 export const EvaluationRescoreReq = z.object({
   project_id: ProjectId,

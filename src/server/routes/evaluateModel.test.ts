@@ -200,3 +200,49 @@ describe('POST /calls/score', () => {
     expect(bad.status).toBe(400);
   });
 });
+
+describe('POST /weft/judges/try', () => {
+  it('answers a saved or unsaved judge on one call at once, storing no feedback', async () => {
+    const p = project();
+    const f = await publishLlmEvaluation(t.alice.client, p, { model: 'gpt-4o-mini' });
+    const done = await send('/completions/create', {
+      project_id: p,
+      inputs: { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'what is 2+2' }] },
+    });
+    const target = done.body.weave_call_id as string;
+
+    const saved = await send('/weft/judges/try', { project_id: p, call_id: target, scorer_ref: f.judgeRef });
+    expect(saved.status).toBe(200);
+    expect(saved.body).toMatchObject({ output: { score: expect.any(Number) }, error: null, scorer_call_id: expect.any(String) });
+    const { call } = await t.alice.client.callRead({ project_id: p, id: saved.body.scorer_call_id as string });
+    expect(call!.inputs.self).toBe(f.judgeRef);
+
+    // A judge being edited: its value, with the prompt not saved anywhere yet.
+    const modelRef = `weave:///${p}/object/judge-model:${(await t.alice.client.objRead({ project_id: p, object_id: 'judge-model', digest: 'latest' })).obj.digest}`;
+    const draft = {
+      _type: 'LLMAsAJudgeScorer',
+      _class_name: 'LLMAsAJudgeScorer',
+      _bases: ['Scorer', 'Object', 'BaseModel'],
+      name: 'draft',
+      model: modelRef,
+      scoring_prompt: 'Draft prompt: rate {output}',
+    };
+    const unsaved = await send('/weft/judges/try', { project_id: p, call_id: target, scorer: draft });
+    expect(unsaved.status).toBe(200);
+    expect(fake.requests.some((r) => JSON.stringify(r.body?.messages ?? '').includes('Draft prompt: rate'))).toBe(true);
+
+    const feedback = await t.alice.client.feedbackQuery({ project_id: p });
+    expect(feedback.result).toEqual([]);
+
+    // What to fix, never a 5xx.
+    expect((await send('/weft/judges/try', { project_id: p, call_id: target })).status).toBe(422);
+    expect((await send('/weft/judges/try', { project_id: p, call_id: 'no-such-call', scorer_ref: f.judgeRef })).status).toBe(404);
+    const notJudge = await send('/weft/judges/try', {
+      project_id: p,
+      call_id: target,
+      scorer: { ...draft, _class_name: 'Model', _bases: [] },
+    });
+    expect(notJudge.status).toBe(400);
+    expect(notJudge.body.reason).toContain('not an LLMAsAJudgeScorer');
+  });
+});

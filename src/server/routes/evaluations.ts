@@ -9,7 +9,8 @@
  *   report progress.
  */
 import { queryEvalResults } from '../domain/evaluations/evalResults.js';
-import { startCallsScore } from '../domain/calls/callsScore.js';
+import { startCallsScore, tryJudge } from '../domain/calls/callsScore.js';
+import { judgeFromValue, loadJudge } from '../domain/llm/llmObjects.js';
 import { startEvaluateModel } from '../domain/evaluations/evaluateModel.js';
 import { evaluationStatus } from '../domain/evaluations/evaluationStatus.js';
 import { startRescore } from '../domain/evaluations/rescore.js';
@@ -63,6 +64,20 @@ export const evaluationJobRoutes = defineRoutes({
       );
       await recordJob(ctx, req.project_id, 'score_calls', { job_id: jobId, calls: req.call_ids.length, scorers: req.scorer_refs.length });
       return {};
+    },
+  },
+
+  judgeTry: {
+    runs: 'main',
+    handler: async (req, ctx) => {
+      const { store, inference, user, clock } = ctx;
+      const judge = req.scorer_ref
+        ? await loadJudge(store, req.project_id, req.scorer_ref)
+        : await judgeFromValue(store, req.project_id, req.scorer!, { ref: null, name: String(req.scorer!.name ?? 'judge') });
+      return tryJudge(
+        { store, registry: inference.registry, clock },
+        { projectId: req.project_id, userId: user.username, callId: req.call_id, judge },
+      );
     },
   },
 

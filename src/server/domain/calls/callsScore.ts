@@ -18,6 +18,7 @@ import { checkModelServed, type JobDeps } from '../evaluations/evaluateModel.js'
 import { checkModelCalls, checkScorerCount, uniqueRefs } from '../evaluations/jobBounds.js';
 import { toFeedbackWrite } from '../feedback/feedback.js';
 import { uuidv7 } from '../../core/ids.js';
+import { BadRequestError, NotFoundError } from '../../errors.js';
 import { loadJudge, type JudgeScorer } from '../llm/llmObjects.js';
 import { CallWriter, ensureOps, runJudge, type ModelRunDeps } from '../llm/llmRun.js';
 
@@ -95,6 +96,28 @@ export async function scoreCall(
   );
   await deps.store.feedback.createFeedback([feedback]);
   return 'scored';
+}
+
+/**
+ * "Try on a call": one judge, saved or still being edited, applied to one ended call as a
+ * scoring job would, its calls written (marked as the scorer's) but no feedback stored.
+ */
+export async function tryJudge(
+  deps: ModelRunDeps,
+  req: { projectId: string; userId: string; callId: string; judge: JudgeScorer },
+): Promise<{ output: unknown; error: string | null; scorer_call_id: string; latency_seconds: number }> {
+  const call = await deps.store.calls.readCall({ projectId: req.projectId, id: req.callId });
+  if (!call) throw new NotFoundError(`No call ${req.callId} in ${req.projectId}`);
+  if (!call.ended_at) throw new BadRequestError(`Call ${req.callId} has not ended yet: a judge scores a call's output`);
+  await checkModelServed(deps.registry, req.projectId, req.judge.model, `Scorer ${req.judge.name}`);
+  const ops = await ensureOps(deps, req.projectId, req.userId, ['LLMStructuredCompletionModel.predict', 'LLMAsAJudgeScorer.score']);
+  const writer = new CallWriter(deps, req.projectId, req.userId, SCORER_SOURCE_ATTRIBUTES);
+  const inputs = call.inputs && typeof call.inputs === 'object' ? (call.inputs as Record<string, unknown>) : {};
+  const scored = await runJudge(
+    { writer, registry: deps.registry, ops },
+    { judge: req.judge, traceId: uuidv7(), parentId: null, output: call.output ?? null, row: inputs },
+  );
+  return { output: scored.output, error: scored.error, scorer_call_id: scored.callId, latency_seconds: scored.latencySeconds };
 }
 
 export async function runCallsScoreJob(

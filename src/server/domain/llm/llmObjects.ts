@@ -29,7 +29,8 @@ export interface StructuredModel {
 }
 
 export interface JudgeScorer {
-  ref: string;
+  /** Null for a judge tried before it is saved. */
+  ref: string | null;
   /** The scorer's name: the object id of its ref (feedback is `wandb.runnable.<name>`). */
   name: string;
   model: StructuredModel;
@@ -93,15 +94,27 @@ export async function loadStructuredModel(store: Store, projectId: string, ref: 
   return toStructuredModel(await readObjectRef(store, projectId, ref, 'model_ref'), ref);
 }
 
-export async function loadJudge(store: Store, projectId: string, ref: string): Promise<JudgeScorer> {
+export async function loadJudge(store: Store, projectId: string, ref: string): Promise<JudgeScorer & { ref: string }> {
   const value = await readObjectRef(store, projectId, ref, 'scorer_ref');
+  const parsed = parseRef(ref);
+  const judge = await judgeFromValue(store, projectId, value, { ref, name: parsed.kind === 'object' ? parsed.name : 'scorer' });
+  return { ...judge, ref };
+}
+
+/** A judge from its object value: a saved version's, or one being edited and not saved yet (ref null). */
+export async function judgeFromValue(
+  store: Store,
+  projectId: string,
+  value: Obj,
+  { ref, name }: { ref: string | null; name: string },
+): Promise<JudgeScorer> {
   if (!classOf(value).includes('LLMAsAJudgeScorer')) {
     throw new BadRequestError(
-      `${ref} is a ${String(value._class_name ?? 'plain object')}, not an LLMAsAJudgeScorer: only LLM judges run on the server`,
+      `${ref ?? name} is a ${String(value._class_name ?? 'plain object')}, not an LLMAsAJudgeScorer: only LLM judges run on the server`,
     );
   }
   const modelValue = await resolveNested(store, projectId, value.model, 'the scorer model');
-  if (!isObj(modelValue)) throw new BadRequestError(`${ref} has no model`);
+  if (!isObj(modelValue)) throw new BadRequestError(`${ref ?? name} has no model`);
   const model = toStructuredModel(modelValue, isRefString(value.model) ? value.model : null);
   let promptMessages: Obj[] | null = null;
   if (isRefString(value.scoring_prompt_ref)) {
@@ -109,9 +122,8 @@ export async function loadJudge(store: Store, projectId: string, ref: string): P
     promptMessages = Array.isArray(prompt.messages) ? prompt.messages.filter(isObj) : null;
   }
   const scoringPrompt = typeof value.scoring_prompt === 'string' ? value.scoring_prompt : null;
-  if (!scoringPrompt && !promptMessages) throw new BadRequestError(`${ref} has neither scoring_prompt nor scoring_prompt_ref`);
-  const parsed = parseRef(ref);
-  return { ref, name: parsed.kind === 'object' ? parsed.name : 'scorer', model, scoringPrompt, promptMessages };
+  if (!scoringPrompt && !promptMessages) throw new BadRequestError(`${ref ?? name} has neither scoring_prompt nor scoring_prompt_ref`);
+  return { ref, name, model, scoringPrompt, promptMessages };
 }
 
 export interface LoadedEvaluation {

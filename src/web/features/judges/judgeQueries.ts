@@ -4,7 +4,7 @@
  * every list of LLM objects stale, the evaluation launcher's included.
  */
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../lib/api.js';
+import { api, collect } from '../../lib/api.js';
 import { launchKeys } from '../evaluations/launchQueries.js';
 import type { Json } from './judgeObjects.js';
 
@@ -65,5 +65,35 @@ export function useSaveObject(projectId: string) {
         queryClient.invalidateQueries({ queryKey: judgeKeys.project(projectId) }),
         queryClient.invalidateQueries({ queryKey: launchKeys.objects(projectId) }),
       ]),
+  });
+}
+
+/** Recent ended top-level calls to try a judge on, newest first. */
+export function sampleCallsQueryOptions(projectId: string) {
+  return queryOptions({
+    queryKey: [...judgeKeys.project(projectId), 'sample-calls'] as const,
+    queryFn: async ({ signal }) => {
+      const calls = await collect(
+        api.callsStreamQuery(
+          {
+            project_id: projectId,
+            filter: { trace_roots_only: true },
+            columns: ['id', 'op_name', 'display_name', 'started_at', 'ended_at'],
+            sort_by: [{ field: 'started_at', direction: 'desc' }],
+            limit: 50,
+          },
+          { signal },
+        ),
+      );
+      return calls.filter((c) => c.ended_at !== null && c.ended_at !== undefined).slice(0, 20);
+    },
+  });
+}
+
+/** Runs a judge (its value as edited, saved or not) on one call: the judge's answer, no feedback stored. */
+export function useTryJudge(projectId: string) {
+  return useMutation({
+    mutationFn: ({ callId, val }: { callId: string; val: Json }) =>
+      api.judgeTry({ project_id: projectId, call_id: callId, scorer: val as Record<string, unknown> }),
   });
 }
