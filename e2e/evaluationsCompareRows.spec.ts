@@ -104,6 +104,12 @@ test('three runs: default baseline, charts per scorer, the row view and trials',
   // The table shows the pair read in the row view (the baseline C and the compared B).
   await expect(compared.getByRole('columnheader').filter({ hasText: /^Output B$/ })).toBeVisible();
   await expect(compared.getByRole('columnheader').filter({ hasText: /^Output A$/ })).toHaveCount(0);
+  await expect(compared.getByRole('columnheader').filter({ hasText: /^correct C→B/ })).toBeVisible();
+  // All columns: every run's output, and a column per run and metric.
+  await page.getByRole('checkbox', { name: 'All columns' }).check();
+  await expect(compared.getByRole('columnheader').filter({ hasText: /^Output A$/ })).toBeVisible();
+  await expect(compared.getByRole('columnheader').filter({ hasText: /^correct A/ })).toBeVisible();
+  await page.getByRole('checkbox', { name: 'All columns' }).uncheck();
 
   // Columns resize from the keyboard (or by dragging the edge) and pin to the left.
   const edge = compared.getByRole('separator', { name: 'Resize question' });
@@ -161,7 +167,7 @@ test('the row view opens in view from a row click, Enter or its number; Back clo
   test.setTimeout(90_000);
   const compared = await openLongComparison(page, api, project);
   // The table's default columns fit 1280 px: both outputs and the scores are in view.
-  for (const name of ['Output A', 'Output B', 'correct A', 'correct B', 'brevity A', 'brevity B']) {
+  for (const name of ['Output A', 'Output B', 'correct A→B', 'brevity A→B']) {
     const header = compared.getByRole('columnheader').filter({ hasText: new RegExp(`^${name}`) });
     await expect(header).toBeVisible();
     const box = (await header.boundingBox())!;
@@ -203,9 +209,11 @@ test('the row view opens in view from a row click, Enter or its number; Back clo
   await page.keyboard.press('p');
   await page.keyboard.press('k');
   await expect(page.getByRole('region', { name: 'Row 1 of 3' })).toBeVisible();
+  // Closed, the row last read has the table's cursor.
+  await page.keyboard.press('Escape');
+  await expect(compared.getByRole('row', { name: /Capital of France/ })).toBeFocused();
 
   // The row number is a link to it too.
-  await page.keyboard.press('Escape');
   await compared.getByRole('link', { name: 'Open row 2' }).click();
   await expect(page.getByRole('region', { name: 'Row 2 of 3' })).toBeVisible();
 
@@ -218,6 +226,8 @@ test('the row view opens in view from a row click, Enter or its number; Back clo
 test('the row view reads both outputs in full, side by side, with an optional diff', async ({ signedInPage: page, api, project }) => {
   test.setTimeout(90_000);
   const compared = await openLongComparison(page, api, project);
+  await expect(compared.getByRole('row', { name: /Capital of France/ })).toBeVisible();
+  await page.screenshot({ path: 'test-results/compare-table-1280.png' });
   await compared.getByRole('link', { name: 'Open row 1' }).click();
   const view = page.getByRole('region', { name: 'Row 1 of 3' });
   const outA = view.getByRole('article', { name: /^Output A/ });
@@ -258,6 +268,7 @@ test('the row view reads both outputs in full, side by side, with an optional di
   await expect(outA.locator('ins')).toHaveCount(0);
   await expect(outB.locator('del')).toHaveCount(0);
   await expect(page).toHaveURL(/marks=1/);
+  await page.screenshot({ path: 'test-results/compare-row-view-1280.png' });
 });
 
 test('at 390 px the row view stacks the outputs and nothing scrolls sideways', async ({ signedInPage: page, api, project }) => {

@@ -4,9 +4,9 @@
  * page, since the query language cannot say "differs between evaluations".
  *
  * By default the table shows what fits a laptop screen (docs/dashboard.md "Evaluations"): the
- * row number, the first dataset field, the baseline's and the compared run's scores, then their
- * two outputs sharing the width that is left; "All columns" adds the other runs and fields
- * (remembered in this browser). A click on a row, or Enter on the cursor row, opens the row view.
+ * row number, the first dataset field, each metric's baseline and compared values in one column,
+ * then the two runs' outputs sharing the width that is left; "All columns" shows a column per run
+ * and metric, and the other runs and fields (remembered in this browser). A click on a row, or Enter on the cursor row, opens the row view.
  *
  * Columns can be resized (drag a header's edge, or focus it and press ←/→) and pinned: a pinned
  * column moves to the left and stays in view while the table scrolls sideways. Pinned columns
@@ -19,6 +19,7 @@ import { DataTable } from '../../../components/table/DataTable.js';
 import {
   compareDatasetColumn,
   compareOutputColumn,
+  comparePairScoreColumn,
   comparePositionColumn,
   compareScoreColumn,
   type CompareColumnDef,
@@ -115,7 +116,12 @@ export function CompareTable({
     // The baseline, then the compared run, then (all columns) the others in the URL's order.
     const pair = [runs.find((r) => r.id === baselineId), runs.find((r) => r.id === comparedId)].filter((r) => r !== undefined);
     const shown = allColumns ? [...pair, ...runs.filter((r) => !pair.includes(r))] : pair;
-    const scores = metrics.flatMap((metric) => shown.map((run) => compareScoreColumn({ metric, run, baselineId })));
+    const [base, other] = pair;
+    // Compact by default: one column per metric with both runs' values; all columns: one per run.
+    const scores =
+      !allColumns && base && other
+        ? metrics.map((metric) => comparePairScoreColumn({ metric, baseline: base, compared: other }))
+        : metrics.flatMap((metric) => shown.map((run) => compareScoreColumn({ metric, run, baselineId })));
     const rest = allColumns ? fields.slice(1) : [];
     // The outputs share what the other columns leave of the table's width (within bounds).
     const used = [comparePositionColumn, fields[0]!, ...scores, ...rest].reduce((w, c) => w + (c.size ?? 150), 0);

@@ -159,6 +159,40 @@ function CompareScoreCell({
   );
 }
 
+/**
+ * A metric for the baseline and the compared run in one column ("correct C→A": the baseline's
+ * value, then the compared run's marked up or down): the default table's compact form. Sorts by
+ * the compared run's value (column id `<field>|<run id>`).
+ */
+export function comparePairScoreColumn({
+  metric,
+  baseline,
+  compared,
+}: {
+  metric: ScoreMetric;
+  baseline: CompareRunRef;
+  compared: CompareRunRef;
+}): CompareColumnDef {
+  return cached(`pair|${metric.field}|${baseline.id}|${baseline.letter}|${compared.id}|${compared.letter}`, () =>
+    col.accessor((r) => rowValue(r, compared.id, metric), {
+      id: `${metric.field}|${compared.id}`,
+      header: `${metric.label} ${baseline.letter}→${compared.letter}`,
+      size: Math.max(metric.type === 'binary' ? 150 : 132, Math.min(180, metric.label.length * 7 + 64)),
+      meta: metric.type === 'text' ? undefined : { align: 'right' },
+      sortDescFirst: true,
+      cell: ({ row }) => (
+        <span className="eval-score-pair" title={`${baseline.letter} (baseline), then ${compared.letter}`}>
+          <TrialsScore trials={row.original.trials.get(baseline.id)} metric={metric} />
+          <span className="muted" aria-hidden="true">
+            →
+          </span>
+          <CompareScoreCell row={row.original} run={compared} baselineId={baseline.id} metric={metric} />
+        </span>
+      ),
+    }),
+  );
+}
+
 /** A metric's value in one run; column id `<field>|<run id>` (a header click sorts by that run's value). */
 export function compareScoreColumn({
   metric,
