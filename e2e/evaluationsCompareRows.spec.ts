@@ -1,8 +1,11 @@
 /**
  * Comparisons people can read: three runs of one evaluation, the oldest as the default
- * baseline, a chart per scorer, the row view (inputs, outputs side by side with a word diff
- * against the baseline, scores with deltas) walked with j/k, and rows with several trials shown
- * as trials ("1/2 pass") with "N rows" and the trial count agreeing.
+ * baseline, a chart per scorer, rows with several trials shown as trials ("1/2 pass") with
+ * "N rows" and the trial count agreeing, and the row view: a panel in the viewport opened by a
+ * row click, Enter or the row number (or a direct link), closed by Back or Esc, with the baseline's
+ * and a picked run's long outputs in full, side by side (stacked at 390 px), scrolling together,
+ * a diff only when asked for, and j/k or n/p between rows. The table's and the runs list's
+ * default columns fit 1280 px.
  */
 import type { WeftClient } from '../src/client/index.js';
 import { expect, test } from './fixtures/test.js';
@@ -286,4 +289,31 @@ test('at 390 px the row view stacks the outputs and nothing scrolls sideways', a
   const sideways = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   expect(sideways).toBeLessThanOrEqual(0);
   await page.screenshot({ path: 'test-results/compare-row-view-390.png' });
+});
+
+test('the runs list shows three scorers within 1280 px', async ({ signedInPage: page, api, project }) => {
+  const [entity, name] = project.split('/') as [string, string];
+  const path = { entity, project: name };
+  const ds = await api.datasetCreate({ ...path, name: 'capitals', rows: ROWS });
+  const dataset = `weave:///${project}/object/capitals:${ds.digest}`;
+  const scorers = [];
+  for (const scorer of ['correct', 'helpfulness', 'conciseness'])
+    scorers.push((await api.scorerCreate({ ...path, name: scorer, op_source_code: 'def score(output): ...' })).scorer);
+  const evaluation = (await api.evaluationCreate({ ...path, name: 'support-eval', dataset, scorers })).evaluation_ref;
+  const model = (await api.modelCreate({ ...path, name: 'support-bot-gpt-4.1', source_code: 'def predict(question): ...' })).model_ref;
+  const { evaluation_run_id } = await api.evaluationRunCreate({ ...path, evaluation, model });
+  const { prediction_id } = await api.predictionCreate({ ...path, model, inputs: ROWS[0]!, output: 'Paris', evaluation_run_id });
+  for (const [i, scorer] of scorers.entries())
+    await api.scoreCreate({ ...path, prediction_id, scorer, value: i === 0 ? true : 0.8, evaluation_run_id });
+  await api.predictionFinish({ ...path, prediction_id });
+  await api.evaluationRunFinish({ ...path, evaluation_run_id });
+
+  await page.goto(`/${project}/evaluations`);
+  const runs = page.getByRole('table', { name: 'Evaluation runs' });
+  for (const scorer of ['correct', 'helpfulness', 'conciseness']) {
+    const header = runs.getByRole('columnheader').filter({ hasText: new RegExp(`^${scorer} \\(`) });
+    await expect(header).toBeVisible();
+    const box = (await header.boundingBox())!;
+    expect(box.x + box.width, scorer).toBeLessThanOrEqual(1280);
+  }
 });
