@@ -278,6 +278,9 @@ test('at 390 px the row view stacks the outputs and nothing scrolls sideways', a
   test.setTimeout(90_000);
   await page.setViewportSize({ width: 390, height: 844 });
   const compared = await openLongComparison(page, api, project);
+  const sideways = () => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  await expect(compared.getByRole('row', { name: /Capital of France/ })).toBeVisible();
+  expect(await sideways()).toBeLessThanOrEqual(0);
   await compared.getByRole('link', { name: 'Open row 1' }).click();
   const view = page.getByRole('region', { name: 'Row 1 of 3' });
   await expect(view).toBeVisible();
@@ -286,8 +289,7 @@ test('at 390 px the row view stacks the outputs and nothing scrolls sideways', a
   const outB = view.getByRole('article', { name: /^Output B/ });
   const [boxA, boxB] = [(await outA.boundingBox())!, (await outB.boundingBox())!];
   expect(boxB.y).toBeGreaterThanOrEqual(boxA.y + boxA.height - 1);
-  const sideways = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-  expect(sideways).toBeLessThanOrEqual(0);
+  expect(await sideways()).toBeLessThanOrEqual(0);
   await page.screenshot({ path: 'test-results/compare-row-view-390.png' });
 });
 

@@ -49,7 +49,9 @@ export function CompareRowView(props: CompareRowViewProps) {
   // Keys for the whole page while the row view is open; this only wires the keyboard.
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey || typing(e.target)) return;
+      if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey) return;
+      // Esc closes from a picker too (an open list takes its own Esc first).
+      if (typing(e.target) && !(e.key === 'Escape' && e.target instanceof HTMLSelectElement)) return;
       const act = (fn: (() => void) | null) => {
         if (!fn) return;
         e.preventDefault();
