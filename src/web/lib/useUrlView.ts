@@ -27,6 +27,9 @@ export function useUrlView<V>(
   // The search we navigated to, and the committed search it was made from. Once the location
   // moves (our navigation landed, or another one such as Back won), the location rules again.
   const [pending, setPending] = useState<{ from: string; search: string } | null>(null);
+  // Forgotten once the location has moved: Back to the very search it was made from (closing
+  // a view opened with `push`) must not bring the pending search back.
+  if (pending !== null && pending.from !== committed) setPending(null);
   const search = pending !== null && pending.from === committed ? pending.search : committed;
   // What the next patch builds on; an update moves it at once, so two patches in one event compose.
   const latest = useRef({ from: committed, search });

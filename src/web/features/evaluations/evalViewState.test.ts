@@ -17,15 +17,17 @@ describe('evaluation views in the URL', () => {
   });
 
   it('keeps the baseline among the runs (none named: the page picks the oldest) and reads both sort modes', () => {
-    const view = readCompareView(new URLSearchParams('runs=a,b,a&baseline=z&diff=1&sort=value:scores.x:asc:b&row=d1'));
+    const view = readCompareView(new URLSearchParams('runs=a,b,a&baseline=z&vs=y&diff=1&sort=value:scores.x:asc:b&row=d1&marks=1'));
     expect(view).toEqual({
       runIds: ['a', 'b'],
       baseline: null,
+      against: null,
       diffOnly: true,
       sort: { mode: 'value', field: 'scores.x', direction: 'asc', runId: 'b' },
       row: 'd1',
+      marks: true,
     });
-    expect(readCompareView(new URLSearchParams('runs=a,b&baseline=b')).baseline).toBe('b');
+    expect(readCompareView(new URLSearchParams('runs=a,b&baseline=b&vs=a'))).toMatchObject({ baseline: 'b', against: 'a' });
     expect(readCompareView(writeCompareView(view))).toEqual(view);
     expect(readCompareView(new URLSearchParams('runs=a,b&sort=difference:scores.q:desc')).sort).toEqual({
       mode: 'difference',

@@ -2,8 +2,9 @@
  * The evaluation pages keep their view in the URL, so a copied link reproduces it:
  * - runs list: `?sort=started:desc&evaluation=quiz-eval&model=gpt-judge&status=failed`
  * - one run: `?failures=1&below=0.5&sort=scores.correct:asc`
- * - compare: `?runs=a,b,c&baseline=a&diff=1&sort=difference:scores.quality:desc&row=<row digest>`
- *   (or `sort=value:scores.correct:asc:<run id>` for one run's values; `row` opens the row view).
+ * - compare: `?runs=a,b,c&baseline=a&vs=b&diff=1&sort=difference:scores.quality:desc&row=<row digest>&marks=1`
+ *   (or `sort=value:scores.correct:asc:<run id>` for one run's values; `vs` is the run read against
+ *   the baseline, `row` opens the row view, `marks` highlights the words the two outputs differ in).
  * Defaults are left out to keep links short.
  */
 
@@ -77,10 +78,14 @@ export interface CompareSort {
 export interface CompareView {
   runIds: string[];
   baseline: string | null;
+  /** The run read against the baseline (null: the first other run). */
+  against: string | null;
   diffOnly: boolean;
   sort: CompareSort | null;
   /** The dataset row open in the row view. */
   row: string | null;
+  /** The row view marks the words the two outputs differ in. */
+  marks: boolean;
 }
 
 function parseCompareSort(raw: string | null): CompareSort | null {
@@ -91,18 +96,22 @@ function parseCompareSort(raw: string | null): CompareSort | null {
 const compareFields = urlState<CompareView>({
   runIds: list('runs'),
   baseline: text('baseline'),
+  against: text('vs'),
   diffOnly: flag('diff'),
   sort: custom('sort', parseCompareSort, (s) => (s ? `${s.mode}:${s.field}:${s.direction}${s.runId ? `:${s.runId}` : ''}` : null)),
   row: text('row'),
+  marks: flag('marks'),
 });
 
 /**
- * Reads the compare view. The baseline is one of the runs when the URL names one, else null:
- * the page then takes the oldest run, the one the others are usually measured against.
+ * Reads the compare view. The baseline and the compared run are runs of the comparison when the
+ * URL names them, else null: the page then takes the oldest run as the baseline, the one the others
+ * are usually measured against, and the first other run as the compared one.
  */
 export function readCompareView(p: URLSearchParams): CompareView {
   const view = compareFields.read(p);
-  return { ...view, baseline: view.baseline && view.runIds.includes(view.baseline) ? view.baseline : null };
+  const known = (id: string | null) => (id && view.runIds.includes(id) ? id : null);
+  return { ...view, baseline: known(view.baseline), against: known(view.against) };
 }
 
 /** Writes the compare view. */

@@ -3,12 +3,13 @@
  * warning when the runs used different datasets or scorers, and the example table aligned by
  * dataset row with every run's output and scores side by side, optionally only the rows where the
  * runs disagree, sorted by the largest difference (eval_results' "difference" sort). A chart per
- * scorer shows the runs side by side; the row view (`?row=`) reads one row across runs. The
- * baseline defaults to the oldest run.
+ * scorer shows the runs side by side; the row view (`?row=`), a panel over the page, reads one row
+ * of the baseline and a compared run (`?vs=`). The baseline defaults to the oldest run, the compared
+ * run to the first other one.
  */
 import { keepPreviousData, useQueries, useQuery, type UseQueryResult } from '@tanstack/react-query';
-import { lazy, Suspense, useDeferredValue, useMemo } from 'react';
-import { Link, useParams } from 'react-router-dom';
+import { lazy, Suspense, useCallback, useDeferredValue, useEffect, useMemo, useRef } from 'react';
+import { Link, useNavigate, useParams } from 'react-router-dom';
 import { ErrorState } from '../../../components/ui/ErrorState.js';
 import { Spinner } from '../../../components/ui/Spinner.js';
 import { formatInteger } from '../../../lib/format.js';
@@ -66,6 +67,8 @@ export function ComparePage() {
   const runs = useQueries({ queries: runIds.map((runId) => runQueryOptions({ projectId, runId })), combine: combineRuns });
   // The baseline the URL names, else the oldest run: the one later runs are measured against.
   const baselineId = view.baseline ?? oldestRun(runIds, runs.data) ?? '';
+  // The run read against it: the URL's, else the first other run.
+  const comparedId = (view.against !== baselineId ? view.against : null) ?? runIds.find((id) => id !== baselineId) ?? '';
   const models = useQuery(modelObjectsQueryOptions(projectId));
   const evaluations = useQuery(evaluationObjectsQueryOptions(projectId));
   // The rows and the summaries in one request (evalRequests.ts says why).
@@ -114,7 +117,32 @@ export function ComparePage() {
   }, [allRows, view.diffOnly, runIds, metrics]);
 
   const rowIndex = view.row ? rows.findIndex((r) => r.rowDigest === view.row) : -1;
-  const openRow = (i: number) => update({ row: rows[i]!.rowDigest });
+  const navigate = useNavigate();
+  // Opening the row view from the table makes a history entry, so Back closes it; walking rows
+  // replaces that entry. Esc goes back to the table's entry too, unless the view changed meanwhile
+  // (another compared run, say): then it only drops `row`, keeping the change.
+  const openedFrom = useRef<string | null>(null);
+  const viewKey = JSON.stringify({ ...view, row: null });
+  const openFromTable = useCallback(
+    (row: CompareTableRow) => {
+      openedFrom.current = viewKey;
+      update({ row: row.rowDigest }, { push: true });
+    },
+    [update, viewKey],
+  );
+  const walkTo = (i: number) => update({ row: rows[i]!.rowDigest });
+  const closeRow = () => {
+    if (openedFrom.current === viewKey) void navigate(-1);
+    else update({ row: null });
+  };
+  useEffect(() => {
+    if (rowIndex < 0) openedFrom.current = null;
+  }, [rowIndex]);
+  /** Picks a side; picking the other side's run swaps them, so the two always differ. */
+  const pick = (side: 'baseline' | 'compared', runId: string) => {
+    if (side === 'baseline') update(runId === comparedId ? { baseline: runId, against: baselineId } : { baseline: runId });
+    else update(runId === baselineId ? { baseline: comparedId, against: runId } : { against: runId });
+  };
 
   if (runIds.length < 2) {
     return (
@@ -157,8 +185,9 @@ export function ComparePage() {
         </>
       )}
       <CompareToolbar
-        view={{ ...view, baseline: baselineId }}
+        view={{ ...view, baseline: baselineId, against: comparedId }}
         update={update}
+        onPick={pick}
         runs={figures}
         metrics={metrics}
         counts={rowsQuery.data ? { shown: rows.length, total: allRows.length } : null}
@@ -169,18 +198,7 @@ export function ComparePage() {
           Showing the first {formatInteger(ROWS_LIMIT)} of {formatInteger(total)} rows.
         </p>
       )}
-      {rowIndex >= 0 ? (
-        <CompareRowView
-          row={rows[rowIndex]!}
-          total={rows.length}
-          runs={figures}
-          baselineId={baselineId}
-          metrics={metrics}
-          onPrev={rowIndex > 0 ? () => openRow(rowIndex - 1) : null}
-          onNext={rowIndex < rows.length - 1 ? () => openRow(rowIndex + 1) : null}
-          onClose={() => update({ row: null })}
-        />
-      ) : rowsQuery.error ? (
+      {rowsQuery.error ? (
         <ErrorState error={rowsQuery.error} onRetry={() => void rowsQuery.refetch()} />
       ) : rowsQuery.isPending ? (
         <div className="page-loading">
@@ -191,14 +209,33 @@ export function ComparePage() {
           rows={rows}
           runs={figures}
           baselineId={baselineId}
+          comparedId={comparedId}
           metrics={metrics}
           sort={view.sort}
           onSortChange={(sort) => update({ sort })}
+          openIndex={rowIndex}
+          onOpenRow={openFromTable}
           empty={
             <div className="empty-state">
               <p>{view.diffOnly ? 'The runs agree on every row.' : 'These runs have no results yet.'}</p>
             </div>
           }
+        />
+      )}
+      {rowIndex >= 0 && (
+        <CompareRowView
+          row={rows[rowIndex]!}
+          total={rows.length}
+          runs={figures}
+          baselineId={baselineId}
+          comparedId={comparedId}
+          metrics={metrics}
+          marks={view.marks}
+          onMarks={(marks) => update({ marks })}
+          onPick={pick}
+          onPrev={rowIndex > 0 ? () => walkTo(rowIndex - 1) : null}
+          onNext={rowIndex < rows.length - 1 ? () => walkTo(rowIndex + 1) : null}
+          onClose={closeRow}
         />
       )}
     </div>

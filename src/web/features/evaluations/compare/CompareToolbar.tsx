@@ -1,4 +1,4 @@
-/** The compare table's controls: baseline, differences only, and the order of the rows. */
+/** The compare table's controls: the baseline and the run compared with it, differences only, and the order of the rows. */
 import { formatInteger } from '../../../lib/format.js';
 import type { CompareRunFigures } from './CompareSummary.js';
 import type { CompareView } from '../evalViewState.js';
@@ -8,20 +8,37 @@ import type { ScoreMetric } from '../scoreModel.js';
 export interface CompareToolbarProps {
   view: CompareView;
   update: (patch: Partial<CompareView>) => void;
+  /** Picks the baseline or the compared run (the page swaps them when they would be the same). */
+  onPick: (side: 'baseline' | 'compared', runId: string) => void;
   runs: CompareRunFigures[];
   metrics: ScoreMetric[];
   counts: { shown: number; total: number } | null;
 }
 
 /** Compare toolbar. */
-export function CompareToolbar({ view, update, runs, metrics, counts }: CompareToolbarProps) {
+export function CompareToolbar({ view, update, onPick, runs, metrics, counts }: CompareToolbarProps) {
   const numeric = metrics.filter((m) => m.type !== 'text');
   const sortValue = view.sort?.mode === 'difference' ? view.sort.field : view.sort ? 'column' : '';
   return (
     <div className="toolbar-wrap toolbar eval-compare-toolbar" role="group" aria-label="Compare controls">
       <label className="eval-filter">
         <span className="muted">Baseline</span>
-        <select className="input" aria-label="Baseline" value={view.baseline ?? ''} onChange={(e) => update({ baseline: e.target.value })}>
+        <select className="input" aria-label="Baseline" value={view.baseline ?? ''} onChange={(e) => onPick('baseline', e.target.value)}>
+          {runs.map((r) => (
+            <option key={r.id} value={r.id}>
+              {r.letter} · {r.label}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label className="eval-filter">
+        <span className="muted">Compared with</span>
+        <select
+          className="input"
+          aria-label="Compared with"
+          value={view.against ?? ''}
+          onChange={(e) => onPick('compared', e.target.value)}
+        >
           {runs.map((r) => (
             <option key={r.id} value={r.id}>
               {r.letter} · {r.label}

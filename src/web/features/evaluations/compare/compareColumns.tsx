@@ -5,6 +5,7 @@
  * stable across renders.
  */
 import { createColumnHelper, type ColumnDef } from '@tanstack/react-table';
+import { createContext, useContext, type MouseEvent } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router-dom';
 import { ValueCell } from '../../../components/table/ValueCell.js';
 import { exampleValue, type CompareRow } from './compareModel.js';
@@ -40,15 +41,28 @@ export const comparePositionColumn: CompareColumnDef = col.accessor('position', 
   cell: ({ row }) => <RowViewLink row={row.original} />,
 });
 
-/** Opens the row view of a row (`?row=<digest>`), keeping the rest of the view. */
+/** Opens the row view as the table does (a row click); the table provides it. */
+export const OpenRowContext = createContext<((row: CompareTableRow) => void) | null>(null);
+
+/**
+ * Opens the row view of a row (`?row=<digest>`), keeping the rest of the view. A plain click opens
+ * it as a row click does; the link still opens it in a new tab.
+ */
 function RowViewLink({ row }: { row: CompareTableRow }) {
   const [params] = useSearchParams();
+  const open = useContext(OpenRowContext);
   const next = new URLSearchParams(params);
   next.set('row', row.rowDigest);
+  const onClick = (e: MouseEvent) => {
+    if (!open || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+    e.preventDefault();
+    open(row);
+  };
   return (
     <Link
       className="num eval-row-link"
       to={`?${next.toString()}`}
+      onClick={onClick}
       aria-label={`Open row ${row.position}`}
       title="Read this row side by side"
     >
@@ -99,12 +113,12 @@ function OutputCell({ row, run }: { row: CompareTableRow; run: CompareRunRef }) 
 }
 
 /** One run's model output (the first trial's when a row has several), linking to its trace. */
-export function compareOutputColumn(run: CompareRunRef): CompareColumnDef {
-  return cached(`out|${run.id}|${run.letter}|${run.traceId}`, () =>
+export function compareOutputColumn(run: CompareRunRef, size = 240): CompareColumnDef {
+  return cached(`out|${run.id}|${run.letter}|${run.traceId}|${size}`, () =>
     col.display({
       id: `outputs|${run.id}`,
       header: `Output ${run.letter}`,
-      size: 180,
+      size,
       cell: ({ row }) => <OutputCell row={row.original} run={run} />,
     }),
   );
@@ -145,6 +159,40 @@ function CompareScoreCell({
   );
 }
 
+/**
+ * A metric for the baseline and the compared run in one column ("correct C→A": the baseline's
+ * value, then the compared run's marked up or down): the default table's compact form. Sorts by
+ * the compared run's value (column id `<field>|<run id>`).
+ */
+export function comparePairScoreColumn({
+  metric,
+  baseline,
+  compared,
+}: {
+  metric: ScoreMetric;
+  baseline: CompareRunRef;
+  compared: CompareRunRef;
+}): CompareColumnDef {
+  return cached(`pair|${metric.field}|${baseline.id}|${baseline.letter}|${compared.id}|${compared.letter}`, () =>
+    col.accessor((r) => rowValue(r, compared.id, metric), {
+      id: `${metric.field}|${compared.id}`,
+      header: `${metric.label} ${baseline.letter}→${compared.letter}`,
+      size: Math.max(metric.type === 'binary' ? 150 : 132, Math.min(180, metric.label.length * 7 + 64)),
+      meta: metric.type === 'text' ? undefined : { align: 'right' },
+      sortDescFirst: true,
+      cell: ({ row }) => (
+        <span className="eval-score-pair" title={`${baseline.letter} (baseline), then ${compared.letter}`}>
+          <TrialsScore trials={row.original.trials.get(baseline.id)} metric={metric} />
+          <span className="muted" aria-hidden="true">
+            →
+          </span>
+          <CompareScoreCell row={row.original} run={compared} baselineId={baseline.id} metric={metric} />
+        </span>
+      ),
+    }),
+  );
+}
+
 /** A metric's value in one run; column id `<field>|<run id>` (a header click sorts by that run's value). */
 export function compareScoreColumn({
   metric,
@@ -159,7 +207,8 @@ export function compareScoreColumn({
     col.accessor((r) => rowValue(r, run.id, metric), {
       id: `${metric.field}|${run.id}`,
       header: `${metric.label} ${run.letter}`,
-      size: Math.max(96, metric.label.length * 8 + 52),
+      // The label, the run letter and the sort arrow; scores themselves are short.
+      size: Math.max(84, Math.min(160, metric.label.length * 7 + 44)),
       meta: metric.type === 'text' ? undefined : { align: 'right' },
       sortDescFirst: true,
       cell: ({ row }) => <CompareScoreCell row={row.original} run={run} baselineId={baselineId} metric={metric} />,

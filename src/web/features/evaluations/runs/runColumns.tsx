@@ -37,7 +37,7 @@ const right = { align: 'right' } as const;
 /** The selection column: a checkbox per run; the header clears the selection. */
 export const selectColumn: RunColumnDef = selectionColumn<RunRow>('runs', (r) => `run ${r.evaluationLabel} of ${r.modelLabel}`);
 
-/** The fixed columns, in display order (after the selection column). */
+/** The fixed columns, in display order (after the selection column); the scorers go after the model. */
 export const fixedRunColumns: RunColumnDef[] = [
   col.accessor('evaluationLabel', {
     id: 'evaluation',
