@@ -27,44 +27,6 @@ export const STORAGE_SIZE_SQL = ['attributes', 'inputs', 'output', 'summary', 'e
 /** Projects remembered as stored (see #knownProjects); past this many the memory starts over. */
 const MAX_KNOWN_PROJECTS = 10_000;
 
-/** The columns of a thread_turns row the writer sends (summary, inputs and output are EPHEMERAL: named, or ignored). */
-const THREAD_TURN_COLUMNS: [string, ...string[]] = [
-  'project_id',
-  'id',
-  'thread_id',
-  'started_at',
-  'attributes',
-  'inputs',
-  'ended_at',
-  'has_exception',
-  'summary',
-  'output',
-];
-
-/**
- * The thread_turns row of a call's parts in one batch (migrations/v10ThreadTurns.ts,
- * v11ThreadTurnText.ts): a turn's start with its end if present; nothing for another call's
- * start, nor for its end in the same batch; an end alone, since it cannot tell whether its call
- * is a turn.
- */
-function threadTurnRow({ start, end }: { start?: CallStartWrite; end?: CallEndWrite }): object[] {
-  const isTurn = start && start.turnId === start.id && !!start.threadId;
-  if (start && !isTurn) return [];
-  const head = (start ?? end)!;
-  return [
-    {
-      project_id: head.projectId,
-      id: head.id,
-      ...(start
-        ? { thread_id: start.threadId, started_at: start.startedAt, attributes: start.attributesJson, inputs: start.inputsJson }
-        : {}),
-      ...(end
-        ? { ended_at: end.endedAt, has_exception: end.exception === null ? null : 1, summary: end.summaryJson, output: end.outputJson }
-        : {}),
-    },
-  ];
-}
-
 export class ClickHouseCallsStore implements CallsStore {
   readonly #db: ClickHouseDatabase;
   /**
@@ -108,17 +70,9 @@ export class ClickHouseCallsStore implements CallsStore {
     );
     if (this.#knownProjects.size + newProjects.length > MAX_KNOWN_PROJECTS) this.#knownProjects.clear();
     for (const p of newProjects) this.#knownProjects.add(p);
-    // Each start's row in start order first (migrations/v07CallsByStart.ts): a call is never in
-    // calls without it, and a row whose call never lands is ignored by the reads.
-    await this.#db.insert(
-      'calls_by_start',
-      [...parts.values()].flatMap(({ start: s }) =>
-        s ? [{ project_id: s.projectId, started_at: s.startedAt, id: s.id, is_root: s.parentId === null ? 1 : 0 }] : [],
-      ),
-    );
-    // Then the parts thread statistics read (migrations/v10ThreadTurns.ts), also before the
-    // call's insert.
-    await this.#db.insert('thread_turns', [...parts.values()].flatMap(threadTurnRow), THREAD_TURN_COLUMNS);
+    // One INSERT: the call's start-order entry and thread turn are derived from it by the
+    // engine (migrations/v18CallViews.ts), so none exists without the call
+    // (docs/clickhouse.md "Writes that fail half-way").
     await this.#db.insert('calls', rows);
   }
 
@@ -188,10 +142,7 @@ export class ClickHouseCallsStore implements CallsStore {
       ).map((r) => r.trace_id);
     }
     const doomed = descendantsOf(req.ids, rows).map((id) => ({ id }));
-    await this.#db.insert(
-      'thread_turns',
-      doomed.map((d) => ({ project_id: req.projectId, id: d.id, deleted_at: req.deletedAt })),
-    );
+    // Their thread turns get the delete from this insert (migrations/v18CallViews.ts).
     await this.#db.insert(
       'calls',
       doomed.map((d) => ({ project_id: req.projectId, id: d.id, deleted_at: req.deletedAt, part_ts: req.deletedAt })),

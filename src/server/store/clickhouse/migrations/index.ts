@@ -32,6 +32,7 @@ import { v16Redaction } from './v16Redaction.js';
 import { v14AuditLog } from './v14AuditLog.js';
 import { v17OidcIdentities } from './v17OidcIdentities.js';
 import { v15Retention } from './v15Retention.js';
+import { v18CallViews } from './v18CallViews.js';
 
 export type { ClickHouseMigration } from './migration.js';
 
@@ -54,6 +55,7 @@ export const clickhouseMigrations: ClickHouseMigration[] = [
   v15Retention,
   v16Redaction,
   v17OidcIdentities,
+  v18CallViews,
 ];
 
 /** The newest schema version this build knows. */
