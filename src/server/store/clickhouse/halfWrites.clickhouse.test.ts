@@ -144,6 +144,51 @@ describe.runIf(testBackends().some((b) => b.name === 'clickhouse'))('on a ClickH
       );
     });
 
+    it('a view failing after the block is in calls leaves the call without its turn, never the reverse, until the retry', async () => {
+      const p = 'acme/view-fails';
+      await store.apply([{ kind: 'calls.write', calls: firstBatch(p) }]);
+      const before = await snapshot(p);
+      await raw.command(`ALTER TABLE thread_turns ADD CONSTRAINT refuse_view CHECK project_id != '${p}'`);
+      try {
+        await expect(store.apply([{ kind: 'calls.write', calls: secondBatch(p) }])).rejects.toThrow(/refuse_view/);
+      } finally {
+        await raw.command('ALTER TABLE thread_turns DROP CONSTRAINT refuse_view');
+      }
+      const state = await snapshot(p);
+      await store.apply([{ kind: 'calls.write', calls: secondBatch(p) }]);
+      const after = await snapshot(p);
+      expect(after.threads).not.toEqual(before.threads);
+      // The calls and the stats have the request; the threads have nothing of it.
+      expect(state.callCount).toBe(after.callCount);
+      expect(state.stats).toEqual(after.stats);
+      expect(state.threads).toEqual(before.threads);
+    });
+
+    it('a turn start the writer before migration 18 left without its call stays out of threads until the call lands', async () => {
+      const p = 'acme/ghost';
+      await store.apply([{ kind: 'calls.write', calls: firstBatch(p) }]);
+      const before = await snapshot(p);
+      // As that writer inserted a turn before its call, whose insert then failed.
+      const ghost = {
+        project_id: p,
+        id: 'ghost',
+        thread_id: 'th0',
+        started_at: at(20),
+        ended_at: at(21),
+        summary: usageSummary('gpt-4o', 900, 90),
+      };
+      await raw.insert('thread_turns', [ghost], ['project_id', 'id', 'thread_id', 'started_at', 'ended_at', 'summary']);
+      expect(await snapshot(p)).toEqual(before);
+      const turn = [
+        startWrite(p, 'ghost', { threadId: 'th0', turnId: 'ghost', startedAt: at(20) }),
+        endWrite(p, 'ghost', { endedAt: at(21), summaryJson: usageSummary('gpt-4o', 900, 90) }),
+      ];
+      await store.apply([{ kind: 'calls.write', calls: turn }]);
+      const th0 = (await snapshot(p)).threads[0] as { threadId: string; turnCount: number; totalTokens: number };
+      const was = before.threads[0] as typeof th0;
+      expect(th0).toMatchObject({ threadId: 'th0', turnCount: was.turnCount + 1, totalTokens: was.totalTokens + 990 });
+    });
+
     it('a retention sweep', { timeout: 300_000 }, async () => {
       await failEachInsert(
         'sweep',
