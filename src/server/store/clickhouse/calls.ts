@@ -184,8 +184,10 @@ export class ClickHouseCallsStore implements CallsStore {
    * The ids of a page sorted by start time first, from the newest (or oldest) starts only: the
    * edge is the start of the k-th newest row of calls_by_start (trace roots only, if so
    * filtered), and the page is computed over the calls that started at or after it, found by id.
-   * Every call's current start has a row there, so a call left out started before the edge and
-   * sorts after every call in the window: when the window fills the page, the page is exact.
+   * Every call's current start has a row there (derived from the call's own insert; only a call
+   * whose view failed, and whose write therefore failed, lacks it until the retry:
+   * docs/clickhouse.md "Writes that fail half-way"), so a call left out started before the edge
+   * and sorts after every call in the window: when the window fills the page, the page is exact.
    * Otherwise (deletes, a filter, restarted calls) the window grows; null when it would be the
    * whole project, or the page is deep, and the plain ids query answers.
    */

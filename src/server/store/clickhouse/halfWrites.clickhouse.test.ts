@@ -164,6 +164,25 @@ describe.runIf(testBackends().some((b) => b.name === 'clickhouse'))('on a ClickH
       expect(state.threads).toEqual(before.threads);
     });
 
+    it('calls refusing the block leaves no derived row', async () => {
+      const p = 'acme/calls-refuse';
+      await store.apply([{ kind: 'calls.write', calls: firstBatch(p) }]);
+      const before = await snapshot(p);
+      await raw.command(`ALTER TABLE calls ADD CONSTRAINT refuse_calls CHECK project_id != '${p}'`);
+      try {
+        await expect(store.apply([{ kind: 'calls.write', calls: secondBatch(p) }])).rejects.toThrow(/refuse_calls/);
+      } finally {
+        await raw.command('ALTER TABLE calls DROP CONSTRAINT refuse_calls');
+      }
+      expect(await snapshot(p)).toEqual(before);
+      const derived = await raw.get<{ n: string }>(
+        `SELECT (SELECT count() FROM thread_turns WHERE project_id = {p:String} AND id IN ('t4', 't5'))
+          + (SELECT count() FROM calls_by_start WHERE project_id = {p:String} AND id IN ('t4', 't5')) AS n`,
+        { p },
+      );
+      expect(Number(derived!.n)).toBe(0);
+    });
+
     it('a turn start the writer before migration 18 left without its call stays out of threads until the call lands', async () => {
       const p = 'acme/ghost';
       await store.apply([{ kind: 'calls.write', calls: firstBatch(p) }]);
