@@ -33,6 +33,12 @@ export const RESULT_SETTINGS: ClickHouseSettings = {
   // An insert has landed (and is visible to the next read on any replica's connection) when it answers.
   async_insert: 0,
   insert_deduplicate: 1,
+  // The rows materialized views derive from an insert into calls (migrations/v19CallViews.ts)
+  // are part of its answer: a failure in a view fails the insert, so the client retries, and
+  // the retry reaches the views even when the engine drops the calls block as a duplicate
+  // (docs/clickhouse.md "Writes that fail half-way").
+  materialized_views_ignore_errors: 0,
+  deduplicate_blocks_in_dependent_materialized_views: 1,
   join_use_nulls: 1,
   // Time is epoch microseconds in Int64 columns; no DateTime parsing or time zone takes part.
   session_timezone: 'UTC',

@@ -28,44 +28,6 @@ export const STORAGE_SIZE_SQL = ['attributes', 'inputs', 'output', 'summary', 'e
 /** Projects remembered as stored (see #knownProjects); past this many the memory starts over. */
 const MAX_KNOWN_PROJECTS = 10_000;
 
-/** The columns of a thread_turns row the writer sends (summary, inputs and output are EPHEMERAL: named, or ignored). */
-const THREAD_TURN_COLUMNS: [string, ...string[]] = [
-  'project_id',
-  'id',
-  'thread_id',
-  'started_at',
-  'attributes',
-  'inputs',
-  'ended_at',
-  'has_exception',
-  'summary',
-  'output',
-];
-
-/**
- * The thread_turns row of a call's parts in one batch (migrations/v10ThreadTurns.ts,
- * v11ThreadTurnText.ts): a turn's start with its end if present; nothing for another call's
- * start, nor for its end in the same batch; an end alone, since it cannot tell whether its call
- * is a turn.
- */
-function threadTurnRow({ start, end }: { start?: CallStartWrite; end?: CallEndWrite }): object[] {
-  const isTurn = start && start.turnId === start.id && !!start.threadId;
-  if (start && !isTurn) return [];
-  const head = (start ?? end)!;
-  return [
-    {
-      project_id: head.projectId,
-      id: head.id,
-      ...(start
-        ? { thread_id: start.threadId, started_at: start.startedAt, attributes: start.attributesJson, inputs: start.inputsJson }
-        : {}),
-      ...(end
-        ? { ended_at: end.endedAt, has_exception: end.exception === null ? null : 1, summary: end.summaryJson, output: end.outputJson }
-        : {}),
-    },
-  ];
-}
-
 export class ClickHouseCallsStore implements CallsStore {
   readonly #db: ClickHouseDatabase;
   /**
@@ -109,18 +71,11 @@ export class ClickHouseCallsStore implements CallsStore {
     );
     if (this.#knownProjects.size + newProjects.length > MAX_KNOWN_PROJECTS) this.#knownProjects.clear();
     for (const p of newProjects) this.#knownProjects.add(p);
-    // Each start's row in start order first (migrations/v07CallsByStart.ts): a call is never in
-    // calls without it, and a row whose call never lands is ignored by the reads.
-    await this.#db.insert(
-      'calls_by_start',
-      [...parts.values()].flatMap(({ start: s }) =>
-        s ? [{ project_id: s.projectId, started_at: s.startedAt, id: s.id, is_root: s.parentId === null ? 1 : 0 }] : [],
-      ),
-    );
-    // Then the parts thread statistics read (migrations/v10ThreadTurns.ts), also before the
-    // call's insert.
-    await this.#db.insert('thread_turns', [...parts.values()].flatMap(threadTurnRow), THREAD_TURN_COLUMNS);
-    // The files each call refers to, before the call (fileRefs.ts): retention never misses one.
+    // One INSERT: the call's start-order entry and thread turn are derived from it by the
+    // engine (migrations/v19CallViews.ts), so none exists without the call
+    // (docs/clickhouse.md "Writes that fail half-way").
+    // The files each call refers to, before the call (fileRefs.ts): retention never misses one;
+    // a reference left by a failed call insert only keeps a file longer.
     await this.#db.insert(
       'call_file_refs',
       [...parts.values()].flatMap(({ start, end }) => {
@@ -197,10 +152,7 @@ export class ClickHouseCallsStore implements CallsStore {
       ).map((r) => r.trace_id);
     }
     const doomed = descendantsOf(req.ids, rows).map((id) => ({ id }));
-    await this.#db.insert(
-      'thread_turns',
-      doomed.map((d) => ({ project_id: req.projectId, id: d.id, deleted_at: req.deletedAt })),
-    );
+    // Their thread turns get the delete from this insert (migrations/v19CallViews.ts).
     await this.#db.insert(
       'calls',
       doomed.map((d) => ({ project_id: req.projectId, id: d.id, deleted_at: req.deletedAt, part_ts: req.deletedAt })),
@@ -242,8 +194,10 @@ export class ClickHouseCallsStore implements CallsStore {
    * The ids of a page sorted by start time first, from the newest (or oldest) starts only: the
    * edge is the start of the k-th newest row of calls_by_start (trace roots only, if so
    * filtered), and the page is computed over the calls that started at or after it, found by id.
-   * Every call's current start has a row there, so a call left out started before the edge and
-   * sorts after every call in the window: when the window fills the page, the page is exact.
+   * Every call's current start has a row there (derived from the call's own insert; only a call
+   * whose view failed, and whose write therefore failed, lacks it until the retry:
+   * docs/clickhouse.md "Writes that fail half-way"), so a call left out started before the edge
+   * and sorts after every call in the window: when the window fills the page, the page is exact.
    * Otherwise (deletes, a filter, restarted calls) the window grows; null when it would be the
    * whole project, or the page is deep, and the plain ids query answers.
    */

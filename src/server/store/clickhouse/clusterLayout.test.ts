@@ -4,8 +4,10 @@ import { clusterSettingsFrom, rewriteStatement, SHARD_KEYS, type ClusterSettings
 import { clickhouseMigrations, SCHEMA_TABLE } from './migrations/index.js';
 
 const ALL = [SCHEMA_TABLE, ...clickhouseMigrations.flatMap((m) => m.statements)];
-/** The DDL among them (the rest are backfills, INSERT ... SELECT). */
-const DDL = ALL.filter((s) => !s.trim().startsWith('INSERT'));
+/** The materialized views among them. */
+const VIEWS = ALL.filter((s) => s.trim().startsWith('CREATE MATERIALIZED VIEW'));
+/** The tables' DDL among them (the rest are views and backfills, INSERT ... SELECT). */
+const DDL = ALL.filter((s) => !s.trim().startsWith('INSERT') && !VIEWS.includes(s));
 const tableOf = (sql: string) => /^(?:CREATE TABLE IF NOT EXISTS|ALTER TABLE) (\w+)/.exec(sql.trim())?.[1];
 const layout = (l: ClusterSettings['layout'], onCluster = true): ClusterSettings => ({ layout: l, cluster: 'weft', onCluster });
 
@@ -67,6 +69,35 @@ describe('cluster layouts of the ClickHouse schema', () => {
         expect(local).toMatch(new RegExp(`^INSERT INTO ${target}_local(\\s*\\([\\w\\s,]+\\))? SELECT [\\s\\S]* FROM ${source}_local\\b`));
       }
     }
+  });
+
+  it('puts a materialized view on the local tables of a sharded layout, from and to tables of one shard key', () => {
+    expect(VIEWS.length).toBeGreaterThan(0);
+    for (const sql of VIEWS) {
+      const [, name, target, source] = /^CREATE MATERIALIZED VIEW IF NOT EXISTS (\w+) TO (\w+) AS\s+SELECT [\s\S]* FROM (\w+)\b/.exec(
+        sql.trim(),
+      )!;
+      expect(SHARD_KEYS[target!]).toBe(SHARD_KEYS[source!]);
+      const [replicated, ...more] = rewriteStatement(sql, 'weft', layout('replicated'));
+      expect(more).toEqual([]);
+      expect(replicated).toMatch(
+        new RegExp(`^CREATE MATERIALIZED VIEW IF NOT EXISTS ${name} ON CLUSTER weft TO ${target} AS SELECT [\\s\\S]* FROM ${source}\\b`),
+      );
+      for (const l of ['sharded', 'replicated-sharded'] as const) {
+        for (const onCluster of [true, false]) {
+          const out = rewriteStatement(sql, 'weft', layout(l, onCluster));
+          expect(out).toHaveLength(1);
+          expect(out[0]).toMatch(
+            new RegExp(
+              `^CREATE MATERIALIZED VIEW IF NOT EXISTS ${name}${onCluster ? ' ON CLUSTER weft' : ''} TO ${target}_local AS SELECT [\\s\\S]* FROM ${source}_local\\b`,
+            ),
+          );
+        }
+      }
+    }
+    expect(() =>
+      rewriteStatement('CREATE MATERIALIZED VIEW IF NOT EXISTS v TO projects AS SELECT project_id FROM calls', 'w', layout('sharded')),
+    ).toThrow(/same shard key/);
   });
 
   it('refuses what it cannot place: a table without a shard key, a mixed ALTER, other statements', () => {

@@ -72,7 +72,8 @@ export function clusterSettingsFrom(env: NodeJS.ProcessEnv, flags: Record<string
  *   spread over all shards, which is where the volume is. (Weave keys by trace_id, which
  *   Weft's end parts do not carry.) `calls_by_start` and `thread_turns` hold parts of calls
  *   too, by the same key: a thread_turns row merges with the other parts of its call there,
- *   and a backfill from calls stays on its shard.
+ *   and a backfill from calls, or the materialized views that derive them from each insert
+ *   into calls (migration 19), stays on its shard.
  *   `call_file_refs` (the files a call refers to) too, so the row that expires a reference
  *   meets it, and the backfill from calls stays on its shard.
  * - Project-scoped tables: `sipHash64(project_id)`. Their ORDER BY keys start with project_id,
@@ -197,6 +198,20 @@ export function rewriteStatement(sql: string, database: string, settings: Cluste
     if (columns) return [local, `ALTER TABLE ${table}${on} ${ops}`];
     if (localOnly) return [local];
   }
+  // A materialized view fires on inserts into the table it reads, on the node that stores the
+  // block: on a sharded cluster that is the source's local table on each shard (a Distributed
+  // insert forwards the block there), and it writes the target's local table beside it. Source
+  // and target share a shard key, so the derived rows sit where the target's own key puts them.
+  const view = /^CREATE MATERIALIZED VIEW IF NOT EXISTS (\w+) TO (\w+) AS\s+SELECT\b([\s\S]*)\bFROM (\w+)\b([\s\S]*)$/.exec(text);
+  if (view) {
+    const [, name, target, columns, source, rest] = view as unknown as [string, string, string, string, string, string];
+    if ((text.match(/\bFROM\b/g) ?? []).length !== 1)
+      throw new Error(`A materialized view must read one table (one FROM) to be placed on a cluster: ${text.slice(0, 80)}`);
+    if (SHARD_KEYS[source] !== SHARD_KEYS[target])
+      throw new Error(`View ${name}: ${source} and ${target} need the same shard key in clusterLayout.ts SHARD_KEYS`);
+    const local = (t: string) => (sharded ? `${t}_local` : t);
+    return [`CREATE MATERIALIZED VIEW IF NOT EXISTS ${name}${on} TO ${local(target)} AS SELECT${columns}FROM ${local(source)}${rest}`];
+  }
   // A backfill names the tables Weft reads and writes, which every layout has. Migrated ON
   // CLUSTER, every node has the new table before this runs, and the one migrating node fills it
   // through the Distributed tables: as written. Migrated node by node (WEFT_CLICKHOUSE_ON_CLUSTER=0),
@@ -216,6 +231,6 @@ export function rewriteStatement(sql: string, database: string, settings: Cluste
     return [`INSERT INTO ${target}_local${into} SELECT${columns}FROM ${source}_local${rest}`];
   }
   throw new Error(
-    `The cluster layouts cannot rewrite this statement (only CREATE TABLE IF NOT EXISTS, ALTER TABLE and INSERT ... SELECT): ${text.slice(0, 80)}`,
+    `The cluster layouts cannot rewrite this statement (only CREATE TABLE IF NOT EXISTS, CREATE MATERIALIZED VIEW IF NOT EXISTS ... TO, ALTER TABLE and INSERT ... SELECT): ${text.slice(0, 80)}`,
   );
 }

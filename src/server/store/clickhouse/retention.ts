@@ -110,12 +110,9 @@ export class ClickHouseRetentionStore implements RetentionStore {
       await feedbackStore.feedbackForRefs({ projectId: req.projectId, weaveRefs: ids.map((id) => `weave:///${req.projectId}/call/${id}`) })
     ).filter((f) => f.queue_id === null && f.annotation_ref === null);
     const purged = await feedbackStore.purgeFeedback({ projectId: req.projectId, ids: feedback.map((f) => f.id) });
-    // The call's own delete rows first (a crash after them leaves it hidden), then the expiry
-    // of the start-order entries; each insert is idempotent, so a retried sweep converges.
-    await this.#db.insert(
-      'thread_turns',
-      ids.map((id) => ({ project_id: req.projectId, id, deleted_at: req.now, expire_at: expireAt })),
-    );
+    // The call's own delete rows first (its thread turn gets them from this insert,
+    // migrations/v19CallViews.ts; a crash after it leaves the call hidden), then the expiry of
+    // the start-order entries; each insert is idempotent, so a retried sweep converges.
     await this.#db.insert(
       'calls',
       ids.map((id) => ({ project_id: req.projectId, id, deleted_at: req.now, part_ts: req.now, expire_at: expireAt })),

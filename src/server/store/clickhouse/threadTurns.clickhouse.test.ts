@@ -1,9 +1,10 @@
 /**
- * The backfills of thread_turns from calls (migrations 10 and 11) give the threads the writer's
- * own thread_turns rows give, searched and filtered by attributes too: the same calls, written
- * part by part in awkward orders, read once as written, then with thread_turns emptied and
- * refilled by the migrations' INSERTs (twice, as two migrators would). The conformance suites
- * cover what the writer's rows give on both backends.
+ * The backfills of thread_turns from calls (migrations 10 and 11, and 18's marks of the starts
+ * in calls) give the threads the rows written with the calls give (migration 19's view),
+ * searched and filtered by attributes too: the same calls, written part by part in awkward
+ * orders, read once as written, then with thread_turns emptied and refilled by the migrations'
+ * INSERTs (twice, as two migrators would). The conformance suites cover what the written rows
+ * give on both backends.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTempClickHouseDatabase, testBackends } from '../../testing/tempStore.js';
@@ -17,7 +18,7 @@ const P = 'acme/backfill';
 
 // Runs when the ClickHouse backend is tested (WEFT_TEST_STORES; CI tests it).
 describe.runIf(testBackends().some((b) => b.name === 'clickhouse'))('on a ClickHouse engine', () => {
-  describe('ClickHouse thread_turns backfills (migrations 10 and 11)', () => {
+  describe('ClickHouse thread_turns backfills (migrations 10, 11 and 18)', () => {
     let store: ClickHouseStore;
     let raw: ClickHouseDatabase;
     let drop: () => Promise<void>;
@@ -106,9 +107,9 @@ describe.runIf(testBackends().some((b) => b.name === 'clickhouse'))('on a ClickH
       await raw.command('TRUNCATE TABLE thread_turns');
       expect(await threads()).toEqual([]);
       const backfills = clickhouseMigrations
-        .filter((m) => m.version === 10 || m.version === 11)
+        .filter((m) => [10, 11, 18].includes(m.version))
         .flatMap((m) => m.statements.filter((s) => s.trim().startsWith('INSERT')));
-      expect(backfills).toHaveLength(2);
+      expect(backfills).toHaveLength(3);
       for (const round of [1, 2]) {
         for (const sql of backfills) await raw.command(sql);
         expect(await threads(), `round ${round}`).toEqual(written);

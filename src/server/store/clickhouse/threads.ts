@@ -40,7 +40,8 @@ import { searchWordPattern, TURN_TEXT_SQL } from './threadSearch.js';
  */
 const TURNS = {
   from: 'thread_turns FINAL',
-  where: 'project_id = {p:String} AND started_at IS NOT NULL AND deleted_at IS NULL AND thread_id IS NOT NULL',
+  // call_started: the start came through calls (migration 19), not a leftover of a failed write.
+  where: 'project_id = {p:String} AND call_started = 1 AND deleted_at IS NULL AND thread_id IS NOT NULL',
   facts: `thread_id, id, started_at, ended_at,
   ifNull(has_exception, 0) = 1 OR ifNull(summary_error, 0) = 1 AS failed,
   ifNull(summary_tokens, 0) AS tokens`,

@@ -33,6 +33,7 @@ import { v14AuditLog } from './v14AuditLog.js';
 import { v17OidcIdentities } from './v17OidcIdentities.js';
 import { v15Retention } from './v15Retention.js';
 import { v18FileRefs } from './v18FileRefs.js';
+import { v19CallViews } from './v19CallViews.js';
 
 export type { ClickHouseMigration } from './migration.js';
 
@@ -56,6 +57,7 @@ export const clickhouseMigrations: ClickHouseMigration[] = [
   v16Redaction,
   v17OidcIdentities,
   v18FileRefs,
+  v19CallViews,
 ];
 
 /** The newest schema version this build knows. */

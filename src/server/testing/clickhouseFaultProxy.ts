@@ -1,0 +1,84 @@
+/**
+ * An HTTP proxy in front of a real ClickHouse engine that fails one chosen INSERT, for tests of
+ * what a write failing half-way leaves behind (docs/clickhouse.md "Writes that fail half-way").
+ * Everything else passes through unchanged. Two ways to fail:
+ *
+ * - `refused`: the INSERT never reaches the engine and the client gets an error;
+ * - `lost`: the engine applies it, then the connection drops before the answer (a crash or
+ *   network cut after the commit), so the client gets an error for a write that landed.
+ */
+import { createServer, request, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export type FaultMode = 'refused' | 'lost';
+
+export interface FaultProxy {
+  url: string;
+  /** Fails the `n`th INSERT from now (1 = the next one; 0 = none); one fault at a time. */
+  failInsert(n: number, mode: FaultMode): void;
+  /** The table of the INSERT that was failed since the last failInsert, or null while none was. */
+  failed(): string | null;
+  close(): Promise<void>;
+}
+
+const INSERT = /^\s*INSERT\s+INTO\s+([\w.`"]+)/i;
+
+/** The INSERT's table, or null for any other statement (the query is in the URL or leads the body). */
+function insertTable(url: string, body: Buffer): string | null {
+  const query = new URL(url, 'http://proxy').searchParams.get('query') ?? body.subarray(0, 256).toString('utf8');
+  return INSERT.exec(query)?.[1] ?? null;
+}
+
+export async function startClickHouseFaultProxy(upstream: string): Promise<FaultProxy> {
+  const target = new URL(upstream);
+  let plan: { left: number; mode: FaultMode } | null = null;
+  let failed: string | null = null;
+
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks);
+      const table = insertTable(req.url ?? '/', body);
+      let fault: FaultMode | null = null;
+      if (table && plan && --plan.left === 0) {
+        fault = plan.mode;
+        failed = table;
+        plan = null;
+      }
+      if (fault === 'refused') {
+        res.writeHead(500, { 'X-ClickHouse-Exception-Code': '1001' });
+        res.end(`Code: 1001. DB::Exception: injected failure of INSERT INTO ${table} (fault proxy). (STD_EXCEPTION)`);
+        return;
+      }
+      const headers: IncomingHttpHeaders = { ...req.headers, host: target.host };
+      const up = request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers }, (answer) => {
+        if (fault === 'lost') {
+          // Applied on the engine; the client never hears so.
+          answer.resume();
+          answer.on('end', () => res.socket?.destroy());
+          return;
+        }
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      });
+      up.on('error', () => res.socket?.destroy());
+      up.end(body);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    failInsert(n, mode) {
+      plan = n > 0 ? { left: n, mode } : null;
+      failed = null;
+    },
+    failed: () => failed,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
