@@ -125,7 +125,17 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     maxQueuedPerProject: config.jobProjectQueue,
   });
   const monitors = new MonitorSweeper({ store, log, clock, kick: () => jobs.kick(), pollMs: config.monitorPollMs });
-  const retention = new RetentionSweeper({ store, log, clock, everyMs: config.retentionSweepMs });
+  // The one writer's group commit (threads/groupCommit.ts); the retention sweep's thread takes
+  // its write turns from it.
+  const committer = store instanceof SqliteStore ? new GroupCommitter(store) : null;
+  const retention = new RetentionSweeper({
+    store,
+    log,
+    clock,
+    everyMs: config.retentionSweepMs,
+    // On a file, the sweep's batches run on a thread of their own (jobs/retentionThread.ts).
+    ...(store instanceof SqliteStore && store.file !== ':memory:' ? { thread: { file: store.file, turns: committer } } : {}),
+  });
   const authenticator = new Authenticator(store, {
     ...(isClusterWorker() ? { onForget: broadcastForget } : {}),
     throttle: config.loginThrottle,
@@ -190,7 +200,6 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
   // ClickHouse store (and an in-memory database) serves requests in this process; more CPU
   // comes from --workers and more replicas.
   let threads: RequestThreads | null = null;
-  const committer = store instanceof SqliteStore ? new GroupCommitter(store) : null;
   const threadSetup = {
     file: store instanceof SqliteStore ? store.file : '',
     logLevel: config.logLevel,

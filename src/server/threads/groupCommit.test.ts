@@ -52,6 +52,23 @@ describe('GroupCommitter', () => {
     for (const id of ids) expect(await stored(id)).toBe(true);
   });
 
+  it('commits what is queued when it hands the write turn away, and nothing more until it gets it back', async () => {
+    const committer = new GroupCommitter(store);
+    const queued = committer.submit([{ group: 'calls', method: 'writeCalls', args: [[start('queued')]] }]);
+    // The retention sweep's thread asks for the turn (jobs/retentionThread.ts): the queue goes first.
+    committer.hold();
+    expect(committer.counts).toEqual({ commits: 1, units: 1 });
+    await queued;
+    const waiting = committer.submit([{ group: 'calls', method: 'writeCalls', args: [[start('waiting')]] }]);
+    for (let turn = 0; turn < 10; turn++) await new Promise((resolve) => setImmediate(resolve));
+    expect(committer.counts).toEqual({ commits: 1, units: 1 });
+    expect(await stored('waiting')).toBe(false);
+    committer.release();
+    await waiting;
+    expect(committer.counts).toEqual({ commits: 2, units: 2 });
+    expect(await stored('waiting')).toBe(true);
+  });
+
   it('waits a turn of the event loop for the units of other clients, so they share the commit', async () => {
     const committer = new GroupCommitter(store);
     const first = committer.submit([{ group: 'calls', method: 'writeCalls', args: [[start('early')]] }]);

@@ -84,8 +84,26 @@ export class GroupCommitter {
     while (this.#queue.length || this.#scheduled) await new Promise((resolve) => setImmediate(resolve));
   }
 
+  /** Set while another connection of this process (the retention sweep's) holds the write turn. */
+  #held = false;
+
+  /**
+   * Hands the write turn to another connection of this process (the retention sweep's thread,
+   * jobs/retentionThread.ts) until `release`: what is queued commits now, and later units wait,
+   * queued, instead of the main thread waiting in SQLite's busy handler, blocked, for the lock.
+   */
+  hold(): void {
+    while (this.#queue.length) this.#flush();
+    this.#held = true;
+  }
+
+  release(): void {
+    this.#held = false;
+    if (this.#queue.length) this.#schedule();
+  }
+
   #schedule(): void {
-    if (this.#scheduled) return;
+    if (this.#scheduled || this.#held) return;
     this.#scheduled = true;
     // setImmediate runs after the poll phase, so every request read in that turn has queued its
     // unit by then; one scheduled from there runs after the next poll phase.
@@ -96,6 +114,8 @@ export class GroupCommitter {
         return;
       }
       this.#scheduled = false;
+      // Held meanwhile (release schedules again), or flushed by hold().
+      if (this.#held || !this.#queue.length) return;
       this.#flush();
       if (this.#queue.length) this.#schedule();
     };
