@@ -15,9 +15,9 @@ import type { Store } from '../store/Store.js';
  */
 export const RETENTION_BATCH = 100;
 /** What a batch should take: how long a write may wait behind one (docs/operations/retention.md). */
-export const RETENTION_BATCH_TARGET_MS = 25;
+export const RETENTION_BATCH_TARGET_MS = 50;
 /** Bounds of the adapted batch size. */
-const BATCH_MIN = 10;
+const BATCH_MIN = 20;
 const BATCH_MAX = 1000;
 /** Calls per tick, so one tick's work is bounded however far behind the sweep is. */
 export const RETENTION_MAX_PER_TICK = 50_000;
