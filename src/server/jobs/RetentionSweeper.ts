@@ -10,7 +10,8 @@ import { systemClock, type Clock } from '../core/clock.js';
 import type { Logger } from '../logger.js';
 import type { Store } from '../store/Store.js';
 import { sweepRetention, type SweepReport } from './retentionSweep.js';
-import { RetentionThread, type WriteTurns } from './retentionThread.js';
+import type { WriteTurns } from '../threads/writeTurns.js';
+import { RetentionThread } from './retentionThread.js';
 
 export { sweepRetention, type SweepReport } from './retentionSweep.js';
 
@@ -21,8 +22,8 @@ export interface RetentionSweeperOptions {
   /** Where a sweep's "now" comes from: the services clock (the system clock when absent). */
   clock?: Clock;
   /**
-   * Run the batches on a thread of their own over this SQLite file, taking write turns from
-   * the process's group commit (retentionThread.ts); without it they run here, on `store`.
+   * Run the batches on a thread of their own over this SQLite file, taking turns on the write
+   * lock with the process's group commit (retentionThread.ts); without it they run here.
    */
   thread?: { file: string; turns: WriteTurns | null };
 }
@@ -46,9 +47,9 @@ export class RetentionSweeper {
 
   /** Runs one sweep now, or waits for the one running; answers its report (null when it failed). */
   sweepNow(): Promise<SweepReport | null> {
-    const { store, log, clock = systemClock } = this.#options;
+    const { log, clock = systemClock } = this.#options;
     const now = clock.nowMicros();
-    this.#running ??= (this.#thread ? this.#thread.sweep(now) : sweepRetention(store, { now, stopped: () => this.#stopping }))
+    this.#running ??= this.#sweep(now)
       .then((report) => {
         if (report.calls > 0) log.info(`retention: deleted ${report.calls} call(s) in ${report.batches} batch(es)`);
         return report;
@@ -61,6 +62,14 @@ export class RetentionSweeper {
         this.#running = null;
       });
     return this.#running;
+  }
+
+  async #sweep(now: number): Promise<SweepReport> {
+    const { store } = this.#options;
+    // The thread (an isolate and a connection) only once some rule is in force: most servers
+    // have none, and asking costs one small read.
+    if (this.#thread && (await store.retention.projectsInForce()).length > 0) return this.#thread.sweep(now);
+    return sweepRetention(store, { now, stopped: () => this.#stopping });
   }
 
   /** Whether a batch on the sweep's thread holds the write turn now (tests). */

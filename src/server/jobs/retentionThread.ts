@@ -4,24 +4,16 @@
  * writer they held up everything the main thread does, handing requests to the read threads
  * included (readers' p99 went from 0.4 s to 1.8 s during a sweep). Here the batches run on a
  * worker thread with its own write connection: WAL lets the read threads read beside it, and the
- * main thread only hands out the write turn. Before each batch the thread asks for it; the main
- * thread commits what its group commit has queued and holds later commits until the batch is
- * done, so they wait, queued, for at most one batch instead of the main thread waiting blocked
- * in SQLite's busy handler for the lock.
+ * main thread's group commit takes turns with it on the write lock (threads/writeTurns.ts), so
+ * its writes wait, queued, for at most one batch, and the main thread itself never waits.
  */
 import { Worker } from 'node:worker_threads';
 import type { Logger } from '../logger.js';
+import { WriteTurns } from '../threads/writeTurns.js';
 import type { SweepReport } from './retentionSweep.js';
 
-/** The writer's turn on this process's group commit (threads/groupCommit.ts). */
-export interface WriteTurns {
-  hold(): void;
-  release(): void;
-}
-
-export type ToSweepThread = { t: 'sweep'; now: number } | { t: 'go' } | { t: 'stop' };
-export type FromSweepThread =
-  { t: 'turn' } | { t: 'done' } | { t: 'swept'; report: SweepReport } | { t: 'failed'; message: string } | { t: 'closed' };
+export type ToSweepThread = { t: 'sweep'; now: number } | { t: 'stop' };
+export type FromSweepThread = { t: 'swept'; report: SweepReport } | { t: 'failed'; message: string };
 
 /**
  * Nice levels below the main thread (Linux; workerBoot.mjs): the sweep is background work, so
@@ -37,15 +29,15 @@ const BOOT = new URL(isSource ? '../threads/workerBoot.mjs' : './workerBoot.mjs'
 
 export class RetentionThread {
   readonly #file: string;
-  readonly #turns: WriteTurns | null;
+  readonly #turns: WriteTurns;
   readonly #log: Logger;
   #worker: Worker | null = null;
-  #holding = false;
   #pending: { resolve: (r: SweepReport) => void; reject: (err: Error) => void } | null = null;
 
+  /** `turns`: the group commit's, when this process has one (a server on SQLite does). */
   constructor(options: { file: string; turns: WriteTurns | null; log: Logger }) {
     this.#file = options.file;
-    this.#turns = options.turns;
+    this.#turns = options.turns ?? new WriteTurns();
     this.#log = options.log;
   }
 
@@ -61,30 +53,23 @@ export class RetentionThread {
 
   #spawn(): Worker {
     const worker = new Worker(BOOT, {
-      workerData: { file: this.#file, niceness: SWEEP_NICENESS, entry: ENTRY },
+      workerData: { file: this.#file, turns: this.#turns.buffer, niceness: SWEEP_NICENESS, entry: ENTRY },
       // As the request threads: workerBoot.mjs registers tsx itself for the sources.
       execArgv: process.env.WEFT_THREAD_NODE_ARGS?.split(' ').filter(Boolean) ?? [],
     });
     worker.unref();
     worker.on('message', (msg: FromSweepThread) => {
-      if (msg.t === 'turn') {
-        this.#turns?.hold();
-        this.#holding = true;
-        worker.postMessage({ t: 'go' } satisfies ToSweepThread);
-      } else if (msg.t === 'done') this.#releaseTurn();
-      else if (msg.t === 'swept' || msg.t === 'failed') {
-        const pending = this.#pending;
-        this.#pending = null;
-        worker.unref();
-        if (msg.t === 'swept') pending?.resolve(msg.report);
-        else pending?.reject(new Error(msg.message));
-      }
+      const pending = this.#pending;
+      this.#pending = null;
+      worker.unref();
+      if (msg.t === 'swept') pending?.resolve(msg.report);
+      else pending?.reject(new Error(msg.message));
     });
     worker.on('error', (err) => this.#log.warn(`retention: the sweep's thread failed: ${err.message}`));
     worker.on('exit', () => {
-      // Whatever it was doing, the turn comes back and a sweep in progress fails (the next
+      // A thread that died holding the turn gives it back; a sweep in progress fails (the next
       // tick starts a new thread).
-      this.#releaseTurn();
+      if (this.#turns.sweeping) this.#turns.releaseSweep();
       this.#pending?.reject(new Error("the retention sweep's thread stopped"));
       this.#pending = null;
       if (this.#worker === worker) this.#worker = null;
@@ -94,13 +79,7 @@ export class RetentionThread {
 
   /** Whether a batch holds the write turn now (tests). */
   get batchOpen(): boolean {
-    return this.#holding;
-  }
-
-  #releaseTurn(): void {
-    if (!this.#holding) return;
-    this.#holding = false;
-    this.#turns?.release();
+    return this.#turns.sweeping;
   }
 
   /** Stops the thread after its batch in progress; its connection closes before the writer's. */

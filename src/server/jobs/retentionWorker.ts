@@ -1,12 +1,13 @@
 /**
  * The retention sweep's thread (retentionThread.ts says why): its own write connection to the
- * SQLite file, one sweep per request of the main thread, each batch in a write turn the main
- * thread hands out.
+ * SQLite file, one sweep per request of the main thread, each batch in the process's write turn
+ * (threads/writeTurns.ts).
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { SqliteRetentionStore } from '../store/sqlite/retention.js';
 import { SqliteDatabase } from '../store/sqlite/SqliteDatabase.js';
 import { installStatsJournal } from '../store/sqlite/statsJournal.js';
+import { WriteTurns } from '../threads/writeTurns.js';
 import type { FromSweepThread, ToSweepThread } from './retentionThread.js';
 import { sweepRetention, type WriteTurn } from './retentionSweep.js';
 
@@ -17,21 +18,20 @@ const send = (msg: FromSweepThread) => port.postMessage(msg);
 // connection (statsJournal.ts): the triggers on `calls` fill this one's as it marks calls deleted.
 const db = new SqliteDatabase((workerData as { file: string }).file);
 installStatsJournal(db);
+// A smaller page cache than the main writer's 64 MB: a batch touches a few thousand pages.
+db.writer.pragma('cache_size = -16384');
 const store = { retention: new SqliteRetentionStore(db) };
 
-let granted: (() => void) | null = null;
+const turns = new WriteTurns((workerData as { turns: SharedArrayBuffer }).turns);
 let sweeping = false;
 let stopping = false;
 
 const turn: WriteTurn = async (batch) => {
-  await new Promise<void>((resolve) => {
-    granted = resolve;
-    send({ t: 'turn' });
-  });
+  turns.takeSweep();
   try {
     return await batch();
   } finally {
-    send({ t: 'done' });
+    turns.releaseSweep();
   }
 };
 
@@ -54,10 +54,7 @@ function close(): void {
 
 port.on('message', (msg: ToSweepThread) => {
   if (msg.t === 'sweep') void sweep(msg.now);
-  else if (msg.t === 'go') {
-    granted?.();
-    granted = null;
-  } else if (!stopping) {
+  else if (!stopping) {
     stopping = true;
     if (!sweeping) close();
   }

@@ -22,6 +22,7 @@ import { openStore } from '../store/openStore.js';
 import { SqliteStore } from '../store/sqlite/SqliteStore.js';
 import { SqliteFailureLog } from '../store/sqlite/loginFailures.js';
 import { GroupCommitter } from '../threads/groupCommit.js';
+import { WriteTurns } from '../threads/writeTurns.js';
 import { RequestThreads } from '../threads/requestThreads.js';
 import type { Store } from '../store/Store.js';
 import type { Hono } from 'hono';
@@ -125,16 +126,17 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     maxQueuedPerProject: config.jobProjectQueue,
   });
   const monitors = new MonitorSweeper({ store, log, clock, kick: () => jobs.kick(), pollMs: config.monitorPollMs });
-  // The one writer's group commit (threads/groupCommit.ts); the retention sweep's thread takes
-  // its write turns from it.
-  const committer = store instanceof SqliteStore ? new GroupCommitter(store) : null;
+  // The one writer's group commit (threads/groupCommit.ts), taking turns on the write lock with
+  // the retention sweep's thread (threads/writeTurns.ts).
+  const turns = new WriteTurns();
+  const committer = store instanceof SqliteStore ? new GroupCommitter(store, turns) : null;
   const retention = new RetentionSweeper({
     store,
     log,
     clock,
     everyMs: config.retentionSweepMs,
     // On a file, the sweep's batches run on a thread of their own (jobs/retentionThread.ts).
-    ...(store instanceof SqliteStore && store.file !== ':memory:' ? { thread: { file: store.file, turns: committer } } : {}),
+    ...(store instanceof SqliteStore && store.file !== ':memory:' ? { thread: { file: store.file, turns } } : {}),
   });
   const authenticator = new Authenticator(store, {
     ...(isClusterWorker() ? { onForget: broadcastForget } : {}),

@@ -6,6 +6,7 @@ import type { CallStartWrite } from '../store/Store.js';
 import type { WriteBatch } from '../store/WriteBatch.js';
 import { SqliteStore } from '../store/sqlite/SqliteStore.js';
 import { GroupCommitter } from './groupCommit.js';
+import { WriteTurns } from './writeTurns.js';
 
 const PROJECT = 'acme/group';
 
@@ -52,21 +53,24 @@ describe('GroupCommitter', () => {
     for (const id of ids) expect(await stored(id)).toBe(true);
   });
 
-  it('commits what is queued when it hands the write turn away, and nothing more until it gets it back', async () => {
-    const committer = new GroupCommitter(store);
-    const queued = committer.submit([{ group: 'calls', method: 'writeCalls', args: [[start('queued')]] }]);
-    // The retention sweep's thread asks for the turn (jobs/retentionThread.ts): the queue goes first.
-    committer.hold();
-    expect(committer.counts).toEqual({ commits: 1, units: 1 });
-    await queued;
+  it('leaves a unit queued while the retention sweep has the write turn, and commits it once the turn is back', async () => {
+    const turns = new WriteTurns();
+    const committer = new GroupCommitter(store, turns);
+    // What the sweep's thread does before a batch (jobs/retentionWorker.ts); free, so at once.
+    turns.takeSweep();
     const waiting = committer.submit([{ group: 'calls', method: 'writeCalls', args: [[start('waiting')]] }]);
-    for (let turn = 0; turn < 10; turn++) await new Promise((resolve) => setImmediate(resolve));
-    expect(committer.counts).toEqual({ commits: 1, units: 1 });
+    // Many turns of the event loop go by: the main thread is not blocked, and nothing commits.
+    for (let turn = 0; turn < 20; turn++) await new Promise((resolve) => setImmediate(resolve));
+    expect(committer.counts).toEqual({ commits: 0, units: 0 });
     expect(await stored('waiting')).toBe(false);
-    committer.release();
+    turns.releaseSweep();
     await waiting;
-    expect(committer.counts).toEqual({ commits: 2, units: 2 });
+    expect(committer.counts).toEqual({ commits: 1, units: 1 });
     expect(await stored('waiting')).toBe(true);
+    // The main thread gave the turn back after its commit: the sweep's thread takes it at once.
+    turns.takeSweep();
+    expect(turns.sweeping).toBe(true);
+    turns.releaseSweep();
   });
 
   it('waits a turn of the event loop for the units of other clients, so they share the commit', async () => {

@@ -21,6 +21,7 @@
 import type { SqliteStore } from '../store/sqlite/SqliteStore.js';
 import type { WriteOp } from './messages.js';
 import { applyWriteOp } from './storeForwarding.js';
+import type { WriteTurns } from './writeTurns.js';
 import { writeWeight } from '../store/WriteBatch.js';
 import { metrics } from '../metrics/hooks.js';
 import { noteStoreError, storeOutageOf } from '../store/storeOutage.js';
@@ -66,8 +67,12 @@ export class GroupCommitter {
   /** How many transactions and units were committed (tests and benchmarks read these). */
   readonly counts = { commits: 0, units: 0 };
 
-  constructor(store: SqliteStore) {
+  readonly #turns: WriteTurns | null;
+
+  /** `turns`: shared with the retention sweep's thread, when there is one (writeTurns.ts). */
+  constructor(store: SqliteStore, turns: WriteTurns | null = null) {
     this.#store = store;
+    this.#turns = turns;
   }
 
   submit(ops: WriteOp[]): Promise<unknown[]> {
@@ -84,26 +89,8 @@ export class GroupCommitter {
     while (this.#queue.length || this.#scheduled) await new Promise((resolve) => setImmediate(resolve));
   }
 
-  /** Set while another connection of this process (the retention sweep's) holds the write turn. */
-  #held = false;
-
-  /**
-   * Hands the write turn to another connection of this process (the retention sweep's thread,
-   * jobs/retentionThread.ts) until `release`: what is queued commits now, and later units wait,
-   * queued, instead of the main thread waiting in SQLite's busy handler, blocked, for the lock.
-   */
-  hold(): void {
-    while (this.#queue.length) this.#flush();
-    this.#held = true;
-  }
-
-  release(): void {
-    this.#held = false;
-    if (this.#queue.length) this.#schedule();
-  }
-
   #schedule(): void {
-    if (this.#scheduled || this.#held) return;
+    if (this.#scheduled) return;
     this.#scheduled = true;
     // setImmediate runs after the poll phase, so every request read in that turn has queued its
     // unit by then; one scheduled from there runs after the next poll phase.
@@ -114,9 +101,22 @@ export class GroupCommitter {
         return;
       }
       this.#scheduled = false;
-      // Held meanwhile (release schedules again), or flushed by hold().
-      if (this.#held || !this.#queue.length) return;
-      this.#flush();
+      if (!this.#queue.length) return;
+      // The retention sweep's batch has the write lock: wait for it queued, not blocked in SQLite.
+      const free = this.#turns?.tryMain() ?? true;
+      if (free !== true) {
+        this.#scheduled = true;
+        void free.then(() => {
+          this.#scheduled = false;
+          this.#schedule();
+        });
+        return;
+      }
+      try {
+        this.#flush();
+      } finally {
+        this.#turns?.releaseMain();
+      }
       if (this.#queue.length) this.#schedule();
     };
     setImmediate(turn);
