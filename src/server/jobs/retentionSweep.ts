@@ -9,15 +9,20 @@ import { threadId } from 'node:worker_threads';
 import type { Store } from '../store/Store.js';
 
 /**
- * Calls in a sweep's first batch. Expiring a call costs what deleting it does (its threads and
- * stats cells are refolded), and a batch holds the write lock for all of it, so the size then
- * follows the time a batch took, aiming at RETENTION_BATCH_TARGET_MS.
+ * Calls in a batch, at least. Expiring a call costs what deleting it does (its threads and stats
+ * cells are refolded), and much of a batch's cost is per batch, not per call: a cell that lost its
+ * fastest or slowest call rescans its calls whatever the number that left. Sized down to 20 by
+ * time on a machine at load 30, the batches took 896 for 20,000 calls instead of 201, and the
+ * sweep ran at 59 calls/s instead of 483 (docs/performance.md "Retention sweep").
  */
 export const RETENTION_BATCH = 100;
-/** What a batch should take: how long a write may wait behind one (docs/operations/retention.md). */
+/**
+ * Above RETENTION_BATCH, a batch grows while it takes less than this: how long a write may wait
+ * behind one (docs/operations/retention.md).
+ */
 export const RETENTION_BATCH_TARGET_MS = 50;
 /** Bounds of the adapted batch size. */
-const BATCH_MIN = 20;
+const BATCH_MIN = RETENTION_BATCH;
 const BATCH_MAX = 1000;
 /** Calls per tick, so one tick's work is bounded however far behind the sweep is. */
 export const RETENTION_MAX_PER_TICK = 50_000;
