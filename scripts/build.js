@@ -20,7 +20,11 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 export const ROOT = fileURLToPath(new URL('../', import.meta.url));
 
 /** Bundle entry points: name in build/server/ → source. */
-const ENTRIES = { cli: 'src/server/process/cli.ts', requestWorker: 'src/server/threads/requestWorker.ts' };
+const ENTRIES = {
+  cli: 'src/server/process/cli.ts',
+  requestWorker: 'src/server/threads/requestWorker.ts',
+  retentionWorker: 'src/server/jobs/retentionWorker.ts',
+};
 /** Files a module loads from beside itself (`new URL('./x', import.meta.url)`), copied beside the bundle. */
 const BESIDE = [
   'src/server/threads/workerBoot.mjs',

@@ -22,6 +22,7 @@ import { openStore } from '../store/openStore.js';
 import { SqliteStore } from '../store/sqlite/SqliteStore.js';
 import { SqliteFailureLog } from '../store/sqlite/loginFailures.js';
 import { GroupCommitter } from '../threads/groupCommit.js';
+import { WriteTurns } from '../threads/writeTurns.js';
 import { RequestThreads } from '../threads/requestThreads.js';
 import type { Store } from '../store/Store.js';
 import type { Hono } from 'hono';
@@ -125,7 +126,18 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     maxQueuedPerProject: config.jobProjectQueue,
   });
   const monitors = new MonitorSweeper({ store, log, clock, kick: () => jobs.kick(), pollMs: config.monitorPollMs });
-  const retention = new RetentionSweeper({ store, log, clock, everyMs: config.retentionSweepMs });
+  // The one writer's group commit (threads/groupCommit.ts), taking turns on the write lock with
+  // the retention sweep's thread (threads/writeTurns.ts).
+  const turns = new WriteTurns();
+  const committer = store instanceof SqliteStore ? new GroupCommitter(store, turns) : null;
+  const retention = new RetentionSweeper({
+    store,
+    log,
+    clock,
+    everyMs: config.retentionSweepMs,
+    // On a file, the sweep's batches run on a thread of their own (jobs/retentionThread.ts).
+    ...(store instanceof SqliteStore && store.file !== ':memory:' ? { thread: { file: store.file, turns } } : {}),
+  });
   const authenticator = new Authenticator(store, {
     ...(isClusterWorker() ? { onForget: broadcastForget } : {}),
     throttle: config.loginThrottle,
@@ -190,7 +202,6 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
   // ClickHouse store (and an in-memory database) serves requests in this process; more CPU
   // comes from --workers and more replicas.
   let threads: RequestThreads | null = null;
-  const committer = store instanceof SqliteStore ? new GroupCommitter(store) : null;
   const threadSetup = {
     file: store instanceof SqliteStore ? store.file : '',
     logLevel: config.logLevel,

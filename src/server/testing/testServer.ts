@@ -31,8 +31,16 @@ export { ADMIN_PASSWORD };
  * test file starts servers with the same users.
  */
 const hashes = new Map<string, Promise<string>>();
+/** The global setup's hashes; none outside a vitest run (a benchmark in bench/ starts servers too). */
+function injected(): Record<string, string> | undefined {
+  try {
+    return inject('testPasswordHashes');
+  } catch {
+    return undefined;
+  }
+}
 function hashOnce(password: string): Promise<string> {
-  const made = inject('testPasswordHashes')?.[password];
+  const made = injected()?.[password];
   if (made) return Promise.resolve(made);
   if (!hashes.has(password)) hashes.set(password, hashSecret(password));
   return hashes.get(password)!;

@@ -6,6 +6,7 @@ import type { CallStartWrite } from '../store/Store.js';
 import type { WriteBatch } from '../store/WriteBatch.js';
 import { SqliteStore } from '../store/sqlite/SqliteStore.js';
 import { GroupCommitter } from './groupCommit.js';
+import { WriteTurns } from './writeTurns.js';
 
 const PROJECT = 'acme/group';
 
@@ -50,6 +51,26 @@ describe('GroupCommitter', () => {
     expect(results).toEqual(ids.map(() => [undefined]));
     expect(committer.counts).toEqual({ commits: 1, units: 4 });
     for (const id of ids) expect(await stored(id)).toBe(true);
+  });
+
+  it('leaves a unit queued while the retention sweep has the write turn, and commits it once the turn is back', async () => {
+    const turns = new WriteTurns();
+    const committer = new GroupCommitter(store, turns);
+    // What the sweep's thread does before a batch (jobs/retentionWorker.ts); free, so at once.
+    turns.takeSweep();
+    const waiting = committer.submit([{ group: 'calls', method: 'writeCalls', args: [[start('waiting')]] }]);
+    // Many turns of the event loop go by: the main thread is not blocked, and nothing commits.
+    for (let turn = 0; turn < 20; turn++) await new Promise((resolve) => setImmediate(resolve));
+    expect(committer.counts).toEqual({ commits: 0, units: 0 });
+    expect(await stored('waiting')).toBe(false);
+    turns.releaseSweep();
+    await waiting;
+    expect(committer.counts).toEqual({ commits: 1, units: 1 });
+    expect(await stored('waiting')).toBe(true);
+    // The main thread gave the turn back after its commit: the sweep's thread takes it at once.
+    turns.takeSweep();
+    expect(turns.sweeping).toBe(true);
+    turns.releaseSweep();
   });
 
   it('waits a turn of the event loop for the units of other clients, so they share the commit', async () => {

@@ -21,6 +21,7 @@
 import type { SqliteStore } from '../store/sqlite/SqliteStore.js';
 import type { WriteOp } from './messages.js';
 import { applyWriteOp } from './storeForwarding.js';
+import type { WriteTurns } from './writeTurns.js';
 import { writeWeight } from '../store/WriteBatch.js';
 import { metrics } from '../metrics/hooks.js';
 import { noteStoreError, storeOutageOf } from '../store/storeOutage.js';
@@ -66,8 +67,12 @@ export class GroupCommitter {
   /** How many transactions and units were committed (tests and benchmarks read these). */
   readonly counts = { commits: 0, units: 0 };
 
-  constructor(store: SqliteStore) {
+  readonly #turns: WriteTurns | null;
+
+  /** `turns`: shared with the retention sweep's thread, when there is one (writeTurns.ts). */
+  constructor(store: SqliteStore, turns: WriteTurns | null = null) {
     this.#store = store;
+    this.#turns = turns;
   }
 
   submit(ops: WriteOp[]): Promise<unknown[]> {
@@ -96,7 +101,22 @@ export class GroupCommitter {
         return;
       }
       this.#scheduled = false;
-      this.#flush();
+      if (!this.#queue.length) return;
+      // The retention sweep's batch has the write lock: wait for it queued, not blocked in SQLite.
+      const free = this.#turns?.tryMain() ?? true;
+      if (free !== true) {
+        this.#scheduled = true;
+        void free.then(() => {
+          this.#scheduled = false;
+          this.#schedule();
+        });
+        return;
+      }
+      try {
+        this.#flush();
+      } finally {
+        this.#turns?.releaseMain();
+      }
       if (this.#queue.length) this.#schedule();
     };
     setImmediate(turn);

@@ -9,7 +9,8 @@
  * calls in one cell, and recomputing it after every batch of 500 would make ingest quadratic.
  * Counts, sums and histogram bins subtract exactly, so late ends (−start-only, +ended),
  * updates and deletes are exact deltas; only latency min/max cannot be subtracted, so a cell
- * that lost a finished call gets its min/max recomputed from `calls` (one indexed query).
+ * that lost its fastest or slowest finished call gets its range found again: a 5-minute cell from
+ * `calls` (one indexed query), an hourly one from its 5-minute cells.
  * Each journal row is read once, into the narrowest cells; wider cells are folded from those,
  * so ingest pays per call once and per touched cell (a handful per batch) for the rest.
  *
@@ -42,8 +43,11 @@ interface CallDelta {
   latencySum: number;
   latencyMin: number;
   latencyMax: number;
-  /** A finished call left the cell, so min/max must be recomputed. */
+  /** A finished call left the cell, so min/max may have to be recomputed. */
   lostLatency: boolean;
+  /** The least and greatest latency among the finished calls that left. */
+  lostMin: number;
+  lostMax: number;
   hist: Histogram;
   /** Usage sums per model, in USAGE_COLUMNS order. */
   usage: Map<string, number[]>;
@@ -73,6 +77,8 @@ const emptyCall = (key: CellKey): CallDelta => ({
   latencyMin: Infinity,
   latencyMax: -Infinity,
   lostLatency: false,
+  lostMin: Infinity,
+  lostMax: -Infinity,
   hist: new Map(),
   usage: new Map(),
 });
@@ -101,7 +107,11 @@ export function refreshStatsRollup(db: SqliteDatabase): void {
       d.latencyCount += sign;
       d.latencySum += sign * latency;
       addToHistogram(d.hist, latency, sign);
-      if (sign < 0) d.lostLatency = true;
+      if (sign < 0) {
+        d.lostLatency = true;
+        if (latency < d.lostMin) d.lostMin = latency;
+        if (latency > d.lostMax) d.lostMax = latency;
+      }
       if (sign > 0 && latency < d.latencyMin) d.latencyMin = latency;
       if (sign > 0 && latency > d.latencyMax) d.latencyMax = latency;
     }
@@ -161,6 +171,8 @@ function folded(deltas: Iterable<CallDelta>, keyOf: (key: CellKey) => CellKey, o
     d.latencyMin = Math.min(d.latencyMin, from.latencyMin);
     d.latencyMax = Math.max(d.latencyMax, from.latencyMax);
     d.lostLatency ||= from.lostLatency;
+    d.lostMin = Math.min(d.lostMin, from.lostMin);
+    d.lostMax = Math.max(d.lostMax, from.lostMax);
     mergeHistogram(d.hist, from.hist);
     if (!o.withUsage) continue;
     for (const [model, sums] of from.usage) {
@@ -220,11 +232,20 @@ function cellTable(
 const PER_OP = cellTable('call_stats_cells', ['project_id', 'width', 'cell', 'op_name'], {
   keyOf: (k) => [k.projectId, k.width, k.cell, k.opName],
   latencyRange: (db, k) =>
-    db.get(
-      `SELECT min((ended_at - started_at) / 1000) AS lo, max((ended_at - started_at) / 1000) AS hi FROM calls
-       WHERE project_id = ? AND op_name = ? AND started_at >= ? AND started_at < ? AND deleted_at IS NULL AND ended_at IS NOT NULL`,
-      [k.projectId, k.opName, k.cell * k.width, (k.cell + 1) * k.width],
-    ),
+    k.width === NARROW
+      ? db.get(
+          `SELECT min((ended_at - started_at) / 1000) AS lo, max((ended_at - started_at) / 1000) AS hi FROM calls
+           WHERE project_id = ? AND op_name = ? AND started_at >= ? AND started_at < ? AND deleted_at IS NULL AND ended_at IS NOT NULL`,
+          [k.projectId, k.opName, k.cell * k.width, (k.cell + 1) * k.width],
+        )
+      : // A wider cell from the narrow cells inside it, updated first (withWiderCells): a dozen rows
+        // instead of rescanning every call of the hour, which was most of an expiry batch's time
+        // (docs/performance.md "Retention sweep").
+        db.get(
+          `SELECT min(latency_min) AS lo, max(latency_max) AS hi FROM call_stats_cells
+           WHERE project_id = ? AND width = ? AND cell >= ? AND cell < ? AND op_name = ?`,
+          [k.projectId, NARROW, (k.cell * k.width) / NARROW, ((k.cell + 1) * k.width) / NARROW, k.opName],
+        ),
 });
 
 const ALL_OPS = cellTable('call_stats_totals', ['project_id', 'width', 'cell'], {
@@ -251,7 +272,11 @@ function applyCallDelta(db: SqliteDatabase, d: CallDelta, t: CellTable): void {
   const latencyCount = (e?.latency_count ?? 0) + d.latencyCount;
   let min: number | null = Math.min(e?.latency_min ?? Infinity, d.latencyMin);
   let max: number | null = Math.max(e?.latency_max ?? -Infinity, d.latencyMax);
-  if (d.lostLatency && latencyCount > 0) {
+  // A cell's range changes only when a call at its edge left: calls strictly inside it leave
+  // the least and greatest latency to the calls still there.
+  const edgeLost =
+    d.lostLatency && (e?.latency_min == null || e.latency_max == null || d.lostMin <= e.latency_min || d.lostMax >= e.latency_max);
+  if (edgeLost && latencyCount > 0) {
     const exact = t.latencyRange(db, key);
     min = exact?.lo ?? null;
     max = exact?.hi ?? null;
