@@ -8,6 +8,7 @@ import { ModalDialog } from '../../components/ui/ModalDialog.js';
 import { EditorActions } from '../../components/ui/EditorActions.js';
 import { nameProblem, toJudgeValue, type JudgeForm } from './judgeObjects.js';
 import { useSaveObject, type LlmObject } from './judgeQueries.js';
+import './judges.css';
 
 export function JudgeEditor(props: { projectId: string; initial: JudgeForm; existing: boolean; models: LlmObject[]; onClose: () => void }) {
   const [form, setForm] = useState(props.initial);

@@ -12,6 +12,7 @@ import { trialHref } from '../runs/resultColumns.js';
 import { trialsMean, type ScoreMetric } from '../scoreModel.js';
 import { diffWords, outputText } from './textDiff.js';
 import { TrialsScore } from '../runs/TrialsScore.js';
+import '../evaluations.css';
 
 /** Props of the row view. */
 export interface CompareRowViewProps {
