@@ -12,7 +12,6 @@ import { ProjectSwitcher } from './ProjectSwitcher.js';
 import { navigation } from './pages.js';
 import { ThemeToggle } from './ThemeToggle.js';
 import { UserMenu } from './UserMenu.js';
-import './responsive.css';
 
 /** Layout route element. */
 export function AppLayout() {

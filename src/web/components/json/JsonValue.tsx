@@ -1,6 +1,7 @@
 /** A JSON leaf: typed colours; long or multi-line strings cut to one line until opened; refs as links. */
 import { isRefString } from '../../lib/refs.js';
 import { RefLink } from '../refs/RefLink.js';
+import './json.css';
 
 const PREVIEW = 240;
 const OPEN_CAP = 200_000;

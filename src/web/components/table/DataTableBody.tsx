@@ -1,6 +1,7 @@
 /** The table's rows: one absolutely placed row per index of the rendered block. */
 import { flexRender, type ColumnDef, type Row, type RowSelectionState } from '@tanstack/react-table';
 import { memo, type ReactNode } from 'react';
+import './table.css';
 
 /** Body props. */
 export interface DataTableBodyProps<T> {

@@ -1,6 +1,7 @@
 /** The table's header row: column titles and server-side sort buttons. */
 import { flexRender, type Header, type RowSelectionState, type SortingState } from '@tanstack/react-table';
 import { memo, type ReactNode } from 'react';
+import './table.css';
 
 /** Header props; `sorting` and `rowSelection` are there so the memo sees what headers read. */
 export interface DataTableHeadProps<T> {

@@ -1,6 +1,7 @@
 /** Any JSON value squeezed into one line: strings as text, objects as compact JSON, refs as links. */
 import { isRefString } from '../../lib/refs.js';
 import { RefLink } from '../refs/RefLink.js';
+import './table.css';
 
 const MAX = 300;
 

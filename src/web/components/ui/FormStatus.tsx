@@ -1,5 +1,6 @@
 /** What a Settings form says after a submit: the failure in words, or what was done. */
 import { describeError } from './ErrorState.js';
+import './formStatus.css';
 
 export function FormStatus({ error, done }: { error?: unknown; done?: string | null }) {
   return (

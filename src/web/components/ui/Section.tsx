@@ -1,5 +1,6 @@
 /** A titled, collapsible section whose body renders only while open (closed JSON costs nothing). */
 import { useId, useState, type ReactNode } from 'react';
+import './section.css';
 
 /** Collapsible section. */
 export function Section({

@@ -1,5 +1,6 @@
 /** A queue's completion: a thin bar plus `12 / 40 · 30 %`. */
 import { formatInteger } from '../../lib/format.js';
+import './annotation.css';
 
 /** Percentage, rounded down so a queue reads 100 % only when it is finished. */
 export function percentDone(done: number, total: number): number {

@@ -10,6 +10,7 @@ import { formatDuration } from '../../lib/format.js';
 import { callStatsQueryOptions } from '../dashboards/dashboardQueries.js';
 import { toCallsStatsRequest } from './callsStatsRequest.js';
 import type { CallsViewState } from '../../entities/calls/callsViewState.js';
+import './calls.css';
 
 const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 

@@ -3,6 +3,7 @@ import type { CallsViewState } from '../../entities/calls/callsViewState.js';
 import { ColumnChooser } from './ColumnChooser.js';
 import { FilterBuilder } from './FilterBuilder.js';
 import { fieldKind, fieldLabel, isUnary, OP_LABELS, type FilterClause } from '../../entities/calls/filterModel.js';
+import './calls.css';
 
 const TIME_RANGES = [
   { value: '', label: 'Any time' },

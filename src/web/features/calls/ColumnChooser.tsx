@@ -5,6 +5,7 @@ import { AnnotationColumnToggles, isAnnotationColumn } from '../feedback/Annotat
 import { builtinColumns } from './callColumns.js';
 import { DEFAULT_COLUMNS, isBuiltinColumn } from '../../entities/calls/callsViewState.js';
 import { FieldPathInput } from '../../entities/calls/FieldPathInput.js';
+import './calls.css';
 
 /** Props: the shown column ids and the setter. */
 export interface ColumnChooserProps {

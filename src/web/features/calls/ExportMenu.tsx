@@ -6,6 +6,7 @@ import { Popover } from '../../components/ui/Popover.js';
 import { formatInteger } from '../../lib/format.js';
 import type { CallsListReq } from '../../entities/calls/callQueries.js';
 import { exportCalls, type ExportFormat } from './exportCalls.js';
+import './calls.css';
 
 type Scope = 'selected' | 'filtered' | 'all';
 

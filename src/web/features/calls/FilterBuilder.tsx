@@ -8,6 +8,7 @@ import { FeedbackValueInput } from '../../entities/feedback/FeedbackFilterInputs
 import { isFeedbackPath } from '../../entities/feedback/feedbackModel.js';
 import { FieldPathInput } from '../../entities/calls/FieldPathInput.js';
 import { fieldKind, isUnary, OP_LABELS, operatorsFor, STATUSES, type FilterClause } from '../../entities/calls/filterModel.js';
+import './calls.css';
 
 /** Props: applied clauses and the setter that writes them to the URL. */
 export interface FilterBuilderProps {

@@ -25,6 +25,7 @@ import {
   readPath,
   type Call,
 } from '../../entities/calls/callFields.js';
+import '../../components/table/table.css';
 
 const col = createColumnHelper<Call>();
 

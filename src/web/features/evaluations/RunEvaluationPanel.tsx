@@ -11,6 +11,7 @@ import { api } from '../../lib/api.js';
 import { modelsQueryOptions } from '../../entities/models/modelQueries.js';
 import { evaluationKeys } from './evaluationQueries.js';
 import { launchKeys, objectRefsOptions } from './launchQueries.js';
+import './evaluations.css';
 
 /** The launch card with live progress. */
 export function RunEvaluationPanel({ projectId, onClose }: { projectId: string; onClose: () => void }) {

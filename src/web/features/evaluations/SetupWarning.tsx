@@ -9,6 +9,7 @@ import { useMemo } from 'react';
 import { refLabel, versionIndexByRef } from './evalRefs.js';
 import { datasetObjectsQueryOptions, evaluationObjectQueryOptions } from './evaluationQueries.js';
 import { setupDifferences } from './compare/compareModel.js';
+import './evaluations.css';
 
 /** A compared run: its letter and the evaluation ref it ran. */
 export interface SetupRun {

@@ -17,6 +17,7 @@ import {
 import { useFeedbackMutations } from '../../entities/feedback/feedbackQueries.js';
 import { MutationError } from '../../components/ui/MutationError.js';
 import { useCan } from '../auth/useCan.js';
+import './feedback.css';
 
 /** Props shared by the list and each field. */
 interface FieldsProps {

@@ -6,6 +6,7 @@
 import { useState, type FormEvent } from 'react';
 import { checkValue, type AnnotationField } from '../../lib/annotationSpec.js';
 import { formatFeedbackValue } from '../../entities/feedback/feedbackModel.js';
+import './feedback.css';
 
 /** Props: the field, the viewer's current value (undefined: none) and what to do on save or clear. */
 export interface AnnotationInputProps {

@@ -1,6 +1,7 @@
 /** Who gave a piece of feedback and when: `admin · 5m ago`, the exact time on hover. */
 import { formatDateTime, formatRelative } from '../../lib/format.js';
 import type { FeedbackRow } from '../../entities/feedback/feedbackModel.js';
+import './feedback.css';
 
 /** Author and relative time of one feedback row. */
 export function FeedbackMeta({ row }: { row: Pick<FeedbackRow, 'wb_user_id' | 'created_at'> }) {

@@ -6,6 +6,7 @@ import { NOTE_TYPE, noteText, notesOf, type FeedbackRow } from '../../entities/f
 import { useFeedbackMutations } from '../../entities/feedback/feedbackQueries.js';
 import { MutationError } from '../../components/ui/MutationError.js';
 import { useCan } from '../auth/useCan.js';
+import './feedback.css';
 
 /** The server's limit on a note, in characters. */
 const MAX_NOTE = 1024;

@@ -26,7 +26,7 @@ export function GettingStarted({ entity, project }: { entity: string; project: s
         This project has no calls yet. Weft speaks the Weave trace server API, so the official Weave SDKs and any OpenTelemetry exporter log
         to it unchanged. Calls appear here as soon as they arrive.
       </p>
-      <div className="tabs" role="tablist" aria-label="How to send traces">
+      <div className="gs-tabs" role="tablist" aria-label="How to send traces">
         {snippets.map((s) => (
           <button
             key={s.id}
@@ -35,14 +35,14 @@ export function GettingStarted({ entity, project }: { entity: string; project: s
             id={`gs-tab-${s.id}`}
             aria-selected={s.id === active}
             aria-controls="gs-panel"
-            className="tab"
+            className="gs-tab"
             onClick={() => setActive(s.id)}
           >
             {s.label}
           </button>
         ))}
       </div>
-      <div className="tab-panel" role="tabpanel" id="gs-panel" aria-labelledby={`gs-tab-${current.id}`}>
+      <div className="gs-tab-panel" role="tabpanel" id="gs-panel" aria-labelledby={`gs-tab-${current.id}`}>
         <p>{withCode(current.intro)}</p>
         <div className="code-block">
           <div className="code-actions">

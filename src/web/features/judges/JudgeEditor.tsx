@@ -14,6 +14,7 @@ import { callName } from '../../entities/calls/callFields.js';
 import { formatDateTime } from '../../lib/format.js';
 import { nameProblem, scoreText, toJudgeValue, type JudgeForm } from './judgeObjects.js';
 import { sampleCallsQueryOptions, useSaveObject, useTryJudge, type LlmObject } from './judgeQueries.js';
+import './judges.css';
 
 export function JudgeEditor(props: { projectId: string; initial: JudgeForm; existing: boolean; models: LlmObject[]; onClose: () => void }) {
   const [form, setForm] = useState(props.initial);

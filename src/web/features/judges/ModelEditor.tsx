@@ -12,6 +12,7 @@ import { modelsQueryOptions } from '../../entities/models/modelQueries.js';
 import { EditorActions } from '../../components/ui/EditorActions.js';
 import { nameProblem, toModelValue, type ModelForm } from './judgeObjects.js';
 import { useSaveObject } from './judgeQueries.js';
+import './judges.css';
 
 export function ModelEditor(props: { projectId: string; initial: ModelForm; existing: boolean; onClose: () => void }) {
   const { projectId } = props;

@@ -13,6 +13,7 @@ import { useSaveObject, type LlmObject } from '../judges/judgeQueries.js';
 import { EditorActions } from '../../components/ui/EditorActions.js';
 import { monitorKeys } from './monitorQueries.js';
 import { isInternalOp, opNameOf, toMonitorValue, type MonitorForm } from './monitorObjects.js';
+import '../judges/judges.css';
 
 /** The project's op names: its stored ops and the ops of its recent calls (not every client stores its ops). */
 function useOpNames(projectId: string) {

@@ -1,3 +1,4 @@
+import './objects.css';
 /** Aliases and tags of a version as small read-only pills (aliases accented, `latest` green). */
 
 /** Props: the labels and which kind they are. */

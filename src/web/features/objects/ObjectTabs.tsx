@@ -13,6 +13,7 @@ import type { ObjVersion } from './objectQueries.js';
 import type { ObjectViewState } from './objectViewState.js';
 import { TableRowsView } from './tables/TableRowsView.js';
 import { VersionDiff } from './versions/VersionDiff.js';
+import './objectPage.css';
 
 /** Props: the version on show, all versions (newest first), and the URL view. */
 export interface ObjectTabsProps {

@@ -12,6 +12,8 @@ import { LabelChips } from './LabelChips.js';
 import { objectCategory, objectTypeLabel } from './objectFields.js';
 import type { ObjectSummary } from './objectQueries.js';
 import type { ObjectsViewState } from './objectsViewState.js';
+import '../../components/table/table.css';
+import './objects.css';
 
 const col = createColumnHelper<ObjectSummary>();
 

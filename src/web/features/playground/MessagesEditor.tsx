@@ -1,5 +1,6 @@
 /** The playground's message list: a role and a text per message, add and remove. */
 import type { PromptMessage } from './promptModel.js';
+import './playground.css';
 
 /** Edits the messages in place. */
 export function MessagesEditor({ messages, onChange }: { messages: PromptMessage[]; onChange: (m: PromptMessage[]) => void }) {

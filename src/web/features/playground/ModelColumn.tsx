@@ -8,6 +8,7 @@ import { callQueryOptions } from '../../entities/calls/callQueries.js';
 import { formatCost, formatDuration } from '../../lib/format.js';
 import { responseText } from './promptModel.js';
 import type { useRunCompletion } from './playgroundQueries.js';
+import './playground.css';
 
 type Run = ReturnType<typeof useRunCompletion>;
 

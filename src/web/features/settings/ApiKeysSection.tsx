@@ -9,6 +9,7 @@ import { CopyButton } from '../../components/ui/CopyButton.js';
 import { formatDateTime, formatRelative } from '../../lib/format.js';
 import { apiKeysQueryOptions, useApiKeyMutations } from './settingsQueries.js';
 import { FormStatus } from '../../components/ui/FormStatus.js';
+import './settings.css';
 
 /** The API keys card. */
 export function ApiKeysSection({ username }: { username: string }) {

@@ -8,6 +8,7 @@ import { useState, type FormEvent } from 'react';
 import { ErrorState } from '../../components/ui/ErrorState.js';
 import { formatDateTime } from '../../lib/format.js';
 import { auditExportUrl, auditPageQueryOptions, type AuditFilter } from './auditQueries.js';
+import './settings.css';
 
 const FIELDS: { key: keyof AuditFilter; label: string; placeholder: string; type?: string }[] = [
   { key: 'actor', label: 'Actor', placeholder: 'user or key id' },

@@ -9,6 +9,7 @@ import { useState, type FormEvent } from 'react';
 import { whoamiQueryOptions } from '../auth/authQueries.js';
 import { useSetDefaultEntity } from './settingsQueries.js';
 import { FormStatus } from '../../components/ui/FormStatus.js';
+import './settings.css';
 
 /** The default entity card. */
 export function DefaultEntitySection() {

@@ -2,6 +2,7 @@
 import { useState, type FormEvent } from 'react';
 import { useSessionMutations } from './sessionQueries.js';
 import { FormStatus } from '../../components/ui/FormStatus.js';
+import './settings.css';
 
 const EMPTY = { current: '', next: '', repeat: '' };
 

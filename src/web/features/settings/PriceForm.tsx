@@ -1,6 +1,7 @@
 /** Add or override a project price: model, provider, USD per million prompt and completion tokens, from a date. */
 import { useId, type FormEvent } from 'react';
 import type { PriceInput } from './settingsQueries.js';
+import './settings.css';
 
 /** The form's fields as typed. */
 export interface PriceDraft {

@@ -12,6 +12,7 @@ import { formatPerMillion, visiblePrices } from './priceTable.js';
 import { pricesQueryOptions, usePriceMutations } from './settingsQueries.js';
 import { FormStatus } from '../../components/ui/FormStatus.js';
 import { useCan } from '../auth/useCan.js';
+import './settings.css';
 
 const BLANK: PriceDraft = { llmId: '', providerId: '', prompt: '', completion: '', effectiveDate: '' };
 

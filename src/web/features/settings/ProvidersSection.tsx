@@ -11,6 +11,7 @@ import { providersQueryOptions } from '../../entities/models/modelQueries.js';
 import { useProviderMutations } from './settingsQueries.js';
 import { FormStatus } from '../../components/ui/FormStatus.js';
 import { useCan } from '../auth/useCan.js';
+import './settings.css';
 
 /** Parses `name` or `name:prompt$/1M:completion$/1M` per line or comma into provider models. */
 export function parseModels(text: string) {

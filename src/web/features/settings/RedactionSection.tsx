@@ -10,6 +10,7 @@ import { BUILTIN_NAMES, Redaction, shapeProblem, type RedactionRuleSpec } from '
 import { ConfirmButton } from '../../components/ui/ConfirmButton.js';
 import { FormStatus } from '../../components/ui/FormStatus.js';
 import { redactionQueryOptions, useRedactionMutations } from './redactionQueries.js';
+import './settings.css';
 
 type Kind = 'key' | 'builtin' | 'regex';
 const SAMPLE_LIMIT = 2000;

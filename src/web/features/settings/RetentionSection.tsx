@@ -6,6 +6,7 @@ import { useSuspenseQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { FormStatus } from '../../components/ui/FormStatus.js';
 import { retentionQueryOptions, useSetRetention } from './settingsQueries.js';
+import './settings.css';
 
 const describe = (days: number | null) => (days === null ? 'forever' : `${days} day${days === 1 ? '' : 's'}`);
 

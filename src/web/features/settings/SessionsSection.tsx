@@ -9,6 +9,7 @@ import { formatDateTime, formatRelative } from '../../lib/format.js';
 import { sessionsQueryOptions, useSessionMutations } from './sessionQueries.js';
 import { describeAgent } from './userAgent.js';
 import { FormStatus } from '../../components/ui/FormStatus.js';
+import './settings.css';
 
 /** The sessions card. */
 export function SessionsSection() {

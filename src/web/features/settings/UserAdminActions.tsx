@@ -6,6 +6,7 @@ import { useState, type FormEvent } from 'react';
 import { ConfirmButton } from '../../components/ui/ConfirmButton.js';
 import { describeError } from '../../components/ui/ErrorState.js';
 import { useSessionMutations } from './sessionQueries.js';
+import './settings.css';
 
 /** The actions cell of a user row. */
 export function UserAdminActions({ username }: { username: string }) {

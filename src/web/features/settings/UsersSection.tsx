@@ -16,6 +16,7 @@ import { formatDateTime, formatRelative } from '../../lib/format.js';
 import { administeredEntities, permission } from '../../lib/permissions.js';
 import { useCreateUser, useSetRole, usersQueryOptions } from './settingsQueries.js';
 import { UserAdminActions } from './UserAdminActions.js';
+import './settings.css';
 
 const EMPTY = { username: '', password: '', entities: '', role: 'member' as Role, isAdmin: false };
 

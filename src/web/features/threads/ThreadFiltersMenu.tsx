@@ -14,6 +14,7 @@ import {
   type RangeField,
   type ThreadFilters,
 } from './threadFilters.js';
+import './threads.css';
 
 /** Props: the filters and a setter for all of them. */
 export interface ThreadFiltersMenuProps {

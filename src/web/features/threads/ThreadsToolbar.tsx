@@ -7,6 +7,7 @@ import { useState, type FormEvent } from 'react';
 import { resolveDateTime } from '../../entities/calls/filterModel.js';
 import { ThreadFiltersMenu } from './ThreadFiltersMenu.js';
 import type { ThreadsViewState } from './threadsViewState.js';
+import './threads.css';
 
 const PRESETS = [
   { value: '-1h', label: 'Last hour' },

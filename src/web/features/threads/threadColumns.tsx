@@ -10,6 +10,8 @@ import { formatCompact, formatCost, formatDuration, formatInteger } from '../../
 import type { Thread } from './threadQueries.js';
 import { previewText } from './threadText.js';
 import type { ThreadSortField } from './threadsViewState.js';
+import '../../components/table/table.css';
+import './threads.css';
 
 const col = createColumnHelper<Thread>();
 

@@ -20,6 +20,7 @@ import { FeedbackSection } from '../feedback/FeedbackSection.js';
 import { isLlmCall } from '../playground/promptModel.js';
 import { ReactionBar } from '../feedback/ReactionBar.js';
 import { UsageTable } from './UsageTable.js';
+import './traces.css';
 
 /** Detail panel for one call. */
 export function CallDetail({ projectId, light }: { projectId: string; light: Call }) {

@@ -1,5 +1,6 @@
 /** Tick labels for the waterfall's shared time axis (0 to the trace's full span). */
 import { formatDuration } from '../../lib/format.js';
+import './traces.css';
 
 /** A "nice" step (1, 2 or 5 × 10^n ms) giving about four ticks across the span. */
 export function niceStep(spanMs: number, ticks = 4): number {

@@ -10,6 +10,7 @@ import { formatCompact, formatCost, formatDuration } from '../../lib/format.js';
 import { callCost, callLatencyMs, callName, callStatus, callTokens } from '../../entities/calls/callFields.js';
 import { TimeAxis } from './TimeAxis.js';
 import { keyboardAction, type TraceTree as Tree, type VisibleRow } from './traceModel.js';
+import './traces.css';
 
 const ROW_HEIGHT = 28;
 /** The keys the tree handles, which also work with nothing focused. */

@@ -9,6 +9,7 @@ import { api, collect } from '../../../lib/api.js';
 import { formatInteger, formatRelative } from '../../../lib/format.js';
 import { annotationKeys } from '../annotationQueries.js';
 import { ModalDialog } from '../../../components/ui/ModalDialog.js';
+import '../annotation.css';
 
 /** Threads offered at most. */
 const OFFERED = 100;

@@ -4,6 +4,7 @@ import { formatInteger } from '../../../lib/format.js';
 import type { Queue } from '../annotationQueries.js';
 import { ModalDialog } from '../../../components/ui/ModalDialog.js';
 import { useDeleteQueue } from '../queueMutations.js';
+import '../annotation.css';
 
 /** Props: the queue, its item count when known, and how to close. */
 export interface DeleteQueueDialogProps {

@@ -2,6 +2,7 @@
 import { useState } from 'react';
 import { FieldPathInput } from '../../../entities/calls/FieldPathInput.js';
 import { normalizeFields } from '../displayFields.js';
+import '../annotation.css';
 
 /** Props: the project (for path suggestions) and the controlled list. */
 export interface DisplayFieldsEditorProps {

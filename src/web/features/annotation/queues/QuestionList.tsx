@@ -5,6 +5,7 @@ import { specsQueryOptions } from '../annotationQueries.js';
 import { describeField } from '../../../lib/annotationSpec.js';
 import type { FieldEntry } from '../queueMutations.js';
 import { SpecEditor } from './SpecEditor.js';
+import '../annotation.css';
 
 const entryName = (e: FieldEntry) => (e.type === 'existing' ? e.field.name : e.draft.name);
 

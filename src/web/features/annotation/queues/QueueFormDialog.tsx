@@ -13,6 +13,7 @@ import { DEFAULT_DISPLAY_FIELDS } from '../displayFields.js';
 import { ModalDialog } from '../../../components/ui/ModalDialog.js';
 import { QuestionList } from './QuestionList.js';
 import { useSaveQueue, type QueueDraft } from '../queueMutations.js';
+import '../annotation.css';
 
 /** Props: the project, the queue to edit (null: a new one), and what happens after. */
 export interface QueueFormDialogProps {

@@ -9,6 +9,7 @@ import { useRowCursor } from '../../../components/table/useRowCursor.js';
 import { formatInteger } from '../../../lib/format.js';
 import type { QueueResultRow } from '../annotationQueries.js';
 import type { QueueField } from '../queueFields.js';
+import '../annotation.css';
 
 const STATE_LABELS = { unstarted: 'Not started', in_progress: 'In progress', completed: 'Completed', skipped: 'Skipped' } as const;
 

@@ -9,6 +9,7 @@ import { formatInteger } from '../../../lib/format.js';
 import { CompletionBar } from '../CompletionBar.js';
 import { distributionRows } from './answerDistribution.js';
 import type { QueueField } from '../queueFields.js';
+import '../annotation.css';
 
 type Summary = z.infer<typeof AnnotationQueueSummaryRes>;
 

@@ -2,6 +2,7 @@
 import { useState } from 'react';
 import { SPEC_NAME_PATTERN, type AnnotationField } from '../../../lib/annotationSpec.js';
 import type { SpecDraft } from '../queueMutations.js';
+import '../annotation.css';
 
 type KindName = 'boolean' | 'score' | 'category' | 'text';
 

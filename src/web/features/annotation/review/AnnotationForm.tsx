@@ -6,6 +6,7 @@
 import type { KeyboardEvent } from 'react';
 import { describeField } from '../../../lib/annotationSpec.js';
 import { allChoices, type KeyChoice, type QueueField } from '../queueFields.js';
+import './review.css';
 
 /** Values by spec ref: choice values, or the text typed so far. */
 export type Draft = ReadonlyMap<string, unknown>;

@@ -7,6 +7,7 @@ import { ChatView } from '../../../components/chat/ChatView.js';
 import { JsonViewer } from '../../../components/json/JsonViewer.js';
 import { readPath, type Call } from '../../../entities/calls/callFields.js';
 import { chatOf, isFlatRecord } from './fieldChat.js';
+import './review.css';
 
 /** The fields, one section each. */
 export function CallFields({ call, paths }: { call: Call; paths: string[] }) {

@@ -22,6 +22,7 @@ import { CallFields } from './CallFields.js';
 import { ThreadUnderReview } from './ThreadUnderReview.js';
 import type { MyState } from './reviewModel.js';
 import { useReviewKeys } from './useReviewKeys.js';
+import './review.css';
 
 /** Props: the item, how it is shown, my state on it, and the page's actions. */
 export interface ItemReviewProps {

@@ -1,6 +1,8 @@
 /** The `?` overlay: every review shortcut in one table. */
 import { ModalDialog } from '../../../components/ui/ModalDialog.js';
 import { SHORTCUTS } from './useReviewKeys.js';
+import '../annotation.css';
+import './review.css';
 
 /** Keyboard help dialog. */
 export function ShortcutHelp({ onClose }: { onClose: () => void }) {

@@ -11,6 +11,7 @@ import type { Call } from '../../../entities/calls/callFields.js';
 import { threadConversation } from '../../threads/thread/threadChat.js';
 import { ThreadChat } from '../../threads/thread/ThreadChat.js';
 import { threadTurnsQueryOptions } from '../../threads/threadQueries.js';
+import '../annotation.css';
 
 /** The conversation of one thread. */
 export function ThreadUnderReview({ projectId, threadId }: { projectId: string; threadId: string }) {

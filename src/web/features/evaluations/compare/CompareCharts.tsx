@@ -7,6 +7,7 @@ import type { CompareRunFigures } from './CompareSummary.js';
 import { formatMetric, statsFor, summaryValue, type ScoreMetric } from '../scoreModel.js';
 // The `.chart` card and its parts; a direct link to a comparison may be the first page loaded.
 import '../../../components/charts/charts.css';
+import '../evaluations.css';
 
 const color = (i: number) => `var(--chart-${(i % 8) + 1})`;
 

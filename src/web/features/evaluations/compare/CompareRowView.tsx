@@ -16,6 +16,7 @@ import { trialHref } from '../runs/resultColumns.js';
 import { trialsMean, type ScoreMetric } from '../scoreModel.js';
 import { diffWords, outputText, type DiffPart } from './textDiff.js';
 import { TrialsScore } from '../runs/TrialsScore.js';
+import '../evaluations.css';
 
 /** Props of the row view. */
 export interface CompareRowViewProps {

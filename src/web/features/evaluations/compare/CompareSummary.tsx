@@ -10,6 +10,8 @@ import { formatCompact, formatCost, formatInteger } from '../../../lib/format.js
 import type { CompareRunRef } from './compareColumns.js';
 import { delta, formatDelta } from './compareModel.js';
 import { formatMetric, statsFor, summaryValue, type ScoreMetric } from '../scoreModel.js';
+import '../evaluations.css';
+import '../../../components/table/table.css';
 
 /** What the summary knows of each run. */
 export interface CompareRunFigures extends CompareRunRef {

@@ -31,6 +31,7 @@ import { datasetColumns } from './compareModel.js';
 import type { CompareSort } from '../evalViewState.js';
 import type { ScoreMetric } from '../scoreModel.js';
 import { TablePanel } from '../../../components/table/TablePanel.js';
+import '../evaluations.css';
 
 /** Props of CompareTable. */
 export interface CompareTableProps {

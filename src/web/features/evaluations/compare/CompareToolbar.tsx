@@ -3,6 +3,7 @@ import { formatInteger } from '../../../lib/format.js';
 import type { CompareRunFigures } from './CompareSummary.js';
 import type { CompareView } from '../evalViewState.js';
 import type { ScoreMetric } from '../scoreModel.js';
+import '../evaluations.css';
 
 /** Props of CompareToolbar; `counts` is null while rows load. */
 export interface CompareToolbarProps {

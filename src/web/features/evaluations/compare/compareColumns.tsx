@@ -12,6 +12,7 @@ import { exampleValue, type CompareRow } from './compareModel.js';
 import { trialHref } from '../runs/resultColumns.js';
 import { TrialsScore } from '../runs/TrialsScore.js';
 import { scoreValue, trialsMean, type ScoreMetric } from '../scoreModel.js';
+import '../evaluations.css';
 
 /** A compared run as the columns need it. */
 export interface CompareRunRef {

@@ -17,6 +17,7 @@ import {
   type EvaluationRun,
 } from '../evaluationQueries.js';
 import { RunStatus } from './RunStatus.js';
+import '../evaluations.css';
 
 /** Props of RunHeader. */
 export interface RunHeaderProps {

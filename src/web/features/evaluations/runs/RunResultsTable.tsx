@@ -24,6 +24,7 @@ import {
 } from './resultColumns.js';
 import type { ScoreMetric } from '../scoreModel.js';
 import { TablePanel } from '../../../components/table/TablePanel.js';
+import '../evaluations.css';
 
 /** Rows from the end at which the next page is asked for. */
 const PREFETCH_ROWS = 30;

@@ -1,5 +1,7 @@
 /** One score in a results table: pass/fail for booleans, a figure for numbers, text otherwise. */
 import { previewValue } from '../../../components/table/ValueCell.js';
+import '../evaluations.css';
+import '../../../components/table/table.css';
 
 /** Score cell. */
 export function ScoreCell({ value }: { value: unknown }) {

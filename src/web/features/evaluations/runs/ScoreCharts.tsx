@@ -11,6 +11,7 @@ import { Spinner } from '../../../components/ui/Spinner.js';
 import { formatInteger } from '../../../lib/format.js';
 import { runScoresQueryOptions } from '../evaluationQueries.js';
 import { formatMetric, histogram, scoreValue, statsFor, toNumber, type ScoreMetric } from '../scoreModel.js';
+import '../evaluations.css';
 
 const tooltipStyle = {
   background: 'var(--bg-raised)',

@@ -15,6 +15,7 @@ import { formatCompact, formatCost, formatDuration } from '../../../lib/format.j
 import { exampleValue } from '../compare/compareModel.js';
 import { ScoreCell } from './ScoreCell.js';
 import { scoreValue, type ScoreMetric } from '../scoreModel.js';
+import '../evaluations.css';
 
 /** One trial of one dataset row, as the results table shows it. */
 export interface ResultRow {

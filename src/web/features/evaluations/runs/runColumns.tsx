@@ -11,6 +11,7 @@ import { formatDuration, formatInteger } from '../../../lib/format.js';
 import { RunStatus } from './RunStatus.js';
 import type { RunRow } from './runRows.js';
 import { formatMetric, statsFor, summaryValue, type ScoreMetric } from '../scoreModel.js';
+import '../../../components/table/table.css';
 
 const col = createColumnHelper<RunRow>();
 

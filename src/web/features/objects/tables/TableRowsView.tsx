@@ -22,6 +22,8 @@ import {
   type TableSort,
 } from './tableQueries.js';
 import { usePagedRows } from '../../../components/table/usePagedRows.js';
+import '../objectPage.css';
+import '../objects.css';
 
 const ROW_HEIGHT = 32;
 const getRowId = (r: TableRow) => `${r.original_index}:${r.digest}`;

@@ -10,6 +10,7 @@ import { ErrorState } from '../../../components/ui/ErrorState.js';
 import { Spinner } from '../../../components/ui/Spinner.js';
 import { diffLines, foldUnchanged, type DiffHunkLine } from './lineDiff.js';
 import { fileTextQueryOptions } from '../objectQueries.js';
+import '../objectPage.css';
 
 /** Props: the project and the source file of each side. */
 export interface CodeDiffProps {

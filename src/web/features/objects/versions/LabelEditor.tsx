@@ -10,6 +10,7 @@ import { labelClass } from '../LabelChips.js';
 import { objectVersionsQueryOptions, projectTagsQueryOptions, type ObjVersion } from '../objectQueries.js';
 import { useLabelMutation, type LabelChange } from './useLabelMutation.js';
 import { useCan } from '../../auth/useCan.js';
+import '../objects.css';
 
 /** Props: which labels, of which version. */
 export interface LabelEditorProps {

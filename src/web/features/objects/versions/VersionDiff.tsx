@@ -16,6 +16,7 @@ import { CodeDiff } from './CodeDiff.js';
 import { pathLabel, sourceFile } from '../objectFields.js';
 import { objectVersionQueryOptions, type ObjVersion } from '../objectQueries.js';
 import { tableCountQueryOptions } from '../tables/tableQueries.js';
+import '../objectPage.css';
 
 /** Entries drawn at most (a diff of big inline lists can be long). */
 const SHOWN = 500;

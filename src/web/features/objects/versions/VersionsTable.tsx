@@ -8,6 +8,8 @@ import type { ObjVersion } from '../objectQueries.js';
 import { useObjectView } from '../objectViewState.js';
 import { useLastLabelError } from './useLabelMutation.js';
 import { versionColumns } from './versionColumns.js';
+import '../objectPage.css';
+import '../objects.css';
 
 /** Row height of the versions table (room for the label input). */
 const ROW_HEIGHT = 34;

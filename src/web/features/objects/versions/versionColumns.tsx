@@ -9,6 +9,7 @@ import { shortDigest } from '../../../lib/refs.js';
 import { LabelEditor } from './LabelEditor.js';
 import type { ObjVersion } from '../objectQueries.js';
 import { useObjectView } from '../objectViewState.js';
+import '../objectPage.css';
 
 const col = createColumnHelper<ObjVersion>();
 

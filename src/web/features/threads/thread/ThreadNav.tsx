@@ -13,6 +13,7 @@ import { formatInteger } from '../../../lib/format.js';
 import { roundedNow } from '../../../entities/calls/listRequest.js';
 import { threadsCountQueryOptions, threadsListQueryOptions } from '../threadQueries.js';
 import { readThreadsView, toThreadsRequest } from '../threadsViewState.js';
+import '../threads.css';
 
 /** How far down an unknown list is searched for the open thread. */
 const SEARCH_LIMIT = 5000;

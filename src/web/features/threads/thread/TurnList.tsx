@@ -8,6 +8,7 @@ import { Link } from 'react-router-dom';
 import { StatusBadge } from '../../../components/ui/StatusBadge.js';
 import { formatDuration } from '../../../lib/format.js';
 import { callLatencyMs, callName, callStatus, type Call } from '../../../entities/calls/callFields.js';
+import '../threads.css';
 
 /** Props of TurnList. */
 export interface TurnListProps {
