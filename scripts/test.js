@@ -1,9 +1,12 @@
 #!/usr/bin/env node
 // `npm test`: the server and unit tests (vitest, real HTTP on real SQLite files and a ClickHouse
-// engine), then the browser end-to-end tests on both stores (scripts/e2e.js, which says loudly
-// when no Chromium or engine is found). Ends with one plain line, "weft: N passed, N failed",
-// that CI reads: Playwright's totals cover both stores' projects.
-import { spawnSync } from 'node:child_process';
+// engine) and the browser end-to-end tests on both stores (scripts/e2e.js, which says loudly
+// when no Chromium or engine is found), side by side: the browser tests mostly wait on a page or
+// a server, so they use the cores vitest leaves idle (docs/performance.md "Test time"). Their
+// output is held back until vitest's is done. Ends with one plain line, "weft: N passed, N
+// failed", that CI reads: Playwright's totals cover both stores' projects.
+// WEFT_TEST_SERIAL=1 runs them one after the other, as before.
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,11 +16,42 @@ const report = join(dir, 'vitest.json');
 let passed = 0;
 let failed = 0;
 
-const unit = spawnSync(
-  process.execPath,
-  ['node_modules/vitest/vitest.mjs', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`],
-  { stdio: 'inherit' },
-);
+/** Resolves with the exit status (null when killed by a signal). */
+const exited = (child) => new Promise((resolve) => child.once('close', (code) => resolve(code)));
+
+function runVitest() {
+  const child = spawn(
+    process.execPath,
+    ['node_modules/vitest/vitest.mjs', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`],
+    { stdio: 'inherit' },
+  );
+  return exited(child);
+}
+
+/**
+ * The browser tests; their output (stdout and stderr, in order) is kept until `release()`, then
+ * written and followed live. Answers the status and all of stdout, for the totals.
+ */
+function runE2e() {
+  const child = spawn(process.execPath, ['scripts/e2e.js'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let held = [];
+  const write = (stream, chunk) => (held ? held.push([stream, chunk]) : stream.write(chunk));
+  child.stdout.on('data', (chunk) => {
+    stdout += chunk;
+    write(process.stdout, chunk);
+  });
+  child.stderr.on('data', (chunk) => write(process.stderr, chunk));
+  const release = () => {
+    for (const [stream, chunk] of held) stream.write(chunk);
+    held = null;
+  };
+  return { release, done: exited(child).then((status) => ({ status, stdout })) };
+}
+
+const serial = process.env.WEFT_TEST_SERIAL === '1';
+let e2e = serial ? null : runE2e();
+const unitStatus = await runVitest();
 try {
   const r = JSON.parse(readFileSync(report, 'utf8'));
   passed += r.numPassedTests;
@@ -27,13 +61,14 @@ try {
 }
 rmSync(dir, { recursive: true, force: true });
 
-const e2e = spawnSync(process.execPath, ['scripts/e2e.js'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
-process.stdout.write(e2e.stdout ?? '');
-const count = (word) => Number(new RegExp(`(\\d+) ${word}`).exec(e2e.stdout ?? '')?.[1] ?? 0);
+e2e ??= runE2e();
+e2e.release();
+const { status: e2eStatus, stdout } = await e2e.done;
+const count = (word) => Number(new RegExp(`(\\d+) ${word}`).exec(stdout)?.[1] ?? 0);
 passed += count('passed');
 failed += count('failed');
-if (e2e.status !== 0 && count('failed') === 0) failed += 1;
+if (e2eStatus !== 0 && count('failed') === 0) failed += 1;
 
-const ok = unit.status === 0 && e2e.status === 0 && failed === 0;
+const ok = unitStatus === 0 && e2eStatus === 0 && failed === 0;
 console.log(`\nweft: ${passed} passed, ${failed} failed`);
 process.exit(ok ? 0 : 1);
