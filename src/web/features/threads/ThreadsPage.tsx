@@ -12,7 +12,7 @@ import { Spinner } from '../../components/ui/Spinner.js';
 import { ViewNotice } from '../../components/ui/ViewNotice.js';
 import { formatInteger, plural } from '../../lib/format.js';
 import { roundedNow } from '../../entities/calls/listRequest.js';
-import { AddThreadsToQueue } from '../annotation/queues/AddThreadsToQueue.js';
+import { AddThreadsToQueue } from './AddThreadsToQueue.js';
 import { useCan } from '../auth/useCan.js';
 import { NO_FILTERS } from './threadFilters.js';
 import { threadsCountQueryOptions, threadsListQueryOptions } from './threadQueries.js';

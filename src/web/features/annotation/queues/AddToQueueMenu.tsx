@@ -14,7 +14,7 @@ import type { CallsListReq } from '../../../entities/calls/callQueries.js';
 import { ADD_BATCH, addCallsToQueue, type AddProgress, type CallSource } from './addCallsToQueue.js';
 import { annotationKeys, queuesQueryOptions, type Queue } from '../annotationQueries.js';
 import { shownFields } from '../displayFields.js';
-import { pickedQueue, QueuePicker } from './QueuePicker.js';
+import { pickedQueue, QueuePicker } from '../../../entities/annotationQueues/QueuePicker.js';
 import '../annotation.css';
 
 /** Props: the calls view's request and total, and the selected call ids. */

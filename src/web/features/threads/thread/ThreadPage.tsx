@@ -11,7 +11,7 @@ import { ErrorState } from '../../../components/ui/ErrorState.js';
 import { Spinner } from '../../../components/ui/Spinner.js';
 import { formatCompact, formatDuration, formatInteger, formatRelative } from '../../../lib/format.js';
 import type { Call } from '../../../entities/calls/callFields.js';
-import { AddThreadsToQueue } from '../../annotation/queues/AddThreadsToQueue.js';
+import { AddThreadsToQueue } from '../AddThreadsToQueue.js';
 import { useCan } from '../../auth/useCan.js';
 import { threadConversation, turnPreview } from './threadChat.js';
 import { ThreadChat } from './ThreadChat.js';

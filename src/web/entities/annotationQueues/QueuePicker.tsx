@@ -3,11 +3,12 @@
  * triage never has to leave the page to start a review (its questions are added later on the
  * queue's own page). Shared by every "Add to queue" (calls, threads, a thread).
  */
-import { useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Spinner } from '../../../components/ui/Spinner.js';
-import { queuesQueryOptions, type Queue } from '../annotationQueries.js';
-import { useSaveQueue } from '../queueMutations.js';
+import { Spinner } from '../../components/ui/Spinner.js';
+import { api } from '../../lib/api.js';
+import { annotationKeys, queuesQueryOptions, type Queue } from './queueQueries.js';
+import './queuePicker.css';
 
 /** The picker's value while a new queue is being named. */
 export const NEW_QUEUE = '__new__';
@@ -30,22 +31,23 @@ export function pickedQueue(queues: Queue[] | undefined, queueId: string): Queue
 export function QueuePicker({ projectId, queueId, onQueueId, disabled }: QueuePickerProps) {
   const { data: queues, isPending, error } = useQuery(queuesQueryOptions(projectId));
   const [name, setName] = useState('');
-  const save = useSaveQueue(projectId);
+  const queryClient = useQueryClient();
+  const save = useMutation({
+    mutationFn: (queueName: string) => api.annotationQueueCreate({ project_id: projectId, name: queueName.trim(), scorer_refs: [] }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: annotationKeys.project(projectId) }),
+  });
   if (isPending) return <Spinner showLabel label="Loading queues" />;
   if (error) return <p className="form-error">Could not load the queues: {error.message}</p>;
   const none = queues.length === 0;
   const showForm = queueId === NEW_QUEUE || none;
 
   const create = () =>
-    save.mutate(
-      { queueId: null, draft: { name, description: '', fields: [], displayFields: [] } },
-      {
-        onSuccess: (id) => {
-          setName('');
-          onQueueId(id);
-        },
+    save.mutate(name, {
+      onSuccess: ({ id }) => {
+        setName('');
+        onQueueId(id);
       },
-    );
+    });
 
   return (
     <div className="queue-picker">

@@ -6,13 +6,13 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
-import { describeError } from '../../../components/ui/ErrorState.js';
-import { ModalDialog } from '../../../components/ui/ModalDialog.js';
-import { api } from '../../../lib/api.js';
-import { formatInteger, plural } from '../../../lib/format.js';
-import { annotationKeys, queuesQueryOptions } from '../annotationQueries.js';
-import { pickedQueue, QueuePicker } from './QueuePicker.js';
-import '../annotation.css';
+import { describeError } from '../../components/ui/ErrorState.js';
+import { ModalDialog } from '../../components/ui/ModalDialog.js';
+import { api } from '../../lib/api.js';
+import { formatInteger, plural } from '../../lib/format.js';
+import { annotationKeys, queuesQueryOptions } from '../../entities/annotationQueues/queueQueries.js';
+import { pickedQueue, QueuePicker } from '../../entities/annotationQueues/QueuePicker.js';
+import './threads.css';
 
 /** Props: the project and the threads to add (none: the button is disabled). */
 export interface AddThreadsToQueueProps {
@@ -53,8 +53,8 @@ function AddThreadsDialog({ projectId, threadIds, onClose }: AddThreadsToQueuePr
   const noun = threadIds.length === 1 ? 'thread' : 'threads';
 
   return (
-    <ModalDialog title="Add to an annotation queue" onClose={onClose} className="add-to-queue-dialog">
-      <div className="modal-body add-to-queue">
+    <ModalDialog title="Add to an annotation queue" onClose={onClose}>
+      <div className="modal-body add-threads-to-queue">
         <p className="small">
           {threadIds.length === 1 ? (
             <>
