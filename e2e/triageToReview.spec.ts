@@ -9,38 +9,44 @@ import type { WeftClient } from '../src/client/index.js';
 import { seedAgentTraces } from './fixtures/seed.js';
 import { expect, test } from './fixtures/test.js';
 
-/** One finished single-turn thread per entry of `questions`, started `i` minutes ago. */
-async function seedThreads(api: WeftClient, project: string, questions: string[]): Promise<string[]> {
+/**
+ * One finished thread per entry of `questions`, the i-th last active about i minutes ago, with
+ * `turns[i]` turns (default 1) that each ask the question.
+ */
+async function seedThreads(api: WeftClient, project: string, questions: string[], turns: number[] = []): Promise<string[]> {
   const ids = questions.map(() => `chat-${randomUUID().slice(0, 8)}`);
   const now = Date.now();
   await api.callUpsertBatch({
-    batch: questions.flatMap((question, i) => {
-      const id = randomUUID();
-      const started = now - (i + 1) * 60_000;
-      return [
-        {
-          mode: 'start' as const,
-          req: {
-            start: {
-              project_id: project,
-              id,
-              trace_id: randomUUID(),
-              thread_id: ids[i]!,
-              turn_id: id,
-              op_name: 'support_chat',
-              started_at: new Date(started).toISOString(),
-              inputs: { messages: [{ role: 'user', content: question }] },
+    batch: questions
+      .flatMap((question, i) =>
+        Array.from({ length: turns[i] ?? 1 }, (_, turn) => ({ i, question, started: now - (i + 1) * 60_000 - turn * 1_000 })),
+      )
+      .flatMap(({ i, question, started }) => {
+        const id = randomUUID();
+        return [
+          {
+            mode: 'start' as const,
+            req: {
+              start: {
+                project_id: project,
+                id,
+                trace_id: randomUUID(),
+                thread_id: ids[i]!,
+                turn_id: id,
+                op_name: 'support_chat',
+                started_at: new Date(started).toISOString(),
+                inputs: { messages: [{ role: 'user', content: question }] },
+              },
             },
           },
-        },
-        {
-          mode: 'end' as const,
-          req: {
-            end: { project_id: project, id, ended_at: new Date(started + 900).toISOString(), output: `About ${question}`, summary: {} },
+          {
+            mode: 'end' as const,
+            req: {
+              end: { project_id: project, id, ended_at: new Date(started + 900).toISOString(), output: `About ${question}`, summary: {} },
+            },
           },
-        },
-      ];
-    }),
+        ];
+      }),
   });
   return ids;
 }
@@ -91,6 +97,47 @@ test('add a thread to a queue from its page', async ({ signedInPage: page, api, 
   await dialog.getByRole('link', { name: 'Open the queue →' }).click();
   await expect(page).toHaveURL(new RegExp(`/annotation/${queueId}$`));
   await expect(page.getByRole('table', { name: 'Queue items' })).toContainText(`Thread ${threadId}`);
+});
+
+test('add threads from a queue: search, sort by turns, first messages, already queued marked', async ({
+  signedInPage: page,
+  api,
+  project,
+}) => {
+  const [refund, password, norway] = await seedThreads(
+    api,
+    project,
+    ['refund for order 17', 'password reset', 'shipping to Norway'],
+    [1, 3, 2],
+  );
+  const { id: queueId } = await api.annotationQueueCreate({ project_id: project, name: 'Picks', scorer_refs: [] });
+  await api.annotationQueueAddThreads({ project_id: project, queue_id: queueId, thread_ids: [refund!] });
+
+  await page.goto(`/${project}/annotation/${queueId}`);
+  await page.getByRole('button', { name: 'Add threads' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Add threads to the queue' });
+  const picks = dialog.getByRole('list', { name: 'Threads' }).getByRole('listitem');
+  // Last activity first, each by its first message; the queued one marked and not pickable.
+  await expect(picks).toHaveCount(3);
+  await expect(picks.nth(0)).toContainText('refund for order 17');
+  await expect(picks.nth(0)).toContainText('Already queued');
+  await expect(dialog.getByRole('checkbox', { name: 'refund for order 17 (already queued)' })).toBeDisabled();
+  await expect(picks.nth(1)).toContainText('password reset');
+  await expect(picks.nth(1)).toContainText('3 turns');
+  // Sorted by turns.
+  await dialog.getByRole('combobox', { name: 'Sort threads' }).selectOption({ label: 'Most turns' });
+  await expect(picks.nth(0)).toContainText('password reset');
+  await expect(picks.nth(1)).toContainText('shipping to Norway');
+  // Searched by what the turns say.
+  await dialog.getByRole('searchbox', { name: 'Search threads' }).fill('norway');
+  await dialog.getByRole('searchbox', { name: 'Search threads' }).press('Enter');
+  await expect(picks).toHaveCount(1);
+  await expect(picks.first()).toContainText(norway!);
+  await dialog.getByRole('checkbox', { name: 'shipping to Norway' }).check();
+  await dialog.getByRole('button', { name: 'Add 1 thread' }).click();
+  await expect(dialog.getByRole('status')).toContainText('Added 1 thread');
+  await expect(picks.first()).toContainText('Already queued');
+  expect(password).toBeTruthy();
 });
 
 test('add selected calls to a queue made in the menu', async ({ signedInPage: page, api, project }) => {

@@ -27,7 +27,6 @@ export const annotationKeys = {
   allNext: (projectId: string, queueId: string) => [...annotationKeys.queue(projectId, queueId), 'next'] as const,
   next: (projectId: string, queueId: string, after: string | null) => [...annotationKeys.allNext(projectId, queueId), after] as const,
   specs: (projectId: string) => [...annotationKeys.project(projectId), 'specs'] as const,
-  recentThreads: (projectId: string) => [...annotationKeys.project(projectId), 'recent-threads'] as const,
   /** Refs name exact versions, so resolved specs never change: keyed outside any project. */
   fields: (refs: string[]) => [...annotationKeys.all, 'fields', refs] as const,
 };
