@@ -27,14 +27,15 @@ export interface MyAnswer {
   value: unknown;
 }
 
-/** Total and completed items per queue, keyed by queue id. */
+/** Total and reviewed items per queue, keyed by queue id. */
 export function queueStatsQueryOptions({ projectId, queueIds }: { projectId: string; queueIds: string[] }) {
   return queryOptions({
     queryKey: annotationKeys.stats(projectId, queueIds),
     queryFn: async ({ signal }) => {
-      if (queueIds.length === 0) return new Map<string, { total: number; completed: number }>();
+      if (queueIds.length === 0) return new Map<string, { total: number; reviewed: number }>();
       const { stats } = await api.annotationQueuesStats({ project_id: projectId, queue_ids: queueIds }, { signal });
-      return new Map(stats.map((s) => [s.queue_id, { total: s.total_items, completed: s.completed_items }]));
+      // Reviewed (every review the queue wants), not the reference's "anyone finished": see reviewProgress.ts.
+      return new Map(stats.map((s) => [s.queue_id, { total: s.total_items, reviewed: s.reviewed_items }]));
     },
   });
 }

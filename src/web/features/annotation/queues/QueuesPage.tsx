@@ -115,11 +115,7 @@ export function QueuesPage() {
                   </td>
                   <td className="num">{s ? formatInteger(s.total) : <span className="skeleton" />}</td>
                   <td>
-                    {s ? (
-                      <CompletionBar done={s.completed} total={s.total} label={`${q.name} completion`} />
-                    ) : (
-                      <span className="skeleton" />
-                    )}
+                    {s ? <CompletionBar done={s.reviewed} total={s.total} label={`${q.name} completion`} /> : <span className="skeleton" />}
                   </td>
                   <td title={q.updated_at}>{formatRelative(q.updated_at)}</td>
                   <td className="row-actions">
