@@ -64,6 +64,25 @@ export const AnnotationQueueResultRow = z.object({ item: AnnotationQueueItemSche
 export type AnnotationQueueResultRow = z.infer<typeof AnnotationQueueResultRow>;
 export const AnnotationQueueResultsRes = z.object({ rows: z.array(AnnotationQueueResultRow), total: z.number().int() });
 
+/**
+ * An item's review progress, the one definition the server's counts and the dashboard share: it
+ * is `reviewed` once `reviewers_per_item` reviewers completed it (when fetch-next stops offering
+ * it), `partly_reviewed` while some but fewer did, else its aggregated state. Skips never count
+ * towards it (docs/api/evaluations.md §1).
+ */
+export const ReviewProgress = z.enum(['reviewed', 'partly_reviewed', 'in_progress', 'skipped', 'unstarted']);
+export type ReviewProgress = z.infer<typeof ReviewProgress>;
+
+/** The review progress of an item with `completedReviews` completed reviews in a queue wanting `reviewersPerItem`. */
+export function reviewProgress(
+  item: { annotation_state: AnnotationState; completed_reviews: number },
+  reviewersPerItem: number,
+): ReviewProgress {
+  if (item.completed_reviews >= reviewersPerItem) return 'reviewed';
+  if (item.completed_reviews > 0 || item.annotation_state === 'completed') return 'partly_reviewed';
+  return item.annotation_state;
+}
+
 // POST /annotation_queues/:queue_id/summary
 export const AnnotationQueueSummaryReq = z.object(QueuePath);
 export const AnnotationReviewerProgress = z.object({
@@ -87,7 +106,10 @@ export const AnnotationQueueSummaryRes = z.object({
   total_items: z.number().int(),
   reviewers_per_item: z.number().int(),
   fully_reviewed_items: z.number().int().describe('Items with at least reviewers_per_item completed reviews'),
-  items_by_state: z.record(AnnotationState, z.number().int()),
+  items_by_state: z.record(AnnotationState, z.number().int()).describe("Items per aggregated state (the latest reviewer's state)"),
+  items_by_progress: z
+    .record(ReviewProgress, z.number().int())
+    .describe('Weft: items per review progress (reviewProgress); items_by_progress.reviewed is fully_reviewed_items'),
   reviewers: z.array(AnnotationReviewerProgress),
   questions: z.array(AnnotationQuestionSummary),
 });

@@ -95,6 +95,12 @@ export const AnnotationQueueStatsSchema = z.object({
   queue_id: z.string(),
   total_items: z.number().int(),
   completed_items: z.number().int().describe('Items completed or skipped by at least one annotator'),
+  reviewed_items: z
+    .number()
+    .int()
+    .describe(
+      'Weft: items with the queue\'s reviewers_per_item completed reviews, the dashboard\'s "reviewed" (docs/api/evaluations.md §1)',
+    ),
 });
 export const AnnotationQueuesStatsRes = z.object({ stats: z.array(AnnotationQueueStatsSchema) });
 

@@ -164,6 +164,12 @@ export const CallsFilter = z.object({
   trace_roots_only: z.boolean().nullish(),
   wb_user_ids: IdList,
   wb_run_ids: IdList,
+  weft_made: z
+    .boolean()
+    .nullish()
+    .describe(
+      "Weft: false leaves out the calls Weft made itself (attributes.weft.source set: LLM judges and monitors, the playground's completions, evaluate_model jobs), true keeps only those; absent, both",
+    ),
 });
 export type CallsFilter = z.infer<typeof CallsFilter>;
 

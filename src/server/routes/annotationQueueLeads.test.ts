@@ -239,6 +239,11 @@ describe('results, summary, export and dataset', () => {
     const s = AnnotationQueueSummaryRes.parse(await alice.annotationQueueSummary({ project_id: P, queue_id: queue }));
     expect(s.total_items).toBe(4);
     expect(s.fully_reviewed_items).toBe(1);
+    // One definition of progress: item 1 has both reviews, item 2 one of two (carol skipped it).
+    expect(s.items_by_progress).toEqual({ reviewed: 1, partly_reviewed: 1, in_progress: 0, skipped: 0, unstarted: 2 });
+    // The queues list counts "reviewed" the same way; completed_items stays the reference's "anyone finished".
+    const { stats } = await alice.annotationQueuesStats({ project_id: P, queue_ids: [queue] });
+    expect(stats).toEqual([{ queue_id: queue, total_items: 4, completed_items: 2, reviewed_items: 1 }]);
     expect(s.reviewers).toEqual([
       { annotator: 'alice', completed: 2, skipped: 0, in_progress: 0, reserved: 0 },
       { annotator: 'carol', completed: 1, skipped: 1, in_progress: 0, reserved: 1 },

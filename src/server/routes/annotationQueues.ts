@@ -87,6 +87,7 @@ export const annotationQueueRoutes = defineRoutes({
           queue_id: id,
           total_items: stats.get(id)?.total ?? 0,
           completed_items: stats.get(id)?.completed ?? 0,
+          reviewed_items: stats.get(id)?.reviewed ?? 0,
         })),
       };
     },

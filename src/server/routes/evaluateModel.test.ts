@@ -45,6 +45,8 @@ describe('POST /evaluations/evaluate_model', () => {
     expect(ops('LLMAsAJudgeScorer.score')).toHaveLength(LLM_ROWS.length);
     expect(ops('weave.completions_create')).toHaveLength(LLM_ROWS.length * 2);
     expect(ops('Evaluation.summarize')).toHaveLength(1);
+    // Every call of the job is marked as Weft's own (domain/calls/weftMade.ts).
+    expect(new Set(calls.map((c) => JSON.stringify((c.attributes as any).weft)))).toEqual(new Set(['{"source":"evaluate_model"}']));
     const row = ops('Evaluation.predict_and_score')[0]!;
     expect(row.output).toMatchObject({
       output: expect.stringMatching(/^Echo: Answer: /),
@@ -155,6 +157,7 @@ describe('POST /calls/score', () => {
     const scoreCallId = (feedback[0]!.call_ref as string).split('/').pop()!;
     const { call } = await t.alice.client.callRead({ project_id: p, id: scoreCallId });
     expect(call!.op_name).toContain('/op/LLMAsAJudgeScorer.score:');
+    expect((call!.attributes as any).weft).toEqual({ source: 'scorer' });
     expect(call!.inputs.output).toMatchObject({ choices: expect.any(Array) });
   });
 

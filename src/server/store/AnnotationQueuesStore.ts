@@ -11,6 +11,17 @@ import type { AnnotationQueueItemsFilter, AnnotationState } from '../../contract
 export type ProgressState = Exclude<AnnotationState, 'unstarted'>;
 
 /** A queue; times in epoch microseconds. */
+/**
+ * A queue's counts: every item, those completed or skipped by anyone (the reference's
+ * completed_items), and those with reviewers_per_item completed reviews (reviewProgress's
+ * `reviewed`).
+ */
+export interface QueueStatsRecord {
+  total: number;
+  completed: number;
+  reviewed: number;
+}
+
 export interface QueueRecord {
   projectId: string;
   id: string;
@@ -212,7 +223,7 @@ export interface AnnotationQueuesStore {
    * Item counts of the live queues among `queueIds`: all items, and items with a completed or
    * skipped record by any annotator. Other ids are absent from the map.
    */
-  queueStats(req: { projectId: string; queueIds: string[] }): Promise<Map<string, { total: number; completed: number }>>;
+  queueStats(req: { projectId: string; queueIds: string[] }): Promise<Map<string, QueueStatsRecord>>;
   /**
    * Adds one item per call, in `callIds` order (repeats ignored), copying the call's start,
    * end, op name and trace id. Calls already in the queue count as duplicates; calls that do

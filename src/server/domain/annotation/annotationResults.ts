@@ -12,6 +12,7 @@ import type {
   AnnotationQueueSummaryRes,
   AnnotationReviewSchema,
 } from '../../../contract/annotationQueueLeads.js';
+import { reviewProgress, type ReviewProgress } from '../../../contract/annotationQueueLeads.js';
 import type { AnnotationState } from '../../../contract/annotationQueues.js';
 import type { JsonValue } from '../../../contract/common.js';
 import type { QueueAnswerRecord, QueueItemRecord, QueueRecord } from '../../store/AnnotationQueuesStore.js';
@@ -91,6 +92,12 @@ export async function queueSummary(store: Store, queue: QueueRecord, now: number
   const reservations = await store.annotationQueues.queueReservations({ projectId: queue.projectId, queueId: queue.id, now });
   const itemsByState: Record<AnnotationState, number> = { unstarted: 0, in_progress: 0, completed: 0, skipped: 0 };
   for (const i of items) itemsByState[i.annotationState] += 1;
+  const itemsByProgress: Record<ReviewProgress, number> = { reviewed: 0, partly_reviewed: 0, in_progress: 0, skipped: 0, unstarted: 0 };
+  for (const i of items) {
+    itemsByProgress[
+      reviewProgress({ annotation_state: i.annotationState, completed_reviews: i.completedReviews }, queue.reviewersPerItem)
+    ] += 1;
+  }
 
   const reviewers = new Map<string, Summary['reviewers'][number]>();
   const reviewer = (annotator: string) => {
@@ -105,8 +112,9 @@ export async function queueSummary(store: Store, queue: QueueRecord, now: number
   return {
     total_items: items.length,
     reviewers_per_item: queue.reviewersPerItem,
-    fully_reviewed_items: items.filter((i) => i.completedReviews >= queue.reviewersPerItem).length,
+    fully_reviewed_items: itemsByProgress.reviewed,
     items_by_state: itemsByState,
+    items_by_progress: itemsByProgress,
     reviewers: [...reviewers.values()].sort((a, b) => b.completed - a.completed || a.annotator.localeCompare(b.annotator)),
     questions: queue.scorerRefs.map((ref) => questionSummary(ref, [...reviews.values()])),
   };

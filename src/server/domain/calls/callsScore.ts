@@ -21,10 +21,11 @@ import { uuidv7 } from '../../core/ids.js';
 import { BadRequestError, NotFoundError } from '../../errors.js';
 import { loadJudge, type JudgeScorer } from '../llm/llmObjects.js';
 import { CallWriter, ensureOps, runJudge, type ModelRunDeps } from '../llm/llmRun.js';
+import { weftMade } from './weftMade.js';
 
 export const CALLS_SCORE_JOB = 'calls_score';
 /** The attributes that mark calls written by server-side scoring, so monitors never score them (domain/llm/monitors.ts). */
-export const SCORER_SOURCE_ATTRIBUTES = { weft: { source: 'scorer' } };
+export const SCORER_SOURCE_ATTRIBUTES = weftMade('scorer');
 
 export async function startCallsScore(
   deps: {

@@ -32,6 +32,7 @@ import { summarizeRun, type RowResult } from './evaluationSummary.js';
 import { uuidv7 } from '../../core/ids.js';
 import { loadEvaluation, loadStructuredModel, type LoadedEvaluation, type StructuredModel } from '../llm/llmObjects.js';
 import { addUsage, CallWriter, ensureOps, runJudge, runPredict, type ModelRunDeps, type RunContext, type UsageMap } from '../llm/llmRun.js';
+import { weftMade } from '../calls/weftMade.js';
 
 export const EVALUATE_MODEL_JOB = 'evaluate_model';
 const ROW_CONCURRENCY = 4;
@@ -142,7 +143,7 @@ export async function runEvaluateModelJob(
   const payload = job.payload as unknown as EvaluateModelPayload;
   const { store } = deps;
   const projectId = job.projectId;
-  const writer = new CallWriter(deps, projectId, job.createdBy);
+  const writer = new CallWriter(deps, projectId, job.createdBy, weftMade('evaluate_model'));
   const rootId = payload.call_id;
 
   const existing = await store.calls.readCall({ projectId, id: rootId });

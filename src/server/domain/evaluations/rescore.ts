@@ -22,6 +22,7 @@ import { isRefString } from '../objects/refs.js';
 import { readRefs } from '../objects/refsRead.js';
 import { loadJudge } from '../llm/llmObjects.js';
 import { addUsage, CallWriter, ensureOps, runJudge, type UsageMap } from '../llm/llmRun.js';
+import { weftMade } from '../calls/weftMade.js';
 
 export const RESCORE_JOB = 'evaluation_rescore';
 
@@ -76,7 +77,7 @@ export async function runRescoreJob(
     'LLMStructuredCompletionModel.predict',
     'LLMAsAJudgeScorer.score',
   ]);
-  const writer = new CallWriter(deps, projectId, job.createdBy);
+  const writer = new CallWriter(deps, projectId, job.createdBy, weftMade('scorer'));
   // A resumed job starts the new run over under a fresh id: the old partial root was deleted above.
   const id = existing ? uuidv7() : rootId;
   await writer.start({

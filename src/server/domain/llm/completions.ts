@@ -27,6 +27,7 @@ import {
   usageSummary,
   withoutNulls,
 } from './llmCalls.js';
+import { weftMade } from '../calls/weftMade.js';
 import { readRefs } from '../objects/refsRead.js';
 
 interface Deps {
@@ -100,6 +101,7 @@ export async function createCompletion(
       userId: deps.userId,
       opName: COMPLETIONS_CREATE_OP,
       id,
+      attributes: weftMade('playground'),
       inputs: trackedInputs(req.inputs, messages.initial),
       output: outcome.response,
       summary: usageSummary(outcome.model, outcome.response),
@@ -180,7 +182,7 @@ export async function* streamCompletion(
           trace_id: id,
           op_name: COMPLETIONS_CREATE_OP,
           started_at: formatMicros(deps.clock.nowMicros()),
-          attributes: {},
+          attributes: weftMade('playground'),
           inputs: trackedInputs({ ...req.inputs, model: req.inputs.model }, messages.initial),
         },
         deps.userId,

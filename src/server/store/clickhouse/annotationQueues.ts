@@ -34,6 +34,7 @@ import type {
   AddCallsReq,
   AddThreadsReq,
   AnnotationQueuesStore,
+  QueueStatsRecord,
   ItemsQuery,
   ProgressRecord,
   ProgressResult,
@@ -183,18 +184,24 @@ export class ClickHouseAnnotationQueuesStore implements AnnotationQueuesStore {
     return deleted;
   }
 
-  async queueStats(req: { projectId: string; queueIds: string[] }): Promise<Map<string, { total: number; completed: number }>> {
-    const rows = await this.#db.all<{ id: string; total: string; completed: string }>(
-      `SELECT q.id AS id, ifNull(t.total, 0) AS total, ifNull(c.completed, 0) AS completed
+  async queueStats(req: { projectId: string; queueIds: string[] }): Promise<Map<string, QueueStatsRecord>> {
+    const rows = await this.#db.all<{ id: string; total: string; completed: string; reviewed: string }>(
+      `SELECT q.id AS id, ifNull(t.total, 0) AS total, ifNull(c.completed, 0) AS completed, ifNull(r.reviewed, 0) AS reviewed
        FROM (SELECT id FROM annotation_queues FINAL WHERE project_id = {p:String} AND id IN {ids:Array(String)} AND deleted_at IS NULL) AS q
        LEFT JOIN (SELECT queue_id, count() AS total FROM annotation_queue_items FINAL
                   WHERE project_id = {p:String} AND queue_id IN {ids:Array(String)} GROUP BY queue_id) AS t ON t.queue_id = q.id
        LEFT JOIN (SELECT queue_id, uniqExact(queue_item_id) AS completed FROM annotator_progress FINAL
                   WHERE project_id = {p:String} AND queue_id IN {ids:Array(String)} AND annotation_state IN ('completed', 'skipped')
-                  GROUP BY queue_id) AS c ON c.queue_id = q.id`,
+                  GROUP BY queue_id) AS c ON c.queue_id = q.id
+       LEFT JOIN (SELECT d.queue_id AS queue_id, countIf(d.done >= w.reviewers_per_item) AS reviewed
+                  FROM (SELECT queue_id, queue_item_id, countIf(annotation_state = 'completed') AS done FROM annotator_progress FINAL
+                        WHERE project_id = {p:String} AND queue_id IN {ids:Array(String)} GROUP BY queue_id, queue_item_id) AS d
+                  INNER JOIN (SELECT id, reviewers_per_item FROM annotation_queues FINAL
+                              WHERE project_id = {p:String} AND id IN {ids:Array(String)}) AS w ON w.id = d.queue_id
+                  GROUP BY d.queue_id) AS r ON r.queue_id = q.id`,
       { p: req.projectId, ids: [...new Set(req.queueIds)] },
     );
-    return new Map(rows.map((r) => [r.id, { total: num(r.total), completed: num(r.completed) }]));
+    return new Map(rows.map((r) => [r.id, { total: num(r.total), completed: num(r.completed), reviewed: num(r.reviewed) }]));
   }
 
   async addCalls(req: AddCallsReq): Promise<{ added: number; duplicates: number } | null> {

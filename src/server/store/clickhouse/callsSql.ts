@@ -18,7 +18,16 @@
  * - `$in` lists of literals bind as one array parameter of the group's type.
  */
 import type { JsonValue } from '../../../contract/common.js';
-import type { Condition, FilterClause, InGroup, JsonField, Scalar, SortKey, ValueType } from '../query/index.js';
+import {
+  WEFT_SOURCE_FIELD,
+  type Condition,
+  type FilterClause,
+  type InGroup,
+  type JsonField,
+  type Scalar,
+  type SortKey,
+  type ValueType,
+} from '../query/index.js';
 import type { Params } from './ClickHouseDatabase.js';
 import { fieldSql } from './callsColumnsSql.js';
 import { referencedValue } from './callsExpandSql.js';
@@ -193,6 +202,10 @@ export class CallsSqlPrinter {
         return `hasAny(JSONExtract(ifNull(${c.column}, '[]'), 'Array(String)'), ${this.#p.add(c.refs, 'Array(String)')})`;
       case 'traceRoots':
         return 'parent_id IS NULL';
+      case 'weftMade': {
+        const raw = this.#raw(WEFT_SOURCE_FIELD);
+        return c.made ? jsonExists(raw) : jsonIsNull(raw);
+      }
     }
   }
 }

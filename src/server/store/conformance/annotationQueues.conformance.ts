@@ -279,12 +279,12 @@ export function describeAnnotationQueuesConformance(open: OpenStore, openPair: O
       expect((await store.feedback.queryFeedback({ projectId: P, fields: ['id'] })).map((r) => r.id)).toEqual(['f-kept']);
     });
 
-    it('counts all items and those completed or skipped by anyone, for live queues only', async () => {
+    it('counts all items, those completed or skipped by anyone, and those reviewed, for live queues only', async () => {
       const stats = await store.annotationQueues.queueStats({ projectId: P, queueIds: ['q1', 'q2', 'q3', 'nope'] });
       expect(Object.fromEntries(stats)).toEqual({
-        q1: { total: 3, completed: 3 },
-        q2: { total: 2, completed: 1 },
-        q3: { total: 0, completed: 0 },
+        q1: { total: 3, completed: 3, reviewed: 3 },
+        q2: { total: 2, completed: 1, reviewed: 1 },
+        q3: { total: 0, completed: 0, reviewed: 0 },
       });
     });
 
@@ -473,7 +473,8 @@ export function describeAnnotationQueuesConformance(open: OpenStore, openPair: O
         expect(shown.completedReviews).toBe(1);
         views.push([shown.annotatorUserId, shown.annotationState]);
         expect(Object.fromEntries(await s.annotationQueues.queueStats({ projectId: P, queueIds: ['q1'] }))).toEqual({
-          q1: { total: 2, completed: 2 },
+          // Two reviewers wanted: one completed review each (bob skipped c2) reviews neither item.
+          q1: { total: 2, completed: 2, reviewed: 0 },
         });
       }
       expect(views[0]).toEqual(views[1]);

@@ -188,6 +188,11 @@ const FILTER_CASES: [string, CallsFilter, Letter[]][] = [
     (key): [string, CallsFilter, Letter[]] => [`${key}: [] filters nothing`, { [key]: [] }, ['A', 'B', 'C', 'D', 'E']],
   ),
   ['trace_roots_only: false filters nothing', { trace_roots_only: false }, ['A', 'B', 'C', 'D', 'E']],
+  // Weft's extension: calls Weft made itself carry attributes.weft.source.
+  ["weft_made: false leaves out Weft's own calls", { weft_made: false }, ['A', 'B', 'C', 'E']],
+  ['weft_made: true keeps only them', { weft_made: true }, ['D']],
+  ['weft_made beside trace_roots_only', { weft_made: false, trace_roots_only: true }, ['A', 'C', 'E']],
+  ['weft_made: null filters nothing', { weft_made: null }, ['A', 'B', 'C', 'D', 'E']],
 ];
 
 /** sort_by cases: [what, sort_by, calls in the expected order]. */

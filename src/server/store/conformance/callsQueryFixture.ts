@@ -102,7 +102,8 @@ function seed(entity: string): SeedCall[] {
         op_name: 'plain_op',
         display_name: '',
         trace_id: 'tr3',
-        attributes: { env: 'dev' },
+        // Marked as a call Weft made itself (domain/calls/weftMade.ts), for the weft_made filter.
+        attributes: { env: 'dev', weft: { source: 'scorer' } },
         inputs: { n: '7', list: [1, 2, 3], obj: { a: 1, b: [true] } },
       },
     },

@@ -507,11 +507,11 @@ export function describeReferenceQueuesConformance(backend: TestBackend): void {
       it('test_annotator_queue_items_progress_update_stats_integration: 2 completed and 1 skipped count 3', async () => {
         const P = http.project('aq');
         const { queueId, itemIds } = await queueItems(P, 5, 'Stats Integration Queue');
-        expect(await stats(P, [queueId])).toEqual([{ queue_id: queueId, total_items: 5, completed_items: 0 }]);
+        expect(await stats(P, [queueId])).toEqual([{ queue_id: queueId, total_items: 5, completed_items: 0, reviewed_items: 0 }]);
         await setState(P, queueId, itemIds[0]!, 'completed');
         await setState(P, queueId, itemIds[1]!, 'completed');
         await setState(P, queueId, itemIds[2]!, 'skipped');
-        expect(await stats(P, [queueId])).toEqual([{ queue_id: queueId, total_items: 5, completed_items: 3 }]);
+        expect(await stats(P, [queueId])).toEqual([{ queue_id: queueId, total_items: 5, completed_items: 3, reviewed_items: 2 }]);
       });
 
       it('test_annotator_queue_items_progress_in_progress_workflow and _returns_correct_item', async () => {
@@ -530,7 +530,7 @@ export function describeReferenceQueuesConformance(backend: TestBackend): void {
         const annotator = byId.get(i1).annotator_user_id;
         expect(annotator).toBeTruthy();
         for (const id of [i2, i3]) expect(byId.get(id).annotator_user_id).toBe(annotator);
-        expect(await stats(P, [queueId])).toEqual([{ queue_id: queueId, total_items: 3, completed_items: 2 }]);
+        expect(await stats(P, [queueId])).toEqual([{ queue_id: queueId, total_items: 3, completed_items: 2, reviewed_items: 1 }]);
 
         const other = await queueItems(P, 3, 'Returns Correct Item Queue');
         expect((await setState(P, other.queueId, other.itemIds[2]!, 'completed')).id).toBe(other.itemIds[2]);

@@ -8,7 +8,10 @@
  * nothing. A bare run id in `wb_run_ids` (no `/`) names a run of the query's own project.
  */
 import type { CallsFilter } from '../../../contract/calls.js';
-import type { FilterClause, FilterListColumn } from './ir.js';
+import type { FilterClause, FilterListColumn, JsonField } from './ir.js';
+
+/** Where a call made by Weft itself carries its mark (domain/calls/weftMade.ts): `attributes.weft.source`. */
+export const WEFT_SOURCE_FIELD: JsonField = { kind: 'json', column: 'attributes', path: ['weft', 'source'] };
 
 /** The list fields, and whether an empty list still filters (matching nothing). */
 const LISTS: [FilterListColumn, keyof CallsFilter, 'emptyMatchesNothing' | 'emptyIsUnset'][] = [
@@ -42,6 +45,7 @@ export function planFilter(filter: CallsFilter, projectId: string): FilterClause
     if (refs?.length) out.push({ k: 'refs', column, refs });
   }
   if (filter.trace_roots_only) out.push({ k: 'traceRoots' });
+  if (filter.weft_made != null) out.push({ k: 'weftMade', made: filter.weft_made });
   return out;
 }
 

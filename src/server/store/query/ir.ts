@@ -207,9 +207,11 @@ export type FilterListColumn = 'parent_id' | 'trace_id' | 'id' | 'thread_id' | '
  *   its `*` dropped, so the prefix ends with `:`).
  * - `refs`: the call's input (or output) refs include one of `refs`.
  * - `traceRoots`: parent_id is NULL.
+ * - `weftMade`: the call carries (made) or lacks (!made) a non-null `attributes.weft.source`.
  */
 export type FilterClause =
   | { k: 'in'; column: FilterListColumn; values: string[] }
   | { k: 'opNames'; exact: string[]; prefixes: string[] }
   | { k: 'refs'; column: 'input_refs' | 'output_refs'; refs: string[] }
-  | { k: 'traceRoots' };
+  | { k: 'traceRoots' }
+  | { k: 'weftMade'; made: boolean };

@@ -9,6 +9,7 @@ import type {
   ReservationRecord,
   ReserveNextReq,
   AnnotationQueuesStore,
+  QueueStatsRecord,
   ItemsQuery,
   ProgressState,
   ProgressResult,
@@ -179,17 +180,21 @@ export class SqliteAnnotationQueuesStore implements AnnotationQueuesStore {
     });
   }
 
-  async queueStats(req: { projectId: string; queueIds: string[] }): Promise<Map<string, { total: number; completed: number }>> {
-    const stats = new Map<string, { total: number; completed: number }>();
+  async queueStats(req: { projectId: string; queueIds: string[] }): Promise<Map<string, QueueStatsRecord>> {
+    const stats = new Map<string, QueueStatsRecord>();
     for (const ids of chunks([...new Set(req.queueIds)])) {
       const sql = `
         SELECT q.id,
           (SELECT COUNT(*) FROM annotation_queue_items i WHERE i.project_id = q.project_id AND i.queue_id = q.id) AS total,
           (SELECT COUNT(DISTINCT p.queue_item_id) FROM annotator_queue_items_progress p
-             WHERE p.project_id = q.project_id AND p.queue_id = q.id AND p.annotation_state IN ('completed', 'skipped')) AS completed
+             WHERE p.project_id = q.project_id AND p.queue_id = q.id AND p.annotation_state IN ('completed', 'skipped')) AS completed,
+          (SELECT COUNT(*) FROM annotation_queue_items i WHERE i.project_id = q.project_id AND i.queue_id = q.id
+             AND (SELECT COUNT(*) FROM annotator_queue_items_progress p
+                  WHERE p.project_id = i.project_id AND p.queue_item_id = i.id AND p.annotation_state = 'completed') >= q.reviewers_per_item
+          ) AS reviewed
         FROM annotation_queues q WHERE q.project_id = ? AND q.deleted_at IS NULL AND q.id IN (${marks(ids)})`;
-      for (const row of this.#db.all<{ id: string; total: number; completed: number }>(sql, [req.projectId, ...ids])) {
-        stats.set(row.id, { total: row.total, completed: row.completed });
+      for (const row of this.#db.all<{ id: string; total: number; completed: number; reviewed: number }>(sql, [req.projectId, ...ids])) {
+        stats.set(row.id, { total: row.total, completed: row.completed, reviewed: row.reviewed });
       }
     }
     return stats;

@@ -10,6 +10,7 @@ describe('calls view in the URL', () => {
       columns: [...DEFAULT_COLUMNS],
       since: null,
       rootsOnly: true,
+      weftCalls: false,
       live: false,
     });
     expect(writeCallsView(view).toString()).toBe('');
@@ -22,6 +23,7 @@ describe('calls view in the URL', () => {
       columns: ['op', 'inputs.q'],
       since: '-7d',
       rootsOnly: false,
+      weftCalls: true,
       live: true,
     };
     expect(readCallsView(writeCallsView(view))).toEqual(view);

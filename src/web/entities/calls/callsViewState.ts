@@ -38,6 +38,8 @@ export interface CallsViewState {
   /** Time range start: relative (`-24h`) or ISO; null = any time. */
   since: string | null;
   rootsOnly: boolean;
+  /** Include the calls Weft made itself (playground, judges, monitors, evaluate_model); hidden by default. */
+  weftCalls: boolean;
   live: boolean;
 }
 
@@ -65,6 +67,7 @@ export const { read: readCallsView, write: writeCallsView } = urlState<CallsView
   columns: list('cols', DEFAULT_COLUMNS),
   since: text('since'),
   rootsOnly: flag('roots', true),
+  weftCalls: flag('weft'), // ?weft=1
   live: flag('live'),
 });
 

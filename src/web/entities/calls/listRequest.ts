@@ -1,4 +1,5 @@
 /** Turns a calls view (from the URL) into the `/calls/stream_query` request it stands for. */
+import type { CallsFilter } from '../../../contract/calls.js';
 import { LIST_COLUMNS, type CallsListReq } from './callQueries.js';
 import { isBuiltinColumn, type CallsViewState } from './callsViewState.js';
 import { compileQuery } from './filterModel.js';
@@ -9,6 +10,15 @@ import { compileQuery } from './filterModel.js';
  */
 export function roundedNow(at = Date.now()): number {
   return Math.floor(at / 60_000) * 60_000;
+}
+
+/**
+ * The structured filter of a view: trace roots, and unless asked for, no calls Weft made itself
+ * (`weft_made: false`; the wire default keeps them, so SDKs see every call). The header's stats
+ * use the same filter (callsStatsRequest.ts).
+ */
+export function callsFilterOf(view: Pick<CallsViewState, 'rootsOnly' | 'weftCalls'>): CallsFilter {
+  return { ...(view.rootsOnly ? { trace_roots_only: true } : {}), ...(view.weftCalls ? {} : { weft_made: false }) };
 }
 
 /** The list request for a view; the table adds limit and offset per page. */
@@ -25,7 +35,7 @@ export function toListRequest({ projectId, view, now }: { projectId: string; vie
   const columns = [...new Set([...LIST_COLUMNS, ...extra, ...previews])];
   return {
     project_id: projectId,
-    filter: view.rootsOnly ? { trace_roots_only: true } : null,
+    filter: callsFilterOf(view),
     query: compileQuery({ clauses: view.clauses, since: view.since, now }),
     sort_by: [{ field: view.sort.field, direction: view.sort.direction }],
     columns,

@@ -6,12 +6,14 @@
  */
 import { queryOptions } from '@tanstack/react-query';
 import type { AnnotationQueueResultRow } from '../../../contract/annotationQueueLeads.js';
-import type { AnnotationQueueItemSchema, AnnotationQueueSchema } from '../../../contract/annotationQueues.js';
-import { api, collect } from '../../lib/api.js';
+import type { AnnotationQueueItemSchema } from '../../../contract/annotationQueues.js';
+import { api } from '../../lib/api.js';
+import { annotationKeys } from '../../entities/annotationQueues/queueQueries.js';
 import { toQueueField, type QueueField } from './queueFields.js';
 
-/** A queue as listed. */
-export type Queue = AnnotationQueueSchema;
+// The keys and the queue list live in entities/ because Threads and Calls add to queues too.
+export { annotationKeys, queuesQueryOptions, type Queue } from '../../entities/annotationQueues/queueQueries.js';
+
 /** A queue item with its aggregated state. */
 export type QueueItem = AnnotationQueueItemSchema;
 
@@ -25,44 +27,15 @@ export interface MyAnswer {
   value: unknown;
 }
 
-/** Query keys for annotation queues and specs. */
-export const annotationKeys = {
-  all: ['annotation'] as const,
-  project: (projectId: string) => [...annotationKeys.all, projectId] as const,
-  queues: (projectId: string) => [...annotationKeys.project(projectId), 'queues'] as const,
-  allStats: (projectId: string) => [...annotationKeys.project(projectId), 'stats'] as const,
-  stats: (projectId: string, queueIds: string[]) => [...annotationKeys.allStats(projectId), queueIds] as const,
-  queue: (projectId: string, queueId: string) => [...annotationKeys.project(projectId), 'queue', queueId] as const,
-  items: (projectId: string, queueId: string) => [...annotationKeys.queue(projectId, queueId), 'items'] as const,
-  mine: (projectId: string, queueId: string, user: string) => [...annotationKeys.queue(projectId, queueId), 'mine', user] as const,
-  summary: (projectId: string, queueId: string) => [...annotationKeys.queue(projectId, queueId), 'summary'] as const,
-  results: (projectId: string, queueId: string) => [...annotationKeys.queue(projectId, queueId), 'results'] as const,
-  history: (projectId: string, queueId: string, itemId: string) =>
-    [...annotationKeys.queue(projectId, queueId), 'history', itemId] as const,
-  allNext: (projectId: string, queueId: string) => [...annotationKeys.queue(projectId, queueId), 'next'] as const,
-  next: (projectId: string, queueId: string, after: string | null) => [...annotationKeys.allNext(projectId, queueId), after] as const,
-  specs: (projectId: string) => [...annotationKeys.project(projectId), 'specs'] as const,
-  recentThreads: (projectId: string) => [...annotationKeys.project(projectId), 'recent-threads'] as const,
-  /** Refs name exact versions, so resolved specs never change: keyed outside any project. */
-  fields: (refs: string[]) => [...annotationKeys.all, 'fields', refs] as const,
-};
-
-/** The project's live queues, newest first. */
-export function queuesQueryOptions(projectId: string) {
-  return queryOptions({
-    queryKey: annotationKeys.queues(projectId),
-    queryFn: ({ signal }) => collect<Queue>(api.annotationQueuesQuery({ project_id: projectId }, { signal })),
-  });
-}
-
-/** Total and completed items per queue, keyed by queue id. */
+/** Total and reviewed items per queue, keyed by queue id. */
 export function queueStatsQueryOptions({ projectId, queueIds }: { projectId: string; queueIds: string[] }) {
   return queryOptions({
     queryKey: annotationKeys.stats(projectId, queueIds),
     queryFn: async ({ signal }) => {
-      if (queueIds.length === 0) return new Map<string, { total: number; completed: number }>();
+      if (queueIds.length === 0) return new Map<string, { total: number; reviewed: number }>();
       const { stats } = await api.annotationQueuesStats({ project_id: projectId, queue_ids: queueIds }, { signal });
-      return new Map(stats.map((s) => [s.queue_id, { total: s.total_items, completed: s.completed_items }]));
+      // Reviewed (every review the queue wants), not the reference's "anyone finished": see reviewProgress.ts.
+      return new Map(stats.map((s) => [s.queue_id, { total: s.total_items, reviewed: s.reviewed_items }]));
     },
   });
 }

@@ -52,6 +52,15 @@ export function CallsToolbar({
           <input type="checkbox" checked={view.rootsOnly} onChange={(e) => update({ rootsOnly: e.target.checked })} />
           Trace roots only
         </label>
+        <button
+          type="button"
+          className={`chip toggle-chip${view.weftCalls ? ' on' : ''}`}
+          aria-pressed={view.weftCalls}
+          title="Calls Weft made itself: playground runs, LLM judges and monitors, evaluate_model jobs. Hidden unless on."
+          onClick={() => update({ weftCalls: !view.weftCalls })}
+        >
+          Weft&apos;s own calls
+        </button>
         <div className="spacer" />
         <ColumnChooser columns={view.columns} onChange={(columns) => update({ columns })} projectId={projectId} />
       </div>

@@ -7,6 +7,7 @@ import type { ReqOf } from '../../../contract/endpoints.js';
 import { opNamesFilter } from '../dashboards/dashboardQueries.js';
 import type { CallsViewState } from '../../entities/calls/callsViewState.js';
 import { resolveDateTime } from '../../entities/calls/filterModel.js';
+import { callsFilterOf } from '../../entities/calls/listRequest.js';
 
 /** Start of "any time": before any trace could have been written. */
 const EPOCH = Date.UTC(2000, 0, 1);
@@ -43,10 +44,8 @@ export function toCallsStatsRequest({
     start: new Date(start).toISOString(),
     end: new Date(end).toISOString(),
     granularity: Math.floor(end / 1000) + 2 * 86_400,
-    filter: {
-      ...(ops[0] ? { op_names: opNamesFilter({ projectId, op: ops[0] }) } : {}),
-      ...(view.rootsOnly ? { trace_roots_only: true } : {}),
-    },
+    // The list's own filter, so the figures describe exactly the calls the table shows.
+    filter: { ...(ops[0] ? { op_names: opNamesFilter({ projectId, op: ops[0] }) } : {}), ...callsFilterOf(view) },
     call_metrics: [
       { metric: 'call_count', aggregations: ['sum'] },
       { metric: 'error_count', aggregations: ['sum'] },

@@ -99,6 +99,8 @@ export function callsWindowHref({
     columns: [...DEFAULT_COLUMNS],
     since: null,
     rootsOnly,
+    // The dashboards count every call, Weft's own included: the drill-in lists the same calls.
+    weftCalls: true,
     live: false,
   });
   return `/${projectId}/calls?${params.toString()}`;

@@ -5,12 +5,15 @@
  * A project without threads explains how calls become threads instead.
  */
 import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import { useMemo } from 'react';
+import type { RowSelectionState } from '@tanstack/react-table';
+import { useMemo, useState } from 'react';
 import { useParams } from 'react-router-dom';
 import { Spinner } from '../../components/ui/Spinner.js';
 import { ViewNotice } from '../../components/ui/ViewNotice.js';
 import { formatInteger, plural } from '../../lib/format.js';
 import { roundedNow } from '../../entities/calls/listRequest.js';
+import { AddThreadsToQueue } from './AddThreadsToQueue.js';
+import { useCan } from '../auth/useCan.js';
 import { NO_FILTERS } from './threadFilters.js';
 import { threadsCountQueryOptions, threadsListQueryOptions } from './threadQueries.js';
 import { ThreadsTable } from './ThreadsTable.js';
@@ -27,6 +30,11 @@ export function ThreadsPage() {
   const req = useMemo(() => toThreadsRequest({ projectId, view, now: roundedNow() }), [projectId, view]);
   const list = useInfiniteQuery({ ...threadsListQueryOptions(req), placeholderData: keepPreviousData });
   const total = useQuery({ ...threadsCountQueryOptions(req), placeholderData: keepPreviousData });
+
+  // Selected threads, for "Add to queue" (shown only to roles that may add).
+  const [rowSelection, setRowSelection] = useState<RowSelectionState>({});
+  const selectedIds = Object.keys(rowSelection).filter((id) => rowSelection[id]);
+  const mayQueue = useCan(projectId)('annotationQueueAddThreads').allowed;
 
   const loaded = list.data?.pages.reduce((n, p) => n + p.rows.length, 0) ?? null;
   const filtered = req.filter !== null;
@@ -49,6 +57,8 @@ export function ThreadsPage() {
           {!projectIsEmpty ? countText : ''}
         </span>
         {(list.isFetching || total.isFetching) && <Spinner label="Updating" />}
+        <div className="spacer" />
+        {mayQueue && !projectIsEmpty && <AddThreadsToQueue projectId={projectId} threadIds={selectedIds} />}
       </header>
       {projectIsEmpty ? (
         <NoThreads />
@@ -67,6 +77,8 @@ export function ThreadsPage() {
               projectId={projectId}
               sort={view.sort}
               onSortChange={(sort) => update({ sort })}
+              rowSelection={mayQueue ? rowSelection : undefined}
+              onRowSelectionChange={mayQueue ? setRowSelection : undefined}
               empty={
                 <div className="empty-state">
                   <p>No threads match these filters.</p>

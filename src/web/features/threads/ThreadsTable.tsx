@@ -4,13 +4,13 @@
  * the scroll position and cursor row remembered for the way back from a thread.
  */
 import type { InfiniteData, UseInfiniteQueryResult } from '@tanstack/react-query';
-import type { OnChangeFn, SortingState } from '@tanstack/react-table';
+import type { OnChangeFn, RowSelectionState, SortingState } from '@tanstack/react-table';
 import { useCallback, useEffect, useMemo, useRef, type ReactNode } from 'react';
 import { useLocation, useNavigate, useParams } from 'react-router-dom';
 import { DataTable } from '../../components/table/DataTable.js';
 import { useListPlace } from '../../components/table/useListPlace.js';
 import { ErrorState } from '../../components/ui/ErrorState.js';
-import { isSortColumn, threadColumns } from './threadColumns.js';
+import { isSortColumn, threadColumns, threadSelectColumn } from './threadColumns.js';
 import type { Thread, ThreadsPage } from './threadQueries.js';
 import { rememberThreadsList } from './threadsMemory.js';
 import type { ThreadSort } from './threadsViewState.js';
@@ -26,17 +26,21 @@ export interface ThreadsTableProps {
   sort: ThreadSort[];
   onSortChange: (sort: ThreadSort[]) => void;
   empty: ReactNode;
+  /** Checkbox selection (for "Add to queue"); without it the table has no checkbox column. */
+  rowSelection?: RowSelectionState;
+  onRowSelectionChange?: OnChangeFn<RowSelectionState>;
 }
 
 const getRowId = (t: Thread) => t.thread_id;
 
 /** Threads table. */
-export function ThreadsTable({ list, projectId, sort, onSortChange, empty }: ThreadsTableProps) {
+export function ThreadsTable({ list, projectId, sort, onSortChange, empty, rowSelection, onRowSelectionChange }: ThreadsTableProps) {
   const navigate = useNavigate();
   const { search } = useLocation();
   const { entity, project } = useParams();
   const scrollRef = useRef<HTMLDivElement>(null);
 
+  const columns = useMemo(() => (onRowSelectionChange ? [threadSelectColumn, ...threadColumns] : threadColumns), [onRowSelectionChange]);
   const rows = useMemo(() => list.data?.pages.flatMap((p) => p.rows) ?? [], [list.data]);
 
   // Back on the list it was left from: same scroll, cursor on the thread last opened.
@@ -76,13 +80,15 @@ export function ThreadsTable({ list, projectId, sort, onSortChange, empty }: Thr
       {list.error && <ErrorState error={list.error} onRetry={() => void list.refetch()} compact />}
       <DataTable
         ariaLabel="Threads"
-        columns={threadColumns}
+        columns={columns}
         rowCount={rowCount}
         getRow={getRow}
         getRowId={getRowId}
         scrollRef={scrollRef}
         sorting={sorting}
         onSortingChange={onSortingChange}
+        rowSelection={rowSelection}
+        onRowSelectionChange={onRowSelectionChange}
         enableMultiSort
         onRowClick={onRowClick}
         onRangeChange={onRangeChange}

@@ -5,6 +5,7 @@
 import { createColumnHelper, type ColumnDef } from '@tanstack/react-table';
 import { Link, useLocation, useParams } from 'react-router-dom';
 import { NumberCell } from '../../components/table/NumberCell.js';
+import { selectionColumn } from '../../components/table/selectionColumn.js';
 import { TimestampCell } from '../../components/table/TimestampCell.js';
 import { formatCompact, formatCost, formatDuration, formatInteger } from '../../lib/format.js';
 import type { Thread } from './threadQueries.js';
@@ -149,6 +150,9 @@ export const threadColumns: ThreadColumnDef[] = [
     cell: ({ getValue }) => <PreviewCell preview={getValue()} side="output" />,
   }),
 ];
+
+/** The selection checkbox column, first when the list can add threads to a queue. */
+export const threadSelectColumn: ThreadColumnDef = selectionColumn<Thread>('threads', (t) => `thread ${t.thread_id}`);
 
 /** True for column ids the server can sort by. */
 export function isSortColumn(id: string): id is ThreadSortField {

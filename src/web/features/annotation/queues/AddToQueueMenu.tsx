@@ -9,12 +9,12 @@ import { useRef, useState, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { describeError } from '../../../components/ui/ErrorState.js';
 import { Popover } from '../../../components/ui/Popover.js';
-import { Spinner } from '../../../components/ui/Spinner.js';
 import { formatInteger } from '../../../lib/format.js';
 import type { CallsListReq } from '../../../entities/calls/callQueries.js';
 import { ADD_BATCH, addCallsToQueue, type AddProgress, type CallSource } from './addCallsToQueue.js';
 import { annotationKeys, queuesQueryOptions, type Queue } from '../annotationQueries.js';
 import { shownFields } from '../displayFields.js';
+import { pickedQueue, QueuePicker } from '../../../entities/annotationQueues/QueuePicker.js';
 import '../annotation.css';
 
 /** Props: the calls view's request and total, and the selected call ids. */
@@ -102,7 +102,7 @@ export function AddToQueueMenu({ projectId, req, total, selectedIds }: AddToQueu
           {run.isSuccess && (
             <p className="small" role="status">
               Added {formatInteger(run.data.added)} to {run.variables.queue.name}
-              {run.data.duplicates > 0 ? ` (${formatInteger(run.data.duplicates)} already there)` : ''}.{' '}
+              {run.data.duplicates > 0 ? ` (${formatInteger(run.data.duplicates)} already queued)` : ''}.{' '}
               <Link to={`/${projectId}/annotation/${run.variables.queue.id}/review`}>Start reviewing →</Link>
             </p>
           )}
@@ -134,33 +134,18 @@ function QueueChoice(props: {
   children: ReactNode;
 }) {
   const { projectId, busy } = props;
-  const { data: queues, isPending } = useQuery(queuesQueryOptions(projectId));
-  const queue = queues?.find((q) => q.id === props.queueId) ?? queues?.[0];
+  const { data: queues } = useQuery(queuesQueryOptions(projectId));
+  const queue = pickedQueue(queues, props.queueId);
   const fields = shownFields(queue?.display_fields);
-  if (isPending) return <Spinner showLabel label="Loading queues" />;
-  if (!queues || queues.length === 0) {
-    return (
-      <p className="small">
-        This project has no annotation queues yet. <Link to={`/${projectId}/annotation`}>Create one</Link>, then come back.
-      </p>
-    );
-  }
   return (
     <>
-      <label className="field">
-        <span>Queue</span>
-        <select className="input" value={queue?.id ?? ''} onChange={(e) => props.onQueueId(e.target.value)} disabled={busy}>
-          {queues.map((q) => (
-            <option key={q.id} value={q.id}>
-              {q.name}
-            </option>
-          ))}
-        </select>
-      </label>
+      <QueuePicker projectId={projectId} queueId={props.queueId} onQueueId={props.onQueueId} disabled={busy} />
       {props.children}
-      <p className="small muted">
-        Reviewers see <span className="mono">{fields.join(', ')}</span>.
-      </p>
+      {queue && (
+        <p className="small muted">
+          Reviewers see <span className="mono">{fields.join(', ')}</span>.
+        </p>
+      )}
       {busy ? (
         <button type="button" className="button wide" onClick={props.onStop}>
           Stop

@@ -9,9 +9,8 @@ import { useRowCursor } from '../../../components/table/useRowCursor.js';
 import { formatInteger } from '../../../lib/format.js';
 import type { QueueResultRow } from '../annotationQueries.js';
 import type { QueueField } from '../queueFields.js';
+import { itemProgress } from '../reviewProgress.js';
 import '../annotation.css';
-
-const STATE_LABELS = { unstarted: 'Not started', in_progress: 'In progress', completed: 'Completed', skipped: 'Skipped' } as const;
 
 const shownValue = (v: unknown) => (typeof v === 'string' ? v : typeof v === 'boolean' ? (v ? 'Yes' : 'No') : JSON.stringify(v));
 
@@ -63,7 +62,7 @@ export function QueueItemsTable({ rows, total, fields, reviewersPerItem, reviewH
                 {item.reserved_by && <span className="muted small"> · held by {item.reserved_by}</span>}
               </td>
               <td>
-                <span className={`state-pill ${item.annotation_state}`}>{STATE_LABELS[item.annotation_state]}</span>
+                <ItemState item={item} reviewersPerItem={reviewersPerItem} />
               </td>
               <td className="small">
                 {formatInteger(item.completed_reviews)}/{formatInteger(reviewersPerItem)}
@@ -100,4 +99,10 @@ export function QueueItemsTable({ rows, total, fields, reviewersPerItem, reviewH
       )}
     </>
   );
+}
+
+/** An item's progress as a pill: "Completed" only once it has every review the queue wants. */
+function ItemState({ item, reviewersPerItem }: { item: QueueResultRow['item']; reviewersPerItem: number }) {
+  const { progress, label } = itemProgress(item, reviewersPerItem);
+  return <span className={`state-pill ${progress}`}>{label}</span>;
 }

@@ -48,7 +48,8 @@ export function QueuePage() {
   const saveDataset = can('annotationQueueSaveDataset');
   const review = can('annotationQueueItemSubmit');
   const s = summary.data;
-  const finished = s ? s.items_by_state.completed + s.items_by_state.skipped : 0;
+  // "Done" is reviewed (every review the queue wants), as the items and the queues list count it.
+  const progress = s?.items_by_progress;
 
   return (
     <div className="page queue-page">
@@ -97,12 +98,15 @@ export function QueuePage() {
           Export failed: {exporter.error.message}
         </p>
       )}
-      {s && (
+      {s && progress && (
         <div className="queue-overview" aria-label="Queue progress">
-          <CompletionBar done={finished} total={s.total_items} label="Queue completion" />
+          <CompletionBar done={progress.reviewed} total={s.total_items} label="Queue completion" />
           <span className="muted small">
-            {formatInteger(s.items_by_state.completed)} completed · {formatInteger(s.items_by_state.skipped)} skipped ·{' '}
-            {formatInteger(s.items_by_state.in_progress)} in progress · {formatInteger(s.items_by_state.unstarted)} not started
+            {formatInteger(progress.reviewed)} completed
+            {s.reviewers_per_item > 1 && ` (${s.reviewers_per_item} reviews each)`} ·{' '}
+            {s.reviewers_per_item > 1 && `${formatInteger(progress.partly_reviewed)} partly reviewed · `}
+            {formatInteger(progress.in_progress)} in progress · {formatInteger(progress.skipped)} skipped ·{' '}
+            {formatInteger(progress.unstarted)} not started
           </span>
         </div>
       )}

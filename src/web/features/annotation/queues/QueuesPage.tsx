@@ -119,11 +119,7 @@ export function QueuesPage() {
                     {s ? formatInteger(s.total) : <span className="skeleton" />}
                   </td>
                   <td>
-                    {s ? (
-                      <CompletionBar done={s.completed} total={s.total} label={`${q.name} completion`} />
-                    ) : (
-                      <span className="skeleton" />
-                    )}
+                    {s ? <CompletionBar done={s.reviewed} total={s.total} label={`${q.name} completion`} /> : <span className="skeleton" />}
                   </td>
                   <td title={q.updated_at} data-label="Updated">
                     {formatRelative(q.updated_at)}

@@ -11,6 +11,8 @@ import { ErrorState } from '../../../components/ui/ErrorState.js';
 import { Spinner } from '../../../components/ui/Spinner.js';
 import { formatCompact, formatDuration, formatInteger, formatRelative } from '../../../lib/format.js';
 import type { Call } from '../../../entities/calls/callFields.js';
+import { AddThreadsToQueue } from '../AddThreadsToQueue.js';
+import { useCan } from '../../auth/useCan.js';
 import { threadConversation, turnPreview } from './threadChat.js';
 import { ThreadChat } from './ThreadChat.js';
 import { ThreadNav } from './ThreadNav.js';
@@ -28,6 +30,7 @@ export function ThreadPage() {
   const navigate = useNavigate();
   const [params, setParams] = useSearchParams();
   const thread = useQuery(threadQueryOptions(ids));
+  const mayQueue = useCan(ids.projectId)('annotationQueueAddThreads').allowed;
   const turnsQuery = useInfiniteQuery(threadTurnsQueryOptions(ids));
 
   const turns = useMemo(() => turnsQuery.data?.pages.flat() ?? [], [turnsQuery.data]);
@@ -84,6 +87,7 @@ export function ThreadPage() {
         <CopyButton text={threadId} label="Copy id" />
         {(thread.isFetching || turnsQuery.isFetching) && <Spinner label="Loading thread" />}
         <div className="spacer" />
+        {mayQueue && thread.data && <AddThreadsToQueue projectId={ids.projectId} threadIds={[threadId]} />}
         <ThreadNav entity={entity} project={project} threadId={threadId} threadsSearch={threadsSearch} />
       </header>
       {thread.data && <ThreadStats thread={thread.data} />}
