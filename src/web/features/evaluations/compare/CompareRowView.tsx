@@ -100,7 +100,7 @@ export function CompareRowView(props: CompareRowViewProps) {
       <div className="eval-row-body">
         <Inputs example={row.example} />
         <RowScores row={row} runs={runs} baselineId={baselineId} metrics={metrics} />
-        <label className="toggle eval-row-marks">
+        <label className="toggle">
           <input type="checkbox" checked={marks} onChange={(e) => props.onMarks(e.target.checked)} />
           Highlight differences
         </label>
