@@ -19,7 +19,7 @@
  */
 import type { JsonValue } from '../../../contract/common.js';
 import {
-  WEFT_SOURCE_FIELD,
+  MADE_BY_WEFT_FIELD,
   type Condition,
   type FilterClause,
   type InGroup,
@@ -203,7 +203,7 @@ export class CallsSqlPrinter {
       case 'traceRoots':
         return 'parent_id IS NULL';
       case 'weftMade': {
-        const raw = this.#raw(WEFT_SOURCE_FIELD);
+        const raw = this.#raw(MADE_BY_WEFT_FIELD);
         return c.made ? jsonExists(raw) : jsonIsNull(raw);
       }
     }

@@ -11,7 +11,7 @@ import type { CallsFilter } from '../../../contract/calls.js';
 import type { FilterClause, FilterListColumn, JsonField } from './ir.js';
 
 /** Where a call made by Weft itself carries its mark (domain/calls/weftMade.ts): `attributes.weft.source`. */
-export const WEFT_SOURCE_FIELD: JsonField = { kind: 'json', column: 'attributes', path: ['weft', 'source'] };
+export const MADE_BY_WEFT_FIELD: JsonField = { kind: 'json', column: 'attributes', path: ['weft', 'source'] };
 
 /** The list fields, and whether an empty list still filters (matching nothing). */
 const LISTS: [FilterListColumn, keyof CallsFilter, 'emptyMatchesNothing' | 'emptyIsUnset'][] = [

@@ -42,7 +42,7 @@ export type * from './ir.js';
 export { isFeedbackPath, resolveCallField, resolveFeedbackField } from './callFields.js';
 export { CALL_COLUMNS, inputKey, planCallsOrder, planCallsWhere, loadedColumns, type CallColumn, type CallsWhere } from './callsPlan.js';
 export { planExpr } from './callsExpr.js';
-export { planFilter, WEFT_SOURCE_FIELD } from './callsFilter.js';
+export { planFilter, MADE_BY_WEFT_FIELD } from './callsFilter.js';
 export { callFromRow, type CallRow } from './callRow.js';
 export { planThreadsFilter, rangeMatches, searchWords, type ThreadsFilterPlan } from './threadsFilter.js';
 export { compareThreads } from './threadsOrder.js';

@@ -7,7 +7,7 @@
  * are EXISTS subqueries over `feedback` aliased `fb`, correlated with the call by
  * `fb.weave_ref` = `weave:///<project>/call/<id>` (the `(project_id, weave_ref)` index serves it).
  */
-import { WEFT_SOURCE_FIELD, type Condition, type FilterClause, type JsonField, type Scalar, type SortKey } from '../query/index.js';
+import { MADE_BY_WEFT_FIELD, type Condition, type FilterClause, type JsonField, type Scalar, type SortKey } from '../query/index.js';
 import { referencedValue } from './callsExpandSql.js';
 import { fieldSql } from './callsColumnsSql.js';
 import { balanced, joinSql, param, raw, sql, type SqlFragment } from './sql.js';
@@ -192,7 +192,7 @@ export function printFilterClause(c: FilterClause): SqlFragment {
     case 'traceRoots':
       return { sql: 'parent_id IS NULL', params: [] };
     case 'weftMade': {
-      const at = jsonAt(WEFT_SOURCE_FIELD);
+      const at = jsonAt(MADE_BY_WEFT_FIELD);
       return c.made ? jsonExists(at) : jsonIsNull(at);
     }
   }
