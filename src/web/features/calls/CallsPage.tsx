@@ -19,6 +19,7 @@ import { ExportMenu } from './ExportMenu.js';
 import { roundedNow, toListRequest } from '../../entities/calls/listRequest.js';
 import { useCallsPages } from './useCallsPages.js';
 import { useViewFallback } from './useViewFallback.js';
+import { useRememberedColumns } from './useRememberedColumns.js';
 import { useCan } from '../auth/useCan.js';
 import './calls.css';
 
@@ -26,7 +27,8 @@ import './calls.css';
 export function CallsPage() {
   const { entity = '', project = '' } = useParams();
   const projectId = `${entity}/${project}`;
-  const [urlView, update] = useCallsView();
+  const [linkView, updateLink] = useCallsView();
+  const [urlView, update] = useRememberedColumns(linkView, updateLink);
   // A sort or filter the server refuses falls back to the default (the list's error decides).
   const [listError, setListError] = useState<Error | null>(null);
   const fallback = useViewFallback(urlView, listError);

@@ -37,6 +37,9 @@ const right = { align: 'right' } as const;
 /** The selection column: a checkbox per run; the header clears the selection. */
 export const selectColumn: RunColumnDef = selectionColumn<RunRow>('runs', (r) => `run ${r.evaluationLabel} of ${r.modelLabel}`);
 
+/** Hidden until shown from the chooser, so the scorer columns fit beside the rest at 1280 px. */
+export const HIDDEN_RUN_COLUMNS = ['duration', 'rows'] as const;
+
 /** The fixed columns, in display order (after the selection column). */
 export const fixedRunColumns: RunColumnDef[] = [
   col.accessor('evaluationLabel', {
