@@ -33,6 +33,13 @@ export function isBuiltinColumn(id: string): boolean {
   return (BUILTIN_COLUMNS as readonly string[]).includes(id);
 }
 
+/** `columns` with built-in `id` shown in its place among the built-ins (path columns after them). */
+export function withColumn(columns: readonly string[], id: (typeof BUILTIN_COLUMNS)[number]): string[] {
+  if (columns.includes(id)) return [...columns];
+  const builtins = BUILTIN_COLUMNS.filter((c) => c === id || columns.includes(c));
+  return [...builtins, ...columns.filter((c) => !isBuiltinColumn(c))];
+}
+
 /** One server-side sort key. */
 export type SortState = SortKey;
 

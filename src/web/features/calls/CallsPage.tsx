@@ -11,7 +11,7 @@ import { formatInteger } from '../../lib/format.js';
 import { AddToQueueMenu } from '../annotation/queues/AddToQueueMenu.js';
 import { GettingStarted } from '../gettingStarted/GettingStarted.js';
 import { ScoreWithMenu } from '../judges/ScoreWithMenu.js';
-import { useCallsView } from '../../entities/calls/callsViewState.js';
+import { useCallsView, withColumn } from '../../entities/calls/callsViewState.js';
 import { CallsStats } from './CallsStats.js';
 import { CallsTable } from './CallsTable.js';
 import { CallsToolbar } from './CallsToolbar.js';
@@ -65,7 +65,13 @@ export function CallsPage() {
               Live
             </label>
             {can('callsScoreJob').allowed && (
-              <ScoreWithMenu projectId={projectId} req={req} total={pages.total} selectedIds={selectedIds} />
+              <ScoreWithMenu
+                projectId={projectId}
+                req={req}
+                total={pages.total}
+                selectedIds={selectedIds}
+                onStarted={() => update({ columns: withColumn(view.columns, 'scores') })}
+              />
             )}
             {can('annotationQueueAddCalls').allowed && (
               <AddToQueueMenu projectId={projectId} req={req} total={pages.total} selectedIds={selectedIds} />
