@@ -92,6 +92,10 @@ test('annotate a call, show the annotation as a column, filter on its value', as
   const toggle = page.getByRole('checkbox', { name: /quality annotation/ });
   await toggle.click();
   await expect(toggle).toBeChecked();
+  // The Feedback summary is hidden by default (to fit 1280 px) and shown from the same chooser.
+  const summaryToggle = page.getByRole('checkbox', { name: 'Feedback', exact: true });
+  await summaryToggle.click();
+  await expect(summaryToggle).toBeChecked();
   await page.keyboard.press('Escape');
   await expect(table.getByRole('columnheader', { name: /quality/ })).toBeVisible();
   await expect(table.getByRole('img', { name: '1 annotation' })).toHaveCount(1);
