@@ -125,3 +125,29 @@ test('a link sorting threads by a hidden column still sorts by it', async ({ sig
   await page.goto(`/${project}/threads?sort=p99_turn_duration_ms:asc`);
   await expect(threads.getByRole('row').nth(1)).toContainText('refunds');
 });
+
+test('the evaluation runs list shows three scorers within a 1280 px screen', async ({ signedInPage: page, api, project }) => {
+  const [entity, name] = project.split('/') as [string, string];
+  const path = { entity, project: name };
+  const rows = [{ question: 'What is 1 + 1?' }, { question: 'What is 2 + 2?' }];
+  const ds = await api.datasetCreate({ ...path, name: 'arith', rows });
+  const names = ['correctness', 'helpfulness', 'groundedness'];
+  const scorers: string[] = [];
+  for (const n of names)
+    scorers.push((await api.scorerCreate({ ...path, name: n, op_source_code: 'def score(output): return 0.5' })).scorer);
+  const model = (await api.modelCreate({ ...path, name: 'model-alpha', source_code: 'def predict(question): ...' })).model_ref;
+  const dataset = `weave:///${project}/object/arith:${ds.digest}`;
+  const evaluation = (await api.evaluationCreate({ ...path, name: 'arith-eval', dataset, scorers })).evaluation_ref;
+  const { evaluation_run_id: run } = await api.evaluationRunCreate({ ...path, evaluation, model });
+  for (const row of rows) {
+    const { prediction_id } = await api.predictionCreate({ ...path, model, inputs: row, output: '2', evaluation_run_id: run });
+    for (const scorer of scorers) await api.scoreCreate({ ...path, prediction_id, scorer, value: 0.5, evaluation_run_id: run });
+    await api.predictionFinish({ ...path, prediction_id });
+  }
+  await api.evaluationRunFinish({ ...path, evaluation_run_id: run });
+
+  await page.goto(`/${project}/evaluations`);
+  const runs = page.getByRole('table', { name: 'Evaluation runs' });
+  await expect(runs.getByRole('row')).toHaveCount(2);
+  await expectFits(page, runs, ['Evaluation', 'Model', 'Status', ...names.map((n) => `${n} (mean)`)]);
+});
