@@ -6,7 +6,7 @@
 import { useSuspenseQuery } from '@tanstack/react-query';
 import { Suspense, useEffect, useRef, useState } from 'react';
 import { Link, NavLink, Outlet, useLocation, useParams } from 'react-router-dom';
-import { ColumnOwnerContext } from '../components/table/columnChoice.js';
+import { ColumnOwnerContext } from '../components/table/columnOwner.js';
 import { whoamiQueryOptions } from '../features/auth/authQueries.js';
 import { PageLoading } from './PageLoading.js';
 import { ProjectSwitcher } from './ProjectSwitcher.js';

@@ -4,10 +4,10 @@
  * browser. See docs/dashboard.md "Columns".
  */
 import type { VisibilityState } from '@tanstack/react-table';
-import { createContext, useCallback, useContext, useMemo, useState } from 'react';
+import { useCallback, useContext, useMemo, useState } from 'react';
+import { ColumnOwnerContext } from './columnOwner.js';
 
-/** The signed-in username: the app shell provides it, the tables key their choices by it. */
-export const ColumnOwnerContext = createContext('');
+export { ColumnOwnerContext };
 
 /** The localStorage key of one user's choice for one table. */
 export function columnChoiceKey(owner: string, table: string): string {
