@@ -5,6 +5,7 @@
  */
 import type { Column } from '@tanstack/react-table';
 import { Popover } from '../ui/Popover.js';
+import './table.css';
 
 /** A column's name for the chooser: its `meta.label`, its text header, or its id. */
 export function columnLabel<T>(column: Column<T, unknown>): string {
