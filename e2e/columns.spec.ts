@@ -11,11 +11,11 @@ import { expect, test } from './fixtures/test.js';
 
 type BatchItem = ReqOf<'callUpsertBatch'>['batch'][number];
 
-/** Three threads of two chat turns each, every turn an LLM call with usage. */
-async function seedThreads(api: WeftClient, projectId: string) {
-  const t0 = Date.now() - 600_000;
+/** A thread of two chat turns per topic, every turn an LLM call with usage. */
+async function seedThreads(api: WeftClient, projectId: string, topics = ['refunds', 'shipping', 'returns']) {
+  const t0 = Date.now() - 600_000 - topics.length * 120_000;
   const items: BatchItem[] = [];
-  ['refunds', 'shipping', 'returns'].forEach((topic, t) => {
+  topics.forEach((topic, t) => {
     const threadId = `thread-${topic}-${randomUUID().slice(0, 6)}`;
     [0, 1].forEach((turn) => {
       const id = randomUUID();
@@ -67,17 +67,24 @@ async function expectFits(page: Page, table: Locator, headers: string[]) {
 }
 
 test('the default Calls and Threads columns fit a 1280 px screen', async ({ signedInPage: page, api, project }) => {
-  await seedThreads(api, project);
+  // Enough rows for a vertical scrollbar, which takes its width from the columns'.
+  await seedThreads(
+    api,
+    project,
+    Array.from({ length: 30 }, (_, i) => `topic ${i}`),
+  );
   expect(page.viewportSize()).toEqual({ width: 1280, height: 800 });
 
   await page.goto(`/${project}/calls`);
   const calls = page.getByRole('table', { name: 'Calls' });
-  await expect(calls.getByRole('row')).toHaveCount(7);
+  await expect(page.getByText('60 traces')).toBeVisible();
+  expect(await calls.evaluate((el) => el.scrollHeight > el.clientHeight)).toBe(true);
   await expectFits(page, calls, ['Op', 'Status', 'Latency', 'Output', 'Tokens', 'Cost']);
 
   await page.goto(`/${project}/threads`);
   const threads = page.getByRole('table', { name: 'Threads' });
-  await expect(threads.getByRole('row')).toHaveCount(4);
+  await expect(page.getByText('30 threads')).toBeVisible();
+  expect(await threads.evaluate((el) => el.scrollHeight > el.clientHeight)).toBe(true);
   await expectFits(page, threads, ['Thread', 'Turns', 'Last updated', 'First input', 'Last output', 'Errors', 'Tokens', 'Cost']);
 });
 
