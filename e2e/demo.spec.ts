@@ -39,6 +39,11 @@ test('the demo project has threads, evaluation runs, queues with answers and rea
   // Reactions left on calls show in the Feedback column, drawn as icons.
   await page.goto(`/${project}/calls`);
   const calls = page.getByRole('table', { name: 'Calls' });
+  // Hidden by default (to fit 1280 px): shown from the column chooser.
+  await page.getByRole('button', { name: 'Columns', exact: true }).click();
+  await page.getByRole('checkbox', { name: 'Feedback', exact: true }).click();
+  await expect(page.getByRole('checkbox', { name: 'Feedback', exact: true })).toBeChecked();
+  await page.keyboard.press('Escape');
   await expect(calls.getByRole('columnheader', { name: 'Feedback' })).toBeVisible();
   await expect(calls.locator('svg[data-emoji="👍"]').first()).toBeVisible();
 });

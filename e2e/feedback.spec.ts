@@ -32,6 +32,11 @@ test('thumbs down and a note show in the calls table, and the table filters on t
   // The calls table shows it in the Feedback column of that trace's row only.
   await page.getByRole('link', { name: '← Calls' }).click();
   await expect(page.getByText('3 traces')).toBeVisible();
+  // The Feedback column is hidden by default (to fit 1280 px): shown from the column chooser.
+  await page.getByRole('button', { name: 'Columns', exact: true }).click();
+  await page.getByRole('checkbox', { name: 'Feedback', exact: true }).click();
+  await expect(page.getByRole('checkbox', { name: 'Feedback', exact: true })).toBeChecked();
+  await page.keyboard.press('Escape');
   const summary = table.getByRole('img', { name: '1 thumbs down, 1 note' });
   await expect(summary).toHaveCount(1);
   await expect(table.getByRole('columnheader', { name: 'Feedback' })).toBeVisible();
@@ -87,6 +92,10 @@ test('annotate a call, show the annotation as a column, filter on its value', as
   const toggle = page.getByRole('checkbox', { name: /quality annotation/ });
   await toggle.click();
   await expect(toggle).toBeChecked();
+  // The Feedback summary is hidden by default (to fit 1280 px) and shown from the same chooser.
+  const summaryToggle = page.getByRole('checkbox', { name: 'Feedback', exact: true });
+  await summaryToggle.click();
+  await expect(summaryToggle).toBeChecked();
   await page.keyboard.press('Escape');
   await expect(table.getByRole('columnheader', { name: /quality/ })).toBeVisible();
   await expect(table.getByRole('img', { name: '1 annotation' })).toHaveCount(1);

@@ -144,6 +144,11 @@ test('a monitor created in the browser scores new calls until it is paused', asy
   await expect(row).toContainText('v2');
 
   await page.goto(`/${project}/calls`);
+  // The Scores column is hidden by default (to fit 1280 px): shown from the column chooser.
+  await page.getByRole('button', { name: 'Columns', exact: true }).click();
+  await page.getByRole('checkbox', { name: 'Scores', exact: true }).click();
+  await expect(page.getByRole('checkbox', { name: 'Scores', exact: true })).toBeChecked();
+  await page.keyboard.press('Escape');
   await expect(page.getByRole('table', { name: 'Calls' }).getByText(/helpfulness: \d/)).toHaveCount(1);
 });
 

@@ -6,6 +6,7 @@
 import { useSuspenseQuery } from '@tanstack/react-query';
 import { Suspense, useEffect, useRef, useState } from 'react';
 import { Link, NavLink, Outlet, useLocation, useParams } from 'react-router-dom';
+import { ColumnOwnerContext } from '../components/table/columnOwner.js';
 import { whoamiQueryOptions } from '../features/auth/authQueries.js';
 import { PageLoading } from './PageLoading.js';
 import { ProjectSwitcher } from './ProjectSwitcher.js';
@@ -85,9 +86,12 @@ export function AppLayout() {
           </nav>
         )}
         <main className="main" id="main" ref={mainRef} tabIndex={-1}>
-          <Suspense fallback={<PageLoading />}>
-            <Outlet />
-          </Suspense>
+          {/* Tables remember their columns per signed-in user (docs/dashboard.md "Columns"). */}
+          <ColumnOwnerContext.Provider value={user.username}>
+            <Suspense fallback={<PageLoading />}>
+              <Outlet />
+            </Suspense>
+          </ColumnOwnerContext.Provider>
         </main>
       </div>
     </div>

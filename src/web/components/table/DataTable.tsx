@@ -16,6 +16,8 @@ import { useVirtualizer, type Range } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode, type RefObject } from 'react';
 import { DataTableBody } from './DataTableBody.js';
 import { DataTableHead } from './DataTableHead.js';
+import type { ColumnChoice } from './columnChoice.js';
+import { ColumnsMenu } from './ColumnsMenu.js';
 import type { ListPlaceHandle } from './useListPlace.js';
 import { offsetShowingRow, useKeptPlace } from './useKeptPlace.js';
 import { useRowCursor } from './useRowCursor.js';
@@ -69,7 +71,15 @@ export interface DataTableProps<T> {
   onCursorMove?: (index: number) => void;
   /** j/k anywhere on the page (outside inputs) move into the table: for a page's main list. */
   pageKeys?: boolean;
+  /**
+   * Shown and hidden columns (`useColumnChoice`): the header then ends in a "Columns" button.
+   * Hidden columns still sort, so a link sorting by one keeps working.
+   */
+  columnChoice?: ColumnChoice;
 }
+
+/** Width of the header's last track, which holds the column chooser. */
+const CHOOSER_WIDTH = 36;
 
 /** Virtualized, server-sorted table. */
 export function DataTable<T>(props: DataTableProps<T>) {
@@ -175,7 +185,7 @@ export function DataTable<T>(props: DataTableProps<T>) {
     data: windowRows,
     columns,
     getRowId: (row) => getRowId(row),
-    state: { sorting: props.sorting, rowSelection: props.rowSelection ?? {} },
+    state: { sorting: props.sorting, rowSelection: props.rowSelection ?? {}, columnVisibility: props.columnChoice?.visibility ?? {} },
     onSortingChange: props.onSortingChange,
     onRowSelectionChange: props.onRowSelectionChange,
     enableRowSelection: props.onRowSelectionChange !== undefined,
@@ -189,9 +199,18 @@ export function DataTable<T>(props: DataTableProps<T>) {
   });
 
   const headers = table.getHeaderGroups()[0]?.headers ?? [];
-  // Fixed column widths, then an empty track that takes the leftover width.
-  const template = `${headers.map((h) => `${h.getSize()}px`).join(' ')} 1fr`;
-  const minWidth = headers.reduce((w, h) => w + h.getSize(), 0);
+  // Fixed column widths, then an empty track that takes the leftover width (and the chooser).
+  const choice = props.columnChoice;
+  const lastTrack = choice ? `minmax(${CHOOSER_WIDTH}px, 1fr)` : '1fr';
+  const template = `${headers.map((h) => `${h.getSize()}px`).join(' ')} ${lastTrack}`;
+  const minWidth = headers.reduce((w, h) => w + h.getSize(), choice ? CHOOSER_WIDTH : 0);
+  const allColumns = table.getAllLeafColumns();
+  const chooser = useMemo(
+    () => (choice ? <ColumnsMenu tableLabel={props.ariaLabel} columns={allColumns} setVisible={choice.setVisible} /> : null),
+    // The column objects read visibility when rendered: rebuilt when it changes.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [choice?.visibility, choice?.setVisible, columns, props.ariaLabel],
+  );
   const modelRows = table.getRowModel().rows;
   const rowsById = useMemo(() => new Map(modelRows.map((r) => [r.id, r])), [modelRows]);
 
@@ -209,7 +228,14 @@ export function DataTable<T>(props: DataTableProps<T>) {
     >
       {/* Both halves are memoized: the virtualizer re-renders this component on every scroll
           event, but rows only change when the rendered block, data, columns or selection do. */}
-      <DataTableHead headers={headers} sorting={props.sorting} rowSelection={props.rowSelection} template={template} minWidth={minWidth} />
+      <DataTableHead
+        headers={headers}
+        sorting={props.sorting}
+        rowSelection={props.rowSelection}
+        template={template}
+        minWidth={minWidth}
+        chooser={chooser}
+      />
       {rowCount === 0 ? (
         props.empty
       ) : (

@@ -10,6 +10,8 @@ export interface DataTableHeadProps<T> {
   rowSelection: RowSelectionState | undefined;
   template: string;
   minWidth: number;
+  /** The column chooser, in the last track; null for a table without one. */
+  chooser?: ReactNode;
 }
 
 /** Width keys move a column edge by this many pixels. */
@@ -40,7 +42,7 @@ function ResizeHandle<T>({ header }: { header: Header<T, unknown> }) {
 }
 
 /** Memoized header row. */
-export const DataTableHead = memo(function DataTableHead<T>({ headers, sorting, template, minWidth }: DataTableHeadProps<T>) {
+export const DataTableHead = memo(function DataTableHead<T>({ headers, sorting, template, minWidth, chooser }: DataTableHeadProps<T>) {
   return (
     <div className="dt-head" role="rowgroup" style={{ gridTemplateColumns: template, minWidth }}>
       <div className="dt-row dt-header-row" role="row" aria-rowindex={1} style={{ gridTemplateColumns: template }}>
@@ -74,6 +76,7 @@ export const DataTableHead = memo(function DataTableHead<T>({ headers, sorting, 
             </div>
           );
         })}
+        {chooser && <div className="dt-th dt-chooser">{chooser}</div>}
       </div>
     </div>
   );

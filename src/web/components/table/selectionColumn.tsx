@@ -7,6 +7,7 @@ export function selectionColumn<Row>(noun: string, describe: (row: Row) => strin
     id: 'select',
     size: 36,
     enableSorting: false,
+    enableHiding: false,
     header: ({ table }) => {
       const count = Object.keys(table.getState().rowSelection).length;
       return (

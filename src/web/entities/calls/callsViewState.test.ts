@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_COLUMNS, readCallsView, writeCallsView } from './callsViewState.js';
+import { DEFAULT_COLUMNS, readCallsView, withColumn, writeCallsView } from './callsViewState.js';
 
 describe('calls view in the URL', () => {
   it('defaults leave the URL empty', () => {
@@ -32,5 +32,11 @@ describe('calls view in the URL', () => {
   it('ignores malformed filters instead of failing the page', () => {
     expect(readCallsView(new URLSearchParams('f=not-json')).clauses).toEqual([]);
     expect(readCallsView(new URLSearchParams('f=[["x","nope","1"]]')).clauses).toEqual([]);
+  });
+
+  it('shows a built-in column in its place, before path columns, once', () => {
+    expect(withColumn(['op', 'latency', 'inputs.q'], 'scores')).toEqual(['op', 'latency', 'scores', 'inputs.q']);
+    expect(withColumn(['op', 'latency', 'inputs.q'], 'status')).toEqual(['op', 'status', 'latency', 'inputs.q']);
+    expect(withColumn(['op', 'scores'], 'scores')).toEqual(['op', 'scores']);
   });
 });

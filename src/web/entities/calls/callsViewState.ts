@@ -7,8 +7,8 @@ import { custom, flag, list, sortKey, text, urlState, type SortKey } from '../..
 import { useUrlView } from '../../lib/useUrlView.js';
 import { OP_LABELS, type FilterClause, type FilterOp } from './filterModel.js';
 
-/** The built-in columns, in their default order. */
-export const DEFAULT_COLUMNS = [
+/** The built-in columns, in their order in the table. */
+export const BUILTIN_COLUMNS = [
   'op',
   'status',
   'start',
@@ -22,9 +22,22 @@ export const DEFAULT_COLUMNS = [
   'scores',
 ] as const;
 
+/**
+ * The columns of a view that names none: they fit a 1280 px screen; the others are one click
+ * away in the column chooser (docs/dashboard.md "Columns").
+ */
+export const DEFAULT_COLUMNS = ['op', 'status', 'latency', 'output', 'tokens', 'cost'] as const;
+
 /** True for ids that name a built-in column rather than a field path. */
 export function isBuiltinColumn(id: string): boolean {
-  return (DEFAULT_COLUMNS as readonly string[]).includes(id);
+  return (BUILTIN_COLUMNS as readonly string[]).includes(id);
+}
+
+/** `columns` with built-in `id` shown in its place among the built-ins (path columns after them). */
+export function withColumn(columns: readonly string[], id: (typeof BUILTIN_COLUMNS)[number]): string[] {
+  if (columns.includes(id)) return [...columns];
+  const builtins = BUILTIN_COLUMNS.filter((c) => c === id || columns.includes(c));
+  return [...builtins, ...columns.filter((c) => !isBuiltinColumn(c))];
 }
 
 /** One server-side sort key. */

@@ -11,7 +11,7 @@ import { formatInteger } from '../../lib/format.js';
 import { AddToQueueMenu } from '../annotation/queues/AddToQueueMenu.js';
 import { GettingStarted } from '../gettingStarted/GettingStarted.js';
 import { ScoreWithMenu } from '../judges/ScoreWithMenu.js';
-import { useCallsView } from '../../entities/calls/callsViewState.js';
+import { useCallsView, withColumn } from '../../entities/calls/callsViewState.js';
 import { CallsStats } from './CallsStats.js';
 import { CallsTable } from './CallsTable.js';
 import { CallsToolbar } from './CallsToolbar.js';
@@ -19,6 +19,7 @@ import { ExportMenu } from './ExportMenu.js';
 import { roundedNow, toListRequest } from '../../entities/calls/listRequest.js';
 import { useCallsPages } from './useCallsPages.js';
 import { useViewFallback } from './useViewFallback.js';
+import { useRememberedColumns } from './useRememberedColumns.js';
 import { useCan } from '../auth/useCan.js';
 import './calls.css';
 
@@ -26,7 +27,8 @@ import './calls.css';
 export function CallsPage() {
   const { entity = '', project = '' } = useParams();
   const projectId = `${entity}/${project}`;
-  const [urlView, update] = useCallsView();
+  const [linkView, updateLink] = useCallsView();
+  const [urlView, update] = useRememberedColumns(linkView, updateLink);
   // A sort or filter the server refuses falls back to the default (the list's error decides).
   const [listError, setListError] = useState<Error | null>(null);
   const fallback = useViewFallback(urlView, listError);
@@ -63,7 +65,13 @@ export function CallsPage() {
               Live
             </label>
             {can('callsScoreJob').allowed && (
-              <ScoreWithMenu projectId={projectId} req={req} total={pages.total} selectedIds={selectedIds} />
+              <ScoreWithMenu
+                projectId={projectId}
+                req={req}
+                total={pages.total}
+                selectedIds={selectedIds}
+                onStarted={() => update({ columns: withColumn(view.columns, 'scores') })}
+              />
             )}
             {can('annotationQueueAddCalls').allowed && (
               <AddToQueueMenu projectId={projectId} req={req} total={pages.total} selectedIds={selectedIds} />

@@ -3,7 +3,7 @@ import { useState, type FormEvent } from 'react';
 import { Popover } from '../../components/ui/Popover.js';
 import { AnnotationColumnToggles, isAnnotationColumn } from '../feedback/AnnotationColumnToggles.js';
 import { builtinColumns } from './callColumns.js';
-import { DEFAULT_COLUMNS, isBuiltinColumn } from '../../entities/calls/callsViewState.js';
+import { BUILTIN_COLUMNS, isBuiltinColumn } from '../../entities/calls/callsViewState.js';
 import { FieldPathInput } from '../../entities/calls/FieldPathInput.js';
 import './calls.css';
 
@@ -29,7 +29,7 @@ function ColumnPanel({ columns, onChange, projectId }: ColumnChooserProps) {
   const listed = paths.filter((c) => !isAnnotationColumn(c));
   const toggleBuiltin = (id: string, on: boolean) => {
     // Built-ins keep their canonical order; path columns follow them in the order added.
-    const builtins = DEFAULT_COLUMNS.filter((c) => (c === id ? on : columns.includes(c)));
+    const builtins = BUILTIN_COLUMNS.filter((c) => (c === id ? on : columns.includes(c)));
     onChange([...builtins, ...paths]);
   };
   const add = (e: FormEvent) => {
@@ -43,7 +43,7 @@ function ColumnPanel({ columns, onChange, projectId }: ColumnChooserProps) {
     <div className="menu column-panel">
       <fieldset className="check-group">
         <legend>Columns</legend>
-        {DEFAULT_COLUMNS.map((id) => (
+        {BUILTIN_COLUMNS.map((id) => (
           <label key={id}>
             <input type="checkbox" checked={columns.includes(id)} onChange={(e) => toggleBuiltin(id, e.target.checked)} />
             {builtinColumns[id]!.label}

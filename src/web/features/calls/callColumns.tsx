@@ -125,7 +125,8 @@ export const builtinColumns: Record<string, { label: string; sortField?: string;
     def: col.display({
       id: 'output',
       header: 'Output',
-      size: 220,
+      // The widest default column: what was answered is what a person scans for.
+      size: 280,
       cell: ({ row }) => <PreviewCell value={row.original.output} side="output" />,
     }),
   },

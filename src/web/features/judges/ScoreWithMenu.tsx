@@ -27,11 +27,13 @@ export interface ScoreWithMenuProps {
   req: CallsListReq;
   total: number | null;
   selectedIds: string[];
+  /** Called once a scoring job is started: the page shows its Scores column, hidden by default. */
+  onStarted?: () => void;
 }
 
 const FINAL = new Set(['succeeded', 'failed', 'cancelled']);
 
-export function ScoreWithMenu({ projectId, req, total, selectedIds }: ScoreWithMenuProps) {
+export function ScoreWithMenu({ projectId, req, total, selectedIds, onStarted }: ScoreWithMenuProps) {
   const queryClient = useQueryClient();
   const [scope, setScope] = useState<'selected' | 'filtered' | null>(null);
   const effective = (scope ?? 'selected') === 'selected' && selectedIds.length > 0 ? 'selected' : 'filtered';
@@ -56,6 +58,7 @@ export function ScoreWithMenu({ projectId, req, total, selectedIds }: ScoreWithM
       if (!ids.length) throw new Error('No calls match the filters.');
       return { ...(await api.callsScoreJob({ project_id: projectId, call_ids: ids, scorer_refs: [ref] })), count: ids.length };
     },
+    onSuccess: () => onStarted?.(),
   });
   const jobId = start.data?.job_id ?? null;
   const job = useQuery({

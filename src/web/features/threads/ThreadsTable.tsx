@@ -9,8 +9,9 @@ import { useCallback, useEffect, useMemo, useRef, type ReactNode } from 'react';
 import { useLocation, useNavigate, useParams } from 'react-router-dom';
 import { DataTable } from '../../components/table/DataTable.js';
 import { useListPlace } from '../../components/table/useListPlace.js';
+import { useColumnChoice } from '../../components/table/columnChoice.js';
 import { ErrorState } from '../../components/ui/ErrorState.js';
-import { isSortColumn, threadColumns, threadSelectColumn } from './threadColumns.js';
+import { HIDDEN_THREAD_COLUMNS, isSortColumn, threadColumns, threadSelectColumn } from './threadColumns.js';
 import type { Thread, ThreadsPage } from './threadQueries.js';
 import { rememberThreadsList } from './threadsMemory.js';
 import type { ThreadSort } from './threadsViewState.js';
@@ -45,6 +46,7 @@ export function ThreadsTable({ list, projectId, sort, onSortChange, empty, rowSe
 
   // Back on the list it was left from: same scroll, cursor on the thread last opened.
   const place = useListPlace('threads');
+  const columnChoice = useColumnChoice('threads', HIDDEN_THREAD_COLUMNS);
   useEffect(() => rememberThreadsList(projectId, { search }), [projectId, search]);
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = list;
   // One placeholder row at the end while more exist: it shows as loading when scrolled to.
@@ -95,6 +97,7 @@ export function ThreadsTable({ list, projectId, sort, onSortChange, empty, rowSe
         // A failed request is not an empty result: the error above says what happened.
         empty={list.error ? null : empty}
         place={place}
+        columnChoice={columnChoice}
         pageKeys
       />
     </TablePanel>

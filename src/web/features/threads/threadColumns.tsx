@@ -63,6 +63,12 @@ function TurnsCell({ thread }: { thread: Thread }) {
 const duration = (ms: number) => formatDuration(ms);
 const right = { align: 'right' } as const;
 
+/**
+ * Columns hidden until a person shows them from the table's chooser: the defaults fit a
+ * 1280 px screen with what triage reads first (docs/dashboard.md "Columns").
+ */
+export const HIDDEN_THREAD_COLUMNS = ['start_time', 'p50_turn_duration_ms', 'p99_turn_duration_ms'] as const;
+
 /** Every column of the threads table, in display order. */
 export const threadColumns: ThreadColumnDef[] = [
   col.accessor('thread_id', {
@@ -92,6 +98,20 @@ export const threadColumns: ThreadColumnDef[] = [
     size: 116,
     sortDescFirst: true,
     cell: ({ getValue }) => <TimestampCell iso={getValue()} />,
+  }),
+  col.accessor('first_input_preview', {
+    id: 'first_input',
+    header: 'First input',
+    size: 200,
+    enableSorting: false,
+    cell: ({ getValue }) => <PreviewCell preview={getValue()} side="input" />,
+  }),
+  col.accessor('last_output_preview', {
+    id: 'last_output',
+    header: 'Last output',
+    size: 200,
+    enableSorting: false,
+    cell: ({ getValue }) => <PreviewCell preview={getValue()} side="output" />,
   }),
   col.accessor('p50_turn_duration_ms', {
     id: 'p50_turn_duration_ms',
@@ -134,20 +154,6 @@ export const threadColumns: ThreadColumnDef[] = [
     meta: right,
     sortDescFirst: true,
     cell: ({ getValue }) => <NumberCell value={getValue() ?? null} format={formatCost} />,
-  }),
-  col.accessor('first_input_preview', {
-    id: 'first_input',
-    header: 'First input',
-    size: 210,
-    enableSorting: false,
-    cell: ({ getValue }) => <PreviewCell preview={getValue()} side="input" />,
-  }),
-  col.accessor('last_output_preview', {
-    id: 'last_output',
-    header: 'Last output',
-    size: 210,
-    enableSorting: false,
-    cell: ({ getValue }) => <PreviewCell preview={getValue()} side="output" />,
   }),
 ];
 

@@ -10,6 +10,7 @@ import { useNavigate, useParams } from 'react-router-dom';
 import type { EvalResultsQueryRes } from '../../../../contract/evalResults.js';
 import { DataTable } from '../../../components/table/DataTable.js';
 import { useListPlace } from '../../../components/table/useListPlace.js';
+import { useColumnChoice } from '../../../components/table/columnChoice.js';
 import { ErrorState } from '../../../components/ui/ErrorState.js';
 import { datasetColumns } from '../compare/compareModel.js';
 import type { ColumnSort } from '../evalViewState.js';
@@ -73,6 +74,7 @@ export function RunResultsTable({ list, runId, traceId, metrics, sort, onSortCha
   const { entity = '', project = '' } = useParams();
   const scrollRef = useRef<HTMLDivElement>(null);
   const place = useListPlace('results');
+  const columnChoice = useColumnChoice('results');
   const rows = useMemo(() => toResultRows(list.data?.pages ?? [], runId, traceId), [list.data, runId, traceId]);
   // Dataset columns from the first page only, so columns do not shift while scrolling.
   const firstPage = list.data?.pages[0];
@@ -126,6 +128,7 @@ export function RunResultsTable({ list, runId, traceId, metrics, sort, onSortCha
         getRowId={getRowId}
         scrollRef={scrollRef}
         place={place}
+        columnChoice={columnChoice}
         sorting={sorting}
         onSortingChange={onSortingChange}
         onRowClick={onRowClick}

@@ -7,8 +7,9 @@ import { useCallback, useMemo, useRef, type ReactNode } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
 import { DataTable } from '../../../components/table/DataTable.js';
 import { useListPlace } from '../../../components/table/useListPlace.js';
+import { useColumnChoice } from '../../../components/table/columnChoice.js';
 import type { ColumnSort } from '../evalViewState.js';
-import { fixedRunColumns, scoreColumn, selectColumn } from './runColumns.js';
+import { fixedRunColumns, HIDDEN_RUN_COLUMNS, scoreColumn, selectColumn } from './runColumns.js';
 import type { RunRow } from './runRows.js';
 import type { ScoreMetric } from '../scoreModel.js';
 import { TablePanel } from '../../../components/table/TablePanel.js';
@@ -32,6 +33,7 @@ export function RunsTable({ rows, metrics, sort, onSortChange, selection, onSele
   const { entity, project } = useParams();
   const scrollRef = useRef<HTMLDivElement>(null);
   const place = useListPlace('runs');
+  const columnChoice = useColumnChoice('runs', HIDDEN_RUN_COLUMNS);
   // The scorers right after what names the run, so three of them still fit 1280 px (docs/dashboard.md).
   const columns = useMemo(
     () => [selectColumn, ...fixedRunColumns.slice(0, 2), ...metrics.map(scoreColumn), ...fixedRunColumns.slice(2)],
@@ -62,6 +64,7 @@ export function RunsTable({ rows, metrics, sort, onSortChange, selection, onSele
         getRowId={getRowId}
         scrollRef={scrollRef}
         place={place}
+        columnChoice={columnChoice}
         sorting={sorting}
         onSortingChange={onSortingChange}
         rowSelection={selection}

@@ -77,6 +77,7 @@ export const positionColumn: ResultColumnDef = col.accessor('position', {
   header: '#',
   size: 64,
   enableSorting: false,
+  enableHiding: false,
   cell: ({ row }) => <PositionCell row={row.original} />,
 });
 

@@ -38,18 +38,21 @@ const right = { align: 'right' } as const;
 /** The selection column: a checkbox per run; the header clears the selection. */
 export const selectColumn: RunColumnDef = selectionColumn<RunRow>('runs', (r) => `run ${r.evaluationLabel} of ${r.modelLabel}`);
 
+/** Hidden until shown from the chooser, so the scorer columns fit beside the rest at 1280 px. */
+export const HIDDEN_RUN_COLUMNS = ['started', 'duration', 'rows'] as const;
+
 /** The fixed columns, in display order (after the selection column); the scorers go after the model. */
 export const fixedRunColumns: RunColumnDef[] = [
   col.accessor('evaluationLabel', {
     id: 'evaluation',
     header: 'Evaluation',
-    size: 180,
+    size: 170,
     cell: ({ row }) => <RunLinkCell row={row.original} />,
   }),
   col.accessor('modelLabel', {
     id: 'model',
     header: 'Model',
-    size: 170,
+    size: 140,
     cell: ({ row }) => (
       <span className="cell-text" title={row.original.run.model}>
         {row.original.modelLabel}
