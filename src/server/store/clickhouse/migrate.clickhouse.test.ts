@@ -128,6 +128,30 @@ describe.runIf(testBackends().some((b) => b.name === 'clickhouse'))('on a ClickH
         });
       });
 
+      it('gives the coordination tables TTLs, and closed job marks one of a day', async () => {
+        const fresh = `weft_ttl_${randomBytes(6).toString('hex')}`;
+        await migrateClickHouse({ url, database: fresh });
+        const db = new ClickHouseDatabase({ url, database: fresh });
+        const rows = await db.all<{ name: string; engine_full: string }>(
+          'SELECT name, engine_full FROM system.tables WHERE database = currentDatabase() ORDER BY name',
+        );
+        const ttl = Object.fromEntries(rows.map((r) => [r.name, /\bTTL (.*?)(?: SETTINGS |$)/.exec(r.engine_full)?.[1] ?? null]));
+        for (const table of [
+          'jobs',
+          'job_slots',
+          'job_heartbeats',
+          'job_progress',
+          'job_cancels',
+          'jobs_open',
+          'sessions',
+          'annotation_item_reservations',
+        ])
+          expect(ttl[table], table).toMatch(/toIntervalDay/);
+        expect(ttl.jobs_open).toMatch(/toIntervalDay\(1\).*WHERE is_deleted = 1/);
+        await db.command(`DROP DATABASE ${fresh} SYNC`);
+        await db.close();
+      });
+
       it('prints the statements with --dry-run and changes nothing', { timeout: 120_000 }, async () => {
         const dry = `weft_d_${randomBytes(6).toString('hex')}`;
         await migrateClickHouse({ url, database: dry }, undefined, { to: 6 });

@@ -33,6 +33,7 @@ import { v16Redaction } from './v16Redaction.js';
 import { v14AuditLog } from './v14AuditLog.js';
 import { v17OidcIdentities } from './v17OidcIdentities.js';
 import { v15Retention } from './v15Retention.js';
+import { v18CoordinationTtl } from './v18CoordinationTtl.js';
 
 export type { ClickHouseMigration } from './migration.js';
 
@@ -55,6 +56,7 @@ export const clickhouseMigrations: ClickHouseMigration[] = [
   v15Retention,
   v16Redaction,
   v17OidcIdentities,
+  v18CoordinationTtl,
 ];
 
 /** The newest schema version this build knows. */
