@@ -30,6 +30,7 @@ import { v25Redaction } from './v25Redaction.js';
 import { v23AuditLog } from './v23AuditLog.js';
 import { v26OidcIdentities } from './v26OidcIdentities.js';
 import { v24Retention } from './v24Retention.js';
+import { v27ThreadsBeforeStats } from './v27ThreadsBeforeStats.js';
 
 export type { Migration } from './migration.js';
 
@@ -61,4 +62,5 @@ export const migrations: Migration[] = [
   v24Retention,
   v25Redaction,
   v26OidcIdentities,
+  v27ThreadsBeforeStats,
 ];
