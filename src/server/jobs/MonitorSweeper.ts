@@ -32,8 +32,10 @@ export class MonitorSweeper {
   #started = false;
   /** The wait before the next sweep: pollMs while calls end, growing while none do. */
   #idleMs = 0;
-  /** Woken while a sweep ran: sweep again once it ends. */
+  /** Woken while a sweep ran: the next one comes within pollMs. */
   #woken = false;
+  /** When the next sweep is due (performance.now()). */
+  #dueAt = 0;
   #running: Promise<void> | null = null;
   /** When the last sweep that emptied the inbox began (performance.now()): every call ended before it was handled. */
   #caughtUpAt = performance.now();
@@ -50,13 +52,15 @@ export class MonitorSweeper {
   }
 
   /**
-   * Calls ended on this process: sweep now and start the idle back-off over. Calls ended on
-   * another replica are found within maxIdlePollMs (docs/clickhouse.md "Quiet when idle").
+   * Calls ended on this process: the idle back-off starts over, and the next sweep comes within
+   * pollMs, as while calls keep ending. Calls ended on another replica are found within
+   * maxIdlePollMs (docs/clickhouse.md "Quiet when idle").
    */
   wake(): void {
+    if (!this.#started) return;
     this.#idleMs = this.#options.pollMs;
     if (this.#running) this.#woken = true;
-    else this.tick();
+    else if (this.#dueAt - performance.now() > this.#options.pollMs) this.#schedule(true);
   }
 
   /** Sweeps until the inbox is empty (or a batch fails); a tick while one runs is dropped. */
@@ -71,10 +75,7 @@ export class MonitorSweeper {
       .finally(() => {
         this.#running = null;
         this.#schedule(found > 0 || this.#woken);
-        if (this.#woken) {
-          this.#woken = false;
-          this.tick();
-        }
+        this.#woken = false;
       });
   }
 
@@ -83,7 +84,9 @@ export class MonitorSweeper {
     const { pollMs, maxIdlePollMs = 30 * pollMs } = this.#options;
     this.#idleMs = foundWork ? pollMs : Math.min(maxIdlePollMs, this.#idleMs * 2);
     if (this.#timer) clearTimeout(this.#timer);
-    this.#timer = setTimeout(() => this.tick(), foundWork ? pollMs : this.#idleMs);
+    const wait = foundWork ? pollMs : this.#idleMs;
+    this.#dueAt = performance.now() + wait;
+    this.#timer = setTimeout(() => this.tick(), wait);
     this.#timer.unref();
   }
 

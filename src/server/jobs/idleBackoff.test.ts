@@ -1,7 +1,7 @@
 /**
  * An idle server looks for work less and less often (the job runner's claims, the monitor
  * sweeper's inbox reads: on ClickHouse each is a FINAL scan), up to 30 poll intervals apart,
- * and work queued or calls ended on this process are looked at at once. Timers are faked, so
+ * a job queued on this process starts at once, and calls ended on it are swept one poll later. Timers are faked, so
  * two idle minutes pass in no time; the store is a real SQLite file, its calls counted.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -84,7 +84,7 @@ describe('idle back-off', () => {
     expect(runner.idlePollMs).toBe(1000);
   });
 
-  it('the monitor sweeper backs off while no call ends, and sweeps at once when calls end here', async () => {
+  it('the monitor sweeper backs off while no call ends, and sweeps one poll after calls end here', async () => {
     const temp = await openTempSqliteStore();
     cleanups.push(temp.close);
     const { store, calls } = counting(temp.store, 'monitors', 'pendingEnded');
@@ -100,9 +100,11 @@ describe('idle back-off', () => {
     expect(sweeper.idlePollMs).toBe(30_000);
 
     const before = calls();
-    // What every write path reports when calls end on this process.
+    // What every write path reports when calls end on this process: a sweep one poll later,
+    // not at the end of the 30 s wait.
     metrics.ingested('sdk', 0, 1);
-    expect(calls()).toBe(before + 1);
     expect(sweeper.idlePollMs).toBe(1000);
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(calls()).toBe(before + 1);
   });
 });
