@@ -30,9 +30,12 @@ export const v18CoordinationTtl: ClickHouseMigration = {
       `ALTER TABLE ${table} MODIFY TTL ${at('stored_at')} + INTERVAL ${JOB_RETENTION_DAYS} DAY DELETE`,
     ]),
     `ALTER TABLE job_slots MODIFY TTL ${at('decided_at')} + INTERVAL ${JOB_RETENTION_DAYS} DAY DELETE`,
-    // An expired session or reservation counts for nothing when read; a day later it is gone.
-    // A touch writes a newer row with a later expiry, which outlives the one it replaced.
-    `ALTER TABLE sessions MODIFY TTL ${at('expires_at')} + INTERVAL 1 DAY DELETE`,
-    `ALTER TABLE annotation_item_reservations MODIFY TTL ${at('expires_at')} + INTERVAL 1 DAY DELETE`,
+    // An expired session or reservation counts for nothing when read; a day after both its
+    // expiry and its storage (the engine's clock, so a row written with a clock far behind
+    // still lives a day) it is gone. A touch writes a newer row, which outlives the one it replaced.
+    ...['sessions', 'annotation_item_reservations'].flatMap((table) => [
+      `ALTER TABLE ${table} ADD COLUMN IF NOT EXISTS stored_at Int64 DEFAULT toUnixTimestamp64Micro(now64(6))`,
+      `ALTER TABLE ${table} MODIFY TTL greatest(${at('expires_at')}, ${at('stored_at')}) + INTERVAL 1 DAY DELETE`,
+    ]),
   ],
 };
