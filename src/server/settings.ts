@@ -341,7 +341,7 @@ const OWN_SETTINGS: readonly Setting[] = [
     group: 'Model providers, jobs and monitors',
     env: 'WEFT_MONITOR_POLL_MS',
     default: '`1000`',
-    doc: 'how often ended calls are checked against the active monitors',
+    doc: 'how often ended calls are checked against the active monitors while calls end; idle, the wait doubles up to 30 times this, and calls ended on the process wake it',
   },
   {
     group: 'Server',

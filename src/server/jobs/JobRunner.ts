@@ -49,8 +49,13 @@ export interface JobRunnerOptions {
   maxRunningPerProject?: number;
   /** Unfinished jobs one project may hold (WEFT_JOB_PROJECT_QUEUE); an enqueue past it is refused with 429. */
   maxQueuedPerProject?: number;
-  /** How often idle runners look for work another process queued. */
+  /** How often runners look for work another process queued, while there is work about. */
   pollMs?: number;
+  /**
+   * The longest wait between looks while idle (default 30 × pollMs): each look that finds
+   * nothing doubles the wait up to this, and a job queued here or found resets it.
+   */
+  maxIdlePollMs?: number;
   /** Stamps jobs, claims and heartbeats: the services clock (the system clock when absent). */
   clock?: Clock;
 }
@@ -66,20 +71,44 @@ export class JobRunner {
     Pick<JobRunnerOptions, 'maxRunningPerProject' | 'maxQueuedPerProject'>;
   readonly #running = new Map<string, { controller: AbortController; done: Promise<void> }>();
   #timer: NodeJS.Timeout | null = null;
+  /** The wait before the next look for work: pollMs while busy, growing while idle. */
+  #idleMs = 0;
   #stopped = true;
   /** The claim loop in flight, if any. */
   #filling: Promise<void> | null = null;
+  /** Work was queued here while a claim loop ran: look again once it ends. */
+  #rekick = false;
 
   constructor(options: JobRunnerOptions) {
-    this.#options = { maxAttempts: 2, pollMs: Math.min(1000, options.staleMs), clock: systemClock, ...options };
+    const pollMs = options.pollMs ?? Math.min(1000, options.staleMs);
+    this.#options = { maxAttempts: 2, clock: systemClock, ...options, pollMs, maxIdlePollMs: options.maxIdlePollMs ?? 30 * pollMs };
+    this.#idleMs = pollMs;
   }
 
   start(): void {
     if (!this.#stopped) return;
     this.#stopped = false;
-    this.#timer = setInterval(() => this.kick(), this.#options.pollMs);
-    this.#timer.unref();
     this.kick();
+  }
+
+  /**
+   * The next look for work. An idle replica backs off (a claim on ClickHouse reads the open jobs
+   * with FINAL), so idle replicas cost the engine next to nothing; work queued on this process
+   * kicks it at once, and work queued on another is found within maxIdlePollMs
+   * (docs/clickhouse.md "Quiet when idle").
+   */
+  #schedule(foundWork: boolean): void {
+    if (this.#stopped) return;
+    const { pollMs, maxIdlePollMs } = this.#options;
+    this.#idleMs = foundWork ? pollMs : Math.min(maxIdlePollMs, this.#idleMs * 2);
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = setTimeout(() => this.#look(false), foundWork ? pollMs : this.#idleMs);
+    this.#timer.unref();
+  }
+
+  /** The wait before the next look while nothing happens (`/metrics`, tests). */
+  get idlePollMs(): number {
+    return this.#idleMs;
   }
 
   /** Queues a job and starts it when a slot is free; answers its id. */
@@ -109,20 +138,34 @@ export class JobRunner {
     return this.#running.size;
   }
 
-  /** Looks for claimable jobs now. */
+  /** Looks for claimable jobs now (work was queued here): the idle back-off starts over. */
   kick(): void {
-    if (this.#stopped || this.#filling) return;
-    this.#filling = this.#fill()
+    this.#look(true);
+  }
+
+  #look(woken: boolean): void {
+    if (this.#stopped) return;
+    if (this.#filling) {
+      if (woken) this.#rekick = true;
+      return;
+    }
+    let claimed = 0;
+    this.#filling = this.#fill(() => claimed++)
       .catch((err) => this.#options.log.error('job runner: claiming failed', err))
       .finally(() => {
         this.#filling = null;
+        const again = this.#rekick;
+        this.#rekick = false;
+        // Work about (a job claimed, running, or queued here meanwhile): look again soon.
+        this.#schedule(woken || again || claimed > 0 || this.#running.size > 0);
+        if (again) this.#look(true);
       });
   }
 
   /** Stops claiming; running handlers are aborted and left for the next start to resume. */
   async stop(): Promise<void> {
     this.#stopped = true;
-    if (this.#timer) clearInterval(this.#timer);
+    if (this.#timer) clearTimeout(this.#timer);
     // A claim in flight (an asynchronous store answers later) may still start a job: wait for
     // it, so that job is aborted with the others and the store is not used after stop.
     await this.#filling;
@@ -130,7 +173,7 @@ export class JobRunner {
     await Promise.allSettled([...this.#running.values()].map((r) => r.done));
   }
 
-  async #fill(): Promise<void> {
+  async #fill(claimed: () => void): Promise<void> {
     while (!this.#stopped && this.#running.size < this.#options.concurrency) {
       const now = this.#options.clock.nowMicros();
       const job = await this.#options.store.jobs.claimNext({
@@ -141,6 +184,7 @@ export class JobRunner {
         ...(this.#options.maxRunningPerProject ? { maxRunningPerProject: this.#options.maxRunningPerProject } : {}),
       });
       if (!job) return;
+      claimed();
       const controller = new AbortController();
       const done = this.#run(job, controller).finally(() => {
         this.#running.delete(job.id);

@@ -49,11 +49,31 @@ const NOOP: MetricHooks = {
   jobEnded() {},
 };
 
+/** Told, on the thread that hears of it, whenever calls ended here (jobs/MonitorSweeper.ts `wake`). */
+const callsEndedListeners = new Set<() => void>();
+
+/**
+ * Listens for calls ending on this process: `ingested` is where every write path (request
+ * threads' tallies included) already reports them, metrics on or off.
+ */
+export function onCallsEnded(listener: () => void): () => void {
+  callsEndedListeners.add(listener);
+  return () => callsEndedListeners.delete(listener);
+}
+
+const withListener = (hooks: MetricHooks): MetricHooks => ({
+  ...hooks,
+  ingested(source, starts, ends) {
+    hooks.ingested(source, starts, ends);
+    if (ends > 0) for (const listener of callsEndedListeners) listener();
+  },
+});
+
 /** The hooks in force; call them as `metrics.ingested(...)`. */
-export let metrics: MetricHooks = NOOP;
+export let metrics: MetricHooks = withListener(NOOP);
 
 export function installMetricHooks(hooks: MetricHooks | null): void {
-  metrics = hooks ?? NOOP;
+  metrics = withListener(hooks ?? NOOP);
 }
 
 export function emptyTally(): Tally {

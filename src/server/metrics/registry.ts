@@ -196,7 +196,7 @@ function createMetrics(): WeftMetrics {
   });
   new Gauge({
     name: 'weft_monitor_sweep_lag_seconds',
-    help: 'Seconds since the monitor sweeper last found its inbox of ended calls empty: up to WEFT_MONITOR_POLL_MS when it keeps up, growing while it fails or falls behind.',
+    help: 'Seconds since the monitor sweeper last found its inbox of ended calls empty: up to WEFT_MONITOR_POLL_MS when it keeps up (30 times that while no call ends), growing while it fails or falls behind.',
     aggregator: 'min',
     registers,
     collect() {

@@ -2,6 +2,7 @@
  * The `weft` command line: `serve`, `user add`, `key create`, `demo`, `dev`, `migrate`, `doctor`.
  * Each command prints what it did and, on failure, what to do next.
  */
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createApiKey } from '../auth/apiKeys.js';
 import { recordCli } from '../audit/auditTrail.js';
@@ -20,6 +21,7 @@ import { announceListening, forkWorkers, isClusterWorker } from './cluster.js';
 import { startServer } from './main.js';
 import { CLUSTER_FLAGS, clusterSettingsFrom } from '../store/clickhouse/clusterLayout.js';
 import { migrateClickHouse } from '../store/clickhouse/migrate.js';
+import { sqliteMigrationPlan } from '../store/sqlite/migrationPlan.js';
 import { clickhouseOptions, openStore } from '../store/openStore.js';
 import { mountDashboard } from './dashboard.js';
 import { ensureDashboardBuilt } from './dashboardBuild.js';
@@ -86,10 +88,12 @@ Usage:
                                        default), show the rule in force, or delete expired calls now
   weft migrate [--store clickhouse] [--clickhouse-url http://127.0.0.1:8123] [--clickhouse-database weft]
                [--clickhouse-layout single|replicated|sharded|replicated-sharded]
-               [--clickhouse-cluster <name>] [--clickhouse-on-cluster 1|0]
+               [--clickhouse-cluster <name>] [--clickhouse-on-cluster 1|0] [--dry-run]
                                        create or upgrade the ClickHouse schema: an explicit deploy
-                                       step, idempotent, safe to run from several replicas at once;
-                                       on a cluster, for the layout (0: run it per node)
+                                       step, idempotent, under a lock (a second run waits, then finds
+                                       nothing to do); on a cluster, for the layout (0: run it per
+                                       node). --dry-run prints the statements it would run (SQLite:
+                                       those the next start applies) and changes nothing
 
 Settings (environment variables; those with a flag are also \`weft serve --flags\`), all
 explained in docs/configuration.md:
@@ -178,16 +182,35 @@ async function doctorCommand(args: string[]): Promise<void> {
   if (report.findings.some((f) => f.level === 'warn')) process.exitCode = 1;
 }
 
-/** `weft migrate`: the ClickHouse schema, as its own deploy step (SQLite migrates itself on open). */
+/**
+ * `weft migrate`: the ClickHouse schema, as its own deploy step (SQLite migrates itself on open).
+ * `--dry-run` prints the statements that would run, for either store, and changes nothing.
+ */
 async function migrateCommand(args: string[]): Promise<void> {
-  const { values } = parseArgs({ args, options: { ...serverFlags, ...CLUSTER_FLAGS }, strict: true });
+  const { values } = parseArgs({ args, options: { ...serverFlags, ...CLUSTER_FLAGS, 'dry-run': { type: 'boolean' } }, strict: true });
   if (values.help) return void console.log(HELP);
-  const config = loadConfig(process.env, stringFlags(values));
+  const dryRun = values['dry-run'] === true;
+  const { 'dry-run': _dry, ...flags } = values;
+  const config = loadConfig(process.env, stringFlags(flags));
   if (config.store !== 'clickhouse') {
+    if (dryRun) return void console.log(sqliteMigrationPlan(join(config.dataDir, 'weft.sqlite')));
     return void console.log('The SQLite store migrates itself when it opens; weft migrate is for WEFT_STORE=clickhouse.');
   }
   const options = clickhouseOptions(storeConfigOf(config));
-  const { from, to } = await migrateClickHouse(options, clusterSettingsFrom(process.env, stringFlags(values)));
+  const { from, to, statements } = await migrateClickHouse(options, clusterSettingsFrom(process.env, stringFlags(flags)), {
+    dryRun,
+    say: (line) => console.error(line),
+  });
+  if (dryRun) {
+    const pending = statements.some((s) => s.startsWith('-- migration'));
+    console.log(
+      [
+        `-- ClickHouse database "${options.database}" is at schema version ${from}; ${pending ? `weft migrate would bring it to ${to} with these statements` : 'nothing to do, these statements only make sure the bookkeeping tables exist'} (dry run: nothing was changed).`,
+        ...statements.map((s) => (s.startsWith('--') ? `\n${s}` : `${s};`)),
+      ].join('\n'),
+    );
+    return;
+  }
   console.log(
     from === to
       ? `ClickHouse database "${options.database}" is at schema version ${to}; nothing to do.`

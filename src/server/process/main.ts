@@ -29,6 +29,7 @@ import type { Hono } from 'hono';
 import { SecretBox } from '../auth/secretBox.js';
 import { createJobHandlers } from '../jobs/jobHandlers.js';
 import { JobRunner } from '../jobs/JobRunner.js';
+import { onCallsEnded } from '../metrics/hooks.js';
 import { MonitorSweeper } from '../jobs/MonitorSweeper.js';
 import { RetentionSweeper } from '../jobs/RetentionSweeper.js';
 import { instancePriceRecords } from '../providers/instancePrices.js';
@@ -247,6 +248,8 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
   threads?.warm();
   jobs.start();
   monitors.start();
+  // Ended calls wake the sweeper from its idle back-off (docs/clickhouse.md "Quiet when idle").
+  const unwake = onCallsEnded(() => monitors.wake());
   const auditSweeper = config.auditRetentionDays ? new AuditSweeper({ store, clock, log, retentionDays: config.auditRetentionDays }) : null;
   auditSweeper?.start();
   retention.start();
@@ -267,7 +270,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     const [drained] = await Promise.all([
       gate.drain(graceMs),
       epochWatch?.stop(),
-      monitors.stop(),
+      (unwake(), monitors.stop()),
       retention.stop(),
       jobs.stop(),
       auditSweeper?.stop(),

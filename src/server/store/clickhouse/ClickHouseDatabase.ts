@@ -22,6 +22,12 @@ export interface ClickHouseOptions {
   now?: () => number;
   /** WEFT_CLICKHOUSE_CONNECT_TIMEOUT_MS: how long a request waits for a sign of life (see #watch). */
   connectTimeoutMs?: number;
+  /**
+   * For `weft migrate`: statements may run as long as they need (MIGRATION_SETTINGS), and the
+   * client waits for them, however long; the liveness ping (#watch) still gives up on a dead
+   * engine. docs/clickhouse.md "Migrations are a deploy step".
+   */
+  longStatements?: boolean;
 }
 
 /** The settings Weft's answers depend on, pinned per request. */
@@ -60,6 +66,18 @@ export const RESULT_SETTINGS: ClickHouseSettings = {
   max_query_size: String(16 * 1024 * 1024),
 };
 
+/**
+ * What `weft migrate` sends on top of RESULT_SETTINGS: no execution-time limit, since a DDL's
+ * mutation or a backfill over every call runs for minutes at tens of millions of calls (about
+ * 4 s per million), and a limit would fail it the same way on every rerun; and distributed DDL
+ * (ON CLUSTER) waits for every node however long it takes (-1), instead of failing after 180 s
+ * while the nodes carry on.
+ */
+export const MIGRATION_SETTINGS: ClickHouseSettings = {
+  max_execution_time: 0,
+  distributed_ddl_task_timeout: '-1',
+};
+
 export type Params = Record<string, unknown>;
 
 export class ClickHouseDatabase {
@@ -71,6 +89,7 @@ export class ClickHouseDatabase {
   readonly #url: string;
   readonly #connectTimeoutMs: number;
   readonly #pingUrl: string;
+  readonly #settings: ClickHouseSettings;
   #ping: Promise<boolean> | null = null;
 
   constructor(options: ClickHouseOptions) {
@@ -79,14 +98,17 @@ export class ClickHouseDatabase {
     this.#url = options.url;
     this.#connectTimeoutMs = options.connectTimeoutMs ?? DEFAULT_CLICKHOUSE_CONNECT_TIMEOUT_MS;
     this.#pingUrl = pingUrl(options.url);
+    this.#settings = options.longStatements ? { ...RESULT_SETTINGS, ...MIGRATION_SETTINGS } : RESULT_SETTINGS;
     this.client = createClient({
       url: options.url,
       username: options.username ?? 'default',
       password: options.password ?? '',
       database: options.database,
-      clickhouse_settings: RESULT_SETTINGS,
-      // 60 s at most: above it @clickhouse/client warns on every start about idle proxies.
-      request_timeout: 60_000,
+      clickhouse_settings: this.#settings,
+      // 60 s at most: above it @clickhouse/client warns on every start about idle proxies. For
+      // migrations none (0: the socket never times out while the server works on a statement);
+      // #watch still aborts when the engine stops answering its ping.
+      request_timeout: options.longStatements ? 0 : 60_000,
       // Every failure reaches the caller, which answers and logs it once (a 503 for an outage).
       log: { level: ClickHouseLogLevel.OFF },
     });
@@ -98,7 +120,7 @@ export class ClickHouseDatabase {
       const rs = await this.client.query({
         ...statement(query, params),
         format: 'JSONEachRow',
-        clickhouse_settings: RESULT_SETTINGS,
+        clickhouse_settings: this.#settings,
         abort_signal,
       });
       return await rs.json<T>();
@@ -117,7 +139,7 @@ export class ClickHouseDatabase {
       const rs = await this.client.query({
         ...statement(query, params),
         format: 'JSONEachRow',
-        clickhouse_settings: RESULT_SETTINGS,
+        clickhouse_settings: this.#settings,
         abort_signal: watch.signal,
       });
       for await (const rows of rs.stream<T>()) {
@@ -133,7 +155,7 @@ export class ClickHouseDatabase {
   /** A statement without a result (DDL, DELETE, INSERT ... SELECT). */
   async command(query: string, params: Params = {}): Promise<void> {
     await this.#watched((abort_signal) =>
-      this.client.command({ ...statement(query, params), clickhouse_settings: RESULT_SETTINGS, abort_signal }),
+      this.client.command({ ...statement(query, params), clickhouse_settings: this.#settings, abort_signal }),
     );
   }
 
@@ -144,7 +166,7 @@ export class ClickHouseDatabase {
   async insert(table: string, rows: object[], columns?: [string, ...string[]]): Promise<void> {
     if (rows.length === 0) return;
     await this.#watched((abort_signal) =>
-      this.client.insert({ table, values: rows, format: 'JSONEachRow', columns, clickhouse_settings: RESULT_SETTINGS, abort_signal }),
+      this.client.insert({ table, values: rows, format: 'JSONEachRow', columns, clickhouse_settings: this.#settings, abort_signal }),
     );
   }
 

@@ -1,9 +1,10 @@
 /** The DDL rewriter and the cluster settings, as text (cluster.clickhouse.test.ts runs them on engines). */
 import { describe, expect, it } from 'vitest';
 import { clusterSettingsFrom, rewriteStatement, SHARD_KEYS, type ClusterSettings } from './clusterLayout.js';
+import { LOCK_TABLE } from './migrationLock.js';
 import { clickhouseMigrations, SCHEMA_TABLE } from './migrations/index.js';
 
-const ALL = [SCHEMA_TABLE, ...clickhouseMigrations.flatMap((m) => m.statements)];
+const ALL = [LOCK_TABLE, SCHEMA_TABLE, ...clickhouseMigrations.flatMap((m) => m.statements)];
 /** The materialized views among them. */
 const VIEWS = ALL.filter((s) => s.trim().startsWith('CREATE MATERIALIZED VIEW'));
 /** The tables' DDL among them (the rest are views and backfills, INSERT ... SELECT). */

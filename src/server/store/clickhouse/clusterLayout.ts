@@ -135,6 +135,8 @@ export const SHARD_KEYS: Readonly<Record<string, string>> = {
   redaction_rules: ONE_SHARD,
   retention_rules: ONE_SHARD,
   weft_schema_migrations: ONE_SHARD,
+  // The migration lock is a consensus log (migrationLock.ts): never spread, like the job slots.
+  weft_migration_lock: ONE_SHARD,
 };
 
 /**

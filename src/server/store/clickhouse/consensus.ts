@@ -31,8 +31,8 @@ import { RESULT_SETTINGS, type ClickHouseDatabase } from './ClickHouseDatabase.j
 
 /** Which log: the table, its key column and value, and the slot proposed. */
 export interface SlotRef {
-  table: 'job_slots' | 'monitor_sweeps';
-  keyColumn: 'job_id' | 'project_id';
+  table: 'job_slots' | 'monitor_sweeps' | 'weft_migration_lock';
+  keyColumn: 'job_id' | 'project_id' | 'name';
   key: string;
   slot: number;
 }

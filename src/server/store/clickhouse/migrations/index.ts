@@ -2,9 +2,10 @@
  * ClickHouse schema migrations. `weft migrate` applies them as an explicit deploy step; a
  * replica only checks at start that its database is current (ClickHouseStore.open).
  *
- * ClickHouse has no transactions or advisory locks, so every statement is idempotent
- * (`CREATE ... IF NOT EXISTS`, `ADD COLUMN IF NOT EXISTS`) and two migrators running at once
- * converge; `weft_schema_migrations` records what was applied (a duplicate row is harmless).
+ * ClickHouse has no transactions, so every statement is idempotent (`CREATE ... IF NOT EXISTS`,
+ * `ADD COLUMN IF NOT EXISTS`, backfills whose rows merge when inserted twice, with a column
+ * list): a migration cut off half-way is run again whole. `weft migrate` runs them under a
+ * lock (migrationLock.ts) and records each in `weft_schema_migrations` after its last statement.
  * Never edit a shipped migration: add a new one (its own file vNN<Name>.ts, listed here),
  * expand/contract style, so a rolling deploy can run two Weft versions against one database.
  * SQL here must run on the minimum server version.
@@ -34,6 +35,7 @@ import { v17OidcIdentities } from './v17OidcIdentities.js';
 import { v15Retention } from './v15Retention.js';
 import { v18FileRefs } from './v18FileRefs.js';
 import { v19CallViews } from './v19CallViews.js';
+import { v20CoordinationTtl } from './v20CoordinationTtl.js';
 
 export type { ClickHouseMigration } from './migration.js';
 
@@ -58,6 +60,7 @@ export const clickhouseMigrations: ClickHouseMigration[] = [
   v17OidcIdentities,
   v18FileRefs,
   v19CallViews,
+  v20CoordinationTtl,
 ];
 
 /** The newest schema version this build knows. */

@@ -12,6 +12,9 @@ export const v07CallsByStart: ClickHouseMigration = {
     `CREATE TABLE IF NOT EXISTS calls_by_start (project_id String, started_at Int64, id String, is_root UInt8)
         ENGINE = ReplacingMergeTree ORDER BY (project_id, started_at, id)`,
     // The calls written before this migration; run twice (two migrators), it only duplicates rows.
-    `INSERT INTO calls_by_start SELECT project_id, started_at, id, parent_id IS NULL FROM calls WHERE started_at IS NOT NULL`,
+    // The column list (added after release, same rows) keeps it valid on the table with later
+    // columns, where running it again by hand (docs/clickhouse.md "Migrations") would run it.
+    `INSERT INTO calls_by_start (project_id, started_at, id, is_root) SELECT project_id, started_at, id, parent_id IS NULL
+        FROM calls WHERE started_at IS NOT NULL`,
   ],
 };

@@ -31,6 +31,7 @@ import { v23AuditLog } from './v23AuditLog.js';
 import { v26OidcIdentities } from './v26OidcIdentities.js';
 import { v24Retention } from './v24Retention.js';
 import { v27FileRefs } from './v27FileRefs.js';
+import { v28ThreadsBeforeStats } from './v28ThreadsBeforeStats.js';
 
 export type { Migration } from './migration.js';
 
@@ -63,4 +64,5 @@ export const migrations: Migration[] = [
   v25Redaction,
   v26OidcIdentities,
   v27FileRefs,
+  v28ThreadsBeforeStats,
 ];
