@@ -122,7 +122,8 @@ async function apiOrder(api: WeftClient, projectId: string, sortBy: ThreadSort):
 
 /** The thread ids in the table, top to bottom. */
 async function tableOrder(table: Locator): Promise<string[]> {
-  return table.getByRole('row').locator('[role=cell]:first-child').allInnerTexts();
+  // The second cell: the first is the row's selection checkbox.
+  return table.getByRole('row').locator('[role=cell]:nth-child(2)').allInnerTexts();
 }
 
 function threadsTable(page: Page) {

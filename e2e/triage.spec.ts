@@ -77,7 +77,8 @@ async function seed(api: WeftClient, projectId: string) {
 }
 
 const table = (page: Page) => page.getByRole('table', { name: 'Threads' });
-const firstCells = (page: Page) => table(page).getByRole('row').locator('[role=cell]:first-child').allInnerTexts();
+// The thread cell, after the row's selection checkbox.
+const firstCells = (page: Page) => table(page).getByRole('row').locator('[role=cell]:nth-child(2)').allInnerTexts();
 
 test('search turns, filter by errors, count exactly and sort by errors and tokens', async ({ signedInPage: page, api, project }) => {
   const { ids } = await seed(api, project);
