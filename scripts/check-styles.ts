@@ -25,7 +25,6 @@ export interface ClassUse {
  * name goes here on purpose; anything else unstyled is a typo or a stylesheet left unloaded.
  */
 export const UNSTYLED = new Set([
-  'add-threads-dialog',
   'call-field',
   'chart-lone-point',
   'check',
@@ -44,6 +43,7 @@ export const UNSTYLED = new Set([
   'playground-prompt',
   'question-list',
   'queue-dialog',
+  'queues-page',
   'reaction-glyph',
   'reaction-icon',
   'reply',

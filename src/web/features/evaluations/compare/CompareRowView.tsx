@@ -10,6 +10,7 @@ import { useEffect, useRef } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import type { EvalResultsTrial } from '../../../../contract/evalResults.js';
 import type { CompareRunFigures } from './CompareSummary.js';
+import { RunOptions } from './RunOptions.js';
 import type { CompareTableRow } from './compareColumns.js';
 import { delta, formatDelta } from './compareModel.js';
 import { trialHref } from '../runs/resultColumns.js';
@@ -224,11 +225,7 @@ function RunOutput({
             value={run.id}
             onChange={(e) => onPick(side, e.target.value)}
           >
-            {runs.map((r) => (
-              <option key={r.id} value={r.id}>
-                {r.letter} · {r.label}
-              </option>
-            ))}
+            <RunOptions runs={runs} />
           </select>
         </label>
         {side === 'baseline' && <span className="eval-baseline-tag">baseline</span>}

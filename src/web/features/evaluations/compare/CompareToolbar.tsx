@@ -1,6 +1,7 @@
 /** The compare table's controls: the baseline and the run compared with it, differences only, and the order of the rows. */
 import { formatInteger } from '../../../lib/format.js';
 import type { CompareRunFigures } from './CompareSummary.js';
+import { RunOptions } from './RunOptions.js';
 import type { CompareView } from '../evalViewState.js';
 import type { ScoreMetric } from '../scoreModel.js';
 import '../evaluations.css';
@@ -25,11 +26,7 @@ export function CompareToolbar({ view, update, onPick, runs, metrics, counts }: 
       <label className="eval-filter">
         <span className="muted">Baseline</span>
         <select className="input" aria-label="Baseline" value={view.baseline ?? ''} onChange={(e) => onPick('baseline', e.target.value)}>
-          {runs.map((r) => (
-            <option key={r.id} value={r.id}>
-              {r.letter} · {r.label}
-            </option>
-          ))}
+          <RunOptions runs={runs} />
         </select>
       </label>
       <label className="eval-filter">
@@ -40,11 +37,7 @@ export function CompareToolbar({ view, update, onPick, runs, metrics, counts }: 
           value={view.against ?? ''}
           onChange={(e) => onPick('compared', e.target.value)}
         >
-          {runs.map((r) => (
-            <option key={r.id} value={r.id}>
-              {r.letter} · {r.label}
-            </option>
-          ))}
+          <RunOptions runs={runs} />
         </select>
       </label>
       <label className="toggle">
