@@ -107,7 +107,9 @@ describe('POST /annotation_queues/:queue_id/items/:item_id/progress', () => {
     await progress(t.alice.client, id, c!, 'in_progress');
     expect(await stateOf(id, c!)).toEqual(['in_progress', 'alice']);
     const { stats } = await t.alice.client.annotationQueuesStats({ project_id: P, queue_ids: [id] });
-    expect(stats).toEqual([{ queue_id: id, total_items: CALLS.length, completed_items: 2 }]);
+    // completed_items as the reference counts it (any completed or skipped record); reviewed_items
+    // only items with a completed review each of the queue's reviewers_per_item (1) needs.
+    expect(stats).toEqual([{ queue_id: id, total_items: CALLS.length, completed_items: 2, reviewed_items: 1 }]);
   });
 
   it('answers 400 for an unknown item or an item of another queue (as the reference), 403 for bob, 401 without credentials', async () => {

@@ -194,7 +194,7 @@ describe('DELETE /annotation_queues/:queue_id', () => {
     expect((await send(`/annotation_queues/${id}/items`, { project_id: P, call_ids: ['c2'], display_fields: [] })).status).toBe(404);
     expect(await listQueues()).not.toContain('Doomed');
     const { stats } = await t.alice.client.annotationQueuesStats({ project_id: P, queue_ids: [id] });
-    expect(stats).toEqual([{ queue_id: id, total_items: 0, completed_items: 0 }]);
+    expect(stats).toEqual([{ queue_id: id, total_items: 0, completed_items: 0, reviewed_items: 0 }]);
   });
 });
 
@@ -302,8 +302,8 @@ describe('POST /annotation_queues/stats', () => {
     await addCalls(id, ['c1', 'c2']);
     const res = AnnotationQueuesStatsRes.parse(await t.alice.client.annotationQueuesStats({ project_id: P, queue_ids: ['nope', id] }));
     expect(res.stats).toEqual([
-      { queue_id: 'nope', total_items: 0, completed_items: 0 },
-      { queue_id: id, total_items: 2, completed_items: 0 },
+      { queue_id: 'nope', total_items: 0, completed_items: 0, reviewed_items: 0 },
+      { queue_id: id, total_items: 2, completed_items: 0, reviewed_items: 0 },
     ]);
     expect((await send('/annotation_queues/stats', { project_id: P })).status).toBe(422);
   });

@@ -1,5 +1,5 @@
 /**
- * The backfills of thread_turns from calls (migrations 10 and 11, and 18's marks of the starts
+ * The backfills of thread_turns from calls (migrations 10 and 11, and 19's marks of the starts
  * in calls) give the threads the rows written with the calls give (migration 19's view),
  * searched and filtered by attributes too: the same calls, written part by part in awkward
  * orders, read once as written, then with thread_turns emptied and refilled by the migrations'
@@ -18,7 +18,7 @@ const P = 'acme/backfill';
 
 // Runs when the ClickHouse backend is tested (WEFT_TEST_STORES; CI tests it).
 describe.runIf(testBackends().some((b) => b.name === 'clickhouse'))('on a ClickHouse engine', () => {
-  describe('ClickHouse thread_turns backfills (migrations 10, 11 and 18)', () => {
+  describe('ClickHouse thread_turns backfills (migrations 10, 11 and 19)', () => {
     let store: ClickHouseStore;
     let raw: ClickHouseDatabase;
     let drop: () => Promise<void>;
@@ -107,7 +107,7 @@ describe.runIf(testBackends().some((b) => b.name === 'clickhouse'))('on a ClickH
       await raw.command('TRUNCATE TABLE thread_turns');
       expect(await threads()).toEqual([]);
       const backfills = clickhouseMigrations
-        .filter((m) => [10, 11, 18].includes(m.version))
+        .filter((m) => [10, 11, 19].includes(m.version))
         .flatMap((m) => m.statements.filter((s) => s.trim().startsWith('INSERT')));
       expect(backfills).toHaveLength(3);
       for (const round of [1, 2]) {
