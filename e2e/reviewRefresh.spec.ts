@@ -29,6 +29,11 @@ test('the calls table shows an annotation at once after a review is submitted', 
   await page.goto(`/${project}/calls`);
   const table = page.getByRole('table', { name: 'Calls' });
   await expect(table.getByRole('link', { name: 'research_agent', exact: true })).toBeVisible();
+  // The Feedback column, hidden by default to fit 1280 px, shown from the column chooser.
+  await page.getByRole('button', { name: 'Columns', exact: true }).click();
+  await page.getByRole('checkbox', { name: 'Feedback', exact: true }).click();
+  await page.keyboard.press('Escape');
+  await expect(table.getByRole('columnheader', { name: /Feedback/ })).toBeVisible();
   await expect(table.getByRole('img', { name: '1 annotation' })).toHaveCount(0);
   // A marker on the window: it survives client-side navigation and would vanish on a reload.
   await page.evaluate(() => ((window as unknown as { samePage: boolean }).samePage = true));
