@@ -9,6 +9,8 @@ import type { QueryClient } from '@tanstack/react-query';
 import { lazy, type ComponentType } from 'react';
 import { Navigate, Outlet, Route, Routes, useParams } from 'react-router-dom';
 import { AppLayout } from './app/AppLayout.js';
+// In the main bundle already: the eager error page (RouteError) shows it too.
+import { NotFound } from './app/NotFound.js';
 import { pages, type PageLoader } from './app/pages.js';
 import { deferComponent } from './lib/deferredComponent.js';
 import { RequireSession, RouteErrors, RoutePage, startLoaderEarly, type DeferredLoader } from './app/routing.js';
@@ -17,10 +19,6 @@ import { RequireSession, RouteErrors, RoutePage, startLoaderEarly, type Deferred
 const lazyComponent = <M, P extends object>(load: () => Promise<M>, pick: (m: M) => ComponentType<P>) =>
   lazy(() => load().then((m) => ({ default: pick(m) })));
 
-const NotFound = lazyComponent(
-  () => import('./app/NotFound.js'),
-  (m) => m.NotFound,
-);
 const ComingSoon = lazyComponent(
   () => import('./app/ComingSoon.js'),
   (m) => m.ComingSoon,
