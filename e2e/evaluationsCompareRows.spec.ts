@@ -8,43 +8,8 @@
  * default columns fit 1280 px.
  */
 import type { WeftClient } from '../src/client/index.js';
+import { publish, ROWS, seedRun } from './fixtures/seedEvaluations.js';
 import { expect, test } from './fixtures/test.js';
-
-const ROWS = [
-  { question: 'Capital of France?', expected: 'Paris' },
-  { question: 'Capital of Italy?', expected: 'Rome' },
-  { question: 'Capital of Spain?', expected: 'Madrid' },
-];
-
-async function publish(api: WeftClient, projectId: string) {
-  const [entity, project] = projectId.split('/') as [string, string];
-  const path = { entity, project };
-  const ds = await api.datasetCreate({ ...path, name: 'capitals', rows: ROWS });
-  const dataset = `weave:///${projectId}/object/capitals:${ds.digest}`;
-  const correct = (await api.scorerCreate({ ...path, name: 'correct', op_source_code: 'def score(output, expected): ...' })).scorer;
-  const brevity = (await api.scorerCreate({ ...path, name: 'brevity', op_source_code: 'def score(output): ...' })).scorer;
-  const evaluation = (await api.evaluationCreate({ ...path, name: 'capitals-eval', dataset, scorers: [correct, brevity] })).evaluation_ref;
-  return { path, correct, brevity, evaluation };
-}
-
-type Published = Awaited<ReturnType<typeof publish>>;
-
-/** A run answering each row with `answers[i]` (an array: one prediction per trial). */
-async function seedRun(api: WeftClient, f: Published, name: string, answers: string[][]) {
-  const model = (await api.modelCreate({ ...f.path, name, source_code: 'def predict(question): ...' })).model_ref;
-  const { evaluation_run_id } = await api.evaluationRunCreate({ ...f.path, evaluation: f.evaluation, model });
-  for (const [i, row] of ROWS.entries()) {
-    for (const output of answers[i]!) {
-      const { prediction_id } = await api.predictionCreate({ ...f.path, model, inputs: row, output, evaluation_run_id });
-      const right = output.includes(row.expected);
-      await api.scoreCreate({ ...f.path, prediction_id, scorer: f.correct, value: right, evaluation_run_id });
-      await api.scoreCreate({ ...f.path, prediction_id, scorer: f.brevity, value: output.length < 20 ? 1 : 0.5, evaluation_run_id });
-      await api.predictionFinish({ ...f.path, prediction_id });
-    }
-  }
-  await api.evaluationRunFinish({ ...f.path, evaluation_run_id });
-  return evaluation_run_id;
-}
 
 test('three runs: default baseline, charts per scorer, the row view and trials', async ({ signedInPage: page, api, project }) => {
   test.setTimeout(90_000);
