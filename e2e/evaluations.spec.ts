@@ -173,7 +173,9 @@ test('an evaluation run by an SDK is a run too, with tokens, cost and its own tr
   // As the Python SDK writes it: a root Evaluation.evaluate call (trace id ≠ call id), one
   // predict_and_score child per row with the predict call (token usage) and a score call.
   const op = (name: string) => `weave:///${project}/op/${name}:${'D'.repeat(43)}`;
-  const at = (s: number) => new Date(Date.now() - 60_000 + s * 1000).toISOString();
+  // One instant for every time: Date.now() read per call moved some ends 1 ms ("501 ms").
+  const t0 = Date.now() - 60_000;
+  const at = (s: number) => new Date(t0 + s * 1000).toISOString();
   await api.costCreate({
     project_id: project,
     costs: { 'gpt-x': { prompt_token_cost: 0.01, completion_token_cost: 0.02, effective_date: at(-3600) } },
