@@ -74,7 +74,9 @@ for (const backend of testBackends()) {
           return new Promise((_resolve, reject) => ctx.signal.addEventListener('abort', () => reject(new Error('stopped'))));
         },
       };
-      const { a, b, runners } = await pairOfRunners(handlers, 600);
+      // Stale after 2 s: with less, a heartbeat delayed on a busy engine let A re-claim its own
+      // running job (attempts 2) before the stop.
+      const { a, b, runners } = await pairOfRunners(handlers, 2000);
       const [ra, rb] = runners as [JobRunner, JobRunner];
       ra.start();
       const waiting = await ra.enqueue({ projectId: P, kind: 'wait', payload: {}, createdBy: 'alice' });
