@@ -78,7 +78,12 @@ export default defineConfig({
     // ClickHouse engine, where each has databases of its own (temp dirs, port 0, forks' own env).
     maxWorkers: Math.max(availableParallelism(), 2),
     // One ClickHouse engine per run for the ClickHouse store suites (WEFT_TEST_STORES), and the
-    // test users' password hashes, made once per run instead of once per test file.
-    globalSetup: ['src/server/testing/clickhouseGlobalSetup.ts', 'src/server/testing/testPasswords.ts'],
+    // test users' password hashes, made once per run instead of once per test file; the built
+    // server that spawned `weft` processes run.
+    globalSetup: [
+      'src/server/testing/clickhouseGlobalSetup.ts',
+      'src/server/testing/testPasswords.ts',
+      'src/server/testing/builtServerGlobalSetup.ts',
+    ],
   },
 });

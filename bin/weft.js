@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The `weft` command. It runs the server built ahead of time into build/server/ (`npm run build`,
 // docs/operations.md); in a checkout it first rebuilds the server when a source is newer than the
-// build. `weft dev`, and WEFT_FROM_SOURCE=1 (the tests, benchmarks on request), run the
+// build. `weft dev`, and WEFT_FROM_SOURCE=1 (to run a checkout without building), run the
 // TypeScript sources through tsx instead, which only a development install has.
 const argv = process.argv.slice(2);
 let cli;

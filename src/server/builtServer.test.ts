@@ -30,12 +30,7 @@ beforeAll(async () => {
   mkdirSync(join(install, 'dist'));
   writeFileSync(join(install, 'dist/index.html'), INDEX);
   symlinkSync(join(ROOT, 'node_modules'), join(install, 'node_modules'));
-  const { WEFT_FROM_SOURCE: _fromSource, ...built } = weftEnv({
-    WEFT_DATA_DIR: join(install, 'data'),
-    WEFT_ADMIN_PASSWORD: 'built-admin',
-    WEFT_NO_DASHBOARD: '',
-  });
-  env = built;
+  env = weftEnv({ WEFT_DATA_DIR: join(install, 'data'), WEFT_ADMIN_PASSWORD: 'built-admin', WEFT_NO_DASHBOARD: '' });
   server = await spawnWeftServe(env, [], { bin: join(install, 'bin/weft.js'), cwd: install });
 });
 

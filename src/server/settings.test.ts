@@ -9,7 +9,6 @@ import { serverFlags } from './process/cli.js';
 import { CLUSTER_FLAGS } from './store/clickhouse/clusterLayout.js';
 import { readSetting, SETTINGS } from './settings.js';
 import { CONFIGURATION_DOC, renderedConfigurationDoc } from './settingsDocs.js';
-import { FROM_SOURCE } from './testing/serveProcess.js';
 
 /** Names that are not settings: a constant, and the tests' and benchmarks' own variables (documented by hand). */
 const NOT_SETTINGS = /^WEFT_(VERSION|TEST_\w+|E2E_\w+|FUZZ_\w+)$/;
@@ -48,7 +47,7 @@ describe('the settings table', () => {
   });
 
   it('is what `weft --help` lists, and every flag it names is a flag of serve or migrate', () => {
-    const help = execFileSync(process.execPath, ['bin/weft.js', '--help'], { encoding: 'utf8', env: { ...process.env, ...FROM_SOURCE } });
+    const help = execFileSync(process.execPath, ['bin/weft.js', '--help'], { encoding: 'utf8' });
     for (const s of SETTINGS) expect(help).toContain(s.flag ? `${s.env} (--${s.flag})` : s.env);
     const flags = new Set([...Object.keys(serverFlags), ...Object.keys(CLUSTER_FLAGS)]);
     expect(SETTINGS.filter((s) => s.flag && !flags.has(s.flag)).map((s) => s.flag)).toEqual([]);

@@ -14,7 +14,7 @@ import { changedSettings, runDoctor, type DiskStats, type DoctorOptions } from '
 import { SqliteStore } from '../store/sqlite/SqliteStore.js';
 import { migrations } from '../store/sqlite/migrations/index.js';
 import { WEFT_VERSION } from '../version.js';
-import { BIN, FROM_SOURCE } from '../testing/serveProcess.js';
+import { BIN } from '../testing/serveProcess.js';
 
 const LATEST = migrations.at(-1)!.version;
 const dirs: string[] = [];
@@ -127,7 +127,7 @@ describe('weft doctor', () => {
   it('runs as a user runs it: exit status 1 on any warning, with what to do', () => {
     const run = (env: Record<string, string>) => {
       const res = spawnSync(process.execPath, [BIN, 'doctor'], {
-        env: { PATH: process.env.PATH ?? '', ...FROM_SOURCE, WEFT_DATA_DIR: tempDir(), ...env },
+        env: { PATH: process.env.PATH ?? '', WEFT_DATA_DIR: tempDir(), ...env },
         encoding: 'utf8',
       });
       return { status: res.status, out: res.stdout + res.stderr };

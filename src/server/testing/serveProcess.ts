@@ -11,15 +11,13 @@ export const BIN = join(ROOT, 'bin', 'weft.js');
 
 /**
  * The environment for a child `weft`: the parent's minus its WEFT_* settings, plus `settings`.
- * It runs the TypeScript sources (WEFT_FROM_SOURCE, bin/weft.js), as the tests do, not the build.
+ * It runs build/server/, as `npm start` does; vitest's global setup brings the build up to date
+ * (builtServerGlobalSetup.ts).
  */
 export function weftEnv(settings: Record<string, string>): NodeJS.ProcessEnv {
   const inherited = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('WEFT_')));
-  return { ...inherited, ...FROM_SOURCE, HOST: '127.0.0.1', PORT: '0', WEFT_LOG_LEVEL: 'warn', WEFT_NO_DASHBOARD: '1', ...settings };
+  return { ...inherited, HOST: '127.0.0.1', PORT: '0', WEFT_LOG_LEVEL: 'warn', WEFT_NO_DASHBOARD: '1', ...settings };
 }
-
-/** Makes bin/weft.js run src/server/process/cli.ts through tsx rather than build/server/. */
-export const FROM_SOURCE = { WEFT_FROM_SOURCE: '1' } as const;
 
 /** Spawns `weft serve [args]` (`bin`: another install's) and resolves once it prints the URL it listens on. */
 export async function spawnWeftServe(
