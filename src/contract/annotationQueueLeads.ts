@@ -101,6 +101,11 @@ export const AnnotationQuestionSummary = z.object({
   min: z.number().nullable(),
   max: z.number().nullable(),
   agreement: z.number().nullable().describe('Share of items with two or more answers where every answer agrees; null when no item has two'),
+  kappa: z
+    .number()
+    .nullable()
+    .describe("Weft: Cohen's κ between the two reviewers, on items both answered; null unless exactly two answered"),
+  alpha: z.number().nullable().describe("Weft: Krippendorff's α (nominal) over every item's answers; null when undefined"),
 });
 export const AnnotationQueueSummaryRes = z.object({
   total_items: z.number().int(),

@@ -8,6 +8,7 @@
  */
 import type { z } from 'zod';
 import * as accounts from './accounts.js';
+import * as agreement from './agreement.js';
 import * as audit from './audit.js';
 import * as leads from './annotationQueueLeads.js';
 import * as queues from './annotationQueues.js';
@@ -275,6 +276,7 @@ export const endpoints = {
   providerTest: def({ group: 'Weft', method: 'POST', path: '/weft/providers/:provider_id/test', summary: "Check a provider's URL and key by listing its models", req: providers.ProviderTestReq, res: providers.ProviderTestRes, role: 'admin' }),
   modelsList: def({ group: 'Weft', method: 'GET', path: '/weft/models', summary: 'Every model the project can use, as <provider>/<model>, with prices; says what to configure when none', req: providers.ModelsListReq, res: providers.ModelsListRes, role: 'viewer' }),
   judgeTry: def({ group: 'Weft', method: 'POST', path: '/weft/judges/try', summary: 'Try an LLM judge (saved, or being edited) on one ended call: its answer at once, no feedback stored', req: evaluations.JudgeTryReq, res: evaluations.JudgeTryRes, role: 'member' }),
+  judgeAgreement: def({ group: 'Weft', method: 'POST', path: '/weft/judges/agreement', summary: "Each scorer's agreement with human reviewers on the same question and calls: Cohen's κ, Krippendorff's α, confusion matrix, disagreeing calls", req: agreement.JudgeAgreementReq, res: agreement.JudgeAgreementRes, role: 'viewer' }),
   callsScoreJob: def({ group: 'Weft', method: 'POST', path: '/weft/calls/score', summary: '/calls/score answering the id of the scoring job, to follow its progress at /weft/jobs/:job_id', req: evaluations.CallsScoreReq, res: evaluations.WeftCallsScoreRes, role: 'member' }),
   jobsList: def({ group: 'Weft', method: 'GET', path: '/weft/jobs', summary: "The project's background jobs (evaluations, scoring), newest first", req: providers.JobsListReq, res: providers.JobsListRes, role: 'viewer' }),
   jobRead: def({ group: 'Weft', method: 'GET', path: '/weft/jobs/:job_id', summary: 'One background job with its progress', req: providers.JobReq, res: providers.JobRes, role: 'viewer' }),

@@ -255,6 +255,8 @@ describe('results, summary, export and dataset', () => {
     ]);
     expect(v!.agreement).toBe(1);
     expect([n!.mean, n!.min, n!.max, n!.agreement]).toEqual([7 / 3, 1, 4, 0]);
+    // Chance-corrected: one item both answered; "good" twice leaves κ and α undefined, 1 against 4 gives 0.
+    expect([v!.kappa, v!.alpha, n!.kappa, n!.alpha]).toEqual([null, null, 0, 0]);
   });
 
   it('exports one record per item and reviewer as CSV and JSON lines', async () => {

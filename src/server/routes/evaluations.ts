@@ -1,7 +1,8 @@
 /**
  * Evaluation results and orchestration, as two tables:
- * - `evaluationRoutes`, reads of the store: eval_results/query (under `/v2/:entity/:project`) and
- *   `/evaluations/status`. A threaded server serves them on its read threads (readEndpoints.ts);
+ * - `evaluationRoutes`, reads of the store: eval_results/query (under `/v2/:entity/:project`),
+ *   `/evaluations/status` and the judges' agreement with reviewers (`/weft/judges/agreement`).
+ *   A threaded server serves them on its read threads (readEndpoints.ts);
  * - `evaluationJobRoutes`, the model-backed jobs: `/evaluations/evaluate_model`,
  *   `/evaluations/rescore` and `/calls/score` validate their refs, queue a background job
  *   (jobs/JobRunner.ts) and answer at once. They need the providers and the job runner, which
@@ -9,6 +10,7 @@
  *   report progress.
  */
 import { queryEvalResults } from '../domain/evaluations/evalResults.js';
+import { judgeAgreement } from '../domain/feedback/judgeAgreement.js';
 import { startCallsScore, tryJudge } from '../domain/calls/callsScore.js';
 import { judgeFromValue, loadJudge } from '../domain/llm/llmObjects.js';
 import { startEvaluateModel } from '../domain/evaluations/evaluateModel.js';
@@ -25,6 +27,8 @@ export const evaluationRoutes = defineRoutes({
     runs: 'read',
     handler: async (req, { store }) => ({ status: await evaluationStatus(store, { projectId: req.project_id, callId: req.call_id }) }),
   },
+
+  judgeAgreement: { runs: 'read', handler: (req, { store }) => judgeAgreement(store, req.project_id) },
 });
 
 export const evaluationJobRoutes = defineRoutes({

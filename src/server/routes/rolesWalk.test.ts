@@ -224,6 +224,7 @@ const SAMPLES: Samples = {
   providerTest: () => ({ project_id: P, provider_id: 'no-such-provider' }),
   modelsList: () => ({ project_id: P }),
   judgeTry: (fx) => ({ project_id: P, call_id: fx.callId, scorer_ref: `weave:///${P}/object/nope:latest` }),
+  judgeAgreement: () => ({ project_id: P }),
   callsScoreJob: (fx) => ({ project_id: P, call_ids: [fx.callId], scorer_refs: [`weave:///${P}/object/nope:latest`] }),
   jobsList: () => ({ project_id: P }),
   jobRead: () => ({ project_id: P, job_id: 'no-such-job' }),

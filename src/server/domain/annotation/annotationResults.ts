@@ -21,6 +21,7 @@ import { toItemSchema } from './annotationQueues.js';
 import { itemNotFound } from './annotationSubmit.js';
 import { callRef } from '../calls/callExtras.js';
 import { formatMicros } from '../../core/datetime.js';
+import { cohenKappa, krippendorffAlpha, labelOf } from '../feedback/agreement.js';
 
 /** Distinct values listed per question; the long tail is summed into nothing (counts stay exact). */
 const MAX_COUNTS = 50;
@@ -127,9 +128,17 @@ function questionSummary(ref: string, reviewsPerItem: AnnotationReviewSchema[][]
   let answered = 0;
   let comparable = 0;
   let agreeing = 0;
+  // Chance-corrected agreement: α over every item's answers; κ when exactly two people answered.
+  const units: string[][] = [];
+  const byAnnotator: Map<string, string>[] = [];
+  const annotators = new Set<string>();
   for (const reviews of reviewsPerItem) {
-    const values = reviews.filter((r) => Object.hasOwn(r.answers, ref)).map((r) => r.answers[ref]!);
+    const answering = reviews.filter((r) => Object.hasOwn(r.answers, ref));
+    const values = answering.map((r) => r.answers[ref]!);
     answered += values.length;
+    units.push(values.map(labelOf));
+    byAnnotator.push(new Map(answering.map((r) => [r.annotator, labelOf(r.answers[ref])])));
+    for (const r of answering) annotators.add(r.annotator);
     for (const v of values) {
       if (typeof v === 'number') numbers.push(v);
       // Free text is almost always distinct: counting it would only list every answer once.
@@ -151,7 +160,14 @@ function questionSummary(ref: string, reviewsPerItem: AnnotationReviewSchema[][]
     min: numbers.length ? Math.min(...numbers) : null,
     max: numbers.length ? Math.max(...numbers) : null,
     agreement: comparable ? agreeing / comparable : null,
+    kappa: annotators.size === 2 ? cohenKappa(pairsOf([...annotators] as [string, string], byAnnotator)) : null,
+    alpha: krippendorffAlpha(units),
   };
+}
+
+/** The two annotators' labels on the items both answered. */
+function pairsOf([a, b]: [string, string], byAnnotator: Map<string, string>[]): [string, string][] {
+  return byAnnotator.filter((m) => m.has(a) && m.has(b)).map((m) => [m.get(a)!, m.get(b)!]);
 }
 
 /** Every answer on one item, current and superseded, oldest first; 404 for an unknown item. */
