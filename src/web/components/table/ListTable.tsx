@@ -1,15 +1,20 @@
 /**
  * A short list of a project's things (judges, models, monitors) as a plain table: a spinner
- * while it loads, "No <things> yet." when there are none, else the rows. Lists that page or
+ * while it loads, the error when it failed (never "none"), "No <things> yet." when there are
+ * none, else the rows. Lists that page or
  * sort use DataTable instead.
  */
 import type { ReactNode } from 'react';
+import { ErrorState } from '../ui/ErrorState.js';
 import { Spinner } from '../ui/Spinner.js';
 
 export interface ListTableProps<T> {
   /** The rows; undefined while loading. */
   items: T[] | undefined;
   pending: boolean;
+  /** The failed request, if it failed; `onRetry` offers to repeat it. */
+  error?: unknown;
+  onRetry?: () => void;
   /** The things listed, plural and lower case ("judges"): "Loading judges", "No judges yet." */
   noun: string;
   /** The table's accessible name. */
@@ -20,7 +25,8 @@ export interface ListTableProps<T> {
   row: (item: T) => ReactNode;
 }
 
-export function ListTable<T>({ items, pending, noun, label, head, row }: ListTableProps<T>) {
+export function ListTable<T>({ items, pending, error, onRetry, noun, label, head, row }: ListTableProps<T>) {
+  if (error) return <ErrorState error={error} onRetry={onRetry} compact />;
   if (pending) return <Spinner showLabel label={`Loading ${noun}`} />;
   if (!items?.length) return <p className="muted">No {noun} yet.</p>;
   return (

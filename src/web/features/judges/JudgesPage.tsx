@@ -1,8 +1,9 @@
 /**
  * Judges (`/:entity/:project/judges`): the project's LLM judges (`LLMAsAJudgeScorer`) and the
  * models they run on (`LLMStructuredCompletionModel`), each at its latest version, with editors
- * that save a new version and a link to the object's version history. Judges are what "Score
- * with…" on the Calls page, monitors and evaluations run.
+ * that save a new version and a link to the object's version history, and how well each judge
+ * agrees with human reviewers. Judges are what "Score with…" on the Calls page, monitors and
+ * evaluations run.
  */
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -10,6 +11,7 @@ import { Link, useParams } from 'react-router-dom';
 import { ListTable } from '../../components/table/ListTable.js';
 import { formatRelative } from '../../lib/format.js';
 import { modelsQueryOptions } from '../../entities/models/modelQueries.js';
+import { JudgeAgreement } from './JudgeAgreement.js';
 import { JudgeEditor } from './JudgeEditor.js';
 import {
   DEFAULT_SCORING_PROMPT,
@@ -114,6 +116,8 @@ export function JudgesPage() {
           )}
         />
       </section>
+
+      <JudgeAgreement projectId={projectId} />
 
       <section className="card" aria-label="Judge models">
         <h2>Models</h2>

@@ -6,6 +6,7 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, collect } from '../../lib/api.js';
 import { launchKeys } from '../evaluations/launchQueries.js';
+import type { ResOf } from '../../../contract/endpoints.js';
 import type { Json } from './judgeObjects.js';
 
 export const judgeKeys = {
@@ -95,5 +96,15 @@ export function useTryJudge(projectId: string) {
   return useMutation({
     mutationFn: ({ callId, val }: { callId: string; val: Json }) =>
       api.judgeTry({ project_id: projectId, call_id: callId, scorer: val as Record<string, unknown> }),
+  });
+}
+
+export type AgreementRow = ResOf<'judgeAgreement'>['judges'][number];
+
+/** Each scorer's agreement with the reviewers who answered the same question (docs/judge-agreement.md). */
+export function agreementQueryOptions(projectId: string) {
+  return queryOptions({
+    queryKey: [...judgeKeys.project(projectId), 'agreement'] as const,
+    queryFn: ({ signal }) => api.judgeAgreement({ project_id: projectId }, { signal }),
   });
 }

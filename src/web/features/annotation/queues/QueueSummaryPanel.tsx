@@ -70,6 +70,8 @@ export function QueueSummaryPanel({ summary, fields }: { summary: Summary; field
               {formatInteger(q.answered)} {q.answered === 1 ? 'answer' : 'answers'}
               {q.mean !== null && ` · mean ${fixed(q.mean)} (${fixed(q.min)}–${fixed(q.max)})`}
               {q.agreement !== null && ` · reviewers agree on ${Math.round(q.agreement * 100)} % of shared items`}
+              {q.kappa !== null && ` · Cohen's κ ${q.kappa.toFixed(2)}`}
+              {q.alpha !== null && ` · Krippendorff's α ${q.alpha.toFixed(2)}`}
             </p>
             {q.counts.length > 0 && (
               <ul className="distribution">
