@@ -1,0 +1,41 @@
+/**
+ * The MCP server behind `/mcp` (docs/mcp.md): stateless streamable HTTP, one McpServer and one
+ * transport per request (the SDK's stateless mode, so any server process or request thread can
+ * answer any request), JSON answers rather than an event stream (every tool answers once).
+ */
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { WEFT_VERSION } from '../../version.js';
+import { registerAnnotationTools } from './annotationTools.js';
+import { registerCallTools } from './callTools.js';
+import { registerEvaluationTools } from './evaluationTools.js';
+import { registerThreadTools } from './threadTools.js';
+import type { ToolDeps } from './toolKit.js';
+
+const INSTRUCTIONS =
+  'Weft holds traces of LLM applications (Weave-compatible). Start with list_projects; every other tool takes a project_id. ' +
+  'search_calls and search_threads find work, trace_outline shows a trace as a tree without payloads, read_call shows one call whole. ' +
+  'Answers are bounded: a larger limit is capped (the answer says so; page with offset) and long payloads are cut.';
+
+/** The MCP server with every tool, reading as `deps.user`. */
+export function mcpServerFor(deps: ToolDeps): McpServer {
+  const server = new McpServer({ name: 'weft', version: WEFT_VERSION }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
+  registerCallTools(server, deps);
+  registerThreadTools(server, deps);
+  registerEvaluationTools(server, deps);
+  registerAnnotationTools(server, deps);
+  return server;
+}
+
+/** Answers one MCP POST whose JSON body has already been read and checked (`message`). */
+export async function answerMcp(request: Request, message: unknown, deps: ToolDeps): Promise<Response> {
+  const server = mcpServerFor(deps);
+  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  await server.connect(transport);
+  try {
+    // With JSON answers the response is complete when this resolves, so closing after it is safe.
+    return await transport.handleRequest(request, { parsedBody: message });
+  } finally {
+    await server.close();
+  }
+}
