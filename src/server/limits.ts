@@ -175,7 +175,7 @@ export const LIMIT_SPECS: readonly LimitSpec[] = [
     env: 'WEFT_MCP_TOOL_MS',
     flag: 'mcp-tool-ms',
     default: 10_000,
-    what: 'milliseconds one `/mcp` tool call may take; past it the tool answers an error asking for a narrower request ([mcp.md](mcp.md))',
+    what: 'milliseconds one `/mcp` tool call may take; past it the tool answers a `504:` tool error asking for fewer rows or a narrower filter ([mcp.md](mcp.md))',
   },
   {
     key: 'maxMcpPayloadChars',

@@ -353,3 +353,64 @@ for (const backend of testBackends()) {
     });
   });
 }
+
+// On SQLite the server hands reads to request threads by default: /mcp runs there like any read.
+describe('MCP at /mcp in a request thread', () => {
+  let t: TestServer;
+  let alice: Client;
+
+  beforeAll(async () => {
+    t = await startTestServer({ env: { WEFT_READ_THREADS: '1', WEFT_WRITE_THREADS: '1' } });
+    await t.alice.client.callStart({
+      start: { project_id: P, id: 'threaded-1', op_name: op('agent.run'), started_at: '2026-01-01T00:00:00Z', inputs: { q: 'hi' } },
+    });
+    alice = await connect(t.url, `Bearer ${t.alice.apiKey}`);
+  }, 60_000);
+  afterAll(async () => {
+    await alice?.close();
+    await t?.close();
+  });
+
+  it('answers tools and refuses other projects there too', async () => {
+    expect(t.server.threads).not.toBeNull();
+    const calls = (await tool(alice, 'search_calls', { project_id: P })).calls as Answer[];
+    expect(calls.map((c) => c.id)).toEqual(['threaded-1']);
+    expect(await toolError(alice, 'read_call', { project_id: BOB_P, call_id: 'x' })).toMatch(/^403: .*must be a viewer/);
+  });
+});
+
+// The deadline is on the server's clock: this one moves a second at every reading while armed,
+// so a tool call that reads the clock between rows runs out of time without any waiting.
+describe('MCP tool deadline', () => {
+  let t: TestServer;
+  let alice: Client;
+  let armed = false;
+  let now = Date.parse('2026-02-01T00:00:00Z') * 1000;
+  const clock = { nowMicros: () => (armed ? (now += 1_000_000) : now) };
+
+  beforeAll(async () => {
+    t = await startTestServer({ clock, env: { WEFT_MCP_TOOL_MS: '2500' } });
+    await t.alice.client.callUpsertBatch({
+      batch: [1, 2, 3, 4, 5, 6].map((i) => ({
+        mode: 'start' as const,
+        req: { start: { project_id: P, id: `slow-${i}`, op_name: op('agent.run'), started_at: `2026-01-01T00:00:0${i}Z`, inputs: {} } },
+      })),
+    });
+    alice = await connect(t.url, `Bearer ${t.alice.apiKey}`);
+  }, 60_000);
+  afterAll(async () => {
+    await alice?.close();
+    await t?.close();
+  });
+
+  it('answers a tool error naming WEFT_MCP_TOOL_MS once a tool call passes it', async () => {
+    expect(((await tool(alice, 'search_calls', { project_id: P })).calls as unknown[]).length).toBe(6);
+    armed = true;
+    try {
+      const text = await toolError(alice, 'search_calls', { project_id: P });
+      expect(text).toMatch(/^504: This tool call ran out of time \(the limit is 2500 \(WEFT_MCP_TOOL_MS\)\)/);
+    } finally {
+      armed = false;
+    }
+  });
+});
