@@ -348,8 +348,18 @@ for (const backend of testBackends()) {
       await expect(connect(t.url, 'Bearer not-a-key')).rejects.toMatchObject({ code: 401 });
       expect(await toolError(alice, 'search_calls', { project_id: 'no-slash' })).toMatch(/project_id/);
       expect(await toolError(alice, 'search_calls', { project_id: P, limit: 0 })).toMatch(/limit/);
+      // A misspelt argument is named, not ignored (the search would otherwise answer every call).
+      expect(await toolError(alice, 'search_calls', { project_id: P, stauts: 'error' })).toMatch(/stauts/);
       const get = await fetch(`${t.url}/mcp`, { headers: { accept: 'text/event-stream' } });
       expect(get.status).toBe(405);
+      expect(await get.json()).toMatchObject({ reason: expect.stringMatching(/stateless/) });
+      // Refused by the transport (no Accept: text/event-stream): JSON-RPC's error and Weft's reason.
+      const post = await t.fetch('/mcp', { json: { jsonrpc: '2.0', id: 1, method: 'tools/list' } });
+      expect(post.status).toBe(406);
+      expect(await post.json()).toMatchObject({
+        error: { message: expect.stringMatching(/Not Acceptable/) },
+        reason: expect.stringMatching(/Not Acceptable/),
+      });
     });
   });
 }

@@ -2,6 +2,8 @@
 import { answerMcp } from '../domain/mcp/mcpServer.js';
 import { defineRoutes } from '../http/defineRoutes.js';
 
+const NO_STREAM = 'Method not allowed: this MCP server is stateless and sends nothing of its own; POST JSON-RPC to /mcp';
+
 export const mcpRoutes = defineRoutes({
   mcp: {
     runs: 'read',
@@ -15,11 +17,7 @@ export const mcpRoutes = defineRoutes({
     runs: 'main',
     handler: async () =>
       Response.json(
-        {
-          jsonrpc: '2.0',
-          error: { code: -32000, message: 'Method not allowed: this MCP server is stateless; POST JSON-RPC to /mcp' },
-          id: null,
-        },
+        { jsonrpc: '2.0', error: { code: -32000, message: NO_STREAM }, id: null, reason: NO_STREAM },
         { status: 405, headers: { allow: 'POST' } },
       ),
   },

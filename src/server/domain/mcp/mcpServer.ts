@@ -34,8 +34,30 @@ export async function answerMcp(request: Request, message: unknown, deps: ToolDe
   await server.connect(transport);
   try {
     // With JSON answers the response is complete when this resolves, so closing after it is safe.
-    return await transport.handleRequest(request, { parsedBody: message });
+    return withReason(await transport.handleRequest(request, { parsedBody: message }));
   } finally {
     await server.close();
   }
+}
+
+/**
+ * The transport refuses a request (406 without `Accept: application/json, text/event-stream`, 415,
+ * 400) with a JSON-RPC error body; every Weft error also carries a `reason`
+ * (docs/architecture.md "Conventions"), so it is added beside the JSON-RPC fields clients read.
+ */
+async function withReason(res: Response): Promise<Response> {
+  if (res.status < 400) return res;
+  const text = await res.text();
+  let body: { error?: { message?: unknown } } & Record<string, unknown>;
+  try {
+    body = JSON.parse(text) as typeof body;
+  } catch {
+    body = { reason: text || `MCP request refused (${res.status})` };
+  }
+  const reason =
+    typeof body.error?.message === 'string' ? body.error.message : String(body.reason ?? `MCP request refused (${res.status})`);
+  const headers = new Headers(res.headers);
+  headers.delete('content-length');
+  headers.set('content-type', 'application/json');
+  return new Response(JSON.stringify({ ...body, reason }), { status: res.status, headers });
 }

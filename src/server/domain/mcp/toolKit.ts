@@ -46,7 +46,8 @@ export function registerTool<S extends z.ZodRawShape>(
   config: { title: string; description: string; input: S },
   body: (args: z.output<z.ZodObject<S>>, run: ToolRun) => Promise<Record<string, unknown>>,
 ): void {
-  const input = z.object(config.input);
+  // Strict: a misspelt argument is named in the error rather than silently ignored.
+  const input = z.strictObject(config.input);
   server.registerTool(
     name,
     {
