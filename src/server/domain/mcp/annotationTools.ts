@@ -3,19 +3,16 @@
  * summary: progress and answers per question, and a page of items with every reviewer's answers),
  * from the same reads as the queue's `results` and `summary` endpoints.
  */
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { AnnotationState } from '../../../contract/annotationQueues.js';
 import { NotFoundError } from '../../errors.js';
 import { queueSortKeys, toQueueSchema } from '../annotation/annotationQueues.js';
 import { queueResults, queueSummary } from '../annotation/annotationResults.js';
 import { cappedNote, rowLimit } from './toolBounds.js';
-import { limitArg, offsetArg, projectArg, registerTool, type ToolDeps } from './toolKit.js';
+import { limitArg, offsetArg, projectArg, defineTool, type ToolDef } from './toolKit.js';
 
-export function registerAnnotationTools(server: McpServer, deps: ToolDeps): void {
-  registerTool(
-    server,
-    deps,
+export const annotationTools: readonly ToolDef[] = [
+  defineTool(
     'list_annotation_queues',
     {
       title: 'List annotation queues',
@@ -43,11 +40,9 @@ export function registerAnnotationTools(server: McpServer, deps: ToolDeps): void
         ...cappedNote(capped, limits),
       };
     },
-  );
+  ),
 
-  registerTool(
-    server,
-    deps,
+  defineTool(
     'annotation_results',
     {
       title: 'Annotation results of a queue',
@@ -85,5 +80,5 @@ export function registerAnnotationTools(server: McpServer, deps: ToolDeps): void
         ...cappedNote(capped, limits),
       };
     },
-  );
-}
+  ),
+];

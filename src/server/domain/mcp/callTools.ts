@@ -4,7 +4,6 @@
  * `/service/projects_info`, `/calls/stream_query` and `/call/read`, without payloads unless one
  * call is read, and then cut to WEFT_MCP_MAX_PAYLOAD_CHARS.
  */
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import type { CallSchema } from '../../../contract/calls.js';
 import type { Operation } from '../../../contract/common.js';
@@ -16,7 +15,7 @@ import { addCallExtras } from '../calls/callExtras.js';
 import { withWeaveSummary } from '../calls/calls.js';
 import { queryCalls } from '../calls/callsQuery.js';
 import { cappedNote, cutPayload, cutText, rowLimit } from './toolBounds.js';
-import { limitArg, offsetArg, projectArg, registerTool, type ToolDeps } from './toolKit.js';
+import { limitArg, offsetArg, projectArg, defineTool, type ToolDef } from './toolKit.js';
 
 /** The columns a call line needs: everything but the payloads. */
 const LINE_COLUMNS = [
@@ -76,10 +75,8 @@ function textCondition(text: string): Operation {
   };
 }
 
-export function registerCallTools(server: McpServer, deps: ToolDeps): void {
-  registerTool(
-    server,
-    deps,
+export const callTools: readonly ToolDef[] = [
+  defineTool(
     'list_projects',
     {
       title: 'List projects',
@@ -99,11 +96,9 @@ export function registerCallTools(server: McpServer, deps: ToolDeps): void {
         ...cappedNote(capped, limits),
       };
     },
-  );
+  ),
 
-  registerTool(
-    server,
-    deps,
+  defineTool(
     'search_calls',
     {
       title: 'Search calls',
@@ -154,11 +149,9 @@ export function registerCallTools(server: McpServer, deps: ToolDeps): void {
         ...cappedNote(capped, limits),
       };
     },
-  );
+  ),
 
-  registerTool(
-    server,
-    deps,
+  defineTool(
     'trace_outline',
     {
       title: 'Trace outline',
@@ -189,11 +182,9 @@ export function registerCallTools(server: McpServer, deps: ToolDeps): void {
         ...cappedNote(capped, limits),
       };
     },
-  );
+  ),
 
-  registerTool(
-    server,
-    deps,
+  defineTool(
     'read_call',
     {
       title: 'Read a call',
@@ -221,8 +212,8 @@ export function registerCallTools(server: McpServer, deps: ToolDeps): void {
         summary: cutPayload(full!.summary, max),
       };
     },
-  );
-}
+  ),
+];
 
 type Line = ReturnType<typeof callLine>;
 interface OutlineNode extends Line {

@@ -3,13 +3,12 @@
  * `/v2/.../evaluation_runs` does, and compare two from the summary of `eval_results/query`
  * (per scorer: the mean or pass rate of each run, and run B minus run A).
  */
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import type { EvalResultsEvaluationSummary, EvalResultsScorerStats } from '../../../contract/evalResults.js';
 import { queryEvalResults } from '../evaluations/evalResults.js';
 import { listRuns, requireRun, toRunRead } from '../evaluations/evaluationRuns.js';
 import { cappedNote, rowLimit } from './toolBounds.js';
-import { limitArg, offsetArg, projectArg, registerTool, type ToolDeps } from './toolKit.js';
+import { limitArg, offsetArg, projectArg, defineTool, type ToolDef } from './toolKit.js';
 
 type Stat = Pick<EvalResultsScorerStats, 'value_type' | 'trial_count' | 'numeric_mean' | 'pass_rate'>;
 
@@ -18,10 +17,8 @@ const statOf = (s: EvalResultsScorerStats | undefined): Stat | null =>
   s ? { value_type: s.value_type, trial_count: s.trial_count, numeric_mean: s.numeric_mean, pass_rate: s.pass_rate } : null;
 const minus = (b: number | null | undefined, a: number | null | undefined) => (a == null || b == null ? null : b - a);
 
-export function registerEvaluationTools(server: McpServer, deps: ToolDeps): void {
-  registerTool(
-    server,
-    deps,
+export const evaluationTools: readonly ToolDef[] = [
+  defineTool(
     'list_evaluation_runs',
     {
       title: 'List evaluation runs',
@@ -55,11 +52,9 @@ export function registerEvaluationTools(server: McpServer, deps: ToolDeps): void
         ...cappedNote(capped, limits),
       };
     },
-  );
+  ),
 
-  registerTool(
-    server,
-    deps,
+  defineTool(
     'compare_evaluation_runs',
     {
       title: 'Compare two evaluation runs',
@@ -120,5 +115,5 @@ export function registerEvaluationTools(server: McpServer, deps: ToolDeps): void
         }),
       };
     },
-  );
-}
+  ),
+];

@@ -6,24 +6,29 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { WEFT_VERSION } from '../../version.js';
-import { registerAnnotationTools } from './annotationTools.js';
-import { registerCallTools } from './callTools.js';
-import { registerEvaluationTools } from './evaluationTools.js';
-import { registerThreadTools } from './threadTools.js';
-import type { ToolDeps } from './toolKit.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
+import { annotationTools } from './annotationTools.js';
+import { callTools } from './callTools.js';
+import { evaluationTools } from './evaluationTools.js';
+import { threadTools } from './threadTools.js';
+import { registerTools, type ToolDeps } from './toolKit.js';
 
 const INSTRUCTIONS =
   'Weft holds traces of LLM applications (Weave-compatible). Start with list_projects; every other tool takes a project_id. ' +
   'search_calls and search_threads find work, trace_outline shows a trace as a tree without payloads, read_call shows one call whole. ' +
   'Answers are bounded: a larger limit is capped (the answer says so; page with offset) and long payloads are cut.';
 
+const TOOLS = [...callTools, ...threadTools, ...evaluationTools, ...annotationTools];
+/** One validator for every request's server: each would otherwise build its own Ajv (~2 ms), for elicitation Weft never asks. */
+const VALIDATOR = new AjvJsonSchemaValidator();
+
 /** The MCP server with every tool, reading as `deps.user`. */
 export function mcpServerFor(deps: ToolDeps): McpServer {
-  const server = new McpServer({ name: 'weft', version: WEFT_VERSION }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
-  registerCallTools(server, deps);
-  registerThreadTools(server, deps);
-  registerEvaluationTools(server, deps);
-  registerAnnotationTools(server, deps);
+  const server = new McpServer(
+    { name: 'weft', version: WEFT_VERSION },
+    { capabilities: { tools: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator: VALIDATOR },
+  );
+  registerTools(server, deps, TOOLS);
   return server;
 }
 

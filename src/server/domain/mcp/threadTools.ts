@@ -3,14 +3,13 @@
  * them as `/threads/stream_query` does, and summarize one from its statistics and its first
  * input and last output, each cut to WEFT_MCP_MAX_PAYLOAD_CHARS.
  */
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { THREAD_SORT_FIELDS, type ThreadSchema } from '../../../contract/threads.js';
 import { parseIsoToMicros } from '../../core/datetime.js';
 import { NotFoundError } from '../../errors.js';
 import { queryThreads } from '../threads/threadsQuery.js';
 import { cappedNote, cutPayload, rowLimit } from './toolBounds.js';
-import { limitArg, offsetArg, projectArg, registerTool, type ToolDeps } from './toolKit.js';
+import { limitArg, offsetArg, projectArg, defineTool, type ToolDef } from './toolKit.js';
 
 /** A thread in a listing: its statistics and short previews (the store cuts them to 300 characters). */
 const threadLine = (t: ThreadSchema) => ({
@@ -26,10 +25,8 @@ const threadLine = (t: ThreadSchema) => ({
   last_output_preview: t.last_output_preview,
 });
 
-export function registerThreadTools(server: McpServer, deps: ToolDeps): void {
-  registerTool(
-    server,
-    deps,
+export const threadTools: readonly ToolDef[] = [
+  defineTool(
     'search_threads',
     {
       title: 'Search threads',
@@ -69,11 +66,9 @@ export function registerThreadTools(server: McpServer, deps: ToolDeps): void {
         ...cappedNote(capped, limits),
       };
     },
-  );
+  ),
 
-  registerTool(
-    server,
-    deps,
+  defineTool(
     'summarize_thread',
     {
       title: 'Summarize a thread',
@@ -112,5 +107,5 @@ export function registerThreadTools(server: McpServer, deps: ToolDeps): void {
         last_output: cutPayload(last?.output ?? null, max),
       };
     },
-  );
-}
+  ),
+];
