@@ -66,6 +66,7 @@ async function seed(alice: WeftClient, bob: WeftClient): Promise<Seeded> {
       start('llm-1', { parent_id: 'run-1', op_name: op('llm.chat'), started_at: '2026-01-01T00:00:01Z' }),
       start('tool-1', { parent_id: 'run-1', op_name: 'tool.search', started_at: '2026-01-01T00:00:06Z' }),
       start('old-1', { trace_id: 'trace-0', started_at: '2025-06-01T00:00:00Z', inputs: { question: 'old' } }),
+      start('jp-1', { trace_id: 'trace-jp', started_at: '2025-07-01T00:00:00Z', inputs: { question: '東京の天気は？' } }),
       ...[1, 2, 3].map((i) =>
         start(`turn-${i}`, {
           trace_id: `conv-trace-${i}`,
@@ -195,7 +196,7 @@ for (const backend of testBackends()) {
 
     it('searches calls by op, time, status and text, newest first, without payloads', async () => {
       const byOp = (await tool(alice, 'search_calls', { project_id: P, op: 'agent.run' })).calls as Answer[];
-      expect(byOp.map((c) => c.id)).toEqual(['run-1', 'old-1']);
+      expect(byOp.map((c) => c.id)).toEqual(['run-1', 'jp-1', 'old-1']);
       expect(byOp[0]).toMatchObject({ name: 'agent.run', trace_id: 'trace-1', parent_id: null, latency_ms: 10_000 });
       expect(byOp[0]).not.toHaveProperty('inputs');
 
@@ -203,7 +204,7 @@ for (const backend of testBackends()) {
         .calls as Answer[];
       expect(recent.map((c) => c.id)).toEqual(['run-1']);
       const older = (await tool(alice, 'search_calls', { project_id: P, started_before: '2025-12-01T00:00:00Z' })).calls as Answer[];
-      expect(older.map((c) => c.id)).toEqual(['old-1']);
+      expect(older.map((c) => c.id)).toEqual(['jp-1', 'old-1']);
 
       const failed = (await tool(alice, 'search_calls', { project_id: P, status: 'error' })).calls as Answer[];
       expect(failed).toEqual([
@@ -213,6 +214,9 @@ for (const backend of testBackends()) {
       // A case-insensitive substring of an input.
       const found = (await tool(alice, 'search_calls', { project_id: P, text: 'purple eleph' })).calls as Answer[];
       expect(found.map((c) => c.id)).toEqual(['run-1']);
+      // Any script: a substring in the middle of a Japanese sentence (no spaces to split words on).
+      const japanese = (await tool(alice, 'search_calls', { project_id: P, text: '京の天' })).calls as Answer[];
+      expect(japanese.map((c) => c.id)).toEqual(['jp-1']);
 
       const llm = (await tool(alice, 'search_calls', { project_id: P, op: 'llm.chat' })).calls as Answer[];
       expect(llm).toEqual([expect.objectContaining({ id: 'llm-1', status: 'success', total_tokens: 120, latency_ms: 4000 })]);
