@@ -301,6 +301,16 @@ for (const backend of testBackends()) {
       expect(closeness!.a.numeric_mean).toBeCloseTo(0.5);
       expect(closeness!.b.numeric_mean).toBeCloseTo(5 / 6);
       expect(closeness!.delta_mean).toBeCloseTo(1 / 3);
+      // Rows 2 and 3 changed scores; row 1 (2+2, '4' in both) did not.
+      expect(cmp.changed_row_count).toBe(2);
+      const changed = cmp.changed_rows as { input: { question: string }; a: Answer[]; b: Answer[] }[];
+      expect(changed.map((r) => r.input.question).sort()).toEqual([FIXTURE_ROWS[1]!.question, FIXTURE_ROWS[2]!.question].sort());
+      const sky = changed.find((r) => r.input.question === FIXTURE_ROWS[2]!.question)!;
+      expect(sky.a).toEqual([{ output: 'green', scores: { exact: false, closeness: 0 } }]);
+      expect(sky.b).toEqual([{ output: 'blue', scores: { exact: true, closeness: 0.5 } }]);
+      const none = await tool(alice, 'compare_evaluation_runs', { project_id: P, run_a: s.runA, run_b: s.runB, changed_rows: 0 });
+      expect(none).not.toHaveProperty('changed_rows');
+      expect(none.scorers).toEqual(cmp.scorers);
       expect(await toolError(alice, 'compare_evaluation_runs', { project_id: P, run_a: s.runA, run_b: 'nope' })).toMatch(
         /^404: Evaluation run nope/,
       );

@@ -4,17 +4,25 @@
  * (per scorer: the mean or pass rate of each run, and run B minus run A).
  */
 import { z } from 'zod';
-import type { EvalResultsEvaluationSummary, EvalResultsScorerStats } from '../../../contract/evalResults.js';
+import type { EvalResultsEvaluationSummary, EvalResultsRow, EvalResultsScorerStats } from '../../../contract/evalResults.js';
 import { queryEvalResults } from '../evaluations/evalResults.js';
 import { listRuns, requireRun, toRunRead } from '../evaluations/evaluationRuns.js';
-import { cappedNote, rowLimit } from './toolBounds.js';
+import { cappedNote, cutPayload, rowLimit } from './toolBounds.js';
 import { limitArg, offsetArg, projectArg, defineTool, type ToolDef } from './toolKit.js';
+
+/** Characters of a changed row's input or output shown: enough to recognise the example. */
+const ROW_VALUE_CHARS = 500;
 
 type Stat = Pick<EvalResultsScorerStats, 'value_type' | 'trial_count' | 'numeric_mean' | 'pass_rate'>;
 
 const scorerName = (s: EvalResultsScorerStats) => (s.path ? `${s.scorer_key}.${s.path}` : s.scorer_key);
 const statOf = (s: EvalResultsScorerStats | undefined): Stat | null =>
   s ? { value_type: s.value_type, trial_count: s.trial_count, numeric_mean: s.numeric_mean, pass_rate: s.pass_rate } : null;
+/** JSON with every object's keys sorted: two runs may record the same scores in another order. */
+const sameOrderJson = (value: unknown): string =>
+  JSON.stringify(value, (_key, v: unknown) =>
+    v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([x], [y]) => (x < y ? -1 : 1))) : v,
+  );
 const minus = (b: number | null | undefined, a: number | null | undefined) => (a == null || b == null ? null : b - a);
 
 export const evaluationTools: readonly ToolDef[] = [
@@ -59,14 +67,16 @@ export const evaluationTools: readonly ToolDef[] = [
     {
       title: 'Compare two evaluation runs',
       description:
-        'Two evaluation runs side by side: rows and trials of each, tokens and cost of their predictions, and per scorer (nested scores as "scorer.path") the mean or pass rate of each run and the delta (run B minus run A).',
+        'Two evaluation runs side by side: rows and trials of each, tokens and cost of their predictions, per scorer (nested scores as "scorer.path") the mean or pass rate of each run and the delta (run B minus run A), and the dataset rows both ran whose scores differ (input, each run\'s outputs and scores, values cut short).',
       input: {
         project_id: projectArg,
         run_a: z.string().min(1).describe('The baseline run id'),
         run_b: z.string().min(1).describe('The run compared with it'),
+        changed_rows: z.number().int().min(0).optional().describe('Rows with differing scores to show (default 10; 0: none)'),
       },
     },
-    async (args, { store, deadline }) => {
+    async (args, { store, limits, deadline }) => {
+      const { limit: showChanged, capped } = rowLimit(args.changed_rows, 10, limits);
       const [entity, project] = args.project_id.split('/') as [string, string];
       const runA = toRunRead(await deadline.race(requireRun(store, args.project_id, args.run_a)));
       const runB = toRunRead(await deadline.race(requireRun(store, args.project_id, args.run_b)));
@@ -75,7 +85,11 @@ export const evaluationTools: readonly ToolDef[] = [
           entity,
           project,
           evaluation_call_ids: [args.run_a, args.run_b],
-          include_rows: false,
+          // The summary reads every row already; the rows both ran are what a regression is found in.
+          include_rows: showChanged > 0,
+          require_intersection: true,
+          summary_require_intersection: false,
+          include_raw_data_rows: showChanged > 0,
           include_summary: true,
         }),
       );
@@ -99,9 +113,30 @@ export const evaluationTools: readonly ToolDef[] = [
         predict_total_tokens: s?.predict_total_tokens ?? null,
         predict_total_cost: s?.predict_total_cost ?? null,
       });
+      const changed = results.rows.filter((row) => {
+        const [ta, tb] = [args.run_a, args.run_b].map((id) => row.evaluations.find((e) => e.evaluation_call_id === id)?.trials ?? []);
+        return sameOrderJson(ta!.map((t) => t.scores)) !== sameOrderJson(tb!.map((t) => t.scores));
+      });
+      const trialsOf = (row: EvalResultsRow, id: string) =>
+        (row.evaluations.find((e) => e.evaluation_call_id === id)?.trials ?? []).map((t) => ({
+          output: cutPayload(t.model_output, ROW_VALUE_CHARS),
+          scores: t.scores,
+        }));
       return {
         run_a: side(runA, a),
         run_b: side(runB, b),
+        ...(showChanged > 0
+          ? {
+              changed_row_count: changed.length,
+              changed_rows: changed.slice(0, showChanged).map((row) => ({
+                row_digest: row.row_digest,
+                input: cutPayload(row.raw_data_row, ROW_VALUE_CHARS),
+                a: trialsOf(row, args.run_a),
+                b: trialsOf(row, args.run_b),
+              })),
+            }
+          : {}),
+        ...cappedNote(capped, limits),
         scorers: names.map((name) => {
           const sa = statsA.get(name);
           const sb = statsB.get(name);
