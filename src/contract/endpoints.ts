@@ -21,6 +21,7 @@ import * as evaluations from './evaluations.js';
 import * as feedback from './feedback.js';
 import * as files from './files.js';
 import * as inference from './inference.js';
+import * as mcp from './mcp.js';
 import * as objects from './objects.js';
 import * as oidc from './oidc.js';
 import * as otel from './otel.js';
@@ -289,6 +290,9 @@ export const endpoints = {
   auditExport: def({ group: 'Weft', method: 'GET', path: '/weft/audit/export', summary: 'Download the audit log rows matching a filter as CSV or JSON lines', req: audit.AuditExportReq, res: audit.AuditExportRes, raw: true, role: 'admin' }),
   retentionRead: def({ group: 'Weft', method: 'GET', path: '/weft/retention', summary: "The retention rule in force for a project (or an entity's default) and where it is set", req: retention.RetentionReadReq, res: retention.RetentionReadRes, role: 'viewer' }),
   retentionSet: def({ group: 'Weft', method: 'PUT', path: '/weft/retention', summary: "Set or remove a project's retention rule or an entity's default (admins of it); older calls go at the next sweep", req: retention.RetentionSetReq, res: retention.RetentionSetRes, role: 'admin' }),
+  // The Model Context Protocol for coding agents (docs/mcp.md)
+  mcp: def({ group: 'Weft', method: 'POST', path: '/mcp', summary: 'Model Context Protocol (streamable HTTP, stateless, JSON answers): read-only tools over projects, calls, traces, threads, evaluation runs and annotation queues', req: mcp.McpReq, res: mcp.McpRes, raw: true, role: 'viewer', roleNote: 'viewer in the project each tool call names, checked by the tool (refused as a tool error naming the role); list_projects lists only projects where the caller has a role' }),
+  mcpStream: def({ group: 'Weft', method: 'GET', path: '/mcp', summary: 'The MCP server-to-client stream, not offered (stateless server): 405, as the protocol says', req: mcp.McpStreamReq, res: mcp.McpStreamRes, public: true, raw: true }),
 
   // W&B's own API, the part the Weave SDKs call before tracing (not a trace-server route)
   wandbGraphql: def({ group: 'W&B', method: 'POST', path: '/graphql', summary: 'W&B GraphQL subset for SDK start-up: viewer (username, defaultEntity, teams), project/model lookup, upsertModel. Basic api:<key>; failures are GraphQL errors (401 UNAUTHENTICATED for a bad key)', req: wandbGraphql.WandbGraphqlReq, res: wandbGraphql.WandbGraphqlRes, raw: true, auth: 'handler', role: 'viewer', roleNote: 'viewer for lookups, member in the project for upsertModel; checked by the handler' }),

@@ -54,6 +54,12 @@ export interface Limits {
    * rows × trials × (1 + scorers), rescore rows × scorers, calls/score calls × scorers.
    */
   maxJobModelCalls: number;
+  /** Rows (calls, threads, runs, queue items, outline nodes) one MCP tool call answers; a larger `limit` is capped. */
+  maxMcpRows: number;
+  /** Milliseconds one MCP tool call may take before it answers an error instead (docs/mcp.md "Bounds"). */
+  mcpToolMs: number;
+  /** Characters of a call's inputs, output or exception one MCP tool call answers; longer values are cut. */
+  maxMcpPayloadChars: number;
 }
 
 /** A limit: its field, environment variable, `weft serve` flag, default and what it bounds. */
@@ -156,6 +162,27 @@ export const LIMIT_SPECS: readonly LimitSpec[] = [
     flag: 'max-job-model-calls',
     default: 100_000,
     what: 'model requests one background job may make: rows × trials × (1 + scorers), or calls × scorers; 400',
+  },
+  {
+    key: 'maxMcpRows',
+    env: 'WEFT_MCP_MAX_ROWS',
+    flag: 'mcp-max-rows',
+    default: 500,
+    what: 'rows one `/mcp` tool call answers (calls, threads, runs, queue items, trace outline nodes); a larger `limit` is capped and the answer says so ([mcp.md](mcp.md))',
+  },
+  {
+    key: 'mcpToolMs',
+    env: 'WEFT_MCP_TOOL_MS',
+    flag: 'mcp-tool-ms',
+    default: 10_000,
+    what: 'milliseconds one `/mcp` tool call may take; past it the tool answers a `504:` tool error asking for fewer rows or a narrower filter ([mcp.md](mcp.md))',
+  },
+  {
+    key: 'maxMcpPayloadChars',
+    env: 'WEFT_MCP_MAX_PAYLOAD_CHARS',
+    flag: 'mcp-max-payload-chars',
+    default: 20_000,
+    what: "characters of a call's inputs, output or exception one `/mcp` tool call answers; longer values are cut, marked as cut ([mcp.md](mcp.md))",
   },
 ];
 

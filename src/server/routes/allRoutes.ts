@@ -19,6 +19,7 @@ import { feedbackRoutes } from './feedback.js';
 import { fileRoutes } from './files.js';
 import { graphqlRoutes } from './graphql.js';
 import { inferenceRoutes } from './inference.js';
+import { mcpRoutes } from './mcp.js';
 import { objectRoutes } from './objects.js';
 import { oidcRoutes } from './oidc.js';
 import { otelRoutes } from './otel.js';
@@ -83,4 +84,5 @@ export const allRoutes: TotalRouteTable<ServedElsewhere> = combineRoutes([
   auditRoutes,
   oidcRoutes,
   retentionRoutes,
+  mcpRoutes,
 ]);

@@ -237,6 +237,8 @@ const SAMPLES: Samples = {
   retentionSet: () => ({ project_id: P, days: 36500 }),
   auditList: () => ({ project_id: P }),
   auditExport: () => ({ project_id: P, format: 'jsonl' }),
+  // A tool call in P: each tool checks the role itself and refuses as a tool error (mcpToolCall below).
+  mcp: () => ({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'search_calls', arguments: { project_id: P } } }),
   wandbGraphql: () => ({ query: `mutation { upsertModel(input: { name: "${PROJECT}", entityName: "${ENTITY}" }) { model { id } } }` }),
 };
 
@@ -483,6 +485,7 @@ async function attempt(
 ): Promise<{ status: number; message: string }> {
   if (name === 'otelExport') return otelExport(t, key, who);
   if (name === 'wandbGraphql') return graphqlUpsert(t, key);
+  if (name === 'mcp') return mcpToolCall(t, key);
   const endpoint = endpoints[name] as EndpointDef;
   const req = (SAMPLES[name] as (fx: Fixtures, who: Who) => unknown)(fx, who);
   const method = (client as unknown as Record<string, (req: unknown) => unknown>)[name]!;
@@ -534,6 +537,24 @@ async function graphqlUpsert(t: TestServer, key: string): Promise<{ status: numb
   const error = body.errors?.[0];
   if (!error) return { status: res.status, message: '' };
   return { status: error.extensions?.code === 'PERMISSION_ERROR' ? 403 : 400, message: error.message };
+}
+
+/** An MCP tool call in P: a tool error "403: ..." is reported as 403, a tool result as 200. */
+async function mcpToolCall(t: TestServer, key: string): Promise<{ status: number; message: string }> {
+  const res = await fetch(`${t.url}/mcp`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      authorization: `Bearer ${key}`,
+    },
+    body: JSON.stringify(SAMPLES.mcp({} as Fixtures, 'viewer')),
+  });
+  if (!res.ok) return { status: res.status, message: await res.text() };
+  const body = (await res.json()) as { result?: { isError?: boolean; content: { text: string }[] } };
+  const text = body.result?.content[0]?.text ?? '';
+  if (!body.result?.isError) return { status: 200, message: '' };
+  return { status: Number(/^(\d{3}):/.exec(text)?.[1] ?? 500), message: text };
 }
 
 // Request threads get the caller from the main thread (threads/mainThreadAuth.ts): the roles

@@ -1,7 +1,8 @@
 /** Service endpoints: health, version, server info, projects, geolocation, whoami. */
-import { canAccessProject, type AuthUser } from '../auth/authenticate.js';
+import type { AuthUser } from '../auth/authenticate.js';
 import { formatMicrosOrNull } from '../core/datetime.js';
 import { whoamiOf } from '../domain/accounts/accounts.js';
+import { listVisibleProjects } from '../domain/accounts/visibleProjects.js';
 import { classifyIp } from '../domain/llm/network.js';
 import { defineRoutes } from '../http/defineRoutes.js';
 import type { InferenceServices } from '../providers/InferenceServices.js';
@@ -23,22 +24,18 @@ export const serviceRoutes = defineRoutes({
     // Lists only what the caller may see, so there is nothing further to check.
     projects: () => [],
     handler: async (req, { store, user }) => {
-      const projectIds = req.project_ids?.filter((id) => canAccessProject(user, id)) ?? null;
-      const projects = await store.projects.listProjects({ entities: visibleEntities(user), projectIds });
-      // A project override alone brings in its entity's listing: keep only where the caller has a role.
-      return projects
-        .filter((p) => canAccessProject(user, p.projectId))
-        .map((p) => {
-          const [entity, project] = p.projectId.split('/') as [string, string];
-          return {
-            external_project_id: p.projectId,
-            internal_project_id: p.projectId,
-            entity,
-            project,
-            call_count: p.callCount,
-            last_activity: formatMicrosOrNull(p.lastActivity),
-          };
-        });
+      const projects = await listVisibleProjects(store, user, req.project_ids ?? null);
+      return projects.map((p) => {
+        const [entity, project] = p.projectId.split('/') as [string, string];
+        return {
+          external_project_id: p.projectId,
+          internal_project_id: p.projectId,
+          entity,
+          project,
+          call_count: p.callCount,
+          last_activity: formatMicrosOrNull(p.lastActivity),
+        };
+      });
     },
   },
 
@@ -70,10 +67,4 @@ async function inferenceConfigured(inference: InferenceServices, store: Store, u
     if (!user.entities.has(projectId.split('/')[0]!) && (await store.providers.listProviders(projectId)).length > 0) return true;
   }
   return false;
-}
-
-/** Entities whose projects a listing starts from: the caller's, and those of their per-project roles. */
-function visibleEntities(user: AuthUser): 'all' | string[] {
-  if (user.isAdmin) return 'all';
-  return [...new Set([...user.entities, ...Object.keys(user.projectRoles).map((p) => p.split('/')[0]!)])];
 }
