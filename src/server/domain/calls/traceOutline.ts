@@ -20,7 +20,7 @@ import type { Store } from '../../store/Store.js';
 import { queryCalls } from './callsQuery.js';
 
 /** What the tree needs of a call; `summary` carries usage, status counts and (priced) costs. */
-const OUTLINE_COLUMNS = ['id', 'trace_id', 'parent_id', 'op_name', 'display_name', 'started_at', 'ended_at', 'exception', 'summary'];
+export const OUTLINE_COLUMNS = ['id', 'trace_id', 'parent_id', 'op_name', 'display_name', 'started_at', 'ended_at', 'exception', 'summary'];
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -103,10 +103,11 @@ function preOrder(nodes: Node[], byId: Map<string, Node>): Node[] {
 export async function traceOutline(store: Store, req: TraceOutlineReq): Promise<TraceOutlineRes> {
   const limit = req.limit ?? MAX_OUTLINE_SPANS;
   const calls: CallSchema[] = [];
+  // No sort_by: a list of trace ids then reads by the trace index in start order (a sort by
+  // started_at asked for explicitly would walk the project's start index instead).
   const rows = queryCalls(store, {
     project_id: req.project_id,
     filter: { trace_ids: [req.trace_id] },
-    sort_by: [{ field: 'started_at', direction: 'asc' }],
     columns: OUTLINE_COLUMNS,
     include_costs: true,
     limit: limit + 1,

@@ -1,0 +1,45 @@
+/**
+ * The trace outline's read on SQLite (domain/calls/traceOutline.ts) seeks the trace index, in a
+ * project whose other traces far outnumber it, with the planner's statistics gathered.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OUTLINE_COLUMNS } from '../../domain/calls/traceOutline.js';
+import { endWrite, startWrite } from '../conformance/callWrites.js';
+import { compileSelect } from './callsQuery.js';
+import { SqliteStore } from './SqliteStore.js';
+
+const P = 'acme/outline-plan';
+
+describe('the trace outline query on SQLite', () => {
+  let dir: string;
+  let store: SqliteStore;
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'weft-plan-'));
+    store = new SqliteStore(join(dir, 'weft.sqlite'));
+    // 200 traces of 20 calls: the index on trace_id picks 20 rows of 4,000.
+    const writes = [];
+    for (let t = 0; t < 200; t++) {
+      for (let c = 0; c < 20; c++) {
+        const id = `t${t}-c${c}`;
+        writes.push(startWrite(P, id, { traceId: `t${t}`, parentId: c ? `t${t}-c0` : null }), endWrite(P, id));
+      }
+    }
+    await store.applyLast([{ kind: 'calls.write', calls: writes }]);
+    store.db.run('ANALYZE');
+  });
+  afterAll(async () => {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('reads one trace through calls_by_trace, never by scanning the project', () => {
+    const q = compileSelect({ projectId: P, filter: { trace_ids: ['t7'] }, columns: OUTLINE_COLUMNS, limit: 100_001 });
+    const plan = store.db.all<{ detail: string }>(`EXPLAIN QUERY PLAN ${q.sql}`, q.params).map((r) => r.detail);
+    expect(plan.find((d) => d.includes('SEARCH calls'))).toMatch(/USING INDEX calls_by_trace \(project_id=\? AND trace_id=\?\)/);
+    expect(plan.some((d) => /SCAN calls\b/.test(d))).toBe(false);
+    expect(store.db.all(q.sql, q.params)).toHaveLength(20);
+  });
+});
