@@ -2,13 +2,13 @@
  * `/weft/trace/outline`: one trace as a tree of light spans with rollups per subtree, read
  * without inputs or outputs (docs/trace-outline.md).
  *
- * The spans come through the ordinary call query (filter by trace id, so the trace index is
- * used on both backends; only the tree's columns are read), with `summary.weave` and costs as
- * every other read computes them. Token and cost rollups count each model's deepest usage only:
- * the SDKs add a call's usage into its ancestors' summaries, so summing every span would count
- * an LLM call once per ancestor (the trace header has always counted this way).
+ * The store answers the tree's columns only (CallsStore.traceSpans: the trace index on both
+ * backends, covering on SQLite); status, latency, tokens and costs follow the rules every call
+ * read follows (withWeaveSummary, core/usage.ts, include_costs' prices), computed here from the
+ * summary without building whole calls. Token and cost rollups count each model's deepest usage
+ * only: the SDKs add a call's usage into its ancestors' summaries, so summing every span would
+ * count an LLM call once per ancestor (the trace header has always counted this way).
  */
-import type { CallSchema } from '../../../contract/calls.js';
 import {
   MAX_OUTLINE_SPANS,
   type OutlineModelUsage,
@@ -16,11 +16,10 @@ import {
   type TraceOutlineReq,
   type TraceOutlineRes,
 } from '../../../contract/traceOutline.js';
-import type { Store } from '../../store/Store.js';
-import { queryCalls } from './callsQuery.js';
-
-/** What the tree needs of a call; `summary` carries usage, status counts and (priced) costs. */
-export const OUTLINE_COLUMNS = ['id', 'trace_id', 'parent_id', 'op_name', 'display_name', 'started_at', 'ended_at', 'exception', 'summary'];
+import { formatMicros } from '../../core/datetime.js';
+import { usageEntriesOf } from '../../core/usage.js';
+import type { Store, TraceSpanRecord } from '../../store/Store.js';
+import { costsForUsage, type Usage } from '../stats/costs.js';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -36,30 +35,29 @@ interface ModelShare {
   cost: number | null;
 }
 
-/** A call's usage per model, from the `summary.weave` the read computed. */
-function sharesOf(call: CallSchema): Map<string, ModelShare> {
-  const weave = isObj(call.summary?.weave) ? (call.summary.weave as Obj) : {};
-  const tokens = isObj(weave.model_tokens) ? weave.model_tokens : {};
-  const costs = isObj(weave.costs) ? weave.costs : {};
-  const shares = new Map<string, ModelShare>();
-  for (const [model, t] of Object.entries(tokens)) {
-    if (!isObj(t)) continue;
-    const c = costs[model];
-    shares.set(model, {
-      requests: num(t.requests),
-      prompt: num(t.input_tokens),
-      completion: num(t.output_tokens),
-      total: num(t.total_tokens),
-      cost: isObj(c) ? num(c.prompt_tokens_total_cost) + num(c.completion_tokens_total_cost) : null,
-    });
+function parseSummary(json: string | null): Obj {
+  if (!json) return {};
+  try {
+    const v: unknown = JSON.parse(json);
+    return isObj(v) ? v : {};
+  } catch {
+    return {};
   }
-  return shares;
+}
+
+/** `summary.weave.status` as every call read computes it (withWeaveSummary, domain/calls/calls.ts). */
+function statusOf(span: TraceSpanRecord, summary: Obj): string {
+  if (span.error) return 'error';
+  if (span.endedAt === null) return 'running';
+  const counts = summary.status_counts;
+  return isObj(counts) && num(counts.error) > 0 ? 'descendant_error' : 'success';
 }
 
 const addCost = (a: number | null, b: number | null): number | null => (a === null ? b : b === null ? a : a + b);
 
 interface Node {
-  call: CallSchema;
+  span: TraceSpanRecord;
+  summary: Obj;
   shares: Map<string, ModelShare>;
   children: Node[];
   parentInTrace: boolean;
@@ -83,7 +81,7 @@ function preOrder(nodes: Node[], byId: Map<string, Node>): Node[] {
     }
   };
   for (const node of nodes) {
-    const parent = node.call.parent_id === null ? undefined : byId.get(node.call.parent_id);
+    const parent = node.span.parentId === null ? undefined : byId.get(node.span.parentId);
     if (parent && parent !== node) {
       parent.children.push(node);
       node.parentInTrace = true;
@@ -99,25 +97,39 @@ function preOrder(nodes: Node[], byId: Map<string, Node>): Node[] {
   return order;
 }
 
+/** A call's usage per model (core/usage.ts), each priced at the price in force when it started. */
+function sharesOf(usage: unknown, costs: Record<string, { prompt_tokens_total_cost: number; completion_tokens_total_cost: number }>) {
+  const shares = new Map<string, ModelShare>();
+  for (const e of usageEntriesOf(usage)) {
+    const c = costs[e.model];
+    shares.set(e.model, {
+      requests: e.requests,
+      prompt: e.inputTokens,
+      completion: e.outputTokens,
+      total: e.totalTokens,
+      cost: c ? num(c.prompt_tokens_total_cost) + num(c.completion_tokens_total_cost) : null,
+    });
+  }
+  return shares;
+}
+
 /** The outline of one trace. */
 export async function traceOutline(store: Store, req: TraceOutlineReq): Promise<TraceOutlineRes> {
   const limit = req.limit ?? MAX_OUTLINE_SPANS;
-  const calls: CallSchema[] = [];
-  // No sort_by: a list of trace ids then reads by the trace index in start order (a sort by
-  // started_at asked for explicitly would walk the project's start index instead).
-  const rows = queryCalls(store, {
-    project_id: req.project_id,
-    filter: { trace_ids: [req.trace_id] },
-    columns: OUTLINE_COLUMNS,
-    include_costs: true,
-    limit: limit + 1,
-  });
-  for await (const call of rows) calls.push(call);
-  const truncated = calls.length > limit;
-  if (truncated) calls.length = limit;
+  const records = await store.calls.traceSpans({ projectId: req.project_id, traceId: req.trace_id, limit: limit + 1 });
+  const truncated = records.length > limit;
+  if (truncated) records.length = limit;
 
-  const nodes: Node[] = calls.map((call) => ({ call, shares: sharesOf(call), children: [], parentInTrace: false }));
-  const byId = new Map(nodes.map((n) => [n.call.id, n]));
+  const summaries = records.map((r) => parseSummary(r.summaryJson));
+  const usageOf = (summary: Obj): Record<string, Usage> => (isObj(summary.usage) ? (summary.usage as Record<string, Usage>) : {});
+  const llmIds = [...new Set(summaries.flatMap((s) => Object.keys(usageOf(s))))];
+  const prices = llmIds.length ? await store.costs.pricesFor({ projectId: req.project_id, llmIds }) : [];
+  const nodes: Node[] = records.map((span, i) => {
+    const usage = usageOf(summaries[i]!);
+    const costs = prices.length ? costsForUsage({ usage, prices, startedAt: span.startedAt, projectId: req.project_id }) : {};
+    return { span, summary: summaries[i]!, shares: sharesOf(usage, costs), children: [], parentInTrace: false };
+  });
+  const byId = new Map(nodes.map((n) => [n.span.id, n]));
   const order = preOrder(nodes, byId);
 
   // Bottom-up (reverse pre-order: children before parents): the models used below each span,
@@ -128,7 +140,7 @@ export async function traceOutline(store: Store, req: TraceOutlineReq): Promise<
   for (let i = order.length - 1; i >= 0; i--) {
     const node = order[i]!;
     const usedBelow = new Set<string>();
-    const rollup = { descendants: 0, errors: node.call.exception != null ? 1 : 0, tokens: 0, cost: null as number | null };
+    const rollup = { descendants: 0, errors: node.span.error ? 1 : 0, tokens: 0, cost: null as number | null };
     for (const child of node.children) {
       if (!child.parentInTrace) continue;
       for (const m of below.get(child)!) usedBelow.add(m);
@@ -156,21 +168,24 @@ export async function traceOutline(store: Store, req: TraceOutlineReq): Promise<
   }
 
   const spans: OutlineSpan[] = order.map((node) => {
-    const { call } = node;
-    const weave = isObj(call.summary?.weave) ? (call.summary.weave as Obj) : {};
+    const { span, summary } = node;
     let cost: number | null = null;
-    for (const share of node.shares.values()) cost = addCost(cost, share.cost);
+    let tokens: number | null = null;
+    for (const share of node.shares.values()) {
+      cost = addCost(cost, share.cost);
+      tokens = (tokens ?? 0) + share.total;
+    }
     return {
-      id: call.id,
-      parent_id: node.parentInTrace ? call.parent_id : null,
-      op_name: call.op_name,
-      display_name: call.display_name,
-      status: typeof weave.status === 'string' ? weave.status : 'success',
-      error: call.exception != null,
-      started_at: call.started_at,
-      ended_at: call.ended_at,
-      latency_ms: typeof weave.latency_ms === 'number' ? weave.latency_ms : null,
-      tokens: typeof weave.total_tokens === 'number' ? weave.total_tokens : null,
+      id: span.id,
+      parent_id: node.parentInTrace ? span.parentId : null,
+      op_name: span.opName,
+      display_name: span.displayName,
+      status: statusOf(span, summary),
+      error: span.error,
+      started_at: formatMicros(span.startedAt),
+      ended_at: span.endedAt === null ? null : formatMicros(span.endedAt),
+      latency_ms: span.endedAt === null ? null : Math.trunc((span.endedAt - span.startedAt) / 1000),
+      tokens,
       cost,
       rollup: rollups.get(node)!,
     };

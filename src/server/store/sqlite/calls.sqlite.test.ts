@@ -1,14 +1,14 @@
 /**
- * The trace outline's read on SQLite (domain/calls/traceOutline.ts) seeks the trace index, in a
- * project whose other traces far outnumber it, with the planner's statistics gathered.
+ * The trace outline's read on SQLite (calls.ts traceSpans) seeks the trace index, in a
+ * project whose other traces far outnumber it, with the planner's statistics gathered, and reads
+ * nothing but that index (migration 29): the table's rows, payloads first, are never walked.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OUTLINE_COLUMNS } from '../../domain/calls/traceOutline.js';
 import { endWrite, startWrite } from '../conformance/callWrites.js';
-import { compileSelect } from './callsQuery.js';
+import { TRACE_SPANS_SQL } from './calls.js';
 import { SqliteStore } from './SqliteStore.js';
 
 const P = 'acme/outline-plan';
@@ -35,11 +35,13 @@ describe('the trace outline query on SQLite', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('reads one trace through calls_by_trace, never by scanning the project', () => {
-    const q = compileSelect({ projectId: P, filter: { trace_ids: ['t7'] }, columns: OUTLINE_COLUMNS, limit: 100_001 });
-    const plan = store.db.all<{ detail: string }>(`EXPLAIN QUERY PLAN ${q.sql}`, q.params).map((r) => r.detail);
-    expect(plan.find((d) => d.includes('SEARCH calls'))).toMatch(/USING INDEX calls_by_trace \(project_id=\? AND trace_id=\?\)/);
+  it('reads one trace from the covering calls_trace_tree index, never the table or the project', async () => {
+    const params = [P, 't7', 100_001];
+    const plan = store.db.all<{ detail: string }>(`EXPLAIN QUERY PLAN ${TRACE_SPANS_SQL}`, params).map((r) => r.detail);
+    expect(plan.find((d) => d.includes('SEARCH calls'))).toMatch(/USING COVERING INDEX calls_trace_tree \(project_id=\? AND trace_id=\?\)/);
     expect(plan.some((d) => /SCAN calls\b/.test(d))).toBe(false);
-    expect(store.db.all(q.sql, q.params)).toHaveLength(20);
+    expect((await store.calls.traceSpans({ projectId: P, traceId: 't7', limit: 100 })).map((s) => s.id)).toEqual(
+      Array.from({ length: 20 }, (_, c) => `t7-c${c}`).sort(),
+    );
   });
 });

@@ -1,12 +1,11 @@
 /**
- * The trace outline's read on ClickHouse (domain/calls/traceOutline.ts): its ids phase skips
- * granules by the trace_id bloom filter (`i_trace`) rather than reading the whole project.
+ * The trace outline's read on ClickHouse (calls.ts traceSpans) skips granules by the trace_id
+ * bloom filter (`i_trace`) rather than reading the whole project.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OUTLINE_COLUMNS } from '../../domain/calls/traceOutline.js';
 import { createTempClickHouseDatabase, testBackends } from '../../testing/tempStore.js';
 import { endWrite, startWrite } from '../conformance/callWrites.js';
-import { compileCallsList } from './callsQuery.js';
+import { TRACE_SPANS_SQL } from './calls.js';
 import { ClickHouseDatabase } from './ClickHouseDatabase.js';
 import { ClickHouseStore } from './ClickHouseStore.js';
 
@@ -37,9 +36,11 @@ describe.runIf(testBackends().some((b) => b.name === 'clickhouse'))('the trace o
   });
 
   it('uses the trace_id skip index', async () => {
-    const list = compileCallsList({ projectId: P, filter: { trace_ids: ['t7'] }, columns: OUTLINE_COLUMNS, limit: 100_001 });
-    const plan = (await raw.all<{ explain: string }>(`EXPLAIN indexes = 1 ${list.idsSql}`, list.params)).map((r) => r.explain).join('\n');
+    const params = { p: P, t: 't7', limit: 100_001 };
+    const plan = (await raw.all<{ explain: string }>(`EXPLAIN indexes = 1 ${TRACE_SPANS_SQL}`, params)).map((r) => r.explain).join('\n');
     expect(plan).toMatch(/Skip\s+Name: i_trace/);
-    expect((await raw.all(list.idsSql, list.params)).length).toBe(20);
+    const spans = await store.calls.traceSpans({ projectId: P, traceId: 't7', limit: 100 });
+    expect(spans.map((s) => s.id)).toEqual(Array.from({ length: 20 }, (_, c) => `t7-c${c}`).sort());
+    expect(spans[0]).toMatchObject({ parentId: null, error: false, endedAt: expect.any(Number) });
   });
 });
