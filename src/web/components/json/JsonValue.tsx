@@ -38,13 +38,14 @@ export function JsonValue({ value, shown, onShow }: { value: unknown; shown: num
     }
     // Only the head is looked at: a 20 MB string without a newline is never split whole.
     const firstLine = value.slice(0, PREVIEW).split('\n', 1)[0]!;
+    // The button sits beside the clipped preview, not in it, so a long line cannot hide it.
     return (
-      <span className="json-string">
-        "{firstLine}…"{' '}
-        <button type="button" className="link-button" onClick={() => onShow(STRING_PART)}>
+      <>
+        <span className="json-string">"{firstLine}…"</span>
+        <button type="button" className="link-button json-show" onClick={() => onShow(STRING_PART)}>
           show all ({value.length.toLocaleString()} chars)
         </button>
-      </span>
+      </>
     );
   }
   return <span>{String(value)}</span>;
