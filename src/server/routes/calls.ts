@@ -8,6 +8,7 @@ import { fastValidator } from '../http/fastValidator.js';
 import type { CallWrite } from '../store/Store.js';
 import { queryCalls } from '../domain/calls/callsQuery.js';
 import { addCallExtras } from '../domain/calls/callExtras.js';
+import { traceOutline } from '../domain/calls/traceOutline.js';
 import { metrics } from '../metrics/hooks.js';
 import { redactCallWrites } from '../domain/redaction/apply.js';
 
@@ -132,6 +133,11 @@ export const callRoutes = defineRoutes({
   callsStreamQuery: {
     runs: 'read',
     handler: (req, { store }) => queryCalls(store, req),
+  },
+
+  traceOutline: {
+    runs: 'read',
+    handler: (req, { store }) => traceOutline(store, req),
   },
 
   // The legacy non-streaming query: the same calls, gathered into `{calls: [...]}`.

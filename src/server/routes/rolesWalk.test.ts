@@ -201,6 +201,7 @@ const SAMPLES: Samples = {
   completionsCreateStream: () => ({ project_id: P, inputs: { model: 'no-provider/none', messages: [] }, track_llm_call: false }),
   imageCreate: () => ({ project_id: P, inputs: { model: 'no-provider/none', prompt: 'a cat' }, track_llm_call: false }),
   whoami: () => ({}),
+  traceOutline: () => ({ project_id: P, trace_id: 'walk-trace' }),
   callsExport: () => ({ project_id: P }),
   usersList: () => ({}),
   // A taken name: 409 once allowed, before any password is hashed (creating is accounts.test.ts's).

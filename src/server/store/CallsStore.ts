@@ -67,6 +67,24 @@ export interface ChildInput {
   input: string | null;
 }
 
+/**
+ * One span of a trace as its outline reads it (CallsStore.traceSpans): the tree's facts only,
+ * never a payload (docs/trace-outline.md).
+ */
+export interface TraceSpanRecord {
+  id: string;
+  parentId: string | null;
+  opName: string;
+  displayName: string | null;
+  /** Epoch microseconds. */
+  startedAt: number;
+  endedAt: number | null;
+  /** The call raised (its exception is set). */
+  error: boolean;
+  /** `summary` as JSON text. */
+  summaryJson: string | null;
+}
+
 export interface ReadCallRequest {
   projectId: string;
   id: string;
@@ -93,6 +111,8 @@ export interface CallsStore {
    * calls by an input (eval_results/query's row keys) without parsing or loading whole calls.
    */
   childInputs(req: { projectId: string; parentIds: string[]; key: string }): Promise<ChildInput[]>;
+  /** The visible spans of one trace in start order, at most `limit` (the trace outline). */
+  traceSpans(req: { projectId: string; traceId: string; limit: number }): Promise<TraceSpanRecord[]>;
   /** Counts matching calls, capped at `limit` when given. */
   countCalls(query: CallsQuery): Promise<number>;
   /** Sum of storage sizes of the matching root calls' traces. */

@@ -13,7 +13,17 @@
  * PREWHERE; one call in 52 against 22 ms. Any other condition stays in WHERE, after the merge
  * (a delete's row must meet its start).
  */
-import type { CallEndWrite, CallRecord, CallsQuery, CallsStore, CallStartWrite, CallWrite, ChildInput, ReadCallRequest } from '../Store.js';
+import type {
+  CallEndWrite,
+  CallRecord,
+  CallsQuery,
+  CallsStore,
+  CallStartWrite,
+  CallWrite,
+  ChildInput,
+  ReadCallRequest,
+  TraceSpanRecord,
+} from '../Store.js';
 import { inputKey, loadedColumns } from '../query/index.js';
 import { CALL_READ_COLUMNS, callFromRow, endColumns, startColumns, type CallRow } from './callConverters.js';
 import { num, type ClickHouseDatabase } from './ClickHouseDatabase.js';
@@ -27,6 +37,12 @@ export const STORAGE_SIZE_SQL = ['attributes', 'inputs', 'output', 'summary', 'e
 
 /** Projects remembered as stored (see #knownProjects); past this many the memory starts over. */
 const MAX_KNOWN_PROJECTS = 10_000;
+
+/** A trace's spans for its outline (traceSpans): the trace_id bloom filter (i_trace) picks the granules; only these columns are read. */
+export const TRACE_SPANS_SQL = `SELECT id, parent_id AS parentId, op_name AS opName, display_name AS displayName, started_at AS startedAt,
+         ended_at AS endedAt, exception IS NOT NULL AS error, summary AS summaryJson
+       FROM calls FINAL WHERE project_id = {p:String} AND trace_id = {t:String} AND ${VISIBLE}
+       ORDER BY started_at ASC, id ASC LIMIT {limit:UInt64}`;
 
 export class ClickHouseCallsStore implements CallsStore {
   readonly #db: ClickHouseDatabase;
@@ -211,6 +227,25 @@ export class ClickHouseCallsStore implements CallsStore {
       if (ids.length === query.limit) return ids;
     }
     return null;
+  }
+
+  async traceSpans(req: { projectId: string; traceId: string; limit: number }): Promise<TraceSpanRecord[]> {
+    const rows = await this.#db.all<{
+      id: string;
+      parentId: string | null;
+      opName: string;
+      displayName: string | null;
+      startedAt: string;
+      endedAt: string | null;
+      error: number;
+      summaryJson: string | null;
+    }>(TRACE_SPANS_SQL, { p: req.projectId, t: req.traceId, limit: req.limit });
+    return rows.map((r) => ({
+      ...r,
+      startedAt: num(r.startedAt),
+      endedAt: r.endedAt === null ? null : num(r.endedAt),
+      error: Boolean(Number(r.error)),
+    }));
   }
 
   async countCalls(query: CallsQuery): Promise<number> {

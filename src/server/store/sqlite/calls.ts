@@ -1,6 +1,16 @@
 /** SQLite implementation of CallsStore. */
 import { opDisplayName } from '../../core/opNames.js';
-import type { CallEndWrite, CallRecord, CallsQuery, CallsStore, CallStartWrite, CallWrite, ChildInput, ReadCallRequest } from '../Store.js';
+import type {
+  CallEndWrite,
+  CallRecord,
+  CallsQuery,
+  CallsStore,
+  CallStartWrite,
+  CallWrite,
+  ChildInput,
+  ReadCallRequest,
+  TraceSpanRecord,
+} from '../Store.js';
 import { inputKey, loadedColumns } from '../query/index.js';
 import { callFromRow, type CallRow } from '../query/callRow.js';
 import { STORED_BYTES_SQL, storageSizeSql, TOTAL_STORAGE_SIZE_SQL } from './callsColumnsSql.js';
@@ -68,6 +78,15 @@ export const refreshDerived = (db: SqliteDatabase): void =>
  * A point read's SELECT list: the requested columns (a score's prediction, read to copy its inputs
  * and output, loads 10 of the 24 columns: ~3 µs less SQL, and fewer JSON texts parsed), or all.
  */
+/**
+ * A trace's spans for its outline (traceSpans). Every column here is in calls_trace_tree
+ * (migration 29), so the rows and their payloads are never read.
+ */
+export const TRACE_SPANS_SQL = `SELECT id, parent_id AS parentId, op_name AS opName, display_name AS displayName,
+    started_at AS startedAt, ended_at AS endedAt, exception IS NOT NULL AS error, summary AS summaryJson
+  FROM calls WHERE project_id = ? AND trace_id = ? AND +started_at IS NOT NULL AND deleted_at IS NULL
+  ORDER BY +started_at ASC, id ASC LIMIT ?`;
+
 const columnsSql = (columns: readonly string[] | null | undefined): string => (columns?.length ? loadedColumns(columns).join(', ') : '*');
 
 /**
@@ -253,6 +272,15 @@ export class SqliteCallsStore implements CallsStore {
     const sql = `SELECT id, parent_id, op_name, inputs -> ? AS input FROM calls WHERE ${where.sql} ORDER BY +started_at ASC, id ASC`;
     const out: ChildInput[] = [];
     for await (const row of this.#db.stream<ChildInput>(sql, [`$.${inputKey(req.key)}`, ...where.params])) out.push(row);
+    return out;
+  }
+
+  async traceSpans(req: { projectId: string; traceId: string; limit: number }): Promise<TraceSpanRecord[]> {
+    const out: TraceSpanRecord[] = [];
+    for await (const row of this.#db.stream<TraceSpanRecord>(TRACE_SPANS_SQL, [req.projectId, req.traceId, req.limit], 2000)) {
+      row.error = Boolean(row.error);
+      out.push(row);
+    }
     return out;
   }
 

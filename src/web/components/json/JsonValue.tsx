@@ -1,13 +1,18 @@
-/** A JSON leaf: typed colours; long or multi-line strings cut to one line until opened; refs as links. */
+/**
+ * A JSON leaf: typed colours; long or multi-line strings cut to one line until opened, then shown
+ * in parts of 200,000 characters ("show more"), so a 20 MB string never lands in the page at once
+ * (docs/trace-outline.md); refs as links.
+ */
 import { isRefString } from '../../lib/refs.js';
 import { RefLink } from '../refs/RefLink.js';
 import './json.css';
 
 const PREVIEW = 240;
-const OPEN_CAP = 200_000;
+/** Characters one "show" adds to an opened string. */
+export const STRING_PART = 200_000;
 
-/** Leaf value. */
-export function JsonValue({ value, open, onOpen }: { value: unknown; open: boolean; onOpen: () => void }) {
+/** Leaf value; `shown` is how many characters of an opened long string are in view (0: closed). */
+export function JsonValue({ value, shown, onShow }: { value: unknown; shown: number; onShow: (chars: number) => void }) {
   if (value === null || value === undefined) return <span className="json-null">null</span>;
   if (typeof value === 'boolean') return <span className="json-bool">{String(value)}</span>;
   if (typeof value === 'number') return <span className="json-number">{value}</span>;
@@ -15,21 +20,32 @@ export function JsonValue({ value, open, onOpen }: { value: unknown; open: boole
     if (isRefString(value)) return <RefLink uri={value} />;
     const long = value.length > PREVIEW || value.includes('\n');
     if (!long) return <span className="json-string">{JSON.stringify(value)}</span>;
-    if (open) {
+    if (shown > 0) {
+      const left = value.length - shown;
       return (
         <span className="json-string open">
-          {value.length > OPEN_CAP ? `${value.slice(0, OPEN_CAP)}… (${value.length.toLocaleString()} characters)` : value}
+          {left > 0 ? value.slice(0, shown) : value}
+          {left > 0 && (
+            <>
+              {'… '}
+              <button type="button" className="link-button" onClick={() => onShow(shown + STRING_PART)}>
+                show more ({left.toLocaleString()} characters left)
+              </button>
+            </>
+          )}
         </span>
       );
     }
-    const firstLine = value.split('\n', 1)[0]!.slice(0, PREVIEW);
+    // Only the head is looked at: a 20 MB string without a newline is never split whole.
+    const firstLine = value.slice(0, PREVIEW).split('\n', 1)[0]!;
+    // The button sits beside the clipped preview, not in it, so a long line cannot hide it.
     return (
-      <span className="json-string">
-        "{firstLine}…"{' '}
-        <button type="button" className="link-button" onClick={onOpen}>
+      <>
+        <span className="json-string">"{firstLine}…"</span>
+        <button type="button" className="link-button json-show" onClick={() => onShow(STRING_PART)}>
           show all ({value.length.toLocaleString()} chars)
         </button>
-      </span>
+      </>
     );
   }
   return <span>{String(value)}</span>;

@@ -25,7 +25,8 @@ export function JsonViewer({ value, maxHeight = 420, ariaLabel, focusPath }: Jso
   const [focus] = useState(() => (focusPath ? focusJsonPath(value, focusPath) : null));
   const [expanded, setExpanded] = useState(() => new Set([...initialExpanded(value), ...(focus?.expanded ?? [])]));
   const [limits, setLimits] = useState<ReadonlyMap<string, number>>(() => new Map(focus?.limits));
-  const [openStrings, setOpenStrings] = useState<ReadonlySet<string>>(new Set());
+  // Characters shown of each opened long string (docs/trace-outline.md: big payloads in parts).
+  const [openStrings, setOpenStrings] = useState<ReadonlyMap<string, number>>(new Map());
   const rows = useMemo(() => flattenJson({ value, expanded, limits }), [value, expanded, limits]);
   const scrollRef = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
@@ -43,7 +44,7 @@ export function JsonViewer({ value, maxHeight = 420, ariaLabel, focusPath }: Jso
       return next;
     });
   const showMore = (row: JsonRow) => setLimits((prev) => new Map(prev).set(row.parentId!, (prev.get(row.parentId!) ?? 100) + 1000));
-  const openString = (id: string) => setOpenStrings((prev) => new Set(prev).add(id));
+  const openString = (id: string, chars: number) => setOpenStrings((prev) => new Map(prev).set(id, chars));
 
   // Bring the focused row into view once, when the viewer opens on it.
   const focusIndex = focus ? rows.findIndex((r) => r.id === focus.rowId) : -1;
@@ -85,7 +86,7 @@ export function JsonViewer({ value, maxHeight = 420, ariaLabel, focusPath }: Jso
                   row={row}
                   onToggle={toggle}
                   onMore={showMore}
-                  stringOpen={openStrings.has(row.id)}
+                  stringShown={openStrings.get(row.id) ?? 0}
                   onOpenString={openString}
                 />
               </div>
@@ -101,14 +102,14 @@ function JsonRowContent({
   row,
   onToggle,
   onMore,
-  stringOpen,
+  stringShown,
   onOpenString,
 }: {
   row: JsonRow;
   onToggle: (id: string) => void;
   onMore: (row: JsonRow) => void;
-  stringOpen: boolean;
-  onOpenString: (id: string) => void;
+  stringShown: number;
+  onOpenString: (id: string, chars: number) => void;
 }) {
   if (row.kind === 'more') {
     return (
@@ -123,7 +124,7 @@ function JsonRowContent({
     return (
       <span className="json-line">
         <span className="json-toggle" aria-hidden="true" />
-        {name} <JsonValue value={row.value} open={stringOpen} onOpen={() => onOpenString(row.id)} />
+        {name} <JsonValue value={row.value} shown={stringShown} onShow={(chars) => onOpenString(row.id, chars)} />
       </span>
     );
   }

@@ -4,6 +4,7 @@
  * Shows the tree's light copy at once while the full call (with payloads) loads.
  */
 import { useQuery } from '@tanstack/react-query';
+import type { OutlineRollup } from '../../../contract/traceOutline.js';
 import { Link } from 'react-router-dom';
 import { ChatView } from '../../components/chat/ChatView.js';
 import { extractChat } from '../../components/chat/chatModel.js';
@@ -13,7 +14,7 @@ import { ErrorState } from '../../components/ui/ErrorState.js';
 import { Section } from '../../components/ui/Section.js';
 import { Spinner } from '../../components/ui/Spinner.js';
 import { StatusBadge } from '../../components/ui/StatusBadge.js';
-import { formatCost, formatDateTime, formatDuration, formatInteger } from '../../lib/format.js';
+import { formatCost, formatDateTime, formatDuration, formatInteger, plural } from '../../lib/format.js';
 import { callCost, callLatencyMs, callName, callStatus, callTokens, type Call } from '../../entities/calls/callFields.js';
 import { callQueryOptions } from '../../entities/calls/callQueries.js';
 import { FeedbackSection } from '../feedback/FeedbackSection.js';
@@ -23,7 +24,7 @@ import { UsageTable } from './UsageTable.js';
 import './traces.css';
 
 /** Detail panel for one call. */
-export function CallDetail({ projectId, light }: { projectId: string; light: Call }) {
+export function CallDetail({ projectId, light, rollup }: { projectId: string; light: Call; rollup?: OutlineRollup }) {
   const { data: full, error, isPending, refetch } = useQuery(callQueryOptions({ projectId, id: light.id }));
   const call = full ?? light;
   const tokens = callTokens(call);
@@ -59,6 +60,16 @@ export function CallDetail({ projectId, light }: { projectId: string; light: Cal
             <>
               <dt>Cost</dt>
               <dd>{formatCost(cost)}</dd>
+            </>
+          )}
+          {rollup && rollup.descendants > 0 && (
+            <>
+              <dt>Below</dt>
+              <dd aria-label="Subtree totals">
+                {plural(rollup.descendants, 'call')} · {plural(rollup.errors, 'error')}
+                {rollup.tokens ? ` · ${formatInteger(rollup.tokens)} tokens` : ''}
+                {rollup.cost !== null ? ` · ${formatCost(rollup.cost)}` : ''}
+              </dd>
             </>
           )}
           <dt>Op</dt>

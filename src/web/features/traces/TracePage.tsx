@@ -1,26 +1,58 @@
 /**
  * One trace: its call tree with a waterfall on the left, the selected call in full on the right.
- * The selected call (`?call=`) and the tree search (`?q=`) live in the URL; `?thread=` says it
+ * The tree comes from the trace's outline (no payloads, one request, docs/trace-outline.md); the
+ * selected call's payloads load when it is selected. The selected call (`?call=`) and the tree search (`?q=`) live in the URL; `?thread=` says it
  * was opened from a thread, and the way back then leads there instead of to Calls.
  */
-import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useCallback, useMemo, useState } from 'react';
 import { Link, useLocation, useParams, useSearchParams } from 'react-router-dom';
+import type { OutlineSpan } from '../../../contract/traceOutline.js';
 import { ErrorState } from '../../components/ui/ErrorState.js';
 import { Spinner } from '../../components/ui/Spinner.js';
 import { formatDuration, formatInteger, plural } from '../../lib/format.js';
-import { callName } from '../../entities/calls/callFields.js';
+import { callName, type Call } from '../../entities/calls/callFields.js';
 import { CallDetail } from './CallDetail.js';
-import { traceCallsQueryOptions, traceCountQueryOptions } from './traceQueries.js';
-import { buildTraceTree, visibleRows } from './traceModel.js';
+import { traceOutlineQueryOptions } from './traceQueries.js';
+import { buildTraceTree, nextError, slowestPath, visibleRows } from './traceModel.js';
 import { TraceTree } from './TraceTree.js';
 import { TraceUsageSummary } from './TraceUsageSummary.js';
 import './traces.css';
 
-/** Pages are fetched on their own up to this many calls; beyond, a button asks for more. */
-const AUTO_LOAD_LIMIT = 20_000;
 /** In bigger traces only the top levels start open. */
 const LARGE_TRACE = 500;
+const NO_SPANS: OutlineSpan[] = [];
+
+/**
+ * What the detail panel shows of a span until the call itself arrives: the outline's facts in
+ * the call's shape (no payloads; tokens and cost wait for the call's own summary).
+ */
+function lightCall(span: OutlineSpan, projectId: string, traceId: string): Call {
+  const weave: Record<string, unknown> = { status: span.status };
+  if (span.latency_ms !== null) weave.latency_ms = span.latency_ms;
+  return {
+    id: span.id,
+    project_id: projectId,
+    op_name: span.op_name,
+    display_name: span.display_name,
+    trace_id: traceId,
+    parent_id: span.parent_id,
+    thread_id: null,
+    turn_id: null,
+    started_at: span.started_at,
+    ended_at: span.ended_at,
+    attributes: {},
+    inputs: {},
+    output: null,
+    exception: null,
+    summary: { weave },
+    wb_user_id: null,
+    wb_run_id: null,
+    wb_run_step: null,
+    wb_run_step_end: null,
+    deleted_at: null,
+  };
+}
 
 /** Trace page. */
 export function TracePage() {
@@ -29,25 +61,23 @@ export function TracePage() {
   const location = useLocation();
   const [params, setParams] = useSearchParams();
   const search = params.get('q') ?? '';
-  const calls = useInfiniteQuery(traceCallsQueryOptions({ projectId, traceId }));
-  const count = useQuery(traceCountQueryOptions({ projectId, traceId }));
+  const outline = useQuery(traceOutlineQueryOptions({ projectId, traceId }));
+  const spans = outline.data?.spans ?? NO_SPANS;
 
-  const flat = useMemo(() => calls.data?.pages.flat() ?? [], [calls.data]);
-  const { hasNextPage, isFetchingNextPage, fetchNextPage } = calls;
-  // Keep paging through the trace (the tree grows as pages arrive) up to a sane size.
-  useEffect(() => {
-    if (hasNextPage && !isFetchingNextPage && flat.length < AUTO_LOAD_LIMIT) void fetchNextPage();
-  }, [hasNextPage, isFetchingNextPage, fetchNextPage, flat.length]);
-
-  const tree = useMemo(() => buildTraceTree(flat), [flat]);
+  const tree = useMemo(() => buildTraceTree(spans), [spans]);
   const [overrides, setOverrides] = useState<ReadonlyMap<string, boolean>>(new Map());
-  const defaultDepth = flat.length > LARGE_TRACE ? 2 : Infinity;
+  const [showPath, setShowPath] = useState(false);
+  const path = useMemo(() => (showPath ? slowestPath(tree) : []), [showPath, tree]);
+  const highlight = useMemo(() => new Set(path), [path]);
+  const defaultDepth = spans.length > LARGE_TRACE ? 2 : Infinity;
   const wanted = params.get('call');
-  const selectedId = wanted && tree.byId.has(wanted) ? wanted : (tree.roots[0]?.call.id ?? null);
+  const selectedId = wanted && tree.byId.has(wanted) ? wanted : (tree.roots[0]?.span.id ?? null);
+  const pathEnd = path.at(-1) ?? null;
   const rows = useMemo(
-    () => visibleRows({ tree, overrides, defaultDepth, search, reveal: selectedId }),
-    [tree, overrides, defaultDepth, search, selectedId],
+    () => visibleRows({ tree, overrides, defaultDepth, search, reveal: [selectedId, pathEnd] }),
+    [tree, overrides, defaultDepth, search, selectedId, pathEnd],
   );
+  const errors = useMemo(() => tree.roots.reduce((n, r) => n + r.span.rollup.errors, 0), [tree]);
 
   const setParam = useCallback(
     (key: string, value: string | null) =>
@@ -64,10 +94,20 @@ export function TracePage() {
   );
   const onSelect = useCallback((id: string) => setParam('call', id), [setParam]);
   const onToggle = useCallback((id: string, expanded: boolean) => setOverrides((prev) => new Map(prev).set(id, expanded)), []);
+  const onNextError = () => {
+    const id = nextError(tree, selectedId);
+    if (id) onSelect(id);
+  };
+  // Showing the slowest path opens it down to its end and selects that span.
+  const onSlowestPath = () => {
+    const end = showPath ? null : (slowestPath(tree).at(-1) ?? null);
+    setShowPath(!showPath);
+    if (end) onSelect(end);
+  };
 
   const callsSearch = (location.state as { callsSearch?: string } | null)?.callsSearch ?? '';
-  const root = tree.roots[0]?.call;
-  const selected = selectedId ? tree.byId.get(selectedId)?.call : undefined;
+  const root = tree.roots[0]?.span;
+  const selected = selectedId ? tree.byId.get(selectedId)?.span : undefined;
   const fromThread = params.get('thread');
   const back = fromThread ? (
     <Link
@@ -84,7 +124,7 @@ export function TracePage() {
   );
 
   // No call at all: the id is unknown here (or everything in it was deleted). Say so, no Retry.
-  if (!calls.isPending && !calls.error && flat.length === 0) {
+  if (outline.isSuccess && spans.length === 0) {
     return (
       <div className="page trace-page">
         <header className="page-header">{back}</header>
@@ -105,43 +145,44 @@ export function TracePage() {
         {back}
         <h1>{root ? callName(root) : 'Trace'}</h1>
         <span className="muted">
-          {count.data !== undefined ? plural(count.data, 'call') : ''}
-          {tree.end > tree.start && flat.length ? ` · ${formatDuration(tree.end - tree.start)}` : ''}
+          {outline.data ? plural(spans.length, 'call') : ''}
+          {tree.end > tree.start && spans.length ? ` · ${formatDuration(tree.end - tree.start)}` : ''}
         </span>
-        <TraceUsageSummary calls={flat} />
-        {(calls.isFetching || isFetchingNextPage) && <Spinner label="Loading trace" />}
-        {count.data !== undefined && flat.length < count.data && !calls.isPending && (
-          <span className="muted small">
-            loaded {formatInteger(flat.length)} of {formatInteger(count.data)}
-            {!isFetchingNextPage && hasNextPage && (
-              <button type="button" className="link-button" onClick={() => void fetchNextPage()}>
-                load more
-              </button>
-            )}
-          </span>
-        )}
+        {outline.data && <TraceUsageSummary models={outline.data.models} />}
+        {outline.isFetching && <Spinner label="Loading trace" />}
+        {outline.data?.truncated && <span className="muted small">only the first {formatInteger(spans.length)} are shown</span>}
       </header>
-      {calls.error ? (
-        <ErrorState error={calls.error} onRetry={() => void calls.refetch()} />
-      ) : calls.isPending ? (
+      {outline.error ? (
+        <ErrorState error={outline.error} onRetry={() => void outline.refetch()} />
+      ) : outline.isPending ? (
         <div className="page-loading">
           <Spinner showLabel label="Loading trace" />
         </div>
       ) : (
         <div className="trace-layout">
           <div className="trace-left">
-            <input
-              className="input"
-              type="search"
-              placeholder="Search calls in this trace"
-              aria-label="Search calls in this trace"
-              value={search}
-              onChange={(e) => setParam('q', e.target.value || null)}
-            />
+            <div className="trace-tools">
+              <input
+                className="input"
+                type="search"
+                placeholder="Search calls in this trace"
+                aria-label="Search calls in this trace"
+                value={search}
+                onChange={(e) => setParam('q', e.target.value || null)}
+              />
+              <button type="button" className="button small" disabled={errors === 0} onClick={onNextError}>
+                Next error{errors ? ` (${formatInteger(errors)})` : ''}
+              </button>
+              <button type="button" className="button small" aria-pressed={showPath} onClick={onSlowestPath}>
+                Slowest path
+              </button>
+            </div>
             {search && rows.length === 0 && <p className="muted small">No call in this trace matches “{search}”.</p>}
-            <TraceTree tree={tree} rows={rows} selectedId={selectedId} onSelect={onSelect} onToggle={onToggle} />
+            <TraceTree tree={tree} rows={rows} selectedId={selectedId} onSelect={onSelect} onToggle={onToggle} highlight={highlight} />
           </div>
-          {selected && <CallDetail key={selected.id} projectId={projectId} light={selected} />}
+          {selected && (
+            <CallDetail key={selected.id} projectId={projectId} light={lightCall(selected, projectId, traceId)} rollup={selected.rollup} />
+          )}
         </div>
       )}
     </div>

@@ -1,13 +1,15 @@
 /**
- * The trace's call tree with a waterfall: one row per visible call, latency bars on a shared time
- * axis, tokens, cost and latency per node. Virtualized; keyboard: ↑/↓ move, ← collapses or goes to
- * the parent, → expands or goes to the first child, Home/End jump.
+ * The trace's call tree with a waterfall: one row per visible span, latency bars on a shared time
+ * axis, tokens, cost and latency per node, a collapsed node's subtree totals beside its name.
+ * Virtualized; keyboard: ↑/↓ move, ← collapses or goes to the parent, → expands or goes to the
+ * first child, Home/End jump.
  */
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useEffect, useRef, type KeyboardEvent } from 'react';
 import { StatusBadge } from '../../components/ui/StatusBadge.js';
-import { formatCompact, formatCost, formatDuration } from '../../lib/format.js';
-import { callCost, callLatencyMs, callName, callStatus, callTokens } from '../../entities/calls/callFields.js';
+import { formatCompact, formatCost, formatDuration, formatInteger, plural } from '../../lib/format.js';
+import { callName } from '../../entities/calls/callFields.js';
+import type { OutlineRollup } from '../../../contract/traceOutline.js';
 import { TimeAxis } from './TimeAxis.js';
 import { keyboardAction, type TraceTree as Tree, type VisibleRow } from './traceModel.js';
 import './traces.css';
@@ -23,10 +25,12 @@ export interface TraceTreeProps {
   selectedId: string | null;
   onSelect: (id: string) => void;
   onToggle: (id: string, expanded: boolean) => void;
+  /** Spans to mark (the slowest path). */
+  highlight: ReadonlySet<string>;
 }
 
 /** Tree + waterfall. */
-export function TraceTree({ tree, rows, selectedId, onSelect, onToggle }: TraceTreeProps) {
+export function TraceTree({ tree, rows, selectedId, onSelect, onToggle, highlight }: TraceTreeProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
     count: rows.length,
@@ -34,7 +38,7 @@ export function TraceTree({ tree, rows, selectedId, onSelect, onToggle }: TraceT
     estimateSize: () => ROW_HEIGHT,
     overscan: 15,
   });
-  const selectedIndex = rows.findIndex((r) => r.node.call.id === selectedId);
+  const selectedIndex = rows.findIndex((r) => r.node.span.id === selectedId);
 
   // Keep the selection in view when it moves (keyboard, search, or a link to a deep call).
   useEffect(() => {
@@ -50,7 +54,7 @@ export function TraceTree({ tree, rows, selectedId, onSelect, onToggle }: TraceT
   }, [selectedId]);
 
   const onKeyDown = (e: KeyboardEvent) => {
-    const from = rows.findIndex((r) => r.node.call.id === chosen.current);
+    const from = rows.findIndex((r) => r.node.span.id === chosen.current);
     const action = keyboardAction(e.key, rows, from >= 0 ? from : selectedIndex);
     if (!action) return;
     e.preventDefault();
@@ -100,10 +104,11 @@ export function TraceTree({ tree, rows, selectedId, onSelect, onToggle }: TraceT
             const row = rows[item.index]!;
             return (
               <TreeRow
-                key={row.node.call.id}
+                key={row.node.span.id}
                 row={row}
                 top={item.start}
-                selected={row.node.call.id === selectedId}
+                selected={row.node.span.id === selectedId}
+                onPath={highlight.has(row.node.span.id)}
                 traceStart={tree.start}
                 span={span}
                 onSelect={onSelect}
@@ -121,6 +126,7 @@ interface TreeRowProps {
   row: VisibleRow;
   top: number;
   selected: boolean;
+  onPath: boolean;
   traceStart: number;
   span: number;
   onSelect: (id: string) => void;
@@ -128,14 +134,12 @@ interface TreeRowProps {
 }
 
 /** One tree row; memoized so moving the selection re-renders two rows, not all of them. */
-const TreeRow = memo(function TreeRow({ row, top, selected, traceStart, span, onSelect, onToggle }: TreeRowProps) {
+const TreeRow = memo(function TreeRow({ row, top, selected, onPath, traceStart, span, onSelect, onToggle }: TreeRowProps) {
   const { node, expanded, match } = row;
-  const call = node.call;
-  const status = callStatus(call);
-  const latency = callLatencyMs(call);
-  const tokens = callTokens(call);
-  const cost = callCost(call);
-  const start = Date.parse(call.started_at) - traceStart;
+  const call = node.span;
+  const { status, rollup } = call;
+  const latency = call.latency_ms;
+  const start = node.start - traceStart;
   const left = (start / span) * 100;
   const width = latency === null ? 100 - left : Math.max((latency / span) * 100, 0.4);
 
@@ -147,7 +151,8 @@ const TreeRow = memo(function TreeRow({ row, top, selected, traceStart, span, on
       aria-level={node.depth + 1}
       aria-expanded={node.children.length ? expanded : undefined}
       aria-selected={selected}
-      className={`tt-row${selected ? ' selected' : ''}${match ? ' match' : ''}`}
+      className={`tt-row${selected ? ' selected' : ''}${match ? ' match' : ''}${onPath ? ' on-path' : ''}`}
+      title={rollup.descendants ? subtreeTitle(rollup) : undefined}
       style={{ transform: `translateY(${top}px)`, height: ROW_HEIGHT }}
       onClick={() => onSelect(call.id)}
     >
@@ -173,10 +178,13 @@ const TreeRow = memo(function TreeRow({ row, top, selected, traceStart, span, on
         <span className="tt-label" title={call.op_name}>
           {callName(call)}
         </span>
-        {node.children.length > 0 && !expanded && <span className="muted small">({node.children.length})</span>}
+        {node.children.length > 0 && !expanded && <span className="muted small">(+{formatInteger(rollup.descendants)})</span>}
+        {!expanded && rollup.errors - (call.error ? 1 : 0) > 0 && (
+          <span className="tt-subtree-errors small">{plural(rollup.errors - (call.error ? 1 : 0), 'error')} below</span>
+        )}
       </span>
-      <span className="right num muted">{tokens ? formatCompact(tokens.total) : ''}</span>
-      <span className="right num muted">{cost !== null ? formatCost(cost) : ''}</span>
+      <span className="right num muted">{call.tokens !== null ? formatCompact(call.tokens) : ''}</span>
+      <span className="right num muted">{call.cost !== null ? formatCost(call.cost) : ''}</span>
       <span className="right num">{latency !== null ? formatDuration(latency) : '…'}</span>
       <span className="tt-bar-track">
         <span className={`tt-bar status-${status}${latency === null ? ' running' : ''}`} style={{ left: `${left}%`, width: `${width}%` }} />
@@ -184,3 +192,11 @@ const TreeRow = memo(function TreeRow({ row, top, selected, traceStart, span, on
     </div>
   );
 });
+
+/** The subtree's totals, as a row's tooltip. */
+function subtreeTitle(r: OutlineRollup): string {
+  const parts = [plural(r.descendants, 'call') + ' below', plural(r.errors, 'error')];
+  if (r.tokens) parts.push(`${formatInteger(r.tokens)} tokens`);
+  if (r.cost !== null) parts.push(formatCost(r.cost));
+  return `Subtree: ${parts.join(' · ')}`;
+}

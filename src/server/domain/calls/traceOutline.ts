@@ -1,0 +1,204 @@
+/**
+ * `/weft/trace/outline`: one trace as a tree of light spans with rollups per subtree, read
+ * without inputs or outputs (docs/trace-outline.md).
+ *
+ * The store answers the tree's columns only (CallsStore.traceSpans: the trace index on both
+ * backends, covering on SQLite); status, latency, tokens and costs follow the rules every call
+ * read follows (withWeaveSummary, core/usage.ts, include_costs' prices), computed here from the
+ * summary without building whole calls. Token and cost rollups count each model's deepest usage
+ * only: the SDKs add a call's usage into its ancestors' summaries, so summing every span would
+ * count an LLM call once per ancestor (the trace header has always counted this way).
+ */
+import {
+  MAX_OUTLINE_SPANS,
+  type OutlineModelUsage,
+  type OutlineSpan,
+  type TraceOutlineReq,
+  type TraceOutlineRes,
+} from '../../../contract/traceOutline.js';
+import { formatMicros } from '../../core/datetime.js';
+import { usageEntriesOf } from '../../core/usage.js';
+import type { Store, TraceSpanRecord } from '../../store/Store.js';
+import { costsForUsage, type Usage } from '../stats/costs.js';
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
+
+/** One model's usage on one call. */
+interface ModelShare {
+  requests: number;
+  prompt: number;
+  completion: number;
+  total: number;
+  /** Null when the model has no price. */
+  cost: number | null;
+}
+
+function parseSummary(json: string | null): Obj {
+  if (!json) return {};
+  try {
+    const v: unknown = JSON.parse(json);
+    return isObj(v) ? v : {};
+  } catch {
+    return {};
+  }
+}
+
+/** `summary.weave.status` as every call read computes it (withWeaveSummary, domain/calls/calls.ts). */
+function statusOf(span: TraceSpanRecord, summary: Obj): string {
+  if (span.error) return 'error';
+  if (span.endedAt === null) return 'running';
+  const counts = summary.status_counts;
+  return isObj(counts) && num(counts.error) > 0 ? 'descendant_error' : 'success';
+}
+
+const addCost = (a: number | null, b: number | null): number | null => (a === null ? b : b === null ? a : a + b);
+
+interface Node {
+  span: TraceSpanRecord;
+  summary: Obj;
+  shares: Map<string, ModelShare>;
+  children: Node[];
+  parentInTrace: boolean;
+}
+
+/**
+ * Nodes parent-first (pre-order). A parent missing from the trace, or a parent_id cycle, makes
+ * the first span of it a root: every span is answered once and the walk always ends.
+ */
+function preOrder(nodes: Node[], byId: Map<string, Node>): Node[] {
+  const order: Node[] = [];
+  const seen = new Set<Node>();
+  const walk = (root: Node) => {
+    const stack = [root];
+    while (stack.length) {
+      const node = stack.pop()!;
+      if (seen.has(node)) continue;
+      seen.add(node);
+      order.push(node);
+      for (let i = node.children.length - 1; i >= 0; i--) if (!seen.has(node.children[i]!)) stack.push(node.children[i]!);
+    }
+  };
+  for (const node of nodes) {
+    const parent = node.span.parentId === null ? undefined : byId.get(node.span.parentId);
+    if (parent && parent !== node) {
+      parent.children.push(node);
+      node.parentInTrace = true;
+    }
+  }
+  for (const node of nodes) if (!node.parentInTrace) walk(node);
+  // Whatever is left sits on a cycle: cut it at its earliest span.
+  for (const node of nodes) {
+    if (seen.has(node)) continue;
+    node.parentInTrace = false;
+    walk(node);
+  }
+  return order;
+}
+
+/** A call's usage per model (core/usage.ts), each priced at the price in force when it started. */
+function sharesOf(usage: unknown, costs: Record<string, { prompt_tokens_total_cost: number; completion_tokens_total_cost: number }>) {
+  const shares = new Map<string, ModelShare>();
+  for (const e of usageEntriesOf(usage)) {
+    const c = costs[e.model];
+    shares.set(e.model, {
+      requests: e.requests,
+      prompt: e.inputTokens,
+      completion: e.outputTokens,
+      total: e.totalTokens,
+      cost: c ? num(c.prompt_tokens_total_cost) + num(c.completion_tokens_total_cost) : null,
+    });
+  }
+  return shares;
+}
+
+/** The outline of one trace. */
+export async function traceOutline(store: Store, req: TraceOutlineReq): Promise<TraceOutlineRes> {
+  const limit = req.limit ?? MAX_OUTLINE_SPANS;
+  const records = await store.calls.traceSpans({ projectId: req.project_id, traceId: req.trace_id, limit: limit + 1 });
+  const truncated = records.length > limit;
+  if (truncated) records.length = limit;
+
+  const summaries = records.map((r) => parseSummary(r.summaryJson));
+  const usageOf = (summary: Obj): Record<string, Usage> => (isObj(summary.usage) ? (summary.usage as Record<string, Usage>) : {});
+  const llmIds = [...new Set(summaries.flatMap((s) => Object.keys(usageOf(s))))];
+  const prices = llmIds.length ? await store.costs.pricesFor({ projectId: req.project_id, llmIds }) : [];
+  const nodes: Node[] = records.map((span, i) => {
+    const usage = usageOf(summaries[i]!);
+    const costs = prices.length ? costsForUsage({ usage, prices, startedAt: span.startedAt, projectId: req.project_id }) : {};
+    return { span, summary: summaries[i]!, shares: sharesOf(usage, costs), children: [], parentInTrace: false };
+  });
+  const byId = new Map(nodes.map((n) => [n.span.id, n]));
+  const order = preOrder(nodes, byId);
+
+  // Bottom-up (reverse pre-order: children before parents): the models used below each span,
+  // its counted usage (models nobody below it used) and the subtree totals.
+  const below = new Map<Node, Set<string>>();
+  const rollups = new Map<Node, OutlineSpan['rollup']>();
+  const models = new Map<string, ModelShare>();
+  for (let i = order.length - 1; i >= 0; i--) {
+    const node = order[i]!;
+    const usedBelow = new Set<string>();
+    const rollup = { descendants: 0, errors: node.span.error ? 1 : 0, tokens: 0, cost: null as number | null };
+    for (const child of node.children) {
+      if (!child.parentInTrace) continue;
+      for (const m of below.get(child)!) usedBelow.add(m);
+      for (const m of child.shares.keys()) usedBelow.add(m);
+      const r = rollups.get(child)!;
+      rollup.descendants += r.descendants + 1;
+      rollup.errors += r.errors;
+      rollup.tokens += r.tokens;
+      rollup.cost = addCost(rollup.cost, r.cost);
+    }
+    for (const [model, share] of node.shares) {
+      if (usedBelow.has(model)) continue;
+      rollup.tokens += share.total;
+      rollup.cost = addCost(rollup.cost, share.cost);
+      const total = models.get(model) ?? { requests: 0, prompt: 0, completion: 0, total: 0, cost: null };
+      total.requests += share.requests;
+      total.prompt += share.prompt;
+      total.completion += share.completion;
+      total.total += share.total;
+      total.cost = addCost(total.cost, share.cost);
+      models.set(model, total);
+    }
+    below.set(node, usedBelow);
+    rollups.set(node, rollup);
+  }
+
+  const spans: OutlineSpan[] = order.map((node) => {
+    const { span, summary } = node;
+    let cost: number | null = null;
+    let tokens: number | null = null;
+    for (const share of node.shares.values()) {
+      cost = addCost(cost, share.cost);
+      tokens = (tokens ?? 0) + share.total;
+    }
+    return {
+      id: span.id,
+      parent_id: node.parentInTrace ? span.parentId : null,
+      op_name: span.opName,
+      display_name: span.displayName,
+      status: statusOf(span, summary),
+      error: span.error,
+      started_at: formatMicros(span.startedAt),
+      ended_at: span.endedAt === null ? null : formatMicros(span.endedAt),
+      latency_ms: span.endedAt === null ? null : Math.trunc((span.endedAt - span.startedAt) / 1000),
+      tokens,
+      cost,
+      rollup: rollups.get(node)!,
+    };
+  });
+  const usage: OutlineModelUsage[] = [...models]
+    .map(([model, t]) => ({
+      model,
+      requests: t.requests,
+      prompt_tokens: t.prompt,
+      completion_tokens: t.completion,
+      total_tokens: t.total,
+      cost: t.cost,
+    }))
+    .sort((a, b) => b.total_tokens - a.total_tokens || a.model.localeCompare(b.model));
+  return { trace_id: req.trace_id, spans, truncated, models: usage };
+}
