@@ -12,6 +12,7 @@ import { OutboundAllowList } from './outbound/addresses.js';
 import type { StoreConfig } from './store/openStore.js';
 import { readSetting } from './settings.js';
 import { DEFAULT_CLICKHOUSE_CONNECT_TIMEOUT_MS } from './store/storeOutage.js';
+import { SMALL_WRITES_MODES, type SmallWritesMode } from './store/clickhouse/groupCommit.js';
 import type { TlsSettings } from './process/tls.js';
 
 export interface ServerConfig {
@@ -26,6 +27,8 @@ export interface ServerConfig {
   clickhouseDatabase: string;
   /** WEFT_CLICKHOUSE_CONNECT_TIMEOUT_MS: how long a ClickHouse request waits for a sign of life. */
   clickhouseConnectTimeoutMs?: number;
+  /** WEFT_CLICKHOUSE_SMALL_WRITES: how a request's last writes reach ClickHouse (docs/clickhouse.md "Small writes"). */
+  clickhouseSmallWrites?: SmallWritesMode;
   adminPassword: string | null;
   /** Same as `limits.maxBodyBytes`. */
   maxBodyBytes: number;
@@ -113,6 +116,12 @@ export const defaultReadThreads = (cores = availableParallelism()): number => Ma
 /** Write threads by default: one parses while the writer writes; a second only with cores to spare. */
 export const defaultWriteThreads = (cores = availableParallelism()): number => Math.max(1, Math.min(2, cores - 1));
 
+function smallWritesMode(value: string | undefined): SmallWritesMode {
+  if (value === undefined || value === '') return 'group';
+  if ((SMALL_WRITES_MODES as readonly string[]).includes(value)) return value as SmallWritesMode;
+  throw new Error(`WEFT_CLICKHOUSE_SMALL_WRITES must be one of ${SMALL_WRITES_MODES.join(', ')}, not "${value}"`);
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Record<string, string> = {}): ServerConfig {
   // Every read goes through the settings table, which refuses a name it does not list.
   const get = (name: string) => readSetting(name, env, flags);
@@ -135,6 +144,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Record<s
       get('WEFT_CLICKHOUSE_CONNECT_TIMEOUT_MS'),
       DEFAULT_CLICKHOUSE_CONNECT_TIMEOUT_MS,
     ),
+    clickhouseSmallWrites: smallWritesMode(get('WEFT_CLICKHOUSE_SMALL_WRITES')),
     adminPassword: get('WEFT_ADMIN_PASSWORD') ?? null,
     maxBodyBytes: limits.maxBodyBytes,
     limits,
@@ -300,6 +310,7 @@ export function storeConfigOf(config: ServerConfig): StoreConfig {
     clickhousePassword: config.clickhousePassword,
     clickhouseDatabase: config.clickhouseDatabase,
     clickhouseConnectTimeoutMs: config.clickhouseConnectTimeoutMs,
+    clickhouseSmallWrites: config.clickhouseSmallWrites,
     // Every command that opens the store (serve, user, key) may be the first to open an old file.
     progress: (message) => createLogger(config.logLevel, { format: config.logFormat }).info(message),
   };

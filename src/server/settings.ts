@@ -385,6 +385,12 @@ const OWN_SETTINGS: readonly Setting[] = [
   },
   {
     group: 'ClickHouse',
+    env: 'WEFT_CLICKHOUSE_SMALL_WRITES',
+    default: '`group`',
+    doc: "how the writes of small requests (a call start or end, a prediction, a score, feedback) reach ClickHouse: `group` merges concurrent requests' into one INSERT per table in the server, `async` leaves it to ClickHouse (`async_insert` with `wait_for_async_insert=1`), `direct` sends each request's own. Each answers only once its rows are stored ([clickhouse.md](clickhouse.md#small-writes))",
+  },
+  {
+    group: 'ClickHouse',
     env: 'WEFT_CLICKHOUSE_LAYOUT',
     flag: 'clickhouse-layout',
     default: '`single`',

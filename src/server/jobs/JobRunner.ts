@@ -14,8 +14,8 @@
  *   go to the entity and project with the fewest running (store/JobsStore.ts), and a project
  *   holds at most `maxQueuedPerProject` unfinished jobs (docs/security/bounded-work.md).
  * - A graceful stop aborts running handlers without finishing their rows and hands them back
- *   to the queue (where the store can: SQLite), uncounted as an attempt, so the next start
- *   resumes them at once instead of marking them failed; elsewhere they are resumed once stale.
+ *   to the queue (JobsStore.release, on both backends), uncounted as an attempt, so the next
+ *   start or another replica resumes them at once instead of waiting for a stale heartbeat.
  */
 import { randomUUID } from 'node:crypto';
 import { systemClock, type Clock } from '../core/clock.js';

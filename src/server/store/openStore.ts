@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { Store } from './Store.js';
 import { SqliteStore } from './sqlite/SqliteStore.js';
 import { ClickHouseStore } from './clickhouse/ClickHouseStore.js';
+import type { SmallWritesMode } from './clickhouse/groupCommit.js';
 
 export interface StoreConfig {
   kind: 'sqlite' | 'clickhouse';
@@ -14,6 +15,7 @@ export interface StoreConfig {
   /** Default `weft`. */
   clickhouseDatabase?: string | null;
   clickhouseConnectTimeoutMs?: number;
+  clickhouseSmallWrites?: SmallWritesMode;
   /** Long work at open (a SQLite schema upgrade, the stats backfill), for the log. */
   progress?: (message: string) => void;
 }
@@ -27,6 +29,7 @@ export function clickhouseOptions(config: StoreConfig) {
     password: config.clickhousePassword ?? null,
     database: config.clickhouseDatabase || 'weft',
     connectTimeoutMs: config.clickhouseConnectTimeoutMs,
+    smallWrites: config.clickhouseSmallWrites,
   };
 }
 

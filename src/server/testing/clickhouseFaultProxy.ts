@@ -1,6 +1,7 @@
 /**
- * An HTTP proxy in front of a real ClickHouse engine that fails one chosen INSERT, for tests of
- * what a write failing half-way leaves behind (docs/clickhouse.md "Writes that fail half-way").
+ * An HTTP proxy in front of a real ClickHouse engine that fails one chosen INSERT (or every one
+ * into a table), for tests of what a write failing half-way leaves behind (docs/clickhouse.md
+ * "Writes that fail half-way") and of what group commits answer; it counts INSERTs by table.
  * Everything else passes through unchanged. Two ways to fail:
  *
  * - `refused`: the INSERT never reaches the engine and the client gets an error;
@@ -18,6 +19,10 @@ export interface FaultProxy {
   failInsert(n: number, mode: FaultMode): void;
   /** The table of the INSERT that was failed since the last failInsert, or null while none was. */
   failed(): string | null;
+  /** Fails every INSERT into `table` from now until called with null (besides failInsert's one). */
+  failEvery(table: string | null, mode: FaultMode): void;
+  /** INSERTs that reached the proxy so far, by table (failed ones included). */
+  inserts(): Record<string, number>;
   close(): Promise<void>;
 }
 
@@ -33,6 +38,8 @@ export async function startClickHouseFaultProxy(upstream: string): Promise<Fault
   const target = new URL(upstream);
   let plan: { left: number; mode: FaultMode } | null = null;
   let failed: string | null = null;
+  let every: { table: string; mode: FaultMode } | null = null;
+  const counts: Record<string, number> = {};
 
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -41,7 +48,9 @@ export async function startClickHouseFaultProxy(upstream: string): Promise<Fault
       const body = Buffer.concat(chunks);
       const table = insertTable(req.url ?? '/', body);
       let fault: FaultMode | null = null;
-      if (table && plan && --plan.left === 0) {
+      if (table) counts[table] = (counts[table] ?? 0) + 1;
+      if (table && every && table === every.table) fault = every.mode;
+      else if (table && plan && --plan.left === 0) {
         fault = plan.mode;
         failed = table;
         plan = null;
@@ -75,6 +84,10 @@ export async function startClickHouseFaultProxy(upstream: string): Promise<Fault
       failed = null;
     },
     failed: () => failed,
+    failEvery(table, mode) {
+      every = table ? { table, mode } : null;
+    },
+    inserts: () => ({ ...counts }),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -6,6 +6,7 @@
  */
 import { ClickHouseLogLevel, createClient, type ClickHouseClient, type ClickHouseSettings } from '@clickhouse/client';
 import { packParams } from './packParams.js';
+import type { SmallWritesMode } from './groupCommit.js';
 import {
   clickhouseOutageOf,
   clickhouseUnresponsive,
@@ -28,7 +29,22 @@ export interface ClickHouseOptions {
    * engine. docs/clickhouse.md "Migrations are a deploy step".
    */
   longStatements?: boolean;
+  /**
+   * How a request's last writes (Store.applyLast: call parts, predictions, scores, feedback)
+   * reach the engine: `group` (default) merges concurrent requests' into one INSERT per table
+   * (groupCommit.ts), `async` leaves the merging to the engine (async_insert with
+   * wait_for_async_insert), `direct` sends each request's own. docs/clickhouse.md "Small writes".
+   */
+  smallWrites?: SmallWritesMode;
 }
+
+/**
+ * What the `async` way of small writes adds to its inserts: the engine buffers them and writes
+ * one part for many, and answers each only once that part is written (acknowledged still
+ * means stored). Only the writer of Store.applyLast sends these: consensus and accounts rely
+ * on synchronous inserts.
+ */
+export const ASYNC_INSERT_SETTINGS: ClickHouseSettings = { async_insert: 1, wait_for_async_insert: 1 };
 
 /** The settings Weft's answers depend on, pinned per request. */
 export const RESULT_SETTINGS: ClickHouseSettings = {
@@ -92,13 +108,14 @@ export class ClickHouseDatabase {
   readonly #settings: ClickHouseSettings;
   #ping: Promise<boolean> | null = null;
 
-  constructor(options: ClickHouseOptions) {
+  /** `versions`: another database object's clock, for a second connection of the same store. */
+  constructor(options: ClickHouseOptions, extra: { versions?: VersionClock; settings?: ClickHouseSettings } = {}) {
     this.database = options.database;
-    this.versions = new VersionClock(options.now);
+    this.versions = extra.versions ?? new VersionClock(options.now);
     this.#url = options.url;
     this.#connectTimeoutMs = options.connectTimeoutMs ?? DEFAULT_CLICKHOUSE_CONNECT_TIMEOUT_MS;
     this.#pingUrl = pingUrl(options.url);
-    this.#settings = options.longStatements ? { ...RESULT_SETTINGS, ...MIGRATION_SETTINGS } : RESULT_SETTINGS;
+    this.#settings = { ...RESULT_SETTINGS, ...(options.longStatements ? MIGRATION_SETTINGS : {}), ...extra.settings };
     this.client = createClient({
       url: options.url,
       username: options.username ?? 'default',

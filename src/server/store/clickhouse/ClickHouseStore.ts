@@ -13,7 +13,8 @@ import { ClickHouseAuditStore } from './audit.js';
 import { ClickHouseCallsStore } from './calls.js';
 import { ClickHouseCostsStore } from './costs.js';
 import { checkFeedbackRows, ClickHouseFeedbackStore } from './feedback.js';
-import { ClickHouseDatabase, type ClickHouseOptions } from './ClickHouseDatabase.js';
+import { ASYNC_INSERT_SETTINGS, ClickHouseDatabase, type ClickHouseOptions } from './ClickHouseDatabase.js';
+import { ClickHouseGroupCommit } from './groupCommit.js';
 import { appliedVersion, checkServerVersion } from './migrate.js';
 import { LATEST_CLICKHOUSE_VERSION } from './migrations/index.js';
 import { ClickHouseFilesStore } from './files.js';
@@ -56,8 +57,11 @@ export class ClickHouseStore implements Store {
   readonly audit: ClickHouseAuditStore;
   readonly identities: ClickHouseIdentitiesStore;
   readonly retention: ClickHouseRetentionStore;
+  /** How applyLast writes (docs/clickhouse.md "Small writes"): merged with other requests', or by the engine's async inserts. */
+  readonly groupCommit: ClickHouseGroupCommit | null;
+  readonly #asyncWriter: ClickHouseStore | null;
 
-  private constructor(db: ClickHouseDatabase) {
+  private constructor(db: ClickHouseDatabase, options: ClickHouseOptions | null = null) {
     this.db = db;
     this.calls = new ClickHouseCallsStore(db);
     this.projects = new ClickHouseProjectsStore(db, PROJECT_SIZES);
@@ -77,6 +81,13 @@ export class ClickHouseStore implements Store {
     this.audit = new ClickHouseAuditStore(db);
     this.identities = new ClickHouseIdentitiesStore(db);
     this.retention = new ClickHouseRetentionStore(db, () => this.feedback);
+    const mode = options?.smallWrites ?? 'group';
+    this.groupCommit = options && mode === 'group' ? new ClickHouseGroupCommit((batch) => this.apply(batch)) : null;
+    // The same sub-stores over a connection whose inserts are async (its reads are as any other's).
+    this.#asyncWriter =
+      options && mode === 'async'
+        ? new ClickHouseStore(new ClickHouseDatabase(options, { versions: db.versions, settings: ASYNC_INSERT_SETTINGS }))
+        : null;
   }
 
   /**
@@ -110,7 +121,7 @@ export class ClickHouseStore implements Store {
       }
       throw err;
     }
-    const store = new ClickHouseStore(db);
+    const store = new ClickHouseStore(db, options);
     try {
       await store.costs.seedDefaults();
     } catch (err) {
@@ -141,10 +152,15 @@ export class ClickHouseStore implements Store {
   }
 
   async applyLast(batch: WriteBatch): Promise<void> {
-    await this.apply(batch);
+    if (this.groupCommit) await this.groupCommit.submit(batch);
+    else if (this.#asyncWriter) await this.#asyncWriter.apply(batch);
+    else await this.apply(batch);
   }
 
   async close(): Promise<void> {
+    // Writes already taken are written (and answered) before the connection goes.
+    await this.groupCommit?.idle();
+    await this.#asyncWriter?.close();
     await this.db.close();
   }
 }

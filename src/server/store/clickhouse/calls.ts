@@ -13,17 +13,7 @@
  * PREWHERE; one call in 52 against 22 ms. Any other condition stays in WHERE, after the merge
  * (a delete's row must meet its start).
  */
-import type {
-  CallEndWrite,
-  CallRecord,
-  CallsQuery,
-  CallsStore,
-  CallStartWrite,
-  CallWrite,
-  ChildInput,
-  ReadCallRequest,
-  TraceSpanRecord,
-} from '../Store.js';
+import type { CallRecord, CallsQuery, CallsStore, CallWrite, ChildInput, ReadCallRequest, TraceSpanRecord } from '../Store.js';
 import { inputKey, loadedColumns } from '../query/index.js';
 import { CALL_READ_COLUMNS, callFromRow, endColumns, startColumns, type CallRow } from './callConverters.js';
 import { num, type ClickHouseDatabase } from './ClickHouseDatabase.js';
@@ -57,28 +47,22 @@ export class ClickHouseCallsStore implements CallsStore {
   }
 
   async writeCalls(writes: CallWrite[]): Promise<void> {
-    // The last start and last end of each id make the same row as the writes one by one; a
-    // start and an end in one batch (the common case) become one row.
-    const parts = new Map<string, { start?: CallStartWrite; end?: CallEndWrite }>();
-    for (const w of writes) {
-      const key = `${w.projectId}\u0000${w.id}`;
-      const entry = parts.get(key) ?? {};
-      if (w.kind === 'start') entry.start = w;
-      else entry.end = w;
-      parts.set(key, entry);
-    }
+    // One row per call, each column its last non-null value among the writes: what
+    // CoalescingMergeTree makes of the writes inserted one by one, so a start and an end in
+    // one batch (the common case) become one row, and parts of several requests merged by the
+    // group commit (groupCommit.ts) mean what they meant apart: a re-sent end without its
+    // exception keeps it (docs/clickhouse.md "Call parts").
     // Each part is stamped with when it reached this process: the monitor sweeper finds newly
     // ended calls by these (monitors.ts), as ended_at is the client's clock.
     const now = Date.now() * 1000;
-    const rows = [...parts.values()].map(({ start, end }) => {
-      const head = (start ?? end)!;
-      return {
-        project_id: head.projectId,
-        id: head.id,
-        ...(end ? { ...endColumns(end), end_seen_at: now } : {}),
-        ...(start ? { ...startColumns(start), start_seen_at: now } : {}),
-      };
-    });
+    const merged = new Map<string, Record<string, unknown>>();
+    for (const w of writes) {
+      const key = `${w.projectId}\u0000${w.id}`;
+      let row = merged.get(key);
+      if (!row) merged.set(key, (row = { project_id: w.projectId, id: w.id }));
+      const columns = w.kind === 'start' ? { ...startColumns(w), start_seen_at: now } : { ...endColumns(w), end_seen_at: now };
+      for (const [column, value] of Object.entries(columns)) if (value !== null || !(column in row)) row[column] = value;
+    }
     // Projects first: a call never lands in a project that listProjects cannot see.
     const newProjects = [...new Set(writes.map((w) => w.projectId))].filter((p) => !this.#knownProjects.has(p));
     await this.#db.insert(
@@ -94,12 +78,9 @@ export class ClickHouseCallsStore implements CallsStore {
     // a reference left by a failed call insert only keeps a file longer.
     await this.#db.insert(
       'call_file_refs',
-      [...parts.values()].flatMap(({ start, end }) => {
-        const head = (start ?? end)!;
-        return callFileRefRows(head.projectId, head.id, [start?.inputsJson ?? null, end?.outputJson ?? null]);
-      }),
+      writes.flatMap((w) => callFileRefRows(w.projectId, w.id, [w.kind === 'start' ? w.inputsJson : w.outputJson])),
     );
-    await this.#db.insert('calls', rows);
+    await this.#db.insert('calls', [...merged.values()]);
   }
 
   async readCall(req: ReadCallRequest): Promise<CallRecord | null> {

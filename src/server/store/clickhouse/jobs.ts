@@ -7,7 +7,9 @@
  * k+1 what happened to the job as slot k left it. A transition is one of
  *   claim      (queued, or running with a stale heartbeat → running under a new owner),
  *   succeeded / failed / cancelled (the owner finishing; a stale job out of attempts failed;
- *              a stale job with a cancel request cancelled; a queued job cancelled).
+ *              a stale job with a cancel request cancelled; a queued job cancelled),
+ *   released   (the owner handing its claim back at a graceful stop: queued again, that claim
+ *              not counted as an attempt, as SQLite's `release`).
  * Everything that competes for a job competes for the same slot: two claimers, a claimer and
  * the old owner finishing, a claimer and a cancel. Exactly one proposal per slot is stored, so
  * two processes racing can never both win a claim, and an owner whose job was taken over
@@ -15,7 +17,7 @@
  * same outcomes as SQLite's `WHERE owner = ?` updates.
  *
  * The job's state is derived at read time from its decided slots: status from the last one,
- * attempts = claims, owner = the last claim's while it is the last slot. Owner-only marks
+ * attempts = claims less releases, owner = the last claim's while it is the last slot. Owner-only marks
  * (heartbeats, progress) are rows keyed by the claim's slot, written only while that claim is
  * the last decided slot; a cancel request is a flag row. Compared with SQLite, said out loud:
  * - `heartbeat` and `setProgress` check ownership, then write: an owner taken over in between
@@ -41,7 +43,8 @@ const slotStateSql = (scope: string) => `
     argMax(t.3, slot) AS last_at,
     argMax(t.4, slot) AS last_error,
     argMax(t.5, slot) AS last_result,
-    countIf(t.1 = 'claim') AS attempts,
+    countIf(t.1 = 'claim') - countIf(t.1 = 'released') AS attempts,
+    countIf(t.1 = 'claim') AS claims,
     minIf(t.3, t.1 = 'claim') AS first_claim_at,
     maxIf(slot, t.1 = 'claim') AS claim_slot,
     argMaxIf(t.3, slot, t.1 = 'claim') AS claim_at
@@ -59,6 +62,7 @@ interface StateRow {
   last_error: string | null;
   last_result: string | null;
   attempts: string | null;
+  claims: string | null;
   first_claim_at: string | null;
   claim_at: string | null;
 }
@@ -80,7 +84,7 @@ interface JobRow extends StateRow {
 const JOBS_SQL = `
   SELECT j.id AS id, j.project_id AS project_id, j.kind AS kind, j.payload AS payload, j.created_by AS created_by,
     j.created_at AS created_at, s.last_slot AS last_slot, s.last_action AS last_action, s.last_owner AS last_owner,
-    s.last_at AS last_at, s.last_error AS last_error, s.last_result AS last_result, s.attempts AS attempts,
+    s.last_at AS last_at, s.last_error AS last_error, s.last_result AS last_result, s.attempts AS attempts, s.claims AS claims,
     s.first_claim_at AS first_claim_at, s.claim_at AS claim_at, h.at AS beat_at,
     pr.done AS progress_done, pr.total AS progress_total, c.n AS cancels
   FROM (SELECT * FROM jobs FINAL WHERE project_id = {p:String} AND id IN {ids:Array(String)}) AS j
@@ -113,7 +117,7 @@ const CANDIDATES_SQL = `
   ) AS h ON h.job_id = j.id AND h.slot = s.claim_slot
   LEFT JOIN (SELECT job_id, count() AS n FROM job_cancels WHERE job_id IN {ids:Array(String)} GROUP BY job_id) AS c
     ON c.job_id = j.id
-  WHERE s.last_action IS NULL OR s.last_action = 'claim'`;
+  WHERE s.last_action IS NULL OR s.last_action IN ('claim', 'released')`;
 
 interface Candidate {
   id: string;
@@ -132,14 +136,15 @@ function toRecord(r: JobRow): JobRecord {
   const action = r.last_action;
   const terminal = action !== null && TERMINAL.has(action);
   const attempts = num(r.attempts ?? 0);
-  const claimAt = attempts > 0 ? num(r.claim_at) : null;
+  const claimed = num(r.claims ?? 0) > 0;
+  const claimAt = action === 'claim' ? num(r.claim_at) : null;
   const beatAt = numOrNull(r.beat_at);
   return {
     id: r.id,
     projectId: r.project_id,
     kind: r.kind,
     payload: JSON.parse(r.payload) as Record<string, unknown>,
-    status: (action === null ? 'queued' : action === 'claim' ? 'running' : action) as JobStatus,
+    status: (action === null || action === 'released' ? 'queued' : action === 'claim' ? 'running' : action) as JobStatus,
     progressDone: num(r.progress_done ?? 0),
     progressTotal: numOrNull(r.progress_total),
     error: terminal ? r.last_error : null,
@@ -149,7 +154,7 @@ function toRecord(r: JobRow): JobRecord {
     owner: action === 'claim' ? r.last_owner : null,
     createdBy: r.created_by,
     createdAt: num(r.created_at),
-    startedAt: attempts > 0 ? num(r.first_claim_at) : null,
+    startedAt: claimed ? num(r.first_claim_at) : null,
     finishedAt: terminal ? num(r.last_at) : null,
     heartbeatAt: claimAt === null ? null : Math.max(claimAt, beatAt ?? claimAt),
   };
@@ -284,12 +289,22 @@ export class ClickHouseJobsStore implements JobsStore {
     if (won) await this.#close(req.id);
   }
 
+  /**
+   * The owner's claim handed back after a graceful stop (JobRunner): the next slot, so a
+   * takeover decided first (the owner was thought dead) keeps the job, and this does nothing.
+   */
+  async release(req: { id: string; owner: string }): Promise<void> {
+    const { slot } = await this.#ownership(req.id, req.owner);
+    if (slot === null) return;
+    await proposeSlot(this.#db, slotRef(req.id, slot + 1), { action: 'released', owner: '', at: 0, error: null, result: null });
+  }
+
   async requestCancel(req: { projectId: string; id: string; now: number }): Promise<JobRecord | null> {
     const job = await this.getJob(req);
     if (!job) return null;
     if (job.status === 'queued') {
-      // A queued job has no decided slot: cancelling it is slot 1, unless a claim decided it first.
-      const { won } = await proposeSlot(this.#db, slotRef(req.id, 1), {
+      // A queued job's next slot: 1, or the one after a released claim; unless a claim decided it first.
+      const { won } = await proposeSlot(this.#db, slotRef(req.id, await this.#nextSlot(req.id)), {
         action: 'cancelled',
         owner: '',
         at: req.now,
@@ -333,6 +348,12 @@ export class ClickHouseJobsStore implements JobsStore {
     if (ids.length === 0) return [];
     const rows = await this.#db.all<JobRow>(`${JOBS_SQL} ORDER BY created_at DESC, id DESC`, { p: projectId, ids });
     return rows.map(toRecord);
+  }
+
+  /** The slot after the job's last decided one (1 when none is). */
+  async #nextSlot(id: string): Promise<number> {
+    const row = await this.#db.get<{ n: string }>('SELECT max(slot) AS n FROM job_slots WHERE job_id = {id:String}', { id });
+    return num(row?.n ?? 0) + 1;
   }
 
   /** Marks a job whose final transition this process decided, so claims stop scanning it. */

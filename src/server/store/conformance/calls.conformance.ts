@@ -72,6 +72,19 @@ export function describeCallsConformance(open: OpenStore): void {
       expect(c.output).toBe('second');
     });
 
+    it('means the same when the re-sent parts come in the same batch as the first ones', async () => {
+      // One upsert_batch, or several requests merged by a group commit (docs/clickhouse.md "Small writes").
+      const Q = `${P}-resent-batch`;
+      await store.calls.writeCalls([
+        startWrite(Q, 'r2', { displayName: 'named' }),
+        endWrite(Q, 'r2', { exception: 'boom', outputJson: '"first"' }),
+        startWrite(Q, 'r2', { displayName: null }),
+        endWrite(Q, 'r2', { exception: null, outputJson: '"second"' }),
+      ]);
+      const c = (await read('r2', Q)) as CallRecord;
+      expect(c).toMatchObject({ display_name: 'named', exception: 'boom', output: 'second' });
+    });
+
     it('renames a call, before or after it ended, and ignores unknown ids', async () => {
       await store.calls.updateCallDisplayName({ projectId: P, id: 'a1', displayName: 'renamed' });
       await store.calls.updateCallDisplayName({ projectId: P, id: 'nope', displayName: 'x' });

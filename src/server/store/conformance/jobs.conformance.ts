@@ -250,6 +250,41 @@ export function describeJobsConformance(open: OpenStore, openPair: OpenStorePair
       }
     });
 
+    it('a job its owner releases (a graceful stop) is queued again, that claim uncounted; only the owner can', async () => {
+      const { store, close } = await open();
+      try {
+        await store.jobs.enqueue(job('held', T0));
+        await store.jobs.enqueue(job('dropped', T0 + 1));
+        expect(await claim(store, 'a', T0 + SECOND)).toMatchObject({ id: 'held', attempts: 1 });
+        await store.jobs.release!({ id: 'held', owner: 'someone else' });
+        expect(await store.jobs.getJob({ projectId: P, id: 'held' })).toMatchObject({ status: 'running', owner: 'a' });
+        await store.jobs.release!({ id: 'held', owner: 'a' });
+        expect(await store.jobs.getJob({ projectId: P, id: 'held' })).toMatchObject({
+          status: 'queued',
+          owner: null,
+          attempts: 0,
+          heartbeatAt: null,
+          startedAt: T0 + SECOND,
+        });
+        // The released claim is over: its owner can neither renew nor finish it.
+        expect(await store.jobs.heartbeat({ id: 'held', owner: 'a', now: T0 + 2 * SECOND })).toMatchObject({ owned: false });
+        // Claimed at once by anyone (no heartbeat to wait out), as a fresh job.
+        expect(await claim(store, 'b', T0 + 3 * SECOND)).toMatchObject({ id: 'held', owner: 'b', attempts: 1 });
+        await store.jobs.finish({ id: 'held', owner: 'b', status: 'succeeded', error: null, result: 'ok', now: T0 + 4 * SECOND });
+        expect(await store.jobs.getJob({ projectId: P, id: 'held' })).toMatchObject({ status: 'succeeded', attempts: 1, result: 'ok' });
+        // A released job can be cancelled as a queued one.
+        expect(await claim(store, 'a', T0 + 5 * SECOND)).toMatchObject({ id: 'dropped' });
+        await store.jobs.release!({ id: 'dropped', owner: 'a' });
+        expect(await store.jobs.requestCancel({ projectId: P, id: 'dropped', now: T0 + 6 * SECOND })).toMatchObject({
+          status: 'cancelled',
+          finishedAt: T0 + 6 * SECOND,
+        });
+        expect(await claim(store, 'a', T0 + 7 * SECOND)).toBeNull();
+      } finally {
+        await close();
+      }
+    });
+
     it('a stale job whose cancellation was asked for is cancelled, not resumed', async () => {
       const { store, close } = await open();
       try {

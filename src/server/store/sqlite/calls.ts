@@ -153,13 +153,14 @@ export class SqliteCallsStore implements CallsStore {
     const statements = { start: db.prepare(START_SQL), end: db.prepare(END_SQL), full: db.prepare(FULL_SQL) };
     const project = db.prepare(PROJECT_SQL);
     // Applying the last start and the last end of each id gives the same row as applying the
-    // writes one by one, since each part only sets its own columns.
+    // writes one by one, since each part only sets its own columns, once a later part without
+    // a name or an exception keeps the earlier one's (KEPT_WHEN_NULL).
     const parts = new Map<string, { start?: CallStartWrite; end?: CallEndWrite }>();
     for (const w of writes) {
       const key = `${w.projectId}\u0000${w.id}`;
       const entry = parts.get(key) ?? {};
-      if (w.kind === 'start') entry.start = w;
-      else entry.end = w;
+      if (w.kind === 'start') entry.start = entry.start && w.displayName === null ? { ...w, displayName: entry.start.displayName } : w;
+      else entry.end = entry.end && w.exception === null ? { ...w, exception: entry.end.exception } : w;
       parts.set(key, entry);
     }
     db.transaction(() => {
