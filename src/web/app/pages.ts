@@ -155,6 +155,24 @@ export const pages: readonly PageDef[] = [
     loader: loader(evaluations, (m, qc) => m.compareLoader(qc)),
   },
   {
+    path: 'leaderboards',
+    nav: {
+      label: 'Leaderboards',
+      about: 'Models ranked on chosen metrics of their evaluation runs, as the SDKs publish Leaderboard objects.',
+    },
+    page: deferComponent(
+      () => import('../features/leaderboards/LeaderboardsPage.js'),
+      (m) => m.LeaderboardsPage,
+    ),
+  },
+  {
+    path: 'leaderboards/:name',
+    page: deferComponent(
+      () => import('../features/leaderboards/LeaderboardPage.js'),
+      (m) => m.LeaderboardPage,
+    ),
+  },
+  {
     path: 'annotation',
     nav: {
       label: 'Annotation queues',
