@@ -17,7 +17,6 @@ import {
   type LeaderboardForm,
 } from './leaderboardModel.js';
 import { leaderboardRunsQueryOptions, useSaveLeaderboard } from './leaderboardQueries.js';
-import '../judges/judges.css';
 import './leaderboards.css';
 
 /** The name a scorer ref's results are keyed by in a run's output. */
@@ -63,7 +62,7 @@ export function LeaderboardEditor(props: {
       onClose={props.onClose}
       className="leaderboard-editor"
     >
-      <form className="form-stack" onSubmit={submit}>
+      <form className="leaderboard-form" onSubmit={submit}>
         <label className="field">
           <span>Name</span>
           <input

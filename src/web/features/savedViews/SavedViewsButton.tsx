@@ -11,7 +11,6 @@ import { ModalDialog } from '../../components/ui/ModalDialog.js';
 import { useCan } from '../auth/useCan.js';
 import { pathOf, type ViewType } from './savedViewModel.js';
 import { defaultViewsQueryOptions, savedViewsQueryOptions, useDeleteView, useSaveView, useSetDefaultView } from './savedViewQueries.js';
-import '../judges/judges.css';
 import './savedViews.css';
 
 export function SavedViewsButton({ viewType }: { viewType: ViewType }) {
@@ -54,7 +53,7 @@ export function SavedViewsButton({ viewType }: { viewType: ViewType }) {
       {open && (
         <ModalDialog title="Saved views" onClose={() => setOpen(false)} className="saved-views-dialog">
           {mine.length === 0 ? (
-            <p className="muted small">No saved views of this page yet.</p>
+            <p className="muted small saved-views-empty">No saved views of this page yet.</p>
           ) : (
             <ul className="saved-views-list" aria-label="Views of this page">
               {mine.map((v) => (
@@ -104,7 +103,7 @@ export function SavedViewsButton({ viewType }: { viewType: ViewType }) {
             </ul>
           )}
           {canSave.allowed ? (
-            <form className="form-stack" onSubmit={submit} aria-label="Save the current view">
+            <form className="saved-views-form" onSubmit={submit} aria-label="Save the current view">
               <label className="field">
                 <span>Name of the current view</span>
                 <input className="input" value={label} onChange={(e) => setLabel(e.target.value)} />
