@@ -72,6 +72,21 @@ describe('weft demo without a password', () => {
     expect((await collect(t.admin.datasetList(path))).map((d) => d.object_id)).toEqual(['support-questions']);
   });
 
+  it('adds a leaderboard of the evaluation and a saved Calls view', async () => {
+    const { objs } = await t.admin.objsQuery({
+      project_id: PROJECT,
+      filter: { base_object_classes: ['Leaderboard', 'SavedView'], latest_only: true },
+    });
+    expect(objs.map((o) => [o.object_id, o.base_object_class])).toEqual([
+      ['support-leaderboard', 'Leaderboard'],
+      ['view-traces-failed-traces', 'SavedView'],
+    ]);
+    const board = objs[0]!.val as { columns: { scorer_name: string; evaluation_object_ref: string }[] };
+    expect(board.columns.map((c) => c.scorer_name)).toEqual(['correct', 'helpfulness', 'conciseness', 'model_latency']);
+    const [run] = await collect(t.admin.evaluationRunList(path));
+    expect(board.columns[0]!.evaluation_object_ref).toBe(run!.evaluation);
+  });
+
   it('adds two queues with typed questions and answers, and reactions and notes', async () => {
     const queues = await collect(t.admin.annotationQueuesQuery({ project_id: PROJECT }));
     expect(queues.map((q) => q.name).sort()).toEqual(['Answer quality', 'Conversation review']);
