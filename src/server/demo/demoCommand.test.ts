@@ -82,7 +82,7 @@ describe('weft demo without a password', () => {
       ['view-traces-failed-traces', 'SavedView'],
     ]);
     const board = objs[0]!.val as { columns: { scorer_name: string; evaluation_object_ref: string }[] };
-    expect(board.columns.map((c) => c.scorer_name)).toEqual(['correct', 'helpfulness', 'conciseness', 'model_latency']);
+    expect(board.columns.map((c) => c.scorer_name)).toEqual(['correct', 'helpfulness', 'conciseness']);
     const [run] = await collect(t.admin.evaluationRunList(path));
     expect(board.columns[0]!.evaluation_object_ref).toBe(run!.evaluation);
   });

@@ -1,11 +1,11 @@
 /**
  * The demo's leaderboard and saved view, written as the dashboard writes them
  * (docs/leaderboards.md, docs/saved-views.md): a `Leaderboard` of the demo evaluation's scorers
- * and latency, and a Calls view of the failed traces.
+ * (correct, helpfulness, conciseness), and a Calls view of the failed traces.
  */
 import type { WeftClient } from '../../client/index.js';
 
-/** The `support-leaderboard`: the three models ranked on each scorer and on latency. */
+/** The `support-leaderboard`: the three models ranked on each scorer. */
 export async function seedDemoLeaderboard(client: WeftClient, projectId: string, evaluation: string): Promise<void> {
   const column = (scorer_name: string, summary_metric_path: string, should_minimize: boolean | null) => ({
     evaluation_object_ref: evaluation,
@@ -21,12 +21,7 @@ export async function seedDemoLeaderboard(client: WeftClient, projectId: string,
       val: {
         name: 'support-leaderboard',
         description: 'Support bots on the support questions',
-        columns: [
-          column('correct', 'true_fraction', null),
-          column('helpfulness', 'mean', null),
-          column('conciseness', 'mean', null),
-          column('model_latency', 'mean', true),
-        ],
+        columns: [column('correct', 'true_fraction', null), column('helpfulness', 'mean', null), column('conciseness', 'mean', null)],
       },
     },
   });
