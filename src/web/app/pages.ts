@@ -234,6 +234,21 @@ export const pages: readonly PageDef[] = [
     loader: loader(objects, (m, qc) => m.tableLoader(qc)),
   },
   {
+    path: 'prompts',
+    nav: { label: 'Prompts', about: 'Versioned prompts the SDKs publish: variables, aliases, diffs and the calls that used each version.' },
+    page: deferComponent(
+      () => import('../features/prompts/PromptsPage.js'),
+      (m) => m.PromptsPage,
+    ),
+  },
+  {
+    path: 'prompts/:objectId',
+    page: deferComponent(
+      () => import('../features/prompts/PromptPage.js'),
+      (m) => m.PromptPage,
+    ),
+  },
+  {
     path: 'playground',
     nav: { label: 'Playground', about: 'Run a prompt against one or more models side by side, through the configured providers.' },
     page: deferComponent(
