@@ -87,6 +87,17 @@ describe('weft demo without a password', () => {
     expect(board.columns[0]!.evaluation_object_ref).toBe(run!.evaluation);
   });
 
+  it('adds a prompt with three versions, the last aliased production', async () => {
+    const { objs } = await t.admin.objsQuery({ project_id: PROJECT, filter: { base_object_classes: ['Prompt'] } });
+    expect(objs.map((o) => [o.object_id, o.leaf_object_class, o.version_index])).toEqual([
+      ['support-prompt', 'MessagesPrompt', 0],
+      ['support-prompt', 'MessagesPrompt', 1],
+      ['support-prompt', 'MessagesPrompt', 2],
+    ]);
+    const { obj } = await t.admin.objRead({ project_id: PROJECT, object_id: 'support-prompt', digest: 'production' });
+    expect(obj.version_index).toBe(2);
+  });
+
   it('adds two queues with typed questions and answers, and reactions and notes', async () => {
     const queues = await collect(t.admin.annotationQueuesQuery({ project_id: PROJECT }));
     expect(queues.map((q) => q.name).sort()).toEqual(['Answer quality', 'Conversation review']);

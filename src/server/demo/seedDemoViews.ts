@@ -1,7 +1,8 @@
 /**
- * The demo's leaderboard and saved view, written as the dashboard writes them
- * (docs/leaderboards.md, docs/saved-views.md): a `Leaderboard` of the demo evaluation's scorers
- * (correct, helpfulness, conciseness), and a Calls view of the failed traces.
+ * The demo's leaderboard, saved view and prompt, written as the dashboard and the SDKs write
+ * them (docs/leaderboards.md, docs/saved-views.md, docs/prompts.md): a `Leaderboard` of the demo
+ * evaluation's scorers (correct, helpfulness, conciseness), a Calls view of the failed traces,
+ * and a `MessagesPrompt` with three versions, the last one aliased `production`.
  */
 import type { WeftClient } from '../../client/index.js';
 
@@ -60,4 +61,29 @@ export async function seedDemoSavedView(client: WeftClient, projectId: string): 
       ]),
     },
   });
+}
+
+/** `support-prompt`: three versions of a MessagesPrompt as the SDKs publish it; v2 is `production`. */
+export async function seedDemoPrompt(client: WeftClient, projectId: string): Promise<void> {
+  const system = [
+    'You are a support assistant for {product}.',
+    'You are a support assistant for {product}. Answer in one or two sentences.',
+    'You are a support assistant for {product}. Answer in one or two sentences, in {language}.',
+  ];
+  let digest = '';
+  for (const content of system) {
+    const val = {
+      _type: 'MessagesPrompt',
+      name: 'support-prompt',
+      description: 'The support bot’s system and user messages',
+      messages: [
+        { role: 'system', content },
+        { role: 'user', content: '{question}' },
+      ],
+      _class_name: 'MessagesPrompt',
+      _bases: ['Prompt', 'Object', 'BaseModel'],
+    };
+    ({ digest } = await client.objCreate({ obj: { project_id: projectId, object_id: 'support-prompt', val } }));
+  }
+  await client.objSetAliases({ project_id: projectId, object_id: 'support-prompt', digest, aliases: ['production'] });
 }
