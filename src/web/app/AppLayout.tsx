@@ -4,15 +4,17 @@
  * a drawer over the page (closed by a choice, Escape or a click outside).
  */
 import { useSuspenseQuery } from '@tanstack/react-query';
-import { Fragment, Suspense, useEffect, useRef, useState } from 'react';
+import { Fragment, lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { Link, NavLink, Outlet, useLocation, useParams } from 'react-router-dom';
 import { ColumnOwnerContext } from '../components/table/columnOwner.js';
 import { whoamiQueryOptions } from '../features/auth/authQueries.js';
 import { PageLoading } from './PageLoading.js';
 import { ProjectSwitcher } from './ProjectSwitcher.js';
 import { navigation } from './pages.js';
-import { SavedViewLinks } from '../features/savedViews/SavedViewLinks.js';
-import { viewTypeOf } from '../features/savedViews/savedViewModel.js';
+import { viewTypeOf } from '../features/savedViews/savedViewPages.js';
+
+// Code-split: the links read saved views with the calls filter code, which the first page may not need.
+const SavedViewLinks = lazy(() => import('../features/savedViews/SavedViewLinks.js').then((m) => ({ default: m.SavedViewLinks })));
 import { ThemeToggle } from './ThemeToggle.js';
 import { UserMenu } from './UserMenu.js';
 
@@ -87,7 +89,11 @@ export function AppLayout() {
                     {s.soon && <span className="soon">soon</span>}
                   </NavLink>
                   {/* Saved views of the page (docs/saved-views.md). */}
-                  {viewType && <SavedViewLinks projectId={`${entity}/${project}`} viewType={viewType} />}
+                  {viewType && (
+                    <Suspense fallback={null}>
+                      <SavedViewLinks projectId={`${entity}/${project}`} viewType={viewType} />
+                    </Suspense>
+                  )}
                 </Fragment>
               );
             })}

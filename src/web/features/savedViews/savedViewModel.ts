@@ -8,19 +8,9 @@
 import type { Operand, Operation, Query } from '../../../contract/common.js';
 import { readCallsView, writeCallsView, type CallsViewState } from '../../entities/calls/callsViewState.js';
 import { compileQuery, type FilterClause, type FilterOp } from '../../entities/calls/filterModel.js';
+import { pathOf, type ViewType } from './savedViewPages.js';
 
-/** The pages that have saved views, by their path under the project, with their `view_type`. */
-export const VIEW_PAGES = [
-  { path: 'calls', viewType: 'traces', noun: 'calls' },
-  { path: 'threads', viewType: 'weft.threads', noun: 'threads' },
-  { path: 'evaluations', viewType: 'weft.evaluations', noun: 'evaluations' },
-] as const;
-
-export type ViewType = (typeof VIEW_PAGES)[number]['viewType'];
-export type ViewPagePath = (typeof VIEW_PAGES)[number]['path'];
-
-export const viewTypeOf = (path: string): ViewType | null => VIEW_PAGES.find((p) => p.path === path)?.viewType ?? null;
-export const pathOf = (viewType: string): ViewPagePath | null => VIEW_PAGES.find((p) => p.viewType === viewType)?.path ?? null;
+export { pathOf, viewTypeOf, VIEW_PAGES, type ViewPagePath, type ViewType } from './savedViewPages.js';
 
 type Json = Record<string, unknown>;
 const isJson = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
