@@ -8,7 +8,7 @@ import { demoCommand } from '../src/server/demo/demoCommand.js';
 import { E2E_ADMIN } from './fixtures/credentials.js';
 import { expect, test } from './fixtures/test.js';
 
-test('the demo project has threads, evaluation runs, queues with answers and reactions', async ({
+test('the demo project has threads, evaluation runs, queues with answers and reactions, a leaderboard and a view', async ({
   signedInPage: page,
   project,
   baseURL,
@@ -46,4 +46,14 @@ test('the demo project has threads, evaluation runs, queues with answers and rea
   await page.keyboard.press('Escape');
   await expect(calls.getByRole('columnheader', { name: 'Feedback' })).toBeVisible();
   await expect(calls.locator('svg[data-emoji="👍"]').first()).toBeVisible();
+
+  // A leaderboard of the three models, and a saved view of the failed traces in the sidebar.
+  await page.goto(`/${project}/leaderboards`);
+  await page.getByRole('link', { name: 'support-leaderboard' }).click();
+  const board = page.getByRole('table', { name: 'Leaderboard support-leaderboard' });
+  await expect(board.getByRole('row')).toHaveCount(4);
+  await page.getByRole('navigation', { name: 'Project sections' }).getByRole('link', { name: 'Failed traces' }).click();
+  await expect(page.getByRole('heading', { name: 'Calls' })).toBeVisible();
+  expect(new URL(page.url()).searchParams.get('f')).toBe('[["summary.weave.status","eq","error"]]');
+  await page.getByRole('button', { name: 'Views', exact: true }).click();
 });

@@ -72,6 +72,32 @@ describe('weft demo without a password', () => {
     expect((await collect(t.admin.datasetList(path))).map((d) => d.object_id)).toEqual(['support-questions']);
   });
 
+  it('adds a leaderboard of the evaluation and a saved Calls view', async () => {
+    const { objs } = await t.admin.objsQuery({
+      project_id: PROJECT,
+      filter: { base_object_classes: ['Leaderboard', 'SavedView'], latest_only: true },
+    });
+    expect(objs.map((o) => [o.object_id, o.base_object_class])).toEqual([
+      ['support-leaderboard', 'Leaderboard'],
+      ['view-traces-failed-traces', 'SavedView'],
+    ]);
+    const board = objs[0]!.val as { columns: { scorer_name: string; evaluation_object_ref: string }[] };
+    expect(board.columns.map((c) => c.scorer_name)).toEqual(['correct', 'helpfulness', 'conciseness']);
+    const [run] = await collect(t.admin.evaluationRunList(path));
+    expect(board.columns[0]!.evaluation_object_ref).toBe(run!.evaluation);
+  });
+
+  it('adds a prompt with three versions, the last aliased production', async () => {
+    const { objs } = await t.admin.objsQuery({ project_id: PROJECT, filter: { base_object_classes: ['Prompt'] } });
+    expect(objs.map((o) => [o.object_id, o.leaf_object_class, o.version_index])).toEqual([
+      ['support-prompt', 'MessagesPrompt', 0],
+      ['support-prompt', 'MessagesPrompt', 1],
+      ['support-prompt', 'MessagesPrompt', 2],
+    ]);
+    const { obj } = await t.admin.objRead({ project_id: PROJECT, object_id: 'support-prompt', digest: 'production' });
+    expect(obj.version_index).toBe(2);
+  });
+
   it('adds two queues with typed questions and answers, and reactions and notes', async () => {
     const queues = await collect(t.admin.annotationQueuesQuery({ project_id: PROJECT }));
     expect(queues.map((q) => q.name).sort()).toEqual(['Answer quality', 'Conversation review']);

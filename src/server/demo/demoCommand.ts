@@ -19,6 +19,7 @@ import { createApiKey } from '../auth/apiKeys.js';
 import { loadConfig } from '../config.js';
 import { openStore } from '../store/openStore.js';
 import { generateDemoCalls, type DemoBatchItem } from './generateDemoCalls.js';
+import { seedDemoLeaderboard, seedDemoPrompt, seedDemoSavedView } from './seedDemoViews.js';
 import { seedDemoEvaluation, seedDemoReviews } from './seedDemoWorkflows.js';
 
 const HELP = `weft demo — load a realistic demo project into a running Weft server
@@ -77,12 +78,15 @@ async function loadDemo(client: WeftClient, o: { projectId: string; traces: numb
   progress.end();
   if (count === 0) {
     console.log('Adding an evaluation run by three models, annotation queues with answers, reactions and notes…');
-    await seedDemoEvaluation(client, o.projectId, o.seed);
+    const evaluation = await seedDemoEvaluation(client, o.projectId, o.seed);
     await seedDemoReviews(client, o.projectId, o.seed);
+    await seedDemoLeaderboard(client, o.projectId, evaluation);
+    await seedDemoSavedView(client, o.projectId);
+    await seedDemoPrompt(client, o.projectId);
   }
   const [entity, project] = o.projectId.split('/') as [string, string];
   const base = `${o.url}/${encodeURIComponent(entity)}/${encodeURIComponent(project)}`;
-  console.log(`Done. Open ${base}/calls  (also /threads, /evaluations, /annotation, /dashboards)`);
+  console.log(`Done. Open ${base}/calls  (also /threads, /evaluations, /leaderboards, /prompts, /annotation, /dashboards)`);
 }
 
 /** Sends the items in order, in batches; reports calls started so far. */

@@ -35,8 +35,8 @@ const WRONG = [
   'You can do that from the dashboard.',
 ];
 
-/** Evaluation, three runs; answers the project path used. */
-export async function seedDemoEvaluation(client: WeftClient, projectId: string, seed: number): Promise<void> {
+/** Evaluation, three runs; answers the evaluation's ref. */
+export async function seedDemoEvaluation(client: WeftClient, projectId: string, seed: number): Promise<string> {
   const [entity, project] = projectId.split('/') as [string, string];
   const path = { entity, project };
   const rng = createRng(seed + 17);
@@ -79,6 +79,7 @@ export async function seedDemoEvaluation(client: WeftClient, projectId: string, 
     }
     await client.evaluationRunFinish({ ...path, evaluation_run_id });
   }
+  return evaluation;
 }
 
 /** An AnnotationSpec object, as the queue form creates it; answers its ref. */

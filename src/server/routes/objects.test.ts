@@ -51,19 +51,19 @@ describe('POST /obj/create', () => {
     const model = { _type: 'MyModel', _class_name: 'MyModel', _bases: ['Model', 'Object', 'BaseModel'], name: 'm' };
     await create(project_id, 'my_op', op);
     await create(project_id, 'my_model', model);
-    await t.alice.client.objCreate({ obj: { project_id, object_id: 'board', val: { columns: [] }, builtin_object_class: 'Leaderboard' } });
+    await t.alice.client.objCreate({ obj: { project_id, object_id: 'board', val: { columns: [] }, builtin_object_class: 'Board' } });
     const { objs } = await t.alice.client.objsQuery({ project_id });
     expect(objs.map((o) => [o.object_id, o.kind, o.base_object_class, o.leaf_object_class])).toEqual([
       ['my_op', 'op', null, null],
       ['my_model', 'object', 'Model', 'MyModel'],
-      ['board', 'object', 'Leaderboard', 'Leaderboard'],
+      ['board', 'object', 'Board', 'Board'],
     ]);
     expect(objs[2]!.val).toEqual({
-      _type: 'Leaderboard',
+      _type: 'Board',
       name: null,
       description: null,
       columns: [],
-      _class_name: 'Leaderboard',
+      _class_name: 'Board',
       _bases: ['BaseObject', 'BaseModel'],
     });
   });

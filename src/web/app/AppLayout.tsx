@@ -4,13 +4,17 @@
  * a drawer over the page (closed by a choice, Escape or a click outside).
  */
 import { useSuspenseQuery } from '@tanstack/react-query';
-import { Suspense, useEffect, useRef, useState } from 'react';
+import { Fragment, lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { Link, NavLink, Outlet, useLocation, useParams } from 'react-router-dom';
 import { ColumnOwnerContext } from '../components/table/columnOwner.js';
 import { whoamiQueryOptions } from '../features/auth/authQueries.js';
 import { PageLoading } from './PageLoading.js';
 import { ProjectSwitcher } from './ProjectSwitcher.js';
 import { navigation } from './pages.js';
+import { viewTypeOf } from '../features/savedViews/savedViewPages.js';
+
+// Code-split: the links read saved views with the calls filter code, which the first page may not need.
+const SavedViewLinks = lazy(() => import('../features/savedViews/SavedViewLinks.js').then((m) => ({ default: m.SavedViewLinks })));
 import { ThemeToggle } from './ThemeToggle.js';
 import { UserMenu } from './UserMenu.js';
 
@@ -73,16 +77,26 @@ export function AppLayout() {
         {inProject && menuOpen && <div className="sidenav-backdrop" aria-hidden="true" onClick={() => setMenuOpen(false)} />}
         {inProject && (
           <nav id="project-sections" className={`sidenav${menuOpen ? ' open' : ''}`} aria-label="Project sections">
-            {navigation.map((s) => (
-              <NavLink
-                key={s.path}
-                to={`/${entity}/${project}/${s.path}`}
-                className={({ isActive }) => `sidenav-link${isActive || (inTrace && s.path === 'calls') ? ' active' : ''}`}
-              >
-                <span>{s.label}</span>
-                {s.soon && <span className="soon">soon</span>}
-              </NavLink>
-            ))}
+            {navigation.map((s) => {
+              const viewType = viewTypeOf(s.path);
+              return (
+                <Fragment key={s.path}>
+                  <NavLink
+                    to={`/${entity}/${project}/${s.path}`}
+                    className={({ isActive }) => `sidenav-link${isActive || (inTrace && s.path === 'calls') ? ' active' : ''}`}
+                  >
+                    <span>{s.label}</span>
+                    {s.soon && <span className="soon">soon</span>}
+                  </NavLink>
+                  {/* Saved views of the page (docs/saved-views.md). */}
+                  {viewType && (
+                    <Suspense fallback={null}>
+                      <SavedViewLinks projectId={`${entity}/${project}`} viewType={viewType} />
+                    </Suspense>
+                  )}
+                </Fragment>
+              );
+            })}
           </nav>
         )}
         <main className="main" id="main" ref={mainRef} tabIndex={-1}>

@@ -155,6 +155,24 @@ export const pages: readonly PageDef[] = [
     loader: loader(evaluations, (m, qc) => m.compareLoader(qc)),
   },
   {
+    path: 'leaderboards',
+    nav: {
+      label: 'Leaderboards',
+      about: 'Models ranked on chosen metrics of their evaluation runs, as the SDKs publish Leaderboard objects.',
+    },
+    page: deferComponent(
+      () => import('../features/leaderboards/LeaderboardsPage.js'),
+      (m) => m.LeaderboardsPage,
+    ),
+  },
+  {
+    path: 'leaderboards/:name',
+    page: deferComponent(
+      () => import('../features/leaderboards/LeaderboardPage.js'),
+      (m) => m.LeaderboardPage,
+    ),
+  },
+  {
     path: 'annotation',
     nav: {
       label: 'Annotation queues',
@@ -214,6 +232,21 @@ export const pages: readonly PageDef[] = [
       (m) => m.TablePage,
     ),
     loader: loader(objects, (m, qc) => m.tableLoader(qc)),
+  },
+  {
+    path: 'prompts',
+    nav: { label: 'Prompts', about: 'Versioned prompts the SDKs publish: variables, aliases, diffs and the calls that used each version.' },
+    page: deferComponent(
+      () => import('../features/prompts/PromptsPage.js'),
+      (m) => m.PromptsPage,
+    ),
+  },
+  {
+    path: 'prompts/:objectId',
+    page: deferComponent(
+      () => import('../features/prompts/PromptPage.js'),
+      (m) => m.PromptPage,
+    ),
   },
   {
     path: 'playground',

@@ -4,6 +4,8 @@
  * the class stamping `builtin_object_class` asks for. Mirrors weave's object_class_util.
  */
 import { BadRequestError } from '../../errors.js';
+import { BUILTIN_CLASSES } from './builtinClasses.js';
+import { checkModel, dumpModel } from './builtinModels.js';
 import { isLosslessObject, type LosslessObject, type LosslessValue } from './losslessJson.js';
 
 export interface ProcessedObject {
@@ -49,16 +51,22 @@ export function processObjectVal(val: LosslessValue, builtinObjectClass: string 
     if (classes && classes.leaf !== builtinObjectClass) {
       throw new BadRequestError(`object_class must match val's defined object class: ${classes.leaf} != ${builtinObjectClass}`);
     }
-    if (!classes) val = stampBuiltinClass(val, builtinObjectClass);
+    if (!classes) {
+      const spec = BUILTIN_CLASSES.get(builtinObjectClass);
+      val = spec ? dumpModel(val, spec) : stampBuiltinClass(val, builtinObjectClass);
+    }
   }
+  // A value that already names a class Weft knows is checked, not rewritten (as the reference).
+  const known = classes ? BUILTIN_CLASSES.get(classes.base) : undefined;
+  if (known) checkModel(val, known);
   const stamped = objectClasses(val);
   return { val, kind: objectKind(val), baseObjectClass: stamped?.base ?? null, leafObjectClass: stamped?.leaf ?? null };
 }
 
 /**
  * The reference validates the value with the named server-side pydantic class and stores its
- * dump: `_type`, the fields in declaration order, `_class_name`, `_bases`. We have no such
- * classes (uncertain which the hosted server registers), so we accept any name and stamp the
+ * dump: `_type`, the fields in declaration order, `_class_name`, `_bases`. For classes Weft does
+ * not describe (builtinClasses.ts) we accept any name and stamp the
  * value as a direct `BaseObject` subclass, filling in BaseObject's own optional `name` and
  * `description`. Defaults of subclass fields the client left out are not filled in, so such
  * an object's digest can differ from the hosted server's.

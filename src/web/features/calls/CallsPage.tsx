@@ -22,6 +22,8 @@ import { useViewFallback } from './useViewFallback.js';
 import { useRememberedColumns } from './useRememberedColumns.js';
 import { useCan } from '../auth/useCan.js';
 import './calls.css';
+import { SavedViewsButton } from '../savedViews/SavedViewsButton.js';
+import { useDefaultView } from '../savedViews/useDefaultView.js';
 
 /** Calls page. */
 export function CallsPage() {
@@ -45,6 +47,8 @@ export function CallsPage() {
   const filtered = view.clauses.length > 0 || view.since !== null;
   const projectIsEmpty = pages.total === 0 && !filtered;
   const can = useCan(projectId);
+  // A fresh visit opens the project's default view (docs/saved-views.md).
+  useDefaultView(projectId, 'traces');
 
   return (
     <div className="page calls-page">
@@ -58,6 +62,7 @@ export function CallsPage() {
         {!projectIsEmpty && <CallsStats projectId={projectId} view={view} />}
         {pages.isFetching && <Spinner label="Updating" />}
         <div className="spacer" />
+        <SavedViewsButton viewType="traces" />
         {!projectIsEmpty && (
           <>
             <label className="toggle" title="Refresh every few seconds, keeping your place">

@@ -19,6 +19,8 @@ import { RunsTable } from './runs/RunsTable.js';
 import { useRunRows } from './runs/useRunRows.js';
 import { useCan } from '../auth/useCan.js';
 import './evaluations.css';
+import { SavedViewsButton } from '../savedViews/SavedViewsButton.js';
+import { useDefaultView } from '../savedViews/useDefaultView.js';
 
 /** Evaluations page. */
 export function EvaluationsPage() {
@@ -30,6 +32,8 @@ export function EvaluationsPage() {
   const [selection, setSelection] = useState<RowSelectionState>({});
   const [launching, setLaunching] = useState(false);
   const launch = useCan(projectId)('evaluateModel');
+  // A fresh visit opens the project's default view (docs/saved-views.md).
+  useDefaultView(projectId, 'weft.evaluations');
   const selected = Object.keys(selection).filter((id) => selection[id]);
   const filtered = view.evaluation !== null || view.model !== null || view.status !== null;
 
@@ -51,6 +55,7 @@ export function EvaluationsPage() {
         </span>
         {(runs.isFetching || statsLoading) && <Spinner label="Updating" />}
         <span className="spacer" />
+        <SavedViewsButton viewType="weft.evaluations" />
         <button
           type="button"
           className="button"

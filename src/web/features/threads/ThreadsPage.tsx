@@ -20,6 +20,8 @@ import { ThreadsTable } from './ThreadsTable.js';
 import { ThreadsToolbar } from './ThreadsToolbar.js';
 import { toThreadsRequest, useThreadsView } from './threadsViewState.js';
 import './threads.css';
+import { SavedViewsButton } from '../savedViews/SavedViewsButton.js';
+import { useDefaultView } from '../savedViews/useDefaultView.js';
 
 /** Threads page. */
 export function ThreadsPage() {
@@ -35,6 +37,8 @@ export function ThreadsPage() {
   const [rowSelection, setRowSelection] = useState<RowSelectionState>({});
   const selectedIds = Object.keys(rowSelection).filter((id) => rowSelection[id]);
   const mayQueue = useCan(projectId)('annotationQueueAddThreads').allowed;
+  // A fresh visit opens the project's default view (docs/saved-views.md).
+  useDefaultView(projectId, 'weft.threads');
 
   const loaded = list.data?.pages.reduce((n, p) => n + p.rows.length, 0) ?? null;
   const filtered = req.filter !== null;
@@ -58,6 +62,7 @@ export function ThreadsPage() {
         </span>
         {(list.isFetching || total.isFetching) && <Spinner label="Updating" />}
         <div className="spacer" />
+        <SavedViewsButton viewType="weft.threads" />
         {mayQueue && !projectIsEmpty && <AddThreadsToQueue projectId={projectId} threadIds={selectedIds} />}
       </header>
       {projectIsEmpty ? (
