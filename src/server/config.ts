@@ -10,6 +10,7 @@ import { loadLimits, type Limits } from './limits.js';
 import { createLogger, parseLogFormat, parseLogLevel, type LogFormat, type LogLevel } from './logger.js';
 import { OutboundAllowList } from './outbound/addresses.js';
 import type { StoreConfig } from './store/openStore.js';
+import type { QuorumMode } from './store/clickhouse/ClickHouseDatabase.js';
 import { readSetting } from './settings.js';
 import { DEFAULT_CLICKHOUSE_CONNECT_TIMEOUT_MS } from './store/storeOutage.js';
 import type { TlsSettings } from './process/tls.js';
@@ -26,6 +27,10 @@ export interface ServerConfig {
   clickhouseDatabase: string;
   /** WEFT_CLICKHOUSE_CONNECT_TIMEOUT_MS: how long a ClickHouse request waits for a sign of life. */
   clickhouseConnectTimeoutMs?: number;
+  /** WEFT_CLICKHOUSE_QUORUM (docs/clickhouse.md "Read-your-writes on a replicated cluster"). */
+  clickhouseQuorum?: QuorumMode;
+  /** WEFT_CLICKHOUSE_ON_CLUSTER: the audit sweep's DELETE on a sharded cluster, ON CLUSTER or on one node. */
+  clickhouseOnCluster?: boolean;
   adminPassword: string | null;
   /** Same as `limits.maxBodyBytes`. */
   maxBodyBytes: number;
@@ -135,6 +140,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Record<s
       get('WEFT_CLICKHOUSE_CONNECT_TIMEOUT_MS'),
       DEFAULT_CLICKHOUSE_CONNECT_TIMEOUT_MS,
     ),
+    clickhouseQuorum: quorumMode(get('WEFT_CLICKHOUSE_QUORUM')),
+    clickhouseOnCluster: onCluster(get('WEFT_CLICKHOUSE_ON_CLUSTER')),
     adminPassword: get('WEFT_ADMIN_PASSWORD') ?? null,
     maxBodyBytes: limits.maxBodyBytes,
     limits,
@@ -282,6 +289,18 @@ function parseWorkers(value: string | undefined): number {
   return n;
 }
 
+function quorumMode(value: string | undefined): QuorumMode {
+  if (value === undefined || value === '') return 'auto';
+  if (value === 'auto' || value === 'on' || value === 'off') return value;
+  throw new Error(`WEFT_CLICKHOUSE_QUORUM must be auto, on or off, not "${value}"`);
+}
+
+function onCluster(value: string | undefined): boolean {
+  if (value === undefined || value === '' || value === '1') return true;
+  if (value === '0') return false;
+  throw new Error(`WEFT_CLICKHOUSE_ON_CLUSTER must be 0 or 1, not "${value}"`);
+}
+
 function positive(name: string, value: string | undefined, fallback: number): number {
   if (value === undefined || value === '') return fallback;
   const n = Number(value);
@@ -300,6 +319,8 @@ export function storeConfigOf(config: ServerConfig): StoreConfig {
     clickhousePassword: config.clickhousePassword,
     clickhouseDatabase: config.clickhouseDatabase,
     clickhouseConnectTimeoutMs: config.clickhouseConnectTimeoutMs,
+    clickhouseQuorum: config.clickhouseQuorum,
+    clickhouseOnCluster: config.clickhouseOnCluster,
     // Every command that opens the store (serve, user, key) may be the first to open an old file.
     progress: (message) => createLogger(config.logLevel, { format: config.logFormat }).info(message),
   };

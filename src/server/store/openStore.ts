@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { Store } from './Store.js';
 import { SqliteStore } from './sqlite/SqliteStore.js';
 import { ClickHouseStore } from './clickhouse/ClickHouseStore.js';
+import type { QuorumMode } from './clickhouse/ClickHouseDatabase.js';
 
 export interface StoreConfig {
   kind: 'sqlite' | 'clickhouse';
@@ -14,6 +15,8 @@ export interface StoreConfig {
   /** Default `weft`. */
   clickhouseDatabase?: string | null;
   clickhouseConnectTimeoutMs?: number;
+  clickhouseQuorum?: QuorumMode;
+  clickhouseOnCluster?: boolean;
   /** Long work at open (a SQLite schema upgrade, the stats backfill), for the log. */
   progress?: (message: string) => void;
 }
@@ -27,6 +30,8 @@ export function clickhouseOptions(config: StoreConfig) {
     password: config.clickhousePassword ?? null,
     database: config.clickhouseDatabase || 'weft',
     connectTimeoutMs: config.clickhouseConnectTimeoutMs,
+    quorum: config.clickhouseQuorum,
+    onCluster: config.clickhouseOnCluster,
   };
 }
 

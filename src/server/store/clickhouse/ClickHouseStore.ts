@@ -56,12 +56,20 @@ export class ClickHouseStore implements Store {
   readonly audit: ClickHouseAuditStore;
   readonly identities: ClickHouseIdentitiesStore;
   readonly retention: ClickHouseRetentionStore;
+  #readYourWrites: ClickHouseStore | null = null;
 
-  private constructor(db: ClickHouseDatabase) {
+  /**
+   * `shared`: the sub-stores that keep state in the process (the audit chain's head, the job
+   * runner's and monitor sweeper's), which the readYourWrites sibling takes from this store.
+   */
+  private constructor(db: ClickHouseDatabase, shared?: Pick<ClickHouseStore, 'audit' | 'jobs' | 'monitors' | 'accounts' | 'identities'>) {
     this.db = db;
+    if (shared) this.#readYourWrites = this;
     this.calls = new ClickHouseCallsStore(db);
     this.projects = new ClickHouseProjectsStore(db, PROJECT_SIZES);
-    this.accounts = new ClickHouseAccountsStore(db);
+    // Credentials and sessions read their own writes on every replica, so a revoked key or an
+    // ended session is never read back as live (docs/clickhouse.md "Read-your-writes on a replicated cluster").
+    this.accounts = shared?.accounts ?? new ClickHouseAccountsStore(db.consistent);
     this.tables = new ClickHouseTablesStore(db);
     this.stats = new ClickHouseStatsStore(db);
     this.threads = new ClickHouseThreadsStore(db);
@@ -69,14 +77,25 @@ export class ClickHouseStore implements Store {
     this.files = new ClickHouseFilesStore(db);
     this.feedback = new ClickHouseFeedbackStore(db);
     this.costs = new ClickHouseCostsStore(db);
-    this.jobs = new ClickHouseJobsStore(db);
-    this.monitors = new ClickHouseMonitorsStore(db, this.jobs);
+    // Jobs: a job queued through one replica is claimed, and its progress read, through any other.
+    this.jobs = shared?.jobs ?? new ClickHouseJobsStore(db.consistent);
+    this.monitors = shared?.monitors ?? new ClickHouseMonitorsStore(db, this.jobs);
     this.annotationQueues = new ClickHouseAnnotationQueuesStore(db, () => this.feedback);
     this.providers = new ClickHouseProvidersStore(db);
     this.redaction = new ClickHouseRedactionStore(db);
-    this.audit = new ClickHouseAuditStore(db);
-    this.identities = new ClickHouseIdentitiesStore(db);
+    this.audit = shared?.audit ?? new ClickHouseAuditStore(db);
+    this.identities = shared?.identities ?? new ClickHouseIdentitiesStore(db.consistent);
     this.retention = new ClickHouseRetentionStore(db, () => this.feedback);
+  }
+
+  /**
+   * This store with every statement sent as `db.consistent` sends it; itself when quorum is off
+   * (one server, or a cluster without replicas), where every read already sees every write.
+   */
+  readYourWrites(): ClickHouseStore {
+    if (!this.db.quorum) return this;
+    this.#readYourWrites ??= new ClickHouseStore(this.db.consistent, this);
+    return this.#readYourWrites;
   }
 
   /**
@@ -87,6 +106,7 @@ export class ClickHouseStore implements Store {
     const db = new ClickHouseDatabase(options);
     try {
       await checkServerVersion(db);
+      if ((options.quorum ?? 'auto') === 'auto') db.quorum = await db.hasReplicatedTables();
       const applied = await appliedVersion(db);
       if (applied < LATEST_CLICKHOUSE_VERSION) {
         throw new Error(
