@@ -1,7 +1,8 @@
 /**
  * An HTTP proxy in front of a real ClickHouse engine that fails one chosen INSERT, for tests of
  * what a write failing half-way leaves behind (docs/clickhouse.md "Writes that fail half-way").
- * Everything else passes through unchanged. Two ways to fail:
+ * Everything else passes through unchanged, and every statement is recorded with the settings
+ * it was sent with (what a test of per-statement settings reads). Two ways to fail:
  *
  * - `refused`: the INSERT never reaches the engine and the client gets an error;
  * - `lost`: the engine applies it, then the connection drops before the answer (a crash or
@@ -18,8 +19,19 @@ export interface FaultProxy {
   failInsert(n: number, mode: FaultMode): void;
   /** The table of the INSERT that was failed since the last failInsert, or null while none was. */
   failed(): string | null;
+  /** Every statement since the last `clearStatements()`: its SQL and the settings in its URL. */
+  statements(): RecordedStatement[];
+  clearStatements(): void;
   close(): Promise<void>;
 }
+
+export interface RecordedStatement {
+  sql: string;
+  settings: Record<string, string>;
+}
+
+/** URL parameters that are not settings. */
+const NOT_SETTINGS = /^(query|query_id|database|default_format|session_id|param_.*)$/;
 
 const INSERT = /^\s*INSERT\s+INTO\s+([\w.`"]+)/i;
 
@@ -33,6 +45,7 @@ export async function startClickHouseFaultProxy(upstream: string): Promise<Fault
   const target = new URL(upstream);
   let plan: { left: number; mode: FaultMode } | null = null;
   let failed: string | null = null;
+  let recorded: RecordedStatement[] = [];
 
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -40,6 +53,11 @@ export async function startClickHouseFaultProxy(upstream: string): Promise<Fault
     req.on('end', () => {
       const body = Buffer.concat(chunks);
       const table = insertTable(req.url ?? '/', body);
+      const params = new URL(req.url ?? '/', 'http://proxy').searchParams;
+      if (req.method === 'POST') {
+        const settings = Object.fromEntries([...params].filter(([k]) => !NOT_SETTINGS.test(k)));
+        recorded.push({ sql: params.get('query') ?? body.subarray(0, 8192).toString('utf8'), settings });
+      }
       let fault: FaultMode | null = null;
       if (table && plan && --plan.left === 0) {
         fault = plan.mode;
@@ -75,6 +93,10 @@ export async function startClickHouseFaultProxy(upstream: string): Promise<Fault
       failed = null;
     },
     failed: () => failed,
+    statements: () => recorded,
+    clearStatements: () => {
+      recorded = [];
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
