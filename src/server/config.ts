@@ -10,6 +10,7 @@ import { loadLimits, type Limits } from './limits.js';
 import { createLogger, parseLogFormat, parseLogLevel, type LogFormat, type LogLevel } from './logger.js';
 import { OutboundAllowList } from './outbound/addresses.js';
 import type { StoreConfig } from './store/openStore.js';
+import type { QuorumMode } from './store/clickhouse/ClickHouseDatabase.js';
 import { readSetting } from './settings.js';
 import { DEFAULT_CLICKHOUSE_CONNECT_TIMEOUT_MS } from './store/storeOutage.js';
 import { SMALL_WRITES_MODES, type SmallWritesMode } from './store/clickhouse/groupCommit.js';
@@ -29,6 +30,10 @@ export interface ServerConfig {
   clickhouseConnectTimeoutMs?: number;
   /** WEFT_CLICKHOUSE_SMALL_WRITES: how a request's last writes reach ClickHouse (docs/clickhouse.md "Small writes"). */
   clickhouseSmallWrites?: SmallWritesMode;
+  /** WEFT_CLICKHOUSE_QUORUM (docs/clickhouse.md "Read-your-writes on a replicated cluster"). */
+  clickhouseQuorum?: QuorumMode;
+  /** WEFT_CLICKHOUSE_ON_CLUSTER: the audit sweep's DELETE on a sharded cluster, ON CLUSTER or on one node. */
+  clickhouseOnCluster?: boolean;
   adminPassword: string | null;
   /** Same as `limits.maxBodyBytes`. */
   maxBodyBytes: number;
@@ -145,6 +150,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Record<s
       DEFAULT_CLICKHOUSE_CONNECT_TIMEOUT_MS,
     ),
     clickhouseSmallWrites: smallWritesMode(get('WEFT_CLICKHOUSE_SMALL_WRITES')),
+    clickhouseQuorum: quorumMode(get('WEFT_CLICKHOUSE_QUORUM')),
+    clickhouseOnCluster: onCluster(get('WEFT_CLICKHOUSE_ON_CLUSTER')),
     adminPassword: get('WEFT_ADMIN_PASSWORD') ?? null,
     maxBodyBytes: limits.maxBodyBytes,
     limits,
@@ -292,6 +299,18 @@ function parseWorkers(value: string | undefined): number {
   return n;
 }
 
+function quorumMode(value: string | undefined): QuorumMode {
+  if (value === undefined || value === '') return 'auto';
+  if (value === 'auto' || value === 'on' || value === 'off') return value;
+  throw new Error(`WEFT_CLICKHOUSE_QUORUM must be auto, on or off, not "${value}"`);
+}
+
+function onCluster(value: string | undefined): boolean {
+  if (value === undefined || value === '' || value === '1') return true;
+  if (value === '0') return false;
+  throw new Error(`WEFT_CLICKHOUSE_ON_CLUSTER must be 0 or 1, not "${value}"`);
+}
+
 function positive(name: string, value: string | undefined, fallback: number): number {
   if (value === undefined || value === '') return fallback;
   const n = Number(value);
@@ -311,6 +330,8 @@ export function storeConfigOf(config: ServerConfig): StoreConfig {
     clickhouseDatabase: config.clickhouseDatabase,
     clickhouseConnectTimeoutMs: config.clickhouseConnectTimeoutMs,
     clickhouseSmallWrites: config.clickhouseSmallWrites,
+    clickhouseQuorum: config.clickhouseQuorum,
+    clickhouseOnCluster: config.clickhouseOnCluster,
     // Every command that opens the store (serve, user, key) may be the first to open an old file.
     progress: (message) => createLogger(config.logLevel, { format: config.logFormat }).info(message),
   };

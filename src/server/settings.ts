@@ -408,7 +408,13 @@ const OWN_SETTINGS: readonly Setting[] = [
     env: 'WEFT_CLICKHOUSE_ON_CLUSTER',
     flag: 'clickhouse-on-cluster',
     default: '`1`',
-    doc: '`weft migrate` only: `1` runs the DDL `ON CLUSTER`; `0` applies it to the one node (run it once per node)',
+    doc: '`weft migrate`: `1` runs the DDL `ON CLUSTER`; `0` applies it to the one node (run it once per node). The server: how the audit sweep deletes on a sharded cluster (`ON CLUSTER`, or on the node it talks to)',
+  },
+  {
+    group: 'ClickHouse',
+    env: 'WEFT_CLICKHOUSE_QUORUM',
+    default: '`auto`',
+    doc: 'read-your-writes on a replicated cluster: `on` sends accounts, keys, sessions, jobs and the v2 evaluation API with `insert_quorum` and `select_sequential_consistency`; `auto` does when the tables are Replicated; `off` never ([clickhouse.md](clickhouse.md#read-your-writes-on-a-replicated-cluster))',
   },
   {
     group: 'Other commands',

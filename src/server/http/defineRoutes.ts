@@ -71,6 +71,12 @@ export interface RouteDef<K extends EndpointName> {
   projects?: (input: Input<K>) => Iterable<string>;
   /** A cheap parse for a hot endpoint, tried before the schema (readInput.ts FastInput). */
   fastInput?: FastInput<Input<K>>;
+  /**
+   * The request's reads must see every write acknowledged before it, on any replica (the v2
+   * evaluation API): it gets `store.readYourWrites()` (docs/clickhouse.md "Read-your-writes on
+   * a replicated cluster").
+   */
+  readYourWrites?: true;
 }
 
 export interface PublicRouteDef<K extends EndpointName> {
@@ -94,6 +100,11 @@ export type TotalRouteTable<Elsewhere extends EndpointName = never> = { [K in Ex
 
 /** Identity helper that type-checks a route module against the endpoint table. */
 export const defineRoutes = <T extends RouteTable>(routes: T): T => routes;
+
+/** Every route of a module marked `readYourWrites`. */
+export function readingOwnWrites<T extends RouteTable>(routes: T): T {
+  return Object.fromEntries(Object.entries(routes).map(([name, route]) => [name, { ...route, readYourWrites: true }])) as unknown as T;
+}
 
 export interface MountOptions {
   /** Check every response against its contract schema (tests and development). */
@@ -157,7 +168,7 @@ async function handle(
     // evaluation logging. The type still asks for every service.
     const ctx: RequestContext & { user: AuthUser } = {
       // A request thread hands each request a store of its own (threads/storeForwarding.ts requestStore).
-      store: requestEnv(c).store ?? services.store,
+      store: storeFor(requestEnv(c).store ?? services.store, route),
       authenticator: services.authenticator,
       log,
       clock: services.clock,
@@ -193,6 +204,11 @@ async function handle(
     if (err instanceof OverMainThreadBudget) throw err;
     return toErrorResponse(err, log, `${endpoint.method} ${endpoint.path}`, requestFields(c));
   }
+}
+
+/** The store a route's handler gets: the read-your-writes one where the route asks for it. */
+function storeFor(store: Services['store'], route: { readYourWrites?: true }): Services['store'] {
+  return route.readYourWrites && store.readYourWrites ? store.readYourWrites() : store;
 }
 
 /** Destroys the Node response (and so the socket) under `c`; false when there is none (in-process requests). */

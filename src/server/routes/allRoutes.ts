@@ -5,7 +5,7 @@
  * the same endpoint fail at start-up.
  */
 import type { EndpointName } from '../../contract/endpoints.js';
-import type { RouteTable, TotalRouteTable } from '../http/defineRoutes.js';
+import { readingOwnWrites, type RouteTable, type TotalRouteTable } from '../http/defineRoutes.js';
 import { accountRoutes } from './accounts.js';
 import { annotationQueueRoutes } from './annotationQueues.js';
 import { auditRoutes } from './audit.js';
@@ -70,8 +70,10 @@ export const allRoutes: TotalRouteTable<ServedElsewhere> = combineRoutes([
   fileRoutes,
   refRoutes,
   annotationQueueRoutes,
-  v2ObjectRoutes,
-  evaluationRunRoutes,
+  // A client creates objects, then a run, its predictions and scores, each read back by its
+  // next request through any replica (docs/clickhouse.md "Read-your-writes on a replicated cluster").
+  readingOwnWrites(v2ObjectRoutes),
+  readingOwnWrites(evaluationRunRoutes),
   evaluationRoutes,
   evaluationJobRoutes,
   accountRoutes,

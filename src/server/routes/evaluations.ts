@@ -21,7 +21,12 @@ import { entityOf, recordFor, type AuditContext } from '../audit/auditTrail.js';
 import { v2ProjectId, v2Projects } from './v2Objects.js';
 
 export const evaluationRoutes = defineRoutes({
-  evalResultsQuery: { runs: 'read', projects: v2Projects, handler: (req, { store }) => queryEvalResults(store, v2ProjectId(req), req) },
+  evalResultsQuery: {
+    runs: 'read',
+    readYourWrites: true,
+    projects: v2Projects,
+    handler: (req, { store }) => queryEvalResults(store, v2ProjectId(req), req),
+  },
 
   evaluationStatus: {
     runs: 'read',

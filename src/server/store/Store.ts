@@ -102,5 +102,13 @@ export interface Store {
    * other store simply applies the batch.
    */
   applyLast(batch: WriteBatch): Promise<void>;
+  /**
+   * The same store, for a request whose reads must see the writes acknowledged before it on any
+   * replica (the v2 evaluation API: a run, then its predictions, then its scores, possibly
+   * through different Weft processes and ClickHouse replicas). Absent where every read already
+   * does (SQLite); on ClickHouse its statements carry the quorum settings on a replicated cluster
+   * (docs/clickhouse.md "Read-your-writes on a replicated cluster").
+   */
+  readYourWrites?(): Store;
   close(): Promise<void>;
 }

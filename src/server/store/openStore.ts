@@ -4,6 +4,7 @@ import type { Store } from './Store.js';
 import { SqliteStore } from './sqlite/SqliteStore.js';
 import { ClickHouseStore } from './clickhouse/ClickHouseStore.js';
 import type { SmallWritesMode } from './clickhouse/groupCommit.js';
+import type { QuorumMode } from './clickhouse/ClickHouseDatabase.js';
 
 export interface StoreConfig {
   kind: 'sqlite' | 'clickhouse';
@@ -16,6 +17,8 @@ export interface StoreConfig {
   clickhouseDatabase?: string | null;
   clickhouseConnectTimeoutMs?: number;
   clickhouseSmallWrites?: SmallWritesMode;
+  clickhouseQuorum?: QuorumMode;
+  clickhouseOnCluster?: boolean;
   /** Long work at open (a SQLite schema upgrade, the stats backfill), for the log. */
   progress?: (message: string) => void;
 }
@@ -30,6 +33,8 @@ export function clickhouseOptions(config: StoreConfig) {
     database: config.clickhouseDatabase || 'weft',
     connectTimeoutMs: config.clickhouseConnectTimeoutMs,
     smallWrites: config.clickhouseSmallWrites,
+    quorum: config.clickhouseQuorum,
+    onCluster: config.clickhouseOnCluster,
   };
 }
 

@@ -77,6 +77,11 @@ const UNAVAILABLE_TYPES = new Set([
   'ALL_CONNECTION_TRIES_FAILED',
   'NO_ZOOKEEPER',
   'KEEPER_EXCEPTION',
+  // A read-your-writes statement the replicas could not make consistent in its retries
+  // (ClickHouseDatabase.ts READ_YOUR_WRITES_SETTINGS).
+  'UNSATISFIED_QUORUM_FOR_PREVIOUS_WRITE',
+  'REPLICA_IS_NOT_IN_QUORUM',
+  'UNKNOWN_STATUS_OF_INSERT',
 ]);
 
 /** The 503 for a failed ClickHouse request that never reached a working server, or null. */

@@ -2,7 +2,8 @@
  * An HTTP proxy in front of a real ClickHouse engine that fails one chosen INSERT (or every one
  * into a table), for tests of what a write failing half-way leaves behind (docs/clickhouse.md
  * "Writes that fail half-way") and of what group commits answer; it counts INSERTs by table.
- * Everything else passes through unchanged. Two ways to fail:
+ * Everything else passes through unchanged, and every statement is recorded with the settings
+ * it was sent with (what a test of per-statement settings reads). Two ways to fail:
  *
  * - `refused`: the INSERT never reaches the engine and the client gets an error;
  * - `lost`: the engine applies it, then the connection drops before the answer (a crash or
@@ -23,8 +24,19 @@ export interface FaultProxy {
   failEvery(table: string | null, mode: FaultMode): void;
   /** INSERTs that reached the proxy so far, by table (failed ones included). */
   inserts(): Record<string, number>;
+  /** Every statement since the last `clearStatements()`: its SQL and the settings in its URL. */
+  statements(): RecordedStatement[];
+  clearStatements(): void;
   close(): Promise<void>;
 }
+
+export interface RecordedStatement {
+  sql: string;
+  settings: Record<string, string>;
+}
+
+/** URL parameters that are not settings. */
+const NOT_SETTINGS = /^(query|query_id|database|default_format|session_id|param_.*)$/;
 
 const INSERT = /^\s*INSERT\s+INTO\s+([\w.`"]+)/i;
 
@@ -40,6 +52,7 @@ export async function startClickHouseFaultProxy(upstream: string): Promise<Fault
   let failed: string | null = null;
   let every: { table: string; mode: FaultMode } | null = null;
   const counts: Record<string, number> = {};
+  let recorded: RecordedStatement[] = [];
 
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -47,6 +60,11 @@ export async function startClickHouseFaultProxy(upstream: string): Promise<Fault
     req.on('end', () => {
       const body = Buffer.concat(chunks);
       const table = insertTable(req.url ?? '/', body);
+      const params = new URL(req.url ?? '/', 'http://proxy').searchParams;
+      if (req.method === 'POST') {
+        const settings = Object.fromEntries([...params].filter(([k]) => !NOT_SETTINGS.test(k)));
+        recorded.push({ sql: params.get('query') ?? body.subarray(0, 8192).toString('utf8'), settings });
+      }
       let fault: FaultMode | null = null;
       if (table) counts[table] = (counts[table] ?? 0) + 1;
       if (table && every && table === every.table) fault = every.mode;
@@ -88,6 +106,10 @@ export async function startClickHouseFaultProxy(upstream: string): Promise<Fault
       every = table ? { table, mode } : null;
     },
     inserts: () => ({ ...counts }),
+    statements: () => recorded,
+    clearStatements: () => {
+      recorded = [];
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

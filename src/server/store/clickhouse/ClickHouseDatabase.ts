@@ -30,6 +30,17 @@ export interface ClickHouseOptions {
    */
   longStatements?: boolean;
   /**
+   * WEFT_CLICKHOUSE_QUORUM: whether `consistent` statements carry READ_YOUR_WRITES_SETTINGS.
+   * `auto` (the default) turns them on when the database's tables are Replicated
+   * (ClickHouseStore.open asks the engine); docs/clickhouse.md "Read-your-writes on a replicated cluster".
+   */
+  quorum?: QuorumMode;
+  /**
+   * WEFT_CLICKHOUSE_ON_CLUSTER: whether the one statement a server sends to local tables (the
+   * audit sweep's DELETE on a sharded cluster) runs `ON CLUSTER` (default) or on this node only.
+   */
+  onCluster?: boolean;
+  /**
    * How a request's last writes (Store.applyLast: call parts, predictions, scores, feedback)
    * reach the engine: `group` (default) merges concurrent requests' into one INSERT per table
    * (groupCommit.ts), `async` leaves the merging to the engine (async_insert with
@@ -37,6 +48,8 @@ export interface ClickHouseOptions {
    */
   smallWrites?: SmallWritesMode;
 }
+
+export type QuorumMode = 'auto' | 'on' | 'off';
 
 /**
  * What the `async` way of small writes adds to its inserts: the engine buffers them and writes
@@ -94,52 +107,149 @@ export const MIGRATION_SETTINGS: ClickHouseSettings = {
   distributed_ddl_task_timeout: '-1',
 };
 
+/**
+ * What a statement that must read its own writes carries on a replicated cluster: an insert
+ * answers once a majority of the shard's replicas hold it, one quorum insert at a time per
+ * table (`insert_quorum_parallel=0`, without which `select_sequential_consistency` promises
+ * nothing), and a read refuses to answer from a replica that lacks a quorum-written part
+ * (REPLICA_IS_NOT_IN_QUORUM) instead of answering stale. A lost replica fails a quorum insert
+ * after at most `insert_quorum_timeout`. Ignored by non-replicated tables.
+ * docs/clickhouse.md "Read-your-writes on a replicated cluster".
+ */
+export const READ_YOUR_WRITES_SETTINGS: ClickHouseSettings = {
+  insert_quorum: 'auto',
+  insert_quorum_parallel: 0,
+  insert_quorum_timeout: 10_000,
+  select_sequential_consistency: '1',
+};
+
+/**
+ * Errors of a `consistent` statement worth another try, after a short wait: another quorum
+ * insert into the table is still replicating (one at a time), a replica still fetching a
+ * quorum-written part, and a quorum whose status was lost with a replica (the insert landed
+ * on this one; its retry is deduplicated).
+ */
+const QUORUM_RETRY = new Set(['UNSATISFIED_QUORUM_FOR_PREVIOUS_WRITE', 'REPLICA_IS_NOT_IN_QUORUM', 'UNKNOWN_STATUS_OF_INSERT']);
+const QUORUM_RETRY_WAITS_MS = [20, 50, 100, 200, 400, 800];
+
 export type Params = Record<string, unknown>;
+
+/** What a database and its `consistent` sibling share: one connection, one clock, one quorum switch. */
+interface Shared {
+  client: ClickHouseClient;
+  versions: VersionClock;
+  url: string;
+  connectTimeoutMs: number;
+  pingUrl: string;
+  base: ClickHouseSettings;
+  quorum: boolean;
+  /** Quorum inserts that found too few live replicas and went without (docs say when). */
+  quorumFallbacks: number;
+}
 
 export class ClickHouseDatabase {
   readonly client: ClickHouseClient;
   readonly database: string;
   /** This store's version clock: every ReplacingMergeTree version it writes comes from here. */
   readonly versions: VersionClock;
+  /** WEFT_CLICKHOUSE_ON_CLUSTER (ClickHouseOptions.onCluster). */
+  readonly onCluster: boolean;
 
-  readonly #url: string;
-  readonly #connectTimeoutMs: number;
-  readonly #pingUrl: string;
-  readonly #settings: ClickHouseSettings;
+  readonly #shared: Shared;
+  /** True for the `consistent` sibling: its statements carry READ_YOUR_WRITES_SETTINGS when quorum is on. */
+  readonly #strict: boolean;
+  #sibling: ClickHouseDatabase | null = null;
   #ping: Promise<boolean> | null = null;
 
-  /** `versions`: another database object's clock, for a second connection of the same store. */
-  constructor(options: ClickHouseOptions, extra: { versions?: VersionClock; settings?: ClickHouseSettings } = {}) {
+  /**
+   * `from` is for `consistent` alone: the database whose connection the sibling shares.
+   * `versions` and `settings`: a second connection of the same store (the async small writer).
+   */
+  constructor(
+    options: ClickHouseOptions,
+    { from, versions, settings }: { from?: ClickHouseDatabase; versions?: VersionClock; settings?: ClickHouseSettings } = {},
+  ) {
     this.database = options.database;
-    this.versions = extra.versions ?? new VersionClock(options.now);
-    this.#url = options.url;
-    this.#connectTimeoutMs = options.connectTimeoutMs ?? DEFAULT_CLICKHOUSE_CONNECT_TIMEOUT_MS;
-    this.#pingUrl = pingUrl(options.url);
-    this.#settings = { ...RESULT_SETTINGS, ...(options.longStatements ? MIGRATION_SETTINGS : {}), ...extra.settings };
-    this.client = createClient({
-      url: options.url,
-      username: options.username ?? 'default',
-      password: options.password ?? '',
-      database: options.database,
-      clickhouse_settings: this.#settings,
-      // 60 s at most: above it @clickhouse/client warns on every start about idle proxies. For
-      // migrations none (0: the socket never times out while the server works on a statement);
-      // #watch still aborts when the engine stops answering its ping.
-      request_timeout: options.longStatements ? 0 : 60_000,
-      // Every failure reaches the caller, which answers and logs it once (a 503 for an outage).
-      log: { level: ClickHouseLogLevel.OFF },
-    });
+    this.onCluster = from ? from.onCluster : (options.onCluster ?? true);
+    if (from) {
+      this.#shared = from.#shared;
+      this.#strict = true;
+    } else {
+      const base = { ...RESULT_SETTINGS, ...(options.longStatements ? MIGRATION_SETTINGS : {}), ...settings };
+      this.#strict = false;
+      this.#shared = {
+        versions: versions ?? new VersionClock(options.now),
+        url: options.url,
+        connectTimeoutMs: options.connectTimeoutMs ?? DEFAULT_CLICKHOUSE_CONNECT_TIMEOUT_MS,
+        pingUrl: pingUrl(options.url),
+        base,
+        quorum: options.quorum === 'on',
+        quorumFallbacks: 0,
+        client: createClient({
+          url: options.url,
+          username: options.username ?? 'default',
+          password: options.password ?? '',
+          database: options.database,
+          clickhouse_settings: base,
+          // 60 s at most: above it @clickhouse/client warns on every start about idle proxies. For
+          // migrations none (0: the socket never times out while the server works on a statement);
+          // #watch still aborts when the engine stops answering its ping.
+          request_timeout: options.longStatements ? 0 : 60_000,
+          // Every failure reaches the caller, which answers and logs it once (a 503 for an outage).
+          log: { level: ClickHouseLogLevel.OFF },
+        }),
+      };
+    }
+    this.client = this.#shared.client;
+    this.versions = this.#shared.versions;
+  }
+
+  /**
+   * The same connection, its statements sent with READ_YOUR_WRITES_SETTINGS when quorum is on:
+   * what accounts, keys, sessions, jobs, consensus slots and the v2 evaluation API read and
+   * write through (docs/clickhouse.md "Read-your-writes on a replicated cluster"). On one
+   * server or a cluster without replicas it sends exactly what this database sends.
+   */
+  get consistent(): ClickHouseDatabase {
+    if (this.#strict) return this;
+    this.#sibling ??= new ClickHouseDatabase({ url: this.#shared.url, database: this.database }, { from: this });
+    return this.#sibling;
+  }
+
+  /** Whether `consistent` statements carry the quorum settings (WEFT_CLICKHOUSE_QUORUM, or detected). */
+  get quorum(): boolean {
+    return this.#shared.quorum;
+  }
+
+  set quorum(on: boolean) {
+    this.#shared.quorum = on;
+  }
+
+  /**
+   * Whether this database's tables are Replicated (the `replicated` and `replicated-sharded`
+   * layouts that `weft migrate` wrote): what WEFT_CLICKHOUSE_QUORUM=auto goes by.
+   */
+  async hasReplicatedTables(): Promise<boolean> {
+    const row = await this.get<{ n: string }>(
+      "SELECT count() AS n FROM system.tables WHERE database = currentDatabase() AND engine LIKE 'Replicated%'",
+    );
+    return num(row?.n ?? 0) > 0;
+  }
+
+  /** Quorum inserts that went without their quorum since start (too few live replicas). */
+  get quorumFallbacks(): number {
+    return this.#shared.quorumFallbacks;
+  }
+
+  /** The settings of this database's statements now. */
+  get settings(): ClickHouseSettings {
+    return this.#strict && this.#shared.quorum ? { ...this.#shared.base, ...READ_YOUR_WRITES_SETTINGS } : this.#shared.base;
   }
 
   /** Rows of a SELECT as objects (JSONEachRow). */
   async all<T>(query: string, params: Params = {}): Promise<T[]> {
-    return this.#watched(async (abort_signal) => {
-      const rs = await this.client.query({
-        ...statement(query, params),
-        format: 'JSONEachRow',
-        clickhouse_settings: this.#settings,
-        abort_signal,
-      });
+    return this.#watched(async (abort_signal, clickhouse_settings) => {
+      const rs = await this.client.query({ ...statement(query, params), format: 'JSONEachRow', clickhouse_settings, abort_signal });
       return await rs.json<T>();
     });
   }
@@ -153,12 +263,10 @@ export class ClickHouseDatabase {
   async *stream<T>(query: string, params: Params = {}): AsyncIterable<T> {
     const watch = this.#watch();
     try {
-      const rs = await this.client.query({
-        ...statement(query, params),
-        format: 'JSONEachRow',
-        clickhouse_settings: this.#settings,
-        abort_signal: watch.signal,
-      });
+      // Retried (a replica catching up) only until the answer starts: rows are never sent twice.
+      const rs = await this.#quorumRetries(this.settings, (clickhouse_settings) =>
+        this.client.query({ ...statement(query, params), format: 'JSONEachRow', clickhouse_settings, abort_signal: watch.signal }),
+      );
       for await (const rows of rs.stream<T>()) {
         for (const row of rows) yield row.json();
       }
@@ -171,8 +279,8 @@ export class ClickHouseDatabase {
 
   /** A statement without a result (DDL, DELETE, INSERT ... SELECT). */
   async command(query: string, params: Params = {}): Promise<void> {
-    await this.#watched((abort_signal) =>
-      this.client.command({ ...statement(query, params), clickhouse_settings: this.#settings, abort_signal }),
+    await this.#watched((abort_signal, clickhouse_settings) =>
+      this.client.command({ ...statement(query, params), clickhouse_settings, abort_signal }),
     );
   }
 
@@ -180,22 +288,52 @@ export class ClickHouseDatabase {
    * Inserts rows as one block: one part, applied all or nothing. `columns` names the columns
    * sent when they include an EPHEMERAL one (which an insert without a column list ignores).
    */
-  async insert(table: string, rows: object[], columns?: [string, ...string[]]): Promise<void> {
+  async insert(table: string, rows: object[], columns?: [string, ...string[]], extra: ClickHouseSettings = {}): Promise<void> {
     if (rows.length === 0) return;
-    await this.#watched((abort_signal) =>
-      this.client.insert({ table, values: rows, format: 'JSONEachRow', columns, clickhouse_settings: this.#settings, abort_signal }),
+    await this.#watched(
+      (abort_signal, settings) =>
+        this.client.insert({ table, values: rows, format: 'JSONEachRow', columns, clickhouse_settings: settings, abort_signal }),
+      extra,
     );
   }
 
   /** Runs one request under #watch; any failure to reach the server becomes a 503 saying so. */
-  async #watched<T>(run: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  async #watched<T>(run: (signal: AbortSignal, settings: ClickHouseSettings) => Promise<T>, extra: ClickHouseSettings = {}): Promise<T> {
     const watch = this.#watch();
     try {
-      return await run(watch.signal);
+      return await this.#quorumRetries({ ...this.settings, ...extra }, (settings) => run(watch.signal, settings));
     } catch (err) {
       throw watch.gaveUp() ?? this.#outage(err);
     } finally {
       watch.stop();
+    }
+  }
+
+  /**
+   * A `consistent` statement on a replicated cluster, tried again while the cluster is busy
+   * making it consistent (QUORUM_RETRY), and once without its quorum when too few replicas are
+   * alive to reach one (TOO_FEW_LIVE_REPLICAS: a shard of two replicas that lost one): the
+   * survivor then serves every read and write of its shard, so a write still reads back, and
+   * the job consensus, decided by deduplication in Keeper, still decides each slot once.
+   * docs/clickhouse.md "Read-your-writes on a replicated cluster" says what that costs.
+   */
+  async #quorumRetries<T>(settings: ClickHouseSettings, run: (settings: ClickHouseSettings) => Promise<T>): Promise<T> {
+    if (!this.#strict || !this.#shared.quorum) return run(settings);
+    let current = settings;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await run(current);
+      } catch (err) {
+        const type = (err as { type?: unknown }).type;
+        if (type === 'TOO_FEW_LIVE_REPLICAS' && current.insert_quorum !== '0') {
+          this.#shared.quorumFallbacks++;
+          current = { ...current, insert_quorum: '0' };
+          continue;
+        }
+        const wait = QUORUM_RETRY_WAITS_MS[attempt];
+        if (typeof type !== 'string' || !QUORUM_RETRY.has(type) || wait === undefined) throw err;
+        await new Promise((r) => setTimeout(r, wait));
+      }
     }
   }
 
@@ -217,10 +355,10 @@ export class ClickHouseDatabase {
         void this.#alive().then((alive) => {
           if (stopped) return;
           if (alive) return arm();
-          gaveUp = clickhouseUnresponsive(this.#url, this.#connectTimeoutMs);
+          gaveUp = clickhouseUnresponsive(this.#shared.url, this.#shared.connectTimeoutMs);
           controller.abort(gaveUp);
         });
-      }, this.#connectTimeoutMs);
+      }, this.#shared.connectTimeoutMs);
       timer.unref();
     };
     arm();
@@ -239,7 +377,7 @@ export class ClickHouseDatabase {
    * client's pool (whose sockets may all be held by stuck requests). One ping at a time is shared.
    */
   #alive(): Promise<boolean> {
-    this.#ping ??= fetch(this.#pingUrl, { signal: AbortSignal.timeout(this.#connectTimeoutMs) })
+    this.#ping ??= fetch(this.#shared.pingUrl, { signal: AbortSignal.timeout(this.#shared.connectTimeoutMs) })
       .then(async (res) => {
         await res.arrayBuffer();
         // Any answer of the server's is a sign of life; a proxy's 502/503/504 is not.
@@ -269,9 +407,10 @@ export class ClickHouseDatabase {
 
   /** A failure to reach the server as a 503 saying so (store/storeOutage.ts); any other error as it is. */
   #outage(err: unknown): unknown {
-    return clickhouseOutageOf(err, this.#url) ?? err;
+    return clickhouseOutageOf(err, this.#shared.url) ?? err;
   }
 
+  /** Closes the connection (the `consistent` sibling's too: they share it). */
   async close(): Promise<void> {
     await this.client.close();
   }

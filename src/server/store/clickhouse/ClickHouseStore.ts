@@ -60,12 +60,31 @@ export class ClickHouseStore implements Store {
   /** How applyLast writes (docs/clickhouse.md "Small writes"): merged with other requests', or by the engine's async inserts. */
   readonly groupCommit: ClickHouseGroupCommit | null;
   readonly #asyncWriter: ClickHouseStore | null;
+  #readYourWrites: ClickHouseStore | null = null;
 
-  private constructor(db: ClickHouseDatabase, options: ClickHouseOptions | null = null) {
+  /**
+   * `options`: the store's own connection settings, for the small writes' way (absent for the
+   * stores made from this one). `shared`: the sub-stores that keep state in the process (the
+   * audit chain's head, the job runner's and monitor sweeper's), which the readYourWrites
+   * sibling takes from this store.
+   */
+  private constructor(
+    db: ClickHouseDatabase,
+    {
+      options = null,
+      shared,
+    }: {
+      options?: ClickHouseOptions | null;
+      shared?: Pick<ClickHouseStore, 'audit' | 'jobs' | 'monitors' | 'accounts' | 'identities'>;
+    } = {},
+  ) {
     this.db = db;
+    if (shared) this.#readYourWrites = this;
     this.calls = new ClickHouseCallsStore(db);
     this.projects = new ClickHouseProjectsStore(db, PROJECT_SIZES);
-    this.accounts = new ClickHouseAccountsStore(db);
+    // Credentials and sessions read their own writes on every replica, so a revoked key or an
+    // ended session is never read back as live (docs/clickhouse.md "Read-your-writes on a replicated cluster").
+    this.accounts = shared?.accounts ?? new ClickHouseAccountsStore(db.consistent);
     this.tables = new ClickHouseTablesStore(db);
     this.stats = new ClickHouseStatsStore(db);
     this.threads = new ClickHouseThreadsStore(db);
@@ -73,13 +92,14 @@ export class ClickHouseStore implements Store {
     this.files = new ClickHouseFilesStore(db);
     this.feedback = new ClickHouseFeedbackStore(db);
     this.costs = new ClickHouseCostsStore(db);
-    this.jobs = new ClickHouseJobsStore(db);
-    this.monitors = new ClickHouseMonitorsStore(db, this.jobs);
+    // Jobs: a job queued through one replica is claimed, and its progress read, through any other.
+    this.jobs = shared?.jobs ?? new ClickHouseJobsStore(db.consistent);
+    this.monitors = shared?.monitors ?? new ClickHouseMonitorsStore(db, this.jobs);
     this.annotationQueues = new ClickHouseAnnotationQueuesStore(db, () => this.feedback);
     this.providers = new ClickHouseProvidersStore(db);
     this.redaction = new ClickHouseRedactionStore(db);
-    this.audit = new ClickHouseAuditStore(db);
-    this.identities = new ClickHouseIdentitiesStore(db);
+    this.audit = shared?.audit ?? new ClickHouseAuditStore(db);
+    this.identities = shared?.identities ?? new ClickHouseIdentitiesStore(db.consistent);
     this.retention = new ClickHouseRetentionStore(db, () => this.feedback);
     const mode = options?.smallWrites ?? 'group';
     this.groupCommit = options && mode === 'group' ? new ClickHouseGroupCommit((batch) => this.apply(batch)) : null;
@@ -91,6 +111,16 @@ export class ClickHouseStore implements Store {
   }
 
   /**
+   * This store with every statement sent as `db.consistent` sends it; itself when quorum is off
+   * (one server, or a cluster without replicas), where every read already sees every write.
+   */
+  readYourWrites(): ClickHouseStore {
+    if (!this.db.quorum) return this;
+    this.#readYourWrites ??= new ClickHouseStore(this.db.consistent, { shared: this });
+    return this.#readYourWrites;
+  }
+
+  /**
    * Connects, and refuses with a clear message when the server is older than 25.8 or the
    * database's schema is not this build's (run `weft migrate` first).
    */
@@ -98,6 +128,7 @@ export class ClickHouseStore implements Store {
     const db = new ClickHouseDatabase(options);
     try {
       await checkServerVersion(db);
+      if ((options.quorum ?? 'auto') === 'auto') db.quorum = await db.hasReplicatedTables();
       const applied = await appliedVersion(db);
       if (applied < LATEST_CLICKHOUSE_VERSION) {
         throw new Error(
@@ -121,7 +152,7 @@ export class ClickHouseStore implements Store {
       }
       throw err;
     }
-    const store = new ClickHouseStore(db, options);
+    const store = new ClickHouseStore(db, { options });
     try {
       await store.costs.seedDefaults();
     } catch (err) {

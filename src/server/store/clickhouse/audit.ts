@@ -15,6 +15,7 @@ import { hostname } from 'node:os';
 import { chainedRow, splitAuditId } from '../../audit/auditChain.js';
 import type { AuditCursor, AuditEntryInput, AuditFilter, AuditRecord, AuditStore } from '../AuditStore.js';
 import { num, type ClickHouseDatabase, type Params } from './ClickHouseDatabase.js';
+import { distributedTarget } from './clusterLayout.js';
 
 interface Row {
   chain: string;
@@ -156,7 +157,13 @@ export class ClickHouseAuditStore implements AuditStore {
     const n = await this.#db.get<{ n: string }>('SELECT count() AS n FROM audit_log FINAL WHERE time < {b:Int64}', { b: before });
     if (!n || num(n.n) === 0) return 0;
     // A lightweight delete; this writer's own head stays in memory, so its next row still links.
-    await this.#db.command('DELETE FROM audit_log WHERE time < {b:Int64}', { b: before });
+    // A Distributed table takes no DELETE: on a sharded cluster it goes to the local tables.
+    const target = await distributedTarget(this.#db, 'audit_log');
+    if (!target) await this.#db.command('DELETE FROM audit_log WHERE time < {b:Int64}', { b: before });
+    else {
+      const on = this.#db.onCluster ? ` ON CLUSTER ${target.cluster}` : '';
+      await this.#db.command(`DELETE FROM ${target.local}${on} WHERE time < {b:Int64}`, { b: before });
+    }
     return num(n.n);
   }
 }

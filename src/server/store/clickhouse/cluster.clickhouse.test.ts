@@ -287,6 +287,35 @@ describe.runIf(canRun)('a sharded ClickHouse cluster of two engine processes', (
     },
   );
 
+  it('sweeps the audit log past its retention (a Distributed table refuses DELETE, so the sweep deletes from the local table)', async () => {
+    // Node by node, as migrated here: the sweep runs on the node it talks to, and the audit log
+    // lives on the first shard (node 0). Rows written through the other node.
+    const first = await ClickHouseStore.open({ url: urls[0], database: a.db.database, onCluster: false });
+    try {
+      const entry = {
+        actor: { username: 'ann', keyId: null, via: 'password' },
+        address: '',
+        action: 'key.revoke',
+        target: 'k',
+        entity: null,
+        projectId: null,
+        outcome: 'ok',
+      };
+      for (let i = 0; i < 4; i++) await b.audit.append(entry, T0 + i);
+      expect(await first.audit.sweep(T0 + 2)).toBe(2);
+      for (const store of [a, b]) expect((await store.audit.query({ entities: 'all' }, 10)).map((r) => r.time)).toEqual([T0 + 3, T0 + 2]);
+      expect(await onNode(0, 'SELECT count() AS n FROM audit_log_local')).toBe(2);
+      expect(await first.audit.sweep(T0 + 2)).toBe(0);
+    } finally {
+      await first.close();
+    }
+  });
+
+  it('sends no quorum settings on the sharded layout: its tables are not Replicated', async () => {
+    expect(await a.db.hasReplicatedTables()).toBe(false);
+    expect(a.db.quorum).toBe(false);
+  });
+
   it('accepts the replicated layouts’ DDL (replication itself cannot run in this engine)', async () => {
     for (const layout of ['replicated', 'replicated-sharded'] as const) {
       const database = `weft_r_${randomBytes(6).toString('hex')}`;
@@ -311,6 +340,8 @@ describe.runIf(canRun)('a sharded ClickHouse cluster of two engine processes', (
           'SELECT name, engine FROM system.tables WHERE database = currentDatabase()',
         );
         expect(tables.length).toBeGreaterThan(30);
+        // What WEFT_CLICKHOUSE_QUORUM=auto goes by.
+        expect(await db.hasReplicatedTables()).toBe(true);
         for (const t of tables) {
           expect(t.engine).toMatch(t.name.endsWith('_local') || layout === 'replicated' ? /^Replicated\w*MergeTree$/ : /^Distributed$/);
         }

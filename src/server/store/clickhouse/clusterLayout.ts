@@ -18,6 +18,7 @@
  * each node in turn with `WEFT_CLICKHOUSE_ON_CLUSTER=0` and applies the same statements there.
  */
 import { readSetting } from '../../settings.js';
+import type { ClickHouseDatabase } from './ClickHouseDatabase.js';
 
 export type ClickHouseLayout = 'single' | 'replicated' | 'sharded' | 'replicated-sharded';
 const LAYOUTS: readonly ClickHouseLayout[] = ['single', 'replicated', 'sharded', 'replicated-sharded'];
@@ -235,4 +236,21 @@ export function rewriteStatement(sql: string, database: string, settings: Cluste
   throw new Error(
     `The cluster layouts cannot rewrite this statement (only CREATE TABLE IF NOT EXISTS, CREATE MATERIALIZED VIEW IF NOT EXISTS ... TO, ALTER TABLE and INSERT ... SELECT): ${text.slice(0, 80)}`,
   );
+}
+
+/**
+ * Where a Distributed table's rows are stored: its cluster and local table, as the engine
+ * reports them; null for a table of any other engine (one server, or the `replicated` layout).
+ * For the statements a Distributed table refuses (a DELETE), which must name the local table.
+ */
+export async function distributedTarget(db: ClickHouseDatabase, table: string): Promise<{ cluster: string; local: string } | null> {
+  const row = await db.get<{ engine: string; engine_full: string }>(
+    'SELECT engine, engine_full FROM system.tables WHERE database = currentDatabase() AND name = {t:String}',
+    { t: table },
+  );
+  if (row?.engine !== 'Distributed') return null;
+  const m = /^Distributed\(\s*'(\w+)'\s*,\s*'\w*'\s*,\s*'(\w+)'/.exec(row.engine_full);
+  if (!m || !IDENTIFIER.test(m[1]!) || !IDENTIFIER.test(m[2]!))
+    throw new Error(`Cannot read the cluster and local table of ${table} from its engine: ${row.engine_full}`);
+  return { cluster: m[1]!, local: m[2]! };
 }

@@ -12,10 +12,12 @@
  *
  * Assumptions, said out loud:
  * - Inserts are synchronous (`async_insert=0`, ClickHouseDatabase) and the read-back sees the
- *   decided row. On one server that holds as is; on a replicated cluster proposals are written
- *   with `insert_quorum='auto'` and read back with `select_sequential_consistency=1`, which
- *   single servers ignore (checked on 26.7). Even a read-back that missed the winner could only
- *   see no row — never a false win, since one row exists.
+ *   decided row. On one server that holds as is; on a replicated cluster proposals and
+ *   read-backs go through `db.consistent` (a majority quorum, `insert_quorum_parallel=0`,
+ *   `select_sequential_consistency=1`). The decision itself needs no quorum: Keeper keeps the
+ *   token, so a shard that lost one of its two replicas (too few for a majority) still
+ *   decides each slot once, written without the quorum. Even a read-back that missed the
+ *   winner could only see no row — never a false win, since one row exists.
  * - Deduplication remembers the last 10,000 blocks of the table
  *   (`non_replicated_deduplication_window`, `replicated_deduplication_window` on replicas). A
  *   proposer that stalls longer than 10,000 other decisions between reading slot k and
@@ -27,7 +29,7 @@
  *   (a job's stale heartbeat) recover from that.
  */
 import { randomUUID } from 'node:crypto';
-import { RESULT_SETTINGS, type ClickHouseDatabase } from './ClickHouseDatabase.js';
+import type { ClickHouseDatabase } from './ClickHouseDatabase.js';
 
 /** Which log: the table, its key column and value, and the slot proposed. */
 export interface SlotRef {
@@ -39,13 +41,10 @@ export interface SlotRef {
 
 /** The decided row of a slot (the earliest stored by server time, then token), or null when none is stored. */
 export async function decidedSlot<T extends { token: string }>(db: ClickHouseDatabase, ref: SlotRef): Promise<T | null> {
-  const rs = await db.client.query({
-    query: `SELECT * FROM ${ref.table} WHERE ${ref.keyColumn} = {k:String} AND slot = {s:UInt32} ORDER BY decided_at, token LIMIT 1`,
-    query_params: { k: ref.key, s: ref.slot },
-    format: 'JSONEachRow',
-    clickhouse_settings: { ...RESULT_SETTINGS, select_sequential_consistency: '1' },
-  });
-  return (await rs.json<T>())[0] ?? null;
+  return db.consistent.get<T>(
+    `SELECT * FROM ${ref.table} WHERE ${ref.keyColumn} = {k:String} AND slot = {s:UInt32} ORDER BY decided_at, token LIMIT 1`,
+    { k: ref.key, s: ref.slot },
+  );
 }
 
 /**
@@ -58,16 +57,9 @@ export async function proposeSlot<T extends { token: string }>(
   row: Record<string, unknown>,
 ): Promise<{ won: boolean; decided: T | null }> {
   const token = randomUUID();
-  await db.client.insert({
-    table: ref.table,
-    values: [{ ...row, [ref.keyColumn]: ref.key, slot: ref.slot, token }],
-    format: 'JSONEachRow',
-    clickhouse_settings: {
-      ...RESULT_SETTINGS,
-      insert_deduplicate: 1,
-      insert_quorum: 'auto',
-      insert_deduplication_token: JSON.stringify([ref.key, ref.slot]),
-    },
+  await db.consistent.insert(ref.table, [{ ...row, [ref.keyColumn]: ref.key, slot: ref.slot, token }], undefined, {
+    insert_deduplicate: 1,
+    insert_deduplication_token: JSON.stringify([ref.key, ref.slot]),
   });
   const decided = await decidedSlot<T>(db, ref);
   return { won: decided?.token === token, decided };

@@ -96,6 +96,9 @@ export async function migrateClickHouse(
     await admin.close();
   }
   const db = new ClickHouseDatabase({ ...options, longStatements: true });
+  // The lock's slots and the record of what was applied are read-your-writes on replicas.
+  db.quorum =
+    options.quorum === 'on' || (options.quorum !== 'off' && (cluster.layout === 'replicated' || cluster.layout === 'replicated-sharded'));
   let lock: MigrationLock | null = null;
   try {
     // Migrated node by node, each node keeps its own record and lock, as plain tables.
@@ -119,7 +122,7 @@ export async function migrateClickHouse(
       }
       if (run.dryRun) continue;
       lock!.check();
-      await db.insert('weft_schema_migrations', [{ version: m.version, name: m.name, applied_at: Date.now() * 1000 }]);
+      await db.consistent.insert('weft_schema_migrations', [{ version: m.version, name: m.name, applied_at: Date.now() * 1000 }]);
     }
     return { from, to: Math.max(from, target), statements };
   } finally {

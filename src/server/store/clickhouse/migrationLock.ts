@@ -13,7 +13,7 @@
  * layout (the table lives on the first shard, like the job slots).
  */
 import { randomUUID } from 'node:crypto';
-import { num, RESULT_SETTINGS, type ClickHouseDatabase } from './ClickHouseDatabase.js';
+import { num, type ClickHouseDatabase } from './ClickHouseDatabase.js';
 import { proposeSlot, type SlotRef } from './consensus.js';
 
 /** Created before anything else, outside the migrations (which run under it); never dropped. */
@@ -45,18 +45,16 @@ const ref = (slot: number): SlotRef => ({ table: 'weft_migration_lock', keyColum
 
 /** The server's clock (µs) and the last decided slot, if any. */
 async function lockState(db: ClickHouseDatabase): Promise<{ now: number; last: Slot | null }> {
-  const rs = await db.client.query({
-    query: `SELECT toUnixTimestamp64Micro(now64(6)) AS now, s.slot AS slot, s.t.1 AS action, s.t.2 AS owner, s.t.3 AS expires_at
+  const rows = await db.consistent.all<{ now: string; slot: number | null } & Partial<Slot>>(
+    `SELECT toUnixTimestamp64Micro(now64(6)) AS now, s.slot AS slot, s.t.1 AS action, s.t.2 AS owner, s.t.3 AS expires_at
       FROM (SELECT 1 AS one) AS o
       LEFT JOIN (
         SELECT 1 AS one, slot, argMin((action, owner, expires_at), (decided_at, token)) AS t
         FROM weft_migration_lock WHERE name = {n:String} GROUP BY slot ORDER BY slot DESC LIMIT 1
       ) AS s ON s.one = o.one`,
-    query_params: { n: NAME },
-    format: 'JSONEachRow',
-    clickhouse_settings: { ...RESULT_SETTINGS, select_sequential_consistency: '1' },
-  });
-  const [row] = await rs.json<{ now: string; slot: number | null } & Partial<Slot>>();
+    { n: NAME },
+  );
+  const [row] = rows;
   if (!row) throw new Error('weft_migration_lock: no answer');
   const last = row.slot == null ? null : { slot: num(row.slot), action: row.action!, owner: row.owner!, expires_at: row.expires_at! };
   return { now: num(row.now), last };
