@@ -73,11 +73,15 @@ test('three runs: default baseline, charts per scorer, the row view and trials',
   await expect(compared.getByRole('columnheader').filter({ hasText: /^Output B$/ })).toBeVisible();
   await expect(compared.getByRole('columnheader').filter({ hasText: /^Output A$/ })).toHaveCount(0);
   await expect(compared.getByRole('columnheader').filter({ hasText: /^correct C→B/ })).toBeVisible();
-  // All columns: every run's output, and a column per run and metric.
-  await page.getByRole('checkbox', { name: 'All columns' }).check();
+  // The column chooser adds the third run's output and a column per run and metric.
+  await compared.getByRole('button', { name: 'Columns of Compared results' }).click();
+  await page.getByRole('checkbox', { name: 'Output A', exact: true }).check();
+  await page.getByRole('checkbox', { name: 'correct A', exact: true }).check();
   await expect(compared.getByRole('columnheader').filter({ hasText: /^Output A$/ })).toBeVisible();
   await expect(compared.getByRole('columnheader').filter({ hasText: /^correct A/ })).toBeVisible();
-  await page.getByRole('checkbox', { name: 'All columns' }).uncheck();
+  await page.getByRole('checkbox', { name: 'Output A', exact: true }).uncheck();
+  await page.getByRole('checkbox', { name: 'correct A', exact: true }).uncheck();
+  await page.keyboard.press('Escape');
 
   // Columns resize from the keyboard (or by dragging the edge) and pin to the left.
   const edge = compared.getByRole('separator', { name: 'Resize question' });
