@@ -5,6 +5,7 @@
  */
 import type { ReactNode } from 'react';
 import { Spinner } from '../ui/Spinner.js';
+import './table.css';
 
 export interface ListTableProps<T> {
   /** The rows; undefined while loading. */
@@ -23,12 +24,15 @@ export interface ListTableProps<T> {
 export function ListTable<T>({ items, pending, noun, label, head, row }: ListTableProps<T>) {
   if (pending) return <Spinner showLabel label={`Loading ${noun}`} />;
   if (!items?.length) return <p className="muted">No {noun} yet.</p>;
+  // Wider than a phone, the table scrolls sideways in its own box rather than the page.
   return (
-    <table className="simple-table" aria-label={label}>
-      <thead>
-        <tr>{head}</tr>
-      </thead>
-      <tbody>{items.map(row)}</tbody>
-    </table>
+    <div className="list-table-scroll">
+      <table className="simple-table" aria-label={label}>
+        <thead>
+          <tr>{head}</tr>
+        </thead>
+        <tbody>{items.map(row)}</tbody>
+      </table>
+    </div>
   );
 }
