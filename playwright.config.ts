@@ -9,18 +9,19 @@
 import { defineConfig } from '@playwright/test';
 import { selectedTestStores } from './src/server/testing/testStores.js';
 import { CLICKHOUSE_SPECS } from './e2e/fixtures/stores.js';
-import { DESKTOP, EXTRA_SCREENS, SCREEN_SPECS, WIDE_ONLY } from './e2e/fixtures/screens.js';
+import { DESKTOP, EXTRA_SCREENS, SCREEN_SPECS, SCREENS, WIDE_ONLY } from './e2e/fixtures/screens.js';
 import type { E2eOptions } from './e2e/fixtures/test.js';
 
-// Other screens (e2e/fixtures/screens.ts): the rough-edge specs at 390 × 844 dark on SQLite
-// always; WEFT_E2E_SCREENS=all adds 1280 × 800 dark and 390 × 844 light. Tests of a 1280 px
-// layout itself (tagged WIDE_ONLY) stay on the wide screens.
+// Other screens (e2e/fixtures/screens.ts): the rough-edge tests (tagged SCREENS) at 390 × 844
+// dark on SQLite always; WEFT_E2E_SCREENS=all adds 1280 × 800 dark and 390 × 844 light. Tests of
+// a 1280 px layout itself (tagged WIDE_ONLY) stay on the wide screens.
 const screens = process.env.WEFT_E2E_SCREENS === 'all' ? EXTRA_SCREENS : EXTRA_SCREENS.slice(0, 1);
 const projects = [
   { name: 'sqlite', use: { store: 'sqlite' as const } },
   ...screens.map((screen) => ({
     name: `sqlite-${screen.name}`,
     testMatch: SCREEN_SPECS,
+    grep: new RegExp(SCREENS),
     grepInvert: screen.viewport.width < DESKTOP.width ? new RegExp(WIDE_ONLY) : undefined,
     use: { store: 'sqlite' as const, viewport: screen.viewport, colorScheme: screen.colorScheme },
   })),
