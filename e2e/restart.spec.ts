@@ -13,7 +13,7 @@ import { createClient, type WeftClient } from '../src/client/index.js';
 import { E2E_ADMIN } from './fixtures/credentials.js';
 import { publish, seedRun } from './fixtures/seedEvaluations.js';
 import { expect, test } from './fixtures/test.js';
-import { openSection, SCREENS, showsFixed } from './fixtures/screens.js';
+import { openSection, showsFixed } from './fixtures/screens.js';
 import { startWeft, type WeftProcess } from './fixtures/weftServer.js';
 
 const PROJECT = 'e2e/restart';
@@ -51,7 +51,7 @@ async function seedThreads(api: WeftClient): Promise<{ threads: string[]; calls:
   return { threads: ids, calls };
 }
 
-test('each job carries on after the server restarts halfway', { tag: SCREENS }, async ({ page }) => {
+test('each job carries on after the server restarts halfway', async ({ page }) => {
   test.setTimeout(180_000);
   const dataDir = mkdtempSync(join(tmpdir(), 'weft-restart-'));
   const env = { PORT: String(await freePort()) };
