@@ -12,6 +12,7 @@
  */
 import type { WeftClient } from '../src/client/index.js';
 import { expect, test } from './fixtures/test.js';
+import { SCREENS, showsFixed } from './fixtures/screens.js';
 
 const ROWS = Array.from({ length: 10 }, (_, i) => ({ question: `What is ${i} + ${i}?`, expected: String(2 * i) }));
 const ALPHA = { correct: [1, 1, 1, 1, 1, 1, 1, 0, 0, 0], quality: [1.0, 0.9, 0.8, 0.9, 1.0, 0.8, 0.9, 0.3, 0.2, 0.4] };
@@ -53,7 +54,7 @@ async function seedRun(
   return run;
 }
 
-test('a run filtered to failures, then compared with another run', async ({ signedInPage: page, api, project }) => {
+test('a run filtered to failures, then compared with another run', { tag: SCREENS }, async ({ signedInPage: page, api, project }) => {
   test.setTimeout(60_000);
   const f = await publish(api, project);
   const runA = await seedRun(api, f, { model: f.models.alpha, data: ALPHA });
@@ -117,6 +118,7 @@ test('a run filtered to failures, then compared with another run', async ({ sign
   const ticks = (await tickLabels.allTextContents()).filter((t) => /^-?[\d.]+$/.test(t));
   expect(ticks[0]).toBe('0');
   expect(new Set(ticks).size).toBe(ticks.length);
+  await showsFixed(page, '7-zero-based-means');
 
   const compared = page.getByRole('table', { name: 'Compared results' });
   await expect(page.getByText('10 rows', { exact: true })).toBeVisible();

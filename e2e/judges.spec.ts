@@ -10,6 +10,7 @@ import type { WeftClient } from '../src/client/index.js';
 import { startFakeOpenAi, type FakeOpenAi } from '../src/server/testing/fakeOpenAi.js';
 import { publishLlmEvaluation } from '../src/server/testing/llmFixture.js';
 import { expect, test } from './fixtures/test.js';
+import { SCREENS, showsFixed } from './fixtures/screens.js';
 
 let fake: FakeOpenAi;
 test.beforeAll(async () => {
@@ -53,61 +54,69 @@ test('without a provider, judges, monitors and Score with… say what to configu
   await expect(page.getByText('Scoring needs a model provider')).toBeVisible();
 });
 
-test('create and edit a judge model and a judge, then score calls with it', async ({ signedInPage: page, api, project }) => {
-  await addProvider(api, project);
-  await logAnswer(api, project, 'What is two plus two?');
-  await page.goto(`/${project}/judges`);
+test(
+  'create and edit a judge model and a judge, then score calls with it',
+  { tag: SCREENS },
+  async ({ signedInPage: page, api, project }) => {
+    await addProvider(api, project);
+    await logAnswer(api, project, 'What is two plus two?');
+    await page.goto(`/${project}/judges`);
 
-  await page.getByRole('button', { name: 'New model' }).click();
-  let dialog = page.getByRole('dialog', { name: 'New judge model' });
-  await dialog.getByLabel('Name').fill('strict-model');
-  await dialog.getByLabel('Provider model').selectOption('local/llama3.2');
-  await dialog.getByRole('button', { name: 'Save model' }).click();
-  const models = page.getByRole('table', { name: 'Models' });
-  await expect(models.getByRole('row', { name: /strict-model/ })).toContainText('v1');
+    await page.getByRole('button', { name: 'New model' }).click();
+    let dialog = page.getByRole('dialog', { name: 'New judge model' });
+    await dialog.getByLabel('Name').fill('strict-model');
+    await dialog.getByLabel('Provider model').selectOption('local/llama3.2');
+    await dialog.getByRole('button', { name: 'Save model' }).click();
+    const models = page.getByRole('table', { name: 'Models' });
+    await expect(models.getByRole('row', { name: /strict-model/ })).toContainText('v1');
 
-  await models.getByRole('button', { name: 'Edit model strict-model' }).click();
-  dialog = page.getByRole('dialog', { name: 'Edit model strict-model' });
-  await expect(dialog.getByLabel('Provider model')).toHaveValue('local/llama3.2');
-  await dialog.getByLabel('Temperature').fill('0.3');
-  await dialog.getByRole('button', { name: 'Save new version' }).click();
-  await expect(models.getByRole('row', { name: /strict-model/ })).toContainText('v2');
+    await models.getByRole('button', { name: 'Edit model strict-model' }).click();
+    dialog = page.getByRole('dialog', { name: 'Edit model strict-model' });
+    await expect(dialog.getByLabel('Provider model')).toHaveValue('local/llama3.2');
+    await dialog.getByLabel('Temperature').fill('0.3');
+    await dialog.getByRole('button', { name: 'Save new version' }).click();
+    await expect(models.getByRole('row', { name: /strict-model/ })).toContainText('v2');
 
-  await page.getByRole('button', { name: 'New judge' }).click();
-  dialog = page.getByRole('dialog', { name: 'New LLM judge' });
-  await dialog.getByLabel('Name').fill('helpful');
-  await dialog.getByLabel('Judge model').selectOption({ label: 'strict-model (v2, local/llama3.2)' });
-  await dialog.getByLabel('Scoring prompt').fill('Rate {output} for {question}');
-  // Tried on the project's call before it is saved: a score, and nothing stored.
-  const trial = dialog.getByRole('group', { name: 'Try on a call' });
-  await expect(trial.getByRole('combobox', { name: 'Call to try on' })).toContainText('answer');
-  await trial.getByRole('button', { name: 'Try' }).click();
-  await expect(trial.getByRole('status', { name: 'Judge answer' })).toContainText(/Score \S+ in \d/);
-  expect(JSON.stringify(fake.requests.at(-1)!.body.messages)).toContain('for What is two plus two?');
-  expect((await api.feedbackQuery({ project_id: project })).result).toEqual([]);
-  await dialog.getByRole('button', { name: 'Save judge' }).click();
-  const judges = page.getByRole('table', { name: 'Judges' });
-  await expect(judges.getByRole('row', { name: /helpful/ })).toContainText('Rate {output} for {question}');
-  await judges.getByRole('button', { name: 'Edit judge helpful' }).click();
-  dialog = page.getByRole('dialog', { name: 'Edit judge helpful' });
-  await dialog.getByLabel('Scoring prompt').fill('Rate the answer {output} to {question}');
-  await dialog.getByRole('button', { name: 'Save new version' }).click();
-  await expect(judges.getByRole('row', { name: /helpful/ })).toContainText('v2');
+    await page.getByRole('button', { name: 'New judge' }).click();
+    dialog = page.getByRole('dialog', { name: 'New LLM judge' });
+    await dialog.getByLabel('Name').fill('helpful');
+    await dialog.getByLabel('Judge model').selectOption({ label: 'strict-model (v2, local/llama3.2)' });
+    await dialog.getByLabel('Scoring prompt').fill('Rate {output} for {question}');
+    // Tried on the project's call before it is saved: a score, and nothing stored.
+    const trial = dialog.getByRole('group', { name: 'Try on a call' });
+    await expect(trial.getByRole('combobox', { name: 'Call to try on' })).toContainText('answer');
+    await trial.getByRole('button', { name: 'Try' }).click();
+    await expect(trial.getByRole('status', { name: 'Judge answer' })).toContainText(/Score \S+ in \d/);
+    await showsFixed(page, '11-judge-try');
+    expect(JSON.stringify(fake.requests.at(-1)!.body.messages)).toContain('for What is two plus two?');
+    expect((await api.feedbackQuery({ project_id: project })).result).toEqual([]);
+    await dialog.getByRole('button', { name: 'Save judge' }).click();
+    const judges = page.getByRole('table', { name: 'Judges' });
+    await expect(judges.getByRole('row', { name: /helpful/ })).toContainText('Rate {output} for {question}');
+    await judges.getByRole('button', { name: 'Edit judge helpful' }).click();
+    dialog = page.getByRole('dialog', { name: 'Edit judge helpful' });
+    await dialog.getByLabel('Scoring prompt').fill('Rate the answer {output} to {question}');
+    await dialog.getByRole('button', { name: 'Save new version' }).click();
+    await expect(judges.getByRole('row', { name: /helpful/ })).toContainText('v2');
 
-  // The saved judge is the reference class, readable by the SDKs and evaluate_model.
-  const { objs } = await api.objsQuery({ project_id: project, filter: { latest_only: true, leaf_object_classes: ['LLMAsAJudgeScorer'] } });
-  expect(objs[0]!.val).toMatchObject({ _class_name: 'LLMAsAJudgeScorer', scoring_prompt: 'Rate the answer {output} to {question}' });
+    // The saved judge is the reference class, readable by the SDKs and evaluate_model.
+    const { objs } = await api.objsQuery({
+      project_id: project,
+      filter: { latest_only: true, leaf_object_classes: ['LLMAsAJudgeScorer'] },
+    });
+    expect(objs[0]!.val).toMatchObject({ _class_name: 'LLMAsAJudgeScorer', scoring_prompt: 'Rate the answer {output} to {question}' });
 
-  await page.goto(`/${project}/calls`);
-  await page.getByRole('button', { name: 'Score with…' }).click();
-  await expect(page.getByRole('combobox', { name: 'Judge' })).toHaveValue(/\/object\/helpful:/);
-  await page.getByRole('button', { name: 'Score 1 call' }).click();
-  await expect(page.getByRole('status', { name: 'Scoring progress' })).toContainText('Done: 1 scored');
-  await expect(page.getByRole('table', { name: 'Calls' }).getByText(/helpful: \d/)).toBeVisible();
-  const judged = fake.requests.filter((r) => r.path === '/v1/chat/completions').at(-1)!;
-  expect(JSON.stringify(judged.body.messages)).toContain('to What is two plus two?');
-  expect(judged.body.temperature).toBe(0.3);
-});
+    await page.goto(`/${project}/calls`);
+    await page.getByRole('button', { name: 'Score with…' }).click();
+    await expect(page.getByRole('combobox', { name: 'Judge' })).toHaveValue(/\/object\/helpful:/);
+    await page.getByRole('button', { name: 'Score 1 call' }).click();
+    await expect(page.getByRole('status', { name: 'Scoring progress' })).toContainText('Done: 1 scored');
+    await expect(page.getByRole('table', { name: 'Calls' }).getByText(/helpful: \d/)).toBeVisible();
+    const judged = fake.requests.filter((r) => r.path === '/v1/chat/completions').at(-1)!;
+    expect(JSON.stringify(judged.body.messages)).toContain('to What is two plus two?');
+    expect(judged.body.temperature).toBe(0.3);
+  },
+);
 
 test('a monitor created in the browser scores new calls until it is paused', async ({ signedInPage: page, api, project }) => {
   await addProvider(api, project);
@@ -152,7 +161,7 @@ test('a monitor created in the browser scores new calls until it is paused', asy
   await expect(page.getByRole('table', { name: 'Calls' }).getByText(/helpfulness: \d/)).toHaveCount(1);
 });
 
-test('the judge dialogs are styled on a direct link to the judges page', async ({ signedInPage: page, api, project }) => {
+test('the judge dialogs are styled on a direct link to the judges page', { tag: SCREENS }, async ({ signedInPage: page, api, project }) => {
   await addProvider(api, project);
   await page.goto(`/${project}/judges`);
   await page.getByRole('button', { name: 'New model' }).click();
@@ -160,4 +169,5 @@ test('the judge dialogs are styled on a direct link to the judges page', async (
   await expect(dialog).toBeVisible();
   // The dialog frame (components/ui/modal.css): rounded, with a header rule.
   expect(await dialog.evaluate((el) => getComputedStyle(el).borderTopLeftRadius)).toBe('8px');
+  await showsFixed(page, '6-judge-dialog');
 });

@@ -10,6 +10,7 @@ import type { WeftClient } from '../src/client/index.js';
 import type { ReqOf } from '../src/contract/endpoints.js';
 import { seedAgentTraces } from './fixtures/seed.js';
 import { expect, test } from './fixtures/test.js';
+import { SCREENS, showsFixed } from './fixtures/screens.js';
 
 type BatchItem = ReqOf<'callUpsertBatch'>['batch'][number];
 
@@ -159,15 +160,19 @@ async function walkPastTheEdges(page: Page, table: Locator) {
   await expectFullyVisible(table, last.row);
 }
 
-test('threads: Back returns to the cursor row, after a click and after Enter', async ({ signedInPage: page, api, project }) => {
-  await seedThreads(api, project, 150);
-  await page.goto(`/${project}/threads`);
-  const table = page.getByRole('table', { name: 'Threads' });
-  await openAndComeBack(page, table, 'click', /\/threads\/thread-/);
-  await openAndComeBack(page, table, 'enter', /\/threads\/thread-/);
-});
+test(
+  'threads: Back returns to the cursor row, after a click and after Enter',
+  { tag: SCREENS },
+  async ({ signedInPage: page, api, project }) => {
+    await seedThreads(api, project, 150);
+    await page.goto(`/${project}/threads`);
+    const table = page.getByRole('table', { name: 'Threads' });
+    await openAndComeBack(page, table, 'click', /\/threads\/thread-/);
+    await openAndComeBack(page, table, 'enter', /\/threads\/thread-/);
+  },
+);
 
-test('threads: p/n move the cursor the list comes back to', async ({ signedInPage: page, api, project }) => {
+test('threads: p/n move the cursor the list comes back to', { tag: SCREENS }, async ({ signedInPage: page, api, project }) => {
   await seedThreads(api, project, 150);
   await page.goto(`/${project}/threads`);
   const table = page.getByRole('table', { name: 'Threads' });
@@ -184,17 +189,19 @@ test('threads: p/n move the cursor the list comes back to', async ({ signedInPag
   expect(after.index).toBe(56);
   expect(after.text).toBe(next);
   await expectFullyVisible(table, after.row);
+  await showsFixed(page, '2-back-threads');
 });
 
-test('calls: Back from a trace returns to the cursor row', async ({ signedInPage: page, api, project }) => {
+test('calls: Back from a trace returns to the cursor row', { tag: SCREENS }, async ({ signedInPage: page, api, project }) => {
   await seedAgentTraces(api, { projectId: project, count: 60, failEvery: 0 });
   await page.goto(`/${project}/calls`);
   const table = page.getByRole('table', { name: 'Calls' });
   await openAndComeBack(page, table, 'click', /\/traces\//);
   await openAndComeBack(page, table, 'enter', /\/traces\//);
+  await showsFixed(page, '2-back-calls');
 });
 
-test('runs and objects: Back returns to the cursor row', async ({ signedInPage: page, api, project }) => {
+test('runs and objects: Back returns to the cursor row', { tag: SCREENS }, async ({ signedInPage: page, api, project }) => {
   await seedRuns(api, project, 70);
   await page.goto(`/${project}/evaluations`);
   await openAndComeBack(page, page.getByRole('table', { name: 'Evaluation runs' }), 'enter', /\/evaluations\/runs\//);
@@ -204,10 +211,11 @@ test('runs and objects: Back returns to the cursor row', async ({ signedInPage: 
   await openAndComeBack(page, page.getByRole('table', { name: 'Objects' }), 'click', /\/objects\/config-/);
 });
 
-test('j/k past the viewport keep the cursor row fully visible', async ({ signedInPage: page, api, project }) => {
+test('j/k past the viewport keep the cursor row fully visible', { tag: SCREENS }, async ({ signedInPage: page, api, project }) => {
   await seedAgentTraces(api, { projectId: project, count: 60, failEvery: 0 });
   await page.goto(`/${project}/calls`);
   await walkPastTheEdges(page, page.getByRole('table', { name: 'Calls' }));
+  await showsFixed(page, '2-cursor-visible');
 });
 
 test('on a phone, Back returns to the cursor row and j/k keep it in view', async ({ signedInPage: page, api, project }) => {
@@ -220,7 +228,7 @@ test('on a phone, Back returns to the cursor row and j/k keep it in view', async
   await openAndComeBack(page, table, 'enter', /\/threads\/thread-/);
 });
 
-test('queue items: Back from the review returns to the cursor row', async ({ signedInPage: page, api, project }) => {
+test('queue items: Back from the review returns to the cursor row', { tag: SCREENS }, async ({ signedInPage: page, api, project }) => {
   const traces = await seedAgentTraces(api, { projectId: project, count: 60, failEvery: 0 });
   const { id: queueId } = await api.annotationQueueCreate({ project_id: project, name: 'Long queue', scorer_refs: [] });
   await api.annotationQueueAddCalls({ project_id: project, queue_id: queueId, call_ids: traces.map((t) => t.rootId), display_fields: [] });
@@ -252,4 +260,5 @@ test('queue items: Back from the review returns to the cursor row', async ({ sig
   await expect(cursor.locator('td').first()).toHaveText(position);
   await expect.poll(inView).toBe(true);
   expect(Math.abs((await scroller.evaluate((el) => el.scrollTop)) - scrolled)).toBeLessThanOrEqual(1);
+  await showsFixed(page, '2-back-queue-items');
 });

@@ -8,6 +8,7 @@ import type { Page } from '@playwright/test';
 import type { WeftClient } from '../src/client/index.js';
 import type { ReqOf } from '../src/contract/endpoints.js';
 import { expect, test } from './fixtures/test.js';
+import { SCREENS, showsFixed } from './fixtures/screens.js';
 
 type BatchItem = ReqOf<'callUpsertBatch'>['batch'][number];
 
@@ -153,7 +154,7 @@ for (const size of [
       await page.screenshot({ path: info.outputPath(`threads-${size.name}.png`) });
     });
 
-    test('the annotation queues list fits the screen', async ({ signedInPage: page, api, project }, info) => {
+    test('the annotation queues list fits the screen', { tag: SCREENS }, async ({ signedInPage: page, api, project }, info) => {
       const { turnIds } = await seedThread(api, project);
       const { id: queueId } = await api.annotationQueueCreate({
         project_id: project,
@@ -166,6 +167,7 @@ for (const size of [
       await expect(page.getByRole('link', { name: 'Support answers that need a second look', exact: true })).toBeVisible();
       await page.screenshot({ path: info.outputPath(`queues-${size.name}.png`) });
       await expect.poll(() => fitsWidth(page)).toBe(true);
+      await showsFixed(page, '11-queues-list');
     });
   });
 }

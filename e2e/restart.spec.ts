@@ -13,6 +13,7 @@ import { createClient, type WeftClient } from '../src/client/index.js';
 import { E2E_ADMIN } from './fixtures/credentials.js';
 import { publish, seedRun } from './fixtures/seedEvaluations.js';
 import { expect, test } from './fixtures/test.js';
+import { openSection, showsFixed } from './fixtures/screens.js';
 import { startWeft, type WeftProcess } from './fixtures/weftServer.js';
 
 const PROJECT = 'e2e/restart';
@@ -81,6 +82,7 @@ test('each job carries on after the server restarts halfway', async ({ page }) =
     await page.getByRole('columnheader', { name: /Turns/ }).click();
     await expect(page.getByRole('alert')).toContainText('Cannot reach the Weft server');
     await expect(heading('Threads')).toBeVisible();
+    await showsFixed(page, '1-restart-threads');
     await resume();
     await page.getByRole('button', { name: 'Retry' }).click();
     await expect(table.getByRole('row')).toHaveCount(3);
@@ -124,10 +126,14 @@ test('each job carries on after the server restarts halfway', async ({ page }) =
     await page.goto(`${url}/${PROJECT}/evaluations/compare?runs=${runs[0]},${runs[1]}`);
     await expect(page.getByRole('figure', { name: 'correct by run' })).toBeVisible();
     resume = await restart();
-    await page.getByRole('link', { name: 'Evaluations' }).first().click();
+    await openSection(page, 'Evaluations');
     await expect(page.getByRole('alert')).toContainText('Cannot reach the Weft server');
-    // The app around the error stays: its navigation, not a blank page.
-    await expect(page.getByRole('navigation', { name: 'Project sections' })).toBeVisible();
+    // The app around the error stays: its navigation (a menu on a narrow screen), not a blank page.
+    const narrow = page.viewportSize()!.width < 900;
+    await expect(
+      narrow ? page.getByRole('button', { name: 'Menu' }) : page.getByRole('navigation', { name: 'Project sections' }),
+    ).toBeVisible();
+    await showsFixed(page, '1-restart-compare');
     await resume();
     await page.getByRole('button', { name: 'Retry' }).click();
     await expect(page.getByRole('table').getByRole('row')).toHaveCount(3);

@@ -8,6 +8,7 @@ import type { Locator, Page } from '@playwright/test';
 import type { WeftClient } from '../src/client/index.js';
 import type { ReqOf } from '../src/contract/endpoints.js';
 import { expect, test } from './fixtures/test.js';
+import { SCREENS, showsFixed } from './fixtures/screens.js';
 
 type BatchItem = ReqOf<'callUpsertBatch'>['batch'][number];
 type ThreadSort = NonNullable<ReqOf<'threadsStreamQuery'>['sort_by']>;
@@ -240,32 +241,37 @@ test('walk a thread by keyboard and open a turn’s trace', async ({ signedInPag
   await expect(page).toHaveURL(new RegExp(`/traces/${turnsOfA[2]!.traceId}\\?call=${turnsOfA[2]!.id}`));
 });
 
-test('a turn answered with plain text shows its answer, opened by a direct link', async ({ signedInPage: page, api, project }) => {
-  // `def chat(messages) -> str`: the prompt is messages, the output a plain string.
-  const threadId = `plain-${randomUUID()}`;
-  const id = randomUUID();
-  const at = new Date(Date.now() - 60_000).toISOString();
-  const common = { project_id: project, trace_id: randomUUID(), thread_id: threadId, turn_id: id };
-  await api.callUpsertBatch({
-    batch: [
-      {
-        mode: 'start',
-        req: {
-          start: {
-            ...common,
-            id,
-            parent_id: null,
-            op_name: `weave:///${project}/op/chat:0123456789abcdef`,
-            started_at: at,
-            inputs: { messages: [{ role: 'user', content: 'Is the shop open on Sunday?' }] },
+test(
+  'a turn answered with plain text shows its answer, opened by a direct link',
+  { tag: SCREENS },
+  async ({ signedInPage: page, api, project }) => {
+    // `def chat(messages) -> str`: the prompt is messages, the output a plain string.
+    const threadId = `plain-${randomUUID()}`;
+    const id = randomUUID();
+    const at = new Date(Date.now() - 60_000).toISOString();
+    const common = { project_id: project, trace_id: randomUUID(), thread_id: threadId, turn_id: id };
+    await api.callUpsertBatch({
+      batch: [
+        {
+          mode: 'start',
+          req: {
+            start: {
+              ...common,
+              id,
+              parent_id: null,
+              op_name: `weave:///${project}/op/chat:0123456789abcdef`,
+              started_at: at,
+              inputs: { messages: [{ role: 'user', content: 'Is the shop open on Sunday?' }] },
+            },
           },
         },
-      },
-      { mode: 'end', req: { end: { project_id: project, id, ended_at: at, output: 'Yes, from 10 to 4.' } } },
-    ],
-  });
-  await page.goto(`/${project}/threads/${threadId}`);
-  const turn = page.getByRole('region', { name: 'Conversation' }).getByRole('list', { name: 'Turn 1 messages' });
-  await expect(turn).toContainText('Is the shop open on Sunday?');
-  await expect(turn).toContainText('Yes, from 10 to 4.');
-});
+        { mode: 'end', req: { end: { project_id: project, id, ended_at: at, output: 'Yes, from 10 to 4.' } } },
+      ],
+    });
+    await page.goto(`/${project}/threads/${threadId}`);
+    const turn = page.getByRole('region', { name: 'Conversation' }).getByRole('list', { name: 'Turn 1 messages' });
+    await expect(turn).toContainText('Is the shop open on Sunday?');
+    await expect(turn).toContainText('Yes, from 10 to 4.');
+    await showsFixed(page, '3-plain-answer');
+  },
+);

@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { seedAgentTraces, seedBigTrace } from './fixtures/seed.js';
 import { expect, test } from './fixtures/test.js';
+import { SCREENS, showsFixed } from './fixtures/screens.js';
 
 test('open a trace, walk the tree by keyboard, read a call', async ({ signedInPage: page, api, project }) => {
   await seedAgentTraces(api, { projectId: project, count: 3, failEvery: 0 });
@@ -118,15 +119,20 @@ test('a 10 MB payload opens and expands lazily', async ({ signedInPage: page, ap
   await expect(inputs.getByRole('button', { name: /38,900 more/ })).toBeVisible();
 });
 
-test('arrow keys walk the tree of a trace opened by a link, before anything is focused', async ({ signedInPage: page, api, project }) => {
-  const [trace] = await seedAgentTraces(api, { projectId: project, count: 1, failEvery: 0 });
-  await page.goto(`/${project}/traces/${trace!.traceId}`);
-  const items = page.getByRole('tree', { name: 'Call tree' }).getByRole('treeitem');
-  await expect(items.first()).toHaveAttribute('aria-selected', 'true');
-  await page.keyboard.press('ArrowDown');
-  await expect(items.nth(1)).toHaveAttribute('aria-selected', 'true');
-  await page.keyboard.press('ArrowDown');
-  await expect(items.nth(2)).toHaveAttribute('aria-selected', 'true');
-  await page.keyboard.press('Home');
-  await expect(items.first()).toHaveAttribute('aria-selected', 'true');
-});
+test(
+  'arrow keys walk the tree of a trace opened by a link, before anything is focused',
+  { tag: SCREENS },
+  async ({ signedInPage: page, api, project }) => {
+    const [trace] = await seedAgentTraces(api, { projectId: project, count: 1, failEvery: 0 });
+    await page.goto(`/${project}/traces/${trace!.traceId}`);
+    const items = page.getByRole('tree', { name: 'Call tree' }).getByRole('treeitem');
+    await expect(items.first()).toHaveAttribute('aria-selected', 'true');
+    await page.keyboard.press('ArrowDown');
+    await expect(items.nth(1)).toHaveAttribute('aria-selected', 'true');
+    await page.keyboard.press('ArrowDown');
+    await expect(items.nth(2)).toHaveAttribute('aria-selected', 'true');
+    await showsFixed(page, '11-trace-keys');
+    await page.keyboard.press('Home');
+    await expect(items.first()).toHaveAttribute('aria-selected', 'true');
+  },
+);

@@ -7,6 +7,7 @@
 import type { ReactNode } from 'react';
 import { ErrorState } from '../ui/ErrorState.js';
 import { Spinner } from '../ui/Spinner.js';
+import './table.css';
 
 export interface ListTableProps<T> {
   /** The rows; undefined while loading. */
@@ -29,12 +30,15 @@ export function ListTable<T>({ items, pending, error, onRetry, noun, label, head
   if (error) return <ErrorState error={error} onRetry={onRetry} compact />;
   if (pending) return <Spinner showLabel label={`Loading ${noun}`} />;
   if (!items?.length) return <p className="muted">No {noun} yet.</p>;
+  // Wider than a phone, the table scrolls sideways in its own box rather than the page.
   return (
-    <table className="simple-table" aria-label={label}>
-      <thead>
-        <tr>{head}</tr>
-      </thead>
-      <tbody>{items.map(row)}</tbody>
-    </table>
+    <div className="list-table-scroll">
+      <table className="simple-table" aria-label={label}>
+        <thead>
+          <tr>{head}</tr>
+        </thead>
+        <tbody>{items.map(row)}</tbody>
+      </table>
+    </div>
   );
 }

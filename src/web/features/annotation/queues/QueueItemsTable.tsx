@@ -38,60 +38,63 @@ export function QueueItemsTable({ rows, total, fields, reviewersPerItem, reviewH
   if (rows.length === 0) return <p className="muted">No items yet.</p>;
   return (
     <>
-      <table className="simple-table queue-items" aria-label="Queue items">
-        <thead>
-          <tr>
-            <th className="num">#</th>
-            <th>Item</th>
-            <th>State</th>
-            <th>Reviews</th>
-            <th>Answers</th>
-            <th className="actions-col">
-              <span className="visually-hidden">Open</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody ref={rowsRef} onKeyDown={cursor.onKeyDown}>
-          {rows.map(({ item, reviews }, i) => (
-            <tr key={item.id} {...cursor.rowProps(i)}>
-              <td className="num muted">{item.position_in_queue}</td>
-              <td>
-                <span className="ellipsis item-what">
-                  {item.thread_id ? `Thread ${item.thread_id}` : item.call_op_name || item.call_id}
-                </span>
-                {item.reserved_by && <span className="muted small"> · held by {item.reserved_by}</span>}
-              </td>
-              <td>
-                <ItemState item={item} reviewersPerItem={reviewersPerItem} />
-              </td>
-              <td className="small">
-                {formatInteger(item.completed_reviews)}/{formatInteger(reviewersPerItem)}
-                {reviews.length > 0 && <span className="muted"> · {reviews.map((r) => r.annotator).join(', ')}</span>}
-              </td>
-              <td className="small answers-cell">
-                {reviews
-                  .filter((r) => r.annotation_state !== 'in_progress')
-                  .map((r) => (
-                    <div key={r.annotator} className="ellipsis">
-                      {reviews.length > 1 && <span className="muted">{r.annotator}: </span>}
-                      {r.annotation_state === 'skipped'
-                        ? 'skipped'
-                        : fields
-                            .filter((f) => Object.hasOwn(r.answers, f.ref))
-                            .map((f) => `${f.name} ${shownValue(r.answers[f.ref])}`)
-                            .join(' · ')}
-                    </div>
-                  ))}
-              </td>
-              <td className="row-actions">
-                <Link className="button small ghost" to={reviewHref(item.id)} aria-label={`Open item ${item.position_in_queue}`}>
-                  Open
-                </Link>
-              </td>
+      {/* Wider than a phone: the table scrolls sideways in its own box, the page only up and down. */}
+      <div className="queue-table-scroll">
+        <table className="simple-table queue-items" aria-label="Queue items">
+          <thead>
+            <tr>
+              <th className="num">#</th>
+              <th>Item</th>
+              <th>State</th>
+              <th>Reviews</th>
+              <th>Answers</th>
+              <th className="actions-col">
+                <span className="visually-hidden">Open</span>
+              </th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody ref={rowsRef} onKeyDown={cursor.onKeyDown}>
+            {rows.map(({ item, reviews }, i) => (
+              <tr key={item.id} {...cursor.rowProps(i)}>
+                <td className="num muted">{item.position_in_queue}</td>
+                <td>
+                  <span className="ellipsis item-what">
+                    {item.thread_id ? `Thread ${item.thread_id}` : item.call_op_name || item.call_id}
+                  </span>
+                  {item.reserved_by && <span className="muted small"> · held by {item.reserved_by}</span>}
+                </td>
+                <td>
+                  <ItemState item={item} reviewersPerItem={reviewersPerItem} />
+                </td>
+                <td className="small">
+                  {formatInteger(item.completed_reviews)}/{formatInteger(reviewersPerItem)}
+                  {reviews.length > 0 && <span className="muted"> · {reviews.map((r) => r.annotator).join(', ')}</span>}
+                </td>
+                <td className="small answers-cell">
+                  {reviews
+                    .filter((r) => r.annotation_state !== 'in_progress')
+                    .map((r) => (
+                      <div key={r.annotator} className="ellipsis">
+                        {reviews.length > 1 && <span className="muted">{r.annotator}: </span>}
+                        {r.annotation_state === 'skipped'
+                          ? 'skipped'
+                          : fields
+                              .filter((f) => Object.hasOwn(r.answers, f.ref))
+                              .map((f) => `${f.name} ${shownValue(r.answers[f.ref])}`)
+                              .join(' · ')}
+                      </div>
+                    ))}
+                </td>
+                <td className="row-actions">
+                  <Link className="button small ghost" to={reviewHref(item.id)} aria-label={`Open item ${item.position_in_queue}`}>
+                    Open
+                  </Link>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
       {total > rows.length && (
         <p className="muted small">
           Showing the first {formatInteger(rows.length)} of {formatInteger(total)} items; the export has them all.

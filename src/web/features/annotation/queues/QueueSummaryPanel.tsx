@@ -26,30 +26,32 @@ export function QueueSummaryPanel({ summary, fields }: { summary: Summary; field
         {summary.reviewers.length === 0 ? (
           <p className="muted">Nobody has reviewed an item yet.</p>
         ) : (
-          <table className="simple-table" aria-label="Reviewer progress">
-            <thead>
-              <tr>
-                <th>Reviewer</th>
-                <th className="progress-col">Completed</th>
-                <th className="num">Skipped</th>
-                <th className="num">Holding</th>
-              </tr>
-            </thead>
-            <tbody>
-              {summary.reviewers.map((r) => (
-                <tr key={r.annotator}>
-                  <td>{r.annotator}</td>
-                  <td>
-                    <CompletionBar done={r.completed} total={summary.total_items} label={`${r.annotator} progress`} />
-                  </td>
-                  <td className="num">{formatInteger(r.skipped)}</td>
-                  <td className="num" title="Items reserved for this reviewer right now">
-                    {formatInteger(r.reserved)}
-                  </td>
+          <div className="queue-table-scroll">
+            <table className="simple-table" aria-label="Reviewer progress">
+              <thead>
+                <tr>
+                  <th>Reviewer</th>
+                  <th className="progress-col">Completed</th>
+                  <th className="num">Skipped</th>
+                  <th className="num">Holding</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {summary.reviewers.map((r) => (
+                  <tr key={r.annotator}>
+                    <td>{r.annotator}</td>
+                    <td>
+                      <CompletionBar done={r.completed} total={summary.total_items} label={`${r.annotator} progress`} />
+                    </td>
+                    <td className="num">{formatInteger(r.skipped)}</td>
+                    <td className="num" title="Items reserved for this reviewer right now">
+                      {formatInteger(r.reserved)}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
         )}
         <p className="muted small">
           {summary.reviewers_per_item === 1

@@ -113,11 +113,15 @@ function OutputCell({ row, run }: { row: CompareTableRow; run: CompareRunRef }) 
   );
 }
 
-/** One run's model output (the first trial's when a row has several), linking to its trace. */
-export function compareOutputColumn(run: CompareRunRef, size = 240): CompareColumnDef {
-  return cached(`out|${run.id}|${run.letter}|${run.traceId}|${size}`, () =>
+/**
+ * One run's model output (the first trial's when a row has several), linking to its trace.
+ * `id` defaults to `outputs|<run id>`; the table names the baseline's and the compared run's by
+ * their role, so a column choice holds across comparisons.
+ */
+export function compareOutputColumn(run: CompareRunRef, size = 240, id = `outputs|${run.id}`): CompareColumnDef {
+  return cached(`out|${id}|${run.id}|${run.letter}|${run.traceId}|${size}`, () =>
     col.display({
-      id: `outputs|${run.id}`,
+      id,
       header: `Output ${run.letter}`,
       size,
       cell: ({ row }) => <OutputCell row={row.original} run={run} />,
@@ -163,7 +167,7 @@ function CompareScoreCell({
 /**
  * A metric for the baseline and the compared run in one column ("correct C→A": the baseline's
  * value, then the compared run's marked up or down): the default table's compact form. Sorts by
- * the compared run's value (column id `<field>|<run id>`).
+ * the compared run's value; column id `pair|<field>` (the table maps it to that run).
  */
 export function comparePairScoreColumn({
   metric,
@@ -176,7 +180,7 @@ export function comparePairScoreColumn({
 }): CompareColumnDef {
   return cached(`pair|${metric.field}|${baseline.id}|${baseline.letter}|${compared.id}|${compared.letter}`, () =>
     col.accessor((r) => rowValue(r, compared.id, metric), {
-      id: `${metric.field}|${compared.id}`,
+      id: `pair|${metric.field}`,
       header: `${metric.label} ${baseline.letter}→${compared.letter}`,
       size: Math.max(metric.type === 'binary' ? 150 : 132, Math.min(180, metric.label.length * 7 + 64)),
       meta: metric.type === 'text' ? undefined : { align: 'right' },
@@ -194,19 +198,24 @@ export function comparePairScoreColumn({
   );
 }
 
-/** A metric's value in one run; column id `<field>|<run id>` (a header click sorts by that run's value). */
+/**
+ * A metric's value in one run; column id `id`, by default `<field>|<run id>` (a header click
+ * sorts by that run's value).
+ */
 export function compareScoreColumn({
   metric,
   run,
   baselineId,
+  id = `${metric.field}|${run.id}`,
 }: {
   metric: ScoreMetric;
   run: CompareRunRef;
   baselineId: string;
+  id?: string;
 }): CompareColumnDef {
-  return cached(`score|${metric.field}|${run.id}|${run.letter}|${baselineId}`, () =>
+  return cached(`score|${id}|${metric.field}|${run.id}|${run.letter}|${baselineId}`, () =>
     col.accessor((r) => rowValue(r, run.id, metric), {
-      id: `${metric.field}|${run.id}`,
+      id,
       header: `${metric.label} ${run.letter}`,
       // The label, the run letter and the sort arrow; scores themselves are short.
       size: Math.max(84, Math.min(160, metric.label.length * 7 + 44)),
