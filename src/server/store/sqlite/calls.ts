@@ -6,6 +6,7 @@ import { callFromRow, type CallRow } from '../query/callRow.js';
 import { STORED_BYTES_SQL, storageSizeSql, TOTAL_STORAGE_SIZE_SQL } from './callsColumnsSql.js';
 import { compileCount, compileSelect, compileWhere } from './callsQuery.js';
 import type { SqliteDatabase } from './SqliteDatabase.js';
+import { partDocument, WRITE_DOC_SQL } from './callSearch.js';
 import { recordFileRefs } from './fileRefs.js';
 import { refreshStatsRollup } from './statsRollup.js';
 import { refreshDirtyThreads } from './threads.js';
@@ -44,10 +45,11 @@ function upsertSql(columns: string[]): string {
     ON CONFLICT (project_id, id) DO UPDATE SET ${set.join(', ')}`;
 }
 
-const START_SQL = upsertSql(START_COLUMNS);
-const END_SQL = upsertSql(END_COLUMNS);
+// RETURNING the row's rowid, which keys its documents in the substring index (callSearch.ts).
+const START_SQL = `${upsertSql(START_COLUMNS)} RETURNING rowid`;
+const END_SQL = `${upsertSql(END_COLUMNS)} RETURNING rowid`;
 /** Start and end of one call in the same batch (the common case) become one row write. */
-const FULL_SQL = upsertSql([...START_COLUMNS, ...END_COLUMNS]);
+const FULL_SQL = `${upsertSql([...START_COLUMNS, ...END_COLUMNS])} RETURNING rowid`;
 
 const PROJECT_SQL = 'INSERT OR IGNORE INTO projects (project_id, entity, created_at) VALUES (?, ?, ?)';
 /** The call readCall and readCallWithin answer: started (an early end alone is not a call yet) and not deleted. */
@@ -133,6 +135,7 @@ export class SqliteCallsStore implements CallsStore {
     const db = this.#db;
     const statements = { start: db.prepare(START_SQL), end: db.prepare(END_SQL), full: db.prepare(FULL_SQL) };
     const project = db.prepare(PROJECT_SQL);
+    const doc = db.prepare(WRITE_DOC_SQL);
     // Applying the last start and the last end of each id gives the same row as applying the
     // writes one by one, since each part only sets its own columns.
     const parts = new Map<string, { start?: CallStartWrite; end?: CallEndWrite }>();
@@ -150,9 +153,15 @@ export class SqliteCallsStore implements CallsStore {
       }
       for (const { start, end } of parts.values()) {
         const head = [(start ?? end)!.projectId, (start ?? end)!.id];
-        if (start && end) statements.full.run(...head, ...startValues(start), ...endValues(end));
-        else if (start) statements.start.run(...head, ...startValues(start));
-        else statements.end.run(...head, ...endValues(end!));
+        const { rowid } = (
+          start && end
+            ? statements.full.get(...head, ...startValues(start), ...endValues(end))
+            : start
+              ? statements.start.get(...head, ...startValues(start))
+              : statements.end.get(...head, ...endValues(end!))
+        ) as { rowid: number };
+        if (start) doc.run(rowid * 2, partDocument(start.inputsJson, start.attributesJson));
+        if (end) doc.run(rowid * 2 + 1, partDocument(end.outputJson, end.exception));
         recordFileRefs(db, head[0]!, 'call', head[1]!, [start?.inputsJson ?? null, end?.outputJson ?? null]);
       }
       refreshDerived(db);

@@ -41,7 +41,10 @@ export function compileSelect(q: CallsQuery): SqlFragment {
   // plain started_at lures SQLite onto the (project_id, started_at) index instead, which walks
   // the whole project (2.5 s for the children of one call at 1M calls); `+started_at` cannot
   // use that index, so the few rows are found by id and sorted.
-  const order = byIds && (q.sortBy ?? null) === null ? raw('+started_at ASC, id ASC') : joinSql(planCallsOrder(q).map(printSortKey), ', ');
+  const order =
+    byIds && (q.sortBy ?? null) === null && !f?.search?.trim()
+      ? raw('+started_at ASC, id ASC')
+      : joinSql(planCallsOrder(q).map(printSortKey), ', ');
   const cols = loadedColumns(q.columns).join(', ');
   const extra = [
     q.includeStorageSize ? `, ${storageSizeSql()} AS storage_size_bytes` : '',

@@ -1,0 +1,129 @@
+/**
+ * Conformance suite for the calls' content search (the `search` filter, docs/search.md): any
+ * substring of 3 or more characters of inputs, output, attributes or exception, in any script,
+ * case-insensitive; whole-word matches first; exactly the matching calls, nothing more.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { OpenStore } from '../../testing/tempStore.js';
+import type { CallsQuery, Store } from '../Store.js';
+import { endWrite, SECOND, startWrite, T0 } from './callWrites.js';
+
+const P = 'search/p';
+const OTHER = 'search/other';
+
+/** Past the indexed part of a document (INDEXED_CHARS on SQLite), so only a whole read finds the end. */
+const LONG = 'lorem ipsum '.repeat(7000) + 'zebraquokka';
+
+const CALLS: { id: string; inputs?: unknown; attributes?: unknown; output?: unknown; exception?: string }[] = [
+  { id: 'zh', inputs: { prompt: '我们今天讨论退款政策' } },
+  { id: 'ja', inputs: { text: '東京タワーに行きました' } },
+  { id: 'ar', output: 'مرحبا بالعالم الجميل' },
+  { id: 'hi', attributes: { note: 'नमस्ते दुनिया' } },
+  { id: 'emoji', exception: 'Boom 🎉🚀🔥 failed' },
+  { id: 'refunded', inputs: { msg: 'refunded yesterday' } },
+  { id: 'latin', inputs: { msg: 'The Refund was APPROVED' } },
+  { id: 'quoted', inputs: { q: 'say "hello" twice' } },
+  { id: 'long', inputs: { doc: LONG } },
+];
+
+export function describeCallsSearchConformance(open: OpenStore): void {
+  describe('calls search conformance', () => {
+    let store: Store;
+    let close: () => Promise<void>;
+    beforeAll(async () => {
+      ({ store, close } = await open());
+      // Starts and ends in separate writes, as the SDKs send them, each call one second after the last.
+      await store.calls.writeCalls(
+        CALLS.map((c, i) =>
+          startWrite(P, c.id, {
+            startedAt: T0 + i * SECOND,
+            inputsJson: JSON.stringify(c.inputs ?? {}),
+            attributesJson: JSON.stringify(c.attributes ?? {}),
+          }),
+        ),
+      );
+      await store.calls.writeCalls(
+        CALLS.map((c, i) =>
+          endWrite(P, c.id, { endedAt: T0 + i * SECOND + 1, outputJson: JSON.stringify(c.output ?? null), exception: c.exception ?? null }),
+        ),
+      );
+      // The same text in another project, which a search of P never finds.
+      await store.calls.writeCalls([startWrite(OTHER, 'zh2', { inputsJson: JSON.stringify({ prompt: '我们今天讨论退款政策' }) })]);
+    });
+    afterAll(() => close());
+
+    const ids = async (search: string, over: Partial<CallsQuery> = {}) => {
+      const out: string[] = [];
+      for await (const c of store.calls.queryCalls({ projectId: P, filter: { search }, ...over })) out.push(c.id);
+      return out;
+    };
+
+    it.each([
+      ['Chinese', '退款政', ['zh']],
+      ['Chinese, a later substring', '款政策', ['zh']],
+      ['Japanese', 'タワー', ['ja']],
+      ['Japanese, across scripts', '東京タ', ['ja']],
+      ['Arabic', 'بالعالم', ['ar']],
+      ['Arabic, inside a word', 'عالم', ['ar']],
+      ['Hindi', 'नमस्ते', ['hi']],
+      ['Hindi, across a space', 'स्ते दु', ['hi']],
+      ['emoji', '🎉🚀🔥', ['emoji']],
+      ['emoji and Latin', '🔥 failed', ['emoji']],
+      ['Latin, any case', 'aPpRoVeD', ['latin']],
+      ['Latin, a substring', 'efund', ['latin', 'refunded']],
+      ['a quote inside a JSON string', 'say "hello"', ['quoted']],
+      ['past the indexed part of a long input', 'zebraquokka', ['long']],
+    ])('finds %s text: %s', async (_, search, expected) => {
+      expect((await ids(search as string)).sort()).toEqual([...(expected as string[])].sort());
+    });
+
+    it.each([
+      ['a Chinese text that is not there', '退款 政'],
+      ['a Japanese one', 'タワー東'],
+      ['an Arabic one', 'مرحبا عالم'],
+      ['a Hindi one', 'दुनिया नमस्ते'],
+      ['an emoji one', '🚀🎉🔥'],
+      ['a Latin one', 'refundz'],
+    ])('finds nothing for %s', async (_, search) => {
+      expect(await ids(search)).toEqual([]);
+    });
+
+    it('ranks whole-word matches first, then keeps the requested order', async () => {
+      // Started earlier, `refunded` comes first by start time; `Refund` is the whole word.
+      expect(await ids('refund')).toEqual(['latin', 'refunded']);
+      expect(await ids('refund', { sortBy: [{ field: 'started_at', direction: 'desc' }] })).toEqual(['latin', 'refunded']);
+      expect(await ids('efund')).toEqual(['refunded', 'latin']);
+      expect(await ids('efund', { sortBy: [{ field: 'started_at', direction: 'desc' }] })).toEqual(['latin', 'refunded']);
+    });
+
+    it('counts what it finds, and keeps to the project', async () => {
+      expect(await store.calls.countCalls({ projectId: P, filter: { search: '退款政' } })).toBe(1);
+      expect(await store.calls.countCalls({ projectId: OTHER, filter: { search: '退款政' } })).toBe(1);
+      expect(await store.calls.countCalls({ projectId: P, filter: { search: 'nowhere-to-be-found' } })).toBe(0);
+    });
+
+    it('finds a part written later, and forgets what a rewrite removed', async () => {
+      await store.calls.writeCalls([startWrite(P, 'late', { startedAt: T0 + 100 * SECOND, inputsJson: '{"x":"première étape"}' })]);
+      expect(await ids('PREMIÈRE')).toEqual(['late']);
+      expect(await ids('ελληνικά')).toEqual([]);
+      await store.calls.writeCalls([endWrite(P, 'late', { outputJson: JSON.stringify('ελληνικά κείμενα') })]);
+      expect(await ids('ΕΛΛΗΝΙΚΆ')).toEqual(['late']);
+      await store.calls.writeCalls([endWrite(P, 'late', { outputJson: JSON.stringify('replaced') })]);
+      expect(await ids('ελληνικά')).toEqual([]);
+      expect(await ids('première')).toEqual(['late']);
+    });
+
+    it('leaves out deleted calls', async () => {
+      await store.calls.writeCalls([startWrite(P, 'gone', { inputsJson: '{"x":"vanishing text"}' })]);
+      expect(await ids('vanishing')).toEqual(['gone']);
+      await store.calls.deleteCalls({ projectId: P, ids: ['gone'], deletedAt: T0 + 1 });
+      expect(await ids('vanishing')).toEqual([]);
+    });
+
+    it('refuses a search shorter than 3 characters, and a blank one filters nothing', async () => {
+      await expect(ids('ab')).rejects.toThrow(/at least 3 characters/);
+      await expect(ids('退款')).rejects.toThrow(/at least 3 characters/);
+      expect((await ids('   ')).length).toBeGreaterThanOrEqual(CALLS.length);
+    });
+  });
+}
