@@ -120,6 +120,32 @@ export function describeCallsSearchConformance(open: OpenStore): void {
       expect(await ids('vanishing')).toEqual([]);
     });
 
+    it('finds threads by a substring of a turn, in any script, beside the word search', async () => {
+      const T = 'search/threads';
+      const turn = (id: string, thread: string, text: string, i: number) =>
+        startWrite(T, id, { threadId: thread, turnId: id, startedAt: T0 + i * SECOND, inputsJson: JSON.stringify({ m: text }) });
+      await store.calls.writeCalls([
+        turn('t1', 'zh-thread', '我们今天讨论退款政策', 0),
+        turn('t2', 'ja-thread', '東京タワーに行きました', 1),
+        turn('t3', 'hi-thread', 'नमस्ते दुनिया', 2),
+        // Not a turn (its turn id is another call's): never searched as one.
+        startWrite(T, 'inner', { threadId: 'ja-thread', turnId: 't2', startedAt: T0 + 3 * SECOND, inputsJson: '{"m":"退款政策"}' }),
+      ]);
+      await store.calls.writeCalls(['t1', 't2', 't3', 'inner'].map((id) => endWrite(T, id)));
+      const threads = async (search: string) => {
+        const out: string[] = [];
+        for await (const t of store.threads.queryThreads({ projectId: T, search, sortBy: [] })) out.push(t.threadId);
+        return out.sort();
+      };
+      expect(await threads('退款政')).toEqual(['zh-thread']);
+      expect(await threads('タワー')).toEqual(['ja-thread']);
+      expect(await threads('स्ते दु')).toEqual(['hi-thread']);
+      expect(await threads('タワー東')).toEqual([]);
+      // Shorter than 3 characters: the word search alone, which finds no part of an unspaced phrase.
+      expect(await threads('退款')).toEqual([]);
+      expect(await threads('hi-thread')).toEqual(['hi-thread']);
+    });
+
     it('refuses a search shorter than 3 characters, and a blank one filters nothing', async () => {
       await expect(ids('ab')).rejects.toThrow(/at least 3 characters/);
       await expect(ids('退款')).rejects.toThrow(/at least 3 characters/);

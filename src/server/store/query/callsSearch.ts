@@ -40,6 +40,15 @@ export function planSearch(search: string | null | undefined): CallsSearch | nul
   return { text, needles: escaped === lower ? [lower] : [lower, escaped] };
 }
 
+/** The substring search of a text when it can be one (long enough, no control characters), else null. */
+export function substringSearch(text: string): CallsSearch | null {
+  try {
+    return planSearch(text);
+  } catch {
+    return null;
+  }
+}
+
 /** Characters that make a neighbour part of the same word. */
 const WORD_CHAR = String.raw`\p{L}\p{M}\p{N}_`;
 
