@@ -6,7 +6,7 @@ import { callFromRow, type CallRow } from '../query/callRow.js';
 import { STORED_BYTES_SQL, storageSizeSql, TOTAL_STORAGE_SIZE_SQL } from './callsColumnsSql.js';
 import { compileCount, compileSelect, compileWhere } from './callsQuery.js';
 import type { SqliteDatabase } from './SqliteDatabase.js';
-import { partDocument, WRITE_DOC_SQL } from './callSearch.js';
+import { QUEUE_DOC_SQL, type CallSearchIndexer } from './callSearch.js';
 import { recordFileRefs } from './fileRefs.js';
 import { refreshStatsRollup } from './statsRollup.js';
 import { refreshDirtyThreads } from './threads.js';
@@ -135,7 +135,8 @@ export class SqliteCallsStore implements CallsStore {
     const db = this.#db;
     const statements = { start: db.prepare(START_SQL), end: db.prepare(END_SQL), full: db.prepare(FULL_SQL) };
     const project = db.prepare(PROJECT_SQL);
-    const doc = db.prepare(WRITE_DOC_SQL);
+    const queue = db.prepare(QUEUE_DOC_SQL);
+    let queued = 0;
     // Applying the last start and the last end of each id gives the same row as applying the
     // writes one by one, since each part only sets its own columns.
     const parts = new Map<string, { start?: CallStartWrite; end?: CallEndWrite }>();
@@ -160,13 +161,18 @@ export class SqliteCallsStore implements CallsStore {
               ? statements.start.get(...head, ...startValues(start))
               : statements.end.get(...head, ...endValues(end!))
         ) as { rowid: number };
-        if (start) doc.run(rowid * 2, partDocument(start.inputsJson, start.attributesJson));
-        if (end) doc.run(rowid * 2 + 1, partDocument(end.outputJson, end.exception));
+        // Indexed behind the writes (callSearch.ts).
+        if (start) queued += queue.run(rowid * 2).changes;
+        if (end) queued += queue.run(rowid * 2 + 1).changes;
         recordFileRefs(db, head[0]!, 'call', head[1]!, [start?.inputsJson ?? null, end?.outputJson ?? null]);
       }
       refreshDerived(db);
     });
+    this.searchIndexer?.wrote(queued);
   }
+
+  /** Indexes the substring search's queue when the writer is idle (SqliteStore sets it). */
+  searchIndexer: CallSearchIndexer | null = null;
 
   async readCall(req: ReadCallRequest): Promise<CallRecord | null> {
     const extra = [

@@ -23,6 +23,7 @@ describe('calls view in the URL', () => {
       columns: ['op', 'inputs.q'],
       since: '-7d',
       rootsOnly: false,
+      search: '退款 "policy"',
       weftCalls: true,
       live: true,
     };

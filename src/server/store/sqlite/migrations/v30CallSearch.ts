@@ -1,4 +1,3 @@
-import { partDocumentSql } from '../callSearch.js';
 import type { Migration } from './migration.js';
 
 export const v30CallSearch: Migration = {
@@ -8,14 +7,14 @@ export const v30CallSearch: Migration = {
       -- Any substring of 3 or more characters of a call's inputs, attributes, output and
       -- exception, in any script (docs/search.md). Contentless: the text stays in calls. Two
       -- documents per call, by the call row's rowid: the start part (rowid * 2) and the end
-      -- part (rowid * 2 + 1), written with their parts (store/sqlite/callSearch.ts).
+      -- part (rowid * 2 + 1) (store/sqlite/callSearch.ts).
       CREATE VIRTUAL TABLE call_search USING fts5(
         body, content = '', contentless_delete = 1, tokenize = 'trigram case_sensitive 0'
       );
-      -- The calls stored before: indexed here, in this migration's transaction.
-      INSERT INTO call_search (rowid, body)
-        SELECT rowid * 2, ${partDocumentSql('inputs', 'attributes')} FROM calls;
-      INSERT INTO call_search (rowid, body)
-        SELECT rowid * 2 + 1, ${partDocumentSql('output', 'exception')} FROM calls;
+      -- Documents waiting for the background indexer; searches read every queued call.
+      CREATE TABLE call_search_queue (doc INTEGER PRIMARY KEY);
+      -- The calls stored before are queued, not indexed here: the indexer works through them
+      -- after the upgrade (resumable: what it has done leaves the queue), searches exact meanwhile.
+      INSERT INTO call_search_queue (doc) SELECT rowid * 2 FROM calls UNION ALL SELECT rowid * 2 + 1 FROM calls;
     `,
 };
