@@ -120,6 +120,31 @@ export function describeCallsSearchConformance(open: OpenStore): void {
       expect(await ids('vanishing')).toEqual([]);
     });
 
+    it('answers $contains exactly as before, narrowed by the substring index where it can be', async () => {
+      const contains = (field: string, substr: string, caseInsensitive = false) => ({
+        $contains: { input: { $getField: field }, substr: { $literal: substr }, case_insensitive: caseInsensitive },
+      });
+      const query = async ($expr: object) => {
+        const out: string[] = [];
+        for await (const c of store.calls.queryCalls({ projectId: P, query: { $expr } as never })) out.push(c.id);
+        return out.sort();
+      };
+      expect(await query(contains('inputs.prompt', '退款政'))).toEqual(['zh']);
+      expect(await query(contains('inputs.msg', 'APPROVED'))).toEqual(['latin']);
+      // The index folds case; the test does not, and decides.
+      expect(await query(contains('inputs.msg', 'approved'))).toEqual([]);
+      expect(await query(contains('inputs.msg', 'approved', true))).toEqual(['latin']);
+      expect(await query(contains('inputs.doc', 'zebraquokka'))).toEqual(['long']);
+      expect(await query(contains('output', 'بالعالم'))).toEqual(['ar']);
+      // Too short for the index, or with a quote: the test alone.
+      expect(await query(contains('inputs.msg', 'he'))).toEqual(['latin']);
+      expect(await query(contains('inputs.q', 'say "hello"'))).toEqual(['quoted']);
+      // Under $not and $or, as before.
+      expect((await query({ $not: [contains('inputs.msg', 'APPROVED')] })).includes('latin')).toBe(false);
+      expect(await query({ $or: [contains('inputs.msg', 'APPROVED'), contains('attributes.note', 'नमस्ते')] })).toEqual(['hi', 'latin']);
+      expect(await query({ $and: [contains('inputs.msg', 'Refund'), contains('inputs.msg', 'was')] })).toEqual(['latin']);
+    });
+
     it('finds threads by a substring of a turn, in any script, beside the word search', async () => {
       const T = 'search/threads';
       const turn = (id: string, thread: string, text: string, i: number) =>

@@ -13,6 +13,7 @@
  *   after it) come first; the requested order decides within each group.
  */
 import { BadRequestError } from '../../errors.js';
+import type { Condition } from './ir.js';
 
 export const MIN_SEARCH_CHARS = 3;
 
@@ -81,4 +82,27 @@ export function textsHoldWord(texts: (string | null)[], needles: string[]): bool
     for (const t of texts) if (t && re.test(t.toLowerCase())) return true;
   }
   return false;
+}
+
+/** Characters JSON text writes escaped: a needle holding one may not occur verbatim in the stored text. */
+// eslint-disable-next-line no-control-regex
+const ESCAPED_IN_JSON = /["\\\u0000-\u001f\u007f]/;
+
+/**
+ * The `$contains` tests of a query that the substring index can narrow: those ANDed at the top of
+ * the condition (where undecidable and false both drop the call), on a string read from inputs,
+ * output or attributes (not through a ref), with a literal of 3 or more characters that JSON
+ * text holds verbatim. A call passing such a test holds the literal, lowercased, in the
+ * lowercased text the index covers, so the index's candidates are a superset; the test itself
+ * still decides (docs/search.md "$contains").
+ */
+export function indexableContains(expr: Condition | null): CallsSearch[] {
+  if (!expr) return [];
+  if (expr.k === 'and') return expr.items.flatMap(indexableContains);
+  if (expr.k !== 'contains' || expr.input.k !== 'json' || expr.input.as !== 'text' || expr.substr.k !== 'literal') return [];
+  const { field } = expr.input;
+  const value = expr.substr.value;
+  if (field.via || !['inputs', 'output', 'attributes'].includes(field.column) || typeof value !== 'string') return [];
+  if ([...value].length < MIN_SEARCH_CHARS || ESCAPED_IN_JSON.test(value)) return [];
+  return [{ text: value, needles: [value.toLowerCase()] }];
 }

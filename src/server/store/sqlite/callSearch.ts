@@ -45,9 +45,13 @@ const COLUMNS = 'calls.inputs, calls.output, calls.attributes, calls.exception';
 /** The search filter over `calls`: candidates from the index, decided by the rule. */
 export function searchClause(search: CallsSearch): SqlFragment {
   const [first, second = null] = search.needles;
-  return sql`(calls.rowid IN (SELECT rowid >> 1 FROM call_search WHERE call_search MATCH ${bound(matchQuery(search))}
-      UNION ALL SELECT doc >> 1 FROM call_search_queue)
-    AND weft_search_match(${raw(COLUMNS)}, ${bound(first!)}, ${bound(second)}))`;
+  return sql`(${searchCandidates(search)} AND weft_search_match(${raw(COLUMNS)}, ${bound(first!)}, ${bound(second)}))`;
+}
+
+/** The calls the index cannot rule out: its MATCH, and every queued call. */
+export function searchCandidates(search: CallsSearch): SqlFragment {
+  return sql`calls.rowid IN (SELECT rowid >> 1 FROM call_search WHERE call_search MATCH ${bound(matchQuery(search))}
+      UNION ALL SELECT doc >> 1 FROM call_search_queue)`;
 }
 
 /** 1 for a call holding a needle as a whole word, else 0 (a sort key). */
