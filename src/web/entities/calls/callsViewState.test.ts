@@ -10,6 +10,7 @@ describe('calls view in the URL', () => {
       columns: [...DEFAULT_COLUMNS],
       since: null,
       rootsOnly: true,
+      search: null,
       weftCalls: false,
       live: false,
     });
