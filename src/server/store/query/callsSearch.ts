@@ -13,16 +13,11 @@
  *   after it) come first; the requested order decides within each group.
  */
 import { BadRequestError } from '../../errors.js';
-import type { Condition } from './ir.js';
+import type { CallsSearch, Condition } from './ir.js';
+
+export type { CallsSearch } from './ir.js';
 
 export const MIN_SEARCH_CHARS = 3;
-
-export interface CallsSearch {
-  /** The search text as sent (trimmed). */
-  text: string;
-  /** The lowercased forms to look for: as written, and as escaped in JSON text when that differs. */
-  needles: string[];
-}
 
 /** Control characters never occur in JSON text (they are escaped there) and would be trigram-index markers. */
 // eslint-disable-next-line no-control-regex

@@ -7,7 +7,6 @@
  * microseconds) and `doc` (an object or list, compared as its minified JSON text).
  */
 import type { JsonValue } from '../../../contract/common.js';
-import type { CallsSearch } from './callsSearch.js';
 
 export type ValueType = 'text' | 'number' | 'bool' | 'datetime' | 'doc';
 
@@ -196,6 +195,14 @@ export interface SortKey {
   value: Scalar;
   direction: 'asc' | 'desc';
   nullable: boolean;
+}
+
+/** A content search (callsSearch.ts). */
+export interface CallsSearch {
+  /** The search text as sent (trimmed). */
+  text: string;
+  /** The lowercased forms to look for: as written, and as escaped in JSON text when that differs. */
+  needles: string[];
 }
 
 // ---------------------------------------------------------------------------------------

@@ -10,7 +10,7 @@
  * loss can lose the last transactions. `WEFT_SQLITE_SYNC=full` trades speed for that too.
  */
 import Database from 'better-sqlite3';
-import { registerSearchFunctions } from './callSearch.js';
+import { registerSearchFunctions } from './searchFunctions.js';
 import { migrations } from './migrations/index.js';
 import { prepareDatabaseFile, restrictDatabaseFiles } from './privateFiles.js';
 import { BACKSTOP_PAGES, WAL_SIZE_LIMIT_BYTES, WalCheckpointer } from './walCheckpointer.js';

@@ -11,12 +11,11 @@
  *
  * The index narrows, the rule decides: candidates are the `MATCH` of the trigram index (a
  * superset of the matches: FTS5 folds case at least as much as the rule) and the queued calls;
- * the rule of query/callsSearch.ts (the SQL function `weft_search_match`) decides. A part
+ * the rule of query/callsSearch.ts (the SQL function `weft_search_match`, searchFunctions.ts) decides. A part
  * longer than `INDEXED_CHARS` is indexed up to there and marked with `PARTIAL_MARK`, which every
  * search also matches, so a long call is always a candidate and the rule reads it whole.
  */
-import type Database from 'better-sqlite3';
-import { textsHold, textsHoldWord, type CallsSearch } from '../query/index.js';
+import type { CallsSearch } from '../query/index.js';
 import type { SqliteDatabase } from './SqliteDatabase.js';
 import { raw, sql, type SqlFragment } from './sql.js';
 
@@ -61,18 +60,6 @@ export function searchWordSql(search: CallsSearch): SqlFragment {
 }
 
 const bound = (value: string | null): SqlFragment => ({ sql: '?', params: [value] });
-
-/** Registers the rule's SQL functions on a connection (every connection that may run a calls query). */
-export function registerSearchFunctions(db: Database.Database): void {
-  const needles = (a: unknown, b: unknown) => (typeof b === 'string' ? [String(a), b] : [String(a)]);
-  const texts = (args: unknown[]) => args.slice(0, 4).map((t) => (typeof t === 'string' ? t : null));
-  db.function('weft_search_match', { deterministic: true, varargs: true }, (...args: unknown[]) =>
-    textsHold(texts(args), needles(args[4], args[5])) ? 1 : 0,
-  );
-  db.function('weft_search_word', { deterministic: true, varargs: true }, (...args: unknown[]) =>
-    textsHoldWord(texts(args), needles(args[4], args[5])) ? 1 : 0,
-  );
-}
 
 interface PartRow {
   inputs: string | null;
