@@ -53,7 +53,7 @@ describe('calls search after an upgrade', () => {
       raw.close();
 
       store = new SqliteStore(file);
-      expect(queuedDocs(store.db)).toBe(4);
+      expect(queuedDocs(store.db)).toBe(2);
       const ids = async (search: string) => {
         const out: string[] = [];
         for await (const c of store.calls.queryCalls({ projectId: 'up/p', filter: { search } })) out.push(c.id);

@@ -5,7 +5,7 @@
  * × 2 + 1).
  *
  * Indexed behind the writes: a trigram index costs ~0.3 ms of CPU per 1 KB call, five times a
- * call's whole write, so a write only queues its part's document (`call_search_queue`) and
+ * call's whole write, so a write only queues its call (`call_search_queue`, by rowid) and
  * `CallSearchIndexer` indexes the queue when the writer is idle (or when the queue grows long).
  * Searches stay exact meanwhile: every queued call is a candidate.
  *
@@ -31,8 +31,8 @@ export function partDocument(a: string | null | undefined, b: string | null | un
   return text.length > INDEXED_CHARS ? text.slice(0, INDEXED_CHARS) + PARTIAL_MARK : text;
 }
 
-/** A write queues its part's document for the indexer (doc = rowid × 2 for a start, + 1 for an end). */
-export const QUEUE_DOC_SQL = 'INSERT OR IGNORE INTO call_search_queue (doc) VALUES (?)';
+/** A write queues its call for the indexer, by rowid (one small row, whichever parts it wrote). */
+export const QUEUE_CALL_SQL = 'INSERT OR IGNORE INTO call_search_queue (call_rowid) VALUES (?)';
 
 /** The FTS5 query of a search: any needle as a phrase of trigrams, or a cut document. */
 function matchQuery(search: CallsSearch): string {
@@ -50,7 +50,7 @@ export function searchClause(search: CallsSearch): SqlFragment {
 /** The calls the index cannot rule out: its MATCH, and every queued call. */
 export function searchCandidates(search: CallsSearch): SqlFragment {
   return sql`calls.rowid IN (SELECT rowid >> 1 FROM call_search WHERE call_search MATCH ${bound(matchQuery(search))}
-      UNION ALL SELECT doc >> 1 FROM call_search_queue)`;
+      UNION ALL SELECT call_rowid FROM call_search_queue)`;
 }
 
 /** 1 for a call holding a needle as a whole word, else 0 (a sort key). */
@@ -69,24 +69,30 @@ interface PartRow {
 }
 
 /**
- * Indexes queued documents, oldest first, in one write transaction, until `budgetMs` is spent
- * or `maxDocs` are done; answers how many. A document whose call row is gone is dropped.
+ * Indexes queued calls (both parts' documents), oldest first, in one write transaction, until
+ * `budgetMs` is spent or `maxCalls` are done; answers how many. A call whose row is gone loses
+ * its documents.
  */
-export function indexQueuedDocs(db: SqliteDatabase, budgetMs: number, maxDocs = 5000): number {
+export function indexQueuedDocs(db: SqliteDatabase, budgetMs: number, maxCalls = 2500): number {
   const t0 = performance.now();
-  const next = db.prepare('SELECT doc FROM call_search_queue ORDER BY doc LIMIT ?');
+  const next = db.prepare('SELECT call_rowid FROM call_search_queue ORDER BY call_rowid LIMIT ?');
   const read = db.prepare('SELECT inputs, attributes, output, exception FROM calls WHERE rowid = ?');
   const write = db.prepare('INSERT OR REPLACE INTO call_search (rowid, body) VALUES (?, ?)');
   const drop = db.prepare('DELETE FROM call_search WHERE rowid = ?');
-  const done = db.prepare('DELETE FROM call_search_queue WHERE doc = ?');
+  const done = db.prepare('DELETE FROM call_search_queue WHERE call_rowid = ?');
   let n = 0;
   db.transaction(() => {
-    const docs = (next.all(maxDocs) as { doc: number }[]).map((r) => r.doc);
-    for (const doc of docs) {
-      const row = read.get(doc >> 1) as PartRow | undefined;
-      if (!row) drop.run(doc);
-      else write.run(doc, doc % 2 === 0 ? partDocument(row.inputs, row.attributes) : partDocument(row.output, row.exception));
-      done.run(doc);
+    const calls = (next.all(maxCalls) as { call_rowid: number }[]).map((r) => r.call_rowid);
+    for (const rowid of calls) {
+      const row = read.get(rowid) as PartRow | undefined;
+      if (!row) {
+        drop.run(rowid * 2);
+        drop.run(rowid * 2 + 1);
+      } else {
+        write.run(rowid * 2, partDocument(row.inputs, row.attributes));
+        write.run(rowid * 2 + 1, partDocument(row.output, row.exception));
+      }
+      done.run(rowid);
       n++;
       if (n % 64 === 0 && performance.now() - t0 > budgetMs) break;
     }
@@ -94,14 +100,14 @@ export function indexQueuedDocs(db: SqliteDatabase, budgetMs: number, maxDocs = 
   return n;
 }
 
-/** How many documents wait for the indexer. */
+/** How many calls wait for the indexer. */
 export const queuedDocs = (db: SqliteDatabase): number =>
   (db.get<{ n: number }>('SELECT count(*) AS n FROM call_search_queue') ?? { n: 0 }).n;
 
 /** The writer counts as idle this long after its last call write. */
 const IDLE_MS = 250;
 /** A queue this long is indexed even while writes go on, so searches do not scan an ever longer tail. */
-const LONG_QUEUE = 200_000;
+const LONG_QUEUE = 100_000;
 
 /**
  * Indexes the queue in the background on the writer's connection: a tick every 100 ms indexes
@@ -120,10 +126,10 @@ export class CallSearchIndexer {
     this.#timer.unref();
   }
 
-  /** Told by each call write, with how many documents it queued. */
-  wrote(docs: number): void {
+  /** Told by each call write, with how many calls it queued. */
+  wrote(calls: number): void {
     this.#lastWrite = performance.now();
-    this.#queued += docs;
+    this.#queued += calls;
   }
 
   #tick(): void {

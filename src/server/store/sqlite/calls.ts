@@ -6,7 +6,7 @@ import { callFromRow, type CallRow } from '../query/callRow.js';
 import { STORED_BYTES_SQL, storageSizeSql, TOTAL_STORAGE_SIZE_SQL } from './callsColumnsSql.js';
 import { compileCount, compileSelect, compileWhere } from './callsQuery.js';
 import type { SqliteDatabase } from './SqliteDatabase.js';
-import { QUEUE_DOC_SQL, type CallSearchIndexer } from './callSearch.js';
+import { QUEUE_CALL_SQL, type CallSearchIndexer } from './callSearch.js';
 import { recordFileRefs } from './fileRefs.js';
 import { refreshStatsRollup } from './statsRollup.js';
 import { refreshDirtyThreads } from './threads.js';
@@ -135,7 +135,7 @@ export class SqliteCallsStore implements CallsStore {
     const db = this.#db;
     const statements = { start: db.prepare(START_SQL), end: db.prepare(END_SQL), full: db.prepare(FULL_SQL) };
     const project = db.prepare(PROJECT_SQL);
-    const queue = db.prepare(QUEUE_DOC_SQL);
+    const queue = db.prepare(QUEUE_CALL_SQL);
     let queued = 0;
     // Applying the last start and the last end of each id gives the same row as applying the
     // writes one by one, since each part only sets its own columns.
@@ -162,8 +162,7 @@ export class SqliteCallsStore implements CallsStore {
               : statements.end.get(...head, ...endValues(end!))
         ) as { rowid: number };
         // Indexed behind the writes (callSearch.ts).
-        if (start) queued += queue.run(rowid * 2).changes;
-        if (end) queued += queue.run(rowid * 2 + 1).changes;
+        queued += queue.run(rowid).changes;
         recordFileRefs(db, head[0]!, 'call', head[1]!, [start?.inputsJson ?? null, end?.outputJson ?? null]);
       }
       refreshDerived(db);

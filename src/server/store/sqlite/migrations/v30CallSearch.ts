@@ -11,10 +11,10 @@ export const v30CallSearch: Migration = {
       CREATE VIRTUAL TABLE call_search USING fts5(
         body, content = '', contentless_delete = 1, tokenize = 'trigram case_sensitive 0'
       );
-      -- Documents waiting for the background indexer; searches read every queued call.
-      CREATE TABLE call_search_queue (doc INTEGER PRIMARY KEY);
+      -- Calls (by rowid) waiting for the background indexer; searches read every queued call.
+      CREATE TABLE call_search_queue (call_rowid INTEGER PRIMARY KEY);
       -- The calls stored before are queued, not indexed here: the indexer works through them
       -- after the upgrade (resumable: what it has done leaves the queue), searches exact meanwhile.
-      INSERT INTO call_search_queue (doc) SELECT rowid * 2 FROM calls UNION ALL SELECT rowid * 2 + 1 FROM calls;
+      INSERT INTO call_search_queue (call_rowid) SELECT rowid FROM calls;
     `,
 };
