@@ -148,7 +148,7 @@ try {
     ['common Arabic word, newest first', { filter: { search: 'الشحن' }, sort_by: newest }, 50],
     ['common Hindi word, whole words first', { filter: { search: 'ग्राहक' } }, 50],
     [
-      '$contains on inputs (no index), newest first',
+      '$contains on inputs (narrowed by the index), newest first',
       {
         query: { $expr: { $contains: { input: { $getField: 'inputs.messages' }, substr: { $literal: 'zebraquokka' } } } },
         sort_by: newest,
