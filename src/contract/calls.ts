@@ -170,6 +170,13 @@ export const CallsFilter = z.object({
     .describe(
       "Weft: false leaves out the calls Weft made itself (attributes.weft.source set: LLM judges and monitors, the playground's completions, evaluate_model jobs), true keeps only those; absent, both",
     ),
+  search: z
+    .string()
+    .max(500)
+    .nullish()
+    .describe(
+      'Weft: calls whose inputs, output, attributes or exception hold this text (any substring of 3 or more characters, in any script, case-insensitive); whole-word matches sort first',
+    ),
 });
 export type CallsFilter = z.infer<typeof CallsFilter>;
 

@@ -40,7 +40,7 @@ export const ThreadsQueryFilter = z.object({
     .max(500)
     .nullish()
     .describe(
-      "Weft: words that must all occur in the turns' inputs or outputs (string values, case- and accent-insensitive, each word as a prefix), or the exact thread id",
+      "Weft: words that must all occur in the turns' inputs or outputs (string values, case- and accent-insensitive, each word as a prefix), or, from 3 characters, a substring of one turn's inputs, output, attributes or exception in any script (case-insensitive), or the exact thread id",
     ),
   min: ThreadRange.nullish().describe('Weft: inclusive lower bounds on thread statistics (min.error_count = 1: threads with errors)'),
   max: ThreadRange.nullish().describe('Weft: inclusive upper bounds on thread statistics'),

@@ -8,7 +8,7 @@ export interface ThreadsQuery {
   afterMicros?: number | null;
   beforeMicros?: number | null;
   threadIds?: string[] | null;
-  /** Weft: words all found in the turns' text (each a prefix), or the exact thread id. */
+  /** Weft: words all found in the turns' text (each a prefix), a substring of a turn (docs/search.md), or the exact thread id. */
   search?: string | null;
   /** Weft: inclusive bounds on the statistics. */
   min?: ThreadRange | null;

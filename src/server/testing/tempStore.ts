@@ -26,6 +26,7 @@ export type OpenStorePair = () => Promise<{ a: Store; b: Store; close(): Promise
 /** The conformance suites (store/conformance/index.ts), by name. */
 export type ConformanceSuite =
   | 'calls'
+  | 'callsSearch'
   | 'threads'
   | 'threadsFilters'
   | 'projects'

@@ -5,7 +5,7 @@
  * rows phase loads. The semantics (which fields exist, what a filter means, the default order
  * and the id tie-break, every 400/422) come from the planner, so both backends answer the same.
  */
-import { loadedColumns, planCallsOrder, planCallsWhere } from '../query/index.js';
+import { indexableContains, loadedColumns, planCallsOrder, planCallsWhere } from '../query/index.js';
 import type { CallsQuery } from '../Store.js';
 import type { Params } from './ClickHouseDatabase.js';
 import { CallsSqlPrinter } from './callsSql.js';
@@ -70,6 +70,8 @@ export function compileCallsWhere(q: Pick<CallsQuery, 'projectId' | 'filter' | '
 function printWhere(q: Pick<CallsQuery, 'projectId' | 'filter' | 'query' | 'expandColumns'>, printer: CallsSqlPrinter): string {
   const plan = planCallsWhere(q);
   const clauses = ['project_id = {p:String}', VISIBLE, ...plan.filter.map((c) => printer.filterClause(c))];
+  // `$contains` the n-gram index can narrow: a LIKE on the indexed text, then the test decides (callSearch.ts).
+  for (const search of indexableContains(plan.expr)) clauses.push(printer.filterClause({ k: 'search', search }));
   if (plan.expr) clauses.push(printer.where(plan.expr));
   return clauses.join(' AND ');
 }

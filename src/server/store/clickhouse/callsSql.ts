@@ -17,6 +17,7 @@
  *   callsExpandSql.ts);
  * - `$in` lists of literals bind as one array parameter of the group's type.
  */
+import { searchClause, searchWordSql } from './callSearch.js';
 import type { JsonValue } from '../../../contract/common.js';
 import {
   MADE_BY_WEFT_FIELD,
@@ -97,6 +98,8 @@ export class CallsSqlPrinter {
         return `trunc(${this.scalar(s.of)})`;
       case 'condition':
         return this.condition(s.condition);
+      case 'searchWord':
+        return searchWordSql(s.search, (v) => this.#p.add(v, 'String'));
       case 'feedbackNewest':
         return this.#feedbackNewest(s);
     }
@@ -206,6 +209,8 @@ export class CallsSqlPrinter {
         const raw = this.#raw(MADE_BY_WEFT_FIELD);
         return c.made ? jsonExists(raw) : jsonIsNull(raw);
       }
+      case 'search':
+        return searchClause(c.search, (v) => this.#p.add(v, 'String'));
     }
   }
 }

@@ -24,6 +24,8 @@
  * only what the order and the filters read, the second every statistic and the cost of those
  * threads only, from thread_turns (queryThreads).
  */
+import { searchClause } from './callSearch.js';
+import { VISIBLE } from './callsQuery.js';
 import type { ThreadRecord, ThreadsQuery, ThreadsStore } from '../Store.js';
 import { planThreadsFilter, type ThreadsFilterPlan } from '../query/threadsFilter.js';
 import { threadSortColumn } from '../query/threadsOrder.js';
@@ -148,7 +150,10 @@ function matchingThreadsSql(plan: ThreadsFilterPlan, patterns: string[], bind: B
     // Every word on some turn of the thread (not necessarily the same one), or the exact thread id.
     columns.push(`${TURN_TEXT_SQL} AS text`);
     const words = patterns.map((p) => `countIf(match(text, ${bind(p, 'String')})) > 0`);
-    having.push(`(thread_id = ${bind(plan.search.text, 'String')} OR (${words.join(' AND ')}))`);
+    const substring = substringThreadsSql(plan, bind);
+    having.push(
+      `(thread_id = ${bind(plan.search.text, 'String')} OR (${words.join(' AND ')})${substring ? ` OR thread_id IN (${substring})` : ''})`,
+    );
   }
   if (plan.attributes.length > 0) {
     // Every tested value on one same turn.
@@ -158,6 +163,17 @@ function matchingThreadsSql(plan: ThreadsFilterPlan, patterns: string[], bind: B
   if (having.length === 0) return null;
   return `SELECT thread_id FROM (SELECT ${columns.join(', ')} FROM ${TURNS.from} WHERE ${TURNS.where})
     GROUP BY thread_id HAVING ${having.join(' AND ')}`;
+}
+
+/**
+ * The threads with a live turn holding the search text as a substring, as the calls' `search`
+ * filter finds it (callSearch.ts, through the calls' n-gram index); null when the text is too short.
+ */
+function substringThreadsSql(plan: ThreadsFilterPlan, bind: Bind): string | null {
+  const search = plan.search?.substring;
+  if (!search) return null;
+  return `SELECT thread_id FROM calls FINAL WHERE project_id = {p:String} AND ${VISIBLE} AND turn_id = id
+    AND ${searchClause(search, (v) => bind(v, 'String'))}`;
 }
 
 /**
@@ -172,7 +188,10 @@ function threadRowsSql(q: ThreadsQuery, params: Params, usage: Usage, within?: s
   if (plan.threadIds) where.push(`thread_id IN ${bind(plan.threadIds, 'Array(String)')}`);
   if (within) where.push(`thread_id IN (${within})`);
   const patterns = (plan.search?.words ?? []).flatMap((w) => searchWordPattern(w) ?? []);
-  if (plan.search && patterns.length === 0) where.push(`thread_id = ${bind(plan.search.text, 'String')}`);
+  if (plan.search && patterns.length === 0) {
+    const substring = substringThreadsSql(plan, bind);
+    where.push(`(thread_id = ${bind(plan.search.text, 'String')}${substring ? ` OR thread_id IN (${substring})` : ''})`);
+  }
   const matching = matchingThreadsSql(plan, patterns, bind);
   if (matching) where.push(`thread_id IN (${matching})`);
   where.push(...rangeSql(q, bind));

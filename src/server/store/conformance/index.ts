@@ -6,6 +6,7 @@ import type { ConformanceSuite, TestBackend } from '../../testing/tempStore.js';
 import { describeAccountsConformance } from './accounts.conformance.js';
 import { describeAnnotationQueuesConformance } from './annotationQueues.conformance.js';
 import { describeCallsConformance } from './calls.conformance.js';
+import { describeCallsSearchConformance } from './callsSearch.conformance.js';
 import { describeCallsFeedbackQueryConformance } from './callsFeedbackQuery.conformance.js';
 import { describeCallsQueryConformance } from './callsQuery.conformance.js';
 import { describeCostsConformance } from './costs.conformance.js';
@@ -46,6 +47,7 @@ export function describeStoreConformance(backend: TestBackend, group: Conformanc
   const { open } = backend;
   const suites: Record<ConformanceSuite, () => void> = {
     calls: () => describeCallsConformance(open),
+    callsSearch: () => describeCallsSearchConformance(open),
     threads: () => describeThreadsConformance(open),
     threadsFilters: () => describeThreadsFiltersConformance(open),
     projects: () => describeProjectsConformance(open),

@@ -8,6 +8,7 @@
  * nothing. A bare run id in `wb_run_ids` (no `/`) names a run of the query's own project.
  */
 import type { CallsFilter } from '../../../contract/calls.js';
+import { planSearch } from './callsSearch.js';
 import type { FilterClause, FilterListColumn, JsonField } from './ir.js';
 
 /** Where a call made by Weft itself carries its mark (domain/calls/weftMade.ts): `attributes.weft.source`. */
@@ -46,6 +47,8 @@ export function planFilter(filter: CallsFilter, projectId: string): FilterClause
   }
   if (filter.trace_roots_only) out.push({ k: 'traceRoots' });
   if (filter.weft_made != null) out.push({ k: 'weftMade', made: filter.weft_made });
+  const search = planSearch(filter.search);
+  if (search) out.push({ k: 'search', search });
   return out;
 }
 

@@ -6,6 +6,7 @@ import type { CallsQuery } from '../CallsStore.js';
 import { resolveCallField } from './callFields.js';
 import { planExpr } from './callsExpr.js';
 import { planFilter } from './callsFilter.js';
+import { planSearch } from './callsSearch.js';
 import { planOrder } from './callsOrder.js';
 import type { CallField, Condition, FilterClause, SortKey } from './ir.js';
 
@@ -101,7 +102,12 @@ export function planCallsWhere(q: WhereInput): CallsWhere {
   return { projectId: q.projectId, filter, expr };
 }
 
-/** Plans `sort_by` (see callsOrder.ts). */
-export function planCallsOrder(q: Pick<CallsQuery, 'sortBy' | 'expandColumns'>): SortKey[] {
-  return planOrder(q.sortBy ?? null, resolverFor(q.expandColumns));
+/**
+ * Plans `sort_by` (see callsOrder.ts). With a `search` filter, calls holding the text as a whole
+ * word come first (callsSearch.ts), in the requested order within each group.
+ */
+export function planCallsOrder(q: Pick<CallsQuery, 'sortBy' | 'expandColumns' | 'filter'>): SortKey[] {
+  const keys = planOrder(q.sortBy ?? null, resolverFor(q.expandColumns));
+  const search = planSearch(q.filter?.search);
+  return search ? [{ value: { k: 'searchWord', search }, direction: 'desc', nullable: false }, ...keys] : keys;
 }

@@ -43,6 +43,15 @@ export { isFeedbackPath, resolveCallField, resolveFeedbackField } from './callFi
 export { CALL_COLUMNS, inputKey, planCallsOrder, planCallsWhere, loadedColumns, type CallColumn, type CallsWhere } from './callsPlan.js';
 export { planExpr } from './callsExpr.js';
 export { planFilter, MADE_BY_WEFT_FIELD } from './callsFilter.js';
+export {
+  indexableContains,
+  planSearch,
+  textsHold,
+  textsHoldWord,
+  wholeWordPattern,
+  MIN_SEARCH_CHARS,
+  type CallsSearch,
+} from './callsSearch.js';
 export { callFromRow, type CallRow } from './callRow.js';
 export { planThreadsFilter, rangeMatches, searchWords, type ThreadsFilterPlan } from './threadsFilter.js';
 export { compareThreads } from './threadsOrder.js';

@@ -127,6 +127,8 @@ export type JsonView = 'text' | 'number' | 'bool' | 'doc';
  *   milliseconds and `Z`; bool←number: `<> 0`; bool←text: 'true'/'false' in any case.
  * - `truncate`: toward zero, to an integer.
  * - `condition`: a nested condition used as a boolean.
+ * - `searchWord` (sort keys only): 1 when the call holds a search needle as a whole word, else 0
+ *   (callsSearch.ts).
  * - `feedbackNewest` (sort keys only): `value` read in the newest feedback row of the type
  *   (created_at, then id, descending) for which `has` holds; NULL when there is none.
  */
@@ -141,7 +143,8 @@ export type Scalar =
   | { k: 'cast'; to: 'number' | 'text' | 'bool'; from: ValueType; of: Scalar }
   | { k: 'truncate'; of: Scalar }
   | { k: 'condition'; condition: Condition }
-  | { k: 'feedbackNewest'; feedbackType: string | null; has: Scalar; value: Scalar };
+  | { k: 'feedbackNewest'; feedbackType: string | null; has: Scalar; value: Scalar }
+  | { k: 'searchWord'; search: CallsSearch };
 
 export type Comparison = '=' | '>' | '>=' | '<' | '<=';
 
@@ -194,6 +197,14 @@ export interface SortKey {
   nullable: boolean;
 }
 
+/** A content search (callsSearch.ts). */
+export interface CallsSearch {
+  /** The search text as sent (trimmed). */
+  text: string;
+  /** The lowercased forms to look for: as written, and as escaped in JSON text when that differs. */
+  needles: string[];
+}
+
 // ---------------------------------------------------------------------------------------
 // CallsFilter (the structured filter beside `$expr`)
 // ---------------------------------------------------------------------------------------
@@ -208,10 +219,13 @@ export type FilterListColumn = 'parent_id' | 'trace_id' | 'id' | 'thread_id' | '
  * - `refs`: the call's input (or output) refs include one of `refs`.
  * - `traceRoots`: parent_id is NULL.
  * - `weftMade`: the call carries (made) or lacks (!made) a non-null `attributes.weft.source`.
+ * - `search`: the call's content holds the search text (callsSearch.ts): a backend narrows with
+ *   its substring index and decides with the rule.
  */
 export type FilterClause =
   | { k: 'in'; column: FilterListColumn; values: string[] }
   | { k: 'opNames'; exact: string[]; prefixes: string[] }
   | { k: 'refs'; column: 'input_refs' | 'output_refs'; refs: string[] }
   | { k: 'traceRoots' }
-  | { k: 'weftMade'; made: boolean };
+  | { k: 'weftMade'; made: boolean }
+  | { k: 'search'; search: CallsSearch };

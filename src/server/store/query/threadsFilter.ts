@@ -7,7 +7,8 @@
  * - `search` (trimmed; blank means none): the thread id equals it, or every search word
  *   (`searchWords`) occurs as a word prefix in the string values of the thread's turns' inputs
  *   or outputs, case- and accent-insensitive (SQLite: FTS5, unicode61, diacritics removed).
- *   Without search words only the thread id is compared.
+ *   Without search words only the thread id is compared. Or, for a text of 3 or more characters,
+ *   some live turn holds it as a substring, as the calls' `search` filter finds it (callsSearch.ts).
  * - `attributes`: some single turn (a visible call with a thread whose turn_id is its own id)
  *   has every listed value at its dotted path (core/fieldPath.ts) in its attributes; a boolean
  *   matches JSON true/false, a number matches a JSON number, a string a JSON string.
@@ -17,6 +18,7 @@
 import type { ThreadRange } from '../../../contract/threads.js';
 import { splitFieldPath } from '../../core/fieldPath.js';
 import type { ThreadRecord, ThreadsQuery } from '../ThreadsStore.js';
+import { substringSearch, type CallsSearch } from './callsSearch.js';
 
 export type RangeField = keyof ThreadRange;
 
@@ -44,7 +46,7 @@ export function searchWords(text: string): string[] {
 export interface ThreadsFilterPlan {
   projectId: string;
   threadIds: string[] | null;
-  search: { text: string; words: string[] } | null;
+  search: { text: string; words: string[]; substring: CallsSearch | null } | null;
   attributes: AttributeTest[];
   min: [RangeField, number][];
   max: [RangeField, number][];
@@ -55,7 +57,7 @@ export function planThreadsFilter(q: ThreadsQuery): ThreadsFilterPlan {
   return {
     projectId: q.projectId,
     threadIds: q.threadIds?.length ? q.threadIds : null,
-    search: search ? { text: search, words: searchWords(search) } : null,
+    search: search ? { text: search, words: searchWords(search), substring: substringSearch(search) } : null,
     attributes: Object.entries(q.attributes ?? {}).map(([key, value]) => ({ path: splitFieldPath(key), value })),
     min: bounded(q.min),
     max: bounded(q.max),

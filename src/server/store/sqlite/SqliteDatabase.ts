@@ -10,6 +10,7 @@
  * loss can lose the last transactions. `WEFT_SQLITE_SYNC=full` trades speed for that too.
  */
 import Database from 'better-sqlite3';
+import { registerSearchFunctions } from './searchFunctions.js';
 import { migrations } from './migrations/index.js';
 import { prepareDatabaseFile, restrictDatabaseFiles } from './privateFiles.js';
 import { BACKSTOP_PAGES, WAL_SIZE_LIMIT_BYTES, WalCheckpointer } from './walCheckpointer.js';
@@ -56,12 +57,14 @@ export class SqliteDatabase {
     this.progress = options.progress ?? (() => {});
     if (this.readOnly) {
       this.writer = new Database(file, { readonly: true, fileMustExist: true });
+      registerSearchFunctions(this.writer);
       this.writer.pragma('busy_timeout = 5000');
       this.writer.pragma('cache_size = -65536');
       return;
     }
     if (file !== ':memory:') prepareDatabaseFile(file);
     this.writer = new Database(file);
+    registerSearchFunctions(this.writer);
     this.writer.pragma('journal_mode = WAL');
     // SQLite never shrinks a WAL file by itself: this trims it when it starts over (walCheckpointer.ts).
     this.writer.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
@@ -292,6 +295,7 @@ export class SqliteDatabase {
     if (idle) return idle;
     if (this.#file === ':memory:') return this.writer;
     const db = new Database(this.#file, { readonly: true, fileMustExist: true });
+    registerSearchFunctions(db);
     db.pragma('busy_timeout = 5000');
     db.pragma('cache_size = -32768');
     return db;

@@ -1,4 +1,5 @@
 /** The embedded default backend: one SQLite file (WAL) holding every table. */
+import { CallSearchIndexer } from './callSearch.js';
 import type { Store } from '../Store.js';
 import { startWrite, type BatchResults, type WriteBatch } from '../WriteBatch.js';
 import { SqliteAccountsStore } from './accounts.js';
@@ -66,7 +67,11 @@ export class SqliteStore implements Store {
     this.audit = new SqliteAuditStore(this.db);
     this.identities = new SqliteIdentitiesStore(this.db);
     this.retention = new SqliteRetentionStore(this.db);
+    if (!this.db.readOnly) this.calls.searchIndexer = this.#indexer = new CallSearchIndexer(this.db);
   }
+
+  /** Indexes call writes for the substring search in the background (callSearch.ts). */
+  readonly #indexer: CallSearchIndexer | null = null;
 
   async apply<const B extends WriteBatch>(batch: B): Promise<BatchResults<B>> {
     let started: Promise<unknown>[] = [];
@@ -89,6 +94,7 @@ export class SqliteStore implements Store {
   }
 
   async close(): Promise<void> {
+    this.#indexer?.stop();
     await this.db.checkpointer?.stop();
     this.db.close();
   }

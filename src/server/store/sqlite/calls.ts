@@ -16,6 +16,7 @@ import { callFromRow, type CallRow } from '../query/callRow.js';
 import { STORED_BYTES_SQL, storageSizeSql, TOTAL_STORAGE_SIZE_SQL } from './callsColumnsSql.js';
 import { compileCount, compileSelect, compileWhere } from './callsQuery.js';
 import type { SqliteDatabase } from './SqliteDatabase.js';
+import { QUEUE_CALL_SQL, type CallSearchIndexer } from './callSearch.js';
 import { recordFileRefs } from './fileRefs.js';
 import { refreshStatsRollup } from './statsRollup.js';
 import { refreshDirtyThreads } from './threads.js';
@@ -54,10 +55,11 @@ function upsertSql(columns: string[]): string {
     ON CONFLICT (project_id, id) DO UPDATE SET ${set.join(', ')}`;
 }
 
-const START_SQL = upsertSql(START_COLUMNS);
-const END_SQL = upsertSql(END_COLUMNS);
+// RETURNING the row's rowid, which keys its documents in the substring index (callSearch.ts).
+const START_SQL = `${upsertSql(START_COLUMNS)} RETURNING rowid`;
+const END_SQL = `${upsertSql(END_COLUMNS)} RETURNING rowid`;
 /** Start and end of one call in the same batch (the common case) become one row write. */
-const FULL_SQL = upsertSql([...START_COLUMNS, ...END_COLUMNS]);
+const FULL_SQL = `${upsertSql([...START_COLUMNS, ...END_COLUMNS])} RETURNING rowid`;
 
 const PROJECT_SQL = 'INSERT OR IGNORE INTO projects (project_id, entity, created_at) VALUES (?, ?, ?)';
 /** The call readCall and readCallWithin answer: started (an early end alone is not a call yet) and not deleted. */
@@ -152,6 +154,8 @@ export class SqliteCallsStore implements CallsStore {
     const db = this.#db;
     const statements = { start: db.prepare(START_SQL), end: db.prepare(END_SQL), full: db.prepare(FULL_SQL) };
     const project = db.prepare(PROJECT_SQL);
+    const queue = db.prepare(QUEUE_CALL_SQL);
+    let queued = 0;
     // Applying the last start and the last end of each id gives the same row as applying the
     // writes one by one, since each part only sets its own columns, once a later part without
     // a name or an exception keeps the earlier one's (KEPT_WHEN_NULL).
@@ -170,14 +174,24 @@ export class SqliteCallsStore implements CallsStore {
       }
       for (const { start, end } of parts.values()) {
         const head = [(start ?? end)!.projectId, (start ?? end)!.id];
-        if (start && end) statements.full.run(...head, ...startValues(start), ...endValues(end));
-        else if (start) statements.start.run(...head, ...startValues(start));
-        else statements.end.run(...head, ...endValues(end!));
+        const { rowid } = (
+          start && end
+            ? statements.full.get(...head, ...startValues(start), ...endValues(end))
+            : start
+              ? statements.start.get(...head, ...startValues(start))
+              : statements.end.get(...head, ...endValues(end!))
+        ) as { rowid: number };
+        // Indexed behind the writes (callSearch.ts).
+        queued += queue.run(rowid).changes;
         recordFileRefs(db, head[0]!, 'call', head[1]!, [start?.inputsJson ?? null, end?.outputJson ?? null]);
       }
       refreshDerived(db);
     });
+    this.searchIndexer?.wrote(queued);
   }
+
+  /** Indexes the substring search's queue when the writer is idle (SqliteStore sets it). */
+  searchIndexer: CallSearchIndexer | null = null;
 
   async readCall(req: ReadCallRequest): Promise<CallRecord | null> {
     const extra = [

@@ -5,7 +5,8 @@
  * names from fixed lists and `?` placeholders do.
  */
 import type { CallsFilter } from '../../../contract/calls.js';
-import { loadedColumns, planCallsOrder, planCallsWhere, planFilter } from '../query/index.js';
+import { indexableContains, loadedColumns, planCallsOrder, planCallsWhere, planFilter } from '../query/index.js';
+import { searchCandidates } from './callSearch.js';
 import type { CallsQuery } from '../Store.js';
 import { storageSizeSql, TOTAL_STORAGE_SIZE_SQL } from './callsColumnsSql.js';
 import { printCondition, printFilterClause, printSortKey } from './callsSql.js';
@@ -23,7 +24,11 @@ export function compileWhere(q: CallsQuery): SqlFragment {
     params.push(...f.params);
   };
   for (const clause of plan.filter) add(printFilterClause(clause));
-  if (plan.expr) add(printCondition(plan.expr));
+  if (plan.expr) {
+    // `$contains` the substring index can narrow: its candidates, then the test decides (callSearch.ts).
+    for (const search of indexableContains(plan.expr)) add(searchCandidates(search));
+    add(printCondition(plan.expr));
+  }
   return { sql: clauses.join(' AND '), params };
 }
 
@@ -41,7 +46,10 @@ export function compileSelect(q: CallsQuery): SqlFragment {
   // plain started_at lures SQLite onto the (project_id, started_at) index instead, which walks
   // the whole project (2.5 s for the children of one call at 1M calls); `+started_at` cannot
   // use that index, so the few rows are found by id and sorted.
-  const order = byIds && (q.sortBy ?? null) === null ? raw('+started_at ASC, id ASC') : joinSql(planCallsOrder(q).map(printSortKey), ', ');
+  const order =
+    byIds && (q.sortBy ?? null) === null && !f?.search?.trim()
+      ? raw('+started_at ASC, id ASC')
+      : joinSql(planCallsOrder(q).map(printSortKey), ', ');
   const cols = loadedColumns(q.columns).join(', ');
   const extra = [
     q.includeStorageSize ? `, ${storageSizeSql()} AS storage_size_bytes` : '',

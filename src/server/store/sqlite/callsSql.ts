@@ -9,6 +9,7 @@
  */
 import { MADE_BY_WEFT_FIELD, type Condition, type FilterClause, type JsonField, type Scalar, type SortKey } from '../query/index.js';
 import { referencedValue } from './callsExpandSql.js';
+import { searchClause, searchWordSql } from './callSearch.js';
 import { fieldSql } from './callsColumnsSql.js';
 import { balanced, joinSql, param, raw, sql, type SqlFragment } from './sql.js';
 import {
@@ -56,6 +57,8 @@ export function printScalar(s: Scalar): SqlFragment {
       return sql`CAST(${printScalar(s.of)} AS INTEGER)`;
     case 'condition':
       return printCondition(s.condition);
+    case 'searchWord':
+      return searchWordSql(s.search);
     case 'feedbackNewest':
       return sql`(SELECT ${printScalar(s.value)} FROM feedback fb WHERE ${feedbackRows(s.feedbackType)} AND ${printScalar(s.has)} ORDER BY fb.created_at DESC, fb.id DESC LIMIT 1)`;
   }
@@ -195,5 +198,7 @@ export function printFilterClause(c: FilterClause): SqlFragment {
       const at = jsonAt(MADE_BY_WEFT_FIELD);
       return c.made ? jsonExists(at) : jsonIsNull(at);
     }
+    case 'search':
+      return searchClause(c.search);
   }
 }

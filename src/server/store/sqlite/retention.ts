@@ -97,6 +97,12 @@ export class SqliteRetentionStore implements RetentionStore {
       db.run(`DELETE FROM monitor_inbox WHERE project_id = ? AND call_id IN (${IDS})`, [req.projectId, list]);
       // Files only these calls referred to (fileRefs.ts).
       const files = expireUnreferencedFiles(db, req.projectId, ids);
+      // Their documents in the substring index (callSearch.ts), keyed by the rows' rowids.
+      db.run(
+        `DELETE FROM call_search WHERE rowid IN (SELECT rowid * 2 FROM calls WHERE project_id = ? AND id IN (${IDS})
+          UNION ALL SELECT rowid * 2 + 1 FROM calls WHERE project_id = ? AND id IN (${IDS}))`,
+        [req.projectId, list, req.projectId, list],
+      );
       const calls = db.run(`DELETE FROM calls WHERE project_id = ? AND id IN (${IDS})`, [req.projectId, list]).changes;
       return { calls, feedback, files: files.files, fileBytes: files.bytes };
     });

@@ -9,6 +9,7 @@
  */
 import type { ThreadsQuery } from '../Store.js';
 import { planThreadsFilter, type RangeField } from '../query/threadsFilter.js';
+import { searchClause } from './callSearch.js';
 import { jsonPath } from './jsonSql.js';
 import { ftsQuery, MAX_INDEXED_ATTRIBUTE_CHARS } from './threadExtras.js';
 import { threadCostSql } from './usageSql.js';
@@ -36,13 +37,22 @@ export function compileThreadFilter(q: ThreadsQuery, alias: string): { sql: stri
     where.push(`${alias}.thread_id IN (SELECT value FROM json_each(?))`);
     params.push(JSON.stringify(plan.threadIds));
   }
-  if (plan.search && plan.search.words.length > 0) {
-    where.push(`(${alias}.thread_id = ? OR ${alias}.thread_id IN (SELECT d.thread_id FROM thread_search_docs d
-        WHERE d.project_id = ? AND d.doc_id IN (SELECT rowid FROM thread_search WHERE thread_search MATCH ?)))`);
-    params.push(plan.search.text, plan.projectId, ftsQuery(plan.search.words));
-  } else if (plan.search) {
-    where.push(`${alias}.thread_id = ?`);
+  if (plan.search) {
+    const any = [`${alias}.thread_id = ?`];
     params.push(plan.search.text);
+    if (plan.search.words.length > 0) {
+      any.push(`${alias}.thread_id IN (SELECT d.thread_id FROM thread_search_docs d
+        WHERE d.project_id = ? AND d.doc_id IN (SELECT rowid FROM thread_search WHERE thread_search MATCH ?))`);
+      params.push(plan.projectId, ftsQuery(plan.search.words));
+    }
+    if (plan.search.substring) {
+      // Some live turn holds the text as a substring (the calls' index, callSearch.ts).
+      const clause = searchClause(plan.search.substring);
+      any.push(`${alias}.thread_id IN (SELECT calls.thread_id FROM calls WHERE calls.project_id = ? AND calls.turn_id = calls.id
+        AND calls.started_at IS NOT NULL AND calls.deleted_at IS NULL AND ${clause.sql})`);
+      params.push(plan.projectId, ...clause.params);
+    }
+    where.push(`(${any.join(' OR ')})`);
   }
   const attributes = plan.attributes.map((a) => [jsonPath(a.path), attributeValue(a.value)] as const);
   if (attributes.length) {

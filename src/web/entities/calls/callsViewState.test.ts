@@ -10,6 +10,7 @@ describe('calls view in the URL', () => {
       columns: [...DEFAULT_COLUMNS],
       since: null,
       rootsOnly: true,
+      search: null,
       weftCalls: false,
       live: false,
     });
@@ -23,6 +24,7 @@ describe('calls view in the URL', () => {
       columns: ['op', 'inputs.q'],
       since: '-7d',
       rootsOnly: false,
+      search: '退款 "policy"',
       weftCalls: true,
       live: true,
     };

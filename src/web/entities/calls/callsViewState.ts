@@ -1,6 +1,6 @@
 /**
  * Everything that defines a calls view lives in the URL, so a copied link reproduces it:
- * `?f=[["op_name","contains","llm"]]&sort=started_at:desc&cols=op,status,inputs.q&since=-24h&roots=0&live=1`.
+ * `?f=[["op_name","contains","llm"]]&q=refund&sort=started_at:desc&cols=op,status,inputs.q&since=-24h&roots=0&live=1`.
  * Defaults are left out of the URL to keep links short.
  */
 import { custom, flag, list, sortKey, text, urlState, type SortKey } from '../../lib/urlState.js';
@@ -51,6 +51,8 @@ export interface CallsViewState {
   /** Time range start: relative (`-24h`) or ISO; null = any time. */
   since: string | null;
   rootsOnly: boolean;
+  /** Content search (`?q=`): a substring of inputs, output, attributes or exception (docs/search.md). */
+  search: string | null;
   /** Include the calls Weft made itself (playground, judges, monitors, evaluate_model); hidden by default. */
   weftCalls: boolean;
   live: boolean;
@@ -80,6 +82,7 @@ export const { read: readCallsView, write: writeCallsView } = urlState<CallsView
   columns: list('cols', DEFAULT_COLUMNS),
   since: text('since'),
   rootsOnly: flag('roots', true),
+  search: text('q'),
   weftCalls: flag('weft'), // ?weft=1
   live: flag('live'),
 });

@@ -13,12 +13,16 @@ export function roundedNow(at = Date.now()): number {
 }
 
 /**
- * The structured filter of a view: trace roots, and unless asked for, no calls Weft made itself
+ * The structured filter of a view: trace roots, the content search, and unless asked for, no calls Weft made itself
  * (`weft_made: false`; the wire default keeps them, so SDKs see every call). The header's stats
  * use the same filter (callsStatsRequest.ts).
  */
-export function callsFilterOf(view: Pick<CallsViewState, 'rootsOnly' | 'weftCalls'>): CallsFilter {
-  return { ...(view.rootsOnly ? { trace_roots_only: true } : {}), ...(view.weftCalls ? {} : { weft_made: false }) };
+export function callsFilterOf(view: Pick<CallsViewState, 'rootsOnly' | 'weftCalls' | 'search'>): CallsFilter {
+  return {
+    ...(view.rootsOnly ? { trace_roots_only: true } : {}),
+    ...(view.weftCalls ? {} : { weft_made: false }),
+    ...(view.search ? { search: view.search } : {}),
+  };
 }
 
 /** The list request for a view; the table adds limit and offset per page. */

@@ -1,4 +1,5 @@
-/** Filters, time range, trace-roots toggle and columns above the calls table, plus active-filter chips. */
+/** Content search, filters, time range, trace-roots toggle and columns above the calls table, plus active-filter chips. */
+import { useState, type FormEvent } from 'react';
 import type { CallsViewState } from '../../entities/calls/callsViewState.js';
 import { ColumnChooser } from './ColumnChooser.js';
 import { FilterBuilder } from './FilterBuilder.js';
@@ -20,6 +21,48 @@ function describeClause(c: FilterClause): string {
   return isUnary(c.op) ? `${fieldLabel(c.field)} ${op}` : `${fieldLabel(c.field)} ${op} ${c.value}`;
 }
 
+/** The fewest characters a search matches by (the server's trigram indexes; docs/search.md). */
+const MIN_SEARCH_CHARS = 3;
+
+/**
+ * Content search, applied on Enter; clearing the box applies at once. Shorter than 3 characters
+ * it is not sent, and says so: the server refuses it rather than scan every call.
+ */
+function CallSearch({ search, onApply }: { search: string; onApply: (search: string) => void }) {
+  const [text, setText] = useState(search);
+  const [tooShort, setTooShort] = useState(false);
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const trimmed = text.trim();
+    const short = trimmed !== '' && [...trimmed].length < MIN_SEARCH_CHARS;
+    setTooShort(short);
+    if (!short) onApply(trimmed);
+  };
+  return (
+    <form className="call-search" role="search" onSubmit={submit}>
+      <input
+        className="input"
+        type="search"
+        aria-label="Search calls"
+        aria-invalid={tooShort || undefined}
+        aria-describedby={tooShort ? 'call-search-hint' : undefined}
+        placeholder="Search inputs, outputs, attributes, then Enter"
+        value={text}
+        onChange={(e) => {
+          setText(e.target.value);
+          setTooShort(false);
+          if (e.target.value === '' && search) onApply('');
+        }}
+      />
+      {tooShort && (
+        <span id="call-search-hint" className="call-search-hint" role="status">
+          Type at least {MIN_SEARCH_CHARS} characters
+        </span>
+      )}
+    </form>
+  );
+}
+
 /** Toolbar for the calls view. */
 export function CallsToolbar({
   view,
@@ -34,6 +77,7 @@ export function CallsToolbar({
   return (
     <div className="toolbar-wrap">
       <div className="toolbar">
+        <CallSearch key={view.search ?? ''} search={view.search ?? ''} onApply={(search) => update({ search: search || null })} />
         <FilterBuilder clauses={view.clauses} onApply={(clauses) => update({ clauses })} projectId={projectId} />
         <select
           className="input"

@@ -98,6 +98,7 @@ export function callsWindowHref({
     sort: { field: 'started_at', direction: 'desc' },
     columns: [...DEFAULT_COLUMNS],
     since: null,
+    search: null,
     rootsOnly,
     // The dashboards count every call, Weft's own included: the drill-in lists the same calls.
     weftCalls: true,

@@ -33,6 +33,7 @@ import { v24Retention } from './v24Retention.js';
 import { v27FileRefs } from './v27FileRefs.js';
 import { v28ThreadsBeforeStats } from './v28ThreadsBeforeStats.js';
 import { v29TraceTreeIndex } from './v29TraceTreeIndex.js';
+import { v30CallSearch } from './v30CallSearch.js';
 
 export type { Migration } from './migration.js';
 
@@ -67,4 +68,5 @@ export const migrations: Migration[] = [
   v27FileRefs,
   v28ThreadsBeforeStats,
   v29TraceTreeIndex,
+  v30CallSearch,
 ];

@@ -1,0 +1,193 @@
+/**
+ * Search benchmark: a project of 1,000,000 calls whose inputs and outputs are sentences in six
+ * scripts (Latin, Chinese, Japanese, Arabic, Hindi, emoji), then `calls/stream_query` with the
+ * `search` filter over HTTP, timed beside the goal: a substring search answers within 300 ms
+ * (docs/search.md). On SQLite it also times the trigram index's backfill (migration 30) over
+ * the same calls.
+ *
+ *   npm run bench:search [-- --store clickhouse --calls 1000000]
+ */
+import Database from 'better-sqlite3';
+import { parseArgs } from 'node:util';
+import type { CallWrite, Store } from '../src/server/store/Store.js';
+import { indexQueuedDocs } from '../src/server/store/sqlite/callSearch.js';
+import { v30CallSearch } from '../src/server/store/sqlite/migrations/v30CallSearch.js';
+import { SqliteDatabase } from '../src/server/store/sqlite/SqliteDatabase.js';
+import { benchStoreKind, loadAverage, settleMerges, startBenchBackend, STORE_OPTION } from './backend.js';
+import { cpuSeconds, startBenchServer, timeAndCpuMedian } from './lib.js';
+
+const { values } = parseArgs({ options: { ...STORE_OPTION, calls: { type: 'string', default: '1000000' } } });
+const CALLS = Number(values.calls);
+const PROJECT = 'bench/search';
+const GOAL_MS = 300;
+
+/** A deterministic stream of numbers (so every run stores the same text). */
+function random(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s * 1664525 + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
+}
+
+const SYLLABLES = ['ka', 'lo', 'mi', 'ren', 'to', 'sha', 'vel', 'qui', 'dor', 'pan', 'es', 'tu', 'bri', 'gon', 'ax', 'li'];
+const next = random(42);
+/** 3,000 made-up Latin words of 2 to 4 syllables, and words of the other scripts. */
+const LATIN = Array.from({ length: 3000 }, () =>
+  Array.from({ length: 2 + Math.floor(next() * 3) }, () => SYLLABLES[Math.floor(next() * SYLLABLES.length)]).join(''),
+);
+const OTHER = [
+  ...'我们 今天 讨论 政策 客户 订单 发货 问题 系统 价格 数据 模型'.split(' '),
+  ...'東京 タワー 注文 確認 配送 返品 ありがとう お客様 システム'.split(' '),
+  ...'مرحبا العالم الطلب الشحن العميل النظام السعر'.split(' '),
+  ...'नमस्ते दुनिया आदेश ग्राहक प्रणाली मूल्य'.split(' '),
+  ...'🎉 🚀 🔥 ✅ 📦'.split(' '),
+];
+const VOCABULARY = [...LATIN, ...OTHER];
+
+/** A sentence of 12 to 24 words; one call in 10,000 also holds a rare phrase in Latin and in Chinese. */
+function sentence(rand: () => number, rare: boolean): string {
+  const words = Array.from({ length: 12 + Math.floor(rand() * 12) }, () => VOCABULARY[Math.floor(rand() * VOCABULARY.length)]!);
+  if (rare) words.splice(3, 0, 'zebraquokka', '退款政策');
+  return words.join(' ');
+}
+
+function* callWrites(from: number, to: number): Generator<CallWrite> {
+  const base = Date.UTC(2026, 0, 1) * 1000;
+  for (let i = from; i < to; i++) {
+    const rand = random(i + 1);
+    const id = `c${i}`;
+    const start = base + i * 1_000_000;
+    yield {
+      kind: 'start',
+      projectId: PROJECT,
+      id,
+      traceId: id,
+      parentId: null,
+      threadId: null,
+      turnId: null,
+      opName: 'chat',
+      displayName: null,
+      startedAt: start,
+      attributesJson: `{"env":"${i % 4 === 0 ? 'prod' : 'dev'}"}`,
+      inputsJson: JSON.stringify({ messages: [{ role: 'user', content: sentence(rand, i % 10_000 === 7) }] }),
+      otelDumpJson: null,
+      inputRefs: [],
+      wbUserId: 'bench',
+      wbRunId: null,
+      wbRunStep: null,
+    };
+    yield {
+      kind: 'end',
+      projectId: PROJECT,
+      id,
+      endedAt: start + 500_000,
+      exception: null,
+      outputJson: JSON.stringify({ content: sentence(rand, false) }),
+      summaryJson: '{}',
+      outputRefs: [],
+      wbRunStepEnd: null,
+    };
+  }
+}
+
+async function build(store: Store): Promise<void> {
+  const t0 = performance.now();
+  for (let from = 0; from < CALLS; from += 10_000) {
+    await store.calls.writeCalls([...callWrites(from, Math.min(CALLS, from + 10_000))]);
+    if ((from + 10_000) % 100_000 === 0 || from + 10_000 >= CALLS)
+      process.stdout.write(`\rBuilding: ${Math.min(CALLS, from + 10_000).toLocaleString('en')} calls`);
+  }
+  const s = (performance.now() - t0) / 1000;
+  console.log(` in ${s.toFixed(1)} s (${Math.round(CALLS / s).toLocaleString('en')} calls/s through the store)`);
+}
+
+/**
+ * Times the trigram index's build from the calls as an upgrade does it: migration 30 queues every
+ * call (timed alone), then the indexer works through the queue (timed to the end).
+ */
+function timeBackfill(file: string): void {
+  const raw = new Database(file);
+  raw.exec('DROP TABLE call_search; DROP TABLE call_search_queue');
+  let t0 = performance.now();
+  raw.transaction(() => raw.exec(v30CallSearch.sql))();
+  console.log(`Migration 30 (queues every call): ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  raw.close();
+  const db = new SqliteDatabase(file);
+  t0 = performance.now();
+  while (indexQueuedDocs(db, 1000) > 0);
+  const s = (performance.now() - t0) / 1000;
+  console.log(`Indexing the queue (the backfill): ${s.toFixed(1)} s, ${((s * 1e6) / CALLS).toFixed(0)} µs per call`);
+  db.close();
+}
+
+const backend = await startBenchBackend(benchStoreKind(values.store));
+try {
+  console.log(`Search on ${backend.kind}: ${CALLS.toLocaleString('en')} calls; load average ${loadAverage()}`);
+  const dataset = await backend.dataset('bench_search');
+  await build(dataset.store);
+  await dataset.store.close();
+  await settleMerges(dataset);
+  if (dataset.sqliteFile) timeBackfill(dataset.sqliteFile);
+
+  const { server, post } = await startBenchServer(dataset.dataDir, dataset.env);
+  const rows = async (body: object): Promise<number> => {
+    const res = await post('/calls/stream_query', { project_id: PROJECT, limit: 50, columns: ['id', 'inputs', 'output'], ...body });
+    const text = await res.text();
+    if (!res.ok) throw new Error(`answered ${res.status}: ${text.slice(0, 200)}`);
+    return text.split('\n').filter(Boolean).length;
+  };
+  const newest = [{ field: 'started_at', direction: 'desc' }];
+  const rare = Math.ceil(CALLS / 10_000);
+  const cases: [string, object, number | null][] = [
+    ['rare Latin substring (1 in 10,000), newest first', { filter: { search: 'raquok' }, sort_by: newest }, Math.min(50, rare)],
+    ['rare Chinese phrase (1 in 10,000), newest first', { filter: { search: '退款政' }, sort_by: newest }, Math.min(50, rare)],
+    ['rare substring, whole words first (no sort)', { filter: { search: 'zebraquokka' } }, Math.min(50, rare)],
+    ['nowhere', { filter: { search: 'absentword' }, sort_by: newest }, 0],
+    ['common Japanese word, newest first', { filter: { search: 'タワー' }, sort_by: newest }, 50],
+    ['common Arabic word, newest first', { filter: { search: 'الشحن' }, sort_by: newest }, 50],
+    ['common Hindi word, whole words first', { filter: { search: 'ग्राहक' } }, 50],
+    [
+      '$contains on inputs (narrowed by the index), newest first',
+      {
+        query: { $expr: { $contains: { input: { $getField: 'inputs.messages' }, substr: { $literal: 'zebraquokka' } } } },
+        sort_by: newest,
+      },
+      null,
+    ],
+  ];
+  // Warm up; on a loaded machine the read threads may take a while to start (503 meanwhile).
+  for (let tries = 0; ; tries++) {
+    try {
+      await rows({ sort_by: newest });
+      break;
+    } catch (err) {
+      if (tries >= 10) throw err;
+    }
+  }
+  console.log('\ncase (page of 50, median of 3)                        HTTP ms  CPU ms  rows  goal');
+  let slowest = 0;
+  for (const [label, body, expected] of cases) {
+    try {
+      let n = 0;
+      const t = await timeAndCpuMedian(
+        async () => (n = await rows(body)),
+        () => cpuSeconds(backend.enginePid),
+        3,
+      );
+      if (expected !== null && n !== expected) throw new Error(`${n} rows, expected ${expected}`);
+      if (expected !== null) slowest = Math.max(slowest, t.ms);
+      console.log(
+        `${label.padEnd(52)} ${t.ms.toFixed(1).padStart(8)} ${t.cpuMs.toFixed(0).padStart(7)} ${String(n).padStart(5)}  ${expected === null ? '   -' : GOAL_MS}`,
+      );
+    } catch (err) {
+      console.log(`${label.padEnd(52)} failed: ${(err as Error).message.slice(0, 120)}`);
+    }
+  }
+  const count = await post('/calls/query_stats', { project_id: PROJECT, filter: { search: 'zebraquokka' } });
+  console.log(`\ncount of the rare substring: ${JSON.stringify(await count.json())} (expected ${rare})`);
+  console.log(`slowest search: ${slowest.toFixed(1)} ms (goal: ${GOAL_MS} ms); load average ${loadAverage()}`);
+  await server.close();
+} finally {
+  await backend.close();
+}

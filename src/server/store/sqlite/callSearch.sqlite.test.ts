@@ -1,0 +1,73 @@
+/**
+ * The calls search on SQLite once the background indexer has caught up: the conformance suite
+ * again, with every write's documents indexed at once (the queue empty), so each search is
+ * answered by the trigram index's MATCH and not by reading queued calls. And the upgrade path:
+ * migration 30 queues the calls stored before, which the indexer then works through.
+ */
+import Database from 'better-sqlite3';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { describeCallsSearchConformance } from '../conformance/callsSearch.conformance.js';
+import { startWrite } from '../conformance/callWrites.js';
+import type { OpenStore } from '../../testing/tempStore.js';
+import { indexQueuedDocs, queuedDocs } from './callSearch.js';
+import { SqliteStore } from './SqliteStore.js';
+
+/** A store whose call writes are indexed before they answer. */
+const openIndexedStore: OpenStore = async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'weft-search-'));
+  const store = new SqliteStore(join(dir, 'weft.sqlite'));
+  const write = store.calls.writeCalls.bind(store.calls);
+  store.calls.writeCalls = async (writes) => {
+    await write(writes);
+    while (indexQueuedDocs(store.db, 1000) > 0);
+    expect(queuedDocs(store.db)).toBe(0);
+  };
+  return {
+    store,
+    close: async () => {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+};
+
+describe('calls search through the trigram index alone', () => describeCallsSearchConformance(openIndexedStore));
+
+describe('calls search after an upgrade', () => {
+  it('queues the calls stored before migration 30 and finds them before and after indexing', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'weft-search-up-'));
+    const file = join(dir, 'weft.sqlite');
+    try {
+      let store = new SqliteStore(file);
+      await store.calls.writeCalls([
+        startWrite('up/p', 'a', { inputsJson: JSON.stringify({ q: '東京タワーに行きました' }) }),
+        startWrite('up/p', 'b', { inputsJson: JSON.stringify({ q: 'مرحبا بالعالم' }) }),
+      ]);
+      await store.close();
+      // Back to schema 29, as a file from before this migration.
+      const raw = new Database(file);
+      raw.exec('DROP TABLE call_search; DROP TABLE call_search_queue; PRAGMA user_version = 29');
+      raw.close();
+
+      store = new SqliteStore(file);
+      expect(queuedDocs(store.db)).toBe(2);
+      const ids = async (search: string) => {
+        const out: string[] = [];
+        for await (const c of store.calls.queryCalls({ projectId: 'up/p', filter: { search } })) out.push(c.id);
+        return out;
+      };
+      expect(await ids('タワー')).toEqual(['a']);
+      while (indexQueuedDocs(store.db, 1000) > 0);
+      expect(queuedDocs(store.db)).toBe(0);
+      expect(await ids('タワー')).toEqual(['a']);
+      expect(await ids('بالعالم')).toEqual(['b']);
+      expect(await ids('nothing here')).toEqual([]);
+      await store.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
