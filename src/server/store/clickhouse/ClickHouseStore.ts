@@ -23,6 +23,7 @@ import { ClickHouseObjectsStore } from './objects.js';
 import { ClickHouseProjectsStore } from './projects.js';
 import { ClickHouseProvidersStore } from './providers.js';
 import { ClickHouseRedactionStore } from './redaction.js';
+import { ClickHouseAlertsStore } from './alerts.js';
 import { ClickHouseRetentionStore } from './retention.js';
 import { ClickHouseStatsStore } from './stats.js';
 import { ClickHouseTablesStore } from './tables.js';
@@ -56,6 +57,7 @@ export class ClickHouseStore implements Store {
   readonly audit: ClickHouseAuditStore;
   readonly identities: ClickHouseIdentitiesStore;
   readonly retention: ClickHouseRetentionStore;
+  readonly alerts: ClickHouseAlertsStore;
 
   private constructor(db: ClickHouseDatabase) {
     this.db = db;
@@ -77,6 +79,7 @@ export class ClickHouseStore implements Store {
     this.audit = new ClickHouseAuditStore(db);
     this.identities = new ClickHouseIdentitiesStore(db);
     this.retention = new ClickHouseRetentionStore(db, () => this.feedback);
+    this.alerts = new ClickHouseAlertsStore(db);
   }
 
   /**

@@ -13,6 +13,7 @@ import { SqliteJobsStore } from './jobs.js';
 import { SqliteMonitorsStore } from './monitors.js';
 import { SqliteProvidersStore } from './providers.js';
 import { SqliteRedactionStore } from './redaction.js';
+import { SqliteAlertsStore } from './alerts.js';
 import { SqliteObjectsStore } from './objects.js';
 import { SqliteProjectsStore } from './projects.js';
 import { SqliteRetentionStore } from './retention.js';
@@ -42,6 +43,7 @@ export class SqliteStore implements Store {
   readonly audit: SqliteAuditStore;
   readonly identities: SqliteIdentitiesStore;
   readonly retention: SqliteRetentionStore;
+  readonly alerts: SqliteAlertsStore;
 
   readonly file: string;
 
@@ -66,6 +68,7 @@ export class SqliteStore implements Store {
     this.audit = new SqliteAuditStore(this.db);
     this.identities = new SqliteIdentitiesStore(this.db);
     this.retention = new SqliteRetentionStore(this.db);
+    this.alerts = new SqliteAlertsStore(this.db);
   }
 
   async apply<const B extends WriteBatch>(batch: B): Promise<BatchResults<B>> {

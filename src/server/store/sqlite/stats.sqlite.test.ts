@@ -143,7 +143,7 @@ describe('migration 16: token sums recomputed under the one usage rule', () => {
       for (const column of Object.keys(FEEDBACK_COLUMNS).filter((c) => c.startsWith('scorer_') || c.startsWith('span_'))) {
         before.db.run(`ALTER TABLE feedback DROP COLUMN ${column}`);
       }
-      // Nor what migrations 22-27 added (roles, audit log, retention, redaction, SSO identities, file references).
+      // Nor what migrations 22-27 and 32 added (roles, audit log, retention, redaction, SSO identities, file references, alerts).
       before.db.run('ALTER TABLE user_entities DROP COLUMN role');
       for (const table of [
         'project_roles',
@@ -153,6 +153,8 @@ describe('migration 16: token sums recomputed under the one usage rule', () => {
         'redaction_epoch',
         'oidc_identities',
         'file_refs',
+        'alert_rules',
+        'alert_events',
       ]) {
         before.db.run(`DROP TABLE ${table}`);
       }

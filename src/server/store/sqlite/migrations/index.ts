@@ -32,6 +32,7 @@ import { v26OidcIdentities } from './v26OidcIdentities.js';
 import { v24Retention } from './v24Retention.js';
 import { v27FileRefs } from './v27FileRefs.js';
 import { v28ThreadsBeforeStats } from './v28ThreadsBeforeStats.js';
+import { v32AlertRules } from './v32AlertRules.js';
 
 export type { Migration } from './migration.js';
 
@@ -65,4 +66,5 @@ export const migrations: Migration[] = [
   v26OidcIdentities,
   v27FileRefs,
   v28ThreadsBeforeStats,
+  v32AlertRules,
 ];
