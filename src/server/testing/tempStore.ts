@@ -46,6 +46,7 @@ export type ConformanceSuite =
   | 'multiWriter'
   | 'orderIndependence'
   | 'retention'
+  | 'alerts'
   | 'callsQuery'
   | 'callsFeedbackQuery'
   | 'referenceObjects'
