@@ -121,6 +121,10 @@ for (const backend of testBackends()) {
       await evaluate(rule.id, 2);
       const fired = about(rule.id);
       expect(fired).toHaveLength(1);
+      // Both sweeps queued the same job: one evaluation of this rule for this minute.
+      const minute = Math.floor(now / MINUTE_MICROS);
+      const jobs = await t.server.store.jobs.listJobs({ projectId: project, kind: 'alert_evaluate', limit: 100 });
+      expect(jobs.filter((j) => j.payload.rule_id === rule.id && j.payload.minute === minute)).toHaveLength(1);
       expect(fired[0]!.path).toBe(`/hooks/${TOKEN}`);
       expect(fired[0]!.body).toMatchObject({ state: 'firing', value: 0.75, test: false, rule: { id: rule.id, threshold: 0.5 } });
       // Still above: no second delivery.
