@@ -19,6 +19,7 @@ import { createApiKey } from '../auth/apiKeys.js';
 import { loadConfig } from '../config.js';
 import { openStore } from '../store/openStore.js';
 import { generateDemoCalls, type DemoBatchItem } from './generateDemoCalls.js';
+import { seedDemoAlert } from './seedDemoAlert.js';
 import { seedDemoEvaluation, seedDemoReviews } from './seedDemoWorkflows.js';
 
 const HELP = `weft demo — load a realistic demo project into a running Weft server
@@ -79,6 +80,7 @@ async function loadDemo(client: WeftClient, o: { projectId: string; traces: numb
     console.log('Adding an evaluation run by three models, annotation queues with answers, reactions and notes…');
     await seedDemoEvaluation(client, o.projectId, o.seed);
     await seedDemoReviews(client, o.projectId, o.seed);
+    await seedDemoAlert(client, o.projectId);
   }
   const [entity, project] = o.projectId.split('/') as [string, string];
   const base = `${o.url}/${encodeURIComponent(entity)}/${encodeURIComponent(project)}`;
