@@ -146,6 +146,18 @@ for (const backend of testBackends()) {
       expect(rules).toMatchObject([{ id: rule.id, state: 'ok', last_event: { state: 'resolved' } }]);
     });
 
+    it('fires on p95 latency of one op only', async () => {
+      project = `${t.alice.entity}/alerts-latency`;
+      // Every call of logCalls lasts 200 ms; the rule watches another op, then this one.
+      const other = await createRule({ name: 'other op slow', metric: 'latency_p95_ms', threshold: 150, op_name: 'tool' });
+      const llm = await createRule({ name: 'llm slow', metric: 'latency_p95_ms', threshold: 150, op_name: 'llm' });
+      await logCalls(project, 3, 0);
+      await evaluate(other.id);
+      await evaluate(llm.id);
+      expect(about(other.id)).toHaveLength(0);
+      expect(about(llm.id).map((r) => r.body)).toMatchObject([{ state: 'firing', value: 200, rule: { op_name: 'llm' } }]);
+    });
+
     it('sends the Slack-compatible payload, from the test button too', async () => {
       project = `${t.alice.entity}/alerts-slack`;
       const rule = await createRule({ format: 'slack', name: 'slack errors' });

@@ -13,8 +13,12 @@ const MINUTE_MICROS = 60_000_000;
 const DAY_MINUTES = 24 * 60;
 export const SCORER_FEEDBACK_PREFIX = 'wandb.runnable.';
 
-/** Calls of the op at any version: the filter form `/calls/stats` and the call facts take. */
-const opFilter = (projectId: string, opName: string | null) => (opName ? { op_names: [`weave:///${projectId}/op/${opName}:*`] } : null);
+/**
+ * Calls of the op at any version (SDKs log an op ref) or by its bare name (OpenTelemetry and
+ * raw clients): the filter form `/calls/stats` and the call facts take.
+ */
+const opFilter = (projectId: string, opName: string | null) =>
+  opName ? { op_names: [opName, `weave:///${projectId}/op/${opName}:*`] } : null;
 
 /** The nearest-rank percentile of ascending values. */
 function percentile(sorted: number[], p: number): number {
