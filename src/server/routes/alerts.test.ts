@@ -158,6 +158,32 @@ for (const backend of testBackends()) {
       expect(about(llm.id).map((r) => r.body)).toMatchObject([{ state: 'firing', value: 200, rule: { op_name: 'llm' } }]);
     });
 
+    it("fires when a monitor's score mean drops below the threshold", async () => {
+      project = `${t.alice.entity}/alerts-score`;
+      const rule = await createRule({
+        name: 'quality',
+        metric: 'score_mean',
+        comparison: 'below',
+        threshold: 0.5,
+        scorer: 'quality',
+        field_path: 'output.score',
+      });
+      const score = (id: string, feedbackType: string, output: unknown) =>
+        t.alice.client.feedbackCreate({
+          project_id: project,
+          weave_ref: `weave:///${project}/call/${id}`,
+          feedback_type: feedbackType,
+          runnable_ref: `weave:///${project}/object/${feedbackType.split('.').pop()}:v1`,
+          payload: { output },
+        });
+      await score('a', 'wandb.runnable.quality', { score: 0.2 });
+      await score('b', 'wandb.runnable.quality', { score: 0.5 });
+      // Another scorer's low scores do not count.
+      await score('c', 'wandb.runnable.other', { score: 0 });
+      await evaluate(rule.id);
+      expect(about(rule.id).map((r) => r.body)).toMatchObject([{ state: 'firing', value: 0.35 }]);
+    });
+
     it('sends the Slack-compatible payload, from the test button too', async () => {
       project = `${t.alice.entity}/alerts-slack`;
       const rule = await createRule({ format: 'slack', name: 'slack errors' });
