@@ -184,6 +184,41 @@ for (const backend of testBackends()) {
       expect(about(rule.id).map((r) => r.body)).toMatchObject([{ state: 'firing', value: 0.35 }]);
     });
 
+    it('fires on the cost per day, priced by the project prices', async () => {
+      project = `${t.alice.entity}/alerts-cost`;
+      const rule = await createRule({ name: 'spend', metric: 'cost_per_day_usd', threshold: 10, window_minutes: 60 });
+      await t.alice.client.costCreate({
+        project_id: project,
+        costs: { 'alert-model': { prompt_token_cost: 0.01, completion_token_cost: 0.02, effective_date: '2020-01-01T00:00:00Z' } },
+      });
+      const started = new Date((now - MINUTE_MICROS) / 1000).toISOString();
+      const usage = { 'alert-model': { prompt_tokens: 60, completion_tokens: 20, requests: 1 } };
+      await t.alice.client.callUpsertBatch({
+        batch: [
+          {
+            mode: 'start',
+            req: {
+              start: {
+                project_id: project,
+                id: 'spend-1',
+                trace_id: 't-spend',
+                op_name: 'llm',
+                started_at: started,
+                attributes: {},
+                inputs: {},
+              },
+            },
+          },
+          { mode: 'end', req: { end: { project_id: project, id: 'spend-1', ended_at: started, summary: { usage } } } },
+        ],
+      });
+      await evaluate(rule.id);
+      // $0.60 + $0.40 in the last hour: $24 a day.
+      const [fired] = about(rule.id);
+      expect(fired?.body).toMatchObject({ state: 'firing' });
+      expect(fired?.body.value).toBeCloseTo(24, 9);
+    });
+
     it('sends the Slack-compatible payload, from the test button too', async () => {
       project = `${t.alice.entity}/alerts-slack`;
       const rule = await createRule({ format: 'slack', name: 'slack errors' });
