@@ -257,7 +257,7 @@ for (const backend of testBackends()) {
       expect(failed.ok).toBe(false);
       await logCalls(project, 1, 1);
       await evaluate(rule.id);
-      const answers = [
+      const answers: unknown[] = [
         moved,
         failed,
         await t.alice.client.alertsList({ project_id: project }),
@@ -265,6 +265,12 @@ for (const backend of testBackends()) {
         await t.server.store.jobs.listJobs({ projectId: project, limit: 100 }),
         await t.server.store.alerts.listAlertRules(project),
       ];
+      const audit = await t.server.store.audit.query({ entities: 'all', action: 'alert.changed', projectId: project }, 100);
+      expect(audit.map((r) => r.details)).toMatchObject([
+        { change: 'changed', webhook_set: true },
+        { change: 'created', webhook_set: true },
+      ]);
+      answers.push(audit);
       expect(JSON.stringify(answers)).not.toContain(TOKEN);
       expect((await t.alice.client.alertEvents({ project_id: project })).events[0]).toMatchObject({ delivery: 'failed' });
     });
