@@ -9,6 +9,7 @@
 import type { z } from 'zod';
 import * as accounts from './accounts.js';
 import * as agreement from './agreement.js';
+import * as alerts from './alerts.js';
 import * as audit from './audit.js';
 import * as leads from './annotationQueueLeads.js';
 import * as queues from './annotationQueues.js';
@@ -292,6 +293,13 @@ export const endpoints = {
   auditExport: def({ group: 'Weft', method: 'GET', path: '/weft/audit/export', summary: 'Download the audit log rows matching a filter as CSV or JSON lines', req: audit.AuditExportReq, res: audit.AuditExportRes, raw: true, role: 'admin' }),
   retentionRead: def({ group: 'Weft', method: 'GET', path: '/weft/retention', summary: "The retention rule in force for a project (or an entity's default) and where it is set", req: retention.RetentionReadReq, res: retention.RetentionReadRes, role: 'viewer' }),
   retentionSet: def({ group: 'Weft', method: 'PUT', path: '/weft/retention', summary: "Set or remove a project's retention rule or an entity's default (admins of it); older calls go at the next sweep", req: retention.RetentionSetReq, res: retention.RetentionSetRes, role: 'admin' }),
+  // Alert rules delivered by webhook (docs/alerts.md)
+  alertsList: def({ group: 'Weft', method: 'GET', path: '/weft/alerts', summary: "The project's alert rules with their state (webhook URLs masked, never returned)", req: alerts.AlertsListReq, res: alerts.AlertsListRes, role: 'viewer' }),
+  alertCreate: def({ group: 'Weft', method: 'POST', path: '/weft/alerts', summary: 'Add an alert rule: a metric over a window against a threshold, delivered to a webhook (URL sealed at rest)', req: alerts.AlertCreateReq, res: alerts.AlertRes, role: 'member' }),
+  alertUpdate: def({ group: 'Weft', method: 'PUT', path: '/weft/alerts/:rule_id', summary: 'Change, enable, disable or snooze an alert rule; an absent webhook_url keeps the stored one', req: alerts.AlertUpdateReq, res: alerts.AlertRes, role: 'member' }),
+  alertDelete: def({ group: 'Weft', method: 'DELETE', path: '/weft/alerts/:rule_id', summary: 'Remove an alert rule and its history', req: alerts.AlertDeleteReq, res: alerts.AlertDeleteRes, role: 'member' }),
+  alertTest: def({ group: 'Weft', method: 'POST', path: '/weft/alerts/:rule_id/test', summary: "Send a test event to the rule's webhook and answer its status", req: alerts.AlertTestReq, res: alerts.AlertTestRes, role: 'member' }),
+  alertEvents: def({ group: 'Weft', method: 'GET', path: '/weft/alerts/events', summary: 'Firings and resolutions of the project\'s alert rules (or one rule), newest first', req: alerts.AlertEventsReq, res: alerts.AlertEventsRes, role: 'viewer' }),
   // The Model Context Protocol for coding agents (docs/mcp.md)
   mcp: def({ group: 'Weft', method: 'POST', path: '/mcp', summary: 'Model Context Protocol (streamable HTTP, stateless, JSON answers): read-only tools over projects, calls, traces, threads, evaluation runs and annotation queues', req: mcp.McpReq, res: mcp.McpRes, raw: true, role: 'viewer', roleNote: 'viewer in the project each tool call names, checked by the tool (refused as a tool error naming the role); list_projects lists only projects where the caller has a role' }),
   mcpStream: def({ group: 'Weft', method: 'GET', path: '/mcp', summary: 'The MCP server-to-client stream, not offered (stateless server): 405, as the protocol says', req: mcp.McpStreamReq, res: mcp.McpStreamRes, public: true, raw: true }),

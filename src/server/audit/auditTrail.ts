@@ -32,6 +32,7 @@ export const AUDIT_ACTIONS = [
   'data.exported',
   'file.downloaded',
   'provider.changed',
+  'alert.changed',
   'job.started',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

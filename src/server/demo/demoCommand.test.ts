@@ -118,6 +118,13 @@ describe('weft demo without a password', () => {
     expect(types.filter((x) => x === 'wandb.note.1').length).toBeGreaterThan(0);
   });
 
+  it('adds a disabled alert rule in Slack format, its placeholder webhook masked', async () => {
+    const { rules } = await t.admin.alertsList({ project_id: PROJECT });
+    expect(rules).toMatchObject([
+      { name: 'Agent error rate', metric: 'error_rate', enabled: false, format: 'slack', webhook_mask: 'https://hooks.slack.com/…' },
+    ]);
+  });
+
   it('revokes the temporary key it made', async () => {
     const keys = await t.server.store.accounts.listApiKeys('admin');
     const demo = keys.filter((k) => k.name === 'weft demo (temporary)');

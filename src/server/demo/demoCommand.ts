@@ -20,6 +20,7 @@ import { loadConfig } from '../config.js';
 import { openStore } from '../store/openStore.js';
 import { generateDemoCalls, type DemoBatchItem } from './generateDemoCalls.js';
 import { seedDemoLeaderboard, seedDemoPrompt, seedDemoSavedView } from './seedDemoViews.js';
+import { seedDemoAlert } from './seedDemoAlert.js';
 import { seedDemoEvaluation, seedDemoReviews } from './seedDemoWorkflows.js';
 
 const HELP = `weft demo — load a realistic demo project into a running Weft server
@@ -83,6 +84,7 @@ async function loadDemo(client: WeftClient, o: { projectId: string; traces: numb
     await seedDemoLeaderboard(client, o.projectId, evaluation);
     await seedDemoSavedView(client, o.projectId);
     await seedDemoPrompt(client, o.projectId);
+    await seedDemoAlert(client, o.projectId);
   }
   const [entity, project] = o.projectId.split('/') as [string, string];
   const base = `${o.url}/${encodeURIComponent(entity)}/${encodeURIComponent(project)}`;

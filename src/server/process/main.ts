@@ -31,6 +31,7 @@ import { createJobHandlers } from '../jobs/jobHandlers.js';
 import { JobRunner } from '../jobs/JobRunner.js';
 import { onCallsEnded } from '../metrics/hooks.js';
 import { MonitorSweeper } from '../jobs/MonitorSweeper.js';
+import { AlertSweeper } from '../jobs/AlertSweeper.js';
 import { RetentionSweeper } from '../jobs/RetentionSweeper.js';
 import { instancePriceRecords } from '../providers/instancePrices.js';
 import { loadInstanceProviders } from '../providers/instanceProviders.js';
@@ -53,6 +54,8 @@ export interface RunningServer {
   generatedAdminPassword: string | null;
   /** The background-job runner (tests stop it to simulate a crash). */
   jobs: JobRunner;
+  /** The alert sweep (tests queue a minute's evaluations with `sweepNow`). */
+  alerts: AlertSweeper;
   /** The retention sweep (tests run one with `sweepNow`). */
   retention: RetentionSweeper;
   /** The certificate served, when HTTPS is on. */
@@ -127,6 +130,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     maxQueuedPerProject: config.jobProjectQueue,
   });
   const monitors = new MonitorSweeper({ store, log, clock, kick: () => jobs.kick(), pollMs: config.monitorPollMs });
+  const alerts = new AlertSweeper({ store, log, clock, jobs });
   // The one writer's group commit (threads/groupCommit.ts), taking turns on the write lock with
   // the retention sweep's thread (threads/writeTurns.ts).
   const turns = new WriteTurns();
@@ -248,6 +252,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
   threads?.warm();
   jobs.start();
   monitors.start();
+  alerts.start();
   // Ended calls wake the sweeper from its idle back-off (docs/clickhouse.md "Quiet when idle").
   const unwake = onCallsEnded(() => monitors.wake());
   const auditSweeper = config.auditRetentionDays ? new AuditSweeper({ store, clock, log, retentionDays: config.auditRetentionDays }) : null;
@@ -271,6 +276,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
       gate.drain(graceMs),
       epochWatch?.stop(),
       (unwake(), monitors.stop()),
+      alerts.stop(),
       retention.stop(),
       jobs.stop(),
       auditSweeper?.stop(),
@@ -293,6 +299,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     log,
     generatedAdminPassword,
     jobs,
+    alerts,
     retention,
     tls,
     threads,

@@ -7,6 +7,7 @@
 import type { EndpointName } from '../../contract/endpoints.js';
 import { readingOwnWrites, type RouteTable, type TotalRouteTable } from '../http/defineRoutes.js';
 import { accountRoutes } from './accounts.js';
+import { alertRoutes } from './alerts.js';
 import { annotationQueueRoutes } from './annotationQueues.js';
 import { auditRoutes } from './audit.js';
 import { callRoutes } from './calls.js';
@@ -57,6 +58,7 @@ export function combineRoutes<const T extends readonly RouteTable[]>(groups: T):
 }
 
 export const allRoutes: TotalRouteTable<ServedElsewhere> = combineRoutes([
+  alertRoutes,
   serviceRoutes,
   callRoutes,
   statsRoutes,

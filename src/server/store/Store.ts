@@ -16,6 +16,7 @@
  * - times are epoch microseconds in what a store is given and (records above) answers.
  */
 import type { AccountsStore } from './AccountsStore.js';
+import type { AlertsStore } from './AlertsStore.js';
 import type { AnnotationQueuesStore } from './AnnotationQueuesStore.js';
 import type { AuditStore } from './AuditStore.js';
 import type { CallsStore } from './CallsStore.js';
@@ -77,6 +78,8 @@ export interface Store {
   readonly identities: IdentitiesStore;
   /** Retention rules and the expiry of calls past them (RetentionStore.ts). */
   readonly retention: RetentionStore;
+  /** Alert rules and their firings (AlertsStore.ts). */
+  readonly alerts: AlertsStore;
   /**
    * Applies a batch of writes across sub-stores (a score is a call plus feedback on its
    * prediction) and answers each write's result, position by position. The writes are applied

@@ -47,6 +47,7 @@ export type ConformanceSuite =
   | 'multiWriter'
   | 'orderIndependence'
   | 'retention'
+  | 'alerts'
   | 'callsQuery'
   | 'callsFeedbackQuery'
   | 'referenceObjects'

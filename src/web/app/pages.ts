@@ -287,6 +287,14 @@ export const pages: readonly PageDef[] = [
       (m, qc) => m.dashboardLoader(qc),
     ),
   },
+  {
+    path: 'alerts',
+    nav: { label: 'Alerts', about: 'Webhooks when error rate, latency, cost or a score crosses a threshold, with snooze and history.' },
+    page: deferComponent(
+      () => import('../features/alerts/AlertsPage.js'),
+      (m) => m.AlertsPage,
+    ),
+  },
   { path: 'settings', nav: { label: 'Settings', about: 'Model providers, model prices, API keys and users.' }, ...settings },
 ];
 

@@ -24,6 +24,7 @@ import { ClickHouseObjectsStore } from './objects.js';
 import { ClickHouseProjectsStore } from './projects.js';
 import { ClickHouseProvidersStore } from './providers.js';
 import { ClickHouseRedactionStore } from './redaction.js';
+import { ClickHouseAlertsStore } from './alerts.js';
 import { ClickHouseRetentionStore } from './retention.js';
 import { ClickHouseStatsStore } from './stats.js';
 import { ClickHouseTablesStore } from './tables.js';
@@ -61,6 +62,7 @@ export class ClickHouseStore implements Store {
   readonly groupCommit: ClickHouseGroupCommit | null;
   readonly #asyncWriter: ClickHouseStore | null;
   #readYourWrites: ClickHouseStore | null = null;
+  readonly alerts: ClickHouseAlertsStore;
 
   /**
    * `options`: the store's own connection settings, for the small writes' way (absent for the
@@ -101,6 +103,7 @@ export class ClickHouseStore implements Store {
     this.audit = shared?.audit ?? new ClickHouseAuditStore(db);
     this.identities = shared?.identities ?? new ClickHouseIdentitiesStore(db.consistent);
     this.retention = new ClickHouseRetentionStore(db, () => this.feedback);
+    this.alerts = new ClickHouseAlertsStore(db);
     const mode = options?.smallWrites ?? 'group';
     this.groupCommit = options && mode === 'group' ? new ClickHouseGroupCommit((batch) => this.apply(batch)) : null;
     // The same sub-stores over a connection whose inserts are async (its reads are as any other's).

@@ -117,6 +117,8 @@ export const SHARD_KEYS: Readonly<Record<string, string>> = {
   feedback_superseded: BY_PROJECT,
   model_providers: BY_PROJECT,
   monitor_forgotten: BY_PROJECT,
+  alert_rules: BY_PROJECT,
+  alert_events: BY_PROJECT,
   users: ONE_SHARD,
   user_entities: ONE_SHARD,
   user_roles: ONE_SHARD,

@@ -21,6 +21,7 @@ import { describeOrderIndependenceConformance } from './orderIndependence.confor
 import { describeProjectsConformance } from './projects.conformance.js';
 import { describeProvidersConformance } from './providers.conformance.js';
 import { describeRedactionConformance } from './redaction.conformance.js';
+import { describeAlertsConformance } from './alerts.conformance.js';
 import { describeReferenceCallsConformance } from './referenceCalls.conformance.js';
 import { describeReferenceEvaluationsConformance } from './referenceEvaluations.conformance.js';
 import { describeReferenceFeedbackConformance } from './referenceFeedback.conformance.js';
@@ -68,6 +69,7 @@ export function describeStoreConformance(backend: TestBackend, group: Conformanc
     multiWriter: () => describeMultiWriterConformance(open, backend.openPair),
     orderIndependence: () => describeOrderIndependenceConformance(open),
     retention: () => describeRetentionConformance(open),
+    alerts: () => describeAlertsConformance(open),
     // Through HTTP: the query language as the SDKs and the dashboard use it.
     callsQuery: () => describeCallsQueryConformance(backend),
     callsFeedbackQuery: () => describeCallsFeedbackQueryConformance(backend),

@@ -14,6 +14,7 @@ import { SqliteJobsStore } from './jobs.js';
 import { SqliteMonitorsStore } from './monitors.js';
 import { SqliteProvidersStore } from './providers.js';
 import { SqliteRedactionStore } from './redaction.js';
+import { SqliteAlertsStore } from './alerts.js';
 import { SqliteObjectsStore } from './objects.js';
 import { SqliteProjectsStore } from './projects.js';
 import { SqliteRetentionStore } from './retention.js';
@@ -43,6 +44,7 @@ export class SqliteStore implements Store {
   readonly audit: SqliteAuditStore;
   readonly identities: SqliteIdentitiesStore;
   readonly retention: SqliteRetentionStore;
+  readonly alerts: SqliteAlertsStore;
 
   readonly file: string;
 
@@ -68,6 +70,7 @@ export class SqliteStore implements Store {
     this.identities = new SqliteIdentitiesStore(this.db);
     this.retention = new SqliteRetentionStore(this.db);
     if (!this.db.readOnly) this.calls.searchIndexer = this.#indexer = new CallSearchIndexer(this.db);
+    this.alerts = new SqliteAlertsStore(this.db);
   }
 
   /** Indexes call writes for the substring search in the background (callSearch.ts). */

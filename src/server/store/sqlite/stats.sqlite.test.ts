@@ -143,7 +143,7 @@ describe('migration 16: token sums recomputed under the one usage rule', () => {
       for (const column of Object.keys(FEEDBACK_COLUMNS).filter((c) => c.startsWith('scorer_') || c.startsWith('span_'))) {
         before.db.run(`ALTER TABLE feedback DROP COLUMN ${column}`);
       }
-      // Nor what migrations 22-30 added (roles, audit log, retention, redaction, SSO identities, file references, the search index).
+      // Nor what migrations 22-31 added (roles, audit log, retention, redaction, SSO identities, file references, the search index, alerts).
       before.db.run('ALTER TABLE user_entities DROP COLUMN role');
       for (const table of [
         'project_roles',
@@ -155,6 +155,8 @@ describe('migration 16: token sums recomputed under the one usage rule', () => {
         'file_refs',
         'call_search',
         'call_search_queue',
+        'alert_rules',
+        'alert_events',
       ]) {
         before.db.run(`DROP TABLE ${table}`);
       }

@@ -37,6 +37,7 @@ import { v18FileRefs } from './v18FileRefs.js';
 import { v19CallViews } from './v19CallViews.js';
 import { v20CoordinationTtl } from './v20CoordinationTtl.js';
 import { v21CallSearch } from './v21CallSearch.js';
+import { v22AlertRules } from './v22AlertRules.js';
 
 export type { ClickHouseMigration } from './migration.js';
 
@@ -63,6 +64,7 @@ export const clickhouseMigrations: ClickHouseMigration[] = [
   v19CallViews,
   v20CoordinationTtl,
   v21CallSearch,
+  v22AlertRules,
 ];
 
 /** The newest schema version this build knows. */

@@ -34,6 +34,7 @@ import { v27FileRefs } from './v27FileRefs.js';
 import { v28ThreadsBeforeStats } from './v28ThreadsBeforeStats.js';
 import { v29TraceTreeIndex } from './v29TraceTreeIndex.js';
 import { v30CallSearch } from './v30CallSearch.js';
+import { v31AlertRules } from './v31AlertRules.js';
 
 export type { Migration } from './migration.js';
 
@@ -69,4 +70,5 @@ export const migrations: Migration[] = [
   v28ThreadsBeforeStats,
   v29TraceTreeIndex,
   v30CallSearch,
+  v31AlertRules,
 ];
