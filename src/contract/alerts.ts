@@ -1,13 +1,14 @@
 /**
  * Alert rules (Weft extension, `/weft/alerts`, docs/alerts.md): a project's rules on a metric over
- * a time window — error rate, p95 latency, cost per day, a scorer's mean — delivered to a
+ * a time window — error rate, p95 latency, cost per day, a scorer's mean, a judge's κ against
+ * reviewers — delivered to a
  * webhook as generic JSON or a Slack-compatible `{"text"}` payload, and their history of firings
  * and resolutions. The webhook URL is write-only: answers carry only a mask.
  */
 import { z } from 'zod';
 import { ProjectId } from './common.js';
 
-export const ALERT_METRICS = ['error_rate', 'latency_p95_ms', 'cost_per_day_usd', 'score_mean'] as const;
+export const ALERT_METRICS = ['error_rate', 'latency_p95_ms', 'cost_per_day_usd', 'score_mean', 'judge_kappa'] as const;
 export const AlertMetric = z.enum(ALERT_METRICS);
 export type AlertMetric = z.infer<typeof AlertMetric>;
 export const AlertFormat = z
@@ -20,7 +21,9 @@ export const MAX_ALERT_WINDOW_MINUTES = 7 * 24 * 60;
 
 const RuleFields = {
   name: z.string().trim().min(1).max(128),
-  metric: AlertMetric.describe('error_rate is a fraction 0..1; score_mean needs scorer (and field_path when the output is an object)'),
+  metric: AlertMetric.describe(
+    "error_rate is a fraction 0..1; score_mean needs scorer (and field_path when the output is an object); judge_kappa needs scorer (and field_path: the output field) and reads Cohen's κ against reviewers (docs/judge-agreement.md)",
+  ),
   comparison: AlertComparison,
   threshold: z.number().finite(),
   window_minutes: z.number().int().min(1).max(MAX_ALERT_WINDOW_MINUTES),
@@ -30,13 +33,15 @@ const RuleFields = {
     .min(1)
     .max(256)
     .nullish()
-    .describe("score_mean: the monitor's scorer name (its feedback type is wandb.runnable.<scorer>)"),
+    .describe("score_mean, judge_kappa: the scorer's name (its feedback type is wandb.runnable.<scorer>)"),
   field_path: z
     .string()
     .max(256)
     .regex(/^[A-Za-z0-9_.-]*$/, 'a dotted path such as "output.score" or "output"')
     .nullish()
-    .describe('score_mean: the path of the number (or boolean) in the feedback payload; default "output"'),
+    .describe(
+      'score_mean: the path of the number (or boolean) in the feedback payload, default "output"; judge_kappa: the output field compared, default the whole output',
+    ),
   format: AlertFormat.default('json'),
   enabled: z.boolean().default(true),
 };

@@ -184,6 +184,51 @@ for (const backend of testBackends()) {
       expect(about(rule.id).map((r) => r.body)).toMatchObject([{ state: 'firing', value: 0.35 }]);
     });
 
+    it("fires when a judge's κ against the reviewers drops below the threshold", async () => {
+      project = `${t.alice.entity}/alerts-kappa`;
+      const rule = await createRule({
+        name: 'judge drift',
+        metric: 'judge_kappa',
+        comparison: 'below',
+        threshold: 0.5,
+        scorer: 'grader',
+        field_path: 'correct',
+      });
+      const val = {
+        _type: 'AnnotationSpec',
+        _class_name: 'AnnotationSpec',
+        _bases: ['Object', 'BaseModel'],
+        name: 'correct',
+        field_schema: { type: 'boolean' },
+      };
+      const { digest } = await t.alice.client.objCreate({ obj: { project_id: project, object_id: 'correct', val } });
+      // Judge t, t, f, f against reviewers t, f, t, f: half agree, as chance would, so κ = 0.
+      for (const [id, judge, human] of [
+        ['a', true, true],
+        ['b', true, false],
+        ['c', false, true],
+        ['d', false, false],
+      ] as const) {
+        const weave_ref = `weave:///${project}/call/${id}`;
+        await t.alice.client.feedbackCreate({
+          project_id: project,
+          weave_ref,
+          feedback_type: 'wandb.runnable.grader',
+          runnable_ref: `weave:///${project}/object/grader:v1`,
+          payload: { output: { correct: judge } },
+        });
+        await t.alice.client.feedbackCreate({
+          project_id: project,
+          weave_ref,
+          feedback_type: 'wandb.annotation.correct',
+          annotation_ref: `weave:///${project}/object/correct:${digest}`,
+          payload: { value: human },
+        });
+      }
+      await evaluate(rule.id);
+      expect(about(rule.id).map((r) => r.body)).toMatchObject([{ state: 'firing', value: 0 }]);
+    });
+
     it('fires on the cost per day, priced by the project prices', async () => {
       project = `${t.alice.entity}/alerts-cost`;
       const rule = await createRule({ name: 'spend', metric: 'cost_per_day_usd', threshold: 10, window_minutes: 60 });

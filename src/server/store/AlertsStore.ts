@@ -5,8 +5,7 @@
  * the clear.
  */
 
-export const ALERT_METRICS = ['error_rate', 'latency_p95_ms', 'cost_per_day_usd', 'score_mean'] as const;
-export type AlertMetric = (typeof ALERT_METRICS)[number];
+import type { AlertMetric } from '../../contract/alerts.js';
 
 /** What a rule watches and when it fires; stored as one JSON value. */
 export interface AlertSpec {
@@ -16,7 +15,7 @@ export interface AlertSpec {
   windowMinutes: number;
   /** Only calls of this op (its name, any version); null: every call. */
   opName: string | null;
-  /** score_mean: the scorer (feedback type `wandb.runnable.<scorer>`) and the payload path read. */
+  /** score_mean, judge_kappa: the scorer (feedback type `wandb.runnable.<scorer>`) and the payload path or output field read. */
   scorer: string | null;
   fieldPath: string | null;
   format: 'json' | 'slack';

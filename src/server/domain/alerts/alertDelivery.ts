@@ -32,6 +32,7 @@ const METRIC_LABELS: Record<AlertRuleRecord['spec']['metric'], string> = {
   latency_p95_ms: 'p95 latency (ms)',
   cost_per_day_usd: 'cost per day (USD)',
   score_mean: 'score mean',
+  judge_kappa: "Cohen's κ against reviewers",
 };
 
 const show = (v: number | null) => (v === null ? 'no data' : Number.isInteger(v) ? String(v) : v.toPrecision(4));

@@ -1,13 +1,14 @@
 /**
  * The value of an alert rule's metric over its window, read from what the store already keeps:
  * call facts for error rate and latency, `/calls/stats` pricing for cost, scorer feedback for a
- * score mean (docs/alerts.md "Metrics"). Null when the window holds nothing to measure: a rule
+ * score mean, scorer and reviewer feedback for a judge's κ (docs/alerts.md "Metrics"). Null when the window holds nothing to measure: a rule
  * then keeps its state rather than fire or resolve on no data.
  */
 import type { AlertSpec } from '../../store/AlertsStore.js';
 import type { Store } from '../../store/Store.js';
 import { formatMicros } from '../../core/datetime.js';
 import { callStats } from '../calls/callStats.js';
+import { judgeAgreement } from '../feedback/judgeAgreement.js';
 
 const MINUTE_MICROS = 60_000_000;
 const DAY_MINUTES = 24 * 60;
@@ -92,6 +93,12 @@ export async function alertMetricValue(store: Store, projectId: string, spec: Al
         sum += v;
       }
       return n ? sum / n : null;
+    }
+    case 'judge_kappa': {
+      // κ of the scorer's answers given in the window against every reviewer's on those calls.
+      const { judges } = await judgeAgreement(store, projectId, { since: from });
+      const row = judges.find((j) => j.scorer === spec.scorer && (spec.fieldPath ? j.field === spec.fieldPath : true));
+      return row?.kappa ?? null;
     }
   }
 }

@@ -62,10 +62,9 @@ export async function readAlertRule(store: Store, r: AlertRuleRecord): Promise<A
 }
 
 function checkSpec(spec: AlertSpec): void {
-  if (spec.metric === 'score_mean' && !spec.scorer) {
-    throw new ValidationError([
-      { loc: ['body', 'scorer'], msg: 'score_mean needs the scorer whose feedback is averaged', type: 'missing' },
-    ]);
+  if ((spec.metric === 'score_mean' || spec.metric === 'judge_kappa') && !spec.scorer) {
+    const what = spec.metric === 'score_mean' ? 'whose feedback is averaged' : 'compared with the reviewers';
+    throw new ValidationError([{ loc: ['body', 'scorer'], msg: `${spec.metric} needs the scorer ${what}`, type: 'missing' }]);
   }
 }
 

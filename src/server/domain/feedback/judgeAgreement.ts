@@ -49,9 +49,18 @@ interface HumanAnswer {
   annotationRef: string | null;
 }
 
-export async function judgeAgreement(store: Store, projectId: string): Promise<z.infer<typeof JudgeAgreementRes>> {
-  const [scorerRows, humanRows] = await Promise.all([newestFeedback(store, projectId, SCORER), newestFeedback(store, projectId, QUESTION)]);
-  const truncated = scorerRows.length > MAX_ROWS || humanRows.length > MAX_ROWS;
+/** `since` (epoch µs): only scorer answers given since then (an alert's window); reviewers' answers of any age. */
+export async function judgeAgreement(
+  store: Store,
+  projectId: string,
+  { since }: { since?: number } = {},
+): Promise<z.infer<typeof JudgeAgreementRes>> {
+  const [allScorerRows, humanRows] = await Promise.all([
+    newestFeedback(store, projectId, SCORER),
+    newestFeedback(store, projectId, QUESTION),
+  ]);
+  const scorerRows = since === undefined ? allScorerRows : allScorerRows.filter((r) => Date.parse(r.created_at) * 1000 >= since);
+  const truncated = allScorerRows.length > MAX_ROWS || humanRows.length > MAX_ROWS;
 
   // question → call → reviewer → newest answer (rows arrive newest first: the first seen wins).
   const human = new Map<string, Map<string, Map<string, HumanAnswer>>>();

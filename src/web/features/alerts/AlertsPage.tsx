@@ -21,7 +21,11 @@ const METRICS: { value: Metric; label: string }[] = [
   { value: 'latency_p95_ms', label: 'p95 latency (ms)' },
   { value: 'cost_per_day_usd', label: 'Cost per day (USD)' },
   { value: 'score_mean', label: 'Scorer mean' },
+  { value: 'judge_kappa', label: "Judge's κ against reviewers" },
 ];
+
+/** Metrics read from a scorer's feedback: they name the scorer and a field. */
+const scored = (m: Metric) => m === 'score_mean' || m === 'judge_kappa';
 
 interface RuleForm {
   name: string;
@@ -69,8 +73,8 @@ function RuleEditor(props: { projectId: string; initial: RuleForm; ruleId: strin
         threshold: Number(form.threshold),
         window_minutes: Number(form.window_minutes),
         op_name: form.op_name.trim() || null,
-        scorer: form.metric === 'score_mean' ? form.scorer.trim() || null : null,
-        field_path: form.metric === 'score_mean' ? form.field_path.trim() || null : null,
+        scorer: scored(form.metric) ? form.scorer.trim() || null : null,
+        field_path: scored(form.metric) ? form.field_path.trim() || null : null,
         format: form.format,
       };
       const url = form.webhook_url.trim();
@@ -129,7 +133,7 @@ function RuleEditor(props: { projectId: string; initial: RuleForm; ruleId: strin
           <span>Op (optional)</span>
           <input className="input mono" value={form.op_name} onChange={(e) => set({ op_name: e.target.value })} />
         </label>
-        {form.metric === 'score_mean' && (
+        {scored(form.metric) && (
           <>
             <label className="field">
               <span>Scorer</span>
@@ -139,7 +143,7 @@ function RuleEditor(props: { projectId: string; initial: RuleForm; ruleId: strin
               <span>Field path</span>
               <input
                 className="input mono"
-                placeholder="output"
+                placeholder={form.metric === 'score_mean' ? 'output' : 'the whole output'}
                 value={form.field_path}
                 onChange={(e) => set({ field_path: e.target.value })}
               />
