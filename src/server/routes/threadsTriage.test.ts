@@ -144,9 +144,10 @@ for (const backend of testBackends()) {
         expect(await sorted({ search: 'cafe' })).toEqual(['refunds']);
         expect(await sorted({ search: 'my' })).toEqual(['refunds', 'shipping']);
         expect(await sorted({ search: 'refund parcel' })).toEqual([]);
-        // Not a nested call's text, and not JSON keys.
+        // Not a nested call's text. A turn's JSON keys match by the substring rule, which reads
+        // the stored JSON text (docs/search.md "What a search matches").
         expect(await sorted({ search: 'zebra' })).toEqual([]);
-        expect(await sorted({ search: 'messages' })).toEqual([]);
+        expect(await sorted({ search: 'messages' })).toEqual(['refunds']);
       });
 
       it('treats FTS syntax as plain words and also matches an exact thread id', async () => {
