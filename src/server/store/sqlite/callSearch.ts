@@ -135,11 +135,18 @@ export class CallSearchIndexer {
   #tick(): void {
     if (this.#queued === 0) return;
     if (performance.now() - this.#lastWrite < IDLE_MS && this.#queued < LONG_QUEUE) return;
+    // Without waiting for a write lock another connection holds: this runs on the main thread,
+    // where busy_timeout's wait would stall every request (and /ready) for its 5 s.
+    const writer = this.#db.writer;
+    const busyTimeout = writer.pragma('busy_timeout', { simple: true }) as number;
     try {
+      writer.pragma('busy_timeout = 0');
       const n = indexQueuedDocs(this.#db, 50);
       this.#queued = n === 0 ? 0 : Math.max(0, this.#queued - n);
     } catch {
       // Busy (another process holds the write lock) or closing: the next tick tries again.
+    } finally {
+      if (writer.open) writer.pragma(`busy_timeout = ${busyTimeout}`);
     }
   }
 
