@@ -49,7 +49,9 @@ describe('calls search after an upgrade', () => {
       await store.close();
       // Back to schema 29, as a file from before this migration.
       const raw = new Database(file);
-      raw.exec('DROP TABLE call_search; DROP TABLE call_search_queue; PRAGMA user_version = 29');
+      raw.exec(
+        'DROP TABLE call_search; DROP TABLE call_search_queue; DROP TABLE alert_events; DROP TABLE alert_rules; PRAGMA user_version = 29',
+      );
       raw.close();
 
       store = new SqliteStore(file);
