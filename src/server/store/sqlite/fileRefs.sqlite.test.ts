@@ -25,8 +25,9 @@ describe('SQLite file reference index', () => {
       const before = new SqliteStore(file);
       await writeFileRefPayloads(before, P);
       expect(refs(before)).toEqual(FILE_REFS);
-      // As a version-26 database left it: no index.
-      before.db.run('DROP TABLE file_refs');
+      // As a version-26 database left it: no index, nor the tables of later migrations.
+      for (const table of ['file_refs', 'call_search', 'call_search_queue', 'alert_events', 'alert_rules'])
+        before.db.run(`DROP TABLE ${table}`);
       before.db.writer.pragma('user_version = 26');
       await before.close();
       const after = new SqliteStore(file);
