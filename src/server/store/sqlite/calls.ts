@@ -135,7 +135,7 @@ const endValues = (w: CallEndWrite) => [w.endedAt, w.exception, w.outputJson, w.
  * project per descendant (20,000 descendants took 46 s); the UPDATE looks each doomed id up by
  * primary key (`+` keeps calls_by_start from driving a scan of the whole project).
  */
-const DELETE_SQL = `
+export const DELETE_SQL = `
   WITH RECURSIVE doomed(id) AS (
     SELECT id FROM calls WHERE project_id = ? AND id IN (SELECT value FROM json_each(?))
     UNION
