@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import type { CallSchema } from '../../../contract/calls.js';
 import type { Operation } from '../../../contract/common.js';
+import type { OutlineSpan } from '../../../contract/traceOutline.js';
 import { formatMicrosOrNull } from '../../core/datetime.js';
 import { opDisplayName } from '../../core/opNames.js';
 import { NotFoundError } from '../../errors.js';
@@ -14,6 +15,7 @@ import { listVisibleProjects } from '../accounts/visibleProjects.js';
 import { addCallExtras } from '../calls/callExtras.js';
 import { withWeaveSummary } from '../calls/calls.js';
 import { queryCalls } from '../calls/callsQuery.js';
+import { traceOutline } from '../calls/traceOutline.js';
 import { cappedNote, cutPayload, cutText, rowLimit } from './toolBounds.js';
 import { limitArg, offsetArg, projectArg, defineTool, type ToolDef } from './toolKit.js';
 
@@ -156,29 +158,25 @@ export const callTools: readonly ToolDef[] = [
     {
       title: 'Trace outline',
       description:
-        "A trace as a tree of calls, in start order, without payloads: each node's id, name, status, latency, tokens, cost and exception line, and per subtree the calls, errors, tokens and cost below it. Large traces are cut at the row cap (the answer says how many calls the trace has). Read one call whole with read_call.",
+        "A trace as a tree of calls, in start order, without payloads: each node's id, name, status, latency, tokens and cost, per subtree the calls, errors, tokens and cost below it (each model's usage counted once), and the trace's usage per model. Large traces are cut at the row cap (the answer says how many calls the trace has). Read one call whole with read_call.",
       input: { project_id: projectArg, trace_id: z.string().min(1), limit: limitArg(200) },
     },
     async (args, { store, limits, deadline }) => {
       const { limit, capped } = rowLimit(args.limit, 200, limits);
-      const filter = { trace_ids: [args.trace_id] };
-      const total = await deadline.race(store.calls.countCalls({ projectId: args.project_id, filter }));
-      if (total === 0) throw new NotFoundError(`No calls in trace ${args.trace_id} of ${args.project_id}`);
-      const rows = queryCalls(store, {
-        project_id: args.project_id,
-        filter,
-        sort_by: [{ field: 'started_at', direction: 'asc' }],
-        limit,
-        columns: LINE_COLUMNS,
-        include_costs: true,
-      });
-      const calls = await deadline.collect(rows);
+      const { spans, truncated, models } = await deadline.race(
+        traceOutline(store, { project_id: args.project_id, trace_id: args.trace_id, limit }),
+      );
+      if (spans.length === 0) throw new NotFoundError(`No calls in trace ${args.trace_id} of ${args.project_id}`);
+      const total = truncated
+        ? await deadline.race(store.calls.countCalls({ projectId: args.project_id, filter: { trace_ids: [args.trace_id] } }))
+        : spans.length;
       return {
         trace_id: args.trace_id,
         total_calls: total,
-        shown_calls: calls.length,
-        ...(calls.length < total ? { cut: `the first ${calls.length} calls by start time; raise limit to see more` } : {}),
-        roots: outline(calls),
+        shown_calls: spans.length,
+        ...(truncated ? { cut: `the first ${spans.length} calls by start time; raise limit to see more` } : {}),
+        roots: nest(spans),
+        usage: models,
         ...cappedNote(capped, limits),
       };
     },
@@ -215,51 +213,41 @@ export const callTools: readonly ToolDef[] = [
   ),
 ];
 
-type Line = ReturnType<typeof callLine>;
-interface OutlineNode extends Line {
+interface OutlineNode {
+  id: string;
+  name: string;
+  op_name: string;
+  status: string;
+  started_at: string;
+  latency_ms: number | null;
+  total_tokens: number | null;
+  cost: number | null;
   children?: OutlineNode[];
+  /** This call and everything below it that was read (the outline's rollup, domain/calls/traceOutline.ts). */
   subtree?: { calls: number; errors: number; total_tokens: number; cost: number | null };
 }
 
-/**
- * The calls as trees: a call whose parent is not among them (a root, or a parent beyond the cut)
- * is a root here. Subtree rollups count the node and everything below it that was read.
- */
-function outline(calls: CallSchema[]): OutlineNode[] {
+/** The outline's spans (in pre-order, parents first) nested: a span whose parent was not read is a root. */
+function nest(spans: OutlineSpan[]): OutlineNode[] {
   const nodes = new Map<string, OutlineNode>();
-  for (const c of calls) nodes.set(c.id, callLine(c));
   const roots: OutlineNode[] = [];
-  for (const c of calls) {
-    const node = nodes.get(c.id)!;
-    const parent = c.parent_id ? nodes.get(c.parent_id) : undefined;
+  for (const s of spans) {
+    const node: OutlineNode = {
+      id: s.id,
+      name: s.display_name || opDisplayName(s.op_name),
+      op_name: s.op_name,
+      status: s.status,
+      started_at: s.started_at,
+      latency_ms: s.latency_ms,
+      total_tokens: s.tokens,
+      cost: s.cost,
+    };
+    if (s.rollup.descendants > 0)
+      node.subtree = { calls: s.rollup.descendants + 1, errors: s.rollup.errors, total_tokens: s.rollup.tokens, cost: s.rollup.cost };
+    nodes.set(s.id, node);
+    const parent = s.parent_id ? nodes.get(s.parent_id) : undefined;
     if (parent) (parent.children ??= []).push(node);
     else roots.push(node);
-  }
-  // Iterative post-order, so a 10,000-deep chain cannot overflow the stack.
-  const order: OutlineNode[] = [];
-  const stack = [...roots];
-  while (stack.length) {
-    const node = stack.pop()!;
-    order.push(node);
-    if (node.children) stack.push(...node.children);
-  }
-  for (let i = order.length - 1; i >= 0; i--) {
-    const node = order[i]!;
-    if (!node.children) continue;
-    const sub = { calls: 1, errors: node.status === 'error' ? 1 : 0, total_tokens: node.total_tokens ?? 0, cost: node.cost };
-    for (const child of node.children) {
-      const s = child.subtree ?? {
-        calls: 1,
-        errors: child.status === 'error' ? 1 : 0,
-        total_tokens: child.total_tokens ?? 0,
-        cost: child.cost,
-      };
-      sub.calls += s.calls;
-      sub.errors += s.errors;
-      sub.total_tokens += s.total_tokens;
-      if (s.cost !== null) sub.cost = (sub.cost ?? 0) + s.cost;
-    }
-    node.subtree = sub;
   }
   return roots;
 }
