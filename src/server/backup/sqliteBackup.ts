@@ -28,8 +28,8 @@ export interface BackupOptions {
   force?: boolean;
   /** Pages per step (tests make many small steps, to copy across many commits). */
   pagesPerStep?: number;
-  /** Told the fraction copied after each step. */
-  progress?: (copiedPages: number, totalPages: number) => void;
+  /** Told the pages copied after each step; may answer the next step's size (0 holds the copy). */
+  progress?: (copiedPages: number, totalPages: number) => number | void;
 }
 
 /** Copies the database of `dataDir` to `target` (a new file unless `force`), consistently. */
@@ -52,8 +52,8 @@ export async function backupSqlite(dataDir: string, target: string, options: Bac
     const schemaVersion = db.pragma('user_version', { simple: true }) as number;
     await db.backup(partial, {
       progress: ({ totalPages, remainingPages }) => {
-        options.progress?.(totalPages - remainingPages, totalPages);
-        return options.pagesPerStep ?? PAGES_PER_STEP;
+        const next = options.progress?.(totalPages - remainingPages, totalPages);
+        return typeof next === 'number' ? next : (options.pagesPerStep ?? PAGES_PER_STEP);
       },
     });
     db.exec('COMMIT');
