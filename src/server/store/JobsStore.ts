@@ -74,6 +74,12 @@ export function fairOrder<C extends ClaimCandidate>(claimable: C[], running: Map
     });
 }
 
+/**
+ * How long a finished job is kept (the jobs list shows it): ClickHouse by TTL (its migration 20),
+ * SQLite by deleting older ones as jobs finish.
+ */
+export const JOB_RETENTION_DAYS = 30;
+
 export interface JobsStore {
   /**
    * Queues a job. An id names one job: enqueueing an id that exists changes nothing (a retry, or

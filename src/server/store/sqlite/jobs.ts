@@ -1,5 +1,5 @@
 /** SQLite implementation of JobsStore (table jobs, migration 8). Claims are single write transactions. */
-import { fairOrder, type ClaimRequest, type JobRecord, type JobsStore, type JobStatus } from '../JobsStore.js';
+import { fairOrder, JOB_RETENTION_DAYS, type ClaimRequest, type JobRecord, type JobsStore, type JobStatus } from '../JobsStore.js';
 import type { SqliteDatabase } from './SqliteDatabase.js';
 
 interface Row {
@@ -54,8 +54,12 @@ export function insertJob(db: SqliteDatabase, job: Parameters<JobsStore['enqueue
   ]);
 }
 
+const DAY = 86_400_000_000;
+
 export class SqliteJobsStore implements JobsStore {
   readonly #db: SqliteDatabase;
+  /** When finished jobs past their retention were last deleted: at most hourly, as jobs finish. */
+  #sweptAt = -Infinity;
   constructor(db: SqliteDatabase) {
     this.#db = db;
   }
@@ -168,6 +172,9 @@ export class SqliteJobsStore implements JobsStore {
         [req.status, req.error, req.result === undefined ? null : JSON.stringify(req.result), req.now, req.id, req.owner],
       ),
     );
+    if (req.now - this.#sweptAt < DAY / 24) return;
+    this.#sweptAt = req.now;
+    this.#db.transaction(() => this.#db.run('DELETE FROM jobs WHERE finished_at < ?', [req.now - JOB_RETENTION_DAYS * DAY]));
   }
 
   async release(req: { id: string; owner: string }): Promise<void> {

@@ -1,13 +1,8 @@
+import { JOB_RETENTION_DAYS } from '../../JobsStore.js';
 import type { ClickHouseMigration } from './migration.js';
 
 /** A µs column as the DateTime a TTL wants. */
 const at = (column: string) => `toDateTime(intDiv(${column}, 1000000))`;
-
-/**
- * How long a job and everything about it (its transitions, heartbeats, progress, cancel) are kept
- * after they were stored: the jobs list shows finished jobs for this long.
- */
-export const JOB_RETENTION_DAYS = 30;
 
 export const v20CoordinationTtl: ClickHouseMigration = {
   version: 20,
