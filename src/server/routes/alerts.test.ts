@@ -18,19 +18,29 @@ interface Received {
   body: Record<string, unknown>;
 }
 
-/** A webhook receiver on 127.0.0.1 that keeps what it was sent. */
-async function startReceiver(): Promise<{ server: Server; url: string; got: Received[] }> {
+/**
+ * A webhook receiver on 127.0.0.1 that keeps what it was sent. A path under /flaky/ is answered
+ * 503 the first time it is posted to (kept apart, in `refused`).
+ */
+async function startReceiver(): Promise<{ server: Server; url: string; got: Received[]; refused: Received[] }> {
   const got: Received[] = [];
+  const refused: Received[] = [];
   const server = createServer((req, res) => {
     let text = '';
     req.on('data', (c: Buffer) => (text += c.toString()));
     req.on('end', () => {
-      got.push({ path: req.url ?? '', body: JSON.parse(text) as Record<string, unknown> });
+      const received = { path: req.url ?? '', body: JSON.parse(text) as Record<string, unknown> };
+      if (received.path.startsWith('/flaky/') && !refused.some((r) => r.path === received.path)) {
+        refused.push(received);
+        res.writeHead(503).end('try again');
+        return;
+      }
+      got.push(received);
       res.writeHead(200).end('ok');
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, got };
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, got, refused };
 }
 
 /** A Slack-like secret in the path: it must never come back. */
@@ -96,6 +106,8 @@ for (const backend of testBackends()) {
     }
 
     let project = '';
+    /** A webhook path of its own for each backend's run (the receiver is shared by name). */
+    const rulePath = () => `${backend.name}-${++n}`;
     /** What the receiver got about one rule (the server's own timer sweeps the same minutes: counted by rule, not by time). */
     const about = (ruleId: string) => receiver.got.filter((r) => (r.body.rule as { id?: string } | undefined)?.id === ruleId);
     const aboutText = (name: string) => receiver.got.filter((r) => String(r.body.text).includes(` ${name} (`));
@@ -287,6 +299,17 @@ for (const backend of testBackends()) {
       const { events } = await t.alice.client.alertEvents({ project_id: project, rule_id: rule.id });
       expect(events.map((e) => [e.state, e.delivery])).toEqual([['firing', 'snoozed']]);
       expect((await t.alice.client.alertsList({ project_id: project })).rules[0]!.state).toBe('firing');
+    });
+
+    it('retries a delivery the webhook answered 503, and records the attempts', async () => {
+      project = `${t.alice.entity}/alerts-retry`;
+      const rule = await createRule({ webhook_url: `${receiver.url}/flaky/${rulePath()}` });
+      await logCalls(project, 2, 2);
+      await evaluate(rule.id);
+      expect(receiver.refused.filter((r) => (r.body.rule as { id: string }).id === rule.id)).toHaveLength(1);
+      expect(about(rule.id).map((r) => r.body.state)).toEqual(['firing']);
+      const { events } = await t.alice.client.alertEvents({ project_id: project, rule_id: rule.id });
+      expect(events.map((e) => [e.state, e.delivery, e.detail])).toEqual([['firing', 'delivered', '2 attempts']]);
     });
 
     it('never answers, stores in jobs or reports the webhook URL', async () => {

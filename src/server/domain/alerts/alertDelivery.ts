@@ -4,6 +4,7 @@
  * used for the one request: it is never logged, stored in the clear or answered, and failures
  * are described without it (docs/alerts.md "Webhooks").
  */
+import { setTimeout as wait } from 'node:timers/promises';
 import type { SecretBox } from '../../auth/secretBox.js';
 import { OutboundError, type OutboundClient } from '../../outbound/outboundClient.js';
 import type { AlertRuleRecord, AlertState } from '../../store/AlertsStore.js';
@@ -25,7 +26,12 @@ export interface DeliveryResult {
   ok: boolean;
   status: number | null;
   error: string | null;
+  /** Requests made: more than one when a transient failure was retried. */
+  attempts: number;
 }
+
+/** Waits before each retry of a transient failure (no answer, 429 or 5xx): three tries in 2.5 s. */
+export const RETRY_DELAYS_MS = [500, 2_000];
 
 const METRIC_LABELS: Record<AlertRuleRecord['spec']['metric'], string> = {
   error_rate: 'error rate',
@@ -80,13 +86,36 @@ export function maskWebhookUrl(url: string): string {
   }
 }
 
+/**
+ * Posts the event, retrying a transient failure (no answer, HTTP 429 or 5xx) after each of
+ * `retryDelaysMs`; the test button passes none, to answer at once.
+ */
 export async function deliverAlert(
+  deps: { box: SecretBox; outbound: OutboundClient; signal?: AbortSignal },
+  rule: AlertRuleRecord,
+  m: AlertMessage,
+  retryDelaysMs: readonly number[] = [],
+): Promise<DeliveryResult> {
+  let result = await deliverOnce(deps, rule, m);
+  for (const [i, delay] of retryDelaysMs.entries()) {
+    const transient = result.status === null || result.status === 429 || result.status >= 500;
+    if (result.ok || !transient || result.error === SEALED_ELSEWHERE || deps.signal?.aborted) break;
+    await wait(delay, undefined, deps.signal ? { signal: deps.signal } : {}).catch(() => {});
+    if (deps.signal?.aborted) break;
+    result = { ...(await deliverOnce(deps, rule, m)), attempts: i + 2 };
+  }
+  return result;
+}
+
+const SEALED_ELSEWHERE = 'the webhook URL was sealed under another server secret: enter it again';
+
+async function deliverOnce(
   deps: { box: SecretBox; outbound: OutboundClient; signal?: AbortSignal },
   rule: AlertRuleRecord,
   m: AlertMessage,
 ): Promise<DeliveryResult> {
   const url = deps.box.decrypt(rule.webhookSealed, rule.id);
-  if (url === null) return { ok: false, status: null, error: 'the webhook URL was sealed under another server secret: enter it again' };
+  if (url === null) return { ok: false, status: null, error: SEALED_ELSEWHERE, attempts: 1 };
   try {
     const res = await deps.outbound.request(url, {
       method: 'POST',
@@ -100,11 +129,11 @@ export async function deliverAlert(
     });
     res.discard();
     return res.ok
-      ? { ok: true, status: res.status, error: null }
-      : { ok: false, status: res.status, error: `the webhook answered HTTP ${res.status}` };
+      ? { ok: true, status: res.status, error: null, attempts: 1 }
+      : { ok: false, status: res.status, error: `the webhook answered HTTP ${res.status}`, attempts: 1 };
   } catch (err) {
     // Outbound errors name the host at most; anything else is reported by kind only.
     const error = err instanceof OutboundError ? err.message.split(url).join(rule.webhookMask) : 'the delivery failed';
-    return { ok: false, status: null, error };
+    return { ok: false, status: null, error, attempts: 1 };
   }
 }

@@ -12,7 +12,7 @@
 import type { JobRecord } from '../../store/JobsStore.js';
 import type { AlertEventRecord } from '../../store/AlertsStore.js';
 import type { AlertDeps } from './alertRules.js';
-import { deliverAlert } from './alertDelivery.js';
+import { deliverAlert, RETRY_DELAYS_MS } from './alertDelivery.js';
 import { alertMetricValue } from './alertMetrics.js';
 
 export const ALERT_EVALUATE_JOB = 'alert_evaluate';
@@ -43,7 +43,9 @@ export async function runAlertEvaluateJob(deps: AlertDeps, job: JobRecord, ctx: 
   if (breached === firing) return { ...none, value };
   const state = breached ? 'firing' : 'resolved';
   const snoozed = rule.snoozedUntil !== null && rule.snoozedUntil > at;
-  const sent = snoozed ? null : await deliverAlert({ ...deps, signal: ctx.signal }, rule, { state, value, at, test: false });
+  const sent = snoozed
+    ? null
+    : await deliverAlert({ ...deps, signal: ctx.signal }, rule, { state, value, at, test: false }, RETRY_DELAYS_MS);
   const event: AlertEventRecord = {
     id: `${rule.id}:${minute}`,
     projectId: rule.projectId,
@@ -53,7 +55,7 @@ export async function runAlertEvaluateJob(deps: AlertDeps, job: JobRecord, ctx: 
     threshold: rule.spec.threshold,
     at,
     delivery: sent === null ? 'snoozed' : sent.ok ? 'delivered' : 'failed',
-    detail: sent?.error ?? null,
+    detail: sent === null ? null : [sent.error, sent.attempts > 1 ? `${sent.attempts} attempts` : null].filter(Boolean).join('; ') || null,
   };
   await deps.store.alerts.addAlertEvent(event);
   return { value, transition: state, delivery: event.delivery };

@@ -154,7 +154,8 @@ export async function updateAlertRule(deps: AlertDeps & { isAdmin: boolean; now:
 export async function testAlertRule(
   deps: AlertDeps & { now: number },
   req: { project_id: string; rule_id: string },
-): Promise<DeliveryResult> {
+): Promise<Omit<DeliveryResult, 'attempts'>> {
   const rule = await getRule(deps.store, req.project_id, req.rule_id);
-  return deliverAlert(deps, rule, { state: 'firing', value: null, at: deps.now, test: true });
+  const { ok, status, error } = await deliverAlert(deps, rule, { state: 'firing', value: null, at: deps.now, test: true });
+  return { ok, status, error };
 }
