@@ -1,0 +1,238 @@
+/**
+ * Dataset rows without React (docs/datasets.md "Dataset page"): the row diff between two
+ * versions, CSV and JSON-lines import and export, and a cell's text while it is edited.
+ */
+import type { DatasetRow } from '../../../client/datasetVersions.js';
+import { diffLines } from '../objects/versions/lineDiff.js';
+
+/** A table row as the server answers it. */
+export interface StoredRow {
+  digest: string;
+  val: unknown;
+}
+
+/** One line of a row diff: `changed` pairs two rows by position, with the keys whose values differ. */
+export type RowDiff =
+  | { kind: 'same'; before: StoredRow; after: StoredRow; beforeIndex: number; afterIndex: number }
+  | { kind: 'removed'; before: StoredRow; beforeIndex: number }
+  | { kind: 'added'; after: StoredRow; afterIndex: number }
+  | { kind: 'changed'; before: StoredRow; after: StoredRow; beforeIndex: number; afterIndex: number; keys: string[] };
+
+const asObject = (v: unknown): Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+
+/** Keys of two rows whose values differ (compared as JSON). */
+export function changedKeys(a: unknown, b: unknown): string[] {
+  const x = asObject(a);
+  const y = asObject(b);
+  const keys = [...new Set([...Object.keys(x), ...Object.keys(y)])];
+  return keys.filter((k) => !(k in x) || !(k in y) || JSON.stringify(x[k]) !== JSON.stringify(y[k]));
+}
+
+/**
+ * Rows of `before` → `after`: rows are matched by digest first (a longest common run, so
+ * moved rows read as removed and added), then the unmatched rows between two matches are
+ * paired by position as changed rows; the rest are removed or added. Null when the changed
+ * middle is too large to align.
+ */
+export function diffRows(before: readonly StoredRow[], after: readonly StoredRow[]): RowDiff[] | null {
+  const lines = diffLines(before.map((r) => r.digest).join('\n'), after.map((r) => r.digest).join('\n'));
+  if (lines === null) return null;
+  const out: RowDiff[] = [];
+  let removed: number[] = [];
+  let added: number[] = [];
+  const flush = () => {
+    const n = Math.min(removed.length, added.length);
+    for (let k = 0; k < n; k++) {
+      const [bi, ai] = [removed[k]!, added[k]!];
+      out.push({
+        kind: 'changed',
+        before: before[bi]!,
+        after: after[ai]!,
+        beforeIndex: bi,
+        afterIndex: ai,
+        keys: changedKeys(before[bi]!.val, after[ai]!.val),
+      });
+    }
+    for (const bi of removed.slice(n)) out.push({ kind: 'removed', before: before[bi]!, beforeIndex: bi });
+    for (const ai of added.slice(n)) out.push({ kind: 'added', after: after[ai]!, afterIndex: ai });
+    removed = [];
+    added = [];
+  };
+  // An empty table splits into one empty line; it has no rows.
+  for (const line of lines) {
+    if (line.kind === 'removed' && before.length > 0) removed.push(line.before! - 1);
+    else if (line.kind === 'added' && after.length > 0) added.push(line.after! - 1);
+    else if (line.kind === 'same' && before.length > 0 && after.length > 0) {
+      flush();
+      const [bi, ai] = [line.before! - 1, line.after! - 1];
+      out.push({ kind: 'same', before: before[bi]!, after: after[ai]!, beforeIndex: bi, afterIndex: ai });
+    }
+  }
+  flush();
+  return out;
+}
+
+/** Counts of a diff's kinds. */
+export function diffCounts(diff: readonly RowDiff[]) {
+  const counts = { same: 0, added: 0, removed: 0, changed: 0 };
+  for (const d of diff) counts[d.kind]++;
+  return counts;
+}
+
+/** Column names of rows in order of first appearance. */
+export function columnNames(rows: readonly unknown[]): string[] {
+  const names = new Set<string>();
+  for (const r of rows) for (const k of Object.keys(asObject(r))) names.add(k);
+  return [...names];
+}
+
+/** A value as the text of a cell being edited: strings as they are, anything else as JSON. */
+export function cellText(value: unknown): string {
+  if (value === undefined) return '';
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+/** An edited cell's text as a value: JSON when it reads as a number, boolean, null, object, array or quoted string; otherwise the text. */
+export function parseCell(text: string): unknown {
+  const t = text.trim();
+  if (/^(-?\d+(\.\d+)?([eE][+-]?\d+)?|true|false|null)$/.test(t) || /^[[{"]/.test(t)) {
+    try {
+      return JSON.parse(t);
+    } catch {
+      return text;
+    }
+  }
+  return text;
+}
+
+/** A problem with an imported file, on a 1-based line. */
+export interface ImportError {
+  line: number;
+  message: string;
+}
+
+/** What an import read: rows, or the errors that stop it. */
+export interface ParsedImport {
+  rows: DatasetRow[];
+  errors: ImportError[];
+}
+
+/** Rows of a JSON-lines file: one JSON object a line, blank lines skipped. */
+export function parseJsonl(text: string): ParsedImport {
+  const rows: DatasetRow[] = [];
+  const errors: ImportError[] = [];
+  text.split(/\r?\n/).forEach((raw, i) => {
+    if (raw.trim() === '') return;
+    let v: unknown;
+    try {
+      v = JSON.parse(raw);
+    } catch (e) {
+      errors.push({ line: i + 1, message: `not JSON: ${(e as Error).message}` });
+      return;
+    }
+    if (typeof v !== 'object' || v === null || Array.isArray(v))
+      errors.push({ line: i + 1, message: 'a row must be a JSON object ({"column": value, …})' });
+    else rows.push(v as DatasetRow);
+  });
+  if (rows.length === 0 && errors.length === 0) errors.push({ line: 1, message: 'the file has no rows' });
+  return { rows, errors };
+}
+
+/** Records of a CSV text (RFC 4180: quoted fields hold commas, quotes doubled, newlines), each with its first line. */
+function csvRecords(text: string): { fields: string[]; line: number }[] | ImportError {
+  const records: { fields: string[]; line: number }[] = [];
+  let fields: string[] = [];
+  let field = '';
+  let quoted = false;
+  let line = 1;
+  let start = 1;
+  let i = 0;
+  const endRecord = () => {
+    fields.push(field);
+    if (!(fields.length === 1 && fields[0] === '')) records.push({ fields, line: start });
+    fields = [];
+    field = '';
+  };
+  while (i < text.length) {
+    const c = text[i]!;
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') {
+        field += '"';
+        i += 2;
+        continue;
+      }
+      if (c === '"') quoted = false;
+      else {
+        if (c === '\n') line++;
+        field += c;
+      }
+      i++;
+      continue;
+    }
+    if (c === '"' && field === '') quoted = true;
+    else if (c === '"')
+      return { line, message: 'a quote inside an unquoted field (quote the whole field and double the quote: "a ""b"" c")' };
+    else if (c === ',') {
+      fields.push(field);
+      field = '';
+    } else if (c === '\n' || c === '\r') {
+      if (c === '\r' && text[i + 1] === '\n') i++;
+      endRecord();
+      line++;
+      start = line;
+    } else field += c;
+    i++;
+  }
+  if (quoted) return { line: start, message: 'a quoted field is never closed' };
+  if (field !== '' || fields.length > 0) endRecord();
+  return records;
+}
+
+/** Rows of a CSV file with a header line; every value a string, as in the file. */
+export function parseCsv(text: string): ParsedImport {
+  const records = csvRecords(text.replace(/^\uFEFF/, ''));
+  if (!Array.isArray(records)) return { rows: [], errors: [records] };
+  const [head, ...body] = records;
+  if (!head) return { rows: [], errors: [{ line: 1, message: 'the file is empty: the first line names the columns' }] };
+  const errors: ImportError[] = [];
+  const names = head.fields.map((f) => f.trim());
+  const seen = new Set<string>();
+  names.forEach((n, k) => {
+    if (n === '') errors.push({ line: head.line, message: `column ${k + 1} has no name` });
+    else if (seen.has(n)) errors.push({ line: head.line, message: `column "${n}" is named twice` });
+    seen.add(n);
+  });
+  const rows: DatasetRow[] = [];
+  for (const r of body) {
+    if (r.fields.length !== names.length) {
+      errors.push({ line: r.line, message: `${r.fields.length} fields where the header has ${names.length}` });
+      continue;
+    }
+    rows.push(Object.fromEntries(names.map((n, k) => [n, r.fields[k]!])));
+  }
+  if (rows.length === 0 && errors.length === 0) errors.push({ line: 2, message: 'the file has a header but no rows' });
+  return { rows, errors };
+}
+
+/** A file's rows by its name: `.csv` as CSV, anything else as JSON lines. */
+export function parseImport(fileName: string, text: string): ParsedImport {
+  return /\.csv$/i.test(fileName) ? parseCsv(text) : parseJsonl(text);
+}
+
+const csvField = (v: unknown): string => {
+  const s = v === undefined || v === null ? '' : cellText(v);
+  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+};
+
+/** Rows as CSV: a header of every column, strings as they are and other values as JSON. */
+export function toCsv(rows: readonly unknown[]): string {
+  const names = columnNames(rows);
+  const lines = [names.map(csvField).join(','), ...rows.map((r) => names.map((n) => csvField(asObject(r)[n])).join(','))];
+  return lines.join('\r\n') + '\r\n';
+}
+
+/** Rows as JSON lines. */
+export function toJsonl(rows: readonly unknown[]): string {
+  return rows.map((r) => JSON.stringify(r) + '\n').join('');
+}
