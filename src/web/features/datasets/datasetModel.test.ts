@@ -8,16 +8,27 @@ describe('diffRows', () => {
     // Row b deleted, row e edited (e → E), row g added at the end.
     const before = [row('a'), row('b'), row('c'), row('d'), row('e', { q: 1, a: 'x' }), row('f')];
     const after = [row('a'), row('c'), row('d'), row('E', { q: 1, a: 'y' }), row('f'), row('g')];
-    const diff = diffRows(before, after)!;
+    const diff = diffRows(before, after);
     expect(diff.map((d) => d.kind)).toEqual(['same', 'removed', 'same', 'same', 'changed', 'same', 'added']);
     expect(diff[4]).toMatchObject({ beforeIndex: 4, afterIndex: 3, keys: ['a'] });
     expect(diffCounts(diff)).toEqual({ same: 4, added: 1, removed: 1, changed: 1 });
   });
 
   it('reads everything as added or removed against an empty table', () => {
-    expect(diffRows([], [row('a'), row('b')])!.map((d) => d.kind)).toEqual(['added', 'added']);
-    expect(diffRows([row('a')], [])!.map((d) => d.kind)).toEqual(['removed']);
+    expect(diffRows([], [row('a'), row('b')]).map((d) => d.kind)).toEqual(['added', 'added']);
+    expect(diffRows([row('a')], []).map((d) => d.kind)).toEqual(['removed']);
     expect(diffRows([], [])).toEqual([]);
+  });
+
+  it('aligns scattered edits of a long table around the rows that stayed, and repeated rows by order', () => {
+    const before = Array.from({ length: 5000 }, (_, k) => row(`r${k}`));
+    const after = before.map((r, k) => (k % 1000 === 500 ? row(`x${k}`) : r)).filter((_, k) => k !== 4999);
+    after.splice(10, 0, row('new'));
+    const counts = diffCounts(diffRows(before, after));
+    expect(counts).toEqual({ same: 4994, added: 1, removed: 1, changed: 5 });
+    const dup = [row('d'), row('d'), row('e')];
+    expect(diffRows(dup, [row('d'), row('e')]).map((d) => d.kind)).toEqual(['same', 'removed', 'same']);
+    expect(diffRows(dup, [row('e')]).map((d) => d.kind)).toEqual(['removed', 'removed', 'same']);
   });
 });
 

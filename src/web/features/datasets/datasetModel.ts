@@ -30,14 +30,49 @@ export function changedKeys(a: unknown, b: unknown): string[] {
 }
 
 /**
- * Rows of `before` → `after`: rows are matched by digest first (a longest common run, so
- * moved rows read as removed and added), then the unmatched rows between two matches are
- * paired by position as changed rows; the rest are removed or added. Null when the changed
- * middle is too large to align.
+ * Anchors of a diff: digests found exactly once on each side, the longest run of them in the
+ * same order on both (patience sorting, n log n), as [before, after] positions.
  */
-export function diffRows(before: readonly StoredRow[], after: readonly StoredRow[]): RowDiff[] | null {
-  const lines = diffLines(before.map((r) => r.digest).join('\n'), after.map((r) => r.digest).join('\n'));
-  if (lines === null) return null;
+function uniqueAnchors(a: readonly string[], b: readonly string[]): [number, number][] {
+  const countA = new Map<string, number>();
+  const countB = new Map<string, number>();
+  const posB = new Map<string, number>();
+  for (const d of a) countA.set(d, (countA.get(d) ?? 0) + 1);
+  b.forEach((d, j) => {
+    countB.set(d, (countB.get(d) ?? 0) + 1);
+    posB.set(d, j);
+  });
+  const pairs: [number, number][] = [];
+  a.forEach((d, i) => {
+    if (countA.get(d) === 1 && countB.get(d) === 1) pairs.push([i, posB.get(d)!]);
+  });
+  const tails: number[] = [];
+  const prev = new Int32Array(pairs.length).fill(-1);
+  pairs.forEach(([, j], k) => {
+    let lo = 0;
+    let hi = tails.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (pairs[tails[mid]!]![1] < j) lo = mid + 1;
+      else hi = mid;
+    }
+    if (lo > 0) prev[k] = tails[lo - 1]!;
+    tails[lo] = k;
+  });
+  const out: [number, number][] = [];
+  for (let k = tails.length ? tails[tails.length - 1]! : -1; k >= 0; k = prev[k]!) out.push(pairs[k]!);
+  return out.reverse();
+}
+
+/**
+ * Rows of `before` → `after`: rows are matched by digest first (rows unique on both sides in
+ * the same order anchor the match, the stretches between them are aligned by a longest common
+ * run), then the unmatched rows between two matches are paired by position as changed rows;
+ * the rest are removed or added. Moved rows read as removed and added.
+ */
+export function diffRows(before: readonly StoredRow[], after: readonly StoredRow[]): RowDiff[] {
+  const a = before.map((r) => r.digest);
+  const b = after.map((r) => r.digest);
   const out: RowDiff[] = [];
   let removed: number[] = [];
   let added: number[] = [];
@@ -59,16 +94,39 @@ export function diffRows(before: readonly StoredRow[], after: readonly StoredRow
     removed = [];
     added = [];
   };
-  // An empty table splits into one empty line; it has no rows.
-  for (const line of lines) {
-    if (line.kind === 'removed' && before.length > 0) removed.push(line.before! - 1);
-    else if (line.kind === 'added' && after.length > 0) added.push(line.after! - 1);
-    else if (line.kind === 'same' && before.length > 0 && after.length > 0) {
-      flush();
-      const [bi, ai] = [line.before! - 1, line.after! - 1];
-      out.push({ kind: 'same', before: before[bi]!, after: after[ai]!, beforeIndex: bi, afterIndex: ai });
+  const same = (bi: number, ai: number) => {
+    flush();
+    out.push({ kind: 'same', before: before[bi]!, after: after[ai]!, beforeIndex: bi, afterIndex: ai });
+  };
+  /** The stretch [i0, i1) × [j0, j1) between two anchors. */
+  const gap = (i0: number, i1: number, j0: number, j1: number) => {
+    if (i0 === i1 || j0 === j1) {
+      for (let i = i0; i < i1; i++) removed.push(i);
+      for (let j = j0; j < j1; j++) added.push(j);
+      return;
     }
+    const lines = diffLines(a.slice(i0, i1).join('\n'), b.slice(j0, j1).join('\n'));
+    if (lines === null) {
+      // Too long to align: rows pair by position.
+      for (let i = i0; i < i1; i++) removed.push(i);
+      for (let j = j0; j < j1; j++) added.push(j);
+      return;
+    }
+    for (const line of lines) {
+      if (line.kind === 'removed') removed.push(i0 + line.before! - 1);
+      else if (line.kind === 'added') added.push(j0 + line.after! - 1);
+      else same(i0 + line.before! - 1, j0 + line.after! - 1);
+    }
+  };
+  let i = 0;
+  let j = 0;
+  for (const [ai, bj] of uniqueAnchors(a, b)) {
+    gap(i, ai, j, bj);
+    same(ai, bj);
+    i = ai + 1;
+    j = bj + 1;
   }
+  gap(i, a.length, j, b.length);
   flush();
   return out;
 }
