@@ -2,7 +2,7 @@
  * The dataset page (docs/datasets.md "Dataset page"): a dataset published in the npm SDK's
  * shape is listed with its rows; a cell edited and a row deleted in place save as a new
  * version, whose row diff against the first shows the changed cell and the removed row, and
- * the new version exports as CSV.
+ * the new version exports as CSV and opens the evaluation launcher with itself chosen.
  */
 import { readFile } from 'node:fs/promises';
 import { saveDatasetRows } from '../src/client/datasetVersions.js';
@@ -46,4 +46,7 @@ test('a dataset: edit in place, a new version, its diff and its export', async (
   const download = await downloading;
   expect(download.suggestedFilename()).toBe('qa-v1.csv');
   expect(await readFile((await download.path())!, 'utf8')).toBe('q,a\r\n2+2?,4\r\nCapital of France?,Paris\r\n');
+
+  await page.getByRole('link', { name: 'Run evaluation on this version' }).click();
+  await expect(page.getByLabel('Dataset version')).toContainText(`On dataset qa version ${obj.digest.slice(0, 8)}`);
 });
