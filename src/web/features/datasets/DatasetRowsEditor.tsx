@@ -68,6 +68,7 @@ export function DatasetRowsEditor({ projectId, objectId, version, tableDigest, c
   const [draft, setDraft] = useState<Draft>(EMPTY);
   const [editing, setEditing] = useState<{ pos: number; key: string } | null>(null);
   const scrollRef = useRef<HTMLDivElement>(null);
+  const dropped = useRef(false);
   const total = pages.total;
   const changes = draft.replace.size + draft.remove.size + draft.append.length;
 
@@ -160,10 +161,17 @@ export function DatasetRowsEditor({ projectId, objectId, version, tableDigest, c
                   defaultValue={cellText(r.val[key])}
                   onKeyDown={(e) => {
                     if (e.key === 'Enter') commitCell(r, key, e.currentTarget.value);
-                    else if (e.key === 'Escape') setEditing(null);
+                    else if (e.key === 'Escape') {
+                      // The input's removal may blur it: that blur must not keep the edit.
+                      dropped.current = true;
+                      setEditing(null);
+                    }
                     e.stopPropagation();
                   }}
-                  onBlur={(e) => commitCell(r, key, e.currentTarget.value)}
+                  onFocus={() => (dropped.current = false)}
+                  onBlur={(e) => {
+                    if (!dropped.current) commitCell(r, key, e.currentTarget.value);
+                  }}
                 />
               );
             }
