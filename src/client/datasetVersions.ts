@@ -148,3 +148,24 @@ export async function saveDatasetRows(
     tableDigest,
   });
 }
+
+/**
+ * The ref of a version of the Evaluation `evaluationRef` whose `dataset` is `datasetRef`: the
+ * Evaluation itself when it names that version already, else the Evaluation published again
+ * with only `dataset` changed, as the SDKs would publish it ("Run evaluation on this version").
+ */
+export async function evaluationOnDataset(
+  client: WeftClient,
+  projectId: string,
+  evaluationRef: string,
+  datasetRef: string,
+): Promise<string> {
+  const m = /^weave:\/\/\/[^/]+\/[^/]+\/object\/([^:/]+):([^/]+)$/.exec(evaluationRef);
+  if (!m) throw new Error(`${evaluationRef} is not an object version ref`);
+  const objectId = decodeURIComponent(m[1]!);
+  const { obj } = await client.objRead({ project_id: projectId, object_id: objectId, digest: m[2]! });
+  const val = obj.val as Record<string, unknown>;
+  if (val.dataset === datasetRef) return evaluationRef;
+  const { digest } = await client.objCreate({ obj: { project_id: projectId, object_id: objectId, val: { ...val, dataset: datasetRef } } });
+  return `weave:///${projectId}/object/${m[1]!}:${digest}`;
+}

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as weave from 'weave';
-import { datasetTableDigest, saveDatasetEdits, saveDatasetRows, type DatasetRow } from '../client/datasetVersions.js';
+import { datasetTableDigest, evaluationOnDataset, saveDatasetEdits, saveDatasetRows, type DatasetRow } from '../client/datasetVersions.js';
 import { startTestServer, type TestServer } from './testing/testServer.js';
 
 const PROJECT = 'alice-co/dsedits';
@@ -99,5 +99,31 @@ describe('dataset versions saved from the page', () => {
     expect(saved).toEqual({ digest: sdk1.digest, tableDigest: sdk1.tableDigest });
     const back = ((await new weave.ObjectRef(PROJECT, 'imported', saved.digest).get()) as weave.Dataset<DatasetRow>).getRow(1);
     expect(back).toMatchObject(rows[1]!);
+  });
+
+  it('runs an Evaluation on a chosen dataset version by publishing it again with only its dataset changed', async () => {
+    const v0 = await sdkPublish('evalset', rows0);
+    const v1 = await saveDatasetEdits(t.alice.client, { projectId: PROJECT, objectId: 'evalset', baseVal: v0.val, edits: { remove: [2] } });
+    const ref = (digest: string) => `weave:///${PROJECT}/object/evalset:${digest}`;
+    const evaluation = {
+      _type: 'Evaluation',
+      _class_name: 'Evaluation',
+      _bases: ['Object', 'BaseModel'],
+      name: 'e',
+      dataset: ref(v0.digest),
+      scorers: [],
+      trials: 1,
+    };
+    const e0 = await t.alice.client.objCreate({ obj: { project_id: PROJECT, object_id: 'e', val: evaluation } });
+    const e0Ref = `weave:///${PROJECT}/object/e:${e0.digest}`;
+
+    expect(await evaluationOnDataset(t.alice.client, PROJECT, e0Ref, ref(v0.digest))).toBe(e0Ref);
+    const onV1 = await evaluationOnDataset(t.alice.client, PROJECT, e0Ref, ref(v1.digest));
+    const e1 = await t.alice.client.objCreate({
+      obj: { project_id: PROJECT, object_id: 'e', val: { ...evaluation, dataset: ref(v1.digest) } },
+    });
+    expect(onV1).toBe(`weave:///${PROJECT}/object/e:${e1.digest}`);
+    const { obj } = await t.alice.client.objRead({ project_id: PROJECT, object_id: 'e', digest: 'latest' });
+    expect(obj).toMatchObject({ version_index: 1, val: { dataset: ref(v1.digest), scorers: [] } });
   });
 });

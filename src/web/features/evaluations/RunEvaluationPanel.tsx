@@ -7,11 +7,11 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { describeError } from '../../components/ui/ErrorState.js';
+import { evaluationOnDataset } from '../../../client/datasetVersions.js';
 import { api } from '../../lib/api.js';
 import { parseRef, shortDigest } from '../../lib/refs.js';
 import { modelsQueryOptions } from '../../entities/models/modelQueries.js';
 import { evaluationKeys } from './evaluationQueries.js';
-import { evaluationOnDataset } from './evaluationOnDataset.js';
 import { launchKeys, objectRefsOptions } from './launchQueries.js';
 import './evaluations.css';
 
@@ -41,7 +41,7 @@ export function RunEvaluationPanel({
       const chosen = evaluation || evaluations.data![0]!.ref;
       return api.evaluateModel({
         project_id: projectId,
-        evaluation_ref: datasetRef ? await evaluationOnDataset(projectId, chosen, datasetRef) : chosen,
+        evaluation_ref: datasetRef ? await evaluationOnDataset(api, projectId, chosen, datasetRef) : chosen,
         model_ref: model || llmModels.data![0]!.ref,
       });
     },
