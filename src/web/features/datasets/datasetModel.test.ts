@@ -60,6 +60,8 @@ describe('import and export', () => {
     ];
     expect(parseJsonl(toJsonl(rows)).rows).toEqual(rows);
     expect(toCsv(rows)).toBe('a,b,d\r\n1,"{""c"":[1]}",\r\nx,,\r\n');
+    // Text a spreadsheet would run is written inert; numbers stay numbers (docs/security/inputs.md).
+    expect(toCsv([{ f: '=HYPERLINK("x")', n: -5, s: '-5' }])).toBe('f,n,s\r\n"\'=HYPERLINK(""x"")",-5,"\'-5"\r\n');
   });
 
   it('reads an edited cell as JSON when it looks like JSON, else as text', () => {

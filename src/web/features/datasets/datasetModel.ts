@@ -278,12 +278,20 @@ export function parseImport(fileName: string, text: string): ParsedImport {
   return /\.csv$/i.test(fileName) ? parseCsv(text) : parseJsonl(text);
 }
 
-const csvField = (v: unknown): string => {
-  const s = v === undefined || v === null ? '' : cellText(v);
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-};
+/**
+ * One CSV field, by the rule of the server's CSV writer (docs/security/inputs.md "CSV exports
+ * are inert"): numbers and booleans as themselves, objects as JSON text, and text a
+ * spreadsheet would run as a formula (`=`, `+`, `-`, `@`, tab, CR first) with a `'` in front.
+ */
+function csvField(v: unknown): string {
+  if (v === undefined || v === null) return '';
+  if ((typeof v === 'number' && Number.isFinite(v)) || typeof v === 'boolean') return String(v);
+  const s = typeof v === 'object' ? JSON.stringify(v) : String(v);
+  if (/^[=+\-@\t\r]/.test(s)) return `"'${s.replaceAll('"', '""')}"`;
+  return /[",\r\n]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
+}
 
-/** Rows as CSV: a header of every column, strings as they are and other values as JSON. */
+/** Rows as CSV: a header of every column, text as it is (formulas made inert) and objects as JSON. */
 export function toCsv(rows: readonly unknown[]): string {
   const names = columnNames(rows);
   const lines = [names.map(csvField).join(','), ...rows.map((r) => names.map((n) => csvField(asObject(r)[n])).join(','))];
