@@ -43,6 +43,7 @@ function loader<M>(
 const evaluations = () => import('../features/evaluations/evaluationLoaders.js');
 const objects = () => import('../features/objects/objectLoaders.js');
 const annotation = () => import('../features/annotation/annotationLoaders.js');
+const datasets = () => import('../features/datasets/datasetLoaders.js');
 
 const settings: Pick<PageDef, 'page' | 'loader'> = {
   page: deferComponent(
@@ -232,6 +233,26 @@ export const pages: readonly PageDef[] = [
       (m) => m.TablePage,
     ),
     loader: loader(objects, (m, qc) => m.tableLoader(qc)),
+  },
+  {
+    path: 'datasets',
+    nav: {
+      label: 'Datasets',
+      about: 'Versioned datasets the SDKs publish: rows edited in place, diffs between versions, import and export.',
+    },
+    page: deferComponent(
+      () => import('../features/datasets/DatasetsPage.js'),
+      (m) => m.DatasetsPage,
+    ),
+    loader: loader(datasets, (m, qc) => m.datasetsLoader(qc)),
+  },
+  {
+    path: 'datasets/:objectId',
+    page: deferComponent(
+      () => import('../features/datasets/DatasetPage.js'),
+      (m) => m.DatasetPage,
+    ),
+    loader: loader(datasets, (m, qc) => m.datasetLoader(qc)),
   },
   {
     path: 'prompts',

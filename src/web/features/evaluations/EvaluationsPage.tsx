@@ -6,7 +6,7 @@
  */
 import type { RowSelectionState } from '@tanstack/react-table';
 import { useState } from 'react';
-import { useNavigate, useParams } from 'react-router-dom';
+import { useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { ErrorState } from '../../components/ui/ErrorState.js';
 import { Spinner } from '../../components/ui/Spinner.js';
 import { formatInteger } from '../../lib/format.js';
@@ -30,7 +30,10 @@ export function EvaluationsPage() {
   const [view, update] = useUrlView<RunsView>(readRunsView, writeRunsView);
   const { runs, all, rows, metrics, statsLoading } = useRunRows(projectId, view);
   const [selection, setSelection] = useState<RowSelectionState>({});
-  const [launching, setLaunching] = useState(false);
+  // A dataset page's "Run evaluation on this version" arrives with `?dataset=<ref>` and the launcher open.
+  const [searchParams] = useSearchParams();
+  const datasetRef = searchParams.get('dataset');
+  const [launching, setLaunching] = useState(datasetRef !== null);
   const launch = useCan(projectId)('evaluateModel');
   // A fresh visit opens the project's default view (docs/saved-views.md).
   useDefaultView(projectId, 'weft.evaluations');
@@ -78,7 +81,9 @@ export function EvaluationsPage() {
           </button>
         )}
       </header>
-      {launching && launch.allowed && <RunEvaluationPanel projectId={projectId} onClose={() => setLaunching(false)} />}
+      {launching && launch.allowed && (
+        <RunEvaluationPanel projectId={projectId} datasetRef={datasetRef} onClose={() => setLaunching(false)} />
+      )}
       {runs.error ? (
         <ErrorState error={runs.error} onRetry={() => void runs.refetch()} />
       ) : runs.isPending ? (

@@ -7,27 +7,44 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { describeError } from '../../components/ui/ErrorState.js';
+import { evaluationOnDataset } from '../../../client/datasetVersions.js';
 import { api } from '../../lib/api.js';
+import { parseRef, shortDigest } from '../../lib/refs.js';
 import { modelsQueryOptions } from '../../entities/models/modelQueries.js';
 import { evaluationKeys } from './evaluationQueries.js';
 import { launchKeys, objectRefsOptions } from './launchQueries.js';
 import './evaluations.css';
 
-/** The launch card with live progress. */
-export function RunEvaluationPanel({ projectId, onClose }: { projectId: string; onClose: () => void }) {
+/**
+ * The launch card with live progress. With `datasetRef` (a dataset page's "Run evaluation on
+ * this version") the chosen Evaluation runs over that dataset version.
+ */
+export function RunEvaluationPanel({
+  projectId,
+  onClose,
+  datasetRef = null,
+}: {
+  projectId: string;
+  onClose: () => void;
+  datasetRef?: string | null;
+}) {
   const queryClient = useQueryClient();
   const models = useQuery(modelsQueryOptions(projectId));
   const evaluations = useQuery(objectRefsOptions(projectId, 'Evaluation'));
   const llmModels = useQuery(objectRefsOptions(projectId, 'LLMStructuredCompletionModel'));
   const [evaluation, setEvaluation] = useState('');
+  const parsedDataset = datasetRef ? parseRef(datasetRef) : null;
+  const dataset = parsedDataset?.kind === 'object' ? parsedDataset : null;
   const [model, setModel] = useState('');
   const start = useMutation({
-    mutationFn: () =>
-      api.evaluateModel({
+    mutationFn: async () => {
+      const chosen = evaluation || evaluations.data![0]!.ref;
+      return api.evaluateModel({
         project_id: projectId,
-        evaluation_ref: evaluation || evaluations.data![0]!.ref,
+        evaluation_ref: datasetRef ? await evaluationOnDataset(api, projectId, chosen, datasetRef) : chosen,
         model_ref: model || llmModels.data![0]!.ref,
-      }),
+      });
+    },
   });
   const callId = start.data?.call_id ?? null;
   const status = useQuery({
@@ -55,6 +72,12 @@ export function RunEvaluationPanel({ projectId, onClose }: { projectId: string; 
   return (
     <section className="card run-evaluation" aria-label="Run evaluation">
       <h2>Run an evaluation</h2>
+      {dataset && (
+        <p aria-label="Dataset version">
+          On dataset <span className="mono">{dataset.name}</span> version <span className="mono">{shortDigest(dataset.digest)}</span>: the
+          Evaluation is saved again with this dataset when it names another.
+        </p>
+      )}
       {models.data && !models.data.configured ? (
         <p role="status">
           {models.data.help} <Link to={`/${projectId}/settings#providers`}>Add a model provider</Link>

@@ -51,6 +51,11 @@ export function ObjectPage() {
         )}
         {(current.isFetching || versions.isFetching) && <Spinner label="Updating" />}
         <span className="spacer" />
+        {obj?.base_object_class === 'Dataset' && (
+          <Link className="button" to={`/${projectId}/datasets/${encodeURIComponent(obj.object_id)}?v=${obj.digest}`}>
+            Edit on the dataset page
+          </Link>
+        )}
         {obj && <CopyButton text={objectRef({ projectId, kind: obj.kind, name: obj.object_id, digest: obj.digest })} label="Copy ref" />}
       </header>
       {versions.error && <ErrorState error={versions.error} onRetry={() => void versions.refetch()} compact />}
