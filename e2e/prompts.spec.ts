@@ -1,8 +1,13 @@
 /**
  * Prompts: `StringPrompt` versions published in the SDKs' shape are listed with their
  * variables; a prompt's page shows a version's content, a line diff against another version,
- * an alias set in place, and the calls whose inputs name the version (docs/prompts.md).
+ * an alias set in place, and the calls whose inputs name the version. A `MessagesPrompt`
+ * published by the weave npm SDK opens in the playground, runs with its variables filled
+ * (against an OpenAI-compatible stand-in run by this spec), and its edit saved there is a
+ * version the SDK reads back as a `MessagesPrompt` (docs/prompts.md).
  */
+import * as weave from 'weave';
+import { startFakeOpenAi } from '../src/server/testing/fakeOpenAi.js';
 import { expect, test } from './fixtures/test.js';
 
 const stringPrompt = (content: string) => ({
@@ -49,4 +54,80 @@ test('a prompt: versions, variables, a diff, an alias and the calls that used it
   expect(obj.digest).toBe(v1.digest);
 
   await expect(page.getByRole('region', { name: 'Calls using this version' }).getByRole('link', { name: 'greet' })).toBeVisible();
+});
+
+test('a prompt opens in the playground, runs with its variables and saves a version the SDK reads', async ({
+  signedInPage: page,
+  api,
+  project,
+  adminKey,
+  baseURL,
+}) => {
+  test.setTimeout(60_000);
+  const fake = await startFakeOpenAi({ apiKey: 'sk-e2e-prompts', models: ['llama3.2'] });
+  const saved = { url: process.env.WF_TRACE_SERVER_URL, key: process.env.WANDB_API_KEY };
+  process.env.WF_TRACE_SERVER_URL = baseURL;
+  process.env.WANDB_API_KEY = adminKey;
+  try {
+    await api.providerCreate({
+      project_id: project,
+      name: 'local',
+      base_url: fake.baseUrl,
+      api_key: 'sk-e2e-prompts',
+      models: [{ name: 'llama3.2' }],
+    });
+    const sdk = await weave.init(project);
+    const published = new weave.MessagesPrompt({
+      name: 'support',
+      messages: [
+        { role: 'system', content: 'You are {persona}.' },
+        { role: 'user', content: 'Help with {topic}' },
+      ],
+    });
+    const v0 = await sdk.publish(published);
+
+    await page.goto(`/${project}/prompts/support`);
+    await page.getByRole('link', { name: 'Open in playground' }).click();
+    await expect(page.getByText('Opened from prompt')).toContainText('support v0');
+    await expect(page.getByRole('textbox', { name: 'Message 1', exact: true })).toHaveValue('You are {persona}.');
+    await expect(page.getByRole('textbox', { name: 'Message 2', exact: true })).toHaveValue('Help with {topic}');
+    await page.getByLabel('Variable persona').fill('a support agent');
+    await page.getByLabel('Variable topic').fill('billing');
+    await page.getByRole('button', { name: 'Run' }).click();
+    await expect(page.getByRole('region', { name: 'Answer of model 1' })).toContainText('Echo: Help with billing');
+    const sent = fake.requests.find((r) => r.path === '/v1/chat/completions')!.body.messages;
+    expect(sent).toEqual([
+      { role: 'system', content: 'You are a support agent.' },
+      { role: 'user', content: 'Help with billing' },
+    ]);
+
+    await page.getByRole('textbox', { name: 'Message 2', exact: true }).fill('Help me with {topic} today');
+    await page.getByRole('button', { name: 'Save as new version of support' }).click();
+    const status = page.getByRole('group', { name: 'Save prompt' }).getByRole('status');
+    await expect(status).toContainText('Saved support v1');
+    await status.getByRole('link', { name: 'support v1' }).click();
+    await expect(page.getByRole('button', { name: 'v1', pressed: true })).toBeVisible();
+    await expect(page.getByRole('region', { name: 'Prompt' })).toContainText('Help me with {topic} today');
+
+    // The SDK reads the saved version as its own class, and publishing the same prompt itself
+    // lands on the same digest: the playground wrote the SDK's shape.
+    const digest = new URL(page.url()).searchParams.get('v')!;
+    const read = await sdk.get(new weave.ObjectRef(project, 'support', digest));
+    expect(read).toBeInstanceOf(weave.MessagesPrompt);
+    const edited = [
+      { role: 'system', content: 'You are {persona}.' },
+      { role: 'user', content: 'Help me with {topic} today' },
+    ];
+    expect((read as weave.MessagesPrompt).messages).toEqual(edited);
+    expect((read as weave.MessagesPrompt).name).toBe('support');
+    const again = await sdk.publish(new weave.MessagesPrompt({ name: 'support', messages: edited }));
+    expect(again.digest).toBe(digest);
+    expect(again.digest).not.toBe(v0.digest);
+  } finally {
+    process.env.WF_TRACE_SERVER_URL = saved.url;
+    process.env.WANDB_API_KEY = saved.key;
+    if (saved.url === undefined) delete process.env.WF_TRACE_SERVER_URL;
+    if (saved.key === undefined) delete process.env.WANDB_API_KEY;
+    await fake.close();
+  }
 });
