@@ -105,24 +105,33 @@ test('a prompt opens in the playground, runs with its variables and saves a vers
     await page.getByRole('button', { name: 'Save as new version of support' }).click();
     const status = page.getByRole('group', { name: 'Save prompt' }).getByRole('status');
     await expect(status).toContainText('Saved support v1');
-    await status.getByRole('link', { name: 'support v1' }).click();
-    await expect(page.getByRole('button', { name: 'v1', pressed: true })).toBeVisible();
-    await expect(page.getByRole('region', { name: 'Prompt' })).toContainText('Help me with {topic} today');
+    const digest = new URL((await status.getByRole('link').getAttribute('href'))!, baseURL).searchParams.get('v')!;
+    await page.getByLabel('New prompt name').fill('support-terse');
+    await page.getByRole('button', { name: 'Save as new prompt' }).click();
+    await expect(status).toContainText('Saved support-terse v0');
 
-    // The SDK reads the saved version as its own class, and publishing the same prompt itself
+    // The SDK reads the saved versions as its own class, and publishing the same prompt itself
     // lands on the same digest: the playground wrote the SDK's shape.
-    const digest = new URL(page.url()).searchParams.get('v')!;
-    const read = await sdk.get(new weave.ObjectRef(project, 'support', digest));
-    expect(read).toBeInstanceOf(weave.MessagesPrompt);
     const edited = [
       { role: 'system', content: 'You are {persona}.' },
       { role: 'user', content: 'Help me with {topic} today' },
     ];
-    expect((read as weave.MessagesPrompt).messages).toEqual(edited);
-    expect((read as weave.MessagesPrompt).name).toBe('support');
+    for (const [objectId, version] of [
+      ['support', digest],
+      ['support-terse', 'latest'],
+    ]) {
+      const read = await sdk.get(new weave.ObjectRef(project, objectId!, version!));
+      expect(read).toBeInstanceOf(weave.MessagesPrompt);
+      expect((read as weave.MessagesPrompt).messages).toEqual(edited);
+      expect((read as weave.MessagesPrompt).name).toBe(objectId);
+    }
     const again = await sdk.publish(new weave.MessagesPrompt({ name: 'support', messages: edited }));
     expect(again.digest).toBe(digest);
     expect(again.digest).not.toBe(v0.digest);
+
+    await page.goto(`/${project}/prompts/support`);
+    await expect(page.getByRole('button', { name: 'v1', pressed: true })).toBeVisible();
+    await expect(page.getByRole('region', { name: 'Prompt' })).toContainText('Help me with {topic} today');
   } finally {
     process.env.WF_TRACE_SERVER_URL = saved.url;
     process.env.WANDB_API_KEY = saved.key;
