@@ -132,6 +132,9 @@ test('a prompt opens in the playground, runs with its variables and saves a vers
     await page.goto(`/${project}/prompts/support`);
     await expect(page.getByRole('button', { name: 'v1', pressed: true })).toBeVisible();
     await expect(page.getByRole('region', { name: 'Prompt' })).toContainText('Help me with {topic} today');
+    // The run named v0 by its ref, so it is one of the calls using v0.
+    await page.getByRole('button', { name: 'v0' }).click();
+    await expect(page.getByRole('region', { name: 'Calls using this version' })).toContainText('completions_create');
   } finally {
     process.env.WF_TRACE_SERVER_URL = saved.url;
     process.env.WANDB_API_KEY = saved.key;

@@ -15,7 +15,8 @@ import { MessagesEditor } from './MessagesEditor.js';
 import { modelsQueryOptions } from '../../entities/models/modelQueries.js';
 import { prefillCallQueryOptions, prefillPromptQueryOptions, useRunCompletion } from './playgroundQueries.js';
 import { completionInputs, DEFAULT_MESSAGES, DEFAULT_PARAMS, promptFromInputs, type PromptParams } from './promptModel.js';
-import { fillVariables, messageVariables, playgroundFromPrompt } from './promptObjects.js';
+import { fillVariables, messageVariables, playgroundFromPrompt, runByRef } from './promptObjects.js';
+import { objectRef } from '../../lib/refs.js';
 import { PromptVariables } from './PromptVariables.js';
 import { SavePrompt } from './SavePrompt.js';
 import { useCan } from '../auth/useCan.js';
@@ -79,7 +80,15 @@ export function PlaygroundPage() {
   const hasMessage = messages.some((m) => m.role !== 'system' && m.content.trim() !== '');
   const variables = messageVariables(messages);
   const filled = fillVariables(messages, values);
-  const runAll = () => chosen.forEach((model, i) => runs[i]!.mutate(completionInputs(model, filled, params)));
+  const opened =
+    prompt && fromPrompt
+      ? { val: prompt.val, ref: objectRef({ projectId, kind: 'object', name: prompt.object_id, digest: prompt.digest }) }
+      : null;
+  const byRef = runByRef(opened, messages, values);
+  const runAll = () =>
+    chosen.forEach((model, i) =>
+      runs[i]!.mutate(byRef ? { ...completionInputs(model, [], params), ...byRef } : completionInputs(model, filled, params)),
+    );
   const setParam = (key: 'temperature' | 'max_tokens' | 'top_p', value: string) =>
     setParams((p) => ({ ...p, [key]: value === '' ? null : Number(value) }));
 

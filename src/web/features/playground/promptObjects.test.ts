@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { fillVariables, messageVariables, playgroundFromPrompt, promptValueFromPlayground, renamedPromptValue } from './promptObjects.js';
+import {
+  fillVariables,
+  messageVariables,
+  playgroundFromPrompt,
+  promptValueFromPlayground,
+  renamedPromptValue,
+  runByRef,
+} from './promptObjects.js';
 
 const BASES = ['Prompt', 'Object', 'BaseModel'];
 // The values as the Python SDK's weave.publish writes them (the npm SDK's differ only in
@@ -113,5 +120,26 @@ describe('prompt objects in the playground', () => {
       messages,
     });
     expect(renamedPromptValue(stringPrompt, 'copy')).toEqual({ ...stringPrompt, name: 'copy' });
+  });
+
+  it('runs an unedited MessagesPrompt by its ref with the filled variables, anything else by its messages', () => {
+    const ref = 'weave:///e/p/object/support:abc';
+    const plain = {
+      ...messagesPrompt,
+      messages: [
+        { role: 'system', content: 'You are {persona}.' },
+        { role: 'user', content: 'Hi' },
+      ],
+    };
+    const messages = playgroundFromPrompt(plain)!.messages;
+    expect(runByRef({ val: plain, ref }, messages, { persona: 'kind', other: '' })).toEqual({
+      prompt: ref,
+      template_vars: { persona: 'kind' },
+    });
+    expect(runByRef({ val: plain, ref }, [...messages, { role: 'user', content: 'more' }], {})).toBeNull();
+    // The server fills {name} only, so a format spec keeps the run on its own messages.
+    expect(runByRef({ val: messagesPrompt, ref }, playgroundFromPrompt(messagesPrompt)!.messages, {})).toBeNull();
+    expect(runByRef({ val: stringPrompt, ref }, playgroundFromPrompt(stringPrompt)!.messages, {})).toBeNull();
+    expect(runByRef(null, messages, {})).toBeNull();
   });
 });

@@ -135,3 +135,25 @@ export function promptValueFromPlayground({
 export function renamedPromptValue(value: Json, name: string): Json {
   return { ...value, name };
 }
+
+const SPEC_PLACEHOLDER = /\{\w+:[^}]+\}/;
+
+/**
+ * A run of an unedited `MessagesPrompt` names the version instead of sending its messages: the
+ * reference's `inputs.prompt` and `template_vars`, which the server resolves and fills, and
+ * which the tracked call keeps, so the run lists under "Calls using this version". Null when
+ * the messages were edited, the prompt keeps no `messages`, or a placeholder has a format spec
+ * (the server fills `{name}` only).
+ */
+export function runByRef(
+  opened: { val: unknown; ref: string } | null,
+  messages: PromptMessage[],
+  values: Record<string, string>,
+): { prompt: string; template_vars: Record<string, string> } | null {
+  if (!opened || !isJson(opened.val) || !Array.isArray(opened.val.messages)) return null;
+  const stored = playgroundFromPrompt(opened.val)?.messages ?? [];
+  const same =
+    stored.length === messages.length && stored.every((m, i) => m.role === messages[i]!.role && m.content === messages[i]!.content);
+  if (!same || messages.some((m) => SPEC_PLACEHOLDER.test(m.content))) return null;
+  return { prompt: opened.ref, template_vars: Object.fromEntries(Object.entries(values).filter(([, v]) => v !== '')) };
+}
