@@ -134,7 +134,14 @@ test('a prompt opens in the playground, runs with its variables and saves a vers
     await expect(page.getByRole('region', { name: 'Prompt' })).toContainText('Help me with {topic} today');
     // The run named v0 by its ref, so it is one of the calls using v0.
     await page.getByRole('button', { name: 'v0' }).click();
-    await expect(page.getByRole('region', { name: 'Calls using this version' })).toContainText('completions_create');
+    const usedBy = page.getByRole('region', { name: 'Calls using this version' });
+    await expect(usedBy).toContainText('completions_create');
+    // That call opens in the playground as the prompt it named, with its variables.
+    await usedBy.getByRole('link', { name: /completions_create/ }).click();
+    await page.getByRole('link', { name: 'Open in playground' }).click();
+    await expect(page.getByText('Opened from prompt')).toContainText('support v0');
+    await expect(page.getByRole('textbox', { name: 'Message 2', exact: true })).toHaveValue('Help with {topic}');
+    await expect(page.getByLabel('Variable topic')).toHaveValue('billing');
   } finally {
     process.env.WF_TRACE_SERVER_URL = saved.url;
     process.env.WANDB_API_KEY = saved.key;

@@ -14,7 +14,14 @@ import { ModelColumn } from './ModelColumn.js';
 import { MessagesEditor } from './MessagesEditor.js';
 import { modelsQueryOptions } from '../../entities/models/modelQueries.js';
 import { prefillCallQueryOptions, prefillPromptQueryOptions, useRunCompletion } from './playgroundQueries.js';
-import { completionInputs, DEFAULT_MESSAGES, DEFAULT_PARAMS, promptFromInputs, type PromptParams } from './promptModel.js';
+import {
+  completionInputs,
+  DEFAULT_MESSAGES,
+  DEFAULT_PARAMS,
+  promptFromInputs,
+  promptRefOfInputs,
+  type PromptParams,
+} from './promptModel.js';
 import { fillVariables, messageVariables, playgroundFromPrompt, runByRef } from './promptObjects.js';
 import { objectRef } from '../../lib/refs.js';
 import { PromptVariables } from './PromptVariables.js';
@@ -38,16 +45,24 @@ export function PlaygroundPage() {
   const [search] = useSearchParams();
   const { data: offered } = useSuspenseQuery(modelsQueryOptions(projectId));
   const { data: call } = useSuspenseQuery(prefillCallQueryOptions(projectId, search.get('call')));
-  const { data: prompt } = useSuspenseQuery(prefillPromptQueryOptions(projectId, search.get('prompt'), search.get('v')));
+  // A call that named a prompt version by ref opens that version, its own messages after it.
+  const callPrompt = search.get('prompt') ? null : promptRefOfInputs(call?.inputs);
+  const { data: prompt } = useSuspenseQuery(
+    prefillPromptQueryOptions(projectId, search.get('prompt') ?? callPrompt?.name ?? null, callPrompt?.digest ?? search.get('v')),
+  );
   const fromPrompt = prompt ? playgroundFromPrompt(prompt.val) : null;
-  const prefill = fromPrompt ?? promptFromInputs(call?.inputs);
+  const fromCall = promptFromInputs(call?.inputs);
+  const prefill =
+    fromPrompt && callPrompt
+      ? { ...fromPrompt, ...fromCall, messages: [...fromPrompt.messages, ...(fromCall?.messages ?? [])] }
+      : (fromPrompt ?? fromCall);
   const models = offered.models;
   const prefilledModel = prefill?.model ? (models.find((m) => m.id === prefill.model || m.model === prefill.model)?.id ?? null) : null;
 
   const [messages, setMessages] = useState(prefill?.messages ?? DEFAULT_MESSAGES);
   const [params, setParams] = useState<PromptParams>(prefill?.params ?? DEFAULT_PARAMS);
   const [chosen, setChosen] = useState<string[]>([prefilledModel ?? models[0]?.id ?? '']);
-  const [values, setValues] = useState<Record<string, string>>({});
+  const [values, setValues] = useState<Record<string, string>>(callPrompt?.values ?? {});
   const runs = [useRunCompletion(projectId), useRunCompletion(projectId), useRunCompletion(projectId), useRunCompletion(projectId)];
   const projectPath = `/${entity}/${project}`;
   // A run is a completion tracked as a call in the project.
@@ -105,6 +120,10 @@ export function PlaygroundPage() {
           </p>
         ) : prompt ? (
           <p className="form-error">{prompt.object_id} holds no messages the playground can edit.</p>
+        ) : search.get('prompt') || callPrompt ? (
+          <p className="form-error">
+            Prompt {search.get('prompt') ?? callPrompt?.name} {search.get('v') ?? callPrompt?.digest.slice(0, 8) ?? ''} was not found.
+          </p>
         ) : (
           call && <p className="muted">Opened from call {call.id.slice(-8)}</p>
         )}

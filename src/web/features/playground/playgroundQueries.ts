@@ -5,6 +5,7 @@
  */
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ReqOf } from '../../../contract/endpoints.js';
+import { HttpError } from '../../../client/index.js';
 import { api } from '../../lib/api.js';
 import { callKeys } from '../../entities/calls/callQueries.js';
 import { objectKeys } from '../objects/objectQueries.js';
@@ -35,12 +36,22 @@ export function useRunCompletion(projectId: string) {
   });
 }
 
-/** The prompt version to open (null when none is named); `version` is a digest, an alias or `latest`. */
+/**
+ * The prompt version to open; `version` is a digest, an alias or `latest`. Null when none is
+ * named or it does not exist (deleted, or a call's ref from elsewhere): the page says so.
+ */
 export function prefillPromptQueryOptions(projectId: string, objectId: string | null, version: string | null) {
   return queryOptions({
     queryKey: playgroundKeys.prompt(projectId, objectId ?? '', version ?? 'latest'),
-    queryFn: async ({ signal }) =>
-      objectId ? (await api.objRead({ project_id: projectId, object_id: objectId, digest: version ?? 'latest' }, { signal })).obj : null,
+    queryFn: async ({ signal }) => {
+      if (!objectId) return null;
+      try {
+        return (await api.objRead({ project_id: projectId, object_id: objectId, digest: version ?? 'latest' }, { signal })).obj;
+      } catch (e) {
+        if (e instanceof HttpError && e.status === 404) return null;
+        throw e;
+      }
+    },
   });
 }
 

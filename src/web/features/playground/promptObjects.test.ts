@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { isLlmCall, promptRefOfInputs } from './promptModel.js';
 import {
   fillVariables,
   messageVariables,
@@ -141,5 +142,12 @@ describe('prompt objects in the playground', () => {
     expect(runByRef({ val: messagesPrompt, ref }, playgroundFromPrompt(messagesPrompt)!.messages, {})).toBeNull();
     expect(runByRef({ val: stringPrompt, ref }, playgroundFromPrompt(stringPrompt)!.messages, {})).toBeNull();
     expect(runByRef(null, messages, {})).toBeNull();
+  });
+
+  it('reads the prompt a completion named by ref, so such a call opens in the playground', () => {
+    const inputs = { model: 'm', messages: [], prompt: 'weave:///e/p/object/support:abc', template_vars: { topic: 'billing', n: 2 } };
+    expect(promptRefOfInputs(inputs)).toEqual({ name: 'support', digest: 'abc', values: { topic: 'billing', n: '2' } });
+    expect(isLlmCall(inputs)).toBe(true);
+    expect(isLlmCall({ model: 'm', messages: [], prompt: 'not a ref' })).toBe(false);
   });
 });
