@@ -2,7 +2,9 @@
  * The playground (`/:entity/:project/playground`): edit messages and parameters, pick one or
  * more models, run them side by side on the same prompt through `/completions/create`; every
  * run is a tracked call linked from its answer. `?call=<id>` opens a logged LLM call with its
- * messages, parameters and model prefilled ("Open in playground" in the trace view). With no
+ * messages, parameters and model prefilled ("Open in playground" in the trace view);
+ * `?prompt=<name>&v=<digest or alias>` opens a prompt version, its `{name}` variables filled in
+ * when it runs, and saves the edit as a version (docs/prompts.md "In the playground"). With no
  * provider configured the page says what to configure.
  */
 import { useSuspenseQuery } from '@tanstack/react-query';
@@ -11,8 +13,19 @@ import { Link, useParams, useSearchParams } from 'react-router-dom';
 import { ModelColumn } from './ModelColumn.js';
 import { MessagesEditor } from './MessagesEditor.js';
 import { modelsQueryOptions } from '../../entities/models/modelQueries.js';
-import { prefillCallQueryOptions, useRunCompletion } from './playgroundQueries.js';
-import { completionInputs, DEFAULT_MESSAGES, DEFAULT_PARAMS, promptFromInputs, type PromptParams } from './promptModel.js';
+import { prefillCallQueryOptions, prefillPromptQueryOptions, useRunCompletion } from './playgroundQueries.js';
+import {
+  completionInputs,
+  DEFAULT_MESSAGES,
+  DEFAULT_PARAMS,
+  promptFromInputs,
+  promptRefOfInputs,
+  type PromptParams,
+} from './promptModel.js';
+import { fillVariables, messageVariables, playgroundFromPrompt, runByRef } from './promptObjects.js';
+import { objectRef } from '../../lib/refs.js';
+import { PromptVariables } from './PromptVariables.js';
+import { SavePrompt } from './SavePrompt.js';
 import { useCan } from '../auth/useCan.js';
 import './playground.css';
 
@@ -32,13 +45,24 @@ export function PlaygroundPage() {
   const [search] = useSearchParams();
   const { data: offered } = useSuspenseQuery(modelsQueryOptions(projectId));
   const { data: call } = useSuspenseQuery(prefillCallQueryOptions(projectId, search.get('call')));
-  const prefill = promptFromInputs(call?.inputs);
+  // A call that named a prompt version by ref opens that version, its own messages after it.
+  const callPrompt = search.get('prompt') ? null : promptRefOfInputs(call?.inputs);
+  const { data: prompt } = useSuspenseQuery(
+    prefillPromptQueryOptions(projectId, search.get('prompt') ?? callPrompt?.name ?? null, callPrompt?.digest ?? search.get('v')),
+  );
+  const fromPrompt = prompt ? playgroundFromPrompt(prompt.val) : null;
+  const fromCall = promptFromInputs(call?.inputs);
+  const prefill =
+    fromPrompt && callPrompt
+      ? { ...fromPrompt, ...fromCall, messages: [...fromPrompt.messages, ...(fromCall?.messages ?? [])] }
+      : (fromPrompt ?? fromCall);
   const models = offered.models;
   const prefilledModel = prefill?.model ? (models.find((m) => m.id === prefill.model || m.model === prefill.model)?.id ?? null) : null;
 
   const [messages, setMessages] = useState(prefill?.messages ?? DEFAULT_MESSAGES);
   const [params, setParams] = useState<PromptParams>(prefill?.params ?? DEFAULT_PARAMS);
   const [chosen, setChosen] = useState<string[]>([prefilledModel ?? models[0]?.id ?? '']);
+  const [values, setValues] = useState<Record<string, string>>(callPrompt?.values ?? {});
   const runs = [useRunCompletion(projectId), useRunCompletion(projectId), useRunCompletion(projectId), useRunCompletion(projectId)];
   const projectPath = `/${entity}/${project}`;
   // A run is a completion tracked as a call in the project.
@@ -69,7 +93,17 @@ export function PlaygroundPage() {
 
   // A prompt with nothing but a system message (or blank messages) has nothing to answer.
   const hasMessage = messages.some((m) => m.role !== 'system' && m.content.trim() !== '');
-  const runAll = () => chosen.forEach((model, i) => runs[i]!.mutate(completionInputs(model, messages, params)));
+  const variables = messageVariables(messages);
+  const filled = fillVariables(messages, values);
+  const opened =
+    prompt && fromPrompt
+      ? { val: prompt.val, ref: objectRef({ projectId, kind: 'object', name: prompt.object_id, digest: prompt.digest }) }
+      : null;
+  const byRef = runByRef(opened, messages, values);
+  const runAll = () =>
+    chosen.forEach((model, i) =>
+      runs[i]!.mutate(byRef ? { ...completionInputs(model, [], params), ...byRef } : completionInputs(model, filled, params)),
+    );
   const setParam = (key: 'temperature' | 'max_tokens' | 'top_p', value: string) =>
     setParams((p) => ({ ...p, [key]: value === '' ? null : Number(value) }));
 
@@ -77,11 +111,27 @@ export function PlaygroundPage() {
     <div className="page playground-page">
       <header className="page-header">
         <h1>Playground</h1>
-        {call && <p className="muted">Opened from call {call.id.slice(-8)}</p>}
+        {prompt && fromPrompt ? (
+          <p className="muted">
+            Opened from prompt{' '}
+            <Link to={`${projectPath}/prompts/${encodeURIComponent(prompt.object_id)}?v=${prompt.digest}`}>
+              {prompt.object_id} v{prompt.version_index}
+            </Link>
+          </p>
+        ) : prompt ? (
+          <p className="form-error">{prompt.object_id} holds no messages the playground can edit.</p>
+        ) : search.get('prompt') || callPrompt ? (
+          <p className="form-error">
+            Prompt {search.get('prompt') ?? callPrompt?.name} {search.get('v') ?? callPrompt?.digest.slice(0, 8) ?? ''} was not found.
+          </p>
+        ) : (
+          call && <p className="muted">Opened from call {call.id.slice(-8)}</p>
+        )}
       </header>
       <div className="playground-layout">
         <section className="card playground-prompt" aria-label="Prompt">
           <MessagesEditor messages={messages} onChange={setMessages} />
+          <PromptVariables names={variables} values={values} onChange={setValues} />
           <fieldset className="playground-params">
             <legend>Parameters</legend>
             {NUMBER_PARAMS.map(({ key, label, ...bounds }) => (
@@ -118,6 +168,11 @@ export function PlaygroundPage() {
               </button>
             )}
           </div>
+          <SavePrompt
+            projectId={projectId}
+            opened={prompt && fromPrompt ? { objectId: prompt.object_id, versionIndex: prompt.version_index, val: prompt.val } : null}
+            messages={messages}
+          />
         </section>
         <div className="playground-columns">
           {chosen.map((model, i) => (

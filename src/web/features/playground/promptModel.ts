@@ -1,4 +1,5 @@
 /** The playground's editable prompt: messages and parameters, and how a logged LLM call prefills them. */
+import { parseRef } from '../../lib/refs.js';
 
 export interface PromptMessage {
   role: 'system' | 'user' | 'assistant';
@@ -51,8 +52,26 @@ export function promptFromInputs(
   };
 }
 
-/** Whether a call's inputs can open in the playground. */
-export const isLlmCall = (inputs: Record<string, unknown> | null | undefined): boolean => promptFromInputs(inputs) !== null;
+/**
+ * The prompt version a completion named by ref (the reference's `inputs.prompt`, as the
+ * playground's runs of an unedited prompt send it), with the `template_vars` it was filled with.
+ */
+export function promptRefOfInputs(
+  inputs: Record<string, unknown> | null | undefined,
+): { name: string; digest: string; values: Record<string, string> } | null {
+  const ref = typeof inputs?.prompt === 'string' ? parseRef(inputs.prompt) : null;
+  if (!ref || ref.kind !== 'object' || ref.extra.length > 0) return null;
+  const vars = inputs?.template_vars;
+  const values =
+    vars && typeof vars === 'object' && !Array.isArray(vars)
+      ? Object.fromEntries(Object.entries(vars).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]))
+      : {};
+  return { name: ref.name, digest: ref.digest, values };
+}
+
+/** Whether a call's inputs can open in the playground: messages, or a prompt named by ref. */
+export const isLlmCall = (inputs: Record<string, unknown> | null | undefined): boolean =>
+  promptFromInputs(inputs) !== null || promptRefOfInputs(inputs) !== null;
 
 /** The completion inputs for one model. */
 export function completionInputs(model: string, messages: PromptMessage[], params: PromptParams) {

@@ -1,7 +1,8 @@
 /**
  * One prompt (`/:entity/:project/prompts/:objectId?v=<digest>&vs=<digest>`): its versions with
  * their aliases (`production`, …, editable), the chosen version's messages and variables, a line
- * diff against another version, and the calls whose inputs name that version (docs/prompts.md).
+ * diff against another version, the calls whose inputs name that version, and "Open in
+ * playground" to run and edit it there (docs/prompts.md).
  */
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
@@ -93,9 +94,17 @@ export function PromptPage() {
             <Spinner label="Loading version" />
           ) : (
             <>
-              <h2>
-                v{current?.version_index} <span className="muted small">{version.data.leaf_object_class}</span>
-              </h2>
+              <div className="row prompt-version-head">
+                <h2>
+                  v{current?.version_index} <span className="muted small">{version.data.leaf_object_class}</span>
+                </h2>
+                <Link
+                  className="button small"
+                  to={`/${projectId}/playground?${new URLSearchParams({ prompt: objectId, v: version.data.digest }).toString()}`}
+                >
+                  Open in playground
+                </Link>
+              </div>
               <p>
                 Variables:{' '}
                 <span className="mono" aria-label="Variables">
