@@ -2,8 +2,8 @@
  * A new version of a Dataset with rows appended, written as the SDKs write one: a table of
  * every row (the existing rows by digest, then the new ones) and the dataset object pointing
  * at it. An existing dataset keeps its stored value with only `rows` changed, as the reference
- * UI does, so the version's digest is the one the SDK that published it
- * would get publishing those rows; a new dataset is written as `/v2/.../datasets` writes one.
+ * UI does, so the version's digest is the one the SDK that published it would get publishing
+ * those rows; a new dataset is written as `/v2/.../datasets` writes one.
  * Table and object go in one write batch (docs/datasets.md "Add to dataset").
  */
 import type { Store } from '../../store/Store.js';
