@@ -65,7 +65,7 @@ export const DatasetAddFromTracesRes = z.object({
     })
     .nullable()
     .describe('The version the rows are appended to; null: a new dataset'),
-  rows: z.array(JsonObject).describe(`The new rows (a preview: the first ${DATASET_PREVIEW_ROWS})`),
+  rows: z.array(JsonObject).describe(`The first ${DATASET_PREVIEW_ROWS} new rows`),
   row_count: z.number().int().describe('Rows added (or that would be)'),
   ref: z.string().nullable().describe('weave:/// ref of the new version; null for a preview'),
   digest: z.string().nullable(),
