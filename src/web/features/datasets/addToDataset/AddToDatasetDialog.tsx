@@ -142,12 +142,12 @@ export function AddToDatasetDialog({ projectId, source, onClose }: AddToDatasetD
 
         <section aria-label="Preview">
           <h3 className="small">
-            Preview{' '}
+            Preview
             {answer && (
               <span className="muted">
                 {answer.existing
-                  ? `: ${plural(answer.row_count, 'row')} after the ${formatInteger(answer.existing.row_count)} of version v${answer.existing.version_index}`
-                  : `: a new dataset of ${plural(answer.row_count, 'row')}`}
+                  ? ` · ${plural(answer.row_count, 'row')} after the ${formatInteger(answer.existing.row_count)} of version v${answer.existing.version_index}`
+                  : ` · a new dataset of ${plural(answer.row_count, 'row')}`}
               </span>
             )}
           </h3>
