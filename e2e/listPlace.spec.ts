@@ -240,7 +240,7 @@ test('queue items: Back from the review returns to the cursor row', { tag: SCREE
   await page.keyboard.press('j');
   const cursor = items.locator('tr[data-cursor="true"]');
   await expect(cursor).toHaveAttribute('data-row-index', '42');
-  const position = await cursor.locator('td').first().innerText();
+  const position = await cursor.locator('td.num').innerText();
   const inView = async () => {
     const box = (await cursor.boundingBox())!;
     const view = await scroller.evaluate((el) => ({
@@ -257,7 +257,7 @@ test('queue items: Back from the review returns to the cursor row', { tag: SCREE
   await expect(page).toHaveURL(/\/review/);
   await page.goBack();
   await expect(cursor).toHaveAttribute('data-row-index', '42');
-  await expect(cursor.locator('td').first()).toHaveText(position);
+  await expect(cursor.locator('td.num')).toHaveText(position);
   await expect.poll(inView).toBe(true);
   expect(Math.abs((await scroller.evaluate((el) => el.scrollTop)) - scrolled)).toBeLessThanOrEqual(1);
   await showsFixed(page, '2-back-queue-items');

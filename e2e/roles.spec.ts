@@ -95,12 +95,13 @@ test('a viewer reads calls, threads and queues but is offered no write; an annot
   await createInSettings(admin, { username: annotatorName, entity, role: 'annotator' });
 
   const viewer = await signIn(browser, baseURL!, viewerName);
-  // Calls: listed, but neither scoring nor adding to a queue is offered.
+  // Calls: listed, but neither scoring nor adding to a queue or a dataset is offered.
   await viewer.goto(`/${project}/calls`);
   // Two agent traces and the thread's one turn.
   await expect(viewer.getByText('3 traces')).toBeVisible();
   await expect(viewer.getByRole('button', { name: 'Export' })).toBeVisible();
   await expect(viewer.getByRole('button', { name: 'Add to queue' })).toHaveCount(0);
+  await expect(viewer.getByRole('button', { name: 'Add to dataset' })).toHaveCount(0);
   await expect(viewer.getByRole('button', { name: /^Score/ })).toHaveCount(0);
 
   // A call's details: reactions shown but disabled with the role needed, no note box.

@@ -16,6 +16,7 @@ import * as queues from './annotationQueues.js';
 import * as calls from './calls.js';
 import * as completions from './completions.js';
 import * as costs from './costs.js';
+import * as datasetAdd from './datasetAdd.js';
 import * as evalResults from './evalResults.js';
 import * as runs from './evaluationRuns.js';
 import * as evaluations from './evaluations.js';
@@ -204,6 +205,7 @@ export const endpoints = {
   datasetList: def({ group: 'Ops, datasets, scorers, models', method: 'GET', path: '/v2/:entity/:project/datasets', summary: 'Every version of every dataset, as JSON lines', req: v2.V2ListReq, res: v2.DatasetReadRes, stream: true, role: 'viewer' }),
   datasetRead: def({ group: 'Ops, datasets, scorers, models', method: 'GET', path: '/v2/:entity/:project/datasets/:object_id/versions/:digest', summary: 'Read a dataset version', req: v2.V2VersionReq, res: v2.DatasetReadRes, role: 'viewer' }),
   datasetDelete: def({ group: 'Ops, datasets, scorers, models', method: 'DELETE', path: '/v2/:entity/:project/datasets/:object_id', summary: 'Delete some (digests) or all versions of a dataset', req: v2.V2DeleteReq, res: v2.V2DeleteRes, role: 'member' }),
+  datasetAddFromTraces: def({ group: 'Weft', method: 'POST', path: '/datasets/add_from_traces', summary: 'Weft addition: append rows made from calls, threads or annotation queue items (a column mapping over their inputs, output, feedback and answers) to a dataset as a new version, or preview them', req: datasetAdd.DatasetAddFromTracesReq, res: datasetAdd.DatasetAddFromTracesRes, role: 'member' }),
   scorerCreate: def({ group: 'Ops, datasets, scorers, models', method: 'POST', path: '/v2/:entity/:project/scorers', summary: 'Create a scorer (a new version when the content changed)', req: v2.ScorerCreateReq, res: v2.ScorerCreateRes, role: 'member' }),
   scorerList: def({ group: 'Ops, datasets, scorers, models', method: 'GET', path: '/v2/:entity/:project/scorers', summary: 'Every version of every scorer, as JSON lines', req: v2.V2ListReq, res: v2.ScorerReadRes, stream: true, role: 'viewer' }),
   scorerRead: def({ group: 'Ops, datasets, scorers, models', method: 'GET', path: '/v2/:entity/:project/scorers/:object_id/versions/:digest', summary: 'Read a scorer version', req: v2.V2VersionReq, res: v2.ScorerReadRes, role: 'viewer' }),

@@ -13,6 +13,7 @@ import { auditRoutes } from './audit.js';
 import { callRoutes } from './calls.js';
 import { completionRoutes } from './completions.js';
 import { costRoutes } from './costs.js';
+import { datasetAddRoutes } from './datasetAdd.js';
 import { evaluationRunRoutes } from './evaluationRuns.js';
 import { evaluationJobRoutes, evaluationRoutes } from './evaluations.js';
 import { exportRoutes } from './export.js';
@@ -89,4 +90,5 @@ export const allRoutes: TotalRouteTable<ServedElsewhere> = combineRoutes([
   oidcRoutes,
   retentionRoutes,
   mcpRoutes,
+  datasetAddRoutes,
 ]);

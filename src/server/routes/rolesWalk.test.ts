@@ -161,6 +161,7 @@ const SAMPLES: Samples = {
   datasetList: () => ({ ...PATH }),
   datasetRead: () => ({ ...PATH, object_id: 'quiz', digest: 'latest' }),
   datasetDelete: (_, who) => ({ ...PATH, object_id: `ds-${who}` }),
+  datasetAddFromTraces: (fx, who) => ({ project_id: P, dataset: `added-${who}`, source: { kind: 'calls', call_ids: [fx.callId] } }),
   scorerCreate: (_, who) => ({ ...PATH, name: `scorer-${who}`, op_source_code: 'def score(output): return 1' }),
   scorerList: () => ({ ...PATH }),
   scorerRead: () => ({ ...PATH, object_id: 'exact', digest: 'latest' }),

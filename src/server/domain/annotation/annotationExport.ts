@@ -126,24 +126,36 @@ function consensus(values: JsonValue[]): JsonValue {
   return best;
 }
 
+/**
+ * An item's answers: per question, the most frequent among its completed reviews (null when
+ * none answered it), and everyone's answers, so disagreement is not lost. "Add to dataset"
+ * reads queue items through this too (domain/datasets/itemSources.ts).
+ */
+export function itemAnswers(row: AnnotationQueueResultRow, questions: string[]) {
+  const answered = row.reviews.filter((r) => r.annotation_state === 'completed');
+  const answers: Record<string, JsonValue> = {};
+  for (const ref of questions) {
+    const values = answered.filter((r) => Object.hasOwn(r.answers, ref)).map((r) => r.answers[ref]!);
+    answers[questionName(ref)] = values.length ? consensus(values) : null;
+  }
+  const reviews = answered.map((r) => ({
+    annotator: r.annotator,
+    ...Object.fromEntries(Object.entries(r.answers).map(([ref, v]) => [questionName(ref), v])),
+  }));
+  return { answers, reviews };
+}
+
 /** A dataset row per item: call id, inputs, output, an answer per question, everyone's reviews. */
 function datasetRow(row: AnnotationQueueResultRow, questions: string[], contents: { inputs: unknown; output: unknown } | undefined) {
-  const answered = row.reviews.filter((r) => r.annotation_state === 'completed');
-  const out: Record<string, unknown> = {
+  const { answers, reviews } = itemAnswers(row, questions);
+  return {
     call_id: row.item.call_id,
     ...(row.item.thread_id ? { thread_id: row.item.thread_id } : {}),
     inputs: contents?.inputs ?? null,
     output: contents?.output ?? null,
+    ...answers,
+    reviews,
   };
-  for (const ref of questions) {
-    const values = answered.filter((r) => Object.hasOwn(r.answers, ref)).map((r) => r.answers[ref]!);
-    out[questionName(ref)] = values.length ? consensus(values) : null;
-  }
-  out.reviews = answered.map((r) => ({
-    annotator: r.annotator,
-    ...Object.fromEntries(Object.entries(r.answers).map(([ref, v]) => [questionName(ref), v])),
-  }));
-  return out;
 }
 
 /** Saves the answered items (or all, with `includeSkipped`) as a new Dataset version. */

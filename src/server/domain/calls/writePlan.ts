@@ -131,6 +131,18 @@ export class WritePlan {
     return digest;
   }
 
+  /**
+   * A table of the base table's rows (by digest, already stored) followed by `rows`; answers
+   * its digest. Only the new rows are written, as `/table/update` appends.
+   */
+  appendedTable(baseRowDigests: string[], rows: LosslessValue[]): string {
+    const hashed = rows.map(hashRow);
+    const rowDigests = [...baseRowDigests, ...hashed.map((r) => r.digest)];
+    const digest = tableDigest(rowDigests);
+    this.tables.push({ projectId: this.projectId, digest, rowDigests, rows: hashed, createdAt: this.now });
+    return digest;
+  }
+
   /** An object version; answers its digest. */
   object(objectId: string, val: LosslessObject): string {
     const write = toObjectWrite({

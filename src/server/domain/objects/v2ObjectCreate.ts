@@ -19,14 +19,14 @@ export interface CreateContext extends Writer {
   body: LosslessValue;
 }
 
-interface Created {
+export interface Created {
   digest: string;
   object_id: string;
   version_index: number;
 }
 
 /** Applies the plan; the object written last is the one created, and answers for it. */
-async function applyCreated(store: Store, plan: WritePlan): Promise<Created> {
+export async function applyCreated(store: Store, plan: WritePlan): Promise<Created> {
   await plan.apply(store);
   const main = plan.objects.at(-1)!;
   const record = await store.objects.readObject({

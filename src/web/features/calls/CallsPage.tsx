@@ -9,6 +9,7 @@ import { Spinner } from '../../components/ui/Spinner.js';
 import { ViewNotice } from '../../components/ui/ViewNotice.js';
 import { formatInteger } from '../../lib/format.js';
 import { AddToQueueMenu } from '../annotation/queues/AddToQueueMenu.js';
+import { AddToDatasetButton, selectionSource } from '../datasets/addToDataset/AddToDatasetButton.js';
 import { GettingStarted } from '../gettingStarted/GettingStarted.js';
 import { ScoreWithMenu } from '../judges/ScoreWithMenu.js';
 import { useCallsView, withColumn } from '../../entities/calls/callsViewState.js';
@@ -80,6 +81,9 @@ export function CallsPage() {
             )}
             {can('annotationQueueAddCalls').allowed && (
               <AddToQueueMenu projectId={projectId} req={req} total={pages.total} selectedIds={selectedIds} />
+            )}
+            {can('datasetAddFromTraces').allowed && (
+              <AddToDatasetButton projectId={projectId} source={selectionSource.calls(selectedIds)} noun="calls" />
             )}
             <ExportMenu req={req} total={pages.total} selectedIds={selectedIds} />
           </>

@@ -13,6 +13,7 @@ import { ViewNotice } from '../../components/ui/ViewNotice.js';
 import { formatInteger, plural } from '../../lib/format.js';
 import { roundedNow } from '../../entities/calls/listRequest.js';
 import { AddThreadsToQueue } from './AddThreadsToQueue.js';
+import { AddToDatasetButton, selectionSource } from '../datasets/addToDataset/AddToDatasetButton.js';
 import { useCan } from '../auth/useCan.js';
 import { NO_FILTERS } from './threadFilters.js';
 import { threadsCountQueryOptions, threadsListQueryOptions } from './threadQueries.js';
@@ -33,10 +34,13 @@ export function ThreadsPage() {
   const list = useInfiniteQuery({ ...threadsListQueryOptions(req), placeholderData: keepPreviousData });
   const total = useQuery({ ...threadsCountQueryOptions(req), placeholderData: keepPreviousData });
 
-  // Selected threads, for "Add to queue" (shown only to roles that may add).
+  // Selected threads, for "Add to queue" and "Add to dataset" (shown only to roles that may add).
   const [rowSelection, setRowSelection] = useState<RowSelectionState>({});
   const selectedIds = Object.keys(rowSelection).filter((id) => rowSelection[id]);
-  const mayQueue = useCan(projectId)('annotationQueueAddThreads').allowed;
+  const can = useCan(projectId);
+  const mayQueue = can('annotationQueueAddThreads').allowed;
+  const mayAddToDataset = can('datasetAddFromTraces').allowed;
+  const selectable = mayQueue || mayAddToDataset;
   // A fresh visit opens the project's default view (docs/saved-views.md).
   useDefaultView(projectId, 'weft.threads');
 
@@ -64,6 +68,9 @@ export function ThreadsPage() {
         <div className="spacer" />
         <SavedViewsButton viewType="weft.threads" />
         {mayQueue && !projectIsEmpty && <AddThreadsToQueue projectId={projectId} threadIds={selectedIds} />}
+        {mayAddToDataset && !projectIsEmpty && (
+          <AddToDatasetButton projectId={projectId} source={selectionSource.threads(selectedIds)} noun="threads" />
+        )}
       </header>
       {projectIsEmpty ? (
         <NoThreads />
@@ -82,8 +89,8 @@ export function ThreadsPage() {
               projectId={projectId}
               sort={view.sort}
               onSortChange={(sort) => update({ sort })}
-              rowSelection={mayQueue ? rowSelection : undefined}
-              onRowSelectionChange={mayQueue ? setRowSelection : undefined}
+              rowSelection={selectable ? rowSelection : undefined}
+              onRowSelectionChange={selectable ? setRowSelection : undefined}
               empty={
                 <div className="empty-state">
                   <p>No threads match these filters.</p>

@@ -1,6 +1,7 @@
 /**
  * Every item of a queue in queue order: what it is (a call or a whole thread), its state, who
- * reviewed it and what they answered, and a link that opens it on the review page.
+ * reviewed it and what they answered, and a link that opens it on the review page. With
+ * `selection`, a checkbox per item (and one for all) picks items for "Add to dataset".
  */
 import { useRef } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
@@ -21,10 +22,12 @@ export interface QueueItemsTableProps {
   fields: QueueField[];
   reviewersPerItem: number;
   reviewHref: (itemId: string) => string;
+  /** The selected item ids and what a change does; absent, no checkboxes. */
+  selection?: { ids: string[]; onChange: (ids: string[]) => void };
 }
 
 /** Item list. */
-export function QueueItemsTable({ rows, total, fields, reviewersPerItem, reviewHref }: QueueItemsTableProps) {
+export function QueueItemsTable({ rows, total, fields, reviewersPerItem, reviewHref, selection }: QueueItemsTableProps) {
   // Row cursor: j/k or ↑/↓ move it, Enter opens the item; Back from the review lands on it.
   const navigate = useNavigate();
   const rowsRef = useRef<HTMLTableSectionElement>(null);
@@ -36,6 +39,9 @@ export function QueueItemsTable({ rows, total, fields, reviewersPerItem, reviewH
     place: useListPlace('queue-items'),
   });
   if (rows.length === 0) return <p className="muted">No items yet.</p>;
+  const picked = new Set(selection?.ids ?? []);
+  const allPicked = rows.length > 0 && rows.every((r) => picked.has(r.item.id));
+  const toggle = (id: string, on: boolean) => selection?.onChange(on ? [...picked, id] : [...picked].filter((x) => x !== id));
   return (
     <>
       {/* Wider than a phone: the table scrolls sideways in its own box, the page only up and down. */}
@@ -43,6 +49,16 @@ export function QueueItemsTable({ rows, total, fields, reviewersPerItem, reviewH
         <table className="simple-table queue-items" aria-label="Queue items">
           <thead>
             <tr>
+              {selection && (
+                <th>
+                  <input
+                    type="checkbox"
+                    aria-label="Select all items"
+                    checked={allPicked}
+                    onChange={(e) => selection.onChange(e.target.checked ? rows.map((r) => r.item.id) : [])}
+                  />
+                </th>
+              )}
               <th className="num">#</th>
               <th>Item</th>
               <th>State</th>
@@ -56,6 +72,16 @@ export function QueueItemsTable({ rows, total, fields, reviewersPerItem, reviewH
           <tbody ref={rowsRef} onKeyDown={cursor.onKeyDown}>
             {rows.map(({ item, reviews }, i) => (
               <tr key={item.id} {...cursor.rowProps(i)}>
+                {selection && (
+                  <td>
+                    <input
+                      type="checkbox"
+                      aria-label={`Select item ${item.position_in_queue}`}
+                      checked={picked.has(item.id)}
+                      onChange={(e) => toggle(item.id, e.target.checked)}
+                    />
+                  </td>
+                )}
                 <td className="num muted">{item.position_in_queue}</td>
                 <td>
                   <span className="ellipsis item-what">

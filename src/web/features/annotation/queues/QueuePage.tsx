@@ -16,6 +16,7 @@ import { QueueItemsTable } from './QueueItemsTable.js';
 import { QueueSummaryPanel } from './QueueSummaryPanel.js';
 import { SaveDatasetDialog } from './SaveDatasetDialog.js';
 import { useCan } from '../../auth/useCan.js';
+import { AddToDatasetButton, selectionSource } from '../../datasets/addToDataset/AddToDatasetButton.js';
 import '../annotation.css';
 
 /** Downloads the queue's answers in `format` as a file. */
@@ -47,6 +48,9 @@ export function QueuePage() {
   const addThreads = can('annotationQueueAddThreads');
   const saveDataset = can('annotationQueueSaveDataset');
   const review = can('annotationQueueItemSubmit');
+  const addToDataset = can('datasetAddFromTraces');
+  // Items picked in the table for "Add to dataset" (with their answers).
+  const [selected, setSelected] = useState<string[]>([]);
   const s = summary.data;
   // "Done" is reviewed (every review the queue wants), as the items and the queues list count it.
   const progress = s?.items_by_progress;
@@ -73,6 +77,9 @@ export function QueuePage() {
         <button type="button" className="button" disabled={exporter.isPending} onClick={() => exporter.mutate('jsonl')}>
           Export JSONL
         </button>
+        {addToDataset.allowed && (
+          <AddToDatasetButton projectId={projectId} source={selectionSource.queueItems(queueId, selected)} noun="items" />
+        )}
         <button
           type="button"
           className="button"
@@ -128,6 +135,7 @@ export function QueuePage() {
             fields={fields}
             reviewersPerItem={queue.reviewers_per_item}
             reviewHref={(itemId) => `${base}/${queueId}/review?item=${itemId}`}
+            selection={addToDataset.allowed ? { ids: selected, onChange: setSelected } : undefined}
           />
         ) : (
           <p className="muted">Loading items…</p>
