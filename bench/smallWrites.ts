@@ -4,7 +4,7 @@
  * users do), on SQLite and on ClickHouse in one run, so the ratio compares like with like on
  * the same machine at the same moment. Goal: ClickHouse at ≥ 0.8 of SQLite's requests/s.
  *
- *   npm run bench:smallwrites [-- --clients 16 --seconds 8 --warmup 2 --modes group,async,direct]
+ *   npm run bench:smallwrites [-- --clients 16 --seconds 8 --warmup 2 --modes group,spool,async,direct]
  *
  * Each server is a separate `weft serve` process on a fresh dataset (bench/backend.ts); the
  * ClickHouse ones share one engine, a database each, and run once per way of writing small
@@ -27,7 +27,7 @@ const { values } = parseArgs({
     clients: { type: 'string', default: '16' },
     seconds: { type: 'string', default: '8' },
     warmup: { type: 'string', default: '2' },
-    modes: { type: 'string', default: 'group,async,direct' },
+    modes: { type: 'string', default: 'group,spool,async,direct' },
   },
 });
 const CLIENTS = Number(values.clients);
