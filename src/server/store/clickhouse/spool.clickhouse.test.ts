@@ -16,7 +16,10 @@ import { createClient, type WeftClient } from '../../../client/index.js';
 import { BIN, ROOT, spawnWeftServe, weftEnv } from '../../testing/serveProcess.js';
 import { createTempClickHouseDatabase, testBackends } from '../../testing/tempStore.js';
 import { rawRequest } from '../../testing/rawHttp.js';
+import { startClickHouseFaultProxy, type FaultProxy } from '../../testing/clickhouseFaultProxy.js';
+import { startWrite } from '../conformance/callWrites.js';
 import { ClickHouseDatabase } from './ClickHouseDatabase.js';
+import { ClickHouseStore } from './ClickHouseStore.js';
 
 const ENTITY = 'spool-co';
 
@@ -54,6 +57,68 @@ class Relay {
 }
 
 describe.runIf(testBackends().some((b) => b.name === 'clickhouse'))('on a ClickHouse engine', () => {
+  describe('the spool when the engine refuses a flush', () => {
+    let store: ClickHouseStore;
+    let proxy: FaultProxy;
+    let dir: string;
+    let drop: () => Promise<void>;
+    beforeAll(async () => {
+      const db = await createTempClickHouseDatabase();
+      drop = db.drop;
+      dir = mkdtempSync(join(tmpdir(), 'weft-spool-store-'));
+      proxy = await startClickHouseFaultProxy(db.url);
+      store = await ClickHouseStore.open({
+        ...db,
+        url: proxy.url,
+        smallWrites: 'spool',
+        spool: { path: join(dir, 'spool.sqlite'), flushMs: 600_000 },
+      });
+    });
+    afterAll(async () => {
+      await store.close();
+      await proxy.close();
+      await drop();
+      rmSync(dir, { recursive: true, force: true });
+    });
+    const ids = async (p: string) => {
+      const out: string[] = [];
+      for await (const c of store.calls.queryCalls({ projectId: p, sortBy: [{ field: 'id', direction: 'asc' }] })) out.push(c.id);
+      return out;
+    };
+    const spoolCalls = () => proxy.inserts().calls ?? 0;
+
+    it('sends many requests as one INSERT, and after a refused one sends each alone', async () => {
+      const p = 'acme/spool-once';
+      // The project's row is written with its first flush: the INSERT failed below is then the calls one.
+      await store.applyLast([{ kind: 'calls.write', calls: [startWrite(p, 'seed')] }]);
+      expect(await ids(p)).toEqual(['seed']);
+      const before = spoolCalls();
+      await Promise.all(['a', 'b', 'c'].map((id) => store.applyLast([{ kind: 'calls.write', calls: [startWrite(p, id)] }])));
+      expect(spoolCalls()).toBe(before);
+      proxy.failInsert(1, 'refused');
+      // The read's barrier flushes: the merged INSERT is refused, then each entry lands alone.
+      expect(await ids(p)).toEqual(['a', 'b', 'c', 'seed']);
+      expect(proxy.failed()).toBe('calls');
+      expect(spoolCalls() - before).toBe(4);
+      expect(store.spool!.backlog).toBe(0);
+    });
+
+    it('sets aside an entry the engine refuses alone, so the ones behind it land', async () => {
+      const p = 'acme/spool-refused';
+      await store.applyLast([{ kind: 'calls.write', calls: [startWrite(p, 'x')] }]);
+      proxy.failEvery('calls', 'refused');
+      try {
+        expect(await ids(p)).toEqual([]);
+      } finally {
+        proxy.failEvery(null, 'refused');
+      }
+      expect(store.spool!.counts.refused).toBe(1);
+      await store.applyLast([{ kind: 'calls.write', calls: [startWrite(p, 'y')] }]);
+      expect(await ids(p)).toEqual(['y']);
+      expect(store.spool!.backlog).toBe(0);
+    });
+  });
+
   describe('the spool of small writes in weft serve', () => {
     let dataDir: string;
     let relay: Relay;

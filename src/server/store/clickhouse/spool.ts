@@ -108,6 +108,8 @@ export class ClickHouseSpool {
   #write(): void {
     const queued = this.#queued;
     this.#queued = [];
+    // close() may have written them already.
+    if (!queued.length) return;
     try {
       if (this.#outage && this.backlog >= this.#maxEntries) throw this.#outage;
       this.#db.transaction(() => {
