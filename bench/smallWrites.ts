@@ -4,14 +4,16 @@
  * users do), on SQLite and on ClickHouse in one run, so the ratio compares like with like on
  * the same machine at the same moment. Goal: ClickHouse at ≥ 0.8 of SQLite's requests/s.
  *
- *   npm run bench:smallwrites [-- --clients 16 --seconds 8 --warmup 2 --modes group,async,direct]
+ *   npm run bench:smallwrites [-- --clients 16 --seconds 8 --warmup 2 --modes group,spool,async,direct]
  *
  * Each server is a separate `weft serve` process on a fresh dataset (bench/backend.ts); the
  * ClickHouse ones share one engine, a database each, and run once per way of writing small
  * requests (WEFT_CLICKHOUSE_SMALL_WRITES, docs/clickhouse.md "Small writes"): `group` (the
- * server's group commit), `async` (ClickHouse's async_insert with wait_for_async_insert=1) and
- * `direct` (each request its own INSERTs, as before). Every answer is a 200: an acknowledged
- * write is in the engine, so the count at the end must equal the starts acknowledged.
+ * server's group commit), `spool` (acknowledged from a local file, flushed in batches),
+ * `async` (ClickHouse's async_insert with wait_for_async_insert=1) and `direct` (each request
+ * its own INSERTs, as before). Every answer is a 200: an acknowledged write is stored (in the
+ * engine, or in the spool, which the final count's read flushes first), so the count at the
+ * end must equal the starts acknowledged.
  */
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
@@ -27,7 +29,7 @@ const { values } = parseArgs({
     clients: { type: 'string', default: '16' },
     seconds: { type: 'string', default: '8' },
     warmup: { type: 'string', default: '2' },
-    modes: { type: 'string', default: 'group,async,direct' },
+    modes: { type: 'string', default: 'group,spool,async,direct' },
   },
 });
 const CLIENTS = Number(values.clients);

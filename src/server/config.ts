@@ -14,6 +14,7 @@ import type { QuorumMode } from './store/clickhouse/ClickHouseDatabase.js';
 import { readSetting } from './settings.js';
 import { DEFAULT_CLICKHOUSE_CONNECT_TIMEOUT_MS } from './store/storeOutage.js';
 import { SMALL_WRITES_MODES, type SmallWritesMode } from './store/clickhouse/groupCommit.js';
+import { DEFAULT_SPOOL_FLUSH_MS } from './store/clickhouse/spool.js';
 import type { TlsSettings } from './process/tls.js';
 
 export interface ServerConfig {
@@ -30,6 +31,8 @@ export interface ServerConfig {
   clickhouseConnectTimeoutMs?: number;
   /** WEFT_CLICKHOUSE_SMALL_WRITES: how a request's last writes reach ClickHouse (docs/clickhouse.md "Small writes"). */
   clickhouseSmallWrites?: SmallWritesMode;
+  /** WEFT_CLICKHOUSE_SPOOL_FLUSH_MS: how long a spooled small write waits for others (docs/clickhouse.md "The spool"). */
+  clickhouseSpoolFlushMs?: number;
   /** WEFT_CLICKHOUSE_QUORUM (docs/clickhouse.md "Read-your-writes on a replicated cluster"). */
   clickhouseQuorum?: QuorumMode;
   /** WEFT_CLICKHOUSE_ON_CLUSTER: the audit sweep's DELETE on a sharded cluster, ON CLUSTER or on one node. */
@@ -150,6 +153,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Record<s
       DEFAULT_CLICKHOUSE_CONNECT_TIMEOUT_MS,
     ),
     clickhouseSmallWrites: smallWritesMode(get('WEFT_CLICKHOUSE_SMALL_WRITES')),
+    clickhouseSpoolFlushMs: positive('WEFT_CLICKHOUSE_SPOOL_FLUSH_MS', get('WEFT_CLICKHOUSE_SPOOL_FLUSH_MS'), DEFAULT_SPOOL_FLUSH_MS),
     clickhouseQuorum: quorumMode(get('WEFT_CLICKHOUSE_QUORUM')),
     clickhouseOnCluster: onCluster(get('WEFT_CLICKHOUSE_ON_CLUSTER')),
     adminPassword: get('WEFT_ADMIN_PASSWORD') ?? null,
@@ -330,6 +334,7 @@ export function storeConfigOf(config: ServerConfig): StoreConfig {
     clickhouseDatabase: config.clickhouseDatabase,
     clickhouseConnectTimeoutMs: config.clickhouseConnectTimeoutMs,
     clickhouseSmallWrites: config.clickhouseSmallWrites,
+    clickhouseSpoolFlushMs: config.clickhouseSpoolFlushMs,
     clickhouseQuorum: config.clickhouseQuorum,
     clickhouseOnCluster: config.clickhouseOnCluster,
     // Every command that opens the store (serve, user, key) may be the first to open an old file.

@@ -387,7 +387,13 @@ const OWN_SETTINGS: readonly Setting[] = [
     group: 'ClickHouse',
     env: 'WEFT_CLICKHOUSE_SMALL_WRITES',
     default: '`group`',
-    doc: "how the writes of small requests (a call start or end, a prediction, a score, feedback) reach ClickHouse: `group` merges concurrent requests' into one INSERT per table in the server, `async` leaves it to ClickHouse (`async_insert` with `wait_for_async_insert=1`), `direct` sends each request's own. Each answers only once its rows are stored ([clickhouse.md](clickhouse.md#small-writes))",
+    doc: "how the writes of small requests (a call start or end, a prediction, a score, feedback) reach ClickHouse: `group` merges concurrent requests' into one INSERT per table in the server, `spool` acknowledges them from a local file in WEFT_DATA_DIR and sends them in batches (this server reads its own writes; other replicas see them within the flush interval), `async` leaves it to ClickHouse (`async_insert` with `wait_for_async_insert=1`), `direct` sends each request's own. Each answers only once its rows are stored, in ClickHouse or in the spool file ([clickhouse.md](clickhouse.md#small-writes))",
+  },
+  {
+    group: 'ClickHouse',
+    env: 'WEFT_CLICKHOUSE_SPOOL_FLUSH_MS',
+    default: '`100`',
+    doc: 'with `WEFT_CLICKHOUSE_SMALL_WRITES=spool`: how long a spooled write waits for others before their INSERT, so the most another replica lags behind this one ([clickhouse.md](clickhouse.md#the-spool))',
   },
   {
     group: 'ClickHouse',

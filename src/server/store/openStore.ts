@@ -5,6 +5,7 @@ import { SqliteStore } from './sqlite/SqliteStore.js';
 import { ClickHouseStore } from './clickhouse/ClickHouseStore.js';
 import type { SmallWritesMode } from './clickhouse/groupCommit.js';
 import type { QuorumMode } from './clickhouse/ClickHouseDatabase.js';
+import { DEFAULT_SPOOL_FLUSH_MS } from './clickhouse/spool.js';
 
 export interface StoreConfig {
   kind: 'sqlite' | 'clickhouse';
@@ -17,6 +18,7 @@ export interface StoreConfig {
   clickhouseDatabase?: string | null;
   clickhouseConnectTimeoutMs?: number;
   clickhouseSmallWrites?: SmallWritesMode;
+  clickhouseSpoolFlushMs?: number;
   clickhouseQuorum?: QuorumMode;
   clickhouseOnCluster?: boolean;
   /** Long work at open (a SQLite schema upgrade, the stats backfill), for the log. */
@@ -33,6 +35,15 @@ export function clickhouseOptions(config: StoreConfig) {
     database: config.clickhouseDatabase || 'weft',
     connectTimeoutMs: config.clickhouseConnectTimeoutMs,
     smallWrites: config.clickhouseSmallWrites,
+    // One file per database, so replicas of different databases can share a data directory.
+    spool:
+      config.clickhouseSmallWrites === 'spool'
+        ? {
+            path: join(config.dataDir, `clickhouse-spool-${config.clickhouseDatabase || 'weft'}.sqlite`),
+            flushMs: config.clickhouseSpoolFlushMs ?? DEFAULT_SPOOL_FLUSH_MS,
+            synchronous: config.sqliteSync,
+          }
+        : undefined,
     quorum: config.clickhouseQuorum,
     onCluster: config.clickhouseOnCluster,
   };

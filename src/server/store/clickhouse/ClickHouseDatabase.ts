@@ -47,6 +47,8 @@ export interface ClickHouseOptions {
    * wait_for_async_insert), `direct` sends each request's own. docs/clickhouse.md "Small writes".
    */
   smallWrites?: SmallWritesMode;
+  /** For `spool`: the spool file, its flush interval and its durability (spool.ts). */
+  spool?: { path: string; flushMs: number; synchronous?: 'normal' | 'full' };
 }
 
 export type QuorumMode = 'auto' | 'on' | 'off';
@@ -160,6 +162,11 @@ export class ClickHouseDatabase {
   readonly #strict: boolean;
   #sibling: ClickHouseDatabase | null = null;
   #ping: Promise<boolean> | null = null;
+  /**
+   * Awaited before each statement: the small-writes spool's barrier, so a statement of this
+   * server follows every write it acknowledged (docs/clickhouse.md "Small writes").
+   */
+  barrier: (() => Promise<void> | undefined) | null = null;
 
   /**
    * `from` is for `consistent` alone: the database whose connection the sibling shares.
@@ -167,13 +174,18 @@ export class ClickHouseDatabase {
    */
   constructor(
     options: ClickHouseOptions,
-    { from, versions, settings }: { from?: ClickHouseDatabase; versions?: VersionClock; settings?: ClickHouseSettings } = {},
+    {
+      from,
+      strict = true,
+      versions,
+      settings,
+    }: { from?: ClickHouseDatabase; strict?: boolean; versions?: VersionClock; settings?: ClickHouseSettings } = {},
   ) {
     this.database = options.database;
     this.onCluster = from ? from.onCluster : (options.onCluster ?? true);
     if (from) {
       this.#shared = from.#shared;
-      this.#strict = true;
+      this.#strict = strict;
     } else {
       const base = { ...RESULT_SETTINGS, ...(options.longStatements ? MIGRATION_SETTINGS : {}), ...settings };
       this.#strict = false;
@@ -216,6 +228,14 @@ export class ClickHouseDatabase {
     return this.#sibling;
   }
 
+  /**
+   * This database on the same connection with a barrier of its own (`strict`: like `consistent`):
+   * with the small-writes spool, the stores that read nothing it holds, or may lag it, skip it.
+   */
+  copy(strict = this.#strict): ClickHouseDatabase {
+    return new ClickHouseDatabase({ url: this.#shared.url, database: this.database }, { from: this, strict });
+  }
+
   /** Whether `consistent` statements carry the quorum settings (WEFT_CLICKHOUSE_QUORUM, or detected). */
   get quorum(): boolean {
     return this.#shared.quorum;
@@ -248,6 +268,7 @@ export class ClickHouseDatabase {
 
   /** Rows of a SELECT as objects (JSONEachRow). */
   async all<T>(query: string, params: Params = {}): Promise<T[]> {
+    await this.barrier?.();
     return this.#watched(async (abort_signal, clickhouse_settings) => {
       const rs = await this.client.query({ ...statement(query, params), format: 'JSONEachRow', clickhouse_settings, abort_signal });
       return await rs.json<T>();
@@ -261,6 +282,7 @@ export class ClickHouseDatabase {
 
   /** Rows one by one, without holding the result in memory. */
   async *stream<T>(query: string, params: Params = {}): AsyncIterable<T> {
+    await this.barrier?.();
     const watch = this.#watch();
     try {
       // Retried (a replica catching up) only until the answer starts: rows are never sent twice.
@@ -279,6 +301,7 @@ export class ClickHouseDatabase {
 
   /** A statement without a result (DDL, DELETE, INSERT ... SELECT). */
   async command(query: string, params: Params = {}): Promise<void> {
+    await this.barrier?.();
     await this.#watched((abort_signal, clickhouse_settings) =>
       this.client.command({ ...statement(query, params), clickhouse_settings, abort_signal }),
     );
@@ -290,6 +313,7 @@ export class ClickHouseDatabase {
    */
   async insert(table: string, rows: object[], columns?: [string, ...string[]], extra: ClickHouseSettings = {}): Promise<void> {
     if (rows.length === 0) return;
+    await this.barrier?.();
     await this.#watched(
       (abort_signal, settings) =>
         this.client.insert({ table, values: rows, format: 'JSONEachRow', columns, clickhouse_settings: settings, abort_signal }),

@@ -14,7 +14,8 @@ import { ClickHouseCallsStore } from './calls.js';
 import { ClickHouseCostsStore } from './costs.js';
 import { checkFeedbackRows, ClickHouseFeedbackStore } from './feedback.js';
 import { ASYNC_INSERT_SETTINGS, ClickHouseDatabase, type ClickHouseOptions } from './ClickHouseDatabase.js';
-import { ClickHouseGroupCommit } from './groupCommit.js';
+import { ClickHouseGroupCommit, GROUPABLE } from './groupCommit.js';
+import { ClickHouseSpool } from './spool.js';
 import { appliedVersion, checkServerVersion } from './migrate.js';
 import { LATEST_CLICKHOUSE_VERSION } from './migrations/index.js';
 import { ClickHouseFilesStore } from './files.js';
@@ -61,6 +62,9 @@ export class ClickHouseStore implements Store {
   /** How applyLast writes (docs/clickhouse.md "Small writes"): merged with other requests', or by the engine's async inserts. */
   readonly groupCommit: ClickHouseGroupCommit | null;
   readonly #asyncWriter: ClickHouseStore | null;
+  /** For `spool`: the local file small writes are acknowledged from (spool.ts), and the store its flusher writes through. */
+  readonly spool: ClickHouseSpool | null = null;
+  readonly #spoolWriter: ClickHouseStore | null = null;
   #readYourWrites: ClickHouseStore | null = null;
   readonly alerts: ClickHouseAlertsStore;
 
@@ -96,21 +100,40 @@ export class ClickHouseStore implements Store {
     this.costs = new ClickHouseCostsStore(db);
     // Jobs: a job queued through one replica is claimed, and its progress read, through any other.
     this.jobs = shared?.jobs ?? new ClickHouseJobsStore(db.consistent);
-    this.monitors = shared?.monitors ?? new ClickHouseMonitorsStore(db, this.jobs);
+    // Statements that need not wait for the spool's barrier: redaction rules are never spooled,
+    // and the monitor sweep sees spooled call ends at its next pass (docs/clickhouse.md "The spool").
+    const mode = options?.smallWrites ?? 'group';
+    const unbarriered = options && mode === 'spool' ? db.copy() : db;
+    this.monitors = shared?.monitors ?? new ClickHouseMonitorsStore(unbarriered, this.jobs);
     this.annotationQueues = new ClickHouseAnnotationQueuesStore(db, () => this.feedback);
     this.providers = new ClickHouseProvidersStore(db);
-    this.redaction = new ClickHouseRedactionStore(db);
+    this.redaction = new ClickHouseRedactionStore(unbarriered);
     this.audit = shared?.audit ?? new ClickHouseAuditStore(db);
     this.identities = shared?.identities ?? new ClickHouseIdentitiesStore(db.consistent);
     this.retention = new ClickHouseRetentionStore(db, () => this.feedback);
     this.alerts = new ClickHouseAlertsStore(db);
-    const mode = options?.smallWrites ?? 'group';
     this.groupCommit = options && mode === 'group' ? new ClickHouseGroupCommit((batch) => this.apply(batch)) : null;
     // The same sub-stores over a connection whose inserts are async (its reads are as any other's).
     this.#asyncWriter =
       options && mode === 'async'
         ? new ClickHouseStore(new ClickHouseDatabase(options, { versions: db.versions, settings: ASYNC_INSERT_SETTINGS }))
         : null;
+    if (options && mode === 'spool') {
+      if (!options.spool) throw new Error('WEFT_CLICKHOUSE_SMALL_WRITES=spool needs a spool file (WEFT_DATA_DIR).');
+      // The flusher's own connection: its statements must not wait for the barrier they serve.
+      const writer = new ClickHouseStore(new ClickHouseDatabase(options, { versions: db.versions }));
+      this.#spoolWriter = writer;
+      this.spool = new ClickHouseSpool({
+        ...options.spool,
+        send: async (batch) => {
+          for (const write of batch) await startWrite(writer, write);
+        },
+      });
+      const spool = this.spool;
+      // Not on `db.consistent`: accounts, keys and jobs read nothing the spool holds, and their
+      // once-a-second polls would flush it every second.
+      db.barrier = () => spool.barrier();
+    }
   }
 
   /**
@@ -119,7 +142,12 @@ export class ClickHouseStore implements Store {
    */
   readYourWrites(): ClickHouseStore {
     if (!this.db.quorum) return this;
-    this.#readYourWrites ??= new ClickHouseStore(this.db.consistent, { shared: this });
+    if (!this.#readYourWrites) {
+      // With the spool, its reads wait for the spool as every other read of this server does.
+      const db = this.spool ? this.db.copy(true) : this.db.consistent;
+      db.barrier = this.db.barrier;
+      this.#readYourWrites = new ClickHouseStore(db, { shared: this });
+    }
     return this.#readYourWrites;
   }
 
@@ -173,6 +201,14 @@ export class ClickHouseStore implements Store {
    * retry of the same batch converges (the "call writes in any order, retried" suite).
    */
   async apply<const B extends WriteBatch>(batch: B): Promise<BatchResults<B>> {
+    await this.#check(batch);
+    const results: unknown[] = [];
+    for (const write of batch) results.push(await startWrite(this, write));
+    return results as BatchResults<B>;
+  }
+
+  /** What `apply` refuses before it writes anything. */
+  async #check(batch: WriteBatch): Promise<void> {
     for (const write of batch) {
       if (write.kind === 'objects.create') await this.objects.checkCreate(write.object);
       if (write.kind === 'feedback.create') checkFeedbackRows(write.rows);
@@ -180,13 +216,14 @@ export class ClickHouseStore implements Store {
       // A refused or missing progress change refuses the batch, answers included.
       if (write.kind === 'queues.progress') await this.annotationQueues.checkProgress(write.progress);
     }
-    const results: unknown[] = [];
-    for (const write of batch) results.push(await startWrite(this, write));
-    return results as BatchResults<B>;
   }
 
   async applyLast(batch: WriteBatch): Promise<void> {
-    if (this.groupCommit) await this.groupCommit.submit(batch);
+    if (this.spool && batch.every((w) => GROUPABLE.has(w.kind))) {
+      // Checked first, as apply does, so what is acknowledged is what the flusher can send.
+      await this.#check(batch);
+      await this.spool.append(batch);
+    } else if (this.groupCommit) await this.groupCommit.submit(batch);
     else if (this.#asyncWriter) await this.#asyncWriter.apply(batch);
     else await this.apply(batch);
   }
@@ -194,6 +231,8 @@ export class ClickHouseStore implements Store {
   async close(): Promise<void> {
     // Writes already taken are written (and answered) before the connection goes.
     await this.groupCommit?.idle();
+    await this.spool?.close();
+    await this.#spoolWriter?.close();
     await this.#asyncWriter?.close();
     await this.db.close();
   }

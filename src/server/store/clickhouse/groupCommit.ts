@@ -23,7 +23,7 @@ import { writeWeight } from '../WriteBatch.js';
 import { storeOutageOf } from '../storeOutage.js';
 
 /** WEFT_CLICKHOUSE_SMALL_WRITES: how a request's last writes reach the engine (ClickHouseOptions.smallWrites). */
-export const SMALL_WRITES_MODES = ['group', 'async', 'direct'] as const;
+export const SMALL_WRITES_MODES = ['group', 'spool', 'async', 'direct'] as const;
 export type SmallWritesMode = (typeof SMALL_WRITES_MODES)[number];
 
 /**
@@ -37,7 +37,7 @@ const MAX_IN_FLIGHT = 1;
 const MAX_WEIGHT = 2000;
 
 /** The kinds a merged batch can hold: lists that concatenate, or content-addressed creates that dedupe. */
-const GROUPABLE = new Set<StoreWrite['kind']>(['files.create', 'objects.create', 'calls.write', 'feedback.create']);
+export const GROUPABLE = new Set<StoreWrite['kind']>(['files.create', 'objects.create', 'calls.write', 'feedback.create']);
 
 interface Unit {
   batch: WriteBatch;
