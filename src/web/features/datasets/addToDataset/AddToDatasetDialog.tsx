@@ -196,7 +196,7 @@ export function AddToDatasetDialog({ projectId, source, onClose }: AddToDatasetD
         {saved && (
           <p role="status">
             Added {plural(saved.row_count, 'row')} to{' '}
-            <Link to={`/${projectId}/objects/${encodeURIComponent(dataset)}?version=${saved.digest}`}>{dataset}</Link> (version v
+            <Link to={`/${projectId}/datasets/${encodeURIComponent(dataset)}?v=${saved.digest}`}>{dataset}</Link> (version v
             {saved.version_index}).
           </p>
         )}
