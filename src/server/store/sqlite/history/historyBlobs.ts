@@ -1,0 +1,106 @@
+/**
+ * The `history_blobs` table (migration 32) behind historyCodec.ts: a call write stores its
+ * repeated content there once, a read puts it back (docs/history-storage.md).
+ *
+ * Reads go through a connection of their own: a row's markers are resolved while the statement
+ * that read it still iterates (better-sqlite3 refuses a second statement on a busy connection),
+ * and inside SQL by `weft_inflate`, a function that cannot query its own connection either.
+ * Blobs are immutable by digest, so one LRU of whole texts serves every connection of a process.
+ */
+import Database from 'better-sqlite3';
+import {
+  DEFAULT_THRESHOLDS,
+  deflate,
+  EVERY_PIECE,
+  Inflater,
+  sqlLength,
+  type BlobSink,
+  type NewBlob,
+  type StoredBlob,
+} from './historyCodec.js';
+
+/** `WEFT_HISTORY_DEDUP`: off, on, or every string and array however short (for tests). */
+export type HistoryDedup = 'off' | 'on' | 'all';
+
+type Db = Database.Database;
+
+const LONGEST_SQL = 'SELECT max(length) AS n FROM history_blobs WHERE project_id = ? AND digest IN (SELECT value FROM json_each(?))';
+const PUT_SQL = 'INSERT OR IGNORE INTO history_blobs (project_id, digest, parent, length, body, bytes) VALUES (?, ?, ?, ?, ?, ?)';
+const LOAD_SQL = 'SELECT parent, body, bytes FROM history_blobs WHERE project_id = ? AND digest = ?';
+
+/**
+ * A call's inputs or output as SQL that reads as the original JSON text: rows without markers
+ * (`<column>_chars` NULL) pay nothing.
+ */
+export const payloadSql = (column: 'inputs' | 'output', table = 'calls'): string =>
+  `(CASE WHEN ${table}.${column}_chars IS NULL THEN ${table}.${column} ELSE weft_inflate(${table}.project_id, ${table}.${column}) END)`;
+
+export class HistoryBlobs {
+  /** Whether writes take repeated content out (`WEFT_HISTORY_DEDUP`); reads always put it back. */
+  readonly enabled: boolean;
+  readonly #thresholds;
+  readonly #file: string;
+  #reader: Db | null = null;
+  #load: Database.Statement | null = null;
+  readonly #inflater = new Inflater((scope, digest) => this.#loadBlob(scope, digest));
+
+  constructor(file: string, mode: HistoryDedup) {
+    this.#file = file;
+    // A database in memory cannot be opened a second time, for the reads.
+    this.enabled = mode !== 'off' && file !== ':memory:';
+    this.#thresholds = mode === 'all' ? EVERY_PIECE : DEFAULT_THRESHOLDS;
+  }
+
+  /**
+   * The text to store for a call's inputs or output, and its original length in characters;
+   * null to store it as it is. Runs on the writer, inside the call write's transaction.
+   */
+  deflate(prepare: (sql: string) => Database.Statement, projectId: string, text: string | null): { text: string; chars: number } | null {
+    if (!this.enabled || text === null) return null;
+    const longest = prepare(LONGEST_SQL);
+    const put = prepare(PUT_SQL);
+    const sink: BlobSink = {
+      longestStored: (digests) => (longest.get(projectId, JSON.stringify(digests)) as { n: number | null }).n ?? 0,
+      put: (b: NewBlob) => {
+        put.run(projectId, b.digest, b.parent, b.length, b.body, b.bytes);
+        // Remembered at once: a read before the commit finds it here, not on the read connection.
+        this.#inflater.remember(projectId, b.digest, b.text);
+      },
+    };
+    const out = deflate(text, sink, this.#thresholds);
+    return out === null ? null : { text: out, chars: sqlLength(text) };
+  }
+
+  /** The original text of a stored inputs or output holding markers. */
+  inflate(projectId: string, text: string): string {
+    return this.#inflater.inflate(projectId, text);
+  }
+
+  /** `weft_inflate(project_id, text)`, for payloadSql, on a connection. */
+  register(db: Db): void {
+    db.function('weft_inflate', { deterministic: true }, (projectId: unknown, text: unknown) =>
+      typeof text === 'string' && typeof projectId === 'string' ? this.inflate(projectId, text) : text,
+    );
+  }
+
+  /** Blobs were deleted: forget what was remembered of them. */
+  forget(): void {
+    this.#inflater.clear();
+  }
+
+  #loadBlob(projectId: string, digest: string): StoredBlob | undefined {
+    if (this.#file === ':memory:') return undefined;
+    if (!this.#load) {
+      this.#reader = new Database(this.#file, { readonly: true, fileMustExist: true });
+      this.#reader.pragma('busy_timeout = 5000');
+      this.#load = this.#reader.prepare(LOAD_SQL);
+    }
+    return this.#load.get(projectId, digest) as StoredBlob | undefined;
+  }
+
+  close(): void {
+    this.#reader?.close();
+    this.#reader = null;
+    this.#load = null;
+  }
+}
