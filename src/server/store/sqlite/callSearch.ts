@@ -63,8 +63,6 @@ export function searchWordSql(search: CallsSearch): SqlFragment {
 
 const bound = (value: string | null): SqlFragment => ({ sql: '?', params: [value] });
 
-const marked = (doc: string, chars: number | null): string => (chars == null || doc.endsWith(PARTIAL_MARK) ? doc : doc + PARTIAL_MARK);
-
 interface PartRow {
   inputs_chars: number | null;
   output_chars: number | null;
@@ -95,10 +93,10 @@ export function indexQueuedDocs(db: SqliteDatabase, budgetMs: number, maxCalls =
         drop.run(rowid * 2);
         drop.run(rowid * 2 + 1);
       } else {
-        // A part holding markers is indexed as stored and marked: it is a candidate of every
-        // search, decided on its whole text (docs/history-storage.md "Search").
-        write.run(rowid * 2, marked(partDocument(row.inputs, row.attributes), row.inputs_chars));
-        write.run(rowid * 2 + 1, marked(partDocument(row.output, row.exception), row.output_chars));
+        // A part holding markers is only the mark: a candidate of every search, decided on its
+        // original text (docs/history-storage.md "Search").
+        write.run(rowid * 2, row.inputs_chars == null ? partDocument(row.inputs, row.attributes) : PARTIAL_MARK);
+        write.run(rowid * 2 + 1, row.output_chars == null ? partDocument(row.output, row.exception) : PARTIAL_MARK);
       }
       done.run(rowid);
       n++;

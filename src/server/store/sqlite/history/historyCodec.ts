@@ -21,7 +21,7 @@ export interface Thresholds {
   piece: number;
 }
 
-export const DEFAULT_THRESHOLDS: Thresholds = { text: 2048, piece: 1024 };
+export const DEFAULT_THRESHOLDS: Thresholds = { text: 1024, piece: 1024 };
 
 /** Every string and array apart, however short: what tests use so that every read goes through blobs. */
 export const EVERY_PIECE: Thresholds = { text: 0, piece: 0 };
