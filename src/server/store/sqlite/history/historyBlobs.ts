@@ -25,7 +25,13 @@ export type HistoryDedup = 'off' | 'on' | 'all';
 type Db = Database.Database;
 
 const LONGEST_SQL = 'SELECT max(length) AS n FROM history_blobs WHERE project_id = ? AND digest IN (SELECT value FROM json_each(?))';
-const PUT_SQL = 'INSERT OR IGNORE INTO history_blobs (project_id, digest, parent, length, body, bytes) VALUES (?, ?, ?, ?, ?, ?)';
+/**
+ * INSERT ... SELECT, not VALUES: with it a full disk fails
+ * this statement alone; a single-row INSERT OR IGNORE without one rolled the whole group
+ * commit back, and its COMMIT then failed (threads/answerGate.test.ts).
+ */
+const PUT_SQL = `INSERT INTO history_blobs (project_id, digest, parent, length, body, bytes)
+  SELECT ?, ?, ?, ?, ?, ? WHERE 1 ON CONFLICT (project_id, digest) DO NOTHING`;
 const LOAD_SQL = 'SELECT parent, body, bytes FROM history_blobs WHERE project_id = ? AND digest = ?';
 
 /**
