@@ -89,6 +89,11 @@ export class SqliteDatabase {
   /** The thread checkpointing the WAL, when the options asked for one. */
   readonly checkpointer: WalCheckpointer | null = null;
 
+  /** After a write transaction: the blobs it wrote are now committed or gone (history/historyBlobs.ts). */
+  #settled(): void {
+    if (!this.writer.inTransaction) this.history.settled();
+  }
+
   /** The SQL functions every connection that may run a calls query needs. */
   #functions(db: Db): void {
     registerSearchFunctions(db);
@@ -132,7 +137,13 @@ export class SqliteDatabase {
    */
   transaction<T>(fn: () => T): T {
     const atomic = this.#atomic;
-    if (!atomic) return this.#run.immediate(fn) as T;
+    if (!atomic) {
+      try {
+        return this.#run.immediate(fn) as T;
+      } finally {
+        this.#settled();
+      }
+    }
     // Inside `atomically` or a group commit's unit, which fails as a whole when this does: run
     // in it, and remember the failure for it. A savepoint of its own would undo nothing the
     // unit's rollback does not, and cost its SAVEPOINT and RELEASE: a score's write makes four
@@ -194,6 +205,7 @@ export class SqliteDatabase {
       });
     } finally {
       this.#atomic = null;
+      this.#settled();
     }
   }
 
@@ -235,6 +247,7 @@ export class SqliteDatabase {
     } finally {
       this.#atomic = null;
       this.#atCommit = null;
+      this.#settled();
     }
     return outcomes;
   }

@@ -49,6 +49,11 @@ export class HistoryBlobs {
   #reader: Db | null = null;
   #load: Database.Statement | null = null;
   readonly #inflater = new Inflater((scope, digest) => this.#loadBlob(scope, digest));
+  /**
+   * Blobs the open write transaction wrote: the read connection cannot see them before the
+   * commit, and the LRU may have let them go. Dropped once the transaction ends (`settled`).
+   */
+  readonly #pending = new Map<string, StoredBlob>();
 
   constructor(file: string, mode: HistoryDedup) {
     this.#file = file;
@@ -68,8 +73,9 @@ export class HistoryBlobs {
     const sink: BlobSink = {
       longestStored: (digests) => (longest.get(projectId, JSON.stringify(digests)) as { n: number | null }).n ?? 0,
       put: (b: NewBlob) => {
-        put.run(projectId, b.digest, b.parent, b.length, b.body, b.bytes);
-        // Remembered at once: a read before the commit finds it here, not on the read connection.
+        if (put.run(projectId, b.digest, b.parent, b.length, b.body, b.bytes).changes) {
+          this.#pending.set(`${projectId}\u0000${b.digest}`, { parent: b.parent, body: b.body, bytes: b.bytes });
+        }
         this.#inflater.remember(projectId, b.digest, b.text);
       },
     };
@@ -89,12 +95,19 @@ export class HistoryBlobs {
     );
   }
 
+  /** The write transaction ended (committed or rolled back): its blobs are on the read connection, or gone. */
+  settled(): void {
+    if (this.#pending.size) this.#pending.clear();
+  }
+
   /** Blobs were deleted: forget what was remembered of them. */
   forget(): void {
     this.#inflater.clear();
   }
 
   #loadBlob(projectId: string, digest: string): StoredBlob | undefined {
+    const pending = this.#pending.get(`${projectId}\u0000${digest}`);
+    if (pending) return pending;
     if (this.#file === ':memory:') return undefined;
     if (!this.#load) {
       this.#reader = new Database(this.#file, { readonly: true, fileMustExist: true });
