@@ -122,6 +122,8 @@ const mb = (n: number) => `${(n / 1e6).toFixed(1)} MB`;
 
 interface Run {
   sent: number;
+  /** The file's pages in use (less its free list), after the checkpoint. */
+  used: number;
   seconds: number;
   file: number;
   wal: number;
@@ -153,6 +155,7 @@ async function run(
   let clickhouse = 0;
   let wal = 0;
   let file = 0;
+  let used = 0;
   if (dataset.sqliteFile) {
     // The substring index is built behind the writes: wait for it, as its size is stored too.
     const peek = new Database(dataset.sqliteFile, { readonly: true });
@@ -172,6 +175,8 @@ async function run(
       }[];
       console.log(`  ${name}: ${top.map((t) => `${t.name} ${mb(t.bytes)}`).join(', ')}`);
     }
+    const pages = (pragma: string) => db.pragma(pragma, { simple: true }) as number;
+    used = (pages('page_count') - pages('freelist_count')) * pages('page_size');
     db.close();
     file = size(dataset.sqliteFile);
   } else {
@@ -185,7 +190,7 @@ async function run(
     clickhouse = Number(rows[0]?.bytes ?? 0);
     await db.close();
   }
-  return { sent, seconds, file, wal, clickhouse };
+  return { sent, seconds, file, wal, used, clickhouse };
 }
 
 const sqlite = await startBenchBackend('sqlite');
@@ -202,7 +207,7 @@ try {
     const rate = (r: Run) => calls / r.seconds;
     console.log(`K = ${turns}: ${calls} calls, ${mb(once.sent)} of JSON sent`);
     console.log(
-      `  SQLite, history once : ${mb(once.file)} after a checkpoint (WAL before it ${mb(once.wal)}), ratio ${ratio.toFixed(3)}` +
+      `  SQLite, history once : ${mb(once.file)} after a checkpoint (in use ${mb(once.used)}; WAL before it ${mb(once.wal)}), ratio ${ratio.toFixed(3)}` +
         (goal ? ` (goal ≤ ${goal} ${ratio <= goal ? '✓' : '✗'})` : ''),
     );
     console.log(
