@@ -211,7 +211,7 @@ try {
         (goal ? ` (goal ≤ ${goal} ${ratio <= goal ? '✓' : '✗'})` : ''),
     );
     console.log(
-      `  SQLite, as sent      : ${mb(asSent.file)} after a checkpoint (WAL before it ${mb(asSent.wal)}), ratio ${(asSent.file / asSent.sent).toFixed(3)}`,
+      `  SQLite, as sent      : ${mb(asSent.file)} after a checkpoint (in use ${mb(asSent.used)}; WAL before it ${mb(asSent.wal)}), ratio ${(asSent.file / asSent.sent).toFixed(3)}`,
     );
     const speed = rate(once) / rate(asSent);
     console.log(
