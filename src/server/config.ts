@@ -43,6 +43,8 @@ export interface ServerConfig {
   /** What one request may ask of the server (limits.ts; the README table lists them). */
   limits: Limits;
   sqliteSync: 'normal' | 'full';
+  /** Store repeated call content once on SQLite (docs/history-storage.md). */
+  historyDedup: 'off' | 'on' | 'all';
   logLevel: LogLevel;
   /** WEFT_LOG_FORMAT, resolved (the default depends on whether stderr is a terminal). */
   logFormat: LogFormat;
@@ -160,6 +162,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Record<s
     maxBodyBytes: limits.maxBodyBytes,
     limits,
     sqliteSync: get('WEFT_SQLITE_SYNC') === 'full' ? 'full' : 'normal',
+    historyDedup: historyDedupMode(get('WEFT_HISTORY_DEDUP')),
     logLevel: parseLogLevel(get('WEFT_LOG_LEVEL')),
     logFormat: parseLogFormat(get('WEFT_LOG_FORMAT')),
     validateResponses: get('WEFT_VALIDATE_RESPONSES') === '1',
@@ -328,6 +331,7 @@ export function storeConfigOf(config: ServerConfig): StoreConfig {
     kind: config.store,
     dataDir: config.dataDir,
     sqliteSync: config.sqliteSync,
+    historyDedup: config.historyDedup,
     clickhouseUrl: config.clickhouseUrl,
     clickhouseUser: config.clickhouseUser,
     clickhousePassword: config.clickhousePassword,
@@ -346,4 +350,12 @@ function parseMetricsAccess(value: string | undefined): ServerConfig['metrics'] 
   if (value === undefined || value === '' || value === 'admin') return 'admin';
   if (value === 'public' || value === 'off') return value;
   throw new Error(`WEFT_METRICS must be "admin", "public" or "off", not "${value}"`);
+}
+
+/** `WEFT_HISTORY_DEDUP`: `1` (default), `0`, or `all` (every piece however short: for tests). */
+function historyDedupMode(value: string | undefined): 'off' | 'on' | 'all' {
+  if (value === undefined || value === '' || value === '1') return 'on';
+  if (value === '0') return 'off';
+  if (value === 'all') return 'all';
+  throw new Error(`WEFT_HISTORY_DEDUP must be 1, 0 or all, not "${value}"`);
 }

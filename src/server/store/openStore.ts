@@ -1,6 +1,7 @@
 /** Opens the configured backend. */
 import { join } from 'node:path';
 import type { Store } from './Store.js';
+import type { HistoryDedup } from './sqlite/history/historyBlobs.js';
 import { SqliteStore } from './sqlite/SqliteStore.js';
 import { ClickHouseStore } from './clickhouse/ClickHouseStore.js';
 import type { SmallWritesMode } from './clickhouse/groupCommit.js';
@@ -11,6 +12,8 @@ export interface StoreConfig {
   kind: 'sqlite' | 'clickhouse';
   dataDir: string;
   sqliteSync?: 'normal' | 'full';
+  /** Store repeated call content once (docs/history-storage.md); default 'on'. */
+  historyDedup?: HistoryDedup;
   clickhouseUrl?: string | null;
   clickhouseUser?: string | null;
   clickhousePassword?: string | null;
@@ -55,6 +58,7 @@ export async function openStore(config: StoreConfig): Promise<Store> {
   }
   return new SqliteStore(join(config.dataDir, 'weft.sqlite'), {
     synchronous: config.sqliteSync,
+    historyDedup: config.historyDedup,
     progress: config.progress,
     checkpointThread: true,
   });

@@ -11,6 +11,7 @@
  */
 import Database from 'better-sqlite3';
 import { registerSearchFunctions } from './searchFunctions.js';
+import { HistoryBlobs, type HistoryDedup } from './history/historyBlobs.js';
 import { migrations } from './migrations/index.js';
 import { prepareDatabaseFile, restrictDatabaseFiles } from './privateFiles.js';
 import { BACKSTOP_PAGES, WAL_SIZE_LIMIT_BYTES, WalCheckpointer } from './walCheckpointer.js';
@@ -39,6 +40,8 @@ export interface SqliteOptions {
   progress?: (message: string) => void;
   /** Checkpoint the WAL on a thread of its own (walCheckpointer.ts): what a server does. */
   checkpointThread?: boolean;
+  /** Store repeated call content once (docs/history-storage.md); default 'on'. */
+  historyDedup?: HistoryDedup;
 }
 
 export class SqliteDatabase {
@@ -50,21 +53,24 @@ export class SqliteDatabase {
   readonly #file: string;
   readonly #idle: Db[] = [];
   readonly #statements = new WeakMap<Db, Map<string, Statement>>();
+  /** Repeated call content, stored once (docs/history-storage.md). */
+  readonly history: HistoryBlobs;
 
   constructor(file: string, options: SqliteOptions = {}) {
     this.#file = file;
     this.readOnly = options.readOnly === true;
     this.progress = options.progress ?? (() => {});
+    this.history = new HistoryBlobs(file, this.readOnly ? 'off' : (options.historyDedup ?? 'on'));
     if (this.readOnly) {
       this.writer = new Database(file, { readonly: true, fileMustExist: true });
-      registerSearchFunctions(this.writer);
+      this.#functions(this.writer);
       this.writer.pragma('busy_timeout = 5000');
       this.writer.pragma('cache_size = -65536');
       return;
     }
     if (file !== ':memory:') prepareDatabaseFile(file);
     this.writer = new Database(file);
-    registerSearchFunctions(this.writer);
+    this.#functions(this.writer);
     this.writer.pragma('journal_mode = WAL');
     // SQLite never shrinks a WAL file by itself: this trims it when it starts over (walCheckpointer.ts).
     this.writer.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
@@ -82,6 +88,17 @@ export class SqliteDatabase {
 
   /** The thread checkpointing the WAL, when the options asked for one. */
   readonly checkpointer: WalCheckpointer | null = null;
+
+  /** After a write transaction: the blobs it wrote are now committed or gone (history/historyBlobs.ts). */
+  #settled(): void {
+    if (!this.writer.inTransaction) this.history.settled();
+  }
+
+  /** The SQL functions every connection that may run a calls query needs. */
+  #functions(db: Db): void {
+    registerSearchFunctions(db);
+    this.history.register(db);
+  }
 
   /** Applies the migrations this file has not seen yet. */
   private migrate(): void {
@@ -120,7 +137,13 @@ export class SqliteDatabase {
    */
   transaction<T>(fn: () => T): T {
     const atomic = this.#atomic;
-    if (!atomic) return this.#run.immediate(fn) as T;
+    if (!atomic) {
+      try {
+        return this.#run.immediate(fn) as T;
+      } finally {
+        this.#settled();
+      }
+    }
     // Inside `atomically` or a group commit's unit, which fails as a whole when this does: run
     // in it, and remember the failure for it. A savepoint of its own would undo nothing the
     // unit's rollback does not, and cost its SAVEPOINT and RELEASE: a score's write makes four
@@ -182,6 +205,7 @@ export class SqliteDatabase {
       });
     } finally {
       this.#atomic = null;
+      this.#settled();
     }
   }
 
@@ -223,6 +247,7 @@ export class SqliteDatabase {
     } finally {
       this.#atomic = null;
       this.#atCommit = null;
+      this.#settled();
     }
     return outcomes;
   }
@@ -295,7 +320,7 @@ export class SqliteDatabase {
     if (idle) return idle;
     if (this.#file === ':memory:') return this.writer;
     const db = new Database(this.#file, { readonly: true, fileMustExist: true });
-    registerSearchFunctions(db);
+    this.#functions(db);
     db.pragma('busy_timeout = 5000');
     db.pragma('cache_size = -32768');
     return db;
@@ -309,6 +334,7 @@ export class SqliteDatabase {
 
   close(): void {
     for (const db of this.#idle.splice(0)) db.close();
+    this.history.close();
     this.writer.close();
   }
 }

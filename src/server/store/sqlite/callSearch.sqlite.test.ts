@@ -50,7 +50,8 @@ describe('calls search after an upgrade', () => {
       // Back to schema 29, as a file from before this migration.
       const raw = new Database(file);
       raw.exec(
-        'DROP TABLE call_search; DROP TABLE call_search_queue; DROP TABLE alert_events; DROP TABLE alert_rules; PRAGMA user_version = 29',
+        'DROP TABLE call_search; DROP TABLE call_search_queue; DROP TABLE alert_events; DROP TABLE alert_rules; DROP TABLE history_blobs; ' +
+          'ALTER TABLE calls DROP COLUMN inputs_chars; ALTER TABLE calls DROP COLUMN output_chars; PRAGMA user_version = 29',
       );
       raw.close();
 

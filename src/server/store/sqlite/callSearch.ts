@@ -18,6 +18,7 @@
 import type { CallsSearch } from '../query/index.js';
 import type { SqliteDatabase } from './SqliteDatabase.js';
 import { raw, sql, type SqlFragment } from './sql.js';
+import { payloadSql } from './history/historyBlobs.js';
 
 /** Characters of a part's text that are indexed; a longer part is a candidate of every search. */
 export const INDEXED_CHARS = 65_536;
@@ -39,7 +40,8 @@ function matchQuery(search: CallsSearch): string {
   return [...search.needles, PARTIAL_MARK].map((n) => `"${n.replace(/"/g, '""')}"`).join(' OR ');
 }
 
-const COLUMNS = 'calls.inputs, calls.output, calls.attributes, calls.exception';
+// Inputs and output as their original text (docs/history-storage.md).
+const COLUMNS = `${payloadSql('inputs')}, ${payloadSql('output')}, calls.attributes, calls.exception`;
 
 /** The search filter over `calls`: candidates from the index, decided by the rule. */
 export function searchClause(search: CallsSearch): SqlFragment {
@@ -62,6 +64,8 @@ export function searchWordSql(search: CallsSearch): SqlFragment {
 const bound = (value: string | null): SqlFragment => ({ sql: '?', params: [value] });
 
 interface PartRow {
+  inputs_chars: number | null;
+  output_chars: number | null;
   inputs: string | null;
   attributes: string | null;
   output: string | null;
@@ -76,7 +80,7 @@ interface PartRow {
 export function indexQueuedDocs(db: SqliteDatabase, budgetMs: number, maxCalls = 2500): number {
   const t0 = performance.now();
   const next = db.prepare('SELECT call_rowid FROM call_search_queue ORDER BY call_rowid LIMIT ?');
-  const read = db.prepare('SELECT inputs, attributes, output, exception FROM calls WHERE rowid = ?');
+  const read = db.prepare('SELECT inputs, attributes, output, exception, inputs_chars, output_chars FROM calls WHERE rowid = ?');
   const write = db.prepare('INSERT OR REPLACE INTO call_search (rowid, body) VALUES (?, ?)');
   const drop = db.prepare('DELETE FROM call_search WHERE rowid = ?');
   const done = db.prepare('DELETE FROM call_search_queue WHERE call_rowid = ?');
@@ -89,8 +93,10 @@ export function indexQueuedDocs(db: SqliteDatabase, budgetMs: number, maxCalls =
         drop.run(rowid * 2);
         drop.run(rowid * 2 + 1);
       } else {
-        write.run(rowid * 2, partDocument(row.inputs, row.attributes));
-        write.run(rowid * 2 + 1, partDocument(row.output, row.exception));
+        // A part holding markers is only the mark: a candidate of every search, decided on its
+        // original text (docs/history-storage.md "Search").
+        write.run(rowid * 2, row.inputs_chars == null ? partDocument(row.inputs, row.attributes) : PARTIAL_MARK);
+        write.run(rowid * 2 + 1, row.output_chars == null ? partDocument(row.output, row.exception) : PARTIAL_MARK);
       }
       done.run(rowid);
       n++;

@@ -20,6 +20,7 @@ import { QUEUE_CALL_SQL, type CallSearchIndexer } from './callSearch.js';
 import { recordFileRefs } from './fileRefs.js';
 import { refreshStatsRollup } from './statsRollup.js';
 import { refreshDirtyThreads } from './threads.js';
+import { payloadSql } from './history/historyBlobs.js';
 
 const START_COLUMNS = [
   'trace_id',
@@ -32,13 +33,14 @@ const START_COLUMNS = [
   'started_at',
   'attributes',
   'inputs',
+  'inputs_chars',
   'otel_dump',
   'input_refs',
   'wb_user_id',
   'wb_run_id',
   'wb_run_step',
 ];
-const END_COLUMNS = ['ended_at', 'exception', 'output', 'summary', 'output_refs', 'wb_run_step_end'];
+const END_COLUMNS = ['ended_at', 'exception', 'output', 'output_chars', 'summary', 'output_refs', 'wb_run_step_end'];
 
 /** Columns a part sent again without them keeps, as ClickHouse's CoalescingMergeTree does (docs/clickhouse.md, call parts). */
 const KEPT_WHEN_NULL = new Set(['display_name', 'exception']);
@@ -89,7 +91,10 @@ export const TRACE_SPANS_SQL = `SELECT id, parent_id AS parentId, op_name AS opN
   FROM calls WHERE project_id = ? AND trace_id = ? AND +started_at IS NOT NULL AND deleted_at IS NULL
   ORDER BY +started_at ASC, id ASC LIMIT ?`;
 
-const columnsSql = (columns: readonly string[] | null | undefined): string => (columns?.length ? loadedColumns(columns).join(', ') : '*');
+/** With the columns that say whether inputs and output hold markers (inflatedRow). */
+export const HISTORY_COLUMNS = ', inputs_chars, output_chars';
+const columnsSql = (columns: readonly string[] | null | undefined): string =>
+  columns?.length ? loadedColumns(columns).join(', ') + HISTORY_COLUMNS : '*';
 
 /**
  * readCallWithin's SQL, made once per list of columns: the main thread runs it at most of an
@@ -99,7 +104,7 @@ const columnsSql = (columns: readonly string[] | null | undefined): string => (c
 const readWithinSql = (columns: readonly string[] | null | undefined): string => {
   const loaded = columns?.length ? loadedColumns(columns) : null;
   let sql = loaded ? READ_WITHIN_SQL.get(loaded) : READ_WITHIN_ALL;
-  if (sql === undefined) READ_WITHIN_SQL.set(loaded!, (sql = readWithin(loaded!.join(', '))));
+  if (sql === undefined) READ_WITHIN_SQL.set(loaded!, (sql = readWithin(loaded!.join(', ') + HISTORY_COLUMNS)));
   return sql;
 };
 const readWithin = (selected: string) =>
@@ -110,7 +115,10 @@ const READ_WITHIN_SQL = new WeakMap<readonly string[], string>();
 
 const refs = (list: string[]): string | null => (list.length ? JSON.stringify(list) : null);
 
-const startValues = (w: CallStartWrite) => [
+/** A payload as stored: its text with repeated content taken out (history/), and the original's length when it was. */
+type Stored = { text: string; chars: number } | null;
+
+const startValues = (w: CallStartWrite, inputs: Stored) => [
   w.traceId,
   w.parentId,
   w.threadId,
@@ -120,14 +128,32 @@ const startValues = (w: CallStartWrite) => [
   w.displayName,
   w.startedAt,
   w.attributesJson,
-  w.inputsJson,
+  inputs ? inputs.text : w.inputsJson,
+  inputs ? inputs.chars : null,
   w.otelDumpJson,
   refs(w.inputRefs),
   w.wbUserId,
   w.wbRunId,
   w.wbRunStep,
 ];
-const endValues = (w: CallEndWrite) => [w.endedAt, w.exception, w.outputJson, w.summaryJson, refs(w.outputRefs), w.wbRunStepEnd];
+const endValues = (w: CallEndWrite, output: Stored) => [
+  w.endedAt,
+  w.exception,
+  output ? output.text : w.outputJson,
+  output ? output.chars : null,
+  w.summaryJson,
+  refs(w.outputRefs),
+  w.wbRunStepEnd,
+];
+
+/** A row read from `calls` with its markers put back (docs/history-storage.md). */
+type StoredRow = CallRow & { inputs_chars?: number | null; output_chars?: number | null };
+
+export function inflatedRow(db: SqliteDatabase, row: StoredRow): CallRow {
+  if (row.inputs_chars != null && row.inputs != null) row.inputs = db.history.inflate(row.project_id, row.inputs);
+  if (row.output_chars != null && row.output != null) row.output = db.history.inflate(row.project_id, row.output);
+  return row;
+}
 
 /**
  * deleteCalls' statement, every step driven by an index (docs/security/writer.md): `CROSS JOIN`
@@ -172,14 +198,17 @@ export class SqliteCallsStore implements CallsStore {
       for (const projectId of new Set(writes.map((w) => w.projectId))) {
         project.run(projectId, projectId.split('/')[0], now);
       }
+      const prepare = (sql: string) => db.prepare(sql);
       for (const { start, end } of parts.values()) {
         const head = [(start ?? end)!.projectId, (start ?? end)!.id];
+        const inputs = start ? db.history.deflate(prepare, head[0]!, start.inputsJson) : null;
+        const output = end ? db.history.deflate(prepare, head[0]!, end.outputJson) : null;
         const { rowid } = (
           start && end
-            ? statements.full.get(...head, ...startValues(start), ...endValues(end))
+            ? statements.full.get(...head, ...startValues(start, inputs), ...endValues(end, output))
             : start
-              ? statements.start.get(...head, ...startValues(start))
-              : statements.end.get(...head, ...endValues(end!))
+              ? statements.start.get(...head, ...startValues(start, inputs))
+              : statements.end.get(...head, ...endValues(end!, output))
         ) as { rowid: number };
         // Indexed behind the writes (callSearch.ts).
         queued += queue.run(rowid).changes;
@@ -202,7 +231,7 @@ export class SqliteCallsStore implements CallsStore {
       req.projectId,
       req.id,
     ]);
-    return row ? callFromRow(row) : null;
+    return row ? callFromRow(inflatedRow(this.#db, row)) : null;
   }
 
   /**
@@ -216,7 +245,7 @@ export class SqliteCallsStore implements CallsStore {
     maxBytes: number,
   ): { call: CallRecord | null; bytes: number } | 'too large' {
     const row = this.#db.get<CallRow & { stored_bytes: number }>(readWithinSql(req.columns), [req.projectId, req.id, maxBytes]);
-    if (row) return { call: callFromRow(row), bytes: row.stored_bytes };
+    if (row) return { call: callFromRow(inflatedRow(this.#db, row)), bytes: row.stored_bytes };
     // None within the bound: none at all (the 404 path), or one too large (measured, not read).
     return this.storedSize(req.projectId, { ids: [req.id] }).rows ? 'too large' : { call: null, bytes: 0 };
   }
@@ -251,7 +280,7 @@ export class SqliteCallsStore implements CallsStore {
    */
   queryCallsNow(query: CallsQuery): CallRecord[] {
     const { sql, params } = compileSelect(query);
-    return this.#db.all<CallRow>(sql, params).map(callFromRow);
+    return this.#db.all<CallRow>(sql, params).map((row) => callFromRow(inflatedRow(this.#db, row)));
   }
 
   async updateCallDisplayName(req: { projectId: string; id: string; displayName: string }): Promise<void> {
@@ -277,14 +306,14 @@ export class SqliteCallsStore implements CallsStore {
 
   async *queryCalls(query: CallsQuery): AsyncIterable<CallRecord> {
     const { sql, params } = compileSelect(query);
-    for await (const row of this.#db.stream<CallRow>(sql, params)) yield callFromRow(row);
+    for await (const row of this.#db.stream<CallRow>(sql, params)) yield callFromRow(inflatedRow(this.#db, row));
   }
 
   async childInputs(req: { projectId: string; parentIds: string[]; key: string }): Promise<ChildInput[]> {
     if (!req.parentIds.length) return [];
     const where = compileWhere({ projectId: req.projectId, filter: { parent_ids: req.parentIds } });
     // `->` answers the input's JSON text (a string input keeps its quotes), null when absent.
-    const sql = `SELECT id, parent_id, op_name, inputs -> ? AS input FROM calls WHERE ${where.sql} ORDER BY +started_at ASC, id ASC`;
+    const sql = `SELECT id, parent_id, op_name, ${payloadSql('inputs')} -> ? AS input FROM calls WHERE ${where.sql} ORDER BY +started_at ASC, id ASC`;
     const out: ChildInput[] = [];
     for await (const row of this.#db.stream<ChildInput>(sql, [`$.${inputKey(req.key)}`, ...where.params])) out.push(row);
     return out;

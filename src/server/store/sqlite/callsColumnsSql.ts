@@ -8,7 +8,10 @@ import { callCostSql, callInputTokensSql, callOutputTokensSql, callTokensSql } f
 /** Bytes a call takes in storage: the JSON and text payloads it carries. */
 export function storageSizeSql(table = 'calls'): string {
   const cols = ['attributes', 'inputs', 'output', 'summary', 'exception'];
-  return `(${cols.map((c) => `coalesce(length(${table}.${c}), 0)`).join(' + ')})`;
+  // Inputs and output holding markers count as the original text (docs/history-storage.md).
+  const size = (c: string) =>
+    c === 'inputs' || c === 'output' ? `coalesce(${table}.${c}_chars, length(${table}.${c}), 0)` : `coalesce(length(${table}.${c}), 0)`;
+  return `(${cols.map(size).join(' + ')})`;
 }
 
 /**
@@ -17,7 +20,7 @@ export function storageSizeSql(table = 'calls'): string {
  * its characters: ~3 ms). Ids and names are bounded by the request that wrote them.
  */
 export const STORED_BYTES_SQL = `(${['attributes', 'inputs', 'output', 'summary', 'exception', 'otel_dump', 'input_refs', 'output_refs']
-  .map((c) => `coalesce(octet_length(${c}), 0)`)
+  .map((c) => (c === 'inputs' || c === 'output' ? `coalesce(${c}_chars, octet_length(${c}), 0)` : `coalesce(octet_length(${c}), 0)`))
   .join(' + ')})`;
 
 /** Storage of a whole trace, reported on its root call only. */

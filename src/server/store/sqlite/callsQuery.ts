@@ -50,7 +50,8 @@ export function compileSelect(q: CallsQuery): SqlFragment {
     byIds && (q.sortBy ?? null) === null && !f?.search?.trim()
       ? raw('+started_at ASC, id ASC')
       : joinSql(planCallsOrder(q).map(printSortKey), ', ');
-  const cols = loadedColumns(q.columns).join(', ');
+  // With the columns that say whether inputs and output hold markers (calls.ts inflatedRow).
+  const cols = `${loadedColumns(q.columns).join(', ')}, inputs_chars, output_chars`;
   const extra = [
     q.includeStorageSize ? `, ${storageSizeSql()} AS storage_size_bytes` : '',
     q.includeTotalStorageSize ? `, ${TOTAL_STORAGE_SIZE_SQL} AS total_storage_size_bytes` : '',

@@ -11,6 +11,7 @@ import { MADE_BY_WEFT_FIELD, type Condition, type FilterClause, type JsonField, 
 import { referencedValue } from './callsExpandSql.js';
 import { searchClause, searchWordSql } from './callSearch.js';
 import { fieldSql } from './callsColumnsSql.js';
+import { payloadSql } from './history/historyBlobs.js';
 import { balanced, joinSql, param, raw, sql, type SqlFragment } from './sql.js';
 import {
   jsonArrayLength,
@@ -27,9 +28,13 @@ import {
 
 /** Where a JSON field's value lives: its column, or the value its ref points to. */
 function jsonAt(f: JsonField): JsonAt {
-  const source = f.via ? referencedValue(jsonAt(f.via)) : raw(f.column === 'feedback.payload' ? 'fb.payload' : f.column);
+  const source = f.via ? referencedValue(jsonAt(f.via)) : raw(columnSql(f.column));
   return { source, path: jsonPath(f.path) };
 }
+
+/** A JSON column as SQL: inputs and output read as their original text (docs/history-storage.md). */
+const columnSql = (column: JsonField['column']): string =>
+  column === 'feedback.payload' ? 'fb.payload' : column === 'inputs' || column === 'output' ? payloadSql(column) : column;
 
 const JSON_VIEWS = { text: jsonText, number: jsonNumber, bool: jsonBool, doc: jsonDoc } as const;
 

@@ -26,8 +26,9 @@ describe('SQLite file reference index', () => {
       await writeFileRefPayloads(before, P);
       expect(refs(before)).toEqual(FILE_REFS);
       // As a version-26 database left it: no index, nor the tables of later migrations.
-      for (const table of ['file_refs', 'call_search', 'call_search_queue', 'alert_events', 'alert_rules'])
+      for (const table of ['file_refs', 'call_search', 'call_search_queue', 'alert_events', 'alert_rules', 'history_blobs'])
         before.db.run(`DROP TABLE ${table}`);
+      for (const column of ['inputs_chars', 'output_chars']) before.db.run(`ALTER TABLE calls DROP COLUMN ${column}`);
       before.db.writer.pragma('user_version = 26');
       await before.close();
       const after = new SqliteStore(file);

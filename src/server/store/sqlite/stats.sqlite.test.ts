@@ -157,9 +157,12 @@ describe('migration 16: token sums recomputed under the one usage rule', () => {
         'call_search_queue',
         'alert_rules',
         'alert_events',
+        'history_blobs',
       ]) {
         before.db.run(`DROP TABLE ${table}`);
       }
+      // Nor the columns of migration 32 (docs/history-storage.md).
+      for (const column of ['inputs_chars', 'output_chars']) before.db.run(`ALTER TABLE calls DROP COLUMN ${column}`);
       // Nor the covering trace index of migration 29, which replaced calls_by_trace.
       before.db.run('DROP INDEX calls_trace_tree');
       before.db.run('CREATE INDEX calls_by_trace ON calls (project_id, trace_id)');

@@ -12,6 +12,7 @@
  * A thread without live turns loses both.
  */
 import { jsonPath } from './jsonSql.js';
+import { payloadSql } from './history/historyBlobs.js';
 import type { SqliteDatabase } from './SqliteDatabase.js';
 import { completionTokensSql, promptTokensSql, USAGE_ENTRY_WHERE, usageEntriesSql } from './usageSql.js';
 
@@ -23,7 +24,7 @@ const TEXT_PER_SIDE = 8000;
 const stringsOf = (column: string) =>
   `substr(coalesce((SELECT group_concat(j.value, ' ') FROM json_tree(${column}) j WHERE j.type = 'text'), ''), 1, ${TEXT_PER_SIDE})`;
 
-const DOCUMENT_SQL = `SELECT group_concat(${stringsOf('c.inputs')} || ' ' || ${stringsOf('c.output')}, ' ') AS body, count(*) AS turns
+const DOCUMENT_SQL = `SELECT group_concat(${stringsOf(payloadSql('inputs', 'c'))} || ' ' || ${stringsOf(payloadSql('output', 'c'))}, ' ') AS body, count(*) AS turns
   FROM calls c WHERE ${LIVE_TURN}`;
 
 /** Longer attribute strings are not indexed; a filter on such a value scans the turns instead. */

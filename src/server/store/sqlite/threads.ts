@@ -18,6 +18,7 @@ import { refreshThreadExtras } from './threadExtras.js';
 import { rangeMatches } from '../query/threadsFilter.js';
 import { compareThreads, threadSortColumn } from '../query/threadsOrder.js';
 import { threadCostBySpans } from './threadCosts.js';
+import { payloadSql } from './history/historyBlobs.js';
 import { compileThreadFilter } from './threadsFilter.js';
 import { callTokensSql, completionTokensSql, promptTokensSql, threadCostSql, USAGE_ENTRY_WHERE, usageEntriesSql } from './usageSql.js';
 
@@ -163,7 +164,7 @@ export class SqliteThreadsStore implements ThreadsStore {
       const out = new Map<string, string | null>();
       if (list.length === 0) return out;
       const rows = this.#db.all<{ id: string; text: string | null }>(
-        `SELECT id, substr(${column}, 1, 300) AS text FROM calls WHERE project_id = ? AND id IN (SELECT value FROM json_each(?))`,
+        `SELECT id, substr(${payloadSql(column)}, 1, 300) AS text FROM calls WHERE project_id = ? AND id IN (SELECT value FROM json_each(?))`,
         [projectId, JSON.stringify(list)],
       );
       for (const r of rows) out.set(r.id, r.text);

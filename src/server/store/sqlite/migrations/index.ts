@@ -35,6 +35,7 @@ import { v28ThreadsBeforeStats } from './v28ThreadsBeforeStats.js';
 import { v29TraceTreeIndex } from './v29TraceTreeIndex.js';
 import { v30CallSearch } from './v30CallSearch.js';
 import { v31AlertRules } from './v31AlertRules.js';
+import { v32HistoryBlobs } from './v32HistoryBlobs.js';
 
 export type { Migration } from './migration.js';
 
@@ -71,4 +72,5 @@ export const migrations: Migration[] = [
   v29TraceTreeIndex,
   v30CallSearch,
   v31AlertRules,
+  v32HistoryBlobs,
 ];
