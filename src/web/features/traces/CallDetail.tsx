@@ -20,6 +20,8 @@ import { FeedbackSection } from '../feedback/FeedbackSection.js';
 import { isLlmCall } from '../playground/promptModel.js';
 import { ReactionBar } from '../feedback/ReactionBar.js';
 import { UsageTable } from './UsageTable.js';
+import { findMedia } from '../../components/media/mediaModel.js';
+import { MediaList } from '../../components/media/MediaView.js';
 import { PayloadViewer } from './PayloadViewer.js';
 import { callPreviewQueryOptions } from './traceQueries.js';
 import './traces.css';
@@ -35,6 +37,8 @@ export function CallDetail({ projectId, light, rollup }: { projectId: string; li
   const cost = callCost(call);
   const latency = callLatencyMs(call);
   const chat = full ? extractChat({ inputs: full.inputs, output: full.output }) : null;
+  // A conversation shows its media in its messages; any other call lists what it holds.
+  const media = full && !chat ? [...findMedia(full.inputs, 'inputs'), ...findMedia(full.output, 'output')] : [];
 
   return (
     <aside className="call-detail" aria-label="Call details">
@@ -104,7 +108,12 @@ export function CallDetail({ projectId, light, rollup }: { projectId: string; li
               {cuts.some((c) => c.kind === 'string' && c.path[0] !== 'attributes') && (
                 <p className="muted small">Long texts are cut here; Inputs and Output read them in full.</p>
               )}
-              <ChatView messages={chat} />
+              <ChatView messages={chat} projectId={projectId} />
+            </Section>
+          )}
+          {media.length > 0 && (
+            <Section title="Media">
+              <MediaList items={media} projectId={projectId} />
             </Section>
           )}
           <Section title="Inputs" defaultOpen={!chat}>
