@@ -40,6 +40,7 @@ import * as stats from './stats.js';
 import * as tables from './tables.js';
 import * as threads from './threads.js';
 import * as traceOutline from './traceOutline.js';
+import * as callPayload from './callPayload.js';
 import * as v2 from './v2Objects.js';
 import * as wandbGraphql from './wandbGraphql.js';
 import * as weft from './weft.js';
@@ -256,6 +257,8 @@ export const endpoints = {
   // Weft's own account endpoints (not part of the Weave interface)
   whoami: def({ group: 'Weft', method: 'GET', path: '/weft/whoami', summary: 'The authenticated user, with their entities', req: service.Empty, res: weft.WhoamiRes, role: 'signed-in' }),
   traceOutline: def({ group: 'Weft', method: 'POST', path: '/weft/trace/outline', summary: "One trace's spans as a tree (names, status, timing, tokens, cost, errors, rollups per subtree), without inputs or outputs", req: traceOutline.TraceOutlineReq, res: traceOutline.TraceOutlineRes, role: 'viewer' }),
+  callPreview: def({ group: 'Weft', method: 'POST', path: '/weft/call/preview', summary: 'Read a call with its inputs, output and attributes cut to a bounded preview (long strings, big lists and objects cut, with their lengths)', req: callPayload.CallPreviewReq, res: callPayload.CallPreviewRes, role: 'viewer' }),
+  callPayloadPart: def({ group: 'Weft', method: 'POST', path: '/weft/call/payload_part', summary: "One part of a call's inputs, output or attributes by JSON path and offset (characters of a string, entries of a list or object)", req: callPayload.PayloadPartReq, res: callPayload.PayloadPartRes, role: 'viewer' }),
   callsExport: def({ group: 'Weft', method: 'POST', path: '/weft/calls/export', summary: 'Download the calls matching a query as JSON lines or CSV', req: calls.CallsExportReq, res: calls.CallsExportRes, raw: true, role: 'viewer' }),
   usersList: def({ group: 'Weft', method: 'GET', path: '/weft/users', summary: 'Every user with their entities (admins only)', req: accounts.UsersListReq, res: accounts.UsersListRes, role: 'admin', roleNote: 'in each entity listed; checked by the handler' }),
   userCreate: def({ group: 'Weft', method: 'POST', path: '/weft/users', summary: 'Create a user with a password and entities (admins only; 409 when the name is taken)', req: accounts.UserCreateReq, res: accounts.UserCreateRes, role: 'admin', roleNote: 'in each entity the user joins (global admin for admins or users without an entity); checked by the handler' }),

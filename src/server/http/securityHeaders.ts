@@ -23,6 +23,8 @@ const BASE_POLICY = {
   'script-src': ["'self'"],
   'style-src': ["'self'", "'unsafe-inline'"],
   'img-src': ["'self'", 'data:', 'blob:'],
+  // Audio in calls plays from blob: URLs made in the page (docs/media.md); never another site.
+  'media-src': ["'self'", 'data:', 'blob:'],
   'font-src': ["'self'", 'data:'],
   'connect-src': ["'self'"],
   'object-src': ["'none'"],

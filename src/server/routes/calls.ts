@@ -9,6 +9,7 @@ import type { CallWrite } from '../store/Store.js';
 import { queryCalls } from '../domain/calls/callsQuery.js';
 import { addCallExtras } from '../domain/calls/callExtras.js';
 import { traceOutline } from '../domain/calls/traceOutline.js';
+import { callPayloadPart, callPreview } from '../domain/calls/callPreview.js';
 import { metrics } from '../metrics/hooks.js';
 import { redactCallWrites } from '../domain/redaction/apply.js';
 
@@ -138,6 +139,16 @@ export const callRoutes = defineRoutes({
   traceOutline: {
     runs: 'read',
     handler: (req, { store }) => traceOutline(store, req),
+  },
+
+  callPreview: {
+    runs: 'read',
+    handler: (req, { store }) => callPreview(store, req),
+  },
+
+  callPayloadPart: {
+    runs: 'read',
+    handler: (req, { store }) => callPayloadPart(store, req),
   },
 
   // The legacy non-streaming query: the same calls, gathered into `{calls: [...]}`.

@@ -1,12 +1,24 @@
 /** A conversation rendered as messages: roles, text, tool calls and tool results. */
 import { useState } from 'react';
+import { MediaList } from '../media/MediaView.js';
 import type { ChatMessage } from './chatModel.js';
 import './chat.css';
 
 const CAP = 4000;
 
-/** Conversation view; `ariaLabel` names the list when a page shows several (one per turn). */
-export function ChatView({ messages, ariaLabel = 'Conversation' }: { messages: ChatMessage[]; ariaLabel?: string }) {
+/**
+ * Conversation view; `ariaLabel` names the list when a page shows several (one per turn);
+ * `projectId` lets media kept in the project's files show (docs/media.md).
+ */
+export function ChatView({
+  messages,
+  ariaLabel = 'Conversation',
+  projectId,
+}: {
+  messages: ChatMessage[];
+  ariaLabel?: string;
+  projectId?: string;
+}) {
   return (
     <ol className="chat" aria-label={ariaLabel}>
       {messages.map((m, i) => (
@@ -18,6 +30,7 @@ export function ChatView({ messages, ariaLabel = 'Conversation' }: { messages: C
             {m.fromOutput && <span className="tag">output</span>}
           </div>
           {m.text && <ChatText text={m.text} />}
+          {m.media && <MediaList items={m.media} projectId={projectId} />}
           {m.toolCalls.map((tc, j) => (
             <div key={j} className="chat-tool">
               <span className="chat-tool-name">

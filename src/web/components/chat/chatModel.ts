@@ -5,6 +5,8 @@
  * `tool_use` / `tool_result` blocks).
  */
 
+import { mediaOf, replyAudio, type MediaItem } from '../media/mediaModel.js';
+
 /** A tool invocation requested by the assistant. */
 export interface ToolCall {
   id: string | null;
@@ -22,6 +24,8 @@ export interface ChatMessage {
   toolCallId: string | null;
   /** True for messages taken from the output (the reply). */
   fromOutput: boolean;
+  /** Images, audio and PDFs among its content parts (docs/media.md). */
+  media?: MediaItem[];
 }
 
 type Obj = Record<string, unknown>;
@@ -38,16 +42,22 @@ function parseArgs(v: unknown): unknown {
   }
 }
 
-function partsToText(content: unknown, toolCalls: ToolCall[]): string {
-  if (typeof content === 'string') return content;
+function partsToText(content: unknown, toolCalls: ToolCall[], media: MediaItem[] = [], path = 'content'): string {
+  if (typeof content === 'string') {
+    const item = mediaOf(content, path);
+    if (item) media.push(item);
+    return item ? '' : content;
+  }
   if (!Array.isArray(content)) return content === null || content === undefined ? '' : JSON.stringify(content);
   const out: string[] = [];
-  for (const part of content) {
-    if (typeof part === 'string') out.push(part);
+  for (const [i, part] of content.entries()) {
+    const item = mediaOf(part, `${path}.${i}`);
+    if (item) media.push(item);
+    else if (typeof part === 'string') out.push(part);
     else if (isObj(part)) {
       if (typeof part.text === 'string') out.push(part.text);
       else if (part.type === 'tool_use') toolCalls.push({ id: str(part.id), name: str(part.name) ?? 'tool', arguments: part.input });
-      else if (part.type === 'tool_result') out.push(partsToText(part.content, toolCalls));
+      else if (part.type === 'tool_result') out.push(partsToText(part.content, toolCalls, media, `${path}.${i}.content`));
       else if (part.type === 'image_url' || part.type === 'image') out.push('[image]');
       else out.push(JSON.stringify(part));
     }
@@ -67,8 +77,13 @@ function toMessage(m: unknown, fromOutput: boolean): ChatMessage | null {
   }
   if (isObj(m.function_call))
     toolCalls.push({ id: null, name: str(m.function_call.name) ?? 'function', arguments: parseArgs(m.function_call.arguments) });
-  const text = partsToText(m.content, toolCalls);
-  return { role: m.role, name: str(m.name), text, toolCalls, toolCallId: str(m.tool_call_id), fromOutput };
+  const media: MediaItem[] = [];
+  const text = partsToText(m.content, toolCalls, media);
+  const audio = replyAudio(m, 'audio');
+  if (audio) media.push(audio);
+  const message: ChatMessage = { role: m.role, name: str(m.name), text, toolCalls, toolCallId: str(m.tool_call_id), fromOutput };
+  if (media.length) message.media = media;
+  return message;
 }
 
 function outputMessages(output: unknown): ChatMessage[] {

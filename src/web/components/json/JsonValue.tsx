@@ -11,21 +11,38 @@ const PREVIEW = 240;
 /** Characters one "show" adds to an opened string. */
 export const STRING_PART = 200_000;
 
-/** Leaf value; `shown` is how many characters of an opened long string are in view (0: closed). */
-export function JsonValue({ value, shown, onShow }: { value: unknown; shown: number; onShow: (chars: number) => void }) {
+/**
+ * Leaf value; `shown` is how many characters of an opened long string are in view (0: closed);
+ * `total` is a string's full length when the value is only its head (a preview's cut string).
+ */
+export function JsonValue({
+  value,
+  shown,
+  onShow,
+  total,
+}: {
+  value: unknown;
+  shown: number;
+  onShow: (chars: number) => void;
+  total?: number;
+}) {
   if (value === null || value === undefined) return <span className="json-null">null</span>;
   if (typeof value === 'boolean') return <span className="json-bool">{String(value)}</span>;
   if (typeof value === 'number') return <span className="json-number">{value}</span>;
   if (typeof value === 'string') {
     if (isRefString(value)) return <RefLink uri={value} />;
-    const long = value.length > PREVIEW || value.includes('\n');
+    const length = Math.max(total ?? 0, value.length);
+    const long = length > PREVIEW || value.includes('\n');
     if (!long) return <span className="json-string">{JSON.stringify(value)}</span>;
     if (shown > 0) {
-      const left = value.length - shown;
+      const left = length - shown;
+      // A part still on its way: what is here, then a note.
+      const loading = shown > value.length && value.length < length;
       return (
         <span className="json-string open">
           {left > 0 ? value.slice(0, shown) : value}
-          {left > 0 && (
+          {loading && <span className="muted"> … loading</span>}
+          {!loading && left > 0 && (
             <>
               {'… '}
               <button type="button" className="link-button" onClick={() => onShow(shown + STRING_PART)}>
@@ -43,7 +60,7 @@ export function JsonValue({ value, shown, onShow }: { value: unknown; shown: num
       <>
         <span className="json-string">"{firstLine}…"</span>
         <button type="button" className="link-button json-show" onClick={() => onShow(STRING_PART)}>
-          show all ({value.length.toLocaleString()} chars)
+          show all ({length.toLocaleString()} chars)
         </button>
       </>
     );

@@ -18,16 +18,23 @@ export interface JsonViewerProps {
   ariaLabel: string;
   /** A path to open, highlight and scroll to when the viewer mounts (a ref's extra edges). */
   focusPath?: readonly JsonPathStep[];
+  /**
+   * For a preview cut short (docs/trace-outline.md "Payloads in parts"): the full length of each
+   * cut string or container by row id, and the loader of its next part, asked when the viewer
+   * needs more than `value` holds.
+   */
+  cuts?: ReadonlyMap<string, number>;
+  onLoadMore?: (rowId: string) => void;
 }
 
 /** JSON viewer. */
-export function JsonViewer({ value, maxHeight = 420, ariaLabel, focusPath }: JsonViewerProps) {
+export function JsonViewer({ value, maxHeight = 420, ariaLabel, focusPath, cuts, onLoadMore }: JsonViewerProps) {
   const [focus] = useState(() => (focusPath ? focusJsonPath(value, focusPath) : null));
   const [expanded, setExpanded] = useState(() => new Set([...initialExpanded(value), ...(focus?.expanded ?? [])]));
   const [limits, setLimits] = useState<ReadonlyMap<string, number>>(() => new Map(focus?.limits));
   // Characters shown of each opened long string (docs/trace-outline.md: big payloads in parts).
   const [openStrings, setOpenStrings] = useState<ReadonlyMap<string, number>>(new Map());
-  const rows = useMemo(() => flattenJson({ value, expanded, limits }), [value, expanded, limits]);
+  const rows = useMemo(() => flattenJson({ value, expanded, limits, cuts }), [value, expanded, limits, cuts]);
   const scrollRef = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
     count: rows.length,
@@ -43,8 +50,17 @@ export function JsonViewer({ value, maxHeight = 420, ariaLabel, focusPath }: Jso
       if (!next.delete(id)) next.add(id);
       return next;
     });
-  const showMore = (row: JsonRow) => setLimits((prev) => new Map(prev).set(row.parentId!, (prev.get(row.parentId!) ?? 100) + 1000));
-  const openString = (id: string, chars: number) => setOpenStrings((prev) => new Map(prev).set(id, chars));
+  // A cut container or string asks its owner for the next part when what is here runs out.
+  const showMore = (row: JsonRow) => {
+    const id = row.parentId!;
+    const limit = (limits.get(id) ?? 100) + 1000;
+    setLimits((prev) => new Map(prev).set(id, limit));
+    if (cuts?.has(id) && onLoadMore) onLoadMore(id);
+  };
+  const openString = (row: JsonRow, chars: number) => {
+    setOpenStrings((prev) => new Map(prev).set(row.id, chars));
+    if (typeof row.value === 'string' && chars > row.value.length && (cuts?.get(row.id) ?? 0) > row.value.length) onLoadMore?.(row.id);
+  };
 
   // Bring the focused row into view once, when the viewer opens on it.
   const focusIndex = focus ? rows.findIndex((r) => r.id === focus.rowId) : -1;
@@ -58,7 +74,7 @@ export function JsonViewer({ value, maxHeight = 420, ariaLabel, focusPath }: Jso
   return (
     <div className="json-viewer">
       <div className="json-actions">
-        <span className="muted small">{describeRoot(value)}</span>
+        <span className="muted small">{describeRoot(value, cuts?.get('$'))}</span>
         <span className="spacer" />
         <button type="button" className="button small ghost" onClick={() => setExpanded(new Set(['$']))}>
           Collapse all
@@ -87,6 +103,7 @@ export function JsonViewer({ value, maxHeight = 420, ariaLabel, focusPath }: Jso
                   onToggle={toggle}
                   onMore={showMore}
                   stringShown={openStrings.get(row.id) ?? 0}
+                  stringTotal={cuts?.get(row.id)}
                   onOpenString={openString}
                 />
               </div>
@@ -103,13 +120,15 @@ function JsonRowContent({
   onToggle,
   onMore,
   stringShown,
+  stringTotal,
   onOpenString,
 }: {
   row: JsonRow;
   onToggle: (id: string) => void;
   onMore: (row: JsonRow) => void;
   stringShown: number;
-  onOpenString: (id: string, chars: number) => void;
+  stringTotal: number | undefined;
+  onOpenString: (row: JsonRow, chars: number) => void;
 }) {
   if (row.kind === 'more') {
     return (
@@ -124,7 +143,7 @@ function JsonRowContent({
     return (
       <span className="json-line">
         <span className="json-toggle" aria-hidden="true" />
-        {name} <JsonValue value={row.value} shown={stringShown} onShow={(chars) => onOpenString(row.id, chars)} />
+        {name} <JsonValue value={row.value} shown={stringShown} total={stringTotal} onShow={(chars) => onOpenString(row, chars)} />
       </span>
     );
   }
@@ -145,10 +164,10 @@ function JsonRowContent({
 }
 
 /** `object · 12 keys`, `list · 3 items`, `string · 1,024 chars`: the value at a glance. */
-function describeRoot(value: unknown): string {
-  if (Array.isArray(value)) return `list · ${value.length.toLocaleString()} items`;
-  if (value !== null && typeof value === 'object') return `object · ${Object.keys(value).length.toLocaleString()} keys`;
-  if (typeof value === 'string') return `string · ${value.length.toLocaleString()} chars`;
+function describeRoot(value: unknown, total = 0): string {
+  if (Array.isArray(value)) return `list · ${Math.max(total, value.length).toLocaleString()} items`;
+  if (value !== null && typeof value === 'object') return `object · ${Math.max(total, Object.keys(value).length).toLocaleString()} keys`;
+  if (typeof value === 'string') return `string · ${Math.max(total, value.length).toLocaleString()} chars`;
   return value === null || value === undefined ? 'null' : typeof value;
 }
 

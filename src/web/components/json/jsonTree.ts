@@ -34,8 +34,11 @@ const MORE = '\u0000more';
 
 type StackItem = { id: string; depth: number; name: string | number | null; value: unknown };
 
-/** A container's shown children (up to its limit), plus a "more" marker when capped. */
-function childrenOf(item: StackItem, v: Container, limit: number): StackItem[] {
+/**
+ * A container's shown children (up to its limit), plus a "more" marker when capped. `total` is
+ * its full size when the value is a preview cut short (docs/trace-outline.md "Payloads in parts").
+ */
+function childrenOf(item: StackItem, v: Container, limit: number, total: number | undefined): StackItem[] {
   const out: StackItem[] = [];
   const depth = item.depth + 1;
   if (Array.isArray(v)) {
@@ -47,29 +50,33 @@ function childrenOf(item: StackItem, v: Container, limit: number): StackItem[] {
       out.push({ id: `${item.id}/${encodeURIComponent(k)}`, depth, name: k, value: v[k] });
     }
   }
-  const size = childCount(v);
-  if (size > limit) out.push({ id: `${item.id}${MORE}`, depth, name: null, value: size - limit });
+  const shown = Math.min(limit, childCount(v));
+  const size = Math.max(total ?? 0, childCount(v));
+  if (size > shown) out.push({ id: `${item.id}${MORE}`, depth, name: null, value: size - shown });
   return out;
 }
 
 /**
  * Rows for a value given expanded ids and per-container limits. A container root has no row of
- * its own (it is always open): its members are the top rows, at depth 0.
+ * its own (it is always open): its members are the top rows, at depth 0. `cuts` gives the full
+ * size of containers a preview cut short, by row id.
  */
 export function flattenJson({
   value,
   expanded,
   limits,
+  cuts,
 }: {
   value: unknown;
   expanded: ReadonlySet<string>;
   limits: ReadonlyMap<string, number>;
+  cuts?: ReadonlyMap<string, number>;
 }): JsonRow[] {
   const rows: JsonRow[] = [];
   const root: StackItem = { id: '$', depth: -1, name: null, value };
   // Explicit stack: deeply nested payloads must not overflow the call stack.
   const stack: StackItem[] = isContainer(value)
-    ? childrenOf(root, value, limits.get('$') ?? DEFAULT_LIMIT).reverse()
+    ? childrenOf(root, value, limits.get('$') ?? DEFAULT_LIMIT, cuts?.get('$')).reverse()
     : [{ ...root, depth: 0 }];
   while (stack.length) {
     const item = stack.pop()!;
@@ -92,8 +99,9 @@ export function flattenJson({
       continue;
     }
     const open = expanded.has(item.id);
-    rows.push({ ...item, kind: Array.isArray(v) ? 'array' : 'object', size: childCount(v), expanded: open });
-    if (open) stack.push(...childrenOf(item, v, limits.get(item.id) ?? DEFAULT_LIMIT).reverse());
+    const total = cuts?.get(item.id);
+    rows.push({ ...item, kind: Array.isArray(v) ? 'array' : 'object', size: Math.max(total ?? 0, childCount(v)), expanded: open });
+    if (open) stack.push(...childrenOf(item, v, limits.get(item.id) ?? DEFAULT_LIMIT, total).reverse());
   }
   return rows;
 }

@@ -16,21 +16,29 @@ import { Spinner } from '../../components/ui/Spinner.js';
 import { StatusBadge } from '../../components/ui/StatusBadge.js';
 import { formatCost, formatDateTime, formatDuration, formatInteger, plural } from '../../lib/format.js';
 import { callCost, callLatencyMs, callName, callStatus, callTokens, type Call } from '../../entities/calls/callFields.js';
-import { callQueryOptions } from '../../entities/calls/callQueries.js';
 import { FeedbackSection } from '../feedback/FeedbackSection.js';
 import { isLlmCall } from '../playground/promptModel.js';
 import { ReactionBar } from '../feedback/ReactionBar.js';
 import { UsageTable } from './UsageTable.js';
+import { findMedia } from '../../components/media/mediaModel.js';
+import { MediaList } from '../../components/media/MediaView.js';
+import { PayloadViewer } from './PayloadViewer.js';
+import { callPreviewQueryOptions } from './traceQueries.js';
 import './traces.css';
 
 /** Detail panel for one call. */
 export function CallDetail({ projectId, light, rollup }: { projectId: string; light: Call; rollup?: OutlineRollup }) {
-  const { data: full, error, isPending, refetch } = useQuery(callQueryOptions({ projectId, id: light.id }));
+  // A preview: payloads cut to their first screen, the rest read by part (PayloadViewer).
+  const { data, error, isPending, refetch } = useQuery(callPreviewQueryOptions({ projectId, id: light.id }));
+  const full = data ? data.call : undefined;
+  const cuts = data?.cuts ?? [];
   const call = full ?? light;
   const tokens = callTokens(call);
   const cost = callCost(call);
   const latency = callLatencyMs(call);
   const chat = full ? extractChat({ inputs: full.inputs, output: full.output }) : null;
+  // A conversation shows its media in its messages; any other call lists what it holds.
+  const media = full && !chat ? [...findMedia(full.inputs, 'inputs'), ...findMedia(full.output, 'output')] : [];
 
   return (
     <aside className="call-detail" aria-label="Call details">
@@ -97,14 +105,38 @@ export function CallDetail({ projectId, light, rollup }: { projectId: string; li
         <>
           {chat && (
             <Section title="Conversation">
-              <ChatView messages={chat} />
+              {cuts.some((c) => c.kind === 'string' && c.path[0] !== 'attributes') && (
+                <p className="muted small">Long texts are cut here; Inputs and Output read them in full.</p>
+              )}
+              <ChatView messages={chat} projectId={projectId} />
+            </Section>
+          )}
+          {media.length > 0 && (
+            <Section title="Media">
+              <MediaList items={media} projectId={projectId} />
             </Section>
           )}
           <Section title="Inputs" defaultOpen={!chat}>
-            <JsonViewer key={`${full.id}-in`} value={full.inputs} ariaLabel="Inputs" />
+            <PayloadViewer
+              key={`${full.id}-in`}
+              projectId={projectId}
+              callId={full.id}
+              field="inputs"
+              value={full.inputs}
+              cuts={cuts}
+              ariaLabel="Inputs"
+            />
           </Section>
           <Section title="Output" defaultOpen={!chat}>
-            <JsonViewer key={`${full.id}-out`} value={full.output ?? null} ariaLabel="Output" />
+            <PayloadViewer
+              key={`${full.id}-out`}
+              projectId={projectId}
+              callId={full.id}
+              field="output"
+              value={full.output ?? null}
+              cuts={cuts}
+              ariaLabel="Output"
+            />
           </Section>
           <FeedbackSection projectId={projectId} callId={full.id} />
           {tokens && (
@@ -113,7 +145,15 @@ export function CallDetail({ projectId, light, rollup }: { projectId: string; li
             </Section>
           )}
           <Section title="Attributes" defaultOpen={false}>
-            <JsonViewer key={`${full.id}-attr`} value={full.attributes} ariaLabel="Attributes" />
+            <PayloadViewer
+              key={`${full.id}-attr`}
+              projectId={projectId}
+              callId={full.id}
+              field="attributes"
+              value={full.attributes}
+              cuts={cuts}
+              ariaLabel="Attributes"
+            />
           </Section>
           <Section title="Summary" defaultOpen={false}>
             <JsonViewer key={`${full.id}-sum`} value={full.summary} ariaLabel="Summary" />

@@ -18,3 +18,14 @@ export function traceOutlineQueryOptions({ projectId, traceId }: { projectId: st
     queryFn: ({ signal }) => api.traceOutline({ project_id: projectId, trace_id: traceId }, { signal }),
   });
 }
+
+/**
+ * The selected call with bounded payloads (docs/trace-outline.md "Payloads in parts"): a 20 MB
+ * payload answers its first screen, the rest loads by part.
+ */
+export function callPreviewQueryOptions({ projectId, id }: { projectId: string; id: string }) {
+  return queryOptions({
+    queryKey: [...callKeys.project(projectId), 'preview', id] as const,
+    queryFn: ({ signal }) => api.callPreview({ project_id: projectId, id, include_costs: true }, { signal }),
+  });
+}

@@ -91,7 +91,7 @@ const TurnBlock = memo(function TurnBlock({ turn, index, messages, selected, onS
         </Link>
       </header>
       {messages.length > 0 ? (
-        <ChatView messages={messages} ariaLabel={`Turn ${index + 1} messages`} />
+        <ChatView messages={messages} ariaLabel={`Turn ${index + 1} messages`} projectId={turn.project_id} />
       ) : (
         <p className="muted small">
           {latency === null ? 'No reply yet: this turn is still running.' : 'This turn has no inputs or output to show.'}
