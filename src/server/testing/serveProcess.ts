@@ -28,7 +28,12 @@ export async function spawnWeftServe(
   const child = spawn(process.execPath, [bin, 'serve', ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`weft serve did not start in time:\n${output}`)), 75_000);
+    // A server that never said it was listening is ended: the test holds no handle to stop it, and
+    // left running (with its cluster workers) it took CPU from the rest of the run.
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`weft serve did not start in time:\n${output}`));
+    }, 75_000);
     child.stdout!.on('data', (chunk: Buffer) => {
       output += chunk.toString();
       const m = /Weft is running at (https?:\/\/\S+)/.exec(output);
