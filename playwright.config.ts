@@ -34,10 +34,11 @@ export default defineConfig<E2eOptions>({
   globalSetup: './e2e/fixtures/globalSetup.ts',
   projects: projects.filter((p) => stores.includes(p.use.store)),
   fullyParallel: true,
-  // One worker: the browser, the two servers and the ClickHouse engine already keep both cores
-  // of the CI machine busy. Two workers took as long in CI (10.6 min against 10.4) with every
-  // test twice as slow, and a 10 MB payload's expansion then passed its 15 s expect bound.
-  workers: 1,
+  // CI: one worker, as the browser, the two servers and the ClickHouse engine already keep both
+  // cores busy; two took as long in CI (10.6 min against 10.4) with every test twice as slow,
+  // and a 10 MB payload's expansion then passed its 15 s expect bound. A local run (SQLite) is
+  // latency-bound and outlasts vitest beside it, so it takes two (docs/performance.md "Test time").
+  workers: Number(process.env.WEFT_E2E_WORKERS) || (process.env.CI || stores.includes('clickhouse') ? 1 : 2),
   forbidOnly: !!process.env.CI,
   retries: process.env.CI ? 1 : 0,
   // Generous, as each test shares the cores with the servers and the engine (and a sign-in's

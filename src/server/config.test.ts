@@ -54,3 +54,16 @@ describe('trusted proxies', () => {
     expect(() => loadConfig({ WEFT_TRUSTED_PROXIES: 'my-proxy' })).toThrow(/WEFT_TRUSTED_PROXIES/);
   });
 });
+
+describe('password hash cost', () => {
+  it("hashes at OWASP's scrypt parameters by default, and takes another power-of-two N", () => {
+    expect(loadConfig({}).scrypt).toEqual({ N: 131072, r: 8, p: 1 });
+    expect(loadConfig({ WEFT_PASSWORD_SCRYPT_N: '' }).scrypt).toEqual({ N: 131072, r: 8, p: 1 });
+    expect(loadConfig({ WEFT_PASSWORD_SCRYPT_N: '1024' }).scrypt).toEqual({ N: 1024, r: 8, p: 1 });
+    for (const bad of ['1000', '512', String(2 ** 21), 'high']) {
+      expect(() => loadConfig({ WEFT_PASSWORD_SCRYPT_N: bad })).toThrow(
+        /WEFT_PASSWORD_SCRYPT_N must be a power of two from 1024 to 1048576/,
+      );
+    }
+  });
+});

@@ -2,6 +2,7 @@
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { DEFAULT_HASH_LIMITS, type HashLimits } from './auth/hashLimiter.js';
+import { SCRYPT_N_RANGE, SCRYPT_PARAMS, scryptParamsWithN, type ScryptParams } from './auth/secrets.js';
 import { DEFAULT_THROTTLE_LIMITS, type ThrottleLimits } from './auth/loginThrottle.js';
 import { DEFAULT_SESSION_LIMITS, type SessionLimits } from './auth/sessions.js';
 import { parseOidcConfig, type OidcConfig } from './auth/oidcConfig.js';
@@ -88,6 +89,8 @@ export interface ServerConfig {
   loginThrottle: ThrottleLimits;
   /** Password hashes computed at once, and allowed to wait (auth/hashLimiter.ts). */
   hashLimits: HashLimits;
+  /** Parameters of new password hashes: OWASP's, N from WEFT_PASSWORD_SCRYPT_N (auth/secrets.ts). */
+  scrypt: ScryptParams;
   /** Dashboard session lifetimes and cookie security (auth/sessions.ts). */
   sessions: SessionLimits;
   /** Serve HTTPS (tls.ts): the given certificate and key, or a generated self-signed one; null serves HTTP. */
@@ -193,6 +196,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Record<s
       concurrency: positiveInt(get, 'WEFT_MAX_CONCURRENT_HASHES', DEFAULT_HASH_LIMITS.concurrency),
       queue: positiveInt(get, 'WEFT_HASH_QUEUE', DEFAULT_HASH_LIMITS.queue, 0),
     },
+    scrypt: scryptParamsWithN(scryptN(get('WEFT_PASSWORD_SCRYPT_N'))),
     sessions: {
       idleSeconds: positiveInt(get, 'WEFT_SESSION_IDLE_SECONDS', DEFAULT_SESSION_LIMITS.idleSeconds),
       maxAgeSeconds: positiveInt(get, 'WEFT_SESSION_MAX_AGE_SECONDS', DEFAULT_SESSION_LIMITS.maxAgeSeconds),
@@ -244,6 +248,17 @@ function positiveInt(get: (name: string) => string | undefined, name: string, fa
   if (value === undefined || value === '') return fallback;
   const n = Number(value);
   if (!Number.isInteger(n) || n < min) throw new Error(`${name} must be a whole number ≥ ${min}, not "${value}"`);
+  return n;
+}
+
+/** A power of two in SCRYPT_N_RANGE, or OWASP's N when unset. */
+function scryptN(value: string | undefined): number {
+  if (value === undefined || value === '') return SCRYPT_PARAMS.N;
+  const n = Number(value);
+  const { min, max } = SCRYPT_N_RANGE;
+  if (!Number.isInteger(n) || n < min || n > max || (n & (n - 1)) !== 0) {
+    throw new Error(`WEFT_PASSWORD_SCRYPT_N must be a power of two from ${min} to ${max}, not "${value}"`);
+  }
   return n;
 }
 

@@ -201,6 +201,12 @@ const OWN_SETTINGS: readonly Setting[] = [
   },
   {
     group: 'Sign-in, sessions and cookies',
+    env: 'WEFT_PASSWORD_SCRYPT_N',
+    default: '`131072` (2^17, OWASP)',
+    doc: 'scrypt\'s cost N for new password hashes, a power of two from 1024 to 1048576 (memory per hash: N KiB); a hash made at another N is replaced at its next sign-in. Lower it only for tests, which use 1024 ([operations.md](operations.md) "Security")',
+  },
+  {
+    group: 'Sign-in, sessions and cookies',
     env: 'WEFT_SESSION_IDLE_SECONDS',
     default: '`604800` (7 d)',
     doc: 'a dashboard session unused this long ends',

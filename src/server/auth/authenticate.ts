@@ -22,7 +22,7 @@ import { roleIn } from './roles.js';
 import { KEY_ID_LENGTH, KEY_LENGTH } from './apiKeys.js';
 import { HashLimiter, type HashLimits } from './hashLimiter.js';
 import { LoginThrottle, type FailureLog, type ThrottleLimits } from './loginThrottle.js';
-import { fastHash, hashSecret, needsRehash, SCRYPT_PARAMS, verifySecret } from './secrets.js';
+import { fastHash, hashSecret, needsRehash, SCRYPT_PARAMS, verifySecret, type ScryptParams } from './secrets.js';
 import { readSessionCookie, SessionManager, type SessionLimits } from './sessions.js';
 
 export interface AuthUser {
@@ -73,6 +73,8 @@ export interface AuthenticatorOptions {
   /** Check credentials elsewhere (a request thread's main thread) instead of here. */
   checker?: CredentialChecker;
   hashLimits?: HashLimits;
+  /** Parameters of new password hashes (WEFT_PASSWORD_SCRYPT_N); OWASP's unless configured. */
+  scrypt?: ScryptParams;
   sessions?: SessionLimits;
   /** The sessions' clock (idle and absolute expiry) and the credential cache's; the system clock unless a test fixes it. */
   clock?: Clock;
@@ -90,14 +92,9 @@ const CACHE_MAX = 10_000;
  * A stored-hash look-alike for unknown usernames: verifying against it runs scrypt at today's
  * parameters (same time as a real user's) and never matches (the "hash" is random bytes).
  */
-const DUMMY_HASH = [
-  'scrypt',
-  SCRYPT_PARAMS.N,
-  SCRYPT_PARAMS.r,
-  SCRYPT_PARAMS.p,
-  randomBytes(16).toString('base64url'),
-  randomBytes(32).toString('base64url'),
-].join('$');
+function dummyHash({ N, r, p }: ScryptParams): string {
+  return ['scrypt', N, r, p, randomBytes(16).toString('base64url'), randomBytes(32).toString('base64url')].join('$');
+}
 
 export class Authenticator {
   readonly #store: Store;
@@ -108,6 +105,8 @@ export class Authenticator {
   readonly #onForget: (() => void) | undefined;
   readonly #throttle: LoginThrottle;
   readonly #hashes: HashLimiter;
+  readonly #scrypt: ScryptParams;
+  readonly #dummyHash: string;
   readonly #checker: CredentialChecker | null;
   readonly #clock: Clock;
   readonly #passwordSignIn: AuthenticatorOptions['passwordSignIn'];
@@ -119,6 +118,8 @@ export class Authenticator {
     this.#onForget = options.onForget;
     this.#throttle = new LoginThrottle(options.throttle, options.failureLog);
     this.#hashes = new HashLimiter(options.hashLimits);
+    this.#scrypt = options.scrypt ?? SCRYPT_PARAMS;
+    this.#dummyHash = dummyHash(this.#scrypt);
     this.#checker = options.checker ?? null;
     this.#clock = options.clock ?? systemClock;
     this.#passwordSignIn = options.passwordSignIn ?? null;
@@ -186,7 +187,7 @@ export class Authenticator {
   /** Hashes a new password, within the same concurrency bound as verifying. */
   hashPassword(password: string): Promise<string> {
     if (this.#checker) return this.#checker.hashPassword(password);
-    return this.#hashes.run(() => hashSecret(password));
+    return this.#hashes.run(() => hashSecret(password, this.#scrypt));
   }
 
   /** Forgets cached credentials (after a key is revoked or a password changes), everywhere. */
@@ -216,14 +217,14 @@ export class Authenticator {
     this.#throttle.check(username, address);
     const user = await this.#store.accounts.getUser(username);
     // Unknown users and users without a password cost the same scrypt work as a wrong password.
-    const stored = user?.passwordHash ?? DUMMY_HASH;
+    const stored = user?.passwordHash ?? this.#dummyHash;
     const ok = await this.#hashes.run(() => verifySecret(password, stored));
     if (!user?.passwordHash || !ok) {
       this.#throttle.recordFailure(username, address);
       throw new UnauthorizedError('Wrong username or password');
     }
     this.#throttle.recordSuccess(username);
-    if (needsRehash(user.passwordHash)) await this.#rehash(user.username, password);
+    if (needsRehash(user.passwordHash, this.#scrypt)) await this.#rehash(user.username, password);
     return toAuthUser(user, 'password');
   }
 

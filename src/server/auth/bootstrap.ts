@@ -14,7 +14,7 @@
  * resets it on purpose).
  */
 import type { Store } from '../store/Store.js';
-import { hashSecret, randomToken, verifySecret } from './secrets.js';
+import { hashSecret, randomToken, verifySecret, type ScryptParams } from './secrets.js';
 
 export interface AdminBootstrap {
   /** The generated password, to print once; null when none was generated. */
@@ -30,7 +30,7 @@ export const ADMIN_PASSWORD_REQUIRED =
   'every other) with the same WEFT_ADMIN_PASSWORD, for example WEFT_ADMIN_PASSWORD="$(openssl rand -base64 18)"; ' +
   'it is needed only until the admin exists.';
 
-export async function ensureAdmin(store: Store, password: string | null): Promise<AdminBootstrap> {
+export async function ensureAdmin(store: Store, password: string | null, scrypt?: ScryptParams): Promise<AdminBootstrap> {
   const existing = await store.accounts.getUser('admin');
   const stored = existing?.passwordHash ?? null;
   const replicated = store.backend === 'clickhouse';
@@ -48,6 +48,6 @@ export async function ensureAdmin(store: Store, password: string | null): Promis
   }
   if (!password && replicated) throw new Error(ADMIN_PASSWORD_REQUIRED);
   const chosen = password ?? randomToken(20);
-  await store.accounts.upsertUser({ username: 'admin', passwordHash: await hashSecret(chosen), isAdmin: true });
+  await store.accounts.upsertUser({ username: 'admin', passwordHash: await hashSecret(chosen, scrypt), isAdmin: true });
   return { generated: password ? null : chosen, notice: null };
 }

@@ -14,8 +14,17 @@
  */
 import { createHash, randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 
+/** scrypt's cost parameters: N (CPU and memory), r (block size), p (parallelism). */
+export interface ScryptParams {
+  readonly N: number;
+  readonly r: number;
+  readonly p: number;
+}
+
 /** OWASP's scrypt parameters (https://cheatsheetseries.owasp.org/cheatsheets/Password_Storage_Cheat_Sheet.html). */
 export const SCRYPT_PARAMS = { N: 2 ** 17, r: 8, p: 1 } as const;
+/** The N that WEFT_PASSWORD_SCRYPT_N may choose (docs/configuration.md); tests use the lowest. */
+export const SCRYPT_N_RANGE = { min: 2 ** 10, max: 2 ** 20 } as const;
 const KEY_LENGTH = 32;
 /** Memory one hash needs (128·N·r bytes), plus headroom; Node refuses anything above `maxmem`. */
 export const SCRYPT_BYTES = 128 * SCRYPT_PARAMS.N * SCRYPT_PARAMS.r;
@@ -29,10 +38,10 @@ function scryptAsync(secret: string, salt: Buffer, options: { N: number; r: numb
   return new Promise((resolve, reject) => scrypt(secret, salt, KEY_LENGTH, full, (err, key) => (err ? reject(err) : resolve(key))));
 }
 
-/** Hashes a password with a fresh salt at the current parameters. */
-export async function hashSecret(secret: string): Promise<string> {
+/** Hashes a password with a fresh salt at the current parameters (the OWASP ones unless configured). */
+export async function hashSecret(secret: string, params: ScryptParams = SCRYPT_PARAMS): Promise<string> {
   const salt = randomBytes(16);
-  const { N, r, p } = SCRYPT_PARAMS;
+  const { N, r, p } = params;
   const key = await scryptAsync(secret, salt, { N, r, p });
   return ['scrypt', N, r, p, salt.toString('base64url'), key.toString('base64url')].join('$');
 }
@@ -50,10 +59,13 @@ export async function verifySecret(secret: string, stored: string): Promise<bool
 }
 
 /** True for a stored password hash made with other parameters than today's (it is replaced at the next login). */
-export function needsRehash(stored: string): boolean {
+export function needsRehash(stored: string, params: ScryptParams = SCRYPT_PARAMS): boolean {
   const [scheme, n, r, p] = stored.split('$');
-  return scheme !== 'scrypt' || Number(n) !== SCRYPT_PARAMS.N || Number(r) !== SCRYPT_PARAMS.r || Number(p) !== SCRYPT_PARAMS.p;
+  return scheme !== 'scrypt' || Number(n) !== params.N || Number(r) !== params.r || Number(p) !== params.p;
 }
+
+/** The scrypt parameters with N from WEFT_PASSWORD_SCRYPT_N (r and p stay OWASP's). */
+export const scryptParamsWithN = (N: number): ScryptParams => ({ ...SCRYPT_PARAMS, N });
 
 /** SHA-256 of a high-entropy random secret (API key, session token); see the header for why not scrypt. */
 export function fastHash(secret: string): string {

@@ -232,7 +232,7 @@ async function serveCommand(args: string[]): Promise<void> {
   if (config.workers > 1) {
     // Migrate and create the admin once, before the workers open the same file.
     const store = await openStore(storeConfigOf(config));
-    const admin = await ensureAdmin(store, config.adminPassword).finally(() => store.close());
+    const admin = await ensureAdmin(store, config.adminPassword, config.scrypt).finally(() => store.close());
     if (admin.notice) console.error(admin.notice);
     const generated = admin.generated;
     // Make (or renew) the certificate once, so the workers all read the same files.
@@ -351,7 +351,7 @@ async function userAddCommand(args: string[]): Promise<void> {
       entities: values.entity ?? [],
       ...(role ? { role } : {}),
       ...(values.admin ? { isAdmin: true } : {}),
-      ...(password ? { passwordHash: await hashSecret(password) } : {}),
+      ...(password ? { passwordHash: await hashSecret(password, config.scrypt) } : {}),
     });
     await recordCli(store, {
       action: existed ? 'user.changed' : 'user.created',

@@ -83,7 +83,7 @@ export interface StartOptions {
 export async function startServer(config: ServerConfig, options: StartOptions = {}): Promise<RunningServer> {
   const log = createLogger(config.logLevel, { format: config.logFormat });
   const store = await openStore(storeConfigOf(config));
-  const admin = await ensureAdmin(store, config.adminPassword).catch(async (err: unknown) => {
+  const admin = await ensureAdmin(store, config.adminPassword, config.scrypt).catch(async (err: unknown) => {
     await store.close();
     throw err;
   });
@@ -149,6 +149,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     // Failed sign-ins are counted in the database when it is a file every process shares.
     ...(store instanceof SqliteStore ? { failureLog: new SqliteFailureLog(store.db) } : {}),
     hashLimits: config.hashLimits,
+    scrypt: config.scrypt,
     sessions: config.sessions,
     clock,
     passwordSignIn: config.oidc?.only

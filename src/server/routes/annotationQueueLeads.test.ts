@@ -12,6 +12,7 @@ import {
   AnnotationQueueSummaryRes,
 } from '../../contract/annotationQueueLeads.js';
 import { hashSecret } from '../auth/secrets.js';
+import { TEST_SCRYPT } from '../testing/testPasswords.js';
 import { startTestServer, type TestServer } from '../testing/testServer.js';
 
 let t: TestServer;
@@ -45,7 +46,11 @@ beforeAll(async () => {
   t = await startTestServer();
   P = `${t.alice.entity}/leads`;
   alice = t.alice.client;
-  await t.server.store.accounts.upsertUser({ username: 'carol', entities: [t.alice.entity], passwordHash: await hashSecret('carol-pw') });
+  await t.server.store.accounts.upsertUser({
+    username: 'carol',
+    entities: [t.alice.entity],
+    passwordHash: await hashSecret('carol-pw', TEST_SCRYPT),
+  });
   carol = t.clientAs({ username: 'carol', password: 'carol-pw' });
   const spec = async (name: string, field_schema: Record<string, unknown>) => {
     const val = { _type: 'AnnotationSpec', _class_name: 'AnnotationSpec', _bases: ['Object', 'BaseModel'], name, field_schema };

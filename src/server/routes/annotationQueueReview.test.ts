@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AnnotationQueueItemSubmitRes, AnnotatorQueueItemsProgressUpdateRes } from '../../contract/annotationQueues.js';
 import type { WeftClient } from '../../client/index.js';
 import { hashSecret } from '../auth/secrets.js';
+import { TEST_SCRYPT } from '../testing/testPasswords.js';
 import { startTestServer, type TestServer } from '../testing/testServer.js';
 
 let t: TestServer;
@@ -31,7 +32,11 @@ const progress = (client: WeftClient, queue_id: string, item_id: string, annotat
 beforeAll(async () => {
   t = await startTestServer();
   P = `${t.alice.entity}/review`;
-  await t.server.store.accounts.upsertUser({ username: 'carol', entities: [t.alice.entity], passwordHash: await hashSecret('carol-pw') });
+  await t.server.store.accounts.upsertUser({
+    username: 'carol',
+    entities: [t.alice.entity],
+    passwordHash: await hashSecret('carol-pw', TEST_SCRYPT),
+  });
   carol = t.clientAs({ username: 'carol', password: 'carol-pw' });
   await t.alice.client.callUpsertBatch({
     batch: CALLS.map((id) => ({

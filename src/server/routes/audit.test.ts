@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuditListRes, type AuditRow } from '../../contract/audit.js';
 import { verifyAuditLog } from '../audit/auditCommands.js';
 import { hashSecret } from '../auth/secrets.js';
+import { TEST_SCRYPT } from '../testing/testPasswords.js';
 import type { AuthUser } from '../auth/authenticate.js';
 import { auditFilterFor } from './audit.js';
 import { ADMIN_PASSWORD, startTestServer, type TestServer } from '../testing/testServer.js';
@@ -355,7 +356,7 @@ describe('an entity admin over HTTP', () => {
       username: 'olga',
       entities: ['alice-co'],
       role: 'admin',
-      passwordHash: await hashSecret('olga-secret-1'),
+      passwordHash: await hashSecret('olga-secret-1', TEST_SCRYPT),
     });
     const olga = basic('olga', 'olga-secret-1');
     expect((await send('/calls/delete', { json: { project_id: P, call_ids: ['o1'] } })).status).toBe(200);

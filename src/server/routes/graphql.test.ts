@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { hashSecret } from '../auth/secrets.js';
+import { TEST_SCRYPT } from '../testing/testPasswords.js';
 import { createApiKey } from '../auth/apiKeys.js';
 import { useTestServer } from '../testing/serverSuite.js';
 import {
@@ -117,7 +118,7 @@ describe('viewer.defaultEntity for users without entities', () => {
     const admin = await graphql({ query: GQL3_DEFAULT_ENTITY }, `Basic ${Buffer.from('admin:admin-test-password').toString('base64')}`);
     expect(admin.json.data.viewer.defaultEntity).toEqual({ name: 'admin' });
 
-    await t.server.store.accounts.upsertUser({ username: 'loner', passwordHash: await hashSecret('loner-password') });
+    await t.server.store.accounts.upsertUser({ username: 'loner', passwordHash: await hashSecret('loner-password', TEST_SCRYPT) });
     const { key } = await createApiKey(t.server.store, 'loner');
     const loner = await graphql({ query: GQL3_DEFAULT_ENTITY }, basicApiKey(key));
     expect(loner.json).toEqual({ data: { viewer: { username: 'loner', defaultEntity: null } } });

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WeftClient } from '../../client/index.js';
 import { JudgeAgreementRes } from '../../contract/agreement.js';
 import { hashSecret } from '../auth/secrets.js';
+import { TEST_SCRYPT } from '../testing/testPasswords.js';
 import { testBackends } from '../testing/tempStore.js';
 import { startTestServer, type TestServer } from '../testing/testServer.js';
 
@@ -25,7 +26,7 @@ for (const backend of testBackends()) {
       await t.server.store.accounts.upsertUser({
         username: 'carol',
         entities: [t.alice.entity],
-        passwordHash: await hashSecret('carol-pw'),
+        passwordHash: await hashSecret('carol-pw', TEST_SCRYPT),
       });
       carol = t.clientAs({ username: 'carol', password: 'carol-pw' });
       await alice.callUpsertBatch({

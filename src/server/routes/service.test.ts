@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { endpoints } from '../../contract/endpoints.js';
 import { hashSecret } from '../auth/secrets.js';
+import { TEST_SCRYPT } from '../testing/testPasswords.js';
 import { startTestServer, type TestServer } from '../testing/testServer.js';
 
 const PACKAGE_VERSION = (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string })
@@ -237,7 +238,7 @@ describe('GET /weft/whoami', () => {
     await t.server.store.accounts.upsertUser({
       username: 'carol',
       entities: ['zeta-co', 'beta-co', 'gamma-co'],
-      passwordHash: await hashSecret('carol-pw'),
+      passwordHash: await hashSecret('carol-pw', TEST_SCRYPT),
     });
     const carol = t.clientAs({ username: 'carol', password: 'carol-pw' });
     expect(await carol.whoami({})).toEqual({

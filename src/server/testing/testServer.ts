@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { inject } from 'vitest';
 import { createClient, type WeftClient } from '../../client/index.js';
 import { createApiKey } from '../auth/apiKeys.js';
-import { hashSecret } from '../auth/secrets.js';
+import { hashSecret, type ScryptParams } from '../auth/secrets.js';
 import { loadConfig, storeConfigOf, type ServerConfig } from '../config.js';
 import type { ClickHouseOptions } from '../store/clickhouse/ClickHouseDatabase.js';
 import { clickhouseOptions, openStore } from '../store/openStore.js';
@@ -21,14 +21,15 @@ import { startServer, type RunningServer, type StartOptions } from '../process/m
 import { ClickHouseDatabase } from '../store/clickhouse/ClickHouseDatabase.js';
 import { migrateClickHouse, quoteIdentifier } from '../store/clickhouse/migrate.js';
 import type { Clock } from '../services.js';
-import { ADMIN_PASSWORD, passwordOf } from './testPasswords.js';
+import { ADMIN_PASSWORD, passwordOf, TEST_SCRYPT_N, testHashKey } from './testPasswords.js';
 
 export { ADMIN_PASSWORD };
 
 /**
  * The test users' password hashes: made once per run by the global setup (testPasswords.ts), else
- * once per test process. A hash at the OWASP scrypt parameters costs ~0.6 s of CPU, and every
- * test file starts servers with the same users.
+ * once per test process, at each scrypt N a test server uses. Test servers hash at
+ * TEST_SCRYPT_N unless a test sets WEFT_PASSWORD_SCRYPT_N (authAbuse.test.ts keeps OWASP's):
+ * sign-ins then cost the tests ~5 ms of scrypt, not ~0.6 s (docs/performance.md "Test time").
  */
 const hashes = new Map<string, Promise<string>>();
 /** The global setup's hashes; none outside a vitest run (a benchmark in bench/ starts servers too). */
@@ -39,11 +40,12 @@ function injected(): Record<string, string> | undefined {
     return undefined;
   }
 }
-function hashOnce(password: string): Promise<string> {
-  const made = injected()?.[password];
+function hashOnce(password: string, scrypt: ScryptParams): Promise<string> {
+  const key = testHashKey(password, scrypt.N);
+  const made = injected()?.[key];
   if (made) return Promise.resolve(made);
-  if (!hashes.has(password)) hashes.set(password, hashSecret(password));
-  return hashes.get(password)!;
+  if (!hashes.has(key)) hashes.set(key, hashSecret(password, scrypt));
+  return hashes.get(key)!;
 }
 
 export interface TestUser {
@@ -80,6 +82,7 @@ export async function startTestServer(
     PORT: '0',
     WEFT_LOG_LEVEL: 'silent',
     WEFT_VALIDATE_RESPONSES: '1',
+    WEFT_PASSWORD_SCRYPT_N: String(TEST_SCRYPT_N),
     ...threadsEnv(options.env),
     ...options.env,
   });
@@ -96,7 +99,7 @@ export async function startTestServer(
 
   async function makeUser(username: string, entity: string): Promise<TestUser> {
     const password = passwordOf(username);
-    await server.store.accounts.upsertUser({ username, entities: [entity], passwordHash: await hashOnce(password) });
+    await server.store.accounts.upsertUser({ username, entities: [entity], passwordHash: await hashOnce(password, config.scrypt) });
     const { key } = await createApiKey(server.store, username);
     return {
       username,
@@ -161,7 +164,7 @@ function threadsEnv(env: Record<string, string> | undefined): Record<string, str
 async function addAdmin(config: ServerConfig): Promise<void> {
   const store = await openStore(storeConfigOf(config));
   try {
-    await store.accounts.upsertUser({ username: 'admin', passwordHash: await hashOnce(ADMIN_PASSWORD), isAdmin: true });
+    await store.accounts.upsertUser({ username: 'admin', passwordHash: await hashOnce(ADMIN_PASSWORD, config.scrypt), isAdmin: true });
   } finally {
     await store.close();
   }
