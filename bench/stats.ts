@@ -19,12 +19,20 @@ import type { CallStatsReq } from '../src/contract/stats.js';
 import { callStats } from '../src/server/domain/calls/callStats.js';
 import { createRng } from '../src/server/demo/seededRandom.js';
 import { ClickHouseDatabase } from '../src/server/store/clickhouse/ClickHouseDatabase.js';
-import type { CallWrite, Store } from '../src/server/store/Store.js';
+import type { CallWrite } from '../src/server/store/Store.js';
 import { benchStoreKind, loadAverage, settleMerges, startBenchBackend, STORE_OPTION, type BenchDataset } from './backend.js';
+import { bulkInsertCalls, sqlString, type CallsGenerator } from './bulkCalls.js';
 import { serverCpu, startBenchServer, timeAndCpuMedian, timeMedian } from './lib.js';
 
 const { values } = parseArgs({
-  options: { ...STORE_OPTION, calls: { type: 'string', default: '1000000' }, days: { type: 'string', default: '30' } },
+  options: {
+    ...STORE_OPTION,
+    calls: { type: 'string', default: '1000000' },
+    days: { type: 'string', default: '30' },
+    // On ClickHouse, how many of the calls (the last ones) Weft's writer writes; the engine makes
+    // the others (bulkCalls.ts) with the same shapes. All of them through Weft on SQLite.
+    'weft-calls': { type: 'string', default: '100000' },
+  },
 });
 const CALLS = Number(values.calls);
 const DAYS = Number(values.days);
@@ -39,10 +47,10 @@ const MODELS = ['gpt-4o-mini', 'gpt-4o', 'claude-3-5-sonnet-20241022'];
  * Traces of 4 calls: an agent root, a tool call, and two LLM calls (chat or embed), written in
  * the order they happen (spread evenly over the window, with jitter), as an SDK logs them.
  */
-function* traces(): Generator<CallWrite> {
+function* traces(from: number): Generator<CallWrite> {
   const rng = createRng(42);
   const step = (END - START - 120_000_000) / CALLS;
-  for (let n = 0; n < CALLS; n += 4) {
+  for (let n = from; n < CALLS; n += 4) {
     const t = START + Math.floor((n + rng.next() * 4) * step);
     const root = `r${n}`;
     const calls = [
@@ -97,11 +105,59 @@ function* traces(): Generator<CallWrite> {
   }
 }
 
-async function build(store: Store): Promise<void> {
+/**
+ * traces() as SQL over the row number n (bulkCalls.ts): the same traces with the same
+ * distributions, each draw a hash of the trace's number instead of the seeded stream.
+ */
+function generator(): CallsGenerator {
+  const step = (END - START - 120_000_000) / CALLS;
+  const u = (salt: number, of = 'i') => `(sipHash64(${of}, ${salt}) % 4294967296) / 4294967296`;
+  const pick = (items: string[], salt: number) => `[${items.map(sqlString).join(', ')}][toUInt32(floor(${u(salt)} * ${items.length})) + 1]`;
+  const logRange = (min: number, max: number, salt: number) =>
+    `toInt64(round(exp(log(${min}) + ${u(salt)} * (log(${max}) - log(${min})))))`;
+  const int = (min: number, max: number, salt: number) => `toInt64(${min} + floor(${u(salt)} * ${max - min + 1}))`;
+  const usage = (model: string, salt: number) =>
+    `concat('{"usage":{"', ${model}, '":{"prompt_tokens":', toString(${int(50, 4_000, salt)}), ',"completion_tokens":', toString(${int(5, 800, salt + 1)}), ',"requests":1}}}')`;
+  return {
+    aliases: [
+      'intDiv(n, 4) AS i',
+      'n % 4 AS k',
+      `toInt64(${START} + floor((4 * i + ${u(1)} * 4) * ${step})) AS t`,
+      `${logRange(5, 5_000, 2)} AS tool_ms`,
+      `${logRange(200, 30_000, 3)} AS chat_ms`,
+      `${logRange(20, 2_000, 4)} AS embed_ms`,
+      `${pick(MODELS, 5)} AS chat_model`,
+      `[greatest(tool_ms, chat_ms, embed_ms) + 50, tool_ms, chat_ms, embed_ms][k + 1] AS ms`,
+      `[0, 5000, 9000, 12000][k + 1] AS off`,
+    ],
+    columns: {
+      project_id: sqlString(PROJECT),
+      id: `concat('r', toString(4 * i), ['', '-t', '-l1', '-l2'][k + 1])`,
+      trace_id: `concat('r', toString(4 * i))`,
+      parent_id: `if(k = 0, NULL, concat('r', toString(4 * i)))`,
+      thread_id: "CAST(NULL, 'Nullable(String)')",
+      turn_id: "CAST(NULL, 'Nullable(String)')",
+      op_name: `[${sqlString(op('agent'))}, ${pick(TOOLS, 6)}, ${sqlString(op('openai.chat.completions.create'))}, ${sqlString(op('embed'))}][k + 1]`,
+      started_at: 't + off',
+      attributes: "'{}'",
+      inputs: sqlString('{"q":"where is my order?"}'),
+      ended_at: 't + off + ms * 1000',
+      exception: `if(${u(7, 'n')} < 0.06, 'RateLimitError', NULL)`,
+      output: `'"ok"'`,
+      summary: `multiIf(k = 2, ${usage('chat_model', 8)}, k = 3, ${usage("'gpt-4o-mini'", 10)}, '{}')`,
+    },
+  };
+}
+
+async function build(dataset: BenchDataset): Promise<void> {
+  const store = dataset.store;
+  // On ClickHouse the engine makes every trace but the last ones (bulkCalls.ts).
+  const bulk = dataset.clickhouse ? Math.max(0, CALLS - Number(values['weft-calls'])) & ~3 : 0;
+  if (bulk > 0) await bulkInsertCalls(dataset, PROJECT, generator(), 0, bulk);
   let batch: CallWrite[] = [];
-  let written = 0;
+  let written = bulk;
   const t0 = performance.now();
-  for (const w of traces()) {
+  for (const w of traces(bulk)) {
     batch.push(w);
     if (batch.length < 10_000) continue;
     await store.calls.writeCalls(batch);
@@ -113,7 +169,7 @@ async function build(store: Store): Promise<void> {
   written += batch.length / 2;
   const s = (performance.now() - t0) / 1000;
   console.log(
-    `\rBuilding: ${written.toLocaleString('en')} calls in ${s.toFixed(1)} s (${Math.round(written / s).toLocaleString('en')} calls/s, rollup included)`,
+    `\rBuilding through Weft's writer: ${(written - bulk).toLocaleString('en')} calls in ${s.toFixed(1)} s (${Math.round((written - bulk) / s).toLocaleString('en')} calls/s, rollup included)`,
   );
 }
 
@@ -163,7 +219,7 @@ const backend = await startBenchBackend(benchStoreKind(values.store));
 try {
   console.log(`Call statistics on ${backend.kind}: ${CALLS.toLocaleString('en')} calls over ${DAYS} days; load average ${loadAverage()}`);
   const dataset = await backend.dataset('bench_stats');
-  await build(dataset.store);
+  await build(dataset);
   await dataset.store.close();
   await settleMerges(dataset);
 

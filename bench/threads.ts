@@ -15,8 +15,9 @@ import Database from 'better-sqlite3';
 import { parseArgs } from 'node:util';
 import { THREAD_SORT_FIELDS } from '../src/contract/threads.js';
 import { ClickHouseDatabase } from '../src/server/store/clickhouse/ClickHouseDatabase.js';
-import type { CallWrite, Store } from '../src/server/store/Store.js';
+import type { CallWrite } from '../src/server/store/Store.js';
 import { benchStoreKind, loadAverage, settleMerges, startBenchBackend, STORE_OPTION, type BenchDataset } from './backend.js';
+import { bulkInsertCalls, sqlString, type CallsGenerator } from './bulkCalls.js';
 import { cpuSeconds, startBenchServer, timeAndCpuMedian, timeMedian } from './lib.js';
 
 const { values } = parseArgs({
@@ -26,6 +27,9 @@ const { values } = parseArgs({
     threads: { type: 'string', default: '20000' },
     turns: { type: 'string', default: '10' },
     nested: { type: 'string', default: '4' },
+    // On ClickHouse, how many of the calls (the last ones, whole threads) Weft's writer writes;
+    // the engine makes the others (bulkCalls.ts). All of them through Weft on SQLite.
+    'weft-calls': { type: 'string', default: '100000' },
   },
 });
 const TURNS = Number(values.turns);
@@ -82,19 +86,53 @@ function* turnCalls(thread: number): Generator<CallWrite> {
   }
 }
 
-async function build(store: Store): Promise<void> {
+/** turnCalls as SQL over the row number n (bulkCalls.ts): the same calls, thread by thread. */
+const GENERATOR: CallsGenerator = {
+  aliases: [
+    `intDiv(n, ${TURNS * (1 + NESTED)}) AS th`,
+    `intDiv(n % ${TURNS * (1 + NESTED)}, ${1 + NESTED}) AS turn`,
+    `n % ${1 + NESTED} AS k`,
+    `concat('t', toString(th), '-', toString(turn)) AS tid`,
+    `${Date.UTC(2026, 0, 1) * 1000} + th * 7000000 + turn * 60000000 AS tstart`,
+    `200000 + ((th * 7919 + turn * 104729) % 9000) * 1000 AS duration`,
+  ],
+  columns: {
+    project_id: sqlString(PROJECT),
+    id: `if(k = 0, tid, concat(tid, '-', toString(k - 1)))`,
+    trace_id: 'tid',
+    parent_id: `if(k = 0, NULL, tid)`,
+    thread_id: `concat('thread-', toString(th))`,
+    turn_id: 'tid',
+    op_name: `if(k = 0, 'chat_turn', 'llm')`,
+    started_at: `toInt64(if(k = 0, tstart, tstart + (k - 1) * 1000))`,
+    attributes: `if(th % 4 = 0, '{"env":"prod"}', '{"env":"dev"}')`,
+    inputs: `concat('{"message":"turn ', toString(turn), ' of thread ', toString(th), ' about ', [${TOPICS.map(sqlString).join(', ')}][th % ${TOPICS.length} + 1], '"}')`,
+    ended_at: `toInt64(if(k = 0, tstart + duration, tstart + duration - 1000))`,
+    exception: `if(k = 0 AND th % 50 = 0 AND turn = 3, 'boom', NULL)`,
+    output: `'"ok"'`,
+    summary: sqlString('{"usage":{"gpt-4o-mini":{"prompt_tokens":40,"completion_tokens":12,"total_tokens":52}}}'),
+  },
+};
+
+async function build(dataset: BenchDataset): Promise<void> {
+  const store = dataset.store;
   const total = THREADS * TURNS * (1 + NESTED);
+  const perThread = TURNS * (1 + NESTED);
+  // On ClickHouse the engine makes every thread but the last ones (bulkCalls.ts).
+  const bulkThreads = dataset.clickhouse ? Math.max(0, THREADS - Math.ceil(Number(values['weft-calls']) / perThread)) : 0;
+  if (bulkThreads > 0) await bulkInsertCalls(dataset, PROJECT, GENERATOR, 0, bulkThreads * perThread);
+  if (bulkThreads === THREADS) return;
   let batch: CallWrite[] = [];
-  let written = 0;
+  let written = bulkThreads * perThread;
   const t0 = performance.now();
-  for (let th = 0; th < THREADS; th++) {
+  for (let th = bulkThreads; th < THREADS; th++) {
     for (const w of turnCalls(th)) batch.push(w);
     if (batch.length >= 10_000 || th === THREADS - 1) {
       await store.calls.writeCalls(batch);
       written += batch.length / 2;
       batch = [];
       if (written % 100_000 === 0 || th === THREADS - 1)
-        process.stdout.write(`\rBuilding: ${written.toLocaleString('en')} / ${total.toLocaleString('en')} calls`);
+        process.stdout.write(`\rBuilding through Weft's writer: ${written.toLocaleString('en')} / ${total.toLocaleString('en')} calls`);
     }
   }
   console.log(` in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
@@ -122,7 +160,7 @@ const backend = await startBenchBackend(benchStoreKind(values.store));
 try {
   console.log(`Threads on ${backend.kind}: ${THREADS.toLocaleString('en')} threads; load average ${loadAverage()}`);
   const dataset = await backend.dataset('bench_threads');
-  await build(dataset.store);
+  await build(dataset);
   await dataset.store.close();
   await settleMerges(dataset);
 
