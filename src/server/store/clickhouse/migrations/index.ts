@@ -36,6 +36,7 @@ import { v15Retention } from './v15Retention.js';
 import { v18FileRefs } from './v18FileRefs.js';
 import { v19CallViews } from './v19CallViews.js';
 import { v20CoordinationTtl } from './v20CoordinationTtl.js';
+import { v23ThreadSnapshots } from './v23ThreadSnapshots.js';
 
 export type { ClickHouseMigration } from './migration.js';
 
@@ -61,6 +62,7 @@ export const clickhouseMigrations: ClickHouseMigration[] = [
   v18FileRefs,
   v19CallViews,
   v20CoordinationTtl,
+  v23ThreadSnapshots,
 ];
 
 /** The newest schema version this build knows. */
