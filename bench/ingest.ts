@@ -31,6 +31,7 @@ import { uuidv7 } from '../src/server/core/ids.js';
 import { RESULT_SETTINGS } from '../src/server/store/clickhouse/ClickHouseDatabase.js';
 import { migrations } from '../src/server/store/sqlite/migrations/index.js';
 import { benchStoreKind, loadAverage, startBenchBackend, STORE_OPTION, type BenchBackend, type BenchDataset } from './backend.js';
+import { bulkInsertCalls, sqlString, type CallsGenerator } from './bulkCalls.js';
 import { serverCpu, spawnWeft } from './lib.js';
 
 type BatchItem = z.input<typeof CallUpsertBatchReq>['batch'][number];
@@ -46,8 +47,12 @@ const { values } = parseArgs({
     // Redaction rules in force in the project (docs/security/redaction.md): the three built-ins
     // and three key names. The calls carry no secrets, so this measures the common case.
     redaction: { type: 'boolean', default: false },
+    // ClickHouse: calls the engine makes in the project first (bulkCalls.ts), so the measured
+    // calls land in a big project: --prefill 9900000 --calls 100000 is the 10M run.
+    prefill: { type: 'string', default: '0' },
   },
 });
+const PREFILL = Number(values.prefill);
 const CALLS = Number(values.calls);
 const BATCH_CALLS = Number(values.batch);
 const CONCURRENCY = Number(values.concurrency);
@@ -116,6 +121,39 @@ function makeCall(i: number, traceId: string, parentId: string | null): [BatchIt
   ];
 }
 
+/** Calls like makeCall's (the same payloads, an hour before them), as SQL over the row number n: the prefill. */
+function prefillGenerator(): CallsGenerator {
+  const [start, end] = makeCall(0, 'trace', null);
+  const s = (start as Extract<BatchItem, { mode: 'start' }>).req.start;
+  const e = (end as Extract<BatchItem, { mode: 'end' }>).req.end;
+  return {
+    aliases: [`concat('p', toString(intDiv(n, 5) * 5)) AS trace`, `toInt64(${(Date.UTC(2026, 0, 1) - 3_600_000) * 1000} + n * 37) AS t`],
+    columns: {
+      project_id: sqlString(PROJECT),
+      id: "concat('p', toString(n))",
+      trace_id: 'trace',
+      parent_id: 'if(n % 5 = 0, NULL, trace)',
+      thread_id: "CAST(NULL, 'Nullable(String)')",
+      turn_id: "CAST(NULL, 'Nullable(String)')",
+      op_name: sqlString(s.op_name),
+      started_at: 't',
+      attributes: sqlString(JSON.stringify(s.attributes)),
+      inputs: sqlString(JSON.stringify(s.inputs)),
+      ended_at: 't + 200000 + (n % 900) * 1000',
+      exception: "CAST(NULL, 'Nullable(String)')",
+      output: sqlString(JSON.stringify(e.output)),
+      summary: sqlString(JSON.stringify(e.summary)),
+    },
+  };
+}
+
+/** Fills the dataset's project with PREFILL calls made by the engine (ClickHouse only). */
+async function prefill(dataset: BenchDataset): Promise<void> {
+  if (PREFILL <= 0) return;
+  if (!dataset.clickhouse) throw new Error('--prefill needs --store clickhouse');
+  await bulkInsertCalls(dataset, PROJECT, prefillGenerator(), 0, PREFILL);
+}
+
 function makeBatches(calls: number): BatchItem[][] {
   const batches: BatchItem[][] = [];
   let current: BatchItem[] = [];
@@ -154,6 +192,7 @@ const engineCpu = (backend: BenchBackend) => (backend.enginePid ? serverCpu(back
 async function benchServer(backend: BenchBackend, batches: BatchItem[][], workers: number): Promise<IngestResult> {
   const warmup = makeBatches(WARMUP_CALLS);
   const dataset = await backend.dataset(`bench_ingest_${workers}`);
+  await prefill(dataset);
   await dataset.store.accounts.upsertUser({ username: 'bench', entities: ['bench'] });
   const { key } = await createApiKey(dataset.store, 'bench');
   if (values.redaction) {
@@ -206,7 +245,7 @@ async function benchServer(backend: BenchBackend, batches: BatchItem[][], worker
     const cpu = cpu1.process - cpu0.process;
     const engineCpuPerCall = (engineCpu(backend) - engine0) / CALLS;
     const { count } = await client.callsQueryStats({ project_id: PROJECT });
-    if (count < CALLS + WARMUP_CALLS) throw new Error(`only ${count} of ${CALLS + WARMUP_CALLS} calls stored`);
+    if (count < PREFILL + CALLS + WARMUP_CALLS) throw new Error(`only ${count} of ${PREFILL + CALLS + WARMUP_CALLS} calls stored`);
     return {
       rate: CALLS / seconds,
       cpuPerCall: workers === 1 ? cpu / CALLS : NaN,
@@ -286,6 +325,7 @@ function benchRawSqliteInsert(batches: BatchItem[][]): IngestResult {
  */
 async function benchRawClickHouseInsert(backend: BenchBackend, batches: BatchItem[][]): Promise<IngestResult> {
   const dataset: BenchDataset = await backend.dataset('bench_ingest_raw');
+  await prefill(dataset);
   await dataset.store.close();
   const client = createClickHouseClient({ url: dataset.clickhouse!.url, database: dataset.clickhouse!.database });
   const cpu0 = process.cpuUsage();
@@ -320,7 +360,7 @@ try {
   const bytesPerCall = JSON.stringify(batches[0]).length / (batches[0]!.length / 2);
   console.log(
     `Ingest on ${backend.kind}: ${CALLS} calls of ~${Math.round(bytesPerCall)} bytes (start + end), ${BATCH_CALLS} calls per request, ` +
-      `${CONCURRENCY} requests in flight; load average ${loadAverage()}`,
+      `${CONCURRENCY} requests in flight${PREFILL > 0 ? `, into a project of ${PREFILL.toLocaleString('en')} calls` : ''}; load average ${loadAverage()}`,
   );
   const raw = backend.kind === 'sqlite' ? benchRawSqliteInsert(batches) : await benchRawClickHouseInsert(backend, batches);
   const goalRatio = backend.kind === 'sqlite' ? 0.7 : 0.5;
