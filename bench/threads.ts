@@ -172,7 +172,11 @@ try {
     const rows = text.split('\n').filter(Boolean).length;
     if (!res.ok || rows === 0 || rows > 50) throw new Error(`unexpected answer ${res.status}: ${text.slice(0, 200)}`);
   };
-  await query({}); // warm up auth and statement caches
+  // Warms up auth and statement caches; on ClickHouse the first request also builds the threads'
+  // snapshot (docs/clickhouse.md "Thread snapshots"), timed apart.
+  const first = performance.now();
+  await query({});
+  console.log(`first threads request${dataset.clickhouse ? ' (builds the snapshot)' : ''}: ${(performance.now() - first).toFixed(0)} ms`);
   /**
    * The median wall and CPU time (Weft's process, and on ClickHouse the engine's), or why the
    * request failed (cases a backend cannot answer yet say so and the run goes on).

@@ -120,6 +120,7 @@ export const SHARD_KEYS: Readonly<Record<string, string>> = {
   monitor_forgotten: BY_PROJECT,
   // A project's thread snapshots and marks on one shard: every version of a thread's row meets there.
   thread_snapshots: BY_PROJECT,
+  thread_snapshot_turns: BY_PROJECT,
   thread_snapshot_marks: BY_PROJECT,
   users: ONE_SHARD,
   user_entities: ONE_SHARD,

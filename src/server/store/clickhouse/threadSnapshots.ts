@@ -68,13 +68,13 @@ function liveStatsSql(rows: string, where: string): string {
 
 /**
  * The threads touched at or after `since` (epoch µs), by their turns' ids: a touched part's
- * thread as merged now, and any thread whose snapshot lists a touched id (a turn re-started in
- * another thread leaves the old one). `{p:String}` is the project.
+ * thread as merged now, and the thread the snapshot last put it in (a turn started again in
+ * another thread leaves the old one). Both by id, the tables' key. `{p:String}` is the project.
  */
 function touchedSql(since: string): { ids: string; threads: string } {
   const ids = `SELECT id FROM thread_touches WHERE project_id = {p:String} AND seen_at >= ${since}`;
   const threads = `SELECT thread_id FROM thread_turns FINAL PREWHERE project_id = {p:String} AND id IN (${ids}) WHERE thread_id IS NOT NULL
-    UNION DISTINCT SELECT thread_id FROM thread_snapshots FINAL WHERE project_id = {p:String} AND hasAny(turn_ids, (SELECT groupArray(id) FROM (${ids})))`;
+    UNION DISTINCT SELECT thread_id FROM thread_snapshot_turns FINAL PREWHERE project_id = {p:String} AND id IN (${ids})`;
   return { ids, threads };
 }
 
@@ -106,18 +106,18 @@ export class ThreadSnapshots {
    */
   async mark(projectId: string): Promise<number> {
     const { marginMicros, refreshTouches, maxAgeMicros } = this.#options;
-    const row = await this.#db.get<{ m: string; now: string }>(
-      `SELECT (SELECT max(mark) FROM thread_snapshot_marks WHERE project_id = {p:String}) AS m, toUnixTimestamp64Micro(now64(6)) AS now`,
-      { p: projectId },
+    // One round trip: the mark, the engine's clock, and the touches since the mark (counted up
+    // to one past the threshold; none read without a mark).
+    const row = await this.#db.get<{ m: string; now: string; touched: string }>(
+      `WITH (SELECT max(mark) FROM thread_snapshot_marks WHERE project_id = {p:String}) AS m
+       SELECT m, toUnixTimestamp64Micro(now64(6)) AS now,
+         (SELECT count() FROM (SELECT 1 FROM thread_touches
+           WHERE project_id = {p:String} AND seen_at >= if(m = 0, 9223372036854775807, m - {margin:Int64}) LIMIT {cap:UInt64})) AS touched`,
+      { p: projectId, margin: marginMicros, cap: refreshTouches + 1 },
     );
     const mark = Number(row?.m ?? 0);
-    const now = Number(row?.now ?? 0);
-    if (mark === 0 || now - mark > maxAgeMicros) return this.#refresh(projectId, 0);
-    const touched = await this.#db.get<{ n: string }>(
-      'SELECT count() AS n FROM thread_touches WHERE project_id = {p:String} AND seen_at >= {since:Int64}',
-      { p: projectId, since: mark - marginMicros },
-    );
-    return Number(touched?.n ?? 0) > refreshTouches ? this.#refresh(projectId, mark) : mark;
+    if (mark === 0 || Number(row?.now ?? 0) - mark > maxAgeMicros) return this.#refresh(projectId, 0);
+    return Number(row?.touched ?? 0) > refreshTouches ? this.#refresh(projectId, mark) : mark;
   }
 
   /**
@@ -167,6 +167,11 @@ export class ThreadSnapshots {
        FROM (SELECT thread_id, groupArray(id) AS turn_ids FROM ${scope.from} WHERE ${scope.where} GROUP BY thread_id) AS a
        LEFT JOIN (SELECT 1 AS live, * FROM (${live})) AS s ON a.thread_id = s.thread_id
        SETTINGS join_use_nulls = 0`,
+      params,
+    );
+    await this.#db.command(
+      `INSERT INTO thread_snapshot_turns (project_id, id, thread_id, version)
+       SELECT {p:String}, id, assumeNotNull(thread_id), {v:Int64} FROM ${scope.from} WHERE ${scope.where}`,
       params,
     );
     await this.#db.insert('thread_snapshot_marks', [{ project_id: projectId, mark }]);

@@ -46,6 +46,10 @@ export const v23ThreadSnapshots: ClickHouseMigration = {
         usage_prompt Array(Int64),
         usage_completion Array(Int64)
       ) ENGINE = ReplacingMergeTree(version) ORDER BY (project_id, thread_id)`,
+    // Which thread each turn was in at its last refresh, by turn id: a turn started again in
+    // another thread changes its old thread too, which its touch alone no longer names.
+    `CREATE TABLE IF NOT EXISTS thread_snapshot_turns (project_id String, id String, thread_id String, version Int64)
+      ENGINE = ReplacingMergeTree(version) ORDER BY (project_id, id)`,
     // Each refresh's mark (engine µs), the greatest one current.
     `CREATE TABLE IF NOT EXISTS thread_snapshot_marks (project_id String, mark Int64)
       ENGINE = ReplacingMergeTree(mark) ORDER BY project_id`,
