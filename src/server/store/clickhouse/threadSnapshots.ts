@@ -25,7 +25,7 @@ import { statsSql, TURN_USAGE, TURNS } from './threadStatsSql.js';
 export interface ThreadSnapshotOptions {
   /** How long an insert into calls may run past its views (µs): touches this recent stay unsettled. */
   marginMicros: number;
-  /** A read refreshes the snapshot first once more parts than this touched threads since its mark. */
+  /** A read refreshes the snapshot first once more parts than this, older than the margin, touched threads since its mark. */
   refreshTouches: number;
   /** A snapshot older than this (µs) is rebuilt whole (thread_touches keeps 7 days). */
   maxAgeMicros: number;
@@ -106,13 +106,16 @@ export class ThreadSnapshots {
    */
   async mark(projectId: string): Promise<number> {
     const { marginMicros, refreshTouches, maxAgeMicros } = this.#options;
-    // One round trip: the mark, the engine's clock, and the touches since the mark (counted up
-    // to one past the threshold; none read without a mark).
+    // One round trip: the mark, the engine's clock, and the touches a refresh now would settle:
+    // since the mark and older than the margin (counted up to one past the threshold; none read
+    // without a mark). Newer touches stay unsettled whatever a refresh does, so they never call one.
     const row = await this.#db.get<{ m: string; now: string; touched: string }>(
-      `WITH (SELECT max(mark) FROM thread_snapshot_marks WHERE project_id = {p:String}) AS m
-       SELECT m, toUnixTimestamp64Micro(now64(6)) AS now,
+      `WITH (SELECT max(mark) FROM thread_snapshot_marks WHERE project_id = {p:String}) AS m,
+         toUnixTimestamp64Micro(now64(6)) AS engine_now
+       SELECT m, engine_now AS now,
          (SELECT count() FROM (SELECT 1 FROM thread_touches
-           WHERE project_id = {p:String} AND seen_at >= if(m = 0, 9223372036854775807, m - {margin:Int64}) LIMIT {cap:UInt64})) AS touched`,
+           WHERE project_id = {p:String} AND seen_at >= if(m = 0, 9223372036854775807, m - {margin:Int64})
+             AND seen_at < engine_now - {margin:Int64} LIMIT {cap:UInt64})) AS touched`,
       { p: projectId, margin: marginMicros, cap: refreshTouches + 1 },
     );
     const mark = Number(row?.m ?? 0);
