@@ -247,7 +247,10 @@ function ingestBodies(n: number, tag: string): string[] {
         },
       },
     });
-    if (items.length === 1000) (bodies.push(JSON.stringify({ batch: items })), (items = []));
+    if (items.length === 1000) {
+      bodies.push(JSON.stringify({ batch: items }));
+      items = [];
+    }
   }
   if (items.length) bodies.push(JSON.stringify({ batch: items }));
   return bodies;

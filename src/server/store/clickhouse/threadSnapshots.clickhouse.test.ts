@@ -38,8 +38,15 @@ describe.runIf(testBackends().some((b) => b.name === 'clickhouse'))('on a ClickH
       store = await ClickHouseStore.open(temp);
       db = new ClickHouseDatabase(temp);
       pass = new ClickHouseThreadsStore(db, null);
-      stale = new ClickHouseThreadsStore(db, { marginMicros: 0, refreshTouches: Number.MAX_SAFE_INTEGER, maxAgeMicros: 3_600_000_000 });
-      eager = new ClickHouseThreadsStore(db, { marginMicros: 0, refreshTouches: 0, maxAgeMicros: 3_600_000_000 });
+      const hour = 3_600_000_000;
+      stale = new ClickHouseThreadsStore(db, {
+        marginMicros: 0,
+        refreshTouches: Number.MAX_SAFE_INTEGER,
+        maxAgeMicros: hour,
+        chunkTurns: 1e6,
+      });
+      // Builds in chunks of about two turns' threads, and refreshes in the background on every read with a touch.
+      eager = new ClickHouseThreadsStore(db, { marginMicros: 0, refreshTouches: 0, maxAgeMicros: hour, chunkTurns: 2 });
       await store.calls.writeCalls([
         ...[start('a', 'a1', 0), end('a1', 1, { exception: 'boom' }), start('a', 'a2', 10), end('a2', 12)],
         ...[start('a', 'a3', 20), end('a3', 30, { summaryJson: usageSummary('gpt-4o', 100, 20) })],
@@ -48,8 +55,14 @@ describe.runIf(testBackends().some((b) => b.name === 'clickhouse'))('on a ClickH
         ...[start('d', 'd1', 2)],
         startWrite(P, 'lonely'),
       ]);
-      // Both snapshot stores take their snapshot now, before the writes each case makes.
-      for (const s of [stale, eager]) for await (const _ of s.queryThreads({ projectId: P, sortBy: [] }));
+      // Both snapshot stores build their snapshot now, before the writes each case makes: the
+      // first read answers from the pass and starts the build in the background.
+      for (const s of [stale, eager]) {
+        expect(await list(s, { sortBy: [{ field: 'thread_id', direction: 'asc' }] })).toEqual(
+          await list(pass, { sortBy: [{ field: 'thread_id', direction: 'asc' }] }),
+        );
+        await s.snapshotsSettled();
+      }
     });
     afterAll(async () => {
       await store.close();
@@ -80,6 +93,9 @@ describe.runIf(testBackends().some((b) => b.name === 'clickhouse'))('on a ClickH
         expect(await stale.countThreads({ projectId: P, sortBy: [], ...q })).toBe(truth);
         expect(await eager.countThreads({ projectId: P, sortBy: [], ...q })).toBe(truth);
       }
+      // With a margin of 0 a refresh must not overlap the next case's writes (the real margin
+      // of two minutes covers an insert that lands while a refresh reads).
+      await eager.snapshotsSettled();
       return list(pass, { sortBy: [{ field: 'thread_id', direction: 'asc' }] });
     };
     const write = (writes: CallWrite[]) => store.calls.writeCalls(writes);

@@ -27,15 +27,21 @@ export interface ThreadSnapshotOptions {
   marginMicros: number;
   /** A read refreshes the snapshot first once more parts than this, older than the margin, touched threads since its mark. */
   refreshTouches: number;
-  /** A snapshot older than this (µs) is rebuilt whole (thread_touches keeps 7 days). */
+  /** A snapshot older than this (µs) is rebuilt whole (thread_touches keeps 7 days), and not read meanwhile. */
   maxAgeMicros: number;
+  /** A whole rebuild writes the threads in chunks of about this many turns, each statement bounded. */
+  chunkTurns: number;
 }
 
-/** Two minutes: over twice the longest an insert may run (max_execution_time, ClickHouseDatabase.ts). */
+/**
+ * Two minutes: over twice the longest an insert may run (max_execution_time, ClickHouseDatabase.ts).
+ * Six days: within thread_touches' 7, so an idle project's snapshot is refreshed, not rebuilt.
+ */
 export const DEFAULT_THREAD_SNAPSHOTS: ThreadSnapshotOptions = {
   marginMicros: 120_000_000,
   refreshTouches: 2_000,
-  maxAgeMicros: 3_600_000_000,
+  maxAgeMicros: 6 * 86_400_000_000,
+  chunkTurns: 500_000,
 };
 
 /** A thread's statistics and its usage by model (as arrays), as thread_snapshots holds them. */
@@ -101,10 +107,12 @@ export class ThreadSnapshots {
   }
 
   /**
-   * The mark a read of the project's threads uses, refreshing the snapshot first when there is
-   * none, when it is old, or when many parts touched threads since.
+   * The mark a read of the project's threads uses, or null when there is no snapshot to read
+   * (none yet, or too old): the read computes every thread then, and a build runs in the
+   * background. Many touches since the mark start a refresh in the background too; the read
+   * stays exact meanwhile by computing the touched threads (docs/clickhouse.md "Thread snapshots").
    */
-  async mark(projectId: string): Promise<number> {
+  async mark(projectId: string): Promise<number | null> {
     const { marginMicros, refreshTouches, maxAgeMicros } = this.#options;
     // One round trip: the mark, the engine's clock, and the touches a refresh now would settle:
     // since the mark and older than the margin (counted up to one past the threshold; none read
@@ -119,8 +127,25 @@ export class ThreadSnapshots {
       { p: projectId, margin: marginMicros, cap: refreshTouches + 1 },
     );
     const mark = Number(row?.m ?? 0);
-    if (mark === 0 || Number(row?.now ?? 0) - mark > maxAgeMicros) return this.#refresh(projectId, 0);
-    return Number(row?.touched ?? 0) > refreshTouches ? this.#refresh(projectId, mark) : mark;
+    if (mark === 0 || Number(row?.now ?? 0) - mark > maxAgeMicros) {
+      this.#background(projectId, 0);
+      return null;
+    }
+    if (Number(row?.touched ?? 0) > refreshTouches) this.#background(projectId, mark);
+    return mark;
+  }
+
+  /** Until the builds and refreshes running in the background from this process have ended. */
+  async settled(): Promise<void> {
+    while (this.#refreshing.size > 0) await Promise.allSettled([...this.#refreshing.values()]);
+  }
+
+  /**
+   * Starts a refresh (`from` the current mark) or a whole build (0) unless one runs for the
+   * project. A failure is left for the next read to try again: reads stay exact without it.
+   */
+  #background(projectId: string, from: number): void {
+    void this.#refresh(projectId, from).catch(() => undefined);
   }
 
   /**
@@ -153,16 +178,32 @@ export class ThreadSnapshots {
     const now = await this.#db.get<{ now: string }>('SELECT toUnixTimestamp64Micro(now64(6)) AS now');
     const mark = Number(now!.now);
     const params: Params = { p: projectId, v: 2 * mark, since: from - this.#options.marginMicros };
-    let scope: { from: string; where: string };
     if (from === 0) {
-      // A whole rebuild: every thread the snapshot has is first marked gone, then rewritten.
+      // A whole rebuild: every thread the snapshot has is first marked gone, then rewritten in
+      // chunks of threads (by a hash of the id), so no statement holds or reads every thread at
+      // once: at 10M calls one statement over 2M turns ran past the engine's 50-s limit.
       await this.#db.command(
         `INSERT INTO thread_snapshots (project_id, thread_id, version, live)
          SELECT project_id, thread_id, {v:Int64}, 0 FROM thread_snapshots FINAL WHERE project_id = {p:String} AND live = 1`,
         params,
       );
-      scope = { from: 'thread_turns FINAL', where: 'project_id = {p:String} AND thread_id IS NOT NULL' };
-    } else scope = touchedTurnsSql('{since:Int64}');
+      const turns = await this.#db.get<{ n: string }>('SELECT count() AS n FROM thread_turns WHERE project_id = {p:String}', params);
+      const chunks = Math.max(1, Math.ceil(Number(turns?.n ?? 0) / this.#options.chunkTurns));
+      for (let chunk = 0; chunk < chunks; chunk++)
+        await this.#write(
+          {
+            from: 'thread_turns FINAL',
+            where: `project_id = {p:String} AND thread_id IS NOT NULL AND cityHash64(thread_id) % ${chunks} = ${chunk}`,
+          },
+          params,
+        );
+    } else await this.#write(touchedTurnsSql('{since:Int64}'), params);
+    await this.#db.insert('thread_snapshot_marks', [{ project_id: projectId, mark }]);
+    return mark;
+  }
+
+  /** Writes the snapshot rows and turn homes of the threads of `scope` at the version of `params.v`. */
+  async #write(scope: { from: string; where: string }, params: Params): Promise<void> {
     const live = liveStatsSql(`(SELECT * FROM ${scope.from} WHERE ${scope.where})`, TURNS.where);
     await this.#db.command(
       `INSERT INTO thread_snapshots (project_id, thread_id, version, live, turn_ids, ${STAT_COLUMNS.join(', ')})
@@ -177,7 +218,5 @@ export class ThreadSnapshots {
        SELECT {p:String}, id, assumeNotNull(thread_id), {v:Int64} FROM ${scope.from} WHERE ${scope.where}`,
       params,
     );
-    await this.#db.insert('thread_snapshot_marks', [{ project_id: projectId, mark }]);
-    return mark;
   }
 }

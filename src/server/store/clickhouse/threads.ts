@@ -26,7 +26,8 @@
  *
  * Without a date range, the statistics come instead from the snapshots kept between requests
  * (threadSnapshots.ts): the snapshot's rows of the threads no insert touched since its mark,
- * and the touched threads computed now, filtered, sorted and priced alike.
+ * and the touched threads computed now, filtered, sorted and priced alike. Until a project's
+ * snapshot is built (in the background, from its first read) reads take the pass.
  */
 import { searchClause } from './callSearch.js';
 import { VISIBLE } from './callsQuery.js';
@@ -197,9 +198,20 @@ export class ClickHouseThreadsStore implements ThreadsStore {
     this.#snapshots = snapshots ? new ThreadSnapshots(db, snapshots) : null;
   }
 
+  /** The snapshot mark a query reads at, or null for the pass over the turns. */
+  async #mark(q: ThreadsQuery): Promise<number | null> {
+    return this.#snapshots && fromSnapshots(q) ? this.#snapshots.mark(q.projectId) : null;
+  }
+
+  /** Until the snapshot builds this store started in the background have ended (tests, benchmarks). */
+  async snapshotsSettled(): Promise<void> {
+    await this.#snapshots?.settled();
+  }
+
   async *queryThreads(q: ThreadsQuery): AsyncIterable<ThreadRecord> {
-    if (this.#snapshots && fromSnapshots(q)) {
-      yield* this.#queryFromSnapshots(this.#snapshots, q);
+    const mark = await this.#mark(q);
+    if (mark != null) {
+      yield* this.#queryFromSnapshots(this.#snapshots!, q, mark);
       return;
     }
     const params: Params = {};
@@ -226,9 +238,9 @@ export class ClickHouseThreadsStore implements ThreadsStore {
     for await (const row of this.#db.stream<StatsRow>(sql, params)) yield fromRow(row);
   }
 
-  async *#queryFromSnapshots(snapshots: ThreadSnapshots, q: ThreadsQuery): AsyncIterable<ThreadRecord> {
+  async *#queryFromSnapshots(snapshots: ThreadSnapshots, q: ThreadsQuery, mark: number): AsyncIterable<ThreadRecord> {
     const params: Params = { p: q.projectId };
-    const rows = snapshots.rowsSql(await snapshots.mark(q.projectId), params);
+    const rows = snapshots.rowsSql(mark, params);
     const order = q.sortBy.map(({ field, direction }) =>
       direction === 'desc' ? `${threadSortColumn(field)} DESC NULLS LAST` : `${threadSortColumn(field)} ASC NULLS FIRST`,
     );
@@ -247,9 +259,10 @@ export class ClickHouseThreadsStore implements ThreadsStore {
   }
 
   async countThreads(q: ThreadsQuery): Promise<number> {
-    if (this.#snapshots && fromSnapshots(q)) {
+    const mark = await this.#mark(q);
+    if (mark != null) {
       const params: Params = { p: q.projectId };
-      const rows = this.#snapshots.rowsSql(await this.#snapshots.mark(q.projectId), params);
+      const rows = this.#snapshots!.rowsSql(mark, params);
       const priced = q.min?.total_cost != null || q.max?.total_cost != null;
       const sql = `${priced ? `WITH ${PRICES_SQL} ` : ''}SELECT count() AS n FROM (${snapshotRowsSql(q, rows, params, priced)})`;
       return num((await this.#db.get<{ n: string }>(sql, params))?.n ?? 0);
