@@ -9,12 +9,15 @@
  * into the full database beside the same batch into an empty one.
  *
  *   nice -n 19 npm run bench:tenm [-- --calls 10000000 --store sqlite]
+ *   nice -n 19 npm run bench:tenm -- --data-dir /tmp/weft-bench-sqlite-X/bench_tenm   # measure a seeded file
  *
  * Seeding 10M calls through the writer takes ~40 min on a busy 2-core machine; on ClickHouse the
  * engine makes all but the last `--weft-calls` (bulkCalls.ts). Figures: docs/performance.md
  * "Ten million calls".
  */
+import Database from 'better-sqlite3';
 import { existsSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { THREAD_SORT_FIELDS } from '../src/contract/threads.js';
 import type { CallWrite } from '../src/server/store/Store.js';
@@ -29,13 +32,15 @@ const { values } = parseArgs({
     calls: { type: 'string', default: '10000000' },
     'weft-calls': { type: 'string', default: '100000' },
     'ingest-calls': { type: 'string', default: '20000' },
+    // SQLite: measure the project a run left in this data directory (one stopped mid-seeding) instead of seeding.
+    'data-dir': { type: 'string' },
   },
 });
 const TURNS = 10;
 const NESTED = 4;
 const PER_THREAD = TURNS * (1 + NESTED);
-const THREADS = Math.round(Number(values.calls) / PER_THREAD);
-const CALLS = THREADS * PER_THREAD + 1000;
+let THREADS = Math.round(Number(values.calls) / PER_THREAD);
+let CALLS = THREADS * PER_THREAD + 1000;
 const PROJECT = 'bench/tenm';
 const DAY = 86_400_000_000;
 const BASE = Date.UTC(2026, 0, 1) * 1000;
@@ -287,10 +292,23 @@ try {
     await server.close();
   }
 
-  const dataset = await backend.dataset('bench_tenm');
-  await build(dataset);
-  await dataset.store.close();
-  await settleMerges(dataset);
+  let dataset: BenchDataset;
+  const existing = values['data-dir'];
+  if (existing) {
+    // The seeder writes the big trace, then threads in order: the threads present are 0..THREADS-1.
+    const sqliteFile = join(existing, 'weft.sqlite');
+    const raw = new Database(sqliteFile, { readonly: true });
+    CALLS = (raw.prepare('SELECT count(*) AS n FROM calls WHERE project_id = ?').get(PROJECT) as { n: number }).n;
+    raw.close();
+    THREADS = Math.floor((CALLS - 1000) / PER_THREAD);
+    console.log(`measuring the ${CALLS.toLocaleString('en')} calls (${THREADS.toLocaleString('en')} threads) in ${existing}`);
+    dataset = { dataDir: existing, store: null as never, env: { WEFT_DATA_DIR: existing }, clickhouse: null, sqliteFile };
+  } else {
+    dataset = await backend.dataset('bench_tenm');
+    await build(dataset);
+    await dataset.store.close();
+    await settleMerges(dataset);
+  }
   const size = await databaseBytes(dataset);
 
   const { server, post } = await startBenchServer(dataset.dataDir, dataset.env);
