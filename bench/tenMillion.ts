@@ -299,8 +299,12 @@ try {
     const sqliteFile = join(existing, 'weft.sqlite');
     const raw = new Database(sqliteFile, { readonly: true });
     CALLS = (raw.prepare('SELECT count(*) AS n FROM calls WHERE project_id = ?').get(PROJECT) as { n: number }).n;
+    // Threads' calls only: an earlier measurement's ingested calls are in the project too.
+    const inThreads = raw.prepare('SELECT count(*) AS n FROM calls WHERE project_id = ? AND thread_id IS NOT NULL').get(PROJECT) as {
+      n: number;
+    };
     raw.close();
-    THREADS = Math.floor((CALLS - 1000) / PER_THREAD);
+    THREADS = Math.floor(inThreads.n / PER_THREAD);
     console.log(`measuring the ${CALLS.toLocaleString('en')} calls (${THREADS.toLocaleString('en')} threads) in ${existing}`);
     dataset = { dataDir: existing, store: null as never, env: { WEFT_DATA_DIR: existing }, clickhouse: null, sqliteFile };
   } else {
