@@ -67,7 +67,15 @@ export async function startBenchBackend(kind: BenchStoreKind): Promise<BenchBack
       return {
         dataDir,
         store: await ClickHouseStore.open(clickhouse),
-        env: { WEFT_DATA_DIR: dataDir, WEFT_STORE: 'clickhouse', WEFT_CLICKHOUSE_URL: engine.url, WEFT_CLICKHOUSE_DATABASE: name },
+        env: {
+          WEFT_DATA_DIR: dataDir,
+          WEFT_STORE: 'clickhouse',
+          WEFT_CLICKHOUSE_URL: engine.url,
+          WEFT_CLICKHOUSE_DATABASE: name,
+          // On a machine shared with other work the engine may take seconds to answer its ping;
+          // a benchmark measures it slow, not unreachable.
+          WEFT_CLICKHOUSE_CONNECT_TIMEOUT_MS: '30000',
+        },
         clickhouse,
         sqliteFile: null,
       };

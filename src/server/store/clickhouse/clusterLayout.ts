@@ -98,6 +98,8 @@ export const SHARD_KEYS: Readonly<Record<string, string>> = {
   calls_by_start: 'sipHash64(project_id, id)',
   thread_turns: 'sipHash64(project_id, id)',
   call_file_refs: 'sipHash64(project_id, id)',
+  // Derived from each insert into calls on its shard (migration 23), like thread_turns.
+  thread_touches: 'sipHash64(project_id, id)',
   projects: BY_PROJECT,
   table_rows: BY_PROJECT,
   table_entries: BY_PROJECT,
@@ -119,6 +121,10 @@ export const SHARD_KEYS: Readonly<Record<string, string>> = {
   monitor_forgotten: BY_PROJECT,
   alert_rules: BY_PROJECT,
   alert_events: BY_PROJECT,
+  // A project's thread snapshots and marks on one shard: every version of a thread's row meets there.
+  thread_snapshots: BY_PROJECT,
+  thread_snapshot_turns: BY_PROJECT,
+  thread_snapshot_marks: BY_PROJECT,
   users: ONE_SHARD,
   user_entities: ONE_SHARD,
   user_roles: ONE_SHARD,

@@ -23,6 +23,11 @@
  * A page (a limit or offset) takes two passes: the first finds the page's threads computing
  * only what the order and the filters read, the second every statistic and the cost of those
  * threads only, from thread_turns (queryThreads).
+ *
+ * Without a date range, the statistics come instead from the snapshots kept between requests
+ * (threadSnapshots.ts): the snapshot's rows of the threads no insert touched since its mark,
+ * and the touched threads computed now, filtered, sorted and priced alike. Until a project's
+ * snapshot is built (in the background, from its first read) reads take the pass.
  */
 import { searchClause } from './callSearch.js';
 import { VISIBLE } from './callsQuery.js';
@@ -33,49 +38,8 @@ import { num, numOrNull, type ClickHouseDatabase, type Params } from './ClickHou
 import { PRICES_SQL, threadCostSql } from './threadCosts.js';
 import { attributesMatchSql, binder, boundsSql, type Bind } from './threadsFilter.js';
 import { searchWordPattern, TURN_TEXT_SQL } from './threadSearch.js';
-
-/**
- * A thread's turns, merged, from thread_turns (migrations 10 and 11), which holds what the
- * statistics and the filters need of turns only: a turn is a live, started call whose turn_id
- * is its own id, in a thread (thread_turns has a thread_id for those only). Failure and token
- * total come from the summary's columns computed at insert, so no request parses summaries.
- */
-const TURNS = {
-  from: 'thread_turns FINAL',
-  // call_started: the start came through calls (migration 19), not a leftover of a failed write.
-  where: 'project_id = {p:String} AND call_started = 1 AND deleted_at IS NULL AND thread_id IS NOT NULL',
-  facts: `thread_id, id, started_at, ended_at,
-  ifNull(has_exception, 0) = 1 OR ifNull(summary_error, 0) = 1 AS failed,
-  ifNull(summary_tokens, 0) AS tokens`,
-};
-
-/** Per-turn usage by model, (model, input, output) per entry, from the summary's usage column (migration 8). */
-const TURN_USAGE = `JSONExtract(ifNull(summary_usage, '[]'), 'Array(Tuple(String, Int64, Int64))') AS entries,
-  arrayMap(e -> e.1, entries) AS models,
-  arrayMap(e -> e.2, entries) AS prompt_tokens,
-  arrayMap(e -> e.3, entries) AS completion_tokens`;
-
-const DURATION_MS = '(ended_at - started_at) / 1000';
-
-/** A thread's statistics over its turns; `usage_by_model` (what threadCostSql prices) when `withUsage`. */
-function statsSql(withUsage: boolean): string {
-  return `thread_id,
-  count() AS turn_count,
-  countIf(ended_at IS NOT NULL) AS finished_turn_count,
-  min(started_at) AS start_time,
-  if(finished_turn_count > 0, max(ended_at), max(started_at)) AS last_updated,
-  argMin(id, (started_at, id)) AS first_turn_id,
-  if(finished_turn_count > 0, argMinIf(id, (-ifNull(ended_at, 0), id), ended_at IS NOT NULL), NULL) AS last_turn_id,
-  if(finished_turn_count > 0, quantileExactInclusiveIf(0.5)(${DURATION_MS}, ended_at IS NOT NULL), NULL) AS p50_turn_duration_ms,
-  if(finished_turn_count > 0, quantileExactInclusiveIf(0.99)(${DURATION_MS}, ended_at IS NOT NULL), NULL) AS p99_turn_duration_ms,
-  countIf(failed) AS error_count,
-  sum(tokens) AS total_tokens${
-    withUsage
-      ? `,
-  sumMap(models, prompt_tokens, completion_tokens, arrayMap(m -> toUInt64(1), models)) AS usage_by_model`
-      : ''
-  }`;
-}
+import { DEFAULT_THREAD_SNAPSHOTS, ThreadSnapshots, type ThreadSnapshotOptions } from './threadSnapshots.js';
+import { statsSql, TURN_USAGE, TURNS } from './threadStatsSql.js';
 
 /** The thread row's columns as the answer reads them. */
 const RECORD_COLUMNS = [
@@ -203,13 +167,53 @@ function threadRowsSql(q: ThreadsQuery, params: Params, usage: Usage, within?: s
     GROUP BY thread_id${having.length > 0 ? ` HAVING ${having.join(' AND ')}` : ''}`;
 }
 
+/**
+ * The matching threads, one row each with every statistic and the usage by model, over the
+ * snapshot's rows (`rows`: ThreadSnapshots.rowsSql), with `total_cost` when `priced`.
+ */
+function snapshotRowsSql(q: ThreadsQuery, rows: string, params: Params, priced: boolean): string {
+  const plan = planThreadsFilter(q);
+  const bind = binder(params);
+  params.p = plan.projectId;
+  const where: string[] = [];
+  if (plan.threadIds) where.push(`thread_id IN ${bind(plan.threadIds, 'Array(String)')}`);
+  const patterns = (plan.search?.words ?? []).flatMap((w) => searchWordPattern(w) ?? []);
+  if (plan.search && patterns.length === 0) where.push(`thread_id = ${bind(plan.search.text, 'String')}`);
+  const matching = matchingThreadsSql(plan, patterns, bind);
+  if (matching) where.push(`thread_id IN (${matching})`);
+  where.push(...boundsSql(plan.min, plan.max, bind));
+  const cost = priced ? `, ${threadCostSql('tuple(usage_models, usage_prompt, usage_completion)', 'start_time')} AS total_cost` : '';
+  return `SELECT *${cost} FROM (${rows})${where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''}`;
+}
+
+/** Whether a query reads the snapshots: a date range bounds the statistics themselves, so it cannot. */
+const fromSnapshots = (q: ThreadsQuery) => q.afterMicros == null && q.beforeMicros == null;
+
 export class ClickHouseThreadsStore implements ThreadsStore {
   readonly #db: ClickHouseDatabase;
-  constructor(db: ClickHouseDatabase) {
+  readonly #snapshots: ThreadSnapshots | null;
+  /** `snapshots` null: every request computes every statistic from the turns (the pass below). */
+  constructor(db: ClickHouseDatabase, snapshots: ThreadSnapshotOptions | null = DEFAULT_THREAD_SNAPSHOTS) {
     this.#db = db;
+    this.#snapshots = snapshots ? new ThreadSnapshots(db, snapshots) : null;
+  }
+
+  /** The snapshot mark a query reads at, or null for the pass over the turns. */
+  async #mark(q: ThreadsQuery): Promise<number | null> {
+    return this.#snapshots && fromSnapshots(q) ? this.#snapshots.mark(q.projectId) : null;
+  }
+
+  /** Until the snapshot builds this store started in the background have ended (tests, benchmarks). */
+  async snapshotsSettled(): Promise<void> {
+    await this.#snapshots?.settled();
   }
 
   async *queryThreads(q: ThreadsQuery): AsyncIterable<ThreadRecord> {
+    const mark = await this.#mark(q);
+    if (mark != null) {
+      yield* this.#queryFromSnapshots(this.#snapshots!, q, mark);
+      return;
+    }
     const params: Params = {};
     const paged = q.limit != null || q.offset != null;
     // NULLs sort first ascending and last descending, as query/threadsOrder.ts compares them.
@@ -234,7 +238,35 @@ export class ClickHouseThreadsStore implements ThreadsStore {
     for await (const row of this.#db.stream<StatsRow>(sql, params)) yield fromRow(row);
   }
 
+  async *#queryFromSnapshots(snapshots: ThreadSnapshots, q: ThreadsQuery, mark: number): AsyncIterable<ThreadRecord> {
+    const params: Params = { p: q.projectId };
+    const rows = snapshots.rowsSql(mark, params);
+    const order = q.sortBy.map(({ field, direction }) =>
+      direction === 'desc' ? `${threadSortColumn(field)} DESC NULLS LAST` : `${threadSortColumn(field)} ASC NULLS FIRST`,
+    );
+    order.push('thread_id ASC');
+    // Cost is priced for every thread only when it decides; otherwise for the page's alone.
+    const decides = costDecides(q);
+    let page = `${snapshotRowsSql(q, rows, params, decides)} ORDER BY ${order.join(', ')}`;
+    if (q.limit != null || q.offset != null) {
+      params.limit = q.limit ?? '18446744073709551615';
+      params.offset = q.offset ?? 0;
+      page += ' LIMIT {limit:UInt64} OFFSET {offset:UInt64}';
+    }
+    const cost = decides ? '' : `, ${threadCostSql('tuple(usage_models, usage_prompt, usage_completion)', 'start_time')} AS total_cost`;
+    const sql = `WITH ${PRICES_SQL} SELECT ${RECORD_COLUMNS.join(', ')}${decides ? ', total_cost' : cost} FROM (${page}) ORDER BY ${order.join(', ')}`;
+    for await (const row of this.#db.stream<StatsRow>(sql, params)) yield fromRow(row);
+  }
+
   async countThreads(q: ThreadsQuery): Promise<number> {
+    const mark = await this.#mark(q);
+    if (mark != null) {
+      const params: Params = { p: q.projectId };
+      const rows = this.#snapshots!.rowsSql(mark, params);
+      const priced = q.min?.total_cost != null || q.max?.total_cost != null;
+      const sql = `${priced ? `WITH ${PRICES_SQL} ` : ''}SELECT count() AS n FROM (${snapshotRowsSql(q, rows, params, priced)})`;
+      return num((await this.#db.get<{ n: string }>(sql, params))?.n ?? 0);
+    }
     const params: Params = {};
     const rows = threadRowsSql(q, params, q.min?.total_cost != null || q.max?.total_cost != null ? 'priced' : 'none');
     return num((await this.#db.get<{ n: string }>(`SELECT count() AS n FROM (${rows})`, params))?.n ?? 0);

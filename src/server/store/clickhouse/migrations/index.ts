@@ -38,6 +38,7 @@ import { v19CallViews } from './v19CallViews.js';
 import { v20CoordinationTtl } from './v20CoordinationTtl.js';
 import { v21CallSearch } from './v21CallSearch.js';
 import { v22AlertRules } from './v22AlertRules.js';
+import { v23ThreadSnapshots } from './v23ThreadSnapshots.js';
 
 export type { ClickHouseMigration } from './migration.js';
 
@@ -65,6 +66,7 @@ export const clickhouseMigrations: ClickHouseMigration[] = [
   v20CoordinationTtl,
   v21CallSearch,
   v22AlertRules,
+  v23ThreadSnapshots,
 ];
 
 /** The newest schema version this build knows. */
