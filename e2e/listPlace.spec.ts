@@ -136,10 +136,12 @@ async function openAndComeBack(page: Page, table: Locator, how: 'click' | 'enter
   expect(after.text).toBe(before.text);
   await expectFullyVisible(table, after.row);
   expect(Math.abs((await table.evaluate((el) => el.scrollTop)) - scrolled)).toBeLessThanOrEqual(1);
-  // The keys go on from there.
+  // The keys go on from there: a first j outside the table only brings it the focus. Whether the
+  // focus is back in the table when Back has painted depends on timing, so it is read first.
+  const focused = await table.evaluate((el) => el.contains(document.activeElement));
   await page.keyboard.press('j');
   await page.keyboard.press('j');
-  await expect(table.locator('.dt-row.cursor')).toHaveAttribute('data-row-index', String(before.index + 1));
+  await expect(table.locator('.dt-row.cursor')).toHaveAttribute('data-row-index', String(before.index + (focused ? 2 : 1)));
 }
 
 /** j past the bottom edge and k past the header: the cursor row stays whole in view. */
