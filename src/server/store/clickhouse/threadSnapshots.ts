@@ -76,22 +76,24 @@ function liveStatsSql(rows: string, where: string): string {
  * The threads touched at or after `since` (epoch µs), by their turns' ids: a touched part's
  * thread as merged now, and the thread the snapshot last put it in (a turn started again in
  * another thread leaves the old one). Both by id, the tables' key. `{p:String}` is the project.
+ * GLOBAL IN is spelled out: on a sharded layout the engine refuses the IN of a PREWHERE that
+ * distributed_product_mode rewrote ("Invalid local IN function name globalIn").
  */
 function touchedSql(since: string): { ids: string; threads: string } {
   const ids = `SELECT id FROM thread_touches WHERE project_id = {p:String} AND seen_at >= ${since}`;
-  const threads = `SELECT thread_id FROM thread_turns FINAL PREWHERE project_id = {p:String} AND id IN (${ids}) WHERE thread_id IS NOT NULL
-    UNION DISTINCT SELECT thread_id FROM thread_snapshot_turns FINAL PREWHERE project_id = {p:String} AND id IN (${ids})`;
+  const threads = `SELECT thread_id FROM thread_turns FINAL PREWHERE project_id = {p:String} AND id GLOBAL IN (${ids}) WHERE thread_id IS NOT NULL
+    UNION DISTINCT SELECT thread_id FROM thread_snapshot_turns FINAL PREWHERE project_id = {p:String} AND id GLOBAL IN (${ids})`;
   return { ids, threads };
 }
 
 /** The merged turn rows of the touched threads, found by id (the key of thread_turns) with PREWHERE before FINAL. */
 function touchedTurnsSql(since: string): { from: string; where: string } {
   const { ids, threads } = touchedSql(since);
-  const turnIds = `SELECT arrayJoin(turn_ids) FROM thread_snapshots FINAL WHERE project_id = {p:String} AND thread_id IN (${threads})
+  const turnIds = `SELECT arrayJoin(turn_ids) FROM thread_snapshots FINAL WHERE project_id = {p:String} AND thread_id GLOBAL IN (${threads})
     UNION ALL ${ids}`;
   return {
-    from: `thread_turns FINAL PREWHERE project_id = {p:String} AND id IN (${turnIds})`,
-    where: `thread_id IN (${threads})`,
+    from: `thread_turns FINAL PREWHERE project_id = {p:String} AND id GLOBAL IN (${turnIds})`,
+    where: `thread_id GLOBAL IN (${threads})`,
   };
 }
 
@@ -157,7 +159,7 @@ export class ThreadSnapshots {
     const since = '{snapshot_since:Int64}';
     const touched = touchedTurnsSql(since);
     return `SELECT ${ROW_COLUMNS} FROM thread_snapshots FINAL
-        WHERE project_id = {p:String} AND live = 1 AND thread_id NOT IN (${touchedSql(since).threads})
+        WHERE project_id = {p:String} AND live = 1 AND thread_id GLOBAL NOT IN (${touchedSql(since).threads})
       UNION ALL ${liveStatsSql(touched.from, `${TURNS.where} AND ${touched.where}`)}`;
   }
 
