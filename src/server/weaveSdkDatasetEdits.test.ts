@@ -9,26 +9,21 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as weave from 'weave';
 import { datasetTableDigest, evaluationOnDataset, saveDatasetEdits, saveDatasetRows, type DatasetRow } from '../client/datasetVersions.js';
 import { startTestServer, type TestServer } from './testing/testServer.js';
+import { initWeaveSdk, type SdkClient } from './testing/weaveSdk.js';
 
 const PROJECT = 'alice-co/dsedits';
 
 let t: TestServer;
-let sdk: Awaited<ReturnType<typeof weave.init>>;
-const savedEnv: Record<string, string | undefined> = {};
+let sdk: SdkClient;
+let stopSdk: () => void;
 
 beforeAll(async () => {
   t = await startTestServer();
-  for (const k of ['WF_TRACE_SERVER_URL', 'WANDB_API_KEY']) savedEnv[k] = process.env[k];
-  process.env.WF_TRACE_SERVER_URL = t.url;
-  process.env.WANDB_API_KEY = t.alice.apiKey;
-  sdk = await weave.init(PROJECT, { printCallLink: false });
+  ({ sdk, stop: stopSdk } = await initWeaveSdk({ server: t, project: PROJECT, onExchange: () => {} }));
 });
 
 afterAll(async () => {
-  for (const [k, v] of Object.entries(savedEnv)) {
-    if (v === undefined) delete process.env[k];
-    else process.env[k] = v;
-  }
+  stopSdk?.();
   await t.close();
 });
 
