@@ -16,7 +16,7 @@ test('select calls, add them to a new dataset, see its rows', async ({ signedInP
   await page.getByRole('button', { name: 'Add to dataset' }).click();
 
   const dialog = page.getByRole('dialog', { name: 'Add to dataset' });
-  await dialog.getByRole('textbox', { name: 'Name' }).fill('picked-calls');
+  await dialog.getByRole('textbox', { name: 'Name', exact: true }).fill('picked-calls');
   // The default mapping: the input by its name, the output as `expected`.
   await expect(dialog.getByRole('textbox', { name: 'Column 1 name' })).toHaveValue('question');
   await expect(dialog.getByRole('textbox', { name: 'Column 2 name' })).toHaveValue('expected');
