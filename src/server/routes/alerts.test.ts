@@ -103,6 +103,12 @@ for (const backend of testBackends()) {
         () => t.server.store.jobs.getJob({ projectId: project, id: alertJobId(ruleId, minute) }),
         (j) => j?.status === 'succeeded' || j?.status === 'failed',
       );
+      // And the other rules' jobs of the sweep: the next minute on the clock would make a
+      // running one's heartbeat stale, and its takeover would evaluate (and deliver) it again.
+      await waitFor(
+        () => t.server.store.jobs.listJobs({ projectId: project, kind: 'alert_evaluate', limit: 1000 }),
+        (jobs) => jobs.every((j) => j.status !== 'queued' && j.status !== 'running'),
+      );
     }
 
     let project = '';
