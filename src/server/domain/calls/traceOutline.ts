@@ -61,11 +61,21 @@ const addCost = (a: number | null, b: number | null): number | null => (a === nu
 
 /** Every node's rollup until the bottom-up pass sets it. */
 const NO_ROLLUP: OutlineRollup = { descendants: 0, errors: 0, tokens: 0, cost: null };
+/**
+ * Shared by every span without usage, and the models below a span nothing below used: most
+ * spans of an agent trace are tools. Never written to (10,000 empty maps and sets were a third
+ * of the outline's garbage).
+ */
+const NO_SHARES: ReadonlyMap<string, ModelShare> = new Map();
+const NONE_BELOW: ReadonlySet<string> = new Set();
+const NO_USAGE: Record<string, Usage> = Object.freeze({});
 
 interface Node {
   span: TraceSpanRecord;
   summary: Obj;
-  shares: Map<string, ModelShare>;
+  shares: ReadonlyMap<string, ModelShare>;
+  /** The models used below this span (set by the bottom-up pass). */
+  below: ReadonlySet<string>;
   children: Node[];
   parentInTrace: boolean;
   /** 0 for a root. */
@@ -143,30 +153,35 @@ async function buildOutline(store: Store, req: TraceOutlineReq): Promise<Outline
   if (truncated) records.length = limit;
 
   const summaries = records.map((r) => parseSummary(r.summaryJson));
-  const usageOf = (summary: Obj): Record<string, Usage> => (isObj(summary.usage) ? (summary.usage as Record<string, Usage>) : {});
+  const usageOf = (summary: Obj): Record<string, Usage> => (isObj(summary.usage) ? (summary.usage as Record<string, Usage>) : NO_USAGE);
   const llmIds = [...new Set(summaries.flatMap((s) => Object.keys(usageOf(s))))];
   const prices = llmIds.length ? await store.costs.pricesFor({ projectId: req.project_id, llmIds }) : [];
   const nodes: Node[] = records.map((span, i) => {
     const usage = usageOf(summaries[i]!);
-    const costs = prices.length ? costsForUsage({ usage, prices, startedAt: span.startedAt, projectId: req.project_id }) : {};
-    const shares = sharesOf(usage, costs);
-    return { span, summary: summaries[i]!, shares, children: [], parentInTrace: false, depth: 0, rollup: NO_ROLLUP };
+    let shares = NO_SHARES;
+    if (usage !== NO_USAGE) {
+      const costs = prices.length ? costsForUsage({ usage, prices, startedAt: span.startedAt, projectId: req.project_id }) : {};
+      shares = sharesOf(usage, costs);
+    }
+    return { span, summary: summaries[i]!, shares, below: NONE_BELOW, children: [], parentInTrace: false, depth: 0, rollup: NO_ROLLUP };
   });
   const byId = new Map(nodes.map((n) => [n.span.id, n]));
   const order = preOrder(nodes, byId);
 
   // Bottom-up (reverse pre-order: children before parents): the models used below each span,
   // its counted usage (models nobody below it used) and the subtree totals.
-  const below = new Map<Node, Set<string>>();
   const models = new Map<string, ModelShare>();
   for (let i = order.length - 1; i >= 0; i--) {
     const node = order[i]!;
-    const usedBelow = new Set<string>();
+    let usedBelow: Set<string> | null = null;
     const rollup = { descendants: 0, errors: node.span.error ? 1 : 0, tokens: 0, cost: null as number | null };
     for (const child of node.children) {
       if (!child.parentInTrace) continue;
-      for (const m of below.get(child)!) usedBelow.add(m);
-      for (const m of child.shares.keys()) usedBelow.add(m);
+      if (child.below.size || child.shares.size) {
+        usedBelow ??= new Set();
+        for (const m of child.below) usedBelow.add(m);
+        for (const m of child.shares.keys()) usedBelow.add(m);
+      }
       const r = child.rollup;
       rollup.descendants += r.descendants + 1;
       rollup.errors += r.errors;
@@ -174,7 +189,7 @@ async function buildOutline(store: Store, req: TraceOutlineReq): Promise<Outline
       rollup.cost = addCost(rollup.cost, r.cost);
     }
     for (const [model, share] of node.shares) {
-      if (usedBelow.has(model)) continue;
+      if (usedBelow?.has(model)) continue;
       rollup.tokens += share.total;
       rollup.cost = addCost(rollup.cost, share.cost);
       const total = models.get(model) ?? { requests: 0, prompt: 0, completion: 0, total: 0, cost: null };
@@ -185,7 +200,7 @@ async function buildOutline(store: Store, req: TraceOutlineReq): Promise<Outline
       total.cost = addCost(total.cost, share.cost);
       models.set(model, total);
     }
-    below.set(node, usedBelow);
+    if (usedBelow) node.below = usedBelow;
     node.rollup = rollup;
   }
 
