@@ -3,7 +3,8 @@
  * batches: the first screen of rows as soon as it has come, painted before the rest is read, then
  * the rest in slices short enough that the page keeps answering (docs/trace-outline.md "Streamed").
  */
-import type { OutlineSpan, TraceOutlineHead, TraceOutlineLine } from '../../../contract/traceOutline.js';
+import type { OutlineSpan, TraceOutlineHead, TraceOutlineLine, TraceOutlineReq } from '../../../contract/traceOutline.js';
+import { readJsonLines } from '../../../client/index.js';
 
 /** The outline as far as it has come; it is whole once `spans.length === head.spans`. */
 export interface TraceOutlineData {
@@ -85,6 +86,29 @@ export async function* outlineBatches(
     sliceStart = timing.now();
   }
   if (first || spans.length) yield head ? { head, spans } : { spans };
+}
+
+type EarlyOutline = { body: string; at: number; response: Promise<Response | null> };
+/** An early answer older than this (the page was not opened on the trace after all) is not taken. */
+const EARLY_FOR_MS = 10_000;
+type WithEarly = { __weftEarlyOutline?: EarlyOutline };
+
+/**
+ * The lines of the outline request public/boot.js sent before the app's code loaded, when it is
+ * this request, was sent in the last 10 s and was answered 200; taken once. Null otherwise: the
+ * page then asks itself (and so reports any error the usual way).
+ */
+export async function earlyOutlineLines(req: TraceOutlineReq, signal: AbortSignal): Promise<AsyncIterable<TraceOutlineLine> | null> {
+  const holder = globalThis as WithEarly;
+  const early = holder.__weftEarlyOutline;
+  if (!early) return null;
+  delete holder.__weftEarlyOutline;
+  if (early.body !== JSON.stringify(req) || performance.now() - early.at > EARLY_FOR_MS) return null;
+  const res = await early.response;
+  if (!res?.ok || !res.body) return null;
+  const body = res.body;
+  signal.addEventListener('abort', () => void body.cancel().catch(() => undefined), { once: true });
+  return readJsonLines<TraceOutlineLine>(body);
 }
 
 type Yielding = { scheduler?: { yield?: () => Promise<void> } };

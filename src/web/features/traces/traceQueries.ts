@@ -6,7 +6,7 @@
 import { experimental_streamedQuery as streamedQuery, queryOptions } from '@tanstack/react-query';
 import { api } from '../../lib/api.js';
 import { callKeys } from '../../entities/calls/callQueries.js';
-import { addBatch, EMPTY_OUTLINE, outlineBatches, type OutlineBatch, type TraceOutlineData } from './outlineStream.js';
+import { addBatch, earlyOutlineLines, EMPTY_OUTLINE, outlineBatches, type OutlineBatch, type TraceOutlineData } from './outlineStream.js';
 
 /** Query keys for traces (under the project's calls keys, so call invalidation covers them). */
 export const traceKeys = {
@@ -14,15 +14,19 @@ export const traceKeys = {
 };
 
 /**
- * The trace's outline, growing batch by batch (outlineStream.ts); a refetch keeps the whole one
- * on screen until the new one is whole. No structural sharing: comparing 10,000 spans deeply at
+ * The trace's outline, growing batch by batch (outlineStream.ts), from the request public/boot.js
+ * started when the page was opened on this trace; a refetch keeps the whole one on screen until
+ * the new one is whole. No structural sharing: comparing 10,000 spans deeply at
  * every batch would cost more than the batch.
  */
 export function traceOutlineQueryOptions({ projectId, traceId }: { projectId: string; traceId: string }) {
   return queryOptions({
     queryKey: traceKeys.outline(projectId, traceId),
     queryFn: streamedQuery<OutlineBatch, TraceOutlineData>({
-      streamFn: ({ signal }) => outlineBatches(api.traceOutlineStream({ project_id: projectId, trace_id: traceId }, { signal })),
+      streamFn: async ({ signal }) => {
+        const req = { project_id: projectId, trace_id: traceId };
+        return outlineBatches((await earlyOutlineLines(req, signal)) ?? api.traceOutlineStream(req, { signal }));
+      },
       reducer: addBatch,
       initialValue: EMPTY_OUTLINE,
       refetchMode: 'replace',
