@@ -7,9 +7,12 @@
  *   with usage, one in 97 raising) whose inputs and outputs hold ~200 MB in all;
  * - a trace whose one child carries a 20 MB input (a 10 MB string and 10,000 chunks of 1 KB).
  *
- * Then in Chromium (/usr/bin/chromium or CHROMIUM_PATH), BENCH_TRIES times (default 5), each in a
- * fresh browser context (cold: empty cache) and again in the same context (warm):
- * - first paint: navigation start → the first row of the call tree painted (goal ≤ 300 ms);
+ * First the outline over HTTP: `/weft/trace/outline` whole, and `/weft/trace/outline_stream`'s
+ * first screen (the head and 100 spans) and whole. Then in Chromium (/usr/bin/chromium or
+ * CHROMIUM_PATH), BENCH_TRIES times (default 5), each in a fresh browser context (cold: empty
+ * cache) and again in the same context (warm):
+ * - first paint: navigation start → the first row of the call tree painted (goal ≤ 300 ms), and
+ *   where it went: the outline request's start, its first byte and its last byte;
  * - interactive: navigation start → the end of the last main-thread task of 50 ms or more
  *   before the page stays quiet for a second, and never before first paint (goal ≤ 1 s); then
  *   ↓ is pressed and the time until the selection has moved and painted is printed;
@@ -17,15 +20,18 @@
  *   the longest main-thread task meanwhile (the page must never freeze).
  *
  * Environment: BENCH_SPANS (10000), BENCH_PAYLOAD_MB (200), BENCH_BIG_MB (20), BENCH_TRIES (5),
- * BENCH_DATA_DIR (keep the seeded data there and reuse it on the next run).
+ * BENCH_DATA_DIR (keep the seeded data there and reuse it on the next run), BENCH_BASELINE
+ * (another checkout, its dashboard built: measured in the same run on a copy of the same data,
+ * its tries taking turns with this checkout's, and the ratios printed).
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { createClient, type WeftClient } from '../src/client/index.js';
+import { readJsonLines } from '../src/client/readJsonLines.js';
 import { E2E_ADMIN } from '../e2e/fixtures/credentials.js';
-import { buildDashboardIfStale, startWeft } from '../e2e/fixtures/weftServer.js';
+import { buildDashboardIfStale, startWeft, type WeftProcess } from '../e2e/fixtures/weftServer.js';
 import { median } from './lib.js';
 
 const SPANS = Number(process.env.BENCH_SPANS ?? 10_000);
@@ -253,13 +259,29 @@ async function settle(page: Page, quietMs = 1000): Promise<Probe> {
   }
 }
 
-/** One opening of the big trace: first paint, interactive, and ↓'s answer, in ms. */
-async function openTrace(page: Page, url: string): Promise<{ firstPaint: number; interactive: number; key: number }> {
+/** One opening of the big trace, in ms from navigation start. */
+interface TraceOpening {
+  firstPaint: number;
+  interactive: number;
+  /** ↓ pressed → the selection moved and painted. */
+  key: number;
+  /** The outline request (either endpoint): sent, first byte, last byte. */
+  request: number;
+  firstByte: number;
+  lastByte: number;
+}
+
+/** One opening of the big trace. */
+async function openTrace(page: Page, url: string): Promise<TraceOpening> {
   await page.goto(url);
   await page.locator('[aria-label="Call tree"] [role=treeitem]').first().waitFor();
   const probe = await settle(page);
   const firstPaint = probe.firstRow!;
   const interactive = probe.longTasks.reduce((end, [s, d]) => (s + d > end ? s + d : end), firstPaint);
+  const timing = (await page.evaluate(`(() => {
+    const e = performance.getEntriesByType('resource').find((r) => r.name.includes('/weft/trace/outline'));
+    return e ? [e.requestStart || e.startTime, e.responseStart, e.responseEnd] : [NaN, NaN, NaN];
+  })()`)) as [number, number, number];
   // ↓ with nothing focused moves the selection (the tree listens on the page).
   const key = (await page.evaluate(`new Promise((resolve) => {
     const tree = document.querySelector('[aria-label="Call tree"]');
@@ -273,7 +295,7 @@ async function openTrace(page: Page, url: string): Promise<{ firstPaint: number;
     document.activeElement?.blur?.();
     document.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowDown', bubbles: true }));
   })`)) as number;
-  return { firstPaint, interactive, key };
+  return { firstPaint, interactive, key, request: timing[0], firstByte: timing[1], lastByte: timing[2] };
 }
 
 /** Click on the 20 MB span → its Inputs' first rows painted; and the longest task meanwhile. */
@@ -305,85 +327,155 @@ async function openBigPayload(page: Page, url: string, callId: string): Promise<
 }
 
 const verdict = (value: number, goal: number) => `${Math.round(value)} ms (goal ≤ ${goal} ms: ${value <= goal ? 'met' : 'missed'})`;
+const ms = (value: number) => `${Math.round(value).toLocaleString('en-US')} ms`;
+const ratio = (now: number, before: number | undefined) => (before ? `, ${(now / before).toFixed(2)}× the baseline's ${ms(before)}` : '');
+
+/** One server measured: this checkout or the baseline, on its own copy of the data. */
+interface Variant {
+  label: string;
+  server: WeftProcess;
+  http: { whole: number[]; streamFirst: number[]; streamWhole: number[] };
+  cold: TraceOpening[];
+  warm: TraceOpening[];
+  big: Awaited<ReturnType<typeof openBigPayload>>[];
+}
+
+/** Time to the streamed outline's first screen (head and 100 spans) and to its end; null without the endpoint. */
+async function streamTimes(url: string, traceId: string): Promise<{ first: number; whole: number } | null> {
+  const t = performance.now();
+  const res = await fetch(`${url}/weft/trace/outline_stream`, {
+    method: 'POST',
+    headers: { authorization: basicAuth(), 'content-type': 'application/json' },
+    body: JSON.stringify({ project_id: PROJECT, trace_id: traceId }),
+  });
+  if (res.status === 404) return null;
+  if (!res.ok || !res.body) throw new Error(`outline_stream: ${res.status} ${await res.text()}`);
+  let lines = 0;
+  let first = 0;
+  for await (const line of readJsonLines(res.body)) {
+    void line;
+    if (++lines === 101) first = performance.now() - t;
+  }
+  if (lines !== SPANS + 1) throw new Error(`The streamed outline answered ${lines - 1} spans, not ${SPANS}`);
+  return { first, whole: performance.now() - t };
+}
+
+const basicAuth = () => `Basic ${Buffer.from(`${E2E_ADMIN.username}:${E2E_ADMIN.password}`).toString('base64')}`;
+
+function printVariant(v: Variant, base: Variant | undefined): void {
+  const med = <T>(xs: T[], pick: (x: T) => number) => median(xs.map(pick));
+  const max = <T>(xs: T[], pick: (x: T) => number) => Math.round(Math.max(...xs.map(pick)));
+  console.log(`\n${v.label}`);
+  console.log(
+    `  /weft/trace/outline, ${SPANS.toLocaleString()} spans over HTTP: ${ms(median(v.http.whole))}${ratio(median(v.http.whole), base && median(base.http.whole))}`,
+  );
+  if (v.http.streamFirst.length) {
+    console.log(
+      `  /weft/trace/outline_stream: first screen (head + 100 spans) ${ms(median(v.http.streamFirst))}, whole ${ms(median(v.http.streamWhole))}`,
+    );
+  }
+  console.log(`  the trace page, median of ${TRIES} (cold: empty browser cache; warm: the same tab again):`);
+  for (const name of ['cold', 'warm'] as const) {
+    const runs = v[name];
+    const before = base?.[name];
+    const fp = med(runs, (r) => r.firstPaint);
+    const ia = med(runs, (r) => r.interactive);
+    console.log(
+      `  ${name}  first paint     ${verdict(fp, GOALS.firstPaint)}, max ${max(runs, (r) => r.firstPaint)} ms${ratio(fp, before && med(before, (r) => r.firstPaint))}`,
+    );
+    console.log(
+      `        interactive     ${verdict(ia, GOALS.interactive)}, max ${max(runs, (r) => r.interactive)} ms${ratio(ia, before && med(before, (r) => r.interactive))}`,
+    );
+    console.log(
+      `        outline request sent ${ms(med(runs, (r) => r.request))}, first byte ${ms(med(runs, (r) => r.firstByte))}, last byte ${ms(med(runs, (r) => r.lastByte))}`,
+    );
+    console.log(`        ↓ answered in   ${Math.round(med(runs, (r) => r.key))} ms`);
+  }
+  console.log(`  the ${BIG_MB} MB payload, click on its span → first screen of its inputs, median of ${TRIES}:`);
+  console.log(
+    `  first screen    ${verdict(
+      med(v.big, (r) => r.firstScreen),
+      GOALS.bigPayload,
+    )}, max ${max(v.big, (r) => r.firstScreen)} ms`,
+  );
+  console.log(`  longest task    ${Math.round(med(v.big, (r) => r.longestTask))} ms (max ${max(v.big, (r) => r.longestTask)} ms)`);
+}
 
 async function main(): Promise<void> {
   await buildDashboardIfStale();
   const dataDir = process.env.BENCH_DATA_DIR ?? mkdtempSync(join(tmpdir(), 'weft-bench-trace-'));
   mkdirSync(dataDir, { recursive: true });
   const seedFile = join(dataDir, 'bench-trace-seed.json');
-  const server = await startWeft({ dataDir });
+  const baselineRoot = process.env.BENCH_BASELINE;
+  const baselineDir = `${dataDir}-baseline`;
+  const variants: Variant[] = [];
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  const variant = (label: string, server: WeftProcess): Variant => ({
+    label,
+    server,
+    http: { whole: [], streamFirst: [], streamWhole: [] },
+    cold: [],
+    warm: [],
+    big: [],
+  });
   try {
+    const current = await startWeft({ dataDir });
+    variants.push(variant('This checkout', current));
     let seeded: Seeded;
     if (existsSync(seedFile)) {
       seeded = JSON.parse(readFileSync(seedFile, 'utf8')) as Seeded;
       console.log(`Reusing the seeded traces in ${dataDir}`);
     } else {
       const t = Date.now();
-      seeded = await seed(server.url);
+      seeded = await seed(current.url);
       writeFileSync(seedFile, JSON.stringify(seeded));
       console.log(
         `Seeded ${SPANS.toLocaleString()} spans (${(seeded.payloadBytes / 1e6).toFixed(0)} MB of payloads) and a ${BIG_MB} MB payload in ${((Date.now() - t) / 1000).toFixed(1)} s`,
       );
     }
-    const client = createClient({ baseUrl: server.url, auth: E2E_ADMIN });
-    const outlineMs: number[] = [];
-    for (let i = 0; i < TRIES; i++) {
-      const t = performance.now();
-      const res = await client.traceOutline({ project_id: PROJECT, trace_id: seeded.traceId });
-      outlineMs.push(performance.now() - t);
-      if (res.spans.length !== SPANS) throw new Error(`The outline answered ${res.spans.length} spans, not ${SPANS}`);
+    if (baselineRoot) {
+      // Its own copy: a server may migrate its file, and the two must not share one.
+      rmSync(baselineDir, { recursive: true, force: true });
+      cpSync(dataDir, baselineDir, { recursive: true });
+      variants.unshift(variant(`Baseline (${baselineRoot})`, await startWeft({ dataDir: baselineDir, root: baselineRoot })));
     }
-    console.log(`\n/weft/trace/outline of ${SPANS.toLocaleString()} spans: median ${Math.round(median(outlineMs))} ms over HTTP`);
 
-    const traceUrl = `${server.url}/${PROJECT}/traces/${encodeURIComponent(seeded.traceId)}`;
-    const cold: Awaited<ReturnType<typeof openTrace>>[] = [];
-    const warm: Awaited<ReturnType<typeof openTrace>>[] = [];
-    const big: Awaited<ReturnType<typeof openBigPayload>>[] = [];
+    // Every measurement takes turns between the servers (in turn first), so a change in the
+    // machine's load falls on both.
+    const turn = (i: number) => (i % 2 ? [...variants].reverse() : variants);
     for (let i = 0; i < TRIES; i++) {
-      const context = await signedInContext(browser, server.url);
-      const page = await context.newPage();
-      cold.push(await openTrace(page, traceUrl));
-      warm.push(await openTrace(page, `${traceUrl}?r=${i}`));
-      big.push(
-        await openBigPayload(page, `${server.url}/${PROJECT}/traces/${encodeURIComponent(seeded.bigTraceId)}?r=${i}`, seeded.bigCallId),
-      );
-      await context.close();
+      for (const v of turn(i)) {
+        const client = createClient({ baseUrl: v.server.url, auth: E2E_ADMIN });
+        const t = performance.now();
+        const res = await client.traceOutline({ project_id: PROJECT, trace_id: seeded.traceId });
+        v.http.whole.push(performance.now() - t);
+        if (res.spans.length !== SPANS) throw new Error(`The outline answered ${res.spans.length} spans, not ${SPANS}`);
+        const stream = await streamTimes(v.server.url, seeded.traceId);
+        if (stream) {
+          v.http.streamFirst.push(stream.first);
+          v.http.streamWhole.push(stream.whole);
+        }
+      }
     }
-    const med = <T>(xs: T[], pick: (x: T) => number) => median(xs.map(pick));
-    const max = <T>(xs: T[], pick: (x: T) => number) => Math.round(Math.max(...xs.map(pick)));
-    console.log(
-      `\nThe ${SPANS.toLocaleString()}-span trace page, median of ${TRIES} (cold: empty browser cache; warm: the same tab again):`,
-    );
-    for (const [name, runs] of [
-      ['cold', cold],
-      ['warm', warm],
-    ] as const) {
-      console.log(
-        `  ${name}  first paint     ${verdict(
-          med(runs, (r) => r.firstPaint),
-          GOALS.firstPaint,
-        )}, max ${max(runs, (r) => r.firstPaint)} ms`,
-      );
-      console.log(
-        `        interactive     ${verdict(
-          med(runs, (r) => r.interactive),
-          GOALS.interactive,
-        )}, max ${max(runs, (r) => r.interactive)} ms`,
-      );
-      console.log(`        ↓ answered in   ${Math.round(med(runs, (r) => r.key))} ms`);
+    for (let i = 0; i < TRIES; i++) {
+      for (const v of turn(i)) {
+        const traceUrl = `${v.server.url}/${PROJECT}/traces/${encodeURIComponent(seeded.traceId)}`;
+        const context = await signedInContext(browser, v.server.url);
+        const page = await context.newPage();
+        v.cold.push(await openTrace(page, traceUrl));
+        v.warm.push(await openTrace(page, `${traceUrl}?r=${i}`));
+        v.big.push(
+          await openBigPayload(page, `${v.server.url}/${PROJECT}/traces/${encodeURIComponent(seeded.bigTraceId)}?r=${i}`, seeded.bigCallId),
+        );
+        await context.close();
+      }
     }
-    console.log(`\nThe ${BIG_MB} MB payload, click on its span → first screen of its inputs, median of ${TRIES}:`);
-    console.log(
-      `  first screen    ${verdict(
-        med(big, (r) => r.firstScreen),
-        GOALS.bigPayload,
-      )}, max ${max(big, (r) => r.firstScreen)} ms`,
-    );
-    console.log(`  longest task    ${Math.round(med(big, (r) => r.longestTask))} ms (max ${max(big, (r) => r.longestTask)} ms)`);
+    const base = baselineRoot ? variants[0] : undefined;
+    for (const v of variants) printVariant(v, v === base ? undefined : base);
   } finally {
     await browser.close();
-    await server.stop();
+    for (const v of variants) await v.server.stop();
+    if (baselineRoot) rmSync(baselineDir, { recursive: true, force: true });
     if (!process.env.BENCH_DATA_DIR) rmSync(dataDir, { recursive: true, force: true });
   }
 }

@@ -13,3 +13,26 @@ try {
 // schemas are built; the CSP has no 'unsafe-eval', so the probe would be reported as a violation.
 // Zod reads this global config when it loads, which is why it is set here, before any module runs.
 window.__zod_globalConfig = Object.assign(window.__zod_globalConfig || {}, { jitless: true });
+
+// The trace page's outline, asked for before the app's code has loaded: for a big trace the server
+// needs about as long as the code takes to arrive, so both run at once. The page takes this
+// answer when it asks for the same outline (docs/trace-outline.md "Streamed").
+try {
+  var trace = /^\/([^/]+)\/([^/]+)\/traces\/([^/]+)\/?$/.exec(location.pathname);
+  if (trace) {
+    var body = JSON.stringify({
+      project_id: decodeURIComponent(trace[1]) + '/' + decodeURIComponent(trace[2]),
+      trace_id: decodeURIComponent(trace[3]),
+    });
+    var response = fetch('/weft/trace/outline_stream', { method: 'POST', headers: { 'content-type': 'application/json' }, body: body });
+    window.__weftEarlyOutline = {
+      body: body,
+      at: performance.now(),
+      response: response.catch(function () {
+        return null;
+      }),
+    };
+  }
+} catch {
+  // A malformed path: the page asks for itself.
+}

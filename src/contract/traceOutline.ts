@@ -65,3 +65,30 @@ export const TraceOutlineRes = z.object({
   models: z.array(OutlineModelUsage).describe('Usage per model over the spans answered, most tokens first'),
 });
 export type TraceOutlineRes = z.infer<typeof TraceOutlineRes>;
+
+/**
+ * A trace with more spans than this opens `OUTLINE_OPEN_DEPTH` levels deep, and its streamed
+ * outline answers the spans that view shows first (docs/trace-outline.md "Streamed").
+ */
+export const OUTLINE_LARGE_TRACE = 500;
+/** How deep a large trace opens: spans at depth ≤ this are shown (their parents open). */
+export const OUTLINE_OPEN_DEPTH = 2;
+
+/** The first line of a streamed outline: what is known of the whole before its spans. */
+export const TraceOutlineHead = z.object({
+  trace_id: z.string(),
+  spans: z.number().int().describe('How many span lines follow'),
+  truncated: z.boolean().describe('More spans exist than were answered (limit)'),
+  models: z.array(OutlineModelUsage).describe('Usage per model over the spans answered, most tokens first'),
+});
+export type TraceOutlineHead = z.infer<typeof TraceOutlineHead>;
+
+/**
+ * One line of `/weft/trace/outline_stream`: `{head}` first, then one span per line, rollups
+ * included. Up to `OUTLINE_LARGE_TRACE` spans come depth first, as `/weft/trace/outline` orders
+ * them; a larger trace first answers, depth first, the spans at depth ≤ `OUTLINE_OPEN_DEPTH` (what
+ * the tree shows when it opens), then the others depth first. Either way a parent comes before
+ * its children and siblings come in start order.
+ */
+export const TraceOutlineLine = z.union([z.object({ head: TraceOutlineHead }), OutlineSpan]);
+export type TraceOutlineLine = z.infer<typeof TraceOutlineLine>;

@@ -8,7 +8,7 @@ import { fastValidator } from '../http/fastValidator.js';
 import type { CallWrite } from '../store/Store.js';
 import { queryCalls } from '../domain/calls/callsQuery.js';
 import { addCallExtras } from '../domain/calls/callExtras.js';
-import { traceOutline } from '../domain/calls/traceOutline.js';
+import { traceOutline, traceOutlineLines } from '../domain/calls/traceOutline.js';
 import { callPayloadPart, callPreview } from '../domain/calls/callPreview.js';
 import { metrics } from '../metrics/hooks.js';
 import { redactCallWrites } from '../domain/redaction/apply.js';
@@ -139,6 +139,11 @@ export const callRoutes = defineRoutes({
   traceOutline: {
     runs: 'read',
     handler: (req, { store }) => traceOutline(store, req),
+  },
+
+  traceOutlineStream: {
+    runs: 'read',
+    handler: (req, { store }) => traceOutlineLines(store, req),
   },
 
   callPreview: {

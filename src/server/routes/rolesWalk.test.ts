@@ -203,6 +203,7 @@ const SAMPLES: Samples = {
   imageCreate: () => ({ project_id: P, inputs: { model: 'no-provider/none', prompt: 'a cat' }, track_llm_call: false }),
   whoami: () => ({}),
   traceOutline: () => ({ project_id: P, trace_id: 'walk-trace' }),
+  traceOutlineStream: () => ({ project_id: P, trace_id: 'walk-trace' }),
   callPreview: () => ({ project_id: P, id: 'walk-call' }),
   callPayloadPart: () => ({ project_id: P, id: 'walk-call', field: 'inputs', path: [] }),
   callsExport: () => ({ project_id: P }),

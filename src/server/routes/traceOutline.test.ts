@@ -1,12 +1,13 @@
 /**
  * `/weft/trace/outline` on every backend: the tree's shape and order, rollups per subtree
  * (tokens and cost counting each model's deepest usage once), no payloads, limits, project
- * access; and `/calls/stream_query` still answering a 10,000-call trace in the reference's shape.
+ * access; `/weft/trace/outline_stream` answering the same spans as lines, a large trace's first
+ * levels first; and `/calls/stream_query` still answering a 10,000-call trace in the reference's shape.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { CallSchema, type CallUpsertBatchReq } from '../../contract/calls.js';
-import type { OutlineSpan } from '../../contract/traceOutline.js';
+import { OUTLINE_OPEN_DEPTH, type OutlineSpan, type TraceOutlineHead, type TraceOutlineReq } from '../../contract/traceOutline.js';
 import { testBackends } from '../testing/tempStore.js';
 import { startTestServer, type TestServer } from '../testing/testServer.js';
 
@@ -30,17 +31,19 @@ function span(o: {
   usage?: Record<string, Record<string, number>>;
   error?: string;
   statusCounts?: Record<string, number>;
+  project?: string;
 }): Item[] {
+  const project = o.project ?? P;
   const items: Item[] = [
     {
       mode: 'start',
       req: {
         start: {
-          project_id: P,
+          project_id: project,
           id: o.id,
           trace_id: o.trace,
           parent_id: o.parent ?? null,
-          op_name: `weave:///${P}/op/${o.id}_op:abc`,
+          op_name: `weave:///${project}/op/${o.id}_op:abc`,
           started_at: at(o.start),
           inputs: { prompt: SECRET },
           attributes: {},
@@ -55,17 +58,33 @@ function span(o: {
     items.push({
       mode: 'end',
       req: {
-        end: { project_id: P, id: o.id, ended_at: at(o.end), output: { text: SECRET }, exception: o.error ?? null, summary },
+        end: { project_id: project, id: o.id, ended_at: at(o.end), output: { text: SECRET }, exception: o.error ?? null, summary },
       },
     });
   }
   return items;
 }
 
+async function collect<T>(rows: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const row of rows) out.push(row);
+  return out;
+}
+
 const gpt = (prompt: number, completion: number) => ({ prompt_tokens: prompt, completion_tokens: completion, requests: 1 });
 
 const outline = (projectId: string, traceId: string, limit?: number) =>
   t.alice.client.traceOutline({ project_id: projectId, trace_id: traceId, ...(limit ? { limit } : {}) });
+
+/** The streamed outline: its head line and its spans, in the order they came. */
+async function streamed(req: TraceOutlineReq): Promise<{ head: TraceOutlineHead; spans: OutlineSpan[] }> {
+  const lines = [];
+  for await (const line of t.alice.client.traceOutlineStream(req)) lines.push(line);
+  const [first, ...rest] = lines;
+  if (!first || !('head' in first)) throw new Error(`The first line is not the head: ${JSON.stringify(first)}`);
+  if (rest.some((l) => 'head' in l)) throw new Error('A second head line');
+  return { head: first.head, spans: rest as OutlineSpan[] };
+}
 
 for (const backend of testBackends()) {
   describe(`${backend.name} store`, () => {
@@ -162,11 +181,59 @@ for (const backend of testBackends()) {
       expect(await outline(P, 'no-such-trace')).toEqual({ trace_id: 'no-such-trace', spans: [], truncated: false, models: [] });
     });
 
+    it('streams the same outline as lines: the head, then the spans in the same order', async () => {
+      const whole = await outline(P, 't1');
+      const { head, spans } = await streamed({ project_id: P, trace_id: 't1' });
+      expect(head).toEqual({ trace_id: 't1', spans: 5, truncated: false, models: whole.models });
+      expect(spans).toEqual(whole.spans);
+      const cut = await streamed({ project_id: P, trace_id: 't1', limit: 2 });
+      expect(cut.head).toMatchObject({ spans: 2, truncated: true });
+      expect(cut.spans.map((s) => s.id)).toEqual(['r', 'a']);
+      expect(await streamed({ project_id: P, trace_id: 'no-such-trace' })).toEqual({
+        head: { trace_id: 'no-such-trace', spans: 0, truncated: false, models: [] },
+        spans: [],
+      });
+    });
+
+    it('streams a large trace’s first levels first, every parent before its children', async () => {
+      // root ── 3 steps ── 200 calls each; the first call of each step has 2 calls below it
+      // (depth 3: hidden when the tree opens). 610 spans, over the large-trace size.
+      const LARGE = 'alice-co/outline-large';
+      const batch: Item[] = [];
+      const add = (o: { id: string; parent?: string; start: number }) =>
+        batch.push(...span({ ...o, trace: 'deep', end: o.start + 1, project: LARGE }));
+      add({ id: 'root', start: 0 });
+      for (let s = 0; s < 3; s++) {
+        add({ id: `s${s}`, parent: 'root', start: 1 + s * 1000 });
+        for (let c = 0; c < 200; c++) {
+          add({ id: `s${s}c${c}`, parent: `s${s}`, start: 2 + s * 1000 + c * 2 });
+          if (c === 0) for (let g = 0; g < 2; g++) add({ id: `s${s}c0g${g}`, parent: `s${s}c0`, start: 3 + s * 1000 + g });
+        }
+      }
+      await t.alice.client.callUpsertBatch({ batch });
+
+      const whole = await outline(LARGE, 'deep');
+      const { head, spans } = await streamed({ project_id: LARGE, trace_id: 'deep' });
+      expect(head.spans).toBe(610);
+      expect(spans).toHaveLength(610);
+      const depthOf = new Map<string, number>();
+      for (const s of whole.spans) depthOf.set(s.id, s.parent_id === null ? 0 : depthOf.get(s.parent_id)! + 1);
+      const shown = whole.spans.filter((s) => depthOf.get(s.id)! <= OUTLINE_OPEN_DEPTH);
+      const hidden = whole.spans.filter((s) => depthOf.get(s.id)! > OUTLINE_OPEN_DEPTH);
+      expect(hidden.map((s) => s.id)).toEqual(['s0c0g0', 's0c0g1', 's1c0g0', 's1c0g1', 's2c0g0', 's2c0g1']);
+      // The rows the opened tree shows, in its order, then the rest depth first: the same spans.
+      expect(spans).toEqual([...shown, ...hidden]);
+      expect(spans.find((s) => s.id === 's0c0')!.rollup.descendants).toBe(2);
+    });
+
     it('refuses a missing trace id with 422 and another entity’s project with 403', async () => {
       const bad = await t.fetch('/weft/trace/outline', { method: 'POST', json: { project_id: P, trace_id: '' } });
       expect(bad.status).toBe(422);
       expect(JSON.stringify(await bad.json())).toContain('trace_id');
       await expect(t.bob.client.traceOutline({ project_id: P, trace_id: 't1' })).rejects.toMatchObject({ status: 403 });
+      const badStream = await t.fetch('/weft/trace/outline_stream', { method: 'POST', json: { project_id: P, trace_id: '' } });
+      expect(badStream.status).toBe(422);
+      await expect(collect(t.bob.client.traceOutlineStream({ project_id: P, trace_id: 't1' }))).rejects.toMatchObject({ status: 403 });
     });
 
     it('outlines a 10,000-span trace, and /calls/stream_query still answers it in the reference shape', async () => {

@@ -1,26 +1,25 @@
 /**
  * One trace: its call tree with a waterfall on the left, the selected call in full on the right.
- * The tree comes from the trace's outline (no payloads, one request, docs/trace-outline.md); the
- * selected call's payloads load when it is selected. The selected call (`?call=`) and the tree search (`?q=`) live in the URL; `?thread=` says it
+ * The tree comes from the trace's streamed outline (no payloads; the first rows paint before the
+ * rest has come, docs/trace-outline.md); the selected call's payloads load when it is selected. The selected call (`?call=`) and the tree search (`?q=`) live in the URL; `?thread=` says it
  * was opened from a thread, and the way back then leads there instead of to Calls.
  */
 import { useQuery } from '@tanstack/react-query';
 import { useCallback, useMemo, useState } from 'react';
 import { Link, useLocation, useParams, useSearchParams } from 'react-router-dom';
-import type { OutlineSpan } from '../../../contract/traceOutline.js';
+import { OUTLINE_LARGE_TRACE, OUTLINE_OPEN_DEPTH, type OutlineSpan } from '../../../contract/traceOutline.js';
 import { ErrorState } from '../../components/ui/ErrorState.js';
 import { Spinner } from '../../components/ui/Spinner.js';
 import { formatDuration, formatInteger, plural } from '../../lib/format.js';
 import { callName, type Call } from '../../entities/calls/callFields.js';
 import { CallDetail } from './CallDetail.js';
 import { traceOutlineQueryOptions } from './traceQueries.js';
+import { outlineComplete } from './outlineStream.js';
 import { buildTraceTree, nextError, slowestPath, visibleRows } from './traceModel.js';
 import { TraceTree } from './TraceTree.js';
 import { TraceUsageSummary } from './TraceUsageSummary.js';
 import './traces.css';
 
-/** In bigger traces only the top levels start open. */
-const LARGE_TRACE = 500;
 const NO_SPANS: OutlineSpan[] = [];
 
 /**
@@ -63,15 +62,20 @@ export function TracePage() {
   const search = params.get('q') ?? '';
   const outline = useQuery(traceOutlineQueryOptions({ projectId, traceId }));
   const spans = outline.data?.spans ?? NO_SPANS;
+  const head = outline.data?.head;
+  const complete = outline.data ? outlineComplete(outline.data) : false;
 
   const tree = useMemo(() => buildTraceTree(spans), [spans]);
   const [overrides, setOverrides] = useState<ReadonlyMap<string, boolean>>(new Map());
   const [showPath, setShowPath] = useState(false);
   const path = useMemo(() => (showPath ? slowestPath(tree) : []), [showPath, tree]);
   const highlight = useMemo(() => new Set(path), [path]);
-  const defaultDepth = spans.length > LARGE_TRACE ? 2 : Infinity;
+  // By the whole trace's size, known from the first line, so the view does not change as spans come.
+  const defaultDepth = (head?.spans ?? 0) > OUTLINE_LARGE_TRACE ? OUTLINE_OPEN_DEPTH : Infinity;
   const wanted = params.get('call');
-  const selectedId = wanted && tree.byId.has(wanted) ? wanted : (tree.roots[0]?.span.id ?? null);
+  // A linked call that has not come yet is waited for, not replaced by the root meanwhile.
+  const rootId = tree.roots[0]?.span.id ?? null;
+  const selectedId = !wanted ? rootId : tree.byId.has(wanted) ? wanted : complete ? rootId : null;
   const pathEnd = path.at(-1) ?? null;
   const rows = useMemo(
     () => visibleRows({ tree, overrides, defaultDepth, search, reveal: [selectedId, pathEnd] }),
@@ -124,7 +128,7 @@ export function TracePage() {
   );
 
   // No call at all: the id is unknown here (or everything in it was deleted). Say so, no Retry.
-  if (outline.isSuccess && spans.length === 0) {
+  if (outline.isSuccess && complete && spans.length === 0) {
     return (
       <div className="page trace-page">
         <header className="page-header">{back}</header>
@@ -148,9 +152,9 @@ export function TracePage() {
           {outline.data ? plural(spans.length, 'call') : ''}
           {tree.end > tree.start && spans.length ? ` · ${formatDuration(tree.end - tree.start)}` : ''}
         </span>
-        {outline.data && <TraceUsageSummary models={outline.data.models} />}
+        {head && <TraceUsageSummary models={head.models} />}
         {outline.isFetching && <Spinner label="Loading trace" />}
-        {outline.data?.truncated && <span className="muted small">only the first {formatInteger(spans.length)} are shown</span>}
+        {head?.truncated && <span className="muted small">only the first {formatInteger(head.spans)} are shown</span>}
       </header>
       {outline.error ? (
         <ErrorState error={outline.error} onRetry={() => void outline.refetch()} />

@@ -11,7 +11,7 @@ import { formatCompact, formatCost, formatDuration, formatInteger, plural } from
 import { callName } from '../../entities/calls/callFields.js';
 import type { OutlineRollup } from '../../../contract/traceOutline.js';
 import { TimeAxis } from './TimeAxis.js';
-import { keyboardAction, type TraceTree as Tree, type VisibleRow } from './traceModel.js';
+import { hasChildren, keyboardAction, type TraceTree as Tree, type VisibleRow } from './traceModel.js';
 import './traces.css';
 
 const ROW_HEIGHT = 28;
@@ -142,6 +142,7 @@ const TreeRow = memo(function TreeRow({ row, top, selected, onPath, traceStart, 
   const start = node.start - traceStart;
   const left = (start / span) * 100;
   const width = latency === null ? 100 - left : Math.max((latency / span) * 100, 0.4);
+  const parent = hasChildren(node);
 
   return (
     <div
@@ -149,7 +150,7 @@ const TreeRow = memo(function TreeRow({ row, top, selected, onPath, traceStart, 
       role="treeitem"
       aria-label={status === 'success' ? callName(call) : `${callName(call)} (${status})`}
       aria-level={node.depth + 1}
-      aria-expanded={node.children.length ? expanded : undefined}
+      aria-expanded={parent ? expanded : undefined}
       aria-selected={selected}
       className={`tt-row${selected ? ' selected' : ''}${match ? ' match' : ''}${onPath ? ' on-path' : ''}`}
       title={rollup.descendants ? subtreeTitle(rollup) : undefined}
@@ -157,7 +158,7 @@ const TreeRow = memo(function TreeRow({ row, top, selected, onPath, traceStart, 
       onClick={() => onSelect(call.id)}
     >
       <span className="tt-name" style={{ paddingLeft: node.depth * 14 }}>
-        {node.children.length ? (
+        {parent ? (
           <button
             type="button"
             className="tt-toggle"
@@ -178,7 +179,7 @@ const TreeRow = memo(function TreeRow({ row, top, selected, onPath, traceStart, 
         <span className="tt-label" title={call.op_name}>
           {callName(call)}
         </span>
-        {node.children.length > 0 && !expanded && <span className="muted small">(+{formatInteger(rollup.descendants)})</span>}
+        {parent && !expanded && <span className="muted small">(+{formatInteger(rollup.descendants)})</span>}
         {!expanded && rollup.errors - (call.error ? 1 : 0) > 0 && (
           <span className="tt-subtree-errors small">{plural(rollup.errors - (call.error ? 1 : 0), 'error')} below</span>
         )}

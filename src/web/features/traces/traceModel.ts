@@ -61,6 +61,12 @@ export function buildTraceTree(spans: readonly OutlineSpan[]): TraceTree {
   return { roots, byId, order, start, end: Math.max(end, start + 1) };
 }
 
+/**
+ * Whether a span has children in the trace, before they have come: a streamed outline answers a
+ * big trace's hidden levels last, and the row's toggle and count should not appear late.
+ */
+export const hasChildren = (node: TraceNode): boolean => node.children.length > 0 || node.span.rollup.descendants > 0;
+
 /** One row of the rendered tree. */
 export interface VisibleRow {
   node: TraceNode;
@@ -168,9 +174,9 @@ export function keyboardAction(key: string, rows: VisibleRow[], index: number): 
   if (!row || (key !== 'ArrowRight' && key !== 'ArrowLeft')) return null;
   const { node, expanded } = row;
   if (key === 'ArrowRight') {
-    if (node.children.length && !expanded) return { toggle: { id: node.span.id, expanded: true } };
+    if (hasChildren(node) && !expanded) return { toggle: { id: node.span.id, expanded: true } };
     return node.children[0] ? { select: node.children[0].span.id } : {};
   }
-  if (node.children.length && expanded) return { toggle: { id: node.span.id, expanded: false } };
+  if (hasChildren(node) && expanded) return { toggle: { id: node.span.id, expanded: false } };
   return node.parent ? { select: node.parent.span.id } : {};
 }
