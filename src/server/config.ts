@@ -32,6 +32,8 @@ export interface ServerConfig {
   clickhouseConnectTimeoutMs?: number;
   /** WEFT_CLICKHOUSE_SMALL_WRITES: how a request's last writes reach ClickHouse (docs/clickhouse.md "Small writes"). */
   clickhouseSmallWrites?: SmallWritesMode;
+  /** WEFT_CLICKHOUSE_THREAD_SNAPSHOTS: thread statistics kept between requests (docs/clickhouse.md "Thread snapshots"). */
+  clickhouseThreadSnapshots?: boolean;
   /** WEFT_CLICKHOUSE_SPOOL_FLUSH_MS: how long a spooled small write waits for others (docs/clickhouse.md "The spool"). */
   clickhouseSpoolFlushMs?: number;
   /** WEFT_CLICKHOUSE_QUORUM (docs/clickhouse.md "Read-your-writes on a replicated cluster"). */
@@ -158,6 +160,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Record<s
       DEFAULT_CLICKHOUSE_CONNECT_TIMEOUT_MS,
     ),
     clickhouseSmallWrites: smallWritesMode(get('WEFT_CLICKHOUSE_SMALL_WRITES')),
+    clickhouseThreadSnapshots: get('WEFT_CLICKHOUSE_THREAD_SNAPSHOTS') === '1',
     clickhouseSpoolFlushMs: positive('WEFT_CLICKHOUSE_SPOOL_FLUSH_MS', get('WEFT_CLICKHOUSE_SPOOL_FLUSH_MS'), DEFAULT_SPOOL_FLUSH_MS),
     clickhouseQuorum: quorumMode(get('WEFT_CLICKHOUSE_QUORUM')),
     clickhouseOnCluster: onCluster(get('WEFT_CLICKHOUSE_ON_CLUSTER')),
@@ -353,6 +356,7 @@ export function storeConfigOf(config: ServerConfig): StoreConfig {
     clickhouseDatabase: config.clickhouseDatabase,
     clickhouseConnectTimeoutMs: config.clickhouseConnectTimeoutMs,
     clickhouseSmallWrites: config.clickhouseSmallWrites,
+    clickhouseThreadSnapshots: config.clickhouseThreadSnapshots,
     clickhouseSpoolFlushMs: config.clickhouseSpoolFlushMs,
     clickhouseQuorum: config.clickhouseQuorum,
     clickhouseOnCluster: config.clickhouseOnCluster,

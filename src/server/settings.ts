@@ -403,6 +403,12 @@ const OWN_SETTINGS: readonly Setting[] = [
   },
   {
     group: 'ClickHouse',
+    env: 'WEFT_CLICKHOUSE_THREAD_SNAPSHOTS',
+    default: '`0`',
+    doc: "`1` keeps each thread's statistics between requests, so a threads page reads a snapshot instead of every turn; off by default while an upgrade test has shown a thread missing from a snapshot read ([clickhouse.md](clickhouse.md#thread-snapshots))",
+  },
+  {
+    group: 'ClickHouse',
     env: 'WEFT_CLICKHOUSE_SPOOL_FLUSH_MS',
     default: '`100`',
     doc: 'with `WEFT_CLICKHOUSE_SMALL_WRITES=spool`: how long a spooled write waits for others before their INSERT, so the most another replica lags behind this one ([clickhouse.md](clickhouse.md#the-spool))',

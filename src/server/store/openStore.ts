@@ -21,6 +21,7 @@ export interface StoreConfig {
   clickhouseDatabase?: string | null;
   clickhouseConnectTimeoutMs?: number;
   clickhouseSmallWrites?: SmallWritesMode;
+  clickhouseThreadSnapshots?: boolean;
   clickhouseSpoolFlushMs?: number;
   clickhouseQuorum?: QuorumMode;
   clickhouseOnCluster?: boolean;
@@ -38,6 +39,7 @@ export function clickhouseOptions(config: StoreConfig) {
     database: config.clickhouseDatabase || 'weft',
     connectTimeoutMs: config.clickhouseConnectTimeoutMs,
     smallWrites: config.clickhouseSmallWrites,
+    threadSnapshots: config.clickhouseThreadSnapshots,
     // One file per database, so replicas of different databases can share a data directory.
     spool:
       config.clickhouseSmallWrites === 'spool'

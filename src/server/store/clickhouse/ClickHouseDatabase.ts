@@ -47,6 +47,8 @@ export interface ClickHouseOptions {
    * wait_for_async_insert), `direct` sends each request's own. docs/clickhouse.md "Small writes".
    */
   smallWrites?: SmallWritesMode;
+  /** Thread statistics kept between requests (threadSnapshots.ts); off unless asked for. */
+  threadSnapshots?: boolean;
   /** For `spool`: the spool file, its flush interval and its durability (spool.ts). */
   spool?: { path: string; flushMs: number; synchronous?: 'normal' | 'full' };
 }

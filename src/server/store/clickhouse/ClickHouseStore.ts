@@ -16,6 +16,7 @@ import { checkFeedbackRows, ClickHouseFeedbackStore } from './feedback.js';
 import { ASYNC_INSERT_SETTINGS, ClickHouseDatabase, type ClickHouseOptions } from './ClickHouseDatabase.js';
 import { ClickHouseGroupCommit, GROUPABLE } from './groupCommit.js';
 import { ClickHouseSpool } from './spool.js';
+import { DEFAULT_THREAD_SNAPSHOTS } from './threadSnapshots.js';
 import { appliedVersion, checkServerVersion } from './migrate.js';
 import { LATEST_CLICKHOUSE_VERSION } from './migrations/index.js';
 import { ClickHouseFilesStore } from './files.js';
@@ -93,7 +94,7 @@ export class ClickHouseStore implements Store {
     this.accounts = shared?.accounts ?? new ClickHouseAccountsStore(db.consistent);
     this.tables = new ClickHouseTablesStore(db);
     this.stats = new ClickHouseStatsStore(db);
-    this.threads = new ClickHouseThreadsStore(db);
+    this.threads = new ClickHouseThreadsStore(db, options?.threadSnapshots ? DEFAULT_THREAD_SNAPSHOTS : null);
     this.objects = new ClickHouseObjectsStore(db);
     this.files = new ClickHouseFilesStore(db);
     this.feedback = new ClickHouseFeedbackStore(db);

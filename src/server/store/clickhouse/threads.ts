@@ -193,7 +193,7 @@ export class ClickHouseThreadsStore implements ThreadsStore {
   readonly #db: ClickHouseDatabase;
   readonly #snapshots: ThreadSnapshots | null;
   /** `snapshots` null: every request computes every statistic from the turns (the pass below). */
-  constructor(db: ClickHouseDatabase, snapshots: ThreadSnapshotOptions | null = DEFAULT_THREAD_SNAPSHOTS) {
+  constructor(db: ClickHouseDatabase, snapshots: ThreadSnapshotOptions | null) {
     this.#db = db;
     this.#snapshots = snapshots ? new ThreadSnapshots(db, snapshots) : null;
   }
