@@ -38,7 +38,7 @@ import { num, numOrNull, type ClickHouseDatabase, type Params } from './ClickHou
 import { PRICES_SQL, threadCostSql } from './threadCosts.js';
 import { attributesMatchSql, binder, boundsSql, type Bind } from './threadsFilter.js';
 import { searchWordPattern, TURN_TEXT_SQL } from './threadSearch.js';
-import { DEFAULT_THREAD_SNAPSHOTS, ThreadSnapshots, type ThreadSnapshotOptions } from './threadSnapshots.js';
+import { ThreadSnapshots, type ThreadSnapshotOptions } from './threadSnapshots.js';
 import { statsSql, TURN_USAGE, TURNS } from './threadStatsSql.js';
 
 /** The thread row's columns as the answer reads them. */
