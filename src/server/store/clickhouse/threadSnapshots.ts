@@ -20,7 +20,7 @@
  *   m − margin, and computes the touched ones now.
  */
 import type { ClickHouseDatabase, Params } from './ClickHouseDatabase.js';
-import { statsSql, TURN_USAGE, TURNS } from './threadStatsSql.js';
+import { statsSql, THREAD_STAT_COLUMNS, TURN_USAGE, TURNS } from './threadStatsSql.js';
 
 export interface ThreadSnapshotOptions {
   /** How long an insert into calls may run past its views (µs): touches this recent stay unsettled. */
@@ -45,21 +45,7 @@ export const DEFAULT_THREAD_SNAPSHOTS: ThreadSnapshotOptions = {
 };
 
 /** A thread's statistics and its usage by model (as arrays), as thread_snapshots holds them. */
-const STAT_COLUMNS = [
-  'turn_count',
-  'finished_turn_count',
-  'start_time',
-  'last_updated',
-  'first_turn_id',
-  'last_turn_id',
-  'p50_turn_duration_ms',
-  'p99_turn_duration_ms',
-  'error_count',
-  'total_tokens',
-  'usage_models',
-  'usage_prompt',
-  'usage_completion',
-];
+const STAT_COLUMNS = [...THREAD_STAT_COLUMNS, 'usage_models', 'usage_prompt', 'usage_completion'];
 
 /** The row columns both sides of a read give. */
 const ROW_COLUMNS = ['thread_id', ...STAT_COLUMNS].join(', ');

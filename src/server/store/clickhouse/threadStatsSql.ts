@@ -10,6 +10,20 @@
  * is its own id, in a thread (thread_turns has a thread_id for those only). Failure and token
  * total come from the summary's columns computed at insert, so no request parses summaries.
  */
+/** A thread's statistics as statsSql names them (the usage by model aside). */
+export const THREAD_STAT_COLUMNS = [
+  'turn_count',
+  'finished_turn_count',
+  'start_time',
+  'last_updated',
+  'first_turn_id',
+  'last_turn_id',
+  'p50_turn_duration_ms',
+  'p99_turn_duration_ms',
+  'error_count',
+  'total_tokens',
+];
+
 export const TURNS = {
   from: 'thread_turns FINAL',
   // call_started: the start came through calls (migration 19), not a leftover of a failed write.

@@ -39,22 +39,10 @@ import { PRICES_SQL, threadCostSql } from './threadCosts.js';
 import { attributesMatchSql, binder, boundsSql, type Bind } from './threadsFilter.js';
 import { searchWordPattern, TURN_TEXT_SQL } from './threadSearch.js';
 import { ThreadSnapshots, type ThreadSnapshotOptions } from './threadSnapshots.js';
-import { statsSql, TURN_USAGE, TURNS } from './threadStatsSql.js';
+import { statsSql, THREAD_STAT_COLUMNS, TURN_USAGE, TURNS } from './threadStatsSql.js';
 
 /** The thread row's columns as the answer reads them. */
-const RECORD_COLUMNS = [
-  'thread_id',
-  'turn_count',
-  'finished_turn_count',
-  'start_time',
-  'last_updated',
-  'first_turn_id',
-  'last_turn_id',
-  'p50_turn_duration_ms',
-  'p99_turn_duration_ms',
-  'error_count',
-  'total_tokens',
-];
+const RECORD_COLUMNS = ['thread_id', ...THREAD_STAT_COLUMNS];
 
 interface StatsRow {
   thread_id: string;
