@@ -13,7 +13,7 @@ import { OutboundAllowList } from './outbound/addresses.js';
 import type { StoreConfig } from './store/openStore.js';
 import type { QuorumMode } from './store/clickhouse/ClickHouseDatabase.js';
 import { readSetting } from './settings.js';
-import { DEFAULT_CLICKHOUSE_CONNECT_TIMEOUT_MS } from './store/storeOutage.js';
+import { DEFAULT_BUSY_TIMEOUT_MS, DEFAULT_CLICKHOUSE_CONNECT_TIMEOUT_MS } from './store/storeOutage.js';
 import { SMALL_WRITES_MODES, type SmallWritesMode } from './store/clickhouse/groupCommit.js';
 import { DEFAULT_SPOOL_FLUSH_MS } from './store/clickhouse/spool.js';
 import type { TlsSettings } from './process/tls.js';
@@ -46,6 +46,7 @@ export interface ServerConfig {
   /** What one request may ask of the server (limits.ts; the README table lists them). */
   limits: Limits;
   sqliteSync: 'normal' | 'full';
+  sqliteBusyTimeoutMs: number;
   /** Store repeated call content once on SQLite (docs/history-storage.md). */
   historyDedup: 'off' | 'on' | 'all';
   logLevel: LogLevel;
@@ -168,6 +169,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Record<s
     maxBodyBytes: limits.maxBodyBytes,
     limits,
     sqliteSync: get('WEFT_SQLITE_SYNC') === 'full' ? 'full' : 'normal',
+    sqliteBusyTimeoutMs: positive('WEFT_SQLITE_BUSY_TIMEOUT_MS', get('WEFT_SQLITE_BUSY_TIMEOUT_MS'), DEFAULT_BUSY_TIMEOUT_MS),
     historyDedup: historyDedupMode(get('WEFT_HISTORY_DEDUP')),
     logLevel: parseLogLevel(get('WEFT_LOG_LEVEL')),
     logFormat: parseLogFormat(get('WEFT_LOG_FORMAT')),
@@ -349,6 +351,7 @@ export function storeConfigOf(config: ServerConfig): StoreConfig {
     kind: config.store,
     dataDir: config.dataDir,
     sqliteSync: config.sqliteSync,
+    sqliteBusyTimeoutMs: config.sqliteBusyTimeoutMs,
     historyDedup: config.historyDedup,
     clickhouseUrl: config.clickhouseUrl,
     clickhouseUser: config.clickhouseUser,

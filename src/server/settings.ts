@@ -74,6 +74,12 @@ const OWN_SETTINGS: readonly Setting[] = [
   { group: 'Server', env: 'WEFT_SQLITE_SYNC', default: '`normal`', doc: '`full` also survives power loss, not only a crash' },
   {
     group: 'Server',
+    env: 'WEFT_SQLITE_BUSY_TIMEOUT_MS',
+    default: '`5000`',
+    doc: 'SQLite: how long a write waits for a lock another process holds (a backup tool, a `sqlite3` shell) before it answers 503 with `Retry-After`',
+  },
+  {
+    group: 'Server',
     env: 'WEFT_HISTORY_DEDUP',
     default: '`1`',
     doc: 'SQLite: store repeated call content (message histories, long strings, base64 media) once, content-addressed; `0` stores each call as sent; `all` takes out every string and array however short (slower: what tests use). Reads answer the same either way ([history-storage.md](history-storage.md))',

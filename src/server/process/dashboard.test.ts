@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.js';
+import { LIGHT_SERVER } from '../testing/testServer.js';
 import { mountDashboard } from './dashboard.js';
 import { dashboardBuildNeed } from './dashboardBuild.js';
 import { startServer, type RunningServer } from './main.js';
@@ -14,7 +15,7 @@ const HTML = { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' };
 /** A server on a temp SQLite file whose dashboard comes from `distDir`. */
 async function serveDist(distDir: string): Promise<{ server: RunningServer; close(): Promise<void> }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'weft-dash-data-'));
-  const config = loadConfig({ WEFT_DATA_DIR: dataDir, WEFT_ADMIN_PASSWORD: 'pw', PORT: '0', WEFT_LOG_LEVEL: 'silent' });
+  const config = loadConfig({ ...LIGHT_SERVER, WEFT_DATA_DIR: dataDir, WEFT_ADMIN_PASSWORD: 'pw', PORT: '0', WEFT_LOG_LEVEL: 'silent' });
   const server = await startServer(config, { mountDashboard: (app) => mountDashboard(app, distDir) });
   return {
     server,

@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.js';
+import { LIGHT_SERVER } from '../testing/testServer.js';
 import { startServer } from './main.js';
 import { spawnWeftServe, weftEnv } from '../testing/serveProcess.js';
 import { loadTlsMaterial } from './tls.js';
@@ -68,6 +69,7 @@ describe('startServer with TLS', () => {
   it('serves the API (here under /traces) over https with the generated certificate, and only to clients trusting it', async () => {
     const dataDir = tempDir('weft-tls-');
     const config = loadConfig({
+      ...LIGHT_SERVER,
       WEFT_DATA_DIR: dataDir,
       WEFT_ADMIN_PASSWORD: 'tls-admin',
       PORT: '0',
@@ -96,7 +98,7 @@ describe('startServer with TLS', () => {
     copyFileSync(join(source, 'tls', 'weft-key.pem'), keyFile);
     const dataDir = tempDir('weft-tls-');
     const config = loadConfig(
-      { WEFT_DATA_DIR: dataDir, WEFT_ADMIN_PASSWORD: 'tls-admin', PORT: '0', WEFT_LOG_LEVEL: 'silent' },
+      { ...LIGHT_SERVER, WEFT_DATA_DIR: dataDir, WEFT_ADMIN_PASSWORD: 'tls-admin', PORT: '0', WEFT_LOG_LEVEL: 'silent' },
       { 'tls-cert': certFile, 'tls-key': keyFile },
     );
     const server = await startServer(config);

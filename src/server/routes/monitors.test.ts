@@ -15,7 +15,7 @@ import { startServer } from '../process/main.js';
 import { startFakeOpenAi, type FakeOpenAi } from '../testing/fakeOpenAi.js';
 import { publishLlmEvaluation } from '../testing/llmFixture.js';
 import { projectNames } from '../testing/serverSuite.js';
-import { startTestServer, type TestServer } from '../testing/testServer.js';
+import { LIGHT_SERVER, startTestServer, type TestServer } from '../testing/testServer.js';
 import { uuidv7 } from '../core/ids.js';
 import { waitFor } from '../testing/waitFor.js';
 
@@ -176,6 +176,7 @@ describe('monitors across a restart', () => {
   it('scores the calls that ended while no sweep ran, after the server restarts', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'weft-monitor-restart-'));
     const base = {
+      ...LIGHT_SERVER,
       WEFT_DATA_DIR: dataDir,
       WEFT_ADMIN_PASSWORD: 'monitor-admin',
       PORT: '0',

@@ -12,6 +12,7 @@ export interface StoreConfig {
   kind: 'sqlite' | 'clickhouse';
   dataDir: string;
   sqliteSync?: 'normal' | 'full';
+  sqliteBusyTimeoutMs?: number;
   /** Store repeated call content once (docs/history-storage.md); default 'on'. */
   historyDedup?: HistoryDedup;
   clickhouseUrl?: string | null;
@@ -60,6 +61,7 @@ export async function openStore(config: StoreConfig): Promise<Store> {
   }
   return new SqliteStore(join(config.dataDir, 'weft.sqlite'), {
     synchronous: config.sqliteSync,
+    busyTimeoutMs: config.sqliteBusyTimeoutMs,
     historyDedup: config.historyDedup,
     progress: config.progress,
     checkpointThread: true,

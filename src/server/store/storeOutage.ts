@@ -46,6 +46,9 @@ export function storeOutageOf(err: unknown): StoreUnavailableError | null {
 /** The default of WEFT_CLICKHOUSE_CONNECT_TIMEOUT_MS (ClickHouseDatabase's watch on a request). */
 export const DEFAULT_CLICKHOUSE_CONNECT_TIMEOUT_MS = 3000;
 
+/** The default of WEFT_SQLITE_BUSY_TIMEOUT_MS: how long a write waits out another process's lock. */
+export const DEFAULT_BUSY_TIMEOUT_MS = 5000;
+
 /** Network failures reaching ClickHouse: the server is down, unreachable, or cut a connection mid-answer. */
 const NETWORK_CODES = new Set([
   'ECONNREFUSED',

@@ -26,6 +26,12 @@ import { ADMIN_PASSWORD, passwordOf, TEST_SCRYPT_N, testHashKey } from './testPa
 export { ADMIN_PASSWORD };
 
 /**
+ * For a test that builds its own config (loadConfig + startServer) and tests neither request
+ * threads nor the password cost: no threads and cheap hashes, as startTestServer's servers.
+ */
+export const LIGHT_SERVER: Record<string, string> = { WEFT_THREADS: '0', WEFT_PASSWORD_SCRYPT_N: String(TEST_SCRYPT_N) };
+
+/**
  * The test users' password hashes: made once per run by the global setup (testPasswords.ts), else
  * once per test process, at each scrypt N a test server uses. Test servers hash at
  * TEST_SCRYPT_N unless a test sets WEFT_PASSWORD_SCRYPT_N (authAbuse.test.ts keeps OWASP's):

@@ -10,6 +10,7 @@
  * loss can lose the last transactions. `WEFT_SQLITE_SYNC=full` trades speed for that too.
  */
 import Database from 'better-sqlite3';
+import { DEFAULT_BUSY_TIMEOUT_MS } from '../storeOutage.js';
 import { registerSearchFunctions } from './searchFunctions.js';
 import { HistoryBlobs, type HistoryDedup } from './history/historyBlobs.js';
 import { migrations } from './migrations/index.js';
@@ -27,6 +28,8 @@ const READ_POOL_SIZE = 4;
 
 export interface SqliteOptions {
   synchronous?: 'normal' | 'full';
+  /** How long a write waits for another process's lock before SQLITE_BUSY (default 5 s). */
+  busyTimeoutMs?: number;
   /**
    * Open the file read-only, without migrating it: what a request thread does (threads/), whose
    * writes go to the process's one writer. A write attempted here fails with SQLITE_READONLY.
@@ -51,6 +54,7 @@ export class SqliteDatabase {
   /** See SqliteOptions.progress. */
   readonly progress: (message: string) => void;
   readonly #file: string;
+  readonly #busyTimeoutMs: number;
   readonly #idle: Db[] = [];
   readonly #statements = new WeakMap<Db, Map<string, Statement>>();
   /** Repeated call content, stored once (docs/history-storage.md). */
@@ -58,13 +62,14 @@ export class SqliteDatabase {
 
   constructor(file: string, options: SqliteOptions = {}) {
     this.#file = file;
+    this.#busyTimeoutMs = options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
     this.readOnly = options.readOnly === true;
     this.progress = options.progress ?? (() => {});
     this.history = new HistoryBlobs(file, this.readOnly ? 'off' : (options.historyDedup ?? 'on'));
     if (this.readOnly) {
       this.writer = new Database(file, { readonly: true, fileMustExist: true });
       this.#functions(this.writer);
-      this.writer.pragma('busy_timeout = 5000');
+      this.writer.pragma(`busy_timeout = ${this.#busyTimeoutMs}`);
       this.writer.pragma('cache_size = -65536');
       return;
     }
@@ -77,7 +82,7 @@ export class SqliteDatabase {
     if (file !== ':memory:') restrictDatabaseFiles(file);
     this.writer.pragma(`synchronous = ${options.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
     this.writer.pragma('foreign_keys = ON');
-    this.writer.pragma('busy_timeout = 5000');
+    this.writer.pragma(`busy_timeout = ${this.#busyTimeoutMs}`);
     this.writer.pragma('cache_size = -65536');
     this.migrate();
     if (options.checkpointThread && file !== ':memory:') {
@@ -321,7 +326,7 @@ export class SqliteDatabase {
     if (this.#file === ':memory:') return this.writer;
     const db = new Database(this.#file, { readonly: true, fileMustExist: true });
     this.#functions(db);
-    db.pragma('busy_timeout = 5000');
+    db.pragma(`busy_timeout = ${this.#busyTimeoutMs}`);
     db.pragma('cache_size = -32768');
     return db;
   }
