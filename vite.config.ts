@@ -79,7 +79,8 @@ export default defineConfig({
     maxWorkers: Math.max(availableParallelism(), 2),
     // One ClickHouse engine per run for the ClickHouse store suites (WEFT_TEST_STORES), and the
     // test users' password hashes, made once per run instead of once per test file; the built
-    // server that spawned `weft` processes run.
+    // server that spawned `weft` processes and the tests' threads run (threads/threadEntry.ts).
+    env: { WEFT_THREADS_FROM_BUILD: '1' },
     globalSetup: [
       'src/server/testing/clickhouseGlobalSetup.ts',
       'src/server/testing/testPasswords.ts',

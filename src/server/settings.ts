@@ -176,6 +176,12 @@ const OWN_SETTINGS: readonly Setting[] = [
     doc: 'Node flags for the threads, space-separated (e.g. `--cpu-prof`)',
   },
   {
+    group: 'Request threads',
+    env: 'WEFT_THREADS_FROM_BUILD',
+    default: '`0`',
+    doc: 'running from the TypeScript sources (`weft dev`, tests): `1` runs the threads from build/server/ (`npm run build`) instead of compiling the sources in each thread; the tests do',
+  },
+  {
     group: 'Sign-in, sessions and cookies',
     env: 'WEFT_LOGIN_MAX_FAILURES_PER_USER',
     default: '`10`',

@@ -10,6 +10,7 @@
 import { Worker } from 'node:worker_threads';
 import type { Logger } from '../logger.js';
 import { WriteTurns } from '../threads/writeTurns.js';
+import { threadEntry } from '../threads/threadEntry.js';
 import type { SweepReport } from './retentionSweep.js';
 
 export type ToSweepThread = { t: 'sweep'; now: number } | { t: 'stop' };
@@ -23,8 +24,7 @@ export type FromSweepThread = { t: 'swept'; report: SweepReport } | { t: 'failed
 const SWEEP_NICENESS = 5;
 
 const isSource = import.meta.url.endsWith('.ts');
-/** The bundle beside this one once built (scripts/build.js), else the TypeScript source. */
-const ENTRY = new URL(isSource ? './retentionWorker.ts' : './retentionWorker.js', import.meta.url).href;
+const ENTRY = threadEntry(import.meta.url, 'retentionWorker');
 const BOOT = new URL(isSource ? '../threads/workerBoot.mjs' : './workerBoot.mjs', import.meta.url);
 
 export class RetentionThread {

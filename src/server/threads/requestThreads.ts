@@ -53,6 +53,7 @@ import { requestEnv } from '../http/requestEnv.js';
 import { noteUser, requestFields, requestIdFrom, requestInfoOf, type RequestInfo } from '../http/requestId.js';
 import { readSessionCookie } from '../auth/sessions.js';
 import { applyTally, metrics } from '../metrics/hooks.js';
+import { threadEntry } from './threadEntry.js';
 
 export type RequestKind = 'read' | 'write';
 
@@ -85,11 +86,8 @@ export interface RequestThreadsOptions {
   onForget: () => void;
 }
 
-/**
- * A request thread's code: the bundle beside this one once the server is built (`npm run build`,
- * docs/operations.md), else the TypeScript source, run through tsx (`weft dev`, tests, benches).
- */
-const WORKER_ENTRY = new URL(import.meta.url.endsWith('.ts') ? './requestWorker.ts' : './requestWorker.js', import.meta.url).href;
+/** A request thread's code (threadEntry.ts). */
+const WORKER_ENTRY = threadEntry(import.meta.url, 'requestWorker');
 /** How long a read thread gets to stop by itself after its client left, before it is terminated. */
 const ABORT_GRACE_MS = 1000;
 /** Requests in flight on every write thread before another one is started (up to the pool size). */
