@@ -7,6 +7,7 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
+import { pagePreload } from './scripts/pagePreloadPlugin.js';
 import { contractRoutes } from './src/client/routeTablePlugin.js';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
@@ -28,7 +29,19 @@ function serveSpaInstead(req: IncomingMessage): string | undefined {
 
 export default defineConfig({
   root,
-  plugins: [react(), contractRoutes()],
+  plugins: [
+    react(),
+    contractRoutes(),
+    // The trace page's code, fetched beside the entry when a trace is opened first (boot.js):
+    // a 10,000-span trace's first paint waited for its chunk waterfall (docs/trace-outline.md
+    // "The cold first paint"). The modules are the page's component and loader (app/pages.ts).
+    pagePreload([
+      {
+        path: '/:entity/:project/traces/:traceId',
+        modules: ['src/web/features/traces/TracePage.tsx', 'src/web/features/traces/traceLoader.ts'],
+      },
+    ]),
+  ],
   build: {
     outDir: 'dist',
     emptyOutDir: true,
