@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 import { pagePreload } from './scripts/pagePreloadPlugin.js';
+import { precompress } from './scripts/precompressPlugin.js';
 import { contractRoutes } from './src/client/routeTablePlugin.js';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
@@ -61,6 +62,8 @@ export default defineConfig(({ mode }) => ({
     // The trace page's code, fetched beside the entry when a trace is opened first (boot.js):
     // a 10,000-span trace's first paint waited for its chunk waterfall (docs/trace-outline.md
     // "The cold first paint"). The modules are the page's component and loader (app/pages.ts).
+    // Brotli and gzip copies of the built files, which the server sends to browsers that take them.
+    precompress(),
     pagePreload([
       {
         path: '/:entity/:project/traces/:traceId',
