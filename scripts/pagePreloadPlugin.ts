@@ -51,7 +51,10 @@ export function pagePreload(pages: PreloadedPage[]): Plugin {
           ];
           return `<template data-preload-path="${page.path}">${links.join('')}</template>`;
         });
-        return html.replace(BOOT_SCRIPT, `${templates.join('\n    ')}\n    ${BOOT_SCRIPT}`);
+        // Before boot.js and the comment about it, if it has one.
+        const at = html.search(/<!--(?:(?!-->)[\s\S])*-->\s*<script src="\/boot\.js">/);
+        const index = at >= 0 ? at : html.indexOf(BOOT_SCRIPT);
+        return `${html.slice(0, index)}${templates.join('\n    ')}\n    ${html.slice(index)}`;
       },
     },
   };
