@@ -16,7 +16,9 @@ export interface InitialJs {
 
 /** Sums the gzipped size of the scripts the first page cannot run without. */
 export function measureInitialJs(dist: string): InitialJs {
-  const html = readFileSync(join(dist, 'index.html'), 'utf8');
+  // A page's <template> of preload links is that page's code, added only when it is the one opened
+  // (scripts/pagePreloadPlugin.ts), not code every page loads.
+  const html = readFileSync(join(dist, 'index.html'), 'utf8').replace(/<template[\s\S]*?<\/template>/g, '');
   const queue = [
     ...html.matchAll(/<script[^>]+type="module"[^>]+src="([^"]+)"/g),
     ...html.matchAll(/<link[^>]+rel="modulepreload"[^>]+href="([^"]+)"/g),

@@ -12,7 +12,8 @@
  * CHROMIUM_PATH), BENCH_TRIES times (default 5), each in a fresh browser context (cold: empty
  * cache) and again in the same context (warm):
  * - first paint: navigation start → the first row of the call tree painted (goal ≤ 300 ms), and
- *   where it went: the outline request's start, its first byte and its last byte;
+ *   where it went: the outline request's start, its first byte and its last byte, when the page's
+ *   code was in (the last script to arrive before first paint) and when the session check answered;
  * - interactive: navigation start → the end of the last main-thread task of 50 ms or more
  *   before the page stays quiet for a second, and never before first paint (goal ≤ 1 s); then
  *   ↓ is pressed and the time until the selection has moved and painted is printed;
@@ -269,6 +270,10 @@ interface TraceOpening {
   request: number;
   firstByte: number;
   lastByte: number;
+  /** The last script that arrived before first paint (the code the page needed), its last byte. */
+  code: number;
+  /** The session check (/weft/whoami) answered: every page waits for it. */
+  session: number;
 }
 
 /** One opening of the big trace. */
@@ -279,9 +284,12 @@ async function openTrace(page: Page, url: string): Promise<TraceOpening> {
   const firstPaint = probe.firstRow!;
   const interactive = probe.longTasks.reduce((end, [s, d]) => (s + d > end ? s + d : end), firstPaint);
   const timing = (await page.evaluate(`(() => {
-    const e = performance.getEntriesByType('resource').find((r) => r.name.includes('/weft/trace/outline'));
-    return e ? [e.requestStart || e.startTime, e.responseStart, e.responseEnd] : [NaN, NaN, NaN];
-  })()`)) as [number, number, number];
+    const all = performance.getEntriesByType('resource');
+    const e = all.find((r) => r.name.includes('/weft/trace/outline'));
+    const code = Math.max(0, ...all.filter((r) => /\\.js$/.test(r.name) && r.responseEnd <= ${firstPaint}).map((r) => r.responseEnd));
+    const who = all.find((r) => r.name.endsWith('/weft/whoami'));
+    return [...(e ? [e.requestStart || e.startTime, e.responseStart, e.responseEnd] : [NaN, NaN, NaN]), code, who ? who.responseEnd : NaN];
+  })()`)) as [number, number, number, number, number];
   // ↓ with nothing focused moves the selection (the tree listens on the page).
   const key = (await page.evaluate(`new Promise((resolve) => {
     const tree = document.querySelector('[aria-label="Call tree"]');
@@ -295,7 +303,16 @@ async function openTrace(page: Page, url: string): Promise<TraceOpening> {
     document.activeElement?.blur?.();
     document.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowDown', bubbles: true }));
   })`)) as number;
-  return { firstPaint, interactive, key, request: timing[0], firstByte: timing[1], lastByte: timing[2] };
+  return {
+    firstPaint,
+    interactive,
+    key,
+    request: timing[0],
+    firstByte: timing[1],
+    lastByte: timing[2],
+    code: timing[3],
+    session: timing[4],
+  };
 }
 
 /** Click on the 20 MB span → its Inputs' first rows painted; and the longest task meanwhile. */
@@ -388,6 +405,15 @@ function printVariant(v: Variant, base: Variant | undefined): void {
     );
     console.log(
       `        outline request sent ${ms(med(runs, (r) => r.request))}, first byte ${ms(med(runs, (r) => r.firstByte))}, last byte ${ms(med(runs, (r) => r.lastByte))}`,
+    );
+    console.log(
+      `        the page's code in ${ms(med(runs, (r) => r.code))}${ratio(
+        med(runs, (r) => r.code),
+        before && med(before, (r) => r.code),
+      )}; the session check answered ${ms(med(runs, (r) => r.session))}${ratio(
+        med(runs, (r) => r.session),
+        before && med(before, (r) => r.session),
+      )}`,
     );
     console.log(`        ↓ answered in   ${Math.round(med(runs, (r) => r.key))} ms`);
   }

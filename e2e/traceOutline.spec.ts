@@ -41,6 +41,8 @@ test('collapse a subtree, jump to each error, show the slowest path, search', as
   const details = page.getByRole('complementary', { name: 'Call details' });
   await expect(items).toHaveCount(9);
   await expect(details.getByLabel('Subtree totals')).toHaveText('8 calls · 2 errors');
+  // boot.js fetched the page's code beside the entry, from index.html's template for this page.
+  await expect(page.locator('head > link[rel=modulepreload][href*="/TracePage-"]')).toHaveCount(1);
 
   // Collapsing stage_a hides its two calls; its row counts them and the error below.
   await row('stage_a').getByRole('button', { name: 'Collapse' }).click();

@@ -36,3 +36,19 @@ try {
 } catch {
   // A malformed path: the page asks for itself.
 }
+
+// The code of the page opened, fetched now beside the entry rather than once the entry has run
+// and asked for it, chunk after chunk: index.html holds, per page listed in vite.config.ts, a
+// template of preload links for that page's chunks and CSS (scripts/pagePreloadPlugin.ts).
+try {
+  var templates = document.querySelectorAll('template[data-preload-path]');
+  for (var i = 0; i < templates.length; i++) {
+    var path = templates[i].getAttribute('data-preload-path').replace(/:[^/]+/g, '[^/]+');
+    if (new RegExp('^' + path + '/?$').test(location.pathname)) {
+      document.head.appendChild(templates[i].content.cloneNode(true));
+      break;
+    }
+  }
+} catch {
+  // No template support: the page's code loads when the entry asks for it.
+}

@@ -66,13 +66,7 @@ export const TraceOutlineRes = z.object({
 });
 export type TraceOutlineRes = z.infer<typeof TraceOutlineRes>;
 
-/**
- * A trace with more spans than this opens `OUTLINE_OPEN_DEPTH` levels deep, and its streamed
- * outline answers the spans that view shows first (docs/trace-outline.md "Streamed").
- */
-export const OUTLINE_LARGE_TRACE = 500;
-/** How deep a large trace opens: spans at depth ≤ this are shown (their parents open). */
-export const OUTLINE_OPEN_DEPTH = 2;
+export { OUTLINE_LARGE_TRACE, OUTLINE_OPEN_DEPTH } from './traceOutlineDepth.js';
 
 /** The first line of a streamed outline: what is known of the whole before its spans. */
 export const TraceOutlineHead = z.object({

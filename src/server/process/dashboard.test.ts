@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, utimesSync, writeFileSync 
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.js';
 import { LIGHT_SERVER } from '../testing/testServer.js';
@@ -52,6 +53,10 @@ describe('GET / (dashboard)', () => {
     mkdirSync(join(dist, 'assets'), { recursive: true });
     writeFileSync(join(dist, 'index.html'), INDEX);
     writeFileSync(join(dist, 'assets', 'index-AbC123.js'), 'console.log("app")');
+    // The copies the build writes beside each file (scripts/precompressPlugin.ts).
+    writeFileSync(join(dist, 'assets', 'index-AbC123.js.br'), brotliCompressSync('console.log("app")'));
+    writeFileSync(join(dist, 'assets', 'index-AbC123.js.gz'), gzipSync('console.log("app")'));
+    symlinkSync(join(tmp, 'secret.txt'), join(dist, 'assets', 'index-AbC123.css.br'));
     writeFileSync(join(dist, 'assets', 'index-AbC123.css'), 'body{margin:0}');
     writeFileSync(join(dist, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
     writeFileSync(join(tmp, 'secret.txt'), 'TOP SECRET');
@@ -84,6 +89,26 @@ describe('GET / (dashboard)', () => {
     const icon = await fetch(`${url}/favicon.svg`);
     expect(icon.headers.get('content-type')).toBe('image/svg+xml');
     expect(icon.headers.get('cache-control')).toBe('no-cache');
+  });
+
+  it("sends the build's brotli or gzip copy to a client that accepts it, and the file to others", async () => {
+    const get = (encoding: string) => fetch(`${url}/assets/index-AbC123.js`, { headers: { 'accept-encoding': encoding } });
+    for (const [accepts, sent] of [
+      ['gzip, deflate, br, zstd', 'br'],
+      ['gzip', 'gzip'],
+      ['br;q=0, gzip;q=0.5', 'gzip'],
+      ['identity', null],
+    ] as const) {
+      const res = await get(accepts);
+      expect(res.headers.get('content-encoding'), accepts).toBe(sent);
+      expect(res.headers.get('vary')).toBe('accept-encoding');
+      expect(res.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+      expect(await res.text()).toBe('console.log("app")');
+    }
+    // A copy that links outside dist/ is never sent.
+    const css = await fetch(`${url}/assets/index-AbC123.css`, { headers: { 'accept-encoding': 'br' } });
+    expect(css.headers.get('content-encoding')).toBeNull();
+    expect(await css.text()).toBe('body{margin:0}');
   });
 
   it('answers 304 when the ETag still matches', async () => {

@@ -25,7 +25,15 @@ function projectRoot(from: string): string {
 export type DashboardBuildNeed = 'fresh' | 'stale' | 'no-sources';
 
 /** Files whose change means the bundle must be rebuilt; directories are walked. */
-const SOURCES = ['src/web', 'src/contract', 'index.html', 'vite.config.ts', 'public'];
+const SOURCES = [
+  'src/web',
+  'src/contract',
+  'index.html',
+  'vite.config.ts',
+  'public',
+  'scripts/pagePreloadPlugin.ts',
+  'scripts/precompressPlugin.ts',
+];
 
 /** Compares dist/index.html with the newest source file; an install without sources serves its build as is. */
 export function dashboardBuildNeed(root: string = PROJECT_ROOT): DashboardBuildNeed {

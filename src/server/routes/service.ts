@@ -50,7 +50,9 @@ export const serviceRoutes = defineRoutes({
   },
 
   whoami: {
-    runs: 'read',
+    // On the main thread, beside the credential check it reports: every dashboard page waits for
+    // it, and on a read thread it queued behind the user's own long reads (docs/request-threads.md).
+    runs: 'main',
     projects: () => [],
     handler: async (_req, { store, user }) => {
       return whoamiOf(user, await store.accounts.getUser(user.username), user.via);

@@ -72,6 +72,18 @@ describe('request threads', () => {
       }
       expect(text.trim().split('\n').length).toBeGreaterThan(2000);
     });
+
+    it('answers whoami while the same user holds the read thread', async () => {
+      // The dashboard's session check, asked for beside a long read of the same user (a big
+      // trace's outline): on a read thread it waited for that read's end.
+      const held = await t.fetch('/calls/stream_query', { json: { project_id: PROJECT } });
+      const reader = held.body!.getReader();
+      expect((await reader.read()).done).toBe(false);
+      const who = await t.fetch('/weft/whoami');
+      expect(who.status).toBe(200);
+      expect(await who.json()).toMatchObject({ username: 'alice' });
+      await reader.cancel();
+    });
   });
 
   describe('with two read threads', () => {

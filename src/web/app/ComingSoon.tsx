@@ -2,7 +2,7 @@
 import type { NavEntry } from './pages.js';
 
 /** A calm "coming soon" page for one section. */
-export function ComingSoon({ page }: { page: NavEntry }) {
+export function ComingSoon({ page }: { page: NavEntry & { soon: true } }) {
   return (
     <div className="page">
       <header className="page-header">

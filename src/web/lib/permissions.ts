@@ -4,9 +4,11 @@
  * server checks with. So the dashboard shows exactly the actions that will not answer 403
  * (docs/security/roles.md "The dashboard").
  */
-import { endpoints, type EndpointDef, type EndpointName } from '../../contract/endpoints.js';
-import { administeredEntities as administeredBy, roleAtLeast, roleIn, type Role } from '../../contract/roles.js';
+import type { EndpointDef, EndpointName } from '../../contract/endpoints.js';
+// Not endpoints.ts and roles.ts: they bring zod and every schema (docs/trace-outline.md "The cold first paint").
+import { administeredEntities as administeredBy, roleAtLeast, roleIn, type Role } from '../../contract/roleOrder.js';
 import type { WhoamiRes } from '../../contract/weft.js';
+import { routeRoles } from '../../client/routeRoles.js';
 
 /** What a permission is decided from: the parts of /weft/whoami that carry roles. */
 export type Caller = Pick<WhoamiRes, 'is_admin' | 'roles' | 'project_roles'>;
@@ -27,13 +29,13 @@ export interface Permission {
  * `member` for everything else, here and only here; once every row carries a role (the server
  * refuses rows without one) this fallback can go.
  */
-export function needOf(e: Pick<EndpointDef, 'method' | 'public' | 'role'>): Need {
+export function needOf(e: Partial<Pick<EndpointDef, 'method' | 'public' | 'role'>>): Need {
   if (e.public) return 'public';
   return e.role ?? (e.method === 'GET' ? 'viewer' : 'member');
 }
 
 /** The role endpoint `name` asks for (`needOf` its row). */
-export const roleNeeded = (name: EndpointName): Need => needOf(endpoints[name]);
+export const roleNeeded = (name: EndpointName): Need => needOf(routeRoles[name]);
 
 /** Whether `caller` has what `need` asks for in `scope`, and if not, the tooltip saying so. */
 export function permissionFor(caller: Caller | null | undefined, need: Need, scope: string): Permission {

@@ -7,7 +7,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { useCallback, useMemo, useState } from 'react';
 import { Link, useLocation, useParams, useSearchParams } from 'react-router-dom';
-import { OUTLINE_LARGE_TRACE, OUTLINE_OPEN_DEPTH, type OutlineSpan } from '../../../contract/traceOutline.js';
+import type { OutlineSpan } from '../../../contract/traceOutline.js';
+import { OUTLINE_LARGE_TRACE, OUTLINE_OPEN_DEPTH } from '../../../contract/traceOutlineDepth.js';
 import { ErrorState } from '../../components/ui/ErrorState.js';
 import { Spinner } from '../../components/ui/Spinner.js';
 import { formatDuration, formatInteger, plural } from '../../lib/format.js';
