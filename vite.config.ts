@@ -59,11 +59,11 @@ export default defineConfig(({ mode }) => ({
   plugins: [
     react(),
     contractRoutes(),
+    // Brotli and gzip copies of the built files, which the server sends to browsers that take them.
+    precompress(),
     // The trace page's code, fetched beside the entry when a trace is opened first (boot.js):
     // a 10,000-span trace's first paint waited for its chunk waterfall (docs/trace-outline.md
     // "The cold first paint"). The modules are the page's component and loader (app/pages.ts).
-    // Brotli and gzip copies of the built files, which the server sends to browsers that take them.
-    precompress(),
     pagePreload([
       {
         path: '/:entity/:project/traces/:traceId',
@@ -94,7 +94,7 @@ export default defineConfig(({ mode }) => ({
     // whole module graph is in, which on a first visit was 3-4 round trips deep. A page's own
     // shared chunks are found when its chunk arrives (its data is on the way by then); listing
     // them beside every page's import() kept about 2 KB gzipped of file names in the initial
-    // JavaScript (issue 18: ≤ 100 KB; `npm run size`), the loaders' cost 0.6 KB.
+    // JavaScript (≤ 100 KB; `npm run size`), the loaders' cost 0.6 KB.
     //
     // No modulepreload polyfill: 0.25 KB gzipped of the entry, whose margin under the 100 KB goal
     // was 11 bytes, so a renamed chunk's hash could tip it. Current browsers all support
