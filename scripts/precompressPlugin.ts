@@ -5,7 +5,7 @@
  * entry's 303 KB go as ~80 KB (docs/trace-outline.md "The cold first paint").
  */
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import type { Plugin } from 'vite';
@@ -23,7 +23,7 @@ export function precompress(): Plugin {
     name: 'weft-precompress',
     apply: 'build',
     configResolved(config) {
-      outDir = join(config.root, config.build.outDir);
+      outDir = resolve(config.root, config.build.outDir); // scripts/build.js passes an absolute one
     },
     // After Vite has written the bundle and copied public/ (boot.js, the icon).
     async closeBundle() {
