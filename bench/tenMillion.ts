@@ -16,12 +16,13 @@
  * "Ten million calls".
  */
 import Database from 'better-sqlite3';
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { THREAD_SORT_FIELDS } from '../src/contract/threads.js';
 import type { CallWrite } from '../src/server/store/Store.js';
 import { ClickHouseDatabase } from '../src/server/store/clickhouse/ClickHouseDatabase.js';
+import { SqliteStore } from '../src/server/store/sqlite/SqliteStore.js';
 import { benchStoreKind, loadAverage, settleMerges, startBenchBackend, STORE_OPTION, type BenchDataset } from './backend.js';
 import { bulkInsertCalls, sqlString, type CallsGenerator } from './bulkCalls.js';
 import { cpuSeconds, startBenchServer, timeAndCpuMedian } from './lib.js';
@@ -32,8 +33,11 @@ const { values } = parseArgs({
     calls: { type: 'string', default: '10000000' },
     'weft-calls': { type: 'string', default: '100000' },
     'ingest-calls': { type: 'string', default: '20000' },
-    // SQLite: measure the project a run left in this data directory (one stopped mid-seeding) instead of seeding.
+    // SQLite: measure the project a run left in this data directory (one stopped mid-seeding)
+    // instead of seeding; a directory without a weft.sqlite is seeded and kept for later runs.
     'data-dir': { type: 'string' },
+    // Calls per writer transaction while seeding (the store's own batch insert, writeCalls).
+    'seed-batch': { type: 'string', default: '5000' },
   },
 });
 const TURNS = 10;
@@ -181,7 +185,7 @@ async function build(dataset: BenchDataset): Promise<void> {
   for (const w of bigTrace()) batch.push(w);
   for (let th = bulkThreads; th < THREADS; th++) {
     for (const w of threadCalls(th)) batch.push(w);
-    if (batch.length >= 10_000) await write();
+    if (batch.length >= 2 * Number(values['seed-batch'])) await write();
   }
   if (batch.length) await write();
   const s = (performance.now() - t0) / 1000;
@@ -294,7 +298,14 @@ try {
 
   let dataset: BenchDataset;
   const existing = values['data-dir'];
-  if (existing) {
+  if (existing && !existsSync(join(existing, 'weft.sqlite'))) {
+    // Seed into a directory of the caller's, kept after the run for later `--data-dir` runs.
+    mkdirSync(existing, { recursive: true });
+    const sqliteFile = join(existing, 'weft.sqlite');
+    dataset = { dataDir: existing, store: new SqliteStore(sqliteFile), env: { WEFT_DATA_DIR: existing }, clickhouse: null, sqliteFile };
+    await build(dataset);
+    await dataset.store.close();
+  } else if (existing) {
     // The seeder writes the big trace, then threads in order: the threads present are 0..THREADS-1.
     const sqliteFile = join(existing, 'weft.sqlite');
     const raw = new Database(sqliteFile, { readonly: true });
