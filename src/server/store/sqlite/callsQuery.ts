@@ -26,13 +26,13 @@ function picksByIds(q: CallsQuery): boolean {
 export function compileWhere(q: CallsQuery): SqlFragment {
   const plan = planCallsWhere(q);
   const byIds = picksByIds(q);
-  // `+started_at`: the unary plus keeps this visibility test out of index planning; as a plain
-  // term SQLite takes it as the index seek's lower bound instead of a requested start time.
-  const narrowed = plan.expr ? indexableContains(plan.expr) : [];
   // A search's candidates (by rowid, from the substring index) drive the plan unless ids do:
   // `+project_id` keeps SQLite from walking every call of the project by a (project_id, ...)
-  // index to test each against the candidates (docs/search.md "At scale").
-  const searched = !byIds && (narrowed.length > 0 || plan.filter.some((c) => c.k === 'search'));
+  // index to test each against the candidates (docs/search.md "At scale"). A search ranks every
+  // match anyway; a `$contains` sorted by time may stop early on calls_by_start, so it keeps it.
+  const searched = !byIds && plan.filter.some((c) => c.k === 'search');
+  // `+started_at`: the unary plus keeps this visibility test out of index planning; as a plain
+  // term SQLite takes it as the index seek's lower bound instead of a requested start time.
   const clauses = [searched ? '+project_id = ?' : 'project_id = ?', '+started_at IS NOT NULL', 'deleted_at IS NULL'];
   const params: unknown[] = [plan.projectId];
   const add = (f: SqlFragment) => {
@@ -42,7 +42,7 @@ export function compileWhere(q: CallsQuery): SqlFragment {
   for (const clause of plan.filter) add(printFilterClause(clause));
   if (plan.expr) {
     // `$contains` the substring index can narrow: its candidates, then the test decides (callSearch.ts).
-    for (const search of narrowed) add(searchCandidates(search));
+    for (const search of indexableContains(plan.expr)) add(searchCandidates(search));
     // Under a list of ids, `+(...)` keeps the query's own terms out of index planning: a date
     // bound `started_at >= ?` otherwise lures SQLite onto (project_id, started_at) and a walk
     // of half the project for one thread's ten turns (1.7 s at 2M calls).
