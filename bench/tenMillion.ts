@@ -9,11 +9,13 @@
  * into the full database beside the same batch into an empty one.
  *
  *   nice -n 19 npm run bench:tenm [-- --calls 10000000 --store sqlite]
- *   nice -n 19 npm run bench:tenm -- --data-dir /tmp/weft-bench-sqlite-X/bench_tenm   # measure a seeded file
+ *   nice -n 10 npm run bench:tenm -- --calls 2000000 --seed-batch 20000 --data-dir /tmp/tenm2m   # seed and keep
+ *   nice -n 10 npm run bench:tenm -- --data-dir /tmp/tenm2m   # measure a seeded file again
  *
- * Seeding 10M calls through the writer takes ~40 min on a busy 2-core machine; on ClickHouse the
- * engine makes all but the last `--weft-calls` (bulkCalls.ts). Figures: docs/performance.md
- * "Ten million calls".
+ * Seeding 10M calls through the writer (`writeCalls`, `--seed-batch` calls per transaction) took
+ * 30 min on a busy 2-core machine, then indexing the substring index's queue about 10 min more
+ * (`--index-search no` skips it and the searches); on ClickHouse the engine makes all but the
+ * last `--weft-calls` (bulkCalls.ts). Figures: docs/performance.md "Ten million calls".
  */
 import Database from 'better-sqlite3';
 import { existsSync, mkdirSync, statSync } from 'node:fs';
