@@ -414,6 +414,20 @@ try {
           10,
         ),
     ],
+    [
+      "one thread's turns as the thread view asks (by start)",
+      () =>
+        lines(
+          '/calls/stream_query',
+          {
+            filter: { thread_ids: [`thread-${THREADS - 3}`] },
+            query: { $expr: { $eq: [{ $getField: 'turn_id' }, { $getField: 'id' }] } },
+            sort_by: [{ field: 'started_at', direction: 'asc' }],
+            limit: 50,
+          },
+          10,
+        ),
+    ],
     ['/calls/stats, 30 days, auto buckets', () => json('/calls/stats', statsReq())],
     ['/calls/stats, 30 days, hourly', () => json('/calls/stats', statsReq(3600))],
     [
