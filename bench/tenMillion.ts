@@ -9,19 +9,23 @@
  * into the full database beside the same batch into an empty one.
  *
  *   nice -n 19 npm run bench:tenm [-- --calls 10000000 --store sqlite]
- *   nice -n 19 npm run bench:tenm -- --data-dir /tmp/weft-bench-sqlite-X/bench_tenm   # measure a seeded file
+ *   nice -n 10 npm run bench:tenm -- --calls 2000000 --seed-batch 20000 --data-dir /tmp/tenm2m   # seed and keep
+ *   nice -n 10 npm run bench:tenm -- --data-dir /tmp/tenm2m   # measure a seeded file again
  *
- * Seeding 10M calls through the writer takes ~40 min on a busy 2-core machine; on ClickHouse the
- * engine makes all but the last `--weft-calls` (bulkCalls.ts). Figures: docs/performance.md
- * "Ten million calls".
+ * Seeding 10M calls through the writer (`writeCalls`, `--seed-batch` calls per transaction) took
+ * 30 min on a busy 2-core machine, then indexing the substring index's queue about 10 min more
+ * (`--index-search no` skips it and the searches); on ClickHouse the engine makes all but the
+ * last `--weft-calls` (bulkCalls.ts). Figures: docs/performance.md "Ten million calls".
  */
 import Database from 'better-sqlite3';
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { THREAD_SORT_FIELDS } from '../src/contract/threads.js';
 import type { CallWrite } from '../src/server/store/Store.js';
 import { ClickHouseDatabase } from '../src/server/store/clickhouse/ClickHouseDatabase.js';
+import { indexQueuedDocs, queuedDocs } from '../src/server/store/sqlite/callSearch.js';
+import { SqliteStore } from '../src/server/store/sqlite/SqliteStore.js';
 import { benchStoreKind, loadAverage, settleMerges, startBenchBackend, STORE_OPTION, type BenchDataset } from './backend.js';
 import { bulkInsertCalls, sqlString, type CallsGenerator } from './bulkCalls.js';
 import { cpuSeconds, startBenchServer, timeAndCpuMedian } from './lib.js';
@@ -32,8 +36,14 @@ const { values } = parseArgs({
     calls: { type: 'string', default: '10000000' },
     'weft-calls': { type: 'string', default: '100000' },
     'ingest-calls': { type: 'string', default: '20000' },
-    // SQLite: measure the project a run left in this data directory (one stopped mid-seeding) instead of seeding.
+    // SQLite: measure the project a run left in this data directory (one stopped mid-seeding)
+    // instead of seeding; a directory without a weft.sqlite is seeded and kept for later runs.
     'data-dir': { type: 'string' },
+    // Calls per writer transaction while seeding (the store's own batch insert, writeCalls).
+    'seed-batch': { type: 'string', default: '5000' },
+    // 'no': leave the substring index's queue as seeding left it (indexing 10M calls takes ~15 min
+    // of CPU) and skip the two searches, which would measure the queue.
+    'index-search': { type: 'string', default: 'yes' },
   },
 });
 const TURNS = 10;
@@ -181,12 +191,32 @@ async function build(dataset: BenchDataset): Promise<void> {
   for (const w of bigTrace()) batch.push(w);
   for (let th = bulkThreads; th < THREADS; th++) {
     for (const w of threadCalls(th)) batch.push(w);
-    if (batch.length >= 10_000) await write();
+    if (batch.length >= 2 * Number(values['seed-batch'])) await write();
   }
   if (batch.length) await write();
   const s = (performance.now() - t0) / 1000;
   console.log(
     `seeded ${CALLS.toLocaleString('en')} calls (${(written - bulkThreads * PER_THREAD).toLocaleString('en')} through the writer) in ${s.toFixed(0)} s`,
+  );
+}
+
+/** Calls left queued for the substring index (`--index-search no`): the searches are skipped. */
+let searchQueued = 0;
+
+/**
+ * Indexes every call the seeding queued for the substring index, as a server does in the
+ * background once the writer is idle (docs/search.md "At scale"): until then each queued call
+ * is a candidate of every search, and the search figures would measure the queue.
+ */
+function indexSearchQueue(store: SqliteStore): void {
+  const queued = queuedDocs(store.db);
+  searchQueued = values['index-search'] === 'no' ? queued : 0;
+  if (queued === 0 || searchQueued > 0) return;
+  const t0 = performance.now();
+  const c0 = cpuSeconds(null);
+  while (indexQueuedDocs(store.db, 1000, 20_000) > 0);
+  console.log(
+    `search index: ${queued.toLocaleString('en')} queued calls indexed in ${((performance.now() - t0) / 1000).toFixed(0)} s (${(((cpuSeconds(null) - c0) * 1e6) / queued).toFixed(0)} µs of CPU per call)`,
   );
 }
 
@@ -294,7 +324,15 @@ try {
 
   let dataset: BenchDataset;
   const existing = values['data-dir'];
-  if (existing) {
+  if (existing && !existsSync(join(existing, 'weft.sqlite'))) {
+    // Seed into a directory of the caller's, kept after the run for later `--data-dir` runs.
+    mkdirSync(existing, { recursive: true });
+    const sqliteFile = join(existing, 'weft.sqlite');
+    dataset = { dataDir: existing, store: new SqliteStore(sqliteFile), env: { WEFT_DATA_DIR: existing }, clickhouse: null, sqliteFile };
+    await build(dataset);
+    indexSearchQueue(dataset.store as SqliteStore);
+    await dataset.store.close();
+  } else if (existing) {
     // The seeder writes the big trace, then threads in order: the threads present are 0..THREADS-1.
     const sqliteFile = join(existing, 'weft.sqlite');
     const raw = new Database(sqliteFile, { readonly: true });
@@ -307,9 +345,13 @@ try {
     THREADS = Math.floor(inThreads.n / PER_THREAD);
     console.log(`measuring the ${CALLS.toLocaleString('en')} calls (${THREADS.toLocaleString('en')} threads) in ${existing}`);
     dataset = { dataDir: existing, store: null as never, env: { WEFT_DATA_DIR: existing }, clickhouse: null, sqliteFile };
+    const store = new SqliteStore(sqliteFile);
+    indexSearchQueue(store);
+    await store.close();
   } else {
     dataset = await backend.dataset('bench_tenm');
     await build(dataset);
+    if (dataset.store instanceof SqliteStore) indexSearchQueue(dataset.store);
     await dataset.store.close();
     await settleMerges(dataset);
   }
@@ -372,6 +414,20 @@ try {
           10,
         ),
     ],
+    [
+      "one thread's turns as the thread view asks (by start)",
+      () =>
+        lines(
+          '/calls/stream_query',
+          {
+            filter: { thread_ids: [`thread-${THREADS - 3}`] },
+            query: { $expr: { $eq: [{ $getField: 'turn_id' }, { $getField: 'id' }] } },
+            sort_by: [{ field: 'started_at', direction: 'asc' }],
+            limit: 50,
+          },
+          10,
+        ),
+    ],
     ['/calls/stats, 30 days, auto buckets', () => json('/calls/stats', statsReq())],
     ['/calls/stats, 30 days, hourly', () => json('/calls/stats', statsReq(3600))],
     [
@@ -384,13 +440,28 @@ try {
         ),
     ],
     ['substring search "raquok", threads', () => lines('/threads/stream_query', { limit: 50, filter: { search: 'raquok' } }, 1)],
+  );
+  if (searchQueued > 0) {
+    console.log(`searches skipped: ${searchQueued.toLocaleString('en')} calls wait for the substring index (--index-search no)`);
+    cases.splice(-2, 2);
+  }
+  cases.push(
     ['trace of 1,000 calls: outline', () => json('/weft/trace/outline', { trace_id: BIG_TRACE, limit: 10_000 })],
     ['trace of 1,000 calls: calls/stream_query', () => lines('/calls/stream_query', { filter: { trace_ids: [BIG_TRACE] } }, 1000)],
   );
   // The first threads request of the project, cold: on ClickHouse it starts the thread
   // snapshot's build in the background (docs/clickhouse.md "Thread snapshots"), timed to its end.
   const threadsStore = server.store.threads as { snapshotsSettled?: () => Promise<void> };
+  // Apart, what any first request would wait for (docs/performance.md "SQLite at 10M calls"):
+  // the request threads' boot, and the bench's password checked once (scrypt, once per client;
+  // a dashboard session or an SDK's API key skips it).
   let t0 = performance.now();
+  await server.threads?.whenReady();
+  if (server.threads) console.log(`request threads ready ${(performance.now() - t0).toFixed(0)} ms after the server started`);
+  t0 = performance.now();
+  await lines('/calls/stream_query', { filter: { call_ids: ['none'] } }, 0);
+  console.log(`first request, a read of no call (the password's one scrypt check): ${(performance.now() - t0).toFixed(0)} ms`);
+  t0 = performance.now();
   await lines('/threads/stream_query', { limit: 50, sort_by: p99desc }, 50);
   console.log(`first threads request, cold: ${(performance.now() - t0).toFixed(0)} ms`);
   if (threadsStore.snapshotsSettled) {

@@ -13,7 +13,9 @@ import { describeCallsSearchConformance } from '../conformance/callsSearch.confo
 import { startWrite } from '../conformance/callWrites.js';
 import type { OpenStore } from '../../testing/tempStore.js';
 import { indexQueuedDocs, queuedDocs } from './callSearch.js';
+import { compileSelect } from './callsQuery.js';
 import { SqliteStore } from './SqliteStore.js';
+import { compileThreadFilter } from './threadsFilter.js';
 
 /** A store whose call writes are indexed before they answer. */
 const openIndexedStore: OpenStore = async () => {
@@ -35,6 +37,49 @@ const openIndexedStore: OpenStore = async () => {
 };
 
 describe('calls search through the trigram index alone', () => describeCallsSearchConformance(openIndexedStore));
+
+describe('search plans on SQLite', () => {
+  it("reads a search's candidates by rowid, never walking the project's calls, turns or documents", async () => {
+    const { store, close } = await openIndexedStore();
+    try {
+      const P = 'plan/p';
+      const writes = [];
+      for (let i = 0; i < 300; i++) {
+        const text = i % 100 === 7 ? 'a rare zebraquokka' : `turn ${i} about refunds`;
+        writes.push(
+          startWrite(P, `c${i}`, { threadId: `th${i % 30}`, turnId: `c${i}`, startedAt: 1e15 + i, inputsJson: JSON.stringify({ text }) }),
+        );
+      }
+      await store.calls.writeCalls(writes);
+      const sqlite = (store as SqliteStore).db;
+      const planOf = (sql: string, params: unknown[]) =>
+        sqlite.all<{ detail: string }>(`EXPLAIN QUERY PLAN ${sql}`, params).map((r) => r.detail);
+      const walks = (plan: string[]) => plan.filter((d) => /(SCAN|SEARCH) (calls|d)\b/.test(d) && !/rowid=\?|doc_id=\?/.test(d));
+
+      const calls = {
+        projectId: P,
+        filter: { search: 'raquok' },
+        sortBy: [{ field: 'started_at', direction: 'desc' as const }],
+        limit: 50,
+      };
+      const select = compileSelect(calls);
+      expect(planOf(select.sql, select.params)).toContain('SEARCH calls USING INTEGER PRIMARY KEY (rowid=?)');
+      expect(walks(planOf(select.sql, select.params))).toEqual([]);
+      const found: string[] = [];
+      for await (const c of store.calls.queryCalls(calls)) found.push(c.id);
+      expect(found).toEqual(['c207', 'c107', 'c7']);
+
+      const threads = compileThreadFilter({ projectId: P, search: 'raquok', sortBy: [] }, 's');
+      const plan = planOf(`SELECT s.thread_id FROM thread_stats s WHERE ${threads.sql}`, threads.params);
+      expect(walks(plan)).toEqual([]);
+      const picked = [];
+      for await (const t of store.threads.queryThreads({ projectId: P, search: 'zebraquokka', sortBy: [] })) picked.push(t.threadId);
+      expect(picked).toEqual(['th17', 'th27', 'th7']);
+    } finally {
+      await close();
+    }
+  });
+});
 
 describe('calls search after an upgrade', () => {
   it('queues the calls stored before migration 30 and finds them before and after indexing', async () => {

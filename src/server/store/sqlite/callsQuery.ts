@@ -12,12 +12,28 @@ import { storageSizeSql, TOTAL_STORAGE_SIZE_SQL } from './callsColumnsSql.js';
 import { printCondition, printFilterClause, printSortKey } from './callsSql.js';
 import { joinSql, raw, type SqlFragment } from './sql.js';
 
+/**
+ * Whether the filter lists ids (parents, traces, calls, threads, turns): such a list picks few
+ * rows, so its index must drive the plan, not a start-time range or order (docs/performance.md
+ * "SQLite at 10M calls").
+ */
+function picksByIds(q: CallsQuery): boolean {
+  const f = q.filter;
+  return [f?.parent_ids, f?.trace_ids, f?.call_ids, f?.thread_ids, f?.turn_ids].some((list) => list?.length);
+}
+
 /** WHERE clause for a query: project, visibility, CallsFilter and `$expr` (through `expandColumns`). */
 export function compileWhere(q: CallsQuery): SqlFragment {
   const plan = planCallsWhere(q);
+  const byIds = picksByIds(q);
+  // A search's candidates (by rowid, from the substring index) drive the plan unless ids do:
+  // `+project_id` keeps SQLite from walking every call of the project by a (project_id, ...)
+  // index to test each against the candidates (docs/search.md "At scale"). A search ranks every
+  // match anyway; a `$contains` sorted by time may stop early on calls_by_start, so it keeps it.
+  const searched = !byIds && plan.filter.some((c) => c.k === 'search');
   // `+started_at`: the unary plus keeps this visibility test out of index planning; as a plain
   // term SQLite takes it as the index seek's lower bound instead of a requested start time.
-  const clauses = ['project_id = ?', '+started_at IS NOT NULL', 'deleted_at IS NULL'];
+  const clauses = [searched ? '+project_id = ?' : 'project_id = ?', '+started_at IS NOT NULL', 'deleted_at IS NULL'];
   const params: unknown[] = [plan.projectId];
   const add = (f: SqlFragment) => {
     clauses.push(f.sql);
@@ -27,7 +43,11 @@ export function compileWhere(q: CallsQuery): SqlFragment {
   if (plan.expr) {
     // `$contains` the substring index can narrow: its candidates, then the test decides (callSearch.ts).
     for (const search of indexableContains(plan.expr)) add(searchCandidates(search));
-    add(printCondition(plan.expr));
+    // Under a list of ids, `+(...)` keeps the query's own terms out of index planning: a date
+    // bound `started_at >= ?` otherwise lures SQLite onto (project_id, started_at) and a walk
+    // of half the project for one thread's ten turns (1.7 s at 2M calls).
+    const expr = printCondition(plan.expr);
+    add(byIds ? { sql: `+(${expr.sql})`, params: expr.params } : expr);
   }
   return { sql: clauses.join(' AND '), params };
 }
@@ -40,16 +60,17 @@ export function compileFilter(filter: CallsFilter, projectId: string): SqlFragme
 /** The full SELECT for a stream query. */
 export function compileSelect(q: CallsQuery): SqlFragment {
   const where = compileWhere(q);
-  const f = q.filter;
-  const byIds = [f?.parent_ids, f?.trace_ids, f?.call_ids, f?.thread_ids, f?.turn_ids].some((list) => list?.length);
-  // A list of ids picks few rows, so its index must drive the plan. The default order by a
-  // plain started_at lures SQLite onto the (project_id, started_at) index instead, which walks
-  // the whole project (2.5 s for the children of one call at 1M calls); `+started_at` cannot
-  // use that index, so the few rows are found by id and sorted.
+  const byIds = picksByIds(q);
+  // A list of ids picks few rows, so its index must drive the plan. An order by a plain
+  // started_at (the default, or the thread view's sort) lures SQLite onto the
+  // (project_id, started_at) index instead, which walks the whole project (2.5 s for the
+  // children of one call at 1M calls); `+key` cannot use an index, so the few rows are found
+  // by id and sorted.
+  const keys = planCallsOrder(q).map(printSortKey);
   const order =
-    byIds && (q.sortBy ?? null) === null && !f?.search?.trim()
+    byIds && (q.sortBy ?? null) === null && !q.filter?.search?.trim()
       ? raw('+started_at ASC, id ASC')
-      : joinSql(planCallsOrder(q).map(printSortKey), ', ');
+      : joinSql(byIds ? keys.map((k) => ({ sql: `+${k.sql}`, params: k.params })) : keys, ', ');
   // With the columns that say whether inputs and output hold markers (calls.ts inflatedRow).
   const cols = `${loadedColumns(q.columns).join(', ')}, inputs_chars, output_chars`;
   const extra = [

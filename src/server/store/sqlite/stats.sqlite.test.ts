@@ -166,6 +166,8 @@ describe('migration 16: token sums recomputed under the one usage rule', () => {
       // Nor the covering trace index of migration 29, which replaced calls_by_trace.
       before.db.run('DROP INDEX calls_trace_tree');
       before.db.run('CREATE INDEX calls_by_trace ON calls (project_id, trace_id)');
+      // Nor the newest-first thread order of migration 34.
+      before.db.run('DROP INDEX thread_stats_by_start_desc');
       before.db.writer.pragma('user_version = 15');
       await before.close();
       const told: string[] = [];

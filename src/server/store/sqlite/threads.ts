@@ -232,12 +232,7 @@ export class SqliteThreadsStore implements ThreadsStore {
   }
 
   async *#readStats(q: ThreadsQuery): AsyncGenerator<ThreadRecord> {
-    const filter = compileThreadFilter(q, 's');
-    const params = [...filter.params];
-    params.push(q.limit ?? -1, q.offset ?? 0);
-    // The cost is computed per row; SQLite only prices every thread when it sorts by cost.
-    const sql = `SELECT ${STATS_COLUMNS}, ${threadCostSql('s')} AS total_cost FROM thread_stats s
-      WHERE ${filter.sql} ORDER BY ${orderSql(q.sortBy)} LIMIT ? OFFSET ?`;
+    const { sql, params } = statsPageSql(q);
     for await (const row of this.#db.stream<StatsRow>(sql, params)) yield fromStatsRow(row);
   }
 
@@ -329,6 +324,23 @@ export class SqliteThreadsStore implements ThreadsStore {
     );
     await this.#price(projectId, records, usage);
   }
+}
+
+/**
+ * A page of thread_stats in the query's order, priced after the sort: priced inside it, every
+ * row entering the top-N sorter was priced, which for rows arriving in the requested order
+ * (start time descending) is every thread of the project (docs/performance.md "SQLite at 10M
+ * calls"). Not for orders or bounds by cost (costDecides).
+ */
+export function statsPageSql(q: ThreadsQuery): { sql: string; params: unknown[] } {
+  const filter = compileThreadFilter(q, 's');
+  return {
+    // A subquery with OFFSET is never flattened into the outer query; run as a co-routine it
+    // costs less than a MATERIALIZED one (3 against 8 ms of CPU at 40,000 threads).
+    sql: `SELECT ${STATS_COLUMNS}, ${threadCostSql('s')} AS total_cost FROM (SELECT project_id, ${STATS_COLUMNS} FROM thread_stats s
+      WHERE ${filter.sql} ORDER BY ${orderSql(q.sortBy)} LIMIT ? OFFSET ?) s ORDER BY ${orderSql(q.sortBy)}`,
+    params: [...filter.params, q.limit ?? -1, q.offset ?? 0],
+  };
 }
 
 /** A date filter's bounds (exclusive, epoch µs) as SQL over thread_stats `s`, thread_turn_facts `f` and calls `c`. */

@@ -41,15 +41,17 @@ export function compileThreadFilter(q: ThreadsQuery, alias: string): { sql: stri
     const any = [`${alias}.thread_id = ?`];
     params.push(plan.search.text);
     if (plan.search.words.length > 0) {
+      // `+project_id` in both subqueries: the index's matches drive (by doc_id, by rowid), not a
+      // walk of every document or turn of the project (docs/search.md "At scale").
       any.push(`${alias}.thread_id IN (SELECT d.thread_id FROM thread_search_docs d
-        WHERE d.project_id = ? AND d.doc_id IN (SELECT rowid FROM thread_search WHERE thread_search MATCH ?))`);
+        WHERE +d.project_id = ? AND d.doc_id IN (SELECT rowid FROM thread_search WHERE thread_search MATCH ?))`);
       params.push(plan.projectId, ftsQuery(plan.search.words));
     }
     if (plan.search.substring) {
       // Some live turn holds the text as a substring (the calls' index, callSearch.ts).
       const clause = searchClause(plan.search.substring);
-      any.push(`${alias}.thread_id IN (SELECT calls.thread_id FROM calls WHERE calls.project_id = ? AND calls.turn_id = calls.id
-        AND calls.started_at IS NOT NULL AND calls.deleted_at IS NULL AND ${clause.sql})`);
+      any.push(`${alias}.thread_id IN (SELECT calls.thread_id FROM calls WHERE +calls.project_id = ? AND calls.turn_id = calls.id
+        AND +calls.started_at IS NOT NULL AND calls.deleted_at IS NULL AND ${clause.sql})`);
       params.push(plan.projectId, ...clause.params);
     }
     where.push(`(${any.join(' OR ')})`);
