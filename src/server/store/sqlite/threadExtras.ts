@@ -1,6 +1,6 @@
 /**
  * What Weft keeps per thread beside `thread_stats`: the thread's full-text document (the
- * string values of its turns' inputs and outputs, in the `thread_search` FTS5 table), its
+ * distinct string values of its turns' inputs and outputs, in the `thread_search` FTS5 table), its
  * tokens per model (`thread_usage`, which prices a thread without reading its turns), and its
  * turns' facts (`thread_turn_facts`, from which date-filtered statistics are computed).
  *
@@ -21,11 +21,26 @@ const LIVE_TURN = 'c.project_id = ? AND c.thread_id = ? AND c.turn_id = c.id AND
 /** Characters of each turn's inputs and of its output that are indexed (long blobs are cut). */
 const TEXT_PER_SIDE = 8000;
 
-const stringsOf = (column: string) =>
-  `substr(coalesce((SELECT group_concat(j.value, ' ') FROM json_tree(${column}) j WHERE j.type = 'text'), ''), 1, ${TEXT_PER_SIDE})`;
+/**
+ * A turn side's string values as the units the document is made of, in document order: each
+ * string as far as it lies within the side's first TEXT_PER_SIDE characters (the strings joined
+ * by spaces, as the ClickHouse rule cuts them: clickhouse/threadSearch.ts). `start` is where a
+ * string begins in that joined text.
+ */
+const unitsOf = (column: string, side: number) => `SELECT c.rowid AS turn, ${side} AS side, j.id AS pos, j.value AS value,
+    sum(length(j.value) + 1) OVER (PARTITION BY c.rowid ORDER BY j.id) - length(j.value) - 1 AS start
+  FROM calls c, json_tree(${column}) j WHERE ${LIVE_TURN} AND j.type = 'text'`;
 
-const DOCUMENT_SQL = `SELECT group_concat(${stringsOf(payloadSql('inputs', 'c'))} || ' ' || ${stringsOf(payloadSql('output', 'c'))}, ' ') AS body, count(*) AS turns
-  FROM calls c WHERE ${LIVE_TURN}`;
+/**
+ * A thread's document: each distinct unit once, in the order it first appears. A turn repeats
+ * the history the turns before it sent, so indexing every turn whole made the document grow as
+ * turns² (docs/history-storage.md "Search"); the words, and so the matches, are the same.
+ */
+const DOCUMENT_SQL = `WITH units AS (${unitsOf(payloadSql('inputs', 'c'), 0)} UNION ALL ${unitsOf(payloadSql('output', 'c'), 1)}),
+  cut AS (SELECT substr(value, 1, ${TEXT_PER_SIDE} - start) AS unit, row_number() OVER (ORDER BY turn, side, pos) AS seen
+    FROM units WHERE start < ${TEXT_PER_SIDE})
+  SELECT (SELECT group_concat(unit, ' ') FROM (SELECT unit FROM cut GROUP BY unit ORDER BY min(seen))) AS body,
+    (SELECT count(*) FROM calls c WHERE ${LIVE_TURN}) AS turns`;
 
 /** Longer attribute strings are not indexed; a filter on such a value scans the turns instead. */
 export const MAX_INDEXED_ATTRIBUTE_CHARS = 1024;
@@ -108,7 +123,7 @@ export function refreshThreadExtras(db: SqliteDatabase, threads: { project_id: s
     for (const [path, value] of attributeLeaves(attributeNodes.all(project_id, thread_id) as AttributeNode[])) {
       addAttribute.run(project_id, path, value, thread_id);
     }
-    const doc = document.get(project_id, thread_id) as { body: string | null; turns: number };
+    const doc = document.get(project_id, thread_id, project_id, thread_id, project_id, thread_id) as { body: string | null; turns: number };
     const existing = docId.get(project_id, thread_id) as { doc_id: number } | undefined;
     if (existing) dropDoc.run(existing.doc_id);
     if (doc.turns === 0) {
