@@ -35,9 +35,23 @@ export function partDocument(a: string | null | undefined, b: string | null | un
 /** A write queues its call for the indexer, by rowid (one small row, whichever parts it wrote). */
 export const QUEUE_CALL_SQL = 'INSERT OR IGNORE INTO call_search_queue (call_rowid) VALUES (?)';
 
-/** The FTS5 query of a search: any needle as a phrase of trigrams, or a cut document. */
-function matchQuery(search: CallsSearch): string {
-  return [...search.needles, PARTIAL_MARK].map((n) => `"${n.replace(/"/g, '""')}"`).join(' OR ');
+/** Trigrams of a needle looked up at most: any subset still finds every call holding it. */
+const MAX_TRIGRAMS = 64;
+
+/**
+ * The FTS5 query of a search: any needle's trigrams all in one part, or a cut document. The
+ * index keeps no positions (`detail=none`, migration 33), so a needle is the AND of its trigrams
+ * rather than their phrase: a few more candidates, which the rule rules out.
+ */
+export function matchQuery(search: CallsSearch): string {
+  const quote = (t: string) => `"${t.replace(/"/g, '""')}"`;
+  const needle = (n: string) => {
+    const chars = Array.from(n);
+    const trigrams = new Set<string>();
+    for (let i = 0; i + 3 <= chars.length && trigrams.size < MAX_TRIGRAMS; i++) trigrams.add(chars.slice(i, i + 3).join(''));
+    return `(${[...trigrams].map(quote).join(' AND ')})`;
+  };
+  return [...search.needles.map(needle), quote(PARTIAL_MARK)].join(' OR ');
 }
 
 // Inputs and output as their original text (docs/history-storage.md).
