@@ -2,7 +2,8 @@
  * The calls search on SQLite once the background indexer has caught up: the conformance suite
  * again, with every write's documents indexed at once (the queue empty), so each search is
  * answered by the trigram index's MATCH and not by reading queued calls. And the upgrade path:
- * migration 30 queues the calls stored before, which the indexer then works through.
+ * migration 30 queues the calls stored before, which the indexer then works through. And the
+ * free pages the indexes leave, given back on a file made new.
  */
 import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -12,7 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { describeCallsSearchConformance } from '../conformance/callsSearch.conformance.js';
 import { startWrite } from '../conformance/callWrites.js';
 import type { OpenStore } from '../../testing/tempStore.js';
-import { indexQueuedDocs, queuedDocs } from './callSearch.js';
+import { indexQueuedDocs, queuedDocs, reclaimFreePages } from './callSearch.js';
 import { SqliteStore } from './SqliteStore.js';
 
 /** A store whose call writes are indexed before they answer. */
@@ -69,6 +70,47 @@ describe('calls search after an upgrade', () => {
       expect(await ids('بالعالم')).toEqual(['b']);
       expect(await ids('nothing here')).toEqual([]);
       await store.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('free pages', () => {
+  const pages = (store: SqliteStore, pragma: string) => store.db.writer.pragma(pragma, { simple: true }) as number;
+
+  it('are given back to the file system on a file made new, and left alone on an older one', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'weft-free-pages-'));
+    try {
+      const store = new SqliteStore(join(dir, 'weft.sqlite'));
+      // Short strings only, so the rows and the index hold the text (no history blobs).
+      const inputs = (i: number) =>
+        Object.fromEntries(Array.from({ length: 12 }, (_, k) => [`k${k}`, `${i} refund policy ${k} `.repeat(12)]));
+      await store.calls.writeCalls(
+        Array.from({ length: 200 }, (_, i) => startWrite('free/p', `c${i}`, { inputsJson: JSON.stringify(inputs(i)) })),
+      );
+      while (indexQueuedDocs(store.db, 1000) > 0);
+      // Rows and index documents gone: their pages are free, the file as large as before.
+      store.db.run('DELETE FROM call_search');
+      store.db.run("DELETE FROM calls WHERE project_id = 'free/p'");
+      const before = pages(store, 'page_count');
+      expect(pages(store, 'freelist_count')).toBeGreaterThan(200);
+      while (reclaimFreePages(store.db, 100) > 0);
+      expect(pages(store, 'freelist_count')).toBeLessThanOrEqual(64);
+      expect(pages(store, 'page_count')).toBeLessThan(before - 150);
+      await store.close();
+
+      // A file made before it (auto_vacuum off: only VACUUM could change that) keeps its pages.
+      const old = join(dir, 'old.sqlite');
+      const raw = new Database(old);
+      raw.exec(
+        'CREATE TABLE made_before (x BLOB); INSERT INTO made_before SELECT randomblob(4000) FROM json_each(json_array(1,2,3,4,5,6,7,8,9,10)); DROP TABLE made_before',
+      );
+      raw.close();
+      const older = new SqliteStore(old);
+      expect(pages(older, 'auto_vacuum')).toBe(0);
+      expect(reclaimFreePages(older.db, 100)).toBe(0);
+      await older.close();
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
