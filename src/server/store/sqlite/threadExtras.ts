@@ -13,6 +13,7 @@
  */
 import { jsonPath } from './jsonSql.js';
 import { payloadSql } from './history/historyBlobs.js';
+import type { Statement } from 'better-sqlite3';
 import type { SqliteDatabase } from './SqliteDatabase.js';
 import { completionTokensSql, promptTokensSql, USAGE_ENTRY_WHERE, usageEntriesSql } from './usageSql.js';
 
@@ -21,26 +22,46 @@ const LIVE_TURN = 'c.project_id = ? AND c.thread_id = ? AND c.turn_id = c.id AND
 /** Characters of each turn's inputs and of its output that are indexed (long blobs are cut). */
 const TEXT_PER_SIDE = 8000;
 
-/**
- * A turn side's string values as the units the document is made of, in document order: each
- * string as far as it lies within the side's first TEXT_PER_SIDE characters (the strings joined
- * by spaces, as the ClickHouse rule cuts them: clickhouse/threadSearch.ts). `start` is where a
- * string begins in that joined text.
- */
-const unitsOf = (column: string, side: number) => `SELECT c.rowid AS turn, ${side} AS side, j.id AS pos, j.value AS value,
-    sum(length(j.value) + 1) OVER (PARTITION BY c.rowid ORDER BY j.id) - length(j.value) - 1 AS start
-  FROM calls c, json_tree(${column}) j WHERE ${LIVE_TURN} AND j.type = 'text'`;
+/** A thread's live turns, in the order they were written. */
+const TURNS_SQL = `SELECT c.rowid FROM calls c WHERE ${LIVE_TURN} ORDER BY c.rowid`;
+
+/** A turn side's string values, in document order (json_tree's). */
+const stringsOf = (column: string) => `SELECT j.value FROM calls c, json_tree(${column}) j WHERE c.rowid = ? AND j.type = 'text'`;
+const INPUT_STRINGS_SQL = stringsOf(payloadSql('inputs', 'c'));
+const OUTPUT_STRINGS_SQL = stringsOf(payloadSql('output', 'c'));
+
+const SURROGATE = /[\uD800-\uDFFF]/;
+/** Length in characters, as SQLite's length() counts them (code points). */
+const charCount = (s: string) => (SURROGATE.test(s) ? Array.from(s).length : s.length);
+const firstChars = (s: string, n: number) => (SURROGATE.test(s) ? Array.from(s).slice(0, n).join('') : s.slice(0, n));
 
 /**
- * A thread's document: each distinct unit once, in the order it first appears. A turn repeats
- * the history the turns before it sent, so indexing every turn whole made the document grow as
- * turns² (docs/history-storage.md "Search"); the words, and so the matches, are the same.
+ * A thread's document: each turn side's string values, joined by spaces and cut to
+ * TEXT_PER_SIDE characters (as the ClickHouse rule cuts them: clickhouse/threadSearch.ts), but
+ * each string (or its part before the cut) only the first time the thread carries it. A turn
+ * repeats the history the turns before it sent, so indexing every turn whole made the document
+ * grow as turns² (docs/history-storage.md "Search"); the words, and so the matches, are the same.
  */
-const DOCUMENT_SQL = `WITH units AS (${unitsOf(payloadSql('inputs', 'c'), 0)} UNION ALL ${unitsOf(payloadSql('output', 'c'), 1)}),
-  cut AS (SELECT substr(value, 1, ${TEXT_PER_SIDE} - start) AS unit, row_number() OVER (ORDER BY turn, side, pos) AS seen
-    FROM units WHERE start < ${TEXT_PER_SIDE})
-  SELECT (SELECT group_concat(unit, ' ') FROM (SELECT unit FROM cut GROUP BY unit ORDER BY min(seen))) AS body,
-    (SELECT count(*) FROM calls c WHERE ${LIVE_TURN}) AS turns`;
+function threadDocument(turns: number[], sides: Statement[]): string {
+  const seen = new Set<string>();
+  const parts: string[] = [];
+  for (const turn of turns) {
+    for (const side of sides) {
+      let start = 0;
+      for (const value of side.iterate(turn) as Iterable<string>) {
+        const chars = charCount(value);
+        const unit = start + chars <= TEXT_PER_SIDE ? value : firstChars(value, TEXT_PER_SIDE - start);
+        if (unit && !seen.has(unit)) {
+          seen.add(unit);
+          parts.push(unit);
+        }
+        start += chars + 1;
+        if (start >= TEXT_PER_SIDE) break;
+      }
+    }
+  }
+  return parts.join(' ');
+}
 
 /** Longer attribute strings are not indexed; a filter on such a value scans the turns instead. */
 export const MAX_INDEXED_ATTRIBUTE_CHARS = 1024;
@@ -99,7 +120,8 @@ export function refreshThreadExtras(db: SqliteDatabase, threads: { project_id: s
   const dropFacts = db.prepare('DELETE FROM thread_turn_facts WHERE project_id = ? AND thread_id = ?');
   const addFacts = db.prepare(`INSERT INTO thread_turn_facts (project_id, thread_id, id, started_at, ended_at, failed, tokens)
     SELECT ?, thread_id, id, started_at, ended_at, failed, tokens FROM (${turnFactsSql})`);
-  const document = db.prepare(DOCUMENT_SQL);
+  const turnsOf = db.prepare(TURNS_SQL).pluck();
+  const sides = [db.prepare(INPUT_STRINGS_SQL).pluck(), db.prepare(OUTPUT_STRINGS_SQL).pluck()];
   const docId = db.prepare('SELECT doc_id FROM thread_search_docs WHERE project_id = ? AND thread_id = ?');
   const dropDoc = db.prepare('DELETE FROM thread_search WHERE rowid = ?');
   const dropDocId = db.prepare('DELETE FROM thread_search_docs WHERE project_id = ? AND thread_id = ?');
@@ -123,15 +145,15 @@ export function refreshThreadExtras(db: SqliteDatabase, threads: { project_id: s
     for (const [path, value] of attributeLeaves(attributeNodes.all(project_id, thread_id) as AttributeNode[])) {
       addAttribute.run(project_id, path, value, thread_id);
     }
-    const doc = document.get(project_id, thread_id, project_id, thread_id, project_id, thread_id) as { body: string | null; turns: number };
+    const turns = turnsOf.all(project_id, thread_id) as number[];
     const existing = docId.get(project_id, thread_id) as { doc_id: number } | undefined;
     if (existing) dropDoc.run(existing.doc_id);
-    if (doc.turns === 0) {
+    if (turns.length === 0) {
       if (existing) dropDocId.run(project_id, thread_id);
     } else if (existing) {
-      addDoc.run(existing.doc_id, doc.body ?? '');
+      addDoc.run(existing.doc_id, threadDocument(turns, sides));
     } else {
-      const id = addDocNew.run(doc.body ?? '').lastInsertRowid;
+      const id = addDocNew.run(threadDocument(turns, sides)).lastInsertRowid;
       addDocId.run(project_id, thread_id, id);
     }
   }
