@@ -1,8 +1,8 @@
 /**
  * The calls' substring index on SQLite (docs/search.md): the FTS5 table `call_search` with the
- * `trigram` tokenizer, contentless, two documents per call keyed by the call row's rowid: its
- * start part (inputs and attributes, rowid × 2) and its end part (output and exception, rowid
- * × 2 + 1).
+ * `trigram` tokenizer, contentless and without positions (`detail=none`), two documents per
+ * call keyed by the call row's rowid: its start part (inputs and attributes, rowid × 2) and its
+ * end part (output and exception, rowid × 2 + 1).
  *
  * Indexed behind the writes: a trigram index costs ~0.3 ms of CPU per 1 KB call, five times a
  * call's whole write, so a write only queues its call (`call_search_queue`, by rowid) and
