@@ -76,6 +76,36 @@ describe('calls search after an upgrade', () => {
   });
 });
 
+describe('migration 33', () => {
+  it('makes the index anew without positions and queues the calls indexed before', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'weft-search-33-'));
+    const file = join(dir, 'weft.sqlite');
+    try {
+      let store = new SqliteStore(file);
+      await store.calls.writeCalls([startWrite('up/p', 'a', { inputsJson: JSON.stringify({ q: '東京タワーに行きました' }) })]);
+      await store.close();
+      // As migration 32 left it: the index with positions, the call indexed.
+      const raw = new Database(file);
+      raw.exec(
+        "DROP TABLE call_search; CREATE VIRTUAL TABLE call_search USING fts5(body, content = '', contentless_delete = 1, tokenize = 'trigram case_sensitive 0'); " +
+          'DELETE FROM call_search_queue; INSERT INTO call_search (rowid, body) SELECT rowid * 2, inputs FROM calls; PRAGMA user_version = 32',
+      );
+      raw.close();
+
+      store = new SqliteStore(file);
+      expect(store.db.get<{ sql: string }>("SELECT sql FROM sqlite_schema WHERE name = 'call_search'")?.sql).toContain('detail = none');
+      expect(queuedDocs(store.db)).toBe(1);
+      while (indexQueuedDocs(store.db, 1000) > 0);
+      const ids: string[] = [];
+      for await (const c of store.calls.queryCalls({ projectId: 'up/p', filter: { search: 'タワー' } })) ids.push(c.id);
+      expect(ids).toEqual(['a']);
+      await store.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('free pages', () => {
   const pages = (store: SqliteStore, pragma: string) => store.db.writer.pragma(pragma, { simple: true }) as number;
 
