@@ -76,6 +76,9 @@ export class SqliteDatabase {
     if (file !== ':memory:') prepareDatabaseFile(file);
     this.writer = new Database(file);
     this.#functions(this.writer);
+    // Only an empty file takes it: free pages can then be given back without VACUUM, which may
+    // renumber rowids (docs/search.md "Free pages"; callSearch.ts reclaimFreePages).
+    if ((this.writer.pragma('page_count', { simple: true }) as number) === 0) this.writer.pragma('auto_vacuum = INCREMENTAL');
     this.writer.pragma('journal_mode = WAL');
     // SQLite never shrinks a WAL file by itself: this trims it when it starts over (walCheckpointer.ts).
     this.writer.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);

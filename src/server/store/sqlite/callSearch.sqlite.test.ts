@@ -2,7 +2,8 @@
  * The calls search on SQLite once the background indexer has caught up: the conformance suite
  * again, with every write's documents indexed at once (the queue empty), so each search is
  * answered by the trigram index's MATCH and not by reading queued calls. And the upgrade path:
- * migration 30 queues the calls stored before, which the indexer then works through.
+ * migration 30 queues the calls stored before, which the indexer then works through. And the
+ * free pages the indexes leave, given back on a file made new.
  */
 import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -12,7 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { describeCallsSearchConformance } from '../conformance/callsSearch.conformance.js';
 import { startWrite } from '../conformance/callWrites.js';
 import type { OpenStore } from '../../testing/tempStore.js';
-import { indexQueuedDocs, queuedDocs } from './callSearch.js';
+import { indexQueuedDocs, queuedDocs, reclaimFreePages } from './callSearch.js';
 import { compileSelect } from './callsQuery.js';
 import { SqliteStore } from './SqliteStore.js';
 import { compileThreadFilter } from './threadsFilter.js';
@@ -114,6 +115,77 @@ describe('calls search after an upgrade', () => {
       expect(await ids('بالعالم')).toEqual(['b']);
       expect(await ids('nothing here')).toEqual([]);
       await store.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('migration 33', () => {
+  it('makes the index anew without positions and queues the calls indexed before', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'weft-search-33-'));
+    const file = join(dir, 'weft.sqlite');
+    try {
+      let store = new SqliteStore(file);
+      await store.calls.writeCalls([startWrite('up/p', 'a', { inputsJson: JSON.stringify({ q: '東京タワーに行きました' }) })]);
+      await store.close();
+      // As migration 32 left it: the index with positions, the call indexed.
+      const raw = new Database(file);
+      raw.exec(
+        "DROP TABLE call_search; CREATE VIRTUAL TABLE call_search USING fts5(body, content = '', contentless_delete = 1, tokenize = 'trigram case_sensitive 0'); " +
+          'DELETE FROM call_search_queue; INSERT INTO call_search (rowid, body) SELECT rowid * 2, inputs FROM calls; PRAGMA user_version = 32',
+      );
+      raw.close();
+
+      store = new SqliteStore(file);
+      expect(store.db.get<{ sql: string }>("SELECT sql FROM sqlite_schema WHERE name = 'call_search'")?.sql).toContain('detail = none');
+      expect(queuedDocs(store.db)).toBe(1);
+      while (indexQueuedDocs(store.db, 1000) > 0);
+      const ids: string[] = [];
+      for await (const c of store.calls.queryCalls({ projectId: 'up/p', filter: { search: 'タワー' } })) ids.push(c.id);
+      expect(ids).toEqual(['a']);
+      await store.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('free pages', () => {
+  const pages = (store: SqliteStore, pragma: string) => store.db.writer.pragma(pragma, { simple: true }) as number;
+
+  it('are given back to the file system on a file made new, and left alone on an older one', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'weft-free-pages-'));
+    try {
+      const store = new SqliteStore(join(dir, 'weft.sqlite'));
+      // Short strings only, so the rows and the index hold the text (no history blobs).
+      const inputs = (i: number) =>
+        Object.fromEntries(Array.from({ length: 12 }, (_, k) => [`k${k}`, `${i} refund policy ${k} `.repeat(12)]));
+      await store.calls.writeCalls(
+        Array.from({ length: 200 }, (_, i) => startWrite('free/p', `c${i}`, { inputsJson: JSON.stringify(inputs(i)) })),
+      );
+      while (indexQueuedDocs(store.db, 1000) > 0);
+      // Rows and index documents gone: their pages are free, the file as large as before.
+      store.db.run('DELETE FROM call_search');
+      store.db.run("DELETE FROM calls WHERE project_id = 'free/p'");
+      const before = pages(store, 'page_count');
+      expect(pages(store, 'freelist_count')).toBeGreaterThan(200);
+      while (reclaimFreePages(store.db, 100) > 0);
+      expect(pages(store, 'freelist_count')).toBeLessThanOrEqual(64);
+      expect(pages(store, 'page_count')).toBeLessThan(before - 150);
+      await store.close();
+
+      // A file made before it (auto_vacuum off: only VACUUM could change that) keeps its pages.
+      const old = join(dir, 'old.sqlite');
+      const raw = new Database(old);
+      raw.exec(
+        'CREATE TABLE made_before (x BLOB); INSERT INTO made_before SELECT randomblob(4000) FROM json_each(json_array(1,2,3,4,5,6,7,8,9,10)); DROP TABLE made_before',
+      );
+      raw.close();
+      const older = new SqliteStore(old);
+      expect(pages(older, 'auto_vacuum')).toBe(0);
+      expect(reclaimFreePages(older.db, 100)).toBe(0);
+      await older.close();
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

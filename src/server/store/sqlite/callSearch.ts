@@ -1,8 +1,8 @@
 /**
  * The calls' substring index on SQLite (docs/search.md): the FTS5 table `call_search` with the
- * `trigram` tokenizer, contentless, two documents per call keyed by the call row's rowid: its
- * start part (inputs and attributes, rowid × 2) and its end part (output and exception, rowid
- * × 2 + 1).
+ * `trigram` tokenizer, contentless and without positions (`detail=none`), two documents per
+ * call keyed by the call row's rowid: its start part (inputs and attributes, rowid × 2) and its
+ * end part (output and exception, rowid × 2 + 1).
  *
  * Indexed behind the writes: a trigram index costs ~0.3 ms of CPU per 1 KB call, five times a
  * call's whole write, so a write only queues its call (`call_search_queue`, by rowid) and
@@ -35,9 +35,23 @@ export function partDocument(a: string | null | undefined, b: string | null | un
 /** A write queues its call for the indexer, by rowid (one small row, whichever parts it wrote). */
 export const QUEUE_CALL_SQL = 'INSERT OR IGNORE INTO call_search_queue (call_rowid) VALUES (?)';
 
-/** The FTS5 query of a search: any needle as a phrase of trigrams, or a cut document. */
-function matchQuery(search: CallsSearch): string {
-  return [...search.needles, PARTIAL_MARK].map((n) => `"${n.replace(/"/g, '""')}"`).join(' OR ');
+/** Trigrams of a needle looked up at most: any subset still finds every call holding it. */
+const MAX_TRIGRAMS = 64;
+
+/**
+ * The FTS5 query of a search: any needle's trigrams all in one part, or a cut document. The
+ * index keeps no positions (`detail=none`, migration 33), so a needle is the AND of its trigrams
+ * rather than their phrase: a few more candidates, which the rule rules out.
+ */
+export function matchQuery(search: CallsSearch): string {
+  const quote = (t: string) => `"${t.replace(/"/g, '""')}"`;
+  const needle = (n: string) => {
+    const chars = Array.from(n);
+    const trigrams = new Set<string>();
+    for (let i = 0; i + 3 <= chars.length && trigrams.size < MAX_TRIGRAMS; i++) trigrams.add(chars.slice(i, i + 3).join(''));
+    return `(${[...trigrams].map(quote).join(' AND ')})`;
+  };
+  return [...search.needles.map(needle), quote(PARTIAL_MARK)].join(' OR ');
 }
 
 // Inputs and output as their original text (docs/history-storage.md).
@@ -114,16 +128,42 @@ export const queuedDocs = (db: SqliteDatabase): number =>
 const IDLE_MS = 250;
 /** A queue this long is indexed even while writes go on, so searches do not scan an ever longer tail. */
 const LONG_QUEUE = 100_000;
+/** Free pages given back to the file system per idle tick at most (2 MB), so a tick stays short. */
+const RECLAIM_PAGES = 512;
+/** So many free pages are left for the next writes to reuse. */
+const KEEP_FREE_PAGES = 64;
+/** Ticks between looks at the free list when no call was written (deletes free pages too). */
+const RECHECK_TICKS = 600;
+
+/**
+ * Gives free pages at the end of the file back, up to `maxPages`, when the file was made with
+ * incremental auto_vacuum (a new file: SqliteDatabase.ts); answers how many. The FTS indexes'
+ * merges and rewritten documents leave pages free that only this returns (docs/search.md
+ * "Free pages").
+ */
+export function reclaimFreePages(db: SqliteDatabase, maxPages: number): number {
+  const writer = db.writer;
+  if ((writer.pragma('auto_vacuum', { simple: true }) as number) !== 2) return 0;
+  const free = writer.pragma('freelist_count', { simple: true }) as number;
+  if (free <= KEEP_FREE_PAGES) return 0;
+  const n = Math.min(maxPages, free - KEEP_FREE_PAGES);
+  writer.pragma(`incremental_vacuum(${n})`);
+  return n;
+}
 
 /**
  * Indexes the queue in the background on the writer's connection: a tick every 100 ms indexes
- * for up to 50 ms when no call was written for IDLE_MS, or when the queue is long.
+ * for up to 50 ms when no call was written for IDLE_MS, or when the queue is long. Once the
+ * queue is empty, idle ticks give the pages the indexes freed back (`reclaimFreePages`).
  */
 export class CallSearchIndexer {
   readonly #db: SqliteDatabase;
   readonly #timer: NodeJS.Timeout;
   #lastWrite = 0;
   #queued = 0;
+  /** Whether pages may have been freed since the free list was last found short. */
+  #mayReclaim = true;
+  #ticks = 0;
 
   constructor(db: SqliteDatabase) {
     this.#db = db;
@@ -136,10 +176,12 @@ export class CallSearchIndexer {
   wrote(calls: number): void {
     this.#lastWrite = performance.now();
     this.#queued += calls;
+    this.#mayReclaim = true;
   }
 
   #tick(): void {
-    if (this.#queued === 0) return;
+    if (++this.#ticks % RECHECK_TICKS === 0) this.#mayReclaim = true;
+    if (this.#queued === 0 && !this.#mayReclaim) return;
     if (performance.now() - this.#lastWrite < IDLE_MS && this.#queued < LONG_QUEUE) return;
     // Without waiting for a write lock another connection holds: this runs on the main thread,
     // where busy_timeout's wait would stall every request (and /ready) for its 5 s.
@@ -147,8 +189,12 @@ export class CallSearchIndexer {
     const busyTimeout = writer.pragma('busy_timeout', { simple: true }) as number;
     try {
       writer.pragma('busy_timeout = 0');
-      const n = indexQueuedDocs(this.#db, 50);
-      this.#queued = n === 0 ? 0 : Math.max(0, this.#queued - n);
+      if (this.#queued > 0) {
+        const n = indexQueuedDocs(this.#db, 50);
+        this.#queued = n === 0 ? 0 : Math.max(0, this.#queued - n);
+      } else if (reclaimFreePages(this.#db, RECLAIM_PAGES) === 0) {
+        this.#mayReclaim = false;
+      }
     } catch {
       // Busy (another process holds the write lock) or closing: the next tick tries again.
     } finally {

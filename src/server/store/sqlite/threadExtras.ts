@@ -1,6 +1,6 @@
 /**
  * What Weft keeps per thread beside `thread_stats`: the thread's full-text document (the
- * string values of its turns' inputs and outputs, in the `thread_search` FTS5 table), its
+ * distinct string values of its turns' inputs and outputs, in the `thread_search` FTS5 table), its
  * tokens per model (`thread_usage`, which prices a thread without reading its turns), and its
  * turns' facts (`thread_turn_facts`, from which date-filtered statistics are computed).
  *
@@ -13,6 +13,7 @@
  */
 import { jsonPath } from './jsonSql.js';
 import { payloadSql } from './history/historyBlobs.js';
+import type { Statement } from 'better-sqlite3';
 import type { SqliteDatabase } from './SqliteDatabase.js';
 import { completionTokensSql, promptTokensSql, USAGE_ENTRY_WHERE, usageEntriesSql } from './usageSql.js';
 
@@ -21,11 +22,46 @@ const LIVE_TURN = 'c.project_id = ? AND c.thread_id = ? AND c.turn_id = c.id AND
 /** Characters of each turn's inputs and of its output that are indexed (long blobs are cut). */
 const TEXT_PER_SIDE = 8000;
 
-const stringsOf = (column: string) =>
-  `substr(coalesce((SELECT group_concat(j.value, ' ') FROM json_tree(${column}) j WHERE j.type = 'text'), ''), 1, ${TEXT_PER_SIDE})`;
+/** A thread's live turns, in the order they were written. */
+const TURNS_SQL = `SELECT c.rowid FROM calls c WHERE ${LIVE_TURN} ORDER BY c.rowid`;
 
-const DOCUMENT_SQL = `SELECT group_concat(${stringsOf(payloadSql('inputs', 'c'))} || ' ' || ${stringsOf(payloadSql('output', 'c'))}, ' ') AS body, count(*) AS turns
-  FROM calls c WHERE ${LIVE_TURN}`;
+/** A turn side's string values, in document order (json_tree's). */
+const stringsOf = (column: string) => `SELECT j.value FROM calls c, json_tree(${column}) j WHERE c.rowid = ? AND j.type = 'text'`;
+const INPUT_STRINGS_SQL = stringsOf(payloadSql('inputs', 'c'));
+const OUTPUT_STRINGS_SQL = stringsOf(payloadSql('output', 'c'));
+
+const SURROGATE = /[\uD800-\uDFFF]/;
+/** Length in characters, as SQLite's length() counts them (code points). */
+const charCount = (s: string) => (SURROGATE.test(s) ? Array.from(s).length : s.length);
+const firstChars = (s: string, n: number) => (SURROGATE.test(s) ? Array.from(s).slice(0, n).join('') : s.slice(0, n));
+
+/**
+ * A thread's document: each turn side's string values, joined by spaces and cut to
+ * TEXT_PER_SIDE characters (as the ClickHouse rule cuts them: clickhouse/threadSearch.ts), but
+ * each string (or its part before the cut) only the first time the thread carries it. A turn
+ * repeats the history the turns before it sent, so indexing every turn whole made the document
+ * grow as turns² (docs/history-storage.md "Search"); the words, and so the matches, are the same.
+ */
+function threadDocument(turns: number[], sides: Statement[]): string {
+  const seen = new Set<string>();
+  const parts: string[] = [];
+  for (const turn of turns) {
+    for (const side of sides) {
+      let start = 0;
+      for (const value of side.iterate(turn) as Iterable<string>) {
+        const chars = charCount(value);
+        const unit = start + chars <= TEXT_PER_SIDE ? value : firstChars(value, TEXT_PER_SIDE - start);
+        if (unit && !seen.has(unit)) {
+          seen.add(unit);
+          parts.push(unit);
+        }
+        start += chars + 1;
+        if (start >= TEXT_PER_SIDE) break;
+      }
+    }
+  }
+  return parts.join(' ');
+}
 
 /** Longer attribute strings are not indexed; a filter on such a value scans the turns instead. */
 export const MAX_INDEXED_ATTRIBUTE_CHARS = 1024;
@@ -84,7 +120,8 @@ export function refreshThreadExtras(db: SqliteDatabase, threads: { project_id: s
   const dropFacts = db.prepare('DELETE FROM thread_turn_facts WHERE project_id = ? AND thread_id = ?');
   const addFacts = db.prepare(`INSERT INTO thread_turn_facts (project_id, thread_id, id, started_at, ended_at, failed, tokens)
     SELECT ?, thread_id, id, started_at, ended_at, failed, tokens FROM (${turnFactsSql})`);
-  const document = db.prepare(DOCUMENT_SQL);
+  const turnsOf = db.prepare(TURNS_SQL).pluck();
+  const sides = [db.prepare(INPUT_STRINGS_SQL).pluck(), db.prepare(OUTPUT_STRINGS_SQL).pluck()];
   const docId = db.prepare('SELECT doc_id FROM thread_search_docs WHERE project_id = ? AND thread_id = ?');
   const dropDoc = db.prepare('DELETE FROM thread_search WHERE rowid = ?');
   const dropDocId = db.prepare('DELETE FROM thread_search_docs WHERE project_id = ? AND thread_id = ?');
@@ -108,15 +145,15 @@ export function refreshThreadExtras(db: SqliteDatabase, threads: { project_id: s
     for (const [path, value] of attributeLeaves(attributeNodes.all(project_id, thread_id) as AttributeNode[])) {
       addAttribute.run(project_id, path, value, thread_id);
     }
-    const doc = document.get(project_id, thread_id) as { body: string | null; turns: number };
+    const turns = turnsOf.all(project_id, thread_id) as number[];
     const existing = docId.get(project_id, thread_id) as { doc_id: number } | undefined;
     if (existing) dropDoc.run(existing.doc_id);
-    if (doc.turns === 0) {
+    if (turns.length === 0) {
       if (existing) dropDocId.run(project_id, thread_id);
     } else if (existing) {
-      addDoc.run(existing.doc_id, doc.body ?? '');
+      addDoc.run(existing.doc_id, threadDocument(turns, sides));
     } else {
-      const id = addDocNew.run(doc.body ?? '').lastInsertRowid;
+      const id = addDocNew.run(threadDocument(turns, sides)).lastInsertRowid;
       addDocId.run(project_id, thread_id, id);
     }
   }

@@ -36,6 +36,7 @@ import { v29TraceTreeIndex } from './v29TraceTreeIndex.js';
 import { v30CallSearch } from './v30CallSearch.js';
 import { v31AlertRules } from './v31AlertRules.js';
 import { v32HistoryBlobs } from './v32HistoryBlobs.js';
+import { v33CallSearchWithoutPositions } from './v33CallSearchWithoutPositions.js';
 import { v34ThreadsByStartDesc } from './v34ThreadsByStartDesc.js';
 
 export type { Migration } from './migration.js';
@@ -74,5 +75,6 @@ export const migrations: Migration[] = [
   v30CallSearch,
   v31AlertRules,
   v32HistoryBlobs,
+  v33CallSearchWithoutPositions,
   v34ThreadsByStartDesc,
 ];
