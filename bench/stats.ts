@@ -19,6 +19,7 @@ import type { CallStatsReq } from '../src/contract/stats.js';
 import { callStats } from '../src/server/domain/calls/callStats.js';
 import { createRng } from '../src/server/demo/seededRandom.js';
 import { ClickHouseDatabase } from '../src/server/store/clickhouse/ClickHouseDatabase.js';
+import { ClickHouseStatsStore } from '../src/server/store/clickhouse/stats.js';
 import type { CallWrite } from '../src/server/store/Store.js';
 import { benchStoreKind, loadAverage, settleMerges, startBenchBackend, STORE_OPTION, type BenchDataset } from './backend.js';
 import { bulkInsertCalls, sqlString, type CallsGenerator } from './bulkCalls.js';
@@ -258,6 +259,22 @@ try {
   console.log(
     `${'same request, exact scan path (in process)'.padEnd(44)} ${exactMs.toFixed(0).padStart(6)} ${(exactMs / plainMs).toFixed(2).padStart(9)}`,
   );
+  if (dataset.clickhouse) {
+    // The per-hour cells against the plain scan of calls FINAL they replace (docs/clickhouse.md
+    // "Stats rollup"), the same request in process, one after the other.
+    const db = new ClickHouseDatabase(dataset.clickhouse);
+    const cells = new ClickHouseStatsStore(db);
+    const scanOnly = new ClickHouseStatsStore(db, { stored: false });
+    for (const [label, over] of cases.slice(0, 2)) {
+      const withCells = await timeMedian(() => callStats({ ...server.store, stats: cells }, request(over)), 5);
+      const read = cells.lastRead;
+      const without = await timeMedian(() => callStats({ ...server.store, stats: scanOnly }, request(over)), 3);
+      console.log(
+        `${label}, in process: cells ${withCells.toFixed(0)} ms (${read?.storedHours} hours stored, ${read?.scanned === 'all' ? 'all' : read?.scanned.length} ranges scanned), plain ${without.toFixed(0)} ms: ${(without / withCells).toFixed(1)}×`,
+      );
+    }
+    await db.close();
+  }
   console.log(`\ndashboard request (30 days, auto buckets): ${timings[0]!.toFixed(0)} ms (goal: within 500 ms)`);
 
   console.log('\n/calls/stream_query, first page of 50 trace roots (median of 5)   ms   goal');

@@ -1,0 +1,86 @@
+import { HISTOGRAM_KEY } from '../../../core/statsHistogram.js';
+import type { ClickHouseMigration } from './migration.js';
+
+/**
+ * Per-hour `/calls/stats` cells kept by views on each insert into calls (docs/clickhouse.md
+ * "Stats rollup"). A view sees one inserted block, not the merged call, so the cells add up only
+ * what is exact to add: rows that carry a call's start and its end together (the common
+ * `upsert_batch` and OTel case). Each hour also counts every start part (`starts`), the complete
+ * ones (`complete`) and the distinct ids among them (`ids`): an hour where the three differ (a
+ * start alone, a start or a whole call sent twice) is read from calls instead. Parts without a
+ * start (ends, deletes, retention marks) cannot name their hour, so their ids go to
+ * `call_stats_loose`, and a read finds their hours through the merged calls.
+ */
+const HOUR = 3_600_000_000;
+const DONE = 'ended_at IS NOT NULL AND deleted_at IS NULL';
+const LAT = 'intDiv(assumeNotNull(ended_at) - assumeNotNull(started_at), 1000)';
+// The histogram bin of core/statsHistogram.ts, as stats.ts computes it per request; the cells
+// are keyed by these constants, so changing them needs a new rollup.
+const { exactLimit, logGamma, logBase } = HISTOGRAM_KEY;
+const BIN = `toInt64(if(${LAT} < 0, -1, 1) * if(abs(${LAT}) <= ${exactLimit}, toInt64(abs(${LAT})),
+  ${exactLimit} + 1 + toInt64(ceil(log(greatest(abs(${LAT}), 1)) / ${logGamma})) - ${logBase}))`;
+const HOUR_OF = `intDiv(assumeNotNull(started_at), ${HOUR})`;
+
+const HOUR_ROWS = `SELECT project_id, ${HOUR_OF} AS hour, ifNull(op_name, '') AS op,
+    count() AS starts, countIf(${DONE}) AS complete, countIf(${DONE} AND exception IS NOT NULL) AS errors,
+    sumIf(${LAT}, ${DONE}) AS latency_sum, minIf(toNullable(${LAT}), ${DONE}) AS latency_min,
+    maxIf(toNullable(${LAT}), ${DONE}) AS latency_max, sumMapIf([${BIN}], [toUInt64(1)], ${DONE}) AS hist,
+    uniqExactState(sipHash64(id)) AS ids
+  FROM calls WHERE started_at IS NOT NULL GROUP BY project_id, hour, op`;
+
+const USAGE_ROWS = `SELECT project_id, ${HOUR_OF} AS hour, ifNull(op_name, '') AS op, u.1 AS model,
+    count() AS entries, sum(u.2) AS input, sum(u.3) AS output, sum(u.4) AS total, sum(u.5) AS cache_read, sum(u.6) AS cache_creation
+  FROM calls ARRAY JOIN JSONExtract(ifNull(summary_usage_cells, '[]'), 'Array(Tuple(String, Int64, Int64, Int64, Int64, Int64))') AS u
+  WHERE started_at IS NOT NULL AND ${DONE} GROUP BY project_id, hour, op, model`;
+
+const LOOSE_ROWS = `SELECT project_id, id FROM calls WHERE started_at IS NULL AND (ended_at IS NOT NULL OR deleted_at IS NOT NULL)`;
+
+export const v24StatsRollup: ClickHouseMigration = {
+  version: 24,
+  name: 'per-hour stats cells kept by views on calls',
+  statements: [
+    `CREATE TABLE IF NOT EXISTS call_stats_hours (
+        project_id String,
+        hour Int64,
+        op String,
+        starts SimpleAggregateFunction(sum, UInt64),
+        complete SimpleAggregateFunction(sum, UInt64),
+        errors SimpleAggregateFunction(sum, UInt64),
+        latency_sum SimpleAggregateFunction(sum, Int64),
+        latency_min SimpleAggregateFunction(min, Nullable(Int64)),
+        latency_max SimpleAggregateFunction(max, Nullable(Int64)),
+        hist SimpleAggregateFunction(sumMap, Tuple(Array(Int64), Array(UInt64))),
+        ids AggregateFunction(uniqExact, UInt64)
+      ) ENGINE = AggregatingMergeTree ORDER BY (project_id, hour, op)`,
+    `CREATE TABLE IF NOT EXISTS call_stats_usage_hours (
+        project_id String,
+        hour Int64,
+        op String,
+        model String,
+        entries UInt64,
+        input Int64,
+        output Int64,
+        total Int64,
+        cache_read Int64,
+        cache_creation Int64
+      ) ENGINE = SummingMergeTree ORDER BY (project_id, hour, op, model)`,
+    // Ids of the parts without a start; never removed (a read resolves them to hours each time).
+    `CREATE TABLE IF NOT EXISTS call_stats_loose (project_id String, id String)
+      ENGINE = ReplacingMergeTree ORDER BY (project_id, id)`,
+    // Hours whose cells hold calls that retention expired: their rows go with the TTL, their cells stay.
+    `CREATE TABLE IF NOT EXISTS call_stats_dirty (project_id String, hour Int64)
+      ENGINE = ReplacingMergeTree ORDER BY (project_id, hour)`,
+    `CREATE MATERIALIZED VIEW IF NOT EXISTS call_stats_hours_mv TO call_stats_hours AS ${HOUR_ROWS}`,
+    `CREATE MATERIALIZED VIEW IF NOT EXISTS call_stats_usage_mv TO call_stats_usage_hours AS ${USAGE_ROWS}`,
+    `CREATE MATERIALIZED VIEW IF NOT EXISTS call_stats_loose_mv TO call_stats_loose AS ${LOOSE_ROWS}`,
+    // The calls already stored, after the views exist: a call inserted in between is counted
+    // twice, which its hour's ids tell (starts > ids), so that hour is read from calls. Parts
+    // merged before now count as the one row they became, which is the call as it stands.
+    // Run twice (a migrator killed after these), every backfilled hour is read from calls.
+    `INSERT INTO call_stats_hours (project_id, hour, op, starts, complete, errors, latency_sum, latency_min, latency_max, hist, ids) ${HOUR_ROWS}`,
+    `INSERT INTO call_stats_usage_hours (project_id, hour, op, model, entries, input, output, total, cache_read, cache_creation) ${USAGE_ROWS}`,
+    `INSERT INTO call_stats_loose (project_id, id) ${LOOSE_ROWS}`,
+    `INSERT INTO call_stats_dirty (project_id, hour) SELECT project_id, ${HOUR_OF} AS hour
+      FROM calls FINAL WHERE started_at IS NOT NULL AND expire_at IS NOT NULL`,
+  ],
+};
