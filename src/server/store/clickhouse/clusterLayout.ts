@@ -94,10 +94,11 @@ export function clusterSettingsFrom(env: NodeJS.ProcessEnv, flags: Record<string
 const ONE_SHARD = '0';
 const BY_PROJECT = 'sipHash64(project_id)';
 /**
- * Aggregate tables whose every read sums its rows over all shards: a view may write them on the
- * shard of the call it derives them from, whatever their own key says.
+ * Tables whose every read gathers its rows from all shards (the stats cells are summed, the
+ * dirty hours collected): a view or a backfill may write them on the shard of the call they come
+ * from, whatever their own key says.
  */
-const ADDED_UP = new Set(['call_stats_hours', 'call_stats_usage_hours']);
+export const ADDED_UP: ReadonlySet<string> = new Set(['call_stats_hours', 'call_stats_usage_hours', 'call_stats_dirty']);
 export const SHARD_KEYS: Readonly<Record<string, string>> = {
   calls: 'sipHash64(project_id, id)',
   calls_by_start: 'sipHash64(project_id, id)',
