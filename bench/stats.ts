@@ -273,6 +273,25 @@ try {
         `${label}, in process: cells ${withCells.toFixed(0)} ms (${read?.storedHours} hours stored, ${read?.scanned === 'all' ? 'all' : read?.scanned.length} ranges scanned), plain ${without.toFixed(0)} ms: ${(without / withCells).toFixed(1)}×`,
       );
     }
+    // Where the time goes: the cells alone (a window of whole hours, nothing to scan), and the
+    // scan of the two partial edge hours alone (the plain query restricted to them).
+    const H = 3_600_000_000;
+    const whole = Array.from({ length: DAYS + 1 }, (_, d) => Math.ceil(START / H) * H + d * 86_400_000_000);
+    const cellsOnly = await timeMedian(() => cells.spanCells({ projectId: PROJECT, bounds: whole, withUsage: true }), 5);
+    console.log(`  spans of whole hours only (${cells.lastRead?.storedHours} hours stored, nothing scanned): ${cellsOnly.toFixed(0)} ms`);
+    const s0 = START + 37_123_000;
+    const e0 = END - 61_877_000;
+    // A partial hour beside a whole one: the whole hour from the cells, the partial one scanned.
+    for (const bounds of [
+      [s0, Math.ceil(s0 / H) * H + H],
+      [Math.floor(e0 / H) * H - H, e0],
+    ]) {
+      const edge = await timeMedian(() => cells.spanCells({ projectId: PROJECT, bounds, withUsage: true }), 5);
+      const read = cells.lastRead;
+      console.log(
+        `  a stored hour and a partial one (${read?.scanned === 'all' ? 'plain scan' : 'scanned through calls_by_start'}): ${edge.toFixed(0)} ms`,
+      );
+    }
     await db.close();
   }
   console.log(`\ndashboard request (30 days, auto buckets): ${timings[0]!.toFixed(0)} ms (goal: within 500 ms)`);
