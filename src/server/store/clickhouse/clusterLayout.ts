@@ -112,6 +112,7 @@ export const SHARD_KEYS: Readonly<Record<string, string>> = {
   call_stats_hours: BY_PROJECT,
   call_stats_usage_hours: BY_PROJECT,
   call_stats_dirty: BY_PROJECT,
+  call_stats_checked: BY_PROJECT,
   projects: BY_PROJECT,
   table_rows: BY_PROJECT,
   table_entries: BY_PROJECT,

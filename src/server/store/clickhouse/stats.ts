@@ -90,7 +90,6 @@ interface HourRow {
   hour: string;
   s: string;
   c: string;
-  u: string;
   n: string;
   n_errors: string;
   lat_sum: string;
@@ -227,13 +226,13 @@ export class ClickHouseStatsStore implements StatsStore {
     const ops = opMatch(q.projectId, q.opNames);
     const args = { p: q.projectId, h0, h1, ...ops.params };
     const inHours = 'project_id = {p:String} AND hour >= {h0:Int64} AND hour < {h1:Int64}';
-    const [hourRows, usageRows, loose, dirty] = await Promise.all([
+    const [hourRows, usageRows, loose, dirty, checkedRows] = await Promise.all([
       this.#db.all<HourRow>(
-        `SELECT hour, sum(starts) AS s, sum(complete) AS c, uniqExactMerge(ids) AS u,
+        `SELECT hour, sum(starts) AS s, sum(complete) AS c,
            sumIf(complete, m) AS n, sumIf(errors, m) AS n_errors, sumIf(latency_sum, m) AS lat_sum,
            minIf(latency_min, m) AS lat_min, maxIf(latency_max, m) AS lat_max,
            sumMapIf(hist.1, hist.2, m) AS h, h.1 AS hist_keys, h.2 AS hist_counts
-         FROM (SELECT hour, starts, complete, ids, errors, latency_sum, latency_min, latency_max, hist, ${ops.sql} AS m
+         FROM (SELECT hour, starts, complete, errors, latency_sum, latency_min, latency_max, hist, ${ops.sql} AS m
                FROM call_stats_hours WHERE ${inHours})
          GROUP BY hour`,
         args,
@@ -248,6 +247,10 @@ export class ClickHouseStatsStore implements StatsStore {
         : Promise.resolve([]),
       this.#db.get<{ n: string }>('SELECT count() AS n FROM call_stats_loose WHERE project_id = {p:String}', args),
       this.#db.all<{ hour: string }>(`SELECT DISTINCT hour FROM call_stats_dirty WHERE ${inHours}`, args),
+      this.#db.all<{ hour: string; s: string }>(
+        `SELECT hour, max(starts) AS s FROM call_stats_checked WHERE ${inHours} GROUP BY hour`,
+        args,
+      ),
     ]);
     const looseCount = num(loose?.n ?? 0);
     if (looseCount > LOOSE_LIMIT) return null;
@@ -266,10 +269,12 @@ export class ClickHouseStatsStore implements StatsStore {
     // cells had no start written in it, so no call.
     const scanHours = new Set<number>();
     for (const b of q.bounds) if (b % STATS_HOUR !== 0) scanHours.add(Math.floor(b / STATS_HOUR));
+    const candidates = hourRows.filter((r) => !scanHours.has(num(r.hour)) && !bad.has(num(r.hour)) && r.s === r.c);
+    const distinct = await this.#distinctHours(q.projectId, candidates, checkedRows);
     const exact = new Map<number, HourRow>();
     for (const r of hourRows) {
       const h = num(r.hour);
-      if (!scanHours.has(h) && !bad.has(h) && r.s === r.c && r.c === r.u) exact.set(h, r);
+      if (distinct.has(h)) exact.set(h, r);
       else scanHours.add(h);
     }
     for (const h of bad) scanHours.add(h);
@@ -314,6 +319,38 @@ export class ClickHouseStatsStore implements StatsStore {
       });
     }
     return { hours: exact.size, scan };
+  }
+
+  /**
+   * The candidate hours whose start rows have distinct ids: those checked at their present count
+   * (call_stats_checked), and those whose ids' states say so now, which are then recorded.
+   */
+  async #distinctHours(projectId: string, candidates: HourRow[], checkedRows: { hour: string; s: string }[]): Promise<Set<number>> {
+    const checked = new Map(checkedRows.map((r) => [num(r.hour), r.s]));
+    const distinct = new Set<number>();
+    const toCheck: number[] = [];
+    for (const r of candidates) {
+      if (checked.get(num(r.hour)) === r.s) distinct.add(num(r.hour));
+      else toCheck.push(num(r.hour));
+    }
+    if (!toCheck.length) return distinct;
+    const starts = new Map(candidates.map((r) => [num(r.hour), r.s]));
+    const counted = await this.#db.all<{ hour: string; u: string }>(
+      `SELECT hour, uniqExactMerge(ids) AS u FROM call_stats_hours
+       WHERE project_id = {p:String} AND hour IN {hs:Array(Int64)} GROUP BY hour`,
+      { p: projectId, hs: toCheck },
+    );
+    // Counted after the sums were read: a start written in between makes u differ (scanned now,
+    // checked again next time); a repeated one leaves u as it was, and the sums read before it.
+    const found = counted.filter((r) => starts.get(num(r.hour)) === r.u);
+    for (const r of found) distinct.add(num(r.hour));
+    if (found.length) {
+      await this.#db.insert(
+        'call_stats_checked',
+        found.map((r) => ({ project_id: projectId, hour: num(r.hour), starts: num(r.u) })),
+      );
+    }
+    return distinct;
   }
 
   /**

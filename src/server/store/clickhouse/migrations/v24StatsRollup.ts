@@ -70,6 +70,11 @@ export const v24StatsRollup: ClickHouseMigration = {
     // Hours whose cells hold calls that retention expired: their rows go with the TTL, their cells stay.
     `CREATE TABLE IF NOT EXISTS call_stats_dirty (project_id String, hour Int64)
       ENGINE = ReplacingMergeTree ORDER BY (project_id, hour)`,
+    // Per hour, a count of start rows at which a read found their ids distinct: rows are never
+    // removed from call_stats_hours, so while the count stands no id can have come twice, and
+    // reads skip the ids' states (a hash per call) of such hours.
+    `CREATE TABLE IF NOT EXISTS call_stats_checked (project_id String, hour Int64, starts UInt64)
+      ENGINE = ReplacingMergeTree(starts) ORDER BY (project_id, hour)`,
     `CREATE MATERIALIZED VIEW IF NOT EXISTS call_stats_hours_mv TO call_stats_hours AS ${HOUR_ROWS}`,
     `CREATE MATERIALIZED VIEW IF NOT EXISTS call_stats_usage_mv TO call_stats_usage_hours AS ${USAGE_ROWS}`,
     `CREATE MATERIALIZED VIEW IF NOT EXISTS call_stats_loose_mv TO call_stats_loose AS ${LOOSE_ROWS}`,
