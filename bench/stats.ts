@@ -281,6 +281,32 @@ try {
     console.log(`  spans of whole hours only (${cells.lastRead?.storedHours} hours stored, nothing scanned): ${cellsOnly.toFixed(0)} ms`);
     const s0 = START + 37_123_000;
     const e0 = END - 61_877_000;
+    // The parts of a read of the cells, each alone.
+    const h0 = Math.ceil(START / H);
+    const h1 = Math.floor(END / H);
+    const parts: [string, string][] = [
+      ['loose parts counted', 'SELECT count() AS n FROM call_stats_loose WHERE project_id = {p:String}'],
+      [
+        'loose parts resolved to hours',
+        `SELECT DISTINCT intDiv(started_at, ${H}) AS hour FROM calls FINAL PREWHERE project_id = {p:String}
+           AND id IN (SELECT id FROM call_stats_loose WHERE project_id = {p:String}) WHERE started_at >= {s:Int64}`,
+      ],
+      [
+        'hour sums and histograms',
+        `SELECT hour, sum(starts), sum(complete), sumMap(hist.1, hist.2) FROM call_stats_hours
+           WHERE project_id = {p:String} AND hour >= {h0:Int64} AND hour < {h1:Int64} GROUP BY hour`,
+      ],
+      [
+        'hour ids merged (what the checks skip)',
+        `SELECT hour, uniqExactMerge(ids) FROM call_stats_hours
+           WHERE project_id = {p:String} AND hour >= {h0:Int64} AND hour < {h1:Int64} GROUP BY hour`,
+      ],
+    ];
+    for (const [label, sql] of parts) {
+      const ms = await timeMedian(() => db.all(sql, { p: PROJECT, s: START, h0, h1 }), 5);
+      const n = label === 'loose parts counted' ? ` (${JSON.stringify(await db.all(sql, { p: PROJECT }))})` : '';
+      console.log(`  ${label}: ${ms.toFixed(0)} ms${n}`);
+    }
     // A partial hour beside a whole one: the whole hour from the cells, the partial one scanned.
     for (const bounds of [
       [s0, Math.ceil(s0 / H) * H + H],
