@@ -98,7 +98,13 @@ const BY_PROJECT = 'sipHash64(project_id)';
  * dirty hours collected): a view or a backfill may write them on the shard of the call they come
  * from, whatever their own key says.
  */
-export const ADDED_UP: ReadonlySet<string> = new Set(['call_stats_hours', 'call_stats_usage_hours', 'call_stats_dirty']);
+export const ADDED_UP: ReadonlySet<string> = new Set([
+  'call_stats_hours',
+  'call_stats_usage_hours',
+  'call_stats_dirty',
+  'call_stats_starts',
+  'call_stats_rows',
+]);
 export const SHARD_KEYS: Readonly<Record<string, string>> = {
   calls: 'sipHash64(project_id, id)',
   calls_by_start: 'sipHash64(project_id, id)',
@@ -113,6 +119,9 @@ export const SHARD_KEYS: Readonly<Record<string, string>> = {
   call_stats_usage_hours: BY_PROJECT,
   call_stats_dirty: BY_PROJECT,
   call_stats_checked: BY_PROJECT,
+  // Read through GLOBAL IN and summed over every shard: an id's start rows need not share one.
+  call_stats_starts: 'id_hash',
+  call_stats_rows: 'id_hash',
   projects: BY_PROJECT,
   table_rows: BY_PROJECT,
   table_entries: BY_PROJECT,

@@ -44,7 +44,8 @@ describe.runIf(testBackends().some((b) => b.name === 'clickhouse'))('on a ClickH
       store = await ClickHouseStore.open(temp);
       db = new ClickHouseDatabase(temp);
       plain = new ClickHouseStatsStore(db, { stored: false });
-      stored = new ClickHouseStatsStore(db);
+      // Checks kept at once (no quiet time), so every change below has to undo a kept check.
+      stored = new ClickHouseStatsStore(db, { settleSeconds: 0 });
     });
     afterAll(async () => {
       await store.close();
@@ -63,7 +64,7 @@ describe.runIf(testBackends().some((b) => b.name === 'clickhouse'))('on a ClickH
     /** Hourly spans over hours 0–9 cut at both ends, and one span over all of it. */
     const HOURLY = [T0 + 20 * MIN, ...Array.from({ length: 9 }, (_, h) => T0 + (h + 1) * H), T0 + 9 * H + 10 * MIN];
     const expectSame = async (p: string, bounds = HOURLY) => {
-      for (const b of [bounds, [bounds[0]!, bounds.at(-1)!]]) {
+      for (const b of [[bounds[0]!, bounds.at(-1)!], bounds]) {
         for (const opNames of [null, ['weave:///acme/rollup/op/llm:*'], [OPS[0]!]]) {
           const q = { projectId: p, opNames, bounds: b, withUsage: true };
           const want = await plain.spanCells(q);
@@ -71,21 +72,27 @@ describe.runIf(testBackends().some((b) => b.name === 'clickhouse'))('on a ClickH
           expect(await stored.spanCells(q)).toEqual(want);
         }
       }
-      return stored.lastRead!;
+      const { storedHours, rowHours, scanned } = stored.lastRead!;
+      return { storedHours, rowHours, scanned };
     };
-    const EDGES: [number, number][] = [
-      [T0 + 20 * MIN, T0 + H],
-      [T0 + 9 * H, T0 + 9 * H + 10 * MIN],
-    ];
-    /** The ranges read from calls when hour h is inexact, beside the edges. */
-    const withHour = (h: number): [number, number][] => [EDGES[0]!, [T0 + h * H, T0 + (h + 1) * H], EDGES[1]!];
+    /** Hours 1–8 from the cells, the cut edge hours 0 and 9 from the start-ordered rows. */
+    const CELLS = { storedHours: 8, rowHours: 2, scanned: [] };
+    /** Hour h (and more) read from calls instead, its calls merged. */
+    const without = (...hs: number[]) => ({
+      storedHours: 8 - hs.length,
+      rowHours: 2,
+      scanned: hs.map((h): [number, number] => [T0 + h * H, T0 + (h + 1) * H]),
+    });
 
     it('answers whole hours from the cells and scans only the edges', async () => {
       const p = await seed();
-      expect(await expectSame(p)).toEqual({ storedHours: 8, scanned: EDGES });
+      expect(await expectSame(p)).toEqual(CELLS);
       // A rename changes no statistic and no cell.
       await store.calls.updateCallDisplayName({ projectId: p, id: id(3, 4), displayName: 'renamed' });
-      expect(await expectSame(p)).toEqual({ storedHours: 8, scanned: EDGES });
+      expect(await expectSame(p)).toEqual(CELLS);
+      // Bounds at half past every hour: each hour is cut, so all of them come from the rows.
+      const half = Array.from({ length: 11 }, (_, h) => T0 + h * H + 30 * MIN);
+      expect(await expectSame(p, half)).toEqual({ storedHours: 0, rowHours: 10, scanned: [] });
     });
 
     const changes: [string, (p: string) => Promise<unknown>][] = [
@@ -101,7 +108,7 @@ describe.runIf(testBackends().some((b) => b.name === 'clickhouse'))('on a ClickH
         async (p) => {
           const [s, e] = fresh(p, 'running');
           await store.calls.writeCalls([s!]);
-          expect(await expectSame(p)).toEqual({ storedHours: 7, scanned: withHour(3) });
+          expect(await expectSame(p)).toEqual(without(3));
           await store.calls.writeCalls([e!]);
         },
       ],
@@ -118,9 +125,26 @@ describe.runIf(testBackends().some((b) => b.name === 'clickhouse'))('on a ClickH
       it(`reads the hour of ${name} from calls`, async () => {
         const p = await seed();
         // Read once first, so the hours' ids are checked and remembered before the change.
-        expect(await expectSame(p)).toEqual({ storedHours: 8, scanned: EDGES });
+        expect(await expectSame(p)).toEqual(CELLS);
         await change(p);
-        expect(await expectSame(p)).toEqual({ storedHours: 7, scanned: withHour(3) });
+        expect(await expectSame(p)).toEqual(without(3));
+      });
+    }
+
+    // A start sent again with a start time in another hour moves its call there: the old hour's
+    // cells still count it, and nothing was written in that hour. Its id's second start tells.
+    const moves: [string, (p: string) => CallWrite[]][] = [
+      ['alone', (p) => [{ ...callOf(p, 3, 5)[0]!, startedAt: startOf(5, 5) } as CallWrite]],
+      ['with its end', (p) => callOf(p, 3, 5).map((w) => (w.kind === 'start' ? { ...w, startedAt: startOf(5, 5) } : w))],
+    ];
+    for (const [name, moved] of moves) {
+      it(`reads both hours of a start sent again ${name} in another hour from calls`, async () => {
+        const p = await seed();
+        expect(await expectSame(p)).toEqual(CELLS);
+        await store.calls.writeCalls(moved(p));
+        expect(await expectSame(p)).toEqual(without(3, 5));
+        // For good: the hours stay read from calls once their counts are checked again.
+        expect(await expectSame(p)).toEqual(without(3, 5));
       });
     }
 
@@ -131,21 +155,20 @@ describe.runIf(testBackends().some((b) => b.name === 'clickhouse'))('on a ClickH
       // What the TTL does at a merge once expire_at has passed, done now.
       const expired = [0, 1, 2, 3].map((i) => id(0, i));
       await db.command('ALTER TABLE calls DELETE WHERE project_id = {p:String} AND id IN {ids:Array(String)}', { p, ids: expired });
-      expect(await expectSame(p, all)).toEqual({ storedHours: 9, scanned: [[T0, T0 + H]] });
+      expect(await expectSame(p, all)).toEqual({ storedHours: 9, rowHours: 0, scanned: [[T0, T0 + H]] });
     });
 
     it('fills the cells of calls stored before the migration', async () => {
       const p = await seed();
-      for (const t of ['call_stats_hours', 'call_stats_usage_hours', 'call_stats_loose'])
-        await db.command(`ALTER TABLE ${t} DELETE WHERE project_id = {p:String}`, { p });
+      const tables = ['hours', 'usage_hours', 'loose', 'starts', 'rows', 'checked', 'dirty'].map((t) => `call_stats_${t}`);
+      for (const t of tables) await db.command(`ALTER TABLE ${t} DELETE WHERE project_id = {p:String}`, { p });
       await store.calls.writeCalls([callOf(p, 3, 5, 5_000)[1]!]);
-      for (const t of ['call_stats_hours', 'call_stats_usage_hours', 'call_stats_loose'])
-        await db.command(`ALTER TABLE ${t} DELETE WHERE project_id = {p:String}`, { p });
+      for (const t of tables) await db.command(`ALTER TABLE ${t} DELETE WHERE project_id = {p:String}`, { p });
       // Merged, the end and its call are one complete row, which the backfill counts as it stands.
       await db.command('OPTIMIZE TABLE calls FINAL');
       // The backfill (it counts every other project's calls twice: their hours are then read from calls).
       for (const sql of v24StatsRollup.statements.filter((s) => s.startsWith('INSERT'))) await db.command(sql);
-      expect(await expectSame(p)).toEqual({ storedHours: 8, scanned: EDGES });
+      expect(await expectSame(p)).toEqual(CELLS);
     });
   });
 });
