@@ -1,14 +1,14 @@
 /**
  * ClickHouse implementation of StatsStore. Call facts stream from the merged calls. Cells are
- * spans (the request's buckets, StatsStore.spanCells), summed over ops: whole hours come from the
- * per-hour cells the views of migration 24 keep at insert, where those are provably the calls
- * as they stand, and everything else (the window's partial edge hours, hours a loose part, a
- * start alone, a repeated start or retention touched) from `calls FINAL`, found through
- * `calls_by_start` (docs/clickhouse.md "Stats rollup"). Where that would read much of the window
- * anyway, one plain scan answers. rollupCells answers null (no 5-minute cells). The latency
- * histogram is binned in SQL with core/statsHistogram.ts's constants; usage cells add up each
- * call's `summary_usage_cells`, computed at insert under the one usage rule (usageSql.ts). Prices
- * are never in cells: the domain prices them (CostsStore).
+ * spans (the request's buckets, StatsStore.spanCells), summed over ops, and each hour of the
+ * window is read one of three ways (docs/clickhouse.md "Stats rollup"): a whole exact hour from
+ * the per-hour cells the views of migration 24 keep at insert, an exact hour a bound cuts from
+ * the start-ordered per-call rows, and an hour the cells cannot answer (a loose part, a start
+ * alone, an id started twice, retention) from `calls FINAL`, found through `calls_by_start`.
+ * Where that would merge much of the window anyway, one plain scan answers. rollupCells answers
+ * null (no 5-minute cells). The latency histogram is binned in SQL with core/statsHistogram.ts's
+ * constants; usage cells add up each call's `summary_usage_cells`, computed at insert under the
+ * one usage rule (usageSql.ts). Prices are never in cells: the domain prices them (CostsStore).
  */
 import { addToEncoded, HISTOGRAM_KEY, type Histogram } from '../../core/statsHistogram.js';
 import type { CallCell, CallFacts, CallFactsQuery, StatsStore, UsageCell } from '../StatsStore.js';
