@@ -326,7 +326,7 @@ try {
       [
         'ids checked for a second start, one hour',
         `SELECT id_hash FROM call_stats_starts WHERE project_id = {p:String} AND id_hash GLOBAL IN (
-           SELECT id_hash FROM call_stats_rows WHERE project_id = {p:String} AND intDiv(started_at, ${H}) = {h0:Int64} + 100)
+           SELECT sipHash64(id) FROM calls_by_start WHERE project_id = {p:String} AND intDiv(started_at, ${H}) = {h0:Int64} + 100)
          GROUP BY id_hash HAVING count() > 1`,
       ],
       [

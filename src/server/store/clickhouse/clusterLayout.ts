@@ -121,7 +121,7 @@ export const SHARD_KEYS: Readonly<Record<string, string>> = {
   call_stats_checked: BY_PROJECT,
   // Read through GLOBAL IN and summed over every shard: an id's start rows need not share one.
   call_stats_starts: 'id_hash',
-  call_stats_rows: 'id_hash',
+  call_stats_rows: BY_PROJECT,
   projects: BY_PROJECT,
   table_rows: BY_PROJECT,
   table_entries: BY_PROJECT,

@@ -410,7 +410,8 @@ export class ClickHouseStatsStore implements StatsStore {
 
   /**
    * Which of the hours whose start count moved since their last check have an id started twice
-   * (`twice`: with every other hour that id was started in), and which do not (`verified`).
+   * (`twice`: with every other hour that id was started in), and which do not (`verified`). An
+   * hour's ids come from calls_by_start, which holds every start part in start order.
    * A verified hour quiet for settleSeconds is recorded with the count read before the check, so
    * later reads skip it while its count stands; a moving hour is checked again, since a view's
    * rows of one insert may land in call_stats_hours before call_stats_starts. Twice is for good.
@@ -446,7 +447,7 @@ export class ClickHouseStatsStore implements StatsStore {
       twiceRows = await this.#db.all<{ hour: string }>(
         `SELECT DISTINCT arrayJoin(groupUniqArray(hour)) AS hour FROM call_stats_starts
          WHERE project_id = {p:String} AND id_hash GLOBAL IN (
-           SELECT id_hash FROM call_stats_rows WHERE project_id = {p:String} AND intDiv(started_at, ${STATS_HOUR}) IN {hs:Array(Int64)})
+           SELECT sipHash64(id) FROM calls_by_start WHERE project_id = {p:String} AND intDiv(started_at, ${STATS_HOUR}) IN {hs:Array(Int64)})
          GROUP BY id_hash HAVING count() > 1`,
         p,
       );

@@ -42,7 +42,7 @@ const LOOSE_ROWS = `SELECT project_id, id FROM calls WHERE started_at IS NULL AN
 
 const START_ROWS = `SELECT project_id, sipHash64(id) AS id_hash, ${HOUR_OF} AS hour FROM calls WHERE started_at IS NOT NULL`;
 
-const FACT_ROWS = `SELECT project_id, assumeNotNull(started_at) AS started_at, sipHash64(id) AS id_hash, ifNull(op_name, '') AS op,
+const FACT_ROWS = `SELECT project_id, assumeNotNull(started_at) AS started_at, ifNull(op_name, '') AS op,
     toUInt8(${DONE}) AS complete, if(${DONE}, ${LAT}, NULL) AS lat, toUInt8(exception IS NOT NULL) AS failed,
     if(${DONE}, summary_usage_cells, NULL) AS usage
   FROM calls WHERE started_at IS NOT NULL`;
@@ -89,13 +89,13 @@ export const v24StatsRollup: ClickHouseMigration = {
     `CREATE TABLE IF NOT EXISTS call_stats_checked (project_id String, hour Int64, starts UInt64)
       ENGINE = ReplacingMergeTree(starts) ORDER BY (project_id, hour)`,
     // One row per start part, by its id's hash: an id with two rows was started twice.
-    `CREATE TABLE IF NOT EXISTS call_stats_starts (project_id String, id_hash UInt64, hour Int64)
+    // Sorted hashes are stored as their differences (Delta), about 6 bytes instead of 8.
+    `CREATE TABLE IF NOT EXISTS call_stats_starts (project_id String, id_hash UInt64 CODEC(Delta, ZSTD), hour Int64)
       ENGINE = MergeTree ORDER BY (project_id, id_hash)`,
     // One row per start part in start order: an exact hour's calls, for bounds that cut the hour.
     `CREATE TABLE IF NOT EXISTS call_stats_rows (
         project_id String,
-        started_at Int64,
-        id_hash UInt64,
+        started_at Int64 CODEC(Delta, ZSTD),
         op LowCardinality(String),
         complete UInt8,
         lat Nullable(Int64),
@@ -115,7 +115,7 @@ export const v24StatsRollup: ClickHouseMigration = {
     `INSERT INTO call_stats_usage_hours (project_id, hour, op, model, entries, input, output, total, cache_read, cache_creation) ${USAGE_ROWS}`,
     `INSERT INTO call_stats_loose (project_id, id) ${LOOSE_ROWS}`,
     `INSERT INTO call_stats_starts (project_id, id_hash, hour) ${START_ROWS}`,
-    `INSERT INTO call_stats_rows (project_id, started_at, id_hash, op, complete, lat, failed, usage) ${FACT_ROWS}`,
+    `INSERT INTO call_stats_rows (project_id, started_at, op, complete, lat, failed, usage) ${FACT_ROWS}`,
     `INSERT INTO call_stats_dirty (project_id, hour) SELECT project_id, ${HOUR_OF} AS hour
       FROM calls FINAL WHERE started_at IS NOT NULL AND expire_at IS NOT NULL`,
   ],
