@@ -93,6 +93,18 @@ export function clusterSettingsFrom(env: NodeJS.ProcessEnv, flags: Record<string
  */
 const ONE_SHARD = '0';
 const BY_PROJECT = 'sipHash64(project_id)';
+/**
+ * Tables whose every read gathers its rows from all shards (the stats cells are summed, the
+ * dirty hours collected): a view or a backfill may write them on the shard of the call they come
+ * from, whatever their own key says.
+ */
+export const ADDED_UP: ReadonlySet<string> = new Set([
+  'call_stats_hours',
+  'call_stats_usage_hours',
+  'call_stats_dirty',
+  'call_stats_starts',
+  'call_stats_rows',
+]);
 export const SHARD_KEYS: Readonly<Record<string, string>> = {
   calls: 'sipHash64(project_id, id)',
   calls_by_start: 'sipHash64(project_id, id)',
@@ -100,6 +112,16 @@ export const SHARD_KEYS: Readonly<Record<string, string>> = {
   call_file_refs: 'sipHash64(project_id, id)',
   // Derived from each insert into calls on its shard (migration 23), like thread_turns.
   thread_touches: 'sipHash64(project_id, id)',
+  // Stats cells (migration 24): the loose parts with their calls; the per-hour cells, which reads
+  // add up over every shard, wherever a view or a backfill writes them (ADDED_UP).
+  call_stats_loose: 'sipHash64(project_id, id)',
+  call_stats_hours: BY_PROJECT,
+  call_stats_usage_hours: BY_PROJECT,
+  call_stats_dirty: BY_PROJECT,
+  call_stats_checked: BY_PROJECT,
+  // Read through GLOBAL IN and summed over every shard: an id's start rows need not share one.
+  call_stats_starts: 'id_hash',
+  call_stats_rows: BY_PROJECT,
   projects: BY_PROJECT,
   table_rows: BY_PROJECT,
   table_entries: BY_PROJECT,
@@ -218,7 +240,7 @@ export function rewriteStatement(sql: string, database: string, settings: Cluste
     const [, name, target, columns, source, rest] = view as unknown as [string, string, string, string, string, string];
     if ((text.match(/\bFROM\b/g) ?? []).length !== 1)
       throw new Error(`A materialized view must read one table (one FROM) to be placed on a cluster: ${text.slice(0, 80)}`);
-    if (SHARD_KEYS[source] !== SHARD_KEYS[target])
+    if (SHARD_KEYS[source] !== SHARD_KEYS[target] && !ADDED_UP.has(target))
       throw new Error(`View ${name}: ${source} and ${target} need the same shard key in clusterLayout.ts SHARD_KEYS`);
     const local = (t: string) => (sharded ? `${t}_local` : t);
     return [`CREATE MATERIALIZED VIEW IF NOT EXISTS ${name}${on} TO ${local(target)} AS SELECT${columns}FROM ${local(source)}${rest}`];

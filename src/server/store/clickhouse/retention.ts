@@ -11,6 +11,7 @@ import type { FeedbackStore } from '../FeedbackStore.js';
 import type { ExpiredCalls, ProjectRetention, RetentionRule, RetentionScope, RetentionStore } from '../RetentionStore.js';
 import { num, type ClickHouseDatabase } from './ClickHouseDatabase.js';
 import { expireUnreferencedFiles } from './fileRefs.js';
+import { STATS_HOUR } from './stats.js';
 
 interface RuleRow {
   scope: RetentionScope;
@@ -110,6 +111,13 @@ export class ClickHouseRetentionStore implements RetentionStore {
       await feedbackStore.feedbackForRefs({ projectId: req.projectId, weaveRefs: ids.map((id) => `weave:///${req.projectId}/call/${id}`) })
     ).filter((f) => f.queue_id === null && f.annotation_ref === null);
     const purged = await feedbackStore.purgeFeedback({ projectId: req.projectId, ids: feedback.map((f) => f.id) });
+    // Their hours' stats cells stop counting for reads before any row goes: the TTL will drop the
+    // calls but not the cells (migration 24, docs/clickhouse.md "Stats rollup").
+    const hours = new Set(doomed.map((d) => Math.floor(num(d.started_at) / STATS_HOUR)));
+    await this.#db.insert(
+      'call_stats_dirty',
+      [...hours].map((hour) => ({ project_id: req.projectId, hour })),
+    );
     // The call's own delete rows first (its thread turn gets them from this insert,
     // migrations/v19CallViews.ts; a crash after it leaves the call hidden), then the expiry of
     // the start-order entries; each insert is idempotent, so a retried sweep converges.

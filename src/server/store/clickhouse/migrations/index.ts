@@ -39,6 +39,7 @@ import { v20CoordinationTtl } from './v20CoordinationTtl.js';
 import { v21CallSearch } from './v21CallSearch.js';
 import { v22AlertRules } from './v22AlertRules.js';
 import { v23ThreadSnapshots } from './v23ThreadSnapshots.js';
+import { v24StatsRollup } from './v24StatsRollup.js';
 
 export type { ClickHouseMigration } from './migration.js';
 
@@ -67,6 +68,7 @@ export const clickhouseMigrations: ClickHouseMigration[] = [
   v21CallSearch,
   v22AlertRules,
   v23ThreadSnapshots,
+  v24StatsRollup,
 ];
 
 /** The newest schema version this build knows. */
