@@ -357,7 +357,7 @@ try {
   }
   const size = await databaseBytes(dataset);
 
-  // The ClickHouse figures are the thread snapshots' (off by default: docs/clickhouse.md).
+  // The ClickHouse figures are the thread snapshots' (the default; docs/clickhouse.md).
   const { server, post } = await startBenchServer(dataset.dataDir, { ...dataset.env, WEFT_CLICKHOUSE_THREAD_SNAPSHOTS: '1' });
   const lines = async (path: string, body: object, min = 1): Promise<number> => {
     const res = await post(path, { project_id: PROJECT, ...body });

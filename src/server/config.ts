@@ -161,7 +161,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Record<s
       DEFAULT_CLICKHOUSE_CONNECT_TIMEOUT_MS,
     ),
     clickhouseSmallWrites: smallWritesMode(get('WEFT_CLICKHOUSE_SMALL_WRITES')),
-    clickhouseThreadSnapshots: get('WEFT_CLICKHOUSE_THREAD_SNAPSHOTS') === '1',
+    clickhouseThreadSnapshots: !['0', 'false', 'off'].includes(get('WEFT_CLICKHOUSE_THREAD_SNAPSHOTS') ?? ''),
     clickhouseSpoolFlushMs: positive('WEFT_CLICKHOUSE_SPOOL_FLUSH_MS', get('WEFT_CLICKHOUSE_SPOOL_FLUSH_MS'), DEFAULT_SPOOL_FLUSH_MS),
     clickhouseQuorum: quorumMode(get('WEFT_CLICKHOUSE_QUORUM')),
     clickhouseOnCluster: onCluster(get('WEFT_CLICKHOUSE_ON_CLUSTER')),

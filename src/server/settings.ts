@@ -416,8 +416,8 @@ const OWN_SETTINGS: readonly Setting[] = [
   {
     group: 'ClickHouse',
     env: 'WEFT_CLICKHOUSE_THREAD_SNAPSHOTS',
-    default: '`0`',
-    doc: "`1` keeps each thread's statistics between requests, so a threads page reads a snapshot instead of every turn; off by default while an upgrade test has shown a thread missing from a snapshot read ([clickhouse.md](clickhouse.md#thread-snapshots))",
+    default: '`1`',
+    doc: "`1` keeps each thread's statistics between requests, so a threads page reads a snapshot instead of every turn (exact: the threads written since are computed from their turns); `0` computes every thread from its turns on every request ([clickhouse.md](clickhouse.md#thread-snapshots))",
   },
   {
     group: 'ClickHouse',

@@ -8,6 +8,9 @@
  * - `refused`: the INSERT never reaches the engine and the client gets an error;
  * - `lost`: the engine applies it, then the connection drops before the answer (a crash or
  *   network cut after the commit), so the client gets an error for a write that landed.
+ *
+ * It can also hold one INSERT's answer after the engine applied it (`holdInsert`), so a test
+ * reads while the writer is stopped between two statements: an ordering injected, not slept for.
  */
 import { createServer, request, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -22,6 +25,13 @@ export interface FaultProxy {
   failed(): string | null;
   /** Fails every INSERT into `table` from now until called with null (besides failInsert's one). */
   failEvery(table: string | null, mode: FaultMode): void;
+  /**
+   * Holds the answer of the `n`th INSERT from now (1 = the next one) once the engine has applied
+   * it, until `release()`: resolves with its table then. One hold at a time.
+   */
+  holdInsert(n: number): Promise<string>;
+  /** Sends the held answer on (and forgets a hold not reached yet). */
+  release(): void;
   /** INSERTs that reached the proxy so far, by table (failed ones included). */
   inserts(): Record<string, number>;
   /** Every statement since the last `clearStatements()`: its SQL and the settings in its URL. */
@@ -53,6 +63,8 @@ export async function startClickHouseFaultProxy(upstream: string): Promise<Fault
   let every: { table: string; mode: FaultMode } | null = null;
   const counts: Record<string, number> = {};
   let recorded: RecordedStatement[] = [];
+  let hold: { left: number; reached: (table: string) => void } | null = null;
+  let held: (() => void) | null = null;
 
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -66,7 +78,12 @@ export async function startClickHouseFaultProxy(upstream: string): Promise<Fault
         recorded.push({ sql: params.get('query') ?? body.subarray(0, 8192).toString('utf8'), settings });
       }
       let fault: FaultMode | null = null;
+      let holding: ((table: string) => void) | null = null;
       if (table) counts[table] = (counts[table] ?? 0) + 1;
+      if (table && hold && --hold.left === 0) {
+        holding = hold.reached;
+        hold = null;
+      }
       if (table && every && table === every.table) fault = every.mode;
       else if (table && plan && --plan.left === 0) {
         fault = plan.mode;
@@ -86,8 +103,22 @@ export async function startClickHouseFaultProxy(upstream: string): Promise<Fault
           answer.on('end', () => res.socket?.destroy());
           return;
         }
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
+        if (!holding) {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+          return;
+        }
+        const reached = holding;
+        // Applied once the engine's whole answer is in; passed on only at release().
+        const body: Buffer[] = [];
+        answer.on('data', (c: Buffer) => body.push(c));
+        answer.on('end', () => {
+          held = () => {
+            res.writeHead(answer.statusCode ?? 502, answer.headers);
+            res.end(Buffer.concat(body));
+          };
+          reached(table!);
+        });
       });
       up.on('error', () => res.socket?.destroy());
       up.end(body);
@@ -104,6 +135,16 @@ export async function startClickHouseFaultProxy(upstream: string): Promise<Fault
     failed: () => failed,
     failEvery(table, mode) {
       every = table ? { table, mode } : null;
+    },
+    holdInsert: (n) =>
+      new Promise<string>((reached) => {
+        hold = { left: n, reached };
+      }),
+    release() {
+      hold = null;
+      const send = held;
+      held = null;
+      send?.();
     },
     inserts: () => ({ ...counts }),
     statements: () => recorded,

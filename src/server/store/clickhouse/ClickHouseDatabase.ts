@@ -47,7 +47,7 @@ export interface ClickHouseOptions {
    * wait_for_async_insert), `direct` sends each request's own. docs/clickhouse.md "Small writes".
    */
   smallWrites?: SmallWritesMode;
-  /** Thread statistics kept between requests (threadSnapshots.ts); off unless asked for. */
+  /** Thread statistics kept between requests (threadSnapshots.ts); on unless false. */
   threadSnapshots?: boolean;
   /** For `spool`: the spool file, its flush interval and its durability (spool.ts). */
   spool?: { path: string; flushMs: number; synchronous?: 'normal' | 'full' };

@@ -94,7 +94,7 @@ export class ClickHouseStore implements Store {
     this.accounts = shared?.accounts ?? new ClickHouseAccountsStore(db.consistent);
     this.tables = new ClickHouseTablesStore(db);
     this.stats = new ClickHouseStatsStore(db);
-    this.threads = new ClickHouseThreadsStore(db, options?.threadSnapshots ? DEFAULT_THREAD_SNAPSHOTS : null);
+    this.threads = new ClickHouseThreadsStore(db, options?.threadSnapshots === false ? null : DEFAULT_THREAD_SNAPSHOTS);
     this.objects = new ClickHouseObjectsStore(db);
     this.files = new ClickHouseFilesStore(db);
     this.feedback = new ClickHouseFeedbackStore(db);

@@ -6,10 +6,12 @@
  * that never refreshes (touched threads computed per request over the snapshot), and one that
  * refreshes on every read; the margin is 0 so the snapshot serves the untouched threads at once.
  * The conformance suites (threads, threadsFilters) check the same on both backends with the
- * default margin, where a test's threads are all freshly touched.
+ * default margin, where a test's threads are all freshly touched. Last, a reader keeps reading
+ * exactly while another process rebuilds the snapshot, stopped after each of its INSERTs in turn.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { THREAD_SORT_FIELDS } from '../../../contract/threads.js';
+import { startClickHouseFaultProxy } from '../../testing/clickhouseFaultProxy.js';
 import { createTempClickHouseDatabase, testBackends } from '../../testing/tempStore.js';
 import { endWrite, SECOND, startWrite, T0, usageSummary } from '../conformance/callWrites.js';
 import type { CallWrite, ThreadRecord, ThreadsQuery } from '../Store.js';
@@ -28,13 +30,15 @@ describe.runIf(testBackends().some((b) => b.name === 'clickhouse'))('on a ClickH
   describe('ClickHouse thread snapshots', () => {
     let store: ClickHouseStore;
     let db: ClickHouseDatabase;
+    let temp: { url: string; database: string };
     let drop: () => Promise<void>;
     let pass: ClickHouseThreadsStore;
     let stale: ClickHouseThreadsStore;
     let eager: ClickHouseThreadsStore;
     beforeAll(async () => {
-      const temp = await createTempClickHouseDatabase();
-      drop = temp.drop;
+      const created = await createTempClickHouseDatabase();
+      temp = { url: created.url, database: created.database };
+      drop = created.drop;
       store = await ClickHouseStore.open(temp);
       db = new ClickHouseDatabase(temp);
       pass = new ClickHouseThreadsStore(db, null);
@@ -137,6 +141,67 @@ describe.runIf(testBackends().some((b) => b.name === 'clickhouse'))('on a ClickH
     it('follows a turn started again in another thread', { timeout: 300_000 }, async () => {
       await write([start('f', 'b1', 5)]);
       await expectSameAnswers();
+    });
+
+    it('reads exactly while another process rebuilds the snapshot, at each of its steps', { timeout: 300_000 }, async () => {
+      const R = 'acme/rebuilt';
+      const gold = '{"tier":"gold"}';
+      const turn = (thread: string, id: string, secs: number, attributesJson = '{}') =>
+        startWrite(R, id, { threadId: thread, turnId: id, startedAt: at(secs), attributesJson });
+      await write([turn('g', 'g1', 0, gold), end('g1', 1), turn('g', 'g2', 2), turn('h', 'h1', 1), end('h1', 3)]);
+      await write([turn('k', 'k1', 4), end('k1', 5), turn('k', 'k2', 6, gold)]);
+      const hour = 3_600_000_000;
+      const reader = new ClickHouseThreadsStore(db, {
+        marginMicros: 0,
+        refreshTouches: Number.MAX_SAFE_INTEGER,
+        maxAgeMicros: hour,
+        chunkTurns: 1e6,
+      });
+      const rows = async (threads: ClickHouseThreadsStore, q: Partial<ThreadsQuery>) => {
+        const out: ThreadRecord[] = [];
+        for await (const t of threads.queryThreads({ projectId: R, sortBy: [{ field: 'thread_id', direction: 'asc' }], ...q })) out.push(t);
+        return out;
+      };
+      await rows(reader, {});
+      await reader.snapshotsSettled();
+      // Touched after the reader's mark: a turn started again in another thread.
+      await write([turn('n', 'k2', 6, gold)]);
+
+      // The other process's snapshot is always too old (-1), so each of its reads starts a whole
+      // rebuild, in chunks of a few turns; its connection passes a proxy that stops it after its
+      // nth INSERT has landed, and the reader must answer as the pass does meanwhile.
+      const proxy = await startClickHouseFaultProxy(temp.url);
+      const other = new ClickHouseDatabase({ ...temp, url: proxy.url });
+      const rebuilder = new ClickHouseThreadsStore(other, {
+        marginMicros: 0,
+        refreshTouches: Number.MAX_SAFE_INTEGER,
+        maxAgeMicros: -1,
+        chunkTurns: 4,
+      });
+      try {
+        let steps = 0;
+        for (let n = 1; ; n++) {
+          const held = proxy.holdInsert(n);
+          await rows(rebuilder, {});
+          const table = await Promise.race([held, rebuilder.snapshotsSettled().then(() => null)]);
+          if (table === null) break;
+          steps++;
+          for (const q of [
+            {},
+            { attributes: { tier: 'gold' } },
+            { sortBy: [{ field: 'turn_count' as const, direction: 'desc' as const }] },
+          ])
+            expect(await rows(reader, q), `stopped after INSERT ${n} (${table}): ${JSON.stringify(q)}`).toEqual(await rows(pass, q));
+          proxy.release();
+          await rebuilder.snapshotsSettled();
+        }
+        expect(steps).toBeGreaterThanOrEqual(4);
+        expect((await rows(reader, { attributes: { tier: 'gold' } })).map((t) => t.threadId)).toEqual(['g', 'n']);
+      } finally {
+        proxy.release();
+        await other.close();
+        await proxy.close();
+      }
     });
   });
 });

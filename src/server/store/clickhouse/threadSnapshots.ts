@@ -161,37 +161,48 @@ export class ThreadSnapshots {
    * Rewrites the threads touched since `from` less the margin (all of the project's when `from`
    * is 0) as of a new mark, then records the mark. A thread left without live turns gets a row
    * with live = 0 at the lower version, which its live row (if any) replaces.
+   *
+   * Readers at the current mark read these tables throughout (another process may rebuild while
+   * this one reads), so no step may leave them wrong: a row is written only once its thread's
+   * turns are read (never "gone until rewritten"), and the turns' homes only after their threads'
+   * rows, from those rows (docs/clickhouse.md "Thread snapshots").
    */
   async #rewrite(projectId: string, from: number): Promise<number> {
     const now = await this.#db.get<{ now: string }>('SELECT toUnixTimestamp64Micro(now64(6)) AS now');
     const mark = Number(now!.now);
     const params: Params = { p: projectId, v: 2 * mark, since: from - this.#options.marginMicros };
     if (from === 0) {
-      // A whole rebuild: every thread the snapshot has is first marked gone, then rewritten in
-      // chunks of threads (by a hash of the id), so no statement holds or reads every thread at
-      // once: at 10M calls one statement over 2M turns ran past the engine's 50-s limit.
-      await this.#db.command(
-        `INSERT INTO thread_snapshots (project_id, thread_id, version, live)
-         SELECT project_id, thread_id, {v:Int64}, 0 FROM thread_snapshots FINAL WHERE project_id = {p:String} AND live = 1`,
-        params,
-      );
+      // A whole rebuild, in chunks of threads (by a hash of the id), so no statement holds or
+      // reads every thread at once: at 10M calls one statement over 2M turns ran past the
+      // engine's 50-s limit.
       const turns = await this.#db.get<{ n: string }>('SELECT count() AS n FROM thread_turns WHERE project_id = {p:String}', params);
       const chunks = Math.max(1, Math.ceil(Number(turns?.n ?? 0) / this.#options.chunkTurns));
-      for (let chunk = 0; chunk < chunks; chunk++)
-        await this.#write(
-          {
-            from: 'thread_turns FINAL',
-            where: `project_id = {p:String} AND thread_id IS NOT NULL AND cityHash64(thread_id) % ${chunks} = ${chunk}`,
-          },
+      const chunk = (n: number) => `cityHash64(thread_id) % ${chunks} = ${n}`;
+      for (let n = 0; n < chunks; n++)
+        await this.#writeRows(
+          { from: 'thread_turns FINAL', where: `project_id = {p:String} AND thread_id IS NOT NULL AND ${chunk(n)}` },
           params,
         );
-    } else await this.#write(touchedTurnsSql('{since:Int64}'), params);
+      // The threads the rebuild found no turn of (a live row older than it): gone, at the lower
+      // version, below every row this rebuild or a later refresh writes.
+      await this.#db.command(
+        `INSERT INTO thread_snapshots (project_id, thread_id, version, live)
+         SELECT project_id, thread_id, {v:Int64}, 0 FROM thread_snapshots FINAL
+         WHERE project_id = {p:String} AND live = 1 AND version < {v:Int64}`,
+        params,
+      );
+      for (let n = 0; n < chunks; n++) await this.#writeHomes(chunk(n), params);
+    } else {
+      const touched = touchedTurnsSql('{since:Int64}');
+      await this.#writeRows(touched, params);
+      await this.#writeHomes(touched.where, params);
+    }
     await this.#db.insert('thread_snapshot_marks', [{ project_id: projectId, mark }]);
     return mark;
   }
 
-  /** Writes the snapshot rows and turn homes of the threads of `scope` at the version of `params.v`. */
-  async #write(scope: { from: string; where: string }, params: Params): Promise<void> {
+  /** Writes the snapshot rows of the threads of `scope` at the version of `params.v`. */
+  async #writeRows(scope: { from: string; where: string }, params: Params): Promise<void> {
     const live = liveStatsSql(`(SELECT * FROM ${scope.from} WHERE ${scope.where})`, TURNS.where);
     await this.#db.command(
       `INSERT INTO thread_snapshots (project_id, thread_id, version, live, turn_ids, ${STAT_COLUMNS.join(', ')})
@@ -201,9 +212,18 @@ export class ThreadSnapshots {
        SETTINGS join_use_nulls = 0`,
       params,
     );
+  }
+
+  /**
+   * Writes the homes of the turns of the threads `where` picks, from the rows written at the
+   * version of `params.v` or later: each turn's thread as the very read that wrote its row saw
+   * it, so a turn moved to another thread after that read still names the old one as touched.
+   */
+  async #writeHomes(where: string, params: Params): Promise<void> {
     await this.#db.command(
       `INSERT INTO thread_snapshot_turns (project_id, id, thread_id, version)
-       SELECT {p:String}, id, assumeNotNull(thread_id), {v:Int64} FROM ${scope.from} WHERE ${scope.where}`,
+       SELECT {p:String}, arrayJoin(turn_ids), thread_id, {v:Int64} FROM thread_snapshots FINAL
+       PREWHERE project_id = {p:String} AND ${where} WHERE version >= {v:Int64}`,
       params,
     );
   }
