@@ -142,7 +142,9 @@ export function useProviderMutations(projectId: string) {
   return {
     create: useMutation({
       mutationFn: (req: Omit<ReqOf<'providerCreate'>, 'project_id'>) => api.providerCreate({ ...req, project_id: projectId }),
-      onSuccess: refresh,
+      // Not awaited: the form clears its API key on success, which waited for three refetches
+      // before; meanwhile the new provider could show in the list beside the key still typed.
+      onSuccess: () => void refresh(),
     }),
     remove: useMutation({
       mutationFn: (providerId: string) => api.providerDelete({ project_id: projectId, provider_id: providerId }),
