@@ -52,7 +52,9 @@ export default defineConfig<E2eOptions>({
     browserName: 'chromium',
     viewport: DESKTOP,
     colorScheme: 'light',
-    trace: 'retain-on-failure',
+    // Recorded on a retry only (CI retries once): recording every test for the few that fail was
+    // a quarter of the browser tests' CPU (docs/performance.md "Test time"). `--trace on` for all.
+    trace: 'on-first-retry',
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
       args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-dev-shm-usage'],
