@@ -82,7 +82,8 @@ export function MonitorsPage() {
         <button
           type="button"
           className="button primary"
-          disabled={!save.allowed}
+          // Until the judges are in, the new monitor could not start with the first one picked.
+          disabled={!save.allowed || judges.isPending}
           title={save.reason ?? undefined}
           onClick={() =>
             setEditing({ form: { ...emptyMonitorForm(), scorers: judges.data?.[0] ? [judges.data[0].ref] : [] }, existing: false })
