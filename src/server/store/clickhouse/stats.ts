@@ -118,16 +118,18 @@ interface HourUsageRow {
   n_cache_creation: string;
 }
 
-/** A span's cell as it is added up from stored hours and scanned rows. */
-interface CallAcc {
-  count: number;
-  errors: number;
-  latencyCount: number;
-  latencySum: number;
-  latencyMin: number | null;
-  latencyMax: number | null;
-  hist: Histogram;
-}
+/** A span's cell as it is added up from stored hours and scanned rows: its histogram decoded. */
+type CallAcc = Omit<CallCell, 'cell' | 'latencyHist'> & { hist: Histogram };
+
+/**
+ * Usage cells per span and model, from a column of usage cells (SUMMARY_USAGE_CELLS_TYPE)
+ * selected `FROM ...` beside the span.
+ */
+const usageBySpanSql = (span: string, column: string, from: string) =>
+  `SELECT span, u.1 AS model, count() AS entries, sum(u.2) AS input, sum(u.3) AS output, sum(u.4) AS total,
+     sum(u.5) AS cache_read, sum(u.6) AS cache_creation
+   FROM (SELECT ${span}, arrayJoin(JSONExtract(ifNull(${column}, '[]'), '${SUMMARY_USAGE_CELLS_TYPE}')) AS u ${from})
+   GROUP BY span, model`;
 
 type Cells = { calls: CallCell[]; usage: UsageCell[] };
 type SpanQuery = { projectId: string; opNames?: string[] | null; bounds: number[]; withUsage: boolean };
@@ -395,15 +397,7 @@ export class ClickHouseStatsStore implements StatsStore {
          FROM (SELECT ${span}, failed, assumeNotNull(lat) AS lat ${from}) GROUP BY span`,
         args,
       ),
-      q.withUsage
-        ? this.#db.all<SpanUsageRow>(
-            `SELECT span, u.1 AS model, count() AS entries, sum(u.2) AS input, sum(u.3) AS output, sum(u.4) AS total,
-               sum(u.5) AS cache_read, sum(u.6) AS cache_creation
-             FROM (SELECT ${span}, arrayJoin(JSONExtract(ifNull(usage, '[]'), '${SUMMARY_USAGE_CELLS_TYPE}')) AS u ${from})
-             GROUP BY span, model`,
-            args,
-          )
-        : Promise.resolve([]),
+      q.withUsage ? this.#db.all<SpanUsageRow>(usageBySpanSql(span, 'usage', from), args) : Promise.resolve([]),
     ]);
     addSpanCells(q.bounds, callCells, usageCells, calls, usage);
   }
@@ -508,13 +502,7 @@ export class ClickHouseStatsStore implements StatsStore {
     // A call's usage cells (the summary_usage_cells column, computed at insert under the one
     // usage rule, usageSql.ts), one row per entry, summed per span and model.
     const usageRows = q.withUsage
-      ? this.#db.all<SpanUsageRow>(
-          `SELECT span, u.1 AS model, count() AS entries, sum(u.2) AS input, sum(u.3) AS output, sum(u.4) AS total,
-             sum(u.5) AS cache_read, sum(u.6) AS cache_creation
-           FROM (SELECT ${span}, arrayJoin(JSONExtract(ifNull(summary_usage_cells, '[]'), '${SUMMARY_USAGE_CELLS_TYPE}')) AS u ${from})
-           GROUP BY span, model`,
-          args,
-        )
+      ? this.#db.all<SpanUsageRow>(usageBySpanSql(span, 'summary_usage_cells', from), args)
       : Promise.resolve([]);
     const [callCells, usageCells] = await Promise.all([callRows, usageRows]);
     addSpanCells(q.bounds, callCells, usageCells, calls, usage);
