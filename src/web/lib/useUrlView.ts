@@ -5,9 +5,9 @@
  * transition. Reading the view straight from the committed location therefore lags a click: a
  * controlled checkbox snaps back until the navigation lands, and React Router's functional
  * `setSearchParams` hands its updater the params of the last render, so a second change made
- * while the first is pending silently drops the first. This hook keeps the search string it last
- * asked for until the router's location moves, shows the view from it, and applies every patch on
- * top of it.
+ * while the first is pending silently drops the first. This hook keeps the search strings it asked
+ * for until the router lands the last of them (or lands elsewhere), shows the view from the
+ * newest, and applies every patch on top of it.
  */
 import { useCallback, useMemo, useRef, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
@@ -24,25 +24,29 @@ export function useUrlView<V>(
 ): [V, (patch: Partial<V>, options?: UrlViewUpdateOptions) => void] {
   const { search: committed } = useLocation();
   const navigate = useNavigate();
-  // The search we navigated to, and the committed search it was made from. Once the location
-  // moves (our navigation landed, or another one such as Back won), the location rules again.
-  const [pending, setPending] = useState<{ from: string; search: string } | null>(null);
-  // Forgotten once the location has moved: Back to the very search it was made from (closing
-  // a view opened with `push`) must not bring the pending search back.
-  if (pending !== null && pending.from !== committed) setPending(null);
-  const search = pending !== null && pending.from === committed ? pending.search : committed;
+  // The searches we navigated to since the committed search `from`, oldest first; the view shows
+  // the newest. The router lands them one by one, so a landing of one of ours moves `from` and
+  // keeps the rest; a location of nobody's list (Back, a link) rules again. Dropping them all on
+  // the first landing showed an older row for a moment, and a key pressed then walked from it.
+  const [pending, setPending] = useState<{ from: string; sent: string[] } | null>(null);
+  if (pending !== null && pending.from !== committed) {
+    const landed = pending.sent.indexOf(committed);
+    const rest = landed < 0 ? [] : pending.sent.slice(landed + 1);
+    setPending(rest.length > 0 ? { from: committed, sent: rest } : null);
+  }
+  const search = pending !== null && pending.from === committed ? pending.sent[pending.sent.length - 1]! : committed;
   // What the next patch builds on; an update moves it at once, so two patches in one event compose.
-  const latest = useRef({ from: committed, search });
-  latest.current = { from: committed, search };
+  const latest = useRef({ from: committed, search, sent: pending?.from === committed ? pending.sent : [] });
+  latest.current = { from: committed, search, sent: pending?.from === committed ? pending.sent : [] };
   const view = useMemo(() => read(new URLSearchParams(search)), [read, search]);
   const update = useCallback(
     (patch: Partial<V>, options?: UrlViewUpdateOptions) => {
-      const { from, search: current } = latest.current;
+      const { from, search: current, sent } = latest.current;
       const params = write({ ...read(new URLSearchParams(current)), ...patch }, new URLSearchParams(current));
       const query = params.toString();
       const next = query ? `?${query}` : '';
-      latest.current = { from, search: next };
-      setPending({ from, search: next });
+      latest.current = { from, search: next, sent: [...sent, next] };
+      setPending({ from, sent: latest.current.sent });
       void navigate(next || '?', { replace: !options?.push });
     },
     [read, write, navigate],

@@ -9,7 +9,7 @@
  */
 import { keepPreviousData, useQueries, useQuery, type UseQueryResult } from '@tanstack/react-query';
 import { lazy, Suspense, useCallback, useDeferredValue, useEffect, useMemo, useRef } from 'react';
-import { Link, useNavigate, useParams } from 'react-router-dom';
+import { Link, useLocation, useNavigate, useParams } from 'react-router-dom';
 import { ErrorState } from '../../../components/ui/ErrorState.js';
 import { Spinner } from '../../../components/ui/Spinner.js';
 import { formatInteger } from '../../../lib/format.js';
@@ -131,8 +131,11 @@ export function ComparePage() {
     [update, viewKey],
   );
   const walkTo = (i: number) => update({ row: rows[i]!.rowDigest });
+  // Back only once the opening entry exists: an Esc before the router has landed it would go
+  // back past the table; replacing then drops the row from the entry the router is making.
+  const landed = readCompareView(new URLSearchParams(useLocation().search)).row !== null;
   const closeRow = () => {
-    if (openedFrom.current === viewKey) void navigate(-1);
+    if (openedFrom.current === viewKey && landed) void navigate(-1);
     else update({ row: null });
   };
   useEffect(() => {
