@@ -55,6 +55,8 @@ export default defineConfig<E2eOptions>({
     // Recorded on a retry only (CI retries once): recording every test for the few that fail was
     // a quarter of the browser tests' CPU (docs/performance.md "Test time"). `--trace on` for all.
     trace: 'on-first-retry',
+    // Spinners and skeletons hold still, as for a user who asks for less motion (styles.css).
+    reducedMotion: 'reduce',
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
       args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-dev-shm-usage'],
