@@ -124,6 +124,8 @@ const mb = (n: number) => `${(n / 1e6).toFixed(1)} MB`;
 
 interface Run {
   sent: number;
+  /** This process's CPU (the server's and the client's, every thread) while sending, in µs. */
+  cpu: number;
   /** The file's pages in use (less its free list), after the checkpoint. */
   used: number;
   seconds: number;
@@ -146,6 +148,7 @@ async function run(
       if (res.status !== 200) throw new Error(`${res.status} ${await res.text()}`);
     });
   let next = 0;
+  const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   await Promise.all(
     Array.from({ length: 4 }, async () => {
@@ -153,6 +156,8 @@ async function run(
     }),
   );
   const seconds = (performance.now() - t0) / 1000;
+  const { user, system } = process.cpuUsage(cpu0);
+  const cpu = user + system;
   const sent = list.reduce((n, b) => n + Buffer.byteLength(b), 0);
   let clickhouse = 0;
   let wal = 0;
@@ -199,7 +204,7 @@ async function run(
     clickhouse = Number(rows[0]?.bytes ?? 0);
     await db.close();
   }
-  return { sent, seconds, file, wal, used, clickhouse };
+  return { sent, cpu, seconds, file, wal, used, clickhouse };
 }
 
 const sqlite = await startBenchBackend('sqlite');
@@ -213,15 +218,18 @@ try {
     const ratio = once.file / once.sent;
     const goal = GOALS[turns];
     const rate = (r: Run) => calls / r.seconds;
+    // Wall-clock rates swing with the machine's load; CPU per call hardly does.
+    const cpu = (r: Run) => `${(r.cpu / calls).toFixed(0)} µs CPU per call`;
     console.log(`K = ${turns}: ${calls} calls, ${mb(once.sent)} of JSON sent`);
     console.log(
       `  SQLite, history once : ${mb(once.file)} after a checkpoint (in use ${mb(once.used)}; WAL before it ${mb(once.wal)}), ratio ${ratio.toFixed(3)}` +
-        (goal ? ` (goal ≤ ${goal} ${ratio <= goal ? '✓' : '✗'})` : ''),
+        (goal ? ` (goal ≤ ${goal} ${ratio <= goal ? '✓' : '✗'})` : '') +
+        `; ${cpu(once)}`,
     );
     if (values['once-only']) continue;
     const asSent = await run(sqlite, `sent_${turns}`, list, { WEFT_HISTORY_DEDUP: '0' });
     console.log(
-      `  SQLite, as sent      : ${mb(asSent.file)} after a checkpoint (in use ${mb(asSent.used)}; WAL before it ${mb(asSent.wal)}), ratio ${(asSent.file / asSent.sent).toFixed(3)}`,
+      `  SQLite, as sent      : ${mb(asSent.file)} after a checkpoint (in use ${mb(asSent.used)}; WAL before it ${mb(asSent.wal)}), ratio ${(asSent.file / asSent.sent).toFixed(3)}; ${cpu(asSent)}`,
     );
     const speed = rate(once) / rate(asSent);
     console.log(

@@ -201,8 +201,10 @@ export class SqliteCallsStore implements CallsStore {
       const prepare = (sql: string) => db.prepare(sql);
       for (const { start, end } of parts.values()) {
         const head = [(start ?? end)!.projectId, (start ?? end)!.id];
-        const inputs = start ? db.history.deflate(prepare, head[0]!, start.inputsJson) : null;
-        const output = end ? db.history.deflate(prepare, head[0]!, end.outputJson) : null;
+        const inputs = start ? db.history.deflate(prepare, head[0]!, start.inputsJson, 'inputs') : null;
+        // An agent turn's reply is stored apart for the next turn's history (docs/history-storage.md "Replies").
+        const historyInInputs = () => (start ? inputs !== null : db.history.inputsStoredOnce(prepare, head[0]!, head[1]!));
+        const output = end ? db.history.deflate(prepare, head[0]!, end.outputJson, { output: { historyInInputs } }) : null;
         const { rowid } = (
           start && end
             ? statements.full.get(...head, ...startValues(start, inputs), ...endValues(end, output))

@@ -17,6 +17,8 @@ const at = (s: number) => new Date(T0 + s * 1000).toISOString();
 const SYSTEM = `You are a careful support agent for Weft. ${'Answer in the user\u2019s language; cite the policy; never invent order numbers. '.repeat(24)}`;
 // 1x1 PNG padded to a realistic size: canonical base64, so it is kept as bytes.
 const IMAGE = `data:image/png;base64,${Buffer.alloc(3000, 7).toString('base64')}`;
+/** The reply of a call without history: under 1 KB, it stays in its row. */
+const PLAIN_REPLY = `Plain reply: ${'the order is on its way. '.repeat(14)}`;
 const AUDIO = Buffer.from(Array.from({ length: 2400 }, (_, i) => (i * 31) % 256)).toString('base64');
 
 /**
@@ -26,7 +28,8 @@ const AUDIO = Buffer.from(Array.from({ length: 2400 }, (_, i) => (i * 31) % 256)
 function bodies(entity: string): string[] {
   const project = JSON.stringify(`${entity}/hist`);
   const out: string[] = [];
-  for (const conv of [1, 2, 3]) {
+  // Conversation 4's replies are under 1 KB, and its calls' ends come in requests of their own.
+  for (const conv of [1, 2, 3, 4]) {
     const messages: string[] = [JSON.stringify({ role: 'system', content: SYSTEM })];
     for (let turn = 1; turn <= 6; turn++) {
       const id = `c${conv}-t${turn}`;
@@ -40,15 +43,19 @@ function bodies(entity: string): string[] {
       // Conversation 2 edits an earlier message at turn 5; conversation 3 shrinks its history at turn 4.
       if (conv === 2 && turn === 5) messages[1] = JSON.stringify({ role: 'user', content: 'edited first question' });
       const sent = conv === 3 && turn === 4 ? messages.slice(0, 3) : messages;
-      const reply = `Reply ${turn}: ${'Your refund was issued on the 3rd; it takes 5\u201310 days. '.repeat(20 + conv)}`;
+      const reply =
+        conv === 4
+          ? `Short reply ${turn}: ${'Your parcel left the depot today. '.repeat(12)}`
+          : `Reply ${turn}: ${'Your refund was issued on the 3rd; it takes 5\u201310 days. '.repeat(20 + conv)}`;
       const inputs = `{"model":"gpt-4o","temperature":1.0,"seed":1e21,"z":-0,"b":{"10":1,"2":[[1,[2,3]],[]],"a":null},"messages":[${sent.join(',')}],"n":${turn}}`;
       const output = `{"choices":[{"index":0,"message":{"role":"assistant","content":${JSON.stringify(reply)}}}],"usage":{"prompt_tokens":${100 * turn},"completion_tokens":${20 + turn}}}`;
       const started = conv * 100 + turn * 10;
-      out.push(`{"batch":[{"mode":"start","req":{"start":{"project_id":${project},"id":"${id}","trace_id":"tr-${conv}-${turn}","thread_id":"th-${conv}","turn_id":"${id}",
+      const end = `{"mode":"end","req":{"end":{"project_id":${project},"id":"${id}","ended_at":"${at(started + 2)}","output":${output},"summary":{}}}}`;
+      const starts = `{"mode":"start","req":{"start":{"project_id":${project},"id":"${id}","trace_id":"tr-${conv}-${turn}","thread_id":"th-${conv}","turn_id":"${id}",
         "op_name":"openai.chat.completions.create","started_at":"${at(started)}","attributes":{},"inputs":${inputs}}}},
-        {"mode":"end","req":{"end":{"project_id":${project},"id":"${id}","ended_at":"${at(started + 2)}","output":${output},"summary":{}}}},
         {"mode":"start","req":{"start":{"project_id":${project},"id":"${id}-tool","trace_id":"tr-${conv}-${turn}","parent_id":"${id}",
-        "op_name":"tool","started_at":"${at(started + 1)}","attributes":{},"inputs":{"history":[${sent.join(',')}]}}}}]}`);
+        "op_name":"tool","started_at":"${at(started + 1)}","attributes":{},"inputs":{"history":[${sent.join(',')}]}}}}`;
+      out.push(...(conv === 4 ? [`{"batch":[${starts}]}`, `{"batch":[${end}]}`] : [`{"batch":[${starts},${end}]}`]));
       messages.push(JSON.stringify({ role: 'assistant', content: reply }));
     }
   }
@@ -56,7 +63,11 @@ function bodies(entity: string): string[] {
   out.push(`{"batch":[{"mode":"start","req":{"start":{"project_id":${project},"id":"edge-marker","trace_id":"tr-edge","op_name":"edge",
     "started_at":"${at(900)}","attributes":{},"inputs":{"__weft_ref":"${'x'.repeat(3000)}","y":{"__weft_ref":"s${'A'.repeat(43)}"}}}}},
     {"mode":"start","req":{"start":{"project_id":${project},"id":"edge-small","trace_id":"tr-edge","op_name":"edge",
-    "started_at":"${at(901)}","attributes":{},"inputs":{"a":1.50,"b":"short"}}}}]}`);
+    "started_at":"${at(901)}","attributes":{},"inputs":{"a":1.50,"b":"short"}}}},
+    {"mode":"start","req":{"start":{"project_id":${project},"id":"edge-plain","trace_id":"tr-edge","op_name":"edge",
+    "started_at":"${at(902)}","attributes":{},"inputs":{"q":"hi"}}}},
+    {"mode":"end","req":{"end":{"project_id":${project},"id":"edge-plain","ended_at":"${at(903)}","summary":{},
+    "output":{"content":"${PLAIN_REPLY}","note":"${'n'.repeat(300)}"}}}}]}`);
   return out;
 }
 
@@ -157,6 +168,23 @@ describe('history stored once (SQLite)', () => {
     const a = stored(once);
     const b = stored(asSent);
     expect(b.blobs).toBe(0);
+    // A short reply of an agent's turn is stored once, apart, for the history that re-sends it;
+    // a call without history keeps its reply in its row.
+    const holding = (t: TestServer, text: string) => {
+      const db = new Database(join(t.dataDir, 'weft.sqlite'), { readonly: true });
+      try {
+        return db
+          .prepare(
+            `SELECT (SELECT count(*) FROM calls WHERE output LIKE '%' || ? || '%') AS calls,
+               (SELECT count(*) FROM history_blobs WHERE body LIKE '%' || ? || '%') AS blobs`,
+          )
+          .get(text, text);
+      } finally {
+        db.close();
+      }
+    };
+    for (const turn of [1, 2, 6]) expect(holding(once, `Short reply ${turn}:`)).toEqual({ calls: 0, blobs: 1 });
+    expect(holding(once, 'Plain reply:')).toEqual({ calls: 1, blobs: 0 });
     // Two media blobs per conversation's image and audio at most: each stored once, as bytes.
     expect(a.media).toBe(2);
     expect(a.calls + a.blobs).toBeLessThan(b.calls * 0.35);

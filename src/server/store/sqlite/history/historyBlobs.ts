@@ -16,6 +16,7 @@ import {
   sqlLength,
   type BlobSink,
   type NewBlob,
+  type Side,
   type StoredBlob,
 } from './historyCodec.js';
 
@@ -32,6 +33,8 @@ const LONGEST_SQL = 'SELECT max(length) AS n FROM history_blobs WHERE project_id
  */
 const PUT_SQL = `INSERT INTO history_blobs (project_id, digest, parent, length, body, bytes)
   SELECT ?, ?, ?, ?, ?, ? WHERE 1 ON CONFLICT (project_id, digest) DO NOTHING`;
+const STORED_SQL = 'SELECT 1 FROM history_blobs WHERE project_id = ? AND digest = ?';
+const INPUTS_ONCE_SQL = 'SELECT 1 FROM calls WHERE project_id = ? AND id = ? AND inputs_chars IS NOT NULL';
 const LOAD_SQL = 'SELECT parent, body, bytes FROM history_blobs WHERE project_id = ? AND digest = ?';
 
 /**
@@ -66,10 +69,16 @@ export class HistoryBlobs {
    * The text to store for a call's inputs or output, and its original length in characters;
    * null to store it as it is. Runs on the writer, inside the call write's transaction.
    */
-  deflate(prepare: (sql: string) => Database.Statement, projectId: string, text: string | null): { text: string; chars: number } | null {
+  deflate(
+    prepare: (sql: string) => Database.Statement,
+    projectId: string,
+    text: string | null,
+    side: Side,
+  ): { text: string; chars: number } | null {
     if (!this.enabled || text === null) return null;
     const longest = prepare(LONGEST_SQL);
     const put = prepare(PUT_SQL);
+    const stored = prepare(STORED_SQL);
     const sink: BlobSink = {
       longestStored: (digests) => (longest.get(projectId, JSON.stringify(digests)) as { n: number | null }).n ?? 0,
       put: (b: NewBlob) => {
@@ -78,9 +87,15 @@ export class HistoryBlobs {
         }
         this.#inflater.remember(projectId, b.digest, b.text);
       },
+      stored: (digest) => stored.get(projectId, digest) !== undefined,
     };
-    const out = deflate(text, sink, this.#thresholds);
+    const out = deflate(text, sink, this.#thresholds, side);
     return out === null ? null : { text: out, chars: sqlLength(text) };
+  }
+
+  /** Whether a stored call's inputs hold markers: for an output written without its start. */
+  inputsStoredOnce(prepare: (sql: string) => Database.Statement, projectId: string, id: string): boolean {
+    return prepare(INPUTS_ONCE_SQL).get(projectId, id) !== undefined;
   }
 
   /** The original text of a stored inputs or output holding markers. */

@@ -19,12 +19,28 @@ export interface Thresholds {
   text: number;
   /** A string or array at least this long is stored apart. */
   piece: number;
+  /**
+   * A shorter string at least this long is stored apart in the output of a call whose inputs
+   * carry a history stored once, and in inputs where it is stored already: an LLM's reply, which
+   * the next turn's history re-sends (docs/history-storage.md "Replies").
+   */
+  repeated: number;
+  /** Such a call's output shorter than `text` is walked from this length on, for its replies. */
+  replies: number;
 }
 
-export const DEFAULT_THRESHOLDS: Thresholds = { text: 1024, piece: 1024 };
+export const DEFAULT_THRESHOLDS: Thresholds = { text: 1024, piece: 1024, repeated: 256, replies: 512 };
 
 /** Every string and array apart, however short: what tests use so that every read goes through blobs. */
-export const EVERY_PIECE: Thresholds = { text: 0, piece: 0 };
+export const EVERY_PIECE: Thresholds = { text: 0, piece: 0, repeated: 0, replies: 0 };
+
+/**
+ * Which side of a call a text is. An output's replies are stored apart when `historyInInputs`
+ * (asked at most once, and only when the output holds such a string) says the call's inputs
+ * were deflated: an agent's turn, a candidate of every search already (docs/history-storage.md
+ * "Search"), so taking its reply out costs searches nothing.
+ */
+export type Side = 'inputs' | { output: { historyInInputs: () => boolean } };
 
 const MARKER_RE = /\{"__weft_ref":"([as][A-Za-z0-9_-]{43})"\}/g;
 
@@ -50,6 +66,8 @@ export interface BlobSink {
   longestStored(prefixDigests: string[]): number;
   /** Stores a blob (a second put of the same digest is ignored). */
   put(blob: NewBlob): void;
+  /** Whether a blob of this digest is stored already. */
+  stored(digest: string): boolean;
 }
 
 export interface StoredBlob {
@@ -64,8 +82,11 @@ const marker = (digest: string) => `{"${MARKER_KEY}":"${digest}"}`;
  * The text with its long pieces stored through `sink` and replaced by markers, or null when it
  * is stored as it is (short, not in JSON.stringify's form, holding the marker key, or nothing to take out).
  */
-export function deflate(text: string, sink: BlobSink, min: Thresholds = DEFAULT_THRESHOLDS): string | null {
-  if (text.length < min.text || text.includes(MARKER_KEY)) return null;
+export function deflate(text: string, sink: BlobSink, min: Thresholds = DEFAULT_THRESHOLDS, side: Side = 'inputs'): string | null {
+  if (text.length < Math.min(min.text, min.replies) || text.includes(MARKER_KEY)) return null;
+  const walk = new Walk(sink, min, side);
+  // Below `text`, only an agent turn's output is worth a parse: for its reply.
+  if (text.length < min.text && !walk.repliesApart()) return null;
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -73,7 +94,7 @@ export function deflate(text: string, sink: BlobSink, min: Thresholds = DEFAULT_
     return null;
   }
   if (JSON.stringify(value) !== text) return null;
-  const out = new Walk(sink, min).walk(value, text);
+  const out = walk.walk(value, text);
   return out === text ? null : out;
 }
 
@@ -81,15 +102,19 @@ class Walk {
   constructor(
     readonly sink: BlobSink,
     readonly min: Thresholds,
+    readonly side: Side,
   ) {}
 
   /** `value`'s text with its pieces taken out; `own` is JSON.stringify(value). */
   walk(value: unknown, own: string): string {
-    if (own.length < this.min.piece) return own;
-    if (typeof value === 'string') return marker(putString(value, own, this.sink, this.min));
+    if (own.length < Math.min(this.min.piece, this.min.repeated)) return own;
+    if (typeof value === 'string') {
+      if (own.length >= this.min.piece) return marker(putString(value, own, this.sink, this.min));
+      return this.putRepeated(value, own);
+    }
     if (Array.isArray(value)) {
       const items = value.map((v) => JSON.stringify(v) as string);
-      if (items.length >= 2) return marker(this.putArray(value, items));
+      if (items.length >= 2 && own.length >= this.min.piece) return marker(this.putArray(value, items));
       return `[${items.map((t, i) => this.walk(value[i], t)).join(',')}]`;
     }
     if (value !== null && typeof value === 'object') {
@@ -98,6 +123,25 @@ class Walk {
       return `{${parts.join(',')}}`;
     }
     return own;
+  }
+
+  /**
+   * A string shorter than a piece: an agent turn's output's is stored apart (the next turn's
+   * history is likely to re-send it), an input's only when stored already, so a new user message
+   * stays in its node.
+   */
+  putRepeated(value: string, own: string): string {
+    const digest = `s${sha(own)}`;
+    if (this.repliesApart()) this.sink.put({ digest, parent: null, length: value.length, body: own, bytes: null, text: own });
+    else if (!this.sink.stored(digest)) return own;
+    return marker(digest);
+  }
+
+  #replies: boolean | undefined;
+  /** Whether this is the output of an agent's turn, whose replies are stored apart. */
+  repliesApart(): boolean {
+    if (this.side === 'inputs') return false;
+    return (this.#replies ??= this.side.output.historyInInputs());
   }
 
   /**
