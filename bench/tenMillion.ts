@@ -16,7 +16,7 @@
  * 30 min on a busy 2-core machine, then indexing the substring index's queue about 10 min more
  * (`--index-search no` skips it and the searches); on ClickHouse the engine makes all but the
  * last `--weft-calls` (bulkCalls.ts). On SQLite a file seeded before migration 36 has its kept
- * thread costs priced before the reads (threadCostsKept.ts; ~7 µs of CPU per thread). Figures:
+ * thread costs priced before the reads (threadCostsKept.ts; ~8 µs of CPU per thread). Figures:
  * docs/performance.md "Ten million calls".
  */
 import Database from 'better-sqlite3';

@@ -5,13 +5,21 @@
  * that prices every thread after a price change, and the write-time price per thread.
  *
  *   nice -n 10 npm run bench:costsort -- --data-dir /tmp/tenm2m   # a directory bench:tenm seeded
+ *   nice -n 10 npm run bench:costsort -- --threads 200000           # a new file of threads only
  *
  * The file is migrated if it is older; the project's kept costs are left fresh at the end.
+ * `--threads N` writes N threads as bench:tenm's (10 turns of gpt-4o-mini usage each, 7 s
+ * apart) straight into `thread_stats` and `thread_usage` of a temporary file, stale as after an
+ * upgrade: the cost sort reads only those two tables, so this stands for a project of N × 50
+ * calls in seconds instead of the half hour bench:tenm's writer takes at 10M.
  * Figures: docs/performance.md "SQLite cost sort at 10M".
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { ThreadsQuery } from '../src/server/store/Store.js';
+import { SqliteCostsStore } from '../src/server/store/sqlite/costs.js';
 import { SqliteDatabase } from '../src/server/store/sqlite/SqliteDatabase.js';
 import { SqliteStatsStore } from '../src/server/store/sqlite/stats.js';
 import { keptCostsFresh, priceRefreshedThreads, repriceAll } from '../src/server/store/sqlite/threadCostsKept.js';
@@ -21,11 +29,13 @@ import { loadAverage } from './backend.js';
 const { values } = parseArgs({
   options: {
     'data-dir': { type: 'string' },
+    threads: { type: 'string' },
     project: { type: 'string', default: 'bench/tenm' },
     runs: { type: 'string', default: '5' },
   },
 });
-if (!values['data-dir']) throw new Error('--data-dir <a directory bench:tenm seeded> is required');
+if (!values['data-dir'] && !values.threads) throw new Error('--data-dir <a directory bench:tenm seeded> or --threads N is required');
+const dataDir = values['data-dir'] ?? mkdtempSync(join(tmpdir(), 'weft-costsort-'));
 const P = values.project;
 const RUNS = Number(values.runs);
 
@@ -50,8 +60,24 @@ async function time(fn: () => Promise<unknown>): Promise<{ wall: number; cpu: nu
 }
 
 const t0 = performance.now();
-const db = new SqliteDatabase(join(values['data-dir'], 'weft.sqlite'));
+const db = new SqliteDatabase(join(dataDir, 'weft.sqlite'));
 new SqliteStatsStore(db);
+new SqliteCostsStore(db);
+if (values.threads) {
+  const base = Date.UTC(2026, 0, 1) * 1000;
+  db.transaction(() => {
+    const stats = db.prepare(`INSERT INTO thread_stats (project_id, thread_id, turn_count, finished_turn_count, start_time, last_updated,
+      first_turn_id, last_turn_id, p50_turn_duration_ms, p99_turn_duration_ms, error_count, total_tokens, last_turn_start)
+      VALUES (?, ?, 10, 10, ?, ?, ?, ?, 2000, 9000, 0, 520, ?)`);
+    const usage = db.prepare("INSERT INTO thread_usage VALUES (?, ?, 'gpt-4o-mini', 400, 120)");
+    for (let i = 0; i < Number(values.threads); i++) {
+      const start = base + i * 7_000_000;
+      stats.run(P, `thread-${i}`, start, start + 549_000_000, `t${i}-0`, `t${i}-9`, start + 540_000_000);
+      usage.run(P, `thread-${i}`);
+    }
+    db.run('INSERT OR REPLACE INTO thread_cost_epochs VALUES (?, -1, -1)', [P]);
+  });
+}
 const threads = new SqliteThreadsStore(db);
 const count = db.get<{ n: number }>('SELECT count(*) AS n FROM thread_stats WHERE project_id = ?', [P])!.n;
 console.log(
@@ -109,3 +135,4 @@ console.log(
 );
 console.log(`load average ${loadAverage()}`);
 db.close();
+if (!values['data-dir']) rmSync(dataDir, { recursive: true, force: true });
