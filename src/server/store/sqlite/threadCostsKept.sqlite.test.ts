@@ -9,7 +9,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { endWrite, startWrite } from '../conformance/callWrites.js';
 import { compareThreads } from '../query/threadsOrder.js';
 import type { ThreadRecord, ThreadsQuery } from '../ThreadsStore.js';
@@ -17,7 +17,7 @@ import { SqliteCallsStore } from './calls.js';
 import { SqliteCostsStore } from './costs.js';
 import { SqliteDatabase } from './SqliteDatabase.js';
 import { SqliteStatsStore } from './stats.js';
-import { keptCostsFresh, repriceAll, repriceStep } from './threadCostsKept.js';
+import { keptCostsFresh, repriceAll, repriceStep, ThreadCostRepricer } from './threadCostsKept.js';
 import { SqliteThreadsStore } from './threads.js';
 
 const P = 'acme/kept-costs';
@@ -154,6 +154,26 @@ describe('kept thread costs', () => {
     while (pass !== 'done' && pass !== null) pass = repriceStep(db, pass, 5);
     expect(keptCostsFresh(db, P)).toBe(true);
     await expectCostsAsPriced('after the pass');
+  });
+
+  it("are priced again by the server's background repricer, on its timer", async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    const repricer = new ThreadCostRepricer(db);
+    try {
+      await costs.createPrices([price('x-project-2', 'project', 'model-x', T0, 2e-2, 3e-2)]);
+      expect(keptCostsFresh(db, P)).toBe(false);
+      vi.advanceTimersByTime(199);
+      expect(keptCostsFresh(db, P)).toBe(false);
+      vi.advanceTimersByTime(1);
+      expect(keptCostsFresh(db, P)).toBe(true);
+      await expectCostsAsPriced('repriced in the background');
+      await costs.purgePrices({ projectId: P, ids: ['x-project-2'] });
+      vi.advanceTimersByTime(200);
+      expect(keptCostsFresh(db, P)).toBe(true);
+    } finally {
+      repricer.stop();
+      vi.useRealTimers();
+    }
   });
 
   it('go stale when the shipped default list replaces other defaults, and stay fresh when it is the same', async () => {
