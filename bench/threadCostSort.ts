@@ -22,7 +22,7 @@ import type { ThreadsQuery } from '../src/server/store/Store.js';
 import { SqliteCostsStore } from '../src/server/store/sqlite/costs.js';
 import { SqliteDatabase } from '../src/server/store/sqlite/SqliteDatabase.js';
 import { SqliteStatsStore } from '../src/server/store/sqlite/stats.js';
-import { keptCostsFresh, priceRefreshedThreads, repriceAll } from '../src/server/store/sqlite/threadCostsKept.js';
+import { keptCostsFresh, priceRefreshedThreads, repriceStep, type RepricePass } from '../src/server/store/sqlite/threadCostsKept.js';
 import { SqliteThreadsStore } from '../src/server/store/sqlite/threads.js';
 import { loadAverage } from './backend.js';
 
@@ -87,7 +87,19 @@ console.log(
 // The background pass, as after an upgrade or a price change: every thread priced again.
 if (!keptCostsFresh(db, P)) {
   const [w0, c0] = [performance.now(), cpuMs()];
-  repriceAll(db);
+  // Step by step, waiting out another process's long write (the search indexing of bench:tenm).
+  let pass: RepricePass | null = null;
+  for (;;) {
+    let next: ReturnType<typeof repriceStep>;
+    try {
+      next = repriceStep(db, pass);
+    } catch (err) {
+      if ((err as { code?: string }).code === 'SQLITE_BUSY') continue;
+      throw err;
+    }
+    if (next === null) break;
+    pass = next === 'done' ? null : next;
+  }
   const [wall, cpu] = [performance.now() - w0, cpuMs() - c0];
   console.log(
     `pass: ${count.toLocaleString('en')} threads priced in ${wall.toFixed(0)} ms (${cpu.toFixed(0)} ms of CPU, ${((cpu * 1000) / count).toFixed(2)} µs per thread)`,
