@@ -15,7 +15,9 @@
  * Seeding 10M calls through the writer (`writeCalls`, `--seed-batch` calls per transaction) took
  * 30 min on a busy 2-core machine, then indexing the substring index's queue about 10 min more
  * (`--index-search no` skips it and the searches); on ClickHouse the engine makes all but the
- * last `--weft-calls` (bulkCalls.ts). Figures: docs/performance.md "Ten million calls".
+ * last `--weft-calls` (bulkCalls.ts). On SQLite a file seeded before migration 35 has its kept
+ * thread costs priced before the reads (threadCostsKept.ts; ~8 µs of CPU per thread). Figures:
+ * docs/performance.md "Ten million calls".
  */
 import Database from 'better-sqlite3';
 import { existsSync, mkdirSync, statSync } from 'node:fs';
@@ -26,6 +28,7 @@ import type { CallWrite } from '../src/server/store/Store.js';
 import { ClickHouseDatabase } from '../src/server/store/clickhouse/ClickHouseDatabase.js';
 import { indexQueuedDocs, queuedDocs } from '../src/server/store/sqlite/callSearch.js';
 import { SqliteStore } from '../src/server/store/sqlite/SqliteStore.js';
+import { repriceAll } from '../src/server/store/sqlite/threadCostsKept.js';
 import { benchStoreKind, loadAverage, settleMerges, startBenchBackend, STORE_OPTION, type BenchDataset } from './backend.js';
 import { bulkInsertCalls, sqlString, type CallsGenerator } from './bulkCalls.js';
 import { cpuSeconds, startBenchServer, timeAndCpuMedian } from './lib.js';
@@ -220,6 +223,21 @@ function indexSearchQueue(store: SqliteStore): void {
   );
 }
 
+/**
+ * Prices the threads of projects whose kept costs are stale (a file seeded before migration 35,
+ * or after a price change), as a server does in the background (threadCostsKept.ts): until then
+ * the cost sorts price every thread per request, and their figures would measure that.
+ */
+function priceKeptCosts(store: SqliteStore): void {
+  const t0 = performance.now();
+  const c0 = cpuSeconds(null);
+  const projects = repriceAll(store.db);
+  if (projects === 0) return;
+  console.log(
+    `thread costs: ${projects} project(s) priced in ${((performance.now() - t0) / 1000).toFixed(1)} s (${(cpuSeconds(null) - c0).toFixed(1)} s of CPU)`,
+  );
+}
+
 /** Bytes the dataset holds: the SQLite file and its WAL, or the engine's parts of the database. */
 async function databaseBytes(dataset: BenchDataset): Promise<{ bytes: number; detail: string }> {
   if (dataset.sqliteFile) {
@@ -331,6 +349,7 @@ try {
     dataset = { dataDir: existing, store: new SqliteStore(sqliteFile), env: { WEFT_DATA_DIR: existing }, clickhouse: null, sqliteFile };
     await build(dataset);
     indexSearchQueue(dataset.store as SqliteStore);
+    priceKeptCosts(dataset.store as SqliteStore);
     await dataset.store.close();
   } else if (existing) {
     // The seeder writes the big trace, then threads in order: the threads present are 0..THREADS-1.
@@ -347,11 +366,15 @@ try {
     dataset = { dataDir: existing, store: null as never, env: { WEFT_DATA_DIR: existing }, clickhouse: null, sqliteFile };
     const store = new SqliteStore(sqliteFile);
     indexSearchQueue(store);
+    priceKeptCosts(store);
     await store.close();
   } else {
     dataset = await backend.dataset('bench_tenm');
     await build(dataset);
-    if (dataset.store instanceof SqliteStore) indexSearchQueue(dataset.store);
+    if (dataset.store instanceof SqliteStore) {
+      indexSearchQueue(dataset.store);
+      priceKeptCosts(dataset.store);
+    }
     await dataset.store.close();
     await settleMerges(dataset);
   }

@@ -22,6 +22,7 @@ import { SqliteDatabase, type SqliteOptions } from './SqliteDatabase.js';
 import { SqliteStatsStore } from './stats.js';
 import { SqliteTablesStore } from './tables.js';
 import { SqliteThreadsStore } from './threads.js';
+import { ThreadCostRepricer } from './threadCostsKept.js';
 
 export class SqliteStore implements Store {
   readonly backend = 'sqlite';
@@ -70,8 +71,12 @@ export class SqliteStore implements Store {
     this.identities = new SqliteIdentitiesStore(this.db);
     this.retention = new SqliteRetentionStore(this.db);
     if (!this.db.readOnly) this.calls.searchIndexer = this.#indexer = new CallSearchIndexer(this.db);
+    if (!this.db.readOnly) this.#repricer = new ThreadCostRepricer(this.db);
     this.alerts = new SqliteAlertsStore(this.db);
   }
+
+  /** Prices threads again after a price change, in the background (threadCostsKept.ts). */
+  readonly #repricer: ThreadCostRepricer | null = null;
 
   /** Indexes call writes for the substring search in the background (callSearch.ts). */
   readonly #indexer: CallSearchIndexer | null = null;
@@ -98,6 +103,7 @@ export class SqliteStore implements Store {
 
   async close(): Promise<void> {
     this.#indexer?.stop();
+    this.#repricer?.stop();
     await this.db.checkpointer?.stop();
     this.db.close();
   }

@@ -121,11 +121,29 @@ export class SqliteCostsStore implements CostsStore {
     if (!db.readOnly) this.#seedDefaults();
   }
 
+  /**
+   * Only the rows that differ are written: every write to the price list makes the projects'
+   * kept thread costs stale (threadCostsKept.ts), so an unchanged list must not look changed.
+   */
   #seedDefaults(): void {
     const insert = this.#db.prepare(INSERT_SQL);
+    const remove = this.#db.prepare('DELETE FROM llm_token_prices WHERE id = ?');
     this.#db.transaction(() => {
-      this.#db.run("DELETE FROM llm_token_prices WHERE pricing_level = 'default' AND id NOT LIKE 'instance:%'");
-      for (const price of defaultPriceRecords()) insert.run(...values(price));
+      const stored = new Map(
+        this.#db
+          .all<PriceRow>("SELECT * FROM llm_token_prices WHERE pricing_level = 'default' AND id NOT LIKE 'instance:%'")
+          .map((r) => [r.id, JSON.stringify(values(fromRow(r)))]),
+      );
+      const shipped = defaultPriceRecords();
+      const wanted = new Set(shipped.map((p) => p.id));
+      for (const id of stored.keys()) if (!wanted.has(id)) remove.run(id);
+      for (const price of shipped) {
+        const row = values(price);
+        const was = stored.get(price.id);
+        if (was === JSON.stringify(row)) continue;
+        if (was !== undefined) remove.run(price.id);
+        insert.run(...row);
+      }
     });
   }
 

@@ -18,6 +18,7 @@ import { refreshThreadExtras } from './threadExtras.js';
 import { rangeMatches } from '../query/threadsFilter.js';
 import { compareThreads, threadSortColumn } from '../query/threadsOrder.js';
 import { threadCostBySpans } from './threadCosts.js';
+import { inOneSnapshot, keptCostsFresh, priceRefreshedThreads } from './threadCostsKept.js';
 import { payloadSql } from './history/historyBlobs.js';
 import { compileThreadFilter } from './threadsFilter.js';
 import { callTokensSql, completionTokensSql, promptTokensSql, threadCostSql, USAGE_ENTRY_WHERE, usageEntriesSql } from './usageSql.js';
@@ -92,6 +93,8 @@ export function refreshDirtyThreads(db: SqliteDatabase): void {
     );
   }
   refreshThreadExtras(db, dirty, `${TURN_FACTS_SQL} WHERE ${TURN_WHERE} AND thread_id = ?`);
+  // After the usage it reads (threadExtras.ts): the kept cost of each thread still listed.
+  priceRefreshedThreads(db, dirty);
   db.run('DELETE FROM dirty_threads');
 }
 
@@ -152,8 +155,10 @@ export class SqliteThreadsStore implements ThreadsStore {
       return n + this.#crossing(q, range).filter((r) => rangeMatches(r, q.min, q.max)).length;
     }
     if (costDecides(q)) {
-      const { sql, params } = this.#costOrderedSql({ ...q, sortBy: [] }, { sql: '1', params: [] });
-      return this.#db.get<{ n: number }>(`SELECT count(*) AS n FROM (${sql})`, params)!.n;
+      return inOneSnapshot(this.#db, () => {
+        const { sql, params } = this.#costOrderedSql({ ...q, sortBy: [] }, { sql: '1', params: [] });
+        return this.#db.get<{ n: number }>(`SELECT count(*) AS n FROM (${sql})`, params)!.n;
+      });
     }
     const filter = compileThreadFilter(q, 's');
     return this.#db.get<{ n: number }>(`SELECT count(*) AS n FROM thread_stats s WHERE ${filter.sql}`, filter.params)!.n;
@@ -174,33 +179,48 @@ export class SqliteThreadsStore implements ThreadsStore {
   }
 
   /**
-   * Sorting or bounding by cost prices every matching thread: one query prices each in SQL
-   * (threadCosts.ts: the price spans are resolved once per request, not per thread), bounds,
-   * sorts and pages them. `extra` narrows the rows (the threads inside a date range).
+   * Sorting or bounding by cost: from the kept costs (threadCostsKept.ts) when they were priced
+   * with the prices in force, an index walk; while a price change is being priced in, every
+   * matching thread is priced in SQL (threadCosts.ts: the price spans are resolved once per
+   * request, not per thread), then bounded, sorted and paged. `extra` narrows the rows (the
+   * threads inside a date range).
    */
   #costOrdered(
     q: ThreadsQuery,
     page: Pick<ThreadsQuery, 'limit' | 'offset'>,
     extra: { sql: string; params: unknown[] } = { sql: '1', params: [] },
   ): ThreadRecord[] {
-    const { sql, params } = this.#costOrderedSql(q, extra);
-    return this.#db.all<StatsRow>(`${sql} LIMIT ? OFFSET ?`, [...params, page.limit ?? -1, page.offset ?? 0]).map(fromStatsRow);
+    return inOneSnapshot(this.#db, () => {
+      const { sql, params } = this.#costOrderedSql(q, extra);
+      return this.#db.all<StatsRow>(`${sql} LIMIT ? OFFSET ?`, [...params, page.limit ?? -1, page.offset ?? 0]).map(fromStatsRow);
+    });
   }
 
+  /** Call inside `inOneSnapshot`, with the query it answers. */
   #costOrderedSql(q: ThreadsQuery, extra: { sql: string; params: unknown[] }): { sql: string; params: unknown[] } {
     const withoutCost = (r: ThreadsQuery['min']) => (r ? { ...r, total_cost: null } : r);
     const filter = compileThreadFilter({ ...q, min: withoutCost(q.min), max: withoutCost(q.max) }, 's');
-    const priced = threadCostBySpans(this.#db, q.projectId, 's');
+    const kept = keptCostsFresh(this.#db, q.projectId);
+    const cost = kept ? 's.priced_cost' : 'total_cost';
     const bounds = ['1'];
     const boundParams: unknown[] = [];
     if (q.min?.total_cost != null) {
-      bounds.push('total_cost >= ?');
+      bounds.push(`${cost} >= ?`);
       boundParams.push(q.min.total_cost);
     }
     if (q.max?.total_cost != null) {
-      bounds.push('total_cost <= ?');
+      bounds.push(`${cost} <= ?`);
       boundParams.push(q.max.total_cost);
     }
+    if (kept) {
+      // Flat, ordered by the column itself, so thread_stats_by_cost(_desc) gives the order.
+      return {
+        sql: `SELECT ${STATS_COLUMNS}, s.priced_cost AS total_cost FROM thread_stats s
+          WHERE ${filter.sql} AND ${extra.sql} AND ${bounds.join(' AND ')} ORDER BY ${orderSql(q.sortBy, 's.priced_cost')}`,
+        params: [...filter.params, ...extra.params, ...boundParams],
+      };
+    }
+    const priced = threadCostBySpans(this.#db, q.projectId, 's');
     return {
       sql: `${priced.with} SELECT * FROM (SELECT ${STATS_COLUMNS}, ${priced.cost} AS total_cost FROM thread_stats s
         WHERE ${filter.sql} AND ${extra.sql}) WHERE ${bounds.join(' AND ')} ORDER BY ${orderSql(q.sortBy)}`,
@@ -391,9 +411,15 @@ function rangeOf(q: ThreadsQuery): DateRange {
   };
 }
 
-/** ORDER BY of thread_stats columns (or the priced total_cost), ties by thread id as compareThreads. */
-const orderSql = (sortBy: ThreadsQuery['sortBy']) =>
-  [...sortBy.map((s) => `${threadSortColumn(s.field)} ${s.direction === 'desc' ? 'DESC' : 'ASC'}`), 'thread_id ASC'].join(', ');
+/**
+ * ORDER BY of thread_stats columns (or the priced total_cost, or `cost` for it), ties by thread
+ * id as compareThreads.
+ */
+const orderSql = (sortBy: ThreadsQuery['sortBy'], cost = 'total_cost') =>
+  [
+    ...sortBy.map((s) => `${s.field === 'total_cost' ? cost : threadSortColumn(s.field)} ${s.direction === 'desc' ? 'DESC' : 'ASC'}`),
+    'thread_id ASC',
+  ].join(', ');
 
 /** Whether cost decides the order or a bound (then every matching thread must be priced). */
 const costDecides = (q: ThreadsQuery) =>

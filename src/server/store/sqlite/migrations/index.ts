@@ -38,6 +38,7 @@ import { v31AlertRules } from './v31AlertRules.js';
 import { v32HistoryBlobs } from './v32HistoryBlobs.js';
 import { v33CallSearchWithoutPositions } from './v33CallSearchWithoutPositions.js';
 import { v34ThreadsByStartDesc } from './v34ThreadsByStartDesc.js';
+import { v35ThreadCostsKept } from './v35ThreadCostsKept.js';
 
 export type { Migration } from './migration.js';
 
@@ -77,4 +78,5 @@ export const migrations: Migration[] = [
   v32HistoryBlobs,
   v33CallSearchWithoutPositions,
   v34ThreadsByStartDesc,
+  v35ThreadCostsKept,
 ];
