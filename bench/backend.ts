@@ -48,8 +48,12 @@ export interface BenchBackend {
   close(): Promise<void>;
 }
 
-export async function startBenchBackend(kind: BenchStoreKind): Promise<BenchBackend> {
-  const root = mkdtempSync(join(tmpdir(), `weft-bench-${kind}-`));
+/**
+ * `keepDir`: the engine's data and the datasets' directories live there and stay after close, so
+ * a later run measures them again without seeding (ClickHouse only; SQLite benches keep a file).
+ */
+export async function startBenchBackend(kind: BenchStoreKind, options: { keepDir?: string } = {}): Promise<BenchBackend> {
+  const root = options.keepDir ?? mkdtempSync(join(tmpdir(), `weft-bench-${kind}-`));
   const engine = kind === 'clickhouse' ? await startClickHouseEngine({ dataDir: join(root, 'clickhouse') }) : null;
   if (engine) console.log(`ClickHouse engine (${engine.launcher} launcher) up in ${engine.startMs} ms at ${engine.url}`);
   return {
@@ -82,7 +86,7 @@ export async function startBenchBackend(kind: BenchStoreKind): Promise<BenchBack
     },
     async close() {
       await engine?.stop();
-      rmSync(root, { recursive: true, force: true });
+      if (!options.keepDir) rmSync(root, { recursive: true, force: true });
     },
   };
 }

@@ -29,7 +29,15 @@ import { ClickHouseDatabase } from '../src/server/store/clickhouse/ClickHouseDat
 import { indexQueuedDocs, queuedDocs } from '../src/server/store/sqlite/callSearch.js';
 import { SqliteStore } from '../src/server/store/sqlite/SqliteStore.js';
 import { repriceAll } from '../src/server/store/sqlite/threadCostsKept.js';
-import { benchStoreKind, loadAverage, settleMerges, startBenchBackend, STORE_OPTION, type BenchDataset } from './backend.js';
+import {
+  benchStoreKind,
+  loadAverage,
+  settleMerges,
+  startBenchBackend,
+  STORE_OPTION,
+  type BenchBackend,
+  type BenchDataset,
+} from './backend.js';
 import { bulkInsertCalls, sqlString, type CallsGenerator } from './bulkCalls.js';
 import { cpuSeconds, startBenchServer, timeAndCpuMedian } from './lib.js';
 
@@ -203,6 +211,21 @@ async function build(dataset: BenchDataset): Promise<void> {
   );
 }
 
+/** Calls of the project in a kept ClickHouse engine's `bench_tenm` database (0 when none). */
+async function seededCalls(backend: BenchBackend): Promise<number> {
+  const probe = await backend.dataset('bench_tenm_probe');
+  await probe.store.close();
+  const db = new ClickHouseDatabase({ ...probe.clickhouse!, database: 'system' });
+  try {
+    const row = await db.get<{ n: string }>(
+      "SELECT sum(rows) AS n FROM system.parts WHERE database = 'bench_tenm' AND table = 'calls' AND active",
+    );
+    return Number(row?.n ?? 0);
+  } finally {
+    await db.close();
+  }
+}
+
 /** Calls left queued for the substring index (`--index-search no`): the searches are skipped. */
 let searchQueued = 0;
 
@@ -325,7 +348,9 @@ async function ingestRate(post: (path: string, body: unknown) => Promise<Respons
   return (calls / (performance.now() - t0)) * 1000;
 }
 
-const backend = await startBenchBackend(benchStoreKind(values.store));
+const storeKind = benchStoreKind(values.store);
+// On ClickHouse, `--data-dir` keeps the engine's data there: seeded once, measured again later.
+const backend = await startBenchBackend(storeKind, { keepDir: storeKind === 'clickhouse' ? values['data-dir'] : undefined });
 try {
   console.log(`Ten million calls on ${backend.kind}: ${CALLS.toLocaleString('en')} calls; load average ${loadAverage()}`);
   // The empty dataset's ingest rate first, for the ratio (the same bodies, another project file).
@@ -335,14 +360,18 @@ try {
   let emptyRate = NaN;
   {
     const { server, post } = await startBenchServer(empty.dataDir, empty.env);
-    await ingestRate(post, ingestBodies(1000, 'warm'), 1000);
-    emptyRate = await ingestRate(post, ingestBodies(ingestCalls, 'new'), ingestCalls);
+    await ingestRate(post, ingestBodies(1000, `warm${Date.now()}`), 1000);
+    emptyRate = await ingestRate(post, ingestBodies(ingestCalls, `new${Date.now()}`), ingestCalls);
     await server.close();
   }
 
   let dataset: BenchDataset;
-  const existing = values['data-dir'];
-  if (existing && !existsSync(join(existing, 'weft.sqlite'))) {
+  const existing = storeKind === 'sqlite' ? values['data-dir'] : undefined;
+  if (storeKind === 'clickhouse' && values['data-dir'] && (await seededCalls(backend)) > 0) {
+    dataset = await backend.dataset('bench_tenm');
+    await dataset.store.close();
+    console.log(`measuring the calls seeded earlier in ${values['data-dir']}`);
+  } else if (existing && !existsSync(join(existing, 'weft.sqlite'))) {
     // Seed into a directory of the caller's, kept after the run for later `--data-dir` runs.
     mkdirSync(existing, { recursive: true });
     const sqliteFile = join(existing, 'weft.sqlite');
@@ -507,8 +536,8 @@ try {
   }
   console.log(`\ndatabase: ${(size.bytes / 1e9).toFixed(2)} GB (${size.detail}), ${Math.round(size.bytes / CALLS)} bytes per call`);
   try {
-    await ingestRate(post, ingestBodies(1000, 'warm'), 1000);
-    const fullRate = await ingestRate(post, ingestBodies(ingestCalls, 'new'), ingestCalls);
+    await ingestRate(post, ingestBodies(1000, `warm${Date.now()}`), 1000);
+    const fullRate = await ingestRate(post, ingestBodies(ingestCalls, `new${Date.now()}`), ingestCalls);
     console.log(
       `ingest over HTTP, ${ingestCalls.toLocaleString('en')} calls in batches of 500, 4 in flight: ${Math.round(fullRate).toLocaleString('en')} calls/s into ${CALLS.toLocaleString('en')} calls, ${Math.round(emptyRate).toLocaleString('en')} into an empty project: ratio ${(fullRate / emptyRate).toFixed(2)}`,
     );

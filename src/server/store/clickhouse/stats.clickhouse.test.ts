@@ -143,8 +143,10 @@ describe.runIf(testBackends().some((b) => b.name === 'clickhouse'))('on a ClickH
         expect(await expectSame(p)).toEqual(CELLS);
         await store.calls.writeCalls(moved(p));
         expect(await expectSame(p)).toEqual(without(3, 5));
-        // For good: the hours stay read from calls once their counts are checked again.
+        // For good: the hours stay read from calls once their counts are checked again,
+        // and the check is kept, so later reads do not look the hours' ids up again.
         expect(await expectSame(p)).toEqual(without(3, 5));
+        expect(stored.lastRead!.checkedHours).toBe(0);
       });
     }
 

@@ -406,9 +406,10 @@ export class ClickHouseStatsStore implements StatsStore {
    * Which of the hours whose start count moved since their last check have an id started twice
    * (`twice`: with every other hour that id was started in), and which do not (`verified`). An
    * hour's ids come from calls_by_start, which holds every start part in start order.
-   * A verified hour quiet for settleSeconds is recorded with the count read before the check, so
+   * A checked hour quiet for settleSeconds is recorded with the count read before the check, so
    * later reads skip it while its count stands; a moving hour is checked again, since a view's
-   * rows of one insert may land in call_stats_hours before call_stats_starts. Twice is for good.
+   * rows of one insert may land in call_stats_hours before call_stats_starts. Twice is for good
+   * (call_stats_dirty), so such an hour's check is recorded as well.
    */
   async #checkStarts(projectId: string, hourRows: HourRow[]): Promise<{ twice: number[]; verified: Set<number>; checked: number }> {
     const changed = hourRows.filter((r) => r.k !== r.s);
@@ -456,8 +457,9 @@ export class ClickHouseStatsStore implements StatsStore {
     const settled: { project_id: string; hour: number; starts: number }[] = [];
     for (const r of changed) {
       const h = num(r.hour);
-      if (gone.has(h)) continue;
-      verified.add(h);
+      if (!gone.has(h)) verified.add(h);
+      // An hour found with an id started twice is dirty for good, so its check is kept too:
+      // otherwise every later read would look its ids up again.
       if (num(r.age) >= this.#settleSeconds) settled.push({ project_id: projectId, hour: h, starts: num(r.s) });
     }
     if (settled.length) await this.#db.insert('call_stats_checked', settled);

@@ -83,6 +83,12 @@ function touchedTurnsSql(since: string): { from: string; where: string } {
   };
 }
 
+/** The mark a read uses, and whether a part touched a thread since the mark less the margin. */
+export interface SnapshotMark {
+  mark: number;
+  touched: boolean;
+}
+
 export class ThreadSnapshots {
   readonly #db: ClickHouseDatabase;
   readonly #options: ThreadSnapshotOptions;
@@ -99,19 +105,24 @@ export class ThreadSnapshots {
    * (none yet, or too old): the read computes every thread then, and a build runs in the
    * background. Many touches since the mark start a refresh in the background too; the read
    * stays exact meanwhile by computing the touched threads (docs/clickhouse.md "Thread snapshots").
+   * `touched` says whether any part touched a thread at or after the mark less the margin: when
+   * none did, the read is the snapshot's rows alone.
    */
-  async mark(projectId: string): Promise<number | null> {
+  async mark(projectId: string): Promise<SnapshotMark | null> {
     const { marginMicros, refreshTouches, maxAgeMicros } = this.#options;
-    // One round trip: the mark, the engine's clock, and the touches a refresh now would settle:
-    // since the mark and older than the margin (counted up to one past the threshold; none read
-    // without a mark). Newer touches stay unsettled whatever a refresh does, so they never call one.
-    const row = await this.#db.get<{ m: string; now: string; touched: string }>(
+    // One round trip: the mark, the engine's clock, whether any touch is recent enough to be
+    // computed by the read, and the touches a refresh now would settle: since the mark and older
+    // than the margin (counted up to one past the threshold; none read without a mark). Newer
+    // touches stay unsettled whatever a refresh does, so they never call one.
+    const row = await this.#db.get<{ m: string; now: string; touched: string; recent: string }>(
       `WITH (SELECT max(mark) FROM thread_snapshot_marks WHERE project_id = {p:String}) AS m,
          toUnixTimestamp64Micro(now64(6)) AS engine_now
        SELECT m, engine_now AS now,
          (SELECT count() FROM (SELECT 1 FROM thread_touches
            WHERE project_id = {p:String} AND seen_at >= if(m = 0, 9223372036854775807, m - {margin:Int64})
-             AND seen_at < engine_now - {margin:Int64} LIMIT {cap:UInt64})) AS touched`,
+             AND seen_at < engine_now - {margin:Int64} LIMIT {cap:UInt64})) AS touched,
+         (SELECT count() FROM (SELECT 1 FROM thread_touches
+           WHERE project_id = {p:String} AND seen_at >= m - {margin:Int64} LIMIT 1)) AS recent`,
       { p: projectId, margin: marginMicros, cap: refreshTouches + 1 },
     );
     const mark = Number(row?.m ?? 0);
@@ -120,7 +131,7 @@ export class ThreadSnapshots {
       return null;
     }
     if (Number(row?.touched ?? 0) > refreshTouches) this.#background(projectId, mark);
-    return mark;
+    return { mark, touched: Number(row?.recent ?? 1) > 0 };
   }
 
   /** Until the builds and refreshes running in the background from this process have ended. */
@@ -140,8 +151,12 @@ export class ThreadSnapshots {
    * The project's thread rows (ROW_COLUMNS), every thread with live turns once, as a SELECT
    * over `{p:String}` and `{snapshot_since:Int64}` (which this sets in `params`).
    */
-  rowsSql(mark: number, params: Params): string {
-    params.snapshot_since = mark - this.#options.marginMicros;
+  rowsSql(at: SnapshotMark, params: Params): string {
+    // No part touched a thread since the mark less the margin (when `mark` looked): every live
+    // row of the snapshot is its thread as it stands, and the read is those rows alone, without
+    // the lookups of touched threads (each a read of several tables, most of a page's cost).
+    if (!at.touched) return `SELECT ${ROW_COLUMNS} FROM thread_snapshots FINAL WHERE project_id = {p:String} AND live = 1`;
+    params.snapshot_since = at.mark - this.#options.marginMicros;
     const since = '{snapshot_since:Int64}';
     const touched = touchedTurnsSql(since);
     return `SELECT ${ROW_COLUMNS} FROM thread_snapshots FINAL

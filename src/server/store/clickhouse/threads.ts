@@ -38,7 +38,7 @@ import { num, numOrNull, type ClickHouseDatabase, type Params } from './ClickHou
 import { PRICES_SQL, threadCostSql } from './threadCosts.js';
 import { attributesMatchSql, binder, boundsSql, type Bind } from './threadsFilter.js';
 import { searchWordPattern, TURN_TEXT_SQL } from './threadSearch.js';
-import { ThreadSnapshots, type ThreadSnapshotOptions } from './threadSnapshots.js';
+import { ThreadSnapshots, type SnapshotMark, type ThreadSnapshotOptions } from './threadSnapshots.js';
 import { statsSql, THREAD_STAT_COLUMNS, TURN_USAGE, TURNS } from './threadStatsSql.js';
 
 /** The thread row's columns as the answer reads them. */
@@ -187,7 +187,7 @@ export class ClickHouseThreadsStore implements ThreadsStore {
   }
 
   /** The snapshot mark a query reads at, or null for the pass over the turns. */
-  async #mark(q: ThreadsQuery): Promise<number | null> {
+  async #mark(q: ThreadsQuery): Promise<SnapshotMark | null> {
     return this.#snapshots && fromSnapshots(q) ? this.#snapshots.mark(q.projectId) : null;
   }
 
@@ -226,7 +226,7 @@ export class ClickHouseThreadsStore implements ThreadsStore {
     for await (const row of this.#db.stream<StatsRow>(sql, params)) yield fromRow(row);
   }
 
-  async *#queryFromSnapshots(snapshots: ThreadSnapshots, q: ThreadsQuery, mark: number): AsyncIterable<ThreadRecord> {
+  async *#queryFromSnapshots(snapshots: ThreadSnapshots, q: ThreadsQuery, mark: SnapshotMark): AsyncIterable<ThreadRecord> {
     const params: Params = { p: q.projectId };
     const rows = snapshots.rowsSql(mark, params);
     const order = q.sortBy.map(({ field, direction }) =>
