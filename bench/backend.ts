@@ -98,7 +98,7 @@ export function loadAverage(): string {
 }
 
 /**
- * Indexes a ClickHouse dataset's whole substring-search queue (docs/search.md "ClickHouse"), as a
+ * Indexes a ClickHouse dataset's whole substring-search queue (docs/search.md "How each backend finds them"), as a
  * server's background indexer would after seeding, so that timings do not share the engine with
  * it; prints how long it took (and the engine's CPU per part, given its pid).
  */

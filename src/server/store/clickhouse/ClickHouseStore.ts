@@ -238,7 +238,7 @@ export class ClickHouseStore implements Store {
   }
 
   /**
-   * Indexes the search queue in the background (docs/search.md "ClickHouse"), reading with the
+   * Indexes the search queue in the background (docs/search.md "How each backend finds them"), reading with the
    * quorum settings: a replica must see a queued part's call before indexing past it.
    */
   #startSearchIndexer(): void {

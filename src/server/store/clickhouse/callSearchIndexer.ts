@@ -1,6 +1,6 @@
 /**
  * Fills the substring search's posting lists (call_grams) from the queue of written call parts
- * (call_search_queue), in the background and inside the engine (docs/search.md "ClickHouse"):
+ * (call_search_queue), in the background and inside the engine (docs/search.md "How each backend finds them"):
  * splitting a call's text into trigram rows costs the engine about four times the call's own
  * insert, so ingest only queues a small row per part, and this indexes the queue while this
  * replica is not busy writing calls. Searches stay exact meanwhile: every call queued past the

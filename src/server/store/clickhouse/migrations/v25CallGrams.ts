@@ -1,7 +1,7 @@
 import type { ClickHouseMigration } from './migration.js';
 
 /**
- * The posting lists of the calls' substring search (callSearch.ts, docs/search.md "ClickHouse"):
+ * The posting lists of the calls' substring search (callSearch.ts, docs/search.md "How each backend finds them"):
  * which calls hold each trigram of their lowercased text, filled by the background indexer
  * (callSearchIndexer.ts) from the queue of migration 26, and how far it has come. The bloom
  * filter of migration 21 skips granules, which cannot narrow a rare text spread over the whole
