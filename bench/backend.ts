@@ -118,8 +118,8 @@ export async function drainSearchQueue(
       const cpu =
         engineCpuSeconds == null
           ? ''
-          : `, engine CPU ${engineCpuSeconds.toFixed(1)} s (${((engineCpuSeconds * 1e6) / parts).toFixed(0)} µs per part)`;
-      console.log(`Search queue drained: ${parts.toLocaleString('en')} parts in ${seconds.toFixed(1)} s${cpu}`);
+          : `, engine CPU ${engineCpuSeconds.toFixed(1)} s (${((engineCpuSeconds * 1e6) / parts).toFixed(0)} µs per call)`;
+      console.log(`Search queue drained: ${parts.toLocaleString('en')} calls in ${seconds.toFixed(1)} s${cpu}`);
     }
     return { parts, seconds, engineCpuSeconds };
   } finally {

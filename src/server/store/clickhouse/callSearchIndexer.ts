@@ -19,8 +19,10 @@ export interface SearchIndexerOptions {
    * never pass a part still being inserted. Parts younger than this stay candidates meanwhile.
    */
   lagMs?: number;
-  /** Queued parts per batch (one INSERT ... SELECT each). */
-  batchParts?: number;
+  /** Queued calls per batch (one INSERT ... SELECT each). */
+  batchCalls?: number;
+  /** Queued parts per round (a round ends with the whole insert of its last part). */
+  roundParts?: number;
   /** This replica counts as busy writing this long after its last call write. */
   idleMs?: number;
   /** Parts written here since the queue was last empty past which batches run even while busy. */
@@ -36,7 +38,8 @@ export interface SearchIndexerOptions {
 
 const DEFAULTS = {
   lagMs: 10_000,
-  batchParts: 20_000,
+  batchCalls: 20_000,
+  roundParts: 1_000_000,
   idleMs: 250,
   // Indexing costs the engine ~4x ingest: under steady writes the queue is left to grow this far.
   longQueue: 1_000_000,
@@ -51,7 +54,7 @@ const realTimer = (run: () => void, ms: number): (() => void) => {
 };
 
 export interface BatchResult {
-  /** Queued parts whose trigram rows were written. */
+  /** Queued calls whose trigram rows were written. */
   indexed: number;
   /** Whether parts are queued that are too young to index yet (lagMs). */
   waiting: boolean;
@@ -69,6 +72,8 @@ export class ClickHouseSearchIndexer {
   #written = 0;
   #lookMs = FIRST_LOOK_MS;
   #batch: Promise<unknown> = Promise.resolve();
+  /** The round under way: its progress before and after, and the last key indexed in it. */
+  #round: { w: number; hi: number; after: [string, string] | null } | null = null;
 
   constructor(db: ClickHouseDatabase, options: SearchIndexerOptions = {}) {
     this.#db = db;
@@ -89,36 +94,59 @@ export class ClickHouseSearchIndexer {
   }
 
   /**
-   * Indexes the oldest queued parts past the progress (up to batchParts, none younger than
-   * lagMs): their calls' trigram rows, from every stored part of those calls, by one INSERT ...
-   * SELECT, then the new progress. A crash between the two indexes the batch again.
+   * Indexes the next batch of queued calls: one INSERT ... SELECT of the trigram rows of every
+   * stored part of up to batchCalls queued calls, next in key order (project, id) within the
+   * current round. A round is the oldest queued parts past the progress (up to roundParts, none
+   * younger than lagMs), taken in key order so that each batch reads the few granules of calls
+   * its key range covers (call ids need not follow time: the SDKs' and OTel's are random);
+   * when a round is done, its end is recorded as the progress. A crash in a round indexes it again.
    */
   async indexBatch(): Promise<BatchResult> {
     const db = this.#db;
-    const w = num((await db.get<{ w: string }>(INDEXED_TO_SQL))?.w ?? 0);
-    // The batch ends at its last part's position, so the parts of one insert (one position) go
-    // together; `pending` counts the whole tail, so a tail too young to index is told apart.
-    const batch = await db.get<{ n: string; hi: string; pending: string }>(
-      `WITH (SELECT max(queued_at) FROM (SELECT queued_at FROM call_search_queue
-               WHERE queued_at > {w:Int64} AND queued_at <= toUnixTimestamp64Micro(now64(6)) - {lag:Int64}
-               ORDER BY queued_at LIMIT {n:UInt64})) AS hi
-       SELECT hi, countIf(queued_at <= hi) AS n, count() AS pending FROM call_search_queue WHERE queued_at > {w:Int64}`,
-      { w, lag: this.#o.lagMs * 1000, n: this.#o.batchParts },
-    );
-    const n = num(batch?.n ?? 0);
-    if (n === 0) return { indexed: 0, waiting: num(batch?.pending ?? 0) > 0 };
-    const hi = batch!.hi;
-    await db.command(
-      `INSERT INTO call_grams (project_id, gram, id) ${gramRowsSql(
-        `(project_id, id) IN (SELECT project_id, id FROM call_search_queue WHERE queued_at > {w:Int64} AND queued_at <= {hi:Int64})`,
-      )}`,
-      { w, hi },
-    );
-    await db.insert('call_search_progress', [{ indexed_to: hi }]);
-    return { indexed: n, waiting: false };
+    for (;;) {
+      if (!this.#round) {
+        const w = num((await db.get<{ w: string }>(INDEXED_TO_SQL))?.w ?? 0);
+        // The round ends at its last part's position, so the parts of one insert (one position)
+        // go together; `pending` counts the whole tail, so a tail too young to index is told apart.
+        const round = await db.get<{ n: string; hi: string; pending: string }>(
+          `WITH (SELECT max(queued_at) FROM (SELECT queued_at FROM call_search_queue
+                   WHERE queued_at > {w:Int64} AND queued_at <= toUnixTimestamp64Micro(now64(6)) - {lag:Int64}
+                   ORDER BY queued_at LIMIT {n:UInt64})) AS hi
+           SELECT hi, countIf(queued_at <= hi) AS n, count() AS pending FROM call_search_queue WHERE queued_at > {w:Int64}`,
+          { w, lag: this.#o.lagMs * 1000, n: this.#o.roundParts },
+        );
+        if (num(round?.n ?? 0) === 0) return { indexed: 0, waiting: num(round?.pending ?? 0) > 0 };
+        this.#round = { w, hi: num(round!.hi), after: null };
+      }
+      const { w, hi, after } = this.#round;
+      const params = { w, hi, lp: after?.[0] ?? '', li: after?.[1] ?? '', n: this.#o.batchCalls };
+      const past = after ? '(project_id > {lp:String} OR (project_id = {lp:String} AND id > {li:String}))' : '1';
+      const tail = `call_search_queue WHERE queued_at > {w:Int64} AND queued_at <= {hi:Int64} AND ${past}`;
+      const range = await db.get<{ n: string; up: [string, string] }>(
+        `SELECT count() AS n, max((project_id, id)) AS up
+         FROM (SELECT DISTINCT project_id, id FROM ${tail} ORDER BY project_id, id LIMIT {n:UInt64})`,
+        params,
+      );
+      const n = num(range?.n ?? 0);
+      if (n === 0) {
+        await db.insert('call_search_progress', [{ indexed_to: hi }]);
+        this.#round = null;
+        continue;
+      }
+      const [up, ui] = range!.up;
+      const within = `${past} AND (project_id < {up:String} OR (project_id = {up:String} AND id <= {ui:String}))`;
+      await db.command(
+        `INSERT INTO call_grams (project_id, gram, id) ${gramRowsSql(
+          `${within} AND (project_id, id) IN (SELECT project_id, id FROM ${tail} AND ${within})`,
+        )}`,
+        { ...params, up, ui },
+      );
+      this.#round.after = [up, ui];
+      return { indexed: n, waiting: false };
+    }
   }
 
-  /** Indexes batch after batch until none is ready (tests, benchmarks); answers the parts indexed. */
+  /** Indexes batch after batch until none is ready (tests, benchmarks); answers the calls indexed. */
   async drain(): Promise<number> {
     let total = 0;
     for (;;) {
