@@ -38,9 +38,12 @@ export interface SearchIndexerOptions {
 
 const DEFAULTS = {
   lagMs: 10_000,
-  batchCalls: 20_000,
+  // ~2 s of the engine's CPU at most: a batch begun just before writes resume delays them little.
+  batchCalls: 5_000,
   roundParts: 1_000_000,
-  idleMs: 250,
+  // A gap in steady ingest shorter than this is not idleness (on a loaded engine an insert
+  // answers in hundreds of ms, so 250 ms gaps came between the writes of one client).
+  idleMs: 1_000,
   // Indexing costs the engine ~4x ingest: under steady writes the queue is left to grow this far.
   longQueue: 1_000_000,
   maxLookMs: 60_000,
