@@ -9,11 +9,13 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startClickHouseEngine } from '../scripts/clickhouseEngine.js';
+import { ClickHouseSearchIndexer } from '../src/server/store/clickhouse/callSearchIndexer.js';
 import { ClickHouseDatabase } from '../src/server/store/clickhouse/ClickHouseDatabase.js';
 import { ClickHouseStore } from '../src/server/store/clickhouse/ClickHouseStore.js';
 import { migrateClickHouse } from '../src/server/store/clickhouse/migrate.js';
 import { SqliteStore } from '../src/server/store/sqlite/SqliteStore.js';
 import type { Store } from '../src/server/store/Store.js';
+import { serverCpu } from './lib.js';
 
 export type BenchStoreKind = 'sqlite' | 'clickhouse';
 
@@ -70,7 +72,8 @@ export async function startBenchBackend(kind: BenchStoreKind, options: { keepDir
       await migrateClickHouse(clickhouse);
       return {
         dataDir,
-        store: await ClickHouseStore.open(clickhouse),
+        // Seeding without the search indexer beside it; settleMerges drains its queue after.
+        store: await ClickHouseStore.open({ ...clickhouse, searchIndexer: false }),
         env: {
           WEFT_DATA_DIR: dataDir,
           WEFT_STORE: 'clickhouse',
@@ -99,6 +102,36 @@ export function loadAverage(): string {
 }
 
 /**
+ * Indexes a ClickHouse dataset's whole substring-search queue (docs/search.md "How each backend finds them"), as a
+ * server's background indexer would after seeding, so that timings do not share the engine with
+ * it; prints how long it took (and the engine's CPU per part, given its pid).
+ */
+export async function drainSearchQueue(
+  dataset: BenchDataset,
+  enginePid: number | null = null,
+): Promise<{ parts: number; seconds: number; engineCpuSeconds: number | null }> {
+  if (!dataset.clickhouse) return { parts: 0, seconds: 0, engineCpuSeconds: null };
+  const db = new ClickHouseDatabase({ ...dataset.clickhouse, longStatements: true });
+  try {
+    const cpu0 = enginePid ? serverCpu(enginePid).process : 0;
+    const t0 = performance.now();
+    const parts = await new ClickHouseSearchIndexer(db, { lagMs: 0 }).drain();
+    const seconds = (performance.now() - t0) / 1000;
+    const engineCpuSeconds = enginePid ? serverCpu(enginePid).process - cpu0 : null;
+    if (parts > 0) {
+      const cpu =
+        engineCpuSeconds == null
+          ? ''
+          : `, engine CPU ${engineCpuSeconds.toFixed(1)} s (${((engineCpuSeconds * 1e6) / parts).toFixed(0)} µs per call)`;
+      console.log(`Search queue drained: ${parts.toLocaleString('en')} calls in ${seconds.toFixed(1)} s${cpu}`);
+    }
+    return { parts, seconds, engineCpuSeconds };
+  } finally {
+    await db.close();
+  }
+}
+
+/**
  * Waits until the engine has run no merge on the dataset's database for three seconds in a row
  * (at most `maxSeconds`), so timings do not share the machine with the background merges that
  * seeding leaves behind: right after seeding 1M calls one 2-s merge lands inside some queries,
@@ -106,6 +139,7 @@ export function loadAverage(): string {
  */
 export async function settleMerges(dataset: BenchDataset, maxSeconds = 900): Promise<void> {
   if (!dataset.clickhouse) return;
+  await drainSearchQueue(dataset);
   const db = new ClickHouseDatabase(dataset.clickhouse);
   const t0 = performance.now();
   try {

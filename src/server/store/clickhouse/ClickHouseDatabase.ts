@@ -47,6 +47,8 @@ export interface ClickHouseOptions {
    * wait_for_async_insert), `direct` sends each request's own. docs/clickhouse.md "Small writes".
    */
   smallWrites?: SmallWritesMode;
+  /** The substring search's background indexer (callSearchIndexer.ts); on unless false (tests of the queue). */
+  searchIndexer?: boolean;
   /** Thread statistics kept between requests (threadSnapshots.ts); on unless false. */
   threadSnapshots?: boolean;
   /** For `spool`: the spool file, its flush interval and its durability (spool.ts). */

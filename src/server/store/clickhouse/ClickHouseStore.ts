@@ -3,7 +3,7 @@
  * process keeps nothing but caches, so any number of replicas can share one database.
  * Every sub-store passes the same conformance suites as SQLite's (store/conformance/).
  */
-import type { CallsStore, FilesStore, ProjectsStore, Store, TablesStore, ThreadsStore } from '../Store.js';
+import type { FilesStore, ProjectsStore, Store, TablesStore, ThreadsStore } from '../Store.js';
 import type { StatsStore } from '../StatsStore.js';
 import { startWrite, type BatchResults, type WriteBatch } from '../WriteBatch.js';
 import { ClickHouseAccountsStore } from './accounts.js';
@@ -11,6 +11,7 @@ import { ClickHouseIdentitiesStore } from './identities.js';
 import { ClickHouseAnnotationQueuesStore } from './annotationQueues.js';
 import { ClickHouseAuditStore } from './audit.js';
 import { ClickHouseCallsStore } from './calls.js';
+import { ClickHouseSearchIndexer } from './callSearchIndexer.js';
 import { ClickHouseCostsStore } from './costs.js';
 import { checkFeedbackRows, ClickHouseFeedbackStore } from './feedback.js';
 import { ASYNC_INSERT_SETTINGS, ClickHouseDatabase, type ClickHouseOptions } from './ClickHouseDatabase.js';
@@ -42,7 +43,7 @@ const PROJECT_SIZES = {
 export class ClickHouseStore implements Store {
   readonly backend = 'clickhouse';
   readonly db: ClickHouseDatabase;
-  readonly calls: CallsStore;
+  readonly calls: ClickHouseCallsStore;
   readonly projects: ProjectsStore;
   readonly accounts: ClickHouseAccountsStore;
   readonly threads: ThreadsStore;
@@ -68,6 +69,11 @@ export class ClickHouseStore implements Store {
   readonly #spoolWriter: ClickHouseStore | null = null;
   #readYourWrites: ClickHouseStore | null = null;
   readonly alerts: ClickHouseAlertsStore;
+  /**
+   * The substring search's background indexer (callSearchIndexer.ts), told of every call write
+   * through this store and the stores made from it; null for a store opened without one.
+   */
+  #searchIndexer: ClickHouseSearchIndexer | null = null;
 
   /**
    * `options`: the store's own connection settings, for the small writes' way (absent for the
@@ -148,6 +154,7 @@ export class ClickHouseStore implements Store {
       const db = this.spool ? this.db.copy(true) : this.db.consistent;
       db.barrier = this.db.barrier;
       this.#readYourWrites = new ClickHouseStore(db, { shared: this });
+      this.#readYourWrites.calls.searchIndexer = this.#searchIndexer;
     }
     return this.#readYourWrites;
   }
@@ -191,6 +198,7 @@ export class ClickHouseStore implements Store {
       await db.close();
       throw err;
     }
+    if (options.searchIndexer !== false) store.#startSearchIndexer();
     return store;
   }
 
@@ -229,7 +237,19 @@ export class ClickHouseStore implements Store {
     else await this.apply(batch);
   }
 
+  /**
+   * Indexes the search queue in the background (docs/search.md "How each backend finds them"), reading with the
+   * quorum settings: a replica must see a queued part's call before indexing past it.
+   */
+  #startSearchIndexer(): void {
+    const indexer = new ClickHouseSearchIndexer(this.db.consistent);
+    this.#searchIndexer = indexer;
+    for (const store of [this, this.#asyncWriter, this.#spoolWriter]) if (store) store.calls.searchIndexer = indexer;
+    indexer.start();
+  }
+
   async close(): Promise<void> {
+    await this.#searchIndexer?.stop();
     // Writes already taken are written (and answered) before the connection goes.
     await this.groupCommit?.idle();
     await this.spool?.close();

@@ -18,7 +18,8 @@ import { inputKey, loadedColumns } from '../query/index.js';
 import { CALL_READ_COLUMNS, callFromRow, endColumns, startColumns, type CallRow } from './callConverters.js';
 import { num, type ClickHouseDatabase } from './ClickHouseDatabase.js';
 import { callFileRefRows } from './fileRefs.js';
-import { compileCallsList, compileCallsWhere, VISIBLE, type CallsList } from './callsQuery.js';
+import { chooseSearchGrams, type SearchGrams } from './callSearch.js';
+import { callsSearches, compileCallsList, compileCallsWhere, VISIBLE, type CallsList } from './callsQuery.js';
 
 /** Bytes a call's payloads take, as `storage_size_bytes` counts them. */
 export const STORAGE_SIZE_SQL = ['attributes', 'inputs', 'output', 'summary', 'exception']
@@ -42,6 +43,8 @@ export class ClickHouseCallsStore implements CallsStore {
    * to merge; per batch it was half the inserts of ingest.
    */
   readonly #knownProjects = new Set<string>();
+  /** Told of each call write, which queued its parts for the search indexer (callSearchIndexer.ts). */
+  searchIndexer: { wrote(parts: number): void } | null = null;
   constructor(db: ClickHouseDatabase) {
     this.#db = db;
   }
@@ -81,6 +84,7 @@ export class ClickHouseCallsStore implements CallsStore {
       writes.flatMap((w) => callFileRefRows(w.projectId, w.id, [w.kind === 'start' ? w.inputsJson : w.outputJson])),
     );
     await this.#db.insert('calls', [...merged.values()]);
+    this.searchIndexer?.wrote(merged.size);
   }
 
   async readCall(req: ReadCallRequest): Promise<CallRecord | null> {
@@ -158,7 +162,7 @@ export class ClickHouseCallsStore implements CallsStore {
   }
 
   async *queryCalls(query: CallsQuery): AsyncIterable<CallRecord> {
-    const list = compileCallsList(query);
+    const list = compileCallsList(query, await this.#searchGrams(query));
     // Two phases (as Weave's query builder does): the page's ids from the sort and filter
     // columns only, then those ids' rows, so FINAL reads whole rows for one page, not the project.
     const ids = (await this.#idsByStart(query, list)) ?? (await this.#db.all<{ id: string }>(list.idsSql, list.params));
@@ -229,21 +233,30 @@ export class ClickHouseCallsStore implements CallsStore {
     }));
   }
 
+  /** The posting lists of the query's substring searches, read before its SQL is printed (callSearch.ts). */
+  async #searchGrams(query: CallsQuery): Promise<SearchGrams | undefined> {
+    const searches = callsSearches(query);
+    return searches.length > 0 ? chooseSearchGrams(this.#db, query.projectId, searches) : undefined;
+  }
+
   async countCalls(query: CallsQuery): Promise<number> {
-    const list = compileCallsList({ ...query, limit: null, offset: null, sortBy: null });
+    const list = compileCallsList({ ...query, limit: null, offset: null, sortBy: null }, await this.#searchGrams(query));
     const limit = query.limit != null ? `LIMIT ${Math.max(0, Math.floor(query.limit))}` : '';
     const row = await this.#db.get<{ n: string }>(`SELECT count() AS n FROM (${list.idsSql} ${limit})`, list.params);
     return num(row?.n ?? 0);
   }
 
   async totalStorageSize(query: CallsQuery): Promise<number> {
-    const list = compileCallsList({
-      ...query,
-      filter: { ...query.filter, trace_roots_only: true },
-      limit: null,
-      offset: null,
-      sortBy: null,
-    });
+    const list = compileCallsList(
+      {
+        ...query,
+        filter: { ...query.filter, trace_roots_only: true },
+        limit: null,
+        offset: null,
+        sortBy: null,
+      },
+      await this.#searchGrams(query),
+    );
     const row = await this.#db.get<{ n: string }>(
       `SELECT sum(${STORAGE_SIZE_SQL}) AS n FROM calls FINAL
        WHERE project_id = {p:String} AND ${VISIBLE} AND trace_id IN (

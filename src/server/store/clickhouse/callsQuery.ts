@@ -5,9 +5,10 @@
  * rows phase loads. The semantics (which fields exist, what a filter means, the default order
  * and the id tie-break, every 400/422) come from the planner, so both backends answer the same.
  */
-import { indexableContains, loadedColumns, planCallsOrder, planCallsWhere } from '../query/index.js';
+import { indexableContains, loadedColumns, planCallsOrder, planCallsWhere, type CallsSearch } from '../query/index.js';
 import type { CallsQuery } from '../Store.js';
 import type { Params } from './ClickHouseDatabase.js';
+import type { SearchGrams } from './callSearch.js';
 import { CallsSqlPrinter } from './callsSql.js';
 
 /** A call a read may return: its start has arrived and it is not deleted. */
@@ -27,10 +28,11 @@ export interface CallsList {
   columns: readonly string[];
 }
 
-export function compileCallsList(q: CallsQuery): CallsList {
+/** `grams`: the posting lists chosen for the query's searches (callSearch.ts chooseSearchGrams). */
+export function compileCallsList(q: CallsQuery, grams?: SearchGrams): CallsList {
   const params: Params = { p: q.projectId };
-  const printer = new CallsSqlPrinter(params);
-  const where = printWhere(q, printer);
+  const printer = new CallsSqlPrinter(params, grams);
+  const { where, prewhere } = printConditions(q, printer);
   const keys = planCallsOrder(q);
   const order = keys.map((key) => printer.sortKey(key)).join(', ');
   let page = '';
@@ -40,7 +42,7 @@ export function compileCallsList(q: CallsQuery): CallsList {
     // LIMIT 0 answers nothing, as in SQLite; no limit at all is the largest UInt64.
     page = q.limit != null ? ' LIMIT {limit:UInt64} OFFSET {offset:UInt64}' : ' LIMIT 18446744073709551615 OFFSET {offset:UInt64}';
   }
-  const idsSql = `SELECT id FROM calls FINAL WHERE ${where} ORDER BY ${order}${page}`;
+  const idsSql = `SELECT id FROM calls FINAL${prewhere} WHERE ${where} ORDER BY ${order}${page}`;
   const first = keys[0]!;
   let byStart: CallsList['byStart'] = null;
   if (q.limit != null && first.value.k === 'field' && first.value.field.kind === 'column' && first.value.field.column === 'started_at') {
@@ -50,7 +52,7 @@ export function compileCallsList(q: CallsQuery): CallsList {
     const starts = `calls_by_start WHERE project_id = {p:String}${roots}`;
     const window = `started_at ${cmp} {edge:Int64} AND id IN (SELECT id FROM ${starts} AND started_at ${cmp} {edge:Int64})`;
     byStart = {
-      idsSql: `SELECT id FROM calls FINAL WHERE ${where} AND ${window} ORDER BY ${order}${page}`,
+      idsSql: `SELECT id FROM calls FINAL${prewhere} WHERE ${where} AND ${window} ORDER BY ${order}${page}`,
       edgeSql: `SELECT started_at AS t FROM ${starts} ORDER BY started_at ${direction} LIMIT 1 OFFSET {k:UInt64}`,
     };
   }
@@ -58,20 +60,45 @@ export function compileCallsList(q: CallsQuery): CallsList {
 }
 
 /** The WHERE condition (over `calls FINAL`) of a query's project, visibility, filter clauses and `$expr`. */
-export function compileCallsWhere(q: Pick<CallsQuery, 'projectId' | 'filter' | 'query' | 'expandColumns'>): {
+export function compileCallsWhere(
+  q: Pick<CallsQuery, 'projectId' | 'filter' | 'query' | 'expandColumns'>,
+  grams?: SearchGrams,
+): {
   where: string;
   params: Params;
 } {
   const params: Params = { p: q.projectId };
-  return { where: printWhere(q, new CallsSqlPrinter(params)), params };
+  return { where: printWhere(q, new CallsSqlPrinter(params, grams)), params };
+}
+
+/** The substring searches of a query's WHERE: its `search` filter and the `$contains` tests the index narrows. */
+export function callsSearches(q: Pick<CallsQuery, 'projectId' | 'filter' | 'query' | 'expandColumns'>): CallsSearch[] {
+  const plan = planCallsWhere(q);
+  const searches = plan.filter.flatMap((c) => (c.k === 'search' ? [c.search] : []));
+  return [...searches, ...indexableContains(plan.expr)];
 }
 
 /** The WHERE condition, with its parameters bound through `printer` (the project is `{p:String}`). */
 function printWhere(q: Pick<CallsQuery, 'projectId' | 'filter' | 'query' | 'expandColumns'>, printer: CallsSqlPrinter): string {
+  return printConditions(q, printer).where;
+}
+
+/**
+ * The WHERE condition, and the PREWHERE clause (with a leading space, or '') holding the
+ * candidates of its substring searches when posting lists were chosen for them (callSearch.ts).
+ */
+function printConditions(
+  q: Pick<CallsQuery, 'projectId' | 'filter' | 'query' | 'expandColumns'>,
+  printer: CallsSqlPrinter,
+): { where: string; prewhere: string } {
   const plan = planCallsWhere(q);
+  // `$contains` the substring indexes can narrow: a search of the indexed text, then the test decides (callSearch.ts).
+  const contains = indexableContains(plan.expr);
+  const searches = [...plan.filter.flatMap((c) => (c.k === 'search' ? [c.search] : [])), ...contains];
+  const candidates = searches.flatMap((s) => printer.searchPrewhere(s) ?? []);
   const clauses = ['project_id = {p:String}', VISIBLE, ...plan.filter.map((c) => printer.filterClause(c))];
-  // `$contains` the n-gram index can narrow: a LIKE on the indexed text, then the test decides (callSearch.ts).
-  for (const search of indexableContains(plan.expr)) clauses.push(printer.filterClause({ k: 'search', search }));
+  for (const search of contains) clauses.push(printer.filterClause({ k: 'search', search }));
   if (plan.expr) clauses.push(printer.where(plan.expr));
-  return clauses.join(' AND ');
+  const prewhere = candidates.length > 0 ? ` PREWHERE ${['project_id = {p:String}', ...candidates].join(' AND ')}` : '';
+  return { where: clauses.join(' AND '), prewhere };
 }

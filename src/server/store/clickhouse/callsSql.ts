@@ -17,10 +17,11 @@
  *   callsExpandSql.ts);
  * - `$in` lists of literals bind as one array parameter of the group's type.
  */
-import { searchClause, searchWordSql } from './callSearch.js';
+import { searchCandidates, searchClause, searchWordSql, type SearchGrams } from './callSearch.js';
 import type { JsonValue } from '../../../contract/common.js';
 import {
   MADE_BY_WEFT_FIELD,
+  type CallsSearch,
   type Condition,
   type FilterClause,
   type InGroup,
@@ -52,8 +53,20 @@ const ARRAY_TYPE: Record<ValueType, string> = {
 /** The printer of one statement's plan nodes; parameters go to `params`. */
 export class CallsSqlPrinter {
   readonly #p: ParamSet;
-  constructor(params: Params) {
+  readonly #grams: SearchGrams | undefined;
+  /** The searches whose candidates the statement's PREWHERE holds (searchPrewhere). */
+  readonly #inPrewhere = new Set<CallsSearch>();
+  /** `grams`: the posting lists chosen for the statement's searches (callSearch.ts), when read. */
+  constructor(params: Params, grams?: SearchGrams) {
     this.#p = new ParamSet(params);
+    this.#grams = grams;
+  }
+
+  /** A search's candidates for the statement's PREWHERE, then left out of its WHERE; null when it has none. */
+  searchPrewhere(search: CallsSearch): string | null {
+    const sql = searchCandidates(search, (v, type) => this.#p.add(v, type), this.#grams);
+    if (sql) this.#inPrewhere.add(search);
+    return sql;
   }
 
   /** A literal: booleans as 1/0, whole numbers as Int64, objects and lists as their JSON text. */
@@ -99,7 +112,7 @@ export class CallsSqlPrinter {
       case 'condition':
         return this.condition(s.condition);
       case 'searchWord':
-        return searchWordSql(s.search, (v) => this.#p.add(v, 'String'));
+        return searchWordSql(s.search, (v, type) => this.#p.add(v, type));
       case 'feedbackNewest':
         return this.#feedbackNewest(s);
     }
@@ -210,7 +223,7 @@ export class CallsSqlPrinter {
         return c.made ? jsonExists(raw) : jsonIsNull(raw);
       }
       case 'search':
-        return searchClause(c.search, (v) => this.#p.add(v, 'String'));
+        return searchClause(c.search, (v, type) => this.#p.add(v, type), this.#grams, this.#inPrewhere.has(c.search));
     }
   }
 }

@@ -122,6 +122,12 @@ export const SHARD_KEYS: Readonly<Record<string, string>> = {
   // Read through GLOBAL IN and summed over every shard: an id's start rows need not share one.
   call_stats_starts: 'id_hash',
   call_stats_rows: BY_PROJECT,
+  // The substring search (migrations 25, 26): the queue is written by a view on each insert into
+  // calls on its shard, and the indexer's INSERT ... SELECT of a call's trigram rows reads the
+  // call's parts and writes its postings by the same key. Its progress is one value for all.
+  call_grams: 'sipHash64(project_id, id)',
+  call_search_queue: 'sipHash64(project_id, id)',
+  call_search_progress: ONE_SHARD,
   projects: BY_PROJECT,
   table_rows: BY_PROJECT,
   table_entries: BY_PROJECT,

@@ -29,7 +29,7 @@
  * and the touched threads computed now, filtered, sorted and priced alike. Until a project's
  * snapshot is built (in the background, from its first read) reads take the pass.
  */
-import { searchClause } from './callSearch.js';
+import { chooseSearchGrams, searchCandidates, searchClause, type SearchGrams } from './callSearch.js';
 import { VISIBLE } from './callsQuery.js';
 import type { ThreadRecord, ThreadsQuery, ThreadsStore } from '../Store.js';
 import { planThreadsFilter, type ThreadsFilterPlan } from '../query/threadsFilter.js';
@@ -95,14 +95,14 @@ function rangeSql(q: ThreadsQuery, bind: Bind): string[] {
  * searchable text and attributes are thread_turns columns (migration 11), so this merges that
  * narrow table alone: no turn's payload is read, no JSON parsed but the tested attributes.
  */
-function matchingThreadsSql(plan: ThreadsFilterPlan, patterns: string[], bind: Bind): string | null {
+function matchingThreadsSql(plan: ThreadsFilterPlan, patterns: string[], bind: Bind, grams?: SearchGrams): string | null {
   const columns = ['thread_id'];
   const having: string[] = [];
   if (plan.search && patterns.length > 0) {
     // Every word on some turn of the thread (not necessarily the same one), or the exact thread id.
     columns.push(`${TURN_TEXT_SQL} AS text`);
     const words = patterns.map((p) => `countIf(match(text, ${bind(p, 'String')})) > 0`);
-    const substring = substringThreadsSql(plan, bind);
+    const substring = substringThreadsSql(plan, bind, grams);
     having.push(
       `(thread_id = ${bind(plan.search.text, 'String')} OR (${words.join(' AND ')})${substring ? ` OR thread_id IN (${substring})` : ''})`,
     );
@@ -119,20 +119,23 @@ function matchingThreadsSql(plan: ThreadsFilterPlan, patterns: string[], bind: B
 
 /**
  * The threads with a live turn holding the search text as a substring, as the calls' `search`
- * filter finds it (callSearch.ts, through the calls' n-gram index); null when the text is too short.
+ * filter finds it (callSearch.ts: the candidates of its posting lists in PREWHERE, when chosen);
+ * null when the text is too short.
  */
-function substringThreadsSql(plan: ThreadsFilterPlan, bind: Bind): string | null {
+function substringThreadsSql(plan: ThreadsFilterPlan, bind: Bind, grams?: SearchGrams): string | null {
   const search = plan.search?.substring;
   if (!search) return null;
-  return `SELECT thread_id FROM calls FINAL WHERE project_id = {p:String} AND ${VISIBLE} AND turn_id = id
-    AND ${searchClause(search, (v) => bind(v, 'String'))}`;
+  const candidates = searchCandidates(search, bind, grams);
+  const prewhere = candidates ? ` PREWHERE project_id = {p:String} AND ${candidates}` : '';
+  return `SELECT thread_id FROM calls FINAL${prewhere} WHERE project_id = {p:String} AND ${VISIBLE} AND turn_id = id
+    AND ${searchClause(search, bind, grams, candidates !== null)}`;
 }
 
 /**
  * The matching threads, one row each, as one SELECT over the merged turns grouped by thread;
  * with `within` (a SELECT of thread ids), only those threads.
  */
-function threadRowsSql(q: ThreadsQuery, params: Params, usage: Usage, within?: string): string {
+function threadRowsSql(q: ThreadsQuery, params: Params, usage: Usage, within?: string, grams?: SearchGrams): string {
   const plan = planThreadsFilter(q);
   const bind = binder(params);
   params.p = plan.projectId;
@@ -141,10 +144,10 @@ function threadRowsSql(q: ThreadsQuery, params: Params, usage: Usage, within?: s
   if (within) where.push(`thread_id IN (${within})`);
   const patterns = (plan.search?.words ?? []).flatMap((w) => searchWordPattern(w) ?? []);
   if (plan.search && patterns.length === 0) {
-    const substring = substringThreadsSql(plan, bind);
+    const substring = substringThreadsSql(plan, bind, grams);
     where.push(`(thread_id = ${bind(plan.search.text, 'String')}${substring ? ` OR thread_id IN (${substring})` : ''})`);
   }
-  const matching = matchingThreadsSql(plan, patterns, bind);
+  const matching = matchingThreadsSql(plan, patterns, bind, grams);
   if (matching) where.push(`thread_id IN (${matching})`);
   where.push(...rangeSql(q, bind));
   const having = boundsSql(plan.min, plan.max, bind);
@@ -159,7 +162,7 @@ function threadRowsSql(q: ThreadsQuery, params: Params, usage: Usage, within?: s
  * The matching threads, one row each with every statistic and the usage by model, over the
  * snapshot's rows (`rows`: ThreadSnapshots.rowsSql), with `total_cost` when `priced`.
  */
-function snapshotRowsSql(q: ThreadsQuery, rows: string, params: Params, priced: boolean): string {
+function snapshotRowsSql(q: ThreadsQuery, rows: string, params: Params, priced: boolean, grams?: SearchGrams): string {
   const plan = planThreadsFilter(q);
   const bind = binder(params);
   params.p = plan.projectId;
@@ -167,7 +170,7 @@ function snapshotRowsSql(q: ThreadsQuery, rows: string, params: Params, priced: 
   if (plan.threadIds) where.push(`thread_id IN ${bind(plan.threadIds, 'Array(String)')}`);
   const patterns = (plan.search?.words ?? []).flatMap((w) => searchWordPattern(w) ?? []);
   if (plan.search && patterns.length === 0) where.push(`thread_id = ${bind(plan.search.text, 'String')}`);
-  const matching = matchingThreadsSql(plan, patterns, bind);
+  const matching = matchingThreadsSql(plan, patterns, bind, grams);
   if (matching) where.push(`thread_id IN (${matching})`);
   where.push(...boundsSql(plan.min, plan.max, bind));
   const cost = priced ? `, ${threadCostSql('tuple(usage_models, usage_prompt, usage_completion)', 'start_time')} AS total_cost` : '';
@@ -184,6 +187,12 @@ export class ClickHouseThreadsStore implements ThreadsStore {
   constructor(db: ClickHouseDatabase, snapshots: ThreadSnapshotOptions | null) {
     this.#db = db;
     this.#snapshots = snapshots ? new ThreadSnapshots(db, snapshots) : null;
+  }
+
+  /** The posting lists of a thread search's substring part (callSearch.ts), when it has one. */
+  async #searchGrams(q: ThreadsQuery): Promise<SearchGrams | undefined> {
+    const search = planThreadsFilter(q).search?.substring;
+    return search ? chooseSearchGrams(this.#db, q.projectId, [search]) : undefined;
   }
 
   /** The snapshot mark a query reads at, or null for the pass over the turns. */
@@ -212,7 +221,7 @@ export class ClickHouseThreadsStore implements ThreadsStore {
     // A page's first pass leaves out the usage unless cost decides; the engine also drops the
     // statistics that neither the order nor a bound reads (the turn ids and the other
     // percentiles were most of a sort's time), since only the thread ids are read from it.
-    let page = `${threadRowsSql(q, params, paged && !costDecides(q) ? 'none' : 'priced')} ORDER BY ${order.join(', ')}`;
+    let page = `${threadRowsSql(q, params, paged && !costDecides(q) ? 'none' : 'priced', undefined, await this.#searchGrams(q))} ORDER BY ${order.join(', ')}`;
     if (paged) {
       params.limit = q.limit ?? '18446744073709551615';
       params.offset = q.offset ?? 0;
@@ -235,7 +244,7 @@ export class ClickHouseThreadsStore implements ThreadsStore {
     order.push('thread_id ASC');
     // Cost is priced for every thread only when it decides; otherwise for the page's alone.
     const decides = costDecides(q);
-    let page = `${snapshotRowsSql(q, rows, params, decides)} ORDER BY ${order.join(', ')}`;
+    let page = `${snapshotRowsSql(q, rows, params, decides, await this.#searchGrams(q))} ORDER BY ${order.join(', ')}`;
     if (q.limit != null || q.offset != null) {
       params.limit = q.limit ?? '18446744073709551615';
       params.offset = q.offset ?? 0;
@@ -252,11 +261,12 @@ export class ClickHouseThreadsStore implements ThreadsStore {
       const params: Params = { p: q.projectId };
       const rows = this.#snapshots!.rowsSql(mark, params);
       const priced = q.min?.total_cost != null || q.max?.total_cost != null;
-      const sql = `${priced ? `WITH ${PRICES_SQL} ` : ''}SELECT count() AS n FROM (${snapshotRowsSql(q, rows, params, priced)})`;
+      const sql = `${priced ? `WITH ${PRICES_SQL} ` : ''}SELECT count() AS n FROM (${snapshotRowsSql(q, rows, params, priced, await this.#searchGrams(q))})`;
       return num((await this.#db.get<{ n: string }>(sql, params))?.n ?? 0);
     }
     const params: Params = {};
-    const rows = threadRowsSql(q, params, q.min?.total_cost != null || q.max?.total_cost != null ? 'priced' : 'none');
+    const usage = q.min?.total_cost != null || q.max?.total_cost != null ? 'priced' : 'none';
+    const rows = threadRowsSql(q, params, usage, undefined, await this.#searchGrams(q));
     return num((await this.#db.get<{ n: string }>(`SELECT count() AS n FROM (${rows})`, params))?.n ?? 0);
   }
 

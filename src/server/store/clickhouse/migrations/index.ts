@@ -40,6 +40,8 @@ import { v21CallSearch } from './v21CallSearch.js';
 import { v22AlertRules } from './v22AlertRules.js';
 import { v23ThreadSnapshots } from './v23ThreadSnapshots.js';
 import { v24StatsRollup } from './v24StatsRollup.js';
+import { v25CallGrams } from './v25CallGrams.js';
+import { v26CallSearchQueue } from './v26CallSearchQueue.js';
 
 export type { ClickHouseMigration } from './migration.js';
 
@@ -69,6 +71,8 @@ export const clickhouseMigrations: ClickHouseMigration[] = [
   v22AlertRules,
   v23ThreadSnapshots,
   v24StatsRollup,
+  v25CallGrams,
+  v26CallSearchQueue,
 ];
 
 /** The newest schema version this build knows. */
