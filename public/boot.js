@@ -32,6 +32,15 @@ try {
         return null;
       }),
     };
+    // The script that paints the first screen of rows from this answer before the app's code is
+    // in (src/web/features/traces/earlyTrace.ts; docs/trace-outline.md "Painted before the app's code").
+    var early = document.querySelector('meta[name="weft-early-trace"]');
+    if (early) {
+      var script = document.createElement('script');
+      script.type = 'module';
+      script.src = early.getAttribute('content');
+      document.head.appendChild(script);
+    }
   }
 } catch {
   // A malformed path: the page asks for itself.
