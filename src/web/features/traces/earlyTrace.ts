@@ -88,7 +88,8 @@ export async function readFirstScreen(
     else spans.push(line);
     if (spans.length >= rows && (!selectedId || spans.some((s) => s.id === selectedId))) break;
   }
-  await body.cancel().catch(() => undefined);
+  // Not awaited: a tee's branch is cancelled at once, but its promise waits for the other branch.
+  void body.cancel().catch(() => undefined);
   if (!head || spans.length === 0) return null;
   if (selectedId && !spans.some((s) => s.id === selectedId)) return null;
   return { head, spans, whole: spans.length >= head.spans };
