@@ -421,6 +421,12 @@ function printVariant(v: Variant, base: Variant | undefined): void {
     console.log(
       `  ${name}  first paint     ${verdict(fp, GOALS.firstPaint)}, max ${max(runs, (r) => r.firstPaint)} ms${ratio(fp, before && med(before, (r) => r.firstPaint))}`,
     );
+    const ahead = runs.filter((r) => r.appPaint - r.firstPaint >= 1).map((r) => r.appPaint - r.firstPaint);
+    console.log(
+      `        the early rows painted before the app's tree in ${ahead.length} of ${runs.length} tries${
+        ahead.length ? ` (by ${ahead.map((d) => Math.round(d)).join(', ')} ms)` : ''
+      }`,
+    );
     console.log(
       `        the app's tree painted ${ms(med(runs, (r) => r.appPaint))}${ratio(
         med(runs, (r) => r.appPaint),
