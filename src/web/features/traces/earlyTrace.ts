@@ -74,7 +74,8 @@ function start(): void {
 /**
  * Reads the head and the spans until `rows` of them are in (the stream answers the rows the
  * tree opens with first, in its order) or the stream ends, then stops reading its copy. A linked
- * call (`?call=`) must be among them (the app would scroll to it): null otherwise.
+ * call (`?call=`) must be among them (the app would scroll to it): null otherwise, without
+ * reading on (a deep call could be the trace's last line).
  */
 export async function readFirstScreen(
   body: ReadableStream<Uint8Array>,
@@ -86,7 +87,7 @@ export async function readFirstScreen(
   for await (const line of readJsonLines<TraceOutlineLine>(body)) {
     if ('head' in line) head = line.head;
     else spans.push(line);
-    if (spans.length >= rows && (!selectedId || spans.some((s) => s.id === selectedId))) break;
+    if (spans.length >= rows) break;
   }
   // Not awaited: a tee's branch is cancelled at once, but its promise waits for the other branch.
   void body.cancel().catch(() => undefined);
