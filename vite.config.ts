@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 import { earlyScript } from './scripts/earlyScriptPlugin.js';
+import { inlineBoot } from './scripts/inlineBootPlugin.js';
 import { pagePreload } from './scripts/pagePreloadPlugin.js';
 import { precompress } from './scripts/precompressPlugin.js';
 import { contractRoutes } from './src/client/routeTablePlugin.js';
@@ -74,6 +75,9 @@ export default defineConfig(({ mode }) => ({
         modules: ['src/web/features/traces/TracePage.tsx', 'src/web/features/traces/traceLoader.ts'],
       },
     ]),
+    // boot.js inline in the built index.html, allowed by its hash: the outline request leaves a
+    // round trip sooner. After the plugins above, which place their tags by boot.js's.
+    inlineBoot(),
   ],
   build: {
     outDir: 'dist',
