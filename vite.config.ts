@@ -7,6 +7,8 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
+import { earlyScript } from './scripts/earlyScriptPlugin.js';
+import { inlineBoot } from './scripts/inlineBootPlugin.js';
 import { pagePreload } from './scripts/pagePreloadPlugin.js';
 import { precompress } from './scripts/precompressPlugin.js';
 import { contractRoutes } from './src/client/routeTablePlugin.js';
@@ -64,12 +66,18 @@ export default defineConfig(({ mode }) => ({
     // The trace page's code, fetched beside the entry when a trace is opened first (boot.js):
     // a 10,000-span trace's first paint waited for its chunk waterfall (docs/trace-outline.md
     // "The cold first paint"). The modules are the page's component and loader (app/pages.ts).
+    // The trace page's first rows, painted from the outline before the app's code is in
+    // (docs/trace-outline.md "Painted before the app's code").
+    earlyScript(),
     pagePreload([
       {
         path: '/:entity/:project/traces/:traceId',
         modules: ['src/web/features/traces/TracePage.tsx', 'src/web/features/traces/traceLoader.ts'],
       },
     ]),
+    // boot.js inline in the built index.html, allowed by its hash: the outline request leaves a
+    // round trip sooner. After the plugins above, which place their tags by boot.js's.
+    inlineBoot(),
   ],
   build: {
     outDir: 'dist',

@@ -1,5 +1,6 @@
-// Runs before the app's modules, as a classic blocking script from a file: the server's
-// Content-Security-Policy allows no inline script (src/server/http/securityHeaders.ts).
+// Runs before the app's modules, as a classic blocking script: the build puts it inline in
+// index.html (scripts/inlineBootPlugin.ts), allowed by its hash in the Content-Security-Policy
+// the server sends with the page (src/server/process/dashboard.ts); `weft dev` loads this file.
 
 // Apply the saved theme before first paint so a dark-theme reload does not flash white.
 try {
@@ -32,6 +33,15 @@ try {
         return null;
       }),
     };
+    // The script that paints the first screen of rows from this answer before the app's code is
+    // in (src/web/features/traces/earlyTrace.ts; docs/trace-outline.md "Painted before the app's code").
+    var early = document.querySelector('meta[name="weft-early-trace"]');
+    if (early) {
+      var script = document.createElement('script');
+      script.type = 'module';
+      script.src = early.getAttribute('content');
+      document.head.appendChild(script);
+    }
   }
 } catch {
   // A malformed path: the page asks for itself.

@@ -1,8 +1,9 @@
 /**
  * Headers every answer carries, API and dashboard alike:
  *
- * - `Content-Security-Policy`: scripts only from this origin, never inline (the dashboard's
- *   index.html loads its one early script, the theme, from a file), no plugins, no framing
+ * - `Content-Security-Policy`: scripts only from this origin, never inline but by hash (the
+ *   built dashboard's index.html holds its boot script inline, named by its hash in the CSP the
+ *   dashboard's file server sets: process/dashboard.ts), no plugins, no framing
  *   (`frame-ancestors 'none'`), forms and fetches only to this origin. Styles allow
  *   `'unsafe-inline'`: the charts (recharts) and the virtualised tables position elements with
  *   inline `style` attributes, and an injected style cannot run code (scripts stay locked);

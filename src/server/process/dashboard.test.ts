@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, utimesSync, writeFileSync 
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createHash } from 'node:crypto';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.js';
@@ -10,7 +11,8 @@ import { mountDashboard } from './dashboard.js';
 import { dashboardBuildNeed } from './dashboardBuild.js';
 import { startServer, type RunningServer } from './main.js';
 
-const INDEX = '<!doctype html><title>Weft</title><div id="root"></div>';
+const BOOT = 'document.documentElement.dataset.theme = "dark";';
+const INDEX = `<!doctype html><title>Weft</title><script>${BOOT}</script><div id="root"></div>`;
 const HTML = { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' };
 
 /** A server on a temp SQLite file whose dashboard comes from `distDir`. */
@@ -77,6 +79,20 @@ describe('GET / (dashboard)', () => {
       expect(res.headers.get('cache-control')).toBe('no-cache');
       expect(await res.text()).toBe(INDEX);
     }
+  });
+
+  it("allows index.html's inline script by its hash, and no other inline script anywhere", async () => {
+    const scriptSrc = (res: Response) =>
+      (res.headers.get('content-security-policy') ?? '')
+        .split(';')
+        .map((d) => d.trim())
+        .find((d) => d.startsWith('script-src'));
+    const hash = `'sha256-${createHash('sha256').update(BOOT).digest('base64')}'`;
+    for (const path of ['/', '/p/acme/bot/traces/abc', '/index.html']) {
+      expect(scriptSrc(await fetch(`${url}${path}`, { headers: HTML })), path).toBe(`script-src 'self' ${hash}`);
+    }
+    expect(scriptSrc(await fetch(`${url}/weft/whoami`))).toBe("script-src 'self'");
+    expect(scriptSrc(await fetch(`${url}/assets/index-AbC123.js`))).toBe("script-src 'self'");
   });
 
   it('serves assets with their content type and a long cache', async () => {

@@ -10,6 +10,10 @@
  *   client-side route (`/calls`, `/p/acme/bot/calls?x=1`) lands in the app;
  * - everything else falls through to the JSON 404, so API clients never receive HTML.
  *
+ * An HTML file's inline scripts (index.html's boot script, inlined by the build:
+ * scripts/inlineBootPlugin.ts) are allowed by their hash in its Content-Security-Policy, and no
+ * other inline script is.
+ *
  * The URL path is decoded one segment at a time; `..`, encoded slashes, backslashes and NUL are
  * refused with 400, and the file found must resolve (symlinks included) inside dist/. Without a
  * build, HTML requests get a short page saying how to make one.
@@ -22,6 +26,7 @@ import { endpoints } from '../../contract/endpoints.js';
 import { PROJECT_ROOT } from './dashboardBuild.js';
 import { isTraceServerEndpoint, TRACE_PREFIX } from '../http/defineRoutes.js';
 import { BadRequestError } from '../errors.js';
+import { contentSecurityPolicy, inlineScriptHashes } from '../http/securityHeaders.js';
 
 /** Where `vite build` writes the app (vite.config.ts `build.outDir`). */
 export const DEFAULT_DIST_DIR = join(PROJECT_ROOT, 'dist');
@@ -124,6 +129,7 @@ function sendFile(c: Context, original: { path: string; stat: Stats }, cacheCont
     'x-content-type-options': 'nosniff',
   };
   if (encoded) headers['content-encoding'] = encoded.encoding;
+  if (extname(original.path).toLowerCase() === '.html') headers['content-security-policy'] = htmlPolicy(original);
   if (c.req.header('if-none-match') === etag) return new Response(null, { status: 304, headers });
   // Hono answers HEAD with the GET handler; opening the file would only leak a descriptor.
   if (c.req.method === 'HEAD') return new Response(null, { headers: { ...headers, 'content-length': String(file.stat.size) } });
@@ -167,6 +173,18 @@ function acceptedEncodings(header: string | undefined): Set<string> {
     if (name && !params.some((p) => /^q=0(\.0*)?$/.test(p))) accepted.add(name);
   }
   return accepted;
+}
+
+const policies = new Map<string, { version: string; policy: string }>();
+
+/** The CSP of an HTML file of the build, naming its inline scripts by hash; made again when the file changes. */
+function htmlPolicy(file: { path: string; stat: Stats }): string {
+  const version = `${file.stat.size}-${file.stat.mtimeMs}`;
+  const known = policies.get(file.path);
+  if (known?.version === version) return known.policy;
+  const policy = contentSecurityPolicy(inlineScriptHashes(readFileSync(file.path, 'utf8')));
+  policies.set(file.path, { version, policy });
+  return policy;
 }
 
 /** Files up to this size are kept in memory once read: the whole app is about 2 MB. */

@@ -32,6 +32,8 @@ const SOURCES = [
   'vite.config.ts',
   'public',
   'scripts/pagePreloadPlugin.ts',
+  'scripts/earlyScriptPlugin.ts',
+  'scripts/inlineBootPlugin.ts',
   'scripts/precompressPlugin.ts',
 ];
 

@@ -4,10 +4,11 @@
  * a drawer over the page (closed by a choice, Escape or a click outside).
  */
 import { useSuspenseQuery } from '@tanstack/react-query';
-import { Fragment, lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { Fragment, lazy, Suspense, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { Link, NavLink, Outlet, useLocation, useParams } from 'react-router-dom';
 import { ColumnOwnerContext } from '../components/table/columnOwner.js';
 import { whoamiQueryOptions } from '../features/auth/authQueries.js';
+import { dropEarlyPaint } from '../lib/earlyPaint.js';
 import { PageLoading } from './PageLoading.js';
 import { ProjectSwitcher } from './ProjectSwitcher.js';
 import { navigation } from './pages.js';
@@ -28,6 +29,10 @@ export function AppLayout() {
   const inProject = entity !== undefined && project !== undefined;
   const mainRef = useRef<HTMLElement>(null);
   const [menuOpen, setMenuOpen] = useState(false);
+  // A trace page painted before the app's code (lib/earlyPaint.ts) stays only while a trace is shown.
+  useLayoutEffect(() => {
+    if (!inTrace) dropEarlyPaint();
+  }, [inTrace]);
   // A navigation closes the drawer.
   useEffect(() => setMenuOpen(false), [pathname]);
   useEffect(() => {

@@ -7,12 +7,13 @@
  * break-glass administrators behind a small link.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useLayoutEffect, useState, type FormEvent } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { HttpError } from '../../client/index.js';
 import { oidcConfigQueryOptions, whoamiQueryOptions } from '../features/auth/authQueries.js';
 import { describeError } from '../components/ui/ErrorState.js';
 import { api } from '../lib/api.js';
+import { dropEarlyPaint } from '../lib/earlyPaint.js';
 import { ThemeToggle } from './ThemeToggle.js';
 import './login.css';
 
@@ -25,6 +26,8 @@ function safeNext(next: string | null): string {
 export function LoginPage() {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
+  // A trace page painted before the app's code (an expired session) gives way to the sign-in.
+  useLayoutEffect(dropEarlyPaint, []);
   const [params] = useSearchParams();
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');

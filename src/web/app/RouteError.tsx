@@ -3,9 +3,11 @@
  * each get their own words. Retry drops the failed queries and runs the route's loader again.
  */
 import { useQueryClient } from '@tanstack/react-query';
+import { useLayoutEffect } from 'react';
 import { useLocation } from 'react-router-dom';
 import { HttpError } from '../../client/index.js';
 import { ErrorState } from '../components/ui/ErrorState.js';
+import { dropEarlyPaint } from '../lib/earlyPaint.js';
 import { NotFound } from './NotFound.js';
 
 /** What a not-found path names, from its section: `/e/p/calls/<id>` → a call. */
@@ -30,6 +32,8 @@ const isResponse = (error: unknown): error is Response => error instanceof Respo
 export function RouteError({ error, onRetry }: { error: unknown; onRetry: () => void }) {
   const queryClient = useQueryClient();
   const { pathname } = useLocation();
+  // The error shows, not a trace page painted before the app's code (lib/earlyPaint.ts).
+  useLayoutEffect(dropEarlyPaint, []);
   // An unknown id is not something Retry can fix: say what is missing and offer a way back.
   if ((isResponse(error) || error instanceof HttpError) && error.status === 404) {
     const parts = pathname.split('/').filter(Boolean);

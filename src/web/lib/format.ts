@@ -7,7 +7,8 @@
  * for what is rarer (fractions, the charts' axes).
  */
 
-const integer = new Intl.NumberFormat('en-US');
+// Made on first use: the trace page's early paint (features/traces/earlyTrace.ts) formats safe integers only.
+let integer: Intl.NumberFormat | undefined;
 const COMPACT = [
   { at: 1e12, suffix: 'T' },
   { at: 1e9, suffix: 'B' },
@@ -20,7 +21,7 @@ const groupThousands = (digits: string) => digits.replace(/\B(?=(\d{3})+$)/g, ',
 
 /** `12,345`. */
 export function formatInteger(n: number): string {
-  if (!Number.isSafeInteger(n)) return integer.format(n);
+  if (!Number.isSafeInteger(n)) return (integer ??= new Intl.NumberFormat('en-US')).format(n);
   return n < 0 ? `-${groupThousands(String(-n))}` : groupThousands(String(n));
 }
 

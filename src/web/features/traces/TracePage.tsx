@@ -5,12 +5,13 @@
  * was opened from a thread, and the way back then leads there instead of to Calls.
  */
 import { useQuery } from '@tanstack/react-query';
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useLayoutEffect, useMemo, useState } from 'react';
 import { Link, useLocation, useParams, useSearchParams } from 'react-router-dom';
 import type { OutlineSpan } from '../../../contract/traceOutline.js';
 import { OUTLINE_LARGE_TRACE, OUTLINE_OPEN_DEPTH } from '../../../contract/traceOutlineDepth.js';
 import { ErrorState } from '../../components/ui/ErrorState.js';
 import { Spinner } from '../../components/ui/Spinner.js';
+import { dropEarlyPaint } from '../../lib/earlyPaint.js';
 import { formatDuration, formatInteger, plural } from '../../lib/format.js';
 import { callName, type Call } from '../../entities/calls/callFields.js';
 import { CallDetail } from './CallDetail.js';
@@ -109,6 +110,13 @@ export function TracePage() {
     setShowPath(!showPath);
     if (end) onSelect(end);
   };
+
+  // The rows painted before the app's code give way to an error, an empty trace or a search
+  // without matches; otherwise TraceTree removes them once its rows are in.
+  const noTree = !!outline.error || (!outline.isPending && rows.length === 0);
+  useLayoutEffect(() => {
+    if (noTree) dropEarlyPaint();
+  }, [noTree]);
 
   const callsSearch = (location.state as { callsSearch?: string } | null)?.callsSearch ?? '';
   const root = tree.roots[0]?.span;

@@ -5,8 +5,9 @@
  * first child, Home/End jump.
  */
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { memo, useEffect, useRef, type KeyboardEvent } from 'react';
+import { memo, useEffect, useLayoutEffect, useRef, type KeyboardEvent } from 'react';
 import { StatusBadge } from '../../components/ui/StatusBadge.js';
+import { dropEarlyPaint } from '../../lib/earlyPaint.js';
 import { formatCompact, formatCost, formatDuration, formatInteger, plural } from '../../lib/format.js';
 import { callName } from '../../entities/calls/callFields.js';
 import type { OutlineRollup } from '../../../contract/traceOutline.js';
@@ -39,6 +40,14 @@ export function TraceTree({ tree, rows, selectedId, onSelect, onToggle, highligh
     overscan: 15,
   });
   const selectedIndex = rows.findIndex((r) => r.node.span.id === selectedId);
+  const items = virtualizer.getVirtualItems();
+
+  // The rows painted before the app's code go once these are in the page, before the next frame
+  // (docs/trace-outline.md "Painted before the app's code").
+  const shown = items.length > 0;
+  useLayoutEffect(() => {
+    if (shown) dropEarlyPaint();
+  }, [shown]);
 
   // Keep the selection in view when it moves (keyboard, search, or a link to a deep call).
   useEffect(() => {
@@ -100,7 +109,7 @@ export function TraceTree({ tree, rows, selectedId, onSelect, onToggle, highligh
         onKeyDown={onKeyDown}
       >
         <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
-          {virtualizer.getVirtualItems().map((item) => {
+          {items.map((item) => {
             const row = rows[item.index]!;
             return (
               <TreeRow
