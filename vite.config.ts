@@ -63,12 +63,12 @@ export default defineConfig(({ mode }) => ({
     contractRoutes(),
     // Brotli and gzip copies of the built files, which the server sends to browsers that take them.
     precompress(),
-    // The trace page's code, fetched beside the entry when a trace is opened first (boot.js):
-    // a 10,000-span trace's first paint waited for its chunk waterfall (docs/trace-outline.md
-    // "The cold first paint"). The modules are the page's component and loader (app/pages.ts).
     // The trace page's first rows, painted from the outline before the app's code is in
     // (docs/trace-outline.md "Painted before the app's code").
     earlyScript(),
+    // The trace page's code, fetched beside the entry when a trace is opened first (boot.js):
+    // a 10,000-span trace's first paint waited for its chunk waterfall (docs/trace-outline.md
+    // "The cold first paint"). The modules are the page's component and loader (app/pages.ts).
     pagePreload([
       {
         path: '/:entity/:project/traces/:traceId',
