@@ -6,6 +6,7 @@
  * free pages the indexes leave, given back on a file made new.
  */
 import Database from 'better-sqlite3';
+import { UNDO_V35_SQL } from './migrations/v35ThreadCostsKept.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -95,6 +96,7 @@ describe('calls search after an upgrade', () => {
       await store.close();
       // Back to schema 29, as a file from before this migration.
       const raw = new Database(file);
+      raw.exec(UNDO_V35_SQL);
       raw.exec(
         'DROP TABLE call_search; DROP TABLE call_search_queue; DROP TABLE alert_events; DROP TABLE alert_rules; DROP TABLE history_blobs; ' +
           'ALTER TABLE calls DROP COLUMN inputs_chars; ALTER TABLE calls DROP COLUMN output_chars; PRAGMA user_version = 29',
@@ -131,6 +133,7 @@ describe('migration 33', () => {
       await store.close();
       // As migration 32 left it: the index with positions, the call indexed.
       const raw = new Database(file);
+      raw.exec(UNDO_V35_SQL);
       raw.exec(
         "DROP TABLE call_search; CREATE VIRTUAL TABLE call_search USING fts5(body, content = '', contentless_delete = 1, tokenize = 'trigram case_sensitive 0'); " +
           'DELETE FROM call_search_queue; INSERT INTO call_search (rowid, body) SELECT rowid * 2, inputs FROM calls; PRAGMA user_version = 32',

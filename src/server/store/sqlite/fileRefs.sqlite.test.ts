@@ -3,6 +3,7 @@
  * migration 27's backfill on a database that predates it.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
+import { UNDO_V35_SQL } from './migrations/v35ThreadCostsKept.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -29,6 +30,7 @@ describe('SQLite file reference index', () => {
       for (const table of ['file_refs', 'call_search', 'call_search_queue', 'alert_events', 'alert_rules', 'history_blobs'])
         before.db.run(`DROP TABLE ${table}`);
       for (const column of ['inputs_chars', 'output_chars']) before.db.run(`ALTER TABLE calls DROP COLUMN ${column}`);
+      before.db.writer.exec(UNDO_V35_SQL);
       before.db.writer.pragma('user_version = 26');
       await before.close();
       const after = new SqliteStore(file);

@@ -1,5 +1,6 @@
 /** What is SQLite's own in call statistics: the backfill (the conformance suite runs from store/conformance.*.test.ts). */
 import { mkdtempSync, rmSync } from 'node:fs';
+import { UNDO_V35_SQL } from './migrations/v35ThreadCostsKept.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -169,10 +170,7 @@ describe('migration 16: token sums recomputed under the one usage rule', () => {
       // Nor the newest-first thread order of migration 34.
       before.db.run('DROP INDEX thread_stats_by_start_desc');
       // Nor the kept thread costs of migration 35.
-      for (const trigger of ['insert', 'update', 'delete']) before.db.run(`DROP TRIGGER llm_token_prices_epoch_${trigger}`);
-      for (const table of ['price_epochs', 'thread_cost_epochs']) before.db.run(`DROP TABLE ${table}`);
-      for (const index of ['thread_stats_by_cost', 'thread_stats_by_cost_desc']) before.db.run(`DROP INDEX ${index}`);
-      before.db.run('ALTER TABLE thread_stats DROP COLUMN priced_cost');
+      before.db.writer.exec(UNDO_V35_SQL);
       before.db.writer.pragma('user_version = 15');
       await before.close();
       const told: string[] = [];

@@ -49,3 +49,10 @@ export const v35ThreadCostsKept: Migration = {
     END;
   `,
 };
+
+/** Takes migration 35 out of a file, for the tests that make a file of an older schema. */
+export const UNDO_V35_SQL = `
+  DROP TRIGGER llm_token_prices_epoch_insert; DROP TRIGGER llm_token_prices_epoch_update;
+  DROP TRIGGER llm_token_prices_epoch_delete; DROP TABLE price_epochs; DROP TABLE thread_cost_epochs;
+  DROP INDEX thread_stats_by_cost; DROP INDEX thread_stats_by_cost_desc;
+  ALTER TABLE thread_stats DROP COLUMN priced_cost;`;
