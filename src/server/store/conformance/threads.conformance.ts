@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OpenStore } from '../../testing/tempStore.js';
 import type { Store, ThreadRecord, ThreadsQuery } from '../Store.js';
 import { endWrite, SECOND, startWrite, T0, usageSummary } from './callWrites.js';
+import { priceFor } from './priceWrites.js';
 
 const P = 'acme/threads';
 
@@ -123,20 +124,7 @@ export function describeThreadsConformance(open: OpenStore): void {
 
     it("prices each thread's usage per model at its start (in force, project over default, newest), sorts by cost with unpriced last", async () => {
       const C = 'acme/thread-costs';
-      const price = (id: string, level: 'project' | 'default', llmId: string, effective: number, prompt: number, completion: number) => ({
-        id,
-        pricingLevel: level,
-        pricingLevelId: level === 'project' ? C : 'default',
-        providerId: 'test',
-        llmId,
-        effectiveDate: effective,
-        promptTokenCost: prompt,
-        completionTokenCost: completion,
-        promptTokenCostUnit: 'USD',
-        completionTokenCostUnit: 'USD',
-        createdBy: 'test',
-        createdAt: T0,
-      });
+      const price = priceFor(C, T0);
       await store.costs.createPrices([
         price('cm-old', 'default', 'cm-1', T0 - 1, 1e-3, 2e-3),
         price('cm-new', 'default', 'cm-1', T0 + 60 * SECOND, 1e-2, 2e-2),

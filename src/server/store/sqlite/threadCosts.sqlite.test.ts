@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pickPrice } from '../../core/pickPrice.js';
 import type { PriceRecord } from '../CostsStore.js';
 import { endWrite, startWrite } from '../conformance/callWrites.js';
+import { priceFor } from '../conformance/priceWrites.js';
 import { compareThreads } from '../query/threadsOrder.js';
 import type { ThreadRecord, ThreadsQuery } from '../ThreadsStore.js';
 import { SqliteStore } from './SqliteStore.js';
@@ -20,20 +21,7 @@ const P = 'acme/thread-cost-order';
 const SECOND = 1_000_000;
 const T0 = Date.UTC(2025, 5, 1) * 1000;
 
-const price = (id: string, level: 'project' | 'default', llmId: string, effective: number, prompt: number, completion: number) => ({
-  id,
-  pricingLevel: level,
-  pricingLevelId: level === 'project' ? P : 'default',
-  providerId: 'test',
-  llmId,
-  effectiveDate: effective,
-  promptTokenCost: prompt,
-  completionTokenCost: completion,
-  promptTokenCostUnit: 'USD',
-  completionTokenCostUnit: 'USD',
-  createdBy: 'test',
-  createdAt: T0,
-});
+const price = priceFor(P, T0);
 
 // Two models whose prices change over time, at both levels, and one project's price elsewhere.
 const PRICES: PriceRecord[] = [

@@ -14,6 +14,7 @@ import { endWrite, startWrite } from '../conformance/callWrites.js';
 import { compareThreads } from '../query/threadsOrder.js';
 import type { ThreadRecord, ThreadsQuery } from '../ThreadsStore.js';
 import { SqliteCallsStore } from './calls.js';
+import { priceFor } from '../conformance/priceWrites.js';
 import { SqliteCostsStore } from './costs.js';
 import { SqliteDatabase } from './SqliteDatabase.js';
 import { SqliteStatsStore } from './stats.js';
@@ -24,20 +25,7 @@ const P = 'acme/kept-costs';
 const SECOND = 1_000_000;
 const T0 = Date.UTC(2025, 5, 1) * 1000;
 
-const price = (id: string, level: 'project' | 'default', llmId: string, effective: number, prompt: number, completion: number) => ({
-  id,
-  pricingLevel: level,
-  pricingLevelId: level === 'project' ? P : 'default',
-  providerId: 'test',
-  llmId,
-  effectiveDate: effective,
-  promptTokenCost: prompt,
-  completionTokenCost: completion,
-  promptTokenCostUnit: 'USD',
-  completionTokenCostUnit: 'USD',
-  createdBy: 'test',
-  createdAt: T0,
-});
+const price = priceFor(P, T0);
 
 const summary = (u: Record<string, [number, number]>) =>
   JSON.stringify({ usage: Object.fromEntries(Object.entries(u).map(([m, [p, c]]) => [m, { prompt_tokens: p, completion_tokens: c }])) });
