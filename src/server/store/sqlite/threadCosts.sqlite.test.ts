@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pickPrice } from '../../core/pickPrice.js';
 import type { PriceRecord } from '../CostsStore.js';
 import { endWrite, startWrite } from '../conformance/callWrites.js';
-import { priceFor } from '../conformance/priceWrites.js';
+import { expectCostOrders, priceFor } from '../conformance/priceWrites.js';
 import { compareThreads } from '../query/threadsOrder.js';
 import type { ThreadRecord, ThreadsQuery } from '../ThreadsStore.js';
 import { SqliteStore } from './SqliteStore.js';
@@ -93,18 +93,7 @@ describe('SQLite thread cost order', () => {
     const unsorted = await query({});
     expect(unsorted).toHaveLength(30);
     expect(unsorted.filter((r) => r.totalCost === null)).toHaveLength(6);
-    for (const sortBy of [
-      [{ field: 'total_cost', direction: 'desc' }],
-      [{ field: 'total_cost', direction: 'asc' }],
-      [
-        { field: 'total_cost', direction: 'asc' },
-        { field: 'turn_count', direction: 'desc' },
-      ],
-    ] as ThreadsQuery['sortBy'][]) {
-      const expected = [...unsorted].sort(compareThreads(sortBy));
-      expect(await query({ sortBy })).toEqual(expected);
-      expect(await query({ sortBy, limit: 7, offset: 5 })).toEqual(expected.slice(5, 12));
-    }
+    await expectCostOrders(query, unsorted, { limit: 7, offset: 5 });
   });
 
   it('bounds by cost and counts the same threads', async () => {

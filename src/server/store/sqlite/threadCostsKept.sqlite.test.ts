@@ -14,7 +14,7 @@ import { endWrite, startWrite } from '../conformance/callWrites.js';
 import { compareThreads } from '../query/threadsOrder.js';
 import type { ThreadRecord, ThreadsQuery } from '../ThreadsStore.js';
 import { SqliteCallsStore } from './calls.js';
-import { priceFor } from '../conformance/priceWrites.js';
+import { expectCostOrders, priceFor } from '../conformance/priceWrites.js';
 import { SqliteCostsStore } from './costs.js';
 import { SqliteDatabase } from './SqliteDatabase.js';
 import { SqliteStatsStore } from './stats.js';
@@ -77,18 +77,7 @@ describe('kept thread costs', () => {
   /** Every cost order, bound and count against the unsorted answer's own per-page costs. */
   const expectCostsAsPriced = async (label: string) => {
     const unsorted = await query({});
-    for (const sortBy of [
-      [{ field: 'total_cost', direction: 'desc' }],
-      [{ field: 'total_cost', direction: 'asc' }],
-      [
-        { field: 'total_cost', direction: 'asc' },
-        { field: 'turn_count', direction: 'desc' },
-      ],
-    ] as ThreadsQuery['sortBy'][]) {
-      const expected = [...unsorted].sort(compareThreads(sortBy));
-      expect(await query({ sortBy }), `${label}: ${JSON.stringify(sortBy)}`).toEqual(expected);
-      expect(await query({ sortBy, limit: 5, offset: 3 }), label).toEqual(expected.slice(3, 8));
-    }
+    await expectCostOrders(query, unsorted, { limit: 5, offset: 3 }, label);
     const priced = unsorted.flatMap((r) => (r.totalCost === null ? [] : [r.totalCost])).sort((a, b) => a - b);
     const [low, high] = [priced[2]!, priced[priced.length - 3]!];
     const inside = unsorted.filter((r) => r.totalCost !== null && r.totalCost >= low && r.totalCost <= high);
