@@ -13,7 +13,7 @@
  * `ON CLUSTER` form parses.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -33,13 +33,31 @@ import { clickhouseMigrations, SCHEMA_TABLE } from './migrations/index.js';
 const SHARDED: ClusterSettings = { layout: 'sharded', cluster: 'weft', onCluster: false };
 
 /** The configuration both nodes share but for their shard macro; testkeeper lets Replicated tables be created. */
-const nodeConfig = (tcpPorts: number[], shard: string) => `<clickhouse>
+const nodeConfig = (tcpPorts: number[], shard: string, usersFile: string) => `<clickhouse>
   <remote_servers><weft>
     ${tcpPorts.map((p) => `<shard><replica><host>127.0.0.1</host><port>${p}</port></replica></shard>`).join('\n    ')}
   </weft></remote_servers>
   <macros><shard>${shard}</shard><replica>r1</replica></macros>
   <zookeeper><implementation>testkeeper</implementation></zookeeper>
+  <users_config>${usersFile}</users_config>
 </clickhouse>`;
+
+/**
+ * This engine's native TCP handler aborts the whole process when a peer drops a connection it
+ * cancelled (a read that stops early, `LIMIT 1` on a Distributed table); reading every shard over
+ * TCP, the local one too, avoids those drops. A real server survives them: see docs/clickhouse.md.
+ */
+const NODE_USERS = `<clickhouse>
+  <profiles><default><prefer_localhost_replica>0</prefer_localhost_replica></default></profiles>
+  <users><default><password></password><profile>default</profile><networks><ip>127.0.0.1</ip></networks></default></users>
+</clickhouse>`;
+
+/** `n` ports free now and distinct from each other (an engine binds its HTTP port after the others are chosen). */
+async function distinctFreePorts(n: number): Promise<number[]> {
+  const ports = new Set<number>();
+  while (ports.size < n) ports.add(await freePort());
+  return [...ports];
+}
 
 const canRun = testBackends().some((b) => b.name === 'clickhouse') && findLibChdb() !== null;
 
@@ -62,12 +80,15 @@ describe.runIf(canRun)('a sharded ClickHouse cluster of two engine processes', (
   }
 
   beforeAll(async () => {
-    const tcpPorts = [await freePort(), await freePort()];
+    const [httpA, httpB, ...tcpPorts] = await distinctFreePorts(4);
     const started = await Promise.allSettled(
       tcpPorts.map((tcpPort, i) => {
         const dataDir = mkdtempSync(join(tmpdir(), `weft-cluster-${i + 1}-`));
         dirs.push(dataDir);
-        return startClickHouseEngine({ dataDir, tcpPort, config: nodeConfig(tcpPorts, `0${i + 1}`) });
+        const usersFile = join(dataDir, 'weft-users.xml');
+        writeFileSync(usersFile, NODE_USERS);
+        const httpPort = i === 0 ? httpA : httpB;
+        return startClickHouseEngine({ dataDir, httpPort, tcpPort, config: nodeConfig(tcpPorts, `0${i + 1}`, usersFile) });
       }),
     );
     for (const s of started) if (s.status === 'fulfilled') engines.push(s.value);
