@@ -16,7 +16,7 @@ import { spawnWeftServe, weftEnv } from '../testing/serveProcess.js';
 
 const ADMIN = basicAuthHeader('admin', 'cluster-admin');
 let dataDir: string;
-let server: { child: ChildProcess; url: string };
+let server: { child: ChildProcess; url: string; output: () => string };
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'weft-cluster-'));
@@ -93,6 +93,8 @@ describe('weft serve --workers 2', () => {
   it('stops on SIGTERM once every worker has drained, with status 0', async () => {
     const exited = once(server.child, 'exit');
     server.child.kill('SIGTERM');
-    expect(await exited).toEqual([0, null]);
+    const status = await exited;
+    // What the processes printed says which worker failed and why.
+    expect(status, server.output()).toEqual([0, null]);
   });
 });
