@@ -1,7 +1,8 @@
 /**
- * The trace page's first rows, painted from the streamed outline before the app's code is in
- * (docs/trace-outline.md "Painted before the app's code"): the app's entry script is held back
- * here, so what shows meanwhile is the early paint's alone.
+ * The trace page's first rows, painted before the app's code is in from the outline the page
+ * carries or else the streamed one (docs/trace-outline.md "Painted before the app's code", "In
+ * the page"): the app's entry script is held back here, so what shows meanwhile is the early
+ * paint's alone.
  */
 import { randomUUID } from 'node:crypto';
 import type { Page } from '@playwright/test';
@@ -101,6 +102,36 @@ test(
     expect(await page.evaluate(() => (window as { __pwned?: number }).__pwned)).toBeUndefined();
   },
 );
+
+test('the first rows come in the page itself, painted while the outline request is held', async ({ signedInPage: page, api, project }) => {
+  const traceId = randomUUID();
+  await api.callUpsertBatch({
+    batch: toBatch({
+      projectId: project,
+      traceId,
+      t0: Date.now() - 60_000,
+      calls: [
+        { id: `${traceId}-root`, parentId: null, op: 'plan_trip', startMs: 0, endMs: 500, inputs: {}, output: 'ok' },
+        { id: `${traceId}-step`, parentId: `${traceId}-root`, op: 'book_hotel', startMs: 10, endMs: 400, inputs: {}, output: 'ok' },
+      ],
+    }),
+  });
+  const app = await holdAppCode(page);
+  let releaseOutline!: () => void;
+  const outlineReleased = new Promise<void>((resolve) => (releaseOutline = resolve));
+  await page.route('**/weft/trace/outline_stream', async (route) => {
+    await outlineReleased;
+    await route.continue();
+  });
+  await page.goto(`/${project}/traces/${traceId}`, { waitUntil: 'commit' });
+  const rows = page.locator('#weft-early .tt-row');
+  await expect(rows).toHaveCount(2);
+  await expect(rows.nth(1)).toContainText('book_hotel');
+  releaseOutline();
+  app.release();
+  await expect(page.getByRole('tree', { name: 'Call tree' }).getByRole('treeitem')).toHaveCount(2);
+  await expect(page.locator('#weft-early')).toHaveCount(0);
+});
 
 test('signed out, nothing of the trace paints and the sign-in page shows', async ({ page, api, project }) => {
   const traceId = randomUUID();

@@ -22,10 +22,11 @@ import type { Services } from './services.js';
 import type { RequestThreads } from './threads/requestThreads.js';
 import { mountThreaded } from './threads/threadedApp.js';
 import { mountMetricsEndpoint, mountRequestMetrics, type MetricsAccess } from './metrics/http.js';
+import { mountDashboard } from './process/dashboard.js';
 
 export interface AppOptions extends MountOptions {
-  /** Mounts the dashboard last, after every API route. */
-  mountDashboard?: (app: Hono) => void;
+  /** The built dashboard to serve last, after every API route (process/dashboard.ts); none when absent. */
+  dashboardDir?: string;
   /** Peers whose X-Forwarded-For is believed (WEFT_TRUSTED_PROXIES); default none. */
   trustedProxies?: TrustedProxies;
   /** Request threads to hand API requests to; absent, every request is served in this thread. */
@@ -56,7 +57,7 @@ export function createApp(services: Services, options: AppOptions): Hono {
     app.get('/docs', (c) => c.html(docs, 200, { 'content-security-policy': docsCsp }));
     mountRoutes(app, [allRoutes], services, options);
   }
-  options.mountDashboard?.(app);
+  if (options.dashboardDir) mountDashboard(app, options.dashboardDir, threads ?? null);
   app.notFound((c) =>
     toErrorResponse(new NotFoundError(`No endpoint ${c.req.method} ${c.req.path}; see /docs`), services.log, c.req.path, requestFields(c)),
   );

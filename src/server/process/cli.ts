@@ -222,10 +222,10 @@ async function serveCommand(args: string[]): Promise<void> {
   const config = loadConfig(process.env, { ...stringFlags(values), ...(values.tls ? { tls: '1' } : {}) });
   // Loaded here, not at the top: the other commands (`weft user add`, `weft audit verify`) need
   // the store but not the app, and use ~40% less CPU to start without it.
-  const [{ startServer }, { mountDashboard }] = await Promise.all([import('./main.js'), import('./dashboard.js')]);
-  const mount = config.serveDashboard ? mountDashboard : undefined;
+  const [{ startServer }, { DEFAULT_DIST_DIR }] = await Promise.all([import('./main.js'), import('./dashboard.js')]);
+  const dashboardDir = config.serveDashboard ? DEFAULT_DIST_DIR : undefined;
   if (isClusterWorker()) {
-    const server = await startServer(config, { mountDashboard: mount });
+    const server = await startServer(config, dashboardDir ? { dashboardDir } : {});
     exitOnSignals(() => server.close(config.shutdownGraceMs), shutdownOptions(config, false));
     return announceListening(server.url);
   }
@@ -241,7 +241,7 @@ async function serveCommand(args: string[]): Promise<void> {
     const url = await forkWorkers(config.workers, (msg) => console.error(msg), shutdownOptions(config, true).hardLimitMs);
     return printBanner({ url, config, generated, dashboard, tls });
   }
-  const server = await startServer(config, { mountDashboard: mount });
+  const server = await startServer(config, dashboardDir ? { dashboardDir } : {});
   exitOnSignals(() => server.close(config.shutdownGraceMs), shutdownOptions(config, true));
   printBanner({ url: server.url, config, generated: server.generatedAdminPassword, dashboard, tls: server.tls });
 }

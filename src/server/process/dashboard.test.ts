@@ -7,7 +7,6 @@ import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.js';
 import { LIGHT_SERVER } from '../testing/testServer.js';
-import { mountDashboard } from './dashboard.js';
 import { dashboardBuildNeed } from './dashboardBuild.js';
 import { startServer, type RunningServer } from './main.js';
 
@@ -19,7 +18,7 @@ const HTML = { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' };
 async function serveDist(distDir: string): Promise<{ server: RunningServer; close(): Promise<void> }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'weft-dash-data-'));
   const config = loadConfig({ ...LIGHT_SERVER, WEFT_DATA_DIR: dataDir, WEFT_ADMIN_PASSWORD: 'pw', PORT: '0', WEFT_LOG_LEVEL: 'silent' });
-  const server = await startServer(config, { mountDashboard: (app) => mountDashboard(app, distDir) });
+  const server = await startServer(config, { dashboardDir: distDir });
   return {
     server,
     close: async () => {

@@ -7,7 +7,8 @@
  *   is revalidated (ETag). When the build wrote a brotli or gzip copy beside it
  *   (scripts/precompressPlugin.ts) and the client accepts that encoding, the copy is sent;
  * - any other GET that asks for HTML and is not an API path gets index.html, so a reload on a
- *   client-side route (`/calls`, `/p/acme/bot/calls?x=1`) lands in the app;
+ *   client-side route (`/calls`, `/p/acme/bot/calls?x=1`) lands in the app; a trace page's
+ *   carries the first screen of its outline for the signed-in user (traceFirstScreen.ts);
  * - everything else falls through to the JSON 404, so API clients never receive HTML.
  *
  * An HTML file's inline scripts (index.html's boot script, inlined by the build:
@@ -21,12 +22,15 @@
 import { createReadStream, readFileSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { dirname, extname, join, sep } from 'node:path';
 import { Readable } from 'node:stream';
+import { gzipSync } from 'node:zlib';
 import type { Context, Hono, Next } from 'hono';
 import { endpoints } from '../../contract/endpoints.js';
 import { PROJECT_ROOT } from './dashboardBuild.js';
 import { isTraceServerEndpoint, TRACE_PREFIX } from '../http/defineRoutes.js';
 import { BadRequestError } from '../errors.js';
 import { contentSecurityPolicy, inlineScriptHashes } from '../http/securityHeaders.js';
+import type { RequestThreads } from '../threads/requestThreads.js';
+import { mayCarryFirstScreen, traceFirstScreen } from './traceFirstScreen.js';
 
 /** Where `vite build` writes the app (vite.config.ts `build.outDir`). */
 export const DEFAULT_DIST_DIR = join(PROJECT_ROOT, 'dist');
@@ -73,8 +77,11 @@ const API_PATHS = [
   /^\/docs\/?$/,
 ];
 
-/** Mounts the dashboard on `app`; `distDir` defaults to the project's dist/ (tests pass their own). */
-export function mountDashboard(app: Hono, distDir: string = DEFAULT_DIST_DIR): void {
+/**
+ * Mounts the dashboard on `app`. With request threads, a trace page that may carry its outline
+ * (traceFirstScreen.ts) is handed to a read thread, whose app reads it; the rest is served here.
+ */
+export function mountDashboard(app: Hono, distDir: string, threads: RequestThreads | null = null): void {
   app.get('*', async function serveDashboard(c: Context, next: Next) {
     const pathname = new URL(c.req.url).pathname;
     if (API_PATHS.some((re) => re.test(pathname))) return next();
@@ -83,8 +90,35 @@ export function mountDashboard(app: Hono, distDir: string = DEFAULT_DIST_DIR): v
     if (file) return sendFile(c, file, segments[0] === 'assets' ? HASHED_CACHE : REVALIDATE);
     if (segments[0] === 'assets' || !acceptsHtml(c)) return next();
     const index = findFile(distDir, ['index.html']);
-    return index ? sendFile(c, index, REVALIDATE) : c.html(NOT_BUILT_PAGE, 503, { 'cache-control': REVALIDATE });
+    if (!index) return c.html(NOT_BUILT_PAGE, 503, { 'cache-control': REVALIDATE });
+    const url = new URL(c.req.url);
+    if (c.req.method !== 'GET' || !mayCarryFirstScreen(c, url)) return sendFile(c, index, REVALIDATE);
+    if (threads) return threads.handle(c, 'read');
+    const firstScreen = await traceFirstScreen(app, c, url);
+    return firstScreen ? sendPageWith(c, index, firstScreen) : sendFile(c, index, REVALIDATE);
   });
+}
+
+/**
+ * index.html with `block` before `</head>`: the signed-in user's data, so never stored by a
+ * cache (a shared computer's next user) and made for each request.
+ */
+function sendPageWith(c: Context, index: { path: string; stat: Stats }, block: string): Response {
+  const html = readFileSync(index.path, 'utf8');
+  const at = html.indexOf('</head>');
+  const page = Buffer.from(at < 0 ? block + html : html.slice(0, at) + block + html.slice(at));
+  const gzip = acceptedEncodings(c.req.header('accept-encoding')).has('gzip');
+  const body = gzip ? gzipSync(page) : page;
+  const headers: Record<string, string> = {
+    'content-type': CONTENT_TYPES['.html']!,
+    'cache-control': 'no-store',
+    vary: 'accept-encoding',
+    'x-content-type-options': 'nosniff',
+    'content-security-policy': htmlPolicy(index),
+    'content-length': String(body.byteLength),
+  };
+  if (gzip) headers['content-encoding'] = 'gzip';
+  return new Response(new Uint8Array(body), { headers });
 }
 
 /** The path's segments, decoded; throws 400 for anything that could step outside a directory. */

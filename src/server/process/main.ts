@@ -25,7 +25,6 @@ import { GroupCommitter } from '../threads/groupCommit.js';
 import { WriteTurns } from '../threads/writeTurns.js';
 import { RequestThreads } from '../threads/requestThreads.js';
 import type { Store } from '../store/Store.js';
-import type { Hono } from 'hono';
 import { SecretBox } from '../auth/secretBox.js';
 import { createJobHandlers } from '../jobs/jobHandlers.js';
 import { JobRunner } from '../jobs/JobRunner.js';
@@ -70,7 +69,8 @@ export interface RunningServer {
 }
 
 export interface StartOptions {
-  mountDashboard?: (app: Hono) => void;
+  /** The built dashboard to serve (process/dashboard.ts), in this thread and the request threads; none when absent. */
+  dashboardDir?: string;
   /**
    * The clock handlers read "now" from; the system clock when absent. Request threads
    * (WEFT_THREADS) keep the system clock: a clock is code, and cannot be sent to them.
@@ -197,7 +197,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
   const appOptions = {
     metrics: config.metrics,
     validateResponses: config.validateResponses,
-    mountDashboard: options.mountDashboard,
+    ...(options.dashboardDir ? { dashboardDir: options.dashboardDir } : {}),
     trustedProxies: config.trustedProxies,
   };
   // Requests run in worker threads over the SQLite file (see threads/) unless WEFT_THREADS=0.
@@ -216,6 +216,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     validateResponses: config.validateResponses,
     sessions: config.sessions,
     publicUrl: services.publicUrl,
+    dashboardDir: options.dashboardDir ?? null,
   };
   if (config.threads && committer && store instanceof SqliteStore && store.file !== ':memory:') {
     threads = new RequestThreads({

@@ -80,7 +80,12 @@ export interface TestServer {
 }
 
 export async function startTestServer(
-  options: { env?: Record<string, string>; clock?: Clock; resolveHost?: StartOptions['resolveHost'] } = {},
+  options: {
+    env?: Record<string, string>;
+    clock?: Clock;
+    resolveHost?: StartOptions['resolveHost'];
+    dashboardDir?: string;
+  } = {},
 ): Promise<TestServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'weft-test-'));
   const config = loadConfig({
@@ -99,6 +104,7 @@ export async function startTestServer(
   const server = await startServer(config, {
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.resolveHost ? { resolveHost: options.resolveHost } : {}),
+    ...(options.dashboardDir ? { dashboardDir: options.dashboardDir } : {}),
   });
   const url = server.url;
   const clientAs = (auth: { username: string; password: string } | null) => createClient({ baseUrl: url, auth });

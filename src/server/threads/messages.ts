@@ -114,6 +114,8 @@ export interface WorkerSetup {
   sessions: SessionLimits;
   /** The URL the server is reached at (Services.publicUrl). */
   publicUrl: string;
+  /** The built dashboard, for the trace pages handed to a read thread (process/traceFirstScreen.ts). */
+  dashboardDir: string | null;
 }
 
 /** A request thread's workerData: the setup, and how far below the main thread it runs (workerBoot.mjs). */

@@ -115,7 +115,10 @@ const services: Services = {
   // Appends go to the writer through `store`, as its other writes do (storeForwarding.ts).
   audit: new StoredAuditTrail(store, systemClock, log),
 };
-const app = createApp(services, { validateResponses: setup.validateResponses });
+const app = createApp(services, {
+  validateResponses: setup.validateResponses,
+  ...(setup.dashboardDir ? { dashboardDir: setup.dashboardDir } : {}),
+});
 
 interface Active {
   abort: AbortController;

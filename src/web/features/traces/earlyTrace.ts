@@ -2,12 +2,13 @@
  * The first screen of a trace page, painted before the app's code is in (docs/trace-outline.md
  * "Painted before the app's code"): public/boot.js asks for the streamed outline and loads this
  * script, built on its own without React (scripts/earlyScriptPlugin.ts). It reads the outline's
- * first lines from a copy of that answer (the app reads the other copy, so nothing is fetched
- * twice) and draws the page's frame and first rows with the tree's own functions and classes,
+ * first lines from the page itself when the server put them there ("In the page"), else from a
+ * copy of that answer (the app reads the other copy, so nothing is fetched twice), and draws the page's frame and first rows with the tree's own functions and classes,
  * over the app, which removes it when it shows its own page (lib/earlyPaint.ts). Span names are
  * user text: they go in as text nodes, never as HTML.
  */
 import type { OutlineSpan, TraceOutlineHead, TraceOutlineLine } from '../../../contract/traceOutline.js';
+import { TRACE_FIRST_SCREEN_ID } from '../../../contract/traceFirstScreen.js';
 import { OUTLINE_LARGE_TRACE, OUTLINE_OPEN_DEPTH } from '../../../contract/traceOutlineDepth.js';
 import { readJsonLines } from '../../../client/readJsonLines.js';
 import { STATUS_LABELS } from '../../components/ui/statusLabels.js';
@@ -52,6 +53,14 @@ function start(): void {
   // A search shows other rows than the tree's first screen; the app draws those.
   if (!path || params.get('q')) return;
   const selectedId = params.get('call');
+  const where = { entity: decodeURIComponent(path[1]!), project: decodeURIComponent(path[2]!), selectedId, params };
+  const rows = Math.ceil(window.innerHeight / ROW_HEIGHT) + 1;
+  // The first screen the server put in the page: painted now, the streamed answer left to the app.
+  const inPage = firstScreenInPage(rows, selectedId);
+  if (inPage) {
+    early.painted = paint(inPage, where).catch(() => false);
+    return;
+  }
   let settle!: (painted: boolean) => void;
   early.painted = new Promise<boolean>((resolve) => (settle = resolve));
   // The app takes the outline when it asks for it (outlineStream.ts earlyOutlineLines): it gets
@@ -63,34 +72,56 @@ function start(): void {
       return res;
     }
     const [mine, theirs] = res.body.tee();
-    const where = { entity: decodeURIComponent(path[1]!), project: decodeURIComponent(path[2]!), selectedId, params };
-    readFirstScreen(mine, Math.ceil(window.innerHeight / ROW_HEIGHT) + 1, selectedId)
+    readFirstScreen(mine, rows, selectedId)
       .then((view) => (view ? paint(view, where) : false))
       .then(settle, () => settle(false));
     return new Response(theirs, { status: res.status, statusText: res.statusText, headers: res.headers });
   });
 }
 
+/** The first screen from the page's data block (traceFirstScreen.ts on the server), if it holds one. */
+function firstScreenInPage(rows: number, selectedId: string | null): EarlyOutlineView | null {
+  const text = document.getElementById(TRACE_FIRST_SCREEN_ID)?.textContent;
+  if (!text) return null;
+  try {
+    return firstScreen(JSON.parse(text) as TraceOutlineLine[], rows, selectedId);
+  } catch {
+    return null;
+  }
+}
+
 /**
  * Reads the head and the spans until `rows` of them are in (the stream answers the rows the
- * tree opens with first, in its order) or the stream ends, then stops reading its copy. A linked
- * call (`?call=`) must be among them (the app would scroll to it): null otherwise, without
- * reading on (a deep call could be the trace's last line).
+ * tree opens with first, in its order) or the stream ends, then stops reading its copy.
  */
 export async function readFirstScreen(
   body: ReadableStream<Uint8Array>,
   rows: number,
   selectedId: string | null,
 ): Promise<EarlyOutlineView | null> {
-  let head: TraceOutlineHead | null = null;
-  const spans: OutlineSpan[] = [];
+  const lines: TraceOutlineLine[] = [];
+  let spans = 0;
   for await (const line of readJsonLines<TraceOutlineLine>(body)) {
-    if ('head' in line) head = line.head;
-    else spans.push(line);
-    if (spans.length >= rows) break;
+    lines.push(line);
+    if (!('head' in line) && ++spans >= rows) break;
   }
   // Not awaited: a tee's branch is cancelled at once, but its promise waits for the other branch.
   void body.cancel().catch(() => undefined);
+  return firstScreen(lines, rows, selectedId);
+}
+
+/**
+ * The view of the head and up to `rows` spans of `lines`. A linked call (`?call=`) must be among
+ * them (the app would scroll to it): null otherwise, without reading on (a deep call could be the
+ * trace's last line).
+ */
+export function firstScreen(lines: TraceOutlineLine[], rows: number, selectedId: string | null): EarlyOutlineView | null {
+  let head: TraceOutlineHead | null = null;
+  const spans: OutlineSpan[] = [];
+  for (const line of lines) {
+    if ('head' in line) head = line.head;
+    else if (spans.length < rows) spans.push(line);
+  }
   if (!head || spans.length === 0) return null;
   if (selectedId && !spans.some((s) => s.id === selectedId)) return null;
   return { head, spans, whole: spans.length >= head.spans };
