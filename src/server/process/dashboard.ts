@@ -19,6 +19,7 @@
  * refused with 400, and the file found must resolve (symlinks included) inside dist/. Without a
  * build, HTML requests get a short page saying how to make one.
  */
+import { createHash } from 'node:crypto';
 import { createReadStream, readFileSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { dirname, extname, join, sep } from 'node:path';
 import { Readable } from 'node:stream';
@@ -95,18 +96,28 @@ export function mountDashboard(app: Hono, distDir: string, threads: RequestThrea
     if (c.req.method !== 'GET' || !mayCarryFirstScreen(c, url)) return sendFile(c, index, REVALIDATE);
     if (threads) return threads.handle(c, 'read');
     const firstScreen = await traceFirstScreen(app, c, url);
-    return firstScreen ? sendPageWith(c, index, firstScreen) : sendFile(c, index, REVALIDATE);
+    return firstScreen ? sendPageWith(c, distDir, index, firstScreen) : sendFile(c, index, REVALIDATE);
   });
 }
 
 /**
- * index.html with `block` before `</head>`: the signed-in user's data, so never stored by a
+ * index.html with `block` at the end of its body, and the early paint's script inline after it
+ * (so its rows paint without another request): the signed-in user's data, so never stored by a
  * cache (a shared computer's next user) and made for each request.
  */
-function sendPageWith(c: Context, index: { path: string; stat: Stats }, block: string): Response {
-  const html = readFileSync(index.path, 'utf8');
-  const at = html.indexOf('</head>');
-  const page = Buffer.from(at < 0 ? block + html : html.slice(0, at) + block + html.slice(at));
+function sendPageWith(c: Context, distDir: string, index: { path: string; stat: Stats }, block: string): Response {
+  let html = readFileSync(index.path, 'utf8');
+  const hashes = inlineScriptHashes(html);
+  const early = earlyScript(distDir, html);
+  let tail = block;
+  if (early) {
+    // Without the meta boot.js loads nothing; `async`, as an inline module would otherwise wait for the app's entry.
+    html = html.replace(EARLY_META, '');
+    tail += `<script type="module" async>${early.code}</script>`;
+    hashes.push(early.hash);
+  }
+  const at = html.lastIndexOf('</body>');
+  const page = Buffer.from(at < 0 ? html + tail : html.slice(0, at) + tail + html.slice(at));
   const gzip = acceptedEncodings(c.req.header('accept-encoding')).has('gzip');
   const body = gzip ? gzipSync(page) : page;
   const headers: Record<string, string> = {
@@ -114,11 +125,28 @@ function sendPageWith(c: Context, index: { path: string; stat: Stats }, block: s
     'cache-control': 'no-store',
     vary: 'accept-encoding',
     'x-content-type-options': 'nosniff',
-    'content-security-policy': htmlPolicy(index),
+    'content-security-policy': contentSecurityPolicy(hashes),
     'content-length': String(body.byteLength),
   };
   if (gzip) headers['content-encoding'] = 'gzip';
   return new Response(new Uint8Array(body), { headers });
+}
+
+/** index.html's name for the early paint's script (scripts/earlyScriptPlugin.ts). */
+const EARLY_META = /<meta name="weft-early-trace" content="([^"]+)"\s*\/?>/;
+const earlyScripts = new Map<string, { version: number; script: { code: string; hash: string } | null }>();
+
+/** The early paint's script named by `html`, with its CSP hash, read once per build; null if there is none to inline. */
+function earlyScript(distDir: string, html: string): { code: string; hash: string } | null {
+  const name = EARLY_META.exec(html)?.[1];
+  const file = name ? findFile(distDir, decodeSegments(name)) : null;
+  if (!file) return null;
+  const known = earlyScripts.get(file.path);
+  if (known?.version === file.stat.mtimeMs) return known.script;
+  const code = readFileSync(file.path, 'utf8');
+  const script = code.includes('</script') ? null : { code, hash: `sha256-${createHash('sha256').update(code).digest('base64')}` };
+  earlyScripts.set(file.path, { version: file.stat.mtimeMs, script });
+  return script;
 }
 
 /** The path's segments, decoded; throws 400 for anything that could step outside a directory. */

@@ -2,6 +2,7 @@
  * A trace page's HTML carries the first screen of its outline for the signed-in user who may read
  * it, and nothing for anyone else (traceFirstScreen.ts), over real HTTP with a real session.
  */
+import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,12 +12,15 @@ import type { TraceOutlineLine } from '../../contract/traceOutline.js';
 import { useTestServer } from '../testing/serverSuite.js';
 import type { TestServer, TestUser } from '../testing/testServer.js';
 
-const INDEX = '<!doctype html><html><head><title>Weft</title></head><body><div id="root"></div></body></html>';
+const META = '<meta name="weft-early-trace" content="/assets/earlyTrace-T3st.js" />';
+const INDEX = `<!doctype html><html><head>${META}<title>Weft</title></head><body><div id="root"></div></body></html>`;
+const EARLY_CODE = 'document.documentElement.dataset.early = "1";';
 const HOSTILE = '</script><script>window.__pwned=1</script><!--';
 
 const dist = mkdtempSync(join(tmpdir(), 'weft-first-screen-'));
 mkdirSync(join(dist, 'assets'));
 writeFileSync(join(dist, 'index.html'), INDEX);
+writeFileSync(join(dist, 'assets', 'earlyTrace-T3st.js'), EARLY_CODE);
 afterAll(() => rmSync(dist, { recursive: true, force: true }));
 
 async function signIn(t: TestServer, user: TestUser): Promise<string> {
@@ -84,12 +88,16 @@ function describeFirstScreen(name: string, env: Record<string, string>) {
         `${traceId}-1`,
         `${traceId}-2`,
       ]);
-      // A name that would close the block reads back as written, and the page has one script.
+      // A name that would close the block reads back as written: the page has the block and the early script.
       expect(lines.slice(1).map((l) => ('display_name' in l ? l.display_name : null))).toContain(HOSTILE);
-      expect(html.match(/<script/g)).toHaveLength(1);
+      expect(html.match(/<script/g)).toHaveLength(2);
       expect(html).not.toContain('<!--');
-      // Before </head>, the rest of the page as built.
-      expect(html.replace(/<script type="application\/json".*?<\/script>/s, '')).toBe(INDEX);
+      // At the end of the body, the early script inline, allowed by its hash, and no longer loaded by name.
+      const inline = `<script type="module" async>${EARLY_CODE}</script>`;
+      expect(html.replace(/<script type="application\/json".*?<\/script>/s, '')).toBe(
+        INDEX.replace(META, '').replace('</body>', `${inline}</body>`),
+      );
+      expect(res.headers.get('content-security-policy')).toContain(`'sha256-${createHash('sha256').update(EARLY_CODE).digest('base64')}'`);
     });
 
     it('puts only the first screen of a big trace in the page', async () => {
@@ -115,6 +123,7 @@ function describeFirstScreen(name: string, env: Record<string, string>) {
         expect(res.status, why).toBe(200);
         expect(res.headers.get('cache-control'), why).toBe('no-cache');
         expect(await res.text(), why).toBe(INDEX);
+        expect(res.headers.get('content-security-policy'), why).not.toContain('sha256');
       }
     });
   });
