@@ -6,6 +6,11 @@ import { SCREENS, showsFixed } from './fixtures/screens.js';
 
 test('open a trace, walk the tree by keyboard, read a call', async ({ signedInPage: page, api, project }) => {
   await seedAgentTraces(api, { projectId: project, count: 3, failEvery: 0 });
+  // Nothing the pages ask for fails (a missing default view once answered 404 on every visit).
+  const failed: string[] = [];
+  page.on('response', (r) => {
+    if (r.status() >= 400) failed.push(`${r.status()} ${new URL(r.url()).pathname}`);
+  });
   await page.goto(`/${project}/calls`);
   await page.getByRole('table', { name: 'Calls' }).getByRole('link', { name: 'research_agent' }).first().click();
 
@@ -51,6 +56,7 @@ test('open a trace, walk the tree by keyboard, read a call', async ({ signedInPa
   // Search inside the tree keeps matches and their ancestors.
   await page.getByLabel('Search calls in this trace').fill('search');
   await expect(items).toHaveCount(2);
+  expect(failed).toEqual([]);
 });
 
 test('a failed call shows its exception and stack', async ({ signedInPage: page, api, project }) => {

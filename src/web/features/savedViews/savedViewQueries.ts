@@ -4,7 +4,6 @@
  * and choosing the default invalidate them.
  */
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { HttpError } from '../../../client/index.js';
 import { api } from '../../lib/api.js';
 import {
   DEFAULT_VIEWS_OBJECT,
@@ -46,14 +45,15 @@ export function defaultViewsQueryOptions(projectId: string) {
   return queryOptions({
     queryKey: savedViewKeys.defaults(projectId),
     staleTime: 30_000,
+    // A query, not /obj/read: until a default is chosen the object does not exist, and a read
+    // would answer 404 on every visit to a page (an error line in the browser's console each time).
     queryFn: async ({ signal }): Promise<DefaultViews> => {
-      try {
-        const { obj } = await api.objRead({ project_id: projectId, object_id: DEFAULT_VIEWS_OBJECT, digest: 'latest' }, { signal });
-        return obj.val && typeof obj.val === 'object' ? (obj.val as DefaultViews) : {};
-      } catch (e) {
-        if (e instanceof HttpError && e.status === 404) return {};
-        throw e;
-      }
+      const { objs } = await api.objsQuery(
+        { project_id: projectId, filter: { object_ids: [DEFAULT_VIEWS_OBJECT], latest_only: true } },
+        { signal },
+      );
+      const val = objs[0]?.val;
+      return val && typeof val === 'object' ? (val as DefaultViews) : {};
     },
   });
 }
