@@ -6,19 +6,30 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Page } from '@playwright/test';
+import type { WeftClient } from '../src/client/index.js';
 import { SCREENS, showsFixed } from './fixtures/screens.js';
 import { toBatch } from './fixtures/seed.js';
 import { expect, test } from './fixtures/test.js';
 
-/** Holds the app's entry script until the answer's `release()`: nothing of the app runs meanwhile. */
-async function holdAppCode(page: Page): Promise<{ release: () => void }> {
+/** Holds the requests to `url` until the answer's `release()`. */
+async function holdRequests(page: Page, url: string | RegExp): Promise<{ release: () => void }> {
   let release!: () => void;
   const released = new Promise<void>((resolve) => (release = resolve));
-  await page.route(/\/assets\/index-[^/]+\.js$/, async (route) => {
+  await page.route(url, async (route) => {
     await released;
     await route.continue();
   });
   return { release };
+}
+
+/** Holds the app's entry script: nothing of the app runs meanwhile. */
+const holdAppCode = (page: Page) => holdRequests(page, /\/assets\/index-[^/]+\.js$/);
+
+/** A trace of `calls`, started a minute ago, in `project`; answers its id. */
+async function seedTrace(api: WeftClient, project: string, calls: Parameters<typeof toBatch>[0]['calls']): Promise<string> {
+  const traceId = randomUUID();
+  await api.callUpsertBatch({ batch: toBatch({ projectId: project, traceId, t0: Date.now() - 60_000, calls }) });
+  return traceId;
 }
 
 const HOSTILE = '</span><img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>';
@@ -104,45 +115,27 @@ test(
 );
 
 test('the first rows come in the page itself, painted while the outline request is held', async ({ signedInPage: page, api, project }) => {
-  const traceId = randomUUID();
-  await api.callUpsertBatch({
-    batch: toBatch({
-      projectId: project,
-      traceId,
-      t0: Date.now() - 60_000,
-      calls: [
-        { id: `${traceId}-root`, parentId: null, op: 'plan_trip', startMs: 0, endMs: 500, inputs: {}, output: 'ok' },
-        { id: `${traceId}-step`, parentId: `${traceId}-root`, op: 'book_hotel', startMs: 10, endMs: 400, inputs: {}, output: 'ok' },
-      ],
-    }),
-  });
+  const [root, step] = [randomUUID(), randomUUID()];
+  const traceId = await seedTrace(api, project, [
+    { id: root, parentId: null, op: 'plan_trip', startMs: 0, endMs: 500, inputs: {}, output: 'ok' },
+    { id: step, parentId: root, op: 'book_hotel', startMs: 10, endMs: 400, inputs: {}, output: 'ok' },
+  ]);
   const app = await holdAppCode(page);
-  let releaseOutline!: () => void;
-  const outlineReleased = new Promise<void>((resolve) => (releaseOutline = resolve));
-  await page.route('**/weft/trace/outline_stream', async (route) => {
-    await outlineReleased;
-    await route.continue();
-  });
+  const outline = await holdRequests(page, '**/weft/trace/outline_stream');
   await page.goto(`/${project}/traces/${traceId}`, { waitUntil: 'commit' });
   const rows = page.locator('#weft-early .tt-row');
   await expect(rows).toHaveCount(2);
   await expect(rows.nth(1)).toContainText('book_hotel');
-  releaseOutline();
+  outline.release();
   app.release();
   await expect(page.getByRole('tree', { name: 'Call tree' }).getByRole('treeitem')).toHaveCount(2);
   await expect(page.locator('#weft-early')).toHaveCount(0);
 });
 
 test('signed out, nothing of the trace paints and the sign-in page shows', async ({ page, api, project }) => {
-  const traceId = randomUUID();
-  await api.callUpsertBatch({
-    batch: toBatch({
-      projectId: project,
-      traceId,
-      t0: Date.now() - 60_000,
-      calls: [{ id: `${traceId}-secret`, parentId: null, op: 'secret_step', startMs: 0, endMs: 10, inputs: {}, output: null }],
-    }),
-  });
+  const traceId = await seedTrace(api, project, [
+    { id: `secret-${randomUUID()}`, parentId: null, op: 'secret_step', startMs: 0, endMs: 10, inputs: {}, output: null },
+  ]);
   const app = await holdAppCode(page);
   const outline = page.waitForResponse('**/weft/trace/outline_stream');
   await page.goto(`/${project}/traces/${traceId}`, { waitUntil: 'commit' });
