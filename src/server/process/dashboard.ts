@@ -8,7 +8,7 @@
  *   (scripts/precompressPlugin.ts) and the client accepts that encoding, the copy is sent;
  * - any other GET that asks for HTML and is not an API path gets index.html, so a reload on a
  *   client-side route (`/calls`, `/p/acme/bot/calls?x=1`) lands in the app; a trace page's
- *   carries the first screen of its outline for the signed-in user (traceFirstScreen.ts);
+ *   HTML carries the first screen of its outline for the signed-in user (traceFirstScreen.ts);
  * - everything else falls through to the JSON 404, so API clients never receive HTML.
  *
  * An HTML file's inline scripts (index.html's boot script, inlined by the build:

@@ -14,8 +14,8 @@ import { requestEnv, type RequestEnv } from '../http/requestEnv.js';
 /** A trace page's path, as public/boot.js and the dashboard's router match it. */
 const TRACE_PAGE = /^\/([^/]+)\/([^/]+)\/traces\/([^/]+)\/?$/;
 
-/** How long the page waits for them; past it the page goes without and the stream paints. */
-export const FIRST_SCREEN_WAIT_MS = 300;
+/** How long the page waits for its first screen; past it the page goes without and the stream paints. */
+const FIRST_SCREEN_WAIT_MS = 300;
 
 /** Whether the page at `url` is a trace page, not a search (it shows other rows), asked for with a session cookie. */
 export function mayCarryFirstScreen(c: Context, url: URL): boolean {

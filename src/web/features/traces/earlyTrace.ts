@@ -3,9 +3,10 @@
  * "Painted before the app's code"): public/boot.js asks for the streamed outline and loads this
  * script, built on its own without React (scripts/earlyScriptPlugin.ts). It reads the outline's
  * first lines from the page itself when the server put them there ("In the page"), else from a
- * copy of that answer (the app reads the other copy, so nothing is fetched twice), and draws the page's frame and first rows with the tree's own functions and classes,
- * over the app, which removes it when it shows its own page (lib/earlyPaint.ts). Span names are
- * user text: they go in as text nodes, never as HTML.
+ * copy of that answer (the app reads the other copy, so nothing is fetched twice), and draws the
+ * page's frame and first rows with the tree's own functions and classes, over the app, which
+ * removes it when it shows its own page (lib/earlyPaint.ts). Span names are user text: they go
+ * in as text nodes, never as HTML.
  */
 import type { OutlineSpan, TraceOutlineHead, TraceOutlineLine } from '../../../contract/traceOutline.js';
 import { TRACE_FIRST_SCREEN_ID } from '../../../contract/traceFirstScreen.js';
@@ -115,7 +116,7 @@ export async function readFirstScreen(
  * them (the app would scroll to it): null otherwise, without reading on (a deep call could be the
  * trace's last line).
  */
-export function firstScreen(lines: TraceOutlineLine[], rows: number, selectedId: string | null): EarlyOutlineView | null {
+function firstScreen(lines: TraceOutlineLine[], rows: number, selectedId: string | null): EarlyOutlineView | null {
   let head: TraceOutlineHead | null = null;
   const spans: OutlineSpan[] = [];
   for (const line of lines) {
