@@ -30,8 +30,11 @@ import { PROJECT_ROOT } from './dashboardBuild.js';
 import { isTraceServerEndpoint, TRACE_PREFIX } from '../http/defineRoutes.js';
 import { BadRequestError } from '../errors.js';
 import { contentSecurityPolicy, inlineScriptHashes } from '../http/securityHeaders.js';
-import type { RequestThreads } from '../threads/requestThreads.js';
+import { NOT_STARTED, type RequestThreads } from '../threads/requestThreads.js';
 import { mayCarryFirstScreen, traceFirstScreen } from './traceFirstScreen.js';
+
+/** How long a trace page waits for a read thread to read its first screen (traceFirstScreen.ts). */
+const FIRST_SCREEN_START_MS = 100;
 
 /** Where `vite build` writes the app (vite.config.ts `build.outDir`). */
 export const DEFAULT_DIST_DIR = join(PROJECT_ROOT, 'dist');
@@ -94,7 +97,11 @@ export function mountDashboard(app: Hono, distDir: string, threads: RequestThrea
     if (!index) return c.html(NOT_BUILT_PAGE, 503, { 'cache-control': REVALIDATE });
     const url = new URL(c.req.url);
     if (c.req.method !== 'GET' || !mayCarryFirstScreen(c, url)) return sendFile(c, index, REVALIDATE);
-    if (threads) return threads.handle(c, 'read');
+    if (threads) {
+      // Not behind other reads: unless a read thread takes it at once, the page as built (its rows then stream).
+      const res = await threads.handle(c, 'read', { startWithinMs: FIRST_SCREEN_START_MS });
+      return res.status === NOT_STARTED ? sendFile(c, index, REVALIDATE) : res;
+    }
     const firstScreen = await traceFirstScreen(app, c, url);
     return firstScreen ? sendPageWith(c, distDir, index, firstScreen) : sendFile(c, index, REVALIDATE);
   });

@@ -69,6 +69,7 @@ function block(html: string): TraceOutlineLine[] | null {
 }
 
 function describeFirstScreen(name: string, env: Record<string, string>) {
+  const threaded = Object.keys(env).length > 0;
   describe(name, () => {
     const t = useTestServer({ env, dashboardDir: dist });
     const project = 'alice-co/agents';
@@ -126,6 +127,38 @@ function describeFirstScreen(name: string, env: Record<string, string>) {
         expect(res.headers.get('content-security-policy'), why).not.toContain('sha256');
       }
     });
+
+    if (threaded)
+      it('serves the page as built at once while the read thread is busy', async () => {
+        const traceId = 'trace-busy';
+        await seedTrace(t, project, traceId, 1);
+        // ~6 MB of rows, more than the thread sends ahead: unread, they hold the only read thread.
+        const filler = 'x'.repeat(2000);
+        const batch = Array.from({ length: 3000 }, (_, i) => ({
+          mode: 'start',
+          req: {
+            start: {
+              project_id: project,
+              id: `big-${i}`,
+              op_name: 'op',
+              started_at: '2026-01-01T00:00:00Z',
+              attributes: {},
+              inputs: { filler },
+            },
+          },
+        }));
+        expect((await t.fetch('/call/upsert_batch', { json: { batch } })).status).toBe(200);
+        const held = await t.fetch('/calls/stream_query', { json: { project_id: project } });
+        const reader = held.body!.getReader();
+        expect((await reader.read()).done).toBe(false);
+        const res = await page(t, `/${project}/traces/${traceId}`, await signIn(t, t.alice));
+        expect(res.status).toBe(200);
+        expect(await res.text()).toBe(INDEX);
+        await reader.cancel();
+        // The thread free again, the page carries its first screen.
+        const again = await page(t, `/${project}/traces/${traceId}`, await signIn(t, t.alice));
+        expect(block(await again.text())).not.toBeNull();
+      });
   });
 }
 

@@ -63,7 +63,15 @@ export interface HandOff {
   bodyLimit?: BodyLimitKey;
   /** Check a credentials header before taking a thread (every endpoint that is not public). */
   authenticate?: boolean;
+  /**
+   * Give up unless a thread has taken the request within this many ms: it is then answered
+   * NOT_STARTED, for the caller to serve another way (a page that can do without the read).
+   */
+  startWithinMs?: number;
 }
+
+/** The status of a request not started within its `startWithinMs`. */
+export const NOT_STARTED = 503;
 
 export interface RequestThreadsOptions {
   setup: WorkerSetup;
@@ -148,6 +156,7 @@ interface Pending {
   uncredited: number;
   budgetTimer: NodeJS.Timeout | null;
   killTimer: NodeJS.Timeout | null;
+  startTimer: NodeJS.Timeout | null;
   /** Runs while the client's socket is full: past WEFT_READ_SEND_TIMEOUT_MS the stream is cut. */
   sendTimer: NodeJS.Timeout | null;
   /** Whose read this is (readsPerUser): the user, session or address the request came with. */
@@ -244,6 +253,7 @@ export class RequestThreads {
         uncredited: 0,
         budgetTimer: null,
         killTimer: null,
+        startTimer: null,
         sendTimer: null,
         user,
         gates: 0,
@@ -256,6 +266,14 @@ export class RequestThreads {
       outgoing.once('close', () => this.#abort(p));
       this.#waiting[kind].push(p);
       this.#drain(kind);
+      if (options.startWithinMs !== undefined && !p.slot) {
+        p.startTimer = setTimeout(() => {
+          if (p.slot || p.finished) return;
+          p.headReceived = true;
+          p.respond(new Response(null, { status: NOT_STARTED }));
+          this.#finish(p);
+        }, options.startWithinMs);
+      }
     });
   }
 
@@ -669,6 +687,7 @@ export class RequestThreads {
     p.finished = true;
     this.#clearBudget(p);
     if (p.killTimer) clearTimeout(p.killTimer);
+    if (p.startTimer) clearTimeout(p.startTimer);
     if (p.sendTimer) clearTimeout(p.sendTimer);
     const queue = this.#waiting[p.kind];
     const queued = queue.indexOf(p);
