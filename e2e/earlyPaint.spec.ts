@@ -114,22 +114,31 @@ test(
   },
 );
 
-test('the first rows come in the page itself, painted while the outline request is held', async ({ signedInPage: page, api, project }) => {
+test('a small trace comes whole in its page: painted before the app, and no outline asked for', async ({
+  signedInPage: page,
+  api,
+  project,
+}) => {
   const [root, step] = [randomUUID(), randomUUID()];
   const traceId = await seedTrace(api, project, [
     { id: root, parentId: null, op: 'plan_trip', startMs: 0, endMs: 500, inputs: {}, output: 'ok' },
     { id: step, parentId: root, op: 'book_hotel', startMs: 10, endMs: 400, inputs: {}, output: 'ok' },
   ]);
   const app = await holdAppCode(page);
-  const outline = await holdRequests(page, '**/weft/trace/outline_stream');
+  // Held for good: a page that asked for the outline would never show its tree.
+  await holdRequests(page, '**/weft/trace/outline_stream');
+  const asked: string[] = [];
+  page.on('request', (r) => {
+    if (r.url().includes('/weft/trace/outline')) asked.push(r.url());
+  });
   await page.goto(`/${project}/traces/${traceId}`, { waitUntil: 'commit' });
   const rows = page.locator('#weft-early .tt-row');
   await expect(rows).toHaveCount(2);
   await expect(rows.nth(1)).toContainText('book_hotel');
-  outline.release();
   app.release();
   await expect(page.getByRole('tree', { name: 'Call tree' }).getByRole('treeitem')).toHaveCount(2);
   await expect(page.locator('#weft-early')).toHaveCount(0);
+  expect(asked).toEqual([]);
 });
 
 test('signed out, nothing of the trace paints and the sign-in page shows', async ({ page, api, project }) => {

@@ -108,23 +108,26 @@ export function mountDashboard(app: Hono, distDir: string, threads: RequestThrea
 }
 
 /**
- * index.html with `block` at the end of its body, and the early paint's script inline after it
- * (so its rows paint without another request): the signed-in user's data, so never stored by a
- * cache (a shared computer's next user) and made for each request.
+ * index.html with `block` first in its head (boot.js, inline after it, reads it) and the early
+ * paint's script inline at the end of its body (so its rows paint without another request): the
+ * signed-in user's data, so never stored by a cache (a shared computer's next user) and made for
+ * each request.
  */
 function sendPageWith(c: Context, distDir: string, index: { path: string; stat: Stats }, block: string): Response {
   let html = readFileSync(index.path, 'utf8');
   const hashes = inlineScriptHashes(html);
   const early = earlyScript(distDir, html);
-  let tail = block;
   if (early) {
     // Without the meta boot.js loads nothing; `async`, as an inline module would otherwise wait for the app's entry.
     html = html.replace(EARLY_META, '');
-    tail += `<script type="module" async>${early.code}</script>`;
+    const at = html.lastIndexOf('</body>');
+    const script = `<script type="module" async>${early.code}</script>`;
+    html = at < 0 ? html + script : html.slice(0, at) + script + html.slice(at);
     hashes.push(early.hash);
   }
-  const at = html.lastIndexOf('</body>');
-  const page = Buffer.from(at < 0 ? html + tail : html.slice(0, at) + tail + html.slice(at));
+  const head = /<head(\s[^>]*)?>/.exec(html);
+  const at = head ? head.index + head[0].length : 0;
+  const page = Buffer.from(html.slice(0, at) + block + html.slice(at));
   const gzip = acceptedEncodings(c.req.header('accept-encoding')).has('gzip');
   const body = gzip ? gzipSync(page) : page;
   const headers: Record<string, string> = {

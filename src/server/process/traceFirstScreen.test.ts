@@ -93,7 +93,9 @@ function describeFirstScreen(name: string, env: Record<string, string>) {
       expect(lines.slice(1).map((l) => ('display_name' in l ? l.display_name : null))).toContain(HOSTILE);
       expect(html.match(/<script/g)).toHaveLength(2);
       expect(html).not.toContain('<!--');
-      // At the end of the body, the early script inline, allowed by its hash, and no longer loaded by name.
+      // The block first in the head (boot.js reads it); the early script inline at the end of the
+      // body, allowed by its hash, and no longer loaded by name.
+      expect(html.indexOf(TRACE_FIRST_SCREEN_ID)).toBeLessThan(html.indexOf('<title>'));
       const inline = `<script type="module" async>${EARLY_CODE}</script>`;
       expect(html.replace(/<script type="application\/json".*?<\/script>/s, '')).toBe(
         INDEX.replace(META, '').replace('</body>', `${inline}</body>`),
