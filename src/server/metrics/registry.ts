@@ -29,6 +29,8 @@ export interface MetricSources {
   sqliteFile: string | null;
   /** Bytes the ClickHouse database takes on disk (system.parts); absent for SQLite. */
   clickhouseBytes?: () => Promise<number>;
+  /** Write batches acknowledged from the ClickHouse spool and not yet inserted; absent without a spool. */
+  spoolBacklog?: () => number;
 }
 
 /** Seconds: from a 1 ms health check to a 30 s read at its budget. */
@@ -230,6 +232,14 @@ function createMetrics(): WeftMetrics {
     registers,
     async collect() {
       if (sources?.clickhouseBytes) this.set(await sources.clickhouseBytes());
+    },
+  });
+  new Gauge({
+    name: 'weft_clickhouse_spool_batches',
+    help: 'Write batches acknowledged from the local spool (WEFT_CLICKHOUSE_SMALL_WRITES=spool) and not yet inserted into ClickHouse: near 0 while the engine keeps up, growing while it is unreachable.',
+    registers,
+    collect() {
+      this.set(sources?.spoolBacklog?.() ?? 0);
     },
   });
 

@@ -267,6 +267,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     monitors,
     sqliteFile: store instanceof SqliteStore && store.file !== ':memory:' ? store.file : null,
     ...(store instanceof ClickHouseStore ? { clickhouseBytes: () => clickhouseBytes(store) } : {}),
+    ...(store instanceof ClickHouseStore && store.spool ? { spoolBacklog: () => store.spool!.backlog } : {}),
   };
   if (config.metrics !== 'off') setMetricSources(metricSources);
   // Once: a second close() (a test's cleanup after a shutdown) waits for the same one.

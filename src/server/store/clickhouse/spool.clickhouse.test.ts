@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClient, type WeftClient } from '../../../client/index.js';
+import { basicAuthHeader, createClient, type WeftClient } from '../../../client/index.js';
 import { BIN, ROOT, spawnWeftServe, weftEnv } from '../../testing/serveProcess.js';
 import { createTempClickHouseDatabase, testBackends } from '../../testing/tempStore.js';
 import { rawRequest } from '../../testing/rawHttp.js';
@@ -146,6 +146,11 @@ describe.runIf(testBackends().some((b) => b.name === 'clickhouse'))('on a ClickH
       server = { child, url, client: createClient({ baseUrl: url, auth: { username: 'api', password: apiKey } }) };
       return server;
     };
+    /** The spool's backlog as the server's /metrics reports it. */
+    const spooled = async (url: string) => {
+      const res = await fetch(`${url}/metrics`, { headers: { authorization: basicAuthHeader('admin', 'spool-admin') } });
+      return Number(/^weft_clickhouse_spool_batches (\d+)$/m.exec(await res.text())?.[1]);
+    };
     /** Calls of the project the engine holds, started or not. */
     const inEngine = async (project: string) =>
       Number((await engine.get<{ n: string }>('SELECT count() AS n FROM calls WHERE project_id = {p:String}', { p: project }))!.n);
@@ -193,8 +198,9 @@ describe.runIf(testBackends().some((b) => b.name === 'clickhouse'))('on a ClickH
       const ids = ['a', 'b', 'c', 'd'];
       await Promise.all(ids.map((id) => first.client.callStart({ start: start(p, id) })));
       await Promise.all(ids.slice(0, 2).map((id) => first.client.callEnd({ end: end(p, id) })));
-      // Acknowledged, and not yet in the engine: only the spool file holds them.
+      // Acknowledged, and not yet in the engine: only the spool file holds them, as /metrics says.
       expect(await inEngine(p)).toBe(0);
+      expect(await spooled(first.url)).toBeGreaterThan(0);
 
       const exited = once(first.child, 'exit');
       first.child.kill('SIGKILL');
@@ -209,6 +215,7 @@ describe.runIf(testBackends().some((b) => b.name === 'clickhouse'))('on a ClickH
         ['d', null],
       ]);
       expect(await inEngine(p)).toBeGreaterThan(0);
+      expect(await spooled(second.url)).toBe(0);
     });
 
     it('reads its own writes at once: a statement first sends what the spool holds', async () => {
