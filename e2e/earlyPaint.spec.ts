@@ -100,6 +100,9 @@ test(
     expect(await page.evaluate(() => (window as { __pwned?: number }).__pwned)).toBeUndefined();
     // The app has not run: the early paint is all there is.
     await expect(page.locator('#root')).toBeEmpty();
+    // Inline, the early script may run before the page's stylesheet is in; nothing is painted
+    // before it is, so the rows' text is read as painted (innerText follows the layout).
+    await page.waitForFunction(() => [...document.querySelectorAll<HTMLLinkElement>('link[rel="stylesheet"]')].every((l) => l.sheet));
     const earlyTexts = await rows.allInnerTexts();
     // Readable in either theme, and no wider than a phone's screen.
     await showsFixed(page, '11-trace-early-rows');
