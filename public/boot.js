@@ -19,6 +19,7 @@ window.__zod_globalConfig = Object.assign(window.__zod_globalConfig || {}, { jit
 // needs about as long as the code takes to arrive, so both run at once. The page takes this
 // answer when it asks for the same outline (docs/trace-outline.md "Streamed").
 try {
+  // TRACE_PAGE_PATH of src/contract/traceFirstScreen.ts (this script imports nothing).
   var trace = /^\/([^/]+)\/([^/]+)\/traces\/([^/]+)\/?$/.exec(location.pathname);
   if (trace) {
     var body = JSON.stringify({
@@ -52,7 +53,7 @@ try {
 // The outline the server put in the page (src/server/process/traceFirstScreen.ts), as the answer
 // the app takes, when it holds every span of the trace: nothing is asked for then.
 function wholeTraceInPage() {
-  var block = document.getElementById('weft-early-outline');
+  var block = document.getElementById('weft-early-outline'); // TRACE_FIRST_SCREEN_ID
   var lines;
   try {
     lines = block && JSON.parse(block.textContent);

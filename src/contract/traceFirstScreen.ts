@@ -3,6 +3,9 @@
  * a JSON data block the early paint reads (docs/trace-outline.md "In the page").
  */
 
+/** A trace page's path (entity, project, trace id), as the dashboard's router and public/boot.js match it. */
+export const TRACE_PAGE_PATH = /^\/([^/]+)\/([^/]+)\/traces\/([^/]+)\/?$/;
+
 /** The data block's element id. */
 export const TRACE_FIRST_SCREEN_ID = 'weft-early-outline';
 

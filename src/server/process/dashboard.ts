@@ -108,26 +108,13 @@ export function mountDashboard(app: Hono, distDir: string, threads: RequestThrea
 }
 
 /**
- * index.html with `block` first in its head (boot.js, inline after it, reads it) and the early
- * paint's script inline at the end of its body (so its rows paint without another request): the
- * signed-in user's data, so never stored by a cache (a shared computer's next user) and made for
- * each request.
+ * index.html with `block` first in its head (boot.js, inline after it, reads it): the signed-in
+ * user's data, so never stored by a cache (a shared computer's next user) and made for each
+ * request, from a template made once per build (pageTemplate).
  */
 function sendPageWith(c: Context, distDir: string, index: { path: string; stat: Stats }, block: string): Response {
-  let html = readFileSync(index.path, 'utf8');
-  const hashes = inlineScriptHashes(html);
-  const early = earlyScript(distDir, html);
-  if (early) {
-    // Without the meta boot.js loads nothing; `async`, as an inline module would otherwise wait for the app's entry.
-    html = html.replace(EARLY_META, '');
-    const at = html.lastIndexOf('</body>');
-    const script = `<script type="module" async>${early.code}</script>`;
-    html = at < 0 ? html + script : html.slice(0, at) + script + html.slice(at);
-    hashes.push(early.hash);
-  }
-  const head = /<head(\s[^>]*)?>/.exec(html);
-  const at = head ? head.index + head[0].length : 0;
-  const page = Buffer.from(html.slice(0, at) + block + html.slice(at));
+  const { before, after, policy } = pageTemplate(distDir, index);
+  const page = Buffer.from(before + block + after);
   const gzip = acceptedEncodings(c.req.header('accept-encoding')).has('gzip');
   const body = gzip ? gzipSync(page) : page;
   const headers: Record<string, string> = {
@@ -135,7 +122,7 @@ function sendPageWith(c: Context, distDir: string, index: { path: string; stat: 
     'cache-control': 'no-store',
     vary: 'accept-encoding',
     'x-content-type-options': 'nosniff',
-    'content-security-policy': contentSecurityPolicy(hashes),
+    'content-security-policy': policy,
     'content-length': String(body.byteLength),
   };
   if (gzip) headers['content-encoding'] = 'gzip';
@@ -144,19 +131,35 @@ function sendPageWith(c: Context, distDir: string, index: { path: string; stat: 
 
 /** index.html's name for the early paint's script (scripts/earlyScriptPlugin.ts). */
 const EARLY_META = /<meta name="weft-early-trace" content="([^"]+)"\s*\/?>/;
-const earlyScripts = new Map<string, { version: number; script: { code: string; hash: string } | null }>();
+const templates = new Map<string, { version: string; template: { before: string; after: string; policy: string } }>();
 
-/** The early paint's script named by `html`, with its CSP hash, read once per build; null if there is none to inline. */
-function earlyScript(distDir: string, html: string): { code: string; hash: string } | null {
+/**
+ * index.html split where a first screen goes (after `<head>`), with the early paint's script
+ * inline at the end of the body (its rows then paint without another request) instead of named
+ * by the meta boot.js loads it by, and the CSP naming it by hash; made again when index.html changes.
+ */
+function pageTemplate(distDir: string, index: { path: string; stat: Stats }): { before: string; after: string; policy: string } {
+  const version = `${index.stat.size}-${index.stat.mtimeMs}`;
+  const known = templates.get(index.path);
+  if (known?.version === version) return known.template;
+  let html = readFileSync(index.path, 'utf8');
+  const hashes = inlineScriptHashes(html);
   const name = EARLY_META.exec(html)?.[1];
   const file = name ? findFile(distDir, decodeSegments(name)) : null;
-  if (!file) return null;
-  const known = earlyScripts.get(file.path);
-  if (known?.version === file.stat.mtimeMs) return known.script;
-  const code = readFileSync(file.path, 'utf8');
-  const script = code.includes('</script') ? null : { code, hash: `sha256-${createHash('sha256').update(code).digest('base64')}` };
-  earlyScripts.set(file.path, { version: file.stat.mtimeMs, script });
-  return script;
+  const code = file ? readFileSync(file.path, 'utf8') : null;
+  if (code !== null && !code.includes('</script')) {
+    // `async`: an inline module would otherwise wait for the app's entry.
+    html = html.replace(EARLY_META, '');
+    const end = html.lastIndexOf('</body>');
+    const script = `<script type="module" async>${code}</script>`;
+    html = end < 0 ? html + script : html.slice(0, end) + script + html.slice(end);
+    hashes.push(`sha256-${createHash('sha256').update(code).digest('base64')}`);
+  }
+  const head = /<head(\s[^>]*)?>/.exec(html);
+  const at = head ? head.index + head[0].length : 0;
+  const template = { before: html.slice(0, at), after: html.slice(at), policy: contentSecurityPolicy(hashes) };
+  templates.set(index.path, { version, template });
+  return template;
 }
 
 /** The path's segments, decoded; throws 400 for anything that could step outside a directory. */

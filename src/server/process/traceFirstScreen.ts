@@ -7,19 +7,16 @@
  */
 import type { Context, Hono } from 'hono';
 import { endpoints } from '../../contract/endpoints.js';
-import { TRACE_FIRST_SCREEN_ID, TRACE_FIRST_SCREEN_SPANS } from '../../contract/traceFirstScreen.js';
+import { TRACE_FIRST_SCREEN_ID, TRACE_FIRST_SCREEN_SPANS, TRACE_PAGE_PATH } from '../../contract/traceFirstScreen.js';
 import { readSessionCookie } from '../auth/sessions.js';
 import { requestEnv, type RequestEnv } from '../http/requestEnv.js';
-
-/** A trace page's path, as public/boot.js and the dashboard's router match it. */
-const TRACE_PAGE = /^\/([^/]+)\/([^/]+)\/traces\/([^/]+)\/?$/;
 
 /** How long the page waits for its first screen; past it the page goes without and the stream paints. */
 const FIRST_SCREEN_WAIT_MS = 300;
 
 /** Whether the page at `url` is a trace page, not a search (it shows other rows), asked for with a session cookie. */
 export function mayCarryFirstScreen(c: Context, url: URL): boolean {
-  return TRACE_PAGE.test(url.pathname) && !url.searchParams.has('q') && readSessionCookie(c.req.header('cookie')) !== null;
+  return TRACE_PAGE_PATH.test(url.pathname) && !url.searchParams.has('q') && readSessionCookie(c.req.header('cookie')) !== null;
 }
 
 /**
@@ -28,7 +25,7 @@ export function mayCarryFirstScreen(c: Context, url: URL): boolean {
  * within FIRST_SCREEN_WAIT_MS.
  */
 export async function traceFirstScreen(app: Hono, c: Context, url: URL): Promise<string | null> {
-  const path = TRACE_PAGE.exec(url.pathname);
+  const path = TRACE_PAGE_PATH.exec(url.pathname);
   if (!path || !mayCarryFirstScreen(c, url)) return null;
   let ids: { project_id: string; trace_id: string };
   try {

@@ -9,7 +9,7 @@
  * in as text nodes, never as HTML.
  */
 import type { OutlineSpan, TraceOutlineHead, TraceOutlineLine } from '../../../contract/traceOutline.js';
-import { TRACE_FIRST_SCREEN_ID } from '../../../contract/traceFirstScreen.js';
+import { TRACE_FIRST_SCREEN_ID, TRACE_PAGE_PATH } from '../../../contract/traceFirstScreen.js';
 import { OUTLINE_LARGE_TRACE, OUTLINE_OPEN_DEPTH } from '../../../contract/traceOutlineDepth.js';
 import { readJsonLines } from '../../../client/readJsonLines.js';
 import { STATUS_LABELS } from '../../components/ui/statusLabels.js';
@@ -35,9 +35,6 @@ type EarlyOutline = {
 };
 type WithEarly = { __weftEarlyOutline?: EarlyOutline };
 
-/** The page's URL, as boot.js matched it. */
-const TRACE_PATH = /^\/([^/]+)\/([^/]+)\/traces\/([^/]+)\/?$/;
-
 /** What the rows are drawn from: the head and the spans read so far, in the stream's order. */
 export interface EarlyOutlineView {
   head: TraceOutlineHead;
@@ -49,7 +46,7 @@ export interface EarlyOutlineView {
 function start(): void {
   const early = (globalThis as WithEarly).__weftEarlyOutline;
   if (!early) return;
-  const path = TRACE_PATH.exec(location.pathname);
+  const path = TRACE_PAGE_PATH.exec(location.pathname);
   const params = new URLSearchParams(location.search);
   // A search shows other rows than the tree's first screen; the app draws those.
   if (!path || params.get('q')) return;
