@@ -7,18 +7,40 @@
  * calls seeded), with the engine's CPU per call part.
  *
  *   npm run bench:search [-- --store clickhouse --calls 1000000]
+ *   npm run bench:search -- --store clickhouse --data-dir /tmp/search1m   # seed once, keep, measure again
+ *   npm run bench:search -- --store clickhouse --ids random   # OTel's random span ids
+ *
+ * Call ids are by default as Weave's SDKs make them, UUIDv7 (time first, so the newest calls'
+ * ids are neighbours); `--ids random` gives each call a random 16-hex id, as OTel spans have.
  */
 import Database from 'better-sqlite3';
+import { createHash } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import type { CallWrite, Store } from '../src/server/store/Store.js';
 import { indexQueuedDocs } from '../src/server/store/sqlite/callSearch.js';
 import { v30CallSearch } from '../src/server/store/sqlite/migrations/v30CallSearch.js';
 import { v33CallSearchWithoutPositions } from '../src/server/store/sqlite/migrations/v33CallSearchWithoutPositions.js';
 import { SqliteDatabase } from '../src/server/store/sqlite/SqliteDatabase.js';
-import { benchStoreKind, drainSearchQueue, loadAverage, settleMerges, startBenchBackend, STORE_OPTION } from './backend.js';
+import { ClickHouseDatabase } from '../src/server/store/clickhouse/ClickHouseDatabase.js';
+import {
+  benchStoreKind,
+  drainSearchQueue,
+  loadAverage,
+  settleMerges,
+  startBenchBackend,
+  STORE_OPTION,
+  type BenchDataset,
+} from './backend.js';
 import { cpuSeconds, startBenchServer, timeAndCpuMedian } from './lib.js';
 
-const { values } = parseArgs({ options: { ...STORE_OPTION, calls: { type: 'string', default: '1000000' } } });
+const { values } = parseArgs({
+  options: {
+    ...STORE_OPTION,
+    calls: { type: 'string', default: '1000000' },
+    'data-dir': { type: 'string' },
+    ids: { type: 'string', default: 'sdk' },
+  },
+});
 const CALLS = Number(values.calls);
 const PROJECT = 'bench/search';
 const GOAL_MS = 300;
@@ -54,12 +76,23 @@ function sentence(rand: () => number, rare: boolean): string {
   return words.join(' ');
 }
 
+if (values.ids !== 'sdk' && values.ids !== 'random') throw new Error(`--ids must be sdk or random, not "${values.ids}"`);
+/** Call `i`'s id: a UUIDv7 of its start (µs) with a random tail, or (`--ids random`) 16 random hex digits. */
+function callId(i: number, start: number): string {
+  const r = createHash('sha1').update(String(i)).digest('hex');
+  if (values.ids === 'random') return r.slice(0, 16);
+  const ms = Math.floor(start / 1000)
+    .toString(16)
+    .padStart(12, '0');
+  return `${ms.slice(0, 8)}-${ms.slice(8)}-7${r.slice(0, 3)}-8${r.slice(3, 6)}-${r.slice(6, 18)}`;
+}
+
 function* callWrites(from: number, to: number): Generator<CallWrite> {
   const base = Date.UTC(2026, 0, 1) * 1000;
   for (let i = from; i < to; i++) {
     const rand = random(i + 1);
-    const id = `c${i}`;
     const start = base + i * 1_000_000;
+    const id = callId(i, start);
     yield {
       kind: 'start',
       projectId: PROJECT,
@@ -124,14 +157,34 @@ function timeBackfill(file: string): void {
   db.close();
 }
 
-const backend = await startBenchBackend(benchStoreKind(values.store));
+/** Calls already in a kept engine's dataset (`--data-dir`, ClickHouse only): 0 when it is new. */
+async function seededCalls(dataset: BenchDataset): Promise<number> {
+  if (!dataset.clickhouse || !values['data-dir']) return 0;
+  const db = new ClickHouseDatabase(dataset.clickhouse);
+  try {
+    return Number((await db.get<{ n: string }>('SELECT count() AS n FROM calls FINAL'))?.n ?? 0);
+  } finally {
+    await db.close();
+  }
+}
+
+const kind = benchStoreKind(values.store);
+// On ClickHouse, `--data-dir` keeps the engine's data there: seeded once, measured again later.
+const backend = await startBenchBackend(kind, { keepDir: kind === 'clickhouse' ? values['data-dir'] : undefined });
 try {
   console.log(`Search on ${backend.kind}: ${CALLS.toLocaleString('en')} calls; load average ${loadAverage()}`);
   const dataset = await backend.dataset('bench_search');
-  await build(dataset.store);
-  await dataset.store.close();
-  // What a server's indexer does in the background after a bulk load, timed (docs/search.md).
-  await drainSearchQueue(dataset, backend.enginePid);
+  const seeded = await seededCalls(dataset);
+  if (seeded > 0) {
+    await dataset.store.close();
+    if (seeded !== CALLS) throw new Error(`${values['data-dir']} holds ${seeded} calls, not --calls ${CALLS}`);
+    console.log(`measuring the calls seeded earlier in ${values['data-dir']}`);
+  } else {
+    await build(dataset.store);
+    await dataset.store.close();
+    // What a server's indexer does in the background after a bulk load, timed (docs/search.md).
+    await drainSearchQueue(dataset, backend.enginePid);
+  }
   await settleMerges(dataset);
   if (dataset.sqliteFile) timeBackfill(dataset.sqliteFile);
 
