@@ -10,8 +10,8 @@ import { startClickHouseFaultProxy } from '../../testing/clickhouseFaultProxy.js
 import { createTempClickHouseDatabase, testBackends, type OpenStore } from '../../testing/tempStore.js';
 import { describeCallsSearchConformance } from '../conformance/callsSearch.conformance.js';
 import { endWrite, SECOND, startWrite, T0 } from '../conformance/callWrites.js';
-import { planSearch } from '../query/index.js';
-import { chooseSearchGrams, INDEXED_CHARS, LONG_MARK } from './callSearch.js';
+import { planSearch, WORD_CHAR } from '../query/index.js';
+import { chooseSearchGrams, INDEXED_CHARS, LONG_MARK, wordCharParams, wordCharSql } from './callSearch.js';
 import { ClickHouseSearchIndexer } from './callSearchIndexer.js';
 import { ClickHouseDatabase } from './ClickHouseDatabase.js';
 import { ClickHouseStore } from './ClickHouseStore.js';
@@ -136,6 +136,27 @@ describe.runIf(testBackends().some((b) => b.name === 'clickhouse'))('on a ClickH
       // A trigram no call holds: only the long calls (and the queued ones) remain.
       const absent = await chooseSearchGrams(raw, P, [planSearch('zzqq')!]);
       expect(absent.byNeedle.get('zzqq')).toContain('zzq');
+    });
+
+    it('tells word characters as JavaScript does, for every character of the first plane', async () => {
+      const chars: string[] = [];
+      for (let cp = 0; cp < 0x10000; cp++) if (cp < 0xd800 || cp > 0xdfff) chars.push(String.fromCodePoint(cp));
+      const params: Record<string, unknown> = {};
+      const bind = (value: unknown, type: string) => {
+        const name = `b${Object.keys(params).length}`;
+        params[name] = value;
+        return `{${name}:${type}}`;
+      };
+      const sql = `SELECT arrayMap(c -> ${wordCharSql('c', wordCharParams(bind))}, {chars:Array(String)}) AS w`;
+      const words: boolean[] = [];
+      // In parts, which keep each request's URL short.
+      for (let i = 0; i < chars.length; i += 4096) {
+        const row = await raw.get<{ w: number[] }>(sql, { ...params, chars: chars.slice(i, i + 4096) });
+        words.push(...row!.w.map((w) => Number(w) === 1));
+      }
+      const word = new RegExp(`^[${WORD_CHAR}]$`, 'u');
+      expect(chars.filter((c, i) => words[i] !== word.test(c))).toEqual([]);
+      expect(words.filter(Boolean).length).toBeGreaterThan(40_000);
     });
 
     it('stays quiet while idle with an empty queue, and looks within the idle wait after a write', async () => {

@@ -35,6 +35,9 @@ export const TRACE_SPANS_SQL = `SELECT id, parent_id AS parentId, op_name AS opN
        FROM calls FINAL WHERE project_id = {p:String} AND trace_id = {t:String} AND ${VISIBLE}
        ORDER BY started_at ASC, id ASC LIMIT {limit:UInt64}`;
 
+/** The most calls a start-time window reads before the plain query answers instead. */
+const MAX_WINDOW = 200_000;
+
 export class ClickHouseCallsStore implements CallsStore {
   readonly #db: ClickHouseDatabase;
   /**
@@ -162,14 +165,19 @@ export class ClickHouseCallsStore implements CallsStore {
   }
 
   async *queryCalls(query: CallsQuery): AsyncIterable<CallRecord> {
-    const list = compileCallsList(query, await this.#searchGrams(query));
+    const grams = await this.#searchGrams(query);
+    const list = compileCallsList(query, grams);
+    const page = (await this.#pageByStart(query, list, grams)) ?? (await this.#db.all<CallRow>(list.pageSql, list.params));
+    if (list.rows) {
+      for (const row of page) yield callFromRow(row);
+      return;
+    }
     // Two phases (as Weave's query builder does): the page's ids from the sort and filter
     // columns only, then those ids' rows, so FINAL reads whole rows for one page, not the project.
-    const ids = (await this.#idsByStart(query, list)) ?? (await this.#db.all<{ id: string }>(list.idsSql, list.params));
-    if (ids.length === 0) return;
-    const order = new Map(ids.map((r, i) => [r.id, i]));
-    for (let i = 0; i < ids.length; i += 1000) {
-      const slice = ids.slice(i, i + 1000).map((r) => r.id);
+    if (page.length === 0) return;
+    const order = new Map(page.map((r, i) => [r.id, i]));
+    for (let i = 0; i < page.length; i += 1000) {
+      const slice = page.slice(i, i + 1000).map((r) => r.id);
       const rows = await this.#db.all<CallRow>(
         `SELECT ${list.columns.join(', ')} FROM calls FINAL PREWHERE project_id = {p:String} AND id IN {ids:Array(String)}`,
         { p: query.projectId, ids: slice },
@@ -192,24 +200,31 @@ export class ClickHouseCallsStore implements CallsStore {
   }
 
   /**
-   * The ids of a page sorted by start time first, from the newest (or oldest) starts only: the
-   * edge is the start of the k-th newest row of calls_by_start (trace roots only, if so
-   * filtered), and the page is computed over the calls that started at or after it, found by id.
-   * Every call's current start has a row there (derived from the call's own insert; only a call
-   * whose view failed, and whose write therefore failed, lacks it until the retry:
-   * docs/clickhouse.md "Writes that fail half-way"), so a call left out started before the edge
-   * and sorts after every call in the window: when the window fills the page, the page is exact.
-   * Otherwise (deletes, a filter, restarted calls) the window grows; null when it would be the
-   * whole project, or the page is deep, and the plain ids query answers.
+   * A page sorted by start time first (after a search's whole-word rank, if any), computed over the
+   * newest (or oldest) k starts of calls_by_start, k growing until the window's page is provably
+   * exact; null when the plain query must answer (docs/search.md "At scale"). Every call's start
+   * has a row there, derived from its own insert (docs/clickhouse.md "Writes that fail half-way").
    */
-  async #idsByStart(query: CallsQuery, list: CallsList): Promise<{ id: string }[] | null> {
+  async #pageByStart(query: CallsQuery, list: CallsList, grams: SearchGrams | undefined): Promise<CallRow[] | null> {
     if (!list.byStart || !query.limit) return null;
     const wanted = (query.offset ?? 0) + query.limit;
-    for (let k = Math.max(4 * wanted, 200); k <= 200_000; k *= 8) {
+    let k = Math.max(4 * wanted, 200);
+    if (grams && Number.isFinite(grams.candidates)) {
+      // No indexed call holds the text: only queued ones can, which the plain query reads.
+      if (grams.candidates === 0) return null;
+      const calls = await this.#db.get<{ n: string }>('SELECT count() AS n FROM calls_by_start WHERE project_id = {p:String}', {
+        p: query.projectId,
+      });
+      k = Math.max(k, Math.ceil((2 * wanted * num(calls?.n ?? 0)) / grams.candidates));
+    }
+    for (; k <= MAX_WINDOW; k *= 8) {
       const edge = await this.#db.get<{ t: string }>(list.byStart.edgeSql, { p: query.projectId, k: k - 1 });
       if (!edge) return null;
-      const ids = await this.#db.all<{ id: string }>(list.byStart.idsSql, { ...list.params, edge: edge.t });
-      if (ids.length === query.limit) return ids;
+      const rows = await this.#db.all<CallRow & { search_word?: number }>(list.byStart.pageSql, { ...list.params, edge: edge.t });
+      if (rows.length === query.limit && (!list.byStart.ranked || Number(rows.at(-1)!.search_word) === 1)) {
+        for (const row of rows) delete row.search_word;
+        return rows;
+      }
     }
     return null;
   }
@@ -242,7 +257,7 @@ export class ClickHouseCallsStore implements CallsStore {
   async countCalls(query: CallsQuery): Promise<number> {
     const list = compileCallsList({ ...query, limit: null, offset: null, sortBy: null }, await this.#searchGrams(query));
     const limit = query.limit != null ? `LIMIT ${Math.max(0, Math.floor(query.limit))}` : '';
-    const row = await this.#db.get<{ n: string }>(`SELECT count() AS n FROM (${list.idsSql} ${limit})`, list.params);
+    const row = await this.#db.get<{ n: string }>(`SELECT count() AS n FROM (${list.pageSql} ${limit})`, list.params);
     return num(row?.n ?? 0);
   }
 
@@ -260,7 +275,7 @@ export class ClickHouseCallsStore implements CallsStore {
     const row = await this.#db.get<{ n: string }>(
       `SELECT sum(${STORAGE_SIZE_SQL}) AS n FROM calls FINAL
        WHERE project_id = {p:String} AND ${VISIBLE} AND trace_id IN (
-         SELECT trace_id FROM calls FINAL PREWHERE project_id = {p:String} AND id IN (${list.idsSql}))`,
+         SELECT trace_id FROM calls FINAL PREWHERE project_id = {p:String} AND id IN (${list.pageSql}))`,
       list.params,
     );
     return num(row?.n ?? 0);

@@ -15,15 +15,24 @@ import { CallsSqlPrinter } from './callsSql.js';
 export const VISIBLE = 'started_at IS NOT NULL AND deleted_at IS NULL';
 
 export interface CallsList {
-  idsSql: string;
+  /** The page's SELECT: its ids, or its rows (the loaded columns) when `rows` is true. */
+  pageSql: string;
   params: Params;
   /**
-   * For a query sorted by start time first (with a limit): the ids query
-   * restricted to the calls that started at or after (newest first; at or before, oldest first)
-   * `{edge:Int64}`, and the query of the edge itself: the start of the `{k:UInt64}`-th row of
-   * calls_by_start in that order (calls.ts idsByStart). Null otherwise.
+   * True when pageSql reads the page's rows in one statement: a search narrowed to its candidates
+   * already reads their granules' text, and a second read by id would decompress them again
+   * (docs/performance.md "ClickHouse substring search").
    */
-  byStart: { idsSql: string; edgeSql: string } | null;
+  rows: boolean;
+  /**
+   * For a page sorted by start time first (after the whole-word rank of a search, if any): the
+   * page's SELECT restricted to the calls that started at or after (newest first; at or before,
+   * oldest first) `{edge:Int64}`, and the query of the edge itself: the start of the
+   * `{k:UInt64}`-th row of calls_by_start in that order (calls.ts pageByStart). With a rank first
+   * it also selects `search_word`, the last row's rank telling whether the window is exact.
+   * Null otherwise.
+   */
+  byStart: { pageSql: string; edgeSql: string; ranked: boolean } | null;
   /** Columns the rows phase loads (OTel calls also need their span, shown in attributes). */
   columns: readonly string[];
 }
@@ -34,7 +43,8 @@ export function compileCallsList(q: CallsQuery, grams?: SearchGrams): CallsList 
   const printer = new CallsSqlPrinter(params, grams);
   const { where, prewhere } = printConditions(q, printer);
   const keys = planCallsOrder(q);
-  const order = keys.map((key) => printer.sortKey(key)).join(', ');
+  const orderKeys = keys.map((key) => printer.sortKey(key));
+  const order = orderKeys.join(', ');
   let page = '';
   if (q.limit != null || q.offset != null) {
     params.limit = q.limit ?? 0;
@@ -42,21 +52,31 @@ export function compileCallsList(q: CallsQuery, grams?: SearchGrams): CallsList 
     // LIMIT 0 answers nothing, as in SQLite; no limit at all is the largest UInt64.
     page = q.limit != null ? ' LIMIT {limit:UInt64} OFFSET {offset:UInt64}' : ' LIMIT 18446744073709551615 OFFSET {offset:UInt64}';
   }
-  const idsSql = `SELECT id FROM calls FINAL${prewhere} WHERE ${where} ORDER BY ${order}${page}`;
-  const first = keys[0]!;
+  const columns = loadedColumns(q.columns);
+  const rows = prewhere !== '' && q.limit != null;
+  const selected = rows ? columns.join(', ') : 'id';
+  const pageSql = `SELECT ${selected} FROM calls FINAL${prewhere} WHERE ${where} ORDER BY ${order}${page}`;
+  const ranked = keys[0]!.value.k === 'searchWord';
+  const first = keys[ranked ? 1 : 0];
   let byStart: CallsList['byStart'] = null;
-  if (q.limit != null && first.value.k === 'field' && first.value.field.kind === 'column' && first.value.field.column === 'started_at') {
+  if (q.limit != null && first?.value.k === 'field' && first.value.field.kind === 'column' && first.value.field.column === 'started_at') {
     const direction = first.direction === 'desc' ? 'DESC' : 'ASC';
     const cmp = direction === 'DESC' ? '>=' : '<=';
     const roots = q.filter?.trace_roots_only ? ' AND is_root = 1' : '';
     const starts = `calls_by_start WHERE project_id = {p:String}${roots}`;
-    const window = `started_at ${cmp} {edge:Int64} AND id IN (SELECT id FROM ${starts} AND started_at ${cmp} {edge:Int64})`;
+    const inWindow = `id IN (SELECT id FROM ${starts} AND started_at ${cmp} {edge:Int64})`;
+    // Beside a search's candidates in PREWHERE, so that only granules holding a candidate inside the window are read whole.
+    const windowPrewhere = prewhere ? `${prewhere} AND ${inWindow}` : '';
+    const window = prewhere ? `started_at ${cmp} {edge:Int64}` : `started_at ${cmp} {edge:Int64} AND ${inWindow}`;
+    // The rank is the first sort key's expression again (its parameters bound once): the engine computes it once.
+    const rank = ranked ? `, ${orderKeys[0]!.replace(/ DESC NULLS LAST$/, '')} AS search_word` : '';
     byStart = {
-      idsSql: `SELECT id FROM calls FINAL${prewhere} WHERE ${where} AND ${window} ORDER BY ${order}${page}`,
+      pageSql: `SELECT ${selected}${rank} FROM calls FINAL${windowPrewhere} WHERE ${where} AND ${window} ORDER BY ${order}${page}`,
       edgeSql: `SELECT started_at AS t FROM ${starts} ORDER BY started_at ${direction} LIMIT 1 OFFSET {k:UInt64}`,
+      ranked,
     };
   }
-  return { idsSql, params, columns: loadedColumns(q.columns), byStart };
+  return { pageSql, params, rows, columns, byStart };
 }
 
 /** The WHERE condition (over `calls FINAL`) of a query's project, visibility, filter clauses and `$expr`. */

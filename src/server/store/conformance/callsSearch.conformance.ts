@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OpenStore } from '../../testing/tempStore.js';
-import type { CallsQuery, Store } from '../Store.js';
+import type { CallRecord, CallsQuery, Store } from '../Store.js';
 import { endWrite, SECOND, startWrite, T0 } from './callWrites.js';
 
 const P = 'search/p';
@@ -94,6 +94,52 @@ export function describeCallsSearchConformance(open: OpenStore): void {
       expect(await ids('refund', { sortBy: [{ field: 'started_at', direction: 'desc' }] })).toEqual(['latin', 'refunded']);
       expect(await ids('efund')).toEqual(['refunded', 'latin']);
       expect(await ids('efund', { sortBy: [{ field: 'started_at', direction: 'desc' }] })).toEqual(['latin', 'refunded']);
+    });
+
+    it.each([
+      ['a mark after it continues the word (Hindi)', 'नमस', 'नमस्ते दुनिया', 'नमस दुनिया'],
+      ['Arabic', 'عالم', 'بالعالم الجميل', 'عالم جميل'],
+      ['Chinese characters are letters', '退款政', '我们退款政策', '「退款政」'],
+      ['a digit before it', 'abc', '1abc', '(abc)'],
+      ['an emoji beside it is no letter', 'quokka', 'aquokka🎉', '🎉quokka🎉'],
+      ['a letter outside the first plane', 'abc', '𝐀abc', '𝐀 abc'],
+      ['touching occurrences', 'ab-', 'xab-ab-x', 'ab-ab- '],
+      ['touching occurrences, the first one last', 'abc', 'xabcabc ', ' abc '],
+      ['touching occurrences, the first one first', 'abc', ' abcabcx', ' abc '],
+      ['a needle that overlaps itself', 'a-a', 'xa-ax', 'xa-a-a '],
+    ])('ranks a whole word first: %s', async (_, needle, inside, whole) => {
+      const project = `search/rank-${needle}-${inside.length}`;
+      // Inside a word first, so only the ranking puts the later call first.
+      await store.calls.writeCalls([
+        startWrite(project, 'inside', { startedAt: T0, inputsJson: JSON.stringify({ t: inside }) }),
+        startWrite(project, 'whole', { startedAt: T0 + SECOND, inputsJson: JSON.stringify({ t: whole }) }),
+      ]);
+      const found: string[] = [];
+      for await (const c of store.calls.queryCalls({ projectId: project, filter: { search: needle } })) found.push(c.id);
+      expect(found).toEqual(['whole', 'inside']);
+    });
+
+    it('ranks whole words first over the whole project, past hundreds of newer calls holding the text inside words', async () => {
+      // ClickHouse reads a page newest first from the newest starts and grows that window until
+      // its last row holds the text as a whole word (clickhouse/calls.ts pageByStart).
+      const W = 'search/window';
+      const text = (i: number) => JSON.stringify({ msg: i < 10 ? `a quokka number ${i}` : `xquokkax number ${i}` });
+      await store.calls.writeCalls(
+        Array.from({ length: 260 }, (_, i) => startWrite(W, `w${i}`, { startedAt: T0 + i * SECOND, inputsJson: text(i) })),
+      );
+      const page: CallRecord[] = [];
+      const newest = [{ field: 'started_at', direction: 'desc' } as const];
+      for await (const c of store.calls.queryCalls({ projectId: W, filter: { search: 'quokka' }, sortBy: newest, limit: 5 })) page.push(c);
+      expect(page.map((c) => c.id)).toEqual(['w9', 'w8', 'w7', 'w6', 'w5']);
+      // The page carries the calls' columns as a read by id does.
+      const byId: CallRecord[] = [];
+      for await (const c of store.calls.queryCalls({ projectId: W, filter: { call_ids: ['w9', 'w8', 'w7', 'w6', 'w5'] }, sortBy: newest }))
+        byId.push(c);
+      expect(page).toEqual(byId);
+      const inside: string[] = [];
+      for await (const c of store.calls.queryCalls({ projectId: W, filter: { search: 'xquokkax' }, sortBy: newest, limit: 3 }))
+        inside.push(c.id);
+      expect(inside).toEqual(['w259', 'w258', 'w257']);
     });
 
     it('counts what it finds, and keeps to the project', async () => {

@@ -46,7 +46,7 @@ export function substringSearch(text: string): CallsSearch | null {
 }
 
 /** Characters that make a neighbour part of the same word. */
-const WORD_CHAR = String.raw`\p{L}\p{M}\p{N}_`;
+export const WORD_CHAR = String.raw`\p{L}\p{M}\p{N}_`;
 
 /** A needle quoted for a regular expression (JavaScript's and RE2's syntax agree on these escapes). */
 export const regexQuote = (s: string): string => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');

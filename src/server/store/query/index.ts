@@ -49,6 +49,7 @@ export {
   textsHold,
   textsHoldWord,
   wholeWordPattern,
+  WORD_CHAR,
   MIN_SEARCH_CHARS,
   type CallsSearch,
 } from './callsSearch.js';

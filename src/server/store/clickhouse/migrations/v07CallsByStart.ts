@@ -6,7 +6,7 @@ export const v07CallsByStart: ClickHouseMigration = {
   statements: [
     // The ids of the calls in start order, so a page sorted by start time (the calls page's
     // newest first) reads the newest starts in key order instead of every call (calls.ts
-    // idsByStart). One row per start part written, trace roots marked, before the call's own
+    // pageByStart). One row per start part written, trace roots marked, before the call's own
     // insert: every call's current start has a row here. Rows are never removed: what a read
     // finds here is checked against the merged calls (deleted, restarted, no longer a root).
     `CREATE TABLE IF NOT EXISTS calls_by_start (project_id String, started_at Int64, id String, is_root UInt8)
