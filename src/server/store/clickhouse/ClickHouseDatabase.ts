@@ -275,7 +275,12 @@ export class ClickHouseDatabase {
     await this.barrier?.();
     return this.#watched(async (abort_signal, clickhouse_settings) => {
       const rs = await this.client.query({ ...statement(query, params), format: 'JSONEachRow', clickhouse_settings, abort_signal });
-      return await rs.json<T>();
+      const release = closeOnAbort(rs, abort_signal);
+      try {
+        return await rs.json<T>();
+      } finally {
+        release();
+      }
     });
   }
 
@@ -293,8 +298,13 @@ export class ClickHouseDatabase {
       const rs = await this.#quorumRetries(this.settings, (clickhouse_settings) =>
         this.client.query({ ...statement(query, params), format: 'JSONEachRow', clickhouse_settings, abort_signal: watch.signal }),
       );
-      for await (const rows of rs.stream<T>()) {
-        for (const row of rows) yield row.json();
+      const release = closeOnAbort(rs, watch.signal);
+      try {
+        for await (const rows of rs.stream<T>()) {
+          for (const row of rows) yield row.json();
+        }
+      } finally {
+        release();
       }
     } catch (err) {
       throw watch.gaveUp() ?? this.#outage(err);
@@ -442,6 +452,18 @@ export class ClickHouseDatabase {
   async close(): Promise<void> {
     await this.client.close();
   }
+}
+
+/**
+ * Closes an answer whose rows are still coming when `signal` aborts: @clickhouse/client stops
+ * listening to the signal once the answer's headers are in, so an engine frozen after that would
+ * hold the rows until the socket's 60 s timeout. Answers the listener's removal.
+ */
+function closeOnAbort(rs: { close(): void }, signal: AbortSignal): () => void {
+  const close = () => rs.close();
+  if (signal.aborted) close();
+  signal.addEventListener('abort', close, { once: true });
+  return () => signal.removeEventListener('abort', close);
 }
 
 /** The server's `/ping` beside `url` (behind a path prefix too), without credentials (fetch refuses them in URLs). */

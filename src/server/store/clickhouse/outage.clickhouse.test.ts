@@ -434,6 +434,34 @@ describe.runIf(testBackends().some((b) => b.name === 'clickhouse'))('ClickHouse 
     }
   });
 
+  it('gives up on an answer whose rows stop coming when the engine freezes after its first row', async () => {
+    const chdb = new ClickHouseDatabase({ url: `http://127.0.0.1:${relay.port}`, database: db.database, connectTimeoutMs: 300 });
+    const slow = 'SELECT sleepEachRow(0.5) AS s FROM numbers(6) SETTINGS max_block_size = 1';
+    let rows = 0;
+    let t0 = 0;
+    try {
+      const err = await (async () => {
+        // The answer's headers and first row are in before the freeze, as a request streaming rows would have them.
+        for await (const row of chdb.stream(slow)) {
+          void row;
+          if (rows++ === 0) {
+            t0 = Date.now();
+            relay.freeze();
+          }
+        }
+      })().then(
+        () => 'answered',
+        (e: unknown) => e,
+      );
+      expect(err).toBeInstanceOf(StoreUnavailableError);
+      expect(rows).toBe(1);
+      expect(Date.now() - t0).toBeLessThan(2000);
+    } finally {
+      relay.thaw();
+      await chdb.close();
+    }
+  });
+
   it('answers ClickHouse\'s own "not now" errors (busy, out of memory, too slow) as 503s naming them', async () => {
     const chdb = new ClickHouseDatabase({ url: `http://127.0.0.1:${relay.port}`, database: db.database });
     const failure = (query: string) =>
