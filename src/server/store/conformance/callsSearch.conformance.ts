@@ -96,27 +96,31 @@ export function describeCallsSearchConformance(open: OpenStore): void {
       expect(await ids('efund', { sortBy: [{ field: 'started_at', direction: 'desc' }] })).toEqual(['latin', 'refunded']);
     });
 
-    it.each([
-      ['a mark after it continues the word (Hindi)', 'नमस', 'नमस्ते दुनिया', 'नमस दुनिया'],
-      ['Arabic', 'عالم', 'بالعالم الجميل', 'عالم جميل'],
-      ['Chinese characters are letters', '退款政', '我们退款政策', '「退款政」'],
-      ['a digit before it', 'abc', '1abc', '(abc)'],
-      ['an emoji beside it is no letter', 'quokka', 'aquokka🎉', '🎉quokka🎉'],
-      ['a letter outside the first plane', 'abc', '𝐀abc', '𝐀 abc'],
-      ['touching occurrences', 'ab-', 'xab-ab-x', 'ab-ab- '],
-      ['touching occurrences, the first one last', 'abc', 'xabcabc ', ' abc '],
-      ['touching occurrences, the first one first', 'abc', ' abcabcx', ' abc '],
-      ['a needle that overlaps itself', 'a-a', 'xa-ax', 'xa-a-a '],
-    ])('ranks a whole word first: %s', async (_, needle, inside, whole) => {
-      const project = `search/rank-${needle}-${inside.length}`;
-      // Inside a word first, so only the ranking puts the later call first.
-      await store.calls.writeCalls([
-        startWrite(project, 'inside', { startedAt: T0, inputsJson: JSON.stringify({ t: inside }) }),
-        startWrite(project, 'whole', { startedAt: T0 + SECOND, inputsJson: JSON.stringify({ t: whole }) }),
-      ]);
-      const found: string[] = [];
-      for await (const c of store.calls.queryCalls({ projectId: project, filter: { search: needle } })) found.push(c.id);
-      expect(found).toEqual(['whole', 'inside']);
+    it('ranks a whole word first in any script, beside emoji and digits, and where occurrences touch or overlap', async () => {
+      const cases: [what: string, needle: string, inside: string, whole: string][] = [
+        ['a mark after it continues the word (Hindi)', 'नमस', 'नमस्ते दुनिया', 'नमस दुनिया'],
+        ['Arabic', 'عالم', 'بالعالم الجميل', 'عالم جميل'],
+        ['Chinese characters are letters', '退款政', '我们退款政策', '「退款政」'],
+        ['a digit before it', 'abc', '1abc', '(abc)'],
+        ['an emoji beside it is no letter', 'quokka', 'aquokka🎉', '🎉quokka🎉'],
+        ['a letter outside the first plane', 'abc', '𝐀abc', '𝐀 abc'],
+        ['touching occurrences', 'ab-', 'xab-ab-x', 'ab-ab- '],
+        ['touching occurrences, the first one last', 'abc', 'xabcabc ', ' abc '],
+        ['touching occurrences, the first one first', 'abc', ' abcabcx', ' abc '],
+        ['a needle that overlaps itself', 'a-a', 'xa-ax', 'xa-a-a '],
+      ];
+      // One project a case; inside a word first, so only the ranking puts the later call first.
+      await store.calls.writeCalls(
+        cases.flatMap(([, , inside, whole], i) => [
+          startWrite(`search/rank-${i}`, 'inside', { startedAt: T0, inputsJson: JSON.stringify({ t: inside }) }),
+          startWrite(`search/rank-${i}`, 'whole', { startedAt: T0 + SECOND, inputsJson: JSON.stringify({ t: whole }) }),
+        ]),
+      );
+      for (const [i, [what, needle]] of cases.entries()) {
+        const found: string[] = [];
+        for await (const c of store.calls.queryCalls({ projectId: `search/rank-${i}`, filter: { search: needle } })) found.push(c.id);
+        expect(found, what).toEqual(['whole', 'inside']);
+      }
     });
 
     it('ranks whole words first over the whole project, past hundreds of newer calls holding the text inside words', async () => {
