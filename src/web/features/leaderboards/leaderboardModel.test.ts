@@ -39,6 +39,15 @@ describe('leaderboardRows', () => {
     ]);
   });
 
+  it('takes the newest run by time when one started on a whole second (written without a fraction)', () => {
+    const rows = leaderboardRows(columns, [
+      run('whole', '2026-01-01T00:00:01Z', EVAL_A, M1, { exact: { correct: { true_fraction: 0.5 } } }),
+      run('later', '2026-01-01T00:00:01.092000Z', EVAL_A, M1, { exact: { correct: { true_fraction: 0.75 } } }),
+    ]);
+    // As text the whole second sorts last ("Z" after "."), as time first.
+    expect(rows[0]!.cells[0]).toEqual({ value: 0.75, runId: 'later' });
+  });
+
   it('sorts best first by the column direction, rows without a value last', () => {
     const rows = [
       { model: 'a', cells: [{ value: 2, runId: 'x' }] },

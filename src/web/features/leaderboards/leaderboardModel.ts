@@ -101,7 +101,8 @@ const refOf = (v: unknown): string | null => (typeof v === 'string' && v.startsW
 
 /** One row per model with a run of any column's evaluation; each cell its newest run's value. */
 export function leaderboardRows(columns: readonly LeaderboardColumnForm[], runs: readonly RunCall[]): LeaderboardRow[] {
-  const newestFirst = [...runs].sort((a, b) => b.started_at.localeCompare(a.started_at));
+  // By time, not text: a start on a whole second is written without a fraction.
+  const newestFirst = [...runs].sort((a, b) => Date.parse(b.started_at) - Date.parse(a.started_at));
   const rows = new Map<string, LeaderboardRow>();
   for (const run of newestFirst) {
     const evaluation = refOf(run.inputs.self);

@@ -44,10 +44,11 @@ const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 
 /** The run that started first (null until the runs are read). */
 function oldestRun(runIds: readonly string[], runs: readonly (EvaluationRun | undefined)[]): string | null {
-  let best: { id: string; at: string } | null = null;
+  let best: { id: string; at: number } | null = null;
   runIds.forEach((id, i) => {
-    const at = runs[i]?.started_at;
-    if (at && (!best || at < best.at)) best = { id, at };
+    // Parsed: a start on a whole second is written without a fraction ("…:32Z" after "…:32.092000Z" as text).
+    const at = Date.parse(runs[i]?.started_at ?? '');
+    if (!Number.isNaN(at) && (!best || at < best.at)) best = { id, at };
   });
   return (best as { id: string } | null)?.id ?? runIds[0] ?? null;
 }

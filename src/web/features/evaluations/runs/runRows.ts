@@ -89,7 +89,8 @@ export function sortRunRows(rows: readonly RunRow[], sort: ColumnSort, metrics: 
     } else if (a.v !== b.v) {
       return (a.v < b.v ? -1 : 1) * dir;
     }
-    return a.row.run.started_at < b.row.run.started_at ? 1 : a.row.run.started_at > b.row.run.started_at ? -1 : 0;
+    // Newest first, by time: a start on a whole second is written without a fraction.
+    return Date.parse(b.row.run.started_at) - Date.parse(a.row.run.started_at);
   });
   return keyed.map((k) => k.row);
 }
