@@ -80,3 +80,9 @@ export function formatRelative(iso: string, now = Date.now()): string {
 export function plural(n: number, noun: string, nouns = `${noun}s`): string {
   return `${formatInteger(n)} ${n === 1 ? noun : nouns}`;
 }
+
+/**
+ * Newest first, for two ISO timestamps compared by time: as text a start on a whole second
+ * ("…:32Z", written without a fraction) sorts after a later "…:32.092000Z".
+ */
+export const newerFirst = (a: string, b: string): number => Date.parse(b) - Date.parse(a);

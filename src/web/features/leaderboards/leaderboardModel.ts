@@ -5,6 +5,7 @@
  * `output[scorer_name]` followed along the dot path `summary_metric_path` is the cell. When a
  * model has several runs of one evaluation, the newest run's value is shown (and linked).
  */
+import { newerFirst } from '../../lib/format.js';
 
 /** One column as the form edits it. */
 export interface LeaderboardColumnForm {
@@ -101,8 +102,7 @@ const refOf = (v: unknown): string | null => (typeof v === 'string' && v.startsW
 
 /** One row per model with a run of any column's evaluation; each cell its newest run's value. */
 export function leaderboardRows(columns: readonly LeaderboardColumnForm[], runs: readonly RunCall[]): LeaderboardRow[] {
-  // By time, not text: a start on a whole second is written without a fraction.
-  const newestFirst = [...runs].sort((a, b) => Date.parse(b.started_at) - Date.parse(a.started_at));
+  const newestFirst = [...runs].sort((a, b) => newerFirst(a.started_at, b.started_at));
   const rows = new Map<string, LeaderboardRow>();
   for (const run of newestFirst) {
     const evaluation = refOf(run.inputs.self);

@@ -46,7 +46,7 @@ const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 function oldestRun(runIds: readonly string[], runs: readonly (EvaluationRun | undefined)[]): string | null {
   let best: { id: string; at: number } | null = null;
   runIds.forEach((id, i) => {
-    // Parsed: a start on a whole second is written without a fraction ("…:32Z" after "…:32.092000Z" as text).
+    // By time, not text (lib/format.ts newerFirst says why).
     const at = Date.parse(runs[i]?.started_at ?? '');
     if (!Number.isNaN(at) && (!best || at < best.at)) best = { id, at };
   });

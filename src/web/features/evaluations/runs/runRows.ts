@@ -4,6 +4,7 @@
  * status, and per-scorer figures come from a query per run, so the list holds every run of the
  * project and sorts and filters them here.
  */
+import { newerFirst } from '../../../lib/format.js';
 import type { EvalResultsEvaluationSummary } from '../../../../contract/evalResults.js';
 import { refLabel, refName } from '../evalRefs.js';
 import type { EvaluationRun } from '../evaluationQueries.js';
@@ -89,8 +90,7 @@ export function sortRunRows(rows: readonly RunRow[], sort: ColumnSort, metrics: 
     } else if (a.v !== b.v) {
       return (a.v < b.v ? -1 : 1) * dir;
     }
-    // Newest first, by time: a start on a whole second is written without a fraction.
-    return Date.parse(b.row.run.started_at) - Date.parse(a.row.run.started_at);
+    return newerFirst(a.row.run.started_at, b.row.run.started_at);
   });
   return keyed.map((k) => k.row);
 }
