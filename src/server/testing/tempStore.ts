@@ -5,16 +5,14 @@
  * the same database (for the multi-writer suite), and the server settings that select it (for
  * the suites that go through HTTP).
  */
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inject } from 'vitest';
-import { ClickHouseDatabase } from '../store/clickhouse/ClickHouseDatabase.js';
 import { ClickHouseStore } from '../store/clickhouse/ClickHouseStore.js';
-import { migrateClickHouse } from '../store/clickhouse/migrate.js';
 import { openStore } from '../store/openStore.js';
 import type { Store } from '../store/Store.js';
+import { giveBackClickHouseDatabase, standInDatabaseName, takeClickHouseDatabase } from './clickhouseDatabases.js';
 import { selectedTestStores } from './testStores.js';
 
 /** How a conformance suite gets a backend: an open store and a way to dispose of it. */
@@ -102,21 +100,15 @@ function clickhouseUrl(): string | null {
   return inject('clickhouseUrl') ?? null;
 }
 
-/** A fresh, migrated database on the test run's ClickHouse server, dropped again by `drop`. */
+/**
+ * A migrated, empty database of its own on the test run's ClickHouse server; `drop` hands it back
+ * (emptied for another test, or dropped if the test changed its schema: clickhouseDatabases.ts).
+ */
 export async function createTempClickHouseDatabase(): Promise<{ url: string; database: string; drop(): Promise<void> }> {
   const url = clickhouseUrl();
   if (!url) throw new Error('No ClickHouse server for this test run (see src/server/testing/clickhouseGlobalSetup.ts).');
-  const database = `weft_t_${randomBytes(6).toString('hex')}`;
-  await migrateClickHouse({ url, database });
-  return {
-    url,
-    database,
-    drop: async () => {
-      const admin = new ClickHouseDatabase({ url, database: 'default' });
-      await admin.command(`DROP DATABASE IF EXISTS ${database} SYNC`);
-      await admin.close();
-    },
-  };
+  const database = await takeClickHouseDatabase({ url });
+  return { url, database, drop: () => giveBackClickHouseDatabase({ url }, database) };
 }
 
 const clickhouse: TestBackend = {
@@ -146,12 +138,12 @@ const clickhouse: TestBackend = {
       },
     };
   },
-  /** A fresh database name each time: startTestServer migrates it first and drops it on close. */
+  /** A database of its own for each server: startTestServer swaps this stand-in for a migrated one. */
   get serverEnv() {
     return {
       WEFT_STORE: 'clickhouse',
       WEFT_CLICKHOUSE_URL: clickhouseUrl() ?? '',
-      WEFT_CLICKHOUSE_DATABASE: `weft_s_${randomBytes(6).toString('hex')}`,
+      WEFT_CLICKHOUSE_DATABASE: standInDatabaseName(),
     };
   },
 };

@@ -15,12 +15,10 @@ import { createClient, type WeftClient } from '../../client/index.js';
 import { createApiKey } from '../auth/apiKeys.js';
 import { hashSecret, type ScryptParams } from '../auth/secrets.js';
 import { loadConfig, storeConfigOf, type ServerConfig } from '../config.js';
-import type { ClickHouseOptions } from '../store/clickhouse/ClickHouseDatabase.js';
 import { clickhouseOptions, openStore } from '../store/openStore.js';
 import { startServer, type RunningServer, type StartOptions } from '../process/main.js';
-import { ClickHouseDatabase } from '../store/clickhouse/ClickHouseDatabase.js';
-import { migrateClickHouse, quoteIdentifier } from '../store/clickhouse/migrate.js';
 import type { Clock } from '../services.js';
+import { claimClickHouseDatabase } from './clickhouseDatabases.js';
 import { ADMIN_PASSWORD, passwordOf, TEST_SCRYPT_N, testHashKey } from './testPasswords.js';
 
 export { ADMIN_PASSWORD };
@@ -88,7 +86,7 @@ export async function startTestServer(
   } = {},
 ): Promise<TestServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'weft-test-'));
-  const config = loadConfig({
+  const env = {
     WEFT_DATA_DIR: dataDir,
     PORT: '0',
     WEFT_LOG_LEVEL: 'silent',
@@ -96,10 +94,12 @@ export async function startTestServer(
     WEFT_PASSWORD_SCRYPT_N: String(TEST_SCRYPT_N),
     ...threadsEnv(options.env),
     ...options.env,
-  });
-  // A ClickHouse database is migrated first, as `weft migrate` would be run before `weft serve`.
-  const clickhouse = config.store === 'clickhouse' ? clickhouseOptions(storeConfigOf(config)) : null;
-  if (clickhouse) await migrateClickHouse(clickhouse);
+  };
+  let config = loadConfig(env);
+  // A ClickHouse database is migrated first, as `weft migrate` would be run before `weft serve`;
+  // serverEnv's stand-in name gets a pooled one (clickhouseDatabases.ts).
+  const clickhouse = config.store === 'clickhouse' ? await claimClickHouseDatabase(clickhouseOptions(storeConfigOf(config))) : null;
+  if (clickhouse) config = loadConfig({ ...env, WEFT_CLICKHOUSE_DATABASE: clickhouse.database });
   await addAdmin(config);
   const server = await startServer(config, {
     ...(options.clock ? { clock: options.clock } : {}),
@@ -151,7 +151,7 @@ export async function startTestServer(
     close: async () => {
       await server.close();
       rmSync(dataDir, { recursive: true, force: true });
-      if (clickhouse) await dropClickHouseDatabase(clickhouse);
+      await clickhouse?.release();
     },
   };
 }
@@ -179,15 +179,5 @@ async function addAdmin(config: ServerConfig): Promise<void> {
     await store.accounts.upsertUser({ username: 'admin', passwordHash: await hashOnce(ADMIN_PASSWORD, config.scrypt), isAdmin: true });
   } finally {
     await store.close();
-  }
-}
-
-/** Drops a test server's ClickHouse database (tempStore.ts names a fresh one per server). */
-async function dropClickHouseDatabase(options: ClickHouseOptions): Promise<void> {
-  const admin = new ClickHouseDatabase({ ...options, database: 'default' });
-  try {
-    await admin.command(`DROP DATABASE IF EXISTS ${quoteIdentifier(options.database)} SYNC`);
-  } finally {
-    await admin.close();
   }
 }
