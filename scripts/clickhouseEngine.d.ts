@@ -16,8 +16,11 @@ export function startClickHouseEngine(options: {
   tcpPort?: number;
   /** Server configuration XML (`<clickhouse>...</clickhouse>`), passed as --config-file. */
   config?: string;
+  /** Query settings every session starts with, as `--name=value`. */
+  settings?: Record<string, string | number>;
   quiet?: boolean;
 }): Promise<ClickHouseEngine>;
+export const TEST_ENGINE_SETTINGS: Record<string, string | number>;
 export function findLibChdb(): string | null;
 /** findLibChdb(), fetching the engine from the npm registry first when it is missing. */
 export function ensureLibChdb(options?: { out?: NodeJS.WritableStream }): string | null;

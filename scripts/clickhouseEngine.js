@@ -169,13 +169,21 @@ export function freePort() {
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /**
+ * The test runs' engines answer queries on one thread each: the tests' tables hold a few rows, and
+ * a second thread per query only added its start-up, 40 % of the engine's CPU on small FINAL reads
+ * (docs/performance.md "Test time"). Benchmarks use the engine's default.
+ */
+export const TEST_ENGINE_SETTINGS = { max_threads: 1 };
+
+/**
  * Starts an engine on a data directory and resolves once it answers /ping.
  * `config` is server configuration XML (`<clickhouse>...</clickhouse>`: remote_servers, macros,
  * a testkeeper `zookeeper`), written into the data directory and passed as `--config-file`;
  * give a `tcpPort` too when other engines reach this one through a `Distributed` table.
+ * `settings` are query settings every session starts with (TEST_ENGINE_SETTINGS).
  * Returns { url, httpPort, tcpPort, pid, launcher, startMs, stop() }.
  */
-export async function startClickHouseEngine({ dataDir, httpPort, tcpPort, config, quiet = true } = {}) {
+export async function startClickHouseEngine({ dataDir, httpPort, tcpPort, config, settings = {}, quiet = true } = {}) {
   const lib = ensureLibChdb();
   if (!lib) throw new Error(`No ClickHouse engine (libchdb). ${ENGINE_HELP}`);
   const launcher = launcherCommand();
@@ -192,6 +200,7 @@ export async function startClickHouseEngine({ dataDir, httpPort, tcpPort, config
     `--http_port=${http}`,
     ...(tcpPort ? [`--tcp_port=${tcpPort}`] : []),
     '--listen_host=127.0.0.1',
+    ...Object.entries(settings).map(([name, value]) => `--${name}=${value}`),
     '--logger.level=warning',
     // The last statement blocks for ~3 years and keeps the listeners open; SIGTERM stops it.
     `--query=${listen} SELECT sleepEachRow(1) FROM numbers(100000000) SETTINGS max_block_size=1 FORMAT Null`,

@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { ENGINE_HELP, startClickHouseEngine } from '../../../scripts/clickhouseEngine.js';
+import { ENGINE_HELP, startClickHouseEngine, TEST_ENGINE_SETTINGS } from '../../../scripts/clickhouseEngine.js';
 import { selectedTestStores } from './testStores.js';
 
 declare module 'vitest' {
@@ -28,7 +28,7 @@ export default async function setup(project: TestProject): Promise<(() => Promis
   if (given) return project.provide('clickhouseUrl', given);
   const dataDir = mkdtempSync(join(tmpdir(), 'weft-clickhouse-test-'));
   try {
-    const engine = await startClickHouseEngine({ dataDir });
+    const engine = await startClickHouseEngine({ dataDir, settings: TEST_ENGINE_SETTINGS });
     project.provide('clickhouseUrl', engine.url);
     return async () => {
       await engine.stop();

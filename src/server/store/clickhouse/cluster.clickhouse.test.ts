@@ -17,7 +17,13 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { findLibChdb, freePort, startClickHouseEngine, type ClickHouseEngine } from '../../../../scripts/clickhouseEngine.js';
+import {
+  findLibChdb,
+  freePort,
+  startClickHouseEngine,
+  TEST_ENGINE_SETTINGS,
+  type ClickHouseEngine,
+} from '../../../../scripts/clickhouseEngine.js';
 import { testBackends } from '../../testing/tempStore.js';
 import { endWrite, SECOND, startWrite, T0 } from '../conformance/callWrites.js';
 import { describeMultiWriterConformance } from '../conformance/multiWriter.conformance.js';
@@ -88,7 +94,13 @@ describe.runIf(canRun)('a sharded ClickHouse cluster of two engine processes', (
         const usersFile = join(dataDir, 'weft-users.xml');
         writeFileSync(usersFile, NODE_USERS);
         const httpPort = i === 0 ? httpA : httpB;
-        return startClickHouseEngine({ dataDir, httpPort, tcpPort, config: nodeConfig(tcpPorts, `0${i + 1}`, usersFile) });
+        return startClickHouseEngine({
+          dataDir,
+          httpPort,
+          tcpPort,
+          config: nodeConfig(tcpPorts, `0${i + 1}`, usersFile),
+          settings: TEST_ENGINE_SETTINGS,
+        });
       }),
     );
     for (const s of started) if (s.status === 'fulfilled') engines.push(s.value);
