@@ -9,8 +9,8 @@ import { randomBytes } from 'node:crypto';
 import { ClickHouseDatabase, type ClickHouseOptions } from '../store/clickhouse/ClickHouseDatabase.js';
 import { migrateClickHouse, quoteIdentifier } from '../store/clickhouse/migrate.js';
 
-/** What `weft migrate` applied: kept when a database is emptied. */
-const SCHEMA_TABLE = 'weft_schema_migrations';
+/** The record of what `weft migrate` applied (migrate.ts): kept when a database is emptied. */
+const RECORD_TABLE = 'weft_schema_migrations';
 
 type Server = Omit<ClickHouseOptions, 'database'>;
 
@@ -28,13 +28,17 @@ async function withAdmin<T>(server: Server, f: (admin: ClickHouseDatabase) => Pr
   }
 }
 
+function dropDatabase(server: Server, database: string): Promise<void> {
+  return withAdmin(server, (admin) => admin.command(`DROP DATABASE IF EXISTS ${quoteIdentifier(database)} SYNC`));
+}
+
 /** The tables' definitions and the migration record, without the database's own name. */
 async function fingerprint(admin: ClickHouseDatabase, database: string): Promise<string> {
   const tables = await admin.all<{ name: string; q: string }>(
     'SELECT name, create_table_query AS q FROM system.tables WHERE database = {d:String} ORDER BY name',
     { d: database },
   );
-  const record = await admin.all(`SELECT version, name FROM ${quoteIdentifier(database)}.${SCHEMA_TABLE} ORDER BY version`);
+  const record = await admin.all(`SELECT version, name FROM ${quoteIdentifier(database)}.${RECORD_TABLE} ORDER BY version`);
   return JSON.stringify([tables.map((t) => [t.name, t.q.replaceAll(`${database}.`, '')]), record]);
 }
 
@@ -42,7 +46,7 @@ async function fingerprint(admin: ClickHouseDatabase, database: string): Promise
 export async function takeClickHouseDatabase(server: Server): Promise<string> {
   const reused = idle.get(server.url)?.pop();
   if (reused) {
-    await withAdmin(server, (admin) => admin.command(`TRUNCATE ALL TABLES FROM ${quoteIdentifier(reused)} NOT LIKE '${SCHEMA_TABLE}'`));
+    await withAdmin(server, (admin) => admin.command(`TRUNCATE ALL TABLES FROM ${quoteIdentifier(reused)} NOT LIKE '${RECORD_TABLE}'`));
     return reused;
   }
   const database = `weft_t_${randomBytes(6).toString('hex')}`;
@@ -53,15 +57,14 @@ export async function takeClickHouseDatabase(server: Server): Promise<string> {
 
 /** Hands a database back once its users have closed: pooled if still as migrated, else dropped. */
 export async function giveBackClickHouseDatabase(server: Server, database: string): Promise<void> {
-  await withAdmin(server, async (admin) => {
-    const migrated = fingerprints.get(database);
-    if (migrated !== undefined && (await fingerprint(admin, database).catch(() => null)) === migrated) {
-      idle.set(server.url, [...(idle.get(server.url) ?? []), database]);
-      return;
-    }
-    fingerprints.delete(database);
-    await admin.command(`DROP DATABASE IF EXISTS ${quoteIdentifier(database)} SYNC`);
-  });
+  const migrated = fingerprints.get(database);
+  const now = await withAdmin(server, (admin) => fingerprint(admin, database)).catch(() => null);
+  if (migrated !== undefined && now === migrated) {
+    idle.set(server.url, [...(idle.get(server.url) ?? []), database]);
+    return;
+  }
+  fingerprints.delete(database);
+  await dropDatabase(server, database);
 }
 
 /**
@@ -86,7 +89,7 @@ export async function claimClickHouseDatabase(options: ClickHouseOptions): Promi
     await migrateClickHouse(options);
     return {
       database: name,
-      release: () => withAdmin(server, (admin) => admin.command(`DROP DATABASE IF EXISTS ${quoteIdentifier(name)} SYNC`)),
+      release: () => dropDatabase(server, name),
     };
   }
   let claim = standIns.get(name);
