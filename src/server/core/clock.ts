@@ -11,4 +11,6 @@ export interface Clock {
   nowMicros(): number;
 }
 
-export const systemClock: Clock = { nowMicros };
+let last = 0;
+/** Strictly increasing within a thread: two versions written in one millisecond still differ. */
+export const systemClock: Clock = { nowMicros: () => (last = Math.max(nowMicros(), last + 1)) };

@@ -44,7 +44,7 @@ export interface ObjectRecord extends Omit<ObjectWrite, 'valJson'> {
 export interface ObjectsQuery {
   projectId: string;
   filter?: ObjectVersionFilter | null;
-  /** Ties are broken by version_index ascending; default created_at, version_index ascending. */
+  /** Default created_at ascending; ties go by version_index in created_at's direction (objectOrder). */
   sortBy?: { field: ObjectSortField; direction: SortDirection }[] | null;
   limit?: number | null;
   offset?: number | null;
@@ -92,4 +92,15 @@ export interface ObjectsStore {
   listTags(projectId: string): Promise<string[]>;
   /** Distinct aliases in the project, sorted. */
   listAliases(projectId: string): Promise<string[]>;
+}
+
+/**
+ * ORDER BY terms for an objects query, with column prefix `p`. Versions created in one clock
+ * tick tie on created_at, so version_index breaks the tie in the same direction.
+ */
+export function objectOrder(sortBy: ObjectsQuery['sortBy'], p = ''): string {
+  const sorts = sortBy?.length ? sortBy : [{ field: 'created_at' as const, direction: 'asc' as const }];
+  const created = sorts.find((s) => s.field === 'created_at');
+  const dir = (d: SortDirection | undefined) => (d === 'desc' ? 'DESC' : 'ASC');
+  return [...sorts.map((s) => `${p}${s.field} ${dir(s.direction)}`), `${p}version_index ${dir(created?.direction)}`].join(', ');
 }

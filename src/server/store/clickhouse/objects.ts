@@ -19,6 +19,7 @@ import type {
   VersionSelector,
   VersionState,
 } from '../Store.js';
+import { objectOrder } from '../ObjectsStore.js';
 import { num, numOrNull, type ClickHouseDatabase, type Params } from './ClickHouseDatabase.js';
 import { objectFileRefRows } from './fileRefs.js';
 
@@ -237,14 +238,11 @@ export class ClickHouseObjectsStore implements ObjectsStore {
         where.push(`(${f.aliases.includes('latest') ? 'is_latest = 1' : '0'} OR hasAny(aliases, {aliases:Array(String)}))`);
       }
     }
-    const order = (q.sortBy ?? []).map((s) => `${s.field} ${s.direction === 'desc' ? 'DESC' : 'ASC'}`);
-    if (order.length === 0) order.push('created_at ASC');
-    order.push('version_index ASC');
     params.limit = q.limit ?? 0;
     params.offset = q.offset ?? 0;
     const limit = q.limit != null ? 'LIMIT {limit:UInt64} OFFSET {offset:UInt64}' : 'LIMIT 18446744073709551615 OFFSET {offset:UInt64}';
     const rows = await this.#db.all<VersionRow>(
-      `SELECT * FROM (${versionsSql(q.metadataOnly ?? false, false)}) WHERE ${where.join(' AND ')} ORDER BY ${order.join(', ')} ${limit}`,
+      `SELECT * FROM (${versionsSql(q.metadataOnly ?? false, false)}) WHERE ${where.join(' AND ')} ORDER BY ${objectOrder(q.sortBy)} ${limit}`,
       params,
     );
     return rows.map(toRecord);

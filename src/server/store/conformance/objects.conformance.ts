@@ -175,6 +175,15 @@ export function describeObjectsConformance(open: OpenStore): void {
       expect(await ids({ offset: 4 })).toEqual(['plain:0']);
     });
 
+    it("breaks created_at ties by version index in created_at's direction", async () => {
+      const p = 'e/tie';
+      for (let i = 0; i < 3; i++) await store.objects.createObject(write(p, 'tied', { createdAt: 1_700_000_000_000_000 }));
+      const order = async (direction: 'asc' | 'desc') =>
+        (await store.objects.queryObjects({ projectId: p, sortBy: [{ field: 'created_at', direction }] })).map((o) => o.versionIndex);
+      expect(await order('desc')).toEqual([2, 1, 0]);
+      expect(await order('asc')).toEqual([0, 1, 2]);
+    });
+
     it('keeps tags as a set per version and lists them project-wide', async () => {
       const [a, b] = [write('e/t', 'obj'), write('e/t', 'obj')];
       await store.objects.createObject(a);

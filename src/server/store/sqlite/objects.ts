@@ -13,6 +13,7 @@ import type {
   VersionSelector,
   VersionState,
 } from '../Store.js';
+import { objectOrder } from '../ObjectsStore.js';
 import { recordFileRefs } from './fileRefs.js';
 import type { SqliteDatabase } from './SqliteDatabase.js';
 import { ObjectNameTypeCollisionError } from '../../errors.js';
@@ -207,12 +208,9 @@ export class SqliteObjectsStore implements ObjectsStore {
         params.push(JSON.stringify(f.aliases));
       }
     }
-    const order = (q.sortBy ?? []).map((s) => `o.${s.field} ${s.direction === 'desc' ? 'DESC' : 'ASC'}`);
-    if (order.length === 0) order.push('o.created_at ASC');
-    order.push('o.version_index ASC');
     const rows = this.#db.all<ObjectRow>(
       `SELECT ${selectColumns(q.metadataOnly ?? false)} FROM objects o WHERE ${where.join(' AND ')}
-       ORDER BY ${order.join(', ')} LIMIT ? OFFSET ?`,
+       ORDER BY ${objectOrder(q.sortBy, 'o.')} LIMIT ? OFFSET ?`,
       [...params, q.limit ?? -1, q.offset ?? 0],
     );
     return rows.map(toRecord);
