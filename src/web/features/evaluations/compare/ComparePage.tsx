@@ -8,7 +8,7 @@
  * run to the first other one.
  */
 import { keepPreviousData, useQueries, useQuery, type UseQueryResult } from '@tanstack/react-query';
-import { lazy, Suspense, useCallback, useDeferredValue, useEffect, useMemo, useRef } from 'react';
+import { lazy, Suspense, useCallback, useDeferredValue, useEffect, useLayoutEffect, useMemo, useRef } from 'react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router-dom';
 import { ErrorState } from '../../../components/ui/ErrorState.js';
 import { Spinner } from '../../../components/ui/Spinner.js';
@@ -131,7 +131,18 @@ export function ComparePage() {
     },
     [update, viewKey],
   );
-  const walkTo = (i: number) => update({ row: rows[i]!.rowDigest });
+  // Walks go from the row last walked to: a second p or n can come before the URL's re-render,
+  // and reading the rendered row then lost it.
+  const walkedTo = useRef(rowIndex);
+  useLayoutEffect(() => {
+    walkedTo.current = rowIndex;
+  }, [rowIndex]);
+  const walk = (delta: number) => {
+    const to = walkedTo.current + delta;
+    if (to < 0 || to >= rows.length) return;
+    walkedTo.current = to;
+    update({ row: rows[to]!.rowDigest });
+  };
   // Back only once the opening entry exists: an Esc before the router has landed it would go
   // back past the table; replacing then drops the row from the entry the router is making.
   const landed = readCompareView(new URLSearchParams(useLocation().search)).row !== null;
@@ -237,8 +248,8 @@ export function ComparePage() {
           marks={view.marks}
           onMarks={(marks) => update({ marks })}
           onPick={pick}
-          onPrev={rowIndex > 0 ? () => walkTo(rowIndex - 1) : null}
-          onNext={rowIndex < rows.length - 1 ? () => walkTo(rowIndex + 1) : null}
+          onPrev={rowIndex > 0 ? () => walk(-1) : null}
+          onNext={rowIndex < rows.length - 1 ? () => walk(1) : null}
           onClose={closeRow}
         />
       )}
