@@ -18,7 +18,7 @@ const RAM_DISK = '/dev/shm';
 /**
  * A directory on a RAM disk for the tests' temporary files (SQLite databases, the ClickHouse
  * engine's parts, browser profiles), or null when TMPDIR is set or there is no tmpfs with 4 GB
- * free. Creating parts and syncing WAL files there costs a quarter less CPU than on a disk
+ * free. Creating parts and syncing WAL files there costs up to a quarter less CPU than on a disk
  * (docs/performance.md "Test time"); a crash test kills processes, not the machine, so it
  * tests the same.
  */

@@ -61,11 +61,11 @@ const toRecord = (r: VersionRow): ObjectRecord => ({
 });
 
 /**
- * Every version of the project's objects (of one object when `{o}` is bound) with its index,
- * latest flag, tags and aliases. `scope` narrows each table read the same way.
+ * Every version of the project's objects with its index, latest flag, tags and aliases. One
+ * object's versions are read lighter (#objectVersions), numbered the same way.
  */
-function versionsSql(metadataOnly: boolean, oneObject: boolean): string {
-  const scope = `project_id = {p:String}${oneObject ? ' AND object_id = {o:String}' : ''}`;
+function versionsSql(metadataOnly: boolean): string {
+  const scope = 'project_id = {p:String}';
   return `
     WITH
       ev AS (
@@ -127,12 +127,16 @@ export class ClickHouseObjectsStore implements ObjectsStore {
    * collision (400). One key lookup, a fifth of versionsSql's engine CPU: a version row is
    * written only after its creation.
    */
-  async checkCreate(w: ObjectWrite): Promise<Pick<VersionRow, 'deleted_at' | 'generation'> | null> {
-    const existing = await this.#db.get<Pick<VersionRow, 'deleted_at' | 'generation'>>(
-      `SELECT deleted_at, generation FROM object_versions FINAL
-       WHERE project_id = {p:String} AND object_id = {o:String} AND digest = {d:String}`,
-      { p: w.projectId, o: w.objectId, d: w.digest },
+  /** Columns of one stored version (live or deleted), by key. */
+  #storedVersion<T>(columns: string, key: { projectId: string; objectId: string; digest: string }): Promise<T | null> {
+    return this.#db.get<T>(
+      `SELECT ${columns} FROM object_versions FINAL WHERE project_id = {p:String} AND object_id = {o:String} AND digest = {d:String}`,
+      { p: key.projectId, o: key.objectId, d: key.digest },
     );
+  }
+
+  async checkCreate(w: ObjectWrite): Promise<Pick<VersionRow, 'deleted_at' | 'generation'> | null> {
+    const existing = await this.#storedVersion<Pick<VersionRow, 'deleted_at' | 'generation'>>('deleted_at, generation', w);
     if (existing && existing.deleted_at === null) return existing;
     // The newest reference binds an object id to one base class per kind (see the SQLite
     // store): a live version of another class refuses the new one.
@@ -255,16 +259,13 @@ export class ClickHouseObjectsStore implements ObjectsStore {
     )[0];
     if (!row) return null;
     if (!req.metadataOnly) {
-      const stored = await this.#db.get<{ val: string }>(
-        `SELECT val FROM object_versions FINAL WHERE project_id = {p:String} AND object_id = {o:String} AND digest = {d:String}`,
-        { p: req.projectId, o: req.objectId, d: row.digest },
-      );
+      const stored = await this.#storedVersion<{ val: string }>('val', { ...req, digest: row.digest });
       row.val = stored?.val ?? null;
     }
     return toRecord(row);
   }
 
-  /** readObject's row, narrowed: a ClickHouse query costs its round trip whatever it selects. */
+  /** readObject's row, narrowed to its index and deletion (no value read). */
   async readVersionState(req: { projectId: string; objectId: string; version: VersionSelector }): Promise<VersionState | null> {
     const record = await this.readObject({ ...req, metadataOnly: true });
     return record && { versionIndex: record.versionIndex, deletedAt: record.deletedAt };
@@ -301,7 +302,7 @@ export class ClickHouseObjectsStore implements ObjectsStore {
     params.offset = q.offset ?? 0;
     const limit = q.limit != null ? 'LIMIT {limit:UInt64} OFFSET {offset:UInt64}' : 'LIMIT 18446744073709551615 OFFSET {offset:UInt64}';
     const rows = await this.#db.all<VersionRow>(
-      `SELECT * FROM (${versionsSql(q.metadataOnly ?? false, false)}) WHERE ${where.join(' AND ')} ORDER BY ${objectOrder(q.sortBy)} ${limit}`,
+      `SELECT * FROM (${versionsSql(q.metadataOnly ?? false)}) WHERE ${where.join(' AND ')} ORDER BY ${objectOrder(q.sortBy)} ${limit}`,
       params,
     );
     return rows.map(toRecord);
@@ -320,11 +321,10 @@ export class ClickHouseObjectsStore implements ObjectsStore {
     );
     if (live.length === 0) return [];
     // The report lists them oldest version index first, as SQLite does; the index is computed.
-    const ordered = await this.#db.all<{ digest: string; base_object_class: string | null; leaf_object_class: string | null }>(
-      `SELECT digest, base_object_class, leaf_object_class FROM (${versionsSql(true, true)})
-       WHERE digest IN {ds:Array(String)} ORDER BY version_index`,
-      { p: req.projectId, o: req.objectId, ds: live.map((r) => r.digest) },
-    );
+    const deleting = new Set(live.map((r) => r.digest));
+    const ordered = (await this.#objectVersions(req.projectId, req.objectId))
+      .filter((r) => deleting.has(r.digest))
+      .sort((a, b) => Number(a.version_index) - Number(b.version_index));
     const version = await this.#versionAfter('object_versions', { p: req.projectId, o: req.objectId, ds: live.map((r) => r.digest) });
     await this.#db.insert(
       'object_versions',
