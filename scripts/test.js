@@ -40,6 +40,10 @@ const dir = mkdtempSync(join(tmpdir(), 'weft-test-report-'));
 const report = join(dir, 'vitest.json');
 let passed = 0;
 let failed = 0;
+/** The failed vitest tests, repeated after the browser tests' output so a log's tail names them. */
+const unitFailures = [];
+
+const firstLine = (text) => (text ?? '').trim().split('\n')[0].slice(0, 300);
 
 /** Resolves with the exit status (null when killed by a signal). */
 const exited = (child) => new Promise((resolve) => child.once('close', (code) => resolve(code)));
@@ -81,6 +85,12 @@ try {
   const r = JSON.parse(readFileSync(report, 'utf8'));
   passed += r.numPassedTests;
   failed += r.numFailedTests + (r.numTotalTestSuites > 0 && r.success === false && r.numFailedTests === 0 ? 1 : 0);
+  for (const file of r.testResults) {
+    const name = file.name.replace(`${process.cwd()}/`, '');
+    const tests = file.assertionResults.filter((t) => t.status === 'failed');
+    for (const t of tests) unitFailures.push(`${name} › ${t.fullName}: ${firstLine(t.failureMessages[0])}`);
+    if (file.status === 'failed' && tests.length === 0) unitFailures.push(`${name}: ${firstLine(file.message)}`);
+  }
 } catch {
   failed += 1; // vitest crashed before writing its report
 }
@@ -96,5 +106,6 @@ if (e2eStatus !== 0 && count('failed') === 0) failed += 1;
 
 const ok = unitStatus === 0 && e2eStatus === 0 && failed === 0;
 if (ramTmp) rmSync(ramTmp, { recursive: true, force: true });
+if (unitFailures.length > 0) console.log(`\nFailed in vitest:\n${unitFailures.map((f) => `  ${f}`).join('\n')}`);
 console.log(`\nweft: ${passed} passed, ${failed} failed`);
 process.exit(ok ? 0 : 1);
