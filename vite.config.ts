@@ -130,6 +130,9 @@ export default defineConfig(({ mode }) => ({
     // share 2 cores with everything else on the machine: these bound a hang, they time nothing.
     testTimeout: 60_000,
     hookTimeout: 120_000,
+    // CI retries a failed test once, as it does the browser specs; npm test names each test that
+    // passed only on its retry ("flaky"), so a flake is seen and fixed, not hidden.
+    retry: process.env.CI ? 1 : 0,
     pool: 'forks',
     // A worker keeps the modules it has loaded from one test file to the next: most files import
     // the whole server, and loading it again for each file was most of vitest's import time

@@ -40,8 +40,9 @@ const dir = mkdtempSync(join(tmpdir(), 'weft-test-report-'));
 const report = join(dir, 'vitest.json');
 let passed = 0;
 let failed = 0;
-/** The failed vitest tests, repeated after the browser tests' output so a log's tail names them. */
+/** The failed and flaky vitest tests, repeated after the browser tests' output so a log's tail names them. */
 const unitFailures = [];
+const unitFlaky = [];
 
 const firstLine = (text) => (text ?? '').trim().split('\n')[0].slice(0, 300);
 
@@ -89,6 +90,9 @@ try {
     const name = file.name.replace(`${process.cwd()}/`, '');
     const tests = file.assertionResults.filter((t) => t.status === 'failed');
     for (const t of tests) unitFailures.push(`${name} › ${t.fullName}: ${firstLine(t.failureMessages[0])}`);
+    // A test that passed on CI's retry keeps the first attempt's error.
+    for (const t of file.assertionResults.filter((t) => t.status === 'passed' && t.failureMessages.length > 0))
+      unitFlaky.push(`${name} › ${t.fullName}: ${firstLine(t.failureMessages[0])}`);
     if (file.status === 'failed' && tests.length === 0) unitFailures.push(`${name}: ${firstLine(file.message)}`);
   }
 } catch {
@@ -106,6 +110,8 @@ if (e2eStatus !== 0 && count('failed') === 0) failed += 1;
 
 const ok = unitStatus === 0 && e2eStatus === 0 && failed === 0;
 if (ramTmp) rmSync(ramTmp, { recursive: true, force: true });
-if (unitFailures.length > 0) console.log(`\nFailed in vitest:\n${unitFailures.map((f) => `  ${f}`).join('\n')}`);
+const list = (title, lines) => lines.length > 0 && console.log(`\n${title}:\n${lines.map((l) => `  ${l}`).join('\n')}`);
+list('Flaky in vitest (failed, then passed on the retry)', unitFlaky);
+list('Failed in vitest', unitFailures);
 console.log(`\nweft: ${passed} passed, ${failed} failed`);
 process.exit(ok ? 0 : 1);

@@ -8,7 +8,7 @@
  * Works with virtualized rows: `scrollToIndex` brings the row into the DOM, and the focus is
  * given on the first render that has it. Rows mark themselves with `data-row-index`.
  */
-import { useCallback, useEffect, useRef, useState, type FocusEvent, type KeyboardEvent, type RefObject } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState, type FocusEvent, type KeyboardEvent, type RefObject } from 'react';
 import type { ListPlaceHandle } from './useListPlace.js';
 import { usePlainListPlace } from './usePlainListPlace.js';
 
@@ -122,8 +122,9 @@ export function useRowCursor(options: RowCursorOptions) {
     [current, moveTo, onOpen, pageSize, rowCount],
   );
 
-  // j/k anywhere on the page start keyboard use of the table.
-  useEffect(() => {
+  // j/k anywhere on the page start keyboard use of the table. A layout effect, so the listener
+  // is there as soon as the rows are: a key pressed the moment they show is not lost.
+  useLayoutEffect(() => {
     if (!pageKeys) return;
     const onPageKey = (e: globalThis.KeyboardEvent) => {
       if (e.key !== 'j' && e.key !== 'k') return;
