@@ -7,12 +7,13 @@
  *
  *   npm run bench:granules [-- --calls 1000000 --tries 10]
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startClickHouseEngine } from '../scripts/clickhouseEngine.js';
 import { migrateClickHouse } from '../src/server/store/clickhouse/migrate.js';
+import { serverCpu } from './lib.js';
 
 const { values } = parseArgs({ options: { calls: { type: 'string', default: '1000000' }, tries: { type: 'string', default: '10' } } });
 const CALLS = Number(values.calls);
@@ -23,12 +24,7 @@ const VARIANTS = [
   { table: 'calls_256k', label: '256 KiB', bytes: 1 << 18 },
 ];
 
-/** CPU seconds of a process (user + system), from /proc/<pid>/stat in ticks of 1/100 s. */
-function cpuOf(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
+const engineCpu = () => serverCpu(engine.pid!).process;
 
 const dir = mkdtempSync(join(tmpdir(), 'weft-granules-'));
 const engine = await startClickHouseEngine({ dataDir: join(dir, 'engine') });
@@ -88,10 +84,10 @@ try {
     const cells = [v.label, marks!, `${(Number(bytes) / 2 ** 20).toFixed(0)} MiB`, `${(Number(index) / 2 ** 20).toFixed(1)} MiB`];
     for (const [, sql] of reads) {
       await q(`${sql(v.table)} FORMAT Null`); // warm the caches
-      const cpu0 = cpuOf(engine.pid!);
+      const cpu0 = engineCpu();
       const t0 = performance.now();
       for (let i = 0; i < TRIES; i++) await q(`${sql(v.table)} FORMAT Null`);
-      cells.push(`${((performance.now() - t0) / TRIES).toFixed(1)} (${(((cpuOf(engine.pid!) - cpu0) * 1000) / TRIES).toFixed(0)})`);
+      cells.push(`${((performance.now() - t0) / TRIES).toFixed(1)} (${(((engineCpu() - cpu0) * 1000) / TRIES).toFixed(0)})`);
     }
     rows.push(cells);
   }
