@@ -244,6 +244,10 @@ export class ClickHouseObjectsStore implements ObjectsStore {
     metadataOnly?: boolean;
   }): Promise<ObjectRecord | null> {
     const v = req.version;
+    // A digest names its value before the versions are read: both reads go at once.
+    const digestValue =
+      !req.metadataOnly && 'digest' in v ? this.#storedVersion<{ val: string }>('val', { ...req, digest: v.digest }) : null;
+    digestValue?.catch(() => {}); // awaited below when the version exists; its error is the versions read's too
     const matching = (await this.#objectVersions(req.projectId, req.objectId)).filter((r) =>
       'digest' in v
         ? r.digest === v.digest
@@ -259,7 +263,7 @@ export class ClickHouseObjectsStore implements ObjectsStore {
     )[0];
     if (!row) return null;
     if (!req.metadataOnly) {
-      const stored = await this.#storedVersion<{ val: string }>('val', { ...req, digest: row.digest });
+      const stored = await (digestValue ?? this.#storedVersion<{ val: string }>('val', { ...req, digest: row.digest }));
       row.val = stored?.val ?? null;
     }
     return toRecord(row);
