@@ -24,10 +24,9 @@ const VARIANTS = [
   { table: 'calls_256k', label: '256 KiB', bytes: 1 << 18 },
 ];
 
-const engineCpu = () => serverCpu(engine.pid!).process;
-
 const dir = mkdtempSync(join(tmpdir(), 'weft-granules-'));
 const engine = await startClickHouseEngine({ dataDir: join(dir, 'engine') });
+const engineCpu = () => serverCpu(engine.pid!).process;
 const q = async (sql: string): Promise<string> => {
   const res = await fetch(`${engine.url}/?${new URLSearchParams({ database: 'weft', query: sql })}`, { method: 'POST', body: '' });
   const text = await res.text();
