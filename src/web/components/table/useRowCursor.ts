@@ -122,8 +122,8 @@ export function useRowCursor(options: RowCursorOptions) {
     [current, moveTo, onOpen, pageSize, rowCount],
   );
 
-  // j/k anywhere on the page start keyboard use of the table. A layout effect, so the listener
-  // is there as soon as the rows are: a key pressed the moment they show is not lost.
+  // j/k anywhere on the page start keyboard use of the table. A layout effect, so a key pressed
+  // the moment the rows show is not lost (docs/dashboard.md "Keys and layout").
   useLayoutEffect(() => {
     if (!pageKeys) return;
     const onPageKey = (e: globalThis.KeyboardEvent) => {

@@ -75,10 +75,11 @@ export function TraceTree({ tree, rows, selectedId, onSelect, onToggle, highligh
   };
 
   // Arrow keys walk the tree as soon as the page opens, not only once it has been tabbed into:
-  // a key pressed with nothing focused moves the focus to the tree and acts there.
+  // a key pressed with nothing focused moves the focus to the tree and acts there. A layout
+  // effect, so the first key after the page shows is not lost (docs/dashboard.md "Keys and layout").
   const onKeyDownRef = useRef(onKeyDown);
   onKeyDownRef.current = onKeyDown;
-  useEffect(() => {
+  useLayoutEffect(() => {
     const onPageKey = (e: globalThis.KeyboardEvent) => {
       if (!TREE_KEYS.has(e.key) || e.altKey || e.ctrlKey || e.metaKey || e.defaultPrevented) return;
       if (document.activeElement !== document.body && document.activeElement !== null) return;

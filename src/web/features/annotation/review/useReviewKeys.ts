@@ -5,7 +5,7 @@
  * Escape leaves the field so the shortcuts work again. Enter on a button or link keeps its
  * usual meaning, except on a choice (role=radio), where it submits.
  */
-import { useEffect, useRef } from 'react';
+import { useLayoutEffect, useRef } from 'react';
 
 /** What the keys do; an absent handler leaves its key alone. */
 export interface ReviewKeyHandlers {
@@ -46,8 +46,9 @@ export function useReviewKeys(handlers: ReviewKeyHandlers): void {
   const latest = useRef(handlers);
   latest.current = handlers;
 
-  // A document listener, so the keys work wherever focus is (the call, the form, the page).
-  useEffect(() => {
+  // A document listener, so the keys work wherever focus is (the call, the form, the page); in a
+  // layout effect, so it is there when the item shows (docs/dashboard.md "Keys and layout").
+  useLayoutEffect(() => {
     const onKeyDown = (e: KeyboardEvent) => {
       if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey) return;
       const h = latest.current;

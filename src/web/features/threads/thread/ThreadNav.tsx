@@ -5,7 +5,7 @@
  * as needed, from the react-query cache when the list was just shown.
  */
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import { useCallback, useEffect, useMemo } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { listPlaceKey, writeListPlace } from '../../../components/table/listPlace.js';
 import { isTypingTarget } from '../../../components/table/useRowCursor.js';
@@ -63,7 +63,9 @@ export function ThreadNav({ entity, project, threadId, threadsSearch }: ThreadNa
     [navigate, entity, project, threadsSearch],
   );
 
-  useEffect(() => {
+  // A layout effect: a passive one left the previous thread's `next` listening for a moment after
+  // this thread showed (docs/dashboard.md "Keys and layout").
+  useLayoutEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey || isTypingTarget(e.target)) return;
       if (e.key === 'n' || e.key === ']') go(next);

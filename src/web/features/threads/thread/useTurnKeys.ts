@@ -3,7 +3,7 @@
  * Home/End first and last, Enter opens the selected turn's trace. Keys typed into fields, and
  * Enter on a link or button, keep their usual meaning.
  */
-import { useEffect, useRef } from 'react';
+import { useLayoutEffect, useRef } from 'react';
 
 /** What the keys act on. */
 export interface TurnKeysOptions {
@@ -34,8 +34,9 @@ export function useTurnKeys(options: TurnKeysOptions): void {
     c.seen = options.selectedIndex;
   }
 
-  // A document listener, so the keys work wherever focus is on the page (the list, the chat).
-  useEffect(() => {
+  // A document listener, so the keys work wherever focus is on the page (the list, the chat); in
+  // a layout effect, so it is there when the page shows (docs/dashboard.md "Keys and layout").
+  useLayoutEffect(() => {
     const onKeyDown = (e: KeyboardEvent) => {
       if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey || (e.target instanceof Element && isField(e.target))) return;
       const { count, onSelect, onOpen, onPastEnd } = latest.current;
