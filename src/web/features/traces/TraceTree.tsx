@@ -8,6 +8,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useEffect, useLayoutEffect, useRef, type KeyboardEvent } from 'react';
 import { StatusBadge } from '../../components/ui/StatusBadge.js';
 import { dropEarlyPaint } from '../../lib/earlyPaint.js';
+import { usePageKeys } from '../../lib/usePageKeys.js';
 import { formatCompact, formatCost, formatDuration, formatInteger, plural } from '../../lib/format.js';
 import { callName } from '../../entities/calls/callFields.js';
 import type { OutlineRollup } from '../../../contract/traceOutline.js';
@@ -75,20 +76,13 @@ export function TraceTree({ tree, rows, selectedId, onSelect, onToggle, highligh
   };
 
   // Arrow keys walk the tree as soon as the page opens, not only once it has been tabbed into:
-  // a key pressed with nothing focused moves the focus to the tree and acts there. A layout
-  // effect, so the first key after the page shows is not lost (docs/dashboard.md "Keys and layout").
-  const onKeyDownRef = useRef(onKeyDown);
-  onKeyDownRef.current = onKeyDown;
-  useLayoutEffect(() => {
-    const onPageKey = (e: globalThis.KeyboardEvent) => {
-      if (!TREE_KEYS.has(e.key) || e.altKey || e.ctrlKey || e.metaKey || e.defaultPrevented) return;
-      if (document.activeElement !== document.body && document.activeElement !== null) return;
-      scrollRef.current?.focus({ preventScroll: true });
-      onKeyDownRef.current(e as unknown as KeyboardEvent);
-    };
-    document.addEventListener('keydown', onPageKey);
-    return () => document.removeEventListener('keydown', onPageKey);
-  }, []);
+  // a key pressed with nothing focused moves the focus to the tree and acts there.
+  usePageKeys((e) => {
+    if (!TREE_KEYS.has(e.key) || e.altKey || e.ctrlKey || e.metaKey || e.defaultPrevented) return;
+    if (document.activeElement !== document.body && document.activeElement !== null) return;
+    scrollRef.current?.focus({ preventScroll: true });
+    onKeyDown(e as unknown as KeyboardEvent);
+  });
 
   const span = tree.end - tree.start;
   return (

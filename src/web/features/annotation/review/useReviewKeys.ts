@@ -5,7 +5,7 @@
  * Escape leaves the field so the shortcuts work again. Enter on a button or link keeps its
  * usual meaning, except on a choice (role=radio), where it submits.
  */
-import { useLayoutEffect, useRef } from 'react';
+import { usePageKeys } from '../../../lib/usePageKeys.js';
 
 /** What the keys do; an absent handler leaves its key alone. */
 export interface ReviewKeyHandlers {
@@ -42,61 +42,52 @@ export const SHORTCUTS: readonly { keys: string[]; action: string }[] = [
 ];
 
 /** Installs the review keys for as long as the component is mounted. */
-export function useReviewKeys(handlers: ReviewKeyHandlers): void {
-  const latest = useRef(handlers);
-  latest.current = handlers;
-
-  // A document listener, so the keys work wherever focus is (the call, the form, the page); in a
-  // layout effect, so it is there when the item shows (docs/dashboard.md "Keys and layout").
-  useLayoutEffect(() => {
-    const onKeyDown = (e: KeyboardEvent) => {
-      if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey) return;
-      const h = latest.current;
-      const target = e.target instanceof Element ? e.target : null;
-      // Another dialog (edit, delete) owns the keyboard while it is open.
-      if (target?.closest('dialog') && !target.closest('dialog.help-dialog')) return;
-      if (isTextField(e.target)) {
-        if (e.key === 'Enter' && !e.shiftKey && h.onSubmit) {
-          e.preventDefault();
-          h.onSubmit();
-        } else if (e.key === 'Escape') {
-          // Onto the field's question, so Tab and the shortcuts carry on from there.
-          const question = e.target.closest<HTMLElement>('[data-question]');
-          if (question) question.focus();
-          else e.target.blur();
-        }
-        return;
-      }
-      if (/^[0-9]$/.test(e.key)) return h.onDigit?.(e.key, e);
-      const act = (fn: (() => void) | undefined) => {
-        if (!fn) return;
+export function useReviewKeys(h: ReviewKeyHandlers): void {
+  // Wherever focus is: the call, the form, the page.
+  usePageKeys((e) => {
+    if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey) return;
+    const target = e.target instanceof Element ? e.target : null;
+    // Another dialog (edit, delete) owns the keyboard while it is open.
+    if (target?.closest('dialog') && !target.closest('dialog.help-dialog')) return;
+    if (isTextField(e.target)) {
+      if (e.key === 'Enter' && !e.shiftKey && h.onSubmit) {
         e.preventDefault();
-        fn();
-      };
-      switch (e.key) {
-        case 'Enter':
-          if (target?.closest('a, button:not([role=radio]), select, summary')) return;
-          return act(h.onSubmit);
-        case 's':
-        case 'S':
-          return act(h.onSkip);
-        case 'j':
-        case 'J':
-          return act(h.onNext);
-        case 'k':
-        case 'K':
-          return act(h.onPrev);
-        case 'o':
-        case 'O':
-          return act(h.onOpen);
-        case 'e':
-        case 'E':
-          return act(h.onEdit);
-        case '?':
-          return act(h.onHelp);
+        h.onSubmit();
+      } else if (e.key === 'Escape') {
+        // Onto the field's question, so Tab and the shortcuts carry on from there.
+        const question = e.target.closest<HTMLElement>('[data-question]');
+        if (question) question.focus();
+        else e.target.blur();
       }
+      return;
+    }
+    if (/^[0-9]$/.test(e.key)) return h.onDigit?.(e.key, e);
+    const act = (fn: (() => void) | undefined) => {
+      if (!fn) return;
+      e.preventDefault();
+      fn();
     };
-    document.addEventListener('keydown', onKeyDown);
-    return () => document.removeEventListener('keydown', onKeyDown);
-  }, []);
+    switch (e.key) {
+      case 'Enter':
+        if (target?.closest('a, button:not([role=radio]), select, summary')) return;
+        return act(h.onSubmit);
+      case 's':
+      case 'S':
+        return act(h.onSkip);
+      case 'j':
+      case 'J':
+        return act(h.onNext);
+      case 'k':
+      case 'K':
+        return act(h.onPrev);
+      case 'o':
+      case 'O':
+        return act(h.onOpen);
+      case 'e':
+      case 'E':
+        return act(h.onEdit);
+      case '?':
+        return act(h.onHelp);
+    }
+  });
 }

@@ -6,8 +6,9 @@
  * hides in a box of its own. "Highlight differences" marks, on each side, the words the other
  * output lacks. j / n / → and k / p / ← walk the rows in the table's order, Esc closes.
  */
-import { useEffect, useLayoutEffect, useRef } from 'react';
+import { useEffect, useRef } from 'react';
 import { Link, useParams } from 'react-router-dom';
+import { usePageKeys } from '../../../lib/usePageKeys.js';
 import type { EvalResultsTrial } from '../../../../contract/evalResults.js';
 import type { CompareRunFigures } from './CompareSummary.js';
 import { RunOptions } from './RunOptions.js';
@@ -48,31 +49,21 @@ const typing = (el: EventTarget | null) =>
 export function CompareRowView(props: CompareRowViewProps) {
   const { row, total, runs, baselineId, comparedId, metrics, marks, onPrev, onNext, onClose } = props;
   const panel = useRef<HTMLElement>(null);
-  // Keys for the whole page while the row view is open. One listener for the panel's life,
-  // reading the latest handlers: re-subscribing on every render left moments without one, and
-  // an Esc pressed right after a row change was lost.
-  const keys = useRef({ onNext, onPrev, onClose });
-  useLayoutEffect(() => {
-    keys.current = { onNext, onPrev, onClose };
-  });
-  useLayoutEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey) return;
-      // Esc closes from a picker too (an open list takes its own Esc first).
-      if (typing(e.target) && !(e.key === 'Escape' && e.target instanceof HTMLSelectElement)) return;
-      const act = (fn: (() => void) | null) => {
-        if (!fn) return;
-        e.preventDefault();
-        fn();
-      };
-      const { onNext: next, onPrev: prev, onClose: close } = keys.current;
-      if (e.key === 'j' || e.key === 'n' || e.key === 'ArrowRight') act(next);
-      else if (e.key === 'k' || e.key === 'p' || e.key === 'ArrowLeft') act(prev);
-      else if (e.key === 'Escape') act(close);
+  // Keys for the whole page while the row view is open: re-subscribing on every render left
+  // moments without a listener, and an Esc pressed right after a row change was lost.
+  usePageKeys((e) => {
+    if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey) return;
+    // Esc closes from a picker too (an open list takes its own Esc first).
+    if (typing(e.target) && !(e.key === 'Escape' && e.target instanceof HTMLSelectElement)) return;
+    const act = (fn: (() => void) | null) => {
+      if (!fn) return;
+      e.preventDefault();
+      fn();
     };
-    document.addEventListener('keydown', onKey);
-    return () => document.removeEventListener('keydown', onKey);
-  }, []);
+    if (e.key === 'j' || e.key === 'n' || e.key === 'ArrowRight') act(onNext);
+    else if (e.key === 'k' || e.key === 'p' || e.key === 'ArrowLeft') act(onPrev);
+    else if (e.key === 'Escape') act(onClose);
+  });
 
   // The panel takes the focus when it opens (keys then reach it, not the table below), and each
   // row starts at its top.

@@ -5,11 +5,12 @@
  * as needed, from the react-query cache when the list was just shown.
  */
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import { useCallback, useEffect, useLayoutEffect, useMemo } from 'react';
+import { useCallback, useEffect, useMemo } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { listPlaceKey, writeListPlace } from '../../../components/table/listPlace.js';
 import { isTypingTarget } from '../../../components/table/useRowCursor.js';
 import { formatInteger } from '../../../lib/format.js';
+import { usePageKeys } from '../../../lib/usePageKeys.js';
 import { roundedNow } from '../../../entities/calls/listRequest.js';
 import { threadsCountQueryOptions, threadsListQueryOptions } from '../threadQueries.js';
 import { readThreadsView, toThreadsRequest } from '../threadsViewState.js';
@@ -63,19 +64,13 @@ export function ThreadNav({ entity, project, threadId, threadsSearch }: ThreadNa
     [navigate, entity, project, threadsSearch],
   );
 
-  // A layout effect: a passive one left the previous thread's `next` listening for a moment after
-  // this thread showed (docs/dashboard.md "Keys and layout").
-  useLayoutEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey || isTypingTarget(e.target)) return;
-      if (e.key === 'n' || e.key === ']') go(next);
-      else if (e.key === 'p' || e.key === '[') go(prev);
-      else return;
-      e.preventDefault();
-    };
-    document.addEventListener('keydown', onKey);
-    return () => document.removeEventListener('keydown', onKey);
-  }, [go, next, prev]);
+  usePageKeys((e) => {
+    if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey || isTypingTarget(e.target)) return;
+    if (e.key === 'n' || e.key === ']') go(next);
+    else if (e.key === 'p' || e.key === '[') go(prev);
+    else return;
+    e.preventDefault();
+  });
 
   const position =
     index >= 0

@@ -3,7 +3,8 @@
  * Home/End first and last, Enter opens the selected turn's trace. Keys typed into fields, and
  * Enter on a link or button, keep their usual meaning.
  */
-import { useLayoutEffect, useRef } from 'react';
+import { useRef } from 'react';
+import { usePageKeys } from '../../../lib/usePageKeys.js';
 
 /** What the keys act on. */
 export interface TurnKeysOptions {
@@ -20,8 +21,6 @@ const isField = (el: Element) =>
 
 /** Installs the turn keys for as long as the component is mounted. */
 export function useTurnKeys(options: TurnKeysOptions): void {
-  const latest = useRef(options);
-  latest.current = options;
   // Key repeat can outrun the URL update and re-render: a second ↓ must move on from where the
   // first one went. `pending` are moves sent but not yet seen in the selection; a selection
   // change that is not one of them (a click, the back button) resets the cursor to it.
@@ -34,41 +33,36 @@ export function useTurnKeys(options: TurnKeysOptions): void {
     c.seen = options.selectedIndex;
   }
 
-  // A document listener, so the keys work wherever focus is on the page (the list, the chat); in
-  // a layout effect, so it is there when the page shows (docs/dashboard.md "Keys and layout").
-  useLayoutEffect(() => {
-    const onKeyDown = (e: KeyboardEvent) => {
-      if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey || (e.target instanceof Element && isField(e.target))) return;
-      const { count, onSelect, onOpen, onPastEnd } = latest.current;
-      if (count === 0) return;
-      const selectedIndex = Math.min(cursor.current.at, count - 1);
-      const go = (index: number) => {
-        e.preventDefault();
-        const target = Math.max(0, Math.min(count - 1, index));
-        if (target === cursor.current.at) return;
-        cursor.current.at = target;
-        cursor.current.pending.push(target);
-        onSelect(target);
-      };
-      switch (e.key) {
-        case 'ArrowDown':
-        case 'j':
-          if (selectedIndex >= count - 1) onPastEnd?.();
-          return go(selectedIndex + 1);
-        case 'ArrowUp':
-        case 'k':
-          return go(selectedIndex - 1);
-        case 'Home':
-          return go(0);
-        case 'End':
-          return go(count - 1);
-        case 'Enter':
-          if (e.target instanceof Element && e.target.closest('a,button,[role=button]')) return;
-          e.preventDefault();
-          onOpen(selectedIndex);
-      }
+  // Wherever focus is on the page: the list, the chat.
+  usePageKeys((e) => {
+    if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey || (e.target instanceof Element && isField(e.target))) return;
+    const { count, onSelect, onOpen, onPastEnd } = options;
+    if (count === 0) return;
+    const selectedIndex = Math.min(cursor.current.at, count - 1);
+    const go = (index: number) => {
+      e.preventDefault();
+      const target = Math.max(0, Math.min(count - 1, index));
+      if (target === cursor.current.at) return;
+      cursor.current.at = target;
+      cursor.current.pending.push(target);
+      onSelect(target);
     };
-    document.addEventListener('keydown', onKeyDown);
-    return () => document.removeEventListener('keydown', onKeyDown);
-  }, []);
+    switch (e.key) {
+      case 'ArrowDown':
+      case 'j':
+        if (selectedIndex >= count - 1) onPastEnd?.();
+        return go(selectedIndex + 1);
+      case 'ArrowUp':
+      case 'k':
+        return go(selectedIndex - 1);
+      case 'Home':
+        return go(0);
+      case 'End':
+        return go(count - 1);
+      case 'Enter':
+        if (e.target instanceof Element && e.target.closest('a,button,[role=button]')) return;
+        e.preventDefault();
+        onOpen(selectedIndex);
+    }
+  });
 }

@@ -1,0 +1,19 @@
+/**
+ * A page's keys that work wherever the focus is: `onKey` sees every keydown on the document while
+ * the component is mounted. One listener for the component's life, attached in a layout effect
+ * and reading the latest `onKey`, so a key pressed the moment the page shows reaches this page,
+ * not the one before it (docs/dashboard.md "Keys and layout").
+ */
+import { useLayoutEffect, useRef } from 'react';
+
+export function usePageKeys(onKey: (e: KeyboardEvent) => void): void {
+  const latest = useRef(onKey);
+  useLayoutEffect(() => {
+    latest.current = onKey;
+  });
+  useLayoutEffect(() => {
+    const listener = (e: KeyboardEvent) => latest.current(e);
+    document.addEventListener('keydown', listener);
+    return () => document.removeEventListener('keydown', listener);
+  }, []);
+}
