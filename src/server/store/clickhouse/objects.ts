@@ -122,12 +122,7 @@ export class ClickHouseObjectsStore implements ObjectsStore {
     this.#db = db;
   }
 
-  /**
-   * The stored version with this digest, live or deleted, if any, after refusing a name/type
-   * collision (400). One key lookup, a fifth of versionsSql's engine CPU: a version row is
-   * written only after its creation.
-   */
-  /** Columns of one stored version (live or deleted), by key. */
+  /** Columns of one stored version (live or deleted), by key: a fifth of versionsSql's engine CPU. */
   #storedVersion<T>(columns: string, key: { projectId: string; objectId: string; digest: string }): Promise<T | null> {
     return this.#db.get<T>(
       `SELECT ${columns} FROM object_versions FINAL WHERE project_id = {p:String} AND object_id = {o:String} AND digest = {d:String}`,
@@ -135,6 +130,10 @@ export class ClickHouseObjectsStore implements ObjectsStore {
     );
   }
 
+  /**
+   * The live version with this digest, if any, after refusing a name/type collision (400). A
+   * version row is written only after its creation, so the key lookup is enough.
+   */
   async checkCreate(w: ObjectWrite): Promise<Pick<VersionRow, 'deleted_at' | 'generation'> | null> {
     const existing = await this.#storedVersion<Pick<VersionRow, 'deleted_at' | 'generation'>>('deleted_at, generation', w);
     if (existing && existing.deleted_at === null) return existing;
@@ -247,7 +246,7 @@ export class ClickHouseObjectsStore implements ObjectsStore {
     // A digest names its value before the versions are read: both reads go at once.
     const digestValue =
       !req.metadataOnly && 'digest' in v ? this.#storedVersion<{ val: string }>('val', { ...req, digest: v.digest }) : null;
-    digestValue?.catch(() => {}); // awaited below when the version exists; its error is the versions read's too
+    digestValue?.catch(() => {}); // left unawaited when no version matches: no unhandled rejection
     const matching = (await this.#objectVersions(req.projectId, req.objectId)).filter((r) =>
       'digest' in v
         ? r.digest === v.digest
