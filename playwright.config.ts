@@ -11,6 +11,7 @@ import { selectedTestStores } from './src/server/testing/testStores.js';
 import { CLICKHOUSE_SPECS } from './e2e/fixtures/stores.js';
 import { DESKTOP, EXTRA_SCREENS, SCREEN_SPECS, SCREENS, WIDE_ONLY } from './e2e/fixtures/screens.js';
 import type { E2eOptions } from './e2e/fixtures/test.js';
+import { findChromium } from './scripts/chromium.js';
 
 // Other screens (e2e/fixtures/screens.ts): the rough-edge tests (tagged SCREENS) at 390 × 844
 // dark on SQLite always; WEFT_E2E_SCREENS=all adds 1280 × 800 dark and 390 × 844 light. Tests of
@@ -58,7 +59,7 @@ export default defineConfig<E2eOptions>({
     // Spinners and skeletons hold still, as for a user who asks for less motion (styles.css).
     reducedMotion: 'reduce',
     launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      executablePath: findChromium() ?? '/usr/bin/chromium',
       args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-dev-shm-usage'],
     },
   },
