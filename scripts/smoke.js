@@ -25,7 +25,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CACHE_ENV, cacheDir, saveBinary } from './sqlite-binary-cache.js';
+import { saveBinary, writeRc } from './sqlite-binary-cache.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const keep = process.argv.includes('--keep');
@@ -96,7 +96,8 @@ try {
   // 3. Production install. better-sqlite3 comes from the binary cache, else it is compiled
   //    against this Node's headers (npm's nodedir, or npm_config_nodedir if set).
   let t = Date.now();
-  run('npm', ['ci', '--omit=dev', '--no-audit', '--no-fund'], { cwd: app, env: { ...process.env, [CACHE_ENV]: cacheDir() } });
+  writeRc(app);
+  run('npm', ['ci', '--omit=dev', '--no-audit', '--no-fund'], { cwd: app });
   const size = spawnSync('du', ['-sh', 'node_modules'], { cwd: app, encoding: 'utf8' }).stdout.split('\t')[0];
   log(`npm ci --omit=dev: ${seconds(t)} s, node_modules ${size}; ${saveBinary(app)}`);
   for (const devOnly of ['tsx', 'vite', 'esbuild', '@chdb/lib-linux-x64-gnu']) {

@@ -5,21 +5,29 @@
 // (`prebuild-install || node-gyp rebuild`) unpacks a matching file from there, checks that it
 // loads, and otherwise falls back to compiling. See docs/operations.md "Node versions".
 //
-//   node scripts/sqlite-binary-cache.js env            # prints NAME=dir, to export before npm ci
+//   node scripts/sqlite-binary-cache.js rc [dir]       # before npm ci in dir: point it at the cache
 //   node scripts/sqlite-binary-cache.js save [dir]     # after npm ci in dir: keep its binary
 //
 // `save` runs under the Node the binary was built for (it must load there) and stores it as
 // prebuild-install names its downloads: better-sqlite3-v<version>-node-v<abi>-<platform>-<arch>.tar.gz.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-export const CACHE_ENV = 'npm_config_better_sqlite3_local_prebuilds';
 export const cacheDir = () =>
   join(process.env.WEFT_CI_CACHE ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'weft-ci'), 'prebuilds');
+
+/**
+ * Points prebuild-install at the cache for installs in `projectDir`: it reads `.prebuild-installrc`
+ * from its working directory upwards. Not npm's `npm_config_*_local_prebuilds`, which npm 11 warns
+ * about on every command as an unknown setting that its next major version drops.
+ */
+export function writeRc(projectDir) {
+  writeFileSync(join(projectDir, '.prebuild-installrc'), `local-prebuilds=${cacheDir()}\n`);
+}
 
 /** Stores the better-sqlite3 binary installed under `projectDir` if it is missing from the cache. */
 export function saveBinary(projectDir) {
@@ -42,10 +50,10 @@ export function saveBinary(projectDir) {
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const [command, dir = '.'] = process.argv.slice(2);
-  if (command === 'env') console.log(`${CACHE_ENV}=${cacheDir()}`);
+  if (command === 'rc') writeRc(resolve(dir));
   else if (command === 'save') console.log(`sqlite-binary-cache: ${saveBinary(resolve(dir))}`);
   else {
-    console.error('usage: sqlite-binary-cache.js env | save [dir]');
+    console.error('usage: sqlite-binary-cache.js rc [dir] | save [dir]');
     process.exit(2);
   }
 }
