@@ -78,8 +78,7 @@ export function TraceTree({ tree, rows, selectedId, onSelect, onToggle, highligh
   // Arrow keys walk the tree as soon as the page opens, not only once it has been tabbed into:
   // a key pressed with nothing focused moves the focus to the tree and acts there.
   usePageKeys((e) => {
-    if (!TREE_KEYS.has(e.key) || e.altKey || e.ctrlKey || e.metaKey || e.defaultPrevented) return;
-    if (document.activeElement !== document.body && document.activeElement !== null) return;
+    if (!TREE_KEYS.has(e.key) || (document.activeElement !== document.body && document.activeElement !== null)) return;
     scrollRef.current?.focus({ preventScroll: true });
     onKeyDown(e as unknown as KeyboardEvent);
   });

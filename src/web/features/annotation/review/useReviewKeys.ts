@@ -45,7 +45,6 @@ export const SHORTCUTS: readonly { keys: string[]; action: string }[] = [
 export function useReviewKeys(h: ReviewKeyHandlers): void {
   // Wherever focus is: the call, the form, the page.
   usePageKeys((e) => {
-    if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey) return;
     const target = e.target instanceof Element ? e.target : null;
     // Another dialog (edit, delete) owns the keyboard while it is open.
     if (target?.closest('dialog') && !target.closest('dialog.help-dialog')) return;

@@ -52,7 +52,6 @@ export function CompareRowView(props: CompareRowViewProps) {
   // Keys for the whole page while the row view is open: re-subscribing on every render left
   // moments without a listener, and an Esc pressed right after a row change was lost.
   usePageKeys((e) => {
-    if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey) return;
     // Esc closes from a picker too (an open list takes its own Esc first).
     if (typing(e.target) && !(e.key === 'Escape' && e.target instanceof HTMLSelectElement)) return;
     const act = (fn: (() => void) | null) => {

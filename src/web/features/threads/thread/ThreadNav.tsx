@@ -65,7 +65,7 @@ export function ThreadNav({ entity, project, threadId, threadsSearch }: ThreadNa
   );
 
   usePageKeys((e) => {
-    if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey || isTypingTarget(e.target)) return;
+    if (isTypingTarget(e.target)) return;
     if (e.key === 'n' || e.key === ']') go(next);
     else if (e.key === 'p' || e.key === '[') go(prev);
     else return;

@@ -35,7 +35,7 @@ export function useTurnKeys(options: TurnKeysOptions): void {
 
   // Wherever focus is on the page: the list, the chat.
   usePageKeys((e) => {
-    if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey || (e.target instanceof Element && isField(e.target))) return;
+    if (e.target instanceof Element && isField(e.target)) return;
     const { count, onSelect, onOpen, onPastEnd } = options;
     if (count === 0) return;
     const selectedIndex = Math.min(cursor.current.at, count - 1);
