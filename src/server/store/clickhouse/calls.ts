@@ -19,7 +19,7 @@ import { CALL_READ_COLUMNS, callFromRow, endColumns, startColumns, type CallRow 
 import { num, type ClickHouseDatabase } from './ClickHouseDatabase.js';
 import { callFileRefRows } from './fileRefs.js';
 import { chooseSearchGrams, type SearchGrams } from './callSearch.js';
-import { callsSearches, compileCallsList, compileCallsWhere, VISIBLE, type CallsList } from './callsQuery.js';
+import { callsSearches, compileCallsList, compileCallsWhere, pageRowsSql, VISIBLE, type CallsList } from './callsQuery.js';
 
 /** Bytes a call's payloads take, as `storage_size_bytes` counts them. */
 export const STORAGE_SIZE_SQL = ['attributes', 'inputs', 'output', 'summary', 'exception']
@@ -29,14 +29,24 @@ export const STORAGE_SIZE_SQL = ['attributes', 'inputs', 'output', 'summary', 'e
 /** Projects remembered as stored (see #knownProjects); past this many the memory starts over. */
 const MAX_KNOWN_PROJECTS = 10_000;
 
+/**
+ * The ids of trace `{t:String}`'s calls, found without FINAL by the i_trace bloom filter: FINAL's
+ * exact mode widens the filter's granules to every part's overlapping ones (CallsSqlPrinter.listPrewhere).
+ */
+const TRACE_IDS_SQL = 'SELECT id FROM calls WHERE project_id = {p:String} AND trace_id = {t:String}';
+
 /** A trace's spans for its outline (traceSpans): the trace_id bloom filter (i_trace) picks the granules; only these columns are read. */
 export const TRACE_SPANS_SQL = `SELECT id, parent_id AS parentId, op_name AS opName, display_name AS displayName, started_at AS startedAt,
          ended_at AS endedAt, exception IS NOT NULL AS error, summary AS summaryJson
-       FROM calls FINAL WHERE project_id = {p:String} AND trace_id = {t:String} AND ${VISIBLE}
+       FROM calls FINAL PREWHERE project_id = {p:String} AND id IN (${TRACE_IDS_SQL})
+       WHERE trace_id = {t:String} AND ${VISIBLE}
        ORDER BY started_at ASC, id ASC LIMIT {limit:UInt64}`;
 
 /** The most calls a start-time window reads before the plain query answers instead. */
 const MAX_WINDOW = 200_000;
+
+/** Pages up to this many calls pick their ids and read their rows in one statement (pageRowsSql). */
+const MAX_FOLDED_PAGE = 1000;
 
 export class ClickHouseCallsStore implements CallsStore {
   readonly #db: ClickHouseDatabase;
@@ -109,7 +119,8 @@ export class ClickHouseCallsStore implements CallsStore {
 
   async #traceSize(projectId: string, traceId: string): Promise<number> {
     const r = await this.#db.get<{ n: string }>(
-      `SELECT sum(${STORAGE_SIZE_SQL}) AS n FROM calls FINAL WHERE project_id = {p:String} AND trace_id = {t:String} AND deleted_at IS NULL`,
+      `SELECT sum(${STORAGE_SIZE_SQL}) AS n FROM calls FINAL PREWHERE project_id = {p:String} AND id IN (${TRACE_IDS_SQL})
+       WHERE trace_id = {t:String} AND deleted_at IS NULL`,
       { p: projectId, t: traceId },
     );
     return num(r?.n ?? 0);
@@ -138,8 +149,9 @@ export class ClickHouseCallsStore implements CallsStore {
     while (newTraces.length) {
       for (const t of newTraces) traces.add(t);
       const read = await this.#db.all<Link>(
-        `SELECT id, parent_id, (${VISIBLE}) AS live FROM calls FINAL
-         WHERE project_id = {p:String} AND trace_id IN {traces:Array(String)}`,
+        `SELECT id, parent_id, (${VISIBLE}) AS live FROM calls FINAL PREWHERE project_id = {p:String}
+           AND id IN (SELECT id FROM calls WHERE project_id = {p:String} AND trace_id IN {traces:Array(String)})
+         WHERE trace_id IN {traces:Array(String)}`,
         { p: req.projectId, traces: newTraces },
       );
       for (const r of read) rows.push(r);
@@ -167,17 +179,22 @@ export class ClickHouseCallsStore implements CallsStore {
   async *queryCalls(query: CallsQuery): AsyncIterable<CallRecord> {
     const grams = await this.#searchGrams(query);
     const list = compileCallsList(query, grams);
-    const page = (await this.#pageByStart(query, list, grams)) ?? (await this.#db.all<CallRow>(list.pageSql, list.params));
-    if (list.rows) {
-      for (const row of page) yield callFromRow(row);
+    const fold = !list.rows && query.limit != null && query.limit <= MAX_FOLDED_PAGE;
+    const byStart = await this.#pageByStart(query, list, grams, fold);
+    const page = byStart ?? {
+      rows: await this.#db.all<CallRow>(fold ? pageRowsSql(list) : list.pageSql, list.params),
+      whole: list.rows || fold,
+    };
+    if (page.whole) {
+      for (const row of page.rows) yield callFromRow(row);
       return;
     }
     // Two phases (as Weave's query builder does): the page's ids from the sort and filter
     // columns only, then those ids' rows, so FINAL reads whole rows for one page, not the project.
-    if (page.length === 0) return;
-    const order = new Map(page.map((r, i) => [r.id, i]));
-    for (let i = 0; i < page.length; i += 1000) {
-      const slice = page.slice(i, i + 1000).map((r) => r.id);
+    if (page.rows.length === 0) return;
+    const order = new Map(page.rows.map((r, i) => [r.id, i]));
+    for (let i = 0; i < page.rows.length; i += 1000) {
+      const slice = page.rows.slice(i, i + 1000).map((r) => r.id);
       const rows = await this.#db.all<CallRow>(
         `SELECT ${list.columns.join(', ')} FROM calls FINAL PREWHERE project_id = {p:String} AND id IN {ids:Array(String)}`,
         { p: query.projectId, ids: slice },
@@ -204,9 +221,16 @@ export class ClickHouseCallsStore implements CallsStore {
    * newest (or oldest) k starts of calls_by_start, k growing until the window's page is provably
    * exact; null when the plain query must answer (docs/search.md "At scale"). Every call's start
    * has a row there, derived from its own insert (docs/clickhouse.md "Writes that fail half-way").
+   * `fold`: read the page's rows in the same statement (pageRowsSql) unless the rank decides exactness.
    */
-  async #pageByStart(query: CallsQuery, list: CallsList, grams: SearchGrams | undefined): Promise<CallRow[] | null> {
+  async #pageByStart(
+    query: CallsQuery,
+    list: CallsList,
+    grams: SearchGrams | undefined,
+    fold: boolean,
+  ): Promise<{ rows: CallRow[]; whole: boolean } | null> {
     if (!list.byStart || !query.limit) return null;
+    const { byStart } = list;
     const wanted = (query.offset ?? 0) + query.limit;
     let k = Math.max(4 * wanted, 200);
     if (grams && Number.isFinite(grams.candidates)) {
@@ -217,13 +241,15 @@ export class ClickHouseCallsStore implements CallsStore {
       });
       k = Math.max(k, Math.ceil((2 * wanted * num(calls?.n ?? 0)) / grams.candidates));
     }
+    const folded = fold && !byStart.ranked;
+    const sql = folded ? pageRowsSql({ ...list, pageSql: byStart.pageSql }) : byStart.pageSql;
     for (; k <= MAX_WINDOW; k *= 8) {
-      const edge = await this.#db.get<{ t: string }>(list.byStart.edgeSql, { p: query.projectId, k: k - 1 });
+      const edge = await this.#db.get<{ t: string }>(byStart.edgeSql, { p: query.projectId, k: k - 1 });
       if (!edge) return null;
-      const rows = await this.#db.all<CallRow & { search_word?: number }>(list.byStart.pageSql, { ...list.params, edge: edge.t });
-      if (rows.length === query.limit && (!list.byStart.ranked || Number(rows.at(-1)!.search_word) === 1)) {
+      const rows = await this.#db.all<CallRow & { search_word?: number }>(sql, { ...list.params, edge: edge.t });
+      if (rows.length === query.limit && (!byStart.ranked || Number(rows.at(-1)!.search_word) === 1)) {
         for (const row of rows) delete row.search_word;
-        return rows;
+        return { rows, whole: list.rows || folded };
       }
     }
     return null;

@@ -20,8 +20,8 @@ export interface CallsList {
   params: Params;
   /**
    * True when pageSql reads the page's rows in one statement: a search narrowed to its candidates
-   * already reads their granules' text, and a second read by id would decompress them again
-   * (docs/performance.md "ClickHouse substring search").
+   * (or a list filter to its ids) already reads their granules, and a second read by id would
+   * decompress them again (docs/performance.md "ClickHouse substring search").
    */
   rows: boolean;
   /**
@@ -41,7 +41,7 @@ export interface CallsList {
 export function compileCallsList(q: CallsQuery, grams?: SearchGrams): CallsList {
   const params: Params = { p: q.projectId };
   const printer = new CallsSqlPrinter(params, grams);
-  const { where, prewhere } = printConditions(q, printer);
+  const { where, prewhere, listed } = printConditions(q, printer);
   const keys = planCallsOrder(q);
   const orderKeys = keys.map((key) => printer.sortKey(key));
   const order = orderKeys.join(', ');
@@ -59,7 +59,14 @@ export function compileCallsList(q: CallsQuery, grams?: SearchGrams): CallsList 
   const ranked = keys[0]!.value.k === 'searchWord';
   const first = keys[ranked ? 1 : 0];
   let byStart: CallsList['byStart'] = null;
-  if (q.limit != null && first?.value.k === 'field' && first.value.field.kind === 'column' && first.value.field.column === 'started_at') {
+  // Listed ids, traces or threads are few: the project's newest starts would hardly hold them.
+  if (
+    q.limit != null &&
+    !listed &&
+    first?.value.k === 'field' &&
+    first.value.field.kind === 'column' &&
+    first.value.field.column === 'started_at'
+  ) {
     const direction = first.direction === 'desc' ? 'DESC' : 'ASC';
     const cmp = direction === 'DESC' ? '>=' : '<=';
     const roots = q.filter?.trace_roots_only ? ' AND is_root = 1' : '';
@@ -77,6 +84,18 @@ export function compileCallsList(q: CallsQuery, grams?: SearchGrams): CallsList 
     };
   }
   return { pageSql, params, rows, columns, byStart };
+}
+
+/**
+ * Both phases of a page in one statement: the page's ids, picked by `pageSql` from the sort and
+ * filter columns alone, become one scalar array, and only their rows are read whole, in the
+ * page's order. One round trip instead of two; the engine's floor per statement is most of what
+ * a small page costs (docs/performance.md "ClickHouse at 1M against SQLite").
+ */
+export function pageRowsSql({ pageSql, columns }: Pick<CallsList, 'pageSql' | 'columns'>): string {
+  return `WITH (SELECT groupArray(id) FROM (${pageSql})) AS page_ids
+    SELECT ${columns.join(', ')} FROM calls FINAL PREWHERE project_id = {p:String} AND id IN (SELECT arrayJoin(page_ids))
+    ORDER BY indexOf(page_ids, id)`;
 }
 
 /** The WHERE condition (over `calls FINAL`) of a query's project, visibility, filter clauses and `$expr`. */
@@ -104,21 +123,23 @@ function printWhere(q: Pick<CallsQuery, 'projectId' | 'filter' | 'query' | 'expa
 }
 
 /**
- * The WHERE condition, and the PREWHERE clause (with a leading space, or '') holding the
- * candidates of its substring searches when posting lists were chosen for them (callSearch.ts).
+ * The WHERE condition, and the PREWHERE clause (with a leading space, or '') holding the ids its
+ * list filters find without FINAL (CallsSqlPrinter.listPrewhere) and the candidates of its
+ * substring searches when posting lists were chosen for them (callSearch.ts).
  */
 function printConditions(
   q: Pick<CallsQuery, 'projectId' | 'filter' | 'query' | 'expandColumns'>,
   printer: CallsSqlPrinter,
-): { where: string; prewhere: string } {
+): { where: string; prewhere: string; listed: boolean } {
   const plan = planCallsWhere(q);
   // `$contains` the substring indexes can narrow: a search of the indexed text, then the test decides (callSearch.ts).
   const contains = indexableContains(plan.expr);
   const searches = [...plan.filter.flatMap((c) => (c.k === 'search' ? [c.search] : [])), ...contains];
-  const candidates = searches.flatMap((s) => printer.searchPrewhere(s) ?? []);
+  const listed = plan.filter.flatMap((c) => printer.listPrewhere(c) ?? []);
+  const candidates = [...listed, ...searches.flatMap((s) => printer.searchPrewhere(s) ?? [])];
   const clauses = ['project_id = {p:String}', VISIBLE, ...plan.filter.map((c) => printer.filterClause(c))];
   for (const search of contains) clauses.push(printer.filterClause({ k: 'search', search }));
   if (plan.expr) clauses.push(printer.where(plan.expr));
   const prewhere = candidates.length > 0 ? ` PREWHERE ${['project_id = {p:String}', ...candidates].join(' AND ')}` : '';
-  return { where: clauses.join(' AND '), prewhere };
+  return { where: clauses.join(' AND '), prewhere, listed: listed.length > 0 };
 }

@@ -50,6 +50,9 @@ const ARRAY_TYPE: Record<ValueType, string> = {
   datetime: 'Array(Int64)',
 };
 
+/** List filters whose column has a bloom filter on `calls` (listPrewhere). */
+const INDEXED_LISTS: ReadonlySet<string> = new Set(['trace_id', 'parent_id', 'thread_id']);
+
 /** The printer of one statement's plan nodes; parameters go to `params`. */
 export class CallsSqlPrinter {
   readonly #p: ParamSet;
@@ -67,6 +70,21 @@ export class CallsSqlPrinter {
     const sql = searchCandidates(search, (v, type) => this.#p.add(v, type), this.#grams);
     if (sql) this.#inPrewhere.add(search);
     return sql;
+  }
+
+  /**
+   * A list filter as a condition on `id` alone, for the statement's PREWHERE, when its column
+   * finds calls without FINAL: `id` is the key, and `trace_id`, `parent_id` and `thread_id` have
+   * bloom filters that FINAL's exact mode widens to every part's overlapping granules (a
+   * 1,000-call trace at 10M calls: 724 granules read instead of 28). The rows of any part holding
+   * a listed value give the ids: a superset, which the same test in WHERE decides after the merge.
+   */
+  listPrewhere(c: FilterClause): string | null {
+    if (c.k !== 'in' || c.values.length === 0) return null;
+    const values = this.#p.add(c.values, 'Array(String)');
+    if (c.column === 'id') return `id IN ${values}`;
+    if (!INDEXED_LISTS.has(c.column)) return null;
+    return `id IN (SELECT id FROM calls WHERE project_id = {p:String} AND ${c.column} IN ${values})`;
   }
 
   /** A literal: booleans as 1/0, whole numbers as Int64, objects and lists as their JSON text. */
