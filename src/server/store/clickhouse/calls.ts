@@ -19,7 +19,7 @@ import { CALL_READ_COLUMNS, callFromRow, endColumns, startColumns, type CallRow 
 import { num, type ClickHouseDatabase } from './ClickHouseDatabase.js';
 import { callFileRefRows } from './fileRefs.js';
 import { chooseSearchGrams, type SearchGrams } from './callSearch.js';
-import { callsSearches, compileCallsList, compileCallsWhere, pageRowsSql, VISIBLE, type CallsList } from './callsQuery.js';
+import { callsSearches, compileCallsList, compileCallsWhere, VISIBLE, type CallsList } from './callsQuery.js';
 
 /** Bytes a call's payloads take, as `storage_size_bytes` counts them. */
 export const STORAGE_SIZE_SQL = ['attributes', 'inputs', 'output', 'summary', 'exception']
@@ -44,9 +44,6 @@ export const TRACE_SPANS_SQL = `SELECT id, parent_id AS parentId, op_name AS opN
 
 /** The most calls a start-time window reads before the plain query answers instead. */
 const MAX_WINDOW = 200_000;
-
-/** Pages up to this many calls pick their ids and read their rows in one statement (pageRowsSql). */
-const MAX_FOLDED_PAGE = 1000;
 
 export class ClickHouseCallsStore implements CallsStore {
   readonly #db: ClickHouseDatabase;
@@ -179,22 +176,17 @@ export class ClickHouseCallsStore implements CallsStore {
   async *queryCalls(query: CallsQuery): AsyncIterable<CallRecord> {
     const grams = await this.#searchGrams(query);
     const list = compileCallsList(query, grams);
-    const fold = !list.rows && query.limit != null && query.limit <= MAX_FOLDED_PAGE;
-    const byStart = await this.#pageByStart(query, list, grams, fold);
-    const page = byStart ?? {
-      rows: await this.#db.all<CallRow>(fold ? pageRowsSql(list) : list.pageSql, list.params),
-      whole: list.rows || fold,
-    };
-    if (page.whole) {
-      for (const row of page.rows) yield callFromRow(row);
+    const page = (await this.#pageByStart(query, list, grams)) ?? (await this.#db.all<CallRow>(list.pageSql, list.params));
+    if (list.rows) {
+      for (const row of page) yield callFromRow(row);
       return;
     }
     // Two phases (as Weave's query builder does): the page's ids from the sort and filter
     // columns only, then those ids' rows, so FINAL reads whole rows for one page, not the project.
-    if (page.rows.length === 0) return;
-    const order = new Map(page.rows.map((r, i) => [r.id, i]));
-    for (let i = 0; i < page.rows.length; i += 1000) {
-      const slice = page.rows.slice(i, i + 1000).map((r) => r.id);
+    if (page.length === 0) return;
+    const order = new Map(page.map((r, i) => [r.id, i]));
+    for (let i = 0; i < page.length; i += 1000) {
+      const slice = page.slice(i, i + 1000).map((r) => r.id);
       const rows = await this.#db.all<CallRow>(
         `SELECT ${list.columns.join(', ')} FROM calls FINAL PREWHERE project_id = {p:String} AND id IN {ids:Array(String)}`,
         { p: query.projectId, ids: slice },
@@ -221,16 +213,9 @@ export class ClickHouseCallsStore implements CallsStore {
    * newest (or oldest) k starts of calls_by_start, k growing until the window's page is provably
    * exact; null when the plain query must answer (docs/search.md "At scale"). Every call's start
    * has a row there, derived from its own insert (docs/clickhouse.md "Writes that fail half-way").
-   * `fold`: read the page's rows in the same statement (pageRowsSql) unless the rank decides exactness.
    */
-  async #pageByStart(
-    query: CallsQuery,
-    list: CallsList,
-    grams: SearchGrams | undefined,
-    fold: boolean,
-  ): Promise<{ rows: CallRow[]; whole: boolean } | null> {
+  async #pageByStart(query: CallsQuery, list: CallsList, grams: SearchGrams | undefined): Promise<CallRow[] | null> {
     if (!list.byStart || !query.limit) return null;
-    const { byStart } = list;
     const wanted = (query.offset ?? 0) + query.limit;
     let k = Math.max(4 * wanted, 200);
     if (grams && Number.isFinite(grams.candidates)) {
@@ -241,15 +226,13 @@ export class ClickHouseCallsStore implements CallsStore {
       });
       k = Math.max(k, Math.ceil((2 * wanted * num(calls?.n ?? 0)) / grams.candidates));
     }
-    const folded = fold && !byStart.ranked;
-    const sql = folded ? pageRowsSql({ ...list, pageSql: byStart.pageSql }) : byStart.pageSql;
     for (; k <= MAX_WINDOW; k *= 8) {
-      const edge = await this.#db.get<{ t: string }>(byStart.edgeSql, { p: query.projectId, k: k - 1 });
+      const edge = await this.#db.get<{ t: string }>(list.byStart.edgeSql, { p: query.projectId, k: k - 1 });
       if (!edge) return null;
-      const rows = await this.#db.all<CallRow & { search_word?: number }>(sql, { ...list.params, edge: edge.t });
-      if (rows.length === query.limit && (!byStart.ranked || Number(rows.at(-1)!.search_word) === 1)) {
+      const rows = await this.#db.all<CallRow & { search_word?: number }>(list.byStart.pageSql, { ...list.params, edge: edge.t });
+      if (rows.length === query.limit && (!list.byStart.ranked || Number(rows.at(-1)!.search_word) === 1)) {
         for (const row of rows) delete row.search_word;
-        return { rows, whole: list.rows || folded };
+        return rows;
       }
     }
     return null;

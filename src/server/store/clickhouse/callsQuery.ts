@@ -86,18 +86,6 @@ export function compileCallsList(q: CallsQuery, grams?: SearchGrams): CallsList 
   return { pageSql, params, rows, columns, byStart };
 }
 
-/**
- * Both phases of a page in one statement: the page's ids, picked by `pageSql` from the sort and
- * filter columns alone, become one scalar array, and only their rows are read whole, in the
- * page's order. One round trip instead of two; the engine's floor per statement is most of what
- * a small page costs (docs/performance.md "ClickHouse at 1M against SQLite").
- */
-export function pageRowsSql({ pageSql, columns }: Pick<CallsList, 'pageSql' | 'columns'>): string {
-  return `WITH (SELECT groupArray(id) FROM (${pageSql})) AS page_ids
-    SELECT ${columns.join(', ')} FROM calls FINAL PREWHERE project_id = {p:String} AND id IN (SELECT arrayJoin(page_ids))
-    ORDER BY indexOf(page_ids, id)`;
-}
-
 /** The WHERE condition (over `calls FINAL`) of a query's project, visibility, filter clauses and `$expr`. */
 export function compileCallsWhere(
   q: Pick<CallsQuery, 'projectId' | 'filter' | 'query' | 'expandColumns'>,
