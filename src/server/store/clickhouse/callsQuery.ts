@@ -72,9 +72,11 @@ export function compileCallsList(q: CallsQuery, grams?: SearchGrams): CallsList 
     const roots = q.filter?.trace_roots_only ? ' AND is_root = 1' : '';
     const starts = `calls_by_start WHERE project_id = {p:String}${roots}`;
     const inWindow = `id IN (SELECT id FROM ${starts} AND started_at ${cmp} {edge:Int64})`;
-    // Beside a search's candidates in PREWHERE, so that only granules holding a candidate inside the window are read whole.
-    const windowPrewhere = prewhere ? `${prewhere} AND ${inWindow}` : '';
-    const window = prewhere ? `started_at ${cmp} {edge:Int64}` : `started_at ${cmp} {edge:Int64} AND ${inWindow}`;
+    // In PREWHERE, before FINAL merges (all of a call's parts share its id): only the window's
+    // calls are merged, not every call of their granules; with a search's candidates beside it,
+    // only granules holding a candidate inside the window are read whole.
+    const windowPrewhere = prewhere ? `${prewhere} AND ${inWindow}` : ` PREWHERE project_id = {p:String} AND ${inWindow}`;
+    const window = `started_at ${cmp} {edge:Int64}`;
     // The rank is the first sort key's expression again (its parameters bound once): the engine computes it once.
     const rank = ranked ? `, ${orderKeys[0]!.replace(/ DESC NULLS LAST$/, '')} AS search_word` : '';
     byStart = {
