@@ -27,7 +27,7 @@ import {
 import { testBackends } from '../../testing/tempStore.js';
 import { endWrite, SECOND, startWrite, T0 } from '../conformance/callWrites.js';
 import { describeMultiWriterConformance } from '../conformance/multiWriter.conformance.js';
-import type { CallRecord, Store } from '../Store.js';
+import type { CallRecord, CallsQuery, Store } from '../Store.js';
 import { ClickHouseDatabase, num } from './ClickHouseDatabase.js';
 import { ClickHouseStore } from './ClickHouseStore.js';
 import { rewriteStatement, type ClusterSettings } from './clusterLayout.js';
@@ -245,6 +245,42 @@ describe.runIf(canRun)('a sharded ClickHouse cluster of two engine processes', (
       expect(await matching({ search: 'question answer5' })).toEqual(['th2']);
       expect(await matching({ search: 'answer0' })).toEqual([]);
       expect(await matching({ attributes: { env: 'prod' } })).toEqual(['th1']);
+    }
+  });
+
+  it('reads a trace, listed calls and a start-time window through the Distributed tables (ids found before FINAL)', async () => {
+    const P = 'acme/traces';
+    // 250 calls: a root and its children in trace t0, the others roots of their own; starts through node 1, ends through node 2.
+    const ids = Array.from({ length: 250 }, (_, i) => `k${String(i).padStart(3, '0')}`);
+    const parent = (i: number) => (i > 0 && i < 20 ? 'k000' : null);
+    await a.calls.writeCalls(
+      ids.map((id, i) =>
+        startWrite(P, id, {
+          traceId: parent(i) || i === 0 ? 't0' : id,
+          parentId: parent(i),
+          threadId: i % 50 === 0 ? 'th' : null,
+          startedAt: T0 + i * SECOND,
+        }),
+      ),
+    );
+    await b.calls.writeCalls(ids.map((id, i) => endWrite(P, id, { endedAt: T0 + (i + 1) * SECOND })));
+    await b.calls.updateCallDisplayName({ projectId: P, id: 'k007', displayName: 'renamed' });
+    const list = async (store: Store, q: Partial<CallsQuery>) => {
+      const out: CallRecord[] = [];
+      for await (const c of store.calls.queryCalls({ projectId: P, sortBy: [{ field: 'started_at', direction: 'desc' }], ...q }))
+        out.push(c);
+      return out.map((c) => c.id);
+    };
+    for (const store of [a, b]) {
+      const spans = await store.calls.traceSpans({ projectId: P, traceId: 't0', limit: 100 });
+      expect(spans.map((s) => s.id)).toEqual(ids.slice(0, 20));
+      expect(spans.find((s) => s.id === 'k007')?.displayName).toBe('renamed');
+      expect(await list(store, { filter: { trace_ids: ['t0'] }, limit: 5 })).toEqual(['k019', 'k018', 'k017', 'k016', 'k015']);
+      expect(await list(store, { filter: { parent_ids: ['k000'] }, limit: 3, offset: 1 })).toEqual(['k018', 'k017', 'k016']);
+      expect(await list(store, { filter: { thread_ids: ['th'] } })).toEqual(['k200', 'k150', 'k100', 'k050', 'k000']);
+      // The newest 10 of 250 starts: read from the window of the newest 200 (calls.ts pageByStart).
+      expect(await list(store, { limit: 10 })).toEqual(ids.slice(240).reverse());
+      expect(await list(store, { filter: { trace_roots_only: true }, limit: 3, offset: 227 })).toEqual(['k022', 'k021', 'k020']);
     }
   });
 
