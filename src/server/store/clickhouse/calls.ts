@@ -219,8 +219,9 @@ export class ClickHouseCallsStore implements CallsStore {
     const wanted = (query.offset ?? 0) + query.limit;
     let k = Math.max(4 * wanted, 200);
     if (grams && Number.isFinite(grams.candidates)) {
-      // No indexed call holds the text: only queued ones can, which the plain query reads.
-      if (grams.candidates === 0) return null;
+      // No indexed call holds the text: only queued ones can, which the plain query reads. With at
+      // most 2 × wanted candidates, k below comes to the whole project: no window, so no count.
+      if (grams.candidates <= 2 * wanted) return null;
       const calls = await this.#db.get<{ n: string }>('SELECT count() AS n FROM calls_by_start WHERE project_id = {p:String}', {
         p: query.projectId,
       });
