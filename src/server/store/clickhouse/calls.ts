@@ -20,6 +20,7 @@ import { num, type ClickHouseDatabase } from './ClickHouseDatabase.js';
 import { callFileRefRows } from './fileRefs.js';
 import { chooseSearchGrams, type SearchGrams } from './callSearch.js';
 import { callsSearches, compileCallsList, compileCallsWhere, VISIBLE, type CallsList } from './callsQuery.js';
+import { callIdsWhereSql } from './callsSql.js';
 
 /** Bytes a call's payloads take, as `storage_size_bytes` counts them. */
 export const STORAGE_SIZE_SQL = ['attributes', 'inputs', 'output', 'summary', 'exception']
@@ -29,11 +30,8 @@ export const STORAGE_SIZE_SQL = ['attributes', 'inputs', 'output', 'summary', 'e
 /** Projects remembered as stored (see #knownProjects); past this many the memory starts over. */
 const MAX_KNOWN_PROJECTS = 10_000;
 
-/**
- * The ids of trace `{t:String}`'s calls, found without FINAL by the i_trace bloom filter: FINAL's
- * exact mode widens the filter's granules to every part's overlapping ones (CallsSqlPrinter.listPrewhere).
- */
-const TRACE_IDS_SQL = 'SELECT id FROM calls WHERE project_id = {p:String} AND trace_id = {t:String}';
+/** The ids of trace `{t:String}`'s calls, found without FINAL (callIdsWhereSql). */
+const TRACE_IDS_SQL = callIdsWhereSql('trace_id', '({t:String})');
 
 /** A trace's spans for its outline (traceSpans): the trace_id bloom filter (i_trace) picks the granules; only these columns are read. */
 export const TRACE_SPANS_SQL = `SELECT id, parent_id AS parentId, op_name AS opName, display_name AS displayName, started_at AS startedAt,
@@ -147,7 +145,7 @@ export class ClickHouseCallsStore implements CallsStore {
       for (const t of newTraces) traces.add(t);
       const read = await this.#db.all<Link>(
         `SELECT id, parent_id, (${VISIBLE}) AS live FROM calls FINAL PREWHERE project_id = {p:String}
-           AND id IN (SELECT id FROM calls WHERE project_id = {p:String} AND trace_id IN {traces:Array(String)})
+           AND id IN (${callIdsWhereSql('trace_id', '{traces:Array(String)}')})
          WHERE trace_id IN {traces:Array(String)}`,
         { p: req.projectId, traces: newTraces },
       );

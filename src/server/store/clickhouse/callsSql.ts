@@ -53,6 +53,14 @@ const ARRAY_TYPE: Record<ValueType, string> = {
 /** List filters whose column has a bloom filter on `calls` (listPrewhere). */
 const INDEXED_LISTS: ReadonlySet<string> = new Set(['trace_id', 'parent_id', 'thread_id']);
 
+/**
+ * The ids of the project's calls any of whose parts has `column` among `values` (a bound array),
+ * read without FINAL so that the column's bloom filter picks the granules: for `id IN (...)` in a
+ * PREWHERE, the same test in WHERE deciding after the merge (listPrewhere).
+ */
+export const callIdsWhereSql = (column: string, values: string): string =>
+  `SELECT id FROM calls WHERE project_id = {p:String} AND ${column} IN ${values}`;
+
 /** The printer of one statement's plan nodes; parameters go to `params`. */
 export class CallsSqlPrinter {
   readonly #p: ParamSet;
@@ -84,7 +92,7 @@ export class CallsSqlPrinter {
     const values = this.#p.add(c.values, 'Array(String)');
     if (c.column === 'id') return `id IN ${values}`;
     if (!INDEXED_LISTS.has(c.column)) return null;
-    return `id IN (SELECT id FROM calls WHERE project_id = {p:String} AND ${c.column} IN ${values})`;
+    return `id IN (${callIdsWhereSql(c.column, values)})`;
   }
 
   /** A literal: booleans as 1/0, whole numbers as Int64, objects and lists as their JSON text. */
