@@ -65,6 +65,8 @@ export const callIdsWhereSql = (column: string, values: string): string =>
 export class CallsSqlPrinter {
   readonly #p: ParamSet;
   readonly #grams: SearchGrams | undefined;
+  /** Each list filter's bound values, bound once though both PREWHERE and WHERE test them (listPrewhere). */
+  readonly #lists = new WeakMap<FilterClause, string>();
   /** The searches whose candidates the statement's PREWHERE holds (searchPrewhere). */
   readonly #inPrewhere = new Set<CallsSearch>();
   /** `grams`: the posting lists chosen for the statement's searches (callSearch.ts), when read. */
@@ -89,10 +91,16 @@ export class CallsSqlPrinter {
    */
   listPrewhere(c: FilterClause): string | null {
     if (c.k !== 'in' || c.values.length === 0) return null;
-    const values = this.#p.add(c.values, 'Array(String)');
+    const values = this.#listValues(c);
     if (c.column === 'id') return `id IN ${values}`;
     if (!INDEXED_LISTS.has(c.column)) return null;
     return `id IN (${callIdsWhereSql(c.column, values)})`;
+  }
+
+  #listValues(c: Extract<FilterClause, { k: 'in' }>): string {
+    let bound = this.#lists.get(c);
+    if (!bound) this.#lists.set(c, (bound = this.#p.add(c.values, 'Array(String)')));
+    return bound;
   }
 
   /** A literal: booleans as 1/0, whole numbers as Int64, objects and lists as their JSON text. */
@@ -233,7 +241,7 @@ export class CallsSqlPrinter {
   filterClause(c: FilterClause): string {
     switch (c.k) {
       case 'in':
-        return c.values.length === 0 ? '0' : `${c.column} IN ${this.#p.add(c.values, 'Array(String)')}`;
+        return c.values.length === 0 ? '0' : `${c.column} IN ${this.#listValues(c)}`;
       case 'opNames': {
         const parts: string[] = [];
         if (c.exact.length) parts.push(`op_name IN ${this.#p.add(c.exact, 'Array(String)')}`);
