@@ -1,9 +1,9 @@
 /**
  * A page's keys that work wherever the focus is: `onKey` sees every keydown on the document while
  * the component is mounted, except those with Alt, Ctrl or Meta (the browser's and the system's)
- * and those a handler already took (`defaultPrevented`). One listener for the component's life, attached in a layout effect
- * and reading the latest `onKey`, so a key pressed the moment the page shows reaches this page,
- * not the one before it (docs/dashboard.md "Keys and layout").
+ * and those a handler already took (`defaultPrevented`). One listener for the component's life,
+ * attached in a layout effect and reading the latest `onKey`, so a key pressed the moment the page
+ * shows reaches this page, not the one before it (docs/dashboard.md "Keys and layout").
  */
 import { useLayoutEffect, useRef } from 'react';
 
